@@ -1,0 +1,343 @@
+/*
+ * formats/reel.h - the ioreel trace record, the .reel file format, importers,
+ * exporters and the event joiner.  This header is the manual of formats/.
+ *
+ * Conventions (liburing style): functions return 0 (or a positive count) on
+ * success and a negative REEL_E_* code on failure.  Library code never prints
+ * and never exits; objects that can fail keep a detailed message (file, chunk
+ * or line, byte offset, what to do) retrievable with *_errmsg().
+ * Create/destroy pairs; destroy functions accept NULL.
+ */
+#ifndef IOREEL_REEL_H
+#define IOREEL_REEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors: one list makes both the enum and reel_strerror() --------- */
+#define REEL_LIST_ERRORS(X)                                                  \
+	X(NOMEM, "out of memory")                                            \
+	X(IO, "input/output error")                                          \
+	X(NOTREEL, "not an ioreel file")                                     \
+	X(VERSION, "unsupported .reel version")                              \
+	X(CHECKSUM, "checksum mismatch")                                     \
+	X(CORRUPT, "corrupt data")                                           \
+	X(TRUNCATED, "file cut short")                                       \
+	X(PARSE, "malformed input")                                          \
+	X(FORMAT, "unknown or undetectable input format")                    \
+	X(UNSUPPORTED, "unsupported feature")                                \
+	X(ARG, "invalid argument")                                           \
+	X(RANGE, "value out of range")                                       \
+	X(EXISTS, "file exists")                                             \
+	X(INTERRUPTED, "interrupted")
+
+enum reel_err {
+	REEL_OK = 0,
+	REEL_E__BASE = -1000,
+#define REEL_X_ENUM(name, msg) REEL_E_##name,
+	REEL_LIST_ERRORS(REEL_X_ENUM)
+#undef REEL_X_ENUM
+	REEL_E__END
+};
+
+/* Message for a REEL_E_* code, or strerror(-err) for a -errno value. */
+const char *reel_strerror(int err);
+
+/* ---- the record: one per I/O ------------------------------------------ */
+enum reel_op {
+	REEL_OP_READ = 0,
+	REEL_OP_WRITE = 1,
+	REEL_OP_DISCARD = 2,
+	REEL_OP_FLUSH = 3,
+	REEL_OP_WRITE_ZEROES = 4,
+	REEL_OP__COUNT
+};
+
+enum reel_flag {
+	REEL_FL_SYNC = 1u << 0,
+	REEL_FL_FUA = 1u << 1,
+	REEL_FL_META = 1u << 2,
+	REEL_FL_PREFLUSH = 1u << 3,
+	REEL_FL_READAHEAD = 1u << 4,
+};
+
+/* Which fields a record carries.  A field a source lacks is absent (its bit
+ * clear, its value 0), never invented. */
+enum reel_has {
+	REEL_HAS_QUEUE = 1u << 0,    /* queue_ns: arrival (Q) */
+	REEL_HAS_ISSUE = 1u << 1,    /* issue_ns: dispatch (D) */
+	REEL_HAS_COMPLETE = 1u << 2, /* complete_ns: completion (C) */
+	REEL_HAS_DEV = 1u << 3,
+	REEL_HAS_PID = 1u << 4,
+	REEL_HAS_COMM = 1u << 5,
+	REEL_HAS_CPU = 1u << 6,
+	REEL_HAS_ERROR = 1u << 7,
+	REEL_HAS_FLAGS = 1u << 8,
+};
+
+/*
+ * One I/O.  Times are ns relative to the trace's time zero (the header's
+ * start_unix_ns when known).  In a replay result queue_ns is the scheduled
+ * issue time, issue_ns the actual submission, complete_ns the completion and
+ * error the status (0 or -errno); see formats/FORMAT.md.
+ */
+struct reel_rec {
+	int64_t queue_ns;
+	int64_t issue_ns;
+	int64_t complete_ns;
+	uint64_t offset; /* bytes from the start of the device */
+	uint32_t length; /* bytes */
+	uint32_t pid;
+	uint32_t comm;   /* interned process name: see reel_writer_intern() */
+	int32_t error;   /* 0 or -errno */
+	uint16_t dev;    /* device id, see struct reel_device */
+	uint16_t cpu;
+	uint16_t has;    /* REEL_HAS_* */
+	uint8_t op;      /* enum reel_op */
+	uint8_t flags;   /* REEL_FL_* */
+};
+
+const char *reel_op_name(int op);      /* "read", "write", ... or "?" */
+int reel_op_parse(const char *name);   /* enum reel_op, or -1 */
+/* "sync,fua" style; returns chars written (snprintf semantics) */
+int reel_flags_format(unsigned flags, char *buf, size_t len);
+
+/* ---- header ------------------------------------------------------------ */
+struct reel_device {
+	uint16_t id;
+	char name[64];       /* "loop0", "sda", "259,0", "asu3", ... */
+	uint32_t major, minor; /* 0 when unknown */
+	uint32_t lbs, pbs;   /* logical / physical block size, 0 unknown */
+	uint64_t capacity;   /* bytes, 0 unknown */
+};
+
+/* Free-form metadata: flat dotted keys ("replay.engine", "capture.lost"). */
+enum reel_meta_type { REEL_META_STR, REEL_META_INT, REEL_META_DBL };
+struct reel_meta {
+	const char *key;
+	enum reel_meta_type type;
+	const char *s;
+	int64_t i;
+	double d;
+};
+
+#define REEL_FORMAT_VERSION 1
+#define REEL_CHUNK_MAX 65536
+
+struct reel_header {
+	uint32_t version;      /* file's version (reader fills it) */
+	int64_t start_unix_ns; /* wall clock of time zero; 0 when unknown */
+	const char *source;    /* "captured", "imported:msr", "replay" ... */
+	const char *source_detail; /* free text: command, file names, ... */
+	const struct reel_device *devices;
+	size_t ndevices;
+};
+
+/* ---- writer: streaming, constant memory -------------------------------- */
+struct reel_writer;
+
+/*
+ * Create PATH (or use fd when path is NULL; the writer does not close an fd
+ * it did not open) and write the header frame.  flags: REEL_W_OVERWRITE to
+ * replace an existing file (otherwise REEL_E_EXISTS).
+ */
+#define REEL_W_OVERWRITE 1u
+int reel_writer_open(struct reel_writer **out, const char *path, int fd,
+		     const struct reel_header *h, unsigned flags);
+/* Append one record (copied).  Chunks are written as they fill. */
+int reel_write(struct reel_writer *w, const struct reel_rec *r);
+/* Intern a process name; returns its id (>= 0) or a negative error. */
+int64_t reel_writer_intern(struct reel_writer *w, const char *name);
+/* Declare a device after open (it is written with the next chunk). */
+int reel_writer_add_device(struct reel_writer *w, const struct reel_device *d);
+/* Metadata; set after open it lands in the trailer (the reader merges). */
+int reel_writer_meta_str(struct reel_writer *w, const char *key, const char *v);
+int reel_writer_meta_int(struct reel_writer *w, const char *key, int64_t v);
+int reel_writer_meta_dbl(struct reel_writer *w, const char *key, double v);
+/* Write the pending records as a (short) chunk now: bounds what a crash loses. */
+int reel_writer_flush(struct reel_writer *w);
+/* Flush, write the index/summary trailer, close and free.  Returns error. */
+int reel_writer_close(struct reel_writer *w);
+/* Free without a trailer (the file stays readable sequentially). */
+void reel_writer_destroy(struct reel_writer *w);
+const char *reel_writer_errmsg(const struct reel_writer *w);
+
+/* ---- summary (the trailer, or computed while reading) ------------------ */
+struct reel_summary {
+	uint64_t count;
+	uint64_t ops[REEL_OP__COUNT];
+	uint64_t bytes[REEL_OP__COUNT];
+	int64_t first_ns, last_ns; /* min / max queue time (or issue) */
+	uint64_t chunks;
+};
+
+/* ---- reader: streaming, constant memory -------------------------------- */
+struct reel_reader;
+
+#define REEL_R_SALVAGE 1u /* skip corrupt chunks, resuming at the next good one */
+int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags);
+void reel_reader_close(struct reel_reader *r);
+/* Header (valid for the reader's life).  Devices include those declared
+ * later in the file once they have been read (or from the trailer). */
+const struct reel_header *reel_reader_header(const struct reel_reader *r);
+/*
+ * Next record: returns 1 and fills *rec, 0 at the end, or a negative error
+ * (reel_reader_errmsg() names the file, chunk and byte offset).
+ */
+int reel_read(struct reel_reader *r, struct reel_rec *rec);
+/*
+ * Next whole chunk: *recs points into the reader's buffer, valid until the
+ * next call.  Returns the count (> 0), 0 at the end, or a negative error.
+ * Do not mix with reel_read() within one chunk.
+ */
+long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs);
+/* Name of an interned process id, or NULL if unknown. */
+const char *reel_reader_comm(const struct reel_reader *r, uint32_t id);
+size_t reel_reader_ncomms(const struct reel_reader *r);
+/* Metadata by key (header and trailer merged; trailer wins); NULL if none. */
+const struct reel_meta *reel_reader_meta(const struct reel_reader *r, const char *key);
+/* All metadata: *n set to the count. */
+const struct reel_meta *reel_reader_meta_all(const struct reel_reader *r, size_t *n);
+/* Trailer summary if the file has one (1), else 0 (read to the end first
+ * for a computed summary with reel_reader_seen()). */
+int reel_reader_summary(const struct reel_reader *r, struct reel_summary *s);
+/* What has been read so far (records, chunks, ops, bytes). */
+void reel_reader_seen(const struct reel_reader *r, struct reel_summary *s);
+/* After the end: 1 when the file ended cleanly with its trailer, 0 when it
+ * was cut short (a crash); reel_reader_errmsg() then says where it stopped. */
+int reel_reader_complete(const struct reel_reader *r);
+/* Number of chunks skipped by REEL_R_SALVAGE. */
+uint64_t reel_reader_skipped(const struct reel_reader *r);
+const char *reel_reader_errmsg(const struct reel_reader *r);
+/* Rewind to the first record. */
+int reel_reader_rewind(struct reel_reader *r);
+
+/* ---- the joiner: block-layer events -> one record per I/O ------------- */
+/*
+ * Shared by the blktrace and blkparse importers and by `ioreel capture`.
+ * Events are pushed in time order; records come out (through the writer)
+ * in queue-time order once complete or once they can no longer complete.
+ * Merged bios stay separate records sharing their request's issue and
+ * completion; a split bio stays one record completing with its last part;
+ * remapped bios are recorded in the sector space of the traced device.
+ */
+enum reel_action {
+	REEL_ACT_QUEUE = 'Q',
+	REEL_ACT_BACKMERGE = 'M',
+	REEL_ACT_FRONTMERGE = 'F',
+	REEL_ACT_SPLIT = 'X',
+	REEL_ACT_REMAP = 'A',
+	REEL_ACT_GETRQ = 'G',
+	REEL_ACT_INSERT = 'I',
+	REEL_ACT_ISSUE = 'D',
+	REEL_ACT_COMPLETE = 'C',
+	REEL_ACT_REQUEUE = 'R',
+};
+
+struct reel_event {
+	int action;      /* enum reel_action */
+	int64_t t_ns;
+	uint32_t devt;   /* (major << 20) | minor of the event's device */
+	uint64_t sector; /* 512-byte sectors */
+	uint32_t bytes;
+	uint8_t op, flags;
+	uint32_t pid;
+	const char *comm; /* may be NULL */
+	uint16_t cpu;
+	int32_t error;
+	/* REEL_ACT_REMAP: where it came from */
+	uint32_t from_devt;
+	uint64_t from_sector;
+	/* REEL_ACT_SPLIT: sector where the second part starts */
+	uint64_t split_sector;
+};
+
+struct reel_join_stats {
+	uint64_t records;       /* I/Os written */
+	uint64_t no_issue;      /* I/Os without an issue event */
+	uint64_t no_complete;   /* I/Os without a completion */
+	uint64_t merged;        /* bios merged into another's request */
+	uint64_t split;         /* bios split by the block layer */
+	uint64_t remapped;
+	uint64_t orphan_events; /* D/C events matching no queued I/O */
+};
+
+struct reel_join;
+/*
+ * devts/ndevts: the traced devices (their devt) mapped to device ids
+ * 0..n-1 in order; events of other devices are ignored unless remapped onto
+ * one of them.  ndevts == 0: every device seen gets an id (declared on the
+ * writer as "MAJ,MIN").  The writer is borrowed, not owned.
+ */
+int reel_join_create(struct reel_join **out, struct reel_writer *w,
+		     const uint32_t *devts, size_t ndevts);
+int reel_join_push(struct reel_join *j, const struct reel_event *e);
+/* Emit everything still pending (I/Os lacking D or C keep those absent). */
+int reel_join_finish(struct reel_join *j);
+void reel_join_stats(const struct reel_join *j, struct reel_join_stats *s);
+void reel_join_destroy(struct reel_join *j);
+
+/* ---- importers --------------------------------------------------------- */
+struct reel_import_opts {
+	unsigned skip_bad;       /* count and skip malformed input */
+	uint32_t lba_size;       /* SPC/UMass block size, default 512 */
+	int64_t time_unit_ns;    /* DiskSim time unit, default 1000000 (ms) */
+};
+
+struct reel_import_stats {
+	uint64_t records;
+	uint64_t bad;            /* skipped with skip_bad */
+	uint64_t lines;          /* lines or records read */
+	uint64_t bytes_in;
+	struct reel_join_stats join; /* for blktrace / blkparse */
+};
+
+/* An importer: one file formats/import_<name>.c behind this table. */
+struct reel_importer {
+	const char *name;     /* "blktrace", "blkparse", "msr", ... */
+	const char *describe; /* one line for --help */
+	/* Score how likely buf (the first len bytes of the first input) is
+	 * this format: 0 no, 100 certain. */
+	int (*detect)(const unsigned char *buf, size_t len, const char *path);
+	/* Read all inputs into w; errmsg gets file, line and reason. */
+	int (*run)(const char *const *paths, size_t npaths,
+		   const struct reel_import_opts *o, struct reel_writer *w,
+		   struct reel_import_stats *st, char *errmsg, size_t errlen);
+};
+
+const struct reel_importer *reel_importer_find(const char *name);
+/* NULL-terminated table of all importers. */
+const struct reel_importer *const *reel_importers(void);
+/* Detect the format of PATH; NULL if none fits. */
+const struct reel_importer *reel_importer_detect(const char *path);
+
+/* ---- exporters --------------------------------------------------------- */
+struct reel_exporter {
+	const char *name; /* "fio", "csv", "blkparse" */
+	const char *describe;
+	int (*run)(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen);
+};
+const struct reel_exporter *reel_exporter_find(const char *name);
+const struct reel_exporter *const *reel_exporters(void);
+
+/* ---- small helpers shared by modules ----------------------------------- */
+/* Monotonic clock in ns. */
+int64_t reel_now_ns(void);
+/* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
+int reel_parse_size(const char *s, uint64_t *out);
+
+/* ---- commands (formats/cmd_*.c: the only files here that print) -------- */
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/*
+ * ioreel.c - the dispatcher: a table of subcommands, nothing else.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "formats/reel.h"
+#include "model/model.h"
+#include "plots/plots.h"
+#include "replay/replay.h"
+
+#ifndef IOREEL_VERSION
+#define IOREEL_VERSION "0.1"
+#endif
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{"capture", cmd_capture, "[-d DEV]... [-o OUT.reel] [--duration S] [--drop-caches] [-- CMD ...]"},
+	{"import", cmd_import, "[--from FMT] IN... -o OUT.reel"},
+	{"export", cmd_export, "--to fio|csv|blkparse IN.reel -o OUT"},
+	{"info", cmd_info, "[--json] [--salvage] FILE.reel"},
+	{"dump", cmd_dump, "FILE.reel"},
+	{"replay", cmd_replay, "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [--json FILE] ..."},
+	{"model", cmd_model, "fit|gen|compare ..."},
+	{"plot", cmd_plot, "RESULT.reel... -o DIR"},
+	{"compare", cmd_compare, "RESULT.reel... [-o DIR]"},
+	{"demo", cmd_demo, "(the embedded default main job)"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ioreel COMMAND [ARGS]\n\n"
+		   "Capture, store, replay, model and compare block I/O traces.\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  ioreel %-8s %s\n", commands[i].name, commands[i].usage);
+	fprintf(f, "\n'ioreel COMMAND --help' describes a command; 'man ioreel' all of them.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("ioreel %s\n", IOREEL_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ioreel: '%s' is not a command; 'ioreel --help' lists them\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,35 @@
+# tests/cli/lib.sh - sourced by command-line tests.
+# Gives: $IOREEL, $SHARED, $TOP, a scratch dir $T removed on exit, loop device
+# helpers that detach on exit (even on failure), skip/fail helpers.
+set -u
+: "${IOREEL:?run through make check}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-t.XXXXXX")
+_loops=""
+_cleanups=""
+_cleanup() {
+	for c in $_cleanups; do eval "$c" >/dev/null 2>&1; done
+	for l in $_loops; do umount "$l" >/dev/null 2>&1; losetup -d "$l" >/dev/null 2>&1; done
+	rm -rf "$T"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM
+
+skip() { echo "skipped: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# at_exit 'command': run at exit (before loop devices are detached)
+at_exit() { _cleanups="$_cleanups $1"; }
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+# make_loop FILE SIZE_MB: attaches a loop device over FILE and sets $LOOP
+# (not in a subshell: the device must be remembered for the cleanup).
+make_loop() {
+	need_root
+	truncate -s "${2}M" "$1" || fail "truncate $1"
+	LOOP=$(losetup -f --show --direct-io=on "$1" 2>/dev/null || losetup -f --show "$1") ||
+		skip "losetup failed: no loop device support"
+	_loops="$_loops $LOOP"
+}
+# shared_trace REL: path of a public trace, or skip when absent
+shared_trace() {
+	[ -e "$SHARED/traces/public/$1" ] || skip "$SHARED/traces/public/$1 absent"
+	echo "$SHARED/traces/public/$1"
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# The test runner: unit programs, command-line scripts and fuzz corpora.
+# Each test exits 0 (pass), 77 (skip, saying why) or anything else (fail).
+# TESTS=glob limits the run; TIMEOUT (seconds, default 600) bounds each test.
+BUILD=${BUILD:-build}
+TOP=$(pwd)
+export TOP BUILD
+export IOREEL="$TOP/$BUILD/ioreel"
+export SHARED="${SHARED:-$TOP/../shared}"
+TIMEOUT=${TIMEOUT:-600}
+pass=0 fail=0 skip=0 failed=""
+log=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-tests.XXXXXX")
+trap 'rm -rf "$log"' EXIT
+
+run_one() { # name command...
+	name=$1; shift
+	case "$name" in ${TESTS:-*}) ;; *) return ;; esac
+	start=$(date +%s)
+	timeout -k 10 "$TIMEOUT" "$@" >"$log/out" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1)); echo "PASS  $name (${secs}s)"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1)); echo "SKIP  $name: $(tail -n 1 "$log/out")"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		[ $rc -eq 124 ] && echo "  (timed out after ${TIMEOUT}s)" >>"$log/out"
+		echo "FAIL  $name (exit $rc, ${secs}s):"; tail -n 40 "$log/out" | sed 's/^/    | /'
+	fi
+}
+
+for t in "$BUILD"/tests/unit/*; do
+	[ -x "$t" ] || continue
+	run_one "unit/$(basename "$t")" "$t"
+done
+for t in tests/cli/*.sh; do
+	[ -f "$t" ] || continue
+	run_one "cli/$(basename "$t" .sh)" bash "$t"
+done
+for t in "$BUILD"/tests/fuzz/fuzz_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	run_one "fuzz/$n" "$t" "tests/fuzz/corpus/${n#fuzz_}"
+done
+
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
