@@ -1,4 +1,4 @@
-# tests/cli/lib.sh - sourced by command-line tests.
+# tests/lib.sh - sourced by command-line tests.
 # Gives: $IOREEL, $SHARED, $TOP, a scratch dir $T removed on exit, loop device
 # helpers that detach on exit (even on failure), skip/fail helpers.
 set -u
