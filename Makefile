@@ -16,6 +16,8 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 FUZZ_SRC := $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:%.c=$(BUILD)/%)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps
 all: $(BUILD)/.deps $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN)
@@ -47,10 +49,15 @@ $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(BUILD)/libioreel.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/driver.c $(BUILD)/libioreel.a $(LDLIBS)
 
+# Benchmark helper programs (tests/bench/*.c), built for make bench only.
+$(BUILD)/tests/bench/%: tests/bench/%.c $(BUILD)/libioreel.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
+
 check: all
 	$(Q)BUILD=$(BUILD) sh tests/run.sh
 
-bench: all
+bench: all $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh tests/bench/run.sh
 
 demo: all
