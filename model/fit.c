@@ -444,6 +444,15 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	}
 	/* equal-mass regions */
 	qsort(offs, k, sizeof(*offs), u64cmp);
+	{
+		int64_t *ao = malloc((k + 1) * sizeof(*ao));
+		if (!ao)
+			goto out;
+		for (size_t i = 0; i < k; i++)
+			ao[i] = (int64_t)offs[i];
+		model_dist_fit(&d->addr, ao, k);
+		free(ao);
+	}
 	uint32_t R = (uint32_t)(k / 32);
 	if (R < 1)
 		R = 1;
@@ -646,6 +655,16 @@ static void naive_phase(struct model *m, const struct model_trace *tr)
 	p->pqrs[0] = p->pqrs[1] = p->pqrs[2] = p->pqrs[3] = -1;
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* ---- the whole fit ------------------------------------------------------- */
 int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
 	      char *err, size_t errlen)
@@ -664,6 +683,14 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	int64_t t0 = tr->t[0];
 	m->duration_ns = tr->t[n - 1] - t0 + 1;
 	snprintf(m->source, sizeof(m->source), "%s", tr->source);
+	{ /* the clock's granularity (DiskSim's us, Windows' 100 ns ticks) */
+		uint64_t q = 0;
+		for (size_t i = 1; i < n && q != 1; i++)
+			q = gcd_u64(q, (uint64_t)(tr->t[i] - t0));
+		m->quantum_ns = q ? (int64_t)q : 1;
+		if (m->quantum_ns > m->duration_ns)
+			m->quantum_ns = 1;
+	}
 	/* windows: a power of two, so that b-model levels fall on window bounds */
 	size_t nwin = 8;
 	while (nwin < MODEL_MAX_WINDOWS && nwin * 16 < n)

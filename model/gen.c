@@ -190,8 +190,18 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 			}
 		}
 	}
-	double lo = (double)d->bound[to] * s->scale, hi = (double)d->bound[to + 1] * s->scale;
-	return (uint64_t)(lo + rnd(g) * (hi - lo));
+	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
+	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
+		double a0, a1, b0, b1;
+		model_dist_cdf(&d->addr, lo, &a0, &a1);
+		model_dist_cdf(&d->addr, hi, &b0, &b1);
+		if (b0 > a0) {
+			double x = model_dist_inv(&d->addr, a0 + rnd(g) * (b0 - a0));
+			if (x >= lo && x < hi)
+				return (uint64_t)(x * s->scale);
+		}
+	}
+	return (uint64_t)((lo + rnd(g) * (hi - lo)) * s->scale);
 }
 
 /* Draw the arrivals of the next window with I/O; 0 when past the end. */
@@ -228,28 +238,34 @@ static int fill_window(struct model_gen *g)
 		}
 		/* c - 1 gaps inside the window from the class chain; the first
 		 * arrival where the phase's windows start theirs; squeezed to fit */
+		/* up to 8 draws: keep the first whose gaps fit in the window */
 		double sum = 0;
-		g->bt[0] = 0;
-		for (uint64_t i = 1; i < c; i++) {
-			double gap = 0;
-			if (ph->gap.nk) {
-				const double *row = ph->gap_next[g->gap_class[p]];
-				double u = rnd(g), cc = 0;
-				int k = MODEL_CLASSES - 1;
-				for (int j = 0; j < MODEL_CLASSES; j++) {
-					cc += row[j];
-					if (u < cc) {
-						k = j;
-						break;
+		for (int tries = 0; tries < 8; tries++) {
+			sum = 0;
+			g->bt[0] = 0;
+			for (uint64_t i = 1; i < c; i++) {
+				double gap = 0;
+				if (ph->gap.nk) {
+					const double *row = ph->gap_next[g->gap_class[p]];
+					double u = rnd(g), cc = 0;
+					int k = MODEL_CLASSES - 1;
+					for (int j = 0; j < MODEL_CLASSES; j++) {
+						cc += row[j];
+						if (u < cc) {
+							k = j;
+							break;
+						}
 					}
+					g->gap_class[p] = k;
+					gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
+					if (!(gap >= 0))
+						gap = 0;
 				}
-				g->gap_class[p] = k;
-				gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
-				if (!(gap >= 0))
-					gap = 0;
+				sum += gap / g->o.rate;
+				g->bt[i] = sum;
 			}
-			sum += gap / g->o.rate;
-			g->bt[i] = sum;
+			if (sum <= g->wl || c > 4096)
+				break;
 		}
 		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, rnd(g)) / 1e6 * g->wl
 					  : rnd(g) * g->wl;
@@ -260,8 +276,9 @@ static int fill_window(struct model_gen *g)
 		} else if (lead + sum > g->wl) {
 			lead = g->wl - sum;
 		}
+		double q = m->quantum_ns > 1 ? (double)m->quantum_ns : 1;
 		for (uint64_t i = 0; i < c; i++)
-			g->bt[i] = floor(ws + lead + g->bt[i] * scale);
+			g->bt[i] = floor((ws + lead + g->bt[i] * scale) / q + 0.5) * q;
 		/* ops: the op chain, restricted to the counts left */
 		for (uint64_t i = 0; i < c; i++) {
 			const double *row = ph->op_next[g->last_op[p]];

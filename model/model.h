@@ -116,6 +116,7 @@ struct model_devspace { /* spatial behaviour of one device */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */
 	double p_local;          /* fraction of run starts that are local jumps */
 	uint64_t local_limit;
+	struct model_dist addr;  /* offsets: where remote jumps land within a region */
 	uint32_t nregions;
 	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
 	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
@@ -141,6 +142,7 @@ struct model {
 	char source[256];
 	uint64_t count;
 	int64_t duration_ns;
+	int64_t quantum_ns; /* every arrival time is a multiple of it (1: ns) */
 	size_t nwin;        /* windows of duration_ns / nwin each */
 	uint16_t *win_phase; /* phase of each window */
 	uint32_t *win_ops;  /* I/O per window and op: [w * REEL_OP__COUNT + op] */

@@ -84,8 +84,8 @@ int model_write_json(const struct model *m, FILE *f)
 	fprintf(f, "{\n  \"format\": \"ioreel-model\",\n  \"version\": 1,\n");
 	fprintf(f, "  \"naive\": %s,\n  \"source\": ", m->naive ? "true" : "false");
 	str(f, m->source);
-	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n",
-		(unsigned long long)m->count, (long long)m->duration_ns);
+	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
+		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
 	fprintf(f, "  \"bmodel\": ");
 	bmodel(f, m->bmodel);
 	fprintf(f, ",\n  \"pqrs\": [%.4f, %.4f, %.4f, %.4f],\n", m->pqrs[0], m->pqrs[1], m->pqrs[2],
@@ -183,6 +183,8 @@ int model_write_json(const struct model *m, FILE *f)
 		fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
 			(unsigned long long)d->local_limit, d->p_local);
 		dist(f, &d->local, 0);
+		fprintf(f, ",\n      \"offsets\": ");
+		dist(f, &d->addr, 1);
 		fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
 		for (uint32_t r = 0; r <= d->nregions; r++)
 			fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)d->bound[r]);
@@ -499,6 +501,11 @@ static int read_device(struct rd *r, const struct model_json *j, struct model_de
 	snprintf(ww, sizeof(ww), "%s.local_jumps", w);
 	if (read_dist(r, model_json_get(j, "local_jumps"), &d->local, ww))
 		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.offsets", w);
+	if (read_dist(r, model_json_get(j, "offsets"), &d->addr, ww))
+		return REEL_E_PARSE;
+	if (d->addr.nk && (d->addr.v[0] < 0 || d->addr.v[d->addr.nk - 1] > (double)d->extent))
+		return bad(r, "%s: offsets within 0..extent", ww);
 	if (get_num(r, j, "local_limit", w, 0, 9.2e18, &x))
 		return REEL_E_PARSE;
 	d->local_limit = (uint64_t)x;
@@ -616,6 +623,9 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	if (get_num(&r, root, "duration_ns", w, 1, 9.2e18, &x))
 		goto out;
 	m->duration_ns = (int64_t)x;
+	if (get_num(&r, root, "quantum_ns", w, 1, 1e12, &x))
+		goto out;
+	m->quantum_ns = (int64_t)x;
 	const struct model_json *bm = model_json_get(root, "bmodel");
 	if (bm && read_bmodel(&r, bm, m->bmodel, w))
 		goto out;
