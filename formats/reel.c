@@ -690,6 +690,11 @@ nomem:
 	return werr(w, REEL_E_NOMEM, "out of memory");
 }
 
+void reel_writer_set_level(struct reel_writer *w, int level)
+{
+	w->level = level < 0 ? 0 : level > 12 ? 12 : level;
+}
+
 int reel_write(struct reel_writer *w, const struct reel_rec *r)
 {
 	if (w->failed)
@@ -1006,6 +1011,83 @@ static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size
 	return 0;
 }
 
+/*
+ * Check that buf holds one well-formed msgpack object whose containers
+ * never claim more elements than there are bytes left, before msgpack-c
+ * allocates room for them (it trusts the counts).
+ */
+static uint64_t rd_be(const unsigned char **p, size_t *left, size_t n, int *ok)
+{
+	uint64_t v = 0;
+	*ok = *left >= n;
+	if (!*ok)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v = v << 8 | (*p)[i];
+	*p += n;
+	*left -= n;
+	return v;
+}
+
+static int mp_sane(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+	uint64_t need = 1;
+	while (need) {
+		if (p >= end)
+			return 0;
+		unsigned c = *p++;
+		uint64_t skip = 0, items = 0;
+		int ok = 1;
+		size_t left = (size_t)(end - p);
+#define RD(n) rd_be(&p, &left, (n), &ok)
+		need--;
+		if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3) {
+		} else if ((c & 0xf0) == 0x80) {
+			items = 2 * (uint64_t)(c & 0x0f);
+		} else if ((c & 0xf0) == 0x90) {
+			items = c & 0x0f;
+		} else if ((c & 0xe0) == 0xa0) {
+			skip = c & 0x1f;
+		} else {
+			switch (c) {
+			case 0xc4: case 0xd9: skip = RD(1); break;
+			case 0xc5: case 0xda: skip = RD(2); break;
+			case 0xc6: case 0xdb: skip = RD(4); break;
+			case 0xc7: skip = RD(1) + 1; break;
+			case 0xc8: skip = RD(2) + 1; break;
+			case 0xc9: skip = RD(4) + 1; break;
+			case 0xca: skip = 4; break;
+			case 0xcb: skip = 8; break;
+			case 0xcc: case 0xd0: skip = 1; break;
+			case 0xcd: case 0xd1: skip = 2; break;
+			case 0xce: case 0xd2: skip = 4; break;
+			case 0xcf: case 0xd3: skip = 8; break;
+			case 0xd4: skip = 2; break;
+			case 0xd5: skip = 3; break;
+			case 0xd6: skip = 5; break;
+			case 0xd7: skip = 9; break;
+			case 0xd8: skip = 17; break;
+			case 0xdc: items = RD(2); break;
+			case 0xdd: items = RD(4); break;
+			case 0xde: items = 2 * RD(2); break;
+			case 0xdf: items = 2 * RD(4); break;
+			default: return 0;
+			}
+		}
+#undef RD
+		if (!ok)
+			return 0;
+		if (skip > (uint64_t)(end - p))
+			return 0;
+		p += skip;
+		need += items;
+		if (need > (uint64_t)(end - p))
+			return 0;
+	}
+	return 1;
+}
+
 static const msgpack_object *map_get(const msgpack_object *m, const char *key)
 {
 	if (!m || m->type != MSGPACK_OBJECT_MAP)
@@ -1160,7 +1242,8 @@ static int parse_header(struct reel_reader *r, const unsigned char *p, size_t le
 	msgpack_unpacked_init(&u);
 	size_t off = 0;
 	int rc = REEL_E_NOTREEL;
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS)
+	if (!mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS)
 		goto out;
 	const msgpack_object *m = &u.data;
 	const msgpack_object *f = map_get(m, "format");
@@ -1226,7 +1309,7 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 	size_t off = 0;
 	int rc = REEL_E_CORRUPT;
 	*why = "not a msgpack map";
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	if (!mp_sane(p, len) || msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    u.data.type != MSGPACK_OBJECT_MAP)
 		goto out;
 	const msgpack_object *m = &u.data;
@@ -1373,7 +1456,8 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 	msgpack_unpacked_init(&u);
 	size_t off = 0;
 	int rc = REEL_E_CORRUPT;
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	if (!mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    u.data.type != MSGPACK_OBJECT_MAP)
 		goto out;
 	const msgpack_object *s = map_get(&u.data, "summary");
@@ -1555,6 +1639,20 @@ static int next_chunk(struct reel_reader *r)
 		uint32_t magic = get_le32(r->buf + r->pos);
 		if (magic == SKIP_MAGIC || (magic & 0xFFFFFFF0u) == 0x184D2A50u) {
 			uint32_t len = get_le32(r->buf + r->pos + 4);
+			if (len > MAX_FRAME) {
+				if (r->flags & REEL_R_SALVAGE) {
+					r->skipped++;
+					if (!resync(r)) {
+						r->done = 1;
+						return 0;
+					}
+					continue;
+				}
+				r->done = 1;
+				return rerr(r, REEL_E_CORRUPT, "frame at byte %llu claims %u bytes; "
+					    "'ioreel info --salvage' reads past it",
+					    (unsigned long long)at, len);
+			}
 			if (avail(r, (size_t)len + 8) < (size_t)len + 8) {
 				r->done = 1;
 				rerr(r, 0, "file cut short inside the index at byte %llu; all "
