@@ -245,13 +245,20 @@ static int cmd_gen(int argc, char **argv)
 	struct reel_rec r;
 	uint64_t n = 0;
 	int64_t t0 = reel_now_ns();
-	while (model_gen_next(g, &r) == 1) {
+	while ((x = model_gen_next(g, &r)) == 1) {
 		if ((x = reel_write(w, &r))) {
 			fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
 			reel_writer_destroy(w);
 			goto out;
 		}
 		n++;
+	}
+	if (x < 0) {
+		fprintf(stderr, "ioreel model gen: %s: %s%s\n", in, reel_strerror(x),
+			x == REEL_E_RANGE ? ": a window would hold more than 64 Mi I/O; lower --rate"
+					  : "");
+		reel_writer_destroy(w);
+		goto out;
 	}
 	if ((x = reel_writer_close(w))) {
 		fprintf(stderr, "ioreel model gen: closing %s: %s\n", out, reel_strerror(x));

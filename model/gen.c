@@ -224,6 +224,8 @@ static int fill_window(struct model_gen *g)
 		}
 		if (!c)
 			continue;
+		if (c > (1u << 26))
+			return -2; /* a window of more than 64 Mi I/O: lower the rate */
 		if (c + 1 > g->cap) {
 			size_t nc = (c + 1) * 2;
 			double *bt = realloc(g->bt, nc * sizeof(*bt));
@@ -325,7 +327,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	if (g->pos >= g->nbuf) {
 		int k = fill_window(g);
 		if (k <= 0)
-			return k < 0 ? REEL_E_NOMEM : 0;
+			return k == -1 ? REEL_E_NOMEM : k < 0 ? REEL_E_RANGE : 0;
 	}
 	double t = g->bt[g->pos];
 	int op = g->bop[g->pos++];

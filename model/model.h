@@ -179,7 +179,9 @@ struct model_gen_opts {
 };
 struct model_gen;
 int model_gen_create(struct model_gen **g, const struct model *m, const struct model_gen_opts *o);
-/* Next record (queue_ns, op, offset, length, dev): 1, or 0 at the end. */
+/* Next record (queue_ns, op, offset, length, dev): 1, or 0 at the end, or
+ * REEL_E_NOMEM, or REEL_E_RANGE when one window would hold more than 64 Mi
+ * I/O (a lower --rate or a model with more windows). */
 int model_gen_next(struct model_gen *g, struct reel_rec *r);
 void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */

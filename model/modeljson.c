@@ -20,10 +20,17 @@ static void num(FILE *f, double v)
 {
 	if (!isfinite(v))
 		v = 0;
-	if (v == floor(v) && fabs(v) < 1e17)
+	if (v == floor(v) && fabs(v) < 1e17) {
 		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.9g", v);
+		return;
+	}
+	char b[40]; /* the shortest text that reads back exactly */
+	for (int prec = 9; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*g", prec, v);
+		if (strtod(b, NULL) == v)
+			break;
+	}
+	fputs(b, f);
 }
 
 static void str(FILE *f, const char *s)
@@ -310,7 +317,7 @@ static int read_matrix(struct rd *r, const struct model_json *j, double *m, size
 			m[a * n + b] = row->kids[b]->num;
 			s += m[a * n + b];
 		}
-		if (s > 0)
+		if (s > 0 && fabs(s - 1) > 1e-4)
 			for (size_t b = 0; b < n; b++)
 				m[a * n + b] /= s;
 	}
@@ -365,7 +372,7 @@ static int read_phase(struct rd *r, const struct model_json *j, struct model_pha
 	}
 	if (s <= 0 && p->ios)
 		return bad(r, "%s.op_mix: no op has a share", w);
-	if (s <= 0)
+	if (s <= 0 || fabs(s - 1) <= 1e-4)
 		s = 1;
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		p->op_mix[o] /= s;
@@ -542,7 +549,7 @@ static int read_device(struct rd *r, const struct model_json *j, struct model_de
 	}
 	if (ws <= 0)
 		return bad(r, "%s.weights: all zero", ww);
-	for (size_t k = 0; k < wt->n; k++)
+	for (size_t k = 0; k < wt->n && fabs(ws - 1) > 1e-4; k++)
 		d->weight[k] /= ws;
 	d->tr_to = malloc((t->n + 1) * sizeof(*d->tr_to));
 	d->tr_p = malloc((t->n + 1) * sizeof(*d->tr_p));
@@ -576,6 +583,8 @@ static int read_device(struct rd *r, const struct model_json *j, struct model_de
 		double s = 0, c = 0;
 		for (uint32_t x2 = d->row[q]; x2 < d->row[q + 1]; x2++)
 			s += d->tr_p[x2];
+		if (fabs(s - 1) <= 1e-4)
+			s = 1;
 		for (uint32_t x2 = d->row[q]; x2 < d->row[q + 1]; x2++) {
 			c += d->tr_p[x2];
 			d->tr_p[x2] = c / s;
