@@ -27,6 +27,7 @@ struct model_gen {
 	uint64_t s[4]; /* xoshiro256** */
 	double end;
 	double wl;     /* window length, ns */
+	double last_t; /* the last arrival drawn */
 	uint64_t count;
 	uint64_t win;  /* next window to fill (cycles over the model's) */
 	size_t phase;  /* phase of the buffered window */
@@ -102,6 +103,7 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	for (int i = 0; i < 4; i++)
 		g->s[i] = splitmix(&sd);
 	g->wl = (double)m->duration_ns / (double)m->nwin;
+	g->last_t = -1;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
 	g->ds = calloc(m->ndevs, sizeof(*g->ds));
@@ -240,9 +242,9 @@ static int fill_window(struct model_gen *g)
 		}
 		/* c - 1 gaps inside the window from the class chain; the first
 		 * arrival where the phase's windows start theirs; squeezed to fit */
-		/* up to 8 draws: keep the first whose gaps fit in the window */
+		/* the gaps are drawn once; a cluster longer than its window runs over */
 		double sum = 0;
-		for (int tries = 0; tries < 8; tries++) {
+		for (int tries = 0; tries < 1; tries++) { /* one draw: redrawing biases gaps small */
 			sum = 0;
 			g->bt[0] = 0;
 			for (uint64_t i = 1; i < c; i++) {
@@ -271,16 +273,15 @@ static int fill_window(struct model_gen *g)
 		}
 		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, rnd(g)) / 1e6 * g->wl
 					  : rnd(g) * g->wl;
-		double scale = 1;
-		if (sum > g->wl) {
-			scale = g->wl / sum;
-			lead = 0;
-		} else if (lead + sum > g->wl) {
-			lead = g->wl - sum;
-		}
+		if (lead + sum > g->wl) /* keep the cluster in its window when it fits */
+			lead = sum <= g->wl ? g->wl - sum : 0;
+		double start = ws + lead;
+		if (start <= g->last_t) /* the last window ran over: follow on */
+			start = g->last_t + (ph->gap.nk ? model_dist_inv(&ph->gap, rnd(g)) / g->o.rate : 0);
 		double q = m->quantum_ns > 1 ? (double)m->quantum_ns : 1;
 		for (uint64_t i = 0; i < c; i++)
-			g->bt[i] = floor((ws + lead + g->bt[i] * scale) / q + 0.5) * q;
+			g->bt[i] = floor((start + g->bt[i]) / q + 0.5) * q;
+		g->last_t = g->bt[c - 1];
 		/* ops: the op chain, restricted to the counts left */
 		for (uint64_t i = 0; i < c; i++) {
 			const double *row = ph->op_next[g->last_op[p]];
