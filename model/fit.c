@@ -57,6 +57,22 @@ void model_free(struct model *m)
 /* ---- inter-arrival families ------------------------------------------- */
 static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 {
+	/* at most 65536 gaps (a fixed stride): the families are for people */
+	size_t st = n > 65536 ? n / 65536 + 1 : 1, nz = 0;
+	for (size_t i = 0; i < n; i++)
+		nz += gaps[i] == 0;
+	p->gap_zero = n ? (double)nz / (double)n : 0;
+	int64_t *sub = NULL;
+	if (st > 1) {
+		sub = malloc((n / st + 1) * sizeof(*sub));
+		if (!sub)
+			return;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i += st)
+			sub[k++] = gaps[i];
+		gaps = sub;
+		n = k;
+	}
 	size_t np = 0;
 	double sum = 0, slog = 0, slog2 = 0;
 	for (size_t i = 0; i < n; i++)
@@ -67,14 +83,15 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 			slog += l;
 			slog2 += l * l;
 		}
-	p->gap_zero = n ? (double)(n - np) / (double)n : 0;
 	for (int f = 0; f < 3; f++) {
 		p->fam[f].loglik = p->fam[f].aic = 0;
 		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
 	}
 	p->best_family = -1;
-	if (np < 8)
+	if (np < 8) {
+		free(sub);
 		return;
+	}
 	double N = (double)np, mean = sum / N;
 	/* exponential */
 	p->fam[0].p[0] = mean;
@@ -88,7 +105,7 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 	p->fam[1].loglik = -slog - N * log(sg) - 0.5 * N * log(2 * M_PI) - 0.5 * N;
 	p->fam[1].aic = 2 * 2 - 2 * p->fam[1].loglik;
 	/* 2-phase hyperexponential by EM on at most 65536 gaps (a fixed stride) */
-	size_t stride = np > 65536 ? np / 65536 + 1 : 1;
+	size_t stride = np > 16384 ? np / 16384 + 1 : 1;
 	double w = 0.5, m1 = mean * 0.2, m2 = mean * 3;
 	for (int it = 0; it < 60; it++) {
 		double s1 = 0, s1x = 0, s2 = 0, s2x = 0;
@@ -137,6 +154,7 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 	for (int f = 1; f < 3; f++)
 		if (p->fam[f].aic < p->fam[p->best_family].aic)
 			p->best_family = f;
+	free(sub);
 }
 
 /* ---- k-means over window features -------------------------------------- */
@@ -422,8 +440,8 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	}
 	/* read/write overlap at 1 MiB granularity */
 	{
-		qsort(wblk, nw, sizeof(*wblk), u64cmp);
-		qsort(rblk, nr, sizeof(*rblk), u64cmp);
+		model_sort_i64((int64_t *)wblk, nw);
+		model_sort_i64((int64_t *)rblk, nr);
 		size_t a = 0, b = 0, ra = 0, wb = 0;
 		for (size_t i = 0; i < nr; i++) {
 			while (a < nw && wblk[a] < rblk[i])
@@ -443,7 +461,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		goto out;
 	}
 	/* equal-mass regions */
-	qsort(offs, k, sizeof(*offs), u64cmp);
+	model_sort_i64((int64_t *)offs, k); /* offsets < 2^63 */
 	{
 		int64_t *ao = malloc((k + 1) * sizeof(*ao));
 		if (!ao)
@@ -510,9 +528,9 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	/* sparse transitions: sort by (from, to) and count */
 	{
 		uint64_t *key = (uint64_t *)wblk; /* reuse: nrem <= nd */
-		for (size_t i = 0; i < nrem; i++)
-			key[i] = (uint64_t)from[i] << 32 | to[i];
-		qsort(key, nrem, sizeof(*key), u64cmp);
+		for (size_t i = 0; i < nrem; i++) /* from and to are < 2^16 */
+			key[i] = (uint64_t)from[i] << 16 | to[i];
+		model_sort_i64((int64_t *)key, nrem);
 		size_t nt = 0;
 		for (size_t i = 0; i < nrem; i++)
 			if (!i || key[i] != key[i - 1])
@@ -527,7 +545,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			size_t j = i;
 			while (j < nrem && key[j] == key[i])
 				j++;
-			uint32_t f = (uint32_t)(key[i] >> 32);
+			uint32_t f = (uint32_t)(key[i] >> 16);
 			d->tr_to[t] = (uint16_t)(key[i] & 0xffff);
 			d->tr_p[t] = (double)(j - i);
 			d->row[f + 1]++;
@@ -724,7 +742,7 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 			double ls = 0;
 			for (size_t i = a; i < b; i++) {
 				rd += tr->op[i] == REEL_OP_READ;
-				ls += log2((double)tr->len[i] + 1);
+				ls += 63 - __builtin_clzll((uint64_t)tr->len[i] + 1);
 				sq += i > 0 && tr->off[i] == tr->off[i - 1] + tr->len[i - 1];
 			}
 			feat[w][0] = log2((double)cnt + 1);
@@ -784,27 +802,28 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	}
 	/* devices */
 	{
-		uint64_t cnt[65536 / 64] = {0}; /* bitmap of ids seen */
+		int16_t *slot = malloc(65536 * sizeof(*slot)); /* device id -> index */
 		size_t per[MODEL_MAX_DEVS] = {0};
 		uint16_t ids[MODEL_MAX_DEVS];
 		size_t nd = 0;
+		if (!slot)
+			goto out;
+		memset(slot, 0xff, 65536 * sizeof(*slot));
 		for (size_t i = 0; i < n; i++) {
 			uint16_t d = tr->dev[i];
-			if (!(cnt[d / 64] & (1ull << (d % 64)))) {
+			if (slot[d] < 0) {
 				if (nd == MODEL_MAX_DEVS) {
+					free(slot);
 					e = ferr(err, errlen, REEL_E_RANGE,
 						 "the trace uses more than %d devices", MODEL_MAX_DEVS);
 					goto out;
 				}
-				cnt[d / 64] |= 1ull << (d % 64);
+				slot[d] = (int16_t)nd;
 				ids[nd++] = d;
 			}
-			for (size_t k = 0; k < nd; k++)
-				if (ids[k] == d) {
-					per[k]++;
-					break;
-				}
+			per[slot[d]]++;
 		}
+		free(slot);
 		m->devs = calloc(nd, sizeof(*m->devs));
 		if (!m->devs)
 			goto out;
