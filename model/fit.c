@@ -663,6 +663,7 @@ static void naive_phase(struct model *m, const struct model_trace *tr)
 		g->v[q] = floor(-mean * log(1 - cc));
 		g->c[q] = c;
 	}
+	model_dist_prepare(g);
 	for (int a = 0; a < MODEL_CLASSES; a++)
 		for (int b = 0; b < MODEL_CLASSES; b++)
 			p->gap_next[a][b] = 1.0 / MODEL_CLASSES;

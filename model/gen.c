@@ -18,6 +18,7 @@ struct devstate {
 	int64_t run_left;
 	int started;
 	double scale;  /* capacity / model extent */
+	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
 	uint64_t extent;
 };
 
@@ -130,6 +131,11 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
 		g->ds[d].extent = cap;
 		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
+		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
+			double below, at;
+			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
+			g->ds[d].rc[r] = below;
+		}
 	}
 	for (size_t d = 0; d < m->ndevs; d++)
 		g->dev_cum[d] /= c > 0 ? c : 1;
@@ -194,9 +200,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	}
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
-		double a0, a1, b0, b1;
-		model_dist_cdf(&d->addr, lo, &a0, &a1);
-		model_dist_cdf(&d->addr, hi, &b0, &b1);
+		double a0 = s->rc[to], b0 = s->rc[to + 1];
 		if (b0 > a0) {
 			double x = model_dist_inv(&d->addr, a0 + rnd(g) * (b0 - a0));
 			if (x >= lo && x < hi)

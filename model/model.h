@@ -59,16 +59,21 @@ void model_trace_free(struct model_trace *tr);
 #define MODEL_DIST_Q 200     /* quantile knots of the body */
 #define MODEL_DIST_POINTS 32 /* point masses kept exactly */
 #define MODEL_DIST_MAXK (MODEL_DIST_Q + 1 + 2 * MODEL_DIST_POINTS + 2)
+#define MODEL_DIST_GUIDE 256
 struct model_dist {
 	uint64_t n;   /* observations it was fitted on */
 	double mean;
 	uint32_t nk;  /* 0: empty (never observed) */
 	double v[MODEL_DIST_MAXK];
 	double c[MODEL_DIST_MAXK];
+	/* guide[k]: the last knot with c <= k / GUIDE (model_dist_prepare) */
+	uint16_t guide[MODEL_DIST_GUIDE + 1];
 };
 
 /* Fit from values (sorted in place). */
 void model_dist_fit(struct model_dist *d, int64_t *vals, size_t n);
+/* Fill the guide table after setting knots by hand (fit and read do it). */
+void model_dist_prepare(struct model_dist *d);
 /* Inverse CDF at u in [0,1). */
 double model_dist_inv(const struct model_dist *d, double u);
 /* CDF just below x and at x. */

@@ -297,6 +297,7 @@ static int read_dist(struct rd *r, const struct model_json *j, struct model_dist
 		return bad(r, "%s.cdf: knots must be non-decreasing, from cumulative 0 to 1, values "
 			      "within +-9.2e18",
 			   where);
+	model_dist_prepare(d);
 	return 0;
 }
 

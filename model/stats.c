@@ -158,6 +158,18 @@ void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
 		m = 2;
 	}
 	d->nk = (uint32_t)m;
+	model_dist_prepare(d);
+}
+
+void model_dist_prepare(struct model_dist *d)
+{
+	size_t i = 0;
+	for (size_t k = 0; k <= MODEL_DIST_GUIDE; k++) {
+		double u = (double)k / MODEL_DIST_GUIDE;
+		while (d->nk >= 2 && i + 2 < d->nk && d->c[i + 1] <= u)
+			i++;
+		d->guide[k] = (uint16_t)i;
+	}
 }
 
 double model_dist_inv(const struct model_dist *d, double u)
@@ -168,14 +180,12 @@ double model_dist_inv(const struct model_dist *d, double u)
 		return d->v[0];
 	if (u >= 1)
 		return d->v[d->nk - 1];
-	size_t lo = 0, hi = d->nk - 1; /* largest i with c[i] <= u */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (d->c[mid] <= u)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* largest lo <= nk - 2 with c[lo] <= u: from the guide, then forward */
+	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
+	if (lo > d->nk - 2)
+		lo = 0;
+	while (lo + 2 < d->nk && d->c[lo + 1] <= u)
+		lo++;
 	double c0 = d->c[lo], c1 = d->c[lo + 1];
 	if (c1 <= c0)
 		return d->v[lo + 1];
