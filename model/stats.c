@@ -26,6 +26,11 @@ int model_sort_i64(int64_t *v, size_t n)
 		}
 		return 0;
 	}
+	size_t k = 1;
+	while (k < n && v[k - 1] <= v[k])
+		k++;
+	if (k == n) /* already sorted */
+		return 0;
 	uint64_t *a = (uint64_t *)v;
 	uint64_t *b = malloc(n * sizeof(*b));
 	if (!b)
@@ -37,21 +42,22 @@ int model_sort_i64(int64_t *v, size_t n)
 		and_all &= a[i];
 	}
 	uint64_t *src = a, *dst = b;
-	static __thread size_t cnt[65536];
-	for (int shift = 0; shift < 64; shift += 16) {
-		if ((((or_all ^ and_all) >> shift) & 0xffff) == 0)
+	/* 11-bit digits: 2048 buckets stay in cache while scattering */
+	static __thread size_t cnt[2048];
+	for (int shift = 0; shift < 64; shift += 11) {
+		if ((((or_all ^ and_all) >> shift) & 0x7ff) == 0)
 			continue; /* every key has the same digit here */
 		memset(cnt, 0, sizeof(cnt));
 		for (size_t i = 0; i < n; i++)
-			cnt[(src[i] >> shift) & 0xffff]++;
+			cnt[(src[i] >> shift) & 0x7ff]++;
 		size_t sum = 0;
-		for (size_t d = 0; d < 65536; d++) {
+		for (size_t d = 0; d < 2048; d++) {
 			size_t c = cnt[d];
 			cnt[d] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[cnt[(src[i] >> shift) & 0xffff]++] = src[i];
+			dst[cnt[(src[i] >> shift) & 0x7ff]++] = src[i];
 		uint64_t *t = src;
 		src = dst;
 		dst = t;
