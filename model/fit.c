@@ -318,7 +318,8 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 			e = REEL_E_NOMEM;
 			goto out;
 		}
-		memcpy(ord, gaps.v, gaps.n * sizeof(*ord));
+		if (gaps.n)
+			memcpy(ord, gaps.v, gaps.n * sizeof(*ord));
 		fit_families(p, ord, gaps.n);
 		model_dist_fit(&p->gap, gaps.v, gaps.n);
 		double tm[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
