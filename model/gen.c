@@ -247,7 +247,7 @@ static int fill_window(struct model_gen *g)
 		/* c - 1 gaps inside the window from the class chain; the first
 		 * arrival where the phase's windows start theirs; squeezed to fit */
 		/* the gaps are drawn once; a cluster longer than its window runs over */
-		double sum = 0;
+		double sum = 0, inv_rate = 1 / g->o.rate;
 		for (int tries = 0; tries < 1; tries++) { /* one draw: redrawing biases gaps small */
 			sum = 0;
 			g->bt[0] = 0;
@@ -269,7 +269,7 @@ static int fill_window(struct model_gen *g)
 					if (!(gap >= 0))
 						gap = 0;
 				}
-				sum += gap / g->o.rate;
+				sum += gap * inv_rate;
 				g->bt[i] = sum;
 			}
 			if (sum <= g->wl || c > 4096)
@@ -282,9 +282,14 @@ static int fill_window(struct model_gen *g)
 		double start = ws + lead;
 		if (start <= g->last_t) /* the last window ran over: follow on */
 			start = g->last_t + (ph->gap.nk ? model_dist_inv(&ph->gap, rnd(g)) / g->o.rate : 0);
-		double q = m->quantum_ns > 1 ? (double)m->quantum_ns : 1;
-		for (uint64_t i = 0; i < c; i++)
-			g->bt[i] = floor((start + g->bt[i]) / q + 0.5) * q;
+		if (m->quantum_ns > 1) {
+			double q = (double)m->quantum_ns, iq = 1 / q;
+			for (uint64_t i = 0; i < c; i++)
+				g->bt[i] = floor((start + g->bt[i]) * iq + 0.5) * q;
+		} else {
+			for (uint64_t i = 0; i < c; i++)
+				g->bt[i] = floor(start + g->bt[i]);
+		}
 		g->last_t = g->bt[c - 1];
 		/* ops: the op chain, restricted to the counts left */
 		for (uint64_t i = 0; i < c; i++) {
@@ -353,7 +358,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	double sz = 4096;
 	if (ph->size[op].nk)
 		sz = model_dist_inv(&ph->size[op], rnd(g));
-	uint64_t len = (uint64_t)(sz / (double)al + 0.5) * al;
+	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
 	if (len == 0 && sz > 0)
 		len = al;
 	if (len > 0xffffffffu)
