@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/model.h"
 
@@ -249,6 +250,7 @@ static int cmd_gen(int argc, char **argv)
 		if ((x = reel_write(w, &r))) {
 			fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
 			reel_writer_destroy(w);
+			unlink(out);
 			goto out;
 		}
 		n++;
@@ -258,6 +260,7 @@ static int cmd_gen(int argc, char **argv)
 			x == REEL_E_RANGE ? ": a window would hold more than 64 Mi I/O; lower --rate"
 					  : "");
 		reel_writer_destroy(w);
+		unlink(out);
 		goto out;
 	}
 	if ((x = reel_writer_close(w))) {

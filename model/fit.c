@@ -672,7 +672,6 @@ static void naive_phase(struct model *m, const struct model_trace *tr)
 	p->fam[0].p[0] = mean;
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		p->bmodel[k] = -1;
-	p->pqrs[0] = p->pqrs[1] = p->pqrs[2] = p->pqrs[3] = -1;
 }
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
@@ -864,8 +863,6 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];
 		model_pqrs(tr->t, tr->off, n, t0, t0 + m->duration_ns, 0, amax, m->pqrs);
-		for (size_t p = 0; p < nph && !m->naive; p++)
-			memcpy(m->phases[p].pqrs, m->pqrs, sizeof(m->pqrs));
 	}
 	e = 0;
 out:

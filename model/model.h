@@ -106,7 +106,6 @@ struct model_phase {
 	int best_family;
 	double gap_zero;                                /* fraction of 0 gaps */
 	double bmodel[REEL_OP__COUNT + 1];              /* [0] all, [1+op]; -1 none */
-	double pqrs[4];                                 /* sorted quadrant shares */
 };
 
 struct model_devspace { /* spatial behaviour of one device */

@@ -3,7 +3,9 @@
  * per-dimension samples (sizes, gaps, jumps, runs, latencies) that fit and
  * compare work on.
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,8 +159,11 @@ int model_trace_load(struct model_trace *tr, const char *path, char *err, size_t
 	memset(tr, 0, sizeof(*tr));
 	struct reel_reader *r;
 	int e = reel_reader_open(&r, path, 0);
+	if (e && access(path, R_OK))
+		return fail(err, errlen, e, "%s: %s", path, strerror(errno));
 	if (e)
-		return fail(err, errlen, e, "%s: %s", path, reel_strerror(e));
+		return fail(err, errlen, e, "%s: %s (is it a .reel file? 'ioreel import' converts others)",
+			    path, reel_strerror(e));
 	const struct reel_header *h = reel_reader_header(r);
 	snprintf(tr->source, sizeof(tr->source), "%s", h->source ? h->source : "");
 	const struct reel_rec *recs;
