@@ -13,7 +13,20 @@
 
 #include "model/model.h"
 
+/*
+ * Stratified draws: each stream hands out, per block of 64 draws, one
+ * uniform in each 1/64 stratum in a random order.  The marginals then
+ * follow the model's CDFs closely even in short traces (a Latin hypercube
+ * over time), with no pattern from one draw to the next.
+ */
+#define STRATA 64
+struct strat {
+	uint8_t perm[STRATA];
+	uint8_t pos;
+};
+
 struct devstate {
+	struct strat s_run, s_local, s_plocal, s_trans, s_pos;
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
@@ -37,6 +50,8 @@ struct model_gen {
 	size_t nbuf, pos, cap;
 	int *gap_class;
 	int *last_op;
+	struct strat *s_size; /* per phase and op */
+	struct strat s_lead;
 	double dev_cum[MODEL_MAX_DEVS];
 	struct devstate *ds;
 };
@@ -64,6 +79,22 @@ static inline double rnd(struct model_gen *g)
 	return (double)(next64(g) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+static double sdraw(struct model_gen *g, struct strat *st)
+{
+	if (st->pos == 0 || st->pos >= STRATA) {
+		for (int i = 0; i < STRATA; i++)
+			st->perm[i] = (uint8_t)i;
+		for (int i = STRATA - 1; i > 0; i--) {
+			int j = (int)(next64(g) % (uint64_t)(i + 1));
+			uint8_t t = st->perm[i];
+			st->perm[i] = st->perm[j];
+			st->perm[j] = t;
+		}
+		st->pos = 0;
+	}
+	return (st->perm[st->pos++] + rnd(g)) * (1.0 / STRATA);
+}
+
 static uint64_t splitmix(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
@@ -81,6 +112,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->gap_class);
 	free(g->last_op);
 	free(g->ds);
+	free(g->s_size);
 	free(g);
 }
 
@@ -108,7 +140,8 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
 	g->ds = calloc(m->ndevs, sizeof(*g->ds));
-	if (!g->gap_class || !g->last_op || !g->ds) {
+	g->s_size = calloc(m->nphases * REEL_OP__COUNT, sizeof(*g->s_size));
+	if (!g->s_size || !g->gap_class || !g->last_op || !g->ds) {
 		model_gen_destroy(g);
 		return REEL_E_NOMEM;
 	}
@@ -176,7 +209,7 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
 {
 	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
-	double u = rnd(g);
+	double u = sdraw(g, &s->s_trans);
 	if (d->row[from + 1] > d->row[from]) {
 		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
 		while (a < b) {
@@ -202,7 +235,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
 		if (b0 > a0) {
-			double x = model_dist_inv(&d->addr, a0 + rnd(g) * (b0 - a0));
+			double x = model_dist_inv(&d->addr, a0 + sdraw(g, &s->s_pos) * (b0 - a0));
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
 		}
@@ -275,7 +308,7 @@ static int fill_window(struct model_gen *g)
 			if (sum <= g->wl || c > 4096)
 				break;
 		}
-		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, rnd(g)) / 1e6 * g->wl
+		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, sdraw(g, &g->s_lead)) / 1e6 * g->wl
 					  : rnd(g) * g->wl;
 		if (lead + sum > g->wl) /* keep the cluster in its window when it fits */
 			lead = sum <= g->wl ? g->wl - sum : 0;
@@ -357,7 +390,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	/* size */
 	double sz = 4096;
 	if (ph->size[op].nk)
-		sz = model_dist_inv(&ph->size[op], rnd(g));
+		sz = model_dist_inv(&ph->size[op], sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
 	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
 	if (len == 0 && sz > 0)
 		len = al;
@@ -371,13 +404,13 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 			off = s->cursor;
 			s->run_left--;
 		} else {
-			double L = dv->run.nk ? model_dist_inv(&dv->run, rnd(g)) : 1;
+			double L = dv->run.nk ? model_dist_inv(&dv->run, sdraw(g, &s->s_run)) : 1;
 			s->run_left = (int64_t)(L + 0.5) - 1;
 			if (s->run_left < 0)
 				s->run_left = 0;
 			int done = 0;
-			if (s->started && dv->local.nk && rnd(g) < dv->p_local) {
-				double j = model_dist_inv(&dv->local, rnd(g));
+			if (s->started && dv->local.nk && sdraw(g, &s->s_plocal) < dv->p_local) {
+				double j = model_dist_inv(&dv->local, sdraw(g, &s->s_local));
 				int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
 				if (jj == 0)
 					jj = j < 0 ? -(int64_t)al : (int64_t)al;
