@@ -636,7 +636,8 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 		n++;
 	}
 	closedir(d);
-	qsort(list, n, sizeof(*list), cmp_str);
+	if (n)
+		qsort(list, n, sizeof(*list), cmp_str);
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!add_src(b, list[i], list[i], name))
