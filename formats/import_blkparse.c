@@ -399,7 +399,9 @@ static int bp_detect(const unsigned char *buf, size_t len, const char *path)
 		int k = parse_line(p, nl, &l);
 		if (k == LINE_EVENT)
 			good++;
-		else if (k == LINE_BAD && !is_summary(p, nl))
+		else if (k == LINE_BAD && is_summary(p, nl))
+			break; /* the summary at the end */
+		else if (k == LINE_BAD)
 			bad++;
 		lines++;
 		p = nl + 1;
