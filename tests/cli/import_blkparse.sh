@@ -6,7 +6,7 @@
 . "$TOP/tests/lib.sh"
 txt=$(shared_trace blkparse/nvme0n1.blktrace.txt)
 "$IOREEL" import --help >/dev/null 2>&1 || skip "ioreel import is not built in this tree"
-"$IOREEL" import --help 2>&1 | grep -q blkparse ||
+{ "$IOREEL" import --help; "$IOREEL" import --from list; } 2>&1 | grep -q blkparse ||
 	fail "ioreel import does not offer blkparse: formats/cmd_import.c must reference reel_imp_blkparse"
 
 q=$(awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 == "Q"' "$txt" | wc -l)

@@ -9,7 +9,7 @@ f0=$(shared_trace blktrace/sda.blktrace.0)
 base=${f0%.blktrace.0}
 command -v blkparse >/dev/null || skip "blkparse not installed (Debian package blktrace)"
 "$IOREEL" import --help >/dev/null 2>&1 || skip "ioreel import is not built in this tree"
-"$IOREEL" import --help 2>&1 | grep -q blktrace ||
+{ "$IOREEL" import --help; "$IOREEL" import --from list; } 2>&1 | grep -q blktrace ||
 	fail "ioreel import does not offer blktrace: formats/cmd_import.c must reference reel_imp_blktrace"
 
 q=$(blkparse -q -i "$base" -f '%a\n' 2>/dev/null | grep -c '^Q$')
@@ -29,11 +29,16 @@ blkparse -i "$base" > "$T/sda.txt" 2>/dev/null || fail "blkparse"
 
 # a corrupt record: file and byte offset named; --skip-bad goes on
 cp "$base.blktrace.0" "$T/bad.blktrace.0"
-printf '\x00\x00\x00\x00' | dd of="$T/bad.blktrace.0" bs=1 seek=480 conv=notrunc 2>/dev/null
+off=0 # the 10th record: walk the headers (48 bytes, pdu_len at 46, little endian)
+for _ in 1 2 3 4 5 6 7 8 9; do
+	pdu=$(od -An -tu2 -j $((off + 46)) -N2 "$base.blktrace.0" | tr -d ' ')
+	off=$((off + 48 + pdu))
+done
+printf '\x00\x00\x00\x00' | dd of="$T/bad.blktrace.0" bs=1 seek=$off conv=notrunc 2>/dev/null
 if "$IOREEL" import -q --from blktrace "$T/bad.blktrace.0" -o "$T/d.reel" 2> "$T/err"; then
 	fail "a corrupt record was accepted"
 fi
-grep -q "bad.blktrace.0: byte 480" "$T/err" || fail "the error does not name file and byte: $(cat "$T/err")"
+grep -q "bad.blktrace.0: byte $off:" "$T/err" || fail "the error does not name file and byte: $(cat "$T/err")"
 "$IOREEL" import --skip-bad --from blktrace "$T/bad.blktrace.0" -o "$T/d.reel" 2> "$T/err" ||
 	fail "--skip-bad: $(cat "$T/err")"
 grep -q "1 bad" "$T/err" || echo "note: the summary does not say 1 bad record: $(cat "$T/err")"
