@@ -193,7 +193,13 @@ struct reel_join {
 
 static inline uint32_t nsect_of(uint32_t bytes)
 {
-	return (bytes + 511) >> 9;
+	return (uint32_t)(((uint64_t)bytes + 511) >> 9);
+}
+
+/* t is more than win before now (no overflow whatever the times) */
+static inline int older(int64_t now, int64_t t, int64_t win)
+{
+	return now > t && (uint64_t)now - (uint64_t)t > (uint64_t)win;
 }
 
 static int is_traced(const struct reel_join *j, uint32_t devt)
@@ -543,7 +549,7 @@ static int drain(struct reel_join *j, int all)
 {
 	while (j->head && !j->err) {
 		struct io *io = j->head;
-		if (!all && !io->done && j->now - io->rec.queue_ns <= j->window &&
+		if (!all && !io->done && !older(j->now, io->rec.queue_ns, j->window) &&
 		    j->npending <= j->cap)
 			break;
 		io_emit(j, io);
@@ -551,7 +557,7 @@ static int drain(struct reel_join *j, int all)
 	/* forget old requests nobody refers to any more */
 	for (struct req *r = j->rhead, *nx; r; r = nx) {
 		nx = r->next;
-		if (!all && j->now - r->created_ns <= j->window)
+		if (!all && !older(j->now, r->created_ns, j->window))
 			break;
 		if (all || !r->parts)
 			req_free(j, r);
