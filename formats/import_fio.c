@@ -67,6 +67,9 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 			return ti_bad(c, "time '%s' is negative", f[0]);
 		a = f + 1;
 		n--;
+	} else if (n == 3 && !strcmp(f[1], "wait")) {
+		f[3] = "0"; /* "FILE wait USEC": fio writes a length too, accept both */
+		n = 4;
 	} else if (n != 2 && n != 4) {
 		return ti_bad(c, "%d fields, expected 'FILE ACTION [OFFSET LENGTH]'", n);
 	}
