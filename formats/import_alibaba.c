@@ -42,14 +42,14 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "length %llu is larger than 4 GiB", (unsigned long long)len);
 	if (ts > (uint64_t)INT64_MAX / 1000)
 		return ti_bad(c, "timestamp '%s' is out of range", f[4]);
-	if (!c->have_t0 && (int64_t)ts >= UNIX_US_MIN)
-		ti_set_start(c, (int64_t)ts * 1000);
+	if (!c->seq && (int64_t)ts >= UNIX_US_MIN)
+		ti_set_base(c, 0); /* raw times are Unix times */
 	char name[32];
 	snprintf(name, sizeof(name), "dev%llu", (unsigned long long)devid);
 	int dev = ti_device(c, devid, 0, 1, name, 0, 0, 0);
 	if (dev < 0)
 		return dev;
-	r.queue_ns = ti_rel(c, (int64_t)ts * 1000);
+	r.queue_ns = (int64_t)ts * 1000;
 	r.offset = off;
 	r.length = (uint32_t)len;
 	r.dev = (uint16_t)dev;

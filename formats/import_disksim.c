@@ -45,7 +45,7 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = (flags & 1) ? REEL_OP_READ : REEL_OP_WRITE;
-	r.queue_ns = ti_rel(c, t);
+	r.queue_ns = t;
 	r.offset = lba * 512;
 	r.length = (uint32_t)(size * 512);
 	r.dev = (uint16_t)dev;

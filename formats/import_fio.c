@@ -113,7 +113,7 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 	int dev = fio_dev(c, a[0]);
 	if (dev < 0)
 		return dev;
-	r.queue_ns = ti_rel(c, t);
+	r.queue_ns = t;
 	r.offset = off;
 	r.length = (uint32_t)len;
 	r.dev = (uint16_t)dev;

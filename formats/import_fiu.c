@@ -73,7 +73,7 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	int dev = ti_device(c, (maj << 20) | min, 0, 0, name, (uint32_t)maj, (uint32_t)min, 512);
 	if (dev < 0)
 		return dev;
-	r.queue_ns = ti_rel(c, (int64_t)ts);
+	r.queue_ns = (int64_t)ts;
 	r.offset = lba * 512;
 	r.length = (uint32_t)(size * 512);
 	r.pid = (uint32_t)pid;

@@ -58,7 +58,7 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 		s->have_t0 = 1;
 		s->t0 = ts;
 		if (ts >= FILETIME_UNIX_EPOCH && (ts - FILETIME_UNIX_EPOCH) < (uint64_t)INT64_MAX / 100)
-			ti_set_start(c, (int64_t)(ts - FILETIME_UNIX_EPOCH) * 100);
+			ti_set_base(c, (int64_t)(ts - FILETIME_UNIX_EPOCH) * 100);
 	}
 	/* relative in filetime units first: absolute ns overflow 64 bits */
 	int64_t d = ts >= s->t0 ? (int64_t)(ts - s->t0) : -(int64_t)(s->t0 - ts);

@@ -51,7 +51,7 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	int dev = ti_device(c, asu, 0, 1, name, 0, 0, lbs);
 	if (dev < 0)
 		return dev;
-	r.queue_ns = ti_rel(c, t);
+	r.queue_ns = t;
 	r.offset = lba * lbs;
 	r.length = (uint32_t)size;
 	r.dev = (uint16_t)dev;

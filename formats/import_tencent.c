@@ -40,8 +40,8 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "offset '%s' is out of range", f[1]);
 	if (size > UINT32_MAX / 512)
 		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
-	if (!c->have_t0 && t >= UNIX_S_MIN * 1000000000ll)
-		ti_set_start(c, t);
+	if (!c->seq && t >= UNIX_S_MIN * 1000000000ll)
+		ti_set_base(c, 0); /* raw times are Unix times */
 	char name[32];
 	snprintf(name, sizeof(name), "vol%llu", (unsigned long long)vol);
 	int dev = ti_device(c, vol, 0, 1, name, 0, 0, 512);
@@ -50,7 +50,7 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = type ? REEL_OP_WRITE : REEL_OP_READ;
-	r.queue_ns = ti_rel(c, t);
+	r.queue_ns = t;
 	r.offset = off * 512;
 	r.length = (uint32_t)(size * 512);
 	r.dev = (uint16_t)dev;

@@ -402,8 +402,15 @@ static int slot_less(const struct ti_slot *a, const struct ti_slot *b)
 	return ta < tb || (ta == tb && a->seq < b->seq);
 }
 
-static int write_one(struct ti_ctx *c, const struct reel_rec *r)
+static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 {
+	struct reel_rec rr = *raw, *r = &rr;
+	if (r->has & REEL_HAS_QUEUE)
+		r->queue_ns -= c->t0;
+	if (r->has & REEL_HAS_ISSUE)
+		r->issue_ns -= c->t0;
+	if (r->has & REEL_HAS_COMPLETE)
+		r->complete_ns -= c->t0;
 	int64_t t = (r->has & REEL_HAS_QUEUE) ? r->queue_ns : r->issue_ns;
 	if (c->have_out && t < c->last_out)
 		c->late++;
@@ -419,6 +426,13 @@ static int write_one(struct ti_ctx *c, const struct reel_rec *r)
 
 static int pop_min(struct ti_ctx *c)
 {
+	if (!c->have_t0) {
+		/* time zero: the earliest record of the first window */
+		c->have_t0 = 1;
+		c->t0 = slot_time(&c->heap[0]);
+		if (c->have_base)
+			ti_set_start(c, c->base + c->t0);
+	}
 	struct ti_slot top = c->heap[0];
 	c->heap[0] = c->heap[--c->nheap];
 	size_t i = 0;
@@ -599,9 +613,17 @@ int ti_run(const char *const *paths, size_t npaths,
 	return rc;
 }
 
+void ti_set_base(struct ti_ctx *c, int64_t unix_ns)
+{
+	if (!c->have_base) {
+		c->have_base = 1;
+		c->base = unix_ns;
+	}
+}
+
 int ti_set_start(struct ti_ctx *c, int64_t unix_ns)
 {
-	return reel_writer_meta_int(c->w, "start_unix_ns", unix_ns);
+	return reel_writer_meta_int(c->w, "import.start_unix_ns", unix_ns);
 }
 
 int ti_blank(const char *line)

@@ -61,9 +61,13 @@ struct ti_ctx {
 	int64_t last_out;       /* queue time of the last record written */
 	int have_out;
 	uint64_t late;          /* records older than one already written */
-	/* time origin: the first record's time in source units */
+	/* time zero: the earliest record of the first window (ns, in the
+	 * importer's raw time scale); subtracted from every record written */
 	int have_t0;
 	int64_t t0;
+	/* wall clock of raw time 0, for formats with absolute times */
+	int have_base;
+	int64_t base;
 };
 
 /* Set up (allocates the buffers); returns 0 or REEL_E_NOMEM. */
@@ -126,15 +130,6 @@ int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 /* Queue a record for the writer (sorted within the window).  0 or error. */
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r);
 
-/* Time relative to the first record: the first call sets the origin. */
-static inline int64_t ti_rel(struct ti_ctx *c, int64_t t)
-{
-	if (!c->have_t0) {
-		c->have_t0 = 1;
-		c->t0 = t;
-	}
-	return t - c->t0;
-}
 
 /*
  * The usual importer: for each input, open it, call file_fn (may be NULL)
@@ -149,7 +144,13 @@ int ti_run(const char *const *paths, size_t npaths,
 	   int (*line_fn)(struct ti_ctx *c, char *line, void *arg), void *arg,
 	   int (*file_fn)(struct ti_ctx *c, void *arg));
 
-/* Wall-clock time of the time origin (formats with absolute times). */
+/*
+ * Importers emit times in ns on their own raw scale; ti subtracts time
+ * zero (the earliest record of the first window) when writing.  For formats
+ * with absolute times, ti_set_base() gives the wall clock (Unix ns) of raw
+ * time 0; the header's start time then becomes base + time zero.
+ */
+void ti_set_base(struct ti_ctx *c, int64_t unix_ns);
 int ti_set_start(struct ti_ctx *c, int64_t unix_ns);
 
 /* A header word: starts with a letter, has no digits ("Timestamp"). */

@@ -38,8 +38,8 @@ def dev_order(key):
 
 
 def row(q, c, op, dev, off, ln, pid="", comm=""):
-    rows.append((q, [str(q), "", "" if c is None else str(c), op, "", str(dev),
-                     str(off), str(ln), str(pid), comm, "", ""]))
+    """q, c: raw times in ns; time zero (the earliest) is subtracted at the end"""
+    rows.append((q, c, [op, "", str(dev), str(off), str(ln), str(pid), comm, "", ""]))
 
 
 lines = [l.rstrip("\r\n") for l in open(path)]
@@ -123,5 +123,6 @@ else:
 
 rows.sort(key=lambda r: r[0])  # stable: ties keep the file's order
 print("queue_ns,issue_ns,complete_ns,op,flags,dev,offset,length,pid,comm,cpu,error")
-for _, f in rows:
-    print(",".join(f))
+z = rows[0][0] if rows else 0
+for q, c, f in rows:
+    print(",".join([str(q - z), "", "" if c is None else str(c - z)] + f))
