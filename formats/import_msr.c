@@ -50,7 +50,7 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "type '%.40s' is neither Read nor Write", f[3]);
 	if (size > UINT32_MAX)
 		return ti_bad(c, "size %llu is larger than 4 GiB", (unsigned long long)size);
-	if (rt > (uint64_t)INT64_MAX / 200)
+	if (rt > (uint64_t)INT64_MAX / 400)
 		return ti_bad(c, "response time '%s' is out of range", f[6]);
 	if (!*f[1])
 		return ti_bad(c, "empty host name");
@@ -62,7 +62,7 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	}
 	/* relative in filetime units first: absolute ns overflow 64 bits */
 	int64_t d = ts >= s->t0 ? (int64_t)(ts - s->t0) : -(int64_t)(s->t0 - ts);
-	if (d > INT64_MAX / 200 || d < -(INT64_MAX / 200))
+	if (d > INT64_MAX / 400 || d < -(INT64_MAX / 400))
 		return ti_bad(c, "timestamp '%s' is too far from the first (%llu)", f[0],
 			      (unsigned long long)s->t0);
 	char name[64];

@@ -28,7 +28,8 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 	c->buf = malloc(BUFSZ + 1);
 	c->heap = malloc(TI_WINDOW * sizeof(*c->heap));
 	c->devs = malloc(TI_MAX_DEVICES * sizeof(*c->devs));
-	if (!c->buf || !c->heap || !c->devs) {
+	c->devhash = calloc(TI_DEV_HASH, sizeof(*c->devhash));
+	if (!c->buf || !c->heap || !c->devs || !c->devhash) {
 		ti_free(c);
 		return REEL_E_NOMEM;
 	}
@@ -45,6 +46,8 @@ void ti_free(struct ti_ctx *c)
 	free(c->buf);
 	free(c->heap);
 	free(c->devs);
+	free(c->devhash);
+	c->devhash = NULL;
 	c->buf = NULL;
 	c->heap = NULL;
 	c->devs = NULL;
@@ -318,18 +321,13 @@ int ti_dec(const char *s, int64_t scale, int64_t *v)
 	return 0;
 }
 
-static const char *shown(const char *s)
-{
-	return s;
-}
-
 int ti_field_u64(struct ti_ctx *c, const char *what, const char *s, uint64_t *v)
 {
 	int rc = ti_u64(s, v);
 	if (rc == -1)
-		return ti_bad(c, "%s '%.40s' is not a number", what, shown(s));
+		return ti_bad(c, "%s '%.40s' is not a number", what, s);
 	if (rc)
-		return ti_bad(c, "%s '%.40s' is out of range", what, shown(s));
+		return ti_bad(c, "%s '%.40s' is out of range", what, s);
 	return 0;
 }
 
@@ -338,19 +336,23 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
 {
 	int rc = ti_dec(s, scale, v);
 	if (rc == -1)
-		return ti_bad(c, "%s '%.40s' is not a number", what, shown(s));
+		return ti_bad(c, "%s '%.40s' is not a number", what, s);
 	if (rc)
-		return ti_bad(c, "%s '%.40s' is out of range", what, shown(s));
+		return ti_bad(c, "%s '%.40s' is out of range", what, s);
 	return 0;
 }
 
 int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs)
 {
-	/* the last one is the likeliest: traces come in runs per device */
-	for (size_t i = c->ndevs; i-- > 0;)
-		if (c->devs[i].key == key && c->devs[i].key2 == key2)
-			return c->devs[i].id;
+	uint64_t hv = (key * 0x9e3779b97f4a7c15ull) ^ key2;
+	size_t slot = (size_t)(hv >> 51) & (TI_DEV_HASH - 1);
+	while (c->devhash[slot]) {
+		const struct ti_dev *d = &c->devs[c->devhash[slot] - 1];
+		if (d->key == key && d->key2 == key2)
+			return d->id;
+		slot = (slot + 1) & (TI_DEV_HASH - 1);
+	}
 	if (c->ndevs >= TI_MAX_DEVICES)
 		return ti_fail(c, REEL_E_RANGE,
 			       "more than %d devices; split the input", TI_MAX_DEVICES);
@@ -387,6 +389,7 @@ found:;
 	c->devs[c->ndevs].key2 = key2;
 	c->devs[c->ndevs].id = (uint16_t)id;
 	c->ndevs++;
+	c->devhash[slot] = (uint16_t)c->ndevs;
 	return (int)id;
 }
 
@@ -405,6 +408,7 @@ static int slot_less(const struct ti_slot *a, const struct ti_slot *b)
 static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 {
 	struct reel_rec rr = *raw, *r = &rr;
+	/* ti_emit keeps raw times within +-2^62: this cannot overflow */
 	if (r->has & REEL_HAS_QUEUE)
 		r->queue_ns -= c->t0;
 	if (r->has & REEL_HAS_ISSUE)
@@ -452,8 +456,19 @@ static int pop_min(struct ti_ctx *c)
 	return write_one(c, &top.rec);
 }
 
+static int time_ok(int64_t t)
+{
+	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
+}
+
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 {
+	/* raw times stay within +-2^62 so that subtracting time zero cannot
+	 * overflow (2^62 ns is 146 years) */
+	if (((r->has & REEL_HAS_QUEUE) && !time_ok(r->queue_ns)) ||
+	    ((r->has & REEL_HAS_ISSUE) && !time_ok(r->issue_ns)) ||
+	    ((r->has & REEL_HAS_COMPLETE) && !time_ok(r->complete_ns)))
+		return ti_bad(c, "time out of range (more than 146 years)");
 	if (c->nheap == TI_WINDOW) {
 		int rc = pop_min(c);
 		if (rc)

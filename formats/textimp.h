@@ -22,6 +22,7 @@
 #define TI_LINE_MAX 4096     /* longer lines are bad lines */
 #define TI_WINDOW 4096       /* records kept to sort by queue time */
 #define TI_MAX_DEVICES 4096  /* distinct devices per import */
+#define TI_DEV_HASH 8192     /* slots of the device key hash (2x the devices) */
 #define TI_DETECT_MIN 3      /* lines a detector needs to be confident */
 
 struct ti_dev {
@@ -54,6 +55,7 @@ struct ti_ctx {
 	/* device map */
 	struct ti_dev *devs;
 	size_t ndevs;
+	uint16_t *devhash;      /* index + 1 into devs, 0 empty */
 	/* reorder window: a min-heap on (queue_ns, seq) */
 	struct ti_slot *heap;
 	size_t nheap;
@@ -127,7 +129,8 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
 int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs);
 
-/* Queue a record for the writer (sorted within the window).  0 or error. */
+/* Queue a record for the writer (sorted within the window).  0, 1 (a bad
+ * line: a time beyond +-2^62 ns) or error. */
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r);
 
 
