@@ -44,11 +44,14 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "timestamp '%s' is out of range", f[4]);
 	if (!c->seq && (int64_t)ts >= UNIX_US_MIN)
 		ti_set_base(c, 0); /* raw times are Unix times */
-	char name[32];
-	snprintf(name, sizeof(name), "dev%llu", (unsigned long long)devid);
-	int dev = ti_device(c, devid, 0, 1, name, 0, 0, 0);
-	if (dev < 0)
-		return dev;
+	int dev = ti_device_find(c, devid, 0);
+	if (dev < 0) {
+		char name[32];
+		snprintf(name, sizeof(name), "dev%llu", (unsigned long long)devid);
+		dev = ti_device(c, devid, 0, 1, name, 0, 0, 0);
+		if (dev < 0)
+			return dev;
+	}
 	r.queue_ns = (int64_t)ts * 1000;
 	r.offset = off;
 	r.length = (uint32_t)len;

@@ -37,11 +37,14 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "lba '%s' is out of range", f[2]);
 	if (size > UINT32_MAX / 512)
 		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
-	char name[32];
-	snprintf(name, sizeof(name), "disk%llu", (unsigned long long)devno);
-	int dev = ti_device(c, devno, 0, 1, name, 0, 0, 512);
-	if (dev < 0)
-		return dev;
+	int dev = ti_device_find(c, devno, 0);
+	if (dev < 0) {
+		char name[32];
+		snprintf(name, sizeof(name), "disk%llu", (unsigned long long)devno);
+		dev = ti_device(c, devno, 0, 1, name, 0, 0, 512);
+		if (dev < 0)
+			return dev;
+	}
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = (flags & 1) ? REEL_OP_READ : REEL_OP_WRITE;

@@ -68,11 +68,14 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	} else {
 		r.comm = (uint32_t)s->last_id;
 	}
-	char name[32];
-	snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)maj, (unsigned long long)min);
-	int dev = ti_device(c, (maj << 20) | min, 0, 0, name, (uint32_t)maj, (uint32_t)min, 512);
-	if (dev < 0)
-		return dev;
+	int dev = ti_device_find(c, (maj << 20) | min, 0);
+	if (dev < 0) {
+		char name[32];
+		snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)maj, (unsigned long long)min);
+		dev = ti_device(c, (maj << 20) | min, 0, 0, name, (uint32_t)maj, (uint32_t)min, 512);
+		if (dev < 0)
+			return dev;
+	}
 	r.queue_ns = (int64_t)ts;
 	r.offset = lba * 512;
 	r.length = (uint32_t)(size * 512);

@@ -65,11 +65,14 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	if (d > INT64_MAX / 400 || d < -(INT64_MAX / 400))
 		return ti_bad(c, "timestamp '%s' is too far from the first (%llu)", f[0],
 			      (unsigned long long)s->t0);
-	char name[64];
-	snprintf(name, sizeof(name), "%.40s_%llu", f[1], (unsigned long long)disk);
-	int dev = ti_device(c, disk, ti_hash(f[1]), 1, name, 0, 0, 0);
-	if (dev < 0)
-		return dev;
+	int dev = ti_device_find(c, disk, ti_hash(f[1]));
+	if (dev < 0) {
+		char name[64];
+		snprintf(name, sizeof(name), "%.40s_%llu", f[1], (unsigned long long)disk);
+		dev = ti_device(c, disk, ti_hash(f[1]), 1, name, 0, 0, 0);
+		if (dev < 0)
+			return dev;
+	}
 	r.queue_ns = d * 100;
 	r.complete_ns = r.queue_ns + (int64_t)rt * 100;
 	r.offset = off;

@@ -42,11 +42,14 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
 	if (!c->seq && t >= UNIX_S_MIN * 1000000000ll)
 		ti_set_base(c, 0); /* raw times are Unix times */
-	char name[32];
-	snprintf(name, sizeof(name), "vol%llu", (unsigned long long)vol);
-	int dev = ti_device(c, vol, 0, 1, name, 0, 0, 512);
-	if (dev < 0)
-		return dev;
+	int dev = ti_device_find(c, vol, 0);
+	if (dev < 0) {
+		char name[32];
+		snprintf(name, sizeof(name), "vol%llu", (unsigned long long)vol);
+		dev = ti_device(c, vol, 0, 1, name, 0, 0, 512);
+		if (dev < 0)
+			return dev;
+	}
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = type ? REEL_OP_WRITE : REEL_OP_READ;

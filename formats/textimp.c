@@ -26,10 +26,10 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 	c->errlen = errlen;
 	c->fd = -1;
 	c->buf = malloc(BUFSZ + 1);
-	c->heap = malloc(TI_WINDOW * sizeof(*c->heap));
+	c->win = malloc(2 * TI_WINDOW * sizeof(*c->win));
 	c->devs = malloc(TI_MAX_DEVICES * sizeof(*c->devs));
 	c->devhash = calloc(TI_DEV_HASH, sizeof(*c->devhash));
-	if (!c->buf || !c->heap || !c->devs || !c->devhash) {
+	if (!c->buf || !c->win || !c->devs || !c->devhash) {
 		ti_free(c);
 		return REEL_E_NOMEM;
 	}
@@ -44,12 +44,12 @@ void ti_free(struct ti_ctx *c)
 		close(c->fd);
 	c->fd = -1;
 	free(c->buf);
-	free(c->heap);
+	free(c->win);
 	free(c->devs);
 	free(c->devhash);
 	c->devhash = NULL;
 	c->buf = NULL;
-	c->heap = NULL;
+	c->win = NULL;
 	c->devs = NULL;
 }
 
@@ -214,22 +214,24 @@ int ti_split(char *line, char delim, char **f, int max)
 		}
 		return n;
 	}
+	/* one pass: fields end at delim or the end; blanks around are trimmed */
 	for (;;) {
-		char *e = strchr(p, delim);
-		if (e)
-			*e = 0;
-		/* trim blanks around the field */
 		while (*p == ' ' || *p == '\t')
 			p++;
-		char *t = p + strlen(p);
-		while (t > p && (t[-1] == ' ' || t[-1] == '\t'))
-			*--t = 0;
+		char *start = p, *last = p; /* last: one past the last non-blank */
+		while (*p && *p != delim) {
+			if (*p != ' ' && *p != '\t')
+				last = p + 1;
+			p++;
+		}
+		int end = !*p;
+		*last = 0;
 		if (n < max)
-			f[n] = p;
+			f[n] = start;
 		n++;
-		if (!e)
+		if (end)
 			break;
-		p = e + 1;
+		p++;
 	}
 	return n;
 }
@@ -342,6 +344,19 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
 	return 0;
 }
 
+int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2)
+{
+	uint64_t hv = (key * 0x9e3779b97f4a7c15ull) ^ key2;
+	size_t slot = (size_t)(hv >> 51) & (TI_DEV_HASH - 1);
+	while (c->devhash[slot]) {
+		const struct ti_dev *d = &c->devs[c->devhash[slot] - 1];
+		if (d->key == key && d->key2 == key2)
+			return d->id;
+		slot = (slot + 1) & (TI_DEV_HASH - 1);
+	}
+	return -1;
+}
+
 int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs)
 {
@@ -393,20 +408,33 @@ found:;
 	return (int)id;
 }
 
-/* ---- the reorder window: a binary min-heap on (time, seq) ---- */
-static int64_t slot_time(const struct ti_slot *s)
+/*
+ * ---- the reorder window ----
+ * A sorted run of at most TI_WINDOW records in win[head, n) (capacity
+ * 2 * TI_WINDOW, compacted when full).  A record is inserted after those
+ * with a time <= its own (so ties keep the input order): for sorted input
+ * that is an append, for nearly sorted input a short move.  When the run
+ * is longer than the window its first record is written.
+ */
+static int64_t rec_time(const struct reel_rec *r)
 {
-	return (s->rec.has & REEL_HAS_QUEUE) ? s->rec.queue_ns : s->rec.issue_ns;
+	return (r->has & REEL_HAS_QUEUE) ? r->queue_ns : r->issue_ns;
 }
 
-static int slot_less(const struct ti_slot *a, const struct ti_slot *b)
+static int time_ok(int64_t t)
 {
-	int64_t ta = slot_time(a), tb = slot_time(b);
-	return ta < tb || (ta == tb && a->seq < b->seq);
+	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
 }
 
 static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 {
+	if (!c->have_t0) {
+		/* time zero: the earliest record of the first window */
+		c->have_t0 = 1;
+		c->t0 = rec_time(raw);
+		if (c->have_base)
+			ti_set_start(c, c->base + c->t0);
+	}
 	struct reel_rec rr = *raw, *r = &rr;
 	/* ti_emit keeps raw times within +-2^62: this cannot overflow */
 	if (r->has & REEL_HAS_QUEUE)
@@ -415,7 +443,7 @@ static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 		r->issue_ns -= c->t0;
 	if (r->has & REEL_HAS_COMPLETE)
 		r->complete_ns -= c->t0;
-	int64_t t = (r->has & REEL_HAS_QUEUE) ? r->queue_ns : r->issue_ns;
+	int64_t t = rec_time(r);
 	if (c->have_out && t < c->last_out)
 		c->late++;
 	else
@@ -428,39 +456,6 @@ static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 	return 0;
 }
 
-static int pop_min(struct ti_ctx *c)
-{
-	if (!c->have_t0) {
-		/* time zero: the earliest record of the first window */
-		c->have_t0 = 1;
-		c->t0 = slot_time(&c->heap[0]);
-		if (c->have_base)
-			ti_set_start(c, c->base + c->t0);
-	}
-	struct ti_slot top = c->heap[0];
-	c->heap[0] = c->heap[--c->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < c->nheap && slot_less(&c->heap[l], &c->heap[m]))
-			m = l;
-		if (r < c->nheap && slot_less(&c->heap[r], &c->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct ti_slot t = c->heap[i];
-		c->heap[i] = c->heap[m];
-		c->heap[m] = t;
-		i = m;
-	}
-	return write_one(c, &top.rec);
-}
-
-static int time_ok(int64_t t)
-{
-	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
-}
-
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 {
 	/* raw times stay within +-2^62 so that subtracting time zero cannot
@@ -469,30 +464,38 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 	    ((r->has & REEL_HAS_ISSUE) && !time_ok(r->issue_ns)) ||
 	    ((r->has & REEL_HAS_COMPLETE) && !time_ok(r->complete_ns)))
 		return ti_bad(c, "time out of range (more than 146 years)");
-	if (c->nheap == TI_WINDOW) {
-		int rc = pop_min(c);
-		if (rc)
-			return rc;
+	c->seq++;
+	if (c->n == 2 * TI_WINDOW) {
+		memmove(c->win, c->win + c->head, (c->n - c->head) * sizeof(*c->win));
+		c->n -= c->head;
+		c->head = 0;
 	}
-	size_t i = c->nheap++;
-	c->heap[i].rec = *r;
-	c->heap[i].seq = c->seq++;
-	while (i) {
-		size_t p = (i - 1) / 2;
-		if (!slot_less(&c->heap[i], &c->heap[p]))
-			break;
-		struct ti_slot t = c->heap[i];
-		c->heap[i] = c->heap[p];
-		c->heap[p] = t;
-		i = p;
+	int64_t t = rec_time(r);
+	size_t pos = c->n;
+	if (pos > c->head && rec_time(&c->win[pos - 1]) > t) {
+		/* out of order: binary search for the first record later than t */
+		size_t lo = c->head, hi = c->n - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (rec_time(&c->win[mid]) > t)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		pos = lo;
+		memmove(c->win + pos + 1, c->win + pos, (c->n - pos) * sizeof(*c->win));
 	}
+	c->win[pos] = *r;
+	c->n++;
+	if (c->n - c->head > TI_WINDOW)
+		return write_one(c, &c->win[c->head++]);
 	return 0;
 }
 
 int ti_finish(struct ti_ctx *c)
 {
-	while (c->nheap) {
-		int rc = pop_min(c);
+	while (c->head < c->n) {
+		int rc = write_one(c, &c->win[c->head++]);
 		if (rc)
 			return rc;
 	}

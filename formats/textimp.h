@@ -31,11 +31,6 @@ struct ti_dev {
 	uint16_t id;
 };
 
-struct ti_slot {
-	struct reel_rec rec;
-	uint64_t seq;
-};
-
 struct ti_ctx {
 	/* borrowed from the importer's caller */
 	const struct reel_import_opts *o;
@@ -56,10 +51,10 @@ struct ti_ctx {
 	struct ti_dev *devs;
 	size_t ndevs;
 	uint16_t *devhash;      /* index + 1 into devs, 0 empty */
-	/* reorder window: a min-heap on (queue_ns, seq) */
-	struct ti_slot *heap;
-	size_t nheap;
-	uint64_t seq;
+	/* reorder window: a sorted run win[head, n), see ti_emit() */
+	struct reel_rec *win;
+	size_t head, n;
+	uint64_t seq;           /* records emitted so far */
 	int64_t last_out;       /* queue time of the last record written */
 	int have_out;
 	uint64_t late;          /* records older than one already written */
@@ -128,6 +123,9 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
  */
 int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs);
+
+/* The id of a device key already seen, or -1 (then name it, ti_device()). */
+int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2);
 
 /* Queue a record for the writer (sorted within the window).  0, 1 (a bad
  * line: a time beyond +-2^62 ns) or error. */
