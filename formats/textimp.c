@@ -26,13 +26,17 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 	c->errlen = errlen;
 	c->fd = -1;
 	c->buf = malloc(BUFSZ + 1);
-	c->win = malloc(2 * TI_WINDOW * sizeof(*c->win));
+	c->slots = malloc((TI_WINDOW + 1) * sizeof(*c->slots));
+	c->keys = malloc((TI_WINDOW + 1) * sizeof(*c->keys));
+	c->free = malloc((TI_WINDOW + 1) * sizeof(*c->free));
 	c->devs = malloc(TI_MAX_DEVICES * sizeof(*c->devs));
 	c->devhash = calloc(TI_DEV_HASH, sizeof(*c->devhash));
-	if (!c->buf || !c->win || !c->devs || !c->devhash) {
+	if (!c->buf || !c->slots || !c->keys || !c->free || !c->devs || !c->devhash) {
 		ti_free(c);
 		return REEL_E_NOMEM;
 	}
+	for (unsigned i = 0; i <= TI_WINDOW; i++)
+		c->free[c->nfree++] = TI_WINDOW - i;
 	if (errmsg && errlen)
 		errmsg[0] = 0;
 	return 0;
@@ -44,12 +48,16 @@ void ti_free(struct ti_ctx *c)
 		close(c->fd);
 	c->fd = -1;
 	free(c->buf);
-	free(c->win);
+	free(c->slots);
+	free(c->keys);
+	free(c->free);
 	free(c->devs);
 	free(c->devhash);
 	c->devhash = NULL;
 	c->buf = NULL;
-	c->win = NULL;
+	c->slots = NULL;
+	c->keys = NULL;
+	c->free = NULL;
 	c->devs = NULL;
 }
 
@@ -410,12 +418,13 @@ found:;
 
 /*
  * ---- the reorder window ----
- * A sorted run of at most TI_WINDOW records in win[head, n) (capacity
- * 2 * TI_WINDOW, compacted when full).  A record is inserted after those
- * with a time <= its own (so ties keep the input order): for sorted input
- * that is an append, for nearly sorted input a short move.  When the run
- * is longer than the window its first record is written.
+ * Up to TI_WINDOW records wait in slots; a binary min-heap of small keys
+ * (time, then arrival order, with the slot number in the low bits) picks
+ * the earliest when the window is full.  Sorted input costs O(1) per push
+ * and O(log W) per pop on 16-byte keys; ties keep the input order.
  */
+#define SLOT_BITS 13 /* TI_WINDOW + 1 slots */
+
 static int64_t rec_time(const struct reel_rec *r)
 {
 	return (r->has & REEL_HAS_QUEUE) ? r->queue_ns : r->issue_ns;
@@ -424,6 +433,11 @@ static int64_t rec_time(const struct reel_rec *r)
 static int time_ok(int64_t t)
 {
 	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
+}
+
+static int key_less(const struct ti_key *a, const struct ti_key *b)
+{
+	return a->t < b->t || (a->t == b->t && a->order < b->order);
 }
 
 static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
@@ -456,6 +470,29 @@ static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 	return 0;
 }
 
+static int pop_min(struct ti_ctx *c)
+{
+	struct ti_key top = c->keys[0];
+	c->keys[0] = c->keys[--c->nkeys];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < c->nkeys && key_less(&c->keys[l], &c->keys[m]))
+			m = l;
+		if (r < c->nkeys && key_less(&c->keys[r], &c->keys[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct ti_key t = c->keys[i];
+		c->keys[i] = c->keys[m];
+		c->keys[m] = t;
+		i = m;
+	}
+	unsigned slot = (unsigned)(top.order & ((1u << SLOT_BITS) - 1));
+	c->free[c->nfree++] = slot;
+	return write_one(c, &c->slots[slot]);
+}
+
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 {
 	/* raw times stay within +-2^62 so that subtracting time zero cannot
@@ -464,38 +501,29 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 	    ((r->has & REEL_HAS_ISSUE) && !time_ok(r->issue_ns)) ||
 	    ((r->has & REEL_HAS_COMPLETE) && !time_ok(r->complete_ns)))
 		return ti_bad(c, "time out of range (more than 146 years)");
-	c->seq++;
-	if (c->n == 2 * TI_WINDOW) {
-		memmove(c->win, c->win + c->head, (c->n - c->head) * sizeof(*c->win));
-		c->n -= c->head;
-		c->head = 0;
+	unsigned slot = c->free[--c->nfree];
+	c->slots[slot] = *r;
+	size_t i = c->nkeys++;
+	c->keys[i].t = rec_time(r);
+	c->keys[i].order = (c->seq++ << SLOT_BITS) | slot;
+	while (i) {
+		size_t p = (i - 1) / 2;
+		if (!key_less(&c->keys[i], &c->keys[p]))
+			break;
+		struct ti_key t = c->keys[i];
+		c->keys[i] = c->keys[p];
+		c->keys[p] = t;
+		i = p;
 	}
-	int64_t t = rec_time(r);
-	size_t pos = c->n;
-	if (pos > c->head && rec_time(&c->win[pos - 1]) > t) {
-		/* out of order: binary search for the first record later than t */
-		size_t lo = c->head, hi = c->n - 1;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (rec_time(&c->win[mid]) > t)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		pos = lo;
-		memmove(c->win + pos + 1, c->win + pos, (c->n - pos) * sizeof(*c->win));
-	}
-	c->win[pos] = *r;
-	c->n++;
-	if (c->n - c->head > TI_WINDOW)
-		return write_one(c, &c->win[c->head++]);
+	if (c->nkeys > TI_WINDOW)
+		return pop_min(c);
 	return 0;
 }
 
 int ti_finish(struct ti_ctx *c)
 {
-	while (c->head < c->n) {
-		int rc = write_one(c, &c->win[c->head++]);
+	while (c->nkeys) {
+		int rc = pop_min(c);
 		if (rc)
 			return rc;
 	}

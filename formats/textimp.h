@@ -31,6 +31,11 @@ struct ti_dev {
 	uint16_t id;
 };
 
+struct ti_key {
+	int64_t t;
+	uint64_t order; /* arrival number << 13 | slot */
+};
+
 struct ti_ctx {
 	/* borrowed from the importer's caller */
 	const struct reel_import_opts *o;
@@ -51,9 +56,11 @@ struct ti_ctx {
 	struct ti_dev *devs;
 	size_t ndevs;
 	uint16_t *devhash;      /* index + 1 into devs, 0 empty */
-	/* reorder window: a sorted run win[head, n), see ti_emit() */
-	struct reel_rec *win;
-	size_t head, n;
+	/* reorder window: records in slots, a min-heap of keys (ti_emit()) */
+	struct reel_rec *slots;
+	struct ti_key *keys;
+	unsigned *free;
+	size_t nkeys, nfree;
 	uint64_t seq;           /* records emitted so far */
 	int64_t last_out;       /* queue time of the last record written */
 	int have_out;
