@@ -49,7 +49,7 @@ for spec in "$@"; do
 done
 
 echo
-echo "import speed (source repeated to >= 64 MB; anchor: mawk summing a column of the same file):"
+echo "import speed, MB per CPU second (source repeated to >= 64 MB; anchor: mawk summing a column of the same file):"
 printf "  %-10s %10s %12s %12s %8s\n" format MB "import MB/s" "mawk MB/s" ratio
 AWK=$(command -v mawk || command -v awk)
 for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse:' ' \
@@ -65,15 +65,17 @@ for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head
 	cat "$big" >/dev/null # warm the page cache for both
 	opt=
 	[ "$name" = disksim ] && opt=--time-unit=ns
-	t0=$(date +%s.%N)
-	"$IOREEL" import -q --from "$name" $opt --skip-bad "$big" -o "$T/big.reel" --overwrite 2>/dev/null ||
-		{ echo "  $name: import failed"; continue; }
-	t1=$(date +%s.%N)
-	if [ "$sep" = "," ]; then "$AWK" -F, '{ s += $5 } END { print s }' "$big" >/dev/null
-	else "$AWK" '{ s += $4 } END { print s }' "$big" >/dev/null; fi
-	t2=$(date +%s.%N)
-	imp=$(awk -v m="$mb" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", m / (b - a) }')
-	anc=$(awk -v m="$mb" -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", m / (b - a) }')
+	# CPU seconds (user + sys): other jobs share the machine
+	TIMEFORMAT='%3U %3S'
+	ti=$( { time "$IOREEL" import -q --from "$name" $opt --skip-bad "$big" -o "$T/big.reel" \
+		--overwrite 2>/dev/null; } 2>&1 ) || { echo "  $name: import failed"; continue; }
+	if [ "$sep" = "," ]; then
+		ta=$( { time "$AWK" -F, '{ s += $5 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	else
+		ta=$( { time "$AWK" '{ s += $4 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	fi
+	imp=$(awk -v m="$mb" -v t="$ti" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
+	anc=$(awk -v m="$mb" -v t="$ta" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
 	printf "  %-10s %10.1f %12s %12s %7sx\n" "$name" "$mb" "$imp" "$anc" "$(ratio "$imp" "$anc")"
 	rm -f "$big" "$T/big.reel"
 done
