@@ -347,6 +347,14 @@ out:
 	return e;
 }
 
+/* a region one block wide holding >= 1% of the offsets: a hot block */
+static int regc_hot(const struct model_devspace *d, uint32_t r)
+{
+	double below, at;
+	model_dist_cdf(&d->addr, (double)d->bound[r], &below, &at);
+	return at - below >= 0.01;
+}
+
 /* ---- per device ----------------------------------------------------------- */
 static uint32_t region_of(const struct model_devspace *d, uint64_t a)
 {
@@ -472,18 +480,29 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		model_dist_fit(&d->addr, ao, k);
 		free(ao);
 	}
+	/* equal-mass bounds, plus each hot block (a point mass of the offsets
+	 * holding >= 1%) as a region of its own, so that jumps between hot
+	 * blocks keep their exact source and destination */
 	uint32_t R = (uint32_t)(k / 32);
 	if (R < 1)
 		R = 1;
-	if (R > MODEL_MAX_REGIONS)
-		R = MODEL_MAX_REGIONS;
+	if (R > MODEL_MAX_REGIONS / 2)
+		R = MODEL_MAX_REGIONS / 2;
+	uint64_t cand[MODEL_MAX_REGIONS + 2 * MODEL_DIST_POINTS + 2];
+	size_t nc = 0;
+	for (uint32_t r = 1; r < R; r++)
+		cand[nc++] = offs[(size_t)((double)r * (double)k / R)] / align * align;
+	for (uint32_t i = 0; i + 1 < d->addr.nk; i++)
+		if (d->addr.v[i] == d->addr.v[i + 1] && d->addr.c[i + 1] - d->addr.c[i] >= 0.01) {
+			cand[nc++] = (uint64_t)d->addr.v[i] / align * align;
+			cand[nc++] = (uint64_t)d->addr.v[i] / align * align + align;
+		}
+	model_sort_i64((int64_t *)cand, nc);
 	uint32_t nreg = 0;
 	d->bound[0] = 0;
-	for (uint32_t r = 1; r < R; r++) {
-		uint64_t b = offs[(size_t)((double)r * (double)k / R)] / align * align;
-		if (b > d->bound[nreg] && b < ext)
-			d->bound[++nreg] = b;
-	}
+	for (size_t i = 0; i < nc && nreg + 1 < MODEL_MAX_REGIONS; i++)
+		if (cand[i] > d->bound[nreg] && cand[i] < ext)
+			d->bound[++nreg] = cand[i];
 	d->bound[++nreg] = ext;
 	d->nregions = nreg;
 	/* jumps, runs, transitions in time order */
@@ -505,7 +524,10 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 				runs[nrun++] = run;
 				run = 1;
 				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-				if (aj <= d->local_limit) {
+				uint32_t rt = region_of(d, tr->off[i]);
+				int hot = d->bound[rt + 1] - d->bound[rt] <= align &&
+					  regc_hot(d, rt);
+				if (aj <= d->local_limit && !hot) {
 					loc[nloc++] = j;
 				} else {
 					from[nrem] = region_of(d, prev_end);
