@@ -414,8 +414,9 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 				int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
 				if (jj == 0)
 					jj = j < 0 ? -(int64_t)al : (int64_t)al;
-				int64_t a = (int64_t)s->cursor + jj;
-				if (a >= 0 && (uint64_t)a + len <= s->extent) {
+				int64_t a;
+				if (!__builtin_add_overflow((int64_t)s->cursor, jj, &a) && a >= 0 &&
+				    (uint64_t)a + len <= s->extent) {
 					off = (uint64_t)a;
 					done = 1;
 				}

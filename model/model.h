@@ -192,7 +192,7 @@ void model_gen_destroy(struct model_gen *g);
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
 
 /* ---- statistics shared by fit and compare ------------------------------- */
-/* Sort int64 ascending (radix sort; tmp may be NULL). */
+/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
 int model_sort_i64(int64_t *v, size_t n);
 /* Two-sample Kolmogorov-Smirnov distance of sorted samples. */
 double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb);
