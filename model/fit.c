@@ -326,9 +326,19 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		double uni[MODEL_CLASSES];
 		for (int c = 0; c < MODEL_CLASSES; c++)
 			uni[c] = 1.0 / MODEL_CLASSES;
+		/* class bounds; the CDF only for a gap equal to a bound */
+		double cb[MODEL_CLASSES + 1];
+		for (int k = 1; k < MODEL_CLASSES; k++)
+			cb[k] = model_dist_inv(&p->gap, (double)k / MODEL_CLASSES);
 		int prev = -1;
 		for (size_t i = 0; i < gaps.n; i++) {
-			int c = gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi);
+			double gv = (double)ord[i];
+			int lo = 0, hi = 0;
+			for (int k = 1; k < MODEL_CLASSES; k++) {
+				lo += cb[k] < gv;
+				hi += cb[k] <= gv;
+			}
+			int c = lo == hi ? lo : gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi);
 			if (prev >= 0)
 				tm[prev][c] += 1;
 			prev = c;
@@ -447,30 +457,46 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			top += sl[s];
 		d->hot10 = k ? (double)top / (double)k : 0;
 	}
-	/* read/write overlap at 1 MiB granularity */
+	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
+	 * at most 2^26 blocks), with one bitmap per direction */
 	{
-		model_sort_i64((int64_t *)wblk, nw);
-		model_sort_i64((int64_t *)rblk, nr);
-		size_t a = 0, b = 0, ra = 0, wb = 0;
-		for (size_t i = 0; i < nr; i++) {
-			while (a < nw && wblk[a] < rblk[i])
-				a++;
-			ra += a < nw && wblk[a] == rblk[i];
+		int sh = 20;
+		while ((ext >> sh) >= (1u << 26))
+			sh++;
+		size_t nb = (size_t)(ext >> sh) + 1;
+		uint8_t *wb = calloc(nb / 8 + 1, 1), *rb = calloc(nb / 8 + 1, 1);
+		if (!wb || !rb) {
+			free(wb);
+			free(rb);
+			goto out;
 		}
 		for (size_t i = 0; i < nw; i++) {
-			while (b < nr && rblk[b] < wblk[i])
-				b++;
-			wb += b < nr && rblk[b] == wblk[i];
+			uint64_t b = (wblk[i] << 20) >> sh;
+			wb[b / 8] |= (uint8_t)(1u << (b % 8));
 		}
+		for (size_t i = 0; i < nr; i++) {
+			uint64_t b = (rblk[i] << 20) >> sh;
+			rb[b / 8] |= (uint8_t)(1u << (b % 8));
+		}
+		size_t ra = 0, wa = 0;
+		for (size_t i = 0; i < nr; i++) {
+			uint64_t b = (rblk[i] << 20) >> sh;
+			ra += (wb[b / 8] >> (b % 8)) & 1;
+		}
+		for (size_t i = 0; i < nw; i++) {
+			uint64_t b = (wblk[i] << 20) >> sh;
+			wa += (rb[b / 8] >> (b % 8)) & 1;
+		}
+		free(wb);
+		free(rb);
 		d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
-		d->rw_overlap_write = nw ? (double)wb / (double)nw : 0;
+		d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
 	}
 	if (naive) {
 		e = 0;
 		goto out;
 	}
 	/* equal-mass regions */
-	model_sort_i64((int64_t *)offs, k); /* offsets < 2^63 */
 	{
 		int64_t *ao = malloc((k + 1) * sizeof(*ao));
 		if (!ao)
@@ -491,7 +517,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	uint64_t cand[MODEL_MAX_REGIONS + 2 * MODEL_DIST_POINTS + 2];
 	size_t nc = 0;
 	for (uint32_t r = 1; r < R; r++)
-		cand[nc++] = offs[(size_t)((double)r * (double)k / R)] / align * align;
+		cand[nc++] = (uint64_t)model_dist_inv(&d->addr, (double)r / R) / align * align;
 	for (uint32_t i = 0; i + 1 < d->addr.nk; i++)
 		if (d->addr.v[i] == d->addr.v[i + 1] && d->addr.c[i + 1] - d->addr.c[i] >= 0.01) {
 			cand[nc++] = (uint64_t)d->addr.v[i] / align * align;

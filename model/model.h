@@ -70,7 +70,9 @@ struct model_dist {
 	uint16_t guide[MODEL_DIST_GUIDE + 1];
 };
 
-/* Fit from values (sorted in place). */
+/* Fit from values (reordered in place).  Beyond MODEL_DIST_SAMPLE values the
+ * knots come from a fixed-stride sample of that many (the mean from all). */
+#define MODEL_DIST_SAMPLE (1u << 20)
 void model_dist_fit(struct model_dist *d, int64_t *vals, size_t n);
 /* Fill the guide table after setting knots by hand (fit and read do it). */
 void model_dist_prepare(struct model_dist *d);

@@ -91,11 +91,17 @@ void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
 	d->n = n;
 	if (!n)
 		return;
-	model_sort_i64(x, n);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += (double)x[i];
 	d->mean = sum / (double)n;
+	if (n > MODEL_DIST_SAMPLE) { /* knots from a fixed-stride sample */
+		size_t st = (n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE, k = 0;
+		for (size_t i = 0; i < n; i += st)
+			x[k++] = x[i];
+		n = k;
+	}
+	model_sort_i64(x, n);
 	/* the most frequent exact values become point masses */
 	struct {
 		int64_t v;
