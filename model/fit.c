@@ -251,10 +251,20 @@ static void normalize_rows(double *m, size_t rows, size_t cols, const double *fa
 	}
 }
 
-static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt)
-{
+struct cdf_memo { /* the last value looked up: runs of one value (0 gaps) are common */
+	int valid;
+	int64_t g;
 	double lo, hi;
-	model_dist_cdf(d, (double)g, &lo, &hi);
+};
+
+static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struct cdf_memo *mm)
+{
+	if (!mm->valid || g != mm->g) {
+		model_dist_cdf(d, (double)g, &mm->lo, &mm->hi);
+		mm->valid = 1;
+		mm->g = g;
+	}
+	double lo = mm->lo, hi = mm->hi;
 	double u = lo + (hi - lo) * hash01(salt);
 	int c = (int)(u * MODEL_CLASSES);
 	return c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
@@ -331,6 +341,7 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		for (int k = 1; k < MODEL_CLASSES; k++)
 			cb[k] = model_dist_inv(&p->gap, (double)k / MODEL_CLASSES);
 		int prev = -1;
+		struct cdf_memo memo = {0, 0, 0, 0};
 		for (size_t i = 0; i < gaps.n; i++) {
 			double gv = (double)ord[i];
 			int lo = 0, hi = 0;
@@ -338,7 +349,7 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 				lo += cb[k] < gv;
 				hi += cb[k] <= gv;
 			}
-			int c = lo == hi ? lo : gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi);
+			int c = lo == hi ? lo : gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi, &memo);
 			if (prev >= 0)
 				tm[prev][c] += 1;
 			prev = c;
@@ -531,6 +542,9 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			d->bound[++nreg] = cand[i];
 	d->bound[++nreg] = ext;
 	d->nregions = nreg;
+	uint8_t hotr[MODEL_MAX_REGIONS];
+	for (uint32_t r = 0; r < nreg; r++)
+		hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
 	/* jumps, runs, transitions in time order */
 	uint64_t prev_end = 0;
 	int seen = 0;
@@ -550,9 +564,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 				runs[nrun++] = run;
 				run = 1;
 				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-				uint32_t rt = region_of(d, tr->off[i]);
-				int hot = d->bound[rt + 1] - d->bound[rt] <= align &&
-					  regc_hot(d, rt);
+				int hot = hotr[region_of(d, tr->off[i])];
 				if (aj <= d->local_limit && !hot) {
 					loc[nloc++] = j;
 				} else {
