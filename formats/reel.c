@@ -221,16 +221,29 @@ static const char *const col_names[C__COUNT] = {
 	"dev", "pid", "comm", "cpu", "error"};
 
 /*
- * The per-record value stored in each column (before gcd scaling and
- * zigzag).  prev_* carry the previous record of the same chunk.
+ * The per-record value stored in each column (before scaling and zigzag).
+ * prev is the previous record of the same chunk; prevq the queue time of
+ * the last record of the chunk that had one.  Absent times store 0.
  */
-static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev)
+static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev,
+				int64_t prevq)
 {
 	switch (c) {
 	case C_HAS: return r->has;
-	case C_QUEUE: return (int64_t)((uint64_t)r->queue_ns - (uint64_t)prev->queue_ns);
-	case C_ISSUE: return (int64_t)((uint64_t)r->issue_ns - (uint64_t)r->queue_ns);
-	case C_COMPLETE: return (int64_t)((uint64_t)r->complete_ns - (uint64_t)r->issue_ns);
+	case C_QUEUE:
+		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq) : 0;
+	case C_ISSUE:
+		return r->has & REEL_HAS_ISSUE
+			       ? (int64_t)((uint64_t)r->issue_ns -
+					   (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
+			       : 0;
+	case C_COMPLETE:
+		return r->has & REEL_HAS_COMPLETE
+			       ? (int64_t)((uint64_t)r->complete_ns -
+					   (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
+						      : r->has & REEL_HAS_QUEUE ? r->queue_ns
+										: 0))
+			       : 0;
 	case C_OFFSET: return (int64_t)(r->offset - (prev->offset + prev->length));
 	case C_LENGTH: return r->length;
 	case C_OP: return r->op;
@@ -501,8 +514,11 @@ static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *pa
 	int64_t *v = w->cvals;
 	int64_t mn = INT64_MAX, mx = INT64_MIN;
 	uint64_t g = 0;
+	int64_t prevq = 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero);
+		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero, prevq);
+		if (r[i].has & REEL_HAS_QUEUE)
+			prevq = r[i].queue_ns;
 		v[i] = x;
 		if (x < mn)
 			mn = x;
@@ -728,6 +744,14 @@ int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 nomem:
 	*out = w;
 	return werr(w, REEL_E_NOMEM, "out of memory");
+}
+
+int reel_writer_set_start(struct reel_writer *w, int64_t start_unix_ns)
+{
+	if (w->header_done)
+		return REEL_E_ARG;
+	w->start_unix_ns = start_unix_ns;
+	return 0;
 }
 
 void reel_writer_set_level(struct reel_writer *w, int level)
@@ -1551,11 +1575,18 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		struct reel_rec *y = &x[i];
-		q += (uint64_t)tq[i];
-		uint64_t is = q + (uint64_t)ti[i];
-		y->queue_ns = (int64_t)q;
+		unsigned has = (unsigned)th[i];
+		/* absent times are 0; a time is stored relative to the one before it */
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)tc[i];
+		y->queue_ns = (int64_t)qq;
 		y->issue_ns = (int64_t)is;
-		y->complete_ns = (int64_t)(is + (uint64_t)tc[i]);
+		y->complete_ns = (int64_t)cm;
 		y->offset = end + (uint64_t)to[i];
 		y->length = (uint32_t)tl[i];
 		end = y->offset + y->length;

@@ -21,9 +21,10 @@ while pos < len(data):
     pos = len(data) - len(d.unused_data)
 assert frames[0]["format"] == "ioreel" and frames[0]["time_unit"] == "ns"
 for ch in frames[1:]:
-    n, q, end, cols = ch["n"], 0, 0, ("queue", "issue", "complete", "offset", "length", "op", "dev", "pid")
+    n, q, end, cols = ch["n"], 0, 0, ("has", "queue", "issue", "complete", "offset", "length", "op", "dev", "pid")
     c = {k: column(ch["cols"].get(k), n) for k in cols}
-    for i in range(n):
-        q += c["queue"][i]; iss = q + c["issue"][i]; cmp = iss + c["complete"][i]
+    for i in range(n):                             # absent times (has bits 1, 2, 4) are 0
+        h = c["has"][i]; q += c["queue"][i] if h & 1 else 0; qq = q if h & 1 else 0
+        iss = qq + c["issue"][i] if h & 2 else 0; cmp = (iss if h & 2 else qq) + c["complete"][i] if h & 4 else 0
         off = (end + c["offset"][i]) % 2**64; end = off + c["length"][i]
         print(q, iss, cmp, c["op"][i], off, c["length"][i], c["dev"][i], c["pid"][i])
