@@ -15,15 +15,6 @@
 
 #include "formats/reel.h"
 
-/* import.c refers to the importers weakly; these strong references make the
- * linker take this helper's importers out of libioreel.a. */
-extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,
-	reel_imp_alibaba, reel_imp_tencent, reel_imp_fio;
-__attribute__((used)) static const struct reel_importer *const linked_importers[] = {
-	&reel_imp_msr,	   &reel_imp_spc,     &reel_imp_fiu, &reel_imp_disksim,
-	&reel_imp_alibaba, &reel_imp_tencent, &reel_imp_fio,
-};
-
 struct import_opts {
 	const char *from;
 	const char *out;
