@@ -757,9 +757,10 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, "join.orphan_events", (int64_t)st->join.orphan_events);
 		reel_writer_meta_int(w, "blktrace.version", b.nsrcs ? b.srcs[0].version : 0);
 		reel_writer_meta_int(w, "blktrace.messages", (int64_t)b.messages);
-		if (b.have_wall && b.have_genesis)
+		if (b.have_wall && b.have_genesis) /* wall clock of time zero */
 			reel_writer_meta_int(w, "blktrace.start_unix_ns",
-					     b.wall_ns - (b.wall_t - b.genesis));
+					     (int64_t)((uint64_t)b.wall_ns - (uint64_t)b.wall_t +
+						       (uint64_t)b.genesis));
 	}
 	reel_join_destroy(b.j);
 	for (size_t i = 0; i < b.nsrcs; i++) {
