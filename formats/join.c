@@ -840,12 +840,24 @@ static int on_issue(struct reel_join *j, const struct reel_event *e)
 	}
 	if (proxy && r->preflush)
 		r->flush_issued = 1; /* its completion may come as a bare flush */
-	r->issued = 1;
-	req_unmergeable(j, r);
 	if (!r->had_parts)
 		orphan(j, e->devt);
-	for (struct part *p = r->parts; p; p = p->r_next)
-		io_set_issue(p->io, e->t_ns);
+	/* requests the elevator merged into this one (no event says so) are
+	 * issued with it: D covers them */
+	uint64_t upto = e->sector + nsect_of(e->bytes), pos = r->end;
+	for (int hops = 0; r; hops++) {
+		r->issued = 1;
+		req_unmergeable(j, r);
+		for (struct part *p = r->parts; p; p = p->r_next)
+			io_set_issue(p->io, e->t_ns);
+		if (hops >= 64 || pos >= upto || e->sector == REEL_SECTOR_UNKNOWN)
+			break;
+		r = find_req_start(j, e->devt, pos, 0);
+		if (r && r->end > pos && r->end <= upto)
+			pos = r->end;
+		else
+			r = NULL;
+	}
 	return 0;
 }
 
@@ -902,7 +914,19 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 {
 	struct req *r = find_req_start(j, e->devt, e->sector, 1);
 	if (r) {
+		/* and the requests merged into it, which D covered too */
+		uint64_t upto = e->sector + nsect_of(e->bytes), pos = r->end;
 		complete_req(j, r, e);
+		for (int hops = 0; hops < 64 && pos < upto && e->sector != REEL_SECTOR_UNKNOWN;
+		     hops++) {
+			struct req *m = find_req_start(j, e->devt, pos, 1);
+			if (!m || !m->issued || m->end <= pos || m->end > upto)
+				break;
+			pos = m->end;
+			struct reel_event part = *e;
+			part.bytes = 0; /* whole */
+			complete_req(j, m, &part);
+		}
 		return j->err;
 	}
 	struct io *io = find_origin(j, e->devt, e->sector);
