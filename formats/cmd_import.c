@@ -94,12 +94,23 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
+/* NAME given for blktrace's per-CPU files NAME.blktrace.N: buf gets
+ * NAME.blktrace.0 and 1 is returned when that file exists. */
+static int blktrace_base(const char *name, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s.blktrace.0", name);
+	return n > 0 && (size_t)n < len && !access(buf, R_OK);
+}
+
 static int run_import(const struct import_opts *o, const struct reel_importer *imp,
 		      char **in, size_t nin)
 {
 	uint64_t total = 0;
 	for (size_t i = 0; i < nin; i++) {
 		struct stat sb;
+		char first[4096];
+		if (strcmp(in[i], "-") && stat(in[i], &sb) && blktrace_base(in[i], first, sizeof(first)))
+			continue; /* a blktrace base name: the importer finds NAME.blktrace.N */
 		if (strcmp(in[i], "-") && stat(in[i], &sb)) {
 			fprintf(stderr, "ioreel import: %s: %s\n", in[i], strerror(errno));
 			return 1;
@@ -264,11 +275,15 @@ int cmd_import(int argc, char **argv)
 					"(--from list shows them)\n");
 			return 2;
 		}
-		if (access(in[0], R_OK)) {
+		char first[4096];
+		const char *probe = in[0];
+		if (access(in[0], R_OK) && blktrace_base(in[0], first, sizeof(first)))
+			probe = first; /* detect a blktrace base name by its first file */
+		if (access(probe, R_OK)) {
 			fprintf(stderr, "ioreel import: %s: %s\n", in[0], strerror(errno));
 			return 1;
 		}
-		imp = reel_importer_detect(in[0]);
+		imp = reel_importer_detect(probe);
 		if (!imp) {
 			fprintf(stderr, "ioreel import: cannot tell the format of %s; name it with "
 					"--from FMT (--from list shows them)\n", in[0]);
