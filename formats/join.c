@@ -132,7 +132,7 @@ struct req {
 	uint32_t devt;
 	uint64_t start, end;
 	int64_t created_ns;
-	uint8_t issued, in_he, had_parts, preflush, flush_issued;
+	uint8_t issued, in_he, had_parts, preflush, flush_issued, requeued;
 };
 
 struct io {
@@ -848,8 +848,12 @@ static int on_issue(struct reel_join *j, const struct reel_event *e)
 	for (int hops = 0; r; hops++) {
 		r->issued = 1;
 		req_unmergeable(j, r);
-		for (struct part *p = r->parts; p; p = p->r_next)
+		for (struct part *p = r->parts; p; p = p->r_next) {
+			if (r->requeued) /* the dispatch that counts is the last one */
+				p->io->rec.has &= (uint16_t)~REEL_HAS_ISSUE;
 			io_set_issue(p->io, e->t_ns);
+		}
+		r->requeued = 0;
 		if (hops >= 64 || pos >= upto || e->sector == REEL_SECTOR_UNKNOWN)
 			break;
 		r = find_req_start(j, e->devt, pos, 0);
@@ -955,8 +959,10 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 static int on_requeue(struct reel_join *j, const struct reel_event *e)
 {
 	struct req *r = find_req_start(j, e->devt, e->sector, 1);
-	if (r)
+	if (r) {
 		r->issued = 0;
+		r->requeued = 1;
+	}
 	return 0;
 }
 
