@@ -598,7 +598,11 @@ static int on_queue(struct reel_join *j, const struct reel_event *e)
 	r->flags = e->flags;
 	r->pid = e->pid;
 	r->cpu = e->cpu;
-	r->has = REEL_HAS_QUEUE | REEL_HAS_PID | REEL_HAS_CPU | REEL_HAS_FLAGS;
+	r->has = REEL_HAS_QUEUE | REEL_HAS_CPU | REEL_HAS_FLAGS;
+	/* pid 0 without a name is no process at all (blkparse text "[]", what
+	 * exporters write for an I/O whose source had no pid) */
+	if (e->pid || (e->comm && e->comm[0]))
+		r->has |= REEL_HAS_PID;
 	if (e->comm && e->comm[0]) {
 		int64_t id = intern_comm(j, e->pid, e->comm);
 		if (id < 0) {
