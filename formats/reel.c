@@ -281,6 +281,8 @@ struct reel_writer {
 	size_t meta_written; /* meta entries [0, meta_written) already in a frame */
 	uint64_t meta_gen;   /* bumps when an entry already written changes */
 	uint64_t meta_gen_written;
+	size_t hdr_meta_n;   /* entries in the header frame ... */
+	uint64_t hdr_meta_gen; /* ... and the generation then */
 	/* names: open hash table + id order */
 	struct name_ent *names; /* by id */
 	size_t nnames, names_cap;
@@ -427,6 +429,8 @@ static int write_header(struct reel_writer *w)
 	msgpack_sbuffer_destroy(&sb);
 	if (!rc) {
 		w->header_done = 1;
+		w->hdr_meta_n = w->meta.n;
+		w->hdr_meta_gen = w->meta_gen;
 		w->devs_written = w->ndevs;
 		w->meta_written = w->meta.n;
 		w->meta_gen_written = w->meta_gen;
@@ -873,8 +877,9 @@ static int write_trailer(struct reel_writer *w)
 		msgpack_pack_int64(&pk, w->index[i].first);
 		msgpack_pack_int64(&pk, w->index[i].last);
 	}
+	/* the metadata not already in the header (all of it if any changed) */
 	pack_str(&pk, "meta");
-	pack_meta(&pk, &w->meta, 0);
+	pack_meta(&pk, &w->meta, w->meta_gen == w->hdr_meta_gen ? w->hdr_meta_n : 0);
 	unsigned char tail[8];
 	put_le32(tail, (uint32_t)(sb.size - 8));
 	memcpy(tail + 4, TRAILER_TAG, 4);
