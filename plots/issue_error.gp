@@ -19,14 +19,14 @@ files = ARG3
 titles = ARG4
 n = words(files)
 set grid
-set key outside bottom center horizontal noenhanced
+set key below noenhanced
 set datafile commentschars "#"
 
 set title ARG5 noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set xlabel "issue error: actual minus scheduled submission"
+unset xlabel
 set ylabel "% of I/Os"
 set yrange [0:*]
 set xtics rotate by -30

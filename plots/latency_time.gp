@@ -19,7 +19,7 @@ files = ARG3
 titles = ARG4
 n = words(files)
 set grid
-set key outside bottom center horizontal noenhanced
+set key below noenhanced
 set datafile commentschars "#"
 
 set title ARG5 noenhanced

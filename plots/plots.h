@@ -110,12 +110,24 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 void plots_run_free(struct plots_run *run);
 /* A bucket width giving about 150 buckets over span_ns, rounded to 1/2/5. */
 int64_t plots_auto_interval(int64_t span_ns);
+/*
+ * Open and analyze every path with one common interval (interval_ns, or
+ * chosen from the longest span when <= 0), labels made unique.  *out gets a
+ * calloc'd array of n runs (free with plots_runs_free).
+ */
+int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
+		    int64_t interval_ns, char *errbuf, size_t errlen);
+void plots_runs_free(struct plots_run **runs, size_t n);
 /* Make labels unique (" (2)" suffixes) and free of quotes. */
 void plots_labels_fix(struct plots_run **runs, size_t n);
 
+/* snprintf that may truncate silently (module-internal helper). */
+int plots_strf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ---- gnuplot ----------------------------------------------------------- */
 /*
- * The directory holding the *.gp scripts, searched in this order: $IOREEL_PLOTS,
+ * The directory holding the gnuplot scripts (NAME.gp), searched in this order: $IOREEL_PLOTS,
  * <dir of the running binary>/../plots (the source tree: build/ioreel),
  * <dir of the binary>/../share/ioreel/plots (an install under any PREFIX),
  * /usr/local/share/ioreel/plots, /usr/share/ioreel/plots.  The scripts are
@@ -135,7 +147,7 @@ struct plots_output {
 };
 
 /*
- * Write the data files (DIR/data/*.dat) of every plot for runs[] (analyzed)
+ * Write the data files (DIR/data/NAME.dat) of every plot for runs[] (analyzed)
  * and render each with gnuplot into DIR in format fmt.  outs (may be NULL)
  * receives up to maxouts rendered plots, *nouts their count.  Plots that do
  * not apply (no latency in any run, no replay result for the issue error)

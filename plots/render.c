@@ -29,7 +29,7 @@ static void errf(char *buf, size_t len, const char *fmt, ...)
 static int has_scripts(const char *dir)
 {
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/throughput.gp", dir);
+	plots_strf(p, sizeof(p), "%s/throughput.gp", dir);
 	return access(p, R_OK) == 0;
 }
 
@@ -39,7 +39,7 @@ int plots_script_dir(char *buf, size_t len)
 	if (env && *env) {
 		if (!has_scripts(env))
 			return -ENOENT;
-		snprintf(buf, len, "%s", env);
+		plots_strf(buf, len, "%s", env);
 		return 0;
 	}
 	char exe[PATH_MAX];
@@ -51,16 +51,16 @@ int plots_script_dir(char *buf, size_t len)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = 0;
-			snprintf(cand[nc++], PATH_MAX, "%s/../plots", exe);
-			snprintf(cand[nc++], PATH_MAX, "%s/../share/ioreel/plots", exe);
+			plots_strf(cand[nc++], PATH_MAX, "%s/../plots", exe);
+			plots_strf(cand[nc++], PATH_MAX, "%s/../share/ioreel/plots", exe);
 		}
 	}
-	snprintf(cand[nc++], PATH_MAX, "/usr/local/share/ioreel/plots");
-	snprintf(cand[nc++], PATH_MAX, "/usr/share/ioreel/plots");
+	plots_strf(cand[nc++], PATH_MAX, "/usr/local/share/ioreel/plots");
+	plots_strf(cand[nc++], PATH_MAX, "/usr/share/ioreel/plots");
 	for (size_t i = 0; i < nc; i++) {
 		char real[PATH_MAX];
 		if (has_scripts(cand[i])) {
-			snprintf(buf, len, "%s", realpath(cand[i], real) ? real : cand[i]);
+			plots_strf(buf, len, "%s", realpath(cand[i], real) ? real : cand[i]);
 			return 0;
 		}
 	}
@@ -98,7 +98,7 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 		     "directory holding them, or run 'make install'");
 		return -ENOENT;
 	}
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, script);
+	plots_strf(path, sizeof(path), "%s/%s.gp", dir, script);
 	const char *gp = getenv("IOREEL_GNUPLOT");
 	if (!gp || !*gp)
 		gp = "gnuplot";
@@ -173,7 +173,7 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 static FILE *open_data(const char *dir, const char *name, char *errbuf, size_t errlen)
 {
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/data/%s", dir, name);
+	plots_strf(p, sizeof(p), "%s/data/%s", dir, name);
 	FILE *f = fopen(p, "w");
 	if (!f)
 		errf(errbuf, errlen, "%s: %s", p, strerror(errno));
@@ -202,10 +202,17 @@ static int write_tput(const struct plots_run *r, const char *dir, const char *na
 	fprintf(f, "# time_s read_MBps write_MBps read_IOPS write_IOPS inflight\n");
 	for (size_t b = 0; b < r->nbuckets; b++) {
 		const struct plots_bucket *k = &r->buckets[b];
-		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f\n", ((double)b + 0.5) * iv,
-			(double)k->bytes[0] / 1e6 / iv, (double)k->bytes[1] / 1e6 / iv,
-			(double)k->ios[0] / iv, (double)k->ios[1] / iv,
-			k->busy_ns / (double)r->interval_ns);
+		/* the last bucket is cut short by the end of the run: divide by
+		 * what it covers, and leave out a sliver too short to be a rate */
+		double w = (double)(r->t1 - r->t0) / 1e9 - (double)b * iv;
+		w = w > iv ? iv : w;
+		if (w < iv / 4 && b > 0)
+			continue;
+		if (w <= 0)
+			w = iv;
+		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f\n", (double)b * iv + w / 2,
+			(double)k->bytes[0] / 1e6 / w, (double)k->bytes[1] / 1e6 / w,
+			(double)k->ios[0] / w, (double)k->ios[1] / w, k->busy_ns / (w * 1e9));
 	}
 	return close_data(f, dir, name, eb, el);
 }
@@ -301,13 +308,13 @@ static void size_class(size_t i, char *buf, size_t len)
 {
 	uint64_t v = 512ull << i;
 	if (i == PLOTS_SIZE_BUCKETS - 1)
-		snprintf(buf, len, ">%lluM", (unsigned long long)((512ull << (i - 1)) >> 20));
+		plots_strf(buf, len, ">%lluM", (unsigned long long)((512ull << (i - 1)) >> 20));
 	else if (v >= 1048576)
-		snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+		plots_strf(buf, len, "%lluM", (unsigned long long)(v >> 20));
 	else if (v >= 1024)
-		snprintf(buf, len, "%lluk", (unsigned long long)(v >> 10));
+		plots_strf(buf, len, "%lluk", (unsigned long long)(v >> 10));
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
+		plots_strf(buf, len, "%llu", (unsigned long long)v);
 }
 
 /* Issue error classes, in ns (upper bounds); the last is open. */
@@ -340,7 +347,7 @@ static void ie_classes(const struct plots_hist *h, double pct[IE_N])
 static void list_add(char *buf, size_t len, const char *w)
 {
 	size_t l = strlen(buf);
-	snprintf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
+	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
 }
 
 struct job {
@@ -356,16 +363,16 @@ static int render(struct job *j, const char *script, const char *outname, const 
 		  const char *titles, const char *title, const char *extra)
 {
 	char out[64];
-	snprintf(out, sizeof(out), "%s.%s", outname, plots_format_ext(j->fmt));
+	plots_strf(out, sizeof(out), "%s.%s", outname, plots_format_ext(j->fmt));
 	const char *args[] = {format_term(j->fmt), out, files, titles, title, extra ? extra : ""};
 	int err = plots_gnuplot(j->dir, script, args, 6, j->eb, j->el);
 	if (err < 0)
 		return err;
 	if (j->outs && *j->nouts < j->maxouts) {
 		struct plots_output *o = &j->outs[*j->nouts];
-		snprintf(o->name, sizeof(o->name), "%s", outname);
-		snprintf(o->title, sizeof(o->title), "%s", title);
-		snprintf(o->file, sizeof(o->file), "%s", out);
+		plots_strf(o->name, sizeof(o->name), "%s", outname);
+		plots_strf(o->title, sizeof(o->title), "%s", title);
+		plots_strf(o->file, sizeof(o->file), "%s", out);
 	}
 	(*j->nouts)++;
 	return 0;
@@ -378,9 +385,9 @@ static void run_trace(const struct plots_run *r, char *buf, size_t len)
 	if (p) {
 		p += 13;
 		size_t l = strcspn(p, "\n");
-		snprintf(buf, len, "%.*s", (int)l, p);
+		plots_strf(buf, len, "%.*s", (int)l, p);
 	} else {
-		snprintf(buf, len, "%s", r->path);
+		plots_strf(buf, len, "%s", r->path);
 	}
 }
 
@@ -392,7 +399,7 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 	struct job j = {outs, maxouts, nouts ? nouts : &dummy, dir, fmt, eb, el};
 	*j.nouts = 0;
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/data", dir);
+	plots_strf(p, sizeof(p), "%s/data", dir);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		errf(eb, el, "%s: cannot create: %s", dir, strerror(errno));
 		return -errno;
@@ -411,29 +418,29 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 	for (size_t i = 0; i < n; i++) {
 		char name[64];
 		const struct plots_run *r = runs[i];
-		snprintf(name, sizeof(name), "tput_%zu.dat", i + 1);
+		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
 		if ((err = write_tput(r, dir, name, eb, el)) < 0)
 			goto out;
-		snprintf(p, sizeof(p), "data/%s", name);
+		plots_strf(p, sizeof(p), "data/%s", name);
 		list_add(files, cap, p);
 		list_add(titles, cap, r->label);
 		all_completion &= r->time_by_completion;
 		if (r->has_latency) {
 			any_lat = 1;
-			snprintf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
+			plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
 			if ((err = write_cdf(r, dir, name, eb, el)) < 0)
 				goto out;
-			snprintf(name, sizeof(name), "lattime_%zu.dat", i + 1);
+			plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
 			if ((err = write_lattime(r, dir, name, eb, el)) < 0)
 				goto out;
-			snprintf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
+			plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
 			list_add(lfiles, cap, p);
 			list_add(ltitles, cap, r->label);
 		}
 		any_replay |= r->has_issue_err;
 	}
 	char title[256];
-	snprintf(title, sizeof(title), "%s over time (interval %.3g ms)",
+	plots_strf(title, sizeof(title), "%s over time (interval %.3g ms)",
 		 all_completion ? "Throughput" : "Arrival rate",
 		 (double)runs[0]->interval_ns / 1e6);
 	if ((err = render(&j, "throughput", "throughput", files, titles, title,
@@ -447,14 +454,14 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		for (size_t i = 0; i < n; i++) {
 			if (!runs[i]->has_latency)
 				continue;
-			snprintf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
+			plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
 			list_add(files, cap, p);
 			list_add(titles, cap, runs[i]->label);
 		}
 		if ((err = render(&j, "latency_cdf", "latency_cdf", files, titles,
 				  "Latency CDF (issue to completion)", NULL)) < 0)
 			goto out;
-		snprintf(title, sizeof(title), "Latency p50 to p99 over time (interval %.3g ms)",
+		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %.3g ms)",
 			 (double)runs[0]->lat_interval_ns / 1e6);
 		if ((err = render(&j, "latency_time", "latency_time", lfiles, ltitles, title,
 				  NULL)) < 0)
@@ -473,17 +480,17 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		if (seen)
 			continue;
 		char name[64], out[64];
-		snprintf(name, sizeof(name), "map_%zu.dat", i + 1);
+		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
 		if ((err = write_map(runs[i], dir, name, eb, el)) < 0)
 			goto out;
-		snprintf(p, sizeof(p), "\"data/%s\"", name);
+		plots_strf(p, sizeof(p), "\"data/%s\"", name);
 		if (nmaps)
-			snprintf(out, sizeof(out), "access_map_%zu", i + 1);
+			plots_strf(out, sizeof(out), "access_map_%zu", i + 1);
 		else
-			snprintf(out, sizeof(out), "access_map");
-		snprintf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
+			plots_strf(out, sizeof(out), "access_map");
+		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
 		char t1[200];
-		snprintf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
+		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
 		if ((err = render(&j, "access_map", out, p, t1, title, NULL)) < 0)
 			goto out;
 		nmaps++;
@@ -503,9 +510,9 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
 	for (size_t c = 0; c < ncols; c++) {
 		char t[200];
-		snprintf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
+		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
 		list_add(titles, cap, t);
-		snprintf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
+		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
 		list_add(titles, cap, t);
 		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
 	}
@@ -568,7 +575,7 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		if ((err = close_data(f, dir, "issue_error.dat", eb, el)) < 0)
 			goto out;
 		if ((err = render(&j, "issue_error", "issue_error", "\"data/issue_error.dat\"",
-				  titles, "Replay issue error (how late each I/O was submitted)",
+				  titles, "Replay issue error: actual minus scheduled submission time",
 				  NULL)) < 0)
 			goto out;
 	}

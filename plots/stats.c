@@ -11,6 +11,15 @@
 
 #include "plots/plots.h"
 
+int plots_strf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 /* ---- histogram --------------------------------------------------------- */
 size_t plots_hist_index(int64_t v)
 {
@@ -125,11 +134,11 @@ static void meta_text(const struct reel_reader *rd, const char *key, char *buf, 
 	if (!m)
 		return;
 	if (m->type == REEL_META_STR)
-		snprintf(buf, len, "%s", m->s ? m->s : "");
+		plots_strf(buf, len, "%s", m->s ? m->s : "");
 	else if (m->type == REEL_META_INT)
-		snprintf(buf, len, "%lld", (long long)m->i);
+		plots_strf(buf, len, "%lld", (long long)m->i);
 	else
-		snprintf(buf, len, "%g", m->d);
+		plots_strf(buf, len, "%g", m->d);
 }
 
 /* Result keys, not configuration: excluded from config (grouping). */
@@ -167,7 +176,7 @@ static void build_config(struct plots_run *run, const struct reel_reader *rd)
 			continue; /* header and trailer both */
 		char v[512];
 		meta_text(rd, keys[i], v, sizeof(v));
-		int w = snprintf(run->config + off, sizeof(run->config) - off, "%s=%s\n", keys[i], v);
+		int w = plots_strf(run->config + off, sizeof(run->config) - off, "%s=%s\n", keys[i], v);
 		if (w < 0 || (size_t)w >= sizeof(run->config) - off)
 			break;
 		off += (size_t)w;
@@ -186,7 +195,7 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 	char v[256];
 	meta_text(rd, "replay.label", v, sizeof(v));
 	if (v[0]) {
-		snprintf(run->label, sizeof(run->label), "%s", v);
+		plots_strf(run->label, sizeof(run->label), "%s", v);
 		return;
 	}
 	if (run->is_replay) {
@@ -194,17 +203,17 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 		meta_text(rd, "replay.targets", tgt, sizeof(tgt));
 		const struct reel_header *h = reel_reader_header(rd);
 		if (!tgt[0] && h->ndevices)
-			snprintf(tgt, sizeof(tgt), "%s", h->devices[0].name);
+			plots_strf(tgt, sizeof(tgt), "%s", h->devices[0].name);
 		char *comma = strchr(tgt, ',');
 		if (comma)
 			*comma = 0;
-		snprintf(run->label, sizeof(run->label), "%s%s%s%s%s%s%s",
+		plots_strf(run->label, sizeof(run->label), "%s%s%s%s%s%s%s",
 			 tgt[0] ? base_name(tgt) : "replay", run->qd[0] ? " qd" : "", run->qd,
 			 run->data[0] ? " " : "", run->data, run->engine[0] ? " " : "",
 			 run->engine);
 		return;
 	}
-	snprintf(run->label, sizeof(run->label), "%s", base_name(run->path));
+	plots_strf(run->label, sizeof(run->label), "%s", base_name(run->path));
 	size_t l = strlen(run->label);
 	if (l > 5 && !strcmp(run->label + l - 5, ".reel"))
 		run->label[l - 5] = 0;
@@ -216,7 +225,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 	struct plots_run *run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
-	snprintf(run->path, sizeof(run->path), "%s", path);
+	plots_strf(run->path, sizeof(run->path), "%s", path);
 	struct reel_reader *rd = NULL;
 	int err = reel_reader_open(&rd, path, 0);
 	if (err < 0) {
@@ -227,7 +236,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		return err;
 	}
 	const struct reel_header *h = reel_reader_header(rd);
-	snprintf(run->source, sizeof(run->source), "%s", h->source ? h->source : "");
+	plots_strf(run->source, sizeof(run->source), "%s", h->source ? h->source : "");
 	run->is_replay = !strcmp(run->source, "replay");
 	run->ndevices = (uint32_t)h->ndevices;
 	meta_text(rd, "replay.data", run->data, sizeof(run->data));
@@ -339,9 +348,11 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 		interval_ns = plots_auto_interval(span);
 	run->interval_ns = interval_ns;
 	run->nbuckets = (size_t)(span / interval_ns) + 1;
-	run->lat_interval_ns = interval_ns;
-	if (span / interval_ns >= PLOTS_LAT_BUCKETS)
-		run->lat_interval_ns = span / (PLOTS_LAT_BUCKETS - 1) + 1;
+	/* latency over time: a multiple of interval_ns, at most PLOTS_LAT_BUCKETS
+	 * buckets; a preset (by plots_runs_load, common to all runs) wins */
+	int64_t mult = span / interval_ns / (PLOTS_LAT_BUCKETS - 1) + 1;
+	if (run->lat_interval_ns < mult * interval_ns || run->lat_interval_ns % interval_ns)
+		run->lat_interval_ns = mult * interval_ns;
 	run->nlatb = (size_t)(span / run->lat_interval_ns) + 1;
 	free(run->buckets);
 	free(run->latb);
@@ -456,8 +467,49 @@ void plots_labels_fix(struct plots_run **runs, size_t n)
 				dup = 1;
 		if (dup) {
 			char tmp[sizeof(runs[i]->label)];
-			snprintf(tmp, sizeof(tmp), "%.140s (%zu)", runs[i]->label, i + 1);
+			plots_strf(tmp, sizeof(tmp), "%.140s (%zu)", runs[i]->label, i + 1);
 			memcpy(runs[i]->label, tmp, sizeof(tmp));
 		}
 	}
+}
+
+void plots_runs_free(struct plots_run **runs, size_t n)
+{
+	if (!runs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		plots_run_free(runs[i]);
+	free(runs);
+}
+
+int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
+		    int64_t interval_ns, char *errbuf, size_t errlen)
+{
+	*out = NULL;
+	struct plots_run **runs = calloc(n ? n : 1, sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	int64_t span = 0;
+	int err;
+	for (size_t i = 0; i < n; i++) {
+		if ((err = plots_run_open(&runs[i], paths[i], errbuf, errlen)) < 0)
+			goto fail;
+		if (runs[i]->t1 - runs[i]->t0 > span)
+			span = runs[i]->t1 - runs[i]->t0;
+	}
+	if (interval_ns <= 0)
+		interval_ns = plots_auto_interval(span);
+	/* latency-over-time buckets: one width for all runs, so bands align */
+	int64_t liv = (span / interval_ns / (PLOTS_LAT_BUCKETS - 1) + 1) * interval_ns;
+	for (size_t i = 0; i < n; i++) {
+		runs[i]->lat_interval_ns = liv;
+		if ((err = plots_run_analyze(runs[i], interval_ns, errbuf, errlen)) < 0)
+			goto fail;
+	}
+	plots_labels_fix(runs, n);
+	*out = runs;
+	return 0;
+fail:
+	plots_runs_free(runs, n);
+	return err;
 }

@@ -20,17 +20,17 @@ files = ARG3
 titles = ARG4
 n = words(files)
 set grid
-set key outside bottom center horizontal noenhanced
+set key above noenhanced
 set datafile commentschars "#"
 
 set multiplot layout 2,1 title ARG5 noenhanced
-set xlabel "time since start (s), by ".ARG6." time"
+unset xlabel
 set ylabel "MB/s"
 set yrange [0:*]
-unset key
 plot for [i=1:n] word(files,i) using 1:2 with lines lw 1.5 lc i dt 1 title word(titles,i)." read", \
      for [i=1:n] word(files,i) using 1:3 with lines lw 1.5 lc i dt 2 title word(titles,i)." write"
-set key outside bottom center horizontal noenhanced
+unset key
+set xlabel "time since start (s), by ".ARG6." time"
 set ylabel "IOPS"
 plot for [i=1:n] word(files,i) using 1:4 with lines lw 1.5 lc i dt 1 title word(titles,i)." read", \
      for [i=1:n] word(files,i) using 1:5 with lines lw 1.5 lc i dt 2 title word(titles,i)." write"
