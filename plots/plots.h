@@ -50,7 +50,7 @@ enum plots_dir { PLOTS_READ = 0, PLOTS_WRITE = 1, PLOTS_OTHER = 2, PLOTS__NDIR }
 struct plots_op_stats {
 	uint64_t ios, bytes, errors;
 	double mbps, iops; /* over the run's I/O span */
-	struct plots_hist lat; /* start -> completion, ns */
+	struct reel_hist lat;  /* start -> completion, ns (as `ioreel info`) */
 };
 
 struct plots_bucket { /* one time interval */

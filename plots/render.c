@@ -223,22 +223,17 @@ static int write_cdf(const struct plots_run *r, const char *dir, const char *nam
 	FILE *f = open_data(dir, name, eb, el);
 	if (!f)
 		return -errno;
-	const struct plots_hist *h = &r->all.lat;
+	const struct reel_hist *h = &r->all.lat;
 	fprintf(f, "# %s: %s\n# latency_us fraction_at_or_below (%llu I/Os)\n", r->label, r->path,
-		(unsigned long long)h->n);
-	uint64_t cum = 0;
-	int started = 0;
-	for (size_t i = 0; i < PLOTS_HIST_BUCKETS && h->n; i++) {
-		if (!h->b[i])
-			continue;
-		int64_t lo, hi;
-		plots_hist_range(i, &lo, &hi);
-		if (!started) { /* start the step at 0 */
-			fprintf(f, "%.4f 0\n", (double)(lo > 0 ? lo : 1) / 1e3);
-			started = 1;
-		}
-		cum += h->b[i];
-		fprintf(f, "%.4f %.6f\n", (double)hi / 1e3, (double)cum / (double)h->n);
+		(unsigned long long)h->count);
+	/* the inverse of the quantile function: 500 steps, then the tail */
+	static const double tail[] = {0.995, 0.998, 0.999, 0.9995, 0.9999, 0.99999, 1.0};
+	if (h->count)
+		fprintf(f, "%.4f 0\n", (double)h->min / 1e3);
+	for (size_t i = 1; h->count && i < 497 + sizeof(tail) / sizeof(tail[0]); i++) {
+		double q = i < 497 ? (double)i / 500.0 : tail[i - 497];
+		double v = q >= 1.0 ? (double)h->max : (double)reel_hist_quantile(h, q);
+		fprintf(f, "%.4f %.6f\n", v / 1e3, q);
 	}
 	return close_data(f, dir, name, eb, el);
 }

@@ -45,9 +45,9 @@ double plots_metric(const struct plots_run *r, int m)
 	case PLOTS_M_WRITE_IOPS: return r->op[PLOTS_WRITE].iops;
 	case PLOTS_M_MBPS: return r->mbps;
 	case PLOTS_M_IOPS: return r->iops;
-	case PLOTS_M_P50_US: return plots_hist_quantile(&r->all.lat, 0.50) / 1e3;
-	case PLOTS_M_P99_US: return plots_hist_quantile(&r->all.lat, 0.99) / 1e3;
-	case PLOTS_M_P999_US: return plots_hist_quantile(&r->all.lat, 0.999) / 1e3;
+	case PLOTS_M_P50_US: return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
+	case PLOTS_M_P99_US: return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
+	case PLOTS_M_P999_US: return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
 	}
 	return 0;
 }
@@ -109,6 +109,33 @@ static int value_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* most compressible first: zero, pattern, ratio:R (R descending), random */
+static double data_rank(const char *d)
+{
+	if (!strcmp(d, "zero"))
+		return 0;
+	if (!strncmp(d, "pattern", 7))
+		return 1;
+	if (!strncmp(d, "ratio:", 6)) {
+		double r = strtod(d + 6, NULL);
+		return 2 + (r > 0 ? 1.0 / r : 1);
+	}
+	if (!strcmp(d, "random"))
+		return 4;
+	return 5;
+}
+
+static int var_cmp(const char *key, const char *a, const char *b)
+{
+	if (!strcmp(key, "replay.data")) {
+		double x = data_rank(a), y = data_rank(b);
+		if (x != y)
+			return x < y ? -1 : 1;
+		return strcmp(a, b);
+	}
+	return value_cmp(a, b);
+}
+
 /*
  * Groups of runs identical in every replay.* setting but key, holding at
  * least two distinct values of key.  Returns the number of groups.
@@ -146,8 +173,8 @@ static size_t find_groups(struct plots_run *const *runs, size_t n, const char *k
 		/* sort by the varying value (insertion sort: tiny) */
 		for (size_t a = 1; a < cur.n; a++)
 			for (size_t b = a; b > 0 &&
-					   value_cmp(var_value(runs[cur.idx[b - 1]], key),
-						     var_value(runs[cur.idx[b]], key)) > 0;
+					   var_cmp(key, var_value(runs[cur.idx[b - 1]], key),
+						   var_value(runs[cur.idx[b]], key)) > 0;
 			     b--) {
 				size_t t = cur.idx[b];
 				cur.idx[b] = cur.idx[b - 1];

@@ -404,8 +404,8 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 				run->max_offset = r->offset + r->length;
 			int has_lat = e >= 0 && (r->has & (REEL_HAS_ISSUE | REEL_HAS_QUEUE));
 			if (has_lat) {
-				plots_hist_add(&o->lat, e - s);
-				plots_hist_add(&run->all.lat, e - s);
+				reel_hist_add(&o->lat, (uint64_t)(e - s));
+				reel_hist_add(&run->all.lat, (uint64_t)(e - s));
 				add_busy(run, s, e);
 				size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
 				if (lb < run->nlatb)

@@ -119,15 +119,15 @@ int main(void)
 		CHECK(near(r->op[PLOTS_READ].mbps, (double)t->bytes[0] / 1e6 / span, 1e-9));
 		CHECK(near(r->op[PLOTS_WRITE].iops, (double)t->ios[1] / span, 1e-9));
 		CHECK(near(r->mbps, (double)(t->bytes[0] + t->bytes[1]) / 1e6 / span, 1e-9));
-		/* percentiles within the histogram's resolution (1/32) */
+		/* percentiles within the histogram's resolution (1/128) */
 		qsort(t->lat, N, sizeof(t->lat[0]), cmp_i64);
 		double qs[] = {0.5, 0.99, 0.999};
 		for (int q = 0; q < 3; q++) {
 			double exact = (double)t->lat[(size_t)ceil(qs[q] * N) - 1];
-			double got = plots_hist_quantile(&r->all.lat, qs[q]);
-			if (!near(got, exact, 0.035))
+			double got = (double)reel_hist_quantile(&r->all.lat, qs[q]);
+			if (!near(got, exact, 0.011))
 				fprintf(stderr, "q%.3f: %.0f vs exact %.0f\n", qs[q], got, exact);
-			CHECK(near(got, exact, 0.035));
+			CHECK(near(got, exact, 0.011));
 		}
 		/* buckets add up; in-flight integral = total busy time */
 		uint64_t ios = 0, bytes = 0;
