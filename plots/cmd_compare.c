@@ -29,42 +29,6 @@ static void usage(FILE *f)
 		"  -h, --help           this text\n");
 }
 
-static int write_report(struct plots_run **runs, size_t n, const char *dir, char *err,
-			size_t errlen)
-{
-	struct plots_output outs[16];
-	size_t nouts = 0;
-	int rc = plots_render_all(runs, n, dir, PLOTS_SVG, outs, 16, &nouts, err, errlen);
-	if (rc < 0)
-		return rc;
-	if (nouts > 16)
-		nouts = 16;
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/report.md", dir);
-	FILE *f = fopen(p, "w");
-	if (!f) {
-		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
-		return -errno;
-	}
-	plots_compare_markdown(f, runs, n, outs, nouts);
-	if (fclose(f) != 0) {
-		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(errno));
-		return -EIO;
-	}
-	plots_strf(p, sizeof(p), "%s/report.html", dir);
-	f = fopen(p, "w");
-	if (!f) {
-		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
-		return -errno;
-	}
-	rc = plots_compare_html(f, runs, n, dir, outs, nouts);
-	if (fclose(f) != 0 || rc < 0) {
-		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(rc < 0 ? -rc : errno));
-		return -EIO;
-	}
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -121,7 +85,7 @@ int cmd_compare(int argc, char **argv)
 	else
 		plots_compare_text(stdout, runs, n);
 	if (dir) {
-		rc = write_report(runs, n, dir, err, sizeof(err));
+		rc = plots_report_write(runs, n, dir, err, sizeof(err));
 		if (rc < 0) {
 			fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(rc));
 			plots_runs_free(runs, n);

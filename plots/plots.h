@@ -89,7 +89,7 @@ struct plots_run {
 	struct plots_hist issue_err; /* replay: issue - scheduled, ns */
 	int has_issue_err;
 	uint64_t size_hist[2][PLOTS_SIZE_BUCKETS];
-	uint64_t max_offset;
+	uint64_t max_offset;     /* end of the furthest I/O (bytes) */
 
 	int64_t interval_ns;     /* time bucket width */
 	size_t nbuckets;
@@ -177,6 +177,10 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n);
 void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n);
 void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
 			    const struct plots_output *outs, size_t nouts);
+/* DIR/report.md and DIR/report.html with every plot (rendered as SVG into
+ * DIR, data in DIR/data). */
+int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir,
+		       char *errbuf, size_t errlen);
 /* HTML, self-contained: the SVG files of outs[] (in dir) are inlined. */
 int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n,
 		       const char *dir, const struct plots_output *outs, size_t nouts);

@@ -252,6 +252,8 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		for (long i = 0; i < n; i++) {
 			int64_t s, e;
 			run->count++;
+			if (recs[i].offset + recs[i].length > run->max_offset)
+				run->max_offset = recs[i].offset + recs[i].length;
 			if (rec_times(&recs[i], &s, &e) < 0) {
 				run->untimed++;
 				continue;
