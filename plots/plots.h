@@ -108,8 +108,9 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 /* Second pass: statistics, time buckets of interval_ns and map samples. */
 int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen);
 void plots_run_free(struct plots_run *run);
-/* A bucket width giving about 150 buckets over span_ns, rounded to 1/2/5. */
-int64_t plots_auto_interval(int64_t span_ns);
+/* A bucket width giving about 150 buckets over span_ns (fewer when count
+ * I/Os would leave under ~30 per bucket), rounded to 1/2/5. */
+int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
 /*
  * Open and analyze every path with one common interval (interval_ns, or
  * chosen from the longest span when <= 0), labels made unique.  *out gets a

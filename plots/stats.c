@@ -144,12 +144,20 @@ static void meta_text(const struct reel_reader *rd, const char *key, char *buf, 
 /* Result keys, not configuration: excluded from config (grouping). */
 static int is_result_key(const char *k)
 {
-	static const char *const keys[] = {"replay.label",	   "replay.duration_ns",
-					   "replay.ratio_achieved", "replay.interrupted",
-					   "replay.trace_duration_ns", NULL};
+	static const char *const keys[] = {"replay.label",	"replay.interrupted", "replay.ios",
+					   "replay.errors",	"replay.skipped",     "replay.lost",
+					   "replay.achieved", NULL};
 	for (size_t i = 0; keys[i]; i++)
 		if (!strcmp(k, keys[i]))
 			return 1;
+	/* measured values: times (*_ns), achieved ratios, counts */
+	size_t l = strlen(k);
+	static const char *const suffixes[] = {"_ns", "_achieved", "_count", "_us", NULL};
+	for (size_t i = 0; suffixes[i]; i++) {
+		size_t sl = strlen(suffixes[i]);
+		if (l > sl && !strcmp(k + l - sl, suffixes[i]))
+			return 1;
+	}
 	return 0;
 }
 
@@ -300,10 +308,13 @@ void plots_run_free(struct plots_run *run)
 	free(run);
 }
 
-int64_t plots_auto_interval(int64_t span_ns)
+int64_t plots_auto_interval(int64_t span_ns, uint64_t count)
 {
 	static const int64_t steps[] = {1, 2, 5};
 	double want = (double)span_ns / 150.0;
+	/* at least ~30 I/Os per bucket on average, or the rates are noise */
+	if (count && (double)span_ns * 30.0 / (double)count > want)
+		want = (double)span_ns * 30.0 / (double)count;
 	int64_t base = 1000; /* 1 us */
 	for (;;) {
 		for (size_t i = 0; i < 3; i++)
@@ -347,7 +358,7 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 {
 	int64_t span = run->t1 - run->t0;
 	if (interval_ns <= 0)
-		interval_ns = plots_auto_interval(span);
+		interval_ns = plots_auto_interval(span, run->count);
 	run->interval_ns = interval_ns;
 	run->nbuckets = (size_t)(span / interval_ns) + 1;
 	/* latency over time: a multiple of interval_ns, at most PLOTS_LAT_BUCKETS
@@ -492,17 +503,27 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 	if (!runs)
 		return -ENOMEM;
 	int64_t span = 0;
+	uint64_t maxcount = 0;
 	int err;
 	for (size_t i = 0; i < n; i++) {
 		if ((err = plots_run_open(&runs[i], paths[i], errbuf, errlen)) < 0)
 			goto fail;
 		if (runs[i]->t1 - runs[i]->t0 > span)
 			span = runs[i]->t1 - runs[i]->t0;
+		if (runs[i]->count > maxcount)
+			maxcount = runs[i]->count;
 	}
 	if (interval_ns <= 0)
-		interval_ns = plots_auto_interval(span);
-	/* latency-over-time buckets: one width for all runs, so bands align */
-	int64_t liv = (span / interval_ns / (PLOTS_LAT_BUCKETS - 1) + 1) * interval_ns;
+		interval_ns = plots_auto_interval(span, maxcount);
+	/* latency-over-time buckets: one width for all runs, so bands align;
+	 * at most PLOTS_LAT_BUCKETS, ~100 I/Os each (a p99 needs them), yet
+	 * at least 10 over the span */
+	double want = (double)span / (PLOTS_LAT_BUCKETS - 1);
+	if (maxcount && (double)span * 100.0 / (double)maxcount > want)
+		want = (double)span * 100.0 / (double)maxcount;
+	if (want > (double)span / 10.0)
+		want = (double)span / 10.0;
+	int64_t liv = ((int64_t)want / interval_ns + 1) * interval_ns;
 	for (size_t i = 0; i < n; i++) {
 		runs[i]->lat_interval_ns = liv;
 		if ((err = plots_run_analyze(runs[i], interval_ns, errbuf, errlen)) < 0)
