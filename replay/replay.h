@@ -217,10 +217,6 @@ struct replay_result {
 int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg,
 	       size_t errlen);
 
-/* Write res as the JSON document described in README.md (ioreel replay). */
-int replay_result_json(const struct replay_result *res, const struct replay_opts *o,
-		       FILE *f);
-
 #ifdef __cplusplus
 }
 #endif
