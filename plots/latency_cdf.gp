@@ -23,7 +23,7 @@ set datafile commentschars "#"
 
 set title ARG5 noenhanced
 set logscale x 10
-set format x "10^{%L}"
+if (fmt ne "dumb") { set format x "10^{%L}" }
 set xlabel "latency, issue to completion (us, log scale)"
 set ylabel "fraction of I/Os at or below"
 set yrange [0:1.02]

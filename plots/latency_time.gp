@@ -24,7 +24,7 @@ set datafile commentschars "#"
 
 set title ARG5 noenhanced
 set logscale y 10
-set format y "10^{%L}"
+if (fmt ne "dumb") { set format y "10^{%L}" }
 set xlabel "time since start (s), by completion time"
 set ylabel "latency, issue to completion (us, log scale)"
 set style fill transparent solid 0.25 noborder
