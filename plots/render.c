@@ -206,7 +206,7 @@ static int write_tput(const struct plots_run *r, const char *dir, const char *na
 		 * what it covers, and leave out a sliver too short to be a rate */
 		double w = (double)(r->t1 - r->t0) / 1e9 - (double)b * iv;
 		w = w > iv ? iv : w;
-		if (w < iv / 4 && b > 0)
+		if (w < iv / 2 && b > 0)
 			continue;
 		if (w <= 0)
 			w = iv;

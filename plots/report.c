@@ -331,7 +331,7 @@ static void json_str(FILE *f, const char *s)
 
 static void json_num(FILE *f, double v)
 {
-	fprintf(f, "%.6g", v);
+	fprintf(f, "%.10g", v);
 }
 
 void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
