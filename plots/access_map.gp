@@ -1,6 +1,7 @@
 # access_map.gp - offset against time, reads and writes in two colours
 # (what iowatcher shows).  Data columns: time_s offset_MiB dir (0 read,
-# 1 write, 2 other).  One data file (the first word of ARG3).
+# 1 write, 2 other).  One data file (the first word of ARG3).  ARG6 "other":
+# also draw discards and flushes.
 # Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
 # ARG3 data files (space-separated words, quoted when needed), ARG4 legend
 # titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
@@ -26,6 +27,11 @@ set title ARG5 noenhanced
 set xlabel "time since start (s)"
 set ylabel "offset (MiB)"
 f = word(files,1)
-plot f using 1:($3==0 ? $2 : 1/0) with points pt 7 ps 0.3 lc rgb "#1f77b4" title "read", \
-     f using 1:($3==1 ? $2 : 1/0) with points pt 7 ps 0.3 lc rgb "#d62728" title "write", \
-     f using 1:($3==2 ? $2 : 1/0) with points pt 7 ps 0.3 lc rgb "#7f7f7f" title "discard/flush"
+if (ARG6 eq "other") {
+    plot f using 1:($3==0 ? $2 : 1/0) with points pt 7 ps 0.4 lc rgb "#1f77b4" title "read", \
+         f using 1:($3==1 ? $2 : 1/0) with points pt 7 ps 0.4 lc rgb "#d62728" title "write", \
+         f using 1:($3==2 ? $2 : 1/0) with points pt 7 ps 0.4 lc rgb "#7f7f7f" title "discard/flush"
+} else {
+    plot f using 1:($3==0 ? $2 : 1/0) with points pt 7 ps 0.4 lc rgb "#1f77b4" title "read", \
+         f using 1:($3==1 ? $2 : 1/0) with points pt 7 ps 0.4 lc rgb "#d62728" title "write"
+}

@@ -25,4 +25,4 @@ set title ARG5 noenhanced
 set xlabel "time since start (s)"
 set ylabel "I/Os in flight (time-weighted mean)"
 set yrange [0:*]
-plot for [i=1:n] word(files,i) using 1:6 with steps lw 1.5 lc i title word(titles,i)
+plot for [i=1:n] word(files,i) using 1:6 with histeps lw 1.5 lc i title word(titles,i)

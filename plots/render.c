@@ -386,9 +386,37 @@ static void run_trace(const struct plots_run *r, char *buf, size_t len)
 	}
 }
 
+static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
+		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		       size_t *nouts, char *eb, size_t el);
+
 int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
 		     size_t *nouts, char *eb, size_t el)
+{
+	/* runs without a single timed I/O have nothing to draw */
+	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i]->all.ios)
+			use[k++] = runs[i];
+	int err;
+	if (!k) {
+		errf(eb, el, "%s: no I/O with a time to plot%s", n ? runs[0]->path : "no run",
+		     n > 1 ? " (nor in the other runs)" : "");
+		err = -EINVAL;
+	} else {
+		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
+	}
+	free(use);
+	return err;
+}
+
+static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
+		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		       size_t *nouts, char *eb, size_t el)
 {
 	size_t dummy = 0;
 	struct job j = {outs, maxouts, nouts ? nouts : &dummy, dir, fmt, eb, el};
@@ -486,7 +514,8 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
 		char t1[200];
 		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
-		if ((err = render(&j, "access_map", out, p, t1, title, NULL)) < 0)
+		if ((err = render(&j, "access_map", out, p, t1, title,
+				  runs[i]->op[PLOTS_OTHER].ios ? "other" : "")) < 0)
 			goto out;
 		nmaps++;
 	}

@@ -127,6 +127,17 @@ static void errf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The reader's message (it names the file), else "path: error". */
+static void reader_err(char *buf, size_t len, const char *path, const struct reel_reader *rd,
+		       int err)
+{
+	const char *m = rd ? reel_reader_errmsg(rd) : NULL;
+	if (m && *m && strstr(m, path))
+		errf(buf, len, "%s", m);
+	else
+		errf(buf, len, "%s: %s", path, m && *m ? m : reel_strerror(err));
+}
+
 static void meta_text(const struct reel_reader *rd, const char *key, char *buf, size_t len)
 {
 	const struct reel_meta *m = reel_reader_meta(rd, key);
@@ -237,8 +248,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 	struct reel_reader *rd = NULL;
 	int err = reel_reader_open(&rd, path, 0);
 	if (err < 0) {
-		errf(errbuf, errlen, "%s: %s", path,
-		     rd && reel_reader_errmsg(rd) ? reel_reader_errmsg(rd) : reel_strerror(err));
+		reader_err(errbuf, errlen, path, rd, err);
 		reel_reader_close(rd);
 		free(run);
 		return err;
@@ -280,8 +290,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		}
 	}
 	if (n < 0) {
-		errf(errbuf, errlen, "%s: %s", path,
-		     reel_reader_errmsg(rd) ? reel_reader_errmsg(rd) : reel_strerror((int)n));
+		reader_err(errbuf, errlen, path, rd, (int)n);
 		reel_reader_close(rd);
 		free(run);
 		return (int)n;
@@ -390,7 +399,7 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 	struct reel_reader *rd = NULL;
 	int err = reel_reader_open(&rd, run->path, 0);
 	if (err < 0) {
-		errf(errbuf, errlen, "%s: %s", run->path, reel_strerror(err));
+		reader_err(errbuf, errlen, run->path, rd, err);
 		reel_reader_close(rd);
 		return err;
 	}
@@ -448,8 +457,7 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 		}
 	}
 	if (n < 0) {
-		errf(errbuf, errlen, "%s: %s", run->path,
-		     reel_reader_errmsg(rd) ? reel_reader_errmsg(rd) : reel_strerror((int)n));
+		reader_err(errbuf, errlen, run->path, rd, (int)n);
 		reel_reader_close(rd);
 		return (int)n;
 	}
