@@ -200,19 +200,30 @@ static int write_tput(const struct plots_run *r, const char *dir, const char *na
 	fprintf(f, "# %s: %s\n# interval %.6f s; throughput by %s time\n", r->label, r->path, iv,
 		r->time_by_completion ? "completion" : "arrival");
 	fprintf(f, "# time_s read_MBps write_MBps read_IOPS write_IOPS inflight\n");
-	for (size_t b = 0; b < r->nbuckets; b++) {
-		const struct plots_bucket *k = &r->buckets[b];
-		/* the last bucket is cut short by the end of the run: divide by
-		 * what it covers, and leave out a sliver too short to be a rate */
-		double w = (double)(r->t1 - r->t0) / 1e9 - (double)b * iv;
-		w = w > iv ? iv : w;
-		if (w < iv / 2 && b > 0)
-			continue;
-		if (w <= 0)
-			w = iv;
+	/* the last bucket is cut short by the end of the run: its rates are
+	 * over what it covers, and a sliver (under half an interval) joins the
+	 * bucket before it rather than make a spike of a few I/Os */
+	double span = (double)(r->t1 - r->t0) / 1e9;
+	size_t nb = r->nbuckets;
+	double last_w = span - (double)(nb - 1) * iv;
+	int merge = nb > 1 && last_w < iv / 2;
+	for (size_t b = 0; b + (size_t)merge < nb; b++) {
+		struct plots_bucket k = r->buckets[b];
+		double w = iv;
+		if (b == nb - 1)
+			w = last_w > 0 ? last_w : iv;
+		if (merge && b == nb - 2) {
+			const struct plots_bucket *z = &r->buckets[nb - 1];
+			for (int d = 0; d < 2; d++) {
+				k.ios[d] += z->ios[d];
+				k.bytes[d] += z->bytes[d];
+			}
+			k.busy_ns += z->busy_ns;
+			w = iv + (last_w > 0 ? last_w : 0);
+		}
 		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f\n", (double)b * iv + w / 2,
-			(double)k->bytes[0] / 1e6 / w, (double)k->bytes[1] / 1e6 / w,
-			(double)k->ios[0] / w, (double)k->ios[1] / w, k->busy_ns / (w * 1e9));
+			(double)k.bytes[0] / 1e6 / w, (double)k.bytes[1] / 1e6 / w,
+			(double)k.ios[0] / w, (double)k.ios[1] / w, k.busy_ns / (w * 1e9));
 	}
 	return close_data(f, dir, name, eb, el);
 }
