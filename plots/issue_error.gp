@@ -27,8 +27,9 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 unset xlabel
-set ylabel "% of I/Os"
-set yrange [0:*]
+set ylabel "% of I/Os (log scale)"
+set logscale y 10
+set yrange [0.01:100]
 set xtics rotate by -30
 f = word(files,1)
 m = words(titles)
