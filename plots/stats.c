@@ -103,6 +103,10 @@ static int rec_times(const struct reel_rec *r, int64_t *start, int64_t *end)
 		*start = *end;
 	else
 		return -1;
+	/* times beyond ~73 years are corrupt: keep spans free of overflow */
+	const int64_t lim = INT64_C(1) << 61;
+	if (*start < -lim || *start > lim || *end > lim)
+		return -1;
 	if (*end >= 0 && *end < *start)
 		*end = *start;
 	return 0;
