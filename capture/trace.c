@@ -50,8 +50,8 @@ int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
 			  const char *event);
 int tracefs_event_file_write(struct tracefs_instance *instance, const char *system,
 			     const char *event, const char *file, const char *str);
-struct tep_handle *tracefs_local_events_system(const char *tracing_dir,
-					       const char *const *sys_names);
+char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system,
+			      const char *event, const char *file, int *psize);
 struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
 void tracefs_cpu_close(struct tracefs_cpu *tcpu);
 int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
@@ -250,9 +250,28 @@ int capture_remove_stale(void)
 static int setup_events(struct capture *c, const struct capture_opts *o, char *err,
 			size_t errlen)
 {
-	const char *systems[] = {"block", "sched", NULL};
-	c->tep = tracefs_local_events_system(NULL, systems);
-	if (!c->tep) {
+	/* Parse only the formats of the events used: tracefs_local_events()
+	 * would also load kallsyms and every other event (a large start-up
+	 * cost that the capture does not need). */
+	c->tep = tep_alloc();
+	if (c->tep) {
+		enum tep_endian host = tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
+		tep_set_file_bigendian(c->tep, host);
+		tep_set_local_bigendian(c->tep, host);
+		tep_set_long_size(c->tep, (int)sizeof(long));
+	}
+	int nparsed = 0;
+	for (int k = 0; c->tep && k < K__COUNT; k++) {
+		int size = 0;
+		char *fmt = tracefs_event_file_read(c->inst, kinds[k].system, kinds[k].name,
+						    "format", &size);
+		if (!fmt)
+			continue;
+		if (tep_parse_event(c->tep, fmt, (size_t)size, kinds[k].system) == 0)
+			nparsed++;
+		free(fmt);
+	}
+	if (!c->tep || !nparsed) {
 		snprintf(err, errlen, "cannot read the block event formats from %s/events "
 				      "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
 			 tracefs_tracing_dir() ? tracefs_tracing_dir() : "/sys/kernel/tracing");
