@@ -690,6 +690,11 @@ nomem:
 	return werr(w, REEL_E_NOMEM, "out of memory");
 }
 
+void reel_writer_set_level(struct reel_writer *w, int level)
+{
+	w->level = level < 0 ? 0 : level > 12 ? 12 : level;
+}
+
 int reel_write(struct reel_writer *w, const struct reel_rec *r)
 {
 	if (w->failed)

@@ -149,6 +149,8 @@ struct reel_writer;
 #define REEL_W_OVERWRITE 1u
 int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 		     const struct reel_header *h, unsigned flags);
+/* LZ4 level for the chunks: 0 fast (capture), 9 default (compact), 12 max. */
+void reel_writer_set_level(struct reel_writer *w, int level);
 /* Append one record (copied).  Chunks are written as they fill. */
 int reel_write(struct reel_writer *w, const struct reel_rec *r);
 /* Intern a process name; returns its id (>= 0) or a negative error. */
@@ -324,6 +326,48 @@ struct reel_exporter {
 };
 const struct reel_exporter *reel_exporter_find(const char *name);
 const struct reel_exporter *const *reel_exporters(void);
+
+/* ---- statistics over a trace (formats/stats.c) ------------------------- */
+/*
+ * Log-linear histogram of non-negative integers (ns, bytes): values below
+ * 256 are exact, larger ones fall in buckets 1/128 of their power of two
+ * wide, so a quantile is within 1% of the true value.  Plain struct, no
+ * allocation: zero it to initialise.
+ */
+#define REEL_HIST_SUB 128
+#define REEL_HIST_BUCKETS (64 * REEL_HIST_SUB)
+struct reel_hist {
+	uint64_t count;
+	uint64_t min, max;
+	double sum;
+	uint32_t b[REEL_HIST_BUCKETS];
+};
+void reel_hist_add(struct reel_hist *h, uint64_t v);
+void reel_hist_merge(struct reel_hist *into, const struct reel_hist *from);
+/* q in [0,1]; 0 when empty.  Returns the bucket's midpoint (exact below 256). */
+uint64_t reel_hist_quantile(const struct reel_hist *h, double q);
+double reel_hist_mean(const struct reel_hist *h);
+
+#define REEL_TOP_SIZES 8
+struct reel_stats {
+	struct reel_summary sum;    /* counts and bytes per op */
+	int64_t first_ns, last_ns;  /* first and last time seen (queue, else issue) */
+	int64_t end_ns;             /* last completion (or last time) */
+	uint64_t with_issue, with_complete, errors;
+	struct reel_hist size;      /* request sizes, bytes */
+	uint32_t top_size[REEL_TOP_SIZES];
+	uint64_t top_count[REEL_TOP_SIZES];
+	size_t ntop;
+	struct reel_hist lat[REEL_OP__COUNT + 1]; /* issue->complete ns, per op; [COUNT]=all */
+	struct reel_hist qlat;      /* queue->complete ns (all ops) */
+	struct reel_hist qdelay;    /* queue->issue ns: in a replay result, the issue error */
+	double peak_iops, peak_mbps; /* best 1-second window (by queue time) */
+	uint64_t inflight_max;      /* where issue and completion are known */
+	double inflight_mean;       /* time-weighted over the busy span */
+};
+/* Read r to its end (from where it is) and fill *s (allocate it: it is
+ * large).  Returns 0 or the reader's error. */
+int reel_stats_compute(struct reel_reader *r, struct reel_stats *s);
 
 /* ---- small helpers shared by modules ----------------------------------- */
 /* Monotonic clock in ns. */
