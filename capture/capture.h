@@ -45,6 +45,17 @@ size_t capture_device_related(const struct capture_device *d, uint32_t *devts,
 			      size_t n, size_t max);
 
 /* ---- the tracing session ------------------------------------------------ */
+/*
+ * A partition recorded in its own sector space.  The kernel reports a
+ * partition's bios on the whole disk (after a block_bio_remap from the
+ * partition); events on `disk` inside [start, start + nsect) are rewritten to
+ * `part` with partition-relative sectors, and that remap is dropped.
+ */
+struct capture_partmap {
+	uint32_t disk, part;
+	uint64_t start, nsect; /* 512-byte sectors */
+};
+
 struct capture_opts {
 	/* Kernel devts whose events are kept (a filter in the kernel); 0 = all. */
 	const uint32_t *devts;
@@ -55,6 +66,8 @@ struct capture_opts {
 	 * are kept: the joiner drops those matching no kept bio. */
 	uint32_t pid_tree;
 	const char *instance; /* instance name; NULL = "ioreel-<pid>" */
+	const struct capture_partmap *parts; /* copied */
+	size_t nparts;
 };
 
 struct capture_stats {
@@ -107,9 +120,13 @@ const char *capture_instance_name(const struct capture *c);
  */
 int capture_remove_stale(void);
 
-/* Parse a blktrace "rwbs" string into op and REEL_FL_* flags; bytes is the
- * length (an empty preflush write is a flush).  Returns 0 or -1. */
-int capture_parse_rwbs(const char *rwbs, uint32_t bytes, uint8_t *op, uint8_t *flags);
+/*
+ * The op and REEL_FL_* flags of a tracefs "rwbs" field (len bytes, not
+ * necessarily NUL-terminated) of an event of `bytes` bytes: reel_rwbs_parse()
+ * plus the tracefs spelling of write-zeroes, "N" with data (blk_fill_rwbs()
+ * writes 'N' for every op it has no letter for).  Returns 0 or < 0.
+ */
+int capture_rwbs(const char *rwbs, size_t len, uint32_t bytes, uint8_t *op, uint8_t *flags);
 
 int cmd_capture(int argc, char **argv);
 

@@ -230,7 +230,8 @@ int cmd_capture(int argc, char **argv)
 	struct capture_device *devs = NULL;
 	long ndevs = 0;
 	uint32_t devts[MAX_DEVS], filt[4 * MAX_DEVS];
-	size_t nfilt = 0;
+	size_t nfilt = 0, nparts = 0;
+	struct capture_partmap parts[MAX_DEVS];
 	char err[1024], detail[2048];
 	struct reel_writer *w = NULL;
 	struct reel_join *j = NULL;
@@ -280,6 +281,19 @@ int cmd_capture(int argc, char **argv)
 		if (o.ndevs)
 			nfilt = capture_device_related(&devs[i], filt, nfilt, 4 * MAX_DEVS);
 	}
+	/* a partition asked for without its disk: recorded in its own space */
+	for (long i = 0; i < ndevs; i++) {
+		int disk_too = 0;
+		for (long k = 0; k < ndevs; k++)
+			disk_too |= devs[k].devt == devs[i].disk_devt && k != i;
+		if (devs[i].partition && !disk_too)
+			parts[nparts++] = (struct capture_partmap){
+				.disk = devs[i].disk_devt,
+				.part = devs[i].devt,
+				.start = devs[i].start_sector,
+				.nsect = devs[i].info.capacity / 512,
+			};
+	}
 
 	/* the output */
 	struct utsname un;
@@ -309,6 +323,8 @@ int cmd_capture(int argc, char **argv)
 		.devts = nfilt ? filt : NULL,
 		.ndevts = nfilt,
 		.buffer_kb = o.buffer_kb,
+		.parts = parts,
+		.nparts = nparts,
 	};
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -59,6 +59,7 @@ int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
 #endif
 
 #include "capture/capture.h"
+#include "formats/join.h"
 
 #define SLACK_NS 5000000LL /* commit latency allowance before handing events out */
 #define COMM_LEN 16
@@ -70,7 +71,7 @@ enum kind {
 	K_SPLIT,
 	K_BIO_REMAP,
 	K_RQ_REMAP,
-	K_INSERT,
+	K_GETRQ,
 	K_ISSUE,
 	K_COMPLETE,
 	K_REQUEUE,
@@ -89,7 +90,9 @@ static const struct {
 	[K_SPLIT] = {"block", "block_split", REEL_ACT_SPLIT, 0},
 	[K_BIO_REMAP] = {"block", "block_bio_remap", REEL_ACT_REMAP, 0},
 	[K_RQ_REMAP] = {"block", "block_rq_remap", REEL_ACT_REMAP, 0},
-	[K_INSERT] = {"block", "block_rq_insert", REEL_ACT_INSERT, 0},
+	/* block_getrq, not block_rq_insert: the joiner builds requests at G
+	 * (merges attach to them before dispatch) and has no use for I */
+	[K_GETRQ] = {"block", "block_getrq", REEL_ACT_GETRQ, 0},
 	[K_ISSUE] = {"block", "block_rq_issue", REEL_ACT_ISSUE, 1},
 	[K_COMPLETE] = {"block", "block_rq_complete", REEL_ACT_COMPLETE, 1},
 	[K_REQUEUE] = {"block", "block_rq_requeue", REEL_ACT_REQUEUE, 0},
@@ -139,6 +142,8 @@ struct capture {
 	uint32_t pid_tree;
 	uint32_t *pids;
 	size_t npids, cappids;
+	struct capture_partmap *parts;
+	size_t nparts;
 	struct comm_ent *comms;
 	size_t comm_cap, ncomms;
 	struct capture_stats st;
@@ -151,45 +156,21 @@ static int64_t now_ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* ---- rwbs --------------------------------------------------------------- */
-int capture_parse_rwbs(const char *s, uint32_t bytes, uint8_t *op, uint8_t *flags)
+int capture_rwbs(const char *rwbs, size_t len, uint32_t bytes, uint8_t *op, uint8_t *flags)
 {
-	uint8_t fl = 0;
-	int o = -1;
-	size_t i = 0, n = strnlen(s, 10);
-
-	/* blk_fill_rwbs(): [F preflush] op [E] [F fua] [A] [S] [M] */
-	if (n >= 2 && s[0] == 'F' && strchr("WDRFN", s[1])) {
-		fl |= REEL_FL_PREFLUSH;
-		i = 1;
-	}
-	if (i < n) {
-		switch (s[i]) {
-		case 'R': o = REEL_OP_READ; break;
-		case 'W': o = REEL_OP_WRITE; break;
-		case 'D': o = REEL_OP_DISCARD; break;
-		case 'F': o = REEL_OP_FLUSH; break;
-		case 'N': o = REEL_OP_WRITE_ZEROES; break;
-		default: return -1;
-		}
-		i++;
-	}
-	if (o < 0)
-		return -1;
-	for (; i < n; i++) {
-		switch (s[i]) {
-		case 'F': fl |= REEL_FL_FUA; break;
-		case 'A': fl |= REEL_FL_READAHEAD; break;
-		case 'S': fl |= REEL_FL_SYNC; break;
-		case 'M': fl |= REEL_FL_META; break;
-		default: break; /* 'E' secure erase, future letters */
-		}
-	}
-	if (o == REEL_OP_WRITE && bytes == 0 && (fl & REEL_FL_PREFLUSH))
-		o = REEL_OP_FLUSH;
-	*op = (uint8_t)o;
-	*flags = fl;
-	return 0;
+	char rb[16];
+	if (len >= sizeof(rb))
+		len = sizeof(rb) - 1;
+	memcpy(rb, rwbs, len);
+	rb[len] = 0;
+	size_t oi = len >= 2 && rb[0] == 'F' && strchr("WDRFN", rb[1]) ? 1 : 0;
+	int wz = len > oi && rb[oi] == 'N' && bytes;
+	if (wz)
+		rb[oi] = 'W';
+	int rc = reel_rwbs_parse(rb, len, bytes, op, flags);
+	if (rc == 0 && wz)
+		*op = REEL_OP_WRITE_ZEROES;
+	return rc;
 }
 
 /* ---- stale instances ---------------------------------------------------- */
@@ -385,6 +366,15 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		return rc ? rc : -EIO;
 	}
 	c->pid_tree = o->pid_tree;
+	if (o->nparts) {
+		c->parts = malloc(o->nparts * sizeof(*c->parts));
+		if (!c->parts) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memcpy(c->parts, o->parts, o->nparts * sizeof(*c->parts));
+		c->nparts = o->nparts;
+	}
 	tracefs_trace_off(c->inst);
 	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0) {
 		snprintf(err, errlen, "instance %s: cannot select the mono trace clock", c->name);
@@ -585,13 +575,11 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	e->sector = num(d->sector, data);
 	uint64_t nsec = num(d->nr_sector, data);
 	e->bytes = (uint32_t)(nsec << 9);
-	if (d->bytes && (d->kind == K_INSERT || d->kind == K_ISSUE) && !e->bytes)
+	if (d->bytes && d->kind == K_ISSUE && !e->bytes)
 		e->bytes = (uint32_t)num(d->bytes, data);
-	char rwbs[11];
-	memcpy(rwbs, (char *)data + d->rwbs->offset,
-	       d->rwbs->size < 10 ? (size_t)d->rwbs->size : 10);
-	rwbs[d->rwbs->size < 10 ? d->rwbs->size : 10] = 0;
-	if (capture_parse_rwbs(rwbs, e->bytes, &e->op, &e->flags) < 0)
+	const char *rwbs = (const char *)data + d->rwbs->offset;
+	size_t rl = strnlen(rwbs, (size_t)d->rwbs->size);
+	if (capture_rwbs(rwbs, rl, e->bytes, &e->op, &e->flags) < 0)
 		return 0; /* an op the record cannot express */
 	if (d->comm) {
 		char comm[COMM_LEN + 1];
@@ -608,6 +596,19 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	}
 	if (d->kind == K_SPLIT)
 		e->split_sector = num(d->new_sector, data);
+	for (size_t i = 0; i < c->nparts; i++) {
+		const struct capture_partmap *m = &c->parts[i];
+		if (e->action == REEL_ACT_REMAP && e->from_devt == m->part)
+			return 0; /* the partition's own remap: translated below */
+		if (e->devt == m->disk && e->sector >= m->start &&
+		    e->sector < m->start + m->nsect) {
+			e->devt = m->part;
+			e->sector -= m->start;
+			if (e->split_sector >= m->start)
+				e->split_sector -= m->start;
+			break;
+		}
+	}
 	cb->n++;
 	return 0;
 }
@@ -752,6 +753,7 @@ void capture_close(struct capture *c)
 		free((char *)c->comms[i].str);
 	free(c->comms);
 	free(c->pids);
+	free(c->parts);
 	free(c->page);
 	free(c);
 }
