@@ -22,10 +22,12 @@
 #include "plots/plots.h"
 
 static volatile sig_atomic_t interrupted;
+static volatile pid_t child; /* the replay running now, told to stop too */
 static void on_signal(int sig)
 {
-	(void)sig;
 	interrupted = 1;
+	if (child > 0)
+		kill(child, sig == SIGTERM ? SIGTERM : SIGINT);
 }
 
 static void usage(FILE *f)
@@ -44,9 +46,20 @@ static void usage(FILE *f)
 		"                       data mode show) or original (the trace's own timing)\n"
 		"  -k, --keep           keep the scratch files too\n"
 		"  -h, --help           this text\n\n"
-		"The bundled traces are looked up in $IOREEL_TRACES, next to the binary\n"
+		"The bundled trace (demo.reel, else git.reel, else the first .reel) is looked\n"
+		"up in $IOREEL_TRACES, next to the binary\n"
 		"(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
 		"/usr/share/ioreel/traces.\n");
+}
+
+/* The bundled traces, in order of preference for the demo. */
+static int rank(const char *name)
+{
+	static const char *const preferred[] = {"demo.reel", "git.reel"};
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(name, preferred[i]))
+			return i;
+	return 2;
 }
 
 static int has_reel(const char *dir, char *out, size_t len)
@@ -60,9 +73,9 @@ static int has_reel(const char *dir, char *out, size_t len)
 		size_t l = strlen(e->d_name);
 		if (l < 6 || strcmp(e->d_name + l - 5, ".reel") || l >= sizeof(best))
 			continue;
-		/* demo.reel wins, else the first name in order */
-		if (!best[0] || !strcmp(e->d_name, "demo.reel") ||
-		    (strcmp(best, "demo.reel") && strcmp(e->d_name, best) < 0))
+		/* demo.reel, then git.reel, else the first name in order */
+		if (!best[0] || rank(e->d_name) < rank(best) ||
+		    (rank(e->d_name) == rank(best) && strcmp(e->d_name, best) < 0))
 			memcpy(best, e->d_name, l + 1);
 	}
 	closedir(d);
@@ -149,10 +162,16 @@ static int run_self(char *const *args, const char *log)
 		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
+	child = pid;
+	if (interrupted) /* a signal between fork and here */
+		kill(pid, SIGINT);
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			child = 0;
 			return -errno;
+		}
+	child = 0;
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
@@ -309,6 +328,29 @@ int cmd_demo(int argc, char **argv)
 	       ntargets > 1 ? "s" : "", (unsigned long long)(size >> 20), scratch,
 	       extent > size ? " (trace offsets scaled to fit)" : "");
 
+	/* a first replay onto fresh files runs slower (allocation, caches):
+	 * one warm-up pass, not compared, keeps that out of the first run */
+	if (!interrupted) {
+		char warm[PATH_MAX], log[PATH_MAX];
+		plots_strf(warm, sizeof(warm), "%s/warmup.reel", scratch);
+		plots_strf(log, sizeof(log), "%s/warmup.log", scratch);
+		char *args[] = {"ioreel", "replay", trace, "--target", targets, "-o", warm,
+				"--qd", "original", "--data", "random", "--timing", "afap",
+				"--fit", "scale", "--overwrite", NULL};
+		printf("warm-up replay (not compared) ... ");
+		fflush(stdout);
+		int64_t t = reel_now_ns();
+		int st = run_self(args, log);
+		if (st != 0 && !interrupted) {
+			printf("failed\n");
+			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
+			print_log(log);
+			rc = -1;
+			goto out;
+		}
+		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+	}
+
 	static const struct {
 		const char *qd, *data, *file;
 	} runs_cfg[] = {
@@ -336,6 +378,11 @@ int cmd_demo(int argc, char **argv)
 		fflush(stdout);
 		int64_t t = reel_now_ns();
 		int st = run_self(args, log);
+		if (interrupted) {
+			printf("interrupted\n");
+			rc = -1;
+			break;
+		}
 		if (st != 0) {
 			printf("failed\n");
 			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
@@ -346,6 +393,7 @@ int cmd_demo(int argc, char **argv)
 		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
 	}
 	if (interrupted) {
+		fflush(stdout);
 		fprintf(stderr, "ioreel demo: interrupted\n");
 		rc = -1;
 	}
@@ -362,12 +410,18 @@ int cmd_demo(int argc, char **argv)
 			rc = plots_report_write(runs, NRUNS, outdir, err, sizeof(err));
 		}
 		plots_runs_free(runs, NRUNS);
-		if (rc < 0)
+		if (rc < 0) {
 			fprintf(stderr, "ioreel demo: %s\n", err);
-		else
+		} else {
+			printf("\nNote: the targets are files on the file system of %s, so differences "
+			       "between data modes\nshow the file system and caches, not a compressing "
+			       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
+			       "its own.\n",
+			       tmp);
 			printf("\nreport: %s/report.html (report.md, plots and the four results in "
 			       "%s)\n",
 			       outdir, outdir);
+		}
 	}
 out:
 	if (keep)

@@ -3,7 +3,7 @@
 # one captured here (fio on a loop device), else skips.
 plots_trace() {
 	TRACE=""
-	for f in "$TOP"/traces/*.reel; do
+	for f in "$TOP"/traces/git.reel "$TOP"/traces/*.reel; do
 		[ -f "$f" ] && { TRACE=$f; return; }
 	done
 	"$IOREEL" capture --help >/dev/null 2>&1 || skip "no bundled trace in traces/ and no ioreel capture"
