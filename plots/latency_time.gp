@@ -29,4 +29,4 @@ set xlabel "time since start (s), by completion time"
 set ylabel "latency, issue to completion (us, log scale)"
 set style fill transparent solid 0.25 noborder
 plot for [i=1:n] word(files,i) using 1:2:3 with filledcurves lc i title word(titles,i)." p50-p99", \
-     for [i=1:n] word(files,i) using 1:2 with lines lw 1.5 lc i notitle
+     for [i=1:n] word(files,i) using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 lc i notitle

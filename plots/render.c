@@ -280,13 +280,19 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 	double iv = (double)r->lat_interval_ns / 1e9;
 	fprintf(f, "# %s: %s\n# interval %.6f s, by completion time\n", r->label, r->path, iv);
 	fprintf(f, "# time_s p50_us p99_us p999_us count\n");
+	int gap = 1;
 	for (size_t b = 0; b < r->nlatb && r->latb; b++) {
 		const uint32_t *c = r->latb + b * PLOTS_LAT_COARSE;
 		uint64_t n = 0;
 		for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
 			n += c[i];
-		if (!n)
+		if (!n) { /* a gap: a blank line breaks the lines and bands */
+			if (!gap)
+				fputc('\n', f);
+			gap = 1;
 			continue;
+		}
+		gap = 0;
 		fprintf(f, "%.6f %.3f %.3f %.3f %llu\n", ((double)b + 0.5) * iv,
 			coarse_quantile(c, 0.5) / 1e3, coarse_quantile(c, 0.99) / 1e3,
 			coarse_quantile(c, 0.999) / 1e3, (unsigned long long)n);
@@ -347,6 +353,17 @@ static void ie_classes(const struct plots_hist *h, double pct[IE_N])
 			c++;
 		pct[c] += 100.0 * (double)h->b[i] / (double)h->n;
 	}
+}
+
+/* "500 us", "20 ms", "1.5 s" */
+static void fmt_interval(char *buf, size_t len, int64_t ns)
+{
+	if (ns < 1000000)
+		plots_strf(buf, len, "%g us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		plots_strf(buf, len, "%g ms", (double)ns / 1e6);
+	else
+		plots_strf(buf, len, "%g s", (double)ns / 1e9);
 }
 
 /* Append ' "word"' to a list argument (labels are free of quotes). */
@@ -473,10 +490,10 @@ static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 		}
 		any_replay |= r->has_issue_err;
 	}
-	char title[256];
-	plots_strf(title, sizeof(title), "%s over time (interval %.3g ms)",
-		 all_completion ? "Throughput" : "Arrival rate",
-		 (double)runs[0]->interval_ns / 1e6);
+	char title[256], iv[32];
+	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
+	plots_strf(title, sizeof(title), "%s over time (interval %s)",
+		   all_completion ? "Throughput" : "Arrival rate", iv);
 	if ((err = render(&j, "throughput", "throughput", files, titles, title,
 			  all_completion ? "completion" : "arrival")) < 0)
 		goto out;
@@ -495,8 +512,8 @@ static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 		if ((err = render(&j, "latency_cdf", "latency_cdf", files, titles,
 				  "Latency CDF (issue to completion)", NULL)) < 0)
 			goto out;
-		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %.3g ms)",
-			 (double)runs[0]->lat_interval_ns / 1e6);
+		fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
+		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
 		if ((err = render(&j, "latency_time", "latency_time", lfiles, ltitles, title,
 				  NULL)) < 0)
 			goto out;
