@@ -301,7 +301,7 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 		fprintf(f, "\nQueue depth scaling (runs identical but for replay.qd): %s\n",
 			g[k].what);
 		fprintf(f, "%-10s  %10s  %10s  %10s  %10s  %14s\n", "qd", "MB/s", "IOPS", "p50 us",
-			"p99 us", "x first row");
+			"p99 us", "x first qd");
 		const struct plots_run *r0 = runs[g[k].idx[0]];
 		for (size_t j = 0; j < g[k].n; j++) {
 			const struct plots_run *r = runs[g[k].idx[j]];
@@ -584,7 +584,7 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 		table_begin(f, d, "qdscaling");
 		row_begin(f, d);
 		static const char *const cols[] = {"qd",     "MB/s",   "IOPS",
-						   "p50 us", "p99 us", "x first row"};
+						   "p50 us", "p99 us", "x first qd"};
 		for (size_t c = 0; c < 6; c++)
 			cell(f, d, 1, cols[c]);
 		row_end(f, d);
