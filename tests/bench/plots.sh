@@ -47,6 +47,7 @@ if command -v gnuplot >/dev/null; then
 		gnuplot -c "$s/latency_cdf.gp" png g3.png '"data/latcdf_1.dat" "data/latcdf_2.dat"' '"a" "b"' t &&
 		gnuplot -c "$s/latency_time.gp" png g4.png '"data/lattime_1.dat" "data/lattime_2.dat"' '"a" "b"' t &&
 		gnuplot -c "$s/access_map.gp" png g5.png '"data/map_1.dat"' '"a"' t &&
+		gnuplot -c "$s/access_map.gp" png g7.png '"data/map_2.dat"' '"b"' t &&
 		gnuplot -c "$s/sizes.gp" png g6.png '"data/sizes.dat"' '"a r" "a w" "b r" "b w"' t
 	}
 	tg=$(best gp)
@@ -64,7 +65,7 @@ if ls "$TOP"/traces/*.reel >/dev/null 2>&1 && command -v gnuplot >/dev/null; the
 		rep=$((rep + d))
 	done
 	printf "   demo (%s): %.1f s wall; target <= 60 s (ratio %.2f); its four replays took %.1f s themselves (demo / replays %.2f)\n" \
-		"$(ls "$TOP"/traces/*.reel | head -1 | xargs basename)" "$td" "$(echo "$td / 60" | bc -l)" \
+		"$(sed -n '1s/^ioreel demo: trace \([^ ]*\) .*/\1/p' "$T/demo.out" | xargs basename)" "$td" "$(echo "$td / 60" | bc -l)" \
 		"$(echo "$rep / 1000000000" | bc -l)" "$(echo "$td * 1000000000 / $rep" | bc -l)"
 else
 	echo "   demo: skipped (no bundled trace in traces/ or no gnuplot)"
