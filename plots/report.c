@@ -52,6 +52,13 @@ double plots_metric(const struct plots_run *r, int m)
 	return 0;
 }
 
+/* Latency is unknown for a trace without completion times. */
+static int metric_known(const struct plots_run *r, int m)
+{
+	return !(m == PLOTS_M_P50_US || m == PLOTS_M_P99_US || m == PLOTS_M_P999_US) ||
+	       r->all.lat.count > 0;
+}
+
 /* ---- grouping ---------------------------------------------------------- */
 #define MAXG 64
 struct group {
@@ -263,8 +270,12 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 	fprintf(f, "  %9s\n", "% of best");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%-*s", w, runs[i]->label);
-		for (size_t m = 0; m < NROW_METRICS; m++)
-			fprintf(f, "  %11.1f", plots_metric(runs[i], row_metrics[m]));
+		for (size_t m = 0; m < NROW_METRICS; m++) {
+			if (metric_known(runs[i], row_metrics[m]))
+				fprintf(f, "  %11.1f", plots_metric(runs[i], row_metrics[m]));
+			else
+				fprintf(f, "  %11s", "-");
+		}
 		fprintf(f, "  %8.1f%%\n", pct(runs[i]->mbps, best));
 	}
 	fprintf(f, "(MB/s = 10^6 bytes/s and IOPS over each run's I/O span, first issue to last "
@@ -364,7 +375,10 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 			(unsigned long long)r->op[PLOTS_WRITE].bytes);
 		for (int m = 0; m < PLOTS_M__COUNT; m++) {
 			fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
-			json_num(f, plots_metric(r, m));
+			if (metric_known(r, m))
+				json_num(f, plots_metric(r, m));
+			else
+				fputs("null", f);
 		}
 		fprintf(f, ", \"pct_of_best\": ");
 		json_num(f, pct(r->mbps, best));
@@ -531,8 +545,12 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 	for (size_t i = 0; i < n; i++) {
 		row_begin(f, d);
 		cell(f, d, 0, runs[i]->label);
-		for (size_t m = 0; m < NROW_METRICS; m++)
-			cellf(f, d, "%.1f", plots_metric(runs[i], row_metrics[m]));
+		for (size_t m = 0; m < NROW_METRICS; m++) {
+			if (metric_known(runs[i], row_metrics[m]))
+				cellf(f, d, "%.1f", plots_metric(runs[i], row_metrics[m]));
+			else
+				cell(f, d, 0, "-");
+		}
 		cellf(f, d, "%.1f%%", pct(runs[i]->mbps, best));
 		row_end(f, d);
 	}

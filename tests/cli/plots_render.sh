@@ -72,6 +72,25 @@ for s in throughput access_map sizes; do
 done
 [ -e "$T/trace/issue_error.svg" ] && fail "trace: an issue error plot for a trace that was not replayed"
 
+# a trace with arrival times only (public FIU trace, imported): arrival
+# rate, access map and sizes; no latency plots; compare prints '-' for latency
+fiu=$SHARED/traces/public/fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse
+if [ -e "$fiu" ]; then
+	"$IOREEL" import "$fiu" -o "$T/fiu.reel" >/dev/null 2>&1 || fail "import $fiu"
+	"$IOREEL" plot "$T/fiu.reel" -o "$T/fiu" --format png >"$T/fiu.out" || fail "plot of an arrival-only trace"
+	grep -q "Arrival rate over time" "$T/fiu.out" || fail "arrival-only trace: no arrival rate plot"
+	for s in throughput access_map sizes; do
+		[ -s "$T/fiu/$s.png" ] || fail "arrival-only trace: $s.png missing"
+	done
+	for s in latency_cdf latency_time inflight issue_error; do
+		[ -e "$T/fiu/$s.png" ] && fail "arrival-only trace: $s.png drawn without the data for it"
+	done
+	"$IOREEL" compare "$T/fiu.reel" | awk 'NR == 2 && $6 == "-" && $7 == "-" && $8 == "-" {ok = 1} END {exit !ok}' ||
+		fail "compare: unknown latency not shown as '-'"
+else
+	echo "note: $fiu absent, arrival-only trace not checked"
+fi
+
 # scripts not found: the error names IOREEL_PLOTS
 if IOREEL_PLOTS=/nonexistent "$IOREEL" plot "$T/a.reel" -o "$T/none" 2>"$T/err"; then
 	fail "plot without scripts succeeded"
