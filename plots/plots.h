@@ -77,6 +77,7 @@ struct plots_run {
 	int has_latency;         /* records with both start and completion */
 	int time_by_completion;  /* throughput buckets by completion time */
 	char data[64], qd[32], engine[32], timing[32]; /* replay.* or "" */
+	double ratio_achieved;   /* replay.ratio_achieved (LZ4), or -1 */
 	char config[2048];       /* "replay.KEY=VALUE\n" lines, sorted: the configuration */
 	int complete;            /* file ended with its trailer */
 

@@ -382,6 +382,10 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		}
 		fprintf(f, ", \"pct_of_best\": ");
 		json_num(f, pct(r->mbps, best));
+		if (r->ratio_achieved > 0) {
+			fprintf(f, ", \"ratio_achieved\": ");
+			json_num(f, r->ratio_achieved);
+		}
 		if (r->has_issue_err) {
 			fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
 			json_num(f, plots_hist_quantile(&r->issue_err, 0.5) / 1e3);
@@ -638,6 +642,25 @@ static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, siz
 			   (unsigned long long)runs[i]->count,
 			   runs[i]->complete ? "" : ", cut short");
 		cell_text(f, d, b);
+		if (runs[i]->is_replay) {
+			char tr[512], tg[512], line[1400];
+			config_value(runs[i], "replay.trace", tr, sizeof(tr));
+			config_value(runs[i], "replay.targets", tg, sizeof(tg));
+			plots_strf(line, sizeof(line),
+				   ": replay of %s onto %s, timing %s, qd %s, data %s, engine %s",
+				   tr[0] ? tr : "?", tg[0] ? tg : "?",
+				   runs[i]->timing[0] ? runs[i]->timing : "?",
+				   runs[i]->qd[0] ? runs[i]->qd : "?",
+				   runs[i]->data[0] ? runs[i]->data : "?",
+				   runs[i]->engine[0] ? runs[i]->engine : "?");
+			if (runs[i]->ratio_achieved > 0) {
+				size_t l = strlen(line);
+				plots_strf(line + l, sizeof(line) - l,
+					   " (written data's LZ4 ratio %.3f)",
+					   runs[i]->ratio_achieved);
+			}
+			cell_text(f, d, line);
+		}
 		fputs(d == MD ? "\n" : "</li>\n", f);
 	}
 	fputs(d == MD ? "\n" : "</ul>\n", f);

@@ -265,6 +265,8 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 	meta_text(rd, "replay.qd", run->qd, sizeof(run->qd));
 	meta_text(rd, "replay.engine", run->engine, sizeof(run->engine));
 	meta_text(rd, "replay.timing", run->timing, sizeof(run->timing));
+	const struct reel_meta *ra;
+	run->ratio_achieved = -1;
 
 	const struct reel_rec *recs;
 	long n;
@@ -300,6 +302,11 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		return (int)n;
 	}
 	run->complete = reel_reader_complete(rd);
+	ra = reel_reader_meta(rd, "replay.ratio_achieved"); /* a trailer key */
+	if (ra && ra->type == REEL_META_DBL)
+		run->ratio_achieved = ra->d;
+	else if (ra && ra->type == REEL_META_INT)
+		run->ratio_achieved = (double)ra->i;
 	run->has_latency = with_lat > 0;
 	/* throughput by completion time when most I/Os have one */
 	run->time_by_completion = with_complete * 2 > run->count;
