@@ -900,7 +900,7 @@ int reel_writer_close(struct reel_writer *w)
 
 /* ---- the reader -------------------------------------------------------- */
 /* One column being decoded, a block of records at a time. */
-enum { K_ZERO, K_CONST, K_BP };
+enum { K_ZERO, K_CONST, K_BP, K_VARINT };
 struct colstate {
 	int kind;
 	int64_t base, mul;
@@ -1427,6 +1427,15 @@ static int decode_block(struct colstate *cs, int64_t *out, size_t m)
 			out[i] = cs->base;
 		return 0;
 	}
+	if (cs->kind == K_VARINT) {
+		for (size_t i = 0; i < m; i++) {
+			uint64_t u;
+			if (!varint_slow(&cs->p, cs->end, &u))
+				return -1;
+			out[i] = (int64_t)((uint64_t)unzz(u) * (uint64_t)cs->mul);
+		}
+		return 0;
+	}
 	return decode_bitpack(cs, out, m);
 }
 
@@ -1486,11 +1495,12 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 			cs[c].kind = K_CONST;
 			continue;
 		}
-		if (enc->via.str.size != 7 || memcmp(enc->via.str.ptr, "bitpack", 7)) {
+		int varint = enc->via.str.size == 6 && !memcmp(enc->via.str.ptr, "varint", 6);
+		if (!varint && (enc->via.str.size != 7 || memcmp(enc->via.str.ptr, "bitpack", 7))) {
 			snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding", col_names[c]);
 			goto out;
 		}
-		cs[c].kind = K_BP;
+		cs[c].kind = varint ? K_VARINT : K_BP;
 		cs[c].mul = obj_int_or(map_get(col, "mul"), 1);
 		const msgpack_object *d = map_get(col, "data");
 		if (cs[c].mul < 1 || !d || d->type != MSGPACK_OBJECT_BIN)
@@ -1572,7 +1582,7 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	r->chunk_left -= bm;
 	if (!r->chunk_left) {
 		for (int c = 0; c < C__COUNT; c++) {
-			if (r->cs[c].kind == K_BP &&
+			if (r->cs[c].kind >= K_BP &&
 			    r->cs[c].p != r->cs[c].end) {
 				snprintf(whybuf, sizeof(whybuf), "column '%s': more values than n=%zu",
 					 col_names[c], r->chunk_n);
