@@ -17,25 +17,30 @@ N=1000000
 "$gen" $N "$T/big.reel" >/dev/null || exit 1
 "$gen" 200000 "$T/small.reel" >/dev/null || exit 1
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.9f\", $1 }"; }
 best() { # best of 3 wall seconds of a command
 	local b=999999 t0 t1 d
 	for _ in 1 2 3; do
 		t0=$(now); "$@" >/dev/null 2>&1 || return 1; t1=$(now)
-		d=$(echo "$t1 - $t0" | bc -l)
-		b=$(echo "if ($d < $b) $d else $b" | bc -l)
+		d=$(calc "$t1 - $t0")
+		b=$(calc "($d < $b) ? $d : $b")
 	done
 	echo "$b"
 }
 ti=$(best "$IOREEL" info "$T/big.reel")
 tc=$(best "$IOREEL" compare "$T/big.reel")
 printf "   compare analysis: %.1f M I/O/s (%.2f s for %d I/Os); anchor ioreel info: %.1f M I/O/s; ratio %.2f\n" \
-	"$(echo "$N / $tc / 1000000" | bc -l)" "$tc" $N "$(echo "$N / $ti / 1000000" | bc -l)" \
-	"$(echo "$ti / $tc" | bc -l)"
-mb=$(/usr/bin/time -f %M "$IOREEL" compare "$T/big.reel" 2>&1 >/dev/null | tail -1)
-ms=$(/usr/bin/time -f %M "$IOREEL" compare "$T/small.reel" 2>&1 >/dev/null | tail -1)
-mi=$(/usr/bin/time -f %M "$IOREEL" info "$T/big.reel" 2>&1 >/dev/null | tail -1)
-printf "   compare peak RSS: %d KiB at 1M I/Os, %d KiB at 200k (ratio %.2f); anchor ioreel info at 1M: %d KiB (ratio %.2f)\n" \
-	"$mb" "$ms" "$(echo "$mb / $ms" | bc -l)" "$mi" "$(echo "$mb / $mi" | bc -l)"
+	"$(calc "$N / $tc / 1000000")" "$tc" $N "$(calc "$N / $ti / 1000000")" \
+	"$(calc "$ti / $tc")"
+if [ -x /usr/bin/time ]; then
+	mb=$(/usr/bin/time -f %M "$IOREEL" compare "$T/big.reel" 2>&1 >/dev/null | tail -1)
+	ms=$(/usr/bin/time -f %M "$IOREEL" compare "$T/small.reel" 2>&1 >/dev/null | tail -1)
+	mi=$(/usr/bin/time -f %M "$IOREEL" info "$T/big.reel" 2>&1 >/dev/null | tail -1)
+	printf "   compare peak RSS: %d KiB at 1M I/Os, %d KiB at 200k (ratio %.2f); anchor ioreel info at 1M: %d KiB (ratio %.2f)\n" \
+		"$mb" "$ms" "$(calc "$mb / $ms")" "$mi" "$(calc "$mb / $mi")"
+else
+	echo "   compare peak RSS: not measured (/usr/bin/time absent: apt-get install time)"
+fi
 if command -v gnuplot >/dev/null; then
 	tp=$(best "$IOREEL" plot "$T/big.reel" "$T/small.reel" -o "$T/plots")
 	# gnuplot alone on the data files ioreel wrote, with the same scripts
@@ -52,21 +57,21 @@ if command -v gnuplot >/dev/null; then
 	}
 	tg=$(best gp)
 	printf "   plot (2 runs, 1.2M I/Os, %d plots): %.2f s; anchor gnuplot alone on the same data: %.2f s; ratio %.2f\n" \
-		"$(ls "$T/plots"/*.png | grep -vc '/g[0-9].png')" "$tp" "$tg" "$(echo "$tp / $tg" | bc -l)"
+		"$(ls "$T/plots"/*.png | grep -vc '/g[0-9].png')" "$tp" "$tg" "$(calc "$tp / $tg")"
 fi
 if ls "$TOP"/traces/*.reel >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	mkdir -p "$T/tmp"
 	t0=$(now)
 	TMPDIR=$T/tmp "$IOREEL" demo -o "$T/demo" >"$T/demo.out" 2>&1 || { tail "$T/demo.out"; exit 1; }
-	td=$(echo "$(now) - $t0" | bc -l)
+	td=$(calc "$(now) - $t0")
 	rep=0
 	for r in "$T/demo"/*.reel; do
 		d=$("$IOREEL" info --json "$r" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.duration_ns"])')
 		rep=$((rep + d))
 	done
 	printf "   demo (%s): %.1f s wall; target <= 60 s (ratio %.2f); its four replays took %.1f s themselves (demo / replays %.2f)\n" \
-		"$(sed -n '1s/^ioreel demo: trace \([^ ]*\) .*/\1/p' "$T/demo.out" | xargs basename)" "$td" "$(echo "$td / 60" | bc -l)" \
-		"$(echo "$rep / 1000000000" | bc -l)" "$(echo "$td * 1000000000 / $rep" | bc -l)"
+		"$(sed -n '1s/^ioreel demo: trace \([^ ]*\) .*/\1/p' "$T/demo.out" | xargs basename)" "$td" "$(calc "$td / 60")" \
+		"$(calc "$rep / 1000000000")" "$(calc "$td * 1000000000 / $rep")"
 else
 	echo "   demo: skipped (no bundled trace in traces/ or no gnuplot)"
 fi
