@@ -15,15 +15,6 @@
 
 #include "formats/reel.h"
 
-/* import.c refers to the importers weakly; these strong references make the
- * linker take this helper's importers out of libioreel.a. */
-extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,
-	reel_imp_alibaba, reel_imp_tencent, reel_imp_fio;
-__attribute__((used)) static const struct reel_importer *const linked_importers[] = {
-	&reel_imp_msr,	   &reel_imp_spc,     &reel_imp_fiu, &reel_imp_disksim,
-	&reel_imp_alibaba, &reel_imp_tencent, &reel_imp_fio,
-};
-
 struct import_opts {
 	const char *from;
 	const char *out;
@@ -94,28 +85,15 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
-/* NAME given for blktrace's per-CPU files NAME.blktrace.N: buf gets
- * NAME.blktrace.0 and 1 is returned when that file exists. */
-static int blktrace_base(const char *name, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "%s.blktrace.0", name);
-	return n > 0 && (size_t)n < len && !access(buf, R_OK);
-}
-
 static int run_import(const struct import_opts *o, const struct reel_importer *imp,
 		      char **in, size_t nin)
 {
+	/* input size for the progress line (an input may also be a base name,
+	 * blktrace's NAME for NAME.blktrace.N: the importer opens the files) */
 	uint64_t total = 0;
 	for (size_t i = 0; i < nin; i++) {
 		struct stat sb;
-		char first[4096];
-		if (strcmp(in[i], "-") && stat(in[i], &sb) && blktrace_base(in[i], first, sizeof(first)))
-			continue; /* a blktrace base name: the importer finds NAME.blktrace.N */
-		if (strcmp(in[i], "-") && stat(in[i], &sb)) {
-			fprintf(stderr, "ioreel import: %s: %s\n", in[i], strerror(errno));
-			return 1;
-		}
-		if (strcmp(in[i], "-"))
+		if (strcmp(in[i], "-") && !stat(in[i], &sb) && S_ISREG(sb.st_mode))
 			total += (uint64_t)sb.st_size;
 	}
 	char source[64], detail[1024];
@@ -275,10 +253,13 @@ int cmd_import(int argc, char **argv)
 					"(--from list shows them)\n");
 			return 2;
 		}
+		/* blktrace's base name: detect from its first per-CPU file */
 		char first[4096];
 		const char *probe = in[0];
-		if (access(in[0], R_OK) && blktrace_base(in[0], first, sizeof(first)))
-			probe = first; /* detect a blktrace base name by its first file */
+		if (access(in[0], F_OK) &&
+		    snprintf(first, sizeof(first), "%s.blktrace.0", in[0]) < (int)sizeof(first) &&
+		    !access(first, F_OK))
+			probe = first;
 		if (access(probe, R_OK)) {
 			fprintf(stderr, "ioreel import: %s: %s\n", in[0], strerror(errno));
 			return 1;
