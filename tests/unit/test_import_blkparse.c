@@ -92,9 +92,19 @@ static const char crafted[] =
 	"Total (sdb):\n"
 	"Events (sdb): 18 entries\n";
 
+/* the scratch directory goes even when a check fails (exit) */
+static void cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
 	char p[600], cmd[700];
 
 	/* crafted */

@@ -214,6 +214,15 @@ static size_t record_offsets(const unsigned char *b, size_t len, size_t *offs, s
 	return n;
 }
 
+/* the scratch directory goes even when a check fails (exit) */
+static void cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
 int main(void)
 {
 	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
@@ -224,6 +233,7 @@ int main(void)
 	if (access(f0, R_OK) || access(f1, R_OK))
 		SKIP("%s absent", f0);
 	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
 	char err[1024], p[700], cmd[1500];
 
 	/* blkparse's own count of Q events */
