@@ -114,6 +114,8 @@ struct pending {
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
 	int fd;
+	char last_comm[COMM_LEN]; /* the last raw comm field and its interned name */
+	const char *last_str;
 	struct pending *q;
 	size_t head, n, cap;
 };
@@ -524,12 +526,39 @@ static int in_tree(struct capture *c, uint32_t pid)
 	return 0;
 }
 
-static unsigned long long num(struct tep_format_field *f, void *data)
+/* A field of a raw event at the offset and size the kernel's format gave
+ * (libtraceevent parsed it); the buffer is in host byte order.  Inlined
+ * because it runs several times per event. */
+static inline unsigned long long num(const struct tep_format_field *f, const void *data)
 {
-	unsigned long long v = 0;
-	if (f)
-		tep_read_number_field(f, data, &v);
-	return v;
+	const unsigned char *p;
+	if (!f)
+		return 0;
+	p = (const unsigned char *)data + f->offset;
+	switch (f->size) {
+	case 1:
+		return *p;
+	case 2: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
+	case 8: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	default: {
+		unsigned long long v = 0;
+		tep_read_number_field((struct tep_format_field *)f, (void *)data, &v);
+		return v;
+	}
+	}
 }
 
 /* Parse one raw event into the CPU's queue.  Returns 0, or -ENOMEM. */
@@ -582,14 +611,23 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	if (capture_rwbs(rwbs, rl, e->bytes, &e->op, &e->flags) < 0)
 		return 0; /* an op the record cannot express */
 	if (d->comm) {
-		char comm[COMM_LEN + 1];
+		const char *raw = (const char *)data + d->comm->offset;
 		size_t cl = d->comm->size < COMM_LEN ? (size_t)d->comm->size : COMM_LEN;
-		memcpy(comm, (char *)data + d->comm->offset, cl);
-		comm[cl] = 0;
-		e->comm = intern_comm(c, comm);
+		if (cb->last_str && cl == COMM_LEN && !memcmp(raw, cb->last_comm, COMM_LEN)) {
+			e->comm = cb->last_str;
+		} else {
+			char comm[COMM_LEN + 1];
+			memcpy(comm, raw, cl);
+			comm[cl] = 0;
+			e->comm = intern_comm(c, comm);
+			if (cl == COMM_LEN && e->comm) {
+				memcpy(cb->last_comm, raw, COMM_LEN);
+				cb->last_str = e->comm;
+			}
+		}
 	}
 	if (d->error)
-		e->error = (int32_t)(int)num(d->error, data);
+		e->error = (int32_t)(uint32_t)num(d->error, data);
 	if (d->kind == K_BIO_REMAP || d->kind == K_RQ_REMAP) {
 		e->from_devt = (uint32_t)num(d->old_dev, data);
 		e->from_sector = num(d->old_sector, data);

@@ -8,6 +8,10 @@
 command -v fio >/dev/null || skip "fio not installed"
 command -v addpart >/dev/null || skip "addpart (util-linux) not installed"
 make_loop "$T/disk" 64
+# the partition outlives the loop device's detach unless deleted: delete it
+# (at exit, before lib.sh detaches the device)
+part_cleanup() { delpart "$LOOP" 1 2>/dev/null; return 0; }
+at_exit part_cleanup
 addpart "$LOOP" 1 2048 65536 2>/dev/null || skip "cannot add a partition to $LOOP"
 P=${LOOP}p1
 for _ in $(seq 50); do [ -b "$P" ] && break; sleep 0.1; done
