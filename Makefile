@@ -55,9 +55,11 @@ $(BUILD)/tests/bench/%: tests/bench/%.c $(BUILD)/libioreel.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
 
 check: all
+	$(Q)sh scripts/deps.sh check
 	$(Q)BUILD=$(BUILD) sh tests/run.sh
 
 bench: all
+	$(Q)sh scripts/deps.sh check
 	$(Q)BUILD=$(BUILD) sh tests/bench/run.sh
 
 demo: all

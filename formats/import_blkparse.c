@@ -178,7 +178,7 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 			return LINE_IGNORE; /* passthrough completion */
 		}
 	}
-	e->sector = sector;
+	e->sector = have_sector ? sector : REEL_SECTOR_UNKNOWN;
 	e->bytes = (uint32_t)(nsect * 512);
 	if (reel_rwbs_parse(rwbs, rwbslen, e->bytes, &e->op, &e->flags))
 		BAD("bad RWBS field");

@@ -552,7 +552,7 @@ static int process(struct bt *b, const struct bev *be)
 	struct reel_event e;
 	memset(&e, 0, sizeof(e));
 	e.action = be->act;
-	e.t_ns = be->t - b->genesis;
+	e.t_ns = (int64_t)((uint64_t)be->t - (uint64_t)b->genesis);
 	e.devt = be->devt;
 	e.sector = be->sector;
 	e.bytes = be->bytes;
@@ -726,10 +726,11 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		for (size_t i = 0; i < b.nsrcs; i++)
 			if (b.srcs[i].active && (!lag || b.srcs[i].last_t < lag->last_t))
 				lag = &b.srcs[i];
-		int64_t win = b.multi_cpu ? BT_STREAM_WINDOW_NS : 0;
+		int64_t win = b.multi_cpu ? BT_STREAM_WINDOW_NS : 0, upto = INT64_MIN;
+		if (lag && lag->last_t != INT64_MIN && __builtin_sub_overflow(lag->last_t, win, &upto))
+			upto = INT64_MIN;
 		while (b.nheap && !rc &&
-		       (!lag || (lag->last_t != INT64_MIN && b.heap[0].t <= lag->last_t - win) ||
-			b.nheap > BT_HEAP_CAP)) {
+		       (!lag || (upto != INT64_MIN && b.heap[0].t <= upto) || b.nheap > BT_HEAP_CAP)) {
 			struct bev e;
 			heap_pop(&b, &e);
 			rc = process(&b, &e);

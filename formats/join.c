@@ -193,7 +193,13 @@ struct reel_join {
 
 static inline uint32_t nsect_of(uint32_t bytes)
 {
-	return (bytes + 511) >> 9;
+	return (uint32_t)(((uint64_t)bytes + 511) >> 9);
+}
+
+/* t is more than win before now (no overflow whatever the times) */
+static inline int older(int64_t now, int64_t t, int64_t win)
+{
+	return now > t && (uint64_t)now - (uint64_t)t > (uint64_t)win;
 }
 
 static int is_traced(const struct reel_join *j, uint32_t devt)
@@ -543,7 +549,7 @@ static int drain(struct reel_join *j, int all)
 {
 	while (j->head && !j->err) {
 		struct io *io = j->head;
-		if (!all && !io->done && j->now - io->rec.queue_ns <= j->window &&
+		if (!all && !io->done && !older(j->now, io->rec.queue_ns, j->window) &&
 		    j->npending <= j->cap)
 			break;
 		io_emit(j, io);
@@ -551,7 +557,7 @@ static int drain(struct reel_join *j, int all)
 	/* forget old requests nobody refers to any more */
 	for (struct req *r = j->rhead, *nx; r; r = nx) {
 		nx = r->next;
-		if (!all && j->now - r->created_ns <= j->window)
+		if (!all && !older(j->now, r->created_ns, j->window))
 			break;
 		if (all || !r->parts)
 			req_free(j, r);
@@ -586,7 +592,7 @@ static int on_queue(struct reel_join *j, const struct reel_event *e)
 	}
 	struct reel_rec *r = &io->rec;
 	r->queue_ns = e->t_ns;
-	r->offset = e->sector * 512;
+	r->offset = e->sector == REEL_SECTOR_UNKNOWN ? 0 : e->sector * 512;
 	r->length = e->bytes;
 	r->op = e->op;
 	r->flags = e->flags;
@@ -747,11 +753,12 @@ static int on_getrq(struct reel_join *j, const struct reel_event *e)
 	return j->err;
 }
 
-/* A data-less REQ_OP_FLUSH (blkparse "FN"): the flush machinery's own
- * request, issued and completed on behalf of requests carrying a preflush. */
+/* A data-less flush at D or C that matches no request of its own (blkparse
+ * "FN", tracefs "FF"): the flush machinery's request, issued and completed
+ * on behalf of the requests carrying a preflush. */
 static int is_flush_proxy(const struct reel_event *e)
 {
-	return e->op == REEL_OP_FLUSH && !(e->flags & REEL_FL_PREFLUSH) && !e->bytes;
+	return e->op == REEL_OP_FLUSH && !e->bytes;
 }
 
 static int flush_proxy_issue(struct reel_join *j, const struct reel_event *e)
@@ -768,10 +775,10 @@ static int flush_proxy_issue(struct reel_join *j, const struct reel_event *e)
 	return found;
 }
 
-static int flush_pending(struct reel_join *j, uint32_t devt)
+static int flush_in_progress(struct reel_join *j, uint32_t devt)
 {
 	for (struct req *r = j->rhead; r; r = r->next)
-		if (r->devt == devt && (r->flush_issued || r->preflush))
+		if (r->devt == devt && r->flush_issued)
 			return 1;
 	return 0;
 }
@@ -814,24 +821,25 @@ static void orphan(struct reel_join *j, uint32_t devt)
 
 static int on_issue(struct reel_join *j, const struct reel_event *e)
 {
-	if (is_flush_proxy(e) && flush_proxy_issue(j, e))
-		return 0;
+	int proxy = is_flush_proxy(e);
 	struct req *r = find_req_start(j, e->devt, e->sector, 0);
 	if (!r) {
 		struct part *p = find_part(j, e->devt, e->sector, 0);
 		if (p)
 			r = req_from_part(j, p, e->t_ns);
 	}
+	if (!r && proxy && flush_proxy_issue(j, e))
+		return 0;
 	if (!r)
 		r = alias_req(j, e, 1);
 	if (!r && !e->bytes)
 		r = zero_len_req(j, e->devt, 1);
-	if (!r && e->op == REEL_OP_FLUSH && flush_proxy_issue(j, e))
-		return 0;
 	if (!r) {
 		orphan(j, e->devt);
 		return j->err;
 	}
+	if (proxy && r->preflush)
+		r->flush_issued = 1; /* its completion may come as a bare flush */
 	r->issued = 1;
 	req_unmergeable(j, r);
 	if (!r->had_parts)
@@ -841,7 +849,6 @@ static int on_issue(struct reel_join *j, const struct reel_event *e)
 	return 0;
 }
 
-/* 0 or -errno; blktrace keeps the kernel's -errno in a u16 (65531 = -EIO) */
 static int32_t norm_err(int32_t err)
 {
 	if (err > 32767 && err <= 65535)
@@ -893,8 +900,6 @@ static struct io *find_origin(struct reel_join *j, uint32_t devt, uint64_t secto
 
 static int on_complete(struct reel_join *j, const struct reel_event *e)
 {
-	if (is_flush_proxy(e) && flush_pending(j, e->devt))
-		return 0;
 	struct req *r = find_req_start(j, e->devt, e->sector, 1);
 	if (r) {
 		complete_req(j, r, e);
@@ -910,6 +915,8 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 		part_complete(j, p, e->t_ns, norm_err(e->error));
 		return 0;
 	}
+	if (is_flush_proxy(e) && flush_in_progress(j, e->devt))
+		return 0; /* the flush machinery's own request: its I/Os complete later */
 	r = alias_req(j, e, 0);
 	if (!r && !e->bytes)
 		r = zero_len_req(j, e->devt, 0);
@@ -917,8 +924,6 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 		complete_req(j, r, e);
 		return j->err;
 	}
-	if (e->op == REEL_OP_FLUSH && !e->bytes && flush_pending(j, e->devt))
-		return 0;
 	orphan(j, e->devt);
 	return 0;
 }
@@ -1078,7 +1083,9 @@ int reel_rwbs_parse(const char *s, size_t len, uint32_t bytes, uint8_t *op, uint
 	int o = -1, preflush = 0;
 	if (!len)
 		return REEL_E_PARSE;
-	if (s[0] == 'F' && len > 1) {
+	/* "F" then an op letter: a preflush; "F" then anything else: the
+	 * REQ_OP_FLUSH letter itself (tracefs "FS") */
+	if (s[0] == 'F' && len > 1 && strchr("WRDFN", s[1])) {
 		preflush = 1;
 		i = 1;
 	}
@@ -1098,9 +1105,8 @@ int reel_rwbs_parse(const char *s, size_t len, uint32_t bytes, uint8_t *op, uint
 		if (i + 1 < len && s[i + 1] == 'E') /* secure erase */
 			i++;
 		break;
-	case 'F': /* tracefs REQ_OP_FLUSH; "FF" is the flush machinery's request */
+	case 'F': /* REQ_OP_FLUSH ("FF": with a preflush, the flush machinery's) */
 		o = REEL_OP_FLUSH;
-		preflush = 0;
 		break;
 	case 'N': /* blkparse: no data; "FN" is a REQ_OP_FLUSH */
 		o = preflush ? REEL_OP_FLUSH : REEL_OP_READ;

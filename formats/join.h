@@ -35,6 +35,11 @@ void reel_join_limits(struct reel_join *j, int64_t window_ns, size_t cap);
  */
 int reel_rwbs_parse(const char *rwbs, size_t len, uint32_t bytes, uint8_t *op, uint8_t *flags);
 
+/* reel_event.sector of an event whose source does not give it (blkparse
+ * prints no sector for data-less Q, G and D): matched as its own key, and
+ * recorded as offset 0. */
+#define REEL_SECTOR_UNKNOWN UINT64_MAX
+
 /* devt helpers: (major << 20) | minor, the kernel's internal dev_t. */
 static inline uint32_t reel_devt(uint32_t major, uint32_t minor)
 {

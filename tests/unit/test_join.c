@@ -305,6 +305,39 @@ int main(void)
 	CHECK_EQ(got[2].op, REEL_OP_DISCARD);
 	CHECK_EQ(st.orphan_events, 0);
 
+	/* the same as blkparse prints it (no sector for data-less Q/G/D), and
+	 * as an exporter writes a flush record back (Q/D/C at one sector) */
+	begin(traced, 1);
+	{
+		struct reel_event e;
+		memset(&e, 0, sizeof(e));
+		e.devt = sda;
+		e.sector = REEL_SECTOR_UNKNOWN;
+		e.action = 'Q';
+		e.t_ns = 100;
+		CHECK_EQ(reel_rwbs_parse("FWFS", 4, 0, &e.op, &e.flags), 0);
+		CHECK_EQ(reel_join_push(j, &e), 0);
+		e.action = 'G';
+		e.t_ns = 101;
+		CHECK_EQ(reel_join_push(j, &e), 0);
+		e.action = 'D';
+		e.t_ns = 102;
+		CHECK_EQ(reel_rwbs_parse("FN", 2, 0, &e.op, &e.flags), 0);
+		CHECK_EQ(reel_join_push(j, &e), 0);
+	}
+	ev('C', 103, sda, 0, 0, "FN");
+	ev('C', 104, sda, 575480360, 0, "WFS");
+	ev('Q', 200, sda, 0, 0, "FFFS");
+	ev('D', 201, sda, 0, 0, "FFFS");
+	ev('C', 202, sda, 0, 0, "FFFS");
+	end();
+	CHECK_EQ(ngot, 2);
+	check_rec(0, 100, 102, 104, 0, 0);
+	check_rec(1, 200, 201, 202, 0, 0);
+	CHECK_EQ(got[1].op, REEL_OP_FLUSH);
+	CHECK_EQ(got[1].flags, REEL_FL_PREFLUSH | REEL_FL_FUA | REEL_FL_SYNC);
+	CHECK_EQ(st.orphan_events, 0);
+
 	/* partial completion: a request completed in two pieces */
 	begin(traced, 1);
 	ev('Q', 100, sda, 100, 8, "R");
@@ -371,7 +404,11 @@ int main(void)
 	CHECK(op == REEL_OP_WRITE &&
 	      fl == (REEL_FL_PREFLUSH | REEL_FL_FUA | REEL_FL_SYNC | REEL_FL_META));
 	CHECK_EQ(reel_rwbs_parse("FF", 2, 0, &op, &fl), 0);
+	CHECK(op == REEL_OP_FLUSH && fl == REEL_FL_PREFLUSH);
+	CHECK_EQ(reel_rwbs_parse("FN", 2, 0, &op, &fl), 0);
 	CHECK(op == REEL_OP_FLUSH && fl == 0);
+	CHECK_EQ(reel_rwbs_parse("FS", 2, 0, &op, &fl), 0); /* tracefs: REQ_OP_FLUSH, sync */
+	CHECK(op == REEL_OP_FLUSH && fl == REEL_FL_SYNC);
 	CHECK_EQ(reel_rwbs_parse("DS", 2, 4096, &op, &fl), 0);
 	CHECK(op == REEL_OP_DISCARD && fl == REEL_FL_SYNC);
 	CHECK_EQ(reel_rwbs_parse("WZ", 2, 4096, &op, &fl), 0);
