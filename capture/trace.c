@@ -104,6 +104,7 @@ struct evdesc {
 	int kind;
 	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error,
 		*old_dev, *old_sector, *new_sector, *parent_pid, *child_pid;
+	int min_size; /* bytes an event must have to hold every field read */
 };
 
 /* An event waiting for the merge; comm points into the session's table. */
@@ -230,8 +231,13 @@ int capture_remove_stale(void)
 }
 
 /* ---- session ------------------------------------------------------------ */
-static int setup_events(struct capture *c, const struct capture_opts *o, char *err,
-			size_t errlen)
+struct fmt_src {
+	const char *const *systems, *const *texts;
+	size_t n;
+};
+
+static int setup_events(struct capture *c, const struct capture_opts *o,
+			const struct fmt_src *src, char *err, size_t errlen)
 {
 	/* Parse only the formats of the events used: tracefs_local_events()
 	 * would also load kallsyms and every other event (a large start-up
@@ -244,7 +250,10 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 		tep_set_long_size(c->tep, (int)sizeof(long));
 	}
 	int nparsed = 0;
-	for (int k = 0; c->tep && k < K__COUNT; k++) {
+	for (size_t i = 0; c->tep && src && i < src->n; i++)
+		if (tep_parse_event(c->tep, src->texts[i], strlen(src->texts[i]), src->systems[i]) == 0)
+			nparsed++;
+	for (int k = 0; c->tep && !src && k < K__COUNT; k++) {
 		int size = 0;
 		char *fmt = tracefs_event_file_read(c->inst, kinds[k].system, kinds[k].name,
 						    "format", &size);
@@ -257,7 +266,8 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 	if (!c->tep || !nparsed) {
 		snprintf(err, errlen, "cannot read the block event formats from %s/events "
 				      "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
-			 tracefs_tracing_dir() ? tracefs_tracing_dir() : "/sys/kernel/tracing");
+			 src ? "the given texts" : tracefs_tracing_dir() ? tracefs_tracing_dir()
+								    : "/sys/kernel/tracing");
 		return -ENOENT;
 	}
 	/* dev filter: "dev == A || dev == B" (remaps also by their source) */
@@ -309,6 +319,17 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 		}
 		if (ev->id >= 0 && ev->id < (int)(sizeof(c->by_id) / sizeof(c->by_id[0])))
 			c->by_id[ev->id] = d;
+		struct tep_format_field *fs[] = {d->dev, d->sector, d->nr_sector, d->bytes,
+						 d->rwbs, d->comm, d->error, d->old_dev,
+						 d->old_sector, d->new_sector, d->parent_pid,
+						 d->child_pid,
+						 tep_find_common_field(ev, "common_type"),
+						 tep_find_common_field(ev, "common_pid")};
+		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+			if (fs[i] && fs[i]->offset + fs[i]->size > d->min_size)
+				d->min_size = fs[i]->offset + fs[i]->size;
+		if (!c->inst)
+			continue; /* offline: nothing to enable */
 		if (k != K_FORK && o->ndevts) {
 			const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
 											     : filt;
@@ -324,6 +345,10 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
 			return -EIO;
 		}
+	}
+	if (!c->ned) {
+		snprintf(err, errlen, "no block event formats");
+		return -ENOENT;
 	}
 	struct tep_event *any = c->ed[0].ev;
 	c->f_type = tep_find_common_field(any, "common_type");
@@ -394,7 +419,7 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = setup_events(c, o, err, errlen);
+	rc = setup_events(c, o, NULL, err, errlen);
 	if (rc)
 		goto fail;
 	if (o->pid_tree) {
@@ -562,13 +587,21 @@ static inline unsigned long long num(const struct tep_format_field *f, const voi
 }
 
 /* Parse one raw event into the CPU's queue.  Returns 0, or -ENOMEM. */
-static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data,
+static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data, int size,
 		       unsigned long long ts)
 {
+	if (size < c->f_type->offset + c->f_type->size) {
+		c->st.bad++;
+		return 0;
+	}
 	unsigned long long type = num(c->f_type, data);
 	if (type >= sizeof(c->by_id) / sizeof(c->by_id[0]) || !c->by_id[type])
 		return 0;
 	struct evdesc *d = c->by_id[type];
+	if (size < d->min_size) {
+		c->st.bad++;
+		return 0;
+	}
 	uint32_t pid = (uint32_t)num(c->f_pid, data);
 
 	if (cb->n == cb->cap) {
@@ -651,6 +684,52 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	return 0;
 }
 
+/* Parse one raw ring-buffer page (a buffer_data_page: 8-byte timestamp,
+ * a long "commit" = data length with flags in its top bits, the events, and
+ * the missed-event count after them when stored).  The header and every
+ * event are checked against len before libtraceevent's kbuffer walks them. */
+static int load_page(struct capture *c, int cpu, void *page, size_t len)
+{
+	const size_t hdr = 8 + sizeof(long);
+	unsigned long commit;
+	if (len < hdr) {
+		c->st.bad++;
+		return 0;
+	}
+	memcpy(&commit, (char *)page + 8, sizeof(commit));
+	size_t data_len = commit & ((1ul << 27) - 1);
+	size_t need = hdr + data_len + (commit & (1ul << 30) ? sizeof(long) : 0);
+	if (need > len) {
+		c->st.bad++;
+		return 0;
+	}
+	c->st.pages++;
+	if (kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+		c->st.bad++;
+		return 0;
+	}
+	int missed = kbuffer_missed_events(c->kbuf);
+	if (missed > 0)
+		c->st.missed += (uint64_t)missed;
+	else if (missed < 0)
+		c->st.missed += 1; /* "some, count unknown": at least one */
+	const char *end = (const char *)page + hdr + data_len;
+	unsigned long long ts;
+	for (void *data = kbuffer_read_event(c->kbuf, &ts); data;
+	     data = kbuffer_next_event(c->kbuf, &ts)) {
+		int size = kbuffer_event_size(c->kbuf);
+		if ((const char *)data < (const char *)page + hdr || size < 0 ||
+		    (const char *)data + size > end) {
+			c->st.bad++;
+			break;
+		}
+		int rc = parse_event(c, &c->cpu[cpu], cpu, data, size, ts);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Drain one CPU's raw buffer into its queue. */
 static int drain_cpu(struct capture *c, int cpu)
 {
@@ -661,22 +740,65 @@ static int drain_cpu(struct capture *c, int cpu)
 		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
 		if (r <= 0)
 			return 0; /* EAGAIN: empty */
-		c->st.pages++;
-		if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
-			continue;
-		int missed = kbuffer_missed_events(c->kbuf);
-		if (missed > 0)
-			c->st.missed += (uint64_t)missed;
-		else if (missed < 0)
-			c->st.missed += 1; /* "some, count unknown": at least one */
-		unsigned long long ts;
-		for (void *data = kbuffer_read_event(c->kbuf, &ts); data;
-		     data = kbuffer_next_event(c->kbuf, &ts)) {
-			int rc = parse_event(c, cb, cpu, data, ts);
-			if (rc)
-				return rc;
-		}
+		int rc = load_page(c, cpu, c->page, (size_t)r);
+		if (rc)
+			return rc;
 	}
+}
+
+int capture_feed(struct capture *c, int cpu, const void *page, size_t len)
+{
+	if (cpu < 0 || cpu >= c->ncpus)
+		return -EINVAL;
+	/* kbuffer keeps a pointer to the page while its events are parsed;
+	 * an aligned private copy also serves callers' unaligned buffers */
+	if ((int)len > c->page_size) {
+		void *np = realloc(c->page, len);
+		if (!np)
+			return -ENOMEM;
+		c->page = np;
+		c->page_size = (int)len;
+	}
+	memcpy(c->page, page, len);
+	return load_page(c, cpu, c->page, len);
+}
+
+int capture_open_offline(struct capture **out, const char *const *systems,
+			 const char *const *formats, size_t n, int ncpus,
+			 const struct capture_opts *o, char *err, size_t errlen)
+{
+	struct capture_opts none = {0};
+	struct fmt_src src = {systems, formats, n};
+	struct capture *c = calloc(1, sizeof(*c));
+	int rc;
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (!o)
+		o = &none;
+	snprintf(c->name, sizeof(c->name), "offline");
+	c->pid_tree = o->pid_tree;
+	c->ncpus = ncpus > 0 ? ncpus : 1;
+	c->cpu = calloc((size_t)c->ncpus, sizeof(*c->cpu));
+	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (o->pid_tree) {
+		c->cappids = 64;
+		c->pids = malloc(c->cappids * sizeof(*c->pids));
+		if (c->pids)
+			c->pids[c->npids++] = o->pid_tree;
+	}
+	if (!c->cpu || !c->kbuf || (o->pid_tree && !c->pids)) {
+		capture_close(c);
+		return -ENOMEM;
+	}
+	rc = setup_events(c, o, &src, err, errlen);
+	if (rc) {
+		capture_close(c);
+		return rc;
+	}
+	c->st.ncpus = c->ncpus;
+	*out = c;
+	return 0;
 }
 
 long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
