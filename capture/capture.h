@@ -61,6 +61,9 @@ struct capture_opts {
 	const uint32_t *devts;
 	size_t ndevts;
 	unsigned buffer_kb;   /* per-CPU ring buffer, KiB; 0 = 8192 */
+	/* ring-buffer sub-buffer ("page") size in KiB where the kernel lets
+	 * it be set (6.8+); 0 = 64, 1 = leave the kernel's (one page) */
+	unsigned subbuf_kb;
 	/* Keep only bios queued by this process and its descendants (followed
 	 * through sched_process_fork); 0 = everyone.  Completion-side events
 	 * are kept: the joiner drops those matching no kept bio. */

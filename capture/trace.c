@@ -54,6 +54,9 @@ char *tracefs_event_file_read(struct tracefs_instance *instance, const char *sys
 			      const char *event, const char *file, int *psize);
 struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
 void tracefs_cpu_close(struct tracefs_cpu *tcpu);
+struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
+void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
+int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file, int mode);
 int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
 int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
 #endif
@@ -437,9 +440,30 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		rc = -ENOMEM;
 		goto fail;
 	}
+	/* Larger ring-buffer sub-buffers (kernel 6.8+) mean fewer page
+	 * switches for the writers and fewer reads for us. */
+	int subbuf = 0;
+	if (o->subbuf_kb != 1) {
+		snprintf(num, sizeof(num), "%u", o->subbuf_kb ? o->subbuf_kb : 64);
+		tracefs_instance_file_write(c->inst, "buffer_subbuf_size_kb", num);
+		char *sb = tracefs_instance_file_read(c->inst, "buffer_subbuf_size_kb", NULL);
+		if (sb)
+			subbuf = atoi(sb) * 1024;
+		free(sb);
+	}
 	c->page_size = 0;
 	for (int i = 0; i < c->ncpus; i++) {
-		c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+		c->cpu[i].fd = -1;
+		if (subbuf > 0) {
+			char f[64];
+			snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", i);
+			c->cpu[i].fd = tracefs_instance_file_open(c->inst, f, O_RDONLY | O_NONBLOCK);
+			if (c->cpu[i].fd < 0)
+				continue; /* offline CPU */
+			c->cpu[i].tcpu = tracefs_cpu_alloc_fd(c->cpu[i].fd, subbuf, true);
+		} else {
+			c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+		}
 		if (!c->cpu[i].tcpu)
 			continue; /* offline CPU */
 		int ps = tracefs_cpu_read_size(c->cpu[i].tcpu);
@@ -896,8 +920,12 @@ void capture_close(struct capture *c)
 		tracefs_event_disable(c->inst, NULL, NULL);
 	}
 	for (int i = 0; c->cpu && i < c->ncpus; i++) {
-		if (c->cpu[i].tcpu)
+		if (c->cpu[i].tcpu && c->cpu[i].fd > 0) {
+			tracefs_cpu_free_fd(c->cpu[i].tcpu);
+			close(c->cpu[i].fd);
+		} else if (c->cpu[i].tcpu) {
 			tracefs_cpu_close(c->cpu[i].tcpu);
+		}
 		free(c->cpu[i].q);
 	}
 	free(c->cpu);
