@@ -6,7 +6,7 @@
 # trace-cmd cannot run on this kernel, the same per-CPU raw-page recorder
 # built on libtracefs: tests/bench/capture_rawrec.c).  Runs interleave, ROUNDS
 # times, and figures are means.
-# Env: CAPTURE_BENCH_SECS (default 10), CAPTURE_BENCH_ROUNDS (default 2),
+# Env: CAPTURE_BENCH_SECS (default 10), CAPTURE_BENCH_ROUNDS (default 3),
 #      CAPTURE_BENCH_BUFKB (per-CPU buffer, default 8192).
 . "$TOP/tests/lib.sh"
 need_root
@@ -15,7 +15,7 @@ command -v fio >/dev/null || skip "fio not installed"
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || skip "no tracefs"
 SECS=${CAPTURE_BENCH_SECS:-10}
-ROUNDS=${CAPTURE_BENCH_ROUNDS:-2}
+ROUNDS=${CAPTURE_BENCH_ROUNDS:-3}
 BUFKB=${CAPTURE_BENCH_BUFKB:-8192}
 DUMP="$TOP/$BUILD/tests/unit/test_capture_rwbs"
 RAWREC="$TOP/$BUILD/tests/bench/capture_rawrec"
