@@ -59,6 +59,7 @@ void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
 int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file, int mode);
 int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
 int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
 #endif
 
 #include "capture/capture.h"
@@ -122,6 +123,7 @@ struct cpubuf {
 	const char *last_str;
 	struct pending *q;
 	size_t head, n, cap;
+	int64_t last_partial; /* CLOCK_MONOTONIC of the last partial-page read */
 };
 
 /* Interned process names: stable pointers for the session's life. */
@@ -145,6 +147,7 @@ struct capture {
 	int page_size;
 	int64_t t0_mono, t0_unix;
 	int started;
+	int no_splice;
 	uint32_t pid_tree;
 	uint32_t *pids;
 	size_t npids, cappids;
@@ -755,17 +758,41 @@ static int load_page(struct capture *c, int cpu, void *page, size_t len)
 }
 
 /* Drain one CPU's raw buffer into its queue. */
-static int drain_cpu(struct capture *c, int cpu)
+/*
+ * Full sub-buffers are moved out by splice (no copying under the ring
+ * buffer's reader lock, no forced page switch for the writers); the page the
+ * kernel is still filling is read (copied) only once a second, or at the end,
+ * so that a quiet CPU's events still reach the file within about a second.
+ */
+#define PARTIAL_EVERY_NS 1000000000LL
+static int drain_cpu(struct capture *c, int cpu, int final)
 {
 	struct cpubuf *cb = &c->cpu[cpu];
+	int rc;
 	if (!cb->tcpu)
 		return 0;
+	if (!c->no_splice) {
+		for (;;) {
+			int r = tracefs_cpu_buffered_read(cb->tcpu, c->page, true);
+			if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+				c->no_splice = 1; /* splice refused: read() does it all */
+				break;
+			}
+			if (r <= 0)
+				break;
+			if ((rc = load_page(c, cpu, c->page, (size_t)r)))
+				return rc;
+		}
+		int64_t now = now_ns(CLOCK_MONOTONIC);
+		if (!final && now - cb->last_partial < PARTIAL_EVERY_NS)
+			return 0;
+		cb->last_partial = now;
+	}
 	for (;;) {
 		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
 		if (r <= 0)
 			return 0; /* EAGAIN: empty */
-		int rc = load_page(c, cpu, c->page, (size_t)r);
-		if (rc)
+		if ((rc = load_page(c, cpu, c->page, (size_t)r)))
 			return rc;
 	}
 }
@@ -832,7 +859,7 @@ long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 	int rc;
 
 	for (int i = 0; i < c->ncpus; i++)
-		if ((rc = drain_cpu(c, i)))
+		if ((rc = drain_cpu(c, i, final)))
 			return rc;
 	for (;;) {
 		int best = -1;
