@@ -124,6 +124,9 @@ struct cpubuf {
 	struct pending *q;
 	size_t head, n, cap;
 	int64_t last_partial; /* CLOCK_MONOTONIC of the last partial-page read */
+	/* trace time up to which every event of this CPU has been read: the
+	 * last event read while its partial page waits, else (now - SLACK) */
+	int64_t drained_to;
 };
 
 /* Interned process names: stable pointers for the session's life. */
@@ -771,6 +774,7 @@ static int drain_cpu(struct capture *c, int cpu, int final)
 	int rc;
 	if (!cb->tcpu)
 		return 0;
+	int64_t all_before = now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
 	if (!c->no_splice) {
 		for (;;) {
 			int r = tracefs_cpu_buffered_read(cb->tcpu, c->page, true);
@@ -784,17 +788,24 @@ static int drain_cpu(struct capture *c, int cpu, int final)
 				return rc;
 		}
 		int64_t now = now_ns(CLOCK_MONOTONIC);
-		if (!final && now - cb->last_partial < PARTIAL_EVERY_NS)
+		if (!final && now - cb->last_partial < PARTIAL_EVERY_NS) {
+			/* the partial page may hold anything after the last
+			 * event read: only that much is known */
+			if (cb->n > cb->head && cb->q[cb->n - 1].e.t_ns > cb->drained_to)
+				cb->drained_to = cb->q[cb->n - 1].e.t_ns;
 			return 0;
+		}
 		cb->last_partial = now;
 	}
 	for (;;) {
 		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
 		if (r <= 0)
-			return 0; /* EAGAIN: empty */
+			break; /* EAGAIN: empty */
 		if ((rc = load_page(c, cpu, c->page, (size_t)r)))
 			return rc;
 	}
+	cb->drained_to = all_before;
+	return 0;
 }
 
 int capture_feed(struct capture *c, int cpu, const void *page, size_t len)
@@ -854,13 +865,18 @@ int capture_open_offline(struct capture **out, const char *const *systems,
 
 long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 {
-	int64_t wm = final ? INT64_MAX : now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
+	int64_t wm = INT64_MAX;
 	long handed = 0;
 	int rc;
 
-	for (int i = 0; i < c->ncpus; i++)
+	for (int i = 0; i < c->ncpus; i++) {
 		if ((rc = drain_cpu(c, i, final)))
 			return rc;
+		if (c->cpu[i].tcpu && c->cpu[i].drained_to < wm)
+			wm = c->cpu[i].drained_to;
+	}
+	if (final)
+		wm = INT64_MAX;
 	for (;;) {
 		int best = -1;
 		int64_t bt = 0;
