@@ -1,8 +1,223 @@
-/* replay/replay.h - the replay module's one header. */
+/*
+ * replay/replay.h - the replay module's one header: `ioreel replay` as a
+ * library (scheduler, engines, data generator, statistics, safety checks).
+ *
+ * Conventions: functions return 0 (or a count) on success and a negative
+ * code (REEL_E_* or -errno) on failure; when they take errmsg/errlen they
+ * fill it with a sentence that names the file, device or record and says
+ * what to do.  Library code never prints and never exits.
+ */
 #ifndef IOREEL_REPLAY_H
 #define IOREEL_REPLAY_H
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "formats/reel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 int cmd_replay(int argc, char **argv);
 
+/* ---- latency histogram: log-linear, <= 1% relative error -------------- */
+/*
+ * Values (ns, >= 0) below 2^REPLAY_HIST_SUB_BITS are exact; above, each
+ * power of two is cut into 2^REPLAY_HIST_SUB_BITS linear buckets, so a
+ * bucket spans at most 1/128 of its value and the reported value (the
+ * bucket's midpoint) is within 0.4% of any value in it.  Fixed size
+ * (about 56 KiB), no allocation.
+ */
+#define REPLAY_HIST_SUB_BITS 7
+#define REPLAY_HIST_EXP 44 /* values up to 2^(44+7) ns */
+#define REPLAY_HIST_BUCKETS ((REPLAY_HIST_EXP + 1) << REPLAY_HIST_SUB_BITS)
+struct replay_hist {
+	uint64_t count;
+	int64_t min, max;
+	double sum;
+	uint64_t b[REPLAY_HIST_BUCKETS];
+};
+void replay_hist_init(struct replay_hist *h);
+void replay_hist_add(struct replay_hist *h, int64_t v); /* v < 0 counts as 0 */
+/* Value at quantile q in [0,1] (q=1 gives max); 0 when empty. */
+int64_t replay_hist_quantile(const struct replay_hist *h, double q);
+double replay_hist_mean(const struct replay_hist *h);
+void replay_hist_merge(struct replay_hist *into, const struct replay_hist *from);
+
+/* ---- data of chosen compressibility ------------------------------------ */
+enum replay_data_mode {
+	REPLAY_DATA_ZERO,
+	REPLAY_DATA_RANDOM,
+	REPLAY_DATA_RATIO,
+	REPLAY_DATA_PATTERN,
+};
+
+struct replay_data_spec {
+	enum replay_data_mode mode;
+	double ratio;             /* REPLAY_DATA_RATIO: target LZ4 ratio, >= 1 */
+	unsigned char pattern[64];/* REPLAY_DATA_PATTERN */
+	size_t pattern_len;
+	unsigned dedupe_pct;      /* 0..100: share of 4 KiB pieces that repeat */
+	uint64_t seed;
+};
+
+/* Parse "zero", "random", "ratio:R" (1 <= R <= 100) or "pattern:HEX". */
+int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
+		      size_t errlen);
+
+/*
+ * Every 4 KiB piece of a block (measured from the block's start; the last
+ * piece may be shorter) starts with this 32-byte stamp in modes random and
+ * ratio:R, so a reader can prove that each write landed at its offset with
+ * its length.  Pieces that --dedupe makes duplicates carry
+ * REPLAY_STAMP_DEDUPE and the pool index instead.  Modes zero and pattern
+ * write exactly what was asked (no stamp).  Little-endian fields.
+ */
+#define REPLAY_STAMP_MAGIC 0x31504d5453455249ull  /* "IRESTMP1" */
+#define REPLAY_STAMP_DEDUPE 0x31505544444c5249ull /* "IRLDDUP1" */
+#define REPLAY_STAMP_PIECE 4096u
+struct replay_stamp {
+	uint64_t magic;
+	uint64_t offset;  /* byte offset of this piece on the target */
+	uint32_t length;  /* length of the whole write */
+	uint16_t target;  /* target index */
+	uint16_t piece;   /* piece index within the write */
+	uint64_t seq;     /* the write's sequence number (result record index) */
+};
+
+struct replay_datagen;
+/* Create a generator (pools of random and compressible material). */
+int replay_datagen_create(struct replay_datagen **out, const struct replay_data_spec *spec);
+void replay_datagen_destroy(struct replay_datagen *g);
+/*
+ * Fill buf[0..len) for a write of len bytes at offset on target, sequence
+ * number seq.  ratio:R calibrates itself with LZ4 the first time it meets a
+ * length class (a few ms, then cached).  Not thread-safe.
+ */
+void replay_datagen_fill(struct replay_datagen *g, void *buf, size_t len, uint64_t offset,
+			 uint16_t target, uint64_t seq);
+/* LZ4 ratio (in/out) of buf, compressed as one block. */
+double replay_lz4_ratio(const void *buf, size_t len);
+/* Parse a stamp at p; returns 1 (stamp), 2 (dedupe stamp) or 0 (none). */
+int replay_stamp_read(const void *p, struct replay_stamp *s);
+
+/* ---- safety ------------------------------------------------------------ */
+struct replay_safety_opts {
+	int will_write;          /* the replay writes, discards or zeroes */
+	const char *destroy_name;/* --destroy-data=NAME, or NULL */
+	int overwrite;           /* --overwrite */
+};
+/*
+ * May PATH be used as a target?  Returns 0 if so; otherwise a negative
+ * code and errmsg says what was found and how to proceed.  *created is set
+ * when PATH does not exist (the caller creates it as a regular file).
+ * Block devices: refused for writes when mounted (also any partition),
+ * held by another device (dm, md), used as swap, or carrying a partition
+ * table or filesystem signature (libblkid) -- the last unless destroy_name
+ * equals the device's kernel name (e.g. "loop3") or the path as given.
+ * Regular files: must have been created by ioreel (xattr user.ioreel) or
+ * need overwrite.
+ */
+int replay_safety_check(const char *path, const struct replay_safety_opts *o, int *created,
+			char *errmsg, size_t errlen);
+/* Mark a file as created by ioreel (best effort; ignores filesystems
+ * without user xattrs). */
+void replay_safety_mark_created(int fd);
+
+/* ---- the replay -------------------------------------------------------- */
+enum replay_timing { REPLAY_TIMING_ORIGINAL, REPLAY_TIMING_AFAP };
+enum replay_qd_mode { REPLAY_QD_FIXED, REPLAY_QD_ORIGINAL, REPLAY_QD_SCALED };
+enum replay_order { REPLAY_ORDER_NONE, REPLAY_ORDER_STRICT, REPLAY_ORDER_DEPENDENCY };
+enum replay_point { REPLAY_POINT_QUEUE, REPLAY_POINT_ISSUE };
+enum replay_fit { REPLAY_FIT_FAIL, REPLAY_FIT_WRAP, REPLAY_FIT_SCALE };
+
+#define REPLAY_MAX_TARGETS 64
+#define REPLAY_MAX_QD 4096
+
+struct replay_map {
+	int trace_dev;      /* trace device id */
+	const char *path;   /* target path */
+};
+
+struct replay_progress {
+	uint64_t done, total;  /* I/Os completed, I/Os in the trace */
+	uint64_t bytes;
+	int64_t elapsed_ns;
+	int64_t eta_ns;        /* -1 unknown */
+};
+
+struct replay_opts {
+	const char *trace;              /* input .reel */
+	const char *const *targets;     /* target paths, in order */
+	size_t ntargets;
+	const struct replay_map *maps;  /* --map ID=PATH (PATH also a target) */
+	size_t nmaps;
+	const char *result;             /* output .reel or NULL */
+	int overwrite_result;
+	enum replay_timing timing;
+	double speed;                   /* > 0 */
+	enum replay_qd_mode qd_mode;
+	unsigned qd;                    /* FIXED: depth */
+	double qd_scale;                /* SCALED: K */
+	const char *qd_str;             /* as given, for the metadata */
+	int qd_default;                 /* qd not given: original when the trace
+					   has issue+completion times, else 32 */
+	enum replay_order order;
+	enum replay_point point;
+	const char *engine;             /* "libaio", "io_uring", "psync", "null" */
+	struct replay_data_spec data;
+	const char *data_str;
+	enum replay_fit fit;
+	int align;
+	int buffered;
+	int read_only;
+	const char *destroy_name;
+	int overwrite;
+	int precondition;
+	unsigned window;                /* read-ahead window in records (0: 4096) */
+	/* Set to nonzero (e.g. from a signal handler) to stop issuing, drain
+	 * and finish the result (replay.interrupted=1). */
+	volatile sig_atomic_t *stop;
+	/* Called about every 250 ms from the replay loop when not NULL. */
+	void (*progress)(const struct replay_progress *p, void *arg);
+	void *progress_arg;
+};
+
+/* Per-op totals and latency. */
+struct replay_op_stats {
+	uint64_t count, bytes, errors;
+	struct replay_hist lat;
+};
+
+struct replay_result {
+	struct replay_op_stats op[REEL_OP__COUNT];
+	struct replay_hist issue_err;   /* actual - scheduled issue, ns */
+	uint64_t ios, errors, skipped;  /* skipped: not replayable (read-only
+					   discards, unmapped devices) */
+	int64_t duration_ns, trace_duration_ns;
+	double inflight_mean;
+	unsigned inflight_max;
+	double ratio_achieved;          /* LZ4, sampled from written buffers; 0 none */
+	uint64_t ratio_sampled_bytes;
+	int interrupted;
+	int first_error;                /* first I/O error seen (-errno) */
+	char label[128];
+	char engine[16];
+	char qd_desc[32];               /* "32", "original", "x2" as used */
+	unsigned ntargets;
+};
+
+/*
+ * Replay o->trace against the targets.  Fills *res (caller-owned; large:
+ * allocate it, do not put it on a small stack).  Returns 0, or a negative
+ * code with errmsg saying what went wrong and what to do.  An interrupted
+ * replay returns 0 with res->interrupted set and a complete result file.
+ */
+int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg,
+	       size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

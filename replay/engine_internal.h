@@ -1,0 +1,64 @@
+/*
+ * replay/engine_internal.h - the engine ops table (internal to replay/).
+ * One file per engine: engine_libaio.c, engine_uring.c, engine_psync.c,
+ * engine_null.c.  The scheduler owns every struct replay_io; an engine
+ * borrows it from submit() until reap() hands it back.
+ */
+#ifndef IOREEL_REPLAY_ENGINE_INTERNAL_H
+#define IOREEL_REPLAY_ENGINE_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct replay_io {
+	int fd;
+	int is_blk;      /* block device (discard = BLKDISCARD) */
+	uint8_t op;      /* enum reel_op */
+	uint64_t offset;
+	uint32_t length;
+	void *buf;
+	int64_t res;     /* set by the engine: bytes done or -errno */
+	int64_t done_ns; /* set by synchronous engines: completion time; else 0 */
+	uint32_t slot;   /* the scheduler's */
+};
+
+struct replay_engine;
+struct replay_engine_ops {
+	const char *name;
+	/* depth: most I/Os in flight at once. */
+	int (*create)(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen);
+	/* Start one I/O now; returns 0 or -errno (the I/O was not started). */
+	int (*submit)(struct replay_engine *e, struct replay_io *io);
+	/*
+	 * Hand back up to max finished I/Os into out[].  timeout_ns: 0 do not
+	 * wait, > 0 wait up to that long for one, < 0 wait for one.  Returns
+	 * the count or -errno (-EINTR when a signal arrived).
+	 */
+	int (*reap)(struct replay_engine *e, struct replay_io **out, unsigned max,
+		    int64_t timeout_ns);
+	/* Nonzero when reap() would return something without a system call
+	 * (a cheap look at a shared ring); may be NULL. */
+	int (*ready)(struct replay_engine *e);
+	void (*destroy)(struct replay_engine *e);
+};
+
+extern const struct replay_engine_ops replay_engine_libaio;
+extern const struct replay_engine_ops replay_engine_uring;
+extern const struct replay_engine_ops replay_engine_psync;
+extern const struct replay_engine_ops replay_engine_null;
+
+/* Do io synchronously (pread, pwrite, fdatasync, discard, write-zeroes);
+ * returns bytes or -errno.  Shared by the engines for what they cannot
+ * queue (discard on libaio, everything on psync). */
+int64_t replay_io_sync(const struct replay_io *io);
+
+/* A small FIFO of I/Os finished synchronously inside submit(). */
+struct replay_donelist {
+	struct replay_io **v;
+	unsigned cap, head, n;
+};
+int replay_donelist_init(struct replay_donelist *d, unsigned cap);
+void replay_donelist_free(struct replay_donelist *d);
+void replay_donelist_push(struct replay_donelist *d, struct replay_io *io);
+unsigned replay_donelist_pop(struct replay_donelist *d, struct replay_io **out, unsigned max);
+
+#endif

@@ -1,0 +1,142 @@
+/* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync,
+ * write-zeroes and file hole punching queued; one io_uring_submit() per
+ * I/O so each leaves at its scheduled time.  Discards on block devices run
+ * synchronously (BLKDISCARD). */
+#include <errno.h>
+#include <linux/falloc.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/reel.h"
+#include "replay/engine_internal.h"
+
+struct replay_engine {
+	struct io_uring ring;
+	unsigned depth;
+	struct replay_donelist done;
+};
+
+static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen)
+{
+	struct replay_engine *e = calloc(1, sizeof(*e));
+	if (!e || replay_donelist_init(&e->done, depth)) {
+		free(e);
+		return -ENOMEM;
+	}
+	e->depth = depth;
+	struct io_uring_params p;
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CQSIZE;
+	p.cq_entries = depth * 2;
+	int rc = io_uring_queue_init_params(depth, &e->ring, &p);
+	if (rc < 0) {
+		snprintf(errmsg, errlen,
+			 "io_uring: setup with %u entries failed: %s (is io_uring disabled? see "
+			 "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
+			 depth, strerror(-rc));
+		replay_donelist_free(&e->done);
+		free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+static int uring_submit(struct replay_engine *e, struct replay_io *io)
+{
+	if (io->op == REEL_OP_DISCARD && io->is_blk) {
+		io->res = replay_io_sync(io);
+		io->done_ns = reel_now_ns();
+		replay_donelist_push(&e->done, io);
+		return 0;
+	}
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
+	if (!sqe)
+		return -EBUSY;
+	switch (io->op) {
+	case REEL_OP_READ:
+		io_uring_prep_read(sqe, io->fd, io->buf, io->length, io->offset);
+		break;
+	case REEL_OP_WRITE:
+		io_uring_prep_write(sqe, io->fd, io->buf, io->length, io->offset);
+		break;
+	case REEL_OP_FLUSH:
+		io_uring_prep_fsync(sqe, io->fd, IORING_FSYNC_DATASYNC);
+		break;
+	case REEL_OP_DISCARD:
+		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					io->offset, io->length);
+		break;
+	case REEL_OP_WRITE_ZEROES:
+		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+					io->offset, io->length);
+		break;
+	default:
+		return -EINVAL;
+	}
+	io_uring_sqe_set_data(sqe, io);
+	io->done_ns = 0;
+	for (;;) {
+		int rc = io_uring_submit(&e->ring);
+		if (rc >= 1)
+			return 0;
+		if (rc == -EINTR || rc == -EAGAIN)
+			continue;
+		return rc < 0 ? rc : -EIO;
+	}
+}
+
+static int uring_ready(struct replay_engine *e)
+{
+	return e->done.n || io_uring_cq_ready(&e->ring);
+}
+
+static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned max, int64_t t)
+{
+	unsigned k = replay_donelist_pop(&e->done, out, max);
+	if (k == max)
+		return (int)k;
+	if (!k && t != 0 && !io_uring_cq_ready(&e->ring)) {
+		struct io_uring_cqe *cqe;
+		int rc;
+		if (t > 0) {
+			struct __kernel_timespec ts = {t / 1000000000, t % 1000000000};
+			rc = io_uring_wait_cqe_timeout(&e->ring, &cqe, &ts);
+		} else {
+			rc = io_uring_wait_cqe(&e->ring, &cqe);
+		}
+		if (rc < 0 && rc != -ETIME)
+			return rc;
+	}
+	struct io_uring_cqe *cqes[64];
+	unsigned want = max - k < 64 ? max - k : 64;
+	unsigned n = io_uring_peek_batch_cqe(&e->ring, cqes, want);
+	for (unsigned i = 0; i < n; i++) {
+		struct replay_io *io = io_uring_cqe_get_data(cqes[i]);
+		int res = cqes[i]->res;
+		if (res < 0)
+			io->res = res;
+		else if (io->op == REEL_OP_READ || io->op == REEL_OP_WRITE)
+			io->res = (uint32_t)res == io->length ? res : -EIO;
+		else
+			io->res = io->op == REEL_OP_FLUSH ? 0 : io->length;
+		out[k++] = io;
+	}
+	io_uring_cq_advance(&e->ring, n);
+	return (int)k;
+}
+
+static void uring_destroy(struct replay_engine *e)
+{
+	if (!e)
+		return;
+	io_uring_queue_exit(&e->ring);
+	replay_donelist_free(&e->done);
+	free(e);
+}
+
+const struct replay_engine_ops replay_engine_uring = {
+	"io_uring", uring_create, uring_submit, uring_reap, uring_ready, uring_destroy,
+};

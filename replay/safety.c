@@ -1,0 +1,236 @@
+/*
+ * replay/safety.c - nothing lost that the user did not choose to lose.
+ * Block devices: mounted (the device or a partition, from
+ * /proc/self/mountinfo), held (/sys/class/block/X/holders), swap
+ * (/proc/swaps), signatures (libblkid: filesystems, RAID, partition
+ * tables).  Regular files: created by ioreel (xattr) or --overwrite.
+ */
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "replay/replay.h"
+
+#define CREATED_XATTR "user.ioreel"
+
+/* Kernel name of a block device ("loop3", "nvme0n1p2") from its dev_t. */
+static int devname_of(dev_t rdev, char *name, size_t len)
+{
+	char link[PATH_MAX], p[64];
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	ssize_t n = readlink(p, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = 0;
+	const char *b = strrchr(link, '/');
+	b = b ? b + 1 : link;
+	size_t l = strlen(b);
+	if (l >= len)
+		l = len - 1;
+	memcpy(name, b, l);
+	name[l] = 0;
+	return 0;
+}
+
+/* Is dev (or a partition of it: same name prefix under /sys/class/block/NAME)
+ * mounted?  Fills where with the mount point. */
+static int is_mounted(const char *name, dev_t rdev, char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return 0;
+	char line[4096];
+	int found = 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned id, parent, ma, mi;
+		char root[1024], mnt[1024];
+		if (sscanf(line, "%u %u %u:%u %1023s %1023s", &id, &parent, &ma, &mi, root, mnt) != 6)
+			continue;
+		dev_t d = makedev(ma, mi);
+		if (d == rdev) {
+			found = 1;
+		} else {
+			/* a partition of ours: /sys/class/block/NAME/<part>/dev */
+			char part[64], p[PATH_MAX];
+			if (devname_of(d, part, sizeof(part)) == 0 &&
+			    !strncmp(part, name, strlen(name)) && strcmp(part, name)) {
+				snprintf(p, sizeof(p), "/sys/class/block/%s/%s", name, part);
+				found = access(p, F_OK) == 0;
+			}
+		}
+		if (found)
+			snprintf(where, len, "%s", mnt);
+	}
+	fclose(f);
+	return found;
+}
+
+/* First holder (dm-0, md0, ...) of the device or its partitions. */
+static int held_by(const char *name, char *who, size_t len)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "/sys/class/block/%s/holders", name);
+	DIR *d = opendir(p);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int found = 0;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(who, len, "%s", e->d_name);
+		found = 1;
+	}
+	closedir(d);
+	if (found)
+		return 1;
+	/* partitions: /sys/class/block/NAME/NAMEpN/holders */
+	snprintf(p, sizeof(p), "/sys/class/block/%s", name);
+	d = opendir(p);
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (strncmp(e->d_name, name, strlen(name)) || !strcmp(e->d_name, name))
+			continue;
+		found = held_by(e->d_name, who, len);
+	}
+	closedir(d);
+	return found;
+}
+
+static int is_swap(dev_t rdev)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	if (!f)
+		return 0;
+	char line[1024];
+	int found = 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char path[1024];
+		struct stat st;
+		if (sscanf(line, "%1023s", path) == 1 && path[0] == '/' && stat(path, &st) == 0 &&
+		    S_ISBLK(st.st_mode) && st.st_rdev == rdev)
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+/* libblkid: what signature does the device carry?  0 none, 1 found. */
+static int signature(const char *path, char *what, size_t len)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return 0;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	int rc = blkid_do_safeprobe(pr);
+	int found = 0;
+	if (rc == 0) {
+		const char *v = NULL;
+		if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 && v) {
+			snprintf(what, len, "a %s filesystem signature", v);
+			found = 1;
+		} else if (blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL) == 0 && v) {
+			snprintf(what, len, "a %s partition table", v);
+			found = 1;
+		} else {
+			snprintf(what, len, "a signature");
+			found = 1;
+		}
+	} else if (rc == -2) {
+		snprintf(what, len, "several conflicting signatures");
+		found = 1;
+	}
+	blkid_free_probe(pr);
+	return found;
+}
+
+int replay_safety_check(const char *path, const struct replay_safety_opts *o, int *created,
+			char *errmsg, size_t errlen)
+{
+	struct stat st;
+	*created = 0;
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT) {
+			*created = 1;
+			return 0;
+		}
+		snprintf(errmsg, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (!o->will_write || o->overwrite)
+			return 0;
+		char v[8];
+		if (getxattr(path, CREATED_XATTR, v, sizeof(v)) > 0)
+			return 0;
+		snprintf(errmsg, errlen,
+			 "%s: the file exists and was not created by ioreel; the replay writes, so "
+			 "it would be overwritten: pass --overwrite to allow it, or name a new file",
+			 path);
+		return REEL_E_EXISTS;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(errmsg, errlen, "%s: not a block device or regular file", path);
+		return REEL_E_ARG;
+	}
+	if (!o->will_write)
+		return 0;
+	char name[64], what[PATH_MAX + 64];
+	if (devname_of(st.st_rdev, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (is_mounted(name, st.st_rdev, what, sizeof(what))) {
+		snprintf(errmsg, errlen,
+			 "%s (%s) is mounted on %s: refusing to write to it; unmount it first "
+			 "(or replay with --read-only)",
+			 path, name, what);
+		return -EBUSY;
+	}
+	if (held_by(name, what, sizeof(what))) {
+		snprintf(errmsg, errlen,
+			 "%s (%s) is in use by %s (device mapper, md or similar): refusing to write; "
+			 "stop %s first (or replay with --read-only)",
+			 path, name, what, what);
+		return -EBUSY;
+	}
+	if (is_swap(st.st_rdev)) {
+		snprintf(errmsg, errlen,
+			 "%s (%s) is active swap: refusing to write; swapoff it first (or replay "
+			 "with --read-only)",
+			 path, name);
+		return -EBUSY;
+	}
+	int named = o->destroy_name && (!strcmp(o->destroy_name, name) || !strcmp(o->destroy_name, path));
+	if (signature(path, what, sizeof(what)) && !named) {
+		snprintf(errmsg, errlen,
+			 "%s (%s) carries %s: the replay writes and would destroy it; if that is "
+			 "what you want, pass --destroy-data=%s (or replay with --read-only)",
+			 path, name, what, name);
+		return REEL_E_EXISTS;
+	}
+	if (o->destroy_name && !named) {
+		snprintf(errmsg, errlen,
+			 "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
+			 "written; pass --destroy-data=%s to confirm",
+			 o->destroy_name, path, name, name);
+		return REEL_E_ARG;
+	}
+	return 0;
+}
+
+void replay_safety_mark_created(int fd)
+{
+	(void)fsetxattr(fd, CREATED_XATTR, "1", 1, 0);
+}

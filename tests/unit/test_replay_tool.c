@@ -1,0 +1,300 @@
+/*
+ * tests/unit/test_replay_tool.c - helper for the replay tests, and a unit
+ * test of itself when run without arguments.
+ *
+ *   gen OUT.reel key=value...   write a synthetic trace:
+ *       n=COUNT iops=RATE bs=BYTES[:BYTES] rw=read|write|mix:PCT(writes)
+ *       lat=NS (completion - issue) devs=N flush=K (every Kth is a flush)
+ *       discard=K misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
+ *     Offsets are disjoint: I/O i gets slot perm(i) of max-bs bytes.
+ *   verify RESULT.reel TARGET[,TARGET...]   check every write's stamps on the
+ *       targets and print key=value facts about the result:
+ *       ios writes errors stamped_pieces bad_pieces issue_p50_ns issue_p99_ns
+ *       duration_ns trace_duration_ns interrupted max_inflight ratio_readback
+ *       order_violations
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay/replay.h"
+#include "tests/unit/unit.h"
+
+static uint64_t rs = 0x2545F4914F6CDD1Dull;
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+static const char *kv(int argc, char **argv, const char *key, const char *def)
+{
+	size_t l = strlen(key);
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], key, l) && argv[i][l] == '=')
+			return argv[i] + l + 1;
+	return def;
+}
+
+static int gen(const char *out, int argc, char **argv)
+{
+	uint64_t n = strtoull(kv(argc, argv, "n", "1000"), NULL, 10);
+	double iops = atof(kv(argc, argv, "iops", "10000"));
+	const char *bs = kv(argc, argv, "bs", "4096");
+	uint64_t bsmin = strtoull(bs, NULL, 10), bsmax = bsmin;
+	if (strchr(bs, ':'))
+		bsmax = strtoull(strchr(bs, ':') + 1, NULL, 10);
+	const char *rw = kv(argc, argv, "rw", "write");
+	int wpct = !strcmp(rw, "read") ? 0 : !strcmp(rw, "write") ? 100 : atoi(rw + 4);
+	int64_t lat = atoll(kv(argc, argv, "lat", "100000"));
+	unsigned devs = (unsigned)atoi(kv(argc, argv, "devs", "1"));
+	uint64_t flush = strtoull(kv(argc, argv, "flush", "0"), NULL, 10);
+	uint64_t discard = strtoull(kv(argc, argv, "discard", "0"), NULL, 10);
+	int misalign = atoi(kv(argc, argv, "misalign", "0"));
+	uint64_t base = strtoull(kv(argc, argv, "base", "0"), NULL, 10);
+	int noissue = atoi(kv(argc, argv, "noissue", "0"));
+	int nocomplete = atoi(kv(argc, argv, "nocomplete", "0"));
+	rs ^= strtoull(kv(argc, argv, "seed", "1"), NULL, 10) * 0x9E3779B97F4A7C15ull;
+	struct reel_device d[8];
+	memset(d, 0, sizeof(d));
+	for (unsigned i = 0; i < devs && i < 8; i++) {
+		d[i].id = (uint16_t)i;
+		snprintf(d[i].name, sizeof(d[i].name), "synth%u", i);
+		d[i].lbs = 512;
+		d[i].pbs = 4096;
+	}
+	struct reel_header h = {.source = "imported:synthetic", .source_detail = "test_replay_tool",
+				.devices = d, .ndevices = devs};
+	struct reel_writer *w;
+	if (reel_writer_open(&w, out, -1, &h, REEL_W_OVERWRITE) < 0) {
+		fprintf(stderr, "%s: %s\n", out, w ? reel_writer_errmsg(w) : "open failed");
+		return 1;
+	}
+	uint64_t per = (n + devs - 1) / devs;
+	uint64_t prime = 1000003; /* coprime to per unless per is a multiple */
+	while (per % prime == 0)
+		prime += 2;
+	double step = 1e9 / iops;
+	for (uint64_t i = 0; i < n; i++) {
+		struct reel_rec r;
+		memset(&r, 0, sizeof(r));
+		r.queue_ns = (int64_t)(i * step);
+		r.issue_ns = r.queue_ns + 2000;
+		r.complete_ns = r.issue_ns + lat;
+		r.has = REEL_HAS_QUEUE | REEL_HAS_DEV | REEL_HAS_ERROR;
+		if (!noissue)
+			r.has |= REEL_HAS_ISSUE;
+		if (!nocomplete)
+			r.has |= REEL_HAS_COMPLETE;
+		r.dev = (uint16_t)(i % devs);
+		uint64_t k = i / devs;
+		uint64_t slot = (k * prime) % per;
+		r.length = (uint32_t)(bsmin + (bsmax > bsmin ? (rnd() % ((bsmax - bsmin) / 512 + 1)) * 512 : 0));
+		r.offset = base + slot * bsmax;
+		if (misalign && i % 7 == 3)
+			r.offset += 512 + 1024 * (i % 2);
+		r.op = (rnd() % 100) < (uint64_t)wpct ? REEL_OP_WRITE : REEL_OP_READ;
+		if (flush && i % flush == flush - 1) {
+			r.op = REEL_OP_FLUSH;
+			r.offset = 0;
+			r.length = 0;
+		} else if (discard && i % discard == discard - 1) {
+			r.op = REEL_OP_DISCARD;
+		}
+		if (reel_write(w, &r) < 0) {
+			fprintf(stderr, "%s: %s\n", out, reel_writer_errmsg(w));
+			return 1;
+		}
+	}
+	return reel_writer_close(w) < 0;
+}
+
+struct want {
+	uint64_t off, seq;
+	uint32_t len;
+	uint16_t tgt, piece;
+};
+
+static int cmp_want(const void *a, const void *b)
+{
+	const struct want *x = a, *y = b;
+	if (x->tgt != y->tgt)
+		return x->tgt < y->tgt ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int64_t quant(int64_t *v, size_t n, double q)
+{
+	if (!n)
+		return 0;
+	int cmp(const void *a, const void *b)
+	{
+		int64_t d = *(const int64_t *)a - *(const int64_t *)b;
+		return d < 0 ? -1 : d > 0;
+	}
+	qsort(v, n, sizeof(*v), cmp);
+	size_t i = (size_t)ceil(q * (double)n);
+	return v[i ? i - 1 : 0];
+}
+
+static int verify(const char *result, const char *targets)
+{
+	struct reel_reader *rd;
+	if (reel_reader_open(&rd, result, 0) < 0) {
+		fprintf(stderr, "%s: %s\n", result, rd ? reel_reader_errmsg(rd) : "cannot open");
+		return 1;
+	}
+	int fds[REPLAY_MAX_TARGETS], nt = 0;
+	char *ts = strdup(targets), *save = NULL;
+	for (char *t = strtok_r(ts, ",", &save); t && nt < REPLAY_MAX_TARGETS; t = strtok_r(NULL, ",", &save)) {
+		fds[nt] = open(t, O_RDONLY);
+		if (fds[nt] < 0) {
+			fprintf(stderr, "%s: %s\n", t, strerror(errno));
+			return 1;
+		}
+		posix_fadvise(fds[nt], 0, 0, POSIX_FADV_DONTNEED);
+		nt++;
+	}
+	size_t cap = 1 << 16, nw = 0, nios = 0, icap = 1 << 16;
+	struct want *wv = malloc(cap * sizeof(*wv));
+	int64_t *ierr = malloc(icap * sizeof(*ierr));
+	struct reel_rec r;
+	uint64_t seq = 0, writes = 0, errors = 0, order_viol = 0;
+	int64_t last_issue = INT64_MIN, last_queue = INT64_MIN;
+	int rc;
+	while ((rc = reel_read(rd, &r)) == 1) {
+		if (r.error)
+			errors++;
+		if (r.issue_ns < last_issue || r.queue_ns < last_queue)
+			order_viol++;
+		last_issue = r.issue_ns;
+		last_queue = r.queue_ns;
+		if (nios == icap)
+			ierr = realloc(ierr, (icap *= 2) * sizeof(*ierr));
+		ierr[nios++] = r.issue_ns - r.queue_ns;
+		if (r.op == REEL_OP_WRITE && !r.error) {
+			writes++;
+			for (uint32_t p = 0; p * REPLAY_STAMP_PIECE < r.length; p++) {
+				if (nw == cap)
+					wv = realloc(wv, (cap *= 2) * sizeof(*wv));
+				wv[nw++] = (struct want){r.offset + (uint64_t)p * REPLAY_STAMP_PIECE, seq,
+							 r.length, r.dev, (uint16_t)p};
+			}
+		}
+		seq++;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", result, reel_reader_errmsg(rd));
+		return 1;
+	}
+	/* last writer of each piece (in issue order) is what must be there */
+	qsort(wv, nw, sizeof(*wv), cmp_want);
+	uint64_t good = 0, bad = 0;
+	double in = 0, out = 0;
+	for (size_t i = 0; i < nw; i++) {
+		if (i + 1 < nw && wv[i + 1].tgt == wv[i].tgt && wv[i + 1].off == wv[i].off)
+			continue;
+		unsigned char buf[REPLAY_STAMP_PIECE];
+		struct replay_stamp st;
+		if (wv[i].tgt >= nt || pread(fds[wv[i].tgt], buf, 32, (off_t)wv[i].off) != 32 ||
+		    replay_stamp_read(buf, &st) != 1 || st.offset != wv[i].off || st.seq != wv[i].seq ||
+		    st.length != wv[i].len || st.target != wv[i].tgt || st.piece != wv[i].piece) {
+			if (bad < 5)
+				fprintf(stderr, "piece at %llu on target %u: wanted write #%llu\n",
+					(unsigned long long)wv[i].off, wv[i].tgt,
+					(unsigned long long)wv[i].seq);
+			bad++;
+		} else {
+			good++;
+		}
+		/* LZ4 ratio read back at the write's size, for whole writes */
+		if (wv[i].piece == 0 && wv[i].len <= sizeof(buf) * 256 && in < 64e6) {
+			unsigned char *wb = malloc(wv[i].len);
+			if (pread(fds[wv[i].tgt], wb, wv[i].len, (off_t)wv[i].off) == (ssize_t)wv[i].len) {
+				double rt = replay_lz4_ratio(wb, wv[i].len);
+				in += wv[i].len;
+				out += wv[i].len / rt;
+			}
+			free(wb);
+		}
+	}
+	const struct reel_meta *m;
+	printf("ios=%llu\nwrites=%llu\nerrors=%llu\nstamped_pieces=%llu\nbad_pieces=%llu\n",
+	       (unsigned long long)seq, (unsigned long long)writes, (unsigned long long)errors,
+	       (unsigned long long)good, (unsigned long long)bad);
+	printf("order_violations=%llu\n", (unsigned long long)order_viol);
+	printf("ratio_readback=%.4f\n", out > 0 ? in / out : 0.0);
+	printf("issue_p50_ns=%lld\nissue_p99_ns=%lld\n", (long long)quant(ierr, nios, 0.5),
+	       (long long)quant(ierr, nios, 0.99));
+	static const char *const keys[] = {"replay.duration_ns", "replay.trace_duration_ns",
+					   "replay.interrupted", "replay.ratio_achieved", "replay.engine",
+					   "replay.qd", "replay.order", "replay.label"};
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		m = reel_reader_meta(rd, keys[k]);
+		const char *name = strchr(keys[k], '.') + 1;
+		if (!m)
+			printf("%s=\n", name);
+		else if (m->type == REEL_META_STR)
+			printf("%s=%s\n", name, m->s);
+		else if (m->type == REEL_META_INT)
+			printf("%s=%lld\n", name, (long long)m->i);
+		else
+			printf("%s=%.4f\n", name, m->d);
+	}
+	printf("complete=%d\n", reel_reader_complete(rd));
+	reel_reader_close(rd);
+	free(wv);
+	free(ierr);
+	free(ts);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "gen"))
+		return gen(argv[2], argc - 3, argv + 3);
+	if (argc == 4 && !strcmp(argv[1], "verify"))
+		return verify(argv[2], argv[3]);
+	if (argc > 1) {
+		fprintf(stderr, "usage: %s gen OUT.reel k=v... | verify RESULT.reel TARGETS\n", argv[0]);
+		return 2;
+	}
+	/* self test: a generated trace reads back as generated */
+	char path[] = "/tmp/ioreel-tool-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	char *a[] = {"n=5000", "rw=mix:50", "bs=4096:16384", "devs=2", "flush=100"};
+	CHECK(gen(path, 5, a) == 0);
+	struct reel_reader *rd;
+	CHECK(reel_reader_open(&rd, path, 0) == 0);
+	struct reel_rec r;
+	uint64_t n = 0, flushes = 0, writes = 0;
+	int64_t lastq = -1;
+	while (reel_read(rd, &r) == 1) {
+		CHECK(r.queue_ns > lastq);
+		lastq = r.queue_ns;
+		CHECK_EQ(r.dev, n % 2);
+		if (r.op == REEL_OP_FLUSH)
+			flushes++;
+		else
+			CHECK(r.length >= 4096 && r.length <= 16384 && r.offset % 16384 == 0);
+		writes += r.op == REEL_OP_WRITE;
+		n++;
+	}
+	CHECK_EQ(n, 5000);
+	CHECK_EQ(flushes, 50);
+	CHECK(writes > 2000 && writes < 3000);
+	reel_reader_close(rd);
+	unlink(path);
+	return 0;
+}
