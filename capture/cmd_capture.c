@@ -373,8 +373,10 @@ int cmd_capture(int argc, char **argv)
 	};
 	rc = reel_writer_open(&w, o.out, -1, &h, o.overwrite ? REEL_W_OVERWRITE : 0);
 	if (rc) {
-		fprintf(stderr, "ioreel capture: %s: %s\n", o.out,
-			w ? reel_writer_errmsg(w) : reel_strerror(rc));
+		if (w) /* the writer's message names the file */
+			fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
+		else
+			fprintf(stderr, "ioreel capture: %s: %s\n", o.out, reel_strerror(rc));
 		goto out;
 	}
 	reel_writer_set_level(w, o.level);
@@ -422,8 +424,7 @@ int cmd_capture(int argc, char **argv)
 		int64_t now = reel_now_ns();
 		if (now - last_flush >= FLUSH_NS) {
 			if ((rc = reel_writer_flush(w))) {
-				fprintf(stderr, "ioreel capture: %s: %s\n", o.out,
-					reel_writer_errmsg(w));
+				fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
 				goto out;
 			}
 			last_flush = now;
@@ -504,7 +505,7 @@ int cmd_capture(int argc, char **argv)
 	j = NULL;
 	rc = reel_writer_close(w);
 	if (rc) {
-		fprintf(stderr, "ioreel capture: %s: %s\n", o.out, reel_writer_errmsg(w));
+		fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
 		w = NULL;
 		goto out;
 	}
