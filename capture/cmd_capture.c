@@ -503,9 +503,11 @@ int cmd_capture(int argc, char **argv)
 	}
 	reel_join_destroy(j);
 	j = NULL;
+	/* close frees the writer: its message cannot be read afterwards */
 	rc = reel_writer_close(w);
 	if (rc) {
-		fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
+		fprintf(stderr, "ioreel capture: %s: cannot complete the file: %s\n", o.out,
+			reel_strerror(rc));
 		w = NULL;
 		goto out;
 	}
