@@ -63,7 +63,7 @@ int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonbl
 #endif
 
 #include "capture/capture.h"
-#include "formats/join.h"
+#include "formats/reel.h"
 
 #define SLACK_NS 5000000LL /* commit latency allowance before handing events out */
 #define COMM_LEN 16

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "formats/reel.h"
 
-#include "formats/join.h"
 
 #define BP_BUF (1u << 20)
 #define BP_LINE_MAX 4096

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "formats/reel.h"
 
-#include "formats/join.h"
 
 #define BT_MAGIC 0x65617400u
 #define BT_V7_SIZE 48

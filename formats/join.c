@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "formats/reel.h"
 
-#include "formats/join.h"
 
 #define DEF_WINDOW_NS (30ll * 1000000000ll)
 #define DEF_CAP ((size_t)1 << 20)

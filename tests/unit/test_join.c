@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/join.h"
 #include "tests/unit/unit.h"
+#include "formats/reel.h"
 
 #define DEV(ma, mi) reel_devt(ma, mi)
 #define MAXR 64
