@@ -50,21 +50,6 @@ static const char *dur(double ns, char *buf, size_t len)
 	return buf;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static const double pct[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
 static const char *const pct_name[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
 #define NPCT (sizeof(pct) / sizeof(pct[0]))
@@ -99,7 +84,7 @@ static void print_meta_value(FILE *f, const struct reel_meta *m, int json)
 	switch (m->type) {
 	case REEL_META_STR:
 		if (json)
-			json_str(f, m->s);
+			reel_json_str(f, m->s);
 		else
 			fputs(m->s, f);
 		break;
@@ -114,18 +99,18 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 	const struct reel_header *h = reel_reader_header(r);
 	double d = (double)(s->last_ns - s->first_ns);
 	fprintf(f, "{\"file\":");
-	json_str(f, path);
+	reel_json_str(f, path);
 	fprintf(f, ",\"format_version\":%u,\"complete\":%s,\"skipped_chunks\":%llu,\"source\":",
 		h->version, reel_reader_complete(r) ? "true" : "false",
 		(unsigned long long)reel_reader_skipped(r));
-	json_str(f, h->source);
+	reel_json_str(f, h->source);
 	fprintf(f, ",\"source_detail\":");
-	json_str(f, h->source_detail);
+	reel_json_str(f, h->source_detail);
 	fprintf(f, ",\"start_unix_ns\":%lld,\"devices\":[", (long long)h->start_unix_ns);
 	for (size_t i = 0; i < h->ndevices; i++) {
 		const struct reel_device *dv = &h->devices[i];
 		fprintf(f, "%s{\"id\":%u,\"name\":", i ? "," : "", dv->id);
-		json_str(f, dv->name);
+		reel_json_str(f, dv->name);
 		fprintf(f, ",\"major\":%u,\"minor\":%u,\"lbs\":%u,\"pbs\":%u,\"capacity\":%llu}",
 			dv->major, dv->minor, dv->lbs, dv->pbs, (unsigned long long)dv->capacity);
 	}
@@ -170,7 +155,7 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 	const struct reel_meta *m = reel_reader_meta_all(r, &nm);
 	for (size_t i = 0; i < nm; i++) {
 		fprintf(f, "%s", i ? "," : "");
-		json_str(f, m[i].key);
+		reel_json_str(f, m[i].key);
 		fputc(':', f);
 		print_meta_value(f, &m[i], 1);
 	}

@@ -33,21 +33,6 @@ static void num(FILE *f, double v)
 	fputs(b, f);
 }
 
-static void str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void dist(FILE *f, const struct model_dist *d, int top)
 {
 	fprintf(f, "{\"n\": %llu, \"mean\": ", (unsigned long long)d->n);
@@ -90,7 +75,7 @@ int model_write_json(const struct model *m, FILE *f)
 {
 	fprintf(f, "{\n  \"format\": \"ioreel-model\",\n  \"version\": 1,\n");
 	fprintf(f, "  \"naive\": %s,\n  \"source\": ", m->naive ? "true" : "false");
-	str(f, m->source);
+	reel_json_str(f, m->source);
 	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
 		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
 	fprintf(f, "  \"bmodel\": ");
@@ -177,7 +162,7 @@ int model_write_json(const struct model *m, FILE *f)
 	for (size_t k = 0; k < m->ndevs; k++) {
 		const struct model_devspace *d = &m->devs[k];
 		fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
-		str(f, d->name);
+		reel_json_str(f, d->name);
 		fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
 			(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
 		fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);

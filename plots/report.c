@@ -325,21 +325,6 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
 	fprintf(f, "%.10g", v);
@@ -352,17 +337,17 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct plots_run *r = runs[i];
 		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		json_str(f, r->label);
+		reel_json_str(f, r->label);
 		fprintf(f, ", \"path\": ");
-		json_str(f, r->path);
+		reel_json_str(f, r->path);
 		fprintf(f, ", \"source\": ");
-		json_str(f, r->source);
+		reel_json_str(f, r->source);
 		fprintf(f, ", \"data\": ");
-		json_str(f, r->data);
+		reel_json_str(f, r->data);
 		fprintf(f, ", \"qd\": ");
-		json_str(f, r->qd);
+		reel_json_str(f, r->qd);
 		fprintf(f, ", \"engine\": ");
-		json_str(f, r->engine);
+		reel_json_str(f, r->engine);
 		fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
 			(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
 			(unsigned long long)r->all.errors);
@@ -402,7 +387,7 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 	size_t ng = find_groups(runs, n, "replay.data", g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
-		json_str(f, g[k].what);
+		reel_json_str(f, g[k].what);
 		fprintf(f, ", \"metrics\": [");
 		int firstm = 1;
 		for (size_t mi = 0; mi < NMODE_METRICS; mi++) {
@@ -416,7 +401,7 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 			for (size_t j = 0; j < g[k].n; j++) {
 				const struct plots_run *r = runs[g[k].idx[j]];
 				fprintf(f, "%s{\"mode\": ", j ? ", " : "");
-				json_str(f, r->data);
+				reel_json_str(f, r->data);
 				fprintf(f, ", \"run\": %zu, \"value\": ", g[k].idx[j]);
 				json_num(f, plots_metric(r, m));
 				fprintf(f, ", \"pct_of_max\": ");
@@ -431,13 +416,13 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 	ng = find_groups(runs, n, "replay.qd", g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
-		json_str(f, g[k].what);
+		reel_json_str(f, g[k].what);
 		fprintf(f, ", \"rows\": [");
 		const struct plots_run *r0 = runs[g[k].idx[0]];
 		for (size_t j = 0; j < g[k].n; j++) {
 			const struct plots_run *r = runs[g[k].idx[j]];
 			fprintf(f, "%s\n      {\"qd\": ", j ? "," : "");
-			json_str(f, r->qd);
+			reel_json_str(f, r->qd);
 			fprintf(f, ", \"run\": %zu, \"mbps\": ", g[k].idx[j]);
 			json_num(f, r->mbps);
 			fprintf(f, ", \"iops\": ");
