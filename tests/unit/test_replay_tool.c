@@ -99,7 +99,7 @@ static int gen(const char *out, int argc, char **argv)
 		r.length = (uint32_t)(bsmin + (bsmax > bsmin ? (rnd() % ((bsmax - bsmin) / 512 + 1)) * 512 : 0));
 		r.offset = base + slot * bsmax;
 		if (misalign && i % 7 == 3)
-			r.offset += 512 + 1024 * (i % 2);
+			r.offset += 512 + 100 * (i % 2);
 		r.op = (rnd() % 100) < (uint64_t)wpct ? REEL_OP_WRITE : REEL_OP_READ;
 		if (flush && i % flush == flush - 1) {
 			r.op = REEL_OP_FLUSH;
