@@ -175,6 +175,7 @@ struct replay_opts {
 	const char *destroy_name;
 	int overwrite;
 	int precondition;
+	int no_rt;                      /* do not ask for SCHED_FIFO (see README) */
 	unsigned window;                /* read-ahead window in records (0: 4096) */
 	/* Set to nonzero (e.g. from a signal handler) to stop issuing, drain
 	 * and finish the result (replay.interrupted=1). */
@@ -201,6 +202,7 @@ struct replay_result {
 	double ratio_achieved;          /* LZ4, sampled from written buffers; 0 none */
 	uint64_t ratio_sampled_bytes;
 	int interrupted;
+	int realtime;                   /* ran with SCHED_FIFO */
 	int first_error;                /* first I/O error seen (-errno) */
 	char label[128];
 	char engine[16];

@@ -258,8 +258,47 @@ static int verify(const char *result, const char *targets)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* distinct FILE: 4 KiB pieces that are not all zero, and how many differ */
+static int distinct(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *h = malloc(cap * sizeof(*h));
+	unsigned char b[4096];
+	while (fread(b, 1, sizeof(b), f) == sizeof(b)) {
+		uint64_t x = 1469598103934665603ull, nz = 0;
+		for (size_t i = 0; i < sizeof(b); i++) {
+			x = (x ^ b[i]) * 1099511628211ull;
+			nz |= b[i];
+		}
+		if (!nz)
+			continue;
+		if (n == cap)
+			h = realloc(h, (cap *= 2) * sizeof(*h));
+		h[n++] = x;
+	}
+	fclose(f);
+	qsort(h, n, sizeof(*h), cmp_u64);
+	size_t d = n ? 1 : 0;
+	for (size_t i = 1; i < n; i++)
+		d += h[i] != h[i - 1];
+	printf("pieces=%zu\ndistinct=%zu\n", n, d);
+	free(h);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "distinct"))
+		return distinct(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "gen"))
 		return gen(argv[2], argc - 3, argv + 3);
 	if (argc == 4 && !strcmp(argv[1], "verify"))
