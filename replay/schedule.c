@@ -1125,6 +1125,8 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 			close(fd);
 		goto out;
 	}
+	/* fast LZ4: the result is written while replaying */
+	reel_writer_set_level(r->w, 0);
 	if ((rc = write_start_meta(r)) < 0)
 		goto wout;
 
