@@ -6,6 +6,7 @@
  *       n=COUNT iops=RATE bs=BYTES[:BYTES] rw=read|write|mix:PCT(writes)
  *       lat=NS (completion - issue) devs=N flush=K (every Kth is a flush)
  *       discard=K misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
+ *       span=BYTES (offsets repeat within the span instead of being disjoint)
  *     Offsets are disjoint: I/O i gets slot perm(i) of max-bs bytes.
  *   verify RESULT.reel TARGET[,TARGET...]   check every write's stamps on the
  *       targets and print key=value facts about the result:
@@ -78,6 +79,9 @@ static int gen(const char *out, int argc, char **argv)
 		return 1;
 	}
 	uint64_t per = (n + devs - 1) / devs;
+	uint64_t span = strtoull(kv(argc, argv, "span", "0"), NULL, 10);
+	if (span && span / bsmax < per)
+		per = span / bsmax ? span / bsmax : 1; /* offsets repeat */
 	uint64_t prime = 1000003; /* coprime to per unless per is a multiple */
 	while (per % prime == 0)
 		prime += 2;
