@@ -943,7 +943,7 @@ static void make_label(struct run *r)
 		if (l < sizeof(names) - 2)
 			snprintf(names + l, sizeof(names) - l, "%s%s", t ? "+" : "", r->tg[t].name);
 	}
-	snprintf(r->res->label, sizeof(r->res->label), "%s qd%s%s %s %s", names,
+	snprintf(r->res->label, sizeof(r->res->label), "%.60s qd%s%.20s %.24s %.12s", names,
 		 r->o->qd_mode == REPLAY_QD_FIXED ? "" : "-", r->res->qd_desc,
 		 r->o->data_str ? r->o->data_str : "random", r->ops->name);
 }

@@ -136,15 +136,16 @@ static int cmp_want(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int cmp(const void *a, const void *b)
+{
+	int64_t d = *(const int64_t *)a - *(const int64_t *)b;
+	return d < 0 ? -1 : d > 0;
+}
+
 static int64_t quant(int64_t *v, size_t n, double q)
 {
 	if (!n)
 		return 0;
-	int cmp(const void *a, const void *b)
-	{
-		int64_t d = *(const int64_t *)a - *(const int64_t *)b;
-		return d < 0 ? -1 : d > 0;
-	}
 	qsort(v, n, sizeof(*v), cmp);
 	size_t i = (size_t)ceil(q * (double)n);
 	return v[i ? i - 1 : 0];
