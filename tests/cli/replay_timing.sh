@@ -38,7 +38,7 @@ dur=$("$TOOL" verify "$T/l.reel" "$LOOP" | sed -n 's/^duration_ns=//p')
 [ "$dur" -ge 499000000 ] && [ "$dur" -lt 1000000000 ] || fail "loop: $dur ns for a 0.5 s trace"
 echo "loop device: $dur ns"
 # afap is faster than the trace
-"$IOREEL" replay "$T/t.reel" --target "$LOOP" --timing afap --qd 16 -o "$T/a.reel" >/dev/null || fail afap
-dur=$("$TOOL" verify "$T/a.reel" "$LOOP" | sed -n 's/^duration_ns=//p')
+"$IOREEL" replay "$T/t.reel" --target "$file" --timing afap --qd 16 -o "$T/a.reel" >/dev/null || fail afap
+dur=$("$TOOL" verify "$T/a.reel" "$file" | sed -n 's/^duration_ns=//p')
 [ "$dur" -lt 450000000 ] || fail "afap took $dur ns, longer than the 0.5 s trace"
 echo "afap: $dur ns"
