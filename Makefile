@@ -20,7 +20,7 @@ BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps
-all: $(BUILD)/.deps $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN)
+all: $(BUILD)/.deps $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
 
 # Installs missing Debian packages when root, else prints the apt-get line.
 $(BUILD)/.deps: scripts/deps.sh
@@ -55,9 +55,11 @@ $(BUILD)/tests/bench/%: tests/bench/%.c $(BUILD)/libioreel.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
 
 check: all
+	$(Q)sh scripts/deps.sh check
 	$(Q)BUILD=$(BUILD) sh tests/run.sh
 
-bench: all $(BENCH_BIN)
+bench: all
+	$(Q)sh scripts/deps.sh check
 	$(Q)BUILD=$(BUILD) sh tests/bench/run.sh
 
 demo: all

@@ -1,7 +1,7 @@
 /*
  * formats/import.c - the importer and exporter tables.  Each format is one
  * file (formats/import_<name>.c, formats/export_<name>.c) defining one ops
- * struct; a weak reference lets the table build while formats are added.
+ * struct, listed here.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 #define IMPORTERS(X) X(blktrace) X(blkparse) X(msr) X(spc) X(fiu) X(disksim) X(alibaba) X(tencent) X(fio)
 #define EXPORTERS(X) X(fio) X(csv) X(blkparse)
 
-#define DECL_IMP(n) extern const struct reel_importer reel_imp_##n __attribute__((weak));
-#define DECL_EXP(n) extern const struct reel_exporter reel_exp_##n __attribute__((weak));
+#define DECL_IMP(n) extern const struct reel_importer reel_imp_##n;
+#define DECL_EXP(n) extern const struct reel_exporter reel_exp_##n;
 IMPORTERS(DECL_IMP)
 EXPORTERS(DECL_EXP)
 

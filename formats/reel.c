@@ -283,6 +283,7 @@ struct reel_writer {
 	struct reel_summary sum;
 	/* scratch */
 	unsigned char *vbuf; /* varints of one column */
+	int64_t *cvals;      /* values of one column */
 	char errmsg[512];
 	int failed;
 };
@@ -497,40 +498,78 @@ static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *pa
 	const struct reel_rec zero = {0};
 	const struct reel_rec *r = w->recs;
 	size_t n = w->nrec;
-	int64_t first = col_value(c, &r[0], &zero);
-	int all_same = 1;
+	int64_t *v = w->cvals;
+	int64_t mn = INT64_MAX, mx = INT64_MIN;
 	uint64_t g = 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = col_value(c, &r[i], i ? &r[i - 1] : &zero);
-		if (v != first)
-			all_same = 0;
-		uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero);
+		v[i] = x;
+		if (x < mn)
+			mn = x;
+		if (x > mx)
+			mx = x;
+		uint64_t a = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
 		if (g != 1)
 			g = gcd64(g, a);
 	}
 	*packed = 0;
-	if (all_same && first == 0)
+	if (mn == mx && mn == 0)
 		return 0;
 	pack_str(pk, col_names[c]);
 	*packed = 1;
-	if (all_same) {
+	if (mn == mx) {
 		msgpack_pack_map(pk, 2);
 		pack_str(pk, "enc");
 		pack_str(pk, "const");
 		pack_str(pk, "v");
-		msgpack_pack_int64(pk, first);
+		msgpack_pack_int64(pk, mn);
 		return 0;
 	}
 	if (g == 0 || g > INT64_MAX)
 		g = 1;
+	/*
+	 * "bitpack": u = zigzag(x / mul); per mini-block of 128 values a
+	 * varint minimum and a width byte, then (u - min) in that many bits.
+	 */
 	unsigned char *p = w->vbuf;
-	for (size_t i = 0; i < n; i++) {
-		int64_t v = col_value(c, &r[i], i ? &r[i - 1] : &zero);
-		p = put_varint(p, zz(g == 1 ? v : v / (int64_t)g));
+	for (size_t b0 = 0; b0 < n; b0 += 128) {
+		size_t m = n - b0 < 128 ? n - b0 : 128;
+		uint64_t umin = UINT64_MAX, umax = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint64_t u = zz(v[b0 + i] / (int64_t)g);
+			v[b0 + i] = (int64_t)u;
+			if (u < umin)
+				umin = u;
+			if (u > umax)
+				umax = u;
+		}
+		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
+		p = put_varint(p, umin);
+		*p++ = (unsigned char)width;
+		uint64_t acc = 0;
+		unsigned nbits = 0;
+		for (size_t i = 0; i < m && width; i++) {
+			uint64_t d = (uint64_t)v[b0 + i] - umin;
+			acc |= d << nbits;
+			if (nbits + width >= 64) {
+				memcpy(p, &acc, 8);
+				p += 8;
+				unsigned used = 64 - nbits;
+				acc = used < 64 ? d >> used : 0;
+				nbits = nbits + width - 64;
+			} else {
+				nbits += width;
+			}
+		}
+		while (nbits > 0) {
+			*p++ = (unsigned char)acc;
+			acc >>= 8;
+			nbits = nbits > 8 ? nbits - 8 : 0;
+		}
 	}
-	msgpack_pack_map(pk, g == 1 ? 2 : 3);
+	msgpack_pack_map(pk, 2 + (g != 1));
 	pack_str(pk, "enc");
-	pack_str(pk, "varint");
+	pack_str(pk, "bitpack");
 	if (g != 1) {
 		pack_str(pk, "mul");
 		msgpack_pack_uint64(pk, g);
@@ -647,14 +686,15 @@ int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 	if (!w)
 		return REEL_E_NOMEM;
 	w->recs = malloc(REEL_CHUNK_MAX * sizeof(*w->recs));
-	w->vbuf = malloc((size_t)REEL_CHUNK_MAX * 10);
+	w->vbuf = malloc((size_t)REEL_CHUNK_MAX * 10 + 1024);
+	w->cvals = malloc((size_t)REEL_CHUNK_MAX * sizeof(*w->cvals));
 	w->path = path ? strdup(path) : NULL;
 	w->level = 9;
 	w->fd = -1;
 	const char *lvl = getenv("IOREEL_LZ4_LEVEL");
 	if (lvl)
 		w->level = atoi(lvl);
-	if (!w->recs || !w->vbuf || (path && !w->path))
+	if (!w->recs || !w->vbuf || !w->cvals || (path && !w->path))
 		goto nomem;
 	if (h) {
 		w->start_unix_ns = h->start_unix_ns;
@@ -830,6 +870,7 @@ void reel_writer_destroy(struct reel_writer *w)
 	free(w->htab);
 	free(w->recs);
 	free(w->vbuf);
+	free(w->cvals);
 	free(w->devs);
 	free(w->index);
 	free(w->source);
@@ -858,6 +899,15 @@ int reel_writer_close(struct reel_writer *w)
 }
 
 /* ---- the reader -------------------------------------------------------- */
+/* One column being decoded, a block of records at a time. */
+enum { K_ZERO, K_CONST, K_BP, K_VARINT };
+struct colstate {
+	int kind;
+	int64_t base, mul;
+	const unsigned char *p, *end;
+};
+
+
 struct reel_reader {
 	int fd;
 	char *path;
@@ -871,9 +921,14 @@ struct reel_reader {
 	LZ4F_dctx *dctx;
 	unsigned char *dec;
 	size_t dec_cap;
-	struct reel_rec *recs;
+	struct reel_rec *recs; /* the current block */
 	size_t nrec, next;
 	int64_t *tmp;
+	msgpack_unpacked cur; /* the current chunk's map */
+	struct colstate cs[C__COUNT];
+	size_t chunk_n, chunk_left;
+	uint64_t cq, cend;         /* running queue time and end offset */
+	uint64_t cur_chunk, cur_at; /* for messages */
 	/* header and tables */
 	struct reel_header hdr;
 	char *source, *source_detail;
@@ -1009,6 +1064,83 @@ static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size
 		return REEL_E_CORRUPT;
 	*outlen = dstsz;
 	return 0;
+}
+
+/*
+ * Check that buf holds one well-formed msgpack object whose containers
+ * never claim more elements than there are bytes left, before msgpack-c
+ * allocates room for them (it trusts the counts).
+ */
+static uint64_t rd_be(const unsigned char **p, size_t *left, size_t n, int *ok)
+{
+	uint64_t v = 0;
+	*ok = *left >= n;
+	if (!*ok)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v = v << 8 | (*p)[i];
+	*p += n;
+	*left -= n;
+	return v;
+}
+
+static int mp_sane(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+	uint64_t need = 1;
+	while (need) {
+		if (p >= end)
+			return 0;
+		unsigned c = *p++;
+		uint64_t skip = 0, items = 0;
+		int ok = 1;
+		size_t left = (size_t)(end - p);
+#define RD(n) rd_be(&p, &left, (n), &ok)
+		need--;
+		if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3) {
+		} else if ((c & 0xf0) == 0x80) {
+			items = 2 * (uint64_t)(c & 0x0f);
+		} else if ((c & 0xf0) == 0x90) {
+			items = c & 0x0f;
+		} else if ((c & 0xe0) == 0xa0) {
+			skip = c & 0x1f;
+		} else {
+			switch (c) {
+			case 0xc4: case 0xd9: skip = RD(1); break;
+			case 0xc5: case 0xda: skip = RD(2); break;
+			case 0xc6: case 0xdb: skip = RD(4); break;
+			case 0xc7: skip = RD(1) + 1; break;
+			case 0xc8: skip = RD(2) + 1; break;
+			case 0xc9: skip = RD(4) + 1; break;
+			case 0xca: skip = 4; break;
+			case 0xcb: skip = 8; break;
+			case 0xcc: case 0xd0: skip = 1; break;
+			case 0xcd: case 0xd1: skip = 2; break;
+			case 0xce: case 0xd2: skip = 4; break;
+			case 0xcf: case 0xd3: skip = 8; break;
+			case 0xd4: skip = 2; break;
+			case 0xd5: skip = 3; break;
+			case 0xd6: skip = 5; break;
+			case 0xd7: skip = 9; break;
+			case 0xd8: skip = 17; break;
+			case 0xdc: items = RD(2); break;
+			case 0xdd: items = RD(4); break;
+			case 0xde: items = 2 * RD(2); break;
+			case 0xdf: items = 2 * RD(4); break;
+			default: return 0;
+			}
+		}
+#undef RD
+		if (!ok)
+			return 0;
+		if (skip > (uint64_t)(end - p))
+			return 0;
+		p += skip;
+		need += items;
+		if (need > (uint64_t)(end - p))
+			return 0;
+	}
+	return 1;
 }
 
 static const msgpack_object *map_get(const msgpack_object *m, const char *key)
@@ -1165,7 +1297,8 @@ static int parse_header(struct reel_reader *r, const unsigned char *p, size_t le
 	msgpack_unpacked_init(&u);
 	size_t off = 0;
 	int rc = REEL_E_NOTREEL;
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS)
+	if (!mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS)
 		goto out;
 	const msgpack_object *m = &u.data;
 	const msgpack_object *f = map_get(m, "format");
@@ -1198,30 +1331,112 @@ out:
 	return rc;
 }
 
-/* Decode one column's varints into tmp[0..n). */
-static int decode_varints(const unsigned char *p, size_t len, size_t n, int64_t *out, int64_t mul)
+#define BLOCK 1024
+
+/* Slow path: one varint byte by byte; 0 on a bad or short stream. */
+static int varint_slow(const unsigned char **pp, const unsigned char *end, uint64_t *out)
 {
-	const unsigned char *end = p + len;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v;
-		if (p < end && *p < 0x80) {
-			v = *p++;
+	const unsigned char *p = *pp;
+	uint64_t u = 0;
+	unsigned shift = 0;
+	for (;;) {
+		if (p >= end || shift > 63)
+			return 0;
+		unsigned char b = *p++;
+		u |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+		shift += 7;
+	}
+	*pp = p;
+	*out = u;
+	return 1;
+}
+
+/*
+ * Bitpack: mini-blocks of 128 values (the last may be short), each a varint
+ * minimum, a width byte, then the values minus the minimum in width bits,
+ * little-endian.  Decode blocks are multiples of 128 values, so a call
+ * starts at a mini-block boundary.
+ */
+static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
+{
+	const unsigned char *p = cs->p, *end = cs->end;
+	const uint64_t mul = (uint64_t)cs->mul;
+	unsigned char pad[128 * 8 + 16];
+	for (size_t b0 = 0; b0 < m; b0 += 128) {
+		size_t k = m - b0 < 128 ? m - b0 : 128;
+		uint64_t umin;
+		if (!varint_slow(&p, end, &umin) || p >= end)
+			return -1;
+		unsigned width = *p++;
+		if (width > 64)
+			return -1;
+		size_t nb = (k * width + 7) / 8;
+		if ((size_t)(end - p) < nb)
+			return -1;
+		int64_t *o = out + b0;
+		if (width == 0) {
+			for (size_t i = 0; i < k; i++)
+				o[i] = (int64_t)((uint64_t)unzz(umin) * mul);
+			continue;
+		}
+		const unsigned char *src = p;
+		if ((size_t)(end - p) < nb + 8 || width > 56) { /* no room to over-read */
+			memset(pad, 0, sizeof(pad));
+			memcpy(pad, p, nb);
+			src = pad;
+		}
+		if (width <= 56) {
+			const uint64_t mask = (1ull << width) - 1;
+			uint64_t bit = 0;
+			for (size_t i = 0; i < k; i++, bit += width) {
+				uint64_t wd;
+				memcpy(&wd, src + (bit >> 3), 8);
+				uint64_t u = umin + ((wd >> (bit & 7)) & mask);
+				o[i] = (int64_t)((uint64_t)unzz(u) * mul);
+			}
 		} else {
-			v = 0;
-			unsigned shift = 0;
-			for (;;) {
-				if (p >= end || shift > 63)
-					return -1;
-				unsigned char b = *p++;
-				v |= (uint64_t)(b & 0x7f) << shift;
-				if (!(b & 0x80))
-					break;
-				shift += 7;
+			const uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+			uint64_t bit = 0;
+			for (size_t i = 0; i < k; i++, bit += width) {
+				uint64_t lo, hi = 0;
+				memcpy(&lo, src + (bit >> 3), 8);
+				unsigned sh = bit & 7;
+				if (sh)
+					hi = (uint64_t)src[(bit >> 3) + 8] << (64 - sh);
+				uint64_t u = umin + (((lo >> sh) | hi) & mask);
+				o[i] = (int64_t)((uint64_t)unzz(u) * mul);
 			}
 		}
-		out[i] = (int64_t)((uint64_t)unzz(v) * (uint64_t)mul);
+		p += nb;
 	}
-	return p == end ? 0 : -1;
+	cs->p = p;
+	return 0;
+}
+
+static int decode_block(struct colstate *cs, int64_t *out, size_t m)
+{
+	size_t i = 0;
+	switch (cs->kind) {
+	case K_ZERO:
+		memset(out, 0, m * sizeof(*out));
+		return 0;
+	case K_CONST:
+		for (; i < m; i++)
+			out[i] = cs->base;
+		return 0;
+	}
+	if (cs->kind == K_VARINT) {
+		for (size_t i = 0; i < m; i++) {
+			uint64_t u;
+			if (!varint_slow(&cs->p, cs->end, &u))
+				return -1;
+			out[i] = (int64_t)((uint64_t)unzz(u) * (uint64_t)cs->mul);
+		}
+		return 0;
+	}
+	return decode_bitpack(cs, out, m);
 }
 
 static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len, const char **why)
@@ -1231,7 +1446,7 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 	size_t off = 0;
 	int rc = REEL_E_CORRUPT;
 	*why = "not a msgpack map";
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	if (!mp_sane(p, len) || msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    u.data.type != MSGPACK_OBJECT_MAP)
 		goto out;
 	const msgpack_object *m = &u.data;
@@ -1261,115 +1476,124 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 	*why = "no column map";
 	if (!cols || cols->type != MSGPACK_OBJECT_MAP)
 		goto out;
-	struct reel_rec *rec = r->recs;
-	size_t nn = (size_t)n;
-	memset(rec, 0, nn * sizeof(*rec));
-	static char whybuf[128];
+	struct colstate cs[C__COUNT];
+	static __thread char whybuf[128];
 	for (int c = 0; c < C__COUNT; c++) {
 		const msgpack_object *col = map_get(cols, col_names[c]);
-		int64_t *t = r->tmp;
-		if (!col) {
-			memset(t, 0, nn * sizeof(*t));
-		} else {
-			snprintf(whybuf, sizeof(whybuf), "column '%s' is malformed", col_names[c]);
-			*why = whybuf;
-			const msgpack_object *enc = map_get(col, "enc");
-			if (!enc || enc->type != MSGPACK_OBJECT_STR)
+		memset(&cs[c], 0, sizeof(cs[c]));
+		cs[c].kind = K_ZERO;
+		if (!col)
+			continue;
+		snprintf(whybuf, sizeof(whybuf), "column '%s' is malformed", col_names[c]);
+		*why = whybuf;
+		const msgpack_object *enc = map_get(col, "enc");
+		if (!enc || enc->type != MSGPACK_OBJECT_STR)
+			goto out;
+		if (enc->via.str.size == 5 && !memcmp(enc->via.str.ptr, "const", 5)) {
+			if (obj_int(map_get(col, "v"), &cs[c].base))
 				goto out;
-			if (enc->via.str.size == 5 && !memcmp(enc->via.str.ptr, "const", 5)) {
-				int64_t v;
-				if (obj_int(map_get(col, "v"), &v))
-					goto out;
-				for (size_t i = 0; i < nn; i++)
-					t[i] = v;
-			} else if (enc->via.str.size == 6 && !memcmp(enc->via.str.ptr, "varint", 6)) {
-				int64_t mul = obj_int_or(map_get(col, "mul"), 1);
-				const msgpack_object *d = map_get(col, "data");
-				if (mul < 1 || !d || d->type != MSGPACK_OBJECT_BIN)
-					goto out;
-				snprintf(whybuf, sizeof(whybuf),
-					 "column '%s': bad varint or count disagrees with n=%zu",
-					 col_names[c], nn);
-				if (decode_varints((const unsigned char *)d->via.bin.ptr,
-						   d->via.bin.size, nn, t, mul))
-					goto out;
-			} else {
-				snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding",
-					 col_names[c]);
-				goto out;
-			}
+			cs[c].kind = K_CONST;
+			continue;
 		}
-		/* undo the column transform (see col_value) */
-		switch (c) {
-		case C_HAS:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].has = (uint16_t)t[i];
-			break;
-		case C_QUEUE: {
-			uint64_t q = 0;
-			for (size_t i = 0; i < nn; i++)
-				rec[i].queue_ns = (int64_t)(q += (uint64_t)t[i]);
-			break;
+		int varint = enc->via.str.size == 6 && !memcmp(enc->via.str.ptr, "varint", 6);
+		if (!varint && (enc->via.str.size != 7 || memcmp(enc->via.str.ptr, "bitpack", 7))) {
+			snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding", col_names[c]);
+			goto out;
 		}
-		case C_ISSUE:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].issue_ns = (int64_t)((uint64_t)rec[i].queue_ns + (uint64_t)t[i]);
-			break;
-		case C_COMPLETE:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].complete_ns =
-					(int64_t)((uint64_t)rec[i].issue_ns + (uint64_t)t[i]);
-			break;
-		case C_OFFSET:
-			/* needs lengths: stash, resolved after C_LENGTH */
-			for (size_t i = 0; i < nn; i++)
-				rec[i].offset = (uint64_t)t[i];
-			break;
-		case C_LENGTH: {
-			uint64_t end = 0;
-			for (size_t i = 0; i < nn; i++) {
-				rec[i].length = (uint32_t)t[i];
-				rec[i].offset += end;
-				end = rec[i].offset + rec[i].length;
-			}
-			break;
-		}
-		case C_OP:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].op = (uint8_t)t[i];
-			break;
-		case C_FLAGS:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].flags = (uint8_t)t[i];
-			break;
-		case C_DEV:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].dev = (uint16_t)t[i];
-			break;
-		case C_PID:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].pid = (uint32_t)t[i];
-			break;
-		case C_COMM:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].comm = (uint32_t)t[i];
-			break;
-		case C_CPU:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].cpu = (uint16_t)t[i];
-			break;
-		case C_ERROR:
-			for (size_t i = 0; i < nn; i++)
-				rec[i].error = (int32_t)t[i];
-			break;
-		}
+		cs[c].kind = varint ? K_VARINT : K_BP;
+		cs[c].mul = obj_int_or(map_get(col, "mul"), 1);
+		const msgpack_object *d = map_get(col, "data");
+		if (cs[c].mul < 1 || !d || d->type != MSGPACK_OBJECT_BIN)
+			goto out;
+		cs[c].p = (const unsigned char *)d->via.bin.ptr;
+		cs[c].end = cs[c].p + d->via.bin.size;
 	}
-	r->nrec = nn;
-	r->next = 0;
-	rc = 0;
+	memcpy(r->cs, cs, sizeof(cs));
+	r->chunk_n = r->chunk_left = (size_t)n;
+	r->cq = r->cend = 0;
+	/* keep the parsed map: the column streams point into r->dec */
+	msgpack_unpacked_destroy(&r->cur);
+	r->cur = u;
+	return 0;
 out:
 	msgpack_unpacked_destroy(&u);
 	return rc;
+}
+
+/*
+ * Decode the next block (up to BLOCK records) of the current chunk into
+ * r->recs: a block stays in cache while all its columns are applied.
+ */
+static int decode_next_block(struct reel_reader *r, const char **why)
+{
+	static __thread char whybuf[128];
+	size_t bm = r->chunk_left < BLOCK ? r->chunk_left : BLOCK;
+	struct reel_rec *x = r->recs;
+	int64_t *t = r->tmp;
+	uint64_t q = r->cq, end = r->cend;
+	for (int c = 0; c < C__COUNT; c++) {
+		if (decode_block(&r->cs[c], t + (size_t)c * BLOCK, bm)) {
+			snprintf(whybuf, sizeof(whybuf),
+				 "column '%s': bad bitpack data or fewer values than n=%zu", col_names[c],
+				 r->chunk_n);
+			*why = whybuf;
+			return REEL_E_CORRUPT;
+		}
+	}
+	/* undo the column transforms (see col_value), one pass over the block */
+	const int64_t *th = t + C_HAS * BLOCK, *tq = t + C_QUEUE * BLOCK,
+		      *ti = t + C_ISSUE * BLOCK, *tc = t + C_COMPLETE * BLOCK,
+		      *to = t + C_OFFSET * BLOCK, *tl = t + C_LENGTH * BLOCK,
+		      *top = t + C_OP * BLOCK, *tf = t + C_FLAGS * BLOCK, *td = t + C_DEV * BLOCK,
+		      *tp = t + C_PID * BLOCK, *tm = t + C_COMM * BLOCK, *tu = t + C_CPU * BLOCK,
+		      *te = t + C_ERROR * BLOCK;
+	struct reel_summary *s = &r->seen;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		struct reel_rec *y = &x[i];
+		q += (uint64_t)tq[i];
+		uint64_t is = q + (uint64_t)ti[i];
+		y->queue_ns = (int64_t)q;
+		y->issue_ns = (int64_t)is;
+		y->complete_ns = (int64_t)(is + (uint64_t)tc[i]);
+		y->offset = end + (uint64_t)to[i];
+		y->length = (uint32_t)tl[i];
+		end = y->offset + y->length;
+		y->pid = (uint32_t)tp[i];
+		y->comm = (uint32_t)tm[i];
+		y->error = (int32_t)te[i];
+		y->dev = (uint16_t)td[i];
+		y->cpu = (uint16_t)tu[i];
+		y->has = (uint16_t)th[i];
+		y->op = (uint8_t)top[i];
+		y->flags = (uint8_t)tf[i];
+		unsigned op = y->op < REEL_OP__COUNT ? y->op : REEL_OP_READ;
+		s->ops[op]++;
+		s->bytes[op] += y->length;
+		int64_t tt = y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns;
+		first = tt < first ? tt : first;
+		last = tt > last ? tt : last;
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	s->count += bm;
+	r->cq = q;
+	r->cend = end;
+	r->chunk_left -= bm;
+	if (!r->chunk_left) {
+		for (int c = 0; c < C__COUNT; c++) {
+			if (r->cs[c].kind >= K_BP &&
+			    r->cs[c].p != r->cs[c].end) {
+				snprintf(whybuf, sizeof(whybuf), "column '%s': more values than n=%zu",
+					 col_names[c], r->chunk_n);
+				*why = whybuf;
+				return REEL_E_CORRUPT;
+			}
+		}
+	}
+	r->nrec = bm;
+	r->next = 0;
+	return 0;
 }
 
 static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t len)
@@ -1378,7 +1602,8 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 	msgpack_unpacked_init(&u);
 	size_t off = 0;
 	int rc = REEL_E_CORRUPT;
-	if (msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	if (!mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    u.data.type != MSGPACK_OBJECT_MAP)
 		goto out;
 	const msgpack_object *s = map_get(&u.data, "summary");
@@ -1445,8 +1670,9 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->path = strdup(path);
 	r->buf_cap = 1 << 20;
 	r->buf = malloc(r->buf_cap);
-	r->recs = malloc(REEL_CHUNK_MAX * sizeof(*r->recs));
-	r->tmp = malloc(REEL_CHUNK_MAX * sizeof(*r->tmp));
+	r->recs = malloc(BLOCK * sizeof(*r->recs));
+	msgpack_unpacked_init(&r->cur);
+	r->tmp = malloc((size_t)C__COUNT * BLOCK * sizeof(*r->tmp));
 	r->hdr.source = r->hdr.source_detail = "";
 	if (!r->path || !r->buf || !r->recs || !r->tmp) {
 		if (!r->path)
@@ -1504,6 +1730,7 @@ void reel_reader_close(struct reel_reader *r)
 	free(r->dec);
 	free(r->recs);
 	free(r->tmp);
+	msgpack_unpacked_destroy(&r->cur);
 	free(r->devs);
 	free(r->source);
 	free(r->source_detail);
@@ -1560,6 +1787,20 @@ static int next_chunk(struct reel_reader *r)
 		uint32_t magic = get_le32(r->buf + r->pos);
 		if (magic == SKIP_MAGIC || (magic & 0xFFFFFFF0u) == 0x184D2A50u) {
 			uint32_t len = get_le32(r->buf + r->pos + 4);
+			if (len > MAX_FRAME) {
+				if (r->flags & REEL_R_SALVAGE) {
+					r->skipped++;
+					if (!resync(r)) {
+						r->done = 1;
+						return 0;
+					}
+					continue;
+				}
+				r->done = 1;
+				return rerr(r, REEL_E_CORRUPT, "frame at byte %llu claims %u bytes; "
+					    "'ioreel info --salvage' reads past it",
+					    (unsigned long long)at, len);
+			}
 			if (avail(r, (size_t)len + 8) < (size_t)len + 8) {
 				r->done = 1;
 				rerr(r, 0, "file cut short inside the index at byte %llu; all "
@@ -1602,6 +1843,8 @@ static int next_chunk(struct reel_reader *r)
 				why = rc == REEL_E_CHECKSUM ? "LZ4 checksum mismatch"
 							    : "LZ4 data does not decode";
 			} else if ((rc = parse_chunk(r, r->dec, dl, &why)) == 0) {
+				r->cur_chunk = chunk;
+				r->cur_at = at;
 				r->pos += (size_t)fl;
 				r->chunk_no++;
 				r->seen.chunks++;
@@ -1624,48 +1867,49 @@ static int next_chunk(struct reel_reader *r)
 	}
 }
 
-static void account(struct reel_reader *r, const struct reel_rec *rec, size_t n)
+/* Make r->recs[r->next..r->nrec) non-empty: 1, 0 at the end, or an error. */
+static int fill(struct reel_reader *r)
 {
-	struct reel_summary *s = &r->seen;
-	s->count += n;
-	for (size_t i = 0; i < n; i++) {
-		if (rec[i].op < REEL_OP__COUNT) {
-			s->ops[rec[i].op]++;
-			s->bytes[rec[i].op] += rec[i].length;
+	while (r->next >= r->nrec) {
+		if (r->chunk_left) {
+			const char *why = "";
+			int rc = decode_next_block(r, &why);
+			if (!rc)
+				continue;
+			r->chunk_left = 0;
+			if (r->flags & REEL_R_SALVAGE) {
+				r->skipped++;
+				continue;
+			}
+			r->done = 1;
+			return rerr(r, rc, "chunk %llu at byte %llu: %s; 'ioreel info --salvage' "
+				    "reads the chunks around it", (unsigned long long)r->cur_chunk,
+				    (unsigned long long)r->cur_at, why);
 		}
-		int64_t t = rec[i].has & REEL_HAS_QUEUE ? rec[i].queue_ns : rec[i].issue_ns;
-		if (t < s->first_ns)
-			s->first_ns = t;
-		if (t > s->last_ns)
-			s->last_ns = t;
+		int rc = next_chunk(r);
+		if (rc <= 0)
+			return rc;
 	}
+	return 1;
 }
 
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)
 {
-	for (;;) {
-		if (r->next < r->nrec) {
-			size_t n = r->nrec - r->next;
-			*recs = r->recs + r->next;
-			account(r, *recs, n);
-			r->next = r->nrec;
-			return (long)n;
-		}
-		int rc = next_chunk(r);
-		if (rc <= 0)
-			return rc;
-	}
+	int rc = fill(r);
+	if (rc <= 0)
+		return rc;
+	size_t n = r->nrec - r->next;
+	*recs = r->recs + r->next;
+	r->next = r->nrec;
+	return (long)n;
 }
 
 int reel_read(struct reel_reader *r, struct reel_rec *rec)
 {
-	while (r->next >= r->nrec) {
-		int rc = next_chunk(r);
-		if (rc <= 0)
-			return rc;
-	}
+	int rc = fill(r);
+	if (rc <= 0)
+		return rc;
 	*rec = r->recs[r->next++];
-	account(r, rec, 1);
 	return 1;
 }
 
@@ -1723,6 +1967,7 @@ int reel_reader_rewind(struct reel_reader *r)
 	r->buf_off = 0;
 	r->eof = r->done = 0;
 	r->nrec = r->next = 0;
+	r->chunk_left = 0;
 	r->chunk_no = 0;
 	memset(&r->seen, 0, sizeof(r->seen));
 	r->seen.first_ns = INT64_MAX;

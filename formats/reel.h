@@ -193,9 +193,10 @@ const struct reel_header *reel_reader_header(const struct reel_reader *r);
  */
 int reel_read(struct reel_reader *r, struct reel_rec *rec);
 /*
- * Next whole chunk: *recs points into the reader's buffer, valid until the
- * next call.  Returns the count (> 0), 0 at the end, or a negative error.
- * Do not mix with reel_read() within one chunk.
+ * Next batch of records (at most REEL_CHUNK_MAX; in practice a block of up
+ * to 1024, decoded while it stays in cache): *recs points into the reader's
+ * buffer, valid until the next read call.  Returns the count (> 0), 0 at
+ * the end, or a negative error.  May be mixed with reel_read().
  */
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs);
 /* Name of an interned process id, or NULL if unknown. */

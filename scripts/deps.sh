@@ -1,9 +1,11 @@
 #!/bin/sh
 # Checks the Debian packages ioreel needs; installs the missing ones when run
 # as root (apt-get update first), otherwise prints the one apt-get line.
-PKGS="liblz4-dev libmsgpack-dev libaio-dev liburing-dev libtracefs-dev libtraceevent-dev
-libblkid-dev gnuplot-nox fio xz-utils zstd lz4 clang python3-lz4 python3-msgpack
-trace-cmd util-linux e2fsprogs"
+# deps.sh [check]: "check" adds what the tests and benchmarks use besides.
+PKGS="build-essential pkg-config liblz4-dev libmsgpack-dev libaio-dev liburing-dev
+libtracefs-dev libtraceevent-dev libblkid-dev gnuplot-nox fio xz-utils zstd lz4 util-linux"
+[ "${1:-}" = check ] && PKGS="$PKGS clang python3 python3-lz4 python3-msgpack trace-cmd blktrace
+e2fsprogs bc procps chromium"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -1,0 +1,423 @@
+/*
+ * formats/import_blkparse.c - blkparse's default text output.
+ *
+ *   259,0    3       10     0.000009435  1867  D   W 763360912 + 16 [dmcrypt_write/2]
+ *   maj,min cpu  sequence  seconds.nsec   pid act rwbs  details
+ *
+ * details by action: "SECTOR + N [comm]" (Q G I D M F S B; "[comm]" alone
+ * when the length is 0; "(elapsed)" may precede the bracket),
+ * "SECTOR + N [error]" or "SECTOR [error]" (C R), "SECTOR + N <- (M,m)
+ * SECTOR" (A), "SECTOR / SECTOR [comm]" (X).  Lines starting with '#' are
+ * headers; the summary blkparse prints at the end ("CPU0 (sda):", "Total
+ * (sda):" ...) is skipped; plug, unplug, message and SCSI passthrough lines
+ * carry nothing to record.  The events go through the joiner, as blktrace
+ * binary traces do.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/join.h"
+
+#define BP_BUF (1u << 20)
+#define BP_LINE_MAX 4096
+
+enum { LINE_EVENT, LINE_IGNORE, LINE_BAD };
+
+struct bp_line {
+	struct reel_event e;
+	char comm[64];
+	const char *why; /* LINE_BAD: reason */
+};
+
+static inline const char *skip_sp(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static inline const char *token_end(const char *p, const char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+		p++;
+	return p;
+}
+
+/* Unsigned decimal; returns the end or NULL when there is no digit or it
+ * overflows 64 bits. */
+static const char *num(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *s = p;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return NULL;
+		v = v * 10 + d;
+		p++;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static const char *devt_of(const char *p, const char *end, uint32_t *devt)
+{
+	uint64_t ma, mi;
+	if (!(p = num(p, end, &ma)) || p >= end || *p != ',' || !(p = num(p + 1, end, &mi)))
+		return NULL;
+	if (ma > 0xfff || mi > 0xfffff)
+		return NULL;
+	*devt = reel_devt((uint32_t)ma, (uint32_t)mi);
+	return p;
+}
+
+#define BAD(reason)                                                                    \
+	do {                                                                           \
+		l->why = reason;                                                       \
+		return LINE_BAD;                                                       \
+	} while (0)
+
+/* Parse one line (without its newline). */
+static int parse_line(const char *p, const char *end, struct bp_line *l)
+{
+	memset(&l->e, 0, sizeof(l->e));
+	l->comm[0] = 0;
+	l->why = NULL;
+	p = skip_sp(p, end);
+	if (p == end || *p == '#')
+		return LINE_IGNORE;
+	uint32_t devt;
+	uint64_t cpu, seq, secs, nsec = 0, pid, v;
+	const char *q = devt_of(p, end, &devt);
+	if (!q || (q < end && *q != ' ' && *q != '\t'))
+		BAD("expected MAJ,MIN at the start of an event line");
+	p = skip_sp(q, end);
+	if (!(p = num(p, end, &cpu)) || cpu > 65535)
+		BAD("bad CPU field");
+	p = skip_sp(p, end);
+	if (!(p = num(p, end, &seq)))
+		BAD("bad sequence field");
+	p = skip_sp(p, end);
+	if (!(p = num(p, end, &secs)) || p >= end || *p != '.' || secs > 9000000000ull)
+		BAD("bad time field (expected SECONDS.NANOSECONDS)");
+	p++;
+	int digits = 0;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (digits < 9)
+			nsec = nsec * 10 + (uint64_t)(*p - '0');
+		digits++;
+		p++;
+	}
+	if (!digits)
+		BAD("bad time field (expected SECONDS.NANOSECONDS)");
+	for (; digits < 9; digits++)
+		nsec *= 10;
+	p = skip_sp(p, end);
+	if (!(p = num(p, end, &pid)) || pid > UINT32_MAX)
+		BAD("bad PID field");
+	p = skip_sp(p, end);
+	const char *act = p;
+	p = token_end(p, end);
+	size_t actlen = (size_t)(p - act);
+	if (!actlen || actlen > 2)
+		BAD("bad action field");
+	p = skip_sp(p, end);
+	const char *rwbs = p;
+	p = token_end(p, end);
+	size_t rwbslen = (size_t)(p - rwbs);
+	p = skip_sp(p, end);
+
+	struct reel_event *e = &l->e;
+	e->t_ns = (int64_t)(secs * 1000000000ull + nsec);
+	e->devt = devt;
+	e->cpu = (uint16_t)cpu;
+	e->pid = (uint32_t)pid;
+	char a = actlen == 1 ? act[0] : 0;
+	switch (a) {
+	case 'Q': case 'M': case 'F': case 'G': case 'I': case 'D': case 'C': case 'R':
+	case 'X': case 'A':
+		break;
+	case 'P': case 'U': case 'T': case 'S': case 'B': case 'm': case 'N':
+		return LINE_IGNORE;
+	default:
+		if (actlen == 2 && (act[0] == 'U' || act[0] == 'T'))
+			return LINE_IGNORE; /* "UT" timer unplug */
+		BAD("unknown action");
+	}
+	e->action = a;
+	if (!rwbslen)
+		BAD("missing RWBS field");
+
+	uint64_t sector = 0, nsect = 0;
+	int have_sector = 0;
+	q = num(p, end, &sector);
+	if (q) {
+		have_sector = 1;
+		p = skip_sp(q, end);
+		if (p < end && *p == '+') {
+			p = skip_sp(p + 1, end);
+			if (!(p = num(p, end, &nsect)) || nsect > UINT32_MAX / 512)
+				BAD("bad length after '+'");
+			p = skip_sp(p, end);
+		} else if (a == 'X' && p < end && *p == '/') {
+			p = skip_sp(p + 1, end);
+			if (!(p = num(p, end, &v)))
+				BAD("bad split sector after '/'");
+			e->split_sector = v;
+			p = skip_sp(p, end);
+		} else if (a != 'C' && a != 'R') {
+			return LINE_IGNORE; /* SCSI passthrough: "BYTES (cdb) [comm]" */
+		} else if (p < end && *p == '(') {
+			return LINE_IGNORE; /* passthrough completion */
+		}
+	}
+	e->sector = have_sector ? sector : REEL_SECTOR_UNKNOWN;
+	e->bytes = (uint32_t)(nsect * 512);
+	if (reel_rwbs_parse(rwbs, rwbslen, e->bytes, &e->op, &e->flags))
+		BAD("bad RWBS field");
+	if (a == 'A') {
+		uint32_t from;
+		if (!have_sector || p + 2 > end || p[0] != '<' || p[1] != '-')
+			BAD("remap without '<- (MAJ,MIN) SECTOR'");
+		p = skip_sp(p + 2, end);
+		if (p >= end || *p != '(' || !(p = devt_of(p + 1, end, &from)) || p >= end || *p != ')')
+			BAD("remap without '<- (MAJ,MIN) SECTOR'");
+		p = skip_sp(p + 1, end);
+		if (!(p = num(p, end, &v)))
+			BAD("remap without the source sector");
+		e->from_devt = from;
+		e->from_sector = v;
+		return LINE_EVENT;
+	}
+	if (a == 'X' && !e->split_sector)
+		BAD("split without 'SECTOR / SECTOR'");
+	if (p < end && *p == '(') { /* elapsed time */
+		const char *c = memchr(p, ')', (size_t)(end - p));
+		if (!c)
+			BAD("unclosed '('");
+		p = skip_sp(c + 1, end);
+	}
+	if (p >= end || *p != '[')
+		BAD("missing [process] or [error]");
+	const char *close = end;
+	while (close > p && close[-1] != ']')
+		close--;
+	if (close == p + 0 || close - 1 <= p)
+		BAD("missing ']'");
+	const char *in = p + 1;
+	size_t n = (size_t)(close - 1 - in);
+	if (a == 'C' || a == 'R') {
+		uint64_t err;
+		int neg = n && in[0] == '-';
+		const char *ee = num(in + neg, in + n, &err);
+		if (!ee || ee != in + n || err > 65535)
+			BAD("bad [error] of a completion");
+		e->error = neg ? -(int32_t)err : (int32_t)err;
+	} else {
+		if (n >= sizeof(l->comm))
+			n = sizeof(l->comm) - 1;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)in[i];
+			l->comm[i] = (char)(c < 32 || c == 127 ? '?' : c);
+		}
+		l->comm[n] = 0;
+		e->comm = l->comm;
+	}
+	return LINE_EVENT;
+}
+
+/* The summary blkparse appends: "CPU0 (sda):", "Total (sda):", ... */
+static int is_summary(const char *p, const char *end)
+{
+	p = skip_sp(p, end);
+	size_t n = (size_t)(end - p);
+	if (n >= 4 && !memcmp(p, "CPU", 3) && p[3] >= '0' && p[3] <= '9')
+		return 1;
+	return n >= 7 && !memcmp(p, "Total (", 7);
+}
+
+struct bp {
+	const struct reel_import_opts *o;
+	struct reel_import_stats *st;
+	char *errmsg;
+	size_t errlen;
+};
+
+static int bp_err(struct bp *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bp_err(struct bp *b, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->errmsg, b->errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char *why,
+		    const char *line, size_t len)
+{
+	if (b->o && b->o->skip_bad) {
+		b->st->bad++;
+		return 0;
+	}
+	char shown[81];
+	size_t n = len < 80 ? len : 80;
+	for (size_t i = 0; i < n; i++)
+		shown[i] = (line[i] < 32 || line[i] == 127) ? '?' : line[i];
+	shown[n] = 0;
+	return bp_err(b, REEL_E_PARSE,
+		      "%s:%llu: %s in \"%s%s\"; fix the line or pass --skip-bad to count and "
+		      "skip such lines",
+		      path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
+}
+
+static int import_file(struct bp *b, struct reel_join *j, const char *path, char *buf)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0)
+		return bp_err(b, REEL_E_IO, "%s: %s", path, strerror(errno));
+	size_t start = 0, len = 0; /* unread data: buf[start, start + len) */
+	int eof = 0, rc = 0, summary = 0, toolong = 0;
+	uint64_t lineno = 0;
+	struct bp_line l;
+	while (!rc) {
+		char *line = buf + start;
+		char *nl = memchr(line, '\n', len);
+		if (!nl && !eof && len < BP_BUF) {
+			if (start) {
+				memmove(buf, line, len);
+				start = 0;
+				line = buf;
+			}
+			ssize_t n = read(fd, buf + len, BP_BUF - len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				rc = bp_err(b, REEL_E_IO, "%s: read error after line %llu: %s", path,
+					    (unsigned long long)lineno, strerror(errno));
+				break;
+			}
+			if (!n)
+				eof = 1;
+			len += (size_t)n;
+			__atomic_fetch_add(&b->st->bytes_in, (uint64_t)n, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (!nl && !len)
+			break;
+		size_t ll = nl ? (size_t)(nl - line) : len;
+		if (!nl && !eof) { /* a line longer than the buffer: drop it in pieces */
+			toolong = 1;
+			start = len = 0;
+			continue;
+		}
+		lineno++;
+		b->st->lines++;
+		if (toolong || ll > BP_LINE_MAX) {
+			toolong = 0;
+			if (!summary)
+				rc = bad_line(b, path, lineno, "line too long", line, ll);
+		} else if (!summary) {
+			int k = parse_line(line, line + ll, &l);
+			if (k == LINE_EVENT) {
+				rc = reel_join_push(j, &l.e);
+				if (rc)
+					bp_err(b, rc, "%s:%llu: %s", path, (unsigned long long)lineno,
+					       reel_strerror(rc));
+			} else if (k == LINE_BAD) {
+				if (is_summary(line, line + ll))
+					summary = 1;
+				else
+					rc = bad_line(b, path, lineno, l.why, line, ll);
+			}
+		}
+		size_t used = nl ? ll + 1 : ll;
+		start += used;
+		len -= used;
+	}
+	if (fd > 0)
+		close(fd);
+	return rc;
+}
+
+static int bp_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		  struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen)
+{
+	struct bp b = {.o = o, .st = st, .errmsg = errmsg, .errlen = errlen};
+	if (errlen)
+		errmsg[0] = 0;
+	if (!npaths)
+		return bp_err(&b, REEL_E_ARG, "no input files");
+	char *buf = malloc(BP_BUF);
+	if (!buf)
+		return bp_err(&b, REEL_E_NOMEM, "out of memory");
+	struct reel_join *j;
+	int rc = reel_join_create(&j, w, NULL, 0);
+	if (rc) {
+		free(buf);
+		return bp_err(&b, rc, "out of memory");
+	}
+	for (size_t i = 0; i < npaths && !rc; i++)
+		rc = import_file(&b, j, paths[i], buf);
+	if (!rc) {
+		rc = reel_join_finish(j);
+		if (rc)
+			bp_err(&b, rc, "writing the records: %s", reel_writer_errmsg(w));
+	}
+	reel_join_stats(j, &st->join);
+	st->records = st->join.records;
+	if (!rc) {
+		reel_writer_meta_int(w, "join.no_issue", (int64_t)st->join.no_issue);
+		reel_writer_meta_int(w, "join.no_complete", (int64_t)st->join.no_complete);
+		reel_writer_meta_int(w, "join.merged", (int64_t)st->join.merged);
+		reel_writer_meta_int(w, "join.split", (int64_t)st->join.split);
+		reel_writer_meta_int(w, "join.remapped", (int64_t)st->join.remapped);
+		reel_writer_meta_int(w, "join.orphan_events", (int64_t)st->join.orphan_events);
+	}
+	reel_join_destroy(j);
+	free(buf);
+	return rc;
+}
+
+/* Lines of the first 64 KiB that parse as blkparse events. */
+static int bp_detect(const unsigned char *buf, size_t len, const char *path)
+{
+	const char *p = (const char *)buf, *end = p + len;
+	int good = 0, bad = 0, lines = 0;
+	struct bp_line l;
+	while (p < end && lines < 64) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break; /* a partial last line says nothing */
+		int k = parse_line(p, nl, &l);
+		if (k == LINE_EVENT)
+			good++;
+		else if (k == LINE_BAD && is_summary(p, nl))
+			break; /* the summary at the end */
+		else if (k == LINE_BAD)
+			bad++;
+		lines++;
+		p = nl + 1;
+	}
+	if (!good)
+		return 0;
+	if (!bad && good >= 3)
+		return 95;
+	if (good > bad * 4)
+		return 70;
+	return good > bad ? 40 : 0;
+}
+
+const struct reel_importer reel_imp_blkparse = {
+	.name = "blkparse",
+	.describe = "blkparse default text output (\"8,0 3 1 0.000000000 697 Q WS 1234 + 8 [comm]\")",
+	.detect = bp_detect,
+	.run = bp_run,
+};

@@ -1,0 +1,81 @@
+#!/bin/bash
+# make bench: .reel size and text import speed on the shared public traces.
+#  size: bytes per I/O of the .reel against `xz -9` and `zstd -19` of the
+#        CSV export holding the same records (and xz -9 of the source file);
+#        target: .reel <= 1.0x xz -9 of the CSV.
+#  speed: import MB/s of each text format (the source repeated to >= 64 MB)
+#        against a minimal text parse of the same bytes (mawk summing a
+#        column), as a ratio.
+set -u
+: "${IOREEL:?run through make bench}"
+P=$SHARED/traces/public
+[ -d "$P" ] || { echo "skipped: $P absent"; exit 0; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+size() { stat -c %s "$1"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+echo "size (bytes per I/O; ratio = .reel / anchor):"
+printf "  %-28s %8s %8s %8s %8s %8s %10s %10s\n" trace I/Os reel xz-csv zstd-csv xz-src "reel/xz" "reel/zstd"
+# name:path:import options
+set -- msr:msr/wdev_1.csv: \
+	fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse: \
+	disksim:disksim/tpcc-small.trace:--time-unit=ns \
+	fio:fio/t0038.iolog: \
+	blkparse:blkparse/nvme0n1.blktrace.txt: \
+	blktrace:blktrace/sda.blktrace.0:
+for spec in "$@"; do
+	IFS=: read -r name rel opt <<<"$spec"
+	src=$P/$rel
+	[ -e "$src" ] || continue
+	in=("$src")
+	[ "$name" = blktrace ] && in=("$P/blktrace/sda.blktrace.0" "$P/blktrace/sda.blktrace.1")
+	if ! "$IOREEL" import -q --from "$name" ${opt:+"$opt"} "${in[@]}" -o "$T/$name.reel" 2>"$T/err"; then
+		printf "  %-28s (no %s importer in this build, or it failed: %s)\n" "$name" "$name" \
+			"$(head -n 1 "$T/err" | cut -c 1-80)"
+		continue
+	fi
+	"$IOREEL" export --to csv "$T/$name.reel" -o "$T/$name.csv" 2>/dev/null || continue
+	n=$(($(wc -l <"$T/$name.csv") - 1))
+	[ "$n" -gt 0 ] || continue
+	xz -9 -k -c "$T/$name.csv" >"$T/$name.csv.xz"
+	zstd -q -19 -c "$T/$name.csv" >"$T/$name.csv.zst"
+	cat "${in[@]}" | xz -9 -c >"$T/$name.src.xz"
+	r=$(size "$T/$name.reel") x=$(size "$T/$name.csv.xz") z=$(size "$T/$name.csv.zst") s=$(size "$T/$name.src.xz")
+	printf "  %-28s %8d %8.2f %8.2f %8.2f %8.2f %9sx %9sx\n" "$name" "$n" \
+		"$(ratio "$r" "$n")" "$(ratio "$x" "$n")" "$(ratio "$z" "$n")" "$(ratio "$s" "$n")" \
+		"$(ratio "$r" "$x")" "$(ratio "$r" "$z")"
+done
+
+echo
+echo "import speed, MB per CPU second (source repeated to >= 64 MB; anchor: mawk summing a column of the same file):"
+printf "  %-10s %10s %12s %12s %8s\n" format MB "import MB/s" "mawk MB/s" ratio
+AWK=$(command -v mawk || command -v awk)
+for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse:' ' \
+	disksim:disksim/tpcc-small.trace:' ' blkparse:blkparse/nvme0n1.blktrace.txt:' '; do
+	IFS=: read -r name rel sep <<<"$spec"
+	src=$P/$rel
+	[ -e "$src" ] || continue
+	"$IOREEL" import --from list | grep -q "^$name " || continue
+	big=$T/big.$name
+	: >"$big"
+	while [ "$(size "$big")" -lt $((64 << 20)) ]; do cat "$src" >>"$big"; done
+	mb=$(awk -v b="$(size "$big")" 'BEGIN { print b / 1e6 }')
+	cat "$big" >/dev/null # warm the page cache for both
+	opt=
+	[ "$name" = disksim ] && opt=--time-unit=ns
+	# CPU seconds (user + sys): other jobs share the machine
+	TIMEFORMAT='%3U %3S'
+	ti=$( { time "$IOREEL" import -q --from "$name" $opt --skip-bad "$big" -o "$T/big.reel" \
+		--overwrite 2>/dev/null; } 2>&1 ) || { echo "  $name: import failed"; continue; }
+	if [ "$sep" = "," ]; then
+		ta=$( { time "$AWK" -F, '{ s += $5 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	else
+		ta=$( { time "$AWK" '{ s += $4 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	fi
+	imp=$(awk -v m="$mb" -v t="$ti" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
+	anc=$(awk -v m="$mb" -v t="$ta" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
+	printf "  %-10s %10.1f %12s %12s %7sx\n" "$name" "$mb" "$imp" "$anc" "$(ratio "$imp" "$anc")"
+	rm -f "$big" "$T/big.reel"
+done

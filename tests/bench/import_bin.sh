@@ -1,0 +1,86 @@
+#!/bin/bash
+# Import speed of blktrace binaries and of blkparse text, beside blkparse
+# itself reading the same binary trace (the anchor), as ratios of events per
+# second.  The trace is synthesized here (per-CPU v7 files: remap, queue,
+# get-request, insert, issue, completion, some back merges; N I/Os, default
+# 300000), then blkparse turns it into the text the blkparse importer reads.
+set -u
+: "${TOP:?run through make bench}"
+BUILD=${BUILD:-build}
+RUN="$TOP/$BUILD/tests/bench/import_bin_run"
+N=${IMPORT_BIN_IOS:-300000}
+command -v blkparse >/dev/null || { echo "   skipped: blkparse not installed"; exit 0; }
+[ -x "$RUN" ] || { echo "   $RUN missing (make bench builds it)"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-bench-imp.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+/usr/bin/python3 - "$T/syn" "$N" <<'PY' || exit 1
+import struct, sys, random
+base, n = sys.argv[1], int(sys.argv[2])
+random.seed(7)
+MAGIC = 0x65617407
+QUEUE, BM, GETRQ, ISSUE, COMPLETE, INSERT, REMAP = 1, 2, 4, 7, 8, 12, 15
+TC = lambda c: c << 16
+TCQ, TCI, TCC, W, R, S = TC(0x10), TC(0x40), TC(0x80), TC(2), TC(1), TC(8)
+DEV, PART = (8 << 20), (8 << 20) | 2
+ev = [[], []]
+def rec(cpu, t, sec, nb, act, pid, dev=DEV, err=0, pdu=b''):
+    ev[cpu].append((t, struct.pack('<IIQQIIIIIHH', MAGIC, 0, t, sec, nb, act, pid, dev, cpu, err, len(pdu)) + pdu))
+for cpu in (0, 1):
+    ev[cpu].append((0, struct.pack('<IIQQIIIIIHH', MAGIC, 0, 0, 0, 0, TC(0x400), 1000 + cpu, DEV, cpu, 0, 8) + b'bench%d\0\0' % cpu))
+t = 1000
+sector = 2048
+i = 0
+while i < n:
+    cpu = (i // 64) % 2
+    pid = 1000 + cpu
+    rw = W if i % 3 else R
+    nb = 4096 * random.choice((1, 1, 2, 4, 8))
+    nsec = nb // 512
+    if random.random() < 0.2:
+        sector = random.randrange(0, 1 << 30) * 8
+    rec(cpu, t, sector, nb, TC(0x10) | rw | REMAP, pid, DEV, pdu=struct.pack('>IIQ', PART, DEV, sector - 2048))
+    rec(cpu, t + 100, sector, nb, TCQ | rw | QUEUE, pid)
+    rec(cpu, t + 200, sector, nb, TCQ | rw | GETRQ, pid)
+    total = nb
+    i += 1
+    if i < n and i % 4 == 0:
+        rec(cpu, t + 250, sector + nsec, nb, TCQ | rw | QUEUE, pid)
+        rec(cpu, t + 260, sector + nsec, nb, TCQ | rw | BM, pid)
+        total += nb
+        i += 1
+    rec(cpu, t + 300, sector, total, TCQ | rw | INSERT, pid)
+    rec(cpu, t + 400, sector, total, TCI | rw | ISSUE, pid)
+    rec(1 - cpu, t + 400 + random.randrange(20000, 200000), sector, total, TCC | rw | COMPLETE, 0)
+    sector += total // 512
+    t += random.randrange(500, 5000)
+for cpu in (0, 1):
+    ev[cpu].sort(key=lambda x: x[0])
+    with open('%s.blktrace.%d' % (base, cpu), 'wb') as f:
+        seq = 0
+        for _, b in ev[cpu]:
+            seq += 1
+            f.write(b[:4] + struct.pack('<I', seq) + b[8:])
+PY
+
+bytes_bin=$(cat "$T"/syn.blktrace.* | wc -c)
+# anchor: blkparse reading the binary trace (text to /dev/null)
+s=$(date +%s.%N)
+blkparse -q -i "$T/syn" -o /dev/null >/dev/null 2>&1 || { echo "   blkparse failed"; exit 1; }
+e=$(date +%s.%N)
+bp_secs=$(echo "$e - $s" | bc -l)
+blkparse -i "$T/syn" > "$T/syn.txt" 2>/dev/null
+events=$(blkparse -q -i "$T/syn" -f '%a\n' 2>/dev/null | wc -l)
+bytes_txt=$(wc -c < "$T/syn.txt")
+
+read -r rec_b _ sec_b ev_b <<<"$("$RUN" blktrace "$T/syn")" || exit 1
+read -r rec_t _ sec_t ev_t <<<"$("$RUN" blkparse "$T/syn.txt")" || exit 1
+[ "$rec_b" = "$rec_t" ] || echo "   note: binary gave $rec_b records, text $rec_t"
+awk -v n="$N" -v bb="$bytes_bin" -v bt="$bytes_txt" -v ev="$events" -v bps="$bp_secs" \
+    -v sb="$sec_b" -v st="$sec_t" -v rb="$rec_b" 'BEGIN {
+	printf "   synthetic trace: %d I/Os, %d events; binary %.1f MB, blkparse text %.1f MB\n", n, ev, bb / 1e6, bt / 1e6
+	printf "   anchor  blkparse (binary -> text)     %8.1f MB/s  %6.2f M events/s\n", bb / 1e6 / bps, ev / 1e6 / bps
+	printf "   ioreel import blktrace (binary)       %8.1f MB/s  %6.2f M events/s  %.2fx blkparse\n", bb / 1e6 / sb, ev / 1e6 / sb, bps / sb
+	printf "   ioreel import blkparse (text)         %8.1f MB/s  %6.2f M events/s  %.2fx blkparse\n", bt / 1e6 / st, ev / 1e6 / st, bps / st
+	printf "   records written: %d\n", rb
+}'
