@@ -1,7 +1,8 @@
-/* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync,
- * write-zeroes and file hole punching queued; one io_uring_submit() per
- * I/O so each leaves at its scheduled time.  Discards on block devices run
- * synchronously (BLKDISCARD). */
+/* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync
+ * and file hole punching queued; one io_uring_submit() per
+ * I/O so each leaves at its scheduled time.  Discards on block devices
+ * (BLKDISCARD) and write-zeroes (BLKZEROOUT, or ZERO_RANGE falling back to
+ * hole punching) run synchronously. */
 #include <errno.h>
 #include <linux/falloc.h>
 #include <liburing.h>
@@ -46,7 +47,9 @@ static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg
 
 static int uring_submit(struct replay_engine *e, struct replay_io *io)
 {
-	if (io->op == REEL_OP_DISCARD && io->is_blk) {
+	/* block discards have no io_uring command here; write-zeroes may need
+	 * the synchronous fallback (hole punching) */
+	if ((io->op == REEL_OP_DISCARD && io->is_blk) || io->op == REEL_OP_WRITE_ZEROES) {
 		io->res = replay_io_sync(io);
 		io->done_ns = reel_now_ns();
 		replay_donelist_push(&e->done, io);
@@ -67,10 +70,6 @@ static int uring_submit(struct replay_engine *e, struct replay_io *io)
 		break;
 	case REEL_OP_DISCARD:
 		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-					io->offset, io->length);
-		break;
-	case REEL_OP_WRITE_ZEROES:
-		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
 					io->offset, io->length);
 		break;
 	default:

@@ -9,8 +9,10 @@ TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 [ -x "$TOOL" ] || fail "$TOOL not built"
 
 # 3000 disjoint writes and reads of 4-64 KiB at 30k IOPS, 200 us latency (so
-# the original queue depth is 6-7), a flush every 100
-"$TOOL" gen "$T/mix.reel" n=3000 iops=30000 bs=4096:32768 rw=mix:70 lat=200000 flush=100 ||
+# the original queue depth is 6-7), a flush every 100, some discards and
+# write-zeroes
+"$TOOL" gen "$T/mix.reel" n=3000 iops=30000 bs=4096:32768 rw=mix:70 lat=200000 flush=100 \
+	discard=50 zeroes=70 ||
 	fail "gen"
 # targets live in /dev/shm: the tests check behaviour, not the host's disk
 S=$(mktemp -d /dev/shm/ioreel-replay.XXXXXX) || fail "mktemp in /dev/shm"
@@ -47,7 +49,9 @@ run() { # target engine args...
 	fi
 	"$IOREEL" replay "$T/mix.reel" --target "$tgt" --engine "$eng" -o "$res" "$@" >"$T/out" 2>&1 ||
 		{ cat "$T/out"; fail "$label: exit $?"; }
-	grep -q "^write" "$T/out" || fail "$label: no write line in the summary"
+	for op in read write discard flush write-zeroes; do
+		grep -q "^$op " "$T/out" || fail "$label: no $op line in the summary"
+	done
 	check "$label" "$res" "$tgt" "$eng"
 }
 
@@ -65,6 +69,29 @@ run "$file" libaio --timing afap --qd original --order none --point issue --data
 run "$dev" libaio --timing afap --qd 16 --buffered
 run "$file" null --timing afap --qd 64
 run "$file" null --timing original --speed 10
+
+# queue depth: the trace keeps 7 I/Os in flight at most (202 us at 30k IOPS)
+# (on the loop device, whose I/O is asynchronous, so the caps are reached)
+for q in original:7 x2:14 x0.5:4 3:3; do
+	"$IOREEL" replay "$T/mix.reel" --target "$dev" --destroy-data="$(basename "$dev")" --timing afap \
+		--qd ${q%%:*} --json "$T/q.json" >/dev/null || fail "--qd ${q%%:*}"
+	max=$(sed -n 's/.*"inflight": {"mean": [0-9.]*, "max": \([0-9]*\)}.*/\1/p' "$T/q.json")
+	[ -n "$max" ] && [ "$max" -le ${q##*:} ] || fail "--qd ${q%%:*}: $max in flight, cap ${q##*:}"
+	[ "${q%%:*}" != 3 ] || [ "$max" = 3 ] || fail "--qd 3 never had 3 in flight ($max)"
+	echo "ok  --qd ${q%%:*}: at most $max in flight (cap ${q##*:})"
+done
+
+# dependency: no I/O leaves before those that completed, in the trace,
+# before it was queued have completed here (afap, deep queue: the test bites)
+for order in dependency none; do
+	blkdiscard "$dev" 2>/dev/null
+	"$IOREEL" replay "$T/mix.reel" --target "$dev" --destroy-data="$(basename "$dev")" --timing afap \
+		--qd 32 --order $order -o "$T/dep.reel" >/dev/null || fail "--order $order"
+	v=$("$TOOL" depcheck "$T/mix.reel" "$T/dep.reel" | sed -n 's/^dep_violations=//p')
+	[ -n "$v" ] || fail "depcheck failed"
+	echo "    --order $order: $v I/Os issued before a parent completed"
+	[ $order != dependency ] || [ "$v" = 0 ] || fail "--order dependency: $v violations"
+done
 
 # the summary and metadata say what was asked
 out=$("$TOOL" verify "$T/r$n.reel" "$file")

@@ -5,7 +5,7 @@
  *   gen OUT.reel key=value...   write a synthetic trace:
  *       n=COUNT iops=RATE bs=BYTES[:BYTES] rw=read|write|mix:PCT(writes)
  *       lat=NS (completion - issue) devs=N flush=K (every Kth is a flush)
- *       discard=K misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
+ *       discard=K zeroes=K (every Kth a discard / write-zeroes) misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
  *       span=BYTES (offsets repeat within the span instead of being disjoint)
  *     Offsets are disjoint: I/O i gets slot perm(i) of max-bs bytes.
  *   verify RESULT.reel TARGET[,TARGET...]   check every write's stamps on the
@@ -58,6 +58,7 @@ static int gen(const char *out, int argc, char **argv)
 	unsigned devs = (unsigned)atoi(kv(argc, argv, "devs", "1"));
 	uint64_t flush = strtoull(kv(argc, argv, "flush", "0"), NULL, 10);
 	uint64_t discard = strtoull(kv(argc, argv, "discard", "0"), NULL, 10);
+	uint64_t zeroes = strtoull(kv(argc, argv, "zeroes", "0"), NULL, 10);
 	int misalign = atoi(kv(argc, argv, "misalign", "0"));
 	uint64_t base = strtoull(kv(argc, argv, "base", "0"), NULL, 10);
 	int noissue = atoi(kv(argc, argv, "noissue", "0"));
@@ -111,6 +112,8 @@ static int gen(const char *out, int argc, char **argv)
 			r.length = 0;
 		} else if (discard && i % discard == discard - 1) {
 			r.op = REEL_OP_DISCARD;
+		} else if (zeroes && i % zeroes == zeroes - 1) {
+			r.op = REEL_OP_WRITE_ZEROES;
 		}
 		if (reel_write(w, &r) < 0) {
 			fprintf(stderr, "%s: %s\n", out, reel_writer_errmsg(w));
@@ -263,6 +266,64 @@ static int verify(const char *result, const char *targets)
 	return 0;
 }
 
+/*
+ * depcheck TRACE RESULT: the result replays the trace record for record (no
+ * skips); count I/Os issued before an I/O that, in the trace, completed
+ * before they were queued had completed in the replay.
+ */
+struct dep {
+	int64_t oc, rc; /* original completion, replay completion */
+};
+static int cmp_dep(const void *a, const void *b)
+{
+	const struct dep *x = a, *y = b;
+	return x->oc < y->oc ? -1 : x->oc > y->oc;
+}
+
+static int depcheck(const char *trace, const char *result)
+{
+	struct reel_reader *a, *b;
+	if (reel_reader_open(&a, trace, 0) < 0 || reel_reader_open(&b, result, 0) < 0)
+		return 1;
+	size_t n = 0, cap = 1 << 16;
+	int64_t *oq = malloc(cap * sizeof(*oq)), *ri = malloc(cap * sizeof(*ri));
+	struct dep *d = malloc(cap * sizeof(*d));
+	struct reel_rec x, y;
+	while (reel_read(a, &x) == 1) {
+		if (reel_read(b, &y) != 1 || x.offset != y.offset || x.length != y.length) {
+			fprintf(stderr, "record %zu: result does not follow the trace\n", n);
+			return 1;
+		}
+		if (n == cap) {
+			cap *= 2;
+			oq = realloc(oq, cap * sizeof(*oq));
+			ri = realloc(ri, cap * sizeof(*ri));
+			d = realloc(d, cap * sizeof(*d));
+		}
+		oq[n] = x.queue_ns;
+		ri[n] = y.issue_ns;
+		d[n] = (struct dep){x.complete_ns, y.complete_ns};
+		n++;
+	}
+	qsort(d, n, sizeof(*d), cmp_dep);
+	/* sweep in queue order: parents are those with oc < oq[i] */
+	size_t k = 0, viol = 0;
+	int64_t maxrc = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		while (k < n && d[k].oc < oq[i])
+			maxrc = d[k].rc > maxrc ? d[k].rc : maxrc, k++;
+		if (maxrc > ri[i])
+			viol++;
+	}
+	printf("ios=%zu\ndep_violations=%zu\n", n, viol);
+	reel_reader_close(a);
+	reel_reader_close(b);
+	free(oq);
+	free(ri);
+	free(d);
+	return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -302,6 +363,8 @@ static int distinct(const char *path)
 
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "depcheck"))
+		return depcheck(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "distinct"))
 		return distinct(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "gen"))
