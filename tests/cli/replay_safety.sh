@@ -56,6 +56,23 @@ refused "partition table" --target "$ptdev"
 grep -q "partition table" "$T/out" || fail "the refusal should name the partition table"
 [ "$(md5sum <"$ptdev")" = "$ptsum" ] || fail "the partitioned device changed"
 
+# held by device mapper (a linear map over a blank loop device)
+if command -v dmsetup >/dev/null; then
+	make_loop "$S/held.img" 16
+	helddev=$LOOP
+	dmname="ioreel-test-$$"
+	if echo "0 $((16 * 2048)) linear $helddev 0" | dmsetup create "$dmname" 2>/dev/null; then
+		at_exit "dmsetup remove $dmname"
+		hsum=$(md5sum <"$helddev")
+		refused "held by dm" --target "$helddev" --destroy-data="$(basename "$helddev")"
+		grep -q "in use by dm-" "$T/out" || fail "the refusal should name the holder"
+		[ "$(md5sum <"$helddev")" = "$hsum" ] || fail "the held device changed"
+		dmsetup remove "$dmname" || fail "dmsetup remove"
+	else
+		echo "device mapper unavailable: holder check not exercised"
+	fi
+fi
+
 # read-only replays are allowed on all of them and change nothing
 "$IOREEL" replay "$T/w.reel" --timing afap --target "$fsdev" --read-only >/dev/null ||
 	fail "read-only on an ext4 device should be allowed"
