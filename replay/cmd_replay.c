@@ -56,6 +56,7 @@ static void usage(FILE *f)
 		"                           none: by time; strict: trace order; dependency: an I/O\n"
 		"                           waits for those that completed before it was queued\n"
 		"  --point queue|issue      replay from the trace's queue (Q) or issue (D) times\n"
+		"  --window N               read-ahead window in records (default 4096)\n"
 		"  --engine libaio|io_uring|psync|null   (default libaio)\n"
 		"Data written\n"
 		"  --data zero|random|ratio:R|pattern:HEX   (default random)\n"
