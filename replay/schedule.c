@@ -1067,7 +1067,7 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 		r->eng = NULL;
 		goto out;
 	}
-	r->wcap = o->window ? o->window : DEFAULT_WINDOW;
+	r->wcap = o->window ? (o->window > (1u << 20) ? 1u << 20 : o->window) : DEFAULT_WINDOW;
 	r->win = calloc(r->wcap, sizeof(*r->win));
 	r->dep_c = calloc(r->wcap, sizeof(*r->dep_c));
 	r->slots = calloc(r->depth, sizeof(*r->slots));
