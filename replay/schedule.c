@@ -6,7 +6,8 @@
  * original queue depth), the second replays it through a bounded window.
  * Each I/O has an absolute scheduled time from the replay start (never a
  * delay since the previous I/O, which drifts); the loop waits for
- * completions or sleeps until shortly before that time, then spins.  A
+ * completions or sleeps until shortly before that time, then spins (for
+ * twice the recent wake-up lateness, 5 to 50 us: it adapts).  A
  * write's buffer is filled before the wait, so data generation does not
  * delay the issue.  Results are written in issue order through a ring that
  * holds I/Os until they complete: memory is bounded by the window, the ring
@@ -32,7 +33,8 @@
 #include "replay/replay.h"
 
 #define RING 65536u          /* result ring: I/Os issued but not yet written */
-#define SPIN_NS 40000        /* spin for the last 40 us before an issue */
+#define SPIN_NS 40000        /* spin before an issue: start value, then adapts */
+#define SPIN_MAX_NS 50000 /* more would hit RT throttling at high rates */
 #define DEFAULT_WINDOW 4096u
 #define MAX_DEVS 65536
 
@@ -163,6 +165,7 @@ struct run {
 	uint64_t rhead, rnext; /* [rhead, rnext) issued, not yet written */
 
 	int64_t t0;
+	int64_t spin, late;  /* spin time before an issue; recent wake-up lateness */
 	unsigned inflight;
 	double inflight_area;
 	int64_t inflight_t;
@@ -540,7 +543,8 @@ static int reap(struct run *r, int64_t timeout)
 		int64_t now = reel_now_ns();
 		for (int i = 0; i < n; i++)
 			complete_one(r, done[i], now);
-		return flush_ring(r);
+		int rc = flush_ring(r);
+		return rc < 0 ? rc : n;
 	}
 	return 0;
 }
@@ -723,13 +727,25 @@ static int replay_loop(struct run *r)
 		}
 		int64_t due = r->t0 + p->sched;
 		int64_t now = reel_now_ns();
-		if (due - now > SPIN_NS) {
-			int64_t wait = due - now - SPIN_NS;
+		if (due - now > r->spin) {
+			int64_t target = due - r->spin;
 			if (r->inflight) {
-				if ((rc = reap(r, wait)) < 0)
+				if ((rc = reap(r, target - now)) < 0)
 					return rc;
 			} else {
-				sleep_until(due - SPIN_NS);
+				sleep_until(target);
+				rc = 0;
+			}
+			/* woke by the timer: learn how late wake-ups are, and spin
+			 * twice that (5 us to 50 us) before the next issue */
+			if (rc == 0 && !(o->stop && *o->stop)) {
+				int64_t late = reel_now_ns() - target;
+				if (late > 0 && late < 100000000) {
+					r->late = late > r->late ? late : r->late - (r->late >> 5);
+					r->spin = 2 * r->late + 5000;
+					if (r->spin > SPIN_MAX_NS)
+						r->spin = SPIN_MAX_NS;
+				}
 			}
 			continue;
 		}
@@ -989,6 +1005,7 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	r->err = errmsg;
 	r->errlen = errlen;
 	r->prepared = -1;
+	r->spin = SPIN_NS;
 	for (unsigned t = 0; t < REPLAY_MAX_TARGETS; t++)
 		r->tg[t].fd = -1;
 
@@ -1138,7 +1155,10 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	struct sched_param old_sp;
 	int old_policy = sched_getscheduler(0), is_rt = 0;
 	sched_getparam(0, &old_sp);
-	if (o->timing == REPLAY_TIMING_ORIGINAL && !o->no_rt) {
+	/* above ~16k IOPS on average the loop never sleeps: a SCHED_FIFO task
+	 * that never sleeps gets throttled by the kernel (50 ms per second) */
+	double gap = (double)res->trace_duration_ns / o->speed / (double)r->total;
+	if (o->timing == REPLAY_TIMING_ORIGINAL && !o->no_rt && gap >= 60000) {
 		struct sched_param sp = {.sched_priority = 10};
 		is_rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 	}
