@@ -7,8 +7,9 @@
 need_root
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 S=$(mktemp -d /dev/shm/ioreel-data.XXXXXX) || fail "mktemp in /dev/shm"
-at_exit "rm -rf $S"
-"$TOOL" gen "$T/w.reel" n=150 iops=100000 rw=write bs=4096:1048576 || fail gen
+rm_shm() { rm -rf "$S"; }
+at_exit rm_shm # (at_exit takes one word)
+"$TOOL" gen "$T/w.reel" n=80 iops=100000 rw=write bs=4096:1048576 || fail gen
 for R in 1 2 3.5 8 20; do
 	rm -f "$S/f.img"
 	"$IOREEL" replay "$T/w.reel" --target "$S/f.img" --timing afap --data ratio:$R \

@@ -7,7 +7,8 @@
 need_root
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 S=$(mktemp -d /dev/shm/ioreel-intr.XXXXXX) || fail "mktemp in /dev/shm"
-at_exit "rm -rf $S"
+rm_shm() { rm -rf "$S"; }
+at_exit rm_shm # (at_exit takes one word)
 make_loop "$S/disk.img" 64
 # 100000 writes at 10k IOPS: 10 s if left alone
 "$TOOL" gen "$T/t.reel" n=100000 iops=10000 rw=mix:50 bs=4096 lat=100000 || fail gen

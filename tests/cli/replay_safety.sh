@@ -8,7 +8,8 @@ need_root
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 absent (e2fsprogs)"
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 S=$(mktemp -d /dev/shm/ioreel-safety.XXXXXX) || fail "mktemp in /dev/shm"
-at_exit "rm -rf $S"
+rm_shm() { rm -rf "$S"; }
+at_exit rm_shm # (at_exit takes one word)
 "$TOOL" gen "$T/w.reel" n=200 rw=write bs=4096 iops=100000 || fail gen
 
 make_loop "$S/fs.img" 32
@@ -38,7 +39,8 @@ refused "--destroy-data names another loop device" --target "$fsdev" --destroy-d
 mnt="$T/mnt"
 mkdir -p "$mnt"
 mount -o ro,noload "$fsdev" "$mnt" || fail "mount"
-at_exit "umount $mnt"
+umount_mnt() { umount "$mnt"; }
+at_exit umount_mnt
 refused "mounted" --target "$fsdev" --destroy-data="$fsname"
 grep -q "mounted" "$T/out" || fail "the refusal should say it is mounted"
 umount "$mnt" || fail "umount"
@@ -62,7 +64,8 @@ if command -v dmsetup >/dev/null; then
 	helddev=$LOOP
 	dmname="ioreel-test-$$"
 	if echo "0 $((16 * 2048)) linear $helddev 0" | dmsetup create "$dmname" 2>/dev/null; then
-		at_exit "dmsetup remove $dmname"
+		dm_remove() { dmsetup remove "$dmname"; }
+		at_exit dm_remove
 		hsum=$(md5sum <"$helddev")
 		refused "held by dm" --target "$helddev" --destroy-data="$(basename "$helddev")"
 		grep -q "in use by dm-" "$T/out" || fail "the refusal should name the holder"

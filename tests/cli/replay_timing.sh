@@ -6,7 +6,8 @@
 need_root
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 S=$(mktemp -d /dev/shm/ioreel-timing.XXXXXX) || fail "mktemp in /dev/shm"
-at_exit "rm -rf $S"
+rm_shm() { rm -rf "$S"; }
+at_exit rm_shm # (at_exit takes one word)
 make_loop "$S/disk.img" 64
 # a file in /dev/shm: O_DIRECT there runs in the submitter's context, so the
 # figures do not hang on a busy machine's kernel workers (the loop device's)
