@@ -269,14 +269,14 @@ static int first_pass(struct run *r, struct devscan *ds)
 		}
 	}
 	if (n < 0)
-		return fail(r, n, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+		return fail(r, n, "%s", reel_reader_errmsg(r->rd));
 	r->total = idx;
 	r->qd_heap.n = 0;
 	if (!idx)
 		return fail(r, REEL_E_ARG, "%s: the trace has no I/O to replay", r->o->trace);
 	int rc = reel_reader_rewind(r->rd);
 	if (rc < 0)
-		return fail(r, rc, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+		return fail(r, rc, "%s", reel_reader_errmsg(r->rd));
 	return 0;
 }
 
@@ -435,7 +435,7 @@ static int fill_window(struct run *r)
 		if (r->chunk_i >= r->chunk_n) {
 			long n = reel_read_chunk(r->rd, &r->chunk);
 			if (n < 0)
-				return fail(r, (int)n, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+				return fail(r, (int)n, "%s", reel_reader_errmsg(r->rd));
 			if (n == 0) {
 				r->eof = 1;
 				break;
@@ -788,6 +788,12 @@ static int map_devices(struct run *r, const struct devscan *ds)
 	for (size_t i = 0; i < o->ntargets; i++) {
 		if (r->ntg >= REPLAY_MAX_TARGETS)
 			return fail(r, REEL_E_RANGE, "too many targets (at most %d)", REPLAY_MAX_TARGETS);
+		for (unsigned k = 0; k < r->ntg; k++)
+			if (!strcmp(r->tg[k].path, o->targets[i]))
+				return fail(r, REEL_E_ARG,
+					    "--target %s is given twice: name each target once (use --map "
+					    "to send several trace devices to one place)",
+					    o->targets[i]);
 		r->tg[r->ntg++].path = o->targets[i];
 	}
 	for (size_t m = 0; m < o->nmaps; m++) {
@@ -1021,7 +1027,10 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	snprintf(res->engine, sizeof(res->engine), "%s", r->ops->name);
 	rc = reel_reader_open(&r->rd, o->trace, 0);
 	if (rc < 0) {
-		fail(r, rc, "%s: %s", o->trace, r->rd ? reel_reader_errmsg(r->rd) : reel_strerror(rc));
+		if (r->rd && reel_reader_errmsg(r->rd)[0])
+			fail(r, rc, "%s", reel_reader_errmsg(r->rd));
+		else
+			fail(r, rc, "%s: %s", o->trace, reel_strerror(rc));
 		goto out;
 	}
 	if ((rc = first_pass(r, ds)) < 0)
