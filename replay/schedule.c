@@ -165,6 +165,7 @@ struct run {
 	uint64_t rhead, rnext; /* [rhead, rnext) issued, not yet written */
 
 	int64_t t0;
+	unsigned batch;      /* I/Os the engine holds back (afap batches) */
 	int64_t spin, late;  /* spin time before an issue; recent wake-up lateness */
 	unsigned inflight;
 	double inflight_area;
@@ -531,9 +532,23 @@ static void complete_one(struct run *r, struct replay_io *io, int64_t now_abs)
 	r->freel[r->nfree++] = io->slot;
 }
 
+static int commit(struct run *r)
+{
+	r->batch = 0;
+	if (!r->ops->commit)
+		return 0;
+	int rc = r->ops->commit(r->eng);
+	return rc < 0 ? fail(r, rc, "%s: submitting I/O: %s", r->ops->name, strerror(-rc)) : 0;
+}
+
 static int reap(struct run *r, int64_t timeout)
 {
 	struct replay_io *done[256];
+	if (timeout != 0 && r->batch) {
+		int rc = commit(r);
+		if (rc < 0)
+			return rc;
+	}
 	int n = r->ops->reap(r->eng, done, 256, timeout);
 	if (n == -EINTR || n == -ETIME || n == -EAGAIN)
 		return 0;
@@ -582,7 +597,10 @@ static int prepare(struct run *r)
 	return 0;
 }
 
-static int issue(struct run *r, int64_t sched_rel)
+static unsigned limit_of(struct run *r, const struct pend *p);
+
+/* more: afap and the next I/O can follow at once -- let the engine batch */
+static int issue(struct run *r, int64_t sched_rel, int more)
 {
 	struct pend *p = win_at(r, 0);
 	struct slot *s = &r->slots[r->prepared];
@@ -611,7 +629,11 @@ static int issue(struct run *r, int64_t sched_rel)
 	r->whead = (r->whead + 1) % r->wcap;
 	r->wn--;
 	r->prepared = -1;
-	int rc = r->ops->submit(r->eng, &s->io);
+	more = more && r->batch < 16 && r->wn > 0 && r->nfree > 0 &&
+	       r->inflight < limit_of(r, win_at(r, 0)) && r->o->order != REPLAY_ORDER_DEPENDENCY &&
+	       !(r->o->stop && *r->o->stop);
+	r->batch = more ? r->batch + 1 : 0;
+	int rc = r->ops->submit(r->eng, &s->io, more);
 	if (rc < 0) {
 		s->io.res = rc;
 		s->io.done_ns = reel_now_ns();
@@ -721,7 +743,7 @@ static int replay_loop(struct run *r)
 				return rc;
 		}
 		if (o->timing == REPLAY_TIMING_AFAP) {
-			if ((rc = issue(r, reel_now_ns() - r->t0)) < 0)
+			if ((rc = issue(r, reel_now_ns() - r->t0, 1)) < 0)
 				return rc;
 			continue;
 		}
@@ -733,6 +755,8 @@ static int replay_loop(struct run *r)
 				if ((rc = reap(r, target - now)) < 0)
 					return rc;
 			} else {
+				if ((rc = commit(r)) < 0)
+					return rc;
 				sleep_until(target);
 				rc = 0;
 			}
@@ -757,7 +781,7 @@ static int replay_loop(struct run *r)
 		}
 		if (o->stop && *o->stop)
 			continue;
-		if ((rc = issue(r, p->sched)) < 0)
+		if ((rc = issue(r, p->sched, 0)) < 0)
 			return rc;
 	}
 	return flush_ring(r);
@@ -1178,6 +1202,8 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	rc = replay_loop(r);
 	/* whatever happened, drain what is in flight so buffers are not freed
 	 * under the kernel */
+	if (r->ops->commit)
+		r->ops->commit(r->eng);
 	while (r->inflight) {
 		struct replay_io *done[256];
 		int n = r->ops->reap(r->eng, done, 256, 1000000000);
