@@ -10,7 +10,7 @@
 #      read_iolog_chunked
 #   4. data: LZ4 ratio achieved per R and size, beside fio's
 #      buffer_compress_percentage; generation GB/s per core vs memcpy
-# Environment: RSS_SIZES (default "10000000 30000000 100000000"), ISSUE_N
+# Environment: PARTS (default "issue rate rss data"), RSS_SIZES (default "10000000 30000000 100000000"), ISSUE_N
 # (default 20000 I/Os = 2 s), RATE_N (default 2000000).
 set -u
 : "${IOREEL:?run through make bench}"
@@ -29,6 +29,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+want() { case " ${PARTS:-issue rate rss data} " in *" $1 "*) return 0 ;; esac; return 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
 get() { sed -n "s/^$1=//p" "$2"; }
 json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
@@ -43,7 +44,11 @@ N=${ISSUE_N:-20000}
 "$TOOL" gen "$S/t10k.reel" n=$N iops=10000 rw=read bs=4096 lat=50000 >/dev/null
 "$HELP" fiolog "$S/t10k.reel" "$S/t10k.log" "$LOOP"
 INST=/sys/kernel/tracing/instances/ioreel-bench-$$
-mkdir "$INST" || { echo "   no tracefs instances: skipping the issue-error figure"; INST=""; }
+if want issue; then
+	mkdir "$INST" || { echo "   no tracefs instances: skipping the issue-error figure"; INST=""; }
+else
+	INST=""
+fi
 ktrace() { # out command...
 	local out=$1
 	shift
@@ -83,6 +88,7 @@ if [ -n "$INST" ]; then
 fi
 
 # ---- 2. rate, afap -------------------------------------------------------
+if want rate; then
 N=${RATE_N:-2000000}
 "$TOOL" gen "$S/rate.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
 "$HELP" fiolog "$S/rate.reel" "$S/rate.log" "$LOOP"
@@ -115,7 +121,10 @@ for eng in libaio io_uring; do
 		$eng "$dev" $N "$a" "$b" "$(ratio "$a" "$b")"
 done
 
+fi
+
 # ---- 3. memory -------------------------------------------------------------
+if want rss; then
 echo "   peak RSS, null engine, afap, result written to /dev/shm:"
 for n in ${RSS_SIZES:-10000000 30000000 100000000}; do
 	"$TOOL" gen "$S/big.reel" n=$n iops=1000000 rw=mix:30 bs=4096:65536 >/dev/null
@@ -137,7 +146,10 @@ for n in ${RSS_SIZES:-10000000 30000000 100000000}; do
 	rm -f "$S/big.reel"
 done
 
+fi
+
 # ---- 4. data -----------------------------------------------------------------
+want data || exit 0
 "$HELP" datagen >"$S/dg"
 echo "   data generator: LZ4 ratio at the I/O size (32 blocks each), target +-2%:"
 echo "     R     4K       16K      64K      256K     1M       | fio buffer_compress_percentage at 4K / 64K"
