@@ -12,11 +12,6 @@
 
 #include "formats/reel.h"
 
-/* import.c refers to the exporters weakly: keep them in the link. */
-extern const struct reel_exporter reel_exp_fio, reel_exp_csv, reel_exp_blkparse;
-__attribute__((used)) static const struct reel_exporter *const linked_exporters[] = {
-	&reel_exp_fio, &reel_exp_csv, &reel_exp_blkparse};
-
 static void usage(FILE *f)
 {
 	fprintf(f,

@@ -15,15 +15,6 @@
 
 #include "formats/reel.h"
 
-/* import.c refers to the importers weakly; these strong references make the
- * linker take this helper's importers out of libioreel.a. */
-extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,
-	reel_imp_alibaba, reel_imp_tencent, reel_imp_fio;
-__attribute__((used)) static const struct reel_importer *const linked_importers[] = {
-	&reel_imp_msr,	   &reel_imp_spc,     &reel_imp_fiu, &reel_imp_disksim,
-	&reel_imp_alibaba, &reel_imp_tencent, &reel_imp_fio,
-};
-
 struct import_opts {
 	const char *from;
 	const char *out;
@@ -97,14 +88,12 @@ static void *progress_main(void *arg)
 static int run_import(const struct import_opts *o, const struct reel_importer *imp,
 		      char **in, size_t nin)
 {
+	/* input size for the progress line (an input may also be a base name,
+	 * blktrace's NAME for NAME.blktrace.N: the importer opens the files) */
 	uint64_t total = 0;
 	for (size_t i = 0; i < nin; i++) {
 		struct stat sb;
-		if (strcmp(in[i], "-") && stat(in[i], &sb)) {
-			fprintf(stderr, "ioreel import: %s: %s\n", in[i], strerror(errno));
-			return 1;
-		}
-		if (strcmp(in[i], "-"))
+		if (strcmp(in[i], "-") && !stat(in[i], &sb) && S_ISREG(sb.st_mode))
 			total += (uint64_t)sb.st_size;
 	}
 	char source[64], detail[1024];
@@ -264,11 +253,18 @@ int cmd_import(int argc, char **argv)
 					"(--from list shows them)\n");
 			return 2;
 		}
-		if (access(in[0], R_OK)) {
+		/* blktrace's base name: detect from its first per-CPU file */
+		char first[4096];
+		const char *probe = in[0];
+		if (access(in[0], F_OK) &&
+		    snprintf(first, sizeof(first), "%s.blktrace.0", in[0]) < (int)sizeof(first) &&
+		    !access(first, F_OK))
+			probe = first;
+		if (access(probe, R_OK)) {
 			fprintf(stderr, "ioreel import: %s: %s\n", in[0], strerror(errno));
 			return 1;
 		}
-		imp = reel_importer_detect(in[0]);
+		imp = reel_importer_detect(probe);
 		if (!imp) {
 			fprintf(stderr, "ioreel import: cannot tell the format of %s; name it with "
 					"--from FMT (--from list shows them)\n", in[0]);

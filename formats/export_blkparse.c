@@ -6,7 +6,7 @@
  * Lines are in time order across I/Os: D and C lines wait in a heap until
  * no earlier line can come (records arrive in queue-time order, so a line
  * is due once a later record has been queued); the heap holds the I/Os in
- * flight and is capped at 1 Mi lines (beyond that the earliest is written
+ * flight and is capped at 256 Ki lines (beyond that the earliest is written
  * early).  MAJ,MIN come from the header's device (0,id when unknown);
  * offsets and lengths are written in 512-byte sectors; an I/O without pid
  * or comm gets pid 0 and "[]".  RWBS as the kernel writes it: F (preflush),
@@ -19,7 +19,7 @@
 
 #include "formats/reel.h"
 
-#define HEAP_MAX (1u << 20)
+#define HEAP_MAX (1u << 18)
 
 struct ev {
 	int64_t t;

@@ -652,21 +652,17 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 	return added;
 }
 
-/* "dir/sda.blktrace.3" -> "sda"; a piped stream file keeps its own name. */
-static char *base_of(const char *path)
+/* "dir/sda.blktrace.3" -> "sda": the name of the traced device; NULL for a
+ * file named otherwise (a piped stream), whose device keeps "MAJ,MIN". */
+static char *base_of(const char *path, int is_base)
 {
 	const char *slash = strrchr(path, '/');
 	const char *f = slash ? slash + 1 : path;
 	const char *dot = strstr(f, ".blktrace.");
-	size_t len = dot ? (size_t)(dot - f) : strlen(f);
-	if (!strcmp(path, "-"))
-		return strdup("stdin");
-	char *r = malloc(len + 1);
-	if (r) {
-		memcpy(r, f, len);
-		r[len] = 0;
-	}
-	return r;
+	if (!is_base && !dot)
+		return NULL;
+	size_t len = dot && !is_base ? (size_t)(dot - f) : strlen(f);
+	return strndup(f, len);
 }
 
 static int bt_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
@@ -686,13 +682,14 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (!rc)
 		rc = reel_join_create(&b.j, w, NULL, 0);
 	for (size_t i = 0; i < npaths && !rc; i++) {
-		bases[i] = base_of(paths[i]);
-		if (!bases[i]) {
+		struct stat sb;
+		int is_file = !strcmp(paths[i], "-") || !stat(paths[i], &sb);
+		bases[i] = base_of(paths[i], !is_file);
+		if (!is_file && !bases[i]) {
 			rc = bt_err(&b, REEL_E_NOMEM, "out of memory");
 			break;
 		}
-		struct stat sb;
-		if (!strcmp(paths[i], "-") || !stat(paths[i], &sb)) {
+		if (is_file) {
 			rc = add_src(&b, paths[i], NULL, bases[i]);
 		} else if (!expand_base(&b, paths[i], bases[i])) {
 			rc = bt_err(&b, REEL_E_IO,
@@ -757,9 +754,10 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, "join.orphan_events", (int64_t)st->join.orphan_events);
 		reel_writer_meta_int(w, "blktrace.version", b.nsrcs ? b.srcs[0].version : 0);
 		reel_writer_meta_int(w, "blktrace.messages", (int64_t)b.messages);
-		if (b.have_wall && b.have_genesis)
+		if (b.have_wall && b.have_genesis) /* wall clock of time zero */
 			reel_writer_meta_int(w, "blktrace.start_unix_ns",
-					     b.wall_ns - (b.wall_t - b.genesis));
+					     (int64_t)((uint64_t)b.wall_ns - (uint64_t)b.wall_t +
+						       (uint64_t)b.genesis));
 	}
 	reel_join_destroy(b.j);
 	for (size_t i = 0; i < b.nsrcs; i++) {

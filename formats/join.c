@@ -132,7 +132,7 @@ struct req {
 	uint32_t devt;
 	uint64_t start, end;
 	int64_t created_ns;
-	uint8_t issued, in_he, had_parts, preflush, flush_issued;
+	uint8_t issued, in_he, had_parts, preflush, flush_issued, requeued;
 };
 
 struct io {
@@ -598,7 +598,11 @@ static int on_queue(struct reel_join *j, const struct reel_event *e)
 	r->flags = e->flags;
 	r->pid = e->pid;
 	r->cpu = e->cpu;
-	r->has = REEL_HAS_QUEUE | REEL_HAS_PID | REEL_HAS_CPU | REEL_HAS_FLAGS;
+	r->has = REEL_HAS_QUEUE | REEL_HAS_CPU | REEL_HAS_FLAGS;
+	/* pid 0 without a name is no process at all (blkparse text "[]", what
+	 * exporters write for an I/O whose source had no pid) */
+	if (e->pid || (e->comm && e->comm[0]))
+		r->has |= REEL_HAS_PID;
 	if (e->comm && e->comm[0]) {
 		int64_t id = intern_comm(j, e->pid, e->comm);
 		if (id < 0) {
@@ -840,12 +844,28 @@ static int on_issue(struct reel_join *j, const struct reel_event *e)
 	}
 	if (proxy && r->preflush)
 		r->flush_issued = 1; /* its completion may come as a bare flush */
-	r->issued = 1;
-	req_unmergeable(j, r);
 	if (!r->had_parts)
 		orphan(j, e->devt);
-	for (struct part *p = r->parts; p; p = p->r_next)
-		io_set_issue(p->io, e->t_ns);
+	/* requests the elevator merged into this one (no event says so) are
+	 * issued with it: D covers them */
+	uint64_t upto = e->sector + nsect_of(e->bytes), pos = r->end;
+	for (int hops = 0; r; hops++) {
+		r->issued = 1;
+		req_unmergeable(j, r);
+		for (struct part *p = r->parts; p; p = p->r_next) {
+			if (r->requeued) /* the dispatch that counts is the last one */
+				p->io->rec.has &= (uint16_t)~REEL_HAS_ISSUE;
+			io_set_issue(p->io, e->t_ns);
+		}
+		r->requeued = 0;
+		if (hops >= 64 || pos >= upto || e->sector == REEL_SECTOR_UNKNOWN)
+			break;
+		r = find_req_start(j, e->devt, pos, 0);
+		if (r && r->end > pos && r->end <= upto)
+			pos = r->end;
+		else
+			r = NULL;
+	}
 	return 0;
 }
 
@@ -902,7 +922,19 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 {
 	struct req *r = find_req_start(j, e->devt, e->sector, 1);
 	if (r) {
+		/* and the requests merged into it, which D covered too */
+		uint64_t upto = e->sector + nsect_of(e->bytes), pos = r->end;
 		complete_req(j, r, e);
+		for (int hops = 0; hops < 64 && pos < upto && e->sector != REEL_SECTOR_UNKNOWN;
+		     hops++) {
+			struct req *m = find_req_start(j, e->devt, pos, 1);
+			if (!m || !m->issued || m->end <= pos || m->end > upto)
+				break;
+			pos = m->end;
+			struct reel_event part = *e;
+			part.bytes = 0; /* whole */
+			complete_req(j, m, &part);
+		}
 		return j->err;
 	}
 	struct io *io = find_origin(j, e->devt, e->sector);
@@ -931,8 +963,10 @@ static int on_complete(struct reel_join *j, const struct reel_event *e)
 static int on_requeue(struct reel_join *j, const struct reel_event *e)
 {
 	struct req *r = find_req_start(j, e->devt, e->sector, 1);
-	if (r)
+	if (r) {
 		r->issued = 0;
+		r->requeued = 1;
+	}
 	return 0;
 }
 

@@ -221,16 +221,29 @@ static const char *const col_names[C__COUNT] = {
 	"dev", "pid", "comm", "cpu", "error"};
 
 /*
- * The per-record value stored in each column (before gcd scaling and
- * zigzag).  prev_* carry the previous record of the same chunk.
+ * The per-record value stored in each column (before scaling and zigzag).
+ * prev is the previous record of the same chunk; prevq the queue time of
+ * the last record of the chunk that had one.  Absent times store 0.
  */
-static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev)
+static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev,
+				int64_t prevq)
 {
 	switch (c) {
 	case C_HAS: return r->has;
-	case C_QUEUE: return (int64_t)((uint64_t)r->queue_ns - (uint64_t)prev->queue_ns);
-	case C_ISSUE: return (int64_t)((uint64_t)r->issue_ns - (uint64_t)r->queue_ns);
-	case C_COMPLETE: return (int64_t)((uint64_t)r->complete_ns - (uint64_t)r->issue_ns);
+	case C_QUEUE:
+		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq) : 0;
+	case C_ISSUE:
+		return r->has & REEL_HAS_ISSUE
+			       ? (int64_t)((uint64_t)r->issue_ns -
+					   (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
+			       : 0;
+	case C_COMPLETE:
+		return r->has & REEL_HAS_COMPLETE
+			       ? (int64_t)((uint64_t)r->complete_ns -
+					   (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
+						      : r->has & REEL_HAS_QUEUE ? r->queue_ns
+										: 0))
+			       : 0;
 	case C_OFFSET: return (int64_t)(r->offset - (prev->offset + prev->length));
 	case C_LENGTH: return r->length;
 	case C_OP: return r->op;
@@ -268,6 +281,8 @@ struct reel_writer {
 	size_t meta_written; /* meta entries [0, meta_written) already in a frame */
 	uint64_t meta_gen;   /* bumps when an entry already written changes */
 	uint64_t meta_gen_written;
+	size_t hdr_meta_n;   /* entries in the header frame ... */
+	uint64_t hdr_meta_gen; /* ... and the generation then */
 	/* names: open hash table + id order */
 	struct name_ent *names; /* by id */
 	size_t nnames, names_cap;
@@ -330,7 +345,6 @@ static int write_frame(struct reel_writer *w, const msgpack_sbuffer *sb)
 	pr.frameInfo.blockSizeID = LZ4F_max4MB;
 	pr.frameInfo.blockMode = LZ4F_blockIndependent;
 	pr.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
-	pr.frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled;
 	pr.frameInfo.contentSize = sb->size;
 	pr.compressionLevel = w->level;
 	size_t bound = LZ4F_compressFrameBound(sb->size, &pr);
@@ -392,7 +406,7 @@ static int write_header(struct reel_writer *w)
 	msgpack_packer pk;
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 10);
+	msgpack_pack_map(&pk, 8);
 	pack_str(&pk, "format");
 	pack_str(&pk, "ioreel");
 	pack_str(&pk, "version");
@@ -405,10 +419,6 @@ static int write_header(struct reel_writer *w)
 	pack_str(&pk, w->source ? w->source : "");
 	pack_str(&pk, "source_detail");
 	pack_str(&pk, w->source_detail ? w->source_detail : "");
-	pack_str(&pk, "chunk_max");
-	msgpack_pack_uint32(&pk, REEL_CHUNK_MAX);
-	pack_str(&pk, "writer");
-	pack_str(&pk, "ioreel");
 	pack_str(&pk, "devices");
 	msgpack_pack_array(&pk, w->ndevs);
 	for (size_t i = 0; i < w->ndevs; i++)
@@ -419,6 +429,8 @@ static int write_header(struct reel_writer *w)
 	msgpack_sbuffer_destroy(&sb);
 	if (!rc) {
 		w->header_done = 1;
+		w->hdr_meta_n = w->meta.n;
+		w->hdr_meta_gen = w->meta_gen;
 		w->devs_written = w->ndevs;
 		w->meta_written = w->meta.n;
 		w->meta_gen_written = w->meta_gen;
@@ -492,6 +504,16 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
+static inline size_t vlen(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /* Pack column c of the pending records, or nothing when all zero. */
 static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *packed)
 {
@@ -501,8 +523,11 @@ static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *pa
 	int64_t *v = w->cvals;
 	int64_t mn = INT64_MAX, mx = INT64_MIN;
 	uint64_t g = 0;
+	int64_t prevq = 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero);
+		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero, prevq);
+		if (r[i].has & REEL_HAS_QUEUE)
+			prevq = r[i].queue_ns;
 		v[i] = x;
 		if (x < mn)
 			mn = x;
@@ -517,11 +542,7 @@ static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *pa
 		return 0;
 	pack_str(pk, col_names[c]);
 	*packed = 1;
-	if (mn == mx) {
-		msgpack_pack_map(pk, 2);
-		pack_str(pk, "enc");
-		pack_str(pk, "const");
-		pack_str(pk, "v");
+	if (mn == mx) { /* const: a bare integer */
 		msgpack_pack_int64(pk, mn);
 		return 0;
 	}
@@ -567,16 +588,27 @@ static int pack_column(struct reel_writer *w, msgpack_packer *pk, int c, int *pa
 			nbits = nbits > 8 ? nbits - 8 : 0;
 		}
 	}
-	msgpack_pack_map(pk, 2 + (g != 1));
-	pack_str(pk, "enc");
-	pack_str(pk, "bitpack");
-	if (g != 1) {
-		pack_str(pk, "mul");
+	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
+	size_t bp_size = (size_t)(p - w->vbuf), vi_size = 0;
+	for (size_t i = 0; i < n; i++)
+		vi_size += vlen((uint64_t)v[i]);
+	const char *enc = "bitpack";
+	if (vi_size * 10 < bp_size * 9) {
+		enc = "varint";
+		p = w->vbuf;
+		for (size_t i = 0; i < n; i++)
+			p = put_varint(p, (uint64_t)v[i]);
+	}
+	/* bitpack with mul 1: a bare bin; otherwise [mul, bin] or [mul, bin, "varint"] */
+	int varint = enc[0] == 'v';
+	if (g != 1 || varint) {
+		msgpack_pack_array(pk, 2 + (size_t)varint);
 		msgpack_pack_uint64(pk, g);
 	}
-	pack_str(pk, "data");
 	msgpack_pack_bin(pk, (size_t)(p - w->vbuf));
 	msgpack_pack_bin_body(pk, w->vbuf, (size_t)(p - w->vbuf));
+	if (varint)
+		pack_str(pk, "varint");
 	return 0;
 }
 
@@ -730,6 +762,14 @@ nomem:
 	return werr(w, REEL_E_NOMEM, "out of memory");
 }
 
+int reel_writer_set_start(struct reel_writer *w, int64_t start_unix_ns)
+{
+	if (w->header_done)
+		return REEL_E_ARG;
+	w->start_unix_ns = start_unix_ns;
+	return 0;
+}
+
 void reel_writer_set_level(struct reel_writer *w, int level)
 {
 	w->level = level < 0 ? 0 : level > 12 ? 12 : level;
@@ -809,7 +849,7 @@ static int write_trailer(struct reel_writer *w)
 	/* room for the skippable frame header, filled in below */
 	msgpack_sbuffer_write(&sb, "\0\0\0\0\0\0\0\0", 8);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 5);
+	msgpack_pack_map(&pk, 3);
 	pack_str(&pk, "summary");
 	msgpack_pack_map(&pk, 6);
 	pack_str(&pk, "count");
@@ -837,16 +877,9 @@ static int write_trailer(struct reel_writer *w)
 		msgpack_pack_int64(&pk, w->index[i].first);
 		msgpack_pack_int64(&pk, w->index[i].last);
 	}
-	pack_str(&pk, "devices");
-	msgpack_pack_array(&pk, w->ndevs);
-	for (size_t i = 0; i < w->ndevs; i++)
-		pack_device(&pk, &w->devs[i]);
+	/* the metadata not already in the header (all of it if any changed) */
 	pack_str(&pk, "meta");
-	pack_meta(&pk, &w->meta, 0);
-	pack_str(&pk, "comms");
-	msgpack_pack_array(&pk, w->nnames);
-	for (size_t i = 0; i < w->nnames; i++)
-		pack_str(&pk, w->names[i].name);
+	pack_meta(&pk, &w->meta, w->meta_gen == w->hdr_meta_gen ? w->hdr_meta_n : 0);
 	unsigned char tail[8];
 	put_le32(tail, (uint32_t)(sb.size - 8));
 	memcpy(tail + 4, TRAILER_TAG, 4);
@@ -1486,25 +1519,53 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 			continue;
 		snprintf(whybuf, sizeof(whybuf), "column '%s' is malformed", col_names[c]);
 		*why = whybuf;
-		const msgpack_object *enc = map_get(col, "enc");
-		if (!enc || enc->type != MSGPACK_OBJECT_STR)
-			goto out;
-		if (enc->via.str.size == 5 && !memcmp(enc->via.str.ptr, "const", 5)) {
-			if (obj_int(map_get(col, "v"), &cs[c].base))
-				goto out;
+		const msgpack_object *d = col;
+		int64_t mul = 1;
+		int varint = 0;
+		if (!obj_int(col, &cs[c].base)) {
 			cs[c].kind = K_CONST;
 			continue;
 		}
-		int varint = enc->via.str.size == 6 && !memcmp(enc->via.str.ptr, "varint", 6);
-		if (!varint && (enc->via.str.size != 7 || memcmp(enc->via.str.ptr, "bitpack", 7))) {
-			snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding", col_names[c]);
-			goto out;
+		if (col->type == MSGPACK_OBJECT_MAP) { /* the map form of early builds */
+			const msgpack_object *e = map_get(col, "enc");
+			if (!e || e->type != MSGPACK_OBJECT_STR)
+				goto out;
+			if (e->via.str.size == 5 && !memcmp(e->via.str.ptr, "const", 5)) {
+				if (obj_int(map_get(col, "v"), &cs[c].base))
+					goto out;
+				cs[c].kind = K_CONST;
+				continue;
+			}
+			varint = e->via.str.size == 6 && !memcmp(e->via.str.ptr, "varint", 6);
+			if (!varint && (e->via.str.size != 7 || memcmp(e->via.str.ptr, "bitpack", 7))) {
+				snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding",
+					 col_names[c]);
+				goto out;
+			}
+			mul = obj_int_or(map_get(col, "mul"), 1);
+			d = map_get(col, "data");
+			if (mul < 1 || !d)
+				goto out;
+		} else if (col->type == MSGPACK_OBJECT_ARRAY) {
+			uint32_t na = col->via.array.size;
+			if (na < 2 || na > 3 || obj_int(&col->via.array.ptr[0], &mul) || mul < 1)
+				goto out;
+			d = &col->via.array.ptr[1];
+			if (na == 3) {
+				const msgpack_object *e = &col->via.array.ptr[2];
+				if (e->type != MSGPACK_OBJECT_STR || e->via.str.size != 6 ||
+				    memcmp(e->via.str.ptr, "varint", 6)) {
+					snprintf(whybuf, sizeof(whybuf), "column '%s': unknown encoding",
+						 col_names[c]);
+					goto out;
+				}
+				varint = 1;
+			}
 		}
-		cs[c].kind = varint ? K_VARINT : K_BP;
-		cs[c].mul = obj_int_or(map_get(col, "mul"), 1);
-		const msgpack_object *d = map_get(col, "data");
-		if (cs[c].mul < 1 || !d || d->type != MSGPACK_OBJECT_BIN)
+		if (d->type != MSGPACK_OBJECT_BIN)
 			goto out;
+		cs[c].kind = varint ? K_VARINT : K_BP;
+		cs[c].mul = mul;
 		cs[c].p = (const unsigned char *)d->via.bin.ptr;
 		cs[c].end = cs[c].p + d->via.bin.size;
 	}
@@ -1551,11 +1612,18 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		struct reel_rec *y = &x[i];
-		q += (uint64_t)tq[i];
-		uint64_t is = q + (uint64_t)ti[i];
-		y->queue_ns = (int64_t)q;
+		unsigned has = (unsigned)th[i];
+		/* absent times are 0; a time is stored relative to the one before it */
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)tc[i];
+		y->queue_ns = (int64_t)qq;
 		y->issue_ns = (int64_t)is;
-		y->complete_ns = (int64_t)(is + (uint64_t)tc[i]);
+		y->complete_ns = (int64_t)cm;
 		y->offset = end + (uint64_t)to[i];
 		y->length = (uint32_t)tl[i];
 		end = y->offset + y->length;

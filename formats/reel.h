@@ -149,6 +149,9 @@ struct reel_writer;
 #define REEL_W_OVERWRITE 1u
 int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 		     const struct reel_header *h, unsigned flags);
+/* Set the header's start_unix_ns: allowed until the first chunk is
+ * written (the header goes out with it); REEL_E_ARG after that. */
+int reel_writer_set_start(struct reel_writer *w, int64_t start_unix_ns);
 /* LZ4 level for the chunks: 0 fast (capture), 9 default (compact), 12 max. */
 void reel_writer_set_level(struct reel_writer *w, int level);
 /* Append one record (copied).  Chunks are written as they fill. */

@@ -1,8 +1,434 @@
-/* placeholder: replaced by the plots work */
+/*
+ * plots/cmd_demo.c - `ioreel demo`: the main job with nothing to prepare.
+ * Replays a real trace bundled in traces/ onto scratch files in $TMPDIR
+ * (files only, never a device) at QD1 and at the trace's own queue depth,
+ * each with compressible (ratio:2) and incompressible (random) data, by
+ * running this binary's own `replay` subcommand, then compares the four
+ * results (table on stdout, report.md/report.html kept).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "plots/plots.h"
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t child; /* the replay running now, told to stop too */
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	if (child > 0)
+		kill(child, sig == SIGTERM ? SIGTERM : SIGINT);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ioreel demo [--trace FILE.reel] [-o DIR] [--size MB] [--timing afap|original]\n\n"
+		"Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
+		"(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
+		"compressible (ratio:2) and incompressible (random) data, then compare the four\n"
+		"runs: the table is printed and a report (report.html, report.md, plots and the\n"
+		"four results) is kept.  The scratch files are removed.\n\n"
+		"  -t, --trace FILE     replay FILE instead of the bundled trace\n"
+		"  -o, --output DIR     report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX)\n"
+		"  -s, --size MB        scratch file size (default 128; offsets are scaled to fit)\n"
+		"      --timing MODE    afap (default: the drive sets the pace, so queue depth and\n"
+		"                       data mode show) or original (the trace's own timing)\n"
+		"  -k, --keep           keep the scratch files too\n"
+		"  -h, --help           this text\n\n"
+		"The bundled trace (demo.reel, else git.reel, else the first .reel) is looked\n"
+		"up in $IOREEL_TRACES, next to the binary\n"
+		"(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
+		"/usr/share/ioreel/traces.\n");
+}
+
+/* The bundled traces, in order of preference for the demo. */
+static int rank(const char *name)
+{
+	static const char *const preferred[] = {"demo.reel", "git.reel"};
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(name, preferred[i]))
+			return i;
+	return 2;
+}
+
+static int has_reel(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	char best[256] = "";
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".reel") || l >= sizeof(best))
+			continue;
+		/* demo.reel, then git.reel, else the first name in order */
+		if (!best[0] || rank(e->d_name) < rank(best) ||
+		    (rank(e->d_name) == rank(best) && strcmp(e->d_name, best) < 0))
+			memcpy(best, e->d_name, l + 1);
+	}
+	closedir(d);
+	if (!best[0])
+		return 0;
+	char real[PATH_MAX];
+	plots_strf(out, len, "%s/%s", realpath(dir, real) ? real : dir, best);
+	return 1;
+}
+
+static int find_trace(char *out, size_t len)
+{
+	const char *env = getenv("IOREEL_TRACES");
+	if (env && *env)
+		return has_reel(env, out, len);
+	char exe[PATH_MAX], cand[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			plots_strf(cand, sizeof(cand), "%s/../traces", exe);
+			if (has_reel(cand, out, len))
+				return 1;
+			plots_strf(cand, sizeof(cand), "%s/../share/ioreel/traces", exe);
+			if (has_reel(cand, out, len))
+				return 1;
+		}
+	}
+	return has_reel("/usr/local/share/ioreel/traces", out, len) ||
+	       has_reel("/usr/share/ioreel/traces", out, len);
+}
+
+/* A scratch target: a new file of size bytes filled with incompressible
+ * data, so that reads are real reads (not holes) whatever was written. */
+static int make_target(const char *path, uint64_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	static uint64_t buf[131072]; /* 1 MiB */
+	uint64_t x = 0x2545f4914f6cdd1dull ^ (uint64_t)getpid();
+	for (uint64_t off = 0; off < size; off += sizeof(buf)) {
+		for (size_t i = 0; i < sizeof(buf) / 8; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		size_t want = size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf);
+		size_t done = 0;
+		while (done < want) {
+			ssize_t w = write(fd, (char *)buf + done, want - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				int e = w < 0 ? errno : EIO;
+				close(fd);
+				return -e;
+			}
+			done += (size_t)w;
+		}
+	}
+	if (fsync(fd) < 0 || close(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Run this binary with args, output to log; returns its exit status. */
+static int run_self(char *const *args, const char *log)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv("/proc/self/exe", args);
+		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	child = pid;
+	if (interrupted) /* a signal between fork and here */
+		kill(pid, SIGINT);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			child = 0;
+			return -errno;
+		}
+	child = 0;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+static void print_log(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	if (!f)
+		return;
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof(line), f) && n++ < 40)
+		fprintf(stderr, "    | %s", line);
+	fclose(f);
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char p[PATH_MAX];
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			plots_strf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
 int cmd_demo(int argc, char **argv)
 {
-	fprintf(stderr, "ioreel demo: not built yet\n");
-	return 2;
+	enum { OPT_TIMING = 256 };
+	static const struct option opts[] = {
+		{"trace", required_argument, NULL, 't'},
+		{"output", required_argument, NULL, 'o'},
+		{"size", required_argument, NULL, 's'},
+		{"timing", required_argument, NULL, OPT_TIMING},
+		{"keep", no_argument, NULL, 'k'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char trace[PATH_MAX] = "", outdir[PATH_MAX] = "";
+	const char *timing = "afap";
+	uint64_t size_mb = 128;
+	int keep = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:o:s:kh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': plots_strf(trace, sizeof(trace), "%s", optarg); break;
+		case 'o': plots_strf(outdir, sizeof(outdir), "%s", optarg); break;
+		case 's': {
+			char *end;
+			size_mb = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || size_mb < 1 || size_mb > 65536) {
+				fprintf(stderr, "ioreel demo: --size %s: give MB, 1 to 65536\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_TIMING:
+			if (strcmp(optarg, "afap") && strcmp(optarg, "original")) {
+				fprintf(stderr, "ioreel demo: --timing %s: use afap or original\n", optarg);
+				return 2;
+			}
+			timing = optarg;
+			break;
+		case 'k': keep = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ioreel demo: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (!trace[0] && !find_trace(trace, sizeof(trace))) {
+		fprintf(stderr, "ioreel demo: no bundled trace (traces/*.reel) found next to the "
+				"binary nor in /usr/local/share/ioreel/traces; set IOREEL_TRACES to a "
+				"directory holding one, or pass --trace FILE.reel\n");
+		return 1;
+	}
+	char err[4096] = "";
+	struct plots_run *tr = NULL;
+	int rc = plots_run_open(&tr, trace, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "ioreel demo: %s\n", err);
+		return 1;
+	}
+	uint64_t ntargets = tr->ndevices ? tr->ndevices : 1, extent = tr->max_offset;
+	uint64_t count = tr->count;
+	double span = tr->span_s;
+	plots_run_free(tr);
+	if (ntargets > 8) {
+		fprintf(stderr, "ioreel demo: %s has %llu devices; the demo handles up to 8\n",
+			trace, (unsigned long long)ntargets);
+		return 1;
+	}
+	/* scratch size: the trace's extent rounded up to 1 MiB, at most --size */
+	uint64_t size = (extent + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+	if (size < (4u << 20))
+		size = 4u << 20;
+	if (size > size_mb << 20)
+		size = size_mb << 20;
+
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	char scratch[PATH_MAX];
+	plots_strf(scratch, sizeof(scratch), "%s/ioreel-demo-scratch.XXXXXX", tmp);
+	if (!mkdtemp(scratch)) {
+		fprintf(stderr, "ioreel demo: cannot create a scratch directory in %s: %s "
+				"(set TMPDIR to a writable directory)\n",
+			tmp, strerror(errno));
+		return 1;
+	}
+	if (!outdir[0]) {
+		plots_strf(outdir, sizeof(outdir), "%s/ioreel-demo.XXXXXX", tmp);
+		if (!mkdtemp(outdir)) {
+			fprintf(stderr, "ioreel demo: cannot create %s: %s\n", outdir, strerror(errno));
+			rmdir(scratch);
+			return 1;
+		}
+	} else if (mkdir(outdir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "ioreel demo: cannot create %s: %s\n", outdir, strerror(errno));
+		rmdir(scratch);
+		return 1;
+	}
+	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction old_int, old_term;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	printf("ioreel demo: trace %s (%llu I/Os over %.2f s, %llu device%s)\n", trace,
+	       (unsigned long long)count, span, (unsigned long long)ntargets,
+	       ntargets > 1 ? "s" : "");
+	char targets[PATH_MAX * 2] = "";
+	for (uint64_t i = 0; i < ntargets; i++) {
+		char p[PATH_MAX];
+		plots_strf(p, sizeof(p), "%s/target%llu.img", scratch, (unsigned long long)i);
+		rc = make_target(p, size);
+		if (rc < 0) {
+			fprintf(stderr, "ioreel demo: cannot create scratch file %s: %s\n", p,
+				strerror(-rc));
+			goto out;
+		}
+		size_t l = strlen(targets);
+		plots_strf(targets + l, sizeof(targets) - l, "%s%s", i ? "," : "", p);
+	}
+	printf("scratch targets: %llu file%s of %llu MiB in %s%s\n", (unsigned long long)ntargets,
+	       ntargets > 1 ? "s" : "", (unsigned long long)(size >> 20), scratch,
+	       extent > size ? " (trace offsets scaled to fit)" : "");
+
+	/* a first replay onto fresh files runs slower (allocation, caches):
+	 * one warm-up pass, not compared, keeps that out of the first run */
+	if (!interrupted) {
+		char warm[PATH_MAX], log[PATH_MAX];
+		plots_strf(warm, sizeof(warm), "%s/warmup.reel", scratch);
+		plots_strf(log, sizeof(log), "%s/warmup.log", scratch);
+		char *args[] = {"ioreel", "replay", trace, "--target", targets, "-o", warm,
+				"--qd", "original", "--data", "random", "--timing", "afap",
+				"--fit", "scale", "--overwrite", NULL};
+		printf("warm-up replay (not compared) ... ");
+		fflush(stdout);
+		int64_t t = reel_now_ns();
+		int st = run_self(args, log);
+		if (st != 0 && !interrupted) {
+			printf("failed\n");
+			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
+			print_log(log);
+			rc = -1;
+			goto out;
+		}
+		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+	}
+
+	static const struct {
+		const char *qd, *data, *file;
+	} runs_cfg[] = {
+		{"1", "ratio:2", "qd1-ratio2.reel"},
+		{"1", "random", "qd1-random.reel"},
+		{"original", "ratio:2", "qdorig-ratio2.reel"},
+		{"original", "random", "qdorig-random.reel"},
+	};
+	enum { NRUNS = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
+	char results[NRUNS][PATH_MAX];
+	rc = 0;
+	for (size_t i = 0; i < NRUNS && !interrupted; i++) {
+		char log[PATH_MAX];
+		plots_strf(results[i], sizeof(results[i]), "%s/%s", outdir, runs_cfg[i].file);
+		plots_strf(log, sizeof(log), "%s/replay-%zu.log", scratch, i + 1);
+		unlink(results[i]);
+		char *args[] = {"ioreel",	   "replay",	  trace,
+				"--target",	   targets,	  "-o",
+				results[i],	   "--qd",	  (char *)runs_cfg[i].qd,
+				"--data",	   (char *)runs_cfg[i].data, "--timing",
+				(char *)timing, "--fit",	  "scale",
+				"--overwrite",	   NULL};
+		printf("replay %zu/%d: qd %s, data %s, timing %s ... ", i + 1, NRUNS,
+		       runs_cfg[i].qd, runs_cfg[i].data, timing);
+		fflush(stdout);
+		int64_t t = reel_now_ns();
+		int st = run_self(args, log);
+		if (interrupted) {
+			printf("interrupted\n");
+			rc = -1;
+			break;
+		}
+		if (st != 0) {
+			printf("failed\n");
+			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
+			print_log(log);
+			rc = -1;
+			break;
+		}
+		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+	}
+	if (interrupted) {
+		fflush(stdout);
+		fprintf(stderr, "ioreel demo: interrupted\n");
+		rc = -1;
+	}
+	if (rc == 0) {
+		const char *paths[NRUNS];
+		for (size_t i = 0; i < NRUNS; i++)
+			paths[i] = results[i];
+		struct plots_run **runs = NULL;
+		rc = plots_runs_load(&runs, paths, NRUNS, 0, err, sizeof(err));
+		if (rc == 0) {
+			printf("\n");
+			plots_compare_text(stdout, runs, NRUNS);
+			fflush(stdout);
+			rc = plots_report_write(runs, NRUNS, outdir, err, sizeof(err));
+		}
+		plots_runs_free(runs, NRUNS);
+		if (rc < 0) {
+			fprintf(stderr, "ioreel demo: %s\n", err);
+		} else {
+			printf("\nNote: the targets are files on the file system of %s, so differences "
+			       "between data modes\nshow the file system and caches, not a compressing "
+			       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
+			       "its own.\n",
+			       tmp);
+			printf("\nreport: %s/report.html (report.md, plots and the four results in "
+			       "%s)\n",
+			       outdir, outdir);
+		}
+	}
+out:
+	if (keep)
+		printf("scratch files kept in %s\n", scratch);
+	else
+		remove_tree(scratch);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc < 0 ? 1 : 0;
 }

@@ -1,10 +1,198 @@
-/* plots/plots.h - the plots module's one header. */
+/*
+ * plots/plots.h - the plots module's one header: per-run statistics of a
+ * replay result (or of any trace), gnuplot data files and renders, and the
+ * comparison tables of `ioreel compare`.
+ *
+ * Conventions as in formats/reel.h: functions return 0 or a negative code
+ * (REEL_E_* or -errno) and leave a message in the caller's errbuf; nothing
+ * here prints or exits.  The caller owns what it passes in; objects made
+ * here are freed by their *_free() function, which accepts NULL.
+ *
+ * Memory: a run is read twice as a stream (once for its time span, once for
+ * the statistics).  What is kept is bounded by the number of time buckets
+ * (span / interval), fixed-size log histograms and a sample of at most
+ * PLOTS_MAP_POINTS access-map points, not by the number of I/Os.
+ */
 #ifndef IOREEL_PLOTS_H
 #define IOREEL_PLOTS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "formats/reel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- log histogram of non-negative ns values (~3% resolution) --------- */
+#define PLOTS_HIST_SUBBITS 5
+#define PLOTS_HIST_BUCKETS ((64 - PLOTS_HIST_SUBBITS) * (1 << PLOTS_HIST_SUBBITS))
+struct plots_hist {
+	uint64_t n;
+	double sum;
+	int64_t min, max;
+	uint64_t b[PLOTS_HIST_BUCKETS];
+};
+void plots_hist_add(struct plots_hist *h, int64_t v);
+/* Value at quantile q (0..1), the bucket's midpoint clamped to [min, max];
+ * 0 when empty. */
+double plots_hist_quantile(const struct plots_hist *h, double q);
+/* Bucket index of v and the [lo, hi) range of bucket i. */
+size_t plots_hist_index(int64_t v);
+void plots_hist_range(size_t i, int64_t *lo, int64_t *hi);
+
+/* ---- one run: a replay result or a trace ------------------------------- */
+enum plots_dir { PLOTS_READ = 0, PLOTS_WRITE = 1, PLOTS_OTHER = 2, PLOTS__NDIR };
+#define PLOTS_MAP_POINTS 60000
+#define PLOTS_SIZE_BUCKETS 16 /* <=512, 1k, 2k, ..., 8M, >8M */
+
+struct plots_op_stats {
+	uint64_t ios, bytes, errors;
+	double mbps, iops; /* over the run's I/O span */
+	struct reel_hist lat;  /* start -> completion, ns (as `ioreel info`) */
+};
+
+struct plots_bucket { /* one time interval */
+	uint64_t ios[2], bytes[2]; /* PLOTS_READ, PLOTS_WRITE */
+	double busy_ns;            /* sum of in-flight time inside the bucket */
+};
+/* Latency over time: coarse histograms (8 per octave, ~10%) over buckets of
+ * lat_interval_ns (at most PLOTS_LAT_BUCKETS of them). */
+#define PLOTS_LAT_COARSE (PLOTS_HIST_BUCKETS / 4)
+#define PLOTS_LAT_BUCKETS 300
+
+struct plots_point {
+	float t_s;      /* start time, s from the run's start */
+	float off_mib;  /* offset, MiB */
+	uint8_t dir;    /* enum plots_dir */
+	uint16_t dev;
+};
+
+struct plots_run {
+	char path[4096];
+	char label[160];         /* legend name: replay.label or built */
+	char source[64];         /* header source: "replay", "captured", ... */
+	int is_replay;           /* source "replay" */
+	int has_latency;         /* records with both start and completion */
+	int time_by_completion;  /* throughput buckets by completion time */
+	char data[64], qd[32], engine[32], timing[32]; /* replay.* or "" */
+	double ratio_achieved;   /* replay.ratio_achieved (LZ4), or -1 */
+	char config[2048];       /* "replay.KEY=VALUE\n" lines, sorted: the configuration */
+	int complete;            /* file ended with its trailer */
+
+	uint64_t count, untimed; /* I/Os; of them without any time */
+	int64_t t0, t1;          /* first start, last end (ns) */
+	double span_s;           /* (t1 - t0) in s */
+	struct plots_op_stats op[PLOTS__NDIR];
+	struct plots_op_stats all;
+	double mbps, iops;       /* all ops */
+	struct plots_hist issue_err; /* replay: issue - scheduled, ns */
+	int has_issue_err;
+	uint64_t size_hist[2][PLOTS_SIZE_BUCKETS];
+	uint64_t max_offset;     /* end of the furthest I/O (bytes) */
+
+	int64_t interval_ns;     /* time bucket width */
+	size_t nbuckets;
+	struct plots_bucket *buckets;
+	int64_t lat_interval_ns;
+	size_t nlatb;
+	uint32_t *latb;          /* nlatb * PLOTS_LAT_COARSE counts */
+	size_t npoints;
+	struct plots_point *points;
+	uint32_t ndevices;
+};
+
+/* Read PATH's header, metadata and time span (one streaming pass).  On
+ * failure *out is NULL and errbuf says which file and where. */
+int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_t errlen);
+/* Second pass: statistics, time buckets of interval_ns and map samples. */
+int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen);
+void plots_run_free(struct plots_run *run);
+/* A bucket width giving about 150 buckets over span_ns (fewer when count
+ * I/Os would leave under ~30 per bucket), rounded to 1/2/5. */
+int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
+/*
+ * Open and analyze every path with one common interval (interval_ns, or
+ * chosen from the longest span when <= 0), labels made unique.  *out gets a
+ * calloc'd array of n runs (free with plots_runs_free).
+ */
+int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
+		    int64_t interval_ns, char *errbuf, size_t errlen);
+void plots_runs_free(struct plots_run **runs, size_t n);
+/* Make labels unique (" (2)" suffixes) and free of quotes. */
+void plots_labels_fix(struct plots_run **runs, size_t n);
+
+/* snprintf that may truncate silently (module-internal helper). */
+int plots_strf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- gnuplot ----------------------------------------------------------- */
+/*
+ * The directory holding the gnuplot scripts (NAME.gp), searched in this order: $IOREEL_PLOTS,
+ * <dir of the running binary>/../plots (the source tree: build/ioreel),
+ * <dir of the binary>/../share/ioreel/plots (an install under any PREFIX),
+ * /usr/local/share/ioreel/plots, /usr/share/ioreel/plots.  The scripts are
+ * not embedded in the binary.  Returns 0 and fills buf, or -ENOENT.
+ */
+int plots_script_dir(char *buf, size_t len);
+
+enum plots_format { PLOTS_PNG, PLOTS_SVG, PLOTS_DUMB };
+int plots_format_parse(const char *s); /* enum plots_format or -1 */
+const char *plots_format_ext(enum plots_format f);
+
+/* One rendered plot. */
+struct plots_output {
+	char name[32];  /* "throughput", ... */
+	char title[128];
+	char file[64];  /* "throughput.svg", relative to the output dir */
+};
+
+/*
+ * Write the data files (DIR/data/NAME.dat) of every plot for runs[] (analyzed)
+ * and render each with gnuplot into DIR in format fmt.  outs (may be NULL)
+ * receives up to maxouts rendered plots, *nouts their count.  Plots that do
+ * not apply (no latency in any run, no replay result for the issue error)
+ * are skipped.  gnuplot's own error text lands in errbuf on failure.
+ */
+int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
+		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		     size_t *nouts, char *errbuf, size_t errlen);
+/* Run "gnuplot -c SCRIPTDIR/script.gp args..." in cwd. */
+int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
+		  size_t nargs, char *errbuf, size_t errlen);
+
+/* ---- comparison -------------------------------------------------------- */
+/* Metrics compared between runs. */
+enum plots_metric {
+	PLOTS_M_READ_MBPS, PLOTS_M_READ_IOPS, PLOTS_M_WRITE_MBPS, PLOTS_M_WRITE_IOPS,
+	PLOTS_M_MBPS, PLOTS_M_IOPS, PLOTS_M_P50_US, PLOTS_M_P99_US, PLOTS_M_P999_US,
+	PLOTS_M__COUNT
+};
+const char *plots_metric_name(int m);  /* "write_mbps" */
+const char *plots_metric_title(int m); /* "write MB/s" */
+double plots_metric(const struct plots_run *r, int m);
+
+/* Write the comparison as text (the table on stdout), markdown, or JSON.
+ * The markdown/HTML versions include the plots in outs[]. */
+void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n);
+void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n);
+void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
+			    const struct plots_output *outs, size_t nouts);
+/* DIR/report.md and DIR/report.html with every plot (rendered as SVG into
+ * DIR, data in DIR/data). */
+int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir,
+		       char *errbuf, size_t errlen);
+/* HTML, self-contained: the SVG files of outs[] (in dir) are inlined. */
+int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n,
+		       const char *dir, const struct plots_output *outs, size_t nouts);
+
+/* ---- commands (plots/cmd_*.c: the only files here that print) ---------- */
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

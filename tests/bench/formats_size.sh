@@ -60,7 +60,10 @@ for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head
 	"$IOREEL" import --from list | grep -q "^$name " || continue
 	big=$T/big.$name
 	: >"$big"
-	while [ "$(size "$big")" -lt $((64 << 20)) ]; do cat "$src" >>"$big"; done
+	one=$T/one.$name
+	# blkparse text: the event lines only (its summary ends the events)
+	if [ "$name" = blkparse ]; then grep -E '^ *[0-9]+,[0-9]+ ' "$src" >"$one"; else cp "$src" "$one"; fi
+	while [ "$(size "$big")" -lt $((64 << 20)) ]; do cat "$one" >>"$big"; done
 	mb=$(awk -v b="$(size "$big")" 'BEGIN { print b / 1e6 }')
 	cat "$big" >/dev/null # warm the page cache for both
 	opt=

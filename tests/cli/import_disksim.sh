@@ -3,7 +3,8 @@
 # time unit option scales times.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/cli/import.inc"
-src=$(shared_trace disksim/tpcc-small.trace)
+src=$SHARED/traces/public/disksim/tpcc-small.trace
+[ -e "$src" ] || skip "$src absent"
 roundtrip "$src" disksim "$(wc -l <"$src")" --time-unit=ns
 
 # the default unit is ms: the same lines read as ms are 1e6 times longer

@@ -3,7 +3,8 @@
 # that fio writes itself is imported with the counts fio reports.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/cli/import.inc"
-src=$(shared_trace fio/t0038.iolog)
+src=$SHARED/traces/public/fio/t0038.iolog
+[ -e "$src" ] || skip "$src absent"
 n=$(grep -cE ' (read|write|trim|sync|datasync) ' "$src")
 roundtrip "$src" fio "$n"
 
@@ -47,5 +48,6 @@ fio --name=w --filename="$T/data" --size=1M --bs=4k --rw=randrw --ioengine=psync
 [ "$(reel_counts "$T/own.csv")" = "$(fio_counts "$T/own.json")" ] ||
 	fail "fio did $(fio_counts "$T/own.json"), imported $(reel_counts "$T/own.csv")"
 last=$(tail -n 1 "$T/own.csv" | cut -d, -f1)
-[ "$last" -gt 20000000 ] || fail "200 I/Os at 2000 IOPS should span ~50+ ms, got $last ns (time unit?)"
+[ "$last" -gt 20000000 ] && [ "$last" -lt 5000000000 ] ||
+	fail "200 I/Os at 2000 IOPS should span ~0.1 s, got $last ns (time unit?)"
 echo ok

@@ -338,6 +338,33 @@ int main(void)
 	CHECK_EQ(got[1].flags, REEL_FL_PREFLUSH | REEL_FL_FUA | REEL_FL_SYNC);
 	CHECK_EQ(st.orphan_events, 0);
 
+	/* a requeued request: issued when dispatched again */
+	begin(traced, 1);
+	ev('Q', 100, sda, 100, 8, "W");
+	ev('G', 101, sda, 100, 8, "W");
+	ev('D', 102, sda, 100, 8, "W");
+	ev('R', 103, sda, 100, 8, "W");
+	ev('D', 104, sda, 100, 8, "W");
+	ev('C', 105, sda, 100, 8, "W");
+	end();
+	CHECK_EQ(ngot, 1);
+	check_rec(0, 100, 104, 105, 100, 8);
+	CHECK_EQ(st.orphan_events, 0);
+
+	/* requests merged by the elevator (no event): one D and one C cover both */
+	begin(traced, 1);
+	ev('Q', 100, sda, 100, 8, "W");
+	ev('G', 101, sda, 100, 8, "W");
+	ev('Q', 102, sda, 108, 8, "W");
+	ev('G', 103, sda, 108, 8, "W");
+	ev('D', 104, sda, 100, 16, "W");
+	ev('C', 105, sda, 100, 16, "W");
+	end();
+	CHECK_EQ(ngot, 2);
+	check_rec(0, 100, 104, 105, 100, 8);
+	check_rec(1, 102, 104, 105, 108, 8);
+	CHECK_EQ(st.orphan_events, 0);
+
 	/* partial completion: a request completed in two pieces */
 	begin(traced, 1);
 	ev('Q', 100, sda, 100, 8, "R");

@@ -1,0 +1,759 @@
+/*
+ * capture/trace.c - the tracing session: a private tracefs instance, the
+ * per-CPU raw ring buffers, libtraceevent parsing and a time-ordered merge of
+ * the CPUs.
+ *
+ * Why a merge: each CPU's buffer is in time order, the joiner needs one
+ * stream in time order.  The instance uses the "mono" trace clock so that
+ * timestamps of different CPUs compare, and compare with clock_gettime():
+ * after draining every CPU, any event older than (now - SLACK) that the
+ * kernel will ever commit has been read, so those can be handed out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <stdbool.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+/*
+ * tracefs.h includes <event-parse.h>, found only with
+ * -I/usr/include/traceevent (pkg-config --cflags libtracefs).  Without that
+ * flag, declare the libtracefs 1.x calls used here (a stable ABI).
+ */
+#if __has_include(<event-parse.h>)
+#include <tracefs/tracefs.h>
+#else
+struct tracefs_instance;
+struct tracefs_cpu;
+const char *tracefs_tracing_dir(void);
+void tracefs_instance_free(struct tracefs_instance *instance);
+struct tracefs_instance *tracefs_instance_create(const char *name);
+struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir, const char *name);
+int tracefs_instance_destroy(struct tracefs_instance *instance);
+int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
+				const char *str);
+char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file,
+				 int *psize);
+int tracefs_instances_walk(int (*callback)(const char *, void *), void *context);
+bool tracefs_instance_exists(const char *name);
+int tracefs_trace_on(struct tracefs_instance *instance);
+int tracefs_trace_off(struct tracefs_instance *instance);
+int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
+			 const char *event);
+int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
+			  const char *event);
+int tracefs_event_file_write(struct tracefs_instance *instance, const char *system,
+			     const char *event, const char *file, const char *str);
+char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system,
+			      const char *event, const char *file, int *psize);
+struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
+void tracefs_cpu_close(struct tracefs_cpu *tcpu);
+int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
+int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+#endif
+
+#include "capture/capture.h"
+#include "formats/join.h"
+
+#define SLACK_NS 5000000LL /* commit latency allowance before handing events out */
+#define COMM_LEN 16
+
+enum kind {
+	K_QUEUE,
+	K_BACKMERGE,
+	K_FRONTMERGE,
+	K_SPLIT,
+	K_BIO_REMAP,
+	K_RQ_REMAP,
+	K_GETRQ,
+	K_ISSUE,
+	K_COMPLETE,
+	K_REQUEUE,
+	K_FORK,
+	K__COUNT
+};
+
+static const struct {
+	const char *system, *name;
+	int action;
+	int required;
+} kinds[K__COUNT] = {
+	[K_QUEUE] = {"block", "block_bio_queue", REEL_ACT_QUEUE, 1},
+	[K_BACKMERGE] = {"block", "block_bio_backmerge", REEL_ACT_BACKMERGE, 0},
+	[K_FRONTMERGE] = {"block", "block_bio_frontmerge", REEL_ACT_FRONTMERGE, 0},
+	[K_SPLIT] = {"block", "block_split", REEL_ACT_SPLIT, 0},
+	[K_BIO_REMAP] = {"block", "block_bio_remap", REEL_ACT_REMAP, 0},
+	[K_RQ_REMAP] = {"block", "block_rq_remap", REEL_ACT_REMAP, 0},
+	/* block_getrq, not block_rq_insert: the joiner builds requests at G
+	 * (merges attach to them before dispatch) and has no use for I */
+	[K_GETRQ] = {"block", "block_getrq", REEL_ACT_GETRQ, 0},
+	[K_ISSUE] = {"block", "block_rq_issue", REEL_ACT_ISSUE, 1},
+	[K_COMPLETE] = {"block", "block_rq_complete", REEL_ACT_COMPLETE, 1},
+	[K_REQUEUE] = {"block", "block_rq_requeue", REEL_ACT_REQUEUE, 0},
+	[K_FORK] = {"sched", "sched_process_fork", 0, 0},
+};
+
+struct evdesc {
+	struct tep_event *ev;
+	int kind;
+	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error,
+		*old_dev, *old_sector, *new_sector, *parent_pid, *child_pid;
+};
+
+/* An event waiting for the merge; comm points into the session's table. */
+struct pending {
+	struct reel_event e;
+};
+
+struct cpubuf {
+	struct tracefs_cpu *tcpu;
+	int fd;
+	struct pending *q;
+	size_t head, n, cap;
+};
+
+/* Interned process names: stable pointers for the session's life. */
+struct comm_ent {
+	char name[COMM_LEN];
+	const char *str;
+};
+
+struct capture {
+	struct tracefs_instance *inst;
+	char name[64];
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	struct evdesc ed[K__COUNT];
+	int ned;
+	struct evdesc *by_id[4096];
+	struct tep_format_field *f_type, *f_pid;
+	int ncpus;
+	struct cpubuf *cpu;
+	void *page;
+	int page_size;
+	int64_t t0_mono, t0_unix;
+	int started;
+	uint32_t pid_tree;
+	uint32_t *pids;
+	size_t npids, cappids;
+	struct capture_partmap *parts;
+	size_t nparts;
+	struct comm_ent *comms;
+	size_t comm_cap, ncomms;
+	struct capture_stats st;
+};
+
+static int64_t now_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int capture_rwbs(const char *rwbs, size_t len, uint32_t bytes, uint8_t *op, uint8_t *flags)
+{
+	char rb[16];
+	if (len >= sizeof(rb))
+		len = sizeof(rb) - 1;
+	memcpy(rb, rwbs, len);
+	rb[len] = 0;
+	size_t oi = len >= 2 && rb[0] == 'F' && strchr("WDRFN", rb[1]) ? 1 : 0;
+	int wz = len > oi && rb[oi] == 'N' && bytes;
+	if (wz)
+		rb[oi] = 'W';
+	int rc = reel_rwbs_parse(rb, len, bytes, op, flags);
+	if (rc == 0 && wz)
+		*op = REEL_OP_WRITE_ZEROES;
+	return rc;
+}
+
+/* ---- stale instances ---------------------------------------------------- */
+static int alive_ioreel(long pid)
+{
+	char p[64], comm[32] = "";
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%ld/comm", pid);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	return strncmp(comm, "ioreel", 6) == 0;
+}
+
+struct stale_ctx {
+	char names[64][64];
+	int n;
+};
+
+static int stale_cb(const char *name, void *ctx)
+{
+	struct stale_ctx *s = ctx;
+	char *end;
+	if (strncmp(name, "ioreel-", 7) != 0)
+		return 0;
+	long pid = strtol(name + 7, &end, 10);
+	if (*end || pid <= 0 || pid == (long)getpid() || alive_ioreel(pid))
+		return 0;
+	if (s->n < 64)
+		snprintf(s->names[s->n++], sizeof(s->names[0]), "%s", name);
+	return 0;
+}
+
+int capture_remove_stale(void)
+{
+	struct stale_ctx s = {.n = 0};
+	int removed = 0;
+	if (tracefs_instances_walk(stale_cb, &s) < 0)
+		return 0; /* no instances directory: nothing stale */
+	for (int i = 0; i < s.n; i++) {
+		struct tracefs_instance *in = tracefs_instance_alloc(NULL, s.names[i]);
+		if (!in)
+			continue;
+		tracefs_instance_file_write(in, "tracing_on", "0");
+		tracefs_event_disable(in, NULL, NULL);
+		if (tracefs_instance_destroy(in) == 0)
+			removed++;
+		tracefs_instance_free(in);
+	}
+	return removed;
+}
+
+/* ---- session ------------------------------------------------------------ */
+static int setup_events(struct capture *c, const struct capture_opts *o, char *err,
+			size_t errlen)
+{
+	/* Parse only the formats of the events used: tracefs_local_events()
+	 * would also load kallsyms and every other event (a large start-up
+	 * cost that the capture does not need). */
+	c->tep = tep_alloc();
+	if (c->tep) {
+		enum tep_endian host = tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
+		tep_set_file_bigendian(c->tep, host);
+		tep_set_local_bigendian(c->tep, host);
+		tep_set_long_size(c->tep, (int)sizeof(long));
+	}
+	int nparsed = 0;
+	for (int k = 0; c->tep && k < K__COUNT; k++) {
+		int size = 0;
+		char *fmt = tracefs_event_file_read(c->inst, kinds[k].system, kinds[k].name,
+						    "format", &size);
+		if (!fmt)
+			continue;
+		if (tep_parse_event(c->tep, fmt, (size_t)size, kinds[k].system) == 0)
+			nparsed++;
+		free(fmt);
+	}
+	if (!c->tep || !nparsed) {
+		snprintf(err, errlen, "cannot read the block event formats from %s/events "
+				      "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
+			 tracefs_tracing_dir() ? tracefs_tracing_dir() : "/sys/kernel/tracing");
+		return -ENOENT;
+	}
+	/* dev filter: "dev == A || dev == B" (remaps also by their source) */
+	char filt[2048] = "", filt_remap[4096] = "";
+	size_t fl = 0, rl = 0;
+	for (size_t i = 0; i < o->ndevts; i++) {
+		fl += snprintf(filt + fl, sizeof(filt) - fl, "%sdev == %u", i ? " || " : "",
+			       o->devts[i]);
+		rl += snprintf(filt_remap + rl, sizeof(filt_remap) - rl,
+			       "%sdev == %u || old_dev == %u", i ? " || " : "", o->devts[i],
+			       o->devts[i]);
+		if (fl >= sizeof(filt) || rl >= sizeof(filt_remap)) {
+			snprintf(err, errlen, "too many devices for the event filter");
+			return -E2BIG;
+		}
+	}
+	for (int k = 0; k < K__COUNT; k++) {
+		if (k == K_FORK && !o->pid_tree)
+			continue;
+		struct tep_event *ev = tep_find_event_by_name(c->tep, kinds[k].system, kinds[k].name);
+		if (!ev) {
+			if (kinds[k].required) {
+				snprintf(err, errlen, "this kernel has no %s:%s tracepoint "
+						      "(needs CONFIG_BLOCK tracepoints in tracefs)",
+					 kinds[k].system, kinds[k].name);
+				return -ENOENT;
+			}
+			continue;
+		}
+		struct evdesc *d = &c->ed[c->ned++];
+		d->ev = ev;
+		d->kind = k;
+		d->dev = tep_find_field(ev, "dev");
+		d->sector = tep_find_field(ev, "sector");
+		d->nr_sector = tep_find_field(ev, "nr_sector");
+		d->bytes = tep_find_field(ev, "bytes");
+		d->rwbs = tep_find_field(ev, "rwbs");
+		d->comm = tep_find_field(ev, "comm");
+		d->error = tep_find_field(ev, "error");
+		d->old_dev = tep_find_field(ev, "old_dev");
+		d->old_sector = tep_find_field(ev, "old_sector");
+		d->new_sector = tep_find_field(ev, "new_sector");
+		d->parent_pid = tep_find_field(ev, "parent_pid");
+		d->child_pid = tep_find_field(ev, "child_pid");
+		if (k != K_FORK && (!d->dev || !d->sector || !d->rwbs)) {
+			snprintf(err, errlen, "%s: unexpected event format (no dev/sector/rwbs field)",
+				 kinds[k].name);
+			return -EINVAL;
+		}
+		if (ev->id >= 0 && ev->id < (int)(sizeof(c->by_id) / sizeof(c->by_id[0])))
+			c->by_id[ev->id] = d;
+		if (k != K_FORK && o->ndevts) {
+			const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
+											     : filt;
+			if (tracefs_event_file_write(c->inst, kinds[k].system, kinds[k].name,
+						     "filter", f) < 0) {
+				snprintf(err, errlen, "%s: cannot set the device filter: %s",
+					 kinds[k].name, strerror(errno));
+				return -errno;
+			}
+		}
+		if (tracefs_event_enable(c->inst, kinds[k].system, kinds[k].name) < 0) {
+			snprintf(err, errlen, "cannot enable %s:%s in instance %s: %s",
+				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
+			return -EIO;
+		}
+	}
+	struct tep_event *any = c->ed[0].ev;
+	c->f_type = tep_find_common_field(any, "common_type");
+	c->f_pid = tep_find_common_field(any, "common_pid");
+	if (!c->f_type || !c->f_pid) {
+		snprintf(err, errlen, "event formats lack common_type/common_pid");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int capture_open(struct capture **out, const struct capture_opts *o, char *err, size_t errlen)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	int rc;
+	char num[32];
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (o->instance)
+		snprintf(c->name, sizeof(c->name), "%s", o->instance);
+	else
+		snprintf(c->name, sizeof(c->name), "ioreel-%ld", (long)getpid());
+	if (!tracefs_tracing_dir()) {
+		snprintf(err, errlen, "tracefs is not mounted and cannot be mounted "
+				      "(mount -t tracefs nodev /sys/kernel/tracing; needs root)");
+		free(c);
+		return -ENOENT;
+	}
+	if (tracefs_instance_exists(c->name)) {
+		snprintf(err, errlen, "tracing instance %s already exists", c->name);
+		free(c);
+		return -EEXIST;
+	}
+	c->inst = tracefs_instance_create(c->name);
+	if (!c->inst) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create tracing instance %s/instances/%s: %s (needs root)",
+			 tracefs_tracing_dir(), c->name, strerror(errno));
+		free(c);
+		return rc ? rc : -EIO;
+	}
+	c->pid_tree = o->pid_tree;
+	if (o->nparts) {
+		c->parts = malloc(o->nparts * sizeof(*c->parts));
+		if (!c->parts) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memcpy(c->parts, o->parts, o->nparts * sizeof(*c->parts));
+		c->nparts = o->nparts;
+	}
+	tracefs_trace_off(c->inst);
+	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0) {
+		snprintf(err, errlen, "instance %s: cannot select the mono trace clock", c->name);
+		rc = -EIO;
+		goto fail;
+	}
+	/* a full buffer drops new events (counted in "dropped events") rather
+	 * than overwriting unread ones */
+	tracefs_instance_file_write(c->inst, "options/overwrite", "0");
+	unsigned kb = o->buffer_kb ? o->buffer_kb : 8192;
+	snprintf(num, sizeof(num), "%u", kb);
+	if (tracefs_instance_file_write(c->inst, "buffer_size_kb", num) < 0) {
+		snprintf(err, errlen, "instance %s: cannot set buffer_size_kb to %u: %s", c->name,
+			 kb, strerror(errno));
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = setup_events(c, o, err, errlen);
+	if (rc)
+		goto fail;
+	if (o->pid_tree) {
+		c->cappids = 64;
+		c->pids = malloc(c->cappids * sizeof(*c->pids));
+		if (!c->pids) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		c->pids[c->npids++] = o->pid_tree;
+	}
+	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	c->cpu = calloc((size_t)c->ncpus, sizeof(*c->cpu));
+	if (!c->cpu) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	c->page_size = 0;
+	for (int i = 0; i < c->ncpus; i++) {
+		c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+		if (!c->cpu[i].tcpu)
+			continue; /* offline CPU */
+		int ps = tracefs_cpu_read_size(c->cpu[i].tcpu);
+		if (ps > c->page_size)
+			c->page_size = ps;
+	}
+	if (c->page_size <= 0) {
+		snprintf(err, errlen, "instance %s: cannot open any per_cpu/cpuN/trace_pipe_raw",
+			 c->name);
+		rc = -EIO;
+		goto fail;
+	}
+	c->page = malloc((size_t)c->page_size);
+	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!c->page || !c->kbuf) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	c->st.ncpus = c->ncpus;
+	*out = c;
+	return 0;
+fail:
+	capture_close(c);
+	return rc;
+}
+
+int capture_start(struct capture *c)
+{
+	/* empty anything from before (nothing should be there: tracing was off) */
+	c->t0_unix = now_ns(CLOCK_REALTIME);
+	c->t0_mono = now_ns(CLOCK_MONOTONIC);
+	if (tracefs_trace_on(c->inst) < 0)
+		return -errno ? -errno : -EIO;
+	c->started = 1;
+	return 0;
+}
+
+int64_t capture_start_unix_ns(const struct capture *c)
+{
+	return c->t0_unix;
+}
+
+int64_t capture_start_mono_ns(const struct capture *c)
+{
+	return c->t0_mono;
+}
+
+int capture_stop(struct capture *c)
+{
+	if (!c || !c->inst)
+		return 0;
+	return tracefs_trace_off(c->inst) < 0 ? -EIO : 0;
+}
+
+const char *capture_instance_name(const struct capture *c)
+{
+	return c->name;
+}
+
+static const char *intern_comm(struct capture *c, const char *s)
+{
+	char key[COMM_LEN];
+	size_t len = strnlen(s, COMM_LEN - 1);
+	memset(key, 0, sizeof(key));
+	memcpy(key, s, len);
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)key[i]) * 16777619u;
+	if (c->ncomms * 2 >= c->comm_cap) {
+		size_t ncap = c->comm_cap ? c->comm_cap * 2 : 256;
+		struct comm_ent *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < c->comm_cap; i++) {
+			if (!c->comms[i].str)
+				continue;
+			uint32_t hh = 2166136261u;
+			for (size_t j = 0; j < COMM_LEN && c->comms[i].name[j]; j++)
+				hh = (hh ^ (uint8_t)c->comms[i].name[j]) * 16777619u;
+			size_t k = hh & (ncap - 1);
+			while (n[k].str)
+				k = (k + 1) & (ncap - 1);
+			n[k] = c->comms[i];
+		}
+		free(c->comms);
+		c->comms = n;
+		c->comm_cap = ncap;
+	}
+	size_t k = h & (c->comm_cap - 1);
+	while (c->comms[k].str) {
+		if (!memcmp(c->comms[k].name, key, COMM_LEN))
+			return c->comms[k].str;
+		k = (k + 1) & (c->comm_cap - 1);
+	}
+	char *dup = strdup(key);
+	if (!dup)
+		return NULL;
+	memcpy(c->comms[k].name, key, COMM_LEN);
+	c->comms[k].str = dup;
+	c->ncomms++;
+	return dup;
+}
+
+static int in_tree(struct capture *c, uint32_t pid)
+{
+	for (size_t i = 0; i < c->npids; i++)
+		if (c->pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static unsigned long long num(struct tep_format_field *f, void *data)
+{
+	unsigned long long v = 0;
+	if (f)
+		tep_read_number_field(f, data, &v);
+	return v;
+}
+
+/* Parse one raw event into the CPU's queue.  Returns 0, or -ENOMEM. */
+static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data,
+		       unsigned long long ts)
+{
+	unsigned long long type = num(c->f_type, data);
+	if (type >= sizeof(c->by_id) / sizeof(c->by_id[0]) || !c->by_id[type])
+		return 0;
+	struct evdesc *d = c->by_id[type];
+	uint32_t pid = (uint32_t)num(c->f_pid, data);
+
+	if (cb->n == cb->cap) {
+		/* compact, then grow */
+		if (cb->head) {
+			memmove(cb->q, cb->q + cb->head, (cb->n - cb->head) * sizeof(*cb->q));
+			cb->n -= cb->head;
+			cb->head = 0;
+		}
+		if (cb->n == cb->cap) {
+			size_t ncap = cb->cap ? cb->cap * 2 : 4096;
+			void *nq = realloc(cb->q, ncap * sizeof(*cb->q));
+			if (!nq)
+				return -ENOMEM;
+			cb->q = nq;
+			cb->cap = ncap;
+		}
+	}
+	struct reel_event *e = &cb->q[cb->n].e;
+	memset(e, 0, sizeof(*e));
+	e->t_ns = (int64_t)ts - c->t0_mono;
+	e->cpu = (uint16_t)cpu;
+	e->pid = pid;
+	if (d->kind == K_FORK) { /* applied in merge order: action 0 */
+		e->action = 0;
+		e->from_sector = num(d->parent_pid, data);
+		e->sector = num(d->child_pid, data);
+		cb->n++;
+		return 0;
+	}
+	e->action = kinds[d->kind].action;
+	e->devt = (uint32_t)num(d->dev, data);
+	e->sector = num(d->sector, data);
+	uint64_t nsec = num(d->nr_sector, data);
+	e->bytes = (uint32_t)(nsec << 9);
+	if (d->bytes && d->kind == K_ISSUE && !e->bytes)
+		e->bytes = (uint32_t)num(d->bytes, data);
+	const char *rwbs = (const char *)data + d->rwbs->offset;
+	size_t rl = strnlen(rwbs, (size_t)d->rwbs->size);
+	if (capture_rwbs(rwbs, rl, e->bytes, &e->op, &e->flags) < 0)
+		return 0; /* an op the record cannot express */
+	if (d->comm) {
+		char comm[COMM_LEN + 1];
+		size_t cl = d->comm->size < COMM_LEN ? (size_t)d->comm->size : COMM_LEN;
+		memcpy(comm, (char *)data + d->comm->offset, cl);
+		comm[cl] = 0;
+		e->comm = intern_comm(c, comm);
+	}
+	if (d->error)
+		e->error = (int32_t)(int)num(d->error, data);
+	if (d->kind == K_BIO_REMAP || d->kind == K_RQ_REMAP) {
+		e->from_devt = (uint32_t)num(d->old_dev, data);
+		e->from_sector = num(d->old_sector, data);
+	}
+	if (d->kind == K_SPLIT)
+		e->split_sector = num(d->new_sector, data);
+	for (size_t i = 0; i < c->nparts; i++) {
+		const struct capture_partmap *m = &c->parts[i];
+		if (e->action == REEL_ACT_REMAP && e->from_devt == m->part)
+			return 0; /* the partition's own remap: translated below */
+		if (e->devt == m->disk && e->sector >= m->start &&
+		    e->sector < m->start + m->nsect) {
+			e->devt = m->part;
+			e->sector -= m->start;
+			if (e->split_sector >= m->start)
+				e->split_sector -= m->start;
+			break;
+		}
+	}
+	cb->n++;
+	return 0;
+}
+
+/* Drain one CPU's raw buffer into its queue. */
+static int drain_cpu(struct capture *c, int cpu)
+{
+	struct cpubuf *cb = &c->cpu[cpu];
+	if (!cb->tcpu)
+		return 0;
+	for (;;) {
+		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
+		if (r <= 0)
+			return 0; /* EAGAIN: empty */
+		c->st.pages++;
+		if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
+			continue;
+		int missed = kbuffer_missed_events(c->kbuf);
+		if (missed > 0)
+			c->st.missed += (uint64_t)missed;
+		else if (missed < 0)
+			c->st.missed += 1; /* "some, count unknown": at least one */
+		unsigned long long ts;
+		for (void *data = kbuffer_read_event(c->kbuf, &ts); data;
+		     data = kbuffer_next_event(c->kbuf, &ts)) {
+			int rc = parse_event(c, cb, cpu, data, ts);
+			if (rc)
+				return rc;
+		}
+	}
+}
+
+long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
+{
+	int64_t wm = final ? INT64_MAX : now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
+	long handed = 0;
+	int rc;
+
+	for (int i = 0; i < c->ncpus; i++)
+		if ((rc = drain_cpu(c, i)))
+			return rc;
+	for (;;) {
+		int best = -1;
+		int64_t bt = 0;
+		for (int i = 0; i < c->ncpus; i++) {
+			struct cpubuf *cb = &c->cpu[i];
+			if (cb->head < cb->n && (best < 0 || cb->q[cb->head].e.t_ns < bt)) {
+				best = i;
+				bt = cb->q[cb->head].e.t_ns;
+			}
+		}
+		if (best < 0 || bt > wm)
+			break;
+		struct reel_event *e = &c->cpu[best].q[c->cpu[best].head++].e;
+		if (e->action == 0) { /* fork */
+			if (c->pid_tree && in_tree(c, (uint32_t)e->from_sector) &&
+			    !in_tree(c, (uint32_t)e->sector)) {
+				if (c->npids == c->cappids) {
+					void *np = realloc(c->pids, 2 * c->cappids * sizeof(*c->pids));
+					if (!np)
+						return -ENOMEM;
+					c->pids = np;
+					c->cappids *= 2;
+				}
+				c->pids[c->npids++] = (uint32_t)e->sector;
+			}
+			continue;
+		}
+		if (c->pid_tree &&
+		    (e->action == REEL_ACT_QUEUE || e->action == REEL_ACT_BACKMERGE ||
+		     e->action == REEL_ACT_FRONTMERGE || e->action == REEL_ACT_SPLIT ||
+		     e->action == REEL_ACT_REMAP) &&
+		    !in_tree(c, e->pid)) {
+			c->st.filtered++;
+			continue;
+		}
+		c->st.events++;
+		handed++;
+		if (fn && (rc = fn(ctx, e)) < 0)
+			return rc;
+	}
+	for (int i = 0; i < c->ncpus; i++) {
+		struct cpubuf *cb = &c->cpu[i];
+		if (cb->head == cb->n)
+			cb->head = cb->n = 0;
+	}
+	return handed;
+}
+
+static void read_cpu_stats(struct capture *c, int cpu, uint64_t *overrun, uint64_t *dropped)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	char *s = tracefs_instance_file_read(c->inst, file, NULL);
+	if (!s)
+		return;
+	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long long v;
+		if (sscanf(line, "overrun: %llu", &v) == 1 ||
+		    sscanf(line, "commit overrun: %llu", &v) == 1)
+			*overrun += v;
+		else if (sscanf(line, "dropped events: %llu", &v) == 1)
+			*dropped += v;
+	}
+	free(s);
+}
+
+void capture_stats(struct capture *c, struct capture_stats *s)
+{
+	uint64_t ov = 0, dr = 0;
+	for (int i = 0; c->inst && i < c->ncpus; i++)
+		read_cpu_stats(c, i, &ov, &dr);
+	c->st.overrun = ov;
+	c->st.dropped = dr;
+	c->st.lost = ov + dr + c->st.missed;
+	*s = c->st;
+}
+
+void capture_close(struct capture *c)
+{
+	if (!c)
+		return;
+	if (c->inst) {
+		tracefs_trace_off(c->inst);
+		tracefs_event_disable(c->inst, NULL, NULL);
+	}
+	for (int i = 0; c->cpu && i < c->ncpus; i++) {
+		if (c->cpu[i].tcpu)
+			tracefs_cpu_close(c->cpu[i].tcpu);
+		free(c->cpu[i].q);
+	}
+	free(c->cpu);
+	if (c->inst) {
+		tracefs_instance_destroy(c->inst);
+		tracefs_instance_free(c->inst);
+	}
+	if (c->kbuf)
+		kbuffer_free(c->kbuf);
+	if (c->tep)
+		tep_free(c->tep);
+	for (size_t i = 0; i < c->comm_cap; i++)
+		free((char *)c->comms[i].str);
+	free(c->comms);
+	free(c->pids);
+	free(c->parts);
+	free(c->page);
+	free(c);
+}

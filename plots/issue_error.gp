@@ -1,0 +1,36 @@
+# issue_error.gp - replay issue error (actual minus scheduled submission
+# time) histogram: % of I/Os per class, one bar per run.  One data file:
+# column 1 the class ("2-5us"), then one column per run.
+# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
+# ARG3 data files (space-separated words, quoted when needed), ARG4 legend
+# titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
+fmt = ARG1
+if (fmt eq "png") {
+    set terminal pngcairo size 1000,600 enhanced font "DejaVu Sans,10"
+} else {
+    if (fmt eq "svg") {
+        set terminal svg size 1000,600 fixed enhanced font "DejaVu Sans,10" background "#ffffff"
+    } else {
+        set terminal dumb size 120,40
+    }
+}
+set output ARG2
+files = ARG3
+titles = ARG4
+n = words(files)
+set grid
+set key below noenhanced
+set datafile commentschars "#"
+
+set title ARG5 noenhanced
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+unset xlabel
+set ylabel "% of I/Os (log scale)"
+set logscale y 10
+set yrange [0.01:100]
+set xtics rotate by -30
+f = word(files,1)
+m = words(titles)
+plot for [i=1:m] f using (column(i+1)):xtic(1) lc i title word(titles,i)

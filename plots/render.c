@@ -1,0 +1,641 @@
+/*
+ * plots/render.c - gnuplot data files and renders.  Each plot is a script
+ * plots/NAME.gp run as "gnuplot -c NAME.gp TERMINAL OUTPUT FILES TITLES
+ * PLOTTITLE EXTRA" in the output directory; the data files are whitespace
+ * separated with a '#' header naming the columns.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plots/plots.h"
+
+static void errf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!buf || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static int has_scripts(const char *dir)
+{
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/throughput.gp", dir);
+	return access(p, R_OK) == 0;
+}
+
+int plots_script_dir(char *buf, size_t len)
+{
+	const char *env = getenv("IOREEL_PLOTS");
+	if (env && *env) {
+		if (!has_scripts(env))
+			return -ENOENT;
+		plots_strf(buf, len, "%s", env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char cand[4][PATH_MAX];
+	size_t nc = 0;
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			plots_strf(cand[nc++], PATH_MAX, "%s/../plots", exe);
+			plots_strf(cand[nc++], PATH_MAX, "%s/../share/ioreel/plots", exe);
+		}
+	}
+	plots_strf(cand[nc++], PATH_MAX, "/usr/local/share/ioreel/plots");
+	plots_strf(cand[nc++], PATH_MAX, "/usr/share/ioreel/plots");
+	for (size_t i = 0; i < nc; i++) {
+		char real[PATH_MAX];
+		if (has_scripts(cand[i])) {
+			plots_strf(buf, len, "%s", realpath(cand[i], real) ? real : cand[i]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int plots_format_parse(const char *s)
+{
+	if (!strcmp(s, "png"))
+		return PLOTS_PNG;
+	if (!strcmp(s, "svg"))
+		return PLOTS_SVG;
+	if (!strcmp(s, "dumb") || !strcmp(s, "txt"))
+		return PLOTS_DUMB;
+	return -1;
+}
+
+const char *plots_format_ext(enum plots_format f)
+{
+	return f == PLOTS_PNG ? "png" : f == PLOTS_SVG ? "svg" : "txt";
+}
+
+static const char *format_term(enum plots_format f)
+{
+	return f == PLOTS_PNG ? "png" : f == PLOTS_SVG ? "svg" : "dumb";
+}
+
+int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
+		  size_t nargs, char *errbuf, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	if (plots_script_dir(dir, sizeof(dir)) < 0) {
+		errf(errbuf, errlen,
+		     "gnuplot scripts (plots/*.gp) not found: set IOREEL_PLOTS to the "
+		     "directory holding them, or run 'make install'");
+		return -ENOENT;
+	}
+	plots_strf(path, sizeof(path), "%s/%s.gp", dir, script);
+	const char *gp = getenv("IOREEL_GNUPLOT");
+	if (!gp || !*gp)
+		gp = "gnuplot";
+	const char **argv = calloc(nargs + 4, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	argv[0] = gp;
+	argv[1] = "-c";
+	argv[2] = path;
+	for (size_t i = 0; i < nargs; i++)
+		argv[3 + i] = args[i];
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		free(argv);
+		return -errno;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		free(argv);
+		return -e;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 2);
+		int nul = open("/dev/null", O_RDWR);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+		}
+		if (chdir(cwd) < 0)
+			_exit(126);
+		execvp(gp, (char *const *)argv);
+		dprintf(2, "cannot run %s: %s (install gnuplot, e.g. apt-get install gnuplot-nox)",
+			gp, strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	free(argv);
+	char msg[2048];
+	size_t got = 0;
+	ssize_t r;
+	while ((r = read(pfd[0], msg + got, sizeof(msg) - 1 - got)) > 0 ||
+	       (r < 0 && errno == EINTR)) {
+		if (r > 0)
+			got += (size_t)r;
+		if (got >= sizeof(msg) - 1) {
+			char sink[512];
+			while (read(pfd[0], sink, sizeof(sink)) > 0)
+				;
+			break;
+		}
+	}
+	msg[got] = 0;
+	close(pfd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		while (got && (msg[got - 1] == '\n' || msg[got - 1] == ' '))
+			msg[--got] = 0;
+		errf(errbuf, errlen, "gnuplot %s failed (exit %d): %s", path,
+		     WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- data files -------------------------------------------------------- */
+static FILE *open_data(const char *dir, const char *name, char *errbuf, size_t errlen)
+{
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/data/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		errf(errbuf, errlen, "%s: %s", p, strerror(errno));
+	return f;
+}
+
+static int close_data(FILE *f, const char *dir, const char *name, char *errbuf, size_t errlen)
+{
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		errf(errbuf, errlen, "%s/data/%s: write failed: %s", dir, name, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int write_tput(const struct plots_run *r, const char *dir, const char *name, char *eb,
+		      size_t el)
+{
+	FILE *f = open_data(dir, name, eb, el);
+	if (!f)
+		return -errno;
+	double iv = (double)r->interval_ns / 1e9;
+	fprintf(f, "# %s: %s\n# interval %.6f s; throughput by %s time\n", r->label, r->path, iv,
+		r->time_by_completion ? "completion" : "arrival");
+	fprintf(f, "# time_s read_MBps write_MBps read_IOPS write_IOPS inflight\n");
+	/* the last bucket is cut short by the end of the run: its rates are
+	 * over what it covers, and a sliver (under half an interval) joins the
+	 * bucket before it rather than make a spike of a few I/Os */
+	double span = (double)(r->t1 - r->t0) / 1e9;
+	size_t nb = r->nbuckets;
+	double last_w = span - (double)(nb - 1) * iv;
+	int merge = nb > 1 && last_w < iv / 2;
+	for (size_t b = 0; b + (size_t)merge < nb; b++) {
+		struct plots_bucket k = r->buckets[b];
+		double w = iv;
+		if (b == nb - 1)
+			w = last_w > 0 ? last_w : iv;
+		if (merge && b == nb - 2) {
+			const struct plots_bucket *z = &r->buckets[nb - 1];
+			for (int d = 0; d < 2; d++) {
+				k.ios[d] += z->ios[d];
+				k.bytes[d] += z->bytes[d];
+			}
+			k.busy_ns += z->busy_ns;
+			w = iv + (last_w > 0 ? last_w : 0);
+		}
+		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f\n", (double)b * iv + w / 2,
+			(double)k.bytes[0] / 1e6 / w, (double)k.bytes[1] / 1e6 / w,
+			(double)k.ios[0] / w, (double)k.ios[1] / w, k.busy_ns / (w * 1e9));
+	}
+	return close_data(f, dir, name, eb, el);
+}
+
+static int write_cdf(const struct plots_run *r, const char *dir, const char *name, char *eb,
+		     size_t el)
+{
+	FILE *f = open_data(dir, name, eb, el);
+	if (!f)
+		return -errno;
+	const struct reel_hist *h = &r->all.lat;
+	fprintf(f, "# %s: %s\n# latency_us fraction_at_or_below (%llu I/Os)\n", r->label, r->path,
+		(unsigned long long)h->count);
+	/* the inverse of the quantile function: 500 steps, then the tail */
+	static const double tail[] = {0.995, 0.998, 0.999, 0.9995, 0.9999, 0.99999, 1.0};
+	if (h->count)
+		fprintf(f, "%.4f 0\n", (double)h->min / 1e3);
+	for (size_t i = 1; h->count && i < 497 + sizeof(tail) / sizeof(tail[0]); i++) {
+		double q = i < 497 ? (double)i / 500.0 : tail[i - 497];
+		double v = q >= 1.0 ? (double)h->max : (double)reel_hist_quantile(h, q);
+		fprintf(f, "%.4f %.6f\n", v / 1e3, q);
+	}
+	return close_data(f, dir, name, eb, el);
+}
+
+static double coarse_quantile(const uint32_t *c, double q)
+{
+	uint64_t n = 0, cum = 0;
+	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
+		n += c[i];
+	if (!n)
+		return 0;
+	uint64_t want = (uint64_t)(q * (double)n + 0.999999);
+	if (want < 1)
+		want = 1;
+	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++) {
+		cum += c[i];
+		if (cum >= want) {
+			int64_t lo, hi, lo2, hi2;
+			plots_hist_range(i * 4, &lo, &hi);
+			plots_hist_range(i * 4 + 3, &lo2, &hi2);
+			return ((double)lo + (double)hi2) / 2.0;
+		}
+	}
+	return 0;
+}
+
+static int write_lattime(const struct plots_run *r, const char *dir, const char *name,
+			 char *eb, size_t el)
+{
+	FILE *f = open_data(dir, name, eb, el);
+	if (!f)
+		return -errno;
+	double iv = (double)r->lat_interval_ns / 1e9;
+	fprintf(f, "# %s: %s\n# interval %.6f s, by completion time\n", r->label, r->path, iv);
+	fprintf(f, "# time_s p50_us p99_us p999_us count\n");
+	int gap = 1;
+	for (size_t b = 0; b < r->nlatb && r->latb; b++) {
+		const uint32_t *c = r->latb + b * PLOTS_LAT_COARSE;
+		uint64_t n = 0;
+		for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
+			n += c[i];
+		if (!n) { /* a gap: a blank line breaks the lines and bands */
+			if (!gap)
+				fputc('\n', f);
+			gap = 1;
+			continue;
+		}
+		gap = 0;
+		fprintf(f, "%.6f %.3f %.3f %.3f %llu\n", ((double)b + 0.5) * iv,
+			coarse_quantile(c, 0.5) / 1e3, coarse_quantile(c, 0.99) / 1e3,
+			coarse_quantile(c, 0.999) / 1e3, (unsigned long long)n);
+	}
+	return close_data(f, dir, name, eb, el);
+}
+
+static int write_map(const struct plots_run *r, const char *dir, const char *name, char *eb,
+		     size_t el)
+{
+	FILE *f = open_data(dir, name, eb, el);
+	if (!f)
+		return -errno;
+	fprintf(f, "# %s: %s\n# %zu of %llu I/Os (every %lluth)\n", r->label, r->path,
+		r->npoints, (unsigned long long)r->count,
+		(unsigned long long)(r->count / PLOTS_MAP_POINTS + 1));
+	fprintf(f, "# time_s offset_MiB dir(0=read,1=write,2=other) dev\n");
+	for (size_t i = 0; i < r->npoints; i++)
+		fprintf(f, "%.6f %.4f %u %u\n", r->points[i].t_s, r->points[i].off_mib,
+			r->points[i].dir, r->points[i].dev);
+	return close_data(f, dir, name, eb, el);
+}
+
+static void size_class(size_t i, char *buf, size_t len)
+{
+	uint64_t v = 512ull << i;
+	if (i == PLOTS_SIZE_BUCKETS - 1)
+		plots_strf(buf, len, ">%lluM", (unsigned long long)((512ull << (i - 1)) >> 20));
+	else if (v >= 1048576)
+		plots_strf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+	else if (v >= 1024)
+		plots_strf(buf, len, "%lluk", (unsigned long long)(v >> 10));
+	else
+		plots_strf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/* Issue error classes, in ns (upper bounds); the last is open. */
+static const int64_t ie_bounds[] = {1000,	2000,	  5000,	    10000,    20000,
+				    50000,	100000,	  200000,   500000,   1000000,
+				    2000000, 5000000, 10000000, INT64_MAX};
+static const char *const ie_names[] = {"<1us",	   "1-2us",    "2-5us",	  "5-10us",
+				       "10-20us",   "20-50us",  "50-100us", "0.1-0.2ms",
+				       "0.2-0.5ms", "0.5-1ms",  "1-2ms",	  "2-5ms",
+				       "5-10ms",    ">10ms"};
+#define IE_N (sizeof(ie_bounds) / sizeof(ie_bounds[0]))
+
+static void ie_classes(const struct plots_hist *h, double pct[IE_N])
+{
+	for (size_t c = 0; c < IE_N; c++)
+		pct[c] = 0;
+	for (size_t i = 0; i < PLOTS_HIST_BUCKETS && h->n; i++) {
+		if (!h->b[i])
+			continue;
+		int64_t lo, hi;
+		plots_hist_range(i, &lo, &hi);
+		size_t c = 0;
+		while (c < IE_N - 1 && lo >= ie_bounds[c])
+			c++;
+		pct[c] += 100.0 * (double)h->b[i] / (double)h->n;
+	}
+}
+
+/* "500 us", "20 ms", "1.5 s" */
+static void fmt_interval(char *buf, size_t len, int64_t ns)
+{
+	if (ns < 1000000)
+		plots_strf(buf, len, "%g us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		plots_strf(buf, len, "%g ms", (double)ns / 1e6);
+	else
+		plots_strf(buf, len, "%g s", (double)ns / 1e9);
+}
+
+/* Append ' "word"' to a list argument (labels are free of quotes). */
+static void list_add(char *buf, size_t len, const char *w)
+{
+	size_t l = strlen(buf);
+	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
+}
+
+struct job {
+	struct plots_output *outs;
+	size_t maxouts, *nouts;
+	const char *dir;
+	enum plots_format fmt;
+	char *eb;
+	size_t el;
+};
+
+static int render(struct job *j, const char *script, const char *outname, const char *files,
+		  const char *titles, const char *title, const char *extra)
+{
+	char out[64];
+	plots_strf(out, sizeof(out), "%s.%s", outname, plots_format_ext(j->fmt));
+	const char *args[] = {format_term(j->fmt), out, files, titles, title, extra ? extra : ""};
+	int err = plots_gnuplot(j->dir, script, args, 6, j->eb, j->el);
+	if (err < 0)
+		return err;
+	if (j->outs && *j->nouts < j->maxouts) {
+		struct plots_output *o = &j->outs[*j->nouts];
+		plots_strf(o->name, sizeof(o->name), "%s", outname);
+		plots_strf(o->title, sizeof(o->title), "%s", title);
+		plots_strf(o->file, sizeof(o->file), "%s", out);
+	}
+	(*j->nouts)++;
+	return 0;
+}
+
+/* The trace a run replayed (or the run itself): runs sharing it share maps. */
+static void run_trace(const struct plots_run *r, char *buf, size_t len)
+{
+	const char *p = strstr(r->config, "replay.trace=");
+	if (p) {
+		p += 13;
+		size_t l = strcspn(p, "\n");
+		plots_strf(buf, len, "%.*s", (int)l, p);
+	} else {
+		plots_strf(buf, len, "%s", r->path);
+	}
+}
+
+static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
+		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		       size_t *nouts, char *eb, size_t el);
+
+int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
+		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		     size_t *nouts, char *eb, size_t el)
+{
+	/* runs without a single timed I/O have nothing to draw */
+	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i]->all.ios)
+			use[k++] = runs[i];
+	int err;
+	if (!k) {
+		errf(eb, el, "%s: no I/O with a time to plot%s", n ? runs[0]->path : "no run",
+		     n > 1 ? " (nor in the other runs)" : "");
+		err = -EINVAL;
+	} else {
+		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
+	}
+	free(use);
+	return err;
+}
+
+static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
+		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		       size_t *nouts, char *eb, size_t el)
+{
+	size_t dummy = 0;
+	struct job j = {outs, maxouts, nouts ? nouts : &dummy, dir, fmt, eb, el};
+	*j.nouts = 0;
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/data", dir);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		errf(eb, el, "%s: cannot create: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+		errf(eb, el, "%s: cannot create: %s", p, strerror(errno));
+		return -errno;
+	}
+	size_t cap = 64 * (n + 1) + 256 * n;
+	char *files = calloc(1, cap), *titles = calloc(1, cap), *lfiles = calloc(1, cap),
+	     *ltitles = calloc(1, cap);
+	int err = -ENOMEM;
+	if (!files || !titles || !lfiles || !ltitles)
+		goto out;
+	int any_lat = 0, any_replay = 0, all_completion = 1;
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+		const struct plots_run *r = runs[i];
+		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
+		if ((err = write_tput(r, dir, name, eb, el)) < 0)
+			goto out;
+		plots_strf(p, sizeof(p), "data/%s", name);
+		list_add(files, cap, p);
+		list_add(titles, cap, r->label);
+		all_completion &= r->time_by_completion;
+		if (r->has_latency) {
+			any_lat = 1;
+			plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
+			if ((err = write_cdf(r, dir, name, eb, el)) < 0)
+				goto out;
+			plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
+			if ((err = write_lattime(r, dir, name, eb, el)) < 0)
+				goto out;
+			plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
+			list_add(lfiles, cap, p);
+			list_add(ltitles, cap, r->label);
+		}
+		any_replay |= r->has_issue_err;
+	}
+	char title[256], iv[32];
+	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
+	plots_strf(title, sizeof(title), "%s over time (interval %s)",
+		   all_completion ? "Throughput" : "Arrival rate", iv);
+	if ((err = render(&j, "throughput", "throughput", files, titles, title,
+			  all_completion ? "completion" : "arrival")) < 0)
+		goto out;
+	if (any_lat) {
+		if ((err = render(&j, "inflight", "inflight", files, titles,
+				  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
+			goto out;
+		files[0] = titles[0] = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!runs[i]->has_latency)
+				continue;
+			plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
+			list_add(files, cap, p);
+			list_add(titles, cap, runs[i]->label);
+		}
+		if ((err = render(&j, "latency_cdf", "latency_cdf", files, titles,
+				  "Latency CDF (issue to completion)", NULL)) < 0)
+			goto out;
+		fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
+		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
+		if ((err = render(&j, "latency_time", "latency_time", lfiles, ltitles, title,
+				  NULL)) < 0)
+			goto out;
+	}
+	/* access maps: one per distinct trace (replays of one trace look alike) */
+	size_t nmaps = 0;
+	for (size_t i = 0; i < n && nmaps < 4; i++) {
+		char ti[1024], tj[1024];
+		run_trace(runs[i], ti, sizeof(ti));
+		int seen = 0;
+		for (size_t k = 0; k < i; k++) {
+			run_trace(runs[k], tj, sizeof(tj));
+			seen |= !strcmp(ti, tj);
+		}
+		if (seen)
+			continue;
+		char name[64], out[64];
+		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
+		if ((err = write_map(runs[i], dir, name, eb, el)) < 0)
+			goto out;
+		plots_strf(p, sizeof(p), "\"data/%s\"", name);
+		if (nmaps)
+			plots_strf(out, sizeof(out), "access_map_%zu", i + 1);
+		else
+			plots_strf(out, sizeof(out), "access_map");
+		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
+		char t1[200];
+		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
+		if ((err = render(&j, "access_map", out, p, t1, title,
+				  runs[i]->op[PLOTS_OTHER].ios ? "other" : "")) < 0)
+			goto out;
+		nmaps++;
+	}
+	/* request sizes: one pair of columns (read, write) per run, or one
+	 * pair for all runs when they are the same (replays of one trace) */
+	int same = 1;
+	for (size_t i = 1; i < n; i++)
+		same &= !memcmp(runs[i]->size_hist, runs[0]->size_hist, sizeof(runs[0]->size_hist));
+	size_t ncols = same ? 1 : n;
+	FILE *f = open_data(dir, "sizes.dat", eb, el);
+	if (!f) {
+		err = -EIO;
+		goto out;
+	}
+	titles[0] = 0;
+	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
+	for (size_t c = 0; c < ncols; c++) {
+		char t[200];
+		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
+		list_add(titles, cap, t);
+		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
+		list_add(titles, cap, t);
+		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
+	}
+	fprintf(f, "\n");
+	size_t lo = PLOTS_SIZE_BUCKETS, hi = 0; /* print the used range only */
+	for (size_t b = 0; b < PLOTS_SIZE_BUCKETS; b++)
+		for (size_t c = 0; c < ncols; c++)
+			if (runs[c]->size_hist[0][b] || runs[c]->size_hist[1][b]) {
+				lo = b < lo ? b : lo;
+				hi = b > hi ? b : hi;
+			}
+	for (size_t b = lo; b <= hi && lo < PLOTS_SIZE_BUCKETS; b++) {
+		char cls[16];
+		size_class(b, cls, sizeof(cls));
+		fprintf(f, "%s", cls);
+		for (size_t c = 0; c < ncols; c++) {
+			uint64_t all = runs[c]->op[0].ios + runs[c]->op[1].ios;
+			for (int d = 0; d < 2; d++)
+				fprintf(f, " %.4f",
+					all ? 100.0 * (double)runs[c]->size_hist[d][b] / (double)all : 0.0);
+		}
+		fprintf(f, "\n");
+	}
+	if ((err = close_data(f, dir, "sizes.dat", eb, el)) < 0)
+		goto out;
+	if (lo < PLOTS_SIZE_BUCKETS &&
+	    (err = render(&j, "sizes", "sizes", "\"data/sizes.dat\"", titles,
+			  "Request size histogram", NULL)) < 0)
+		goto out;
+	if (any_replay) {
+		f = open_data(dir, "issue_error.dat", eb, el);
+		if (!f) {
+			err = -EIO;
+			goto out;
+		}
+		titles[0] = 0;
+		double (*pct)[IE_N] = calloc(n, sizeof(*pct));
+		if (!pct) {
+			fclose(f);
+			err = -ENOMEM;
+			goto out;
+		}
+		fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
+		fprintf(f, "# class");
+		for (size_t i = 0; i < n; i++)
+			if (runs[i]->has_issue_err) {
+				ie_classes(&runs[i]->issue_err, pct[i]);
+				list_add(titles, cap, runs[i]->label);
+				fprintf(f, " run_%zu", i + 1);
+			}
+		fprintf(f, "\n");
+		for (size_t c = 0; c < IE_N; c++) {
+			fprintf(f, "%s", ie_names[c]);
+			for (size_t i = 0; i < n; i++)
+				if (runs[i]->has_issue_err)
+					fprintf(f, " %.4f", pct[i][c]);
+			fprintf(f, "\n");
+		}
+		free(pct);
+		if ((err = close_data(f, dir, "issue_error.dat", eb, el)) < 0)
+			goto out;
+		if ((err = render(&j, "issue_error", "issue_error", "\"data/issue_error.dat\"",
+				  titles, "Replay issue error: actual minus scheduled submission time",
+				  NULL)) < 0)
+			goto out;
+	}
+	err = 0;
+out:
+	free(files);
+	free(titles);
+	free(lfiles);
+	free(ltitles);
+	return err;
+}

@@ -1,0 +1,778 @@
+/*
+ * plots/report.c - comparison tables of several runs: text, markdown, HTML
+ * (self-contained, SVG inline) and JSON.  Runs that differ only in their
+ * data mode get a "% of max" table per mode (as storage reviews print
+ * compressible against incompressible); runs that differ only in queue
+ * depth get a QD scaling table.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/plots.h"
+
+static const struct {
+	const char *name, *title;
+} metrics[PLOTS_M__COUNT] = {
+	[PLOTS_M_READ_MBPS] = {"read_mbps", "read MB/s"},
+	[PLOTS_M_READ_IOPS] = {"read_iops", "read IOPS"},
+	[PLOTS_M_WRITE_MBPS] = {"write_mbps", "write MB/s"},
+	[PLOTS_M_WRITE_IOPS] = {"write_iops", "write IOPS"},
+	[PLOTS_M_MBPS] = {"mbps", "MB/s"},
+	[PLOTS_M_IOPS] = {"iops", "IOPS"},
+	[PLOTS_M_P50_US] = {"p50_us", "p50 us"},
+	[PLOTS_M_P99_US] = {"p99_us", "p99 us"},
+	[PLOTS_M_P999_US] = {"p999_us", "p99.9 us"},
+};
+
+const char *plots_metric_name(int m)
+{
+	return m >= 0 && m < PLOTS_M__COUNT ? metrics[m].name : "?";
+}
+
+const char *plots_metric_title(int m)
+{
+	return m >= 0 && m < PLOTS_M__COUNT ? metrics[m].title : "?";
+}
+
+double plots_metric(const struct plots_run *r, int m)
+{
+	switch (m) {
+	case PLOTS_M_READ_MBPS: return r->op[PLOTS_READ].mbps;
+	case PLOTS_M_READ_IOPS: return r->op[PLOTS_READ].iops;
+	case PLOTS_M_WRITE_MBPS: return r->op[PLOTS_WRITE].mbps;
+	case PLOTS_M_WRITE_IOPS: return r->op[PLOTS_WRITE].iops;
+	case PLOTS_M_MBPS: return r->mbps;
+	case PLOTS_M_IOPS: return r->iops;
+	case PLOTS_M_P50_US: return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
+	case PLOTS_M_P99_US: return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
+	case PLOTS_M_P999_US: return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
+	}
+	return 0;
+}
+
+/* Latency is unknown for a trace without completion times. */
+static int metric_known(const struct plots_run *r, int m)
+{
+	return !(m == PLOTS_M_P50_US || m == PLOTS_M_P99_US || m == PLOTS_M_P999_US) ||
+	       r->all.lat.count > 0;
+}
+
+/* ---- grouping ---------------------------------------------------------- */
+#define MAXG 64
+struct group {
+	size_t idx[MAXG]; /* run indexes, sorted by the varying value */
+	size_t n;
+	char what[256];   /* the shared configuration, briefly */
+};
+
+/* config without the line of key */
+static void config_without(const struct plots_run *r, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key), o = 0;
+	buf[0] = 0;
+	for (const char *p = r->config; *p;) {
+		size_t l = strcspn(p, "\n");
+		if (!(l > kl && !strncmp(p, key, kl) && p[kl] == '=') && o + l + 2 < len) {
+			memcpy(buf + o, p, l);
+			o += l;
+			buf[o++] = '\n';
+			buf[o] = 0;
+		}
+		p += l + (p[l] == '\n');
+	}
+}
+
+static void config_value(const struct plots_run *r, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	buf[0] = 0;
+	for (const char *p = r->config; *p;) {
+		size_t l = strcspn(p, "\n");
+		if (l > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			plots_strf(buf, len, "%.*s", (int)(l - kl - 1), p + kl + 1);
+			return;
+		}
+		p += l + (p[l] == '\n');
+	}
+}
+
+static const char *var_value(const struct plots_run *r, const char *key)
+{
+	return !strcmp(key, "replay.data") ? r->data : r->qd;
+}
+
+/* numeric order for queue depths ("1" < "32" < "original" < "x2") */
+static int value_cmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	double x = strtod(a, &ea), y = strtod(b, &eb);
+	int na = ea != a && !*ea, nb = eb != b && !*eb;
+	if (na && nb)
+		return x < y ? -1 : x > y;
+	if (na != nb)
+		return na ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* most compressible first: zero, pattern, ratio:R (R descending), random */
+static double data_rank(const char *d)
+{
+	if (!strcmp(d, "zero"))
+		return 0;
+	if (!strncmp(d, "pattern", 7))
+		return 1;
+	if (!strncmp(d, "ratio:", 6)) {
+		double r = strtod(d + 6, NULL);
+		return 2 + (r > 0 ? 1.0 / r : 1);
+	}
+	if (!strcmp(d, "random"))
+		return 4;
+	return 5;
+}
+
+static int var_cmp(const char *key, const char *a, const char *b)
+{
+	if (!strcmp(key, "replay.data")) {
+		double x = data_rank(a), y = data_rank(b);
+		if (x != y)
+			return x < y ? -1 : 1;
+		return strcmp(a, b);
+	}
+	return value_cmp(a, b);
+}
+
+/*
+ * Groups of runs identical in every replay.* setting but key, holding at
+ * least two distinct values of key.  Returns the number of groups.
+ */
+static size_t find_groups(struct plots_run *const *runs, size_t n, const char *key,
+			  struct group *g, size_t maxg)
+{
+	size_t ng = 0;
+	char *used = calloc(n ? n : 1, 1);
+	char *ci = malloc(4096), *cj = malloc(4096);
+	if (!used || !ci || !cj)
+		goto out;
+	for (size_t i = 0; i < n && ng < maxg; i++) {
+		if (used[i] || !runs[i]->is_replay || !runs[i]->config[0])
+			continue;
+		struct group cur = {.n = 0};
+		config_without(runs[i], key, ci, 4096);
+		for (size_t j = i; j < n && cur.n < MAXG; j++) {
+			if (used[j] || !runs[j]->is_replay)
+				continue;
+			config_without(runs[j], key, cj, 4096);
+			if (strcmp(ci, cj))
+				continue;
+			int dup = 0; /* one run per value */
+			for (size_t k = 0; k < cur.n; k++)
+				dup |= !strcmp(var_value(runs[cur.idx[k]], key), var_value(runs[j], key));
+			if (dup)
+				continue;
+			cur.idx[cur.n++] = j;
+		}
+		if (cur.n < 2)
+			continue;
+		for (size_t k = 0; k < cur.n; k++)
+			used[cur.idx[k]] = 1;
+		/* sort by the varying value (insertion sort: tiny) */
+		for (size_t a = 1; a < cur.n; a++)
+			for (size_t b = a; b > 0 &&
+					   var_cmp(key, var_value(runs[cur.idx[b - 1]], key),
+						   var_value(runs[cur.idx[b]], key)) > 0;
+			     b--) {
+				size_t t = cur.idx[b];
+				cur.idx[b] = cur.idx[b - 1];
+				cur.idx[b - 1] = t;
+			}
+		/* what they share, briefly */
+		char v1[128], v2[128], tg[256];
+		const struct plots_run *r = runs[cur.idx[0]];
+		config_value(r, "replay.targets", tg, sizeof(tg));
+		if (!strcmp(key, "replay.data"))
+			plots_strf(v1, sizeof(v1), "qd %s", r->qd[0] ? r->qd : "?");
+		else
+			plots_strf(v1, sizeof(v1), "data %s", r->data[0] ? r->data : "?");
+		config_value(r, "replay.engine", v2, sizeof(v2));
+		const char *tb = strrchr(tg, '/');
+		plots_strf(cur.what, sizeof(cur.what), "%s, %s%s%s", v1, v2[0] ? v2 : "engine ?",
+			   tg[0] ? ", " : "", tb ? tb + 1 : tg);
+		g[ng++] = cur;
+	}
+out:
+	free(used);
+	free(ci);
+	free(cj);
+	return ng;
+}
+
+static const int mode_metrics[] = {PLOTS_M_READ_MBPS, PLOTS_M_WRITE_MBPS, PLOTS_M_MBPS,
+				   PLOTS_M_IOPS};
+#define NMODE_METRICS (sizeof(mode_metrics) / sizeof(mode_metrics[0]))
+
+/* Metric m is shown for a group when any run has it. */
+static int metric_used(struct plots_run *const *runs, const struct group *g, int m)
+{
+	for (size_t k = 0; k < g->n; k++)
+		if (plots_metric(runs[g->idx[k]], m) > 0)
+			return 1;
+	return 0;
+}
+
+static double group_max(struct plots_run *const *runs, const struct group *g, int m)
+{
+	double mx = 0;
+	for (size_t k = 0; k < g->n; k++) {
+		double v = plots_metric(runs[g->idx[k]], m);
+		mx = v > mx ? v : mx;
+	}
+	return mx;
+}
+
+static double best_mbps(struct plots_run *const *runs, size_t n)
+{
+	double b = 0;
+	for (size_t i = 0; i < n; i++)
+		b = runs[i]->mbps > b ? runs[i]->mbps : b;
+	return b;
+}
+
+static double pct(double v, double max)
+{
+	return max > 0 ? 100.0 * v / max : 0;
+}
+
+/* ---- text -------------------------------------------------------------- */
+static const int row_metrics[] = {PLOTS_M_READ_MBPS, PLOTS_M_READ_IOPS, PLOTS_M_WRITE_MBPS,
+				  PLOTS_M_WRITE_IOPS, PLOTS_M_P50_US,	 PLOTS_M_P99_US,
+				  PLOTS_M_P999_US};
+#define NROW_METRICS (sizeof(row_metrics) / sizeof(row_metrics[0]))
+
+static int label_width(struct plots_run *const *runs, size_t n)
+{
+	int w = 3;
+	for (size_t i = 0; i < n; i++) {
+		int l = (int)strlen(runs[i]->label);
+		w = l > w ? l : w;
+	}
+	return w;
+}
+
+void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
+{
+	int w = label_width(runs, n);
+	double best = best_mbps(runs, n);
+	fprintf(f, "%-*s", w, "run");
+	for (size_t m = 0; m < NROW_METRICS; m++)
+		fprintf(f, "  %11s", plots_metric_title(row_metrics[m]));
+	fprintf(f, "  %9s\n", "% of best");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%-*s", w, runs[i]->label);
+		for (size_t m = 0; m < NROW_METRICS; m++) {
+			if (metric_known(runs[i], row_metrics[m]))
+				fprintf(f, "  %11.1f", plots_metric(runs[i], row_metrics[m]));
+			else
+				fprintf(f, "  %11s", "-");
+		}
+		fprintf(f, "  %8.1f%%\n", pct(runs[i]->mbps, best));
+	}
+	fprintf(f, "(MB/s = 10^6 bytes/s and IOPS over each run's I/O span, first issue to last "
+		   "completion; latency issue to completion; %% of best by total MB/s)\n");
+
+	struct group g[16];
+	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		fprintf(f, "\nData mode (runs identical but for replay.data): %s\n", g[k].what);
+		fprintf(f, "%-12s", "metric");
+		for (size_t j = 0; j < g[k].n; j++)
+			fprintf(f, "  %12s", runs[g[k].idx[j]]->data);
+		for (size_t j = 0; j < g[k].n; j++) {
+			char h[160];
+			plots_strf(h, sizeof(h), "%s %% of max", runs[g[k].idx[j]]->data);
+			fprintf(f, "  %16s", h);
+		}
+		fprintf(f, "\n");
+		for (size_t mi = 0; mi < NMODE_METRICS; mi++) {
+			int m = mode_metrics[mi];
+			if (!metric_used(runs, &g[k], m))
+				continue;
+			double mx = group_max(runs, &g[k], m);
+			fprintf(f, "%-12s", plots_metric_title(m));
+			for (size_t j = 0; j < g[k].n; j++)
+				fprintf(f, "  %12.1f", plots_metric(runs[g[k].idx[j]], m));
+			for (size_t j = 0; j < g[k].n; j++)
+				fprintf(f, "  %15.1f%%", pct(plots_metric(runs[g[k].idx[j]], m), mx));
+			fprintf(f, "\n");
+		}
+	}
+	ng = find_groups(runs, n, "replay.qd", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		fprintf(f, "\nQueue depth scaling (runs identical but for replay.qd): %s\n",
+			g[k].what);
+		fprintf(f, "%-10s  %10s  %10s  %10s  %10s  %14s\n", "qd", "MB/s", "IOPS", "p50 us",
+			"p99 us", "x first qd");
+		const struct plots_run *r0 = runs[g[k].idx[0]];
+		for (size_t j = 0; j < g[k].n; j++) {
+			const struct plots_run *r = runs[g[k].idx[j]];
+			fprintf(f, "%-10s  %10.1f  %10.1f  %10.1f  %10.1f  %13.2fx\n", r->qd, r->mbps,
+				r->iops, plots_metric(r, PLOTS_M_P50_US),
+				plots_metric(r, PLOTS_M_P99_US),
+				r0->mbps > 0 ? r->mbps / r0->mbps : 0);
+		}
+	}
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	fprintf(f, "%.10g", v);
+}
+
+void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
+{
+	double best = best_mbps(runs, n);
+	fprintf(f, "{\n  \"runs\": [");
+	for (size_t i = 0; i < n; i++) {
+		const struct plots_run *r = runs[i];
+		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
+		json_str(f, r->label);
+		fprintf(f, ", \"path\": ");
+		json_str(f, r->path);
+		fprintf(f, ", \"source\": ");
+		json_str(f, r->source);
+		fprintf(f, ", \"data\": ");
+		json_str(f, r->data);
+		fprintf(f, ", \"qd\": ");
+		json_str(f, r->qd);
+		fprintf(f, ", \"engine\": ");
+		json_str(f, r->engine);
+		fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
+			(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
+			(unsigned long long)r->all.errors);
+		json_num(f, r->span_s);
+		fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
+			   "\"write_bytes\": %llu",
+			(unsigned long long)r->op[PLOTS_READ].ios,
+			(unsigned long long)r->op[PLOTS_READ].bytes,
+			(unsigned long long)r->op[PLOTS_WRITE].ios,
+			(unsigned long long)r->op[PLOTS_WRITE].bytes);
+		for (int m = 0; m < PLOTS_M__COUNT; m++) {
+			fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
+			if (metric_known(r, m))
+				json_num(f, plots_metric(r, m));
+			else
+				fputs("null", f);
+		}
+		fprintf(f, ", \"pct_of_best\": ");
+		json_num(f, pct(r->mbps, best));
+		if (r->ratio_achieved > 0) {
+			fprintf(f, ", \"ratio_achieved\": ");
+			json_num(f, r->ratio_achieved);
+		}
+		if (r->has_issue_err) {
+			fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
+			json_num(f, plots_hist_quantile(&r->issue_err, 0.5) / 1e3);
+			fprintf(f, ", \"p99\": ");
+			json_num(f, plots_hist_quantile(&r->issue_err, 0.99) / 1e3);
+			fprintf(f, ", \"max\": ");
+			json_num(f, (double)r->issue_err.max / 1e3);
+			fprintf(f, "}");
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n  ],\n  \"data_mode\": [");
+	struct group g[16];
+	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
+		json_str(f, g[k].what);
+		fprintf(f, ", \"metrics\": [");
+		int firstm = 1;
+		for (size_t mi = 0; mi < NMODE_METRICS; mi++) {
+			int m = mode_metrics[mi];
+			if (!metric_used(runs, &g[k], m))
+				continue;
+			double mx = group_max(runs, &g[k], m);
+			fprintf(f, "%s\n      {\"metric\": \"%s\", \"modes\": [", firstm ? "" : ",",
+				plots_metric_name(m));
+			firstm = 0;
+			for (size_t j = 0; j < g[k].n; j++) {
+				const struct plots_run *r = runs[g[k].idx[j]];
+				fprintf(f, "%s{\"mode\": ", j ? ", " : "");
+				json_str(f, r->data);
+				fprintf(f, ", \"run\": %zu, \"value\": ", g[k].idx[j]);
+				json_num(f, plots_metric(r, m));
+				fprintf(f, ", \"pct_of_max\": ");
+				json_num(f, pct(plots_metric(r, m), mx));
+				fprintf(f, "}");
+			}
+			fprintf(f, "]}");
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ],\n  \"qd_scaling\": [");
+	ng = find_groups(runs, n, "replay.qd", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
+		json_str(f, g[k].what);
+		fprintf(f, ", \"rows\": [");
+		const struct plots_run *r0 = runs[g[k].idx[0]];
+		for (size_t j = 0; j < g[k].n; j++) {
+			const struct plots_run *r = runs[g[k].idx[j]];
+			fprintf(f, "%s\n      {\"qd\": ", j ? "," : "");
+			json_str(f, r->qd);
+			fprintf(f, ", \"run\": %zu, \"mbps\": ", g[k].idx[j]);
+			json_num(f, r->mbps);
+			fprintf(f, ", \"iops\": ");
+			json_num(f, r->iops);
+			fprintf(f, ", \"p99_us\": ");
+			json_num(f, plots_metric(r, PLOTS_M_P99_US));
+			fprintf(f, ", \"x_first\": ");
+			json_num(f, r0->mbps > 0 ? r->mbps / r0->mbps : 0);
+			fprintf(f, "}");
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+/* ---- markdown and HTML: one table writer, two dialects ----------------- */
+enum dialect { MD, HTML };
+
+static void cell_text(FILE *f, enum dialect d, const char *s)
+{
+	if (d == MD) {
+		for (; *s; s++)
+			fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
+		return;
+	}
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void row_begin(FILE *f, enum dialect d)
+{
+	fputs(d == MD ? "|" : "<tr>", f);
+}
+static void row_end(FILE *f, enum dialect d)
+{
+	fputs(d == MD ? "\n" : "</tr>\n", f);
+}
+static void cell(FILE *f, enum dialect d, int head, const char *s)
+{
+	if (d == MD) {
+		fputc(' ', f);
+		cell_text(f, d, s);
+		fputs(" |", f);
+	} else {
+		fputs(head ? "<th>" : "<td>", f);
+		cell_text(f, d, s);
+		fputs(head ? "</th>" : "</td>", f);
+	}
+}
+static void cellf(FILE *f, enum dialect d, const char *fmt, double v)
+{
+	char b[64];
+	plots_strf(b, sizeof(b), fmt, v);
+	cell(f, d, 0, b);
+}
+static void head_end(FILE *f, enum dialect d, size_t ncols)
+{
+	if (d != MD)
+		return;
+	fputc('|', f);
+	for (size_t i = 0; i < ncols; i++)
+		fputs(i ? "---:|" : "---|", f);
+	fputc('\n', f);
+}
+static void table_begin(FILE *f, enum dialect d, const char *cls)
+{
+	if (d == HTML)
+		fprintf(f, "<table class=\"%s\">\n", cls);
+}
+static void table_end(FILE *f, enum dialect d)
+{
+	fputs(d == HTML ? "</table>\n" : "\n", f);
+}
+static void heading(FILE *f, enum dialect d, const char *s)
+{
+	if (d == MD) {
+		fputs("### ", f);
+		cell_text(f, d, s);
+		fputs("\n\n", f);
+	} else {
+		fputs("<h3>", f);
+		cell_text(f, d, s);
+		fputs("</h3>\n", f);
+	}
+}
+
+static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n)
+{
+	double best = best_mbps(runs, n);
+	heading(f, d, "Runs");
+	table_begin(f, d, "runs");
+	row_begin(f, d);
+	cell(f, d, 1, "run");
+	for (size_t m = 0; m < NROW_METRICS; m++)
+		cell(f, d, 1, plots_metric_title(row_metrics[m]));
+	cell(f, d, 1, "% of best");
+	row_end(f, d);
+	head_end(f, d, NROW_METRICS + 2);
+	for (size_t i = 0; i < n; i++) {
+		row_begin(f, d);
+		cell(f, d, 0, runs[i]->label);
+		for (size_t m = 0; m < NROW_METRICS; m++) {
+			if (metric_known(runs[i], row_metrics[m]))
+				cellf(f, d, "%.1f", plots_metric(runs[i], row_metrics[m]));
+			else
+				cell(f, d, 0, "-");
+		}
+		cellf(f, d, "%.1f%%", pct(runs[i]->mbps, best));
+		row_end(f, d);
+	}
+	table_end(f, d);
+	if (d == HTML)
+		fputs("<p class=\"note\">", f);
+	fputs("MB/s (10<sup>6</sup> bytes/s) and IOPS over each run's I/O span, first issue to "
+	      "last completion; latency from issue to completion; % of best by total MB/s.",
+	      f);
+	fputs(d == HTML ? "</p>\n" : "\n\n", f);
+
+	struct group g[16];
+	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		char h[400];
+		plots_strf(h, sizeof(h), "Data mode, compressible vs incompressible: %s", g[k].what);
+		heading(f, d, h);
+		table_begin(f, d, "datamode");
+		row_begin(f, d);
+		cell(f, d, 1, "metric");
+		for (size_t j = 0; j < g[k].n; j++)
+			cell(f, d, 1, runs[g[k].idx[j]]->data);
+		for (size_t j = 0; j < g[k].n; j++) {
+			plots_strf(h, sizeof(h), "%s %% of max", runs[g[k].idx[j]]->data);
+			cell(f, d, 1, h);
+		}
+		row_end(f, d);
+		head_end(f, d, 1 + 2 * g[k].n);
+		for (size_t mi = 0; mi < NMODE_METRICS; mi++) {
+			int m = mode_metrics[mi];
+			if (!metric_used(runs, &g[k], m))
+				continue;
+			double mx = group_max(runs, &g[k], m);
+			row_begin(f, d);
+			cell(f, d, 0, plots_metric_title(m));
+			for (size_t j = 0; j < g[k].n; j++)
+				cellf(f, d, "%.1f", plots_metric(runs[g[k].idx[j]], m));
+			for (size_t j = 0; j < g[k].n; j++)
+				cellf(f, d, "%.1f%%", pct(plots_metric(runs[g[k].idx[j]], m), mx));
+			row_end(f, d);
+		}
+		table_end(f, d);
+	}
+	ng = find_groups(runs, n, "replay.qd", g, 16);
+	for (size_t k = 0; k < ng; k++) {
+		char h[400];
+		plots_strf(h, sizeof(h), "Queue depth scaling: %s", g[k].what);
+		heading(f, d, h);
+		table_begin(f, d, "qdscaling");
+		row_begin(f, d);
+		static const char *const cols[] = {"qd",     "MB/s",   "IOPS",
+						   "p50 us", "p99 us", "x first qd"};
+		for (size_t c = 0; c < 6; c++)
+			cell(f, d, 1, cols[c]);
+		row_end(f, d);
+		head_end(f, d, 6);
+		const struct plots_run *r0 = runs[g[k].idx[0]];
+		for (size_t j = 0; j < g[k].n; j++) {
+			const struct plots_run *r = runs[g[k].idx[j]];
+			row_begin(f, d);
+			cell(f, d, 0, r->qd);
+			cellf(f, d, "%.1f", r->mbps);
+			cellf(f, d, "%.1f", r->iops);
+			cellf(f, d, "%.1f", plots_metric(r, PLOTS_M_P50_US));
+			cellf(f, d, "%.1f", plots_metric(r, PLOTS_M_P99_US));
+			cellf(f, d, "%.2fx", r0->mbps > 0 ? r->mbps / r0->mbps : 0);
+			row_end(f, d);
+		}
+		table_end(f, d);
+	}
+}
+
+static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n)
+{
+	heading(f, d, "Files");
+	if (d == HTML)
+		fputs("<ul class=\"files\">\n", f);
+	for (size_t i = 0; i < n; i++) {
+		char b[64];
+		fputs(d == MD ? "- " : "<li>", f);
+		cell_text(f, d, runs[i]->label);
+		fputs(": ", f);
+		cell_text(f, d, runs[i]->path);
+		plots_strf(b, sizeof(b), " (%s, %llu I/Os%s)", runs[i]->source,
+			   (unsigned long long)runs[i]->count,
+			   runs[i]->complete ? "" : ", cut short");
+		cell_text(f, d, b);
+		if (runs[i]->is_replay) {
+			char tr[512], tg[512], line[1400];
+			config_value(runs[i], "replay.trace", tr, sizeof(tr));
+			config_value(runs[i], "replay.targets", tg, sizeof(tg));
+			plots_strf(line, sizeof(line),
+				   ": replay of %s onto %s, timing %s, qd %s, data %s, engine %s",
+				   tr[0] ? tr : "?", tg[0] ? tg : "?",
+				   runs[i]->timing[0] ? runs[i]->timing : "?",
+				   runs[i]->qd[0] ? runs[i]->qd : "?",
+				   runs[i]->data[0] ? runs[i]->data : "?",
+				   runs[i]->engine[0] ? runs[i]->engine : "?");
+			if (runs[i]->ratio_achieved > 0) {
+				size_t l = strlen(line);
+				plots_strf(line + l, sizeof(line) - l,
+					   " (written data's LZ4 ratio %.3f)",
+					   runs[i]->ratio_achieved);
+			}
+			cell_text(f, d, line);
+		}
+		fputs(d == MD ? "\n" : "</li>\n", f);
+	}
+	fputs(d == MD ? "\n" : "</ul>\n", f);
+}
+
+void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
+			    const struct plots_output *outs, size_t nouts)
+{
+	fprintf(f, "# ioreel comparison\n\n");
+	tables(f, MD, runs, n);
+	if (nouts)
+		fprintf(f, "### Plots\n\n");
+	for (size_t i = 0; i < nouts; i++)
+		fprintf(f, "![%s](%s)\n\n", outs[i].title, outs[i].file);
+	run_list(f, MD, runs, n);
+}
+
+/* Copy an SVG file into f, without its XML prolog and doctype. */
+static int inline_svg(FILE *f, const char *dir, const char *file)
+{
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/%s", dir, file);
+	FILE *in = fopen(p, "r");
+	if (!in)
+		return -errno;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t l;
+	int in_doctype = 0;
+	while ((l = getline(&line, &cap, in)) > 0) {
+		if (!strncmp(line, "<?xml", 5))
+			continue;
+		if (!strncmp(line, "<!DOCTYPE", 9))
+			in_doctype = 1;
+		if (in_doctype) {
+			if (strchr(line, '>'))
+				in_doctype = 0;
+			continue;
+		}
+		fwrite(line, 1, (size_t)l, f);
+	}
+	free(line);
+	fclose(in);
+	return 0;
+}
+
+int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, const char *dir,
+		       const struct plots_output *outs, size_t nouts)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<title>ioreel comparison</title>\n<style>\n"
+	      "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:1.5em;"
+	      "color:#222;background:#fff}\n"
+	      "table{border-collapse:collapse;margin:.5em 0 1em}\n"
+	      "th,td{border:1px solid #bbb;padding:.25em .6em;text-align:right}\n"
+	      "th{background:#e8eef6}td:first-child,th:first-child{text-align:left}\n"
+	      "tr:nth-child(even) td{background:#f6f8fa}\n"
+	      "figure{margin:1em 0}figure svg{max-width:100%;height:auto;border:1px solid #ddd}\n"
+	      "figcaption{font-weight:bold;margin-bottom:.3em}.note{color:#555;font-size:90%}\n"
+	      "</style></head><body>\n<h1>ioreel comparison</h1>\n",
+	      f);
+	tables(f, HTML, runs, n);
+	if (nouts)
+		fputs("<h3>Plots</h3>\n", f);
+	int err = 0;
+	for (size_t i = 0; i < nouts; i++) {
+		fprintf(f, "<figure id=\"%s\"><figcaption>", outs[i].name);
+		cell_text(f, HTML, outs[i].title);
+		fputs("</figcaption>\n", f);
+		int e = inline_svg(f, dir, outs[i].file);
+		if (e < 0)
+			err = e;
+		fputs("</figure>\n", f);
+	}
+	run_list(f, HTML, runs, n);
+	fputs("</body></html>\n", f);
+	return err;
+}
+
+int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir, char *err,
+		       size_t errlen)
+{
+	struct plots_output outs[16];
+	size_t nouts = 0;
+	int rc = plots_render_all(runs, n, dir, PLOTS_SVG, outs, 16, &nouts, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (nouts > 16)
+		nouts = 16;
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/report.md", dir);
+	FILE *f = fopen(p, "w");
+	if (!f) {
+		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
+		return -errno;
+	}
+	plots_compare_markdown(f, runs, n, outs, nouts);
+	if (fclose(f) != 0) {
+		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(errno));
+		return -EIO;
+	}
+	plots_strf(p, sizeof(p), "%s/report.html", dir);
+	f = fopen(p, "w");
+	if (!f) {
+		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
+		return -errno;
+	}
+	rc = plots_compare_html(f, runs, n, dir, outs, nouts);
+	if (fclose(f) != 0 || rc < 0) {
+		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(rc < 0 ? -rc : errno));
+		return -EIO;
+	}
+	return 0;
+}
+

@@ -1,0 +1,557 @@
+/*
+ * plots/stats.c - per-run statistics for plots and comparisons: two
+ * streaming passes over a .reel file (span, then everything else) into
+ * fixed-size histograms and per-interval buckets.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/plots.h"
+
+int plots_strf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* ---- histogram --------------------------------------------------------- */
+size_t plots_hist_index(int64_t v)
+{
+	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
+	if (v < 0)
+		v = 0;
+	uint64_t u = (uint64_t)v;
+	if (u < 2 * sub)
+		return (size_t)u;
+	unsigned msb = 63 - (unsigned)__builtin_clzll(u);
+	unsigned shift = msb - PLOTS_HIST_SUBBITS;
+	size_t i = sub + (size_t)shift * sub + (size_t)((u >> shift) - sub);
+	return i < PLOTS_HIST_BUCKETS ? i : PLOTS_HIST_BUCKETS - 1;
+}
+
+void plots_hist_range(size_t i, int64_t *lo, int64_t *hi)
+{
+	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
+	if (i < 2 * sub) {
+		*lo = (int64_t)i;
+		*hi = (int64_t)i + 1;
+		return;
+	}
+	unsigned shift = (unsigned)((i - sub) / sub);
+	uint64_t mant = (i - sub) % sub + sub;
+	*lo = (int64_t)(mant << shift);
+	*hi = (int64_t)((mant + 1) << shift);
+}
+
+void plots_hist_add(struct plots_hist *h, int64_t v)
+{
+	if (v < 0)
+		v = 0;
+	if (!h->n || v < h->min)
+		h->min = v;
+	if (!h->n || v > h->max)
+		h->max = v;
+	h->n++;
+	h->sum += (double)v;
+	h->b[plots_hist_index(v)]++;
+}
+
+double plots_hist_quantile(const struct plots_hist *h, double q)
+{
+	if (!h->n)
+		return 0;
+	if (q <= 0)
+		return (double)h->min;
+	if (q >= 1)
+		return (double)h->max;
+	/* the smallest bucket whose cumulative count reaches ceil(q * n) */
+	uint64_t want = (uint64_t)ceil(q * (double)h->n), cum = 0;
+	if (want < 1)
+		want = 1;
+	for (size_t i = 0; i < PLOTS_HIST_BUCKETS; i++) {
+		cum += h->b[i];
+		if (cum >= want) {
+			int64_t lo, hi;
+			plots_hist_range(i, &lo, &hi);
+			double v = (double)lo + (double)(hi - lo - 1) / 2.0;
+			if (v < (double)h->min)
+				v = (double)h->min;
+			if (v > (double)h->max)
+				v = (double)h->max;
+			return v;
+		}
+	}
+	return (double)h->max;
+}
+
+/* ---- records ----------------------------------------------------------- */
+/* Start (issue, else queue, else completion) and end (completion or -1). */
+static int rec_times(const struct reel_rec *r, int64_t *start, int64_t *end)
+{
+	*end = (r->has & REEL_HAS_COMPLETE) ? r->complete_ns : -1;
+	if (r->has & REEL_HAS_ISSUE)
+		*start = r->issue_ns;
+	else if (r->has & REEL_HAS_QUEUE)
+		*start = r->queue_ns;
+	else if (*end >= 0)
+		*start = *end;
+	else
+		return -1;
+	/* times beyond ~73 years are corrupt: keep spans free of overflow */
+	const int64_t lim = INT64_C(1) << 61;
+	if (*start < -lim || *start > lim || *end > lim)
+		return -1;
+	if (*end >= 0 && *end < *start)
+		*end = *start;
+	return 0;
+}
+
+static int op_dir(int op)
+{
+	if (op == REEL_OP_READ)
+		return PLOTS_READ;
+	if (op == REEL_OP_WRITE || op == REEL_OP_WRITE_ZEROES)
+		return PLOTS_WRITE;
+	return PLOTS_OTHER;
+}
+
+static void errf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!buf || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The reader's message (it names the file), else "path: error". */
+static void reader_err(char *buf, size_t len, const char *path, const struct reel_reader *rd,
+		       int err)
+{
+	const char *m = rd ? reel_reader_errmsg(rd) : NULL;
+	if (m && *m && strstr(m, path))
+		errf(buf, len, "%s", m);
+	else
+		errf(buf, len, "%s: %s", path, m && *m ? m : reel_strerror(err));
+}
+
+static void meta_text(const struct reel_reader *rd, const char *key, char *buf, size_t len)
+{
+	const struct reel_meta *m = reel_reader_meta(rd, key);
+	buf[0] = 0;
+	if (!m)
+		return;
+	if (m->type == REEL_META_STR)
+		plots_strf(buf, len, "%s", m->s ? m->s : "");
+	else if (m->type == REEL_META_INT)
+		plots_strf(buf, len, "%lld", (long long)m->i);
+	else
+		plots_strf(buf, len, "%g", m->d);
+}
+
+/* Result keys, not configuration: excluded from config (grouping). */
+static int is_result_key(const char *k)
+{
+	static const char *const keys[] = {"replay.label",	"replay.interrupted", "replay.ios",
+					   "replay.errors",	"replay.skipped",     "replay.lost",
+					   "replay.achieved", NULL};
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(k, keys[i]))
+			return 1;
+	/* measured values: times (*_ns), achieved ratios, counts */
+	size_t l = strlen(k);
+	static const char *const suffixes[] = {"_ns", "_achieved", "_count", "_us", NULL};
+	for (size_t i = 0; suffixes[i]; i++) {
+		size_t sl = strlen(suffixes[i]);
+		if (l > sl && !strcmp(k + l - sl, suffixes[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void build_config(struct plots_run *run, const struct reel_reader *rd)
+{
+	size_t n = 0;
+	const struct reel_meta *all = reel_reader_meta_all(rd, &n);
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	size_t nk = 0;
+	for (size_t i = 0; keys && i < n; i++)
+		if (all[i].key && !strncmp(all[i].key, "replay.", 7) && !is_result_key(all[i].key))
+			keys[nk++] = all[i].key;
+	if (keys)
+		qsort(keys, nk, sizeof(*keys), cmp_str);
+	size_t off = 0;
+	run->config[0] = 0;
+	for (size_t i = 0; i < nk; i++) {
+		if (i && !strcmp(keys[i], keys[i - 1]))
+			continue; /* header and trailer both */
+		char v[512];
+		meta_text(rd, keys[i], v, sizeof(v));
+		int w = plots_strf(run->config + off, sizeof(run->config) - off, "%s=%s\n", keys[i], v);
+		if (w < 0 || (size_t)w >= sizeof(run->config) - off)
+			break;
+		off += (size_t)w;
+	}
+	free(keys);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static void build_label(struct plots_run *run, const struct reel_reader *rd)
+{
+	char v[256];
+	meta_text(rd, "replay.label", v, sizeof(v));
+	if (v[0]) {
+		plots_strf(run->label, sizeof(run->label), "%s", v);
+		return;
+	}
+	if (run->is_replay) {
+		char tgt[256];
+		meta_text(rd, "replay.targets", tgt, sizeof(tgt));
+		const struct reel_header *h = reel_reader_header(rd);
+		if (!tgt[0] && h->ndevices)
+			plots_strf(tgt, sizeof(tgt), "%s", h->devices[0].name);
+		char *comma = strchr(tgt, ',');
+		if (comma)
+			*comma = 0;
+		plots_strf(run->label, sizeof(run->label), "%s%s%s%s%s%s%s",
+			 tgt[0] ? base_name(tgt) : "replay", run->qd[0] ? " qd" : "", run->qd,
+			 run->data[0] ? " " : "", run->data, run->engine[0] ? " " : "",
+			 run->engine);
+		return;
+	}
+	plots_strf(run->label, sizeof(run->label), "%s", base_name(run->path));
+	size_t l = strlen(run->label);
+	if (l > 5 && !strcmp(run->label + l - 5, ".reel"))
+		run->label[l - 5] = 0;
+}
+
+int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_t errlen)
+{
+	*out = NULL;
+	struct plots_run *run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	plots_strf(run->path, sizeof(run->path), "%s", path);
+	struct reel_reader *rd = NULL;
+	int err = reel_reader_open(&rd, path, 0);
+	if (err < 0) {
+		reader_err(errbuf, errlen, path, rd, err);
+		reel_reader_close(rd);
+		free(run);
+		return err;
+	}
+	const struct reel_header *h = reel_reader_header(rd);
+	plots_strf(run->source, sizeof(run->source), "%s", h->source ? h->source : "");
+	run->is_replay = !strcmp(run->source, "replay");
+	run->ndevices = (uint32_t)h->ndevices;
+	meta_text(rd, "replay.data", run->data, sizeof(run->data));
+	meta_text(rd, "replay.qd", run->qd, sizeof(run->qd));
+	meta_text(rd, "replay.engine", run->engine, sizeof(run->engine));
+	meta_text(rd, "replay.timing", run->timing, sizeof(run->timing));
+	const struct reel_meta *ra;
+	run->ratio_achieved = -1;
+
+	const struct reel_rec *recs;
+	long n;
+	int first = 1;
+	uint64_t with_lat = 0, with_complete = 0;
+	while ((n = reel_read_chunk(rd, &recs)) > 0) {
+		for (long i = 0; i < n; i++) {
+			int64_t s, e;
+			run->count++;
+			if (recs[i].offset + recs[i].length > run->max_offset)
+				run->max_offset = recs[i].offset + recs[i].length;
+			if (rec_times(&recs[i], &s, &e) < 0) {
+				run->untimed++;
+				continue;
+			}
+			if (e >= 0) {
+				with_complete++;
+				if (recs[i].has & (REEL_HAS_ISSUE | REEL_HAS_QUEUE))
+					with_lat++;
+			}
+			int64_t end = e >= 0 ? e : s;
+			if (first || s < run->t0)
+				run->t0 = s;
+			if (first || end > run->t1)
+				run->t1 = end;
+			first = 0;
+		}
+	}
+	if (n < 0) {
+		reader_err(errbuf, errlen, path, rd, (int)n);
+		reel_reader_close(rd);
+		free(run);
+		return (int)n;
+	}
+	run->complete = reel_reader_complete(rd);
+	ra = reel_reader_meta(rd, "replay.ratio_achieved"); /* a trailer key */
+	if (ra && ra->type == REEL_META_DBL)
+		run->ratio_achieved = ra->d;
+	else if (ra && ra->type == REEL_META_INT)
+		run->ratio_achieved = (double)ra->i;
+	run->has_latency = with_lat > 0;
+	/* throughput by completion time when most I/Os have one */
+	run->time_by_completion = with_complete * 2 > run->count;
+	run->span_s = (double)(run->t1 - run->t0) / 1e9;
+	build_config(run, rd);
+	build_label(run, rd);
+	reel_reader_close(rd);
+	*out = run;
+	return 0;
+}
+
+void plots_run_free(struct plots_run *run)
+{
+	if (!run)
+		return;
+	free(run->buckets);
+	free(run->latb);
+	free(run->points);
+	free(run);
+}
+
+int64_t plots_auto_interval(int64_t span_ns, uint64_t count)
+{
+	static const int64_t steps[] = {1, 2, 5};
+	double want = (double)span_ns / 150.0;
+	/* at least ~30 I/Os per bucket on average, or the rates are noise */
+	if (count && (double)span_ns * 30.0 / (double)count > want)
+		want = (double)span_ns * 30.0 / (double)count;
+	int64_t base = 1000; /* 1 us */
+	for (;;) {
+		for (size_t i = 0; i < 3; i++)
+			if ((double)(steps[i] * base) >= want)
+				return steps[i] * base;
+		if (base > INT64_MAX / 100)
+			return base;
+		base *= 10;
+	}
+}
+
+/* Spread the in-flight time [s, e) over the buckets it covers. */
+static void add_busy(struct plots_run *run, int64_t s, int64_t e)
+{
+	int64_t iv = run->interval_ns;
+	s -= run->t0;
+	e -= run->t0;
+	if (e <= s)
+		return;
+	size_t b = (size_t)(s / iv), last = (size_t)((e - 1) / iv);
+	for (; b <= last && b < run->nbuckets; b++) {
+		int64_t lo = (int64_t)b * iv, hi = lo + iv;
+		int64_t a = s > lo ? s : lo, z = e < hi ? e : hi;
+		if (z > a)
+			run->buckets[b].busy_ns += (double)(z - a);
+	}
+}
+
+static size_t size_bucket(uint32_t len)
+{
+	size_t i = 0;
+	uint64_t lim = 512;
+	while (i < PLOTS_SIZE_BUCKETS - 1 && len > lim) {
+		lim <<= 1;
+		i++;
+	}
+	return i;
+}
+
+int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen)
+{
+	int64_t span = run->t1 - run->t0;
+	if (interval_ns <= 0)
+		interval_ns = plots_auto_interval(span, run->count);
+	run->interval_ns = interval_ns;
+	run->nbuckets = (size_t)(span / interval_ns) + 1;
+	/* latency over time: a multiple of interval_ns, at most PLOTS_LAT_BUCKETS
+	 * buckets; a preset (by plots_runs_load, common to all runs) wins */
+	int64_t mult = span / interval_ns / (PLOTS_LAT_BUCKETS - 1) + 1;
+	if (run->lat_interval_ns < mult * interval_ns || run->lat_interval_ns % interval_ns)
+		run->lat_interval_ns = mult * interval_ns;
+	run->nlatb = (size_t)(span / run->lat_interval_ns) + 1;
+	free(run->buckets);
+	free(run->latb);
+	free(run->points);
+	run->buckets = calloc(run->nbuckets, sizeof(*run->buckets));
+	run->latb = run->has_latency ? calloc(run->nlatb * PLOTS_LAT_COARSE, sizeof(uint32_t)) : NULL;
+	uint64_t stride = run->count / PLOTS_MAP_POINTS + 1;
+	run->points = calloc(run->count / stride + 2, sizeof(*run->points));
+	if (!run->buckets || !run->points || (run->has_latency && !run->latb)) {
+		errf(errbuf, errlen, "%s: out of memory for %zu time buckets", run->path,
+		     run->nbuckets);
+		return -ENOMEM;
+	}
+	run->npoints = 0;
+	memset(run->op, 0, sizeof(run->op));
+	memset(&run->all, 0, sizeof(run->all));
+	memset(&run->issue_err, 0, sizeof(run->issue_err));
+	memset(run->size_hist, 0, sizeof(run->size_hist));
+	run->has_issue_err = 0;
+	run->max_offset = 0;
+
+	struct reel_reader *rd = NULL;
+	int err = reel_reader_open(&rd, run->path, 0);
+	if (err < 0) {
+		reader_err(errbuf, errlen, run->path, rd, err);
+		reel_reader_close(rd);
+		return err;
+	}
+	const struct reel_rec *recs;
+	long n;
+	uint64_t k = 0;
+	while ((n = reel_read_chunk(rd, &recs)) > 0) {
+		for (long i = 0; i < n; i++, k++) {
+			const struct reel_rec *r = &recs[i];
+			int64_t s, e;
+			if (rec_times(r, &s, &e) < 0)
+				continue;
+			int d = op_dir(r->op);
+			struct plots_op_stats *o = &run->op[d];
+			o->ios++;
+			o->bytes += r->length;
+			run->all.ios++;
+			run->all.bytes += r->length;
+			if ((r->has & REEL_HAS_ERROR) && r->error) {
+				o->errors++;
+				run->all.errors++;
+			}
+			if (r->offset + r->length > run->max_offset)
+				run->max_offset = r->offset + r->length;
+			int has_lat = e >= 0 && (r->has & (REEL_HAS_ISSUE | REEL_HAS_QUEUE));
+			if (has_lat) {
+				reel_hist_add(&o->lat, (uint64_t)(e - s));
+				reel_hist_add(&run->all.lat, (uint64_t)(e - s));
+				add_busy(run, s, e);
+				size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
+				if (lb < run->nlatb)
+					run->latb[lb * PLOTS_LAT_COARSE +
+						  plots_hist_index(e - s) / 4]++;
+			}
+			if (run->is_replay && (r->has & REEL_HAS_QUEUE) && (r->has & REEL_HAS_ISSUE)) {
+				plots_hist_add(&run->issue_err, r->issue_ns - r->queue_ns);
+				run->has_issue_err = 1;
+			}
+			if (d != PLOTS_OTHER) {
+				run->size_hist[d][size_bucket(r->length)]++;
+				int64_t t = run->time_by_completion && e >= 0 ? e : s;
+				size_t b = (size_t)((t - run->t0) / run->interval_ns);
+				if (b < run->nbuckets) {
+					run->buckets[b].ios[d]++;
+					run->buckets[b].bytes[d] += r->length;
+				}
+			}
+			if (k % stride == 0) {
+				struct plots_point *p = &run->points[run->npoints++];
+				p->t_s = (float)((double)(s - run->t0) / 1e9);
+				p->off_mib = (float)((double)r->offset / 1048576.0);
+				p->dir = (uint8_t)d;
+				p->dev = r->dev;
+			}
+		}
+	}
+	if (n < 0) {
+		reader_err(errbuf, errlen, run->path, rd, (int)n);
+		reel_reader_close(rd);
+		return (int)n;
+	}
+	reel_reader_close(rd);
+	double span_s = run->span_s > 0 ? run->span_s : 1e-9;
+	for (int d = 0; d < PLOTS__NDIR; d++) {
+		run->op[d].mbps = (double)run->op[d].bytes / 1e6 / span_s;
+		run->op[d].iops = (double)run->op[d].ios / span_s;
+	}
+	run->all.mbps = run->mbps = (double)run->all.bytes / 1e6 / span_s;
+	run->all.iops = run->iops = (double)run->all.ios / span_s;
+	return 0;
+}
+
+void plots_labels_fix(struct plots_run **runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *l = runs[i]->label;
+		for (char *c = l; *c; c++)
+			if (*c == '"' || *c == '\'' || *c == '\\' || *c == '\n' || *c == '\t' ||
+			    *c == '<' || *c == '>' || *c == '&' || *c == '|' || *c == '`')
+				*c = '_';
+	}
+	for (size_t i = 1; i < n; i++) {
+		int dup = 0;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(runs[i]->label, runs[j]->label))
+				dup = 1;
+		if (dup) {
+			char tmp[sizeof(runs[i]->label)];
+			plots_strf(tmp, sizeof(tmp), "%.140s (%zu)", runs[i]->label, i + 1);
+			memcpy(runs[i]->label, tmp, sizeof(tmp));
+		}
+	}
+}
+
+void plots_runs_free(struct plots_run **runs, size_t n)
+{
+	if (!runs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		plots_run_free(runs[i]);
+	free(runs);
+}
+
+int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
+		    int64_t interval_ns, char *errbuf, size_t errlen)
+{
+	*out = NULL;
+	struct plots_run **runs = calloc(n ? n : 1, sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	int64_t span = 0;
+	uint64_t maxcount = 0;
+	int err;
+	for (size_t i = 0; i < n; i++) {
+		if ((err = plots_run_open(&runs[i], paths[i], errbuf, errlen)) < 0)
+			goto fail;
+		if (runs[i]->t1 - runs[i]->t0 > span)
+			span = runs[i]->t1 - runs[i]->t0;
+		if (runs[i]->count > maxcount)
+			maxcount = runs[i]->count;
+	}
+	if (interval_ns <= 0)
+		interval_ns = plots_auto_interval(span, maxcount);
+	/* latency-over-time buckets: one width for all runs, so bands align;
+	 * at most PLOTS_LAT_BUCKETS, ~100 I/Os each (a p99 needs them), yet
+	 * at least 10 over the span */
+	double want = (double)span / (PLOTS_LAT_BUCKETS - 1);
+	if (maxcount && (double)span * 100.0 / (double)maxcount > want)
+		want = (double)span * 100.0 / (double)maxcount;
+	if (want > (double)span / 10.0)
+		want = (double)span / 10.0;
+	int64_t liv = ((int64_t)want / interval_ns + 1) * interval_ns;
+	for (size_t i = 0; i < n; i++) {
+		runs[i]->lat_interval_ns = liv;
+		if ((err = plots_run_analyze(runs[i], interval_ns, errbuf, errlen)) < 0)
+			goto fail;
+	}
+	plots_labels_fix(runs, n);
+	*out = runs;
+	return 0;
+fail:
+	plots_runs_free(runs, n);
+	return err;
+}
