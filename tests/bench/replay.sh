@@ -3,7 +3,7 @@
 # same run.  Prints each figure with its anchor and the ratio.
 #   1. issue error at 10k IOPS, --timing original, measured from the kernel
 #      (block_rq_issue in a private tracefs instance, mono clock), ioreel vs
-#      fio read_iolog on a fio iolog v3 of the same trace
+#      fio read_iolog on `ioreel export --to fio` of the same trace
 #   2. rate, afap: null engine vs fio ioengine=null; libaio and io_uring on a
 #      loop device over /dev/shm vs fio with the same engine and depth
 #   3. peak RSS replaying big traces on the null engine, vs fio
@@ -34,6 +34,16 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf 
 get() { sed -n "s/^$1=//p" "$2"; }
 json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
+# fio iolog v3 of a trace: ioreel's own exporter with the target's name, or
+# (before it existed) the bench helper
+fiolog() { # TRACE OUT FILENAME
+	if "$IOREEL" export --to fio "$1" -o "$2" >/dev/null 2>&1; then
+		sed -i "s#^\([0-9]*\) [^ ]* #\1 $3 #" "$2"
+	else
+		"$HELP" fiolog "$1" "$2" "$3"
+	fi
+}
+
 truncate -s 512M "$S/disk.img"
 LOOP=$(losetup -f --show --direct-io=on "$S/disk.img")
 dev=$(basename "$LOOP")
@@ -42,7 +52,7 @@ echo "   machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), target 
 # ---- 1. issue error at 10k IOPS, from the kernel's side -----------------
 N=${ISSUE_N:-20000}
 "$TOOL" gen "$S/t10k.reel" n=$N iops=10000 rw=read bs=4096 lat=50000 >/dev/null
-"$HELP" fiolog "$S/t10k.reel" "$S/t10k.log" "$LOOP"
+fiolog "$S/t10k.reel" "$S/t10k.log" "$LOOP"
 INST=/sys/kernel/tracing/instances/ioreel-bench-$$
 if want issue; then
 	mkdir "$INST" || { echo "   no tracefs instances: skipping the issue-error figure"; INST=""; }
@@ -91,7 +101,7 @@ fi
 if want rate; then
 N=${RATE_N:-2000000}
 "$TOOL" gen "$S/rate.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
-"$HELP" fiolog "$S/rate.reel" "$S/rate.log" "$LOOP"
+fiolog "$S/rate.reel" "$S/rate.log" "$LOOP"
 cpu() { awk '{ print $1 + $2 }' "$1"; } # user+sys seconds from /usr/bin/time -f '%U %S'
 /usr/bin/time -o "$S/c-ioreel" -f '%U %S' "$IOREEL" replay "$S/rate.reel" --target "$LOOP" --read-only \
 	--engine null --timing afap --qd 32 --json "$S/r-ioreel.json" >/dev/null
@@ -105,7 +115,7 @@ printf "   rate, afap, null engine, %d I/Os, qd32: ioreel %.0f IOPS vs fio %.0f:
 echo "     per CPU-second (user+sys): ioreel $ac vs fio $bc I/Os: ratio $(ratio "$ac" "$bc")"
 N=200000
 "$TOOL" gen "$S/rate2.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
-"$HELP" fiolog "$S/rate2.reel" "$S/rate2.log" "$LOOP"
+fiolog "$S/rate2.reel" "$S/rate2.log" "$LOOP"
 # best of 3 alternating runs each: the machine is shared
 for eng in libaio io_uring; do
 	a=0 b=0
@@ -134,7 +144,7 @@ for n in ${RSS_SIZES:-10000000 30000000 100000000}; do
 	printf "     %11d I/Os: ioreel %6.1f MiB (%.0f s)" $n "$(awk -v k=$kb 'BEGIN { print k / 1024 }')" "$secs"
 	rm -f "$S/big-r.reel" "$S/big.img"
 	if [ $n -le 10000000 ]; then
-		"$HELP" fiolog "$S/big.reel" "$S/big.log" "$LOOP"
+		fiolog "$S/big.reel" "$S/big.log" "$LOOP"
 		/usr/bin/time -o "$S/m" -f '%M' fio --name=n --ioengine=null --read_iolog="$S/big.log" \
 			--read_iolog_chunked=1 --replay_no_stall=1 --iodepth=32 --output="$S/fio.out" >/dev/null
 		fkb=$(cat "$S/m")
