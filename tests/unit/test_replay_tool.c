@@ -130,20 +130,24 @@ struct want {
 	uint16_t tgt, piece;
 };
 
-static int cmp_want(const void *a, const void *b)
-{
-	const struct want *x = a, *y = b;
-	if (x->tgt != y->tgt)
-		return x->tgt < y->tgt ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
 
 static int cmp(const void *a, const void *b)
 {
 	int64_t d = *(const int64_t *)a - *(const int64_t *)b;
 	return d < 0 ? -1 : d > 0;
+}
+
+struct sec {
+	uint64_t key; /* target << 48 | sector, + 1 (0 = empty) */
+	uint64_t val; /* last writer's seq + 1 */
+};
+static uint64_t *sec_slot(struct sec *m, size_t cap, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+	while (m[i].key && m[i].key != key + 1)
+		i = (i + 1) & (cap - 1);
+	m[i].key = key + 1;
+	return &m[i].val;
 }
 
 static int64_t quant(int64_t *v, size_t n, double q)
@@ -175,6 +179,8 @@ static int verify(const char *result, const char *targets)
 	}
 	size_t cap = 1 << 16, nw = 0, nios = 0, icap = 1 << 16;
 	struct want *wv = malloc(cap * sizeof(*wv));
+	size_t nwr = 0, wcap = 1 << 12, nsec = 0;
+	struct want *wr = malloc(wcap * sizeof(*wr));
 	int64_t *ierr = malloc(icap * sizeof(*ierr));
 	struct reel_rec r;
 	uint64_t seq = 0, writes = 0, errors = 0, order_viol = 0;
@@ -192,6 +198,10 @@ static int verify(const char *result, const char *targets)
 		ierr[nios++] = r.issue_ns - r.queue_ns;
 		if (r.op == REEL_OP_WRITE && !r.error) {
 			writes++;
+			if (nwr == wcap)
+				wr = realloc(wr, (wcap *= 2) * sizeof(*wr));
+			wr[nwr++] = (struct want){r.offset, seq, r.length, r.dev, 0};
+			nsec += (r.length + 511) / 512 + 1;
 			for (uint32_t p = 0; p * REPLAY_STAMP_PIECE < r.length; p++) {
 				if (nw == cap)
 					wv = realloc(wv, (cap *= 2) * sizeof(*wv));
@@ -205,13 +215,22 @@ static int verify(const char *result, const char *targets)
 		fprintf(stderr, "%s: %s\n", result, reel_reader_errmsg(rd));
 		return 1;
 	}
-	/* last writer of each piece (in issue order) is what must be there */
-	qsort(wv, nw, sizeof(*wv), cmp_want);
+	/* the last writer (in issue order) of each 512-byte sector: a piece's
+	 * stamp must be there unless a later write covered its first sector */
+	struct sec *map = NULL;
+	size_t mcap = 1;
+	while (mcap < 4 * nsec + 16)
+		mcap *= 2;
+	map = calloc(mcap, sizeof(*map));
+	for (size_t i = 0; i < nwr; i++)
+		for (uint64_t sct = wr[i].off / 512; sct < (wr[i].off + wr[i].len + 511) / 512; sct++)
+			*sec_slot(map, mcap, (uint64_t)wr[i].tgt << 48 | sct) = wr[i].seq + 1;
 	uint64_t good = 0, bad = 0;
 	double in = 0, out = 0;
 	for (size_t i = 0; i < nw; i++) {
-		if (i + 1 < nw && wv[i + 1].tgt == wv[i].tgt && wv[i + 1].off == wv[i].off)
-			continue;
+		uint64_t key = (uint64_t)wv[i].tgt << 48 | wv[i].off / 512;
+		if (*sec_slot(map, mcap, key) != wv[i].seq + 1)
+			continue; /* overwritten later */
 		unsigned char buf[REPLAY_STAMP_PIECE];
 		struct replay_stamp st;
 		if (wv[i].tgt >= nt || pread(fds[wv[i].tgt], buf, 32, (off_t)wv[i].off) != 32 ||
@@ -262,6 +281,8 @@ static int verify(const char *result, const char *targets)
 	printf("complete=%d\n", reel_reader_complete(rd));
 	reel_reader_close(rd);
 	free(wv);
+	free(wr);
+	free(map);
 	free(ierr);
 	free(ts);
 	return 0;
