@@ -47,3 +47,12 @@ echo "dedupe 50: $distinct distinct of $pieces written 4 KiB pieces"
 "$IOREEL" replay "$T/w.reel" --target "$S/g.img" --timing afap --data bogus >"$T/out" 2>&1 &&
 	fail "--data bogus accepted"
 grep -q "ratio:R" "$T/out" || fail "bad --data message"
+# --precondition fills the whole target before the replay
+rm -f "$S/p.img"
+"$TOOL" gen "$T/small.reel" n=20 iops=100000 rw=write bs=4096 || fail gen
+"$IOREEL" replay "$T/small.reel" --target "$S/p.img" --timing afap --data ratio:2 --precondition \
+	>/dev/null || fail "--precondition"
+size=$(stat -c %s "$S/p.img")
+pieces=$("$TOOL" distinct "$S/p.img" | sed -n 's/^pieces=//p')
+[ "$pieces" = $((size / 4096)) ] || fail "--precondition: $pieces of $((size / 4096)) pieces written"
+echo "precondition: all $pieces pieces of $size bytes written"
