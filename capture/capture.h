@@ -61,6 +61,9 @@ struct capture_opts {
 	const uint32_t *devts;
 	size_t ndevts;
 	unsigned buffer_kb;   /* per-CPU ring buffer, KiB; 0 = 8192 */
+	/* ring-buffer sub-buffer ("page") size in KiB where the kernel lets
+	 * it be set (6.8+); 0 = 64, 1 = leave the kernel's (one page) */
+	unsigned subbuf_kb;
 	/* Keep only bios queued by this process and its descendants (followed
 	 * through sched_process_fork); 0 = everyone.  Completion-side events
 	 * are kept: the joiner drops those matching no kept bio. */
@@ -78,6 +81,7 @@ struct capture_stats {
 	uint64_t dropped;       /* per_cpu/cpuN/stats: dropped events */
 	uint64_t missed;        /* events the page headers say were missed */
 	uint64_t lost;          /* overrun + dropped + missed */
+	uint64_t bad;           /* malformed pages or events skipped */
 	int ncpus;
 };
 
@@ -113,6 +117,22 @@ void capture_stats(struct capture *c, struct capture_stats *s);
 /* Close the buffers and remove the instance.  Accepts NULL. */
 void capture_close(struct capture *c);
 const char *capture_instance_name(const struct capture *c);
+
+/*
+ * An offline session (tests, fuzzing): no tracefs.  The event formats are
+ * the texts of events/SYSTEM/NAME/format (formats[i] of systems[i]); raw
+ * pages are handed in with capture_feed(), events come out of
+ * capture_poll() as from a live session (time zero 0).  o may be NULL.
+ */
+int capture_open_offline(struct capture **out, const char *const *systems,
+			 const char *const *formats, size_t n, int ncpus,
+			 const struct capture_opts *o, char *err, size_t errlen);
+/*
+ * Parse one raw ring-buffer page of CPU cpu, as trace_pipe_raw gives it (the
+ * page is copied).  Malformed pages and events are skipped and counted in
+ * capture_stats.bad.  Returns 0, or a negative error (-ENOMEM, -EINVAL).
+ */
+int capture_feed(struct capture *c, int cpu, const void *page, size_t len);
 
 /*
  * Remove instances "ioreel-<pid>" whose process is gone (a killed capture).

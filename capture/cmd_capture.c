@@ -30,6 +30,7 @@ struct capture_cli {
 	int allow_loss;
 	int overwrite;
 	int quiet;
+	int level;
 	char **cmd;
 };
 
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 		"                       issue on its behalf, e.g. dirty pages flushed later)\n"
 		"      --buffer-kb N    per-CPU ring buffer size in KiB (default 8192)\n"
 		"      --allow-loss     exit 0 even when the kernel lost events\n"
+		"      --level N        LZ4 level of the file: 0-2 fast (default 1), 3-12\n"
+		"                       smaller and slower (the .reel writer's default is 9)\n"
 		"  -q, --quiet          no progress on stderr\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -77,7 +80,7 @@ static void usage(FILE *f)
 
 static int parse_args(struct capture_cli *o, int argc, char **argv)
 {
-	enum { OPT_DROP = 256, OPT_PIDTREE, OPT_BUFKB, OPT_ALLOW, OPT_OVERWRITE };
+	enum { OPT_DROP = 256, OPT_PIDTREE, OPT_BUFKB, OPT_ALLOW, OPT_OVERWRITE, OPT_LEVEL };
 	static const struct option lopts[] = {
 		{"device", required_argument, NULL, 'd'},
 		{"output", required_argument, NULL, 'o'},
@@ -87,6 +90,7 @@ static int parse_args(struct capture_cli *o, int argc, char **argv)
 		{"buffer-kb", required_argument, NULL, OPT_BUFKB},
 		{"allow-loss", no_argument, NULL, OPT_ALLOW},
 		{"overwrite", no_argument, NULL, OPT_OVERWRITE},
+		{"level", required_argument, NULL, OPT_LEVEL},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -136,6 +140,15 @@ static int parse_args(struct capture_cli *o, int argc, char **argv)
 		case OPT_OVERWRITE:
 			o->overwrite = 1;
 			break;
+		case OPT_LEVEL: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 12) {
+				fprintf(stderr, "ioreel capture: --level '%s': give 0..12\n", optarg);
+				return 2;
+			}
+			o->level = (int)v;
+			break;
+		}
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -226,7 +239,9 @@ static void progress(const struct capture_cli *o, double secs, const struct reel
 
 int cmd_capture(int argc, char **argv)
 {
-	struct capture_cli o = {.buffer_kb = 8192};
+	/* a fast LZ4 level: compression runs beside the capture, on the CPUs
+	 * whose I/O is being recorded */
+	struct capture_cli o = {.buffer_kb = 8192, .level = 1};
 	struct capture_device *devs = NULL;
 	long ndevs = 0;
 	uint32_t devts[MAX_DEVS], filt[4 * MAX_DEVS];
@@ -358,10 +373,13 @@ int cmd_capture(int argc, char **argv)
 	};
 	rc = reel_writer_open(&w, o.out, -1, &h, o.overwrite ? REEL_W_OVERWRITE : 0);
 	if (rc) {
-		fprintf(stderr, "ioreel capture: %s: %s\n", o.out,
-			w ? reel_writer_errmsg(w) : reel_strerror(rc));
+		if (w) /* the writer's message names the file */
+			fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
+		else
+			fprintf(stderr, "ioreel capture: %s: %s\n", o.out, reel_strerror(rc));
 		goto out;
 	}
+	reel_writer_set_level(w, o.level);
 	reel_writer_meta_str(w, "capture.kernel", un.release);
 	reel_writer_meta_str(w, "capture.host", un.nodename);
 	reel_writer_meta_str(w, "capture.clock", "mono");
@@ -406,8 +424,7 @@ int cmd_capture(int argc, char **argv)
 		int64_t now = reel_now_ns();
 		if (now - last_flush >= FLUSH_NS) {
 			if ((rc = reel_writer_flush(w))) {
-				fprintf(stderr, "ioreel capture: %s: %s\n", o.out,
-					reel_writer_errmsg(w));
+				fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
 				goto out;
 			}
 			last_flush = now;
@@ -486,9 +503,11 @@ int cmd_capture(int argc, char **argv)
 	}
 	reel_join_destroy(j);
 	j = NULL;
+	/* close frees the writer: its message cannot be read afterwards */
 	rc = reel_writer_close(w);
 	if (rc) {
-		fprintf(stderr, "ioreel capture: %s: %s\n", o.out, reel_writer_errmsg(w));
+		fprintf(stderr, "ioreel capture: %s: cannot complete the file: %s\n", o.out,
+			reel_strerror(rc));
 		w = NULL;
 		goto out;
 	}

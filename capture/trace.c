@@ -54,8 +54,12 @@ char *tracefs_event_file_read(struct tracefs_instance *instance, const char *sys
 			      const char *event, const char *file, int *psize);
 struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
 void tracefs_cpu_close(struct tracefs_cpu *tcpu);
+struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
+void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
+int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file, int mode);
 int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
 int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
 #endif
 
 #include "capture/capture.h"
@@ -104,6 +108,7 @@ struct evdesc {
 	int kind;
 	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error,
 		*old_dev, *old_sector, *new_sector, *parent_pid, *child_pid;
+	int min_size; /* bytes an event must have to hold every field read */
 };
 
 /* An event waiting for the merge; comm points into the session's table. */
@@ -114,8 +119,14 @@ struct pending {
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
 	int fd;
+	char last_comm[COMM_LEN]; /* the last raw comm field and its interned name */
+	const char *last_str;
 	struct pending *q;
 	size_t head, n, cap;
+	int64_t last_partial; /* CLOCK_MONOTONIC of the last partial-page read */
+	/* trace time up to which every event of this CPU has been read: the
+	 * last event read while its partial page waits, else (now - SLACK) */
+	int64_t drained_to;
 };
 
 /* Interned process names: stable pointers for the session's life. */
@@ -139,6 +150,7 @@ struct capture {
 	int page_size;
 	int64_t t0_mono, t0_unix;
 	int started;
+	int no_splice;
 	uint32_t pid_tree;
 	uint32_t *pids;
 	size_t npids, cappids;
@@ -228,8 +240,13 @@ int capture_remove_stale(void)
 }
 
 /* ---- session ------------------------------------------------------------ */
-static int setup_events(struct capture *c, const struct capture_opts *o, char *err,
-			size_t errlen)
+struct fmt_src {
+	const char *const *systems, *const *texts;
+	size_t n;
+};
+
+static int setup_events(struct capture *c, const struct capture_opts *o,
+			const struct fmt_src *src, char *err, size_t errlen)
 {
 	/* Parse only the formats of the events used: tracefs_local_events()
 	 * would also load kallsyms and every other event (a large start-up
@@ -242,7 +259,10 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 		tep_set_long_size(c->tep, (int)sizeof(long));
 	}
 	int nparsed = 0;
-	for (int k = 0; c->tep && k < K__COUNT; k++) {
+	for (size_t i = 0; c->tep && src && i < src->n; i++)
+		if (tep_parse_event(c->tep, src->texts[i], strlen(src->texts[i]), src->systems[i]) == 0)
+			nparsed++;
+	for (int k = 0; c->tep && !src && k < K__COUNT; k++) {
 		int size = 0;
 		char *fmt = tracefs_event_file_read(c->inst, kinds[k].system, kinds[k].name,
 						    "format", &size);
@@ -255,7 +275,8 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 	if (!c->tep || !nparsed) {
 		snprintf(err, errlen, "cannot read the block event formats from %s/events "
 				      "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
-			 tracefs_tracing_dir() ? tracefs_tracing_dir() : "/sys/kernel/tracing");
+			 src ? "the given texts" : tracefs_tracing_dir() ? tracefs_tracing_dir()
+								    : "/sys/kernel/tracing");
 		return -ENOENT;
 	}
 	/* dev filter: "dev == A || dev == B" (remaps also by their source) */
@@ -307,6 +328,17 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 		}
 		if (ev->id >= 0 && ev->id < (int)(sizeof(c->by_id) / sizeof(c->by_id[0])))
 			c->by_id[ev->id] = d;
+		struct tep_format_field *fs[] = {d->dev, d->sector, d->nr_sector, d->bytes,
+						 d->rwbs, d->comm, d->error, d->old_dev,
+						 d->old_sector, d->new_sector, d->parent_pid,
+						 d->child_pid,
+						 tep_find_common_field(ev, "common_type"),
+						 tep_find_common_field(ev, "common_pid")};
+		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+			if (fs[i] && fs[i]->offset + fs[i]->size > d->min_size)
+				d->min_size = fs[i]->offset + fs[i]->size;
+		if (!c->inst)
+			continue; /* offline: nothing to enable */
 		if (k != K_FORK && o->ndevts) {
 			const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
 											     : filt;
@@ -322,6 +354,10 @@ static int setup_events(struct capture *c, const struct capture_opts *o, char *e
 				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
 			return -EIO;
 		}
+	}
+	if (!c->ned) {
+		snprintf(err, errlen, "no block event formats");
+		return -ENOENT;
 	}
 	struct tep_event *any = c->ed[0].ev;
 	c->f_type = tep_find_common_field(any, "common_type");
@@ -392,7 +428,7 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = setup_events(c, o, err, errlen);
+	rc = setup_events(c, o, NULL, err, errlen);
 	if (rc)
 		goto fail;
 	if (o->pid_tree) {
@@ -410,9 +446,30 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		rc = -ENOMEM;
 		goto fail;
 	}
+	/* Larger ring-buffer sub-buffers (kernel 6.8+) mean fewer page
+	 * switches for the writers and fewer reads for us. */
+	int subbuf = 0;
+	if (o->subbuf_kb != 1) {
+		snprintf(num, sizeof(num), "%u", o->subbuf_kb ? o->subbuf_kb : 64);
+		tracefs_instance_file_write(c->inst, "buffer_subbuf_size_kb", num);
+		char *sb = tracefs_instance_file_read(c->inst, "buffer_subbuf_size_kb", NULL);
+		if (sb)
+			subbuf = atoi(sb) * 1024;
+		free(sb);
+	}
 	c->page_size = 0;
 	for (int i = 0; i < c->ncpus; i++) {
-		c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+		c->cpu[i].fd = -1;
+		if (subbuf > 0) {
+			char f[64];
+			snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", i);
+			c->cpu[i].fd = tracefs_instance_file_open(c->inst, f, O_RDONLY | O_NONBLOCK);
+			if (c->cpu[i].fd < 0)
+				continue; /* offline CPU */
+			c->cpu[i].tcpu = tracefs_cpu_alloc_fd(c->cpu[i].fd, subbuf, true);
+		} else {
+			c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+		}
 		if (!c->cpu[i].tcpu)
 			continue; /* offline CPU */
 		int ps = tracefs_cpu_read_size(c->cpu[i].tcpu);
@@ -524,22 +581,57 @@ static int in_tree(struct capture *c, uint32_t pid)
 	return 0;
 }
 
-static unsigned long long num(struct tep_format_field *f, void *data)
+/* A field of a raw event at the offset and size the kernel's format gave
+ * (libtraceevent parsed it); the buffer is in host byte order.  Inlined
+ * because it runs several times per event. */
+static inline unsigned long long num(const struct tep_format_field *f, const void *data)
 {
-	unsigned long long v = 0;
-	if (f)
-		tep_read_number_field(f, data, &v);
-	return v;
+	const unsigned char *p;
+	if (!f)
+		return 0;
+	p = (const unsigned char *)data + f->offset;
+	switch (f->size) {
+	case 1:
+		return *p;
+	case 2: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
+	case 8: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	default: {
+		unsigned long long v = 0;
+		tep_read_number_field((struct tep_format_field *)f, (void *)data, &v);
+		return v;
+	}
+	}
 }
 
 /* Parse one raw event into the CPU's queue.  Returns 0, or -ENOMEM. */
-static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data,
+static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data, int size,
 		       unsigned long long ts)
 {
+	if (size < c->f_type->offset + c->f_type->size) {
+		c->st.bad++;
+		return 0;
+	}
 	unsigned long long type = num(c->f_type, data);
 	if (type >= sizeof(c->by_id) / sizeof(c->by_id[0]) || !c->by_id[type])
 		return 0;
 	struct evdesc *d = c->by_id[type];
+	if (size < d->min_size) {
+		c->st.bad++;
+		return 0;
+	}
 	uint32_t pid = (uint32_t)num(c->f_pid, data);
 
 	if (cb->n == cb->cap) {
@@ -582,14 +674,23 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	if (capture_rwbs(rwbs, rl, e->bytes, &e->op, &e->flags) < 0)
 		return 0; /* an op the record cannot express */
 	if (d->comm) {
-		char comm[COMM_LEN + 1];
+		const char *raw = (const char *)data + d->comm->offset;
 		size_t cl = d->comm->size < COMM_LEN ? (size_t)d->comm->size : COMM_LEN;
-		memcpy(comm, (char *)data + d->comm->offset, cl);
-		comm[cl] = 0;
-		e->comm = intern_comm(c, comm);
+		if (cb->last_str && cl == COMM_LEN && !memcmp(raw, cb->last_comm, COMM_LEN)) {
+			e->comm = cb->last_str;
+		} else {
+			char comm[COMM_LEN + 1];
+			memcpy(comm, raw, cl);
+			comm[cl] = 0;
+			e->comm = intern_comm(c, comm);
+			if (cl == COMM_LEN && e->comm) {
+				memcpy(cb->last_comm, raw, COMM_LEN);
+				cb->last_str = e->comm;
+			}
+		}
 	}
 	if (d->error)
-		e->error = (int32_t)(int)num(d->error, data);
+		e->error = (int32_t)(uint32_t)num(d->error, data);
 	if (d->kind == K_BIO_REMAP || d->kind == K_RQ_REMAP) {
 		e->from_devt = (uint32_t)num(d->old_dev, data);
 		e->from_sector = num(d->old_sector, data);
@@ -613,43 +714,169 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	return 0;
 }
 
+/* Parse one raw ring-buffer page (a buffer_data_page: 8-byte timestamp,
+ * a long "commit" = data length with flags in its top bits, the events, and
+ * the missed-event count after them when stored).  The header and every
+ * event are checked against len before libtraceevent's kbuffer walks them. */
+static int load_page(struct capture *c, int cpu, void *page, size_t len)
+{
+	const size_t hdr = 8 + sizeof(long);
+	unsigned long commit;
+	if (len < hdr) {
+		c->st.bad++;
+		return 0;
+	}
+	memcpy(&commit, (char *)page + 8, sizeof(commit));
+	size_t data_len = commit & ((1ul << 27) - 1);
+	size_t need = hdr + data_len + (commit & (1ul << 30) ? sizeof(long) : 0);
+	if (need > len) {
+		c->st.bad++;
+		return 0;
+	}
+	c->st.pages++;
+	if (kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+		c->st.bad++;
+		return 0;
+	}
+	int missed = kbuffer_missed_events(c->kbuf);
+	if (missed > 0)
+		c->st.missed += (uint64_t)missed;
+	else if (missed < 0)
+		c->st.missed += 1; /* "some, count unknown": at least one */
+	const char *end = (const char *)page + hdr + data_len;
+	unsigned long long ts;
+	for (void *data = kbuffer_read_event(c->kbuf, &ts); data;
+	     data = kbuffer_next_event(c->kbuf, &ts)) {
+		int size = kbuffer_event_size(c->kbuf);
+		if ((const char *)data < (const char *)page + hdr || size < 0 ||
+		    (const char *)data + size > end) {
+			c->st.bad++;
+			break;
+		}
+		int rc = parse_event(c, &c->cpu[cpu], cpu, data, size, ts);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Drain one CPU's raw buffer into its queue. */
-static int drain_cpu(struct capture *c, int cpu)
+/*
+ * Full sub-buffers are moved out by splice (no copying under the ring
+ * buffer's reader lock, no forced page switch for the writers); the page the
+ * kernel is still filling is read (copied) only once a second, or at the end,
+ * so that a quiet CPU's events still reach the file within about a second.
+ */
+#define PARTIAL_EVERY_NS 1000000000LL
+static int drain_cpu(struct capture *c, int cpu, int final)
 {
 	struct cpubuf *cb = &c->cpu[cpu];
+	int rc;
 	if (!cb->tcpu)
 		return 0;
+	int64_t all_before = now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
+	if (!c->no_splice) {
+		for (;;) {
+			int r = tracefs_cpu_buffered_read(cb->tcpu, c->page, true);
+			if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+				c->no_splice = 1; /* splice refused: read() does it all */
+				break;
+			}
+			if (r <= 0)
+				break;
+			if ((rc = load_page(c, cpu, c->page, (size_t)r)))
+				return rc;
+		}
+		int64_t now = now_ns(CLOCK_MONOTONIC);
+		if (!final && now - cb->last_partial < PARTIAL_EVERY_NS) {
+			/* the partial page may hold anything after the last
+			 * event read: only that much is known */
+			if (cb->n > cb->head && cb->q[cb->n - 1].e.t_ns > cb->drained_to)
+				cb->drained_to = cb->q[cb->n - 1].e.t_ns;
+			return 0;
+		}
+		cb->last_partial = now;
+	}
 	for (;;) {
 		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
 		if (r <= 0)
-			return 0; /* EAGAIN: empty */
-		c->st.pages++;
-		if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
-			continue;
-		int missed = kbuffer_missed_events(c->kbuf);
-		if (missed > 0)
-			c->st.missed += (uint64_t)missed;
-		else if (missed < 0)
-			c->st.missed += 1; /* "some, count unknown": at least one */
-		unsigned long long ts;
-		for (void *data = kbuffer_read_event(c->kbuf, &ts); data;
-		     data = kbuffer_next_event(c->kbuf, &ts)) {
-			int rc = parse_event(c, cb, cpu, data, ts);
-			if (rc)
-				return rc;
-		}
+			break; /* EAGAIN: empty */
+		if ((rc = load_page(c, cpu, c->page, (size_t)r)))
+			return rc;
 	}
+	cb->drained_to = all_before;
+	return 0;
+}
+
+int capture_feed(struct capture *c, int cpu, const void *page, size_t len)
+{
+	if (cpu < 0 || cpu >= c->ncpus)
+		return -EINVAL;
+	/* kbuffer keeps a pointer to the page while its events are parsed;
+	 * an aligned private copy also serves callers' unaligned buffers */
+	if ((int)len > c->page_size) {
+		void *np = realloc(c->page, len);
+		if (!np)
+			return -ENOMEM;
+		c->page = np;
+		c->page_size = (int)len;
+	}
+	memcpy(c->page, page, len);
+	return load_page(c, cpu, c->page, len);
+}
+
+int capture_open_offline(struct capture **out, const char *const *systems,
+			 const char *const *formats, size_t n, int ncpus,
+			 const struct capture_opts *o, char *err, size_t errlen)
+{
+	struct capture_opts none = {0};
+	struct fmt_src src = {systems, formats, n};
+	struct capture *c = calloc(1, sizeof(*c));
+	int rc;
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (!o)
+		o = &none;
+	snprintf(c->name, sizeof(c->name), "offline");
+	c->pid_tree = o->pid_tree;
+	c->ncpus = ncpus > 0 ? ncpus : 1;
+	c->cpu = calloc((size_t)c->ncpus, sizeof(*c->cpu));
+	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (o->pid_tree) {
+		c->cappids = 64;
+		c->pids = malloc(c->cappids * sizeof(*c->pids));
+		if (c->pids)
+			c->pids[c->npids++] = o->pid_tree;
+	}
+	if (!c->cpu || !c->kbuf || (o->pid_tree && !c->pids)) {
+		capture_close(c);
+		return -ENOMEM;
+	}
+	rc = setup_events(c, o, &src, err, errlen);
+	if (rc) {
+		capture_close(c);
+		return rc;
+	}
+	c->st.ncpus = c->ncpus;
+	*out = c;
+	return 0;
 }
 
 long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 {
-	int64_t wm = final ? INT64_MAX : now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
+	int64_t wm = INT64_MAX;
 	long handed = 0;
 	int rc;
 
-	for (int i = 0; i < c->ncpus; i++)
-		if ((rc = drain_cpu(c, i)))
+	for (int i = 0; i < c->ncpus; i++) {
+		if ((rc = drain_cpu(c, i, final)))
 			return rc;
+		if (c->cpu[i].tcpu && c->cpu[i].drained_to < wm)
+			wm = c->cpu[i].drained_to;
+	}
+	if (final)
+		wm = INT64_MAX;
 	for (;;) {
 		int best = -1;
 		int64_t bt = 0;
@@ -736,8 +963,12 @@ void capture_close(struct capture *c)
 		tracefs_event_disable(c->inst, NULL, NULL);
 	}
 	for (int i = 0; c->cpu && i < c->ncpus; i++) {
-		if (c->cpu[i].tcpu)
+		if (c->cpu[i].tcpu && c->cpu[i].fd > 0) {
+			tracefs_cpu_free_fd(c->cpu[i].tcpu);
+			close(c->cpu[i].fd);
+		} else if (c->cpu[i].tcpu) {
 			tracefs_cpu_close(c->cpu[i].tcpu);
+		}
 		free(c->cpu[i].q);
 	}
 	free(c->cpu);

@@ -278,73 +278,82 @@ static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char 
 		      path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
 }
 
-static int import_file(struct bp *b, struct reel_join *j, const char *path, char *buf)
+/* One input file: a line reader that yields its events in order. */
+struct bp_src {
+	const char *path;
+	int fd;
+	char *buf;
+	size_t start, len; /* unread data: buf[start, start + len) */
+	int eof, summary, toolong, done;
+	uint64_t lineno;
+	struct bp_line l; /* the next event, when have */
+	int have;
+};
+
+/* Read s's next event into s->l (s->have), or mark s done. */
+static int src_next(struct bp *b, struct bp_src *s)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	if (fd < 0)
-		return bp_err(b, REEL_E_IO, "%s: %s", path, strerror(errno));
-	size_t start = 0, len = 0; /* unread data: buf[start, start + len) */
-	int eof = 0, rc = 0, summary = 0, toolong = 0;
-	uint64_t lineno = 0;
-	struct bp_line l;
-	while (!rc) {
-		char *line = buf + start;
-		char *nl = memchr(line, '\n', len);
-		if (!nl && !eof && len < BP_BUF) {
-			if (start) {
-				memmove(buf, line, len);
-				start = 0;
-				line = buf;
+	s->have = 0;
+	while (!s->done) {
+		char *line = s->buf + s->start;
+		char *nl = memchr(line, '\n', s->len);
+		if (!nl && !s->eof && s->len < BP_BUF) {
+			if (s->start) {
+				memmove(s->buf, line, s->len);
+				s->start = 0;
 			}
-			ssize_t n = read(fd, buf + len, BP_BUF - len);
+			ssize_t n = read(s->fd, s->buf + s->len, BP_BUF - s->len);
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n < 0) {
-				rc = bp_err(b, REEL_E_IO, "%s: read error after line %llu: %s", path,
-					    (unsigned long long)lineno, strerror(errno));
-				break;
-			}
+			if (n < 0)
+				return bp_err(b, REEL_E_IO, "%s: read error after line %llu: %s", s->path,
+					      (unsigned long long)s->lineno, strerror(errno));
 			if (!n)
-				eof = 1;
-			len += (size_t)n;
+				s->eof = 1;
+			s->len += (size_t)n;
 			__atomic_fetch_add(&b->st->bytes_in, (uint64_t)n, __ATOMIC_RELAXED);
 			continue;
 		}
-		if (!nl && !len)
+		if (!nl && !s->len) {
+			s->done = 1;
 			break;
-		size_t ll = nl ? (size_t)(nl - line) : len;
-		if (!nl && !eof) { /* a line longer than the buffer: drop it in pieces */
-			toolong = 1;
-			start = len = 0;
+		}
+		size_t ll = nl ? (size_t)(nl - line) : s->len;
+		if (!nl && !s->eof) { /* a line longer than the buffer: drop it in pieces */
+			s->toolong = 1;
+			s->start = s->len = 0;
 			continue;
 		}
-		lineno++;
-		b->st->lines++;
-		if (toolong || ll > BP_LINE_MAX) {
-			toolong = 0;
-			if (!summary)
-				rc = bad_line(b, path, lineno, "line too long", line, ll);
-		} else if (!summary) {
-			int k = parse_line(line, line + ll, &l);
-			if (k == LINE_EVENT) {
-				rc = reel_join_push(j, &l.e);
-				if (rc)
-					bp_err(b, rc, "%s:%llu: %s", path, (unsigned long long)lineno,
-					       reel_strerror(rc));
-			} else if (k == LINE_BAD) {
-				if (is_summary(line, line + ll))
-					summary = 1;
-				else
-					rc = bad_line(b, path, lineno, l.why, line, ll);
-			}
-		}
 		size_t used = nl ? ll + 1 : ll;
-		start += used;
-		len -= used;
+		s->start += used;
+		s->len -= used;
+		s->lineno++;
+		b->st->lines++;
+		if (s->summary)
+			continue;
+		if (s->toolong || ll > BP_LINE_MAX) {
+			s->toolong = 0;
+			int rc = bad_line(b, s->path, s->lineno, "line too long", line, ll);
+			if (rc)
+				return rc;
+			continue;
+		}
+		int k = parse_line(line, line + ll, &s->l);
+		if (k == LINE_EVENT) {
+			s->have = 1;
+			return 0;
+		}
+		if (k == LINE_BAD) {
+			if (is_summary(line, line + ll)) {
+				s->summary = 1;
+				continue;
+			}
+			int rc = bad_line(b, s->path, s->lineno, s->l.why, line, ll);
+			if (rc)
+				return rc;
+		}
 	}
-	if (fd > 0)
-		close(fd);
-	return rc;
+	return 0;
 }
 
 static int bp_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
@@ -355,17 +364,56 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 		errmsg[0] = 0;
 	if (!npaths)
 		return bp_err(&b, REEL_E_ARG, "no input files");
-	char *buf = malloc(BP_BUF);
-	if (!buf)
+	struct bp_src *srcs = calloc(npaths, sizeof(*srcs));
+	if (!srcs)
 		return bp_err(&b, REEL_E_NOMEM, "out of memory");
-	struct reel_join *j;
+	struct reel_join *j = NULL;
 	int rc = reel_join_create(&j, w, NULL, 0);
-	if (rc) {
-		free(buf);
-		return bp_err(&b, rc, "out of memory");
+	if (rc)
+		bp_err(&b, rc, "out of memory");
+	for (size_t i = 0; i < npaths; i++)
+		srcs[i].fd = -1;
+	for (size_t i = 0; i < npaths && !rc; i++) {
+		struct bp_src *s = &srcs[i];
+		s->path = paths[i];
+		s->fd = strcmp(s->path, "-") ? open(s->path, O_RDONLY | O_CLOEXEC) : 0;
+		if (s->fd < 0) {
+			rc = bp_err(&b, REEL_E_IO, "%s: %s", s->path, strerror(errno));
+			break;
+		}
+		s->buf = malloc(BP_BUF);
+		if (!s->buf) {
+			rc = bp_err(&b, REEL_E_NOMEM, "out of memory");
+			break;
+		}
+		rc = src_next(&b, s);
 	}
-	for (size_t i = 0; i < npaths && !rc; i++)
-		rc = import_file(&b, j, paths[i], buf);
+	/* several files (blkparse of several devices, or of one trace in
+	 * parts): merged by time, each being in time order already */
+	while (!rc) {
+		struct bp_src *m = NULL;
+		for (size_t i = 0; i < npaths; i++)
+			if (srcs[i].have && (!m || srcs[i].l.e.t_ns < m->l.e.t_ns))
+				m = &srcs[i];
+		if (!m)
+			break;
+		m->l.e.comm = m->l.e.comm ? m->l.comm : NULL;
+		rc = reel_join_push(j, &m->l.e);
+		if (rc) {
+			bp_err(&b, rc, "%s:%llu: %s", m->path, (unsigned long long)m->lineno,
+			       reel_strerror(rc));
+			break;
+		}
+		rc = src_next(&b, m);
+	}
+	for (size_t i = 0; i < npaths; i++) {
+		if (srcs[i].fd > 0 && strcmp(srcs[i].path, "-"))
+			close(srcs[i].fd);
+		free(srcs[i].buf);
+	}
+	free(srcs);
+	if (!j)
+		return rc;
 	if (!rc) {
 		rc = reel_join_finish(j);
 		if (rc)
@@ -382,7 +430,6 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, "join.orphan_events", (int64_t)st->join.orphan_events);
 	}
 	reel_join_destroy(j);
-	free(buf);
 	return rc;
 }
 

@@ -105,8 +105,23 @@ struct bt {
 	size_t ncomm_cap, ncomms;
 	uint64_t messages;
 	int64_t wall_ns, wall_t; /* from a TIMESTAMP notify */
-	int have_wall;
+	int have_wall, start_set;
 };
+
+/* Wall clock of time zero (the first event), from the TIMESTAMP notify. */
+static int64_t start_unix_ns(const struct bt *b)
+{
+	return (int64_t)((uint64_t)b->wall_ns - (uint64_t)b->wall_t + (uint64_t)b->genesis);
+}
+
+/* Into the header as soon as both are known (before the first chunk). */
+static void maybe_set_start(struct bt *b)
+{
+	if (!b->start_set && b->have_wall && b->have_genesis) {
+		reel_writer_set_start(b->w, start_unix_ns(b)); /* too late: meta only */
+		b->start_set = 1;
+	}
+}
 
 static uint32_t bswap32(uint32_t v) { return __builtin_bswap32(v); }
 static uint64_t bswap64(uint64_t v) { return __builtin_bswap64(v); }
@@ -459,6 +474,7 @@ static int src_next(struct bt *b, struct src *s)
 				b->wall_ns = (int64_t)rd32(pdu, swap) * 1000000000ll + rd32(pdu + 4, swap);
 				b->wall_t = e.t;
 				b->have_wall = 1;
+				maybe_set_start(b);
 			} else if (code == TN_MESSAGE) {
 				if (b->messages < BT_MAX_MESSAGES) {
 					char key[48], msg[256];
@@ -548,6 +564,7 @@ static int process(struct bt *b, const struct bev *be)
 	if (!b->have_genesis) {
 		b->genesis = be->t;
 		b->have_genesis = 1;
+		maybe_set_start(b);
 	}
 	struct reel_event e;
 	memset(&e, 0, sizeof(e));
@@ -755,9 +772,7 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, "blktrace.version", b.nsrcs ? b.srcs[0].version : 0);
 		reel_writer_meta_int(w, "blktrace.messages", (int64_t)b.messages);
 		if (b.have_wall && b.have_genesis) /* wall clock of time zero */
-			reel_writer_meta_int(w, "blktrace.start_unix_ns",
-					     (int64_t)((uint64_t)b.wall_ns - (uint64_t)b.wall_t +
-						       (uint64_t)b.genesis));
+			reel_writer_meta_int(w, "blktrace.start_unix_ns", start_unix_ns(&b));
 	}
 	reel_join_destroy(b.j);
 	for (size_t i = 0; i < b.nsrcs; i++) {

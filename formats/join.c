@@ -288,6 +288,14 @@ static void note_qdev(struct reel_join *j, uint32_t devt)
 		j->qdevs[j->nqdevs++] = devt;
 }
 
+static int seen_q(const struct reel_join *j, uint32_t devt)
+{
+	for (size_t i = 0; i < j->nqdevs; i++)
+		if (j->qdevs[i] == devt)
+			return 1;
+	return 0;
+}
+
 static int64_t intern_comm(struct reel_join *j, uint32_t pid, const char *name)
 {
 	size_t len = strlen(name);
@@ -639,6 +647,42 @@ static int on_queue(struct reel_join *j, const struct reel_event *e)
 	return 0;
 }
 
+/*
+ * A remap from inside a bio queued on a traced device, not from its start:
+ * a bio-based device (dm) sending one more clone of it down.  The clone is
+ * another part of that I/O (it completes when the device completes the
+ * original bio), not a new I/O.  The recent I/Os are searched, newest first.
+ */
+static int remap_clone(struct reel_join *j, const struct reel_event *e)
+{
+	int n = 0;
+	for (struct io *io = j->tail; io && n < 256; io = io->prev, n++) {
+		uint64_t s0 = io->ho.key, len = nsect_of(io->rec.length);
+		if (io->ho.devt != e->from_devt || e->from_sector < s0 || e->from_sector >= s0 + len)
+			continue;
+		struct part *q = calloc(1, sizeof(*q));
+		if (!q)
+			return j->err = REEL_E_NOMEM;
+		q->io = io;
+		q->devt = e->devt;
+		q->sector = e->sector;
+		q->nsect = nsect_of(e->bytes);
+		if (h_add(&j->parts, &q->hq, q->devt, q->sector)) {
+			free(q);
+			return j->err = REEL_E_NOMEM;
+		}
+		q->in_q = 1;
+		q->expect_q = 1;
+		q->io_next = io->parts;
+		io->parts = q;
+		io->live++;
+		io->remapped = 1;
+		io->needs_origin_c = 1;
+		return 0;
+	}
+	return 0;
+}
+
 static int on_remap(struct reel_join *j, const struct reel_event *e)
 {
 	size_t rs = hfn(e->devt, e->sector) % NRCACHE;
@@ -649,6 +693,8 @@ static int on_remap(struct reel_join *j, const struct reel_event *e)
 	if (!p && e->from_devt != e->devt)
 		/* kernels that report a dm target's partition as the whole disk */
 		p = find_part(j, e->devt, e->from_sector, 1);
+	if (!p && seen_q(j, e->from_devt))
+		return remap_clone(j, e);
 	if (!p || (p->devt == e->devt && p->sector == e->sector))
 		return 0;
 	h_del(&j->parts, &p->hq);

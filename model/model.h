@@ -1,8 +1,259 @@
-/* model/model.h - the model module's one header. */
+/*
+ * model/model.h - workload models: fit a model from a trace, generate
+ * synthetic traces from a model, compare two traces.  This header is the
+ * manual of model/ (MODEL.md documents the MODEL.json file field by field).
+ *
+ * Conventions: functions return 0 (or a count) on success and a negative
+ * REEL_E_* code on failure, with a message in the caller's errmsg buffer.
+ * Library code never prints nor exits.  Create/destroy pairs; destroy
+ * functions accept NULL.  model/ depends on formats/ only.
+ */
 #ifndef IOREEL_MODEL_H
 #define IOREEL_MODEL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "formats/reel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- a trace in memory, column by column ------------------------------ */
+/*
+ * t is the arrival time (queue_ns when the source has it, else issue_ns),
+ * sorted ascending once loaded.  issue/complete are NULL when the trace
+ * lacks them; a record lacking them inside a trace that has them holds -1.
+ */
+struct model_trace {
+	size_t n, cap;
+	int64_t *t;
+	int64_t *issue;    /* NULL when absent */
+	int64_t *complete; /* NULL when absent */
+	uint64_t *off;
+	uint32_t *len;
+	uint8_t *op;
+	uint16_t *dev;
+	size_t ndev;
+	struct reel_device devs[64]; /* as declared in the header (id order) */
+	char source[64];             /* header source: "replay", "captured", ... */
+};
+
+/* Read every record of PATH (a .reel file).  The caller frees with
+ * model_trace_free().  Traces are sorted by arrival time. */
+int model_trace_load(struct model_trace *tr, const char *path, char *err, size_t errlen);
+/* Append one record (used by the loader and by tests). */
+int model_trace_push(struct model_trace *tr, const struct reel_rec *r);
+/* Sort by arrival time (stable); call after pushing. */
+int model_trace_sort(struct model_trace *tr);
+void model_trace_free(struct model_trace *tr);
+
+/* ---- an empirical distribution: a piecewise-linear CDF ----------------- */
+/*
+ * Knots (v[i], c[i]) with v and c non-decreasing, c[0] = 0, c[nk-1] = 1.
+ * Between knots the CDF is linear in v; two knots with the same value make
+ * a point mass (a vertical step), so frequent exact values (4 KiB requests,
+ * zero gaps) are kept exactly.
+ */
+#define MODEL_DIST_Q 200     /* quantile knots of the body */
+#define MODEL_DIST_POINTS 32 /* point masses kept exactly */
+#define MODEL_DIST_MAXK (MODEL_DIST_Q + 1 + 2 * MODEL_DIST_POINTS + 2)
+#define MODEL_DIST_GUIDE 256
+struct model_dist {
+	uint64_t n;   /* observations it was fitted on */
+	double mean;
+	uint32_t nk;  /* 0: empty (never observed) */
+	double v[MODEL_DIST_MAXK];
+	double c[MODEL_DIST_MAXK];
+	/* guide[k]: the last knot with c <= k / GUIDE (model_dist_prepare) */
+	uint16_t guide[MODEL_DIST_GUIDE + 1];
+};
+
+/* Fit from values (reordered in place).  Beyond MODEL_DIST_SAMPLE values the
+ * knots come from a fixed-stride sample of that many (the mean from all). */
+#define MODEL_DIST_SAMPLE (1u << 20)
+void model_dist_fit(struct model_dist *d, int64_t *vals, size_t n);
+/* Fill the guide table after setting knots by hand (fit and read do it). */
+void model_dist_prepare(struct model_dist *d);
+/* Inverse CDF at u in [0,1). */
+double model_dist_inv(const struct model_dist *d, double u);
+/* CDF just below x and at x. */
+void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
+/* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
+int model_dist_valid(const struct model_dist *d);
+
+/* ---- the model ---------------------------------------------------------- */
+#define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
+#define MODEL_MAX_PHASES 16
+#define MODEL_MAX_REGIONS 256
+#define MODEL_MAX_DEVS 64
+#define MODEL_MAX_WINDOWS 4096
+
+struct model_family { /* a fitted parametric family of inter-arrival times */
+	double loglik, aic;
+	double p[3]; /* exp: rate/ns; lognormal: mu, sigma; hyperexp: p, rate1, rate2 */
+};
+
+struct model_phase {
+	uint64_t ios, windows;
+	double rate;                                    /* I/O per second */
+	double op_mix[REEL_OP__COUNT];
+	double op_next[REEL_OP__COUNT][REEL_OP__COUNT]; /* P(next op | op) */
+	struct model_dist size[REEL_OP__COUNT];         /* bytes, per op */
+	struct model_dist gap;                          /* ns between arrivals in a window */
+	struct model_dist lead;                         /* first arrival in a window, ppm */
+	double gap_next[MODEL_CLASSES][MODEL_CLASSES];  /* class chain */
+	struct model_family fam[3];                     /* exp, lognormal, hyperexp */
+	int best_family;
+	double gap_zero;                                /* fraction of 0 gaps */
+	double bmodel[REEL_OP__COUNT + 1];              /* [0] all, [1+op]; -1 none */
+};
+
+struct model_devspace { /* spatial behaviour of one device */
+	uint16_t id;
+	char name[64];
+	uint64_t capacity; /* header capacity (0 unknown) */
+	uint64_t extent;   /* address space used by the model: capacity or max end */
+	uint32_t align;
+	double share;      /* fraction of I/Os on this device */
+	struct model_dist run;   /* sequential run lengths, in I/Os */
+	struct model_dist jump;  /* every jump, for people and compare */
+	struct model_dist local; /* non-zero jumps with |d| <= local_limit */
+	double p_local;          /* fraction of run starts that are local jumps */
+	uint64_t local_limit;
+	struct model_dist addr;  /* offsets: where remote jumps land within a region */
+	uint32_t nregions;
+	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
+	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
+	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
+	uint32_t row[MODEL_MAX_REGIONS + 1];
+	uint32_t ntr;
+	uint16_t *tr_to;
+	double *tr_p; /* cumulative within the row */
+	double rw_overlap_read;  /* share of read bytes in 1 MiB blocks also written */
+	double rw_overlap_write; /* share of written bytes in blocks also read */
+	double hot10;            /* share of I/Os in the hottest 10% of the space */
+};
+
+struct model_inflight { /* where the trace has issue and completion */
+	int known;
+	double mean, max;
+	struct model_dist depth;   /* in-flight count seen by each arrival */
+	struct model_dist latency; /* complete - issue, ns */
+};
+
+struct model {
+	int naive;
+	char source[256];
+	uint64_t count;
+	int64_t duration_ns;
+	int64_t quantum_ns; /* every arrival time is a multiple of it (1: ns) */
+	size_t nwin;        /* windows of duration_ns / nwin each */
+	uint16_t *win_phase; /* phase of each window */
+	uint32_t *win_ops;  /* I/O per window and op: [w * REEL_OP__COUNT + op] */
+	size_t nphases;
+	struct model_phase *phases;
+	size_t ndevs;
+	struct model_devspace *devs;
+	struct model_inflight inflight;
+	double bmodel[REEL_OP__COUNT + 1]; /* whole trace */
+	double pqrs[4];
+};
+
+struct model_fit_opts {
+	int naive;          /* uniform addresses, Poisson arrivals, same means */
+	unsigned max_phases; /* 0: default 8 */
+};
+
+int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
+	      char *err, size_t errlen);
+void model_free(struct model *m);
+
+/* MODEL.json: write (human-readable) and read (strict, bounded). */
+int model_write_json(const struct model *m, FILE *f);
+int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
+int model_load_file(struct model *m, const char *path, char *err, size_t errlen);
+
+/* ---- generation ---------------------------------------------------------- */
+struct model_gen_opts {
+	int64_t duration_ns; /* 0: the model's duration */
+	double rate;         /* arrival rate factor, 0: 1 */
+	uint64_t capacity;   /* bytes per device, 0: the model's */
+	uint64_t seed;
+	uint64_t max_records; /* 0: unbounded */
+};
+struct model_gen;
+int model_gen_create(struct model_gen **g, const struct model *m, const struct model_gen_opts *o);
+/* Next record (queue_ns, op, offset, length, dev): 1, or 0 at the end, or
+ * REEL_E_NOMEM, or REEL_E_RANGE when one window would hold more than 64 Mi
+ * I/O (a lower --rate or a model with more windows). */
+int model_gen_next(struct model_gen *g, struct reel_rec *r);
+void model_gen_destroy(struct model_gen *g);
+/* Devices of the generated trace (capacity as scaled). */
+size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
+
+/* ---- statistics shared by fit and compare ------------------------------- */
+/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
+int model_sort_i64(int64_t *v, size_t n);
+/* Two-sample Kolmogorov-Smirnov distance of sorted samples. */
+double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb);
+/* b-model bias of sorted arrival times over [t0, t1): 0.5 = smooth,
+ * towards 1 = bursty; -1 when too few events. */
+double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1);
+/* PQRS-style quadrant shares (sorted, p >= q >= r >= s) of (time, address). */
+void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
+		uint64_t a0, uint64_t a1, double out[4]);
+/* RMS horizontal distance of two latency CDFs at 10,000 quantiles (sorted). */
+double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
+
+/* Per-dimension samples of a trace (arrays owned; model_samples_free). */
+struct model_samples {
+	int64_t *size, *gap, *jump, *run, *lat;
+	size_t nsize, ngap, njump, nrun, nlat;
+	double op_frac[REEL_OP__COUNT];
+	double bmodel[REEL_OP__COUNT + 1];
+	double pqrs[4];
+	double mean_lat;
+};
+int model_samples_get(struct model_samples *s, const struct model_trace *tr);
+void model_samples_free(struct model_samples *s);
+
+struct model_cmp {
+	double ks_size, ks_gap, ks_jump, ks_run;
+	double op_diff;                    /* max |read fraction diff| over ops */
+	double read_a, read_b;             /* read fractions */
+	double bmodel_a[REEL_OP__COUNT + 1], bmodel_b[REEL_OP__COUNT + 1];
+	double bmodel_diff;                /* max over all/read/write present in both */
+	double pqrs_diff;
+	int latency;                       /* both have latencies */
+	double demerit_us, demerit_pct, mean_lat_a_us, mean_lat_b_us;
+	uint64_t na, nb;
+};
+int model_compare(const struct model_trace *a, const struct model_trace *b, struct model_cmp *c);
+
+/* ---- small JSON DOM (strict RFC 8259 subset, bounded) ------------------- */
+enum model_json_type { MJ_NULL, MJ_BOOL, MJ_NUM, MJ_STR, MJ_ARR, MJ_OBJ };
+struct model_json {
+	enum model_json_type type;
+	double num;
+	int boolean;
+	char *str;                 /* MJ_STR (NUL-terminated) */
+	char *key;                 /* member name inside an object */
+	size_t n;                  /* children of ARR/OBJ */
+	struct model_json **kids;
+};
+#define MODEL_JSON_MAX_DEPTH 16
+#define MODEL_JSON_MAX_BYTES (64u << 20)
+#define MODEL_JSON_MAX_NODES (4u << 20)
+/* Parse text[0..len); NULL on error with "line L col C: what" in err. */
+struct model_json *model_json_parse(const char *text, size_t len, char *err, size_t errlen);
+void model_json_free(struct model_json *j);
+const struct model_json *model_json_get(const struct model_json *obj, const char *key);
 
 int cmd_model(int argc, char **argv);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

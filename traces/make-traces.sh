@@ -65,8 +65,7 @@ if [[ $names == *" compile "* ]]; then
 	cp -a /usr/src/googletest "$M/googletest"
 	(cd "$M/gtest-build" && cmake -S "$M/googletest" -B . >/dev/null)
 	sync
-	capture compile sh -c "make -C $M/ioreel -j2 build/ioreel >/dev/null 2>&1 &&
-		make -C $M/gtest-build -j2 >/dev/null 2>&1 && sync"
+	capture compile sh -c "make -C $M/ioreel -j2 build/ioreel >/dev/null 2>&1 && make -C $M/gtest-build -j2 >/dev/null 2>&1 && sync"
 	note compile "make -j2 build/ioreel (ioreel's sources) && make -j2 (googletest, cmake build) && sync" \
 		"a C and C++ build: compilers reading sources from the fs, writing objects, libraries and the binary"
 fi
@@ -74,8 +73,7 @@ if [[ $names == *" chromium "* ]]; then
 	# cold start of a large program run from the fs: chromium headless
 	cp -a /usr/lib/chromium "$M/chromium"
 	sync
-	capture chromium sh -c "$M/chromium/chromium --headless --no-sandbox --disable-gpu \
-		--user-data-dir=$M/profile --dump-dom about:blank >/dev/null 2>&1; sync"
+	capture chromium sh -c "$M/chromium/chromium --headless --no-sandbox --disable-gpu --user-data-dir=$M/profile --dump-dom about:blank >/dev/null 2>&1; sync"
 	note chromium "chromium --headless --no-sandbox --disable-gpu --user-data-dir=PROFILE --dump-dom about:blank; sync" \
 		"cold start of chromium (binary, .pak resources, ICU data, profile creation) from the fs"
 fi
@@ -88,8 +86,9 @@ if [[ $names == *" git "* ]]; then
 		echo "# change" >>os.py && git -c user.name=t -c user.email=t@t commit -qam change)
 	echo "# local edit" >>"$M/repo/json/__init__.py"
 	sync
-	capture git sh -c "cd $M/repo && git status --porcelain >/dev/null && git log --stat >/dev/null &&
-		{ git grep -c -e no-such-string-here >/dev/null; true; } && git gc -q && sync"
+	g="cd $M/repo && git status --porcelain >/dev/null && git log --stat >/dev/null"
+	g="$g && { git grep -c -e no-such-string-here >/dev/null; true; } && git gc -q && sync"
+	capture git sh -c "$g"
 	note git "cd REPO && git status --porcelain && git log --stat && git grep -c -e no-such-string-here; git gc -q && sync" \
 		"git over a repository of the Python 3.11 standard library (about 5000 files) on the fs: cold status, log, grep over the work tree (reads every file), gc (repack writes)"
 fi

@@ -21,6 +21,8 @@ no_instance_left $CAP
 grep -q '^complete 1$' "$T/dump" || fail "capture file has no trailer"
 grep -q '^meta capture.lost_events 0$' "$T/dump" || fail "lost events"
 grep -q '^meta capture.interrupted 1$' "$T/dump" || fail "capture.interrupted not recorded"
+grep -q "^meta capture.join.no_issue 0$" "$T/dump" || fail "I/Os without issue"
+grep -q "^meta capture.join.no_complete 0$" "$T/dump" || fail "I/Os without completion"
 grep -q "^device 0 $(basename $LOOP) 7:" "$T/dump" || fail "device metadata missing"
 # records: op offset length has queue issue complete dev pid error comm
 for op in read write; do

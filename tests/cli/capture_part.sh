@@ -8,8 +8,16 @@
 command -v fio >/dev/null || skip "fio not installed"
 command -v addpart >/dev/null || skip "addpart (util-linux) not installed"
 make_loop "$T/disk" 64
-addpart "$LOOP" 1 2048 65536 2>/dev/null || skip "cannot add a partition to $LOOP"
-P=${LOOP}p1
+# the partition outlives the loop device's detach unless deleted: delete it
+# (at exit, before lib.sh detaches the device)
+# (number 5: a partition 1 left on a loop device by an earlier user of it
+# would collide)
+PN=5
+part_cleanup() { delpart "$LOOP" $PN 2>/dev/null; return 0; }
+at_exit part_cleanup
+addpart "$LOOP" $PN 2048 65536 2>"$T/addpart.err" ||
+	skip "cannot add a partition to $LOOP: $(cat "$T/addpart.err")"
+P=${LOOP}p$PN
 for _ in $(seq 50); do [ -b "$P" ] && break; sleep 0.1; done
 [ -b "$P" ] || skip "$P did not appear"
 start=$(cat /sys/class/block/$(basename $P)/start)

@@ -67,6 +67,7 @@ static void expect(const char *rwbs, uint32_t bytes, int op, unsigned flags)
 
 int main(int argc, char **argv)
 {
+	uint8_t o, f;
 	if (argc == 3 && !strcmp(argv[1], "dump"))
 		return dump(argv[2]);
 
@@ -81,14 +82,15 @@ int main(int argc, char **argv)
 	expect("FWFS", 4096, REEL_OP_WRITE, REEL_FL_PREFLUSH | REEL_FL_FUA | REEL_FL_SYNC);
 	/* an empty preflush write is what fsync sends: a flush */
 	expect("FWS", 0, REEL_OP_FLUSH, REEL_FL_PREFLUSH | REEL_FL_SYNC);
-	expect("FF", 0, REEL_OP_FLUSH, 0); /* the flush machinery's request */
+	/* "FF", the flush machinery's request: a flush (its flags are
+	 * reel_rwbs_parse()'s business) */
+	CHECK(capture_rwbs("FF", 2, 0, &o, &f) == 0 && o == REEL_OP_FLUSH);
 	expect("F", 0, REEL_OP_FLUSH, 0);
 	expect("D", 1 << 20, REEL_OP_DISCARD, 0);
 	expect("DE", 1 << 20, REEL_OP_DISCARD, 0);
 	/* write-zeroes is "N" in tracefs (seen on 6.18: blkdiscard -z gives "NS") */
 	expect("N", 8192, REEL_OP_WRITE_ZEROES, 0);
 	expect("NS", 1 << 20, REEL_OP_WRITE_ZEROES, REEL_FL_SYNC);
-	uint8_t o, f;
 	CHECK(capture_rwbs("", 0, 0, &o, &f) < 0);
 	CHECK(capture_rwbs("X", 1, 0, &o, &f) < 0);
 	/* not NUL-terminated within its 10 bytes, as in the event record */

@@ -25,7 +25,14 @@ static size_t nrecs;
 static struct reel_import_stats st;
 static char err[1024];
 
+static int import_n(const char **paths, size_t n, unsigned skip_bad);
 static int import(const char *path, unsigned skip_bad)
+{
+	const char *paths[] = {path};
+	return import_n(paths, 1, skip_bad);
+}
+
+static int import_n(const char **paths, size_t npaths, unsigned skip_bad)
 {
 	char out[256];
 	snprintf(out, sizeof(out), "%s/out.reel", tmpdir);
@@ -34,8 +41,7 @@ static int import(const char *path, unsigned skip_bad)
 	CHECK_EQ(reel_writer_open(&w, out, -1, &h, REEL_W_OVERWRITE), 0);
 	struct reel_import_opts o = {.skip_bad = skip_bad};
 	memset(&st, 0, sizeof(st));
-	const char *paths[] = {path};
-	int rc = reel_importer_find("blkparse")->run(paths, 1, &o, w, &st, err, sizeof(err));
+	int rc = reel_importer_find("blkparse")->run(paths, npaths, &o, w, &st, err, sizeof(err));
 	if (rc) {
 		reel_writer_destroy(w);
 		return rc;
@@ -86,9 +92,19 @@ static const char crafted[] =
 	"Total (sdb):\n"
 	"Events (sdb): 18 entries\n";
 
+/* the scratch directory goes even when a check fails (exit) */
+static void cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
 	char p[600], cmd[700];
 
 	/* crafted */
@@ -208,6 +224,38 @@ int main(void)
 	CHECK_EQ(nrecs - issued, st.join.no_issue);
 	CHECK_EQ(nrecs - completed, st.join.no_complete);
 	CHECK(flushes > 0);
+	/* the same lines split by CPU into two files: merged by time again */
+	{
+		static struct reel_rec whole[4096];
+		size_t nwhole = nrecs;
+		memcpy(whole, recs, nrecs * sizeof(recs[0]));
+		char pa[700], pb[700];
+		snprintf(pa, sizeof(pa), "%s/even.txt", tmpdir);
+		snprintf(pb, sizeof(pb), "%s/odd.txt", tmpdir);
+		FILE *in = fopen(real, "r"), *fa = fopen(pa, "w"), *fb = fopen(pb, "w");
+		CHECK(in && fa && fb);
+		while (fgets(line, sizeof(line), in)) {
+			int cpu;
+			if (!strncmp(line, "CPU", 3))
+				break; /* the summary */
+			if (sscanf(line, "%*s %d", &cpu) == 1 && line[0] != '#')
+				fputs(line, cpu % 2 ? fb : fa);
+		}
+		fclose(in);
+		fclose(fa);
+		fclose(fb);
+		const char *two[] = {pb, pa};
+		CHECK_EQ(import_n(two, 2, 0), 0);
+		CHECK_EQ(nrecs, nwhole);
+		for (size_t i = 0; i < nrecs; i++) {
+			CHECK_EQ(recs[i].queue_ns, whole[i].queue_ns);
+			CHECK_EQ(recs[i].issue_ns, whole[i].issue_ns);
+			CHECK_EQ(recs[i].complete_ns, whole[i].complete_ns);
+			CHECK_EQ(recs[i].offset, whole[i].offset);
+			CHECK_EQ(recs[i].length, whole[i].length);
+			CHECK_EQ(recs[i].flags, whole[i].flags);
+		}
+	}
 	printf("nvme0n1: %zu I/Os (%ld Q lines, blkparse summary %ld queued), %llu merged, "
 	       "%zu flushes, %llu without issue, %llu without completion, %llu unmatched events\n",
 	       nrecs, q, queued, (unsigned long long)st.join.merged, flushes,

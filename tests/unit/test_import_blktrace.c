@@ -26,6 +26,7 @@ __attribute__((used)) static const struct reel_importer *const keep[] = {&reel_i
 									 &reel_imp_blkparse};
 
 static char tmpdir[] = "/tmp/ioreel-test-blktrace.XXXXXX";
+static int64_t start_ns, start_meta; /* of the last import */
 
 struct recs {
 	struct reel_rec *r;
@@ -81,6 +82,9 @@ static int import(const char *name, const char **paths, size_t n, unsigned skip_
 	CHECK_EQ(reel_writer_close(w), 0);
 	struct reel_reader *r;
 	CHECK_EQ(reel_reader_open(&r, path, 0), 0);
+	start_ns = reel_reader_header(r)->start_unix_ns;
+	const struct reel_meta *m = reel_reader_meta(r, "blktrace.start_unix_ns");
+	start_meta = m ? m->i : -1;
 	size_t cap = 1024;
 	out->r = malloc(cap * sizeof(*out->r));
 	out->comm = malloc(cap * sizeof(*out->comm));
@@ -210,6 +214,15 @@ static size_t record_offsets(const unsigned char *b, size_t len, size_t *offs, s
 	return n;
 }
 
+/* the scratch directory goes even when a check fails (exit) */
+static void cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
 int main(void)
 {
 	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
@@ -220,6 +233,7 @@ int main(void)
 	if (access(f0, R_OK) || access(f1, R_OK))
 		SKIP("%s absent", f0);
 	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
 	char err[1024], p[700], cmd[1500];
 
 	/* blkparse's own count of Q events */
@@ -267,6 +281,9 @@ int main(void)
 		}
 		CHECK(ref.comm[i][0]);
 	}
+	/* the trace's TIMESTAMP notify dates time zero */
+	CHECK(start_ns > 1000000000ll * 1000000000ll); /* after 2001 */
+	CHECK_EQ(start_ns, start_meta);
 	CHECK_EQ(ref.n - issued, ref.st.join.no_issue);
 	CHECK_EQ(ref.n - complete, ref.st.join.no_complete);
 	printf("sda: %zu I/Os (blkparse: %ld Q), %llu merged, %llu remapped, %llu without issue, "
@@ -333,8 +350,10 @@ int main(void)
 		const struct reel_importer *imp = reel_importer_find("blktrace");
 		CHECK_EQ(imp->detect(x0, c0, nf), 100);
 		const char *pv[] = {nb};
+		int64_t s0 = start_ns;
 		CHECK_EQ(import("blktrace", pv, 1, 0, &r, err, sizeof(err)), 0);
 		same(&ref, &r);
+		CHECK_EQ(start_ns, s0);
 		free(x0);
 		free(x1);
 	}

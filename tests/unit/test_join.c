@@ -247,6 +247,27 @@ int main(void)
 	CHECK(!strcmp(devname[got[1].dev], "8,0"));
 	CHECK_EQ(st.orphan_events, 0);
 
+	/* dm sends a bio down as two clones (a target boundary inside it): still
+	 * one I/O, complete when dm completes it */
+	begin(NULL, 0);
+	ev('Q', 100, dm, 1000, 16, "R");
+	remap(101, sda, 5000, 8, dm, 1000);
+	ev('Q', 102, sda, 5000, 8, "R");
+	remap(103, sda, 9000, 8, dm, 1008);
+	ev('Q', 104, sda, 9000, 8, "R");
+	ev('G', 105, sda, 5000, 8, "R");
+	ev('D', 106, sda, 5000, 8, "R");
+	ev('G', 107, sda, 9000, 8, "R");
+	ev('D', 108, sda, 9000, 8, "R");
+	ev('C', 109, sda, 9000, 8, "R");
+	ev('C', 110, sda, 5000, 8, "R");
+	ev('C', 111, dm, 1000, 16, "R");
+	end();
+	CHECK_EQ(ngot, 1);
+	check_rec(0, 100, 106, 111, 1000, 16);
+	CHECK_EQ(st.orphan_events, 0);
+	CHECK_EQ(st.remapped, 1);
+
 	/* missing D and C; an orphan completion; out-of-order completion */
 	begin(traced, 1);
 	ev('Q', 100, sda, 8, 8, "W");

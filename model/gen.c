@@ -1,0 +1,444 @@
+/*
+ * model/gen.c - generate a synthetic trace from a model, deterministic for
+ * a seed.  Window by window: the window's I/O count per op (times the rate
+ * factor) is placed by drawing gaps from the phase's gap-class chain and
+ * scaling them to the window; ops follow the phase's op chain within the
+ * window's counts.  The windows repeat (or are cut) to the requested
+ * duration; --capacity rescales the regions of the address space (local
+ * jumps keep their size: they are the shape).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+/*
+ * Stratified draws: each stream hands out, per block of 64 draws, one
+ * uniform in each 1/64 stratum in a random order.  The marginals then
+ * follow the model's CDFs closely even in short traces (a Latin hypercube
+ * over time), with no pattern from one draw to the next.
+ */
+#define STRATA 64
+struct strat {
+	uint8_t perm[STRATA];
+	uint8_t pos;
+};
+
+struct devstate {
+	struct strat s_run, s_local, s_plocal, s_trans, s_pos;
+	uint64_t cursor;
+	int64_t run_left;
+	int started;
+	double scale;  /* capacity / model extent */
+	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
+	uint64_t extent;
+};
+
+struct model_gen {
+	const struct model *m;
+	struct model_gen_opts o;
+	uint64_t s[4]; /* xoshiro256** */
+	double end;
+	double wl;     /* window length, ns */
+	double last_t; /* the last arrival drawn */
+	uint64_t count;
+	uint64_t win;  /* next window to fill (cycles over the model's) */
+	size_t phase;  /* phase of the buffered window */
+	double *bt;    /* buffered arrival times of one window */
+	uint8_t *bop;
+	size_t nbuf, pos, cap;
+	int *gap_class;
+	int *last_op;
+	struct strat *s_size; /* per phase and op */
+	struct strat s_lead;
+	double dev_cum[MODEL_MAX_DEVS];
+	struct devstate *ds;
+};
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t next64(struct model_gen *g)
+{
+	uint64_t *s = g->s;
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+static inline double rnd(struct model_gen *g)
+{
+	return (double)(next64(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double sdraw(struct model_gen *g, struct strat *st)
+{
+	if (st->pos == 0 || st->pos >= STRATA) {
+		for (int i = 0; i < STRATA; i++)
+			st->perm[i] = (uint8_t)i;
+		for (int i = STRATA - 1; i > 0; i--) {
+			int j = (int)(next64(g) % (uint64_t)(i + 1));
+			uint8_t t = st->perm[i];
+			st->perm[i] = st->perm[j];
+			st->perm[j] = t;
+		}
+		st->pos = 0;
+	}
+	return (st->perm[st->pos++] + rnd(g)) * (1.0 / STRATA);
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void model_gen_destroy(struct model_gen *g)
+{
+	if (!g)
+		return;
+	free(g->bt);
+	free(g->bop);
+	free(g->gap_class);
+	free(g->last_op);
+	free(g->ds);
+	free(g->s_size);
+	free(g);
+}
+
+int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+{
+	*out = NULL;
+	if (!m->nphases || !m->ndevs || !m->nwin || m->duration_ns <= 0)
+		return REEL_E_ARG;
+	struct model_gen *g = calloc(1, sizeof(*g));
+	if (!g)
+		return REEL_E_NOMEM;
+	g->m = m;
+	if (o)
+		g->o = *o;
+	if (g->o.rate <= 0)
+		g->o.rate = 1;
+	if (g->o.duration_ns <= 0)
+		g->o.duration_ns = m->duration_ns;
+	g->end = (double)g->o.duration_ns;
+	uint64_t sd = g->o.seed;
+	for (int i = 0; i < 4; i++)
+		g->s[i] = splitmix(&sd);
+	g->wl = (double)m->duration_ns / (double)m->nwin;
+	g->last_t = -1;
+	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
+	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
+	g->ds = calloc(m->ndevs, sizeof(*g->ds));
+	g->s_size = calloc(m->nphases * REEL_OP__COUNT, sizeof(*g->s_size));
+	if (!g->s_size || !g->gap_class || !g->last_op || !g->ds) {
+		model_gen_destroy(g);
+		return REEL_E_NOMEM;
+	}
+	for (size_t p = 0; p < m->nphases; p++) {
+		g->gap_class[p] = (int)(rnd(g) * MODEL_CLASSES) % MODEL_CLASSES;
+		double u = rnd(g), c = 0;
+		g->last_op[p] = 0;
+		for (int k = 0; k < REEL_OP__COUNT; k++) {
+			c += m->phases[p].op_mix[k];
+			if (u < c) {
+				g->last_op[p] = k;
+				break;
+			}
+		}
+	}
+	double c = 0;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		c += m->devs[d].share;
+		g->dev_cum[d] = c;
+		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
+		g->ds[d].extent = cap;
+		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
+		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
+			double below, at;
+			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
+			g->ds[d].rc[r] = below;
+		}
+	}
+	for (size_t d = 0; d < m->ndevs; d++)
+		g->dev_cum[d] /= c > 0 ? c : 1;
+	*out = g;
+	return 0;
+}
+
+size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max)
+{
+	size_t k = 0;
+	for (size_t d = 0; d < g->m->ndevs && k < max; d++, k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].id = g->m->devs[d].id;
+		snprintf(out[k].name, sizeof(out[k].name), "%s", g->m->devs[d].name);
+		out[k].capacity = g->ds[d].extent;
+		out[k].lbs = 512;
+		out[k].pbs = g->m->devs[d].align >= 4096 ? 4096 : 512;
+	}
+	return k;
+}
+
+static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
+{
+	uint32_t lo = 0, hi = d->nregions;
+	double x = (double)a / scale;
+	if (x >= (double)d->bound[d->nregions])
+		return d->nregions - 1;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if ((double)d->bound[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
+{
+	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
+	double u = sdraw(g, &s->s_trans);
+	if (d->row[from + 1] > d->row[from]) {
+		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
+		while (a < b) {
+			uint32_t mid = (a + b) / 2;
+			if (d->tr_p[mid] > u)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		to = d->tr_to[a];
+	} else {
+		double c = 0;
+		to = d->nregions - 1;
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			c += d->weight[r];
+			if (u < c) {
+				to = r;
+				break;
+			}
+		}
+	}
+	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
+	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
+		double a0 = s->rc[to], b0 = s->rc[to + 1];
+		if (b0 > a0) {
+			double x = model_dist_inv(&d->addr, a0 + sdraw(g, &s->s_pos) * (b0 - a0));
+			if (x >= lo && x < hi)
+				return (uint64_t)(x * s->scale);
+		}
+	}
+	return (uint64_t)((lo + rnd(g) * (hi - lo)) * s->scale);
+}
+
+/* Draw the arrivals of the next window with I/O; 0 when past the end. */
+static int fill_window(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	for (;;) {
+		double ws = (double)g->win * g->wl;
+		if (ws >= g->end)
+			return 0;
+		size_t w = g->win++ % m->nwin, p = m->win_phase[w];
+		const struct model_phase *ph = &m->phases[p];
+		uint64_t cnt[REEL_OP__COUNT], c = 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			double x = (double)m->win_ops[w * REEL_OP__COUNT + o] * g->o.rate;
+			cnt[o] = (uint64_t)x;
+			if (rnd(g) < x - (double)cnt[o])
+				cnt[o]++;
+			c += cnt[o];
+		}
+		if (!c)
+			continue;
+		if (c > (1u << 26))
+			return -2; /* a window of more than 64 Mi I/O: lower the rate */
+		if (c + 1 > g->cap) {
+			size_t nc = (c + 1) * 2;
+			double *bt = realloc(g->bt, nc * sizeof(*bt));
+			if (!bt)
+				return -1;
+			g->bt = bt;
+			uint8_t *bo = realloc(g->bop, nc);
+			if (!bo)
+				return -1;
+			g->bop = bo;
+			g->cap = nc;
+		}
+		/* c - 1 gaps inside the window from the class chain; the first
+		 * arrival where the phase's windows start theirs; squeezed to fit */
+		/* the gaps are drawn once; a cluster longer than its window runs over */
+		double sum = 0, inv_rate = 1 / g->o.rate;
+		for (int tries = 0; tries < 1; tries++) { /* one draw: redrawing biases gaps small */
+			sum = 0;
+			g->bt[0] = 0;
+			for (uint64_t i = 1; i < c; i++) {
+				double gap = 0;
+				if (ph->gap.nk) {
+					const double *row = ph->gap_next[g->gap_class[p]];
+					double u = rnd(g), cc = 0;
+					int k = MODEL_CLASSES - 1;
+					for (int j = 0; j < MODEL_CLASSES; j++) {
+						cc += row[j];
+						if (u < cc) {
+							k = j;
+							break;
+						}
+					}
+					g->gap_class[p] = k;
+					gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
+					if (!(gap >= 0))
+						gap = 0;
+				}
+				sum += gap * inv_rate;
+				g->bt[i] = sum;
+			}
+			if (sum <= g->wl || c > 4096)
+				break;
+		}
+		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, sdraw(g, &g->s_lead)) / 1e6 * g->wl
+					  : rnd(g) * g->wl;
+		if (lead + sum > g->wl) /* keep the cluster in its window when it fits */
+			lead = sum <= g->wl ? g->wl - sum : 0;
+		double start = ws + lead;
+		if (start <= g->last_t) /* the last window ran over: follow on */
+			start = g->last_t + (ph->gap.nk ? model_dist_inv(&ph->gap, rnd(g)) / g->o.rate : 0);
+		if (m->quantum_ns > 1) {
+			double q = (double)m->quantum_ns, iq = 1 / q;
+			for (uint64_t i = 0; i < c; i++)
+				g->bt[i] = floor((start + g->bt[i]) * iq + 0.5) * q;
+		} else {
+			for (uint64_t i = 0; i < c; i++)
+				g->bt[i] = floor(start + g->bt[i]);
+		}
+		g->last_t = g->bt[c - 1];
+		/* ops: the op chain, restricted to the counts left */
+		for (uint64_t i = 0; i < c; i++) {
+			const double *row = ph->op_next[g->last_op[p]];
+			double tot = 0;
+			for (int o = 0; o < REEL_OP__COUNT; o++)
+				tot += cnt[o] ? row[o] : 0;
+			int op = -1;
+			if (tot > 0) {
+				double u = rnd(g) * tot, cc = 0;
+				for (int o = 0; o < REEL_OP__COUNT; o++) {
+					if (!cnt[o])
+						continue;
+					cc += row[o];
+					op = o;
+					if (u < cc)
+						break;
+				}
+			} else { /* the chain never goes there: any op left */
+				uint64_t u = next64(g) % (c - i), cc = 0;
+				for (int o = 0; o < REEL_OP__COUNT; o++) {
+					cc += cnt[o];
+					if (u < cc) {
+						op = o;
+						break;
+					}
+				}
+			}
+			cnt[op]--;
+			g->bop[i] = (uint8_t)op;
+			g->last_op[p] = op;
+		}
+		g->phase = p;
+		g->nbuf = c;
+		g->pos = 0;
+		return 1;
+	}
+}
+
+int model_gen_next(struct model_gen *g, struct reel_rec *r)
+{
+	const struct model *m = g->m;
+	if (g->o.max_records && g->count >= g->o.max_records)
+		return 0;
+	if (g->pos >= g->nbuf) {
+		int k = fill_window(g);
+		if (k <= 0)
+			return k == -1 ? REEL_E_NOMEM : k < 0 ? REEL_E_RANGE : 0;
+	}
+	double t = g->bt[g->pos];
+	int op = g->bop[g->pos++];
+	if (t >= g->end)
+		return 0;
+	const struct model_phase *ph = &m->phases[g->phase];
+	/* device */
+	size_t d = 0;
+	{
+		double u = rnd(g);
+		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
+			d++;
+	}
+	const struct model_devspace *dv = &m->devs[d];
+	struct devstate *s = &g->ds[d];
+	uint64_t al = dv->align ? dv->align : 1;
+	/* size */
+	double sz = 4096;
+	if (ph->size[op].nk)
+		sz = model_dist_inv(&ph->size[op], sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
+	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
+	if (len == 0 && sz > 0)
+		len = al;
+	if (len > 0xffffffffu)
+		len = 0xffffffffu / al * al;
+	if (len > s->extent)
+		len = s->extent / al * al;
+	uint64_t off = 0;
+	if (op != REEL_OP_FLUSH) {
+		if (s->started && s->run_left > 0 && s->cursor + len <= s->extent) {
+			off = s->cursor;
+			s->run_left--;
+		} else {
+			double L = dv->run.nk ? model_dist_inv(&dv->run, sdraw(g, &s->s_run)) : 1;
+			s->run_left = (int64_t)(L + 0.5) - 1;
+			if (s->run_left < 0)
+				s->run_left = 0;
+			int done = 0;
+			if (s->started && dv->local.nk && sdraw(g, &s->s_plocal) < dv->p_local) {
+				double j = model_dist_inv(&dv->local, sdraw(g, &s->s_local));
+				int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
+				if (jj == 0)
+					jj = j < 0 ? -(int64_t)al : (int64_t)al;
+				int64_t a;
+				if (!__builtin_add_overflow((int64_t)s->cursor, jj, &a) && a >= 0 &&
+				    (uint64_t)a + len <= s->extent) {
+					off = (uint64_t)a;
+					done = 1;
+				}
+			}
+			if (!done) {
+				off = remote(g, dv, s) / al * al;
+				if (s->started && off == s->cursor) /* not a run: keep it a jump */
+					off = off >= al ? off - al : off + al;
+			}
+			if (off + len > s->extent)
+				off = (s->extent - len) / al * al;
+		}
+		s->cursor = off + len;
+		s->started = 1;
+	}
+	memset(r, 0, sizeof(*r));
+	r->queue_ns = (int64_t)t;
+	r->op = (uint8_t)op;
+	r->offset = off;
+	r->length = (uint32_t)len;
+	r->dev = dv->id;
+	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+	g->count++;
+	return 1;
+}

@@ -1,0 +1,454 @@
+/*
+ * model/stats.c - the statistics model/ is built on: radix sort, empirical
+ * distributions, Kolmogorov-Smirnov distance, b-model bias, PQRS quadrant
+ * shares and the demerit figure.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+/* ---- radix sort ------------------------------------------------------- */
+int model_sort_i64(int64_t *v, size_t n)
+{
+	if (n < 2)
+		return 0;
+	if (n < 64) { /* insertion sort */
+		for (size_t i = 1; i < n; i++) {
+			int64_t x = v[i];
+			size_t j = i;
+			while (j > 0 && v[j - 1] > x) {
+				v[j] = v[j - 1];
+				j--;
+			}
+			v[j] = x;
+		}
+		return 0;
+	}
+	size_t k = 1;
+	while (k < n && v[k - 1] <= v[k])
+		k++;
+	if (k == n) /* already sorted */
+		return 0;
+	uint64_t *a = (uint64_t *)v;
+	uint64_t *b = malloc(n * sizeof(*b));
+	if (!b)
+		return REEL_E_NOMEM;
+	uint64_t or_all = 0, and_all = ~0ull;
+	for (size_t i = 0; i < n; i++) {
+		a[i] ^= 1ull << 63; /* signed order as unsigned */
+		or_all |= a[i];
+		and_all &= a[i];
+	}
+	uint64_t *src = a, *dst = b;
+	/* 11-bit digits: 2048 buckets stay in cache while scattering */
+	static __thread size_t cnt[2048];
+	for (int shift = 0; shift < 64; shift += 11) {
+		if ((((or_all ^ and_all) >> shift) & 0x7ff) == 0)
+			continue; /* every key has the same digit here */
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[i] >> shift) & 0x7ff]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < 2048; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift) & 0x7ff]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	for (size_t i = 0; i < n; i++)
+		a[i] ^= 1ull << 63;
+	free(b);
+	return 0;
+}
+
+/* ---- empirical distributions ----------------------------------------- */
+struct knot {
+	double v, c;
+};
+
+static int knot_cmp(const void *x, const void *y)
+{
+	const struct knot *a = x, *b = y;
+	if (a->c != b->c)
+		return a->c < b->c ? -1 : 1;
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return 0;
+}
+
+void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	if (!n)
+		return;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += (double)x[i];
+	d->mean = sum / (double)n;
+	if (n > MODEL_DIST_SAMPLE) { /* knots from a fixed-stride sample */
+		size_t st = (n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE, k = 0;
+		for (size_t i = 0; i < n; i += st)
+			x[k++] = x[i];
+		n = k;
+	}
+	model_sort_i64(x, n);
+	/* the most frequent exact values become point masses */
+	struct {
+		int64_t v;
+		size_t a, b;
+	} pts[MODEL_DIST_POINTS];
+	size_t npts = 0, minc = n / MODEL_DIST_Q;
+	if (minc < 2)
+		minc = 2;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && x[j] == x[i])
+			j++;
+		if (j - i >= minc) {
+			size_t slot = npts;
+			if (npts == MODEL_DIST_POINTS) {
+				slot = 0;
+				for (size_t k = 1; k < npts; k++)
+					if (pts[k].b - pts[k].a < pts[slot].b - pts[slot].a)
+						slot = k;
+				if (pts[slot].b - pts[slot].a >= j - i)
+					slot = MODEL_DIST_POINTS + 1;
+			} else {
+				npts++;
+			}
+			if (slot < MODEL_DIST_POINTS) {
+				pts[slot].v = x[i];
+				pts[slot].a = i;
+				pts[slot].b = j;
+			}
+		}
+		i = j;
+	}
+	struct knot k[MODEL_DIST_MAXK];
+	size_t nk = 0;
+	for (size_t q = 0; q <= MODEL_DIST_Q; q++) {
+		size_t r = (size_t)(((double)q * (double)(n - 1)) / MODEL_DIST_Q + 0.5);
+		k[nk].v = (double)x[r];
+		k[nk++].c = (double)q / MODEL_DIST_Q;
+	}
+	for (size_t p = 0; p < npts; p++) {
+		k[nk].v = (double)pts[p].v;
+		k[nk++].c = (double)pts[p].a / (double)n;
+		k[nk].v = (double)pts[p].v;
+		k[nk++].c = (double)pts[p].b / (double)n;
+	}
+	qsort(k, nk, sizeof(k[0]), knot_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < nk; i++) {
+		if (m && k[i].v < d->v[m - 1])
+			k[i].v = d->v[m - 1];
+		if (m && k[i].v == d->v[m - 1] && k[i].c == d->c[m - 1])
+			continue;
+		/* drop a knot in the middle of a run of equal values */
+		if (m >= 2 && k[i].v == d->v[m - 1] && d->v[m - 1] == d->v[m - 2]) {
+			d->c[m - 1] = k[i].c;
+			continue;
+		}
+		d->v[m] = k[i].v;
+		d->c[m++] = k[i].c;
+	}
+	d->c[0] = 0;
+	d->c[m - 1] = 1;
+	if (m == 1) { /* a single value: a point mass of 1 */
+		d->v[1] = d->v[0];
+		d->c[1] = 1;
+		m = 2;
+	}
+	d->nk = (uint32_t)m;
+	model_dist_prepare(d);
+}
+
+void model_dist_prepare(struct model_dist *d)
+{
+	size_t i = 0;
+	for (size_t k = 0; k <= MODEL_DIST_GUIDE; k++) {
+		double u = (double)k / MODEL_DIST_GUIDE;
+		while (d->nk >= 2 && i + 2 < d->nk && d->c[i + 1] <= u)
+			i++;
+		d->guide[k] = (uint16_t)i;
+	}
+}
+
+double model_dist_inv(const struct model_dist *d, double u)
+{
+	if (!d->nk)
+		return 0;
+	if (u <= 0)
+		return d->v[0];
+	if (u >= 1)
+		return d->v[d->nk - 1];
+	/* largest lo <= nk - 2 with c[lo] <= u: from the guide, then forward */
+	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
+	if (lo > d->nk - 2)
+		lo = 0;
+	while (lo + 2 < d->nk && d->c[lo + 1] <= u)
+		lo++;
+	double c0 = d->c[lo], c1 = d->c[lo + 1];
+	if (c1 <= c0)
+		return d->v[lo + 1];
+	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * (u - c0) / (c1 - c0);
+}
+
+void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at)
+{
+	*below = *at = 0;
+	if (!d->nk)
+		return;
+	size_t n = d->nk;
+	if (x < d->v[0])
+		return;
+	if (x > d->v[n - 1]) {
+		*below = *at = 1;
+		return;
+	}
+	/* at: largest i with v[i] <= x */
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
+		*at = d->c[lo];
+	else
+		*at = d->c[lo] + (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
+	/* below: smallest j with v[j] >= x */
+	lo = 0;
+	hi = n - 1;
+	if (d->v[0] >= x) {
+		*below = d->v[0] == x ? d->c[0] : 0;
+		return;
+	}
+	while (hi - lo > 1) { /* v[lo] < x <= v[hi] */
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] < x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (d->v[hi] == x)
+		*below = d->c[hi];
+	else
+		*below = d->c[lo] + (d->c[hi] - d->c[lo]) * (x - d->v[lo]) / (d->v[hi] - d->v[lo]);
+}
+
+int model_dist_valid(const struct model_dist *d)
+{
+	if (!d->nk)
+		return 0;
+	if (d->nk < 2 || d->nk > MODEL_DIST_MAXK)
+		return REEL_E_PARSE;
+	if (d->c[0] != 0 || d->c[d->nk - 1] != 1)
+		return REEL_E_PARSE;
+	for (size_t i = 0; i < d->nk; i++) {
+		if (!isfinite(d->v[i]) || !(d->c[i] >= 0 && d->c[i] <= 1))
+			return REEL_E_PARSE;
+		if (fabs(d->v[i]) > 9.2e18)
+			return REEL_E_RANGE;
+		if (i && (d->v[i] < d->v[i - 1] || d->c[i] < d->c[i - 1]))
+			return REEL_E_PARSE;
+	}
+	return 0;
+}
+
+/* ---- Kolmogorov-Smirnov ----------------------------------------------- */
+double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+	if (!na || !nb)
+		return (na || nb) ? 1.0 : 0.0;
+	size_t i = 0, j = 0;
+	double dmax = 0;
+	while (i < na && j < nb) {
+		int64_t x = a[i] < b[j] ? a[i] : b[j];
+		while (i < na && a[i] == x)
+			i++;
+		while (j < nb && b[j] == x)
+			j++;
+		double dd = fabs((double)i / (double)na - (double)j / (double)nb);
+		if (dd > dmax)
+			dmax = dd;
+	}
+	return dmax;
+}
+
+/* ---- b-model bias ------------------------------------------------------ */
+static double entropy2(double b)
+{
+	if (b <= 0 || b >= 1)
+		return 0;
+	return -b * log2(b) - (1 - b) * log2(1 - b);
+}
+
+/*
+ * The entropy plot: for 2^j bins of [t0, t1) the entropy of the count
+ * shares grows by H(b) per level for a b-model (Wang et al., 2002).  The
+ * slope is fitted over the levels whose bins hold >= 16 events on average,
+ * and inverted to b in [0.5, 1].
+ */
+double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
+{
+	if (t1 <= t0 || n < 64)
+		return -1;
+	int L = 0;
+	while (L < 20 && ((size_t)16 << (L + 1)) <= n)
+		L++;
+	if (L < 2)
+		return -1;
+	size_t nb = (size_t)1 << L;
+	uint64_t *c = calloc(nb, sizeof(*c));
+	if (!c)
+		return -1;
+	double span = (double)(t1 - t0);
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] < t0 || t[i] >= t1)
+			continue;
+		size_t k = (size_t)((double)(t[i] - t0) / span * (double)nb);
+		if (k >= nb)
+			k = nb - 1;
+		c[k]++;
+		used++;
+	}
+	if (used < 64) {
+		free(c);
+		return -1;
+	}
+	double E[21], sx = 0, sy = 0, sxx = 0, sxy = 0;
+	for (int j = L; j >= 1; j--) {
+		size_t m = (size_t)1 << j;
+		double e = 0;
+		for (size_t k = 0; k < m; k++) {
+			if (c[k]) {
+				double p = (double)c[k] / (double)used;
+				e -= p * log2(p);
+			}
+		}
+		E[j] = e;
+		for (size_t k = 0; k < m / 2; k++) /* aggregate to level j-1 */
+			c[k] = c[2 * k] + c[2 * k + 1];
+	}
+	free(c);
+	for (int j = 1; j <= L; j++) {
+		sx += j;
+		sy += E[j];
+		sxx += (double)j * j;
+		sxy += j * E[j];
+	}
+	double slope = (L * sxy - sx * sy) / (L * sxx - sx * sx);
+	if (slope >= 1)
+		return 0.5;
+	if (slope <= 0)
+		return 1.0;
+	double lo = 0.5, hi = 1.0;
+	for (int it = 0; it < 60; it++) {
+		double mid = (lo + hi) / 2;
+		if (entropy2(mid) > slope)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* ---- PQRS quadrant shares --------------------------------------------- */
+static int dcmp_desc(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
+		uint64_t a0, uint64_t a1, double out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = -1;
+	if (n < 64 || t1 <= t0 || a1 <= a0)
+		return;
+	int L = 1;
+	while (L < 6 && ((size_t)16 << (2 * (L + 1))) <= n)
+		L++;
+	size_t side = (size_t)1 << L;
+	uint64_t *c = calloc(side * side, sizeof(*c));
+	if (!c)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double ft = (double)(t[i] - t0) / (double)(t1 - t0);
+		double fa = addr[i] < a0 ? 0 : (double)(addr[i] - a0) / (double)(a1 - a0);
+		size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
+		size_t y = (size_t)(fa * (double)side);
+		if (x >= side)
+			x = side - 1;
+		if (y >= side)
+			y = side - 1;
+		c[y * side + x]++;
+	}
+	double acc[4] = {0, 0, 0, 0}, wsum = 0;
+	for (size_t s = side; s >= 2; s /= 2) { /* parents of size s/2 */
+		size_t ps = s / 2;
+		for (size_t py = 0; py < ps; py++)
+			for (size_t px = 0; px < ps; px++) {
+				double q[4] = {(double)c[(2 * py) * side + 2 * px],
+					       (double)c[(2 * py) * side + 2 * px + 1],
+					       (double)c[(2 * py + 1) * side + 2 * px],
+					       (double)c[(2 * py + 1) * side + 2 * px + 1]};
+				double tot = q[0] + q[1] + q[2] + q[3];
+				if (tot >= 4) {
+					qsort(q, 4, sizeof(q[0]), dcmp_desc);
+					for (int k = 0; k < 4; k++)
+						acc[k] += q[k];
+					wsum += tot;
+				}
+			}
+		/* aggregate in place into the top-left ps x ps block */
+		for (size_t py = 0; py < ps; py++)
+			for (size_t px = 0; px < ps; px++)
+				c[py * side + px] = c[(2 * py) * side + 2 * px] +
+						    c[(2 * py) * side + 2 * px + 1] +
+						    c[(2 * py + 1) * side + 2 * px] +
+						    c[(2 * py + 1) * side + 2 * px + 1];
+	}
+	free(c);
+	if (wsum > 0)
+		for (int k = 0; k < 4; k++)
+			out[k] = acc[k] / wsum;
+}
+
+/* ---- the demerit figure ------------------------------------------------ */
+static double quantile_sorted(const int64_t *v, size_t n, double p)
+{
+	double pos = p * (double)(n - 1);
+	size_t i = (size_t)pos;
+	if (i >= n - 1)
+		return (double)v[n - 1];
+	double f = pos - (double)i;
+	return (double)v[i] + f * (double)(v[i + 1] - v[i]);
+}
+
+double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+	if (!na || !nb)
+		return -1;
+	double s = 0;
+	for (int i = 0; i < 10000; i++) {
+		double p = (i + 0.5) / 10000.0;
+		double d = quantile_sorted(a, na, p) - quantile_sorted(b, nb, p);
+		s += d * d;
+	}
+	return sqrt(s / 10000.0);
+}

@@ -1,0 +1,148 @@
+#!/bin/bash
+# tests/bench/capture.sh - the cost of `ioreel capture` beside its anchor,
+# measured in the same run: fio at its top rate (4k random reads, io_uring,
+# QD64) on a loop device over a file in /dev/shm, with no capture, with
+# `ioreel capture`, and with `trace-cmd record` of the same events (or, when
+# trace-cmd cannot run on this kernel, the same per-CPU raw-page recorder
+# built on libtracefs: tests/bench/capture_rawrec.c).  Runs interleave, ROUNDS
+# times, and figures are means.
+# Env: CAPTURE_BENCH_SECS (default 10), CAPTURE_BENCH_ROUNDS (default 3),
+#      CAPTURE_BENCH_BUFKB (per-CPU buffer, default 8192).
+. "$TOP/tests/lib.sh"
+need_root
+command -v fio >/dev/null || skip "fio not installed"
+[ -d /dev/shm ] || skip "no /dev/shm"
+TRACEFS=/sys/kernel/tracing
+[ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || skip "no tracefs"
+SECS=${CAPTURE_BENCH_SECS:-10}
+ROUNDS=${CAPTURE_BENCH_ROUNDS:-3}
+BUFKB=${CAPTURE_BENCH_BUFKB:-8192}
+DUMP="$TOP/$BUILD/tests/unit/test_capture_rwbs"
+RAWREC="$TOP/$BUILD/tests/bench/capture_rawrec"
+PY=/usr/bin/python3
+SHMF=$(mktemp /dev/shm/ioreel-bench-capture.XXXXXX)
+bg_pids=""
+# (at_exit takes one word: a function)
+bench_cleanup() {
+	for p in $bg_pids; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done
+	for d in $TRACEFS/instances/ioreel-rawrec-* $TRACEFS/instances/ioreel-tc-$$; do
+		[ -d "$d" ] && rmdir "$d"
+	done
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -f "$SHMF"
+	return 0
+}
+at_exit bench_cleanup
+make_loop "$SHMF" 1024
+ST=$(stat -c '%t %T' "$LOOP")
+DEVT=$(( (0x${ST% *} << 20) | 0x${ST#* } ))
+EVENTS="block_bio_queue block_bio_backmerge block_bio_frontmerge block_split block_bio_remap
+	block_rq_remap block_getrq block_rq_issue block_rq_complete block_rq_requeue"
+EVENTS=$(for e in $EVENTS; do [ -d $TRACEFS/events/block/$e ] && echo $e; done)
+
+# rusage OUT CMD...: run CMD, pass SIGINT/SIGTERM on, write its CPU seconds
+# (user + system, with its reaped children) to OUT, exit with its status.
+cat >"$T/rusage.py" <<'EOF'
+import os, signal, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+fwd = lambda s, f: os.kill(pid, s)
+signal.signal(signal.SIGINT, fwd)
+signal.signal(signal.SIGTERM, fwd)
+_, st, ru = os.wait4(pid, 0)
+open(sys.argv[1], "w").write("%.3f\n" % (ru.ru_utime + ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(st) & 0xff)
+EOF
+
+fio_run() { # -> "IOPS IOS"
+	fio --name=bench --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=io_uring \
+		--iodepth=64 --runtime="$SECS" --time_based --size=1G --norandommap \
+		--output-format=json 2>/dev/null |
+		$PY -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["read"]; print(int(j["iops"]), j["total_ios"])'
+}
+
+# trace-cmd writes /proc/sys/kernel/ftrace_enabled; where that is refused it
+# cannot record at all, and the raw recorder stands in for it.
+ANCHOR=trace-cmd
+if ! command -v trace-cmd >/dev/null; then
+	ANCHOR=rawrec; why="trace-cmd not installed"
+elif ! (cat /proc/sys/kernel/ftrace_enabled >/proc/sys/kernel/ftrace_enabled) 2>/dev/null; then
+	ANCHOR=rawrec; why="trace-cmd record cannot run here: writing /proc/sys/kernel/ftrace_enabled is refused (EPERM)"
+fi
+[ $ANCHOR = rawrec ] && [ ! -x "$RAWREC" ] && skip "$RAWREC missing (make bench builds it)"
+
+ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
+	rm -f "$T/c.reel"
+	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture -q --buffer-kb "$BUFKB" -d "$LOOP" \
+		-o "$T/c.reel" 2>"$T/c.err" &
+	local p=$!
+	bg_pids="$bg_pids $p"
+	for _ in $(seq 200); do [ -e "$T/c.reel" ] && break; sleep 0.05; done
+	read -r i_iops i_ios < <(fio_run)
+	kill -INT $p
+	wait $p
+	local rc=$?
+	[ $rc = 0 ] || [ $rc = 3 ] || { cat "$T/c.err"; fail "ioreel capture exited $rc"; }
+	i_cpu=$(cat "$T/cpu")
+	"$DUMP" dump "$T/c.reel" | grep '^meta capture\.' >"$T/meta"
+	i_lost=$(awk '$2 == "capture.lost_events" { print $3 }' "$T/meta")
+	i_recs=$(awk '$2 == "capture.join.records" { print $3 }' "$T/meta")
+	i_bytes=$(stat -c %s "$T/c.reel")
+}
+anchor_run() { # -> a_iops a_ios a_cpu a_lost a_bytes
+	rm -f "$T"/a.dat*
+	if [ $ANCHOR = rawrec ]; then
+		$PY "$T/rusage.py" "$T/cpu" "$RAWREC" "$T/a.dat" "$BUFKB" "dev == $DEVT" $EVENTS \
+			>"$T/a.out" 2>&1 &
+	else
+		local ev=""
+		for e in $EVENTS; do ev="$ev -e block:$e -f dev==$DEVT"; done
+		$PY "$T/rusage.py" "$T/cpu" trace-cmd record -q -B ioreel-tc-$$ -b "$BUFKB" $ev \
+			-o "$T/a.dat" >"$T/a.out" 2>&1 &
+	fi
+	local p=$!
+	bg_pids="$bg_pids $p"
+	sleep 1
+	read -r a_iops a_ios < <(fio_run)
+	kill -INT $p
+	wait $p || { cat "$T/a.out"; fail "$ANCHOR exited $?"; }
+	a_cpu=$(cat "$T/cpu")
+	a_bytes=$(cat "$T"/a.dat* | wc -c)
+	a_lost=$(awk '$1 == "bytes" { print $4 }' "$T/a.out")
+	: "${a_lost:=n/a}"
+}
+
+echo "   fio 4k randread io_uring QD64 on $LOOP (1 GiB file in /dev/shm), ${SECS} s, $ROUNDS rounds; anchor: $ANCHOR${why:+ ($why; anchor = the raw per-CPU page recorder trace-cmd record uses, on libtracefs)}"
+sb=0 si=0 sa=0 ci=0 ca=0 li=0 la=0 bi=0 ba=0 ni=0 na=0 ri=0
+for r in $(seq "$ROUNDS"); do
+	read -r b_iops b_ios < <(fio_run)
+	ioreel_run
+	anchor_run
+	echo "   round $r: no capture $b_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
+	sb=$((sb + b_iops)); si=$((si + i_iops)); sa=$((sa + a_iops))
+	ni=$((ni + i_ios)); na=$((na + a_ios)); ri=$((ri + i_recs))
+	li=$((li + i_lost)); [ "$a_lost" = n/a ] || la=$((la + a_lost))
+	ci=$(echo "$ci + $i_cpu" | bc -l); ca=$(echo "$ca + $a_cpu" | bc -l)
+	bi=$((bi + i_bytes)); ba=$((ba + a_bytes))
+done
+$PY - "$ROUNDS" $sb $si $sa $ni $na $ri $li $la $ci $ca $bi $ba "$ANCHOR" <<'EOF'
+import sys
+r, sb, si, sa, ni, na, ri, li, la = map(int, sys.argv[1:10])
+ci, ca = float(sys.argv[10]), float(sys.argv[11])
+bi, ba = int(sys.argv[12]), int(sys.argv[13])
+an = sys.argv[14]
+b, i, a = sb / r, si / r, sa / r
+di, da = 1 - i / b, 1 - a / b
+cpi, cpa = ci / ni * 1e5, ca / na * 1e5
+bpi, bpa = bi / max(ri, 1), ba / max(na, 1)
+print("   capture fio rate: no capture %.0f IOPS | ioreel %.0f (%.3fx, slowdown %.1f%%) | %s %.0f (%.3fx, slowdown %.1f%%)"
+      % (b, i, i / b, 100 * di, an, a, a / b, 100 * da))
+print("   capture events lost: ioreel %d | %s %d" % (li, an, la))
+print("   capture CPU s per 100k I/Os: ioreel %.3f | %s %.3f (%.2fx)" % (cpi, an, cpa, cpi / cpa if cpa else 0))
+print("   capture bytes per I/O: ioreel %.2f | %s %.1f (ioreel %.1fx smaller)" % (bpi, an, bpa, bpa / bpi if bpi else 0))
+print("   capture I/Os recorded / fio I/Os: %.4f" % (ri / ni))
+ok = lambda c: "met" if c else "MISSED"
+print("   targets: no event lost [%s]; slowdown <= 10%% [%s]; slowdown below %s's [%s]; file >= 10x smaller [%s]"
+      % (ok(li == 0), ok(di <= 0.10), an, ok(di < da), ok(bpa >= 10 * bpi)))
+EOF

@@ -1,0 +1,95 @@
+#!/bin/bash
+# make bench: ioreel model.  Fit and generate speed (I/O per second of CPU
+# time, beside the .reel writer and reader on the same records), model size,
+# the fidelity table for each public trace beside the naive model's, and the
+# demerit of replaying a trace's synthetic twin beside the noise of replaying
+# the trace itself twice.
+. "$TOP/tests/lib.sh"
+B="$TOP/$BUILD/tests/bench/model_speed"
+P="$SHARED/traces/public"
+fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
+has_fmt() { grep -qx "$1" <<<"$fmts"; }
+
+# ---- speed: a 20-million-I/O synthetic trace from a real trace's model
+model="$TOP/tests/fuzz/corpus/model_json/fiu_2phases.json"
+if has_fmt fiu && [ -d "$P/fiu" ]; then
+	"$IOREEL" import -q --from fiu "$P"/fiu/*.blkparse -o "$T/speed.reel" &&
+		"$IOREEL" model fit "$T/speed.reel" -o "$T/speed.json" 2>/dev/null && model="$T/speed.json"
+fi
+echo "speed (model of the fiu trace, generated x2000; per core: CPU time of the thread):"
+"$B" "$model" 2000 "$T/big.reel" || echo "   model_speed failed"
+rm -f "$T/big.reel"
+
+# ---- fidelity per public trace, beside the naive model
+echo
+echo "fidelity (targets: KS <= 0.05 size/gap/jump, read share within 1 pt, b-model within 0.02)"
+printf "   %-10s %-6s %7s %7s %7s %7s %8s %8s  %s\n" trace model "KSsize" "KSgap" "KSjump" "KSrun" "read pt" "b diff" verdict
+while read -r fmt rel extra; do
+	files=$(ls "$P"/$rel 2>/dev/null) || true
+	[ -n "$files" ] || continue
+	if ! has_fmt "$fmt"; then
+		printf "   %-10s (the %s importer is not in this build)\n" "$fmt" "$fmt"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/$fmt.reel" || continue
+	for kind in model naive; do
+		flag=""
+		[ $kind = naive ] && flag=--naive
+		"$IOREEL" model fit $flag "$T/$fmt.reel" -o "$T/$fmt.$kind.json" 2>"$T/fit.log" || continue
+		ios=$(sed -n 's/.*fit: \([0-9]*\) I\/O.*/\1/p' "$T/fit.log")
+		if [ "${ios:-0}" -lt 1000 ]; then
+			printf "   %-10s (%s I/O: too few)\n" "$fmt" "$ios"
+			break
+		fi
+		"$IOREEL" model gen "$T/$fmt.$kind.json" --seed 1 -o "$T/$fmt.$kind.reel" 2>/dev/null || continue
+		"$IOREEL" model compare --json "$T/$fmt.reel" "$T/$fmt.$kind.reel" >"$T/c.json" || continue
+		/usr/bin/python3 - "$fmt" "$kind" "$T/c.json" <<'PY'
+import json, sys
+f, k, p = sys.argv[1:]
+r = json.load(open(p))
+print("   %-10s %-6s %7.4f %7.4f %7.4f %7.4f %8.2f %8.4f  %s" % (f, k, r["ks_size"], r["ks_interarrival"],
+      r["ks_jump"], r["ks_run"], r["read_diff_points"], r["bmodel_diff"],
+      "within targets" if r["within_targets"] else "outside"))
+PY
+	done
+done <<'LIST'
+msr msr/wdev_1.csv
+disksim disksim/tpcc-small.trace --time-unit ns
+fiu fiu/*.blkparse
+blkparse blkparse/nvme0n1.blktrace.txt
+blktrace blktrace/sda.blktrace.*
+LIST
+
+# ---- demerit: replay original (twice: the noise floor), synthetic and naive
+echo
+if [ "$(id -u)" != 0 ] || ! "$IOREEL" replay --help >/dev/null 2>&1 || [ ! -f "$T/fiu.reel" ]; then
+	echo "demerit: not measured (needs root, ioreel replay and the fiu importer)"
+	exit 0
+fi
+"$IOREEL" model fit "$T/fiu.reel" -o "$T/m.json" 2>/dev/null
+"$IOREEL" model fit --naive "$T/fiu.reel" -o "$T/n.json" 2>/dev/null
+"$IOREEL" model gen "$T/m.json" --seed 1 -o "$T/syn.reel" 2>/dev/null
+"$IOREEL" model gen "$T/n.json" --seed 1 -o "$T/nai.reel" 2>/dev/null
+cp "$T/fiu.reel" "$T/again.reel"
+make_loop "$T/loop.img" 512
+dd if=/dev/urandom of="$LOOP" bs=1M count=512 oflag=direct status=none
+echo "demerit (fiu trace, loop device over a file, --speed 4, target <= 10% of the mean latency):"
+for k in fiu again syn nai; do
+	"$IOREEL" replay "$T/$k.reel" --target "$LOOP" --fit scale --speed 4 -o "$T/res.$k.reel" \
+		>/dev/null 2>&1 || { echo "   replay of $k failed"; exit 0; }
+done
+for k in again syn nai; do
+	"$IOREEL" model compare --json "$T/res.fiu.reel" "$T/res.$k.reel" >"$T/d.$k.json"
+done
+/usr/bin/python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+d = {k: json.load(open("%s/d.%s.json" % (t, k))) for k in ("again", "syn", "nai")}
+floor = d["again"]["demerit_pct"]
+for k, name in (("again", "same trace again (noise floor)"), ("syn", "synthetic (model)"), ("nai", "synthetic (naive)")):
+    r = d[k]
+    print("   %-32s demerit %9.1f us = %7.1f%% of %.1f us; x%.2f the noise floor" %
+          (name, r["demerit_us"], r["demerit_pct"], r["mean_latency_a_us"],
+           r["demerit_pct"] / floor if floor > 0 else float("nan")))
+PY

@@ -1,0 +1,68 @@
+#!/bin/bash
+# model_fidelity: every public real trace with enough I/O is imported, fitted,
+# generated at the same length and compared with the original: KS <= 0.05 for
+# sizes, inter-arrival times and jump distances, read share within 1 point,
+# b-model within 0.02.  The naive model (Poisson, uniform, mean sizes) must
+# fail the same comparison.  Traces whose importer is not in this build are
+# skipped, saying so.
+. "$TOP/tests/lib.sh"
+P="$SHARED/traces/public"
+[ -d "$P" ] || skip "$P absent"
+MIN=1000
+fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
+tested=0
+check() { # name compare.json want(pass|fail)
+	/usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+name, path, want = sys.argv[1:]
+r = json.load(open(path))
+rd = r["read_diff_points"]
+ok = {"ks_size": r["ks_size"] <= 0.05, "ks_interarrival": r["ks_interarrival"] <= 0.05,
+      "ks_jump": r["ks_jump"] <= 0.05, "read_diff": rd <= 1.0, "bmodel": r["bmodel_diff"] <= 0.02}
+print("%-9s %-6s ks size %.4f gap %.4f jump %.4f run %.4f  read diff %.2f pt  b-model diff %.4f" %
+      (name, want == "pass" and "model" or "naive", r["ks_size"], r["ks_interarrival"], r["ks_jump"],
+       r["ks_run"], rd, r["bmodel_diff"]))
+if want == "pass" and not all(ok.values()):
+    print("FAIL: %s outside targets: %s" % (name, [k for k, v in ok.items() if not v]), file=sys.stderr)
+    sys.exit(1)
+if want == "fail" and all(ok.values()):
+    print("FAIL: %s: the naive model passes: the metrics cannot tell" % name, file=sys.stderr)
+    sys.exit(1)
+PY
+}
+while read -r fmt rel extra; do
+	files=$(ls "$P"/$rel 2>/dev/null) || true
+	[ -n "$files" ] || { echo "skip $rel: absent"; continue; }
+	if ! grep -qx "$fmt" <<<"$fmts"; then
+		echo "skip $rel: the $fmt importer is not in this build"
+		continue
+	fi
+	n=$fmt
+	# shellcheck disable=SC2086
+	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/$n.reel" || fail "import $rel"
+	"$IOREEL" model fit "$T/$n.reel" -o "$T/$n.json" 2>"$T/fit.log" || { cat "$T/fit.log"; fail "fit $rel"; }
+	ios=$(sed -n 's/.*fit: \([0-9]*\) I\/O.*/\1/p' "$T/fit.log")
+	if [ "${ios:-0}" -lt $MIN ]; then
+		echo "skip $rel: $ios I/O (fewer than $MIN)"
+		continue
+	fi
+	"$IOREEL" model gen "$T/$n.json" --seed 1 -o "$T/$n.syn.reel" 2>/dev/null || fail "gen $rel"
+	"$IOREEL" model compare --json "$T/$n.reel" "$T/$n.syn.reel" >"$T/c.json" || fail "compare $rel"
+	check "$n" "$T/c.json" pass || exit 1
+	"$IOREEL" model fit --naive "$T/$n.reel" -o "$T/$n.naive.json" 2>/dev/null || fail "fit --naive $rel"
+	"$IOREEL" model gen "$T/$n.naive.json" --seed 1 -o "$T/$n.naive.reel" 2>/dev/null || fail "gen naive $rel"
+	"$IOREEL" model compare --json "$T/$n.reel" "$T/$n.naive.reel" >"$T/c.json" || fail "compare $rel"
+	check "$n" "$T/c.json" fail || exit 1
+	# MODEL.json stays small: a fixed budget, whatever the trace length
+	sz=$(stat -c %s "$T/$n.json")
+	[ "$sz" -le 400000 ] || fail "$n.json is $sz bytes"
+	tested=$((tested + 1))
+done <<'LIST'
+msr msr/wdev_1.csv
+disksim disksim/tpcc-small.trace --time-unit ns
+fiu fiu/*.blkparse
+blkparse blkparse/nvme0n1.blktrace.txt
+blktrace blktrace/sda.blktrace.*
+LIST
+[ $tested -gt 0 ] || skip "no public trace could be imported (importers not in this build)"
+echo "$tested traces within targets; the naive model failed on each"
