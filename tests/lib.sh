@@ -7,7 +7,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-t.XXXXXX")
 _loops=""
 _cleanups=""
 _cleanup() {
+	local IFS='
+'
 	for c in $_cleanups; do eval "$c" >/dev/null 2>&1; done
+	unset IFS
 	for l in $_loops; do umount "$l" >/dev/null 2>&1; losetup -d "$l" >/dev/null 2>&1; done
 	rm -rf "$T"
 }
@@ -17,7 +20,8 @@ trap 'exit 130' INT TERM
 skip() { echo "skipped: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # at_exit 'command': run at exit (before loop devices are detached)
-at_exit() { _cleanups="$_cleanups $1"; }
+at_exit() { _cleanups="$_cleanups
+$1"; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 # make_loop FILE SIZE_MB: attaches a loop device over FILE and sets $LOOP
 # (not in a subshell: the device must be remembered for the cleanup).
