@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"                           partition table: NAME is its kernel name (e.g. sdb)\n"
 		"  --overwrite              allow writing into an existing file not made by ioreel\n"
 		"  --precondition           fill each target sequentially before the replay\n"
+		"  --no-rt                  with original timing, do not ask for real-time\n"
+		"                           scheduling (SCHED_FIFO, used when permitted)\n"
 		"Timing and queueing\n"
 		"  --timing original|afap   keep the trace's times (default) or go as fast as possible\n"
 		"  --speed F                original timing F times faster (default 1)\n"
@@ -54,6 +56,7 @@ static void usage(FILE *f)
 		"                           none: by time; strict: trace order; dependency: an I/O\n"
 		"                           waits for those that completed before it was queued\n"
 		"  --point queue|issue      replay from the trace's queue (Q) or issue (D) times\n"
+		"  --window N               read-ahead window in records (default 4096)\n"
 		"  --engine libaio|io_uring|psync|null   (default libaio)\n"
 		"Data written\n"
 		"  --data zero|random|ratio:R|pattern:HEX   (default random)\n"
@@ -265,7 +268,7 @@ int cmd_replay(int argc, char **argv)
 {
 	enum { O_TARGET = 256, O_MAP, O_JSON, O_TIMING, O_SPEED, O_QD, O_ORDER, O_POINT, O_ENGINE,
 	       O_DATA, O_DEDUPE, O_FIT, O_ALIGN, O_BUFFERED, O_RO, O_DESTROY, O_OVERWRITE, O_PRECOND,
-	       O_WINDOW };
+	       O_WINDOW, O_NORT };
 	static const struct option lopts[] = {
 		{"target", required_argument, NULL, O_TARGET},
 		{"map", required_argument, NULL, O_MAP},
@@ -287,6 +290,7 @@ int cmd_replay(int argc, char **argv)
 		{"overwrite", no_argument, NULL, O_OVERWRITE},
 		{"precondition", no_argument, NULL, O_PRECOND},
 		{"window", required_argument, NULL, O_WINDOW},
+		{"no-rt", no_argument, NULL, O_NORT},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -434,6 +438,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_PRECOND:
 			o.precondition = 1;
+			break;
+		case O_NORT:
+			o.no_rt = 1;
 			break;
 		case O_WINDOW:
 			o.window = (unsigned)strtoul(optarg, NULL, 10);

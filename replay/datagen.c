@@ -142,9 +142,23 @@ int replay_stamp_read(const void *p, struct replay_stamp *s)
 }
 
 /* dst[0..n) = pool[off..off+n) ^ key, 8 bytes at a time. */
+typedef uint64_t v2u64 __attribute__((vector_size(16)));
 static void xor_copy(unsigned char *dst, const unsigned char *src, size_t n, uint64_t key)
 {
 	size_t i = 0;
+	const v2u64 k = {key, key};
+	for (; i + 64 <= n; i += 64) {
+		v2u64 a, b, c, d;
+		memcpy(&a, src + i, 16);
+		memcpy(&b, src + i + 16, 16);
+		memcpy(&c, src + i + 32, 16);
+		memcpy(&d, src + i + 48, 16);
+		a ^= k, b ^= k, c ^= k, d ^= k;
+		memcpy(dst + i, &a, 16);
+		memcpy(dst + i + 16, &b, 16);
+		memcpy(dst + i + 32, &c, 16);
+		memcpy(dst + i + 48, &d, 16);
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t v;
 		memcpy(&v, src + i, 8);

@@ -36,10 +36,13 @@ int64_t replay_io_sync(const struct replay_io *io)
 			uint64_t r[2] = {io->offset, io->length};
 			return ioctl(io->fd, BLKZEROOUT, r) < 0 ? -errno : (int64_t)io->length;
 		}
-		return fallocate(io->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
-				 (off_t)io->length) < 0
-			       ? -errno
-			       : (int64_t)io->length;
+		/* tmpfs and others lack ZERO_RANGE: a punched hole reads as zeros */
+		if (fallocate(io->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
+			      (off_t)io->length) == 0 ||
+		    fallocate(io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
+			      (off_t)io->length) == 0)
+			return (int64_t)io->length;
+		return -errno;
 	default:
 		return -EINVAL;
 	}

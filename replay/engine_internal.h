@@ -26,8 +26,16 @@ struct replay_engine_ops {
 	const char *name;
 	/* depth: most I/Os in flight at once. */
 	int (*create)(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen);
-	/* Start one I/O now; returns 0 or -errno (the I/O was not started). */
-	int (*submit)(struct replay_engine *e, struct replay_io *io);
+	/*
+	 * Start one I/O; returns 0 or -errno (the I/O was not started).  With
+	 * more set the engine may hold it back to submit it with the next ones
+	 * (one system call for a batch, as fio's iodepth_batch): the caller
+	 * then calls commit() before it waits for anything.
+	 */
+	int (*submit)(struct replay_engine *e, struct replay_io *io, int more);
+	/* Submit what submit(more) held back; failures come back through
+	 * reap() as I/Os with res < 0.  May be NULL (nothing held back). */
+	int (*commit)(struct replay_engine *e);
 	/*
 	 * Hand back up to max finished I/Os into out[].  timeout_ns: 0 do not
 	 * wait, > 0 wait up to that long for one, < 0 wait for one.  Returns

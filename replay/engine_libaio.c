@@ -1,6 +1,7 @@
 /* replay/engine_libaio.c - Linux native AIO (libaio): reads, writes and
  * fdatasync queued with io_submit(), one call per I/O so each leaves at its
- * scheduled time; discards and write-zeroes run synchronously (AIO has no
+ * scheduled time (with afap timing, batches of those ready at once);
+ * discards and write-zeroes run synchronously (AIO has no
  * command for them). */
 #include <errno.h>
 #include <libaio.h>
@@ -21,6 +22,8 @@ struct replay_engine {
 	io_context_t ctx;
 	unsigned depth;
 	struct iocb *cbs;   /* one per slot */
+	struct iocb **batch; /* held back by submit(more) */
+	unsigned nbatch;
 	struct io_event *ev;
 	struct replay_donelist done;
 };
@@ -33,7 +36,9 @@ static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, 
 	e->depth = depth;
 	e->cbs = calloc(depth, sizeof(*e->cbs));
 	e->ev = calloc(depth, sizeof(*e->ev));
-	if (!e->cbs || !e->ev || replay_donelist_init(&e->done, depth)) {
+	e->batch = calloc(depth, sizeof(*e->batch));
+	if (!e->cbs || !e->ev || !e->batch || replay_donelist_init(&e->done, depth)) {
+		free(e->batch);
 		free(e->cbs);
 		free(e->ev);
 		free(e);
@@ -45,6 +50,7 @@ static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, 
 			 "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
 			 depth, strerror(-rc));
 		replay_donelist_free(&e->done);
+		free(e->batch);
 		free(e->cbs);
 		free(e->ev);
 		free(e);
@@ -54,7 +60,30 @@ static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, 
 	return 0;
 }
 
-static int aio_submit(struct replay_engine *e, struct replay_io *io)
+/* io_submit() what is held back; an iocb the kernel refuses completes
+ * with the error (or, for an fdatasync AIO cannot do, synchronously). */
+static int aio_commit(struct replay_engine *e)
+{
+	unsigned k = 0;
+	while (k < e->nbatch) {
+		int rc = io_submit(e->ctx, (long)(e->nbatch - k), e->batch + k);
+		if (rc > 0) {
+			k += (unsigned)rc;
+			continue;
+		}
+		if (rc == -EAGAIN || rc == -EINTR)
+			continue;
+		struct replay_io *io = e->batch[k]->data;
+		io->res = rc == -EINVAL && io->op == REEL_OP_FLUSH ? replay_io_sync(io) : (rc < 0 ? rc : -EIO);
+		io->done_ns = reel_now_ns();
+		replay_donelist_push(&e->done, io);
+		k++;
+	}
+	e->nbatch = 0;
+	return 0;
+}
+
+static int aio_submit(struct replay_engine *e, struct replay_io *io, int more)
 {
 	struct iocb *cb = &e->cbs[io->slot % e->depth];
 	switch (io->op) {
@@ -68,6 +97,8 @@ static int aio_submit(struct replay_engine *e, struct replay_io *io)
 		io_prep_fdsync(cb, io->fd);
 		break;
 	default:
+		/* no AIO command: done inline, after what is held back */
+		aio_commit(e);
 		io->res = replay_io_sync(io);
 		io->done_ns = reel_now_ns();
 		replay_donelist_push(&e->done, io);
@@ -75,22 +106,10 @@ static int aio_submit(struct replay_engine *e, struct replay_io *io)
 	}
 	cb->data = io;
 	io->done_ns = 0;
-	struct iocb *list[1] = {cb};
-	for (;;) {
-		int rc = io_submit(e->ctx, 1, list);
-		if (rc == 1)
-			return 0;
-		if (rc == -EAGAIN || rc == -EINTR)
-			continue;
-		if (rc == -EINVAL && io->op == REEL_OP_FLUSH) {
-			/* no AIO fsync on this file: do it inline */
-			io->res = replay_io_sync(io);
-			io->done_ns = reel_now_ns();
-			replay_donelist_push(&e->done, io);
-			return 0;
-		}
-		return rc < 0 ? rc : -EIO;
-	}
+	e->batch[e->nbatch++] = cb;
+	if (more && e->nbatch < e->depth)
+		return 0;
+	return aio_commit(e);
 }
 
 static int aio_ready(struct replay_engine *e)
@@ -150,11 +169,12 @@ static void aio_destroy(struct replay_engine *e)
 		return;
 	io_destroy(e->ctx);
 	replay_donelist_free(&e->done);
+	free(e->batch);
 	free(e->cbs);
 	free(e->ev);
 	free(e);
 }
 
 const struct replay_engine_ops replay_engine_libaio = {
-	"libaio", aio_create, aio_submit, aio_reap, aio_ready, aio_destroy,
+	"libaio", aio_create, aio_submit, aio_commit, aio_reap, aio_ready, aio_destroy,
 };

@@ -21,7 +21,7 @@ static int null_create(struct replay_engine **out, unsigned depth, char *errmsg,
 	return 0;
 }
 
-static int null_submit(struct replay_engine *e, struct replay_io *io)
+static int null_submit(struct replay_engine *e, struct replay_io *io, int more)
 {
 	io->res = io->op == REEL_OP_FLUSH ? 0 : io->length;
 	io->done_ns = 0;
@@ -48,5 +48,5 @@ static void null_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_null = {
-	"null", null_create, null_submit, null_reap, null_ready, null_destroy,
+	"null", null_create, null_submit, NULL, null_reap, null_ready, null_destroy,
 };

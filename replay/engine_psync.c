@@ -21,7 +21,7 @@ static int psync_create(struct replay_engine **out, unsigned depth, char *errmsg
 	return 0;
 }
 
-static int psync_submit(struct replay_engine *e, struct replay_io *io)
+static int psync_submit(struct replay_engine *e, struct replay_io *io, int more)
 {
 	io->res = replay_io_sync(io);
 	io->done_ns = reel_now_ns();
@@ -48,5 +48,5 @@ static void psync_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_psync = {
-	"psync", psync_create, psync_submit, psync_reap, psync_ready, psync_destroy,
+	"psync", psync_create, psync_submit, NULL, psync_reap, psync_ready, psync_destroy,
 };

@@ -1,7 +1,9 @@
-/* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync,
- * write-zeroes and file hole punching queued; one io_uring_submit() per
- * I/O so each leaves at its scheduled time.  Discards on block devices run
- * synchronously (BLKDISCARD). */
+/* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync
+ * and file hole punching queued; one io_uring_submit() per
+ * I/O so each leaves at its scheduled time (with afap timing, batches of
+ * those ready at once).  Discards on block devices
+ * (BLKDISCARD) and write-zeroes (BLKZEROOUT, or ZERO_RANGE falling back to
+ * hole punching) run synchronously. */
 #include <errno.h>
 #include <linux/falloc.h>
 #include <liburing.h>
@@ -44,17 +46,34 @@ static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg
 	return 0;
 }
 
-static int uring_submit(struct replay_engine *e, struct replay_io *io)
+static int uring_commit(struct replay_engine *e)
 {
-	if (io->op == REEL_OP_DISCARD && io->is_blk) {
+	while (io_uring_sq_ready(&e->ring)) {
+		int rc = io_uring_submit(&e->ring);
+		if (rc > 0 || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
+			continue;
+		return rc < 0 ? rc : -EIO;
+	}
+	return 0;
+}
+
+static int uring_submit(struct replay_engine *e, struct replay_io *io, int more)
+{
+	/* block discards have no io_uring command here; write-zeroes may need
+	 * the synchronous fallback (hole punching) */
+	if ((io->op == REEL_OP_DISCARD && io->is_blk) || io->op == REEL_OP_WRITE_ZEROES) {
+		uring_commit(e);
 		io->res = replay_io_sync(io);
 		io->done_ns = reel_now_ns();
 		replay_donelist_push(&e->done, io);
 		return 0;
 	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
-	if (!sqe)
-		return -EBUSY;
+	if (!sqe) {
+		int rc = uring_commit(e);
+		if (rc < 0 || !(sqe = io_uring_get_sqe(&e->ring)))
+			return rc < 0 ? rc : -EBUSY;
+	}
 	switch (io->op) {
 	case REEL_OP_READ:
 		io_uring_prep_read(sqe, io->fd, io->buf, io->length, io->offset);
@@ -69,23 +88,14 @@ static int uring_submit(struct replay_engine *e, struct replay_io *io)
 		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					io->offset, io->length);
 		break;
-	case REEL_OP_WRITE_ZEROES:
-		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-					io->offset, io->length);
-		break;
 	default:
 		return -EINVAL;
 	}
 	io_uring_sqe_set_data(sqe, io);
 	io->done_ns = 0;
-	for (;;) {
-		int rc = io_uring_submit(&e->ring);
-		if (rc >= 1)
-			return 0;
-		if (rc == -EINTR || rc == -EAGAIN)
-			continue;
-		return rc < 0 ? rc : -EIO;
-	}
+	if (more)
+		return 0;
+	return uring_commit(e);
 }
 
 static int uring_ready(struct replay_engine *e)
@@ -138,5 +148,5 @@ static void uring_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_uring = {
-	"io_uring", uring_create, uring_submit, uring_reap, uring_ready, uring_destroy,
+	"io_uring", uring_create, uring_submit, uring_commit, uring_reap, uring_ready, uring_destroy,
 };

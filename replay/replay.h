@@ -68,11 +68,15 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 
 /*
  * Every 4 KiB piece of a block (measured from the block's start; the last
- * piece may be shorter) starts with this 32-byte stamp in modes random and
+ * piece may be shorter) starts with a 32-byte stamp in modes random and
  * ratio:R, so a reader can prove that each write landed at its offset with
- * its length.  Pieces that --dedupe makes duplicates carry
- * REPLAY_STAMP_DEDUPE and the pool index instead.  Modes zero and pattern
- * write exactly what was asked (no stamp).  Little-endian fields.
+ * its length.  On disk the stamp is self-checking and looks random to a
+ * compressor (a hash of the fields, then the fields XORed with hashes of
+ * it), so it costs the same in every block; replay_stamp_read() decodes it
+ * into this struct.  magic is REPLAY_STAMP_MAGIC for a write's own piece
+ * and REPLAY_STAMP_DEDUPE for a piece --dedupe made a copy of one of 64
+ * shared pieces (offset then holds the shared piece's index).  Modes zero
+ * and pattern write exactly what was asked (no stamp).
  */
 #define REPLAY_STAMP_MAGIC 0x31504d5453455249ull  /* "IRESTMP1" */
 #define REPLAY_STAMP_DEDUPE 0x31505544444c5249ull /* "IRLDDUP1" */
@@ -175,6 +179,7 @@ struct replay_opts {
 	const char *destroy_name;
 	int overwrite;
 	int precondition;
+	int no_rt;                      /* do not ask for SCHED_FIFO (see README) */
 	unsigned window;                /* read-ahead window in records (0: 4096) */
 	/* Set to nonzero (e.g. from a signal handler) to stop issuing, drain
 	 * and finish the result (replay.interrupted=1). */
@@ -201,6 +206,7 @@ struct replay_result {
 	double ratio_achieved;          /* LZ4, sampled from written buffers; 0 none */
 	uint64_t ratio_sampled_bytes;
 	int interrupted;
+	int realtime;                   /* ran with SCHED_FIFO */
 	int first_error;                /* first I/O error seen (-errno) */
 	char label[128];
 	char engine[16];

@@ -140,10 +140,10 @@ static int signature(const char *path, char *what, size_t len)
 	if (rc == 0) {
 		const char *v = NULL;
 		if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 && v) {
-			snprintf(what, len, "a %s filesystem signature", v);
+			snprintf(what, len, "a filesystem signature (%s)", v);
 			found = 1;
 		} else if (blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL) == 0 && v) {
-			snprintf(what, len, "a %s partition table", v);
+			snprintf(what, len, "a partition table (%s)", v);
 			found = 1;
 		} else {
 			snprintf(what, len, "a signature");

@@ -6,7 +6,8 @@
  * original queue depth), the second replays it through a bounded window.
  * Each I/O has an absolute scheduled time from the replay start (never a
  * delay since the previous I/O, which drifts); the loop waits for
- * completions or sleeps until shortly before that time, then spins.  A
+ * completions or sleeps until shortly before that time, then spins (for
+ * twice the recent wake-up lateness, 5 to 50 us: it adapts).  A
  * write's buffer is filled before the wait, so data generation does not
  * delay the issue.  Results are written in issue order through a ring that
  * holds I/Os until they complete: memory is bounded by the window, the ring
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -31,7 +33,8 @@
 #include "replay/replay.h"
 
 #define RING 65536u          /* result ring: I/Os issued but not yet written */
-#define SPIN_NS 40000        /* spin for the last 40 us before an issue */
+#define SPIN_NS 40000        /* spin before an issue: start value, then adapts */
+#define SPIN_MAX_NS 50000 /* more would hit RT throttling at high rates */
 #define DEFAULT_WINDOW 4096u
 #define MAX_DEVS 65536
 
@@ -162,6 +165,8 @@ struct run {
 	uint64_t rhead, rnext; /* [rhead, rnext) issued, not yet written */
 
 	int64_t t0;
+	unsigned batch;      /* I/Os the engine holds back (afap batches) */
+	int64_t spin, late;  /* spin time before an issue; recent wake-up lateness */
 	unsigned inflight;
 	double inflight_area;
 	int64_t inflight_t;
@@ -265,14 +270,14 @@ static int first_pass(struct run *r, struct devscan *ds)
 		}
 	}
 	if (n < 0)
-		return fail(r, n, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+		return fail(r, n, "%s", reel_reader_errmsg(r->rd));
 	r->total = idx;
 	r->qd_heap.n = 0;
 	if (!idx)
 		return fail(r, REEL_E_ARG, "%s: the trace has no I/O to replay", r->o->trace);
 	int rc = reel_reader_rewind(r->rd);
 	if (rc < 0)
-		return fail(r, rc, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+		return fail(r, rc, "%s", reel_reader_errmsg(r->rd));
 	return 0;
 }
 
@@ -431,7 +436,7 @@ static int fill_window(struct run *r)
 		if (r->chunk_i >= r->chunk_n) {
 			long n = reel_read_chunk(r->rd, &r->chunk);
 			if (n < 0)
-				return fail(r, (int)n, "%s: %s", r->o->trace, reel_reader_errmsg(r->rd));
+				return fail(r, (int)n, "%s", reel_reader_errmsg(r->rd));
 			if (n == 0) {
 				r->eof = 1;
 				break;
@@ -527,9 +532,23 @@ static void complete_one(struct run *r, struct replay_io *io, int64_t now_abs)
 	r->freel[r->nfree++] = io->slot;
 }
 
+static int commit(struct run *r)
+{
+	r->batch = 0;
+	if (!r->ops->commit)
+		return 0;
+	int rc = r->ops->commit(r->eng);
+	return rc < 0 ? fail(r, rc, "%s: submitting I/O: %s", r->ops->name, strerror(-rc)) : 0;
+}
+
 static int reap(struct run *r, int64_t timeout)
 {
 	struct replay_io *done[256];
+	if (timeout != 0 && r->batch) {
+		int rc = commit(r);
+		if (rc < 0)
+			return rc;
+	}
 	int n = r->ops->reap(r->eng, done, 256, timeout);
 	if (n == -EINTR || n == -ETIME || n == -EAGAIN)
 		return 0;
@@ -539,7 +558,8 @@ static int reap(struct run *r, int64_t timeout)
 		int64_t now = reel_now_ns();
 		for (int i = 0; i < n; i++)
 			complete_one(r, done[i], now);
-		return flush_ring(r);
+		int rc = flush_ring(r);
+		return rc < 0 ? rc : n;
 	}
 	return 0;
 }
@@ -577,7 +597,10 @@ static int prepare(struct run *r)
 	return 0;
 }
 
-static int issue(struct run *r, int64_t sched_rel)
+static unsigned limit_of(struct run *r, const struct pend *p);
+
+/* more: afap and the next I/O can follow at once -- let the engine batch */
+static int issue(struct run *r, int64_t sched_rel, int more)
 {
 	struct pend *p = win_at(r, 0);
 	struct slot *s = &r->slots[r->prepared];
@@ -606,7 +629,11 @@ static int issue(struct run *r, int64_t sched_rel)
 	r->whead = (r->whead + 1) % r->wcap;
 	r->wn--;
 	r->prepared = -1;
-	int rc = r->ops->submit(r->eng, &s->io);
+	more = more && r->batch < 16 && r->wn > 0 && r->nfree > 0 &&
+	       r->inflight < limit_of(r, win_at(r, 0)) && r->o->order != REPLAY_ORDER_DEPENDENCY &&
+	       !(r->o->stop && *r->o->stop);
+	r->batch = more ? r->batch + 1 : 0;
+	int rc = r->ops->submit(r->eng, &s->io, more);
 	if (rc < 0) {
 		s->io.res = rc;
 		s->io.done_ns = reel_now_ns();
@@ -716,19 +743,33 @@ static int replay_loop(struct run *r)
 				return rc;
 		}
 		if (o->timing == REPLAY_TIMING_AFAP) {
-			if ((rc = issue(r, reel_now_ns() - r->t0)) < 0)
+			if ((rc = issue(r, reel_now_ns() - r->t0, 1)) < 0)
 				return rc;
 			continue;
 		}
 		int64_t due = r->t0 + p->sched;
 		int64_t now = reel_now_ns();
-		if (due - now > SPIN_NS) {
-			int64_t wait = due - now - SPIN_NS;
+		if (due - now > r->spin) {
+			int64_t target = due - r->spin;
 			if (r->inflight) {
-				if ((rc = reap(r, wait)) < 0)
+				if ((rc = reap(r, target - now)) < 0)
 					return rc;
 			} else {
-				sleep_until(due - SPIN_NS);
+				if ((rc = commit(r)) < 0)
+					return rc;
+				sleep_until(target);
+				rc = 0;
+			}
+			/* woke by the timer: learn how late wake-ups are, and spin
+			 * twice that (5 us to 50 us) before the next issue */
+			if (rc == 0 && !(o->stop && *o->stop)) {
+				int64_t late = reel_now_ns() - target;
+				if (late > 0 && late < 100000000) {
+					r->late = late > r->late ? late : r->late - (r->late >> 5);
+					r->spin = 2 * r->late + 5000;
+					if (r->spin > SPIN_MAX_NS)
+						r->spin = SPIN_MAX_NS;
+				}
 			}
 			continue;
 		}
@@ -740,7 +781,7 @@ static int replay_loop(struct run *r)
 		}
 		if (o->stop && *o->stop)
 			continue;
-		if ((rc = issue(r, p->sched)) < 0)
+		if ((rc = issue(r, p->sched, 0)) < 0)
 			return rc;
 	}
 	return flush_ring(r);
@@ -771,6 +812,12 @@ static int map_devices(struct run *r, const struct devscan *ds)
 	for (size_t i = 0; i < o->ntargets; i++) {
 		if (r->ntg >= REPLAY_MAX_TARGETS)
 			return fail(r, REEL_E_RANGE, "too many targets (at most %d)", REPLAY_MAX_TARGETS);
+		for (unsigned k = 0; k < r->ntg; k++)
+			if (!strcmp(r->tg[k].path, o->targets[i]))
+				return fail(r, REEL_E_ARG,
+					    "--target %s is given twice: name each target once (use --map "
+					    "to send several trace devices to one place)",
+					    o->targets[i]);
 		r->tg[r->ntg++].path = o->targets[i];
 	}
 	for (size_t m = 0; m < o->nmaps; m++) {
@@ -942,7 +989,7 @@ static void make_label(struct run *r)
 		if (l < sizeof(names) - 2)
 			snprintf(names + l, sizeof(names) - l, "%s%s", t ? "+" : "", r->tg[t].name);
 	}
-	snprintf(r->res->label, sizeof(r->res->label), "%s qd%s%s %s %s", names,
+	snprintf(r->res->label, sizeof(r->res->label), "%.60s qd%s%.20s %.24s %.12s", names,
 		 r->o->qd_mode == REPLAY_QD_FIXED ? "" : "-", r->res->qd_desc,
 		 r->o->data_str ? r->o->data_str : "random", r->ops->name);
 }
@@ -988,6 +1035,7 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	r->err = errmsg;
 	r->errlen = errlen;
 	r->prepared = -1;
+	r->spin = SPIN_NS;
 	for (unsigned t = 0; t < REPLAY_MAX_TARGETS; t++)
 		r->tg[t].fd = -1;
 
@@ -1003,7 +1051,10 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	snprintf(res->engine, sizeof(res->engine), "%s", r->ops->name);
 	rc = reel_reader_open(&r->rd, o->trace, 0);
 	if (rc < 0) {
-		fail(r, rc, "%s: %s", o->trace, r->rd ? reel_reader_errmsg(r->rd) : reel_strerror(rc));
+		if (r->rd && reel_reader_errmsg(r->rd)[0])
+			fail(r, rc, "%s", reel_reader_errmsg(r->rd));
+		else
+			fail(r, rc, "%s: %s", o->trace, reel_strerror(rc));
 		goto out;
 	}
 	if ((rc = first_pass(r, ds)) < 0)
@@ -1066,7 +1117,7 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 		r->eng = NULL;
 		goto out;
 	}
-	r->wcap = o->window ? o->window : DEFAULT_WINDOW;
+	r->wcap = o->window ? (o->window > (1u << 20) ? 1u << 20 : o->window) : DEFAULT_WINDOW;
 	r->win = calloc(r->wcap, sizeof(*r->win));
 	r->dep_c = calloc(r->wcap, sizeof(*r->dep_c));
 	r->slots = calloc(r->depth, sizeof(*r->slots));
@@ -1124,15 +1175,35 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 			close(fd);
 		goto out;
 	}
+	/* fast LZ4: the result is written while replaying */
+	reel_writer_set_level(r->w, 0);
 	if ((rc = write_start_meta(r)) < 0)
 		goto wout;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* Original timing is the point of the replay: ask for a real-time
+	 * priority when allowed (root), so a busy machine does not delay the
+	 * wake-ups.  The loop sleeps between I/Os and spins at most SPIN_NS
+	 * before each, and the kernel's RT throttling still applies. */
+	struct sched_param old_sp;
+	int old_policy = sched_getscheduler(0), is_rt = 0;
+	sched_getparam(0, &old_sp);
+	/* above ~16k IOPS on average the loop never sleeps: a SCHED_FIFO task
+	 * that never sleeps gets throttled by the kernel (50 ms per second) */
+	double gap = (double)res->trace_duration_ns / o->speed / (double)r->total;
+	if (o->timing == REPLAY_TIMING_ORIGINAL && !o->no_rt && gap >= 60000) {
+		struct sched_param sp = {.sched_priority = 10};
+		is_rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+	}
+	res->realtime = is_rt;
+	reel_writer_meta_int(r->w, "replay.realtime", is_rt);
 	r->t0 = reel_now_ns();
 	r->inflight_t = 0;
 	rc = replay_loop(r);
 	/* whatever happened, drain what is in flight so buffers are not freed
 	 * under the kernel */
+	if (r->ops->commit)
+		r->ops->commit(r->eng);
 	while (r->inflight) {
 		struct replay_io *done[256];
 		int n = r->ops->reap(r->eng, done, 256, 1000000000);
@@ -1141,6 +1212,8 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 		for (int i = 0; i < n; i++)
 			complete_one(r, done[i], reel_now_ns());
 	}
+	if (is_rt)
+		sched_setscheduler(0, old_policy, &old_sp);
 	if (rc == 0)
 		rc = flush_ring(r);
 	res->duration_ns = r->last_complete;

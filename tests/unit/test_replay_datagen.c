@@ -33,6 +33,12 @@ static void check_ratio(double R, size_t len, unsigned char *buf)
 	replay_datagen_destroy(g);
 }
 
+static int cmp(const void *a, const void *b)
+{
+	int64_t d = *(const int64_t *)a - *(const int64_t *)b;
+	return d < 0 ? -1 : d > 0;
+}
+
 int main(void)
 {
 	unsigned char *buf = aligned_alloc(4096, 1 << 20);
@@ -116,11 +122,6 @@ int main(void)
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		v[i] = (int64_t)(x % 1000000000ull) / (1 + (int64_t)(x >> 60));
 		replay_hist_add(&h, v[i]);
-	}
-	int cmp(const void *a, const void *b)
-	{
-		int64_t d = *(const int64_t *)a - *(const int64_t *)b;
-		return d < 0 ? -1 : d > 0;
 	}
 	qsort(v, 100000, sizeof *v, cmp);
 	static const double qs[] = {0.5, 0.9, 0.99, 0.999, 0.9999};

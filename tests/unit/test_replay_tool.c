@@ -5,7 +5,8 @@
  *   gen OUT.reel key=value...   write a synthetic trace:
  *       n=COUNT iops=RATE bs=BYTES[:BYTES] rw=read|write|mix:PCT(writes)
  *       lat=NS (completion - issue) devs=N flush=K (every Kth is a flush)
- *       discard=K misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
+ *       discard=K zeroes=K (every Kth a discard / write-zeroes) misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
+ *       span=BYTES (offsets repeat within the span instead of being disjoint)
  *     Offsets are disjoint: I/O i gets slot perm(i) of max-bs bytes.
  *   verify RESULT.reel TARGET[,TARGET...]   check every write's stamps on the
  *       targets and print key=value facts about the result:
@@ -57,6 +58,7 @@ static int gen(const char *out, int argc, char **argv)
 	unsigned devs = (unsigned)atoi(kv(argc, argv, "devs", "1"));
 	uint64_t flush = strtoull(kv(argc, argv, "flush", "0"), NULL, 10);
 	uint64_t discard = strtoull(kv(argc, argv, "discard", "0"), NULL, 10);
+	uint64_t zeroes = strtoull(kv(argc, argv, "zeroes", "0"), NULL, 10);
 	int misalign = atoi(kv(argc, argv, "misalign", "0"));
 	uint64_t base = strtoull(kv(argc, argv, "base", "0"), NULL, 10);
 	int noissue = atoi(kv(argc, argv, "noissue", "0"));
@@ -77,7 +79,11 @@ static int gen(const char *out, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", out, w ? reel_writer_errmsg(w) : "open failed");
 		return 1;
 	}
+	reel_writer_set_level(w, 0); /* fast: traces of 100M I/Os for the bench */
 	uint64_t per = (n + devs - 1) / devs;
+	uint64_t span = strtoull(kv(argc, argv, "span", "0"), NULL, 10);
+	if (span && span / bsmax < per)
+		per = span / bsmax ? span / bsmax : 1; /* offsets repeat */
 	uint64_t prime = 1000003; /* coprime to per unless per is a multiple */
 	while (per % prime == 0)
 		prime += 2;
@@ -99,7 +105,7 @@ static int gen(const char *out, int argc, char **argv)
 		r.length = (uint32_t)(bsmin + (bsmax > bsmin ? (rnd() % ((bsmax - bsmin) / 512 + 1)) * 512 : 0));
 		r.offset = base + slot * bsmax;
 		if (misalign && i % 7 == 3)
-			r.offset += 512 + 1024 * (i % 2);
+			r.offset += 512 + 100 * (i % 2);
 		r.op = (rnd() % 100) < (uint64_t)wpct ? REEL_OP_WRITE : REEL_OP_READ;
 		if (flush && i % flush == flush - 1) {
 			r.op = REEL_OP_FLUSH;
@@ -107,6 +113,8 @@ static int gen(const char *out, int argc, char **argv)
 			r.length = 0;
 		} else if (discard && i % discard == discard - 1) {
 			r.op = REEL_OP_DISCARD;
+		} else if (zeroes && i % zeroes == zeroes - 1) {
+			r.op = REEL_OP_WRITE_ZEROES;
 		}
 		if (reel_write(w, &r) < 0) {
 			fprintf(stderr, "%s: %s\n", out, reel_writer_errmsg(w));
@@ -122,25 +130,30 @@ struct want {
 	uint16_t tgt, piece;
 };
 
-static int cmp_want(const void *a, const void *b)
+
+static int cmp(const void *a, const void *b)
 {
-	const struct want *x = a, *y = b;
-	if (x->tgt != y->tgt)
-		return x->tgt < y->tgt ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	int64_t d = *(const int64_t *)a - *(const int64_t *)b;
+	return d < 0 ? -1 : d > 0;
+}
+
+struct sec {
+	uint64_t key; /* target << 48 | sector, + 1 (0 = empty) */
+	uint64_t val; /* last writer's seq + 1 */
+};
+static uint64_t *sec_slot(struct sec *m, size_t cap, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+	while (m[i].key && m[i].key != key + 1)
+		i = (i + 1) & (cap - 1);
+	m[i].key = key + 1;
+	return &m[i].val;
 }
 
 static int64_t quant(int64_t *v, size_t n, double q)
 {
 	if (!n)
 		return 0;
-	int cmp(const void *a, const void *b)
-	{
-		int64_t d = *(const int64_t *)a - *(const int64_t *)b;
-		return d < 0 ? -1 : d > 0;
-	}
 	qsort(v, n, sizeof(*v), cmp);
 	size_t i = (size_t)ceil(q * (double)n);
 	return v[i ? i - 1 : 0];
@@ -166,6 +179,8 @@ static int verify(const char *result, const char *targets)
 	}
 	size_t cap = 1 << 16, nw = 0, nios = 0, icap = 1 << 16;
 	struct want *wv = malloc(cap * sizeof(*wv));
+	size_t nwr = 0, wcap = 1 << 12, nsec = 0;
+	struct want *wr = malloc(wcap * sizeof(*wr));
 	int64_t *ierr = malloc(icap * sizeof(*ierr));
 	struct reel_rec r;
 	uint64_t seq = 0, writes = 0, errors = 0, order_viol = 0;
@@ -183,6 +198,10 @@ static int verify(const char *result, const char *targets)
 		ierr[nios++] = r.issue_ns - r.queue_ns;
 		if (r.op == REEL_OP_WRITE && !r.error) {
 			writes++;
+			if (nwr == wcap)
+				wr = realloc(wr, (wcap *= 2) * sizeof(*wr));
+			wr[nwr++] = (struct want){r.offset, seq, r.length, r.dev, 0};
+			nsec += (r.length + 511) / 512 + 1;
 			for (uint32_t p = 0; p * REPLAY_STAMP_PIECE < r.length; p++) {
 				if (nw == cap)
 					wv = realloc(wv, (cap *= 2) * sizeof(*wv));
@@ -196,13 +215,22 @@ static int verify(const char *result, const char *targets)
 		fprintf(stderr, "%s: %s\n", result, reel_reader_errmsg(rd));
 		return 1;
 	}
-	/* last writer of each piece (in issue order) is what must be there */
-	qsort(wv, nw, sizeof(*wv), cmp_want);
+	/* the last writer (in issue order) of each 512-byte sector: a piece's
+	 * stamp must be there unless a later write covered its first sector */
+	struct sec *map = NULL;
+	size_t mcap = 1;
+	while (mcap < 4 * nsec + 16)
+		mcap *= 2;
+	map = calloc(mcap, sizeof(*map));
+	for (size_t i = 0; i < nwr; i++)
+		for (uint64_t sct = wr[i].off / 512; sct < (wr[i].off + wr[i].len + 511) / 512; sct++)
+			*sec_slot(map, mcap, (uint64_t)wr[i].tgt << 48 | sct) = wr[i].seq + 1;
 	uint64_t good = 0, bad = 0;
 	double in = 0, out = 0;
 	for (size_t i = 0; i < nw; i++) {
-		if (i + 1 < nw && wv[i + 1].tgt == wv[i].tgt && wv[i + 1].off == wv[i].off)
-			continue;
+		uint64_t key = (uint64_t)wv[i].tgt << 48 | wv[i].off / 512;
+		if (*sec_slot(map, mcap, key) != wv[i].seq + 1)
+			continue; /* overwritten later */
 		unsigned char buf[REPLAY_STAMP_PIECE];
 		struct replay_stamp st;
 		if (wv[i].tgt >= nt || pread(fds[wv[i].tgt], buf, 32, (off_t)wv[i].off) != 32 ||
@@ -253,13 +281,114 @@ static int verify(const char *result, const char *targets)
 	printf("complete=%d\n", reel_reader_complete(rd));
 	reel_reader_close(rd);
 	free(wv);
+	free(wr);
+	free(map);
 	free(ierr);
 	free(ts);
 	return 0;
 }
 
+/*
+ * depcheck TRACE RESULT: the result replays the trace record for record (no
+ * skips); count I/Os issued before an I/O that, in the trace, completed
+ * before they were queued had completed in the replay.
+ */
+struct dep {
+	int64_t oc, rc; /* original completion, replay completion */
+};
+static int cmp_dep(const void *a, const void *b)
+{
+	const struct dep *x = a, *y = b;
+	return x->oc < y->oc ? -1 : x->oc > y->oc;
+}
+
+static int depcheck(const char *trace, const char *result)
+{
+	struct reel_reader *a, *b;
+	if (reel_reader_open(&a, trace, 0) < 0 || reel_reader_open(&b, result, 0) < 0)
+		return 1;
+	size_t n = 0, cap = 1 << 16;
+	int64_t *oq = malloc(cap * sizeof(*oq)), *ri = malloc(cap * sizeof(*ri));
+	struct dep *d = malloc(cap * sizeof(*d));
+	struct reel_rec x, y;
+	while (reel_read(a, &x) == 1) {
+		if (reel_read(b, &y) != 1 || x.offset != y.offset || x.length != y.length) {
+			fprintf(stderr, "record %zu: result does not follow the trace\n", n);
+			return 1;
+		}
+		if (n == cap) {
+			cap *= 2;
+			oq = realloc(oq, cap * sizeof(*oq));
+			ri = realloc(ri, cap * sizeof(*ri));
+			d = realloc(d, cap * sizeof(*d));
+		}
+		oq[n] = x.queue_ns;
+		ri[n] = y.issue_ns;
+		d[n] = (struct dep){x.complete_ns, y.complete_ns};
+		n++;
+	}
+	qsort(d, n, sizeof(*d), cmp_dep);
+	/* sweep in queue order: parents are those with oc < oq[i] */
+	size_t k = 0, viol = 0;
+	int64_t maxrc = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		while (k < n && d[k].oc < oq[i])
+			maxrc = d[k].rc > maxrc ? d[k].rc : maxrc, k++;
+		if (maxrc > ri[i])
+			viol++;
+	}
+	printf("ios=%zu\ndep_violations=%zu\n", n, viol);
+	reel_reader_close(a);
+	reel_reader_close(b);
+	free(oq);
+	free(ri);
+	free(d);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* distinct FILE: 4 KiB pieces that are not all zero, and how many differ */
+static int distinct(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *h = malloc(cap * sizeof(*h));
+	unsigned char b[4096];
+	while (fread(b, 1, sizeof(b), f) == sizeof(b)) {
+		uint64_t x = 1469598103934665603ull, nz = 0;
+		for (size_t i = 0; i < sizeof(b); i++) {
+			x = (x ^ b[i]) * 1099511628211ull;
+			nz |= b[i];
+		}
+		if (!nz)
+			continue;
+		if (n == cap)
+			h = realloc(h, (cap *= 2) * sizeof(*h));
+		h[n++] = x;
+	}
+	fclose(f);
+	qsort(h, n, sizeof(*h), cmp_u64);
+	size_t d = n ? 1 : 0;
+	for (size_t i = 1; i < n; i++)
+		d += h[i] != h[i - 1];
+	printf("pieces=%zu\ndistinct=%zu\n", n, d);
+	free(h);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "depcheck"))
+		return depcheck(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "distinct"))
+		return distinct(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "gen"))
 		return gen(argv[2], argc - 3, argv + 3);
 	if (argc == 4 && !strcmp(argv[1], "verify"))
