@@ -412,7 +412,7 @@ int reel_stats_compute(struct reel_reader *r, struct reel_stats *s);
 /* ---- small helpers shared by modules ----------------------------------- */
 /* Monotonic clock in ns. */
 int64_t reel_now_ns(void);
-/* Write s to f as a JSON string (quoted, escaped): for the --json outputs. */
+/* Write s to f as a JSON string (quoted, escaped; NULL as ""): for --json. */
 void reel_json_str(FILE *f, const char *s);
 /* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
 int reel_parse_size(const char *s, uint64_t *out);

@@ -100,27 +100,13 @@ static void progress(const struct replay_progress *p, void *arg)
 static const double qs[] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
 static const char *const qnames[] = {"p50", "p90", "p99", "p99.9", "p99.99", "max"};
 
-static void json_hist(FILE *f, const struct replay_hist *h)
+static void json_hist(FILE *f, const struct reel_hist *h)
 {
 	fprintf(f, "{\"count\": %llu, \"mean\": %.0f", (unsigned long long)h->count,
-		replay_hist_mean(h));
+		reel_hist_mean(h));
 	for (int i = 0; i < 6; i++)
-		fprintf(f, ", \"%s\": %lld", qnames[i], (long long)replay_hist_quantile(h, qs[i]));
+		fprintf(f, ", \"%s\": %lld", qnames[i], (long long)(int64_t)reel_hist_quantile(h, qs[i]));
 	fprintf(f, "}");
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o,
@@ -128,31 +114,31 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 {
 	double secs = r->duration_ns / 1e9;
 	fprintf(f, "{\n  \"trace\": ");
-	json_str(f, o->trace);
+	reel_json_str(f, o->trace);
 	fprintf(f, ",\n  \"result\": ");
 	if (o->result)
-		json_str(f, o->result);
+		reel_json_str(f, o->result);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"label\": ");
-	json_str(f, r->label);
+	reel_json_str(f, r->label);
 	fprintf(f, ",\n  \"targets\": [");
 	for (size_t i = 0; i < o->ntargets; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_str(f, o->targets[i]);
+		reel_json_str(f, o->targets[i]);
 	}
 	for (size_t i = 0; i < o->nmaps; i++) {
 		fprintf(f, "%s", i || o->ntargets ? ", " : "");
-		json_str(f, o->maps[i].path);
+		reel_json_str(f, o->maps[i].path);
 	}
 	fprintf(f, "],\n  \"engine\": ");
-	json_str(f, r->engine);
+	reel_json_str(f, r->engine);
 	fprintf(f, ",\n  \"timing\": \"%s\", \"speed\": %g, \"qd\": ",
 		o->timing == REPLAY_TIMING_AFAP ? "afap" : "original", o->speed);
-	json_str(f, r->qd_desc);
+	reel_json_str(f, r->qd_desc);
 	fprintf(f, ", \"order\": \"%s\", \"point\": \"%s\",\n  \"data\": ", orders[o->order],
 		o->point == REPLAY_POINT_ISSUE ? "issue" : "queue");
-	json_str(f, o->data_str);
+	reel_json_str(f, o->data_str);
 	fprintf(f, ", \"dedupe\": %u, \"ratio_achieved\": ", o->data.dedupe_pct);
 	if (r->ratio_achieved > 0)
 		fprintf(f, "%.4f", r->ratio_achieved);
@@ -225,13 +211,13 @@ static void summary(const struct replay_result *r, const struct replay_opts *o,
 		printf("%-13s %9llu %9.0f %9.1f", reel_op_name(op), (unsigned long long)s->count,
 		       secs > 0 ? s->count / secs : 0.0, secs > 0 ? s->bytes / secs / 1e6 : 0.0);
 		for (int i = 0; i < 6; i++)
-			print_us(replay_hist_quantile(&s->lat, qs[i]));
+			print_us((int64_t)reel_hist_quantile(&s->lat, qs[i]));
 		printf("\n");
 	}
 	if (o->timing == REPLAY_TIMING_ORIGINAL && r->issue_err.count) {
 		printf("%-13s %9s %9s %9s", "issue error", "", "", "");
 		for (int i = 0; i < 6; i++)
-			print_us(replay_hist_quantile(&r->issue_err, qs[i]));
+			print_us((int64_t)reel_hist_quantile(&r->issue_err, qs[i]));
 		printf("   (actual - scheduled, us)\n");
 	}
 	printf("in-flight mean %.2f, max %u\n", r->inflight_mean, r->inflight_max);

@@ -21,29 +21,8 @@ extern "C" {
 
 int cmd_replay(int argc, char **argv);
 
-/* ---- latency histogram: log-linear, <= 1% relative error -------------- */
-/*
- * Values (ns, >= 0) below 2^REPLAY_HIST_SUB_BITS are exact; above, each
- * power of two is cut into 2^REPLAY_HIST_SUB_BITS linear buckets, so a
- * bucket spans at most 1/128 of its value and the reported value (the
- * bucket's midpoint) is within 0.4% of any value in it.  Fixed size
- * (about 56 KiB), no allocation.
- */
-#define REPLAY_HIST_SUB_BITS 7
-#define REPLAY_HIST_EXP 44 /* values up to 2^(44+7) ns */
-#define REPLAY_HIST_BUCKETS ((REPLAY_HIST_EXP + 1) << REPLAY_HIST_SUB_BITS)
-struct replay_hist {
-	uint64_t count;
-	int64_t min, max;
-	double sum;
-	uint64_t b[REPLAY_HIST_BUCKETS];
-};
-void replay_hist_init(struct replay_hist *h);
-void replay_hist_add(struct replay_hist *h, int64_t v); /* v < 0 counts as 0 */
-/* Value at quantile q in [0,1] (q=1 gives max); 0 when empty. */
-int64_t replay_hist_quantile(const struct replay_hist *h, double q);
-double replay_hist_mean(const struct replay_hist *h);
-void replay_hist_merge(struct replay_hist *into, const struct replay_hist *from);
+/* Latency and issue-error histograms are struct reel_hist (formats/reel.h):
+ * log-linear, within 1%, zeroed to initialise. */
 
 /* ---- data of chosen compressibility ------------------------------------ */
 enum replay_data_mode {
@@ -192,12 +171,12 @@ struct replay_opts {
 /* Per-op totals and latency. */
 struct replay_op_stats {
 	uint64_t count, bytes, errors;
-	struct replay_hist lat;
+	struct reel_hist lat;
 };
 
 struct replay_result {
 	struct replay_op_stats op[REEL_OP__COUNT];
-	struct replay_hist issue_err;   /* actual - scheduled issue, ns */
+	struct reel_hist issue_err;   /* actual - scheduled issue, ns */
 	uint64_t ios, errors, skipped;  /* skipped: not replayable (read-only
 					   discards, unmapped devices) */
 	int64_t duration_ns, trace_duration_ns;

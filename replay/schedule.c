@@ -32,6 +32,12 @@
 #include "replay/engine_internal.h"
 #include "replay/replay.h"
 
+/* histograms take ns >= 0: an early issue counts as 0 */
+static inline uint64_t ns_nonneg(int64_t v)
+{
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
 #define RING 65536u          /* result ring: I/Os issued but not yet written */
 #define SPIN_NS 40000        /* spin before an issue: start value, then adapts */
 #define SPIN_MAX_NS 50000 /* more would hit RT throttling at high rates */
@@ -506,7 +512,7 @@ static void complete_one(struct run *r, struct replay_io *io, int64_t now_abs)
 	e->done = 1;
 	struct replay_op_stats *os = &r->res->op[e->rec.op < REEL_OP__COUNT ? e->rec.op : 0];
 	os->count++;
-	replay_hist_add(&os->lat, done - s->issue_abs);
+	reel_hist_add(&os->lat, ns_nonneg(done - s->issue_abs));
 	r->res->ios++;
 	if (io->res < 0) {
 		os->errors++;
@@ -621,7 +627,7 @@ static int issue(struct run *r, int64_t sched_rel, int more)
 	e->rec.queue_ns = sched_rel;
 	e->rec.issue_ns = now - r->t0;
 	if (r->o->timing == REPLAY_TIMING_ORIGINAL)
-		replay_hist_add(&r->res->issue_err, now - r->t0 - sched_rel);
+		reel_hist_add(&r->res->issue_err, ns_nonneg(now - r->t0 - sched_rel));
 	inflight_change(r, now - r->t0, +1);
 	if (r->o->order == REPLAY_ORDER_DEPENDENCY && s->orig_c != INT64_MAX &&
 	    heap_push(&r->dep, s->orig_c, rseq) < 0)
@@ -1022,8 +1028,8 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 	int rc = 0;
 	memset(res, 0, sizeof(*res));
 	for (int i = 0; i < REEL_OP__COUNT; i++)
-		replay_hist_init(&res->op[i].lat);
-	replay_hist_init(&res->issue_err);
+		memset(&res->op[i].lat, 0, sizeof(*(&res->op[i].lat)));
+	memset(&res->issue_err, 0, sizeof(*(&res->issue_err)));
 	if (!r || !ds) {
 		free(r);
 		free(ds);
