@@ -32,7 +32,11 @@ echo "SIGINT: $n reads, file complete"
 # 2. kill -9: the file stays readable up to the last flushed chunk
 start_capture -d "$LOOP" -o "$T/kill.reel"
 load 1.5
-sleep 1.2 # at least one flush after the load ended
+# wait (bounded) until a flushed chunk holds the reads: the machine may be slow
+for i in $(seq 40); do
+	"$DUMP" dump "$T/kill.reel" >"$T/dump" 2>/dev/null && [ "$(grep -c '^read ' "$T/dump")" -gt 100 ] && break
+	sleep 0.5
+done
 kill -9 $CAP
 wait "$CAP" 2>/dev/null
 [ -d $TRACEFS/instances/ioreel-$CAP ] || fail "kill -9: expected the instance to survive"
