@@ -1380,6 +1380,9 @@ out:
 }
 
 #define BLOCK 1024
+/* column scratch stride: not a multiple of 4 KiB, so the 13 column streams
+ * of a block do not all fall in the same L1 cache sets */
+#define TSTRIDE (BLOCK + 40)
 
 /* Slow path: one varint byte by byte; 0 on a bad or short stream. */
 static int varint_slow(const unsigned char **pp, const unsigned char *end, uint64_t *out)
@@ -1476,12 +1479,26 @@ static int decode_block(struct colstate *cs, int64_t *out, size_t m)
 		return 0;
 	}
 	if (cs->kind == K_VARINT) {
+		/* varints of up to 8 bytes decode branch-free from one 8-byte
+		 * load: the first clear high bit gives the length */
+		const unsigned char *p = cs->p, *end = cs->end;
+		const uint64_t mul = (uint64_t)cs->mul;
 		for (size_t i = 0; i < m; i++) {
-			uint64_t u;
-			if (!varint_slow(&cs->p, cs->end, &u))
+			uint64_t u, w8, stop;
+			if (end - p >= 8 && (memcpy(&w8, p, 8), stop = ~w8 & 0x8080808080808080ull)) {
+				unsigned nb = ((unsigned)__builtin_ctzll(stop) + 1) >> 3;
+				uint64_t v = nb == 8 ? w8 : w8 & ((1ull << (nb * 8)) - 1);
+				u = (v & 0x7f) | ((v & 0x7f00ull) >> 1) | ((v & 0x7f0000ull) >> 2) |
+				    ((v & 0x7f000000ull) >> 3) | ((v & 0x7f00000000ull) >> 4) |
+				    ((v & 0x7f0000000000ull) >> 5) | ((v & 0x7f000000000000ull) >> 6) |
+				    ((v & 0x7f00000000000000ull) >> 7);
+				p += nb;
+			} else if (!varint_slow(&p, end, &u)) {
 				return -1;
-			out[i] = (int64_t)((uint64_t)unzz(u) * (uint64_t)cs->mul);
+			}
+			out[i] = (int64_t)((uint64_t)unzz(u) * mul);
 		}
+		cs->p = p;
 		return 0;
 	}
 	return decode_bitpack(cs, out, m);
@@ -1608,7 +1625,7 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	int64_t *t = r->tmp;
 	uint64_t q = r->cq, end = r->cend;
 	for (int c = 0; c < C__COUNT; c++) {
-		if (decode_block(&r->cs[c], t + (size_t)c * BLOCK, bm)) {
+		if (decode_block(&r->cs[c], t + (size_t)c * TSTRIDE, bm)) {
 			snprintf(whybuf, sizeof(whybuf),
 				 "column '%s': bad bitpack data or fewer values than n=%zu", col_names[c],
 				 r->chunk_n);
@@ -1617,12 +1634,12 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 		}
 	}
 	/* undo the column transforms (see col_value), one pass over the block */
-	const int64_t *th = t + C_HAS * BLOCK, *tq = t + C_QUEUE * BLOCK,
-		      *ti = t + C_ISSUE * BLOCK, *tc = t + C_COMPLETE * BLOCK,
-		      *to = t + C_OFFSET * BLOCK, *tl = t + C_LENGTH * BLOCK,
-		      *top = t + C_OP * BLOCK, *tf = t + C_FLAGS * BLOCK, *td = t + C_DEV * BLOCK,
-		      *tp = t + C_PID * BLOCK, *tm = t + C_COMM * BLOCK, *tu = t + C_CPU * BLOCK,
-		      *te = t + C_ERROR * BLOCK;
+	const int64_t *th = t + C_HAS * TSTRIDE, *tq = t + C_QUEUE * TSTRIDE,
+		      *ti = t + C_ISSUE * TSTRIDE, *tc = t + C_COMPLETE * TSTRIDE,
+		      *to = t + C_OFFSET * TSTRIDE, *tl = t + C_LENGTH * TSTRIDE,
+		      *top = t + C_OP * TSTRIDE, *tf = t + C_FLAGS * TSTRIDE, *td = t + C_DEV * TSTRIDE,
+		      *tp = t + C_PID * TSTRIDE, *tm = t + C_COMM * TSTRIDE, *tu = t + C_CPU * TSTRIDE,
+		      *te = t + C_ERROR * TSTRIDE;
 	struct reel_summary *s = &r->seen;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
@@ -1755,7 +1772,7 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->buf = malloc(r->buf_cap);
 	r->recs = malloc(BLOCK * sizeof(*r->recs));
 	msgpack_unpacked_init(&r->cur);
-	r->tmp = malloc((size_t)C__COUNT * BLOCK * sizeof(*r->tmp));
+	r->tmp = malloc((size_t)C__COUNT * TSTRIDE * sizeof(*r->tmp));
 	r->hdr.source = r->hdr.source_detail = "";
 	if (!r->path || !r->buf || !r->recs || !r->tmp) {
 		if (!r->path)
