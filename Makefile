@@ -46,7 +46,7 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libioreel.a tests/unit/unit.h
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
 
 # Fuzz targets as standalone programs that replay their corpus.
-$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(BUILD)/libioreel.a
+$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(wildcard tests/fuzz/*.inc) $(BUILD)/libioreel.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/driver.c $(BUILD)/libioreel.a $(LDLIBS)
 
