@@ -21,46 +21,7 @@
 #include <stdbool.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
-/*
- * tracefs.h includes <event-parse.h>, found only with
- * -I/usr/include/traceevent (pkg-config --cflags libtracefs).  Without that
- * flag, declare the libtracefs 1.x calls used here (a stable ABI).
- */
-#if __has_include(<event-parse.h>)
 #include <tracefs/tracefs.h>
-#else
-struct tracefs_instance;
-struct tracefs_cpu;
-const char *tracefs_tracing_dir(void);
-void tracefs_instance_free(struct tracefs_instance *instance);
-struct tracefs_instance *tracefs_instance_create(const char *name);
-struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir, const char *name);
-int tracefs_instance_destroy(struct tracefs_instance *instance);
-int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
-				const char *str);
-char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file,
-				 int *psize);
-int tracefs_instances_walk(int (*callback)(const char *, void *), void *context);
-bool tracefs_instance_exists(const char *name);
-int tracefs_trace_on(struct tracefs_instance *instance);
-int tracefs_trace_off(struct tracefs_instance *instance);
-int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
-			 const char *event);
-int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
-			  const char *event);
-int tracefs_event_file_write(struct tracefs_instance *instance, const char *system,
-			     const char *event, const char *file, const char *str);
-char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system,
-			      const char *event, const char *file, int *psize);
-struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
-void tracefs_cpu_close(struct tracefs_cpu *tcpu);
-struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
-void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
-int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file, int mode);
-int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
-int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
-int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
-#endif
 
 #include "capture/capture.h"
 #include "formats/reel.h"

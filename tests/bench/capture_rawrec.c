@@ -21,31 +21,7 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#if __has_include(<event-parse.h>)
 #include <tracefs/tracefs.h>
-#else
-struct tracefs_instance;
-struct tracefs_cpu;
-struct tracefs_instance *tracefs_instance_create(const char *name);
-int tracefs_instance_destroy(struct tracefs_instance *instance);
-void tracefs_instance_free(struct tracefs_instance *instance);
-int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
-				const char *str);
-char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file,
-				 int *psize);
-int tracefs_trace_on(struct tracefs_instance *instance);
-int tracefs_trace_off(struct tracefs_instance *instance);
-int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
-			 const char *event);
-int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
-			  const char *event);
-int tracefs_event_file_write(struct tracefs_instance *instance, const char *system,
-			     const char *event, const char *file, const char *str);
-struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock);
-void tracefs_cpu_close(struct tracefs_cpu *tcpu);
-int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
-int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
-#endif
 
 static volatile sig_atomic_t stop;
 static void on_sig(int s)
