@@ -55,24 +55,14 @@ void model_free(struct model *m)
 }
 
 /* ---- inter-arrival families ------------------------------------------- */
-static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
+/* gaps: every FAM_STRIDE(n)-th of the phase's n gaps (time order), nz of
+ * all n gaps being 0 */
+#define FAM_STRIDE(n) ((n) > 65536 ? (n) / 65536 + 1 : 1)
+static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, size_t nall,
+			 size_t nz)
 {
 	/* at most 65536 gaps (a fixed stride): the families are for people */
-	size_t st = n > 65536 ? n / 65536 + 1 : 1, nz = 0;
-	for (size_t i = 0; i < n; i++)
-		nz += gaps[i] == 0;
-	p->gap_zero = n ? (double)nz / (double)n : 0;
-	int64_t *sub = NULL;
-	if (st > 1) {
-		sub = malloc((n / st + 1) * sizeof(*sub));
-		if (!sub)
-			return;
-		size_t k = 0;
-		for (size_t i = 0; i < n; i += st)
-			sub[k++] = gaps[i];
-		gaps = sub;
-		n = k;
-	}
+	p->gap_zero = nall ? (double)nz / (double)nall : 0;
 	size_t np = 0;
 	double sum = 0, slog = 0, slog2 = 0;
 	for (size_t i = 0; i < n; i++)
@@ -88,10 +78,8 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
 	}
 	p->best_family = -1;
-	if (np < 8) {
-		free(sub);
+	if (np < 8)
 		return;
-	}
 	double N = (double)np, mean = sum / N;
 	/* exponential */
 	p->fam[0].p[0] = mean;
@@ -154,7 +142,6 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 	for (int f = 1; f < 3; f++)
 		if (p->fam[f].aic < p->fam[p->best_family].aic)
 			p->best_family = f;
-	free(sub);
 }
 
 /* ---- k-means over window features -------------------------------------- */
@@ -251,18 +238,48 @@ static void normalize_rows(double *m, size_t rows, size_t cols, const double *fa
 	}
 }
 
-struct cdf_memo { /* the last value looked up: runs of one value (0 gaps) are common */
+/* a fixed-stride sample of a stream of values (every st-th, from the first)
+ * and the sum of all of them, as model_dist_fit_sample wants it */
+struct samp {
+	int64_t *v;
+	size_t k, st, cd;
+	uint64_t n;
+	double sum;
+};
+static int samp_init(struct samp *s, uint64_t n, size_t st)
+{
+	memset(s, 0, sizeof(*s));
+	s->st = st;
+	s->v = malloc((size_t)(n / st + 1) * sizeof(*s->v));
+	return s->v ? 0 : REEL_E_NOMEM;
+}
+static inline void samp_add(struct samp *s, int64_t x)
+{
+	s->sum += (double)x;
+	s->n++;
+	if (!s->cd) {
+		s->v[s->k++] = x;
+		s->cd = s->st;
+	}
+	s->cd--;
+}
+static void samp_fit(struct samp *s, struct model_dist *d)
+{
+	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
+}
+
+/* the gap class of a gap equal to class bound k: a random share of the
+ * bound's point mass, deterministic by salt (the CDF looked up once per bound) */
+struct bound_memo {
 	int valid;
-	int64_t g;
 	double lo, hi;
 };
 
-static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struct cdf_memo *mm)
+static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struct bound_memo *mm)
 {
-	if (!mm->valid || g != mm->g) {
+	if (!mm->valid) {
 		model_dist_cdf(d, (double)g, &mm->lo, &mm->hi);
 		mm->valid = 1;
-		mm->g = g;
 	}
 	double lo = mm->lo, hi = mm->hi;
 	double u = lo + (hi - lo) * hash01(salt);
@@ -271,16 +288,47 @@ static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struc
 }
 
 /* ---- per phase ----------------------------------------------------------- */
+/* One pass over the phase's windows, keeping only bounded samples (the
+ * counts per op and of gaps are known beforehand from the windows), then
+ * a second pass for the gap-class chain. */
 static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		     const int *wphase, size_t nwin, const size_t *wstart)
 {
 	struct model_phase *p = &m->phases[pi];
-	struct vec sizes[REEL_OP__COUNT] = {{0}}, gaps = {0}, leads = {0}, tloc[REEL_OP__COUNT + 1] = {{0}};
+	struct samp sizes[REEL_OP__COUNT] = {{0}}, gaps = {0}, fam = {0};
+	struct model_bm bm[REEL_OP__COUNT + 1];
+	int64_t *leads = NULL;
+	size_t nlead = 0, nz = 0;
 	double opn[REEL_OP__COUNT][REEL_OP__COUNT] = {{0}};
 	uint64_t opc[REEL_OP__COUNT] = {0};
-	int e = 0;
+	int e = REEL_E_NOMEM;
 	int64_t acc = 0; /* phase-local time: the phase's windows laid end to end */
 	double wl = (double)m->duration_ns / (double)m->nwin;
+	uint64_t pops[REEL_OP__COUNT] = {0}, pios = 0, ngap = 0, nwp = 0, nne = 0;
+	memset(bm, 0, sizeof(bm));
+	for (size_t w = 0; w < nwin; w++) {
+		if (wphase[w] != (int)pi)
+			continue;
+		nwp++;
+		size_t cnt = wstart[w + 1] - wstart[w];
+		pios += cnt;
+		ngap += cnt ? cnt - 1 : 0;
+		nne += cnt > 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			pops[o] += m->win_ops[w * REEL_OP__COUNT + o];
+	}
+	int64_t accend = (int64_t)nwp * ((int64_t)wl + 1);
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		if (samp_init(&sizes[o], pops[o], model_dist_stride(pops[o])))
+			goto out;
+	if (samp_init(&gaps, ngap, model_dist_stride(ngap)) ||
+	    samp_init(&fam, ngap, FAM_STRIDE(ngap)))
+		goto out;
+	if (!(leads = malloc((nne + 1) * sizeof(*leads))))
+		goto out;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		if (model_bm_init(&bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1))
+			goto out;
 	for (size_t w = 0; w < nwin; w++) {
 		if (wphase[w] != (int)pi)
 			continue;
@@ -290,23 +338,23 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 			uint8_t op = tr->op[i];
 			p->ios++;
 			opc[op]++;
-			if ((e = vpush(&sizes[op], tr->len[i])))
-				goto out;
+			samp_add(&sizes[op], tr->len[i]);
 			int64_t lt = acc + (tr->t[i] - ws);
-			if ((e = vpush(&tloc[0], lt)) || (e = vpush(&tloc[1 + op], lt)))
-				goto out;
+			model_bm_add(&bm[0], lt);
+			model_bm_add(&bm[1 + op], lt);
 			if (i > 0 && i != wstart[w]) {
 				opn[tr->op[i - 1]][op] += 1;
 			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
 				opn[tr->op[i - 1]][op] += 1;
 			}
 			if (i > wstart[w]) { /* gaps inside the window */
-				if ((e = vpush(&gaps, tr->t[i] - tr->t[i - 1])))
-					goto out;
+				int64_t g = tr->t[i] - tr->t[i - 1];
+				samp_add(&gaps, g);
+				samp_add(&fam, g);
+				nz += g == 0;
 			} else { /* where the window's first I/O falls, in ppm */
 				double f = (double)(tr->t[i] - ws) / wl * 1e6;
-				if ((e = vpush(&leads, f < 0 ? 0 : f > 1e6 ? 1000000 : (int64_t)f)))
-					goto out;
+				leads[nlead++] = f < 0 ? 0 : f > 1e6 ? 1000000 : (int64_t)f;
 			}
 		}
 		acc += (int64_t)wl + 1;
@@ -317,21 +365,14 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	memcpy(p->op_next, opn, sizeof(opn));
 	normalize_rows(&p->op_next[0][0], REEL_OP__COUNT, REEL_OP__COUNT, p->op_mix);
 	for (int o = 0; o < REEL_OP__COUNT; o++)
-		model_dist_fit(&p->size[o], sizes[o].v, sizes[o].n);
+		samp_fit(&sizes[o], &p->size[o]);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		p->bmodel[k] = model_bmodel(tloc[k].v, tloc[k].n, 0, acc > 0 ? acc : 1);
-	model_dist_fit(&p->lead, leads.v, leads.n);
-	/* gaps in time order: classes and their chain, before the fit sorts them */
+		p->bmodel[k] = model_bm_finish(&bm[k]);
+	model_dist_fit(&p->lead, leads, nlead);
+	fit_families(p, fam.v, fam.k, gaps.n, nz);
+	samp_fit(&gaps, &p->gap);
+	/* gaps in time order again: their classes and the classes' chain */
 	{
-		int64_t *ord = malloc((gaps.n + 1) * sizeof(*ord));
-		if (!ord) {
-			e = REEL_E_NOMEM;
-			goto out;
-		}
-		if (gaps.n)
-			memcpy(ord, gaps.v, gaps.n * sizeof(*ord));
-		fit_families(p, ord, gaps.n);
-		model_dist_fit(&p->gap, gaps.v, gaps.n);
 		double tm[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
 		double uni[MODEL_CLASSES];
 		for (int c = 0; c < MODEL_CLASSES; c++)
@@ -341,30 +382,41 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		for (int k = 1; k < MODEL_CLASSES; k++)
 			cb[k] = model_dist_inv(&p->gap, (double)k / MODEL_CLASSES);
 		int prev = -1;
-		struct cdf_memo memo = {0, 0, 0, 0};
-		for (size_t i = 0; i < gaps.n; i++) {
-			double gv = (double)ord[i];
-			int lo = 0, hi = 0;
-			for (int k = 1; k < MODEL_CLASSES; k++) {
-				lo += cb[k] < gv;
-				hi += cb[k] <= gv;
+		struct bound_memo memo[MODEL_CLASSES + 1];
+		memset(memo, 0, sizeof(memo));
+		size_t gi = 0;
+		for (size_t w = 0; w < nwin; w++) {
+			if (wphase[w] != (int)pi)
+				continue;
+			for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
+				int64_t g = tr->t[i] - tr->t[i - 1];
+				double gv = (double)g;
+				int lo = 0, hi = 0;
+				for (int k = 1; k < MODEL_CLASSES; k++) {
+					lo += cb[k] < gv;
+					hi += cb[k] <= gv;
+				}
+				/* lo != hi: gv equals bound lo + 1 */
+				int c = lo == hi ? lo
+						 : gap_class(&p->gap, g, (uint64_t)gi * 7919 + pi,
+							     &memo[lo + 1]);
+				if (prev >= 0)
+					tm[prev][c] += 1;
+				prev = c;
 			}
-			int c = lo == hi ? lo : gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi, &memo);
-			if (prev >= 0)
-				tm[prev][c] += 1;
-			prev = c;
 		}
-		free(ord);
 		memcpy(p->gap_next, tm, sizeof(tm));
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
 	}
+	e = 0;
 out:
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		free(sizes[o].v);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		free(tloc[k].v);
+		free(bm[k].c);
 	free(gaps.v);
-	free(leads.v);
+	free(fam.v);
+	free(leads);
 	return e;
 }
 

@@ -85,22 +85,33 @@ static int knot_cmp(const void *x, const void *y)
 	return 0;
 }
 
+size_t model_dist_stride(uint64_t n)
+{
+	return n > MODEL_DIST_SAMPLE ? (size_t)((n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE) : 1;
+}
+
 void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
 {
-	memset(d, 0, sizeof(*d));
-	d->n = n;
-	if (!n)
-		return;
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += (double)x[i];
-	d->mean = sum / (double)n;
-	if (n > MODEL_DIST_SAMPLE) { /* knots from a fixed-stride sample */
-		size_t st = (n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE, k = 0;
+	size_t st = model_dist_stride(n), k = 0;
+	if (st > 1) { /* knots from a fixed-stride sample */
 		for (size_t i = 0; i < n; i += st)
 			x[k++] = x[i];
-		n = k;
+	} else {
+		k = n;
 	}
+	model_dist_fit_sample(d, x, k, n, sum);
+}
+
+void model_dist_fit_sample(struct model_dist *d, int64_t *x, size_t n, uint64_t nall, double sum)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = nall;
+	if (!nall || !n)
+		return;
+	d->mean = sum / (double)nall;
 	model_sort_i64(x, n);
 	/* the most frequent exact values become point masses */
 	struct {
@@ -302,30 +313,46 @@ static double entropy2(double b)
  * slope is fitted over the levels whose bins hold >= 16 events on average,
  * and inverted to b in [0.5, 1].
  */
-double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
+int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1)
 {
+	memset(bm, 0, sizeof(*bm));
 	if (t1 <= t0 || n < 64)
-		return -1;
+		return 0;
 	int L = 0;
 	while (L < 20 && ((size_t)16 << (L + 1)) <= n)
 		L++;
 	if (L < 2)
+		return 0;
+	bm->L = L;
+	bm->nb = (size_t)1 << L;
+	bm->c = calloc(bm->nb, sizeof(*bm->c));
+	if (!bm->c)
+		return REEL_E_NOMEM;
+	bm->t0 = t0;
+	bm->t1 = t1;
+	bm->span = (double)(t1 - t0);
+	return 0;
+}
+
+double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
+{
+	struct model_bm bm;
+	if (model_bm_init(&bm, n, t0, t1))
 		return -1;
-	size_t nb = (size_t)1 << L;
-	uint64_t *c = calloc(nb, sizeof(*c));
+	if (bm.c)
+		for (size_t i = 0; i < n; i++)
+			model_bm_add(&bm, t[i]);
+	return model_bm_finish(&bm);
+}
+
+double model_bm_finish(struct model_bm *bm)
+{
+	uint64_t *c = bm->c;
+	int L = bm->L;
+	size_t used = bm->used;
+	bm->c = NULL;
 	if (!c)
 		return -1;
-	double span = (double)(t1 - t0);
-	size_t used = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (t[i] < t0 || t[i] >= t1)
-			continue;
-		size_t k = (size_t)((double)(t[i] - t0) / span * (double)nb);
-		if (k >= nb)
-			k = nb - 1;
-		c[k]++;
-		used++;
-	}
 	if (used < 64) {
 		free(c);
 		return -1;
