@@ -431,15 +431,15 @@ static int regc_hot(const struct model_devspace *d, uint32_t r)
 /* ---- per device ----------------------------------------------------------- */
 static uint32_t region_of(const struct model_devspace *d, uint64_t a)
 {
-	uint32_t lo = 0, hi = d->nregions; /* bound[lo] <= a < bound[hi] */
+	/* the last lo with bound[lo] <= a (bound[0] is 0), without branches */
 	if (a >= d->bound[d->nregions])
 		return d->nregions - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (d->bound[mid] <= a)
-			lo = mid;
-		else
-			hi = mid;
+	const uint64_t *b = d->bound;
+	uint32_t lo = 0, len = d->nregions;
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = b[lo + half] <= a ? lo + half : lo;
+		len -= half;
 	}
 	return lo;
 }
@@ -487,71 +487,62 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			return 0;
 	}
 	int e = REEL_E_NOMEM;
-	uint64_t *offs = malloc((nd + 1) * sizeof(*offs));
-	int64_t *jumps = malloc((nd + 1) * sizeof(*jumps));
-	int64_t *runs = malloc((nd + 1) * sizeof(*runs));
-	int64_t *loc = malloc((nd + 1) * sizeof(*loc));
-	uint32_t *from = malloc((nd + 1) * sizeof(*from));
-	uint32_t *to = malloc((nd + 1) * sizeof(*to));
-	uint64_t *wblk = malloc((nd + 1) * sizeof(*wblk));
-	uint64_t *rblk = malloc((nd + 1) * sizeof(*rblk));
-	if (!offs || !jumps || !runs || !loc || !from || !to || !wblk || !rblk)
+	struct samp addr = {0}, jumps = {0};
+	struct vec runs = {0}, loc = {0};
+	uint64_t *tc = NULL;
+	uint8_t *wb = NULL, *rb = NULL;
+	size_t k = 0;
+	if (samp_init(&addr, nd, model_dist_stride(nd)) ||
+	    samp_init(&jumps, nd, model_dist_stride(nd ? nd - 1 : 0)))
 		goto out;
-	size_t k = 0, nw = 0, nr = 0;
+	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
+	 * at most 2^26 blocks), with one bitmap per direction */
+	int sh = 20;
+	while ((ext >> sh) >= (1u << 26))
+		sh++;
+	size_t nb = (size_t)(ext >> sh) + 1;
+	wb = calloc(nb / 8 + 1, 1);
+	rb = calloc(nb / 8 + 1, 1);
+	if (!wb || !rb)
+		goto out;
+	/* hot regions: the hottest 10% of 1024 equal slices; offsets sampled */
+	uint64_t sl[1024] = {0};
+	size_t nr = 0, nw = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
-		offs[k++] = tr->off[i];
-		if (tr->op[i] == REEL_OP_READ)
-			rblk[nr++] = tr->off[i] >> 20;
-		else
-			wblk[nw++] = tr->off[i] >> 20;
-	}
-	/* hot regions: the hottest 10% of 1024 equal slices */
-	{
-		uint64_t sl[1024] = {0};
-		for (size_t i = 0; i < k; i++) {
-			uint64_t s = (uint64_t)((double)offs[i] / (double)ext * 1024);
-			sl[s < 1024 ? s : 1023]++;
+		uint64_t off = tr->off[i];
+		k++;
+		samp_add(&addr, (int64_t)off);
+		uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
+		sl[s < 1024 ? s : 1023]++;
+		uint64_t b = ((off >> 20) << 20) >> sh;
+		if (tr->op[i] == REEL_OP_READ) {
+			rb[b / 8] |= (uint8_t)(1u << (b % 8));
+			nr++;
+		} else {
+			wb[b / 8] |= (uint8_t)(1u << (b % 8));
+			nw++;
 		}
+	}
+	{
 		qsort(sl, 1024, sizeof(sl[0]), u64cmp);
 		uint64_t top = 0;
 		for (size_t s = 1024 - 102; s < 1024; s++)
 			top += sl[s];
 		d->hot10 = k ? (double)top / (double)k : 0;
 	}
-	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
-	 * at most 2^26 blocks), with one bitmap per direction */
 	{
-		int sh = 20;
-		while ((ext >> sh) >= (1u << 26))
-			sh++;
-		size_t nb = (size_t)(ext >> sh) + 1;
-		uint8_t *wb = calloc(nb / 8 + 1, 1), *rb = calloc(nb / 8 + 1, 1);
-		if (!wb || !rb) {
-			free(wb);
-			free(rb);
-			goto out;
-		}
-		for (size_t i = 0; i < nw; i++) {
-			uint64_t b = (wblk[i] << 20) >> sh;
-			wb[b / 8] |= (uint8_t)(1u << (b % 8));
-		}
-		for (size_t i = 0; i < nr; i++) {
-			uint64_t b = (rblk[i] << 20) >> sh;
-			rb[b / 8] |= (uint8_t)(1u << (b % 8));
-		}
 		size_t ra = 0, wa = 0;
-		for (size_t i = 0; i < nr; i++) {
-			uint64_t b = (rblk[i] << 20) >> sh;
-			ra += (wb[b / 8] >> (b % 8)) & 1;
+		for (size_t i = 0; i < n; i++) {
+			if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+				continue;
+			uint64_t b = ((tr->off[i] >> 20) << 20) >> sh;
+			if (tr->op[i] == REEL_OP_READ)
+				ra += (wb[b / 8] >> (b % 8)) & 1;
+			else
+				wa += (rb[b / 8] >> (b % 8)) & 1;
 		}
-		for (size_t i = 0; i < nw; i++) {
-			uint64_t b = (wblk[i] << 20) >> sh;
-			wa += (rb[b / 8] >> (b % 8)) & 1;
-		}
-		free(wb);
-		free(rb);
 		d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
 		d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
 	}
@@ -560,15 +551,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		goto out;
 	}
 	/* equal-mass regions */
-	{
-		int64_t *ao = malloc((k + 1) * sizeof(*ao));
-		if (!ao)
-			goto out;
-		for (size_t i = 0; i < k; i++)
-			ao[i] = (int64_t)offs[i];
-		model_dist_fit(&d->addr, ao, k);
-		free(ao);
-	}
+	samp_fit(&addr, &d->addr);
 	/* equal-mass bounds, plus each hot block (a point mass of the offsets
 	 * holding >= 1%) as a region of its own, so that jumps between hot
 	 * blocks keep their exact source and destination */
@@ -597,74 +580,75 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	uint8_t hotr[MODEL_MAX_REGIONS];
 	for (uint32_t r = 0; r < nreg; r++)
 		hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
-	/* jumps, runs, transitions in time order */
+	/* jumps, runs, transitions in time order; transitions counted in a
+	 * from x to matrix */
+	tc = calloc((size_t)nreg * nreg, sizeof(*tc));
+	if (!tc)
+		goto out;
 	uint64_t prev_end = 0;
 	int seen = 0;
-	size_t nj = 0, nrun = 0, nloc = 0, nrem = 0;
+	size_t nloc = 0, nrem = 0;
 	int64_t run = 0;
 	uint64_t regc[MODEL_MAX_REGIONS] = {0};
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
-		regc[region_of(d, tr->off[i])]++;
+		uint64_t off = tr->off[i];
+		uint32_t reg = region_of(d, off);
+		regc[reg]++;
 		if (seen) {
-			int64_t j = (int64_t)(tr->off[i] - prev_end);
-			jumps[nj++] = j;
+			int64_t j = (int64_t)(off - prev_end);
+			samp_add(&jumps, j);
 			if (j == 0) {
 				run++;
 			} else {
-				runs[nrun++] = run;
+				if ((e = vpush(&runs, run)))
+					goto out;
 				run = 1;
 				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-				int hot = hotr[region_of(d, tr->off[i])];
-				if (aj <= d->local_limit && !hot) {
-					loc[nloc++] = j;
+				if (aj <= d->local_limit && !hotr[reg]) {
+					if ((e = vpush(&loc, j)))
+						goto out;
+					nloc++;
 				} else {
-					from[nrem] = region_of(d, prev_end);
-					to[nrem++] = region_of(d, tr->off[i]);
+					tc[(size_t)region_of(d, prev_end) * nreg + reg]++;
+					nrem++;
 				}
 			}
 		} else {
 			seen = 1;
 			run = 1;
 		}
-		prev_end = tr->off[i] + tr->len[i];
+		prev_end = off + tr->len[i];
 	}
-	if (seen)
-		runs[nrun++] = run;
+	e = REEL_E_NOMEM;
+	if (seen && vpush(&runs, run))
+		goto out;
 	for (uint32_t r = 0; r < nreg; r++)
 		d->weight[r] = k ? (double)regc[r] / (double)k : 1.0 / nreg;
-	model_dist_fit(&d->jump, jumps, nj);
-	model_dist_fit(&d->run, runs, nrun);
-	model_dist_fit(&d->local, loc, nloc);
+	samp_fit(&jumps, &d->jump);
+	model_dist_fit(&d->run, runs.v, runs.n);
+	model_dist_fit(&d->local, loc.v, loc.n);
 	d->p_local = (nloc + nrem) ? (double)nloc / (double)(nloc + nrem) : 0;
-	/* sparse transitions: sort by (from, to) and count */
+	/* sparse transitions: the non-zero cells, row by row */
 	{
-		uint64_t *key = (uint64_t *)wblk; /* reuse: nrem <= nd */
-		for (size_t i = 0; i < nrem; i++) /* from and to are < 2^16 */
-			key[i] = (uint64_t)from[i] << 16 | to[i];
-		model_sort_i64((int64_t *)key, nrem);
 		size_t nt = 0;
-		for (size_t i = 0; i < nrem; i++)
-			if (!i || key[i] != key[i - 1])
-				nt++;
+		for (size_t x = 0; x < (size_t)nreg * nreg; x++)
+			nt += tc[x] != 0;
 		d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
 		d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
 		if (!d->tr_to || !d->tr_p)
 			goto out;
 		size_t t = 0;
 		memset(d->row, 0, sizeof(d->row));
-		for (size_t i = 0; i < nrem;) {
-			size_t j = i;
-			while (j < nrem && key[j] == key[i])
-				j++;
-			uint32_t f = (uint32_t)(key[i] >> 16);
-			d->tr_to[t] = (uint16_t)(key[i] & 0xffff);
-			d->tr_p[t] = (double)(j - i);
-			d->row[f + 1]++;
-			t++;
-			i = j;
-		}
+		for (uint32_t f = 0; f < nreg; f++)
+			for (uint32_t x = 0; x < nreg; x++)
+				if (tc[(size_t)f * nreg + x]) {
+					d->tr_to[t] = (uint16_t)x;
+					d->tr_p[t] = (double)tc[(size_t)f * nreg + x];
+					d->row[f + 1]++;
+					t++;
+				}
 		d->ntr = (uint32_t)nt;
 		for (uint32_t r = 0; r < nreg; r++)
 			d->row[r + 1] += d->row[r];
@@ -681,14 +665,13 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	}
 	e = 0;
 out:
-	free(offs);
-	free(jumps);
-	free(runs);
-	free(loc);
-	free(from);
-	free(to);
-	free(wblk);
-	free(rblk);
+	free(addr.v);
+	free(jumps.v);
+	free(runs.v);
+	free(loc.v);
+	free(tc);
+	free(wb);
+	free(rb);
 	return e;
 }
 
