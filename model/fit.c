@@ -373,7 +373,8 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	samp_fit(&gaps, &p->gap);
 	/* gaps in time order again: their classes and the classes' chain */
 	{
-		double tm[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
+		uint64_t cnt[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
+		double tm[MODEL_CLASSES][MODEL_CLASSES];
 		double uni[MODEL_CLASSES];
 		for (int c = 0; c < MODEL_CLASSES; c++)
 			uni[c] = 1.0 / MODEL_CLASSES;
@@ -401,10 +402,13 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 						 : gap_class(&p->gap, g, (uint64_t)gi * 7919 + pi,
 							     &memo[lo + 1]);
 				if (prev >= 0)
-					tm[prev][c] += 1;
+					cnt[prev][c]++;
 				prev = c;
 			}
 		}
+		for (int a = 0; a < MODEL_CLASSES; a++)
+			for (int b = 0; b < MODEL_CLASSES; b++)
+				tm[a][b] = (double)cnt[a][b];
 		memcpy(p->gap_next, tm, sizeof(tm));
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
 	}
@@ -429,7 +433,7 @@ static int regc_hot(const struct model_devspace *d, uint32_t r)
 }
 
 /* ---- per device ----------------------------------------------------------- */
-static uint32_t region_of(const struct model_devspace *d, uint64_t a)
+static uint32_t region_search(const struct model_devspace *d, uint64_t a)
 {
 	/* the last lo with bound[lo] <= a (bound[0] is 0), without branches */
 	if (a >= d->bound[d->nregions])
@@ -442,6 +446,33 @@ static uint32_t region_of(const struct model_devspace *d, uint64_t a)
 		len -= half;
 	}
 	return lo;
+}
+
+/* region lookups through a table of the region at each 1/4096th of the
+ * extent: then a step or two forward over the bounds */
+#define RLUT 4096
+struct region_lut {
+	int sh;
+	uint16_t at[RLUT + 1];
+};
+static void region_lut_init(struct region_lut *l, const struct model_devspace *d)
+{
+	int sh = 0;
+	while ((d->extent >> sh) >= RLUT)
+		sh++;
+	l->sh = sh;
+	for (size_t j = 0; j <= RLUT; j++)
+		l->at[j] = (uint16_t)region_search(d, (uint64_t)j << sh);
+}
+static inline uint32_t region_of(const struct model_devspace *d, const struct region_lut *l,
+				 uint64_t a)
+{
+	if (a >= d->bound[d->nregions])
+		return d->nregions - 1;
+	uint32_t r = l->at[a >> l->sh]; /* a < extent: the index is < RLUT */
+	while (d->bound[r + 1] <= a)
+		r++;
+	return r;
 }
 
 static int u64cmp(const void *a, const void *b)
@@ -582,6 +613,8 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
 	/* jumps, runs, transitions in time order; transitions counted in a
 	 * from x to matrix */
+	struct region_lut lut;
+	region_lut_init(&lut, d);
 	tc = calloc((size_t)nreg * nreg, sizeof(*tc));
 	if (!tc)
 		goto out;
@@ -594,7 +627,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
 		uint64_t off = tr->off[i];
-		uint32_t reg = region_of(d, off);
+		uint32_t reg = region_of(d, &lut, off);
 		regc[reg]++;
 		if (seen) {
 			int64_t j = (int64_t)(off - prev_end);
@@ -611,7 +644,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 						goto out;
 					nloc++;
 				} else {
-					tc[(size_t)region_of(d, prev_end) * nreg + reg]++;
+					tc[(size_t)region_of(d, &lut, prev_end) * nreg + reg]++;
 					nrem++;
 				}
 			}
@@ -940,23 +973,29 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	}
 	if ((e = fit_inflight(m, tr)))
 		goto out;
-	{
-		struct vec tt = {0};
-		m->bmodel[0] = model_bmodel(tr->t, n, t0, t0 + m->duration_ns);
-		for (int op = 0; op < REEL_OP__COUNT; op++) {
-			tt.n = 0;
-			for (size_t i = 0; i < n; i++)
-				if (tr->op[i] == op && (e = vpush(&tt, tr->t[i]))) {
-					free(tt.v);
-					goto out;
-				}
-			m->bmodel[1 + op] = model_bmodel(tt.v, tt.n, t0, t0 + m->duration_ns);
-		}
-		free(tt.v);
+	{ /* b-model of all arrivals and per op, in one pass */
+		struct model_bm bm[REEL_OP__COUNT + 1];
+		uint64_t nop[REEL_OP__COUNT] = {0};
+		for (size_t w = 0; w < nwin; w++)
+			for (int op = 0; op < REEL_OP__COUNT; op++)
+				nop[op] += m->win_ops[w * REEL_OP__COUNT + op];
+		memset(bm, 0, sizeof(bm));
+		e = REEL_E_NOMEM;
+		for (int k = 0; k <= REEL_OP__COUNT; k++)
+			if (model_bm_init(&bm[k], k ? nop[k - 1] : n, t0, t0 + m->duration_ns)) {
+				for (int j = 0; j < k; j++)
+					free(bm[j].c);
+				goto out;
+			}
 		uint64_t amax = 1;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			model_bm_add(&bm[0], tr->t[i]);
+			model_bm_add(&bm[1 + tr->op[i]], tr->t[i]);
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];
+		}
+		for (int k = 0; k <= REEL_OP__COUNT; k++)
+			m->bmodel[k] = model_bm_finish(&bm[k]);
 		model_pqrs(tr->t, tr->off, n, t0, t0 + m->duration_ns, 0, amax, m->pqrs);
 	}
 	e = 0;

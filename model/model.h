@@ -218,17 +218,21 @@ struct model_bm {
 	uint64_t *c; /* NULL: too few events */
 	int64_t t0, t1;
 	double span;
+	/* every t in [lo, hi) falls in bin k: the binning is monotone in t, so
+	 * times in order rarely need the division */
+	int64_t lo, hi;
+	size_t k;
 };
 int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1);
+void model_bm_add_slow(struct model_bm *bm, int64_t t);
 static inline void model_bm_add(struct model_bm *bm, int64_t t)
 {
-	if (!bm->c || t < bm->t0 || t >= bm->t1)
+	if (t >= bm->lo && t < bm->hi) {
+		bm->c[bm->k]++;
+		bm->used++;
 		return;
-	size_t k = (size_t)((double)(t - bm->t0) / bm->span * (double)bm->nb);
-	if (k >= bm->nb)
-		k = bm->nb - 1;
-	bm->c[k]++;
-	bm->used++;
+	}
+	model_bm_add_slow(bm, t);
 }
 double model_bm_finish(struct model_bm *bm);
 /* PQRS-style quadrant shares (sorted, p >= q >= r >= s) of (time, address). */

@@ -331,7 +331,41 @@ int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1)
 	bm->t0 = t0;
 	bm->t1 = t1;
 	bm->span = (double)(t1 - t0);
+	bm->lo = bm->hi = t0; /* empty: every add takes the slow path once */
 	return 0;
+}
+
+static size_t bm_bin(const struct model_bm *bm, int64_t t)
+{
+	size_t k = (size_t)((double)(t - bm->t0) / bm->span * (double)bm->nb);
+	return k >= bm->nb ? bm->nb - 1 : k;
+}
+
+void model_bm_add_slow(struct model_bm *bm, int64_t t)
+{
+	if (!bm->c || t < bm->t0 || t >= bm->t1)
+		return;
+	size_t k = bm_bin(bm, t);
+	bm->c[k]++;
+	bm->used++;
+	/* hi: the first time after t in a later bin (or t1), from an estimate
+	 * corrected by the exact binning */
+	int64_t hi = bm->t1;
+	if (k + 1 < bm->nb) {
+		double est = (double)(k + 1) * bm->span / (double)bm->nb;
+		hi = bm->t0 + (int64_t)est;
+		if (hi <= t)
+			hi = t + 1;
+		if (hi > bm->t1)
+			hi = bm->t1;
+		while (hi > t + 1 && bm_bin(bm, hi - 1) > k)
+			hi--;
+		while (hi < bm->t1 && bm_bin(bm, hi) <= k)
+			hi++;
+	}
+	bm->lo = t;
+	bm->hi = hi;
+	bm->k = k;
 }
 
 double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
