@@ -250,41 +250,22 @@ static int samp_init(struct samp *s, uint64_t n, size_t st)
 {
 	memset(s, 0, sizeof(*s));
 	s->st = st;
-	s->v = malloc((size_t)(n / st + 1) * sizeof(*s->v));
+	s->v = malloc((size_t)(n / st + 2) * sizeof(*s->v)); /* + 1: samp_add's spare */
 	return s->v ? 0 : REEL_E_NOMEM;
 }
 static inline void samp_add(struct samp *s, int64_t x)
 {
+	/* without a branch: x always goes in the spare slot, kept every st-th */
 	s->sum += (double)x;
 	s->n++;
-	if (!s->cd) {
-		s->v[s->k++] = x;
-		s->cd = s->st;
-	}
-	s->cd--;
+	s->v[s->k] = x;
+	size_t take = s->cd == 0;
+	s->k += take;
+	s->cd = (take ? s->st : s->cd) - 1;
 }
 static void samp_fit(struct samp *s, struct model_dist *d)
 {
 	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
-}
-
-/* the gap class of a gap equal to class bound k: a random share of the
- * bound's point mass, deterministic by salt (the CDF looked up once per bound) */
-struct bound_memo {
-	int valid;
-	double lo, hi;
-};
-
-static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struct bound_memo *mm)
-{
-	if (!mm->valid) {
-		model_dist_cdf(d, (double)g, &mm->lo, &mm->hi);
-		mm->valid = 1;
-	}
-	double lo = mm->lo, hi = mm->hi;
-	double u = lo + (hi - lo) * hash01(salt);
-	int c = (int)(u * MODEL_CLASSES);
-	return c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
 }
 
 /* ---- per phase ----------------------------------------------------------- */
@@ -299,7 +280,7 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	struct model_bm bm[REEL_OP__COUNT + 1];
 	int64_t *leads = NULL;
 	size_t nlead = 0, nz = 0;
-	double opn[REEL_OP__COUNT][REEL_OP__COUNT] = {{0}};
+	uint64_t opn[REEL_OP__COUNT][REEL_OP__COUNT] = {{0}};
 	uint64_t opc[REEL_OP__COUNT] = {0};
 	int e = REEL_E_NOMEM;
 	int64_t acc = 0; /* phase-local time: the phase's windows laid end to end */
@@ -343,9 +324,9 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 			model_bm_add(&bm[0], lt);
 			model_bm_add(&bm[1 + op], lt);
 			if (i > 0 && i != wstart[w]) {
-				opn[tr->op[i - 1]][op] += 1;
+				opn[tr->op[i - 1]][op]++;
 			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
-				opn[tr->op[i - 1]][op] += 1;
+				opn[tr->op[i - 1]][op]++;
 			}
 			if (i > wstart[w]) { /* gaps inside the window */
 				int64_t g = tr->t[i] - tr->t[i - 1];
@@ -362,7 +343,9 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	p->rate = p->windows ? (double)p->ios / ((double)p->windows * wl) * 1e9 : 0;
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		p->op_mix[o] = p->ios ? (double)opc[o] / (double)p->ios : 0;
-	memcpy(p->op_next, opn, sizeof(opn));
+	for (int a = 0; a < REEL_OP__COUNT; a++)
+		for (int b = 0; b < REEL_OP__COUNT; b++)
+			p->op_next[a][b] = (double)opn[a][b];
 	normalize_rows(&p->op_next[0][0], REEL_OP__COUNT, REEL_OP__COUNT, p->op_mix);
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		samp_fit(&sizes[o], &p->size[o]);
@@ -382,25 +365,51 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		double cb[MODEL_CLASSES + 1];
 		for (int k = 1; k < MODEL_CLASSES; k++)
 			cb[k] = model_dist_inv(&p->gap, (double)k / MODEL_CLASSES);
+		/* the same bounds for integer gaps below 2^53 (exact as doubles):
+		 * g > cb[k] iff g >= gt[k], g >= cb[k] iff g >= ge[k] */
+		const double exact = 9007199254740992.0;
+		int64_t gt[MODEL_CLASSES], ge[MODEL_CLASSES], glim = INT64_C(1) << 53;
+		for (int k = 1; k < MODEL_CLASSES; k++) {
+			if (!(cb[k] > -exact && cb[k] < exact)) {
+				glim = 0; /* a bound out of range: doubles for every gap */
+				gt[k] = ge[k] = 0;
+				continue;
+			}
+			gt[k] = (int64_t)floor(cb[k]) + 1;
+			ge[k] = (int64_t)ceil(cb[k]);
+		}
 		int prev = -1;
-		struct bound_memo memo[MODEL_CLASSES + 1];
-		memset(memo, 0, sizeof(memo));
+		/* the CDF at each bound, for gaps equal to it (a pure function of
+		 * the bound: computed once, used without a branch) */
+		double mlo[MODEL_CLASSES + 1] = {0}, mhi[MODEL_CLASSES + 1] = {0};
+		for (int k = 1; k < MODEL_CLASSES; k++)
+			model_dist_cdf(&p->gap, cb[k], &mlo[k], &mhi[k]);
 		size_t gi = 0;
 		for (size_t w = 0; w < nwin; w++) {
 			if (wphase[w] != (int)pi)
 				continue;
 			for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
 				int64_t g = tr->t[i] - tr->t[i - 1];
-				double gv = (double)g;
 				int lo = 0, hi = 0;
-				for (int k = 1; k < MODEL_CLASSES; k++) {
-					lo += cb[k] < gv;
-					hi += cb[k] <= gv;
+				if (g >= 0 && g < glim) {
+					for (int k = 1; k < MODEL_CLASSES; k++) {
+						lo += g >= gt[k];
+						hi += g >= ge[k];
+					}
+				} else {
+					double gv = (double)g;
+					for (int k = 1; k < MODEL_CLASSES; k++) {
+						lo += cb[k] < gv;
+						hi += cb[k] <= gv;
+					}
 				}
-				/* lo != hi: gv equals bound lo + 1 */
-				int c = lo == hi ? lo
-						 : gap_class(&p->gap, g, (uint64_t)gi * 7919 + pi,
-							     &memo[lo + 1]);
+				/* lo != hi: the gap equals bound lo + 1, its class a
+				 * random share of the bound's point mass */
+				double u = mlo[lo + 1] +
+					   (mhi[lo + 1] - mlo[lo + 1]) * hash01((uint64_t)gi * 7919 + pi);
+				int cu = (int)(u * MODEL_CLASSES);
+				cu = cu < 0 ? 0 : cu >= MODEL_CLASSES ? MODEL_CLASSES - 1 : cu;
+				int c = lo == hi ? lo : cu;
 				if (prev >= 0)
 					cnt[prev][c]++;
 				prev = c;
@@ -449,7 +458,7 @@ static uint32_t region_search(const struct model_devspace *d, uint64_t a)
 }
 
 /* region lookups through a table of the region at each 1/4096th of the
- * extent: then a step or two forward over the bounds */
+ * extent: then a search between two neighbouring entries */
 #define RLUT 4096
 struct region_lut {
 	int sh;
@@ -469,10 +478,14 @@ static inline uint32_t region_of(const struct model_devspace *d, const struct re
 {
 	if (a >= d->bound[d->nregions])
 		return d->nregions - 1;
-	uint32_t r = l->at[a >> l->sh]; /* a < extent: the index is < RLUT */
-	while (d->bound[r + 1] <= a)
-		r++;
-	return r;
+	size_t j = (size_t)(a >> l->sh); /* a < extent: j < RLUT */
+	uint32_t lo = l->at[j], len = l->at[j + 1] - lo + 1u; /* the region is in there */
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = d->bound[lo + half] <= a ? lo + half : lo;
+		len -= half;
+	}
+	return lo;
 }
 
 static int u64cmp(const void *a, const void *b)
