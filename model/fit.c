@@ -494,6 +494,31 @@ static int u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the slice of the 1024 equal ones of [0, ext) where off falls, and the
+ * offsets [lo, hi) that fall there too, to skip the division for the next */
+static uint64_t slice_of(uint64_t off, uint64_t ext)
+{
+	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
+	return s < 1024 ? s : 1023;
+}
+static void slice_range(uint64_t off, uint64_t ext, uint64_t *lo, uint64_t *hi, uint64_t *s)
+{
+	uint64_t k = slice_of(off, ext), h = UINT64_MAX;
+	if (k < 1023) { /* the binning is monotone: correct an estimate */
+		double est = (double)(k + 1) * (double)ext / 1024;
+		h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+		if (h <= off)
+			h = off + 1;
+		while (h > off + 1 && slice_of(h - 1, ext) > k)
+			h--;
+		while (h < UINT64_MAX && slice_of(h, ext) <= k)
+			h++;
+	}
+	*lo = off;
+	*hi = h;
+	*s = k;
+}
+
 static int fit_device(struct model *m, const struct model_trace *tr, struct model_devspace *d,
 		      int naive)
 {
@@ -550,7 +575,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	if (!wb || !rb)
 		goto out;
 	/* hot regions: the hottest 10% of 1024 equal slices; offsets sampled */
-	uint64_t sl[1024] = {0};
+	uint64_t sl[1024] = {0}, slo = 1, shi = 0, sc = 0;
 	size_t nr = 0, nw = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
@@ -558,8 +583,9 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		uint64_t off = tr->off[i];
 		k++;
 		samp_add(&addr, (int64_t)off);
-		uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
-		sl[s < 1024 ? s : 1023]++;
+		if (!(off >= slo && off < shi))
+			slice_range(off, ext, &slo, &shi, &sc);
+		sl[sc]++;
 		uint64_t b = ((off >> 20) << 20) >> sh;
 		if (tr->op[i] == REEL_OP_READ) {
 			rb[b / 8] |= (uint8_t)(1u << (b % 8));
@@ -636,11 +662,14 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	size_t nloc = 0, nrem = 0;
 	int64_t run = 0;
 	uint64_t regc[MODEL_MAX_REGIONS] = {0};
+	uint32_t reg = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
 		uint64_t off = tr->off[i];
-		uint32_t reg = region_of(d, &lut, off);
+		/* sequential I/O mostly stays in the region of the one before */
+		if (!(off >= d->bound[reg] && off < d->bound[reg + 1]))
+			reg = region_of(d, &lut, off);
 		regc[reg]++;
 		if (seen) {
 			int64_t j = (int64_t)(off - prev_end);
@@ -1001,8 +1030,8 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 				goto out;
 			}
 		uint64_t amax = 1;
+		model_bm_add_all(&bm[0], tr->t, n);
 		for (size_t i = 0; i < n; i++) {
-			model_bm_add(&bm[0], tr->t[i]);
 			model_bm_add(&bm[1 + tr->op[i]], tr->t[i]);
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];

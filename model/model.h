@@ -214,7 +214,7 @@ double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1);
  * time in any order, finish (frees; the bias or -1). */
 struct model_bm {
 	int L;
-	size_t nb, used;
+	size_t nb;
 	uint64_t *c; /* NULL: too few events */
 	int64_t t0, t1;
 	double span;
@@ -229,11 +229,12 @@ static inline void model_bm_add(struct model_bm *bm, int64_t t)
 {
 	if (t >= bm->lo && t < bm->hi) {
 		bm->c[bm->k]++;
-		bm->used++;
 		return;
 	}
 	model_bm_add_slow(bm, t);
 }
+/* Add n times (runs of times in one bin are counted at once). */
+void model_bm_add_all(struct model_bm *bm, const int64_t *t, size_t n);
 double model_bm_finish(struct model_bm *bm);
 /* PQRS-style quadrant shares (sorted, p >= q >= r >= s) of (time, address). */
 void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,

@@ -347,7 +347,6 @@ void model_bm_add_slow(struct model_bm *bm, int64_t t)
 		return;
 	size_t k = bm_bin(bm, t);
 	bm->c[k]++;
-	bm->used++;
 	/* hi: the first time after t in a later bin (or t1), from an estimate
 	 * corrected by the exact binning */
 	int64_t hi = bm->t1;
@@ -373,30 +372,57 @@ double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
 	struct model_bm bm;
 	if (model_bm_init(&bm, n, t0, t1))
 		return -1;
-	if (bm.c)
-		for (size_t i = 0; i < n; i++)
-			model_bm_add(&bm, t[i]);
+	model_bm_add_all(&bm, t, n);
 	return model_bm_finish(&bm);
 }
 
+void model_bm_add_all(struct model_bm *bm, const int64_t *t, size_t n)
+{
+	if (!bm->c)
+		return;
+	for (size_t i = 0; i < n;) {
+		if (t[i] >= bm->lo && t[i] < bm->hi) {
+			size_t j = i + 1;
+			while (j < n && t[j] >= bm->lo && t[j] < bm->hi)
+				j++;
+			bm->c[bm->k] += j - i;
+			i = j;
+		} else {
+			model_bm_add_slow(bm, t[i++]);
+		}
+	}
+}
+
+#define BM_MEMO 1024
 double model_bm_finish(struct model_bm *bm)
 {
 	uint64_t *c = bm->c;
 	int L = bm->L;
-	size_t used = bm->used;
 	bm->c = NULL;
 	if (!c)
 		return -1;
+	size_t used = 0; /* the events inside [t0, t1) */
+	for (size_t k = 0; k < bm->nb; k++)
+		used += c[k];
 	if (used < 64) {
 		free(c);
 		return -1;
+	}
+	/* p log2 p of each small count, computed once: most bins hold few */
+	double memo[BM_MEMO];
+	memo[0] = 0;
+	for (size_t x = 1; x < BM_MEMO; x++) {
+		double p = (double)x / (double)used;
+		memo[x] = p * log2(p);
 	}
 	double E[21], sx = 0, sy = 0, sxx = 0, sxy = 0;
 	for (int j = L; j >= 1; j--) {
 		size_t m = (size_t)1 << j;
 		double e = 0;
 		for (size_t k = 0; k < m; k++) {
-			if (c[k]) {
+			if (c[k] < BM_MEMO) { /* memo[0] is 0: e - 0 is e */
+				e -= memo[c[k]];
+			} else {
 				double p = (double)c[k] / (double)used;
 				e -= p * log2(p);
 			}
