@@ -519,6 +519,23 @@ static void slice_range(uint64_t off, uint64_t ext, uint64_t *lo, uint64_t *hi, 
 	*s = k;
 }
 
+/* a read whose block is also written, or a write whose block is also read */
+static inline void overlap_count(uint8_t op, uint64_t off, int sh, const uint8_t *wb,
+				 const uint8_t *rb, size_t *ra, size_t *wa)
+{
+	uint64_t b = ((off >> 20) << 20) >> sh;
+	size_t rd = op == REEL_OP_READ;
+	const uint8_t *other = rd ? wb : rb;
+	size_t hit = (other[b / 8] >> (b % 8)) & 1;
+	*ra += hit & rd;
+	*wa += hit & (rd ^ 1);
+}
+static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t nr, size_t nw)
+{
+	d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
+	d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
+}
+
 static int fit_device(struct model *m, const struct model_trace *tr, struct model_devspace *d,
 		      int naive)
 {
@@ -602,21 +619,16 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			top += sl[s];
 		d->hot10 = k ? (double)top / (double)k : 0;
 	}
-	{
-		size_t ra = 0, wa = 0;
+	/* reads in blocks also written and the converse: counted in a pass of
+	 * their own for the naive model, else in the pass of the jumps */
+	size_t ra = 0, wa = 0;
+	if (naive) {
 		for (size_t i = 0; i < n; i++) {
 			if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 				continue;
-			uint64_t b = ((tr->off[i] >> 20) << 20) >> sh;
-			if (tr->op[i] == REEL_OP_READ)
-				ra += (wb[b / 8] >> (b % 8)) & 1;
-			else
-				wa += (rb[b / 8] >> (b % 8)) & 1;
+			overlap_count(tr->op[i], tr->off[i], sh, wb, rb, &ra, &wa);
 		}
-		d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
-		d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
-	}
-	if (naive) {
+		overlap_set(d, ra, wa, nr, nw);
 		e = 0;
 		goto out;
 	}
@@ -667,6 +679,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
 		uint64_t off = tr->off[i];
+		overlap_count(tr->op[i], off, sh, wb, rb, &ra, &wa);
 		/* sequential I/O mostly stays in the region of the one before */
 		if (!(off >= d->bound[reg] && off < d->bound[reg + 1]))
 			reg = region_of(d, &lut, off);
@@ -699,6 +712,7 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	e = REEL_E_NOMEM;
 	if (seen && vpush(&runs, run))
 		goto out;
+	overlap_set(d, ra, wa, nr, nw);
 	for (uint32_t r = 0; r < nreg; r++)
 		d->weight[r] = k ? (double)regc[r] / (double)k : 1.0 / nreg;
 	samp_fit(&jumps, &d->jump);

@@ -461,6 +461,19 @@ static int dcmp_desc(const void *x, const void *y)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
+static size_t pqrs_x(int64_t t, int64_t t0, int64_t t1, size_t side)
+{
+	double ft = (double)(t - t0) / (double)(t1 - t0);
+	size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
+	return x >= side ? side - 1 : x;
+}
+static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
+{
+	double fa = a < a0 ? 0 : (double)(a - a0) / (double)(a1 - a0);
+	size_t y = (size_t)(fa * (double)side);
+	return y >= side ? side - 1 : y;
+}
+
 void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
 		uint64_t a0, uint64_t a1, double out[4])
 {
@@ -474,15 +487,47 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 	uint64_t *c = calloc(side * side, sizeof(*c));
 	if (!c)
 		return;
+	/* times in order and sequential addresses mostly stay in the cell of
+	 * the event before: the ranges [lo, hi) of the current column and row */
+	int64_t tlo = 1, thi = 0;
+	uint64_t alo = 1, ahi = 0;
+	size_t x = 0, y = 0;
 	for (size_t i = 0; i < n; i++) {
-		double ft = (double)(t[i] - t0) / (double)(t1 - t0);
-		double fa = addr[i] < a0 ? 0 : (double)(addr[i] - a0) / (double)(a1 - a0);
-		size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
-		size_t y = (size_t)(fa * (double)side);
-		if (x >= side)
-			x = side - 1;
-		if (y >= side)
-			y = side - 1;
+		if (!(t[i] >= tlo && t[i] < thi)) {
+			x = pqrs_x(t[i], t0, t1, side);
+			tlo = t[i];
+			thi = t[i] + 1;
+			/* monotone: grow hi up to the next column, from an estimate */
+			if (x + 1 < side) {
+				double est = (double)t0 + (double)(x + 1) * (double)(t1 - t0) / (double)side;
+				int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
+				if (h > thi)
+					thi = h;
+				while (thi > t[i] + 1 && pqrs_x(thi - 1, t0, t1, side) > x)
+					thi--;
+				while (thi < INT64_MAX && pqrs_x(thi, t0, t1, side) <= x)
+					thi++;
+			} else {
+				thi = INT64_MAX;
+			}
+		}
+		if (!(addr[i] >= alo && addr[i] < ahi)) {
+			y = pqrs_y(addr[i], a0, a1, side);
+			alo = addr[i];
+			ahi = addr[i] + 1;
+			if (y + 1 < side) {
+				double est = (double)a0 + (double)(y + 1) * (double)(a1 - a0) / (double)side;
+				uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+				if (h > ahi)
+					ahi = h;
+				while (ahi > addr[i] + 1 && pqrs_y(ahi - 1, a0, a1, side) > y)
+					ahi--;
+				while (ahi < UINT64_MAX && pqrs_y(ahi, a0, a1, side) <= y)
+					ahi++;
+			} else {
+				ahi = UINT64_MAX;
+			}
+		}
 		c[y * side + x]++;
 	}
 	double acc[4] = {0, 0, 0, 0}, wsum = 0;
