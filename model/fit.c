@@ -356,7 +356,9 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	samp_fit(&gaps, &p->gap);
 	/* gaps in time order again: their classes and the classes' chain */
 	{
-		uint64_t cnt[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
+		/* four tables in turn: a transition repeating does not wait on
+		 * the increment before it */
+		uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES] = {{0}};
 		double tm[MODEL_CLASSES][MODEL_CLASSES];
 		double uni[MODEL_CLASSES];
 		for (int c = 0; c < MODEL_CLASSES; c++)
@@ -403,21 +405,24 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 						hi += cb[k] <= gv;
 					}
 				}
-				/* lo != hi: the gap equals bound lo + 1, its class a
-				 * random share of the bound's point mass */
-				double u = mlo[lo + 1] +
-					   (mhi[lo + 1] - mlo[lo + 1]) * hash01((uint64_t)gi * 7919 + pi);
-				int cu = (int)(u * MODEL_CLASSES);
-				cu = cu < 0 ? 0 : cu >= MODEL_CLASSES ? MODEL_CLASSES - 1 : cu;
-				int c = lo == hi ? lo : cu;
+				int c = lo;
+				if (lo != hi) { /* the gap equals bound lo + 1: its class
+						 * a random share of the bound's point mass */
+					double u = mlo[lo + 1] + (mhi[lo + 1] - mlo[lo + 1]) *
+									 hash01((uint64_t)gi * 7919 + pi);
+					c = (int)(u * MODEL_CLASSES);
+					c = c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
+				}
 				if (prev >= 0)
-					cnt[prev][c]++;
+					cnt[gi & 3][prev * MODEL_CLASSES + c]++;
 				prev = c;
 			}
 		}
 		for (int a = 0; a < MODEL_CLASSES; a++)
-			for (int b = 0; b < MODEL_CLASSES; b++)
-				tm[a][b] = (double)cnt[a][b];
+			for (int b = 0; b < MODEL_CLASSES; b++) {
+				int x = a * MODEL_CLASSES + b;
+				tm[a][b] = (double)(cnt[0][x] + cnt[1][x] + cnt[2][x] + cnt[3][x]);
+			}
 		memcpy(p->gap_next, tm, sizeof(tm));
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
 	}
