@@ -609,13 +609,11 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			slice_range(off, ext, &slo, &shi, &sc);
 		sl[sc]++;
 		uint64_t b = ((off >> 20) << 20) >> sh;
-		if (tr->op[i] == REEL_OP_READ) {
-			rb[b / 8] |= (uint8_t)(1u << (b % 8));
-			nr++;
-		} else {
-			wb[b / 8] |= (uint8_t)(1u << (b % 8));
-			nw++;
-		}
+		size_t rd = tr->op[i] == REEL_OP_READ;
+		uint8_t *mine = rd ? rb : wb;
+		mine[b / 8] |= (uint8_t)(1u << (b % 8));
+		nr += rd;
+		nw += rd ^ 1;
 	}
 	{
 		qsort(sl, 1024, sizeof(sl[0]), u64cmp);
@@ -873,6 +871,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+static size_t window_of(int64_t t, int64_t t0, int64_t dur, size_t nwin)
+{
+	size_t wi = (size_t)((double)(t - t0) / (double)dur * (double)nwin);
+	return wi >= nwin ? nwin - 1 : wi;
+}
+
 /* ---- the whole fit ------------------------------------------------------- */
 int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
 	      char *err, size_t errlen)
@@ -914,13 +918,30 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	{
 		size_t w = 0;
 		wstart[0] = 0;
+		/* times are sorted: past the window's last time, the next
+		 * window; the exact division only near a bound */
+		int64_t wlo = INT64_MAX, wend = INT64_MIN;
 		for (size_t i = 0; i < n; i++) {
-			size_t wi = (size_t)((double)(tr->t[i] - t0) / (double)m->duration_ns *
-					     (double)nwin);
-			if (wi >= nwin)
-				wi = nwin - 1;
+			if (tr->t[i] >= wlo && tr->t[i] < wend)
+				continue;
+			wlo = tr->t[i];
+			size_t wi = window_of(tr->t[i], t0, m->duration_ns, nwin);
 			while (w < wi)
 				wstart[++w] = i;
+			/* wend: the first time in a later window */
+			if (wi + 1 >= nwin) {
+				wend = INT64_MAX;
+				continue;
+			}
+			double est = (double)(wi + 1) * (double)m->duration_ns / (double)nwin;
+			wend = t0 + (int64_t)est;
+			if (wend <= tr->t[i])
+				wend = tr->t[i] + 1;
+			while (wend > tr->t[i] + 1 &&
+			       window_of(wend - 1, t0, m->duration_ns, nwin) > wi)
+				wend--;
+			while (window_of(wend, t0, m->duration_ns, nwin) <= wi)
+				wend++;
 		}
 		while (w < nwin)
 			wstart[++w] = n;
