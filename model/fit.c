@@ -242,14 +242,19 @@ static void normalize_rows(double *m, size_t rows, size_t cols, const double *fa
  * and the sum of all of them, as model_dist_fit_sample wants it */
 struct samp {
 	int64_t *v;
-	size_t k, st, cd;
-	uint64_t n;
+	/* types that an int64_t store cannot alias (long on LP64, where
+	 * size_t and uint64_t are unsigned long): the counters stay in
+	 * registers across the stores to v */
+	uint32_t k, cd, st;
+	unsigned long long n;
 	double sum;
 };
 static int samp_init(struct samp *s, uint64_t n, size_t st)
 {
 	memset(s, 0, sizeof(*s));
-	s->st = st;
+	if (st > UINT32_MAX)
+		return REEL_E_RANGE;
+	s->st = (uint32_t)st;
 	s->v = malloc((size_t)(n / st + 2) * sizeof(*s->v)); /* + 1: samp_add's spare */
 	return s->v ? 0 : REEL_E_NOMEM;
 }
@@ -259,7 +264,7 @@ static inline void samp_add(struct samp *s, int64_t x)
 	s->sum += (double)x;
 	s->n++;
 	s->v[s->k] = x;
-	size_t take = s->cd == 0;
+	uint32_t take = s->cd == 0;
 	s->k += take;
 	s->cd = (take ? s->st : s->cd) - 1;
 }
