@@ -546,19 +546,18 @@ static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t n
 	d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
 }
 
+/* the device's non-flush I/O: their count, highest end and the OR of their
+ * offsets and lengths (for the alignment), from model_fit's pass over them */
+struct dev_pre {
+	size_t nd;
+	uint64_t maxend, alignbits;
+};
+
 static int fit_device(struct model *m, const struct model_trace *tr, struct model_devspace *d,
-		      int naive)
+		      const struct dev_pre *pre, int naive)
 {
-	size_t n = tr->n, nd = 0;
-	uint64_t maxend = 0, alignbits = ~0ull;
-	for (size_t i = 0; i < n; i++) {
-		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
-			continue;
-		nd++;
-		if (tr->off[i] + tr->len[i] > maxend)
-			maxend = tr->off[i] + tr->len[i];
-		alignbits &= tr->off[i] | (tr->len[i] ? tr->len[i] : 4096);
-	}
+	size_t n = tr->n, nd = pre->nd;
+	uint64_t maxend = pre->maxend, alignbits = pre->alignbits;
 	uint32_t align = 1;
 	while (align < 4096 && !(alignbits & align))
 		align <<= 1;
@@ -1020,6 +1019,9 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	{
 		int16_t *slot = malloc(65536 * sizeof(*slot)); /* device id -> index */
 		size_t per[MODEL_MAX_DEVS] = {0};
+		struct dev_pre pre[MODEL_MAX_DEVS];
+		for (size_t k = 0; k < MODEL_MAX_DEVS; k++)
+			pre[k] = (struct dev_pre){0, 0, ~0ull};
 		uint16_t ids[MODEL_MAX_DEVS];
 		size_t nd = 0;
 		if (!slot)
@@ -1037,7 +1039,14 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 				slot[d] = (int16_t)nd;
 				ids[nd++] = d;
 			}
-			per[slot[d]]++;
+			int sd = slot[d];
+			per[sd]++;
+			if (tr->op[i] != REEL_OP_FLUSH) {
+				uint64_t end = tr->off[i] + tr->len[i];
+				pre[sd].nd++;
+				pre[sd].maxend = end > pre[sd].maxend ? end : pre[sd].maxend;
+				pre[sd].alignbits &= tr->off[i] | (tr->len[i] ? tr->len[i] : 4096);
+			}
 		}
 		free(slot);
 		m->devs = calloc(nd, sizeof(*m->devs));
@@ -1054,7 +1063,7 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 					snprintf(d->name, sizeof(d->name), "%s", tr->devs[h].name);
 					d->capacity = tr->devs[h].capacity;
 				}
-			if ((e = fit_device(m, tr, d, m->naive)))
+			if ((e = fit_device(m, tr, d, &pre[k], m->naive)))
 				goto out;
 		}
 	}
