@@ -1084,11 +1084,27 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 				goto out;
 			}
 		uint64_t amax = 1;
-		model_bm_add_all(&bm[0], tr->t, n);
+		/* one binning for all: the bins are powers of two over the same
+		 * span, and x * 2^L exact, so an op's bin (fewer bins) is the
+		 * whole trace's bin shifted right */
+		int sh[REEL_OP__COUNT];
+		for (int op = 0; op < REEL_OP__COUNT; op++)
+			sh[op] = bm[1 + op].c ? bm[0].L - bm[1 + op].L : 0;
+		struct model_bm *b0 = &bm[0];
 		for (size_t i = 0; i < n; i++) {
-			model_bm_add(&bm[1 + tr->op[i]], tr->t[i]);
+			int64_t t = tr->t[i];
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];
+			if (t >= b0->lo && t < b0->hi) {
+				b0->c[b0->k]++;
+			} else {
+				model_bm_add_slow(b0, t);
+				if (!(t >= b0->lo && t < b0->hi))
+					continue; /* outside [t0, t1) or too few events */
+			}
+			struct model_bm *bo = &bm[1 + tr->op[i]];
+			if (bo->c)
+				bo->c[b0->k >> sh[tr->op[i]]]++;
 		}
 		for (int k = 0; k <= REEL_OP__COUNT; k++)
 			m->bmodel[k] = model_bm_finish(&bm[k]);
