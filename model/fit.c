@@ -273,6 +273,28 @@ static void samp_fit(struct samp *s, struct model_dist *d)
 	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
 }
 
+/* b-model of all I/O (bm[0]) and per op (bm[1 + op]) over one span: the
+ * bins are powers of two and x * 2^L is exact, so an op's bin (it has
+ * fewer) is the all-I/O bin shifted right by sh[op]: one range check */
+static void bm_op_shifts(const struct model_bm *bm, int *sh)
+{
+	for (int op = 0; op < REEL_OP__COUNT; op++)
+		sh[op] = bm[1 + op].c ? bm[0].L - bm[1 + op].L : 0;
+}
+static inline void bm_add_op(struct model_bm *bm, const int *sh, uint8_t op, int64_t t)
+{
+	struct model_bm *b0 = &bm[0], *bo = &bm[1 + op];
+	if (t >= b0->lo && t < b0->hi) {
+		b0->c[b0->k]++;
+	} else {
+		model_bm_add_slow(b0, t);
+		if (!(t >= b0->lo && t < b0->hi))
+			return; /* outside [t0, t1) or too few events */
+	}
+	if (bo->c)
+		bo->c[b0->k >> sh[op]]++;
+}
+
 /* ---- per phase ----------------------------------------------------------- */
 /* One pass over the phase's windows, keeping only bounded samples (the
  * counts per op and of gaps are known beforehand from the windows), then
@@ -315,6 +337,8 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		if (model_bm_init(&bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1))
 			goto out;
+	int sh[REEL_OP__COUNT];
+	bm_op_shifts(bm, sh);
 	for (size_t w = 0; w < nwin; w++) {
 		if (wphase[w] != (int)pi)
 			continue;
@@ -326,8 +350,7 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 			opc[op]++;
 			samp_add(&sizes[op], tr->len[i]);
 			int64_t lt = acc + (tr->t[i] - ws);
-			model_bm_add(&bm[0], lt);
-			model_bm_add(&bm[1 + op], lt);
+			bm_add_op(bm, sh, op, lt);
 			if (i > 0 && i != wstart[w]) {
 				opn[tr->op[i - 1]][op]++;
 			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
@@ -1084,27 +1107,12 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 				goto out;
 			}
 		uint64_t amax = 1;
-		/* one binning for all: the bins are powers of two over the same
-		 * span, and x * 2^L exact, so an op's bin (fewer bins) is the
-		 * whole trace's bin shifted right */
 		int sh[REEL_OP__COUNT];
-		for (int op = 0; op < REEL_OP__COUNT; op++)
-			sh[op] = bm[1 + op].c ? bm[0].L - bm[1 + op].L : 0;
-		struct model_bm *b0 = &bm[0];
+		bm_op_shifts(bm, sh);
 		for (size_t i = 0; i < n; i++) {
-			int64_t t = tr->t[i];
+			bm_add_op(bm, sh, tr->op[i], tr->t[i]);
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];
-			if (t >= b0->lo && t < b0->hi) {
-				b0->c[b0->k]++;
-			} else {
-				model_bm_add_slow(b0, t);
-				if (!(t >= b0->lo && t < b0->hi))
-					continue; /* outside [t0, t1) or too few events */
-			}
-			struct model_bm *bo = &bm[1 + tr->op[i]];
-			if (bo->c)
-				bo->c[b0->k >> sh[tr->op[i]]]++;
 		}
 		for (int k = 0; k <= REEL_OP__COUNT; k++)
 			m->bmodel[k] = model_bm_finish(&bm[k]);
