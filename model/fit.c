@@ -436,8 +436,9 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 				int c = lo;
 				if (lo != hi) { /* the gap equals bound lo + 1: its class
 						 * a random share of the bound's point mass */
-					double u = mlo[lo + 1] + (mhi[lo + 1] - mlo[lo + 1]) *
-									 hash01((uint64_t)gi * 7919 + pi);
+					double u =
+					    mlo[lo + 1] + (mhi[lo + 1] - mlo[lo + 1]) *
+							      hash01((uint64_t)gi * 7919 + pi);
 					c = (int)(u * MODEL_CLASSES);
 					c = c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
 				}

@@ -87,7 +87,8 @@ static int knot_cmp(const void *x, const void *y)
 
 size_t model_dist_stride(uint64_t n)
 {
-	return n > MODEL_DIST_SAMPLE ? (size_t)((n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE) : 1;
+	return n > MODEL_DIST_SAMPLE ? (size_t)((n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE)
+				     : 1;
 }
 
 void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
@@ -499,7 +500,8 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 			thi = t[i] + 1;
 			/* monotone: grow hi up to the next column, from an estimate */
 			if (x + 1 < side) {
-				double est = (double)t0 + (double)(x + 1) * (double)(t1 - t0) / (double)side;
+				double est =
+				    (double)t0 + (double)(x + 1) * (double)(t1 - t0) / (double)side;
 				int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
 				if (h > thi)
 					thi = h;
@@ -516,7 +518,8 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 			alo = addr[i];
 			ahi = addr[i] + 1;
 			if (y + 1 < side) {
-				double est = (double)a0 + (double)(y + 1) * (double)(a1 - a0) / (double)side;
+				double est =
+				    (double)a0 + (double)(y + 1) * (double)(a1 - a0) / (double)side;
 				uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
 				if (h > ahi)
 					ahi = h;
