@@ -55,24 +55,14 @@ void model_free(struct model *m)
 }
 
 /* ---- inter-arrival families ------------------------------------------- */
-static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
+/* gaps: every FAM_STRIDE(n)-th of the phase's n gaps (time order), nz of
+ * all n gaps being 0 */
+#define FAM_STRIDE(n) ((n) > 65536 ? (n) / 65536 + 1 : 1)
+static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, size_t nall,
+			 size_t nz)
 {
 	/* at most 65536 gaps (a fixed stride): the families are for people */
-	size_t st = n > 65536 ? n / 65536 + 1 : 1, nz = 0;
-	for (size_t i = 0; i < n; i++)
-		nz += gaps[i] == 0;
-	p->gap_zero = n ? (double)nz / (double)n : 0;
-	int64_t *sub = NULL;
-	if (st > 1) {
-		sub = malloc((n / st + 1) * sizeof(*sub));
-		if (!sub)
-			return;
-		size_t k = 0;
-		for (size_t i = 0; i < n; i += st)
-			sub[k++] = gaps[i];
-		gaps = sub;
-		n = k;
-	}
+	p->gap_zero = nall ? (double)nz / (double)nall : 0;
 	size_t np = 0;
 	double sum = 0, slog = 0, slog2 = 0;
 	for (size_t i = 0; i < n; i++)
@@ -88,10 +78,8 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
 	}
 	p->best_family = -1;
-	if (np < 8) {
-		free(sub);
+	if (np < 8)
 		return;
-	}
 	double N = (double)np, mean = sum / N;
 	/* exponential */
 	p->fam[0].p[0] = mean;
@@ -154,7 +142,6 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n)
 	for (int f = 1; f < 3; f++)
 		if (p->fam[f].aic < p->fam[p->best_family].aic)
 			p->best_family = f;
-	free(sub);
 }
 
 /* ---- k-means over window features -------------------------------------- */
@@ -251,36 +238,107 @@ static void normalize_rows(double *m, size_t rows, size_t cols, const double *fa
 	}
 }
 
-struct cdf_memo { /* the last value looked up: runs of one value (0 gaps) are common */
-	int valid;
-	int64_t g;
-	double lo, hi;
+/* a fixed-stride sample of a stream of values (every st-th, from the first)
+ * and the sum of all of them, as model_dist_fit_sample wants it */
+struct samp {
+	int64_t *v;
+	/* types that an int64_t store cannot alias (long on LP64, where
+	 * size_t and uint64_t are unsigned long): the counters stay in
+	 * registers across the stores to v */
+	uint32_t k, cd, st;
+	unsigned long long n;
+	double sum;
 };
-
-static int gap_class(const struct model_dist *d, int64_t g, uint64_t salt, struct cdf_memo *mm)
+static int samp_init(struct samp *s, uint64_t n, size_t st)
 {
-	if (!mm->valid || g != mm->g) {
-		model_dist_cdf(d, (double)g, &mm->lo, &mm->hi);
-		mm->valid = 1;
-		mm->g = g;
+	memset(s, 0, sizeof(*s));
+	if (st > UINT32_MAX)
+		return REEL_E_RANGE;
+	s->st = (uint32_t)st;
+	s->v = malloc((size_t)(n / st + 2) * sizeof(*s->v)); /* + 1: samp_add's spare */
+	return s->v ? 0 : REEL_E_NOMEM;
+}
+static inline void samp_add(struct samp *s, int64_t x)
+{
+	/* without a branch: x always goes in the spare slot, kept every st-th */
+	s->sum += (double)x;
+	s->n++;
+	s->v[s->k] = x;
+	uint32_t take = s->cd == 0;
+	s->k += take;
+	s->cd = (take ? s->st : s->cd) - 1;
+}
+static void samp_fit(struct samp *s, struct model_dist *d)
+{
+	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
+}
+
+/* b-model of all I/O (bm[0]) and per op (bm[1 + op]) over one span: the
+ * bins are powers of two and x * 2^L is exact, so an op's bin (it has
+ * fewer) is the all-I/O bin shifted right by sh[op]: one range check */
+static void bm_op_shifts(const struct model_bm *bm, int *sh)
+{
+	for (int op = 0; op < REEL_OP__COUNT; op++)
+		sh[op] = bm[1 + op].c ? bm[0].L - bm[1 + op].L : 0;
+}
+static inline void bm_add_op(struct model_bm *bm, const int *sh, uint8_t op, int64_t t)
+{
+	struct model_bm *b0 = &bm[0], *bo = &bm[1 + op];
+	if (t >= b0->lo && t < b0->hi) {
+		b0->c[b0->k]++;
+	} else {
+		model_bm_add_slow(b0, t);
+		if (!(t >= b0->lo && t < b0->hi))
+			return; /* outside [t0, t1) or too few events */
 	}
-	double lo = mm->lo, hi = mm->hi;
-	double u = lo + (hi - lo) * hash01(salt);
-	int c = (int)(u * MODEL_CLASSES);
-	return c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
+	if (bo->c)
+		bo->c[b0->k >> sh[op]]++;
 }
 
 /* ---- per phase ----------------------------------------------------------- */
+/* One pass over the phase's windows, keeping only bounded samples (the
+ * counts per op and of gaps are known beforehand from the windows), then
+ * a second pass for the gap-class chain. */
 static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		     const int *wphase, size_t nwin, const size_t *wstart)
 {
 	struct model_phase *p = &m->phases[pi];
-	struct vec sizes[REEL_OP__COUNT] = {{0}}, gaps = {0}, leads = {0}, tloc[REEL_OP__COUNT + 1] = {{0}};
-	double opn[REEL_OP__COUNT][REEL_OP__COUNT] = {{0}};
+	struct samp sizes[REEL_OP__COUNT] = {{0}}, gaps = {0}, fam = {0};
+	struct model_bm bm[REEL_OP__COUNT + 1];
+	int64_t *leads = NULL;
+	size_t nlead = 0, nz = 0;
+	uint64_t opn[REEL_OP__COUNT][REEL_OP__COUNT] = {{0}};
 	uint64_t opc[REEL_OP__COUNT] = {0};
-	int e = 0;
+	int e = REEL_E_NOMEM;
 	int64_t acc = 0; /* phase-local time: the phase's windows laid end to end */
 	double wl = (double)m->duration_ns / (double)m->nwin;
+	uint64_t pops[REEL_OP__COUNT] = {0}, pios = 0, ngap = 0, nwp = 0, nne = 0;
+	memset(bm, 0, sizeof(bm));
+	for (size_t w = 0; w < nwin; w++) {
+		if (wphase[w] != (int)pi)
+			continue;
+		nwp++;
+		size_t cnt = wstart[w + 1] - wstart[w];
+		pios += cnt;
+		ngap += cnt ? cnt - 1 : 0;
+		nne += cnt > 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			pops[o] += m->win_ops[w * REEL_OP__COUNT + o];
+	}
+	int64_t accend = (int64_t)nwp * ((int64_t)wl + 1);
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		if (samp_init(&sizes[o], pops[o], model_dist_stride(pops[o])))
+			goto out;
+	if (samp_init(&gaps, ngap, model_dist_stride(ngap)) ||
+	    samp_init(&fam, ngap, FAM_STRIDE(ngap)))
+		goto out;
+	if (!(leads = malloc((nne + 1) * sizeof(*leads))))
+		goto out;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		if (model_bm_init(&bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1))
+			goto out;
+	int sh[REEL_OP__COUNT];
+	bm_op_shifts(bm, sh);
 	for (size_t w = 0; w < nwin; w++) {
 		if (wphase[w] != (int)pi)
 			continue;
@@ -290,23 +348,22 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 			uint8_t op = tr->op[i];
 			p->ios++;
 			opc[op]++;
-			if ((e = vpush(&sizes[op], tr->len[i])))
-				goto out;
+			samp_add(&sizes[op], tr->len[i]);
 			int64_t lt = acc + (tr->t[i] - ws);
-			if ((e = vpush(&tloc[0], lt)) || (e = vpush(&tloc[1 + op], lt)))
-				goto out;
+			bm_add_op(bm, sh, op, lt);
 			if (i > 0 && i != wstart[w]) {
-				opn[tr->op[i - 1]][op] += 1;
+				opn[tr->op[i - 1]][op]++;
 			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
-				opn[tr->op[i - 1]][op] += 1;
+				opn[tr->op[i - 1]][op]++;
 			}
 			if (i > wstart[w]) { /* gaps inside the window */
-				if ((e = vpush(&gaps, tr->t[i] - tr->t[i - 1])))
-					goto out;
+				int64_t g = tr->t[i] - tr->t[i - 1];
+				samp_add(&gaps, g);
+				samp_add(&fam, g);
+				nz += g == 0;
 			} else { /* where the window's first I/O falls, in ppm */
 				double f = (double)(tr->t[i] - ws) / wl * 1e6;
-				if ((e = vpush(&leads, f < 0 ? 0 : f > 1e6 ? 1000000 : (int64_t)f)))
-					goto out;
+				leads[nlead++] = f < 0 ? 0 : f > 1e6 ? 1000000 : (int64_t)f;
 			}
 		}
 		acc += (int64_t)wl + 1;
@@ -314,25 +371,23 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 	p->rate = p->windows ? (double)p->ios / ((double)p->windows * wl) * 1e9 : 0;
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		p->op_mix[o] = p->ios ? (double)opc[o] / (double)p->ios : 0;
-	memcpy(p->op_next, opn, sizeof(opn));
+	for (int a = 0; a < REEL_OP__COUNT; a++)
+		for (int b = 0; b < REEL_OP__COUNT; b++)
+			p->op_next[a][b] = (double)opn[a][b];
 	normalize_rows(&p->op_next[0][0], REEL_OP__COUNT, REEL_OP__COUNT, p->op_mix);
 	for (int o = 0; o < REEL_OP__COUNT; o++)
-		model_dist_fit(&p->size[o], sizes[o].v, sizes[o].n);
+		samp_fit(&sizes[o], &p->size[o]);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		p->bmodel[k] = model_bmodel(tloc[k].v, tloc[k].n, 0, acc > 0 ? acc : 1);
-	model_dist_fit(&p->lead, leads.v, leads.n);
-	/* gaps in time order: classes and their chain, before the fit sorts them */
+		p->bmodel[k] = model_bm_finish(&bm[k]);
+	model_dist_fit(&p->lead, leads, nlead);
+	fit_families(p, fam.v, fam.k, gaps.n, nz);
+	samp_fit(&gaps, &p->gap);
+	/* gaps in time order again: their classes and the classes' chain */
 	{
-		int64_t *ord = malloc((gaps.n + 1) * sizeof(*ord));
-		if (!ord) {
-			e = REEL_E_NOMEM;
-			goto out;
-		}
-		if (gaps.n)
-			memcpy(ord, gaps.v, gaps.n * sizeof(*ord));
-		fit_families(p, ord, gaps.n);
-		model_dist_fit(&p->gap, gaps.v, gaps.n);
-		double tm[MODEL_CLASSES][MODEL_CLASSES] = {{0}};
+		/* four tables in turn: a transition repeating does not wait on
+		 * the increment before it */
+		uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES] = {{0}};
+		double tm[MODEL_CLASSES][MODEL_CLASSES];
 		double uni[MODEL_CLASSES];
 		for (int c = 0; c < MODEL_CLASSES; c++)
 			uni[c] = 1.0 / MODEL_CLASSES;
@@ -340,31 +395,75 @@ static int fit_phase(struct model *m, const struct model_trace *tr, size_t pi,
 		double cb[MODEL_CLASSES + 1];
 		for (int k = 1; k < MODEL_CLASSES; k++)
 			cb[k] = model_dist_inv(&p->gap, (double)k / MODEL_CLASSES);
-		int prev = -1;
-		struct cdf_memo memo = {0, 0, 0, 0};
-		for (size_t i = 0; i < gaps.n; i++) {
-			double gv = (double)ord[i];
-			int lo = 0, hi = 0;
-			for (int k = 1; k < MODEL_CLASSES; k++) {
-				lo += cb[k] < gv;
-				hi += cb[k] <= gv;
+		/* the same bounds for integer gaps below 2^53 (exact as doubles):
+		 * g > cb[k] iff g >= gt[k], g >= cb[k] iff g >= ge[k] */
+		const double exact = 9007199254740992.0;
+		int64_t gt[MODEL_CLASSES], ge[MODEL_CLASSES], glim = INT64_C(1) << 53;
+		for (int k = 1; k < MODEL_CLASSES; k++) {
+			if (!(cb[k] > -exact && cb[k] < exact)) {
+				glim = 0; /* a bound out of range: doubles for every gap */
+				gt[k] = ge[k] = 0;
+				continue;
 			}
-			int c = lo == hi ? lo : gap_class(&p->gap, ord[i], (uint64_t)i * 7919 + pi, &memo);
-			if (prev >= 0)
-				tm[prev][c] += 1;
-			prev = c;
+			gt[k] = (int64_t)floor(cb[k]) + 1;
+			ge[k] = (int64_t)ceil(cb[k]);
 		}
-		free(ord);
+		int prev = -1;
+		/* the CDF at each bound, for gaps equal to it (a pure function of
+		 * the bound: computed once, used without a branch) */
+		double mlo[MODEL_CLASSES + 1] = {0}, mhi[MODEL_CLASSES + 1] = {0};
+		for (int k = 1; k < MODEL_CLASSES; k++)
+			model_dist_cdf(&p->gap, cb[k], &mlo[k], &mhi[k]);
+		size_t gi = 0;
+		for (size_t w = 0; w < nwin; w++) {
+			if (wphase[w] != (int)pi)
+				continue;
+			for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
+				int64_t g = tr->t[i] - tr->t[i - 1];
+				int lo = 0, hi = 0;
+				if (g >= 0 && g < glim) {
+					for (int k = 1; k < MODEL_CLASSES; k++) {
+						lo += g >= gt[k];
+						hi += g >= ge[k];
+					}
+				} else {
+					double gv = (double)g;
+					for (int k = 1; k < MODEL_CLASSES; k++) {
+						lo += cb[k] < gv;
+						hi += cb[k] <= gv;
+					}
+				}
+				int c = lo;
+				if (lo != hi) { /* the gap equals bound lo + 1: its class
+						 * a random share of the bound's point mass */
+					double u =
+					    mlo[lo + 1] + (mhi[lo + 1] - mlo[lo + 1]) *
+							      hash01((uint64_t)gi * 7919 + pi);
+					c = (int)(u * MODEL_CLASSES);
+					c = c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
+				}
+				if (prev >= 0)
+					cnt[gi & 3][prev * MODEL_CLASSES + c]++;
+				prev = c;
+			}
+		}
+		for (int a = 0; a < MODEL_CLASSES; a++)
+			for (int b = 0; b < MODEL_CLASSES; b++) {
+				int x = a * MODEL_CLASSES + b;
+				tm[a][b] = (double)(cnt[0][x] + cnt[1][x] + cnt[2][x] + cnt[3][x]);
+			}
 		memcpy(p->gap_next, tm, sizeof(tm));
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
 	}
+	e = 0;
 out:
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		free(sizes[o].v);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		free(tloc[k].v);
+		free(bm[k].c);
 	free(gaps.v);
-	free(leads.v);
+	free(fam.v);
+	free(leads);
 	return e;
 }
 
@@ -377,17 +476,48 @@ static int regc_hot(const struct model_devspace *d, uint32_t r)
 }
 
 /* ---- per device ----------------------------------------------------------- */
-static uint32_t region_of(const struct model_devspace *d, uint64_t a)
+static uint32_t region_search(const struct model_devspace *d, uint64_t a)
 {
-	uint32_t lo = 0, hi = d->nregions; /* bound[lo] <= a < bound[hi] */
+	/* the last lo with bound[lo] <= a (bound[0] is 0), without branches */
 	if (a >= d->bound[d->nregions])
 		return d->nregions - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (d->bound[mid] <= a)
-			lo = mid;
-		else
-			hi = mid;
+	const uint64_t *b = d->bound;
+	uint32_t lo = 0, len = d->nregions;
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = b[lo + half] <= a ? lo + half : lo;
+		len -= half;
+	}
+	return lo;
+}
+
+/* region lookups through a table of the region at each 1/4096th of the
+ * extent: then a search between two neighbouring entries */
+#define RLUT 4096
+struct region_lut {
+	int sh;
+	uint16_t at[RLUT + 1];
+};
+static void region_lut_init(struct region_lut *l, const struct model_devspace *d)
+{
+	int sh = 0;
+	while ((d->extent >> sh) >= RLUT)
+		sh++;
+	l->sh = sh;
+	for (size_t j = 0; j <= RLUT; j++)
+		l->at[j] = (uint16_t)region_search(d, (uint64_t)j << sh);
+}
+static inline uint32_t region_of(const struct model_devspace *d, const struct region_lut *l,
+				 uint64_t a)
+{
+	if (a >= d->bound[d->nregions])
+		return d->nregions - 1;
+	size_t j = (size_t)(a >> l->sh); /* a < extent: j < RLUT */
+	uint32_t lo = l->at[j], len = l->at[j + 1] - lo + 1u; /* the region is in there */
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = d->bound[lo + half] <= a ? lo + half : lo;
+		len -= half;
 	}
 	return lo;
 }
@@ -398,19 +528,60 @@ static int u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int fit_device(struct model *m, const struct model_trace *tr, struct model_devspace *d,
-		      int naive)
+/* the slice of the 1024 equal ones of [0, ext) where off falls, and the
+ * offsets [lo, hi) that fall there too, to skip the division for the next */
+static uint64_t slice_of(uint64_t off, uint64_t ext)
 {
-	size_t n = tr->n, nd = 0;
-	uint64_t maxend = 0, alignbits = ~0ull;
-	for (size_t i = 0; i < n; i++) {
-		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
-			continue;
-		nd++;
-		if (tr->off[i] + tr->len[i] > maxend)
-			maxend = tr->off[i] + tr->len[i];
-		alignbits &= tr->off[i] | (tr->len[i] ? tr->len[i] : 4096);
+	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
+	return s < 1024 ? s : 1023;
+}
+static void slice_range(uint64_t off, uint64_t ext, uint64_t *lo, uint64_t *hi, uint64_t *s)
+{
+	uint64_t k = slice_of(off, ext), h = UINT64_MAX;
+	if (k < 1023) { /* the binning is monotone: correct an estimate */
+		double est = (double)(k + 1) * (double)ext / 1024;
+		h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+		if (h <= off)
+			h = off + 1;
+		while (h > off + 1 && slice_of(h - 1, ext) > k)
+			h--;
+		while (h < UINT64_MAX && slice_of(h, ext) <= k)
+			h++;
 	}
+	*lo = off;
+	*hi = h;
+	*s = k;
+}
+
+/* a read whose block is also written, or a write whose block is also read */
+static inline void overlap_count(uint8_t op, uint64_t off, int sh, const uint8_t *wb,
+				 const uint8_t *rb, size_t *ra, size_t *wa)
+{
+	uint64_t b = ((off >> 20) << 20) >> sh;
+	size_t rd = op == REEL_OP_READ;
+	const uint8_t *other = rd ? wb : rb;
+	size_t hit = (other[b / 8] >> (b % 8)) & 1;
+	*ra += hit & rd;
+	*wa += hit & (rd ^ 1);
+}
+static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t nr, size_t nw)
+{
+	d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
+	d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
+}
+
+/* the device's non-flush I/O: their count, highest end and the OR of their
+ * offsets and lengths (for the alignment), from model_fit's pass over them */
+struct dev_pre {
+	size_t nd;
+	uint64_t maxend, alignbits;
+};
+
+static int fit_device(struct model *m, const struct model_trace *tr, struct model_devspace *d,
+		      const struct dev_pre *pre, int naive)
+{
+	size_t n = tr->n, nd = pre->nd;
+	uint64_t maxend = pre->maxend, alignbits = pre->alignbits;
 	uint32_t align = 1;
 	while (align < 4096 && !(alignbits & align))
 		align <<= 1;
@@ -435,88 +606,65 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 			return 0;
 	}
 	int e = REEL_E_NOMEM;
-	uint64_t *offs = malloc((nd + 1) * sizeof(*offs));
-	int64_t *jumps = malloc((nd + 1) * sizeof(*jumps));
-	int64_t *runs = malloc((nd + 1) * sizeof(*runs));
-	int64_t *loc = malloc((nd + 1) * sizeof(*loc));
-	uint32_t *from = malloc((nd + 1) * sizeof(*from));
-	uint32_t *to = malloc((nd + 1) * sizeof(*to));
-	uint64_t *wblk = malloc((nd + 1) * sizeof(*wblk));
-	uint64_t *rblk = malloc((nd + 1) * sizeof(*rblk));
-	if (!offs || !jumps || !runs || !loc || !from || !to || !wblk || !rblk)
+	struct samp addr = {0}, jumps = {0};
+	struct vec runs = {0}, loc = {0};
+	uint64_t *tc = NULL;
+	uint8_t *wb = NULL, *rb = NULL;
+	size_t k = 0;
+	if (samp_init(&addr, nd, model_dist_stride(nd)) ||
+	    samp_init(&jumps, nd, model_dist_stride(nd ? nd - 1 : 0)))
 		goto out;
-	size_t k = 0, nw = 0, nr = 0;
+	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
+	 * at most 2^26 blocks), with one bitmap per direction */
+	int sh = 20;
+	while ((ext >> sh) >= (1u << 26))
+		sh++;
+	size_t nb = (size_t)(ext >> sh) + 1;
+	wb = calloc(nb / 8 + 1, 1);
+	rb = calloc(nb / 8 + 1, 1);
+	if (!wb || !rb)
+		goto out;
+	/* hot regions: the hottest 10% of 1024 equal slices; offsets sampled */
+	uint64_t sl[1024] = {0}, slo = 1, shi = 0, sc = 0;
+	size_t nr = 0, nw = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
-		offs[k++] = tr->off[i];
-		if (tr->op[i] == REEL_OP_READ)
-			rblk[nr++] = tr->off[i] >> 20;
-		else
-			wblk[nw++] = tr->off[i] >> 20;
+		uint64_t off = tr->off[i];
+		k++;
+		samp_add(&addr, (int64_t)off);
+		if (!(off >= slo && off < shi))
+			slice_range(off, ext, &slo, &shi, &sc);
+		sl[sc]++;
+		uint64_t b = ((off >> 20) << 20) >> sh;
+		size_t rd = tr->op[i] == REEL_OP_READ;
+		uint8_t *mine = rd ? rb : wb;
+		mine[b / 8] |= (uint8_t)(1u << (b % 8));
+		nr += rd;
+		nw += rd ^ 1;
 	}
-	/* hot regions: the hottest 10% of 1024 equal slices */
 	{
-		uint64_t sl[1024] = {0};
-		for (size_t i = 0; i < k; i++) {
-			uint64_t s = (uint64_t)((double)offs[i] / (double)ext * 1024);
-			sl[s < 1024 ? s : 1023]++;
-		}
 		qsort(sl, 1024, sizeof(sl[0]), u64cmp);
 		uint64_t top = 0;
 		for (size_t s = 1024 - 102; s < 1024; s++)
 			top += sl[s];
 		d->hot10 = k ? (double)top / (double)k : 0;
 	}
-	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
-	 * at most 2^26 blocks), with one bitmap per direction */
-	{
-		int sh = 20;
-		while ((ext >> sh) >= (1u << 26))
-			sh++;
-		size_t nb = (size_t)(ext >> sh) + 1;
-		uint8_t *wb = calloc(nb / 8 + 1, 1), *rb = calloc(nb / 8 + 1, 1);
-		if (!wb || !rb) {
-			free(wb);
-			free(rb);
-			goto out;
-		}
-		for (size_t i = 0; i < nw; i++) {
-			uint64_t b = (wblk[i] << 20) >> sh;
-			wb[b / 8] |= (uint8_t)(1u << (b % 8));
-		}
-		for (size_t i = 0; i < nr; i++) {
-			uint64_t b = (rblk[i] << 20) >> sh;
-			rb[b / 8] |= (uint8_t)(1u << (b % 8));
-		}
-		size_t ra = 0, wa = 0;
-		for (size_t i = 0; i < nr; i++) {
-			uint64_t b = (rblk[i] << 20) >> sh;
-			ra += (wb[b / 8] >> (b % 8)) & 1;
-		}
-		for (size_t i = 0; i < nw; i++) {
-			uint64_t b = (wblk[i] << 20) >> sh;
-			wa += (rb[b / 8] >> (b % 8)) & 1;
-		}
-		free(wb);
-		free(rb);
-		d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
-		d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
-	}
+	/* reads in blocks also written and the converse: counted in a pass of
+	 * their own for the naive model, else in the pass of the jumps */
+	size_t ra = 0, wa = 0;
 	if (naive) {
+		for (size_t i = 0; i < n; i++) {
+			if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+				continue;
+			overlap_count(tr->op[i], tr->off[i], sh, wb, rb, &ra, &wa);
+		}
+		overlap_set(d, ra, wa, nr, nw);
 		e = 0;
 		goto out;
 	}
 	/* equal-mass regions */
-	{
-		int64_t *ao = malloc((k + 1) * sizeof(*ao));
-		if (!ao)
-			goto out;
-		for (size_t i = 0; i < k; i++)
-			ao[i] = (int64_t)offs[i];
-		model_dist_fit(&d->addr, ao, k);
-		free(ao);
-	}
+	samp_fit(&addr, &d->addr);
 	/* equal-mass bounds, plus each hot block (a point mass of the offsets
 	 * holding >= 1%) as a region of its own, so that jumps between hot
 	 * blocks keep their exact source and destination */
@@ -545,74 +693,82 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	uint8_t hotr[MODEL_MAX_REGIONS];
 	for (uint32_t r = 0; r < nreg; r++)
 		hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
-	/* jumps, runs, transitions in time order */
+	/* jumps, runs, transitions in time order; transitions counted in a
+	 * from x to matrix */
+	struct region_lut lut;
+	region_lut_init(&lut, d);
+	tc = calloc((size_t)nreg * nreg, sizeof(*tc));
+	if (!tc)
+		goto out;
 	uint64_t prev_end = 0;
 	int seen = 0;
-	size_t nj = 0, nrun = 0, nloc = 0, nrem = 0;
+	size_t nloc = 0, nrem = 0;
 	int64_t run = 0;
 	uint64_t regc[MODEL_MAX_REGIONS] = {0};
+	uint32_t reg = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
 			continue;
-		regc[region_of(d, tr->off[i])]++;
+		uint64_t off = tr->off[i];
+		overlap_count(tr->op[i], off, sh, wb, rb, &ra, &wa);
+		/* sequential I/O mostly stays in the region of the one before */
+		if (!(off >= d->bound[reg] && off < d->bound[reg + 1]))
+			reg = region_of(d, &lut, off);
+		regc[reg]++;
 		if (seen) {
-			int64_t j = (int64_t)(tr->off[i] - prev_end);
-			jumps[nj++] = j;
+			int64_t j = (int64_t)(off - prev_end);
+			samp_add(&jumps, j);
 			if (j == 0) {
 				run++;
 			} else {
-				runs[nrun++] = run;
+				if ((e = vpush(&runs, run)))
+					goto out;
 				run = 1;
 				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-				int hot = hotr[region_of(d, tr->off[i])];
-				if (aj <= d->local_limit && !hot) {
-					loc[nloc++] = j;
+				if (aj <= d->local_limit && !hotr[reg]) {
+					if ((e = vpush(&loc, j)))
+						goto out;
+					nloc++;
 				} else {
-					from[nrem] = region_of(d, prev_end);
-					to[nrem++] = region_of(d, tr->off[i]);
+					tc[(size_t)region_of(d, &lut, prev_end) * nreg + reg]++;
+					nrem++;
 				}
 			}
 		} else {
 			seen = 1;
 			run = 1;
 		}
-		prev_end = tr->off[i] + tr->len[i];
+		prev_end = off + tr->len[i];
 	}
-	if (seen)
-		runs[nrun++] = run;
+	e = REEL_E_NOMEM;
+	if (seen && vpush(&runs, run))
+		goto out;
+	overlap_set(d, ra, wa, nr, nw);
 	for (uint32_t r = 0; r < nreg; r++)
 		d->weight[r] = k ? (double)regc[r] / (double)k : 1.0 / nreg;
-	model_dist_fit(&d->jump, jumps, nj);
-	model_dist_fit(&d->run, runs, nrun);
-	model_dist_fit(&d->local, loc, nloc);
+	samp_fit(&jumps, &d->jump);
+	model_dist_fit(&d->run, runs.v, runs.n);
+	model_dist_fit(&d->local, loc.v, loc.n);
 	d->p_local = (nloc + nrem) ? (double)nloc / (double)(nloc + nrem) : 0;
-	/* sparse transitions: sort by (from, to) and count */
+	/* sparse transitions: the non-zero cells, row by row */
 	{
-		uint64_t *key = (uint64_t *)wblk; /* reuse: nrem <= nd */
-		for (size_t i = 0; i < nrem; i++) /* from and to are < 2^16 */
-			key[i] = (uint64_t)from[i] << 16 | to[i];
-		model_sort_i64((int64_t *)key, nrem);
 		size_t nt = 0;
-		for (size_t i = 0; i < nrem; i++)
-			if (!i || key[i] != key[i - 1])
-				nt++;
+		for (size_t x = 0; x < (size_t)nreg * nreg; x++)
+			nt += tc[x] != 0;
 		d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
 		d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
 		if (!d->tr_to || !d->tr_p)
 			goto out;
 		size_t t = 0;
 		memset(d->row, 0, sizeof(d->row));
-		for (size_t i = 0; i < nrem;) {
-			size_t j = i;
-			while (j < nrem && key[j] == key[i])
-				j++;
-			uint32_t f = (uint32_t)(key[i] >> 16);
-			d->tr_to[t] = (uint16_t)(key[i] & 0xffff);
-			d->tr_p[t] = (double)(j - i);
-			d->row[f + 1]++;
-			t++;
-			i = j;
-		}
+		for (uint32_t f = 0; f < nreg; f++)
+			for (uint32_t x = 0; x < nreg; x++)
+				if (tc[(size_t)f * nreg + x]) {
+					d->tr_to[t] = (uint16_t)x;
+					d->tr_p[t] = (double)tc[(size_t)f * nreg + x];
+					d->row[f + 1]++;
+					t++;
+				}
 		d->ntr = (uint32_t)nt;
 		for (uint32_t r = 0; r < nreg; r++)
 			d->row[r + 1] += d->row[r];
@@ -629,14 +785,13 @@ static int fit_device(struct model *m, const struct model_trace *tr, struct mode
 	}
 	e = 0;
 out:
-	free(offs);
-	free(jumps);
-	free(runs);
-	free(loc);
-	free(from);
-	free(to);
-	free(wblk);
-	free(rblk);
+	free(addr.v);
+	free(jumps.v);
+	free(runs.v);
+	free(loc.v);
+	free(tc);
+	free(wb);
+	free(rb);
 	return e;
 }
 
@@ -744,6 +899,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+static size_t window_of(int64_t t, int64_t t0, int64_t dur, size_t nwin)
+{
+	size_t wi = (size_t)((double)(t - t0) / (double)dur * (double)nwin);
+	return wi >= nwin ? nwin - 1 : wi;
+}
+
 /* ---- the whole fit ------------------------------------------------------- */
 int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
 	      char *err, size_t errlen)
@@ -785,13 +946,30 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	{
 		size_t w = 0;
 		wstart[0] = 0;
+		/* times are sorted: past the window's last time, the next
+		 * window; the exact division only near a bound */
+		int64_t wlo = INT64_MAX, wend = INT64_MIN;
 		for (size_t i = 0; i < n; i++) {
-			size_t wi = (size_t)((double)(tr->t[i] - t0) / (double)m->duration_ns *
-					     (double)nwin);
-			if (wi >= nwin)
-				wi = nwin - 1;
+			if (tr->t[i] >= wlo && tr->t[i] < wend)
+				continue;
+			wlo = tr->t[i];
+			size_t wi = window_of(tr->t[i], t0, m->duration_ns, nwin);
 			while (w < wi)
 				wstart[++w] = i;
+			/* wend: the first time in a later window */
+			if (wi + 1 >= nwin) {
+				wend = INT64_MAX;
+				continue;
+			}
+			double est = (double)(wi + 1) * (double)m->duration_ns / (double)nwin;
+			wend = t0 + (int64_t)est;
+			if (wend <= tr->t[i])
+				wend = tr->t[i] + 1;
+			while (wend > tr->t[i] + 1 &&
+			       window_of(wend - 1, t0, m->duration_ns, nwin) > wi)
+				wend--;
+			while (window_of(wend, t0, m->duration_ns, nwin) <= wi)
+				wend++;
 		}
 		while (w < nwin)
 			wstart[++w] = n;
@@ -865,6 +1043,9 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	{
 		int16_t *slot = malloc(65536 * sizeof(*slot)); /* device id -> index */
 		size_t per[MODEL_MAX_DEVS] = {0};
+		struct dev_pre pre[MODEL_MAX_DEVS];
+		for (size_t k = 0; k < MODEL_MAX_DEVS; k++)
+			pre[k] = (struct dev_pre){0, 0, ~0ull};
 		uint16_t ids[MODEL_MAX_DEVS];
 		size_t nd = 0;
 		if (!slot)
@@ -882,7 +1063,14 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 				slot[d] = (int16_t)nd;
 				ids[nd++] = d;
 			}
-			per[slot[d]]++;
+			int sd = slot[d];
+			per[sd]++;
+			if (tr->op[i] != REEL_OP_FLUSH) {
+				uint64_t end = tr->off[i] + tr->len[i];
+				pre[sd].nd++;
+				pre[sd].maxend = end > pre[sd].maxend ? end : pre[sd].maxend;
+				pre[sd].alignbits &= tr->off[i] | (tr->len[i] ? tr->len[i] : 4096);
+			}
 		}
 		free(slot);
 		m->devs = calloc(nd, sizeof(*m->devs));
@@ -899,29 +1087,36 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 					snprintf(d->name, sizeof(d->name), "%s", tr->devs[h].name);
 					d->capacity = tr->devs[h].capacity;
 				}
-			if ((e = fit_device(m, tr, d, m->naive)))
+			if ((e = fit_device(m, tr, d, &pre[k], m->naive)))
 				goto out;
 		}
 	}
 	if ((e = fit_inflight(m, tr)))
 		goto out;
-	{
-		struct vec tt = {0};
-		m->bmodel[0] = model_bmodel(tr->t, n, t0, t0 + m->duration_ns);
-		for (int op = 0; op < REEL_OP__COUNT; op++) {
-			tt.n = 0;
-			for (size_t i = 0; i < n; i++)
-				if (tr->op[i] == op && (e = vpush(&tt, tr->t[i]))) {
-					free(tt.v);
-					goto out;
-				}
-			m->bmodel[1 + op] = model_bmodel(tt.v, tt.n, t0, t0 + m->duration_ns);
-		}
-		free(tt.v);
+	{ /* b-model of all arrivals and per op, in one pass */
+		struct model_bm bm[REEL_OP__COUNT + 1];
+		uint64_t nop[REEL_OP__COUNT] = {0};
+		for (size_t w = 0; w < nwin; w++)
+			for (int op = 0; op < REEL_OP__COUNT; op++)
+				nop[op] += m->win_ops[w * REEL_OP__COUNT + op];
+		memset(bm, 0, sizeof(bm));
+		e = REEL_E_NOMEM;
+		for (int k = 0; k <= REEL_OP__COUNT; k++)
+			if (model_bm_init(&bm[k], k ? nop[k - 1] : n, t0, t0 + m->duration_ns)) {
+				for (int j = 0; j < k; j++)
+					free(bm[j].c);
+				goto out;
+			}
 		uint64_t amax = 1;
-		for (size_t i = 0; i < n; i++)
+		int sh[REEL_OP__COUNT];
+		bm_op_shifts(bm, sh);
+		for (size_t i = 0; i < n; i++) {
+			bm_add_op(bm, sh, tr->op[i], tr->t[i]);
 			if (tr->off[i] + tr->len[i] > amax)
 				amax = tr->off[i] + tr->len[i];
+		}
+		for (int k = 0; k <= REEL_OP__COUNT; k++)
+			m->bmodel[k] = model_bm_finish(&bm[k]);
 		model_pqrs(tr->t, tr->off, n, t0, t0 + m->duration_ns, 0, amax, m->pqrs);
 	}
 	e = 0;

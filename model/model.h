@@ -74,6 +74,14 @@ struct model_dist {
  * knots come from a fixed-stride sample of that many (the mean from all). */
 #define MODEL_DIST_SAMPLE (1u << 20)
 void model_dist_fit(struct model_dist *d, int64_t *vals, size_t n);
+/* The stride model_dist_fit samples N values with (1: all of them). */
+size_t model_dist_stride(uint64_t n);
+/* Fit from a sample taken as model_dist_fit takes it: vals[i] is value
+ * i * model_dist_stride(NALL) of the NALL values, whose sum (in order, as
+ * doubles) is SUM.  Streaming callers need not keep every value; the
+ * result equals model_dist_fit's.  vals is reordered in place. */
+void model_dist_fit_sample(struct model_dist *d, int64_t *vals, size_t n, uint64_t nall,
+			   double sum);
 /* Fill the guide table after setting knots by hand (fit and read do it). */
 void model_dist_prepare(struct model_dist *d);
 /* Inverse CDF at u in [0,1). */
@@ -201,6 +209,33 @@ double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 /* b-model bias of sorted arrival times over [t0, t1): 0.5 = smooth,
  * towards 1 = bursty; -1 when too few events. */
 double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1);
+/* The same, streaming: init with the event count N the caller will add
+ * (0 or REEL_E_NOMEM; with too few events adding is a no-op), add each
+ * time in any order, finish (frees; the bias or -1). */
+struct model_bm {
+	int L;
+	size_t nb;
+	uint64_t *c; /* NULL: too few events */
+	int64_t t0, t1;
+	double span;
+	/* every t in [lo, hi) falls in bin k: the binning is monotone in t, so
+	 * times in order rarely need the division */
+	int64_t lo, hi;
+	size_t k;
+};
+int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1);
+void model_bm_add_slow(struct model_bm *bm, int64_t t);
+static inline void model_bm_add(struct model_bm *bm, int64_t t)
+{
+	if (t >= bm->lo && t < bm->hi) {
+		bm->c[bm->k]++;
+		return;
+	}
+	model_bm_add_slow(bm, t);
+}
+/* Add n times (runs of times in one bin are counted at once). */
+void model_bm_add_all(struct model_bm *bm, const int64_t *t, size_t n);
+double model_bm_finish(struct model_bm *bm);
 /* PQRS-style quadrant shares (sorted, p >= q >= r >= s) of (time, address). */
 void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
 		uint64_t a0, uint64_t a1, double out[4]);

@@ -85,22 +85,34 @@ static int knot_cmp(const void *x, const void *y)
 	return 0;
 }
 
+size_t model_dist_stride(uint64_t n)
+{
+	return n > MODEL_DIST_SAMPLE ? (size_t)((n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE)
+				     : 1;
+}
+
 void model_dist_fit(struct model_dist *d, int64_t *x, size_t n)
 {
-	memset(d, 0, sizeof(*d));
-	d->n = n;
-	if (!n)
-		return;
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += (double)x[i];
-	d->mean = sum / (double)n;
-	if (n > MODEL_DIST_SAMPLE) { /* knots from a fixed-stride sample */
-		size_t st = (n + MODEL_DIST_SAMPLE - 1) / MODEL_DIST_SAMPLE, k = 0;
+	size_t st = model_dist_stride(n), k = 0;
+	if (st > 1) { /* knots from a fixed-stride sample */
 		for (size_t i = 0; i < n; i += st)
 			x[k++] = x[i];
-		n = k;
+	} else {
+		k = n;
 	}
+	model_dist_fit_sample(d, x, k, n, sum);
+}
+
+void model_dist_fit_sample(struct model_dist *d, int64_t *x, size_t n, uint64_t nall, double sum)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = nall;
+	if (!nall || !n)
+		return;
+	d->mean = sum / (double)nall;
 	model_sort_i64(x, n);
 	/* the most frequent exact values become point masses */
 	struct {
@@ -302,40 +314,116 @@ static double entropy2(double b)
  * slope is fitted over the levels whose bins hold >= 16 events on average,
  * and inverted to b in [0.5, 1].
  */
-double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
+int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1)
 {
+	memset(bm, 0, sizeof(*bm));
 	if (t1 <= t0 || n < 64)
-		return -1;
+		return 0;
 	int L = 0;
 	while (L < 20 && ((size_t)16 << (L + 1)) <= n)
 		L++;
 	if (L < 2)
+		return 0;
+	bm->L = L;
+	bm->nb = (size_t)1 << L;
+	bm->c = calloc(bm->nb, sizeof(*bm->c));
+	if (!bm->c)
+		return REEL_E_NOMEM;
+	bm->t0 = t0;
+	bm->t1 = t1;
+	bm->span = (double)(t1 - t0);
+	bm->lo = bm->hi = t0; /* empty: every add takes the slow path once */
+	return 0;
+}
+
+static size_t bm_bin(const struct model_bm *bm, int64_t t)
+{
+	size_t k = (size_t)((double)(t - bm->t0) / bm->span * (double)bm->nb);
+	return k >= bm->nb ? bm->nb - 1 : k;
+}
+
+void model_bm_add_slow(struct model_bm *bm, int64_t t)
+{
+	if (!bm->c || t < bm->t0 || t >= bm->t1)
+		return;
+	size_t k = bm_bin(bm, t);
+	bm->c[k]++;
+	/* hi: the first time after t in a later bin (or t1), from an estimate
+	 * corrected by the exact binning */
+	int64_t hi = bm->t1;
+	if (k + 1 < bm->nb) {
+		double est = (double)(k + 1) * bm->span / (double)bm->nb;
+		hi = bm->t0 + (int64_t)est;
+		if (hi <= t)
+			hi = t + 1;
+		if (hi > bm->t1)
+			hi = bm->t1;
+		while (hi > t + 1 && bm_bin(bm, hi - 1) > k)
+			hi--;
+		while (hi < bm->t1 && bm_bin(bm, hi) <= k)
+			hi++;
+	}
+	bm->lo = t;
+	bm->hi = hi;
+	bm->k = k;
+}
+
+double model_bmodel(const int64_t *t, size_t n, int64_t t0, int64_t t1)
+{
+	struct model_bm bm;
+	if (model_bm_init(&bm, n, t0, t1))
 		return -1;
-	size_t nb = (size_t)1 << L;
-	uint64_t *c = calloc(nb, sizeof(*c));
+	model_bm_add_all(&bm, t, n);
+	return model_bm_finish(&bm);
+}
+
+void model_bm_add_all(struct model_bm *bm, const int64_t *t, size_t n)
+{
+	if (!bm->c)
+		return;
+	for (size_t i = 0; i < n;) {
+		if (t[i] >= bm->lo && t[i] < bm->hi) {
+			size_t j = i + 1;
+			while (j < n && t[j] >= bm->lo && t[j] < bm->hi)
+				j++;
+			bm->c[bm->k] += j - i;
+			i = j;
+		} else {
+			model_bm_add_slow(bm, t[i++]);
+		}
+	}
+}
+
+#define BM_MEMO 1024
+double model_bm_finish(struct model_bm *bm)
+{
+	uint64_t *c = bm->c;
+	int L = bm->L;
+	bm->c = NULL;
 	if (!c)
 		return -1;
-	double span = (double)(t1 - t0);
-	size_t used = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (t[i] < t0 || t[i] >= t1)
-			continue;
-		size_t k = (size_t)((double)(t[i] - t0) / span * (double)nb);
-		if (k >= nb)
-			k = nb - 1;
-		c[k]++;
-		used++;
-	}
+	size_t used = 0; /* the events inside [t0, t1) */
+	for (size_t k = 0; k < bm->nb; k++)
+		used += c[k];
 	if (used < 64) {
 		free(c);
 		return -1;
+	}
+	/* p log2 p of each small count, computed once: most bins hold few */
+	double memo[BM_MEMO];
+	memo[0] = 0;
+	for (size_t x = 1; x < BM_MEMO; x++) {
+		double p = (double)x / (double)used;
+		memo[x] = p * log2(p);
 	}
 	double E[21], sx = 0, sy = 0, sxx = 0, sxy = 0;
 	for (int j = L; j >= 1; j--) {
 		size_t m = (size_t)1 << j;
 		double e = 0;
 		for (size_t k = 0; k < m; k++) {
-			if (c[k]) {
+			if (c[k] < BM_MEMO) { /* memo[0] is 0: e - 0 is e */
+				e -= memo[c[k]];
+			} else {
 				double p = (double)c[k] / (double)used;
 				e -= p * log2(p);
 			}
@@ -374,6 +462,19 @@ static int dcmp_desc(const void *x, const void *y)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
+static size_t pqrs_x(int64_t t, int64_t t0, int64_t t1, size_t side)
+{
+	double ft = (double)(t - t0) / (double)(t1 - t0);
+	size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
+	return x >= side ? side - 1 : x;
+}
+static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
+{
+	double fa = a < a0 ? 0 : (double)(a - a0) / (double)(a1 - a0);
+	size_t y = (size_t)(fa * (double)side);
+	return y >= side ? side - 1 : y;
+}
+
 void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
 		uint64_t a0, uint64_t a1, double out[4])
 {
@@ -387,15 +488,49 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 	uint64_t *c = calloc(side * side, sizeof(*c));
 	if (!c)
 		return;
+	/* times in order and sequential addresses mostly stay in the cell of
+	 * the event before: the ranges [lo, hi) of the current column and row */
+	int64_t tlo = 1, thi = 0;
+	uint64_t alo = 1, ahi = 0;
+	size_t x = 0, y = 0;
 	for (size_t i = 0; i < n; i++) {
-		double ft = (double)(t[i] - t0) / (double)(t1 - t0);
-		double fa = addr[i] < a0 ? 0 : (double)(addr[i] - a0) / (double)(a1 - a0);
-		size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
-		size_t y = (size_t)(fa * (double)side);
-		if (x >= side)
-			x = side - 1;
-		if (y >= side)
-			y = side - 1;
+		if (!(t[i] >= tlo && t[i] < thi)) {
+			x = pqrs_x(t[i], t0, t1, side);
+			tlo = t[i];
+			thi = t[i] + 1;
+			/* monotone: grow hi up to the next column, from an estimate */
+			if (x + 1 < side) {
+				double est =
+				    (double)t0 + (double)(x + 1) * (double)(t1 - t0) / (double)side;
+				int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
+				if (h > thi)
+					thi = h;
+				while (thi > t[i] + 1 && pqrs_x(thi - 1, t0, t1, side) > x)
+					thi--;
+				while (thi < INT64_MAX && pqrs_x(thi, t0, t1, side) <= x)
+					thi++;
+			} else {
+				thi = INT64_MAX;
+			}
+		}
+		if (!(addr[i] >= alo && addr[i] < ahi)) {
+			y = pqrs_y(addr[i], a0, a1, side);
+			alo = addr[i];
+			ahi = addr[i] + 1;
+			if (y + 1 < side) {
+				double est =
+				    (double)a0 + (double)(y + 1) * (double)(a1 - a0) / (double)side;
+				uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+				if (h > ahi)
+					ahi = h;
+				while (ahi > addr[i] + 1 && pqrs_y(ahi - 1, a0, a1, side) > y)
+					ahi--;
+				while (ahi < UINT64_MAX && pqrs_y(ahi, a0, a1, side) <= y)
+					ahi++;
+			} else {
+				ahi = UINT64_MAX;
+			}
+		}
 		c[y * side + x]++;
 	}
 	double acc[4] = {0, 0, 0, 0}, wsum = 0;
