@@ -47,17 +47,10 @@ int cmd_compare(int argc, char **argv)
 		switch (c) {
 		case 'o': dir = optarg; break;
 		case 'j': json = 1; break;
-		case 'i': {
-			char *end;
-			interval_ms = strtod(optarg, &end);
-			if (end == optarg || *end || interval_ms <= 0) {
-				fprintf(stderr,
-					"ioreel compare: --interval %s: give milliseconds > 0\n",
-					optarg);
+		case 'i':
+			if (plots_cmd_interval("compare", optarg, &interval_ms))
 				return 2;
-			}
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -67,19 +60,12 @@ int cmd_compare(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	char err[4096] = "";
 	struct plots_run **runs = NULL;
 	size_t n = (size_t)(argc - optind);
-	int rc = plots_runs_load(&runs, (const char *const *)argv + optind, n,
-				 (int64_t)(interval_ms * 1e6), err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(rc));
+	if (plots_cmd_load("compare", argv + optind, n, interval_ms, &runs))
 		return 1;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!runs[i]->complete)
-			fprintf(stderr, "ioreel compare: warning: %s was cut short (no trailer)\n",
-				runs[i]->path);
+	char err[4096] = "";
+	int rc;
 	if (json)
 		plots_compare_json(stdout, runs, n);
 	else

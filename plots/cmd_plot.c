@@ -51,17 +51,10 @@ int cmd_plot(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'i': {
-			char *end;
-			interval_ms = strtod(optarg, &end);
-			if (end == optarg || *end || interval_ms <= 0) {
-				fprintf(stderr,
-					"ioreel plot: --interval %s: give milliseconds > 0, e.g. 100\n",
-					optarg);
+		case 'i':
+			if (plots_cmd_interval("plot", optarg, &interval_ms))
 				return 2;
-			}
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -72,20 +65,12 @@ int cmd_plot(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	char err[4096] = "";
 	struct plots_run **runs = NULL;
 	size_t n = (size_t)(argc - optind);
-	int rc = plots_runs_load(&runs, (const char *const *)argv + optind, n,
-				 (int64_t)(interval_ms * 1e6), err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "ioreel plot: %s\n", err[0] ? err : reel_strerror(rc));
+	if (plots_cmd_load("plot", argv + optind, n, interval_ms, &runs))
 		return 1;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!runs[i]->complete)
-			fprintf(stderr, "ioreel plot: warning: %s was cut short (no trailer); "
-					"plotting the records it holds\n",
-				runs[i]->path);
+	char err[4096] = "";
+	int rc;
 	struct plots_output outs[16];
 	size_t nouts = 0;
 	rc = plots_render_all(runs, n, dir, (enum plots_format)fmt, outs, 16, &nouts, err,

@@ -120,6 +120,13 @@ int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
 int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		    int64_t interval_ns, char *errbuf, size_t errlen);
 void plots_runs_free(struct plots_run **runs, size_t n);
+
+/* Command-line helpers of plot and compare (plots/cmd_common.c, which
+ * prints): parse --interval MS (-1 after saying what is wrong), and load
+ * the runs, reporting errors and cut-short files under "ioreel CMD". */
+int plots_cmd_interval(const char *cmd, const char *arg, double *ms);
+int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
+		   struct plots_run ***runs);
 /* Make labels unique (" (2)" suffixes) and free of quotes. */
 void plots_labels_fix(struct plots_run **runs, size_t n);
 
