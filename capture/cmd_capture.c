@@ -380,15 +380,15 @@ int cmd_capture(int argc, char **argv)
 		goto out;
 	}
 	reel_writer_set_level(w, o.level);
-	reel_writer_meta_str(w, "capture.kernel", un.release);
-	reel_writer_meta_str(w, "capture.host", un.nodename);
-	reel_writer_meta_str(w, "capture.clock", "mono");
-	reel_writer_meta_str(w, "capture.instance", capture_instance_name(cap));
-	reel_writer_meta_int(w, "capture.buffer_kb", o.buffer_kb);
-	reel_writer_meta_int(w, "capture.drop_caches", o.drop_caches);
-	reel_writer_meta_int(w, "capture.pid_tree", o.pid_tree);
+	reel_writer_meta_str(w, REEL_META_CAPTURE_KERNEL, un.release);
+	reel_writer_meta_str(w, REEL_META_CAPTURE_HOST, un.nodename);
+	reel_writer_meta_str(w, REEL_META_CAPTURE_CLOCK, "mono");
+	reel_writer_meta_str(w, REEL_META_CAPTURE_INSTANCE, capture_instance_name(cap));
+	reel_writer_meta_int(w, REEL_META_CAPTURE_BUFFER_KB, o.buffer_kb);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_DROP_CACHES, o.drop_caches);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_PID_TREE, o.pid_tree);
 	if (o.cmd)
-		reel_writer_meta_str(w, "capture.command", detail);
+		reel_writer_meta_str(w, REEL_META_CAPTURE_COMMAND, detail);
 	rc = reel_join_create(&j, w, devts, (size_t)ndevs);
 	if (rc) {
 		fprintf(stderr, "ioreel capture: cannot create the event joiner: %s\n",
@@ -480,26 +480,26 @@ int cmd_capture(int argc, char **argv)
 	struct capture_stats cs;
 	capture_stats(cap, &cs);
 	reel_join_stats(j, &js);
-	reel_writer_meta_int(w, "capture.duration_ns", t_end - t0);
-	reel_writer_meta_int(w, "capture.events", (int64_t)cs.events);
-	reel_writer_meta_int(w, "capture.lost_events", (int64_t)cs.lost);
-	reel_writer_meta_int(w, "capture.overrun", (int64_t)cs.overrun);
-	reel_writer_meta_int(w, "capture.dropped", (int64_t)cs.dropped);
-	reel_writer_meta_int(w, "capture.missed", (int64_t)cs.missed);
-	reel_writer_meta_int(w, "capture.pid_filtered", (int64_t)cs.filtered);
-	reel_writer_meta_int(w, "capture.interrupted", stop_reason == 1);
-	reel_writer_meta_int(w, "capture.join.records", (int64_t)js.records);
-	reel_writer_meta_int(w, "capture.join.no_issue", (int64_t)js.no_issue);
-	reel_writer_meta_int(w, "capture.join.no_complete", (int64_t)js.no_complete);
-	reel_writer_meta_int(w, "capture.join.merged", (int64_t)js.merged);
-	reel_writer_meta_int(w, "capture.join.split", (int64_t)js.split);
-	reel_writer_meta_int(w, "capture.join.remapped", (int64_t)js.remapped);
-	reel_writer_meta_int(w, "capture.join.orphan_events", (int64_t)js.orphan_events);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_DURATION_NS, t_end - t0);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_EVENTS, (int64_t)cs.events);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_LOST_EVENTS, (int64_t)cs.lost);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_OVERRUN, (int64_t)cs.overrun);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_DROPPED, (int64_t)cs.dropped);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_MISSED, (int64_t)cs.missed);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_PID_FILTERED, (int64_t)cs.filtered);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_INTERRUPTED, stop_reason == 1);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_RECORDS, (int64_t)js.records);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_ISSUE, (int64_t)js.no_issue);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_COMPLETE, (int64_t)js.no_complete);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_MERGED, (int64_t)js.merged);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_SPLIT, (int64_t)js.split);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_REMAPPED, (int64_t)js.remapped);
+	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_ORPHAN_EVENTS, (int64_t)js.orphan_events);
 	if (child_done) {
 		if (WIFEXITED(child_status))
-			reel_writer_meta_int(w, "capture.exit_status", WEXITSTATUS(child_status));
+			reel_writer_meta_int(w, REEL_META_CAPTURE_EXIT_STATUS, WEXITSTATUS(child_status));
 		else if (WIFSIGNALED(child_status))
-			reel_writer_meta_int(w, "capture.exit_signal", WTERMSIG(child_status));
+			reel_writer_meta_int(w, REEL_META_CAPTURE_EXIT_SIGNAL, WTERMSIG(child_status));
 	}
 	reel_join_destroy(j);
 	j = NULL;

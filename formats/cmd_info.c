@@ -230,7 +230,7 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 				text_hist(f, i == REEL_OP__COUNT ? "all" : reel_op_name(i), &s->lat[i], 0);
 	}
 	if (s->qdelay.count) {
-		const struct reel_meta *m = reel_reader_meta(r, "replay.engine");
+		const struct reel_meta *m = reel_reader_meta(r, REEL_META_REPLAY_ENGINE);
 		fprintf(f, "%s\n", m ? "issue error (actual minus scheduled issue)"
 				     : "queue to issue");
 		text_hist(f, "all", &s->qdelay, 0);

@@ -763,16 +763,16 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		st->records = st->join.records;
 	}
 	if (!rc) {
-		reel_writer_meta_int(w, "join.no_issue", (int64_t)st->join.no_issue);
-		reel_writer_meta_int(w, "join.no_complete", (int64_t)st->join.no_complete);
-		reel_writer_meta_int(w, "join.merged", (int64_t)st->join.merged);
-		reel_writer_meta_int(w, "join.split", (int64_t)st->join.split);
-		reel_writer_meta_int(w, "join.remapped", (int64_t)st->join.remapped);
-		reel_writer_meta_int(w, "join.orphan_events", (int64_t)st->join.orphan_events);
-		reel_writer_meta_int(w, "blktrace.version", b.nsrcs ? b.srcs[0].version : 0);
-		reel_writer_meta_int(w, "blktrace.messages", (int64_t)b.messages);
+		reel_writer_meta_int(w, REEL_META_JOIN_NO_ISSUE, (int64_t)st->join.no_issue);
+		reel_writer_meta_int(w, REEL_META_JOIN_NO_COMPLETE, (int64_t)st->join.no_complete);
+		reel_writer_meta_int(w, REEL_META_JOIN_MERGED, (int64_t)st->join.merged);
+		reel_writer_meta_int(w, REEL_META_JOIN_SPLIT, (int64_t)st->join.split);
+		reel_writer_meta_int(w, REEL_META_JOIN_REMAPPED, (int64_t)st->join.remapped);
+		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS, (int64_t)st->join.orphan_events);
+		reel_writer_meta_int(w, REEL_META_BLKTRACE_VERSION, b.nsrcs ? b.srcs[0].version : 0);
+		reel_writer_meta_int(w, REEL_META_BLKTRACE_MESSAGES, (int64_t)b.messages);
 		if (b.have_wall && b.have_genesis) /* wall clock of time zero */
-			reel_writer_meta_int(w, "blktrace.start_unix_ns", start_unix_ns(&b));
+			reel_writer_meta_int(w, REEL_META_BLKTRACE_START_UNIX_NS, start_unix_ns(&b));
 	}
 	reel_join_destroy(b.j);
 	for (size_t i = 0; i < b.nsrcs; i++) {

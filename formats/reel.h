@@ -11,9 +11,11 @@
 #ifndef IOREEL_REEL_H
 #define IOREEL_REEL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +49,17 @@ enum reel_err {
 
 /* Message for a REEL_E_* code, or strerror(-err) for a -errno value. */
 const char *reel_strerror(int err);
+
+/*
+ * The one error-formatting helper: format a message into buf (len bytes,
+ * always terminated; buf may be NULL) and return code, so a failure path is
+ * `return reel_errf(err, errlen, REEL_E_PARSE, "%s:%lu: ...", file, line)`.
+ * Messages name the file and line (or chunk, or byte offset) and say what
+ * to do.
+ */
+int reel_errf(char *buf, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void reel_verrf(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* ---- the record: one per I/O ------------------------------------------ */
 enum reel_op {
@@ -125,6 +138,83 @@ struct reel_meta {
 	int64_t i;
 	double d;
 };
+
+/*
+ * Metadata keys that one module writes and another reads: each spelled once,
+ * here, and listed in FORMAT.md section 5 (a unit test checks the table).
+ * X(IDENT, "key", type, writer, meaning) makes REEL_META_<IDENT>.
+ */
+#define REEL_META_KEYS(X)  \
+	X(REPLAY_TARGETS, "replay.targets", str, "replay", "targets, comma-separated, in trace-device order") \
+	X(REPLAY_TRACE, "replay.trace", str, "replay", "path of the replayed trace") \
+	X(REPLAY_TRACE_DURATION_NS, "replay.trace_duration_ns", int, "replay", "span of the replayed trace, ns") \
+	X(REPLAY_ENGINE, "replay.engine", str, "replay", "engine: libaio, io_uring, psync or null") \
+	X(REPLAY_TIMING, "replay.timing", str, "replay", "original or afap") \
+	X(REPLAY_SPEED, "replay.speed", dbl, "replay", "speed factor of original timing") \
+	X(REPLAY_QD, "replay.qd", str, "replay", "queue depth as chosen (\"32\", \"original\", \"x2\", with the reason when defaulted)") \
+	X(REPLAY_ORDER, "replay.order", str, "replay", "none, strict or dependency") \
+	X(REPLAY_POINT, "replay.point", str, "replay", "queue or issue: which trace time was replayed") \
+	X(REPLAY_DATA, "replay.data", str, "replay", "data mode as given (random, zero, ratio:R, pattern:HEX)") \
+	X(REPLAY_DEDUPE, "replay.dedupe", int, "replay", "share of repeated 4 KiB pieces, percent") \
+	X(REPLAY_READ_ONLY, "replay.read_only", int, "replay", "1 when writes were replayed as reads") \
+	X(REPLAY_BUFFERED, "replay.buffered", int, "replay", "1 when the page cache was used") \
+	X(REPLAY_PRECONDITION, "replay.precondition", int, "replay", "1 when targets were filled first") \
+	X(REPLAY_LABEL, "replay.label", str, "replay", "short name of the run for tables and plots") \
+	X(REPLAY_REALTIME, "replay.realtime", int, "replay", "1 when the issuing thread ran SCHED_FIFO") \
+	X(REPLAY_DURATION_NS, "replay.duration_ns", int, "replay", "wall time of the replay, ns") \
+	X(REPLAY_INTERRUPTED, "replay.interrupted", int, "replay", "1 when stopped by a signal before the end") \
+	X(REPLAY_RATIO_ACHIEVED, "replay.ratio_achieved", dbl, "replay", "LZ4 compression ratio of the data written, measured") \
+	X(REPLAY_IOS, "replay.ios", int, "replay", "I/Os replayed") \
+	X(REPLAY_ERRORS, "replay.errors", int, "replay", "I/Os that completed with an error") \
+	X(REPLAY_SKIPPED, "replay.skipped", int, "replay", "trace I/Os not replayed (unmapped device, read-only)") \
+	X(CAPTURE_KERNEL, "capture.kernel", str, "capture", "uname release of the capturing host") \
+	X(CAPTURE_HOST, "capture.host", str, "capture", "host name") \
+	X(CAPTURE_CLOCK, "capture.clock", str, "capture", "trace clock (mono)") \
+	X(CAPTURE_INSTANCE, "capture.instance", str, "capture", "tracefs instance used") \
+	X(CAPTURE_BUFFER_KB, "capture.buffer_kb", int, "capture", "per-CPU ring buffer size, KiB") \
+	X(CAPTURE_COMMAND, "capture.command", str, "capture", "the command run under capture") \
+	X(CAPTURE_DROP_CACHES, "capture.drop_caches", int, "capture", "1 when caches were dropped first") \
+	X(CAPTURE_DROPPED, "capture.dropped", int, "capture", "events dropped by the ring buffer") \
+	X(CAPTURE_DURATION_NS, "capture.duration_ns", int, "capture", "length of the capture, ns") \
+	X(CAPTURE_EVENTS, "capture.events", int, "capture", "events read") \
+	X(CAPTURE_EXIT_SIGNAL, "capture.exit_signal", int, "capture", "signal that ended the command") \
+	X(CAPTURE_EXIT_STATUS, "capture.exit_status", int, "capture", "exit status of the command") \
+	X(CAPTURE_INTERRUPTED, "capture.interrupted", int, "capture", "1 when stopped by a signal") \
+	X(CAPTURE_LOST_EVENTS, "capture.lost_events", int, "capture", "events lost in all (dropped + overrun + missed)") \
+	X(CAPTURE_MISSED, "capture.missed", int, "capture", "events the kernel reports as missed") \
+	X(CAPTURE_OVERRUN, "capture.overrun", int, "capture", "events overwritten in the ring buffer") \
+	X(CAPTURE_PID_FILTERED, "capture.pid_filtered", int, "capture", "events of other processes left out") \
+	X(CAPTURE_PID_TREE, "capture.pid_tree", int, "capture", "1 when only the command's process tree was kept") \
+	X(CAPTURE_JOIN_RECORDS, "capture.join.records", int, "capture", "I/Os written by the joiner") \
+	X(CAPTURE_JOIN_NO_ISSUE, "capture.join.no_issue", int, "capture", "I/Os without an issue event") \
+	X(CAPTURE_JOIN_NO_COMPLETE, "capture.join.no_complete", int, "capture", "I/Os without a completion") \
+	X(CAPTURE_JOIN_MERGED, "capture.join.merged", int, "capture", "bios merged into another's request") \
+	X(CAPTURE_JOIN_SPLIT, "capture.join.split", int, "capture", "bios split by the block layer") \
+	X(CAPTURE_JOIN_REMAPPED, "capture.join.remapped", int, "capture", "bios remapped from another device") \
+	X(CAPTURE_JOIN_ORPHAN_EVENTS, "capture.join.orphan_events", int, "capture", "issue/complete events matching no queued I/O") \
+	X(JOIN_NO_ISSUE, "join.no_issue", int, "import (blktrace, blkparse)", "I/Os without an issue event") \
+	X(JOIN_NO_COMPLETE, "join.no_complete", int, "import (blktrace, blkparse)", "I/Os without a completion") \
+	X(JOIN_MERGED, "join.merged", int, "import (blktrace, blkparse)", "bios merged into another's request") \
+	X(JOIN_SPLIT, "join.split", int, "import (blktrace, blkparse)", "bios split by the block layer") \
+	X(JOIN_REMAPPED, "join.remapped", int, "import (blktrace, blkparse)", "bios remapped from another device") \
+	X(JOIN_ORPHAN_EVENTS, "join.orphan_events", int, "import (blktrace, blkparse)", "events matching no queued I/O") \
+	X(BLKTRACE_VERSION, "blktrace.version", int, "import (blktrace)", "blktrace record version (7 or 8)") \
+	X(BLKTRACE_MESSAGES, "blktrace.messages", int, "import (blktrace)", "message records skipped") \
+	X(BLKTRACE_START_UNIX_NS, "blktrace.start_unix_ns", int, "import (blktrace)", "wall clock of the trace start, from its notify records") \
+	X(IMPORT_OUT_OF_ORDER, "import.out_of_order", int, "import (text formats)", "records that arrived out of time order (sorted)") \
+	X(IMPORT_START_UNIX_NS, "import.start_unix_ns", int, "import (text formats)", "wall clock of time zero, when the source gives it") \
+	X(MODEL_PATH, "model.path", str, "model gen", "the MODEL.json generated from") \
+	X(MODEL_SEED, "model.seed", int, "model gen", "random seed") \
+	X(MODEL_RATE, "model.rate", dbl, "model gen", "rate factor") \
+	X(MODEL_DURATION_NS, "model.duration_ns", int, "model gen", "duration generated, ns")
+
+#define REEL_X_META(id, key, type, writer, meaning) static const char REEL_META_##id[] = key;
+REEL_META_KEYS(REEL_X_META)
+#undef REEL_X_META
+/* every replay.* key starts with this */
+#define REEL_META_REPLAY_PREFIX "replay."
+/* target.<i>.path / size / model / created: per replay target (replay) */
+#define REEL_META_TARGET_FMT "target.%u.%s"
 
 #define REEL_FORMAT_VERSION 1
 #define REEL_CHUNK_MAX 65536
@@ -416,6 +506,158 @@ int64_t reel_now_ns(void);
 void reel_json_str(FILE *f, const char *s);
 /* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
 int reel_parse_size(const char *s, uint64_t *out);
+
+/* ---- the one heap: a binary min-heap without callbacks ------------------ */
+/*
+ * REEL_HEAP(name, type, before) defines `struct name` (v, n, cap) and
+ * static inline name_push(h, x) (0 or REEL_E_NOMEM), name_pop(h) (the
+ * least element; the heap must not be empty), name_top(h) and
+ * name_free(h).  before(a, b) is an expression (a macro or inline function
+ * over two `const type *`) true when *a comes out first.  Zero the struct
+ * to initialise it; the caller owns it, name_free releases the array.
+ * Inline, so the comparison is compiled into the hot loops that use it.
+ */
+#define REEL_HEAP(name, type, before)                                         \
+	struct name {                                                         \
+		type *v;                                                      \
+		size_t n, cap;                                                \
+	};                                                                    \
+	static inline __attribute__((unused)) int name##_push(struct name *h, \
+							    type x)       \
+	{                                                                     \
+		if (h->n == h->cap) {                                         \
+			size_t nc = h->cap ? 2 * h->cap : 64;                 \
+			type *nv = (type *)realloc(h->v, nc * sizeof(type));  \
+			if (!nv)                                              \
+				return REEL_E_NOMEM;                          \
+			h->v = nv;                                            \
+			h->cap = nc;                                          \
+		}                                                             \
+		size_t i = h->n++;                                            \
+		while (i > 0) {                                               \
+			size_t p = (i - 1) / 2;                               \
+			if (!(before(&x, &h->v[p])))                          \
+				break;                                        \
+			h->v[i] = h->v[p];                                    \
+			i = p;                                                \
+		}                                                             \
+		h->v[i] = x;                                                  \
+		return 0;                                                     \
+	}                                                                     \
+	static inline __attribute__((unused)) type name##_pop(struct name *h) \
+	{                                                                     \
+		type top = h->v[0], x = h->v[--h->n];                         \
+		size_t i = 0, n = h->n;                                       \
+		for (;;) {                                                    \
+			size_t c = 2 * i + 1;                                 \
+			if (c >= n)                                           \
+				break;                                        \
+			if (c + 1 < n && (before(&h->v[c + 1], &h->v[c])))    \
+				c++;                                          \
+			if (!(before(&h->v[c], &x)))                          \
+				break;                                        \
+			h->v[i] = h->v[c];                                    \
+			i = c;                                                \
+		}                                                             \
+		if (n)                                                        \
+			h->v[i] = x;                                          \
+		return top;                                                   \
+	}                                                                     \
+	static inline __attribute__((unused)) type *name##_top(struct name *h) \
+	{                                                                     \
+		return h->n ? &h->v[0] : NULL;                                \
+	}                                                                     \
+	static inline __attribute__((unused)) void name##_free(struct name *h) \
+	{                                                                     \
+		free(h->v);                                                   \
+		h->v = NULL;                                                  \
+		h->n = h->cap = 0;                                            \
+	}
+
+/* ---- option tables: one per command (formats/cmd_opt.c) ---------------- */
+/*
+ * Each option is declared once: its name, argument, help and destination
+ * (git's parse-options).  reel_opt_parse() builds getopt_long's arrays from
+ * the table, range-checks every number, and prints --help from it.
+ */
+enum reel_opt_kind {
+	REEL_OPT_END = 0,
+	REEL_OPT_GROUP,  /* a heading line in the usage: help is the text */
+	REEL_OPT_FLAG,   /* int *dest = value (1 when value is 0) */
+	REEL_OPT_STR,    /* const char **dest = the argument (last one wins) */
+	REEL_OPT_INT,    /* int *dest, within [min, max] */
+	REEL_OPT_UINT,   /* unsigned *dest, within [min, max] */
+	REEL_OPT_U64,    /* uint64_t *dest, within [min, max] */
+	REEL_OPT_SIZE,   /* uint64_t *dest: "4k", "1M"..., within [min, max] */
+	REEL_OPT_DBL,    /* double *dest: finite, within [min, max] */
+	REEL_OPT_CHOICE, /* int *dest = index of the argument in choices[] */
+	REEL_OPT_CALL,   /* fn(arg, dest, err, errlen): 0, or < 0 with err set */
+};
+
+struct reel_opt {
+	enum reel_opt_kind kind;
+	int short_name;   /* 'o', or 0 */
+	const char *name; /* long name without "--", or NULL */
+	const char *arg;  /* argument's name in the usage ("N", "FILE") */
+	const char *help; /* may hold '\n' for more lines */
+	void *dest;
+	double min, max;  /* numeric kinds */
+	int value;        /* FLAG: the value stored */
+	int numeric;      /* CALL: the argument is number-like (tests feed junk) */
+	const char *const *choices; /* CHOICE: NULL-terminated */
+	int (*fn)(const char *arg, void *dest, char *err, size_t errlen);
+};
+
+#define OPT_GROUP(text) {.kind = REEL_OPT_GROUP, .help = (text)}
+#define OPT_FLAG(s, l, d, h) {.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .help = (h)}
+#define OPT_SET(s, l, d, v, h) \
+	{.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .value = (v), .help = (h)}
+#define OPT_STR(s, l, a, d, h) \
+	{.kind = REEL_OPT_STR, .short_name = (s), .name = (l), .arg = (a), .dest = (d), .help = (h)}
+#define OPT_NUM_(k, s, l, a, d, lo, hi, h)                                                         \
+	{.kind = (k), .short_name = (s), .name = (l), .arg = (a), .dest = (d), .min = (lo), .max = (hi), \
+	 .help = (h)}
+#define OPT_INT(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_INT, s, l, a, d, lo, hi, h)
+#define OPT_UINT(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_UINT, s, l, a, d, lo, hi, h)
+#define OPT_U64(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_U64, s, l, a, d, lo, hi, h)
+#define OPT_SIZE(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_SIZE, s, l, a, d, lo, hi, h)
+#define OPT_DBL(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_DBL, s, l, a, d, lo, hi, h)
+#define OPT_CHOICE(s, l, a, d, c, h)                                                        \
+	{.kind = REEL_OPT_CHOICE, .short_name = (s), .name = (l), .arg = (a), .dest = (d), \
+	 .choices = (c), .help = (h)}
+#define OPT_CALL(s, l, a, f, d, h)                                                              \
+	{.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f), .dest = (d), \
+	 .help = (h)}
+#define OPT_CALLNUM(s, l, a, f, d, h)                                                           \
+	{.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f), .dest = (d), \
+	 .numeric = 1, .help = (h)}
+#define OPT_END {.kind = REEL_OPT_END}
+
+/* What the usage says besides the options. */
+struct reel_cmd_doc {
+	const char *name;   /* "replay", "model fit" */
+	const char *usage;  /* after "usage: ioreel NAME " */
+	const char *about;  /* a paragraph, or NULL */
+	const char *footer; /* examples, notes (ends with '\n'), or NULL */
+	int in_order;       /* stop at the first operand (for `-- CMD ...`) */
+};
+
+#define REEL_OPT_EXIT_OK (-1)    /* --help was printed: exit 0 */
+#define REEL_OPT_EXIT_USAGE (-2) /* an error was printed: exit 2 */
+/*
+ * Parse argv (argv[0] is the command) against opts.  Returns the index of
+ * the first operand, or REEL_OPT_EXIT_OK / REEL_OPT_EXIT_USAGE after
+ * printing the help or the error (naming the option, what was wrong and
+ * the accepted range).  --options-table (not in the help) prints one line
+ * per option, "--name kind min max", for the tests.
+ */
+int reel_opt_parse(const struct reel_cmd_doc *doc, const struct reel_opt *opts, int argc,
+		   char **argv);
+/* Apply one option to its destination (for callers that parse by hand). */
+int reel_opt_apply(const struct reel_opt *o, const char *arg, char *err, size_t errlen);
+void reel_opt_usage(FILE *f, const struct reel_cmd_doc *doc, const struct reel_opt *opts);
+/* Exit status for a reel_opt_parse() result that is not an index. */
+static inline int reel_opt_exit(int rc) { return rc == REEL_OPT_EXIT_OK ? 0 : 2; }
 
 /* ---- commands (formats/cmd_*.c: the only files here that print) -------- */
 int cmd_import(int argc, char **argv);

@@ -528,7 +528,7 @@ int ti_finish(struct ti_ctx *c)
 			return rc;
 	}
 	if (c->late)
-		reel_writer_meta_int(c->w, "import.out_of_order", (int64_t)c->late);
+		reel_writer_meta_int(c->w, REEL_META_IMPORT_OUT_OF_ORDER, (int64_t)c->late);
 	return 0;
 }
 
@@ -669,7 +669,7 @@ void ti_set_base(struct ti_ctx *c, int64_t unix_ns)
 
 int ti_set_start(struct ti_ctx *c, int64_t unix_ns)
 {
-	return reel_writer_meta_int(c->w, "import.start_unix_ns", unix_ns);
+	return reel_writer_meta_int(c->w, REEL_META_IMPORT_START_UNIX_NS, unix_ns);
 }
 
 int ti_blank(const char *line)

@@ -238,10 +238,10 @@ static int cmd_gen(int argc, char **argv)
 				reel_strerror(x));
 		goto out;
 	}
-	reel_writer_meta_str(w, "model.path", in);
-	reel_writer_meta_int(w, "model.seed", (int64_t)go.seed);
-	reel_writer_meta_dbl(w, "model.rate", go.rate);
-	reel_writer_meta_int(w, "model.duration_ns",
+	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
+	reel_writer_meta_int(w, REEL_META_MODEL_SEED, (int64_t)go.seed);
+	reel_writer_meta_dbl(w, REEL_META_MODEL_RATE, go.rate);
+	reel_writer_meta_int(w, REEL_META_MODEL_DURATION_NS,
 			     go.duration_ns ? go.duration_ns : m.duration_ns);
 	struct reel_rec r;
 	uint64_t n = 0;

@@ -100,7 +100,7 @@ static void config_value(const struct plots_run *r, const char *key, char *buf, 
 
 static const char *var_value(const struct plots_run *r, const char *key)
 {
-	return !strcmp(key, "replay.data") ? r->data : r->qd;
+	return !strcmp(key, REEL_META_REPLAY_DATA) ? r->data : r->qd;
 }
 
 /* numeric order for queue depths ("1" < "32" < "original" < "x2") */
@@ -134,7 +134,7 @@ static double data_rank(const char *d)
 
 static int var_cmp(const char *key, const char *a, const char *b)
 {
-	if (!strcmp(key, "replay.data")) {
+	if (!strcmp(key, REEL_META_REPLAY_DATA)) {
 		double x = data_rank(a), y = data_rank(b);
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -190,12 +190,12 @@ static size_t find_groups(struct plots_run *const *runs, size_t n, const char *k
 		/* what they share, briefly */
 		char v1[128], v2[128], tg[256];
 		const struct plots_run *r = runs[cur.idx[0]];
-		config_value(r, "replay.targets", tg, sizeof(tg));
-		if (!strcmp(key, "replay.data"))
+		config_value(r, REEL_META_REPLAY_TARGETS, tg, sizeof(tg));
+		if (!strcmp(key, REEL_META_REPLAY_DATA))
 			plots_strf(v1, sizeof(v1), "qd %s", r->qd[0] ? r->qd : "?");
 		else
 			plots_strf(v1, sizeof(v1), "data %s", r->data[0] ? r->data : "?");
-		config_value(r, "replay.engine", v2, sizeof(v2));
+		config_value(r, REEL_META_REPLAY_ENGINE, v2, sizeof(v2));
 		const char *tb = strrchr(tg, '/');
 		plots_strf(cur.what, sizeof(cur.what), "%s, %s%s%s", v1, v2[0] ? v2 : "engine ?",
 			   tg[0] ? ", " : "", tb ? tb + 1 : tg);
@@ -282,7 +282,7 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 		   "completion; latency issue to completion; %% of best by total MB/s)\n");
 
 	struct group g[16];
-	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "\nData mode (runs identical but for replay.data): %s\n", g[k].what);
 		fprintf(f, "%-12s", "metric");
@@ -307,7 +307,7 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 			fprintf(f, "\n");
 		}
 	}
-	ng = find_groups(runs, n, "replay.qd", g, 16);
+	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "\nQueue depth scaling (runs identical but for replay.qd): %s\n",
 			g[k].what);
@@ -384,7 +384,7 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 	}
 	fprintf(f, "\n  ],\n  \"data_mode\": [");
 	struct group g[16];
-	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
 		reel_json_str(f, g[k].what);
@@ -413,7 +413,7 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		fprintf(f, "]}");
 	}
 	fprintf(f, "\n  ],\n  \"qd_scaling\": [");
-	ng = find_groups(runs, n, "replay.qd", g, 16);
+	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
 		reel_json_str(f, g[k].what);
@@ -552,7 +552,7 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 	fputs(d == HTML ? "</p>\n" : "\n\n", f);
 
 	struct group g[16];
-	size_t ng = find_groups(runs, n, "replay.data", g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		char h[400];
 		plots_strf(h, sizeof(h), "Data mode, compressible vs incompressible: %s", g[k].what);
@@ -583,7 +583,7 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 		}
 		table_end(f, d);
 	}
-	ng = find_groups(runs, n, "replay.qd", g, 16);
+	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
 	for (size_t k = 0; k < ng; k++) {
 		char h[400];
 		plots_strf(h, sizeof(h), "Queue depth scaling: %s", g[k].what);
@@ -629,8 +629,8 @@ static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, siz
 		cell_text(f, d, b);
 		if (runs[i]->is_replay) {
 			char tr[512], tg[512], line[1400];
-			config_value(runs[i], "replay.trace", tr, sizeof(tr));
-			config_value(runs[i], "replay.targets", tg, sizeof(tg));
+			config_value(runs[i], REEL_META_REPLAY_TRACE, tr, sizeof(tr));
+			config_value(runs[i], REEL_META_REPLAY_TARGETS, tg, sizeof(tg));
 			plots_strf(line, sizeof(line),
 				   ": replay of %s onto %s, timing %s, qd %s, data %s, engine %s",
 				   tr[0] ? tr : "?", tg[0] ? tg : "?",

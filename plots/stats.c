@@ -159,9 +159,9 @@ static void meta_text(const struct reel_reader *rd, const char *key, char *buf, 
 /* Result keys, not configuration: excluded from config (grouping). */
 static int is_result_key(const char *k)
 {
-	static const char *const keys[] = {"replay.label",	"replay.interrupted", "replay.ios",
-					   "replay.errors",	"replay.skipped",     "replay.lost",
-					   "replay.achieved", NULL};
+	static const char *const keys[] = {REEL_META_REPLAY_LABEL, REEL_META_REPLAY_INTERRUPTED,
+					   REEL_META_REPLAY_IOS, REEL_META_REPLAY_ERRORS,
+					   REEL_META_REPLAY_SKIPPED, NULL};
 	for (size_t i = 0; keys[i]; i++)
 		if (!strcmp(k, keys[i]))
 			return 1;
@@ -188,7 +188,7 @@ static void build_config(struct plots_run *run, const struct reel_reader *rd)
 	const char **keys = calloc(n ? n : 1, sizeof(*keys));
 	size_t nk = 0;
 	for (size_t i = 0; keys && i < n; i++)
-		if (all[i].key && !strncmp(all[i].key, "replay.", 7) && !is_result_key(all[i].key))
+		if (all[i].key && !strncmp(all[i].key, REEL_META_REPLAY_PREFIX, strlen(REEL_META_REPLAY_PREFIX)) && !is_result_key(all[i].key))
 			keys[nk++] = all[i].key;
 	if (keys)
 		qsort(keys, nk, sizeof(*keys), cmp_str);
@@ -216,14 +216,14 @@ static const char *base_name(const char *p)
 static void build_label(struct plots_run *run, const struct reel_reader *rd)
 {
 	char v[256];
-	meta_text(rd, "replay.label", v, sizeof(v));
+	meta_text(rd, REEL_META_REPLAY_LABEL, v, sizeof(v));
 	if (v[0]) {
 		plots_strf(run->label, sizeof(run->label), "%s", v);
 		return;
 	}
 	if (run->is_replay) {
 		char tgt[256];
-		meta_text(rd, "replay.targets", tgt, sizeof(tgt));
+		meta_text(rd, REEL_META_REPLAY_TARGETS, tgt, sizeof(tgt));
 		const struct reel_header *h = reel_reader_header(rd);
 		if (!tgt[0] && h->ndevices)
 			plots_strf(tgt, sizeof(tgt), "%s", h->devices[0].name);
@@ -261,10 +261,10 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 	plots_strf(run->source, sizeof(run->source), "%s", h->source ? h->source : "");
 	run->is_replay = !strcmp(run->source, "replay");
 	run->ndevices = (uint32_t)h->ndevices;
-	meta_text(rd, "replay.data", run->data, sizeof(run->data));
-	meta_text(rd, "replay.qd", run->qd, sizeof(run->qd));
-	meta_text(rd, "replay.engine", run->engine, sizeof(run->engine));
-	meta_text(rd, "replay.timing", run->timing, sizeof(run->timing));
+	meta_text(rd, REEL_META_REPLAY_DATA, run->data, sizeof(run->data));
+	meta_text(rd, REEL_META_REPLAY_QD, run->qd, sizeof(run->qd));
+	meta_text(rd, REEL_META_REPLAY_ENGINE, run->engine, sizeof(run->engine));
+	meta_text(rd, REEL_META_REPLAY_TIMING, run->timing, sizeof(run->timing));
 	const struct reel_meta *ra;
 	run->ratio_achieved = -1;
 
@@ -302,7 +302,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		return (int)n;
 	}
 	run->complete = reel_reader_complete(rd);
-	ra = reel_reader_meta(rd, "replay.ratio_achieved"); /* a trailer key */
+	ra = reel_reader_meta(rd, REEL_META_REPLAY_RATIO_ACHIEVED); /* a trailer key */
 	if (ra && ra->type == REEL_META_DBL)
 		run->ratio_achieved = ra->d;
 	else if (ra && ra->type == REEL_META_INT)

@@ -954,33 +954,33 @@ static int write_start_meta(struct run *r)
 		size_t l = strlen(buf);
 		snprintf(buf + l, sizeof(buf) - l, "%s%s", t ? "," : "", r->tg[t].path);
 	}
-	reel_writer_meta_str(w, "replay.targets", buf);
-	reel_writer_meta_str(w, "replay.trace", o->trace);
-	reel_writer_meta_int(w, "replay.trace_duration_ns", r->res->trace_duration_ns);
-	reel_writer_meta_str(w, "replay.engine", r->ops->name);
-	reel_writer_meta_str(w, "replay.timing", o->timing == REPLAY_TIMING_AFAP ? "afap" : "original");
-	reel_writer_meta_dbl(w, "replay.speed", o->speed);
-	reel_writer_meta_str(w, "replay.qd", r->res->qd_desc);
+	reel_writer_meta_str(w, REEL_META_REPLAY_TARGETS, buf);
+	reel_writer_meta_str(w, REEL_META_REPLAY_TRACE, o->trace);
+	reel_writer_meta_int(w, REEL_META_REPLAY_TRACE_DURATION_NS, r->res->trace_duration_ns);
+	reel_writer_meta_str(w, REEL_META_REPLAY_ENGINE, r->ops->name);
+	reel_writer_meta_str(w, REEL_META_REPLAY_TIMING, o->timing == REPLAY_TIMING_AFAP ? "afap" : "original");
+	reel_writer_meta_dbl(w, REEL_META_REPLAY_SPEED, o->speed);
+	reel_writer_meta_str(w, REEL_META_REPLAY_QD, r->res->qd_desc);
 	static const char *const orders[] = {"none", "strict", "dependency"};
-	reel_writer_meta_str(w, "replay.order", orders[o->order]);
-	reel_writer_meta_str(w, "replay.point", o->point == REPLAY_POINT_ISSUE ? "issue" : "queue");
-	reel_writer_meta_str(w, "replay.data", o->data_str ? o->data_str : "random");
-	reel_writer_meta_int(w, "replay.dedupe", o->data.dedupe_pct);
-	reel_writer_meta_int(w, "replay.read_only", o->read_only);
-	reel_writer_meta_int(w, "replay.buffered", o->buffered);
-	reel_writer_meta_int(w, "replay.precondition", o->precondition);
-	reel_writer_meta_str(w, "replay.label", r->res->label);
+	reel_writer_meta_str(w, REEL_META_REPLAY_ORDER, orders[o->order]);
+	reel_writer_meta_str(w, REEL_META_REPLAY_POINT, o->point == REPLAY_POINT_ISSUE ? "issue" : "queue");
+	reel_writer_meta_str(w, REEL_META_REPLAY_DATA, o->data_str ? o->data_str : "random");
+	reel_writer_meta_int(w, REEL_META_REPLAY_DEDUPE, o->data.dedupe_pct);
+	reel_writer_meta_int(w, REEL_META_REPLAY_READ_ONLY, o->read_only);
+	reel_writer_meta_int(w, REEL_META_REPLAY_BUFFERED, o->buffered);
+	reel_writer_meta_int(w, REEL_META_REPLAY_PRECONDITION, o->precondition);
+	reel_writer_meta_str(w, REEL_META_REPLAY_LABEL, r->res->label);
 	for (unsigned t = 0; t < r->ntg; t++) {
 		char k[64];
-		snprintf(k, sizeof(k), "target.%u.path", t);
+		snprintf(k, sizeof(k), REEL_META_TARGET_FMT, t, "path");
 		reel_writer_meta_str(w, k, r->tg[t].path);
-		snprintf(k, sizeof(k), "target.%u.size", t);
+		snprintf(k, sizeof(k), REEL_META_TARGET_FMT, t, "size");
 		reel_writer_meta_int(w, k, (int64_t)r->tg[t].size);
 		if (r->tg[t].model[0]) {
-			snprintf(k, sizeof(k), "target.%u.model", t);
+			snprintf(k, sizeof(k), REEL_META_TARGET_FMT, t, "model");
 			reel_writer_meta_str(w, k, r->tg[t].model);
 		}
-		snprintf(k, sizeof(k), "target.%u.created", t);
+		snprintf(k, sizeof(k), REEL_META_TARGET_FMT, t, "created");
 		reel_writer_meta_int(w, k, r->tg[t].created);
 	}
 	int rc = reel_writer_flush(w);
@@ -1202,7 +1202,7 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 		is_rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 	}
 	res->realtime = is_rt;
-	reel_writer_meta_int(r->w, "replay.realtime", is_rt);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_REALTIME, is_rt);
 	r->t0 = reel_now_ns();
 	r->inflight_t = 0;
 	rc = replay_loop(r);
@@ -1232,12 +1232,12 @@ int replay_run(const struct replay_opts *o, struct replay_result *res, char *err
 		res->ratio_achieved = r->sample_in / r->sample_out;
 		res->ratio_sampled_bytes = (uint64_t)r->sample_in;
 	}
-	reel_writer_meta_int(r->w, "replay.duration_ns", res->duration_ns);
-	reel_writer_meta_int(r->w, "replay.interrupted", res->interrupted);
-	reel_writer_meta_dbl(r->w, "replay.ratio_achieved", res->ratio_achieved);
-	reel_writer_meta_int(r->w, "replay.ios", (int64_t)res->ios);
-	reel_writer_meta_int(r->w, "replay.errors", (int64_t)res->errors);
-	reel_writer_meta_int(r->w, "replay.skipped", (int64_t)res->skipped);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_DURATION_NS, res->duration_ns);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_INTERRUPTED, res->interrupted);
+	reel_writer_meta_dbl(r->w, REEL_META_REPLAY_RATIO_ACHIEVED, res->ratio_achieved);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_IOS, (int64_t)res->ios);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_ERRORS, (int64_t)res->errors);
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_SKIPPED, (int64_t)res->skipped);
 wout:;
 	int crc = reel_writer_close(r->w);
 	r->w = NULL;

@@ -83,7 +83,7 @@ static int import(const char *name, const char **paths, size_t n, unsigned skip_
 	struct reel_reader *r;
 	CHECK_EQ(reel_reader_open(&r, path, 0), 0);
 	start_ns = reel_reader_header(r)->start_unix_ns;
-	const struct reel_meta *m = reel_reader_meta(r, "blktrace.start_unix_ns");
+	const struct reel_meta *m = reel_reader_meta(r, REEL_META_BLKTRACE_START_UNIX_NS);
 	start_meta = m ? m->i : -1;
 	size_t cap = 1024;
 	out->r = malloc(cap * sizeof(*out->r));

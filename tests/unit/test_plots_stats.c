@@ -44,12 +44,12 @@ static void write_result(const char *path, const char *data, double slow, struct
 				.ndevices = 1};
 	struct reel_writer *w;
 	CHECK_EQ(reel_writer_open(&w, path, -1, &h, REEL_W_OVERWRITE), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.trace", "/tmp/x.reel"), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.engine", "libaio"), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.qd", "4"), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.timing", "afap"), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.data", data), 0);
-	CHECK_EQ(reel_writer_meta_str(w, "replay.targets", "/dev/loop9"), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_TRACE, "/tmp/x.reel"), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_ENGINE, "libaio"), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_QD, "4"), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_TIMING, "afap"), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_DATA, data), 0);
+	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_TARGETS, "/dev/loop9"), 0);
 	memset(t, 0, sizeof(*t));
 	t->t0 = INT64_MAX;
 	int64_t clock = 1000;
@@ -80,7 +80,7 @@ static void write_result(const char *path, const char *data, double slow, struct
 		if (r.complete_ns > t->t1)
 			t->t1 = r.complete_ns;
 	}
-	CHECK_EQ(reel_writer_meta_int(w, "replay.duration_ns", clock), 0);
+	CHECK_EQ(reel_writer_meta_int(w, REEL_META_REPLAY_DURATION_NS, clock), 0);
 	CHECK_EQ(reel_writer_close(w), 0);
 }
 

@@ -263,9 +263,9 @@ static int verify(const char *result, const char *targets)
 	printf("ratio_readback=%.4f\n", out > 0 ? in / out : 0.0);
 	printf("issue_p50_ns=%lld\nissue_p99_ns=%lld\n", (long long)quant(ierr, nios, 0.5),
 	       (long long)quant(ierr, nios, 0.99));
-	static const char *const keys[] = {"replay.duration_ns", "replay.trace_duration_ns",
-					   "replay.interrupted", "replay.ratio_achieved", "replay.engine",
-					   "replay.qd", "replay.order", "replay.label"};
+	static const char *const keys[] = {REEL_META_REPLAY_DURATION_NS, REEL_META_REPLAY_TRACE_DURATION_NS,
+					   REEL_META_REPLAY_INTERRUPTED, REEL_META_REPLAY_RATIO_ACHIEVED, REEL_META_REPLAY_ENGINE,
+					   REEL_META_REPLAY_QD, REEL_META_REPLAY_ORDER, REEL_META_REPLAY_LABEL};
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		m = reel_reader_meta(rd, keys[k]);
 		const char *name = strchr(keys[k], '.') + 1;
