@@ -507,6 +507,17 @@ void reel_json_str(FILE *f, const char *s);
 /* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
 int reel_parse_size(const char *s, uint64_t *out);
 
+/* Greatest common divisor (gcd(0, b) == b). */
+static inline uint64_t reel_gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* ---- the one heap: a binary min-heap without callbacks ------------------ */
 /*
  * REEL_HEAP(name, type, before) defines `struct name` (v, n, cap) and
