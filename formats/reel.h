@@ -670,6 +670,49 @@ void reel_opt_usage(FILE *f, const struct reel_cmd_doc *doc, const struct reel_o
 /* Exit status for a reel_opt_parse() result that is not an index. */
 static inline int reel_opt_exit(int rc) { return rc == REEL_OPT_EXIT_OK ? 0 : 2; }
 
+/* ---- the output policy: every file a command writes (formats/output.c) - */
+/*
+ * Regular files only (or "-" for stdout where allowed): never a device,
+ * FIFO, socket or symbolic link, never the same file as an input.  An
+ * existing file is replaced only with REEL_OUT_OVERWRITE or when ours()
+ * says it is ioreel's own output of the same kind.  Data goes to a
+ * temporary name in the same folder (O_EXCL | O_NOFOLLOW) and
+ * reel_out_commit() renames it into place: a failure or a signal never
+ * leaves a half file under the final name nor deletes what was there.
+ * The caller owns the struct; it must stay put (not be copied) while open.
+ */
+struct reel_out {
+	FILE *f;        /* write here (NULL with REEL_OUT_FD_ONLY) */
+	int fd;         /* or here */
+	int dirfd;      /* AT_FDCWD, or the folder from reel_outdir_open() */
+	int is_stdout;
+	char path[4096]; /* the final name, relative to dirfd */
+	char tmp[4200];  /* the temporary name ("" once committed or aborted) */
+};
+#define REEL_OUT_OVERWRITE 1u /* an existing regular file may be replaced */
+#define REEL_OUT_STDOUT 2u    /* "-" means standard output */
+#define REEL_OUT_FD_ONLY 4u   /* no FILE: write o->fd (e.g. to a reel_writer) */
+/* Returns 1 when the existing file at path is ours to replace. */
+typedef int (*reel_out_ours_fn)(const char *path);
+int reel_out_open(struct reel_out *o, int dirfd, const char *path, unsigned flags,
+		  reel_out_ours_fn ours, const char *const *inputs, size_t ninputs, char *err,
+		  size_t errlen);
+/* Flush, check for write errors (a full disk), close and rename into place.
+ * On failure the temporary is removed and the old file left as it was. */
+int reel_out_commit(struct reel_out *o, char *err, size_t errlen);
+/* Close and remove the temporary; the final name is untouched.  NULL ok. */
+void reel_out_abort(struct reel_out *o);
+/* From a signal handler: remove every temporary still open. */
+void reel_out_signal_cleanup(void);
+/* Open (creating when absent) an output folder: refuses a symbolic link,
+ * a non-folder, and, as root, a folder owned by another user.  Returns a
+ * directory fd (the caller closes it) or a negative error. */
+int reel_outdir_open(const char *dir, char *err, size_t errlen);
+/* The same for a sub-folder inside an output folder. */
+int reel_outdir_sub(int dirfd, const char *name, char *err, size_t errlen);
+/* 1 when a and b name the same existing file (after symlinks). */
+int reel_same_file(const char *a, const char *b);
+
 /* ---- commands (formats/cmd_*.c: the only files here that print) -------- */
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
