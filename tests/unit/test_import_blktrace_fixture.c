@@ -27,8 +27,15 @@ extern const struct reel_importer reel_imp_blktrace;
 __attribute__((used)) static const struct reel_importer *const keep[] = {&reel_imp_blktrace};
 
 /* blktrace's action codes and categories (blktrace_api.h) */
-enum { A_QUEUE = 1, A_BACKMERGE = 2, A_GETRQ = 4, A_ISSUE = 7, A_COMPLETE = 8, A_INSERT = 12,
-       A_SPLIT = 13 };
+enum {
+	A_QUEUE = 1,
+	A_BACKMERGE = 2,
+	A_GETRQ = 4,
+	A_ISSUE = 7,
+	A_COMPLETE = 8,
+	A_INSERT = 12,
+	A_SPLIT = 13
+};
 #define C_READ (1u << 0)
 #define C_WRITE (1u << 1)
 #define C_SYNC (1u << 3)
@@ -52,35 +59,35 @@ struct ev {
 
 /* time order; cpu says which per-CPU file holds the event */
 static const struct ev evs[] = {
-	/* I/O 1: a read of 8 sectors at 1000 */
-	{0, A_QUEUE, C_READ, 1000, 4096, 100, 0, 0, 0},
-	{100, A_GETRQ, C_READ, 1000, 4096, 100, 0, 0, 0},
-	{200, A_INSERT, C_READ, 1000, 4096, 100, 0, 0, 0},
-	{300, A_ISSUE, C_READ, 1000, 4096, 100, 0, 0, 0},
-	/* I/Os 2 and 3: writes at 2000 and 2008, the second back-merged */
-	{10000, A_QUEUE, C_WRITE, 2000, 4096, 101, 1, 0, 0},
-	{10100, A_GETRQ, C_WRITE, 2000, 4096, 101, 1, 0, 0},
-	{10200, A_INSERT, C_WRITE, 2000, 4096, 101, 1, 0, 0},
-	{10300, A_QUEUE, C_WRITE, 2008, 4096, 101, 1, 0, 0},
-	{10400, A_BACKMERGE, C_WRITE, 2008, 4096, 101, 1, 0, 0},
-	{11000, A_ISSUE, C_WRITE, 2000, 8192, 101, 0, 0, 0},
-	{15000, A_COMPLETE, C_READ, 1000, 4096, 0, 0, 0, 0},
-	{20000, A_COMPLETE, C_WRITE, 2000, 8192, 0, 1, 0, 0},
-	/* I/O 4: a read of 16 sectors at 4000, split at 4008 */
-	{30000, A_QUEUE, C_READ, 4000, 8192, 100, 0, 0, 0},
-	{30100, A_SPLIT, C_READ, 4000, 8192, 100, 0, 0, 4008},
-	{30200, A_GETRQ, C_READ, 4000, 4096, 100, 0, 0, 0},
-	{30300, A_ISSUE, C_READ, 4000, 4096, 100, 0, 0, 0},
-	{30500, A_QUEUE, C_READ, 4008, 4096, 100, 0, 0, 0},
-	{30600, A_GETRQ, C_READ, 4008, 4096, 100, 0, 0, 0},
-	{30700, A_ISSUE, C_READ, 4008, 4096, 100, 1, 0, 0},
-	{31000, A_COMPLETE, C_READ, 4000, 4096, 0, 0, 0, 0},
-	{35000, A_COMPLETE, C_READ, 4008, 4096, 0, 1, 0, 0},
-	/* I/O 5: a sync write at 6000 that fails with EIO */
-	{40000, A_QUEUE, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
-	{40100, A_GETRQ, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
-	{40200, A_ISSUE, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
-	{45000, A_COMPLETE, C_WRITE | C_SYNC, 6000, 4096, 0, 1, 5, 0},
+    /* I/O 1: a read of 8 sectors at 1000 */
+    {0, A_QUEUE, C_READ, 1000, 4096, 100, 0, 0, 0},
+    {100, A_GETRQ, C_READ, 1000, 4096, 100, 0, 0, 0},
+    {200, A_INSERT, C_READ, 1000, 4096, 100, 0, 0, 0},
+    {300, A_ISSUE, C_READ, 1000, 4096, 100, 0, 0, 0},
+    /* I/Os 2 and 3: writes at 2000 and 2008, the second back-merged */
+    {10000, A_QUEUE, C_WRITE, 2000, 4096, 101, 1, 0, 0},
+    {10100, A_GETRQ, C_WRITE, 2000, 4096, 101, 1, 0, 0},
+    {10200, A_INSERT, C_WRITE, 2000, 4096, 101, 1, 0, 0},
+    {10300, A_QUEUE, C_WRITE, 2008, 4096, 101, 1, 0, 0},
+    {10400, A_BACKMERGE, C_WRITE, 2008, 4096, 101, 1, 0, 0},
+    {11000, A_ISSUE, C_WRITE, 2000, 8192, 101, 0, 0, 0},
+    {15000, A_COMPLETE, C_READ, 1000, 4096, 0, 0, 0, 0},
+    {20000, A_COMPLETE, C_WRITE, 2000, 8192, 0, 1, 0, 0},
+    /* I/O 4: a read of 16 sectors at 4000, split at 4008 */
+    {30000, A_QUEUE, C_READ, 4000, 8192, 100, 0, 0, 0},
+    {30100, A_SPLIT, C_READ, 4000, 8192, 100, 0, 0, 4008},
+    {30200, A_GETRQ, C_READ, 4000, 4096, 100, 0, 0, 0},
+    {30300, A_ISSUE, C_READ, 4000, 4096, 100, 0, 0, 0},
+    {30500, A_QUEUE, C_READ, 4008, 4096, 100, 0, 0, 0},
+    {30600, A_GETRQ, C_READ, 4008, 4096, 100, 0, 0, 0},
+    {30700, A_ISSUE, C_READ, 4008, 4096, 100, 1, 0, 0},
+    {31000, A_COMPLETE, C_READ, 4000, 4096, 0, 0, 0, 0},
+    {35000, A_COMPLETE, C_READ, 4008, 4096, 0, 1, 0, 0},
+    /* I/O 5: a sync write at 6000 that fails with EIO */
+    {40000, A_QUEUE, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
+    {40100, A_GETRQ, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
+    {40200, A_ISSUE, C_WRITE | C_SYNC, 6000, 4096, 101, 1, 0, 0},
+    {45000, A_COMPLETE, C_WRITE | C_SYNC, 6000, 4096, 0, 1, 5, 0},
 };
 #define NEVS (sizeof(evs) / sizeof(evs[0]))
 
@@ -94,11 +101,11 @@ struct want {
 	const char *comm;
 };
 static const struct want want[] = {
-	{0, 300, 15000, 1000 * 512, 4096, REEL_OP_READ, 0, 100, 0, "fio"},
-	{10000, 11000, 20000, 2000 * 512, 4096, REEL_OP_WRITE, 0, 101, 0, "kworker/0:1"},
-	{10300, 11000, 20000, 2008 * 512, 4096, REEL_OP_WRITE, 0, 101, 0, "kworker/0:1"},
-	{30000, 30300, 35000, 4000 * 512, 8192, REEL_OP_READ, 0, 100, 0, "fio"},
-	{40000, 40200, 45000, 6000 * 512, 4096, REEL_OP_WRITE, REEL_FL_SYNC, 101, -5, "kworker/0:1"},
+    {0, 300, 15000, 1000 * 512, 4096, REEL_OP_READ, 0, 100, 0, "fio"},
+    {10000, 11000, 20000, 2000 * 512, 4096, REEL_OP_WRITE, 0, 101, 0, "kworker/0:1"},
+    {10300, 11000, 20000, 2008 * 512, 4096, REEL_OP_WRITE, 0, 101, 0, "kworker/0:1"},
+    {30000, 30300, 35000, 4000 * 512, 8192, REEL_OP_READ, 0, 100, 0, "fio"},
+    {40000, 40200, 45000, 6000 * 512, 4096, REEL_OP_WRITE, REEL_FL_SYNC, 101, -5, "kworker/0:1"},
 };
 #define NWANT (sizeof(want) / sizeof(want[0]))
 
@@ -195,8 +202,9 @@ static void build(struct buf out[2], int v8, int be, int stream)
 				pdu[k] = (unsigned char)(e->split_at >> (56 - 8 * k));
 			plen = 8;
 		}
-		record(&out[stream ? 0 : e->cpu], v8, be, T0 + e->t, (e->cat << 16) | (uint32_t)e->code, e->sector,
-		       e->bytes, e->pid, e->cpu, e->error, pdu, plen);
+		record(&out[stream ? 0 : e->cpu], v8, be, T0 + e->t,
+		       (e->cat << 16) | (uint32_t)e->code, e->sector, e->bytes, e->pid, e->cpu,
+		       e->error, pdu, plen);
 	}
 }
 
@@ -297,10 +305,12 @@ static void test_per_cpu_files(int v8, int be)
 	spill(f0, &b[0]);
 	spill(f1, &b[1]);
 	CHECK_EQ(imp->detect(b[0].p, b[0].n, f0), 100);
-	snprintf(what, sizeof(what), "v%d %s, base name", v8 ? 8 : 7, be ? "big endian" : "little endian");
+	snprintf(what, sizeof(what), "v%d %s, base name", v8 ? 8 : 7,
+		 be ? "big endian" : "little endian");
 	const char *pb[] = {base};
 	import_check(what, pb, 1, "sda");
-	snprintf(what, sizeof(what), "v%d %s, files", v8 ? 8 : 7, be ? "big endian" : "little endian");
+	snprintf(what, sizeof(what), "v%d %s, files", v8 ? 8 : 7,
+		 be ? "big endian" : "little endian");
 	const char *pf[] = {f1, f0};
 	import_check(what, pf, 2, "sda");
 	free(b[0].p);
