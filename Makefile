@@ -1,14 +1,28 @@
-# ioreel - plain GNU make.  Targets: all check bench demo install uninstall
-# clean asan ubsan fuzz.  Quiet unless V=1.
+# ioreel - plain GNU make.  Targets: all check bench demo deps install
+# uninstall clean asan ubsan fuzz format-check.  Quiet unless V=1.
+#
+# make all      ioreel, the unit tests, the fuzz drivers and the benchmark
+#               programs; never installs packages (make deps does).
+# make demo     installs missing Debian packages when root, builds only
+#               build/ioreel (in parallel) and runs `ioreel demo`.
+# make check    the same for the tests: ioreel, unit and fuzz drivers, then
+#               tests/run.sh.  make bench builds and runs the benchmarks.
 CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE \
 	$(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null)
+# header dependencies: each object's .d file lists the headers it includes
+DEPFLAGS = -MMD -MP
 LDLIBS += -llz4 -lmsgpackc -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
 Q := $(if $(V),,@)
+# The quick-start targets build in a sub-make: -j$(NPROC) unless the user
+# gave -j (then the jobserver is inherited as it is).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+SUBJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+SUBMAKE = $(MAKE) --no-print-directory $(SUBJOBS)
 
 MODULES := formats model capture replay plots
 LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
@@ -19,54 +33,68 @@ FUZZ_SRC := $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:%.c=$(BUILD)/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
+ALL_OBJ := $(LIB_OBJ) $(BUILD)/ioreel.o $(UNIT_BIN:=.o) $(FUZZ_BIN:=.o) \
+	$(BUILD)/tests/fuzz/driver.o $(BENCH_BIN:=.o)
 
-.PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps
-all: $(BUILD)/.deps $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
+.PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps format-check \
+	check-programs bench-programs
+all: $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
+# what the tests run (gen_reel, a benchmark program, also makes test traces),
+# and what the benchmarks run besides
+check-programs: $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BUILD)/tests/bench/gen_reel
+bench-programs: check-programs $(BENCH_BIN)
 
 # Installs missing Debian packages when root, else prints the apt-get line.
-$(BUILD)/.deps: scripts/deps.sh
-	$(Q)mkdir -p $(BUILD) && sh scripts/deps.sh && touch $@
 deps:
 	$(Q)sh scripts/deps.sh
 
-$(BUILD)/%.o: %.c $(wildcard */*.h) | $(BUILD)/.deps
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+-include $(ALL_OBJ:.o=.d)
 
 $(BUILD)/libioreel.a: $(LIB_OBJ)
+	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/ioreel: $(BUILD)/ioreel.o $(BUILD)/libioreel.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libioreel.a tests/unit/unit.h
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
+# Unit tests and benchmark helper programs: one source file each.
+$(UNIT_BIN) $(BENCH_BIN): $(BUILD)/%: $(BUILD)/%.o $(BUILD)/libioreel.a
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Fuzz targets as standalone programs that replay their corpus.
-$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(wildcard tests/fuzz/*.inc) $(BUILD)/libioreel.a
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/driver.c $(BUILD)/libioreel.a $(LDLIBS)
+$(FUZZ_BIN): $(BUILD)/%: $(BUILD)/%.o $(BUILD)/tests/fuzz/driver.o $(BUILD)/libioreel.a
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Benchmark helper programs (tests/bench/*.c), built for make bench only.
-$(BUILD)/tests/bench/%: tests/bench/%.c $(BUILD)/libioreel.a
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libioreel.a $(LDLIBS)
-
-check: all
+# The quick-start targets: packages first (they install what is missing when
+# root), then a parallel build of only what they run.
+check:
 	$(Q)sh scripts/deps.sh check
+	$(Q)$(SUBMAKE) check-programs
 	$(Q)BUILD=$(BUILD) sh tests/run.sh
 
-bench: all
+bench:
 	$(Q)sh scripts/deps.sh check
+	$(Q)$(SUBMAKE) bench-programs
 	$(Q)BUILD=$(BUILD) sh tests/bench/run.sh
 
-demo: all
+demo:
+	$(Q)sh scripts/deps.sh
+	$(Q)$(SUBMAKE) $(BUILD)/ioreel
 	$(Q)$(BUILD)/ioreel demo
 
-# libFuzzer builds (clang); run: build-fuzz/tests/fuzz/fuzz_X corpus-dir
+# clang-format --dry-run -Werror over the C sources; changes nothing.
+format-check:
+	$(Q)sh scripts/format-check.sh
+
+# libFuzzer builds (clang); run: build-fuzz/fuzz_X corpus-dir
 fuzz:
 	$(Q)$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address" \
 		build-fuzz/libioreel.a
@@ -96,5 +124,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/ioreel
 	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/ioreel-boot.service
 
+# every build folder: the default, the sanitizers', libFuzzer's, CI's clang
+# build, and BUILD when it is another build-* folder
 clean:
-	rm -rf build build-asan build-ubsan build-fuzz
+	rm -rf build build-asan build-ubsan build-fuzz build-clang $(filter build-%,$(BUILD))

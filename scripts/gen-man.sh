@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes the ioreel(1) man page to stdout from the commands' own --help, so
 # the page cannot drift from the program: scripts/gen-man.sh build/ioreel > ioreel.1
-# (tests/cli/docs_man.sh checks that the committed page is current).
+# (tests/cli/docs_help.sh checks that the committed page is current).
 set -eu
 bin=${1:-build/ioreel}
 esc() { sed -e 's/\\/\\e/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\\&'/"; }
@@ -20,7 +20,7 @@ original or a changed queue depth and speed with write data of a chosen,
 measured compressibility, fits workload models to scale it, and compares
 drives with tables and gnuplot plots.
 The .reel format is specified in formats/FORMAT.md of the source tree;
-README.md has examples for every command.
+docs/ioreel-COMMAND.md there is the reference of each command, with examples.
 .SH COMMANDS
 HEAD
 for c in capture import export info dump replay model "model fit" "model gen" "model compare" plot compare demo; do

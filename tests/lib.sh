@@ -32,8 +32,11 @@ make_loop() {
 		skip "losetup failed: no loop device support"
 	_loops="$_loops $LOOP"
 }
-# shared_trace REL: path of a public trace, or skip when absent
+# shared_trace REL VAR: set VAR to the path of the public trace REL, or skip
+# the test (exit 77, saying which file is absent).  Not $(shared_trace ...):
+# a skip in a command substitution would only leave the subshell.
 shared_trace() {
-	[ -e "$SHARED/traces/public/$1" ] || skip "$SHARED/traces/public/$1 absent"
-	echo "$SHARED/traces/public/$1"
+	[ -e "$SHARED/traces/public/$1" ] ||
+		skip "$SHARED/traces/public/$1 absent (SHARED=DIR names the shared folder)"
+	eval "$2=\$SHARED/traces/public/\$1"
 }

@@ -1,14 +1,30 @@
-# Every command answers --help (exit 0, a usage line), has a README section,
-# and the committed man page ioreel.1 is what scripts/gen-man.sh makes from
-# the current --help texts.
+# Every command answers --help (exit 0, a usage line) and has its page
+# docs/ioreel-<cmd>.md, titled "# ioreel <cmd>", that names every option its
+# --help lists (model: those of fit, gen and compare too); README.md links
+# each page; the committed man page ioreel.1 is what scripts/gen-man.sh makes
+# from the current --help texts.
 . "$TOP/tests/lib.sh"
+# the long options of a --help text: the first --word of each option line,
+# and every --word of the usage lines
+options() {
+	{
+		sed -n 's/^ \{1,\}\(-[A-Za-z0-9], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' "$1"
+		grep -E '^(usage: | +ioreel | +\[)' "$1" | grep -o -- '--[a-z][a-z0-9-]*'
+	} | grep -vx -- --help | sort -u
+}
 for c in capture import export info dump replay model plot compare demo; do
 	"$IOREEL" $c --help >"$T/h" 2>&1 || fail "ioreel $c --help exited non-zero"
 	grep -q "usage: ioreel $c" "$T/h" || fail "ioreel $c --help has no usage line"
-	grep -q "^### ioreel $c\$" "$TOP/README.md" || fail "README.md has no section for ioreel $c"
-done
-for s in fit gen compare; do
-	"$IOREEL" model $s --help >/dev/null 2>&1 || fail "ioreel model $s --help"
+	page="$TOP/docs/ioreel-$c.md"
+	[ -f "$page" ] || fail "docs/ioreel-$c.md is missing"
+	head -n 1 "$page" | grep -qx "# ioreel $c" || fail "docs/ioreel-$c.md does not start with '# ioreel $c'"
+	grep -q "(docs/ioreel-$c.md)" "$TOP/README.md" || fail "README.md does not link docs/ioreel-$c.md"
+	if [ "$c" = model ]; then
+		for s in fit gen compare; do "$IOREEL" model $s --help >>"$T/h" 2>&1 || fail "ioreel model $s --help"; done
+	fi
+	for o in $(options "$T/h"); do
+		grep -q -- "$o" "$page" || fail "docs/ioreel-$c.md does not describe $o (listed by ioreel $c --help)"
+	done
 done
 "$IOREEL" --help | grep -q "ioreel replay" || fail "ioreel --help lists no commands"
 "$IOREEL" no-such-command 2>"$T/e" && fail "unknown command accepted"

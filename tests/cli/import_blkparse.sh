@@ -4,7 +4,7 @@
 # one with issue and completion as blkparse's summary implies; a bad line
 # fails naming file:line, --skip-bad counts it; export and re-import agree.
 . "$TOP/tests/lib.sh"
-txt=$(shared_trace blkparse/nvme0n1.blktrace.txt)
+shared_trace blkparse/nvme0n1.blktrace.txt txt
 "$IOREEL" import --help >/dev/null 2>&1 || skip "ioreel import is not built in this tree"
 { "$IOREEL" import --help; "$IOREEL" import --from list; } 2>&1 | grep -q blkparse ||
 	fail "ioreel import does not offer blkparse: formats/cmd_import.c must reference reel_imp_blkparse"

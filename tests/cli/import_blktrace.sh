@@ -5,7 +5,7 @@
 # records; a corrupt file fails naming the file and byte offset, and
 # --skip-bad imports around it; export --to blkparse and back is lossless.
 . "$TOP/tests/lib.sh"
-f0=$(shared_trace blktrace/sda.blktrace.0)
+shared_trace blktrace/sda.blktrace.0 f0
 base=${f0%.blktrace.0}
 command -v blkparse >/dev/null || skip "blkparse not installed (Debian package blktrace)"
 "$IOREEL" import --help >/dev/null 2>&1 || skip "ioreel import is not built in this tree"

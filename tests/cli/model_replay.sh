@@ -9,7 +9,7 @@
 need_root
 "$IOREEL" replay --help >/dev/null 2>&1 || skip "the replay command is not in this build"
 "$IOREEL" import --from list 2>/dev/null | grep -q '^fiu ' || skip "the fiu importer is not in this build"
-src=$(shared_trace fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse)
+shared_trace fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse src
 "$IOREEL" import -q --from fiu "$src" -o "$T/orig.reel" || fail "import"
 "$IOREEL" model fit "$T/orig.reel" -o "$T/m.json" 2>/dev/null || fail "fit"
 "$IOREEL" model gen "$T/m.json" --seed 1 -o "$T/syn.reel" 2>/dev/null || fail "gen"

@@ -7,8 +7,8 @@
 . "$TOP/tests/lib.sh"
 need_root
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
-msr=$(shared_trace msr/wdev_1.csv)
-blk=$(shared_trace blkparse/nvme0n1.blktrace.txt)
+shared_trace msr/wdev_1.csv msr
+shared_trace blkparse/nvme0n1.blktrace.txt blk
 S=$(mktemp -d /dev/shm/ioreel-public.XXXXXX) || fail "mktemp in /dev/shm"
 rm_shm() { rm -rf "$S"; }
 at_exit rm_shm
