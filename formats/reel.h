@@ -457,7 +457,7 @@ struct reel_exporter {
 const struct reel_exporter *reel_exporter_find(const char *name);
 const struct reel_exporter *const *reel_exporters(void);
 
-/* ---- statistics over a trace (formats/stats.c) ------------------------- */
+/* ---- statistics over a trace (formats/hist.c, formats/trace_stats.c) ---- */
 /*
  * Log-linear histogram of non-negative integers (ns, bytes): values below
  * 256 are exact, larger ones fall in buckets 1/128 of their power of two
