@@ -13,17 +13,13 @@
  * carry nothing to record.  The events go through the joiner, as blktrace
  * binary traces do.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
 #include "formats/reel.h"
+#include "formats/textimp.h"
 
-
-#define BP_BUF (1u << 20)
 #define BP_LINE_MAX 4096
 
 enum { LINE_EVENT, LINE_IGNORE, LINE_BAD };
@@ -250,16 +246,6 @@ struct bp {
 	size_t errlen;
 };
 
-static int bp_err(struct bp *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bp_err(struct bp *b, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->errmsg, b->errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char *why,
 		    const char *line, size_t len)
 {
@@ -272,68 +258,34 @@ static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char 
 	for (size_t i = 0; i < n; i++)
 		shown[i] = (line[i] < 32 || line[i] == 127) ? '?' : line[i];
 	shown[n] = 0;
-	return bp_err(b, REEL_E_PARSE,
-		      "%s:%llu: %s in \"%s%s\"; fix the line or pass --skip-bad to count and "
-		      "skip such lines",
-		      path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
+	return reel_errf(b->errmsg, b->errlen, REEL_E_PARSE,
+			 "%s:%llu: %s in \"%s%s\"; fix the line or pass --skip-bad to count and "
+			 "skip such lines",
+			 path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
 }
 
-/* One input file: a line reader that yields its events in order. */
+/* One input file: the text importers' line reader, yielding events in order. */
 struct bp_src {
-	const char *path;
-	int fd;
-	char *buf;
-	size_t start, len; /* unread data: buf[start, start + len) */
-	int eof, summary, toolong, done;
-	uint64_t lineno;
+	struct ti_lines in;
+	int summary;      /* in the summary blkparse prints at the end */
 	struct bp_line l; /* the next event, when have */
 	int have;
 };
 
-/* Read s's next event into s->l (s->have), or mark s done. */
+/* Read s's next event into s->l (s->have), or leave have 0 at the end. */
 static int src_next(struct bp *b, struct bp_src *s)
 {
 	s->have = 0;
-	while (!s->done) {
-		char *line = s->buf + s->start;
-		char *nl = memchr(line, '\n', s->len);
-		if (!nl && !s->eof && s->len < BP_BUF) {
-			if (s->start) {
-				memmove(s->buf, line, s->len);
-				s->start = 0;
-			}
-			ssize_t n = read(s->fd, s->buf + s->len, BP_BUF - s->len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return bp_err(b, REEL_E_IO, "%s: read error after line %llu: %s", s->path,
-					      (unsigned long long)s->lineno, strerror(errno));
-			if (!n)
-				s->eof = 1;
-			s->len += (size_t)n;
-			__atomic_fetch_add(&b->st->bytes_in, (uint64_t)n, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (!nl && !s->len) {
-			s->done = 1;
-			break;
-		}
-		size_t ll = nl ? (size_t)(nl - line) : s->len;
-		if (!nl && !s->eof) { /* a line longer than the buffer: drop it in pieces */
-			s->toolong = 1;
-			s->start = s->len = 0;
-			continue;
-		}
-		size_t used = nl ? ll + 1 : ll;
-		s->start += used;
-		s->len -= used;
-		s->lineno++;
-		b->st->lines++;
+	for (;;) {
+		char *line;
+		size_t ll;
+		int rc = ti_lines_next(&s->in, &line, &ll);
+		if (rc <= 0)
+			return rc;
 		if (s->summary)
 			continue;
-		if (s->toolong || ll > BP_LINE_MAX) {
-			s->toolong = 0;
-			int rc = bad_line(b, s->path, s->lineno, "line too long", line, ll);
+		if (s->in.toolong || ll > BP_LINE_MAX) {
+			rc = bad_line(b, s->in.path, s->in.lineno, "line too long", line, ll);
 			if (rc)
 				return rc;
 			continue;
@@ -348,12 +300,11 @@ static int src_next(struct bp *b, struct bp_src *s)
 				s->summary = 1;
 				continue;
 			}
-			int rc = bad_line(b, s->path, s->lineno, s->l.why, line, ll);
+			rc = bad_line(b, s->in.path, s->in.lineno, s->l.why, line, ll);
 			if (rc)
 				return rc;
 		}
 	}
-	return 0;
 }
 
 static int bp_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
@@ -363,30 +314,25 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (errlen)
 		errmsg[0] = 0;
 	if (!npaths)
-		return bp_err(&b, REEL_E_ARG, "no input files");
+		return reel_errf(errmsg, errlen, REEL_E_ARG, "no input files");
 	struct bp_src *srcs = calloc(npaths, sizeof(*srcs));
 	if (!srcs)
-		return bp_err(&b, REEL_E_NOMEM, "out of memory");
+		return reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 	struct reel_join *j = NULL;
 	int rc = reel_join_create(&j, w, NULL, 0);
 	if (rc)
-		bp_err(&b, rc, "out of memory");
+		reel_errf(errmsg, errlen, rc, "out of memory");
 	for (size_t i = 0; i < npaths; i++)
-		srcs[i].fd = -1;
+		srcs[i].in.fd = -1;
 	for (size_t i = 0; i < npaths && !rc; i++) {
 		struct bp_src *s = &srcs[i];
-		s->path = paths[i];
-		s->fd = strcmp(s->path, "-") ? open(s->path, O_RDONLY | O_CLOEXEC) : 0;
-		if (s->fd < 0) {
-			rc = bp_err(&b, REEL_E_IO, "%s: %s", s->path, strerror(errno));
+		if (ti_lines_init(&s->in, st, errmsg, errlen)) {
+			rc = reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 			break;
 		}
-		s->buf = malloc(BP_BUF);
-		if (!s->buf) {
-			rc = bp_err(&b, REEL_E_NOMEM, "out of memory");
-			break;
-		}
-		rc = src_next(&b, s);
+		rc = ti_lines_open(&s->in, paths[i]);
+		if (!rc)
+			rc = src_next(&b, s);
 	}
 	/* several files (blkparse of several devices, or of one trace in
 	 * parts): merged by time, each being in time order already */
@@ -400,24 +346,22 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 		m->l.e.comm = m->l.e.comm ? m->l.comm : NULL;
 		rc = reel_join_push(j, &m->l.e);
 		if (rc) {
-			bp_err(&b, rc, "%s:%llu: %s", m->path, (unsigned long long)m->lineno,
-			       reel_strerror(rc));
+			reel_errf(errmsg, errlen, rc, "%s:%llu: %s", m->in.path,
+				  (unsigned long long)m->in.lineno, reel_strerror(rc));
 			break;
 		}
 		rc = src_next(&b, m);
 	}
-	for (size_t i = 0; i < npaths; i++) {
-		if (srcs[i].fd > 0 && strcmp(srcs[i].path, "-"))
-			close(srcs[i].fd);
-		free(srcs[i].buf);
-	}
+	for (size_t i = 0; i < npaths; i++)
+		ti_lines_free(&srcs[i].in);
 	free(srcs);
 	if (!j)
 		return rc;
 	if (!rc) {
 		rc = reel_join_finish(j);
 		if (rc)
-			bp_err(&b, rc, "writing the records: %s", reel_writer_errmsg(w));
+			reel_errf(errmsg, errlen, rc, "writing the records: %s",
+				  reel_writer_errmsg(w));
 	}
 	reel_join_stats(j, &st->join);
 	st->records = st->join.records;
