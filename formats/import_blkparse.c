@@ -80,17 +80,16 @@ static const char *devt_of(const char *p, const char *end, uint32_t *devt)
 		return LINE_BAD;                                                       \
 	} while (0)
 
-/* Parse one line (without its newline). */
-static int parse_line(const char *p, const char *end, struct bp_line *l)
+/*
+ * The fields every event line starts with, "MAJ,MIN CPU SEQ SECS.NSEC PID
+ * ACTION RWBS": into l->e, *pp after them.  LINE_EVENT to go on.
+ */
+static int parse_head(const char **pp, const char *end, struct bp_line *l, const char **rwbs,
+		      size_t *rwbslen)
 {
-	memset(&l->e, 0, sizeof(l->e));
-	l->comm[0] = 0;
-	l->why = NULL;
-	p = skip_sp(p, end);
-	if (p == end || *p == '#')
-		return LINE_IGNORE;
+	const char *p = *pp;
 	uint32_t devt;
-	uint64_t cpu, seq, secs, nsec = 0, pid, v;
+	uint64_t cpu, seq, secs, nsec = 0, pid;
 	const char *q = devt_of(p, end, &devt);
 	if (!q || (q < end && *q != ' ' && *q != '\t'))
 		BAD("expected MAJ,MIN at the start of an event line");
@@ -125,10 +124,10 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 	if (!actlen || actlen > 2)
 		BAD("bad action field");
 	p = skip_sp(p, end);
-	const char *rwbs = p;
+	*rwbs = p;
 	p = token_end(p, end);
-	size_t rwbslen = (size_t)(p - rwbs);
-	p = skip_sp(p, end);
+	*rwbslen = (size_t)(p - *rwbs);
+	*pp = skip_sp(p, end);
 
 	struct reel_event *e = &l->e;
 	e->t_ns = (int64_t)(secs * 1000000000ull + nsec);
@@ -148,14 +147,23 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 		BAD("unknown action");
 	}
 	e->action = a;
-	if (!rwbslen)
+	if (!*rwbslen)
 		BAD("missing RWBS field");
+	return LINE_EVENT;
+}
 
-	uint64_t sector = 0, nsect = 0;
-	int have_sector = 0;
-	q = num(p, end, &sector);
+/* "SECTOR + N", "SECTOR / SECTOR" (X) or "SECTOR" (C, R), then the RWBS. */
+static int parse_extent(const char **pp, const char *end, struct bp_line *l, const char *rwbs,
+			size_t rwbslen, int *have_sector)
+{
+	struct reel_event *e = &l->e;
+	const char *p = *pp;
+	char a = e->action;
+	uint64_t sector = 0, nsect = 0, v;
+	const char *q = num(p, end, &sector);
+	*have_sector = 0;
 	if (q) {
-		have_sector = 1;
+		*have_sector = 1;
 		p = skip_sp(q, end);
 		if (p < end && *p == '+') {
 			p = skip_sp(p + 1, end);
@@ -174,26 +182,36 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 			return LINE_IGNORE; /* passthrough completion */
 		}
 	}
-	e->sector = have_sector ? sector : REEL_SECTOR_UNKNOWN;
+	e->sector = *have_sector ? sector : REEL_SECTOR_UNKNOWN;
 	e->bytes = (uint32_t)(nsect * 512);
 	if (reel_rwbs_parse(rwbs, rwbslen, e->bytes, &e->op, &e->flags))
 		BAD("bad RWBS field");
-	if (a == 'A') {
-		uint32_t from;
-		if (!have_sector || p + 2 > end || p[0] != '<' || p[1] != '-')
-			BAD("remap without '<- (MAJ,MIN) SECTOR'");
-		p = skip_sp(p + 2, end);
-		if (p >= end || *p != '(' || !(p = devt_of(p + 1, end, &from)) || p >= end || *p != ')')
-			BAD("remap without '<- (MAJ,MIN) SECTOR'");
-		p = skip_sp(p + 1, end);
-		if (!(p = num(p, end, &v)))
-			BAD("remap without the source sector");
-		e->from_devt = from;
-		e->from_sector = v;
-		return LINE_EVENT;
-	}
-	if (a == 'X' && !e->split_sector)
-		BAD("split without 'SECTOR / SECTOR'");
+	*pp = p;
+	return LINE_EVENT;
+}
+
+/* A remap's "<- (MAJ,MIN) SECTOR". */
+static int parse_remap(const char *p, const char *end, struct bp_line *l)
+{
+	uint32_t from;
+	uint64_t v;
+	if (p + 2 > end || p[0] != '<' || p[1] != '-')
+		BAD("remap without '<- (MAJ,MIN) SECTOR'");
+	p = skip_sp(p + 2, end);
+	if (p >= end || *p != '(' || !(p = devt_of(p + 1, end, &from)) || p >= end || *p != ')')
+		BAD("remap without '<- (MAJ,MIN) SECTOR'");
+	p = skip_sp(p + 1, end);
+	if (!(p = num(p, end, &v)))
+		BAD("remap without the source sector");
+	l->e.from_devt = from;
+	l->e.from_sector = v;
+	return LINE_EVENT;
+}
+
+/* "[comm]" or, for a completion, "[error]"; an "(elapsed)" may come first. */
+static int parse_bracket(const char *p, const char *end, struct bp_line *l)
+{
+	struct reel_event *e = &l->e;
 	if (p < end && *p == '(') { /* elapsed time */
 		const char *c = memchr(p, ')', (size_t)(end - p));
 		if (!c)
@@ -209,7 +227,7 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 		BAD("missing ']'");
 	const char *in = p + 1;
 	size_t n = (size_t)(close - 1 - in);
-	if (a == 'C' || a == 'R') {
+	if (e->action == 'C' || e->action == 'R') {
 		uint64_t err;
 		int neg = n && in[0] == '-';
 		const char *ee = num(in + neg, in + n, &err);
@@ -227,6 +245,32 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 		e->comm = l->comm;
 	}
 	return LINE_EVENT;
+}
+
+/* Parse one line (without its newline). */
+static int parse_line(const char *p, const char *end, struct bp_line *l)
+{
+	memset(&l->e, 0, sizeof(l->e));
+	l->comm[0] = 0;
+	l->why = NULL;
+	p = skip_sp(p, end);
+	if (p == end || *p == '#')
+		return LINE_IGNORE;
+	const char *rwbs;
+	size_t rwbslen;
+	int have_sector, k = parse_head(&p, end, l, &rwbs, &rwbslen);
+	if (k == LINE_EVENT)
+		k = parse_extent(&p, end, l, rwbs, rwbslen, &have_sector);
+	if (k != LINE_EVENT)
+		return k;
+	if (l->e.action == 'A') {
+		if (!have_sector)
+			BAD("remap without '<- (MAJ,MIN) SECTOR'");
+		return parse_remap(p, end, l);
+	}
+	if (l->e.action == 'X' && !l->e.split_sector)
+		BAD("split without 'SECTOR / SECTOR'");
+	return parse_bracket(p, end, l);
 }
 
 /* The summary blkparse appends: "CPU0 (sda):", "Total (sda):", ... */
