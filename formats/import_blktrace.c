@@ -97,7 +97,7 @@ struct bt {
 	char *errmsg;
 	size_t errlen;
 	struct src *srcs;
-	size_t nsrcs;
+	size_t nsrcs, srcs_cap;
 	struct bev_heap heap;
 	uint64_t seq;
 	int multi_cpu;
@@ -578,12 +578,10 @@ static int add_src(struct bt *b, const char *path, char *owned, const char *base
 		free(owned);
 		return reel_errf(b->errmsg, b->errlen, REEL_E_RANGE, "%s: more than %d input files", path, BT_MAX_FILES);
 	}
-	struct src *n = realloc(b->srcs, (b->nsrcs + 1) * sizeof(*n));
-	if (!n) {
+	if (REEL_VEC_RESERVE(b->srcs, b->nsrcs, b->srcs_cap, 16)) {
 		free(owned);
 		return reel_errf(b->errmsg, b->errlen, REEL_E_NOMEM, "out of memory");
 	}
-	b->srcs = n;
 	struct src *s = &b->srcs[b->nsrcs++];
 	memset(s, 0, sizeof(*s));
 	s->path = owned ? owned : path;
@@ -614,7 +612,7 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 	if (!d)
 		return 0;
 	char **list = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
 	size_t sl = strlen(stem);
 	while ((de = readdir(d))) {
@@ -624,10 +622,8 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 		const char *num = f + sl + 10;
 		if (!*num || strspn(num, "0123456789") != strlen(num))
 			continue;
-		char **nl = realloc(list, (n + 1) * sizeof(*nl));
-		if (!nl)
+		if (REEL_VEC_RESERVE(list, n, cap, 64))
 			break;
-		list = nl;
 		if (asprintf(&list[n], "%s/%s", dir, f) < 0)
 			break;
 		n++;

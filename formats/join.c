@@ -167,9 +167,9 @@ struct reel_join {
 	uint32_t *traced;
 	size_t ntraced;
 	struct devid *ids;
-	size_t nids;
+	size_t nids, ids_cap;
 	struct devname *names;
-	size_t nnames;
+	size_t nnames, names_cap;
 	struct {
 		uint32_t from, to;
 	} alias[NALIAS];
@@ -253,12 +253,10 @@ static int resolve_id(struct reel_join *j, uint32_t devt)
 			return j->ids[i].id;
 	if (j->nids >= 65535)
 		return -1;
-	struct devid *n = realloc(j->ids, (j->nids + 1) * sizeof(*n));
-	if (!n) {
+	if (REEL_VEC_RESERVE(j->ids, j->nids, j->ids_cap, 8)) {
 		j->err = REEL_E_NOMEM;
 		return -1;
 	}
-	j->ids = n;
 	struct reel_device d;
 	memset(&d, 0, sizeof(d));
 	d.id = (uint16_t)j->nids;
@@ -1057,10 +1055,9 @@ int reel_join_name_device(struct reel_join *j, uint32_t devt, const char *name)
 			snprintf(j->names[i].name, sizeof(j->names[i].name), "%s", name);
 			return 0;
 		}
-	struct devname *n = realloc(j->names, (j->nnames + 1) * sizeof(*n));
-	if (!n)
+	if (REEL_VEC_RESERVE(j->names, j->nnames, j->names_cap, 8))
 		return REEL_E_NOMEM;
-	j->names = n;
+	struct devname *n = j->names;
 	n[j->nnames].devt = devt;
 	snprintf(n[j->nnames].name, sizeof(n[j->nnames].name), "%s", name);
 	j->nnames++;

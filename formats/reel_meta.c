@@ -31,14 +31,8 @@ int reel_meta_list_set(struct meta_list *m, const char *key, enum reel_meta_type
 {
 	struct reel_meta *e = reel_meta_list_find(m, key);
 	if (!e) {
-		if (m->n == m->cap) {
-			size_t nc = m->cap ? m->cap * 2 : 16;
-			void *nv = realloc(m->v, nc * sizeof(*m->v));
-			if (!nv)
-				return REEL_E_NOMEM;
-			m->v = nv;
-			m->cap = nc;
-		}
+		if (REEL_VEC_RESERVE(m->v, m->n, m->cap, 16))
+			return REEL_E_NOMEM;
 		e = &m->v[m->n];
 		memset(e, 0, sizeof(*e));
 		e->key = strdup(key);

@@ -45,7 +45,7 @@ struct reel_reader {
 	struct reel_header hdr;
 	char *source, *source_detail;
 	struct reel_device *devs;
-	size_t ndevs;
+	size_t ndevs, devs_cap;
 	struct meta_list meta;
 	char **comms;
 	size_t ncomms;
@@ -213,10 +213,8 @@ static int read_devices(struct reel_reader *r, const msgpack_object *arr)
 			if (r->devs[j].id == dev.id)
 				break;
 		if (j == r->ndevs) {
-			void *nv = realloc(r->devs, (r->ndevs + 1) * sizeof(*r->devs));
-			if (!nv)
+			if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
 				return REEL_E_NOMEM;
-			r->devs = nv;
 			r->ndevs++;
 		}
 		r->devs[j] = dev;

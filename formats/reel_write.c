@@ -37,7 +37,7 @@ struct reel_writer {
 	int64_t start_unix_ns;
 	char *source, *source_detail;
 	struct reel_device *devs;
-	size_t ndevs, devs_written;
+	size_t ndevs, devs_cap, devs_written;
 	struct meta_list meta;
 	size_t meta_written; /* meta entries [0, meta_written) already in a frame */
 	uint64_t meta_gen;   /* bumps when an entry already written changes */
@@ -222,14 +222,8 @@ int64_t reel_writer_intern(struct reel_writer *w, const char *name)
 			return e->id;
 		h = (h + 1) & (w->hcap - 1);
 	}
-	if (w->nnames == w->names_cap) {
-		size_t nc = w->names_cap ? w->names_cap * 2 : 64;
-		void *nv = realloc(w->names, nc * sizeof(*w->names));
-		if (!nv)
-			return REEL_E_NOMEM;
-		w->names = nv;
-		w->names_cap = nc;
-	}
+	if (REEL_VEC_RESERVE(w->names, w->nnames, w->names_cap, 64))
+		return REEL_E_NOMEM;
 	struct name_ent *e = &w->names[w->nnames];
 	e->name = strdup(tmp);
 	if (!e->name)
@@ -318,14 +312,8 @@ static int write_chunk(struct reel_writer *w)
 	msgpack_sbuffer_destroy(&sb);
 	if (rc)
 		return rc;
-	if (w->nindex == w->index_cap) {
-		size_t nc = w->index_cap ? w->index_cap * 2 : 64;
-		void *nv = realloc(w->index, nc * sizeof(*w->index));
-		if (!nv)
-			return werr(w, REEL_E_NOMEM, "out of memory");
-		w->index = nv;
-		w->index_cap = nc;
-	}
+	if (REEL_VEC_RESERVE(w->index, w->nindex, w->index_cap, 64))
+		return werr(w, REEL_E_NOMEM, "out of memory");
 	w->index[w->nindex].off = off;
 	w->index[w->nindex].n = (uint32_t)w->nrec;
 	w->index[w->nindex].first = w->nrec ? w->recs[0].queue_ns : 0;
@@ -429,10 +417,8 @@ int reel_writer_add_device(struct reel_writer *w, const struct reel_device *d)
 	for (size_t i = 0; i < w->ndevs; i++)
 		if (w->devs[i].id == d->id)
 			return REEL_E_ARG;
-	void *nv = realloc(w->devs, (w->ndevs + 1) * sizeof(*w->devs));
-	if (!nv)
+	if (REEL_VEC_RESERVE(w->devs, w->ndevs, w->devs_cap, 8))
 		return REEL_E_NOMEM;
-	w->devs = nv;
 	w->devs[w->ndevs] = *d;
 	w->devs[w->ndevs].name[sizeof(d->name) - 1] = 0;
 	w->ndevs++;
