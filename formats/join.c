@@ -16,6 +16,10 @@
  * after its queueing, or when more than `cap` are pending, is written as it
  * stands (missing fields absent, counted in no_issue / no_complete): memory
  * stays bounded whatever the trace length.
+ *
+ * This file is over 1,000 lines on purpose: it is one state machine (the
+ * life of an I/O from Q through its parts and requests to the record
+ * written), and its hash, request and FIFO helpers exist only for it.
  */
 #include <stdio.h>
 #include <stdlib.h>
