@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 /* Timestamps above this many us are Unix times (2001 onwards). */
 #define UNIX_US_MIN 1000000000000000ll

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "formats/reel.h"
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define BP_LINE_MAX 4096
 

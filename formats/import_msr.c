@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define FILETIME_UNIX_EPOCH 116444736000000000ull /* 1970-01-01 in filetime */
 

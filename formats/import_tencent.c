@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define UNIX_S_MIN 1000000000ll /* 2001-09-09 */
 

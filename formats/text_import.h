@@ -1,5 +1,5 @@
 /*
- * formats/textimp.h - internal helpers shared by the text importers
+ * formats/text_import.h - internal helpers shared by the text importers
  * (formats/import_<name>.c) and exporters.  Not part of the public API
  * (formats/reel.h is); nothing here prints or exits.
  *
@@ -10,8 +10,8 @@
  * with --skip-bad), maps source device keys to .reel device ids, and sorts records by queue time within a
  * bounded window (TI_WINDOW records) before they reach the writer.
  */
-#ifndef IOREEL_TEXTIMP_H
-#define IOREEL_TEXTIMP_H
+#ifndef IOREEL_TEXT_IMPORT_H
+#define IOREEL_TEXT_IMPORT_H
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 #include "tests/unit/unit.h"
 
 extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,

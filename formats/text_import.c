@@ -1,6 +1,6 @@
 /*
- * formats/textimp.c - line reading, bad-line reports, device ids and the
- * bounded reorder window shared by the text importers (see textimp.h).
+ * formats/text_import.c - line reading, bad-line reports, device ids and the
+ * bounded reorder window shared by the text importers (see text_import.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define BUFSZ (2 * TI_LINE_MAX)
 
