@@ -2,21 +2,10 @@
  * formats/cmd_dump.c - `ioreel dump FILE.reel`: one I/O per line, stable
  * text for grep and diff.  Absent fields print as '-'.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "formats/reel.h"
-
-static void dump_usage(FILE *f)
-{
-	fprintf(f, "usage: ioreel dump [--salvage] FILE.reel\n\n"
-		   "Print one I/O per line:\n"
-		   "  queue_ns issue_ns complete_ns dev op flags offset length pid comm cpu error\n"
-		   "times in ns from the trace's time zero, offset and length in bytes, '-' for a\n"
-		   "field the trace lacks; process names with blanks have them turned into '_'.\n"
-		   "In a replay result queue_ns is the scheduled issue time.\n");
-}
 
 static void put_i64(FILE *f, int has, int64_t v)
 {
@@ -28,25 +17,29 @@ static void put_i64(FILE *f, int has, int64_t v)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"salvage", no_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	int salvage = 0;
+	const struct reel_opt opts[] = {
+		OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
+		OPT_END,
 	};
-	int salvage = 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's': salvage = 1; break;
-		case 'h': dump_usage(stdout); return 0;
-		default: dump_usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		dump_usage(stderr);
+	const struct reel_cmd_doc doc = {
+		.name = "dump",
+		.usage = "[--salvage] FILE.reel",
+		.about = "Print one I/O per line:\n"
+			 "  queue_ns issue_ns complete_ns dev op flags offset length pid comm cpu error\n"
+			 "times in ns from the trace's time zero, offset and length in bytes, '-' for a\n"
+			 "field the trace lacks; process names with blanks have them turned into '_'.\n"
+			 "In a replay result queue_ns is the scheduled issue time.",
+	};
+	int first = reel_opt_parse(&doc, opts, argc, argv);
+	if (first < 0)
+		return reel_opt_exit(first);
+	if (first != argc - 1) {
+		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}
 	struct reel_reader *r;
-	if (reel_reader_open(&r, argv[optind], salvage ? REEL_R_SALVAGE : 0)) {
+	if (reel_reader_open(&r, argv[first], salvage ? REEL_R_SALVAGE : 0)) {
 		fprintf(stderr, "ioreel dump: %s\n", reel_reader_errmsg(r));
 		reel_reader_close(r);
 		return 1;

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,55 +11,57 @@
 
 #include "formats/reel.h"
 
-static void usage(FILE *f)
+/* Create OUT (or take stdout for "-"); NULL after saying why. */
+static FILE *open_output(const char *out, int overwrite)
 {
-	fprintf(f,
-		"usage: ioreel export --to FMT IN.reel -o OUT\n"
-		"\n"
-		"Write a .reel trace in another tool's format.\n"
-		"\n"
-		"  -t, --to FMT          fio, csv or blkparse (--to list describes them)\n"
-		"  -o, --output FILE     where to write ('-' for stdout)\n"
-		"      --overwrite       replace OUT if it exists\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"example: ioreel export --to fio boot.reel -o boot.iolog\n"
-		"         fio --name=replay --read_iolog=boot.iolog --replay_redirect=/dev/sdX\n");
+	if (!strcmp(out, "-"))
+		return stdout;
+	int fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			fprintf(stderr, "ioreel export: %s exists; choose another name or pass "
+					"--overwrite\n", out);
+		else
+			fprintf(stderr, "ioreel export: cannot create %s: %s\n", out, strerror(errno));
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int cmd_export(int argc, char **argv)
 {
-	enum { O_OVER = 256 };
-	static const struct option longopts[] = {
-		{"to", required_argument, NULL, 't'},
-		{"output", required_argument, NULL, 'o'},
-		{"overwrite", no_argument, NULL, O_OVER},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *to = NULL, *out = NULL;
-	int overwrite = 0, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't': to = optarg; break;
-		case 'o': out = optarg; break;
-		case O_OVER: overwrite = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	int overwrite = 0;
+	const struct reel_opt opts[] = {
+		OPT_STR('t', "to", "FMT", &to, "fio, csv or blkparse (--to list describes them)"),
+		OPT_STR('o', "output", "FILE", &out, "where to write ('-' for stdout)"),
+		OPT_FLAG(0, "overwrite", &overwrite, "replace OUT if it exists"),
+		OPT_END,
+	};
+	const struct reel_cmd_doc doc = {
+		.name = "export",
+		.usage = "--to FMT IN.reel -o OUT",
+		.about = "Write a .reel trace in another tool's format.",
+		.footer = "example: ioreel export --to fio boot.reel -o boot.iolog\n"
+			  "         fio --name=replay --read_iolog=boot.iolog --replay_redirect=/dev/sdX\n",
+	};
+	int first = reel_opt_parse(&doc, opts, argc, argv);
+	if (first < 0)
+		return reel_opt_exit(first);
 	if (to && !strcmp(to, "list")) {
 		for (const struct reel_exporter *const *p = reel_exporters(); *p; p++)
 			printf("%-10s %s\n", (*p)->name, (*p)->describe);
 		return 0;
 	}
-	if (!to || !out || optind != argc - 1) {
+	if (!to || !out || first != argc - 1) {
 		fprintf(stderr, "ioreel export: %s\n",
 			!to ? "choose the format with --to fio|csv|blkparse"
 			: !out ? "name the output with -o OUT ('-' for stdout)"
 			       : "give exactly one input .reel");
-		usage(stderr);
+		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}
 	const struct reel_exporter *ex = reel_exporter_find(to);
@@ -68,7 +69,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "ioreel export: unknown format '%s'; use fio, csv or blkparse\n", to);
 		return 2;
 	}
-	const char *in = argv[optind];
+	const char *in = argv[first];
 	struct reel_reader *r = NULL;
 	int rc = reel_reader_open(&r, in, 0);
 	if (rc) {
@@ -76,39 +77,22 @@ int cmd_export(int argc, char **argv)
 		reel_reader_close(r);
 		return 1;
 	}
-	FILE *f = stdout;
 	int to_stdout = !strcmp(out, "-");
-	if (!to_stdout) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
-		if (fd < 0) {
-			if (errno == EEXIST)
-				fprintf(stderr, "ioreel export: %s exists; choose another name or pass "
-						"--overwrite\n", out);
-			else
-				fprintf(stderr, "ioreel export: cannot create %s: %s\n", out,
-					strerror(errno));
-			reel_reader_close(r);
-			return 1;
-		}
-		f = fdopen(fd, "w");
-		if (!f) {
-			close(fd);
-			reel_reader_close(r);
-			return 1;
-		}
+	FILE *f = open_output(out, overwrite);
+	if (!f) {
+		reel_reader_close(r);
+		return 1;
 	}
 	static char obuf[1 << 16];
 	setvbuf(f, obuf, _IOFBF, sizeof(obuf));
 	char errmsg[1024] = "";
 	rc = ex->run(r, f, errmsg, sizeof(errmsg));
-	if (fflush(f) && !rc) {
-		snprintf(errmsg, sizeof(errmsg), "write error on %s: %s", out, strerror(errno));
-		rc = REEL_E_IO;
-	}
-	if (!to_stdout && fclose(f) && !rc) {
-		snprintf(errmsg, sizeof(errmsg), "write error on %s: %s", out, strerror(errno));
-		rc = REEL_E_IO;
-	}
+	if (fflush(f) && !rc)
+		rc = reel_errf(errmsg, sizeof(errmsg), REEL_E_IO, "write error on %s: %s", out,
+			       strerror(errno));
+	if (!to_stdout && fclose(f) && !rc)
+		rc = reel_errf(errmsg, sizeof(errmsg), REEL_E_IO, "write error on %s: %s", out,
+			       strerror(errno));
 	if (rc) {
 		fprintf(stderr, "ioreel export: %s\n", errmsg[0] ? errmsg : reel_strerror(rc));
 		reel_reader_close(r);

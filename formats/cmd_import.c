@@ -4,7 +4,6 @@
  * detected from the first 64 KiB of the first input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,26 +20,6 @@ struct import_opts {
 	int overwrite, quiet;
 	struct reel_import_opts io;
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ioreel import [--from FMT] IN... -o OUT.reel [options]\n"
-		"\n"
-		"Convert another tool's block trace into a .reel file.  The format is\n"
-		"detected from the first input unless --from names it.\n"
-		"\n"
-		"  -f, --from FMT        input format (--from list shows them)\n"
-		"  -o, --output FILE     the .reel to write ('-' for stdout)\n"
-		"      --skip-bad        skip malformed lines (counted) instead of stopping\n"
-		"      --lba-size N      SPC/UMass block size in bytes (default 512)\n"
-		"      --time-unit U     DiskSim time unit: ns, us, ms (default) or s\n"
-		"      --overwrite       replace OUT.reel if it exists\n"
-		"  -q, --quiet           no progress or summary on stderr\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"example: ioreel import wdev_1.csv -o wdev_1.reel\n");
-}
 
 static void list_formats(void)
 {
@@ -141,7 +120,7 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 	if (!rc) {
 		rc = reel_writer_close(w);
 		if (rc)
-			snprintf(errmsg, sizeof(errmsg), "%s", reel_writer_errmsg(w));
+			reel_errf(errmsg, sizeof(errmsg), rc, "%s", reel_writer_errmsg(w));
 		w = NULL;
 	}
 	if (rc) {
@@ -171,108 +150,98 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 	return 0;
 }
 
+/* The importer --from names, or the one that recognises the first input. */
+static const struct reel_importer *choose_importer(const struct import_opts *o, char **in,
+						   int *status)
+{
+	const struct reel_importer *imp;
+	*status = 2;
+	if (o->from) {
+		imp = reel_importer_find(o->from);
+		if (!imp) {
+			fprintf(stderr, "ioreel import: unknown format '%s'; formats:\n", o->from);
+			for (const struct reel_importer *const *p = reel_importers(); *p; p++)
+				fprintf(stderr, "  %s\n", (*p)->name);
+		}
+		return imp;
+	}
+	if (!strcmp(in[0], "-")) {
+		fprintf(stderr, "ioreel import: name the format of standard input with --from "
+				"(--from list shows them)\n");
+		return NULL;
+	}
+	*status = 1;
+	/* blktrace's base name: detect from its first per-CPU file */
+	char first[4096];
+	const char *probe = in[0];
+	if (access(in[0], F_OK) &&
+	    snprintf(first, sizeof(first), "%s.blktrace.0", in[0]) < (int)sizeof(first) &&
+	    !access(first, F_OK))
+		probe = first;
+	if (access(probe, R_OK)) {
+		fprintf(stderr, "ioreel import: %s: %s\n", in[0], strerror(errno));
+		return NULL;
+	}
+	imp = reel_importer_detect(probe);
+	if (!imp) {
+		fprintf(stderr, "ioreel import: cannot tell the format of %s; name it with "
+				"--from FMT (--from list shows them)\n", in[0]);
+		return NULL;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "ioreel import: %s looks like %s (%s); use --from to choose "
+				"another format\n", in[0], imp->name, imp->describe);
+	return imp;
+}
+
+static const char *const time_units[] = {"ns", "us", "ms", "s", NULL};
+static const int64_t time_unit_ns[] = {1, 1000, 1000000, 1000000000};
+
 int cmd_import(int argc, char **argv)
 {
-	enum { O_SKIP = 256, O_LBA, O_TU, O_OVER };
-	static const struct option longopts[] = {
-		{"from", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"skip-bad", no_argument, NULL, O_SKIP},
-		{"lba-size", required_argument, NULL, O_LBA},
-		{"time-unit", required_argument, NULL, O_TU},
-		{"overwrite", no_argument, NULL, O_OVER},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct import_opts o = {0};
-	o.io.lba_size = 512;
-	o.io.time_unit_ns = 1000000;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o.from = optarg; break;
-		case 'o': o.out = optarg; break;
-		case 'q': o.quiet = 1; break;
-		case O_SKIP: o.io.skip_bad = 1; break;
-		case O_OVER: o.overwrite = 1; break;
-		case O_LBA: {
-			uint64_t v;
-			if (reel_parse_size(optarg, &v) || v == 0 || v > (1u << 20)) {
-				fprintf(stderr, "ioreel import: --lba-size '%s': give a block size "
-						"in bytes, 1 to 1M (e.g. 512 or 4k)\n", optarg);
-				return 2;
-			}
-			o.io.lba_size = (uint32_t)v;
-			break;
-		}
-		case O_TU:
-			if (!strcmp(optarg, "ns"))
-				o.io.time_unit_ns = 1;
-			else if (!strcmp(optarg, "us"))
-				o.io.time_unit_ns = 1000;
-			else if (!strcmp(optarg, "ms"))
-				o.io.time_unit_ns = 1000000;
-			else if (!strcmp(optarg, "s"))
-				o.io.time_unit_ns = 1000000000;
-			else {
-				fprintf(stderr, "ioreel import: --time-unit '%s': use ns, us, ms or s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	int skip_bad = 0, unit = 2;
+	uint64_t lba = 512;
+	const struct reel_opt opts[] = {
+		OPT_STR('f', "from", "FMT", &o.from, "input format (--from list shows them)"),
+		OPT_STR('o', "output", "FILE", &o.out, "the .reel to write ('-' for stdout)"),
+		OPT_FLAG(0, "skip-bad", &skip_bad,
+			 "skip malformed lines (counted) instead of stopping"),
+		OPT_SIZE(0, "lba-size", "N", &lba, 1, 1 << 20,
+			 "SPC/UMass block size in bytes, 1 to 1M (default 512)"),
+		OPT_CHOICE(0, "time-unit", "U", &unit, time_units,
+			   "DiskSim time unit: ns, us, ms (default) or s"),
+		OPT_FLAG(0, "overwrite", &o.overwrite, "replace OUT.reel if it exists"),
+		OPT_FLAG('q', "quiet", &o.quiet, "no progress or summary on stderr"),
+		OPT_END,
+	};
+	const struct reel_cmd_doc doc = {
+		.name = "import",
+		.usage = "[--from FMT] IN... -o OUT.reel [options]",
+		.about = "Convert another tool's block trace into a .reel file.  The format is\n"
+			 "detected from the first input unless --from names it.",
+		.footer = "example: ioreel import wdev_1.csv -o wdev_1.reel\n",
+	};
+	int first = reel_opt_parse(&doc, opts, argc, argv);
+	if (first < 0)
+		return reel_opt_exit(first);
+	o.io.skip_bad = (unsigned)skip_bad;
+	o.io.lba_size = (uint32_t)lba;
+	o.io.time_unit_ns = time_unit_ns[unit];
 	if (o.from && !strcmp(o.from, "list")) {
 		list_formats();
 		return 0;
 	}
-	if (optind >= argc || !o.out) {
+	if (first >= argc || !o.out) {
 		fprintf(stderr, "ioreel import: %s\n",
-			optind >= argc ? "name at least one input" : "name the output with -o OUT.reel");
-		usage(stderr);
+			first >= argc ? "name at least one input" : "name the output with -o OUT.reel");
+		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}
-	char **in = argv + optind;
-	size_t nin = (size_t)(argc - optind);
-	const struct reel_importer *imp;
-	if (o.from) {
-		imp = reel_importer_find(o.from);
-		if (!imp) {
-			fprintf(stderr, "ioreel import: unknown format '%s'; formats:\n", o.from);
-			for (const struct reel_importer *const *p = reel_importers(); *p; p++)
-				fprintf(stderr, "  %s\n", (*p)->name);
-			return 2;
-		}
-	} else {
-		if (!strcmp(in[0], "-")) {
-			fprintf(stderr, "ioreel import: name the format of standard input with --from "
-					"(--from list shows them)\n");
-			return 2;
-		}
-		/* blktrace's base name: detect from its first per-CPU file */
-		char first[4096];
-		const char *probe = in[0];
-		if (access(in[0], F_OK) &&
-		    snprintf(first, sizeof(first), "%s.blktrace.0", in[0]) < (int)sizeof(first) &&
-		    !access(first, F_OK))
-			probe = first;
-		if (access(probe, R_OK)) {
-			fprintf(stderr, "ioreel import: %s: %s\n", in[0], strerror(errno));
-			return 1;
-		}
-		imp = reel_importer_detect(probe);
-		if (!imp) {
-			fprintf(stderr, "ioreel import: cannot tell the format of %s; name it with "
-					"--from FMT (--from list shows them)\n", in[0]);
-			return 1;
-		}
-		if (!o.quiet)
-			fprintf(stderr, "ioreel import: %s looks like %s (%s); use --from to choose "
-					"another format\n", in[0], imp->name, imp->describe);
-	}
-	return run_import(&o, imp, in, nin);
+	char **in = argv + first;
+	int status;
+	const struct reel_importer *imp = choose_importer(&o, in, &status);
+	if (!imp)
+		return status;
+	return run_import(&o, imp, in, (size_t)(argc - first));
 }

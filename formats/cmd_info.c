@@ -1,26 +1,12 @@
 /*
  * formats/cmd_info.c - `ioreel info [--json] [--salvage] FILE.reel`
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "formats/reel.h"
-
-static void info_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ioreel info [--json] [--salvage] FILE.reel\n\n"
-		"Describe a trace or a replay result: source, devices, I/O count, duration,\n"
-		"op mix by count and bytes, request sizes, IOPS and MB/s (mean and peak\n"
-		"1-second window), in-flight maximum and latency percentiles where the\n"
-		"trace has issue and completion times.\n\n"
-		"  --json      machine-readable output (schema in README.md, 'ioreel info')\n"
-		"  --salvage   skip corrupt chunks and read the ones around them\n"
-		"  -h, --help  this text\n");
-}
 
 static const char *human(double b, char *buf, size_t len)
 {
@@ -249,26 +235,28 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"salvage", no_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	int json = 0, salvage = 0;
+	const struct reel_opt opts[] = {
+		OPT_FLAG(0, "json", &json, "machine-readable output (schema in README.md, 'ioreel info')"),
+		OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
+		OPT_END,
 	};
-	int json = 0, salvage = 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = 1; break;
-		case 's': salvage = 1; break;
-		case 'h': info_usage(stdout); return 0;
-		default: info_usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		info_usage(stderr);
+	const struct reel_cmd_doc doc = {
+		.name = "info",
+		.usage = "[--json] [--salvage] FILE.reel",
+		.about = "Describe a trace or a replay result: source, devices, I/O count, duration,\n"
+			 "op mix by count and bytes, request sizes, IOPS and MB/s (mean and peak\n"
+			 "1-second window), in-flight maximum and latency percentiles where the\n"
+			 "trace has issue and completion times.",
+	};
+	int first = reel_opt_parse(&doc, opts, argc, argv);
+	if (first < 0)
+		return reel_opt_exit(first);
+	if (first != argc - 1) {
+		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}
-	const char *path = argv[optind];
+	const char *path = argv[first];
 	struct reel_reader *r;
 	int rc = reel_reader_open(&r, path, salvage ? REEL_R_SALVAGE : 0);
 	if (rc) {

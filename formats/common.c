@@ -2,8 +2,12 @@
  * formats/common.c - small helpers every module shares: the one
  * error-formatting helper.  (The heap is inline in reel.h.)
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "formats/reel.h"
 
@@ -20,4 +24,108 @@ void reel_verrf(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	if (buf && len)
 		vsnprintf(buf, len, fmt, ap);
+}
+
+/* ---- error messages (REEL_LIST_ERRORS makes the table), op and flag
+ * names, the monotonic clock, JSON strings, sizes ------------------------ */
+static const char *const err_msgs[] = {
+#define REEL_X_MSG(name, msg) msg,
+	REEL_LIST_ERRORS(REEL_X_MSG)
+#undef REEL_X_MSG
+};
+
+const char *reel_strerror(int err)
+{
+	if (err == 0)
+		return "success";
+	if (err > REEL_E__BASE && err < REEL_E__END)
+		return err_msgs[err - REEL_E__BASE - 1];
+	if (err < 0 && err > -4096)
+		return strerror(-err);
+	return "unknown error";
+}
+
+static const char *const op_names[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
+						     "write-zeroes"};
+
+const char *reel_op_name(int op)
+{
+	return op >= 0 && op < REEL_OP__COUNT ? op_names[op] : "?";
+}
+
+int reel_op_parse(const char *name)
+{
+	for (int i = 0; i < REEL_OP__COUNT; i++)
+		if (!strcmp(name, op_names[i]))
+			return i;
+	return -1;
+}
+
+static const char *const flag_names[] = {"sync", "fua", "meta", "preflush", "readahead"};
+
+int reel_flags_format(unsigned flags, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = 0;
+	for (unsigned i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+		if (!(flags & (1u << i)))
+			continue;
+		int k = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+				 n ? "," : "", flag_names[i]);
+		n += (size_t)k;
+	}
+	return (int)n;
+}
+
+int64_t reel_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void reel_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+int reel_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || errno || *s == '-')
+		return REEL_E_ARG;
+	uint64_t mul = 1;
+	switch (*end) {
+	case 0:
+		break;
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case 't': case 'T': mul = 1ull << 40; end++; break;
+	default:
+		return REEL_E_ARG;
+	}
+	if (*end == 'i' && mul > 1)
+		end++;
+	if ((*end == 'B' || *end == 'b') && end[1] == 0)
+		end++;
+	if (*end)
+		return REEL_E_ARG;
+	if (v > UINT64_MAX / mul)
+		return REEL_E_RANGE;
+	*out = v * mul;
+	return 0;
 }

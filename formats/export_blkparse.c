@@ -28,19 +28,18 @@ struct ev {
 	char action;
 };
 
+/* (time, arrival) order: a strict order, so the lines come out the same
+ * whatever the heap does with ties */
+#define EV_BEFORE(a, b) ((a)->t < (b)->t || ((a)->t == (b)->t && (a)->seq < (b)->seq))
+REEL_HEAP(ev_heap, struct ev, EV_BEFORE)
+
 struct bp {
-	struct ev *heap;
-	size_t n, cap;
+	struct ev_heap heap;
 	uint64_t seq;     /* heap order for equal times */
 	uint64_t lineseq; /* blkparse's sequence column */
 	struct reel_reader *r;
 	FILE *out;
 };
-
-static int ev_less(const struct ev *a, const struct ev *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
 
 static void rwbs(const struct reel_rec *x, char *b)
 {
@@ -97,52 +96,16 @@ static void write_line(struct bp *p, const struct ev *e)
 
 static void pop(struct bp *p)
 {
-	struct ev top = p->heap[0];
-	p->heap[0] = p->heap[--p->n];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < p->n && ev_less(&p->heap[l], &p->heap[m]))
-			m = l;
-		if (r < p->n && ev_less(&p->heap[r], &p->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct ev t = p->heap[i];
-		p->heap[i] = p->heap[m];
-		p->heap[m] = t;
-		i = m;
-	}
+	struct ev top = ev_heap_pop(&p->heap);
 	write_line(p, &top);
 }
 
 static int push(struct bp *p, const struct reel_rec *x, int64_t t, char action)
 {
-	if (p->n == HEAP_MAX)
+	if (p->heap.n == HEAP_MAX)
 		pop(p);
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 1024;
-		void *nh = realloc(p->heap, nc * sizeof(*p->heap));
-		if (!nh)
-			return REEL_E_NOMEM;
-		p->heap = nh;
-		p->cap = nc;
-	}
-	size_t i = p->n++;
-	p->heap[i].t = t;
-	p->heap[i].seq = p->seq++;
-	p->heap[i].rec = *x;
-	p->heap[i].action = action;
-	while (i) {
-		size_t q = (i - 1) / 2;
-		if (!ev_less(&p->heap[i], &p->heap[q]))
-			break;
-		struct ev tmp = p->heap[i];
-		p->heap[i] = p->heap[q];
-		p->heap[q] = tmp;
-		i = q;
-	}
-	return 0;
+	struct ev e = {.t = t, .seq = p->seq++, .rec = *x, .action = action};
+	return ev_heap_push(&p->heap, e);
 }
 
 static int blkparse_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen)
@@ -161,7 +124,7 @@ static int blkparse_run(struct reel_reader *r, FILE *out, char *errmsg, size_t e
 								    : last;
 			last = t0;
 			/* every line still waiting and not later than this I/O is due */
-			while (p.n && p.heap[0].t <= t0)
+			while (p.heap.n && p.heap.v[0].t <= t0)
 				pop(&p);
 			if (((x->has & REEL_HAS_QUEUE) && (rc = push(&p, x, x->queue_ns, 'Q'))) ||
 			    ((x->has & REEL_HAS_ISSUE) && (rc = push(&p, x, x->issue_ns, 'D'))) ||
@@ -173,22 +136,20 @@ static int blkparse_run(struct reel_reader *r, FILE *out, char *errmsg, size_t e
 				goto out;
 		}
 		if (ferror(out)) {
-			snprintf(errmsg, errlen, "write error on the output");
-			rc = REEL_E_IO;
+			rc = reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
 			goto out;
 		}
 	}
 	if (n < 0) {
-		snprintf(errmsg, errlen, "%s", reel_reader_errmsg(r));
-		rc = (int)n;
+		rc = reel_errf(errmsg, errlen, (int)n, "%s", reel_reader_errmsg(r));
 		goto out;
 	}
-	while (p.n)
+	while (p.heap.n)
 		pop(&p);
 out:
 	if (rc == REEL_E_NOMEM)
-		snprintf(errmsg, errlen, "out of memory");
-	free(p.heap);
+		reel_errf(errmsg, errlen, rc, "out of memory");
+	ev_heap_free(&p.heap);
 	return rc;
 }
 

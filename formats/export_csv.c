@@ -76,13 +76,11 @@ static int csv_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen
 			fputc('\n', out);
 		}
 		if (ferror(out)) {
-			snprintf(errmsg, errlen, "write error on the output");
-			return REEL_E_IO;
+			return reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
 		}
 	}
 	if (n < 0) {
-		snprintf(errmsg, errlen, "%s", reel_reader_errmsg(r));
-		return (int)n;
+		return reel_errf(errmsg, errlen, (int)n, "%s", reel_reader_errmsg(r));
 	}
 	return 0;
 }

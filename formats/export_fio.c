@@ -114,20 +114,18 @@ static int fio_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen
 				fprintf(out, "%lld %s sync 0 0\n", t, name);
 				break;
 			default:
-				snprintf(errmsg, errlen, "record with unknown op %u", q->op);
-				rc = REEL_E_CORRUPT;
+				rc = reel_errf(errmsg, errlen, REEL_E_CORRUPT,
+					       "record with unknown op %u", q->op);
 				goto out;
 			}
 		}
 		if (ferror(out)) {
-			snprintf(errmsg, errlen, "write error on the output");
-			rc = REEL_E_IO;
+			rc = reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
 			goto out;
 		}
 	}
 	if (n < 0) {
-		snprintf(errmsg, errlen, "%s", reel_reader_errmsg(r));
-		rc = (int)n;
+		rc = reel_errf(errmsg, errlen, (int)n, "%s", reel_reader_errmsg(r));
 		goto out;
 	}
 	for (unsigned id = 0; id < 65536; id++)

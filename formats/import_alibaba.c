@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 /* Timestamps above this many us are Unix times (2001 onwards). */
 #define UNIX_US_MIN 1000000000000000ll
@@ -20,7 +20,7 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	if (ti_blank(line))
 		return 0;
 	int n = ti_split(line, ',', f, 6);
-	if (c->lineno == 1 && ti_is_word(f[0]))
+	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n != 5)
 		return ti_bad(c, "%d fields, expected 5 (device_id,opcode,offset,length,timestamp)", n);

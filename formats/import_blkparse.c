@@ -13,17 +13,13 @@
  * carry nothing to record.  The events go through the joiner, as blktrace
  * binary traces do.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
 #include "formats/reel.h"
+#include "formats/text_import.h"
 
-
-#define BP_BUF (1u << 20)
 #define BP_LINE_MAX 4096
 
 enum { LINE_EVENT, LINE_IGNORE, LINE_BAD };
@@ -84,17 +80,16 @@ static const char *devt_of(const char *p, const char *end, uint32_t *devt)
 		return LINE_BAD;                                                       \
 	} while (0)
 
-/* Parse one line (without its newline). */
-static int parse_line(const char *p, const char *end, struct bp_line *l)
+/*
+ * The fields every event line starts with, "MAJ,MIN CPU SEQ SECS.NSEC PID
+ * ACTION RWBS": into l->e, *pp after them.  LINE_EVENT to go on.
+ */
+static int parse_head(const char **pp, const char *end, struct bp_line *l, const char **rwbs,
+		      size_t *rwbslen)
 {
-	memset(&l->e, 0, sizeof(l->e));
-	l->comm[0] = 0;
-	l->why = NULL;
-	p = skip_sp(p, end);
-	if (p == end || *p == '#')
-		return LINE_IGNORE;
+	const char *p = *pp;
 	uint32_t devt;
-	uint64_t cpu, seq, secs, nsec = 0, pid, v;
+	uint64_t cpu, seq, secs, nsec = 0, pid;
 	const char *q = devt_of(p, end, &devt);
 	if (!q || (q < end && *q != ' ' && *q != '\t'))
 		BAD("expected MAJ,MIN at the start of an event line");
@@ -129,10 +124,10 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 	if (!actlen || actlen > 2)
 		BAD("bad action field");
 	p = skip_sp(p, end);
-	const char *rwbs = p;
+	*rwbs = p;
 	p = token_end(p, end);
-	size_t rwbslen = (size_t)(p - rwbs);
-	p = skip_sp(p, end);
+	*rwbslen = (size_t)(p - *rwbs);
+	*pp = skip_sp(p, end);
 
 	struct reel_event *e = &l->e;
 	e->t_ns = (int64_t)(secs * 1000000000ull + nsec);
@@ -152,14 +147,23 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 		BAD("unknown action");
 	}
 	e->action = a;
-	if (!rwbslen)
+	if (!*rwbslen)
 		BAD("missing RWBS field");
+	return LINE_EVENT;
+}
 
-	uint64_t sector = 0, nsect = 0;
-	int have_sector = 0;
-	q = num(p, end, &sector);
+/* "SECTOR + N", "SECTOR / SECTOR" (X) or "SECTOR" (C, R), then the RWBS. */
+static int parse_extent(const char **pp, const char *end, struct bp_line *l, const char *rwbs,
+			size_t rwbslen, int *have_sector)
+{
+	struct reel_event *e = &l->e;
+	const char *p = *pp;
+	char a = e->action;
+	uint64_t sector = 0, nsect = 0, v;
+	const char *q = num(p, end, &sector);
+	*have_sector = 0;
 	if (q) {
-		have_sector = 1;
+		*have_sector = 1;
 		p = skip_sp(q, end);
 		if (p < end && *p == '+') {
 			p = skip_sp(p + 1, end);
@@ -178,26 +182,36 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 			return LINE_IGNORE; /* passthrough completion */
 		}
 	}
-	e->sector = have_sector ? sector : REEL_SECTOR_UNKNOWN;
+	e->sector = *have_sector ? sector : REEL_SECTOR_UNKNOWN;
 	e->bytes = (uint32_t)(nsect * 512);
 	if (reel_rwbs_parse(rwbs, rwbslen, e->bytes, &e->op, &e->flags))
 		BAD("bad RWBS field");
-	if (a == 'A') {
-		uint32_t from;
-		if (!have_sector || p + 2 > end || p[0] != '<' || p[1] != '-')
-			BAD("remap without '<- (MAJ,MIN) SECTOR'");
-		p = skip_sp(p + 2, end);
-		if (p >= end || *p != '(' || !(p = devt_of(p + 1, end, &from)) || p >= end || *p != ')')
-			BAD("remap without '<- (MAJ,MIN) SECTOR'");
-		p = skip_sp(p + 1, end);
-		if (!(p = num(p, end, &v)))
-			BAD("remap without the source sector");
-		e->from_devt = from;
-		e->from_sector = v;
-		return LINE_EVENT;
-	}
-	if (a == 'X' && !e->split_sector)
-		BAD("split without 'SECTOR / SECTOR'");
+	*pp = p;
+	return LINE_EVENT;
+}
+
+/* A remap's "<- (MAJ,MIN) SECTOR". */
+static int parse_remap(const char *p, const char *end, struct bp_line *l)
+{
+	uint32_t from;
+	uint64_t v;
+	if (p + 2 > end || p[0] != '<' || p[1] != '-')
+		BAD("remap without '<- (MAJ,MIN) SECTOR'");
+	p = skip_sp(p + 2, end);
+	if (p >= end || *p != '(' || !(p = devt_of(p + 1, end, &from)) || p >= end || *p != ')')
+		BAD("remap without '<- (MAJ,MIN) SECTOR'");
+	p = skip_sp(p + 1, end);
+	if (!(p = num(p, end, &v)))
+		BAD("remap without the source sector");
+	l->e.from_devt = from;
+	l->e.from_sector = v;
+	return LINE_EVENT;
+}
+
+/* "[comm]" or, for a completion, "[error]"; an "(elapsed)" may come first. */
+static int parse_bracket(const char *p, const char *end, struct bp_line *l)
+{
+	struct reel_event *e = &l->e;
 	if (p < end && *p == '(') { /* elapsed time */
 		const char *c = memchr(p, ')', (size_t)(end - p));
 		if (!c)
@@ -213,7 +227,7 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 		BAD("missing ']'");
 	const char *in = p + 1;
 	size_t n = (size_t)(close - 1 - in);
-	if (a == 'C' || a == 'R') {
+	if (e->action == 'C' || e->action == 'R') {
 		uint64_t err;
 		int neg = n && in[0] == '-';
 		const char *ee = num(in + neg, in + n, &err);
@@ -233,6 +247,32 @@ static int parse_line(const char *p, const char *end, struct bp_line *l)
 	return LINE_EVENT;
 }
 
+/* Parse one line (without its newline). */
+static int parse_line(const char *p, const char *end, struct bp_line *l)
+{
+	memset(&l->e, 0, sizeof(l->e));
+	l->comm[0] = 0;
+	l->why = NULL;
+	p = skip_sp(p, end);
+	if (p == end || *p == '#')
+		return LINE_IGNORE;
+	const char *rwbs;
+	size_t rwbslen;
+	int have_sector, k = parse_head(&p, end, l, &rwbs, &rwbslen);
+	if (k == LINE_EVENT)
+		k = parse_extent(&p, end, l, rwbs, rwbslen, &have_sector);
+	if (k != LINE_EVENT)
+		return k;
+	if (l->e.action == 'A') {
+		if (!have_sector)
+			BAD("remap without '<- (MAJ,MIN) SECTOR'");
+		return parse_remap(p, end, l);
+	}
+	if (l->e.action == 'X' && !l->e.split_sector)
+		BAD("split without 'SECTOR / SECTOR'");
+	return parse_bracket(p, end, l);
+}
+
 /* The summary blkparse appends: "CPU0 (sda):", "Total (sda):", ... */
 static int is_summary(const char *p, const char *end)
 {
@@ -250,16 +290,6 @@ struct bp {
 	size_t errlen;
 };
 
-static int bp_err(struct bp *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bp_err(struct bp *b, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->errmsg, b->errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char *why,
 		    const char *line, size_t len)
 {
@@ -272,68 +302,34 @@ static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char 
 	for (size_t i = 0; i < n; i++)
 		shown[i] = (line[i] < 32 || line[i] == 127) ? '?' : line[i];
 	shown[n] = 0;
-	return bp_err(b, REEL_E_PARSE,
-		      "%s:%llu: %s in \"%s%s\"; fix the line or pass --skip-bad to count and "
-		      "skip such lines",
-		      path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
+	return reel_errf(b->errmsg, b->errlen, REEL_E_PARSE,
+			 "%s:%llu: %s in \"%s%s\"; fix the line or pass --skip-bad to count and "
+			 "skip such lines",
+			 path, (unsigned long long)lineno, why, shown, len > 80 ? "..." : "");
 }
 
-/* One input file: a line reader that yields its events in order. */
+/* One input file: the text importers' line reader, yielding events in order. */
 struct bp_src {
-	const char *path;
-	int fd;
-	char *buf;
-	size_t start, len; /* unread data: buf[start, start + len) */
-	int eof, summary, toolong, done;
-	uint64_t lineno;
+	struct ti_lines in;
+	int summary;      /* in the summary blkparse prints at the end */
 	struct bp_line l; /* the next event, when have */
 	int have;
 };
 
-/* Read s's next event into s->l (s->have), or mark s done. */
+/* Read s's next event into s->l (s->have), or leave have 0 at the end. */
 static int src_next(struct bp *b, struct bp_src *s)
 {
 	s->have = 0;
-	while (!s->done) {
-		char *line = s->buf + s->start;
-		char *nl = memchr(line, '\n', s->len);
-		if (!nl && !s->eof && s->len < BP_BUF) {
-			if (s->start) {
-				memmove(s->buf, line, s->len);
-				s->start = 0;
-			}
-			ssize_t n = read(s->fd, s->buf + s->len, BP_BUF - s->len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return bp_err(b, REEL_E_IO, "%s: read error after line %llu: %s", s->path,
-					      (unsigned long long)s->lineno, strerror(errno));
-			if (!n)
-				s->eof = 1;
-			s->len += (size_t)n;
-			__atomic_fetch_add(&b->st->bytes_in, (uint64_t)n, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (!nl && !s->len) {
-			s->done = 1;
-			break;
-		}
-		size_t ll = nl ? (size_t)(nl - line) : s->len;
-		if (!nl && !s->eof) { /* a line longer than the buffer: drop it in pieces */
-			s->toolong = 1;
-			s->start = s->len = 0;
-			continue;
-		}
-		size_t used = nl ? ll + 1 : ll;
-		s->start += used;
-		s->len -= used;
-		s->lineno++;
-		b->st->lines++;
+	for (;;) {
+		char *line;
+		size_t ll;
+		int rc = ti_lines_next(&s->in, &line, &ll);
+		if (rc <= 0)
+			return rc;
 		if (s->summary)
 			continue;
-		if (s->toolong || ll > BP_LINE_MAX) {
-			s->toolong = 0;
-			int rc = bad_line(b, s->path, s->lineno, "line too long", line, ll);
+		if (s->in.toolong || ll > BP_LINE_MAX) {
+			rc = bad_line(b, s->in.path, s->in.lineno, "line too long", line, ll);
 			if (rc)
 				return rc;
 			continue;
@@ -348,12 +344,11 @@ static int src_next(struct bp *b, struct bp_src *s)
 				s->summary = 1;
 				continue;
 			}
-			int rc = bad_line(b, s->path, s->lineno, s->l.why, line, ll);
+			rc = bad_line(b, s->in.path, s->in.lineno, s->l.why, line, ll);
 			if (rc)
 				return rc;
 		}
 	}
-	return 0;
 }
 
 static int bp_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
@@ -363,30 +358,25 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (errlen)
 		errmsg[0] = 0;
 	if (!npaths)
-		return bp_err(&b, REEL_E_ARG, "no input files");
+		return reel_errf(errmsg, errlen, REEL_E_ARG, "no input files");
 	struct bp_src *srcs = calloc(npaths, sizeof(*srcs));
 	if (!srcs)
-		return bp_err(&b, REEL_E_NOMEM, "out of memory");
+		return reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 	struct reel_join *j = NULL;
 	int rc = reel_join_create(&j, w, NULL, 0);
 	if (rc)
-		bp_err(&b, rc, "out of memory");
+		reel_errf(errmsg, errlen, rc, "out of memory");
 	for (size_t i = 0; i < npaths; i++)
-		srcs[i].fd = -1;
+		srcs[i].in.fd = -1;
 	for (size_t i = 0; i < npaths && !rc; i++) {
 		struct bp_src *s = &srcs[i];
-		s->path = paths[i];
-		s->fd = strcmp(s->path, "-") ? open(s->path, O_RDONLY | O_CLOEXEC) : 0;
-		if (s->fd < 0) {
-			rc = bp_err(&b, REEL_E_IO, "%s: %s", s->path, strerror(errno));
+		if (ti_lines_init(&s->in, st, errmsg, errlen)) {
+			rc = reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 			break;
 		}
-		s->buf = malloc(BP_BUF);
-		if (!s->buf) {
-			rc = bp_err(&b, REEL_E_NOMEM, "out of memory");
-			break;
-		}
-		rc = src_next(&b, s);
+		rc = ti_lines_open(&s->in, paths[i]);
+		if (!rc)
+			rc = src_next(&b, s);
 	}
 	/* several files (blkparse of several devices, or of one trace in
 	 * parts): merged by time, each being in time order already */
@@ -400,24 +390,22 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 		m->l.e.comm = m->l.e.comm ? m->l.comm : NULL;
 		rc = reel_join_push(j, &m->l.e);
 		if (rc) {
-			bp_err(&b, rc, "%s:%llu: %s", m->path, (unsigned long long)m->lineno,
-			       reel_strerror(rc));
+			reel_errf(errmsg, errlen, rc, "%s:%llu: %s", m->in.path,
+				  (unsigned long long)m->in.lineno, reel_strerror(rc));
 			break;
 		}
 		rc = src_next(&b, m);
 	}
-	for (size_t i = 0; i < npaths; i++) {
-		if (srcs[i].fd > 0 && strcmp(srcs[i].path, "-"))
-			close(srcs[i].fd);
-		free(srcs[i].buf);
-	}
+	for (size_t i = 0; i < npaths; i++)
+		ti_lines_free(&srcs[i].in);
 	free(srcs);
 	if (!j)
 		return rc;
 	if (!rc) {
 		rc = reel_join_finish(j);
 		if (rc)
-			bp_err(&b, rc, "writing the records: %s", reel_writer_errmsg(w));
+			reel_errf(errmsg, errlen, rc, "writing the records: %s",
+				  reel_writer_errmsg(w));
 	}
 	reel_join_stats(j, &st->join);
 	st->records = st->join.records;

@@ -17,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +65,10 @@ struct bev {
 	uint8_t act, op, flags;
 };
 
+/* (time, read order): a strict order, so ties come out as they were read */
+#define BEV_BEFORE(a, b) ((a)->t < (b)->t || ((a)->t == (b)->t && (a)->seq < (b)->seq))
+REEL_HEAP(bev_heap, struct bev, BEV_BEFORE)
+
 struct src {
 	const char *path;
 	char *owned_path;
@@ -94,9 +97,8 @@ struct bt {
 	char *errmsg;
 	size_t errlen;
 	struct src *srcs;
-	size_t nsrcs;
-	struct bev *heap;
-	size_t nheap, heapcap;
+	size_t nsrcs, srcs_cap;
+	struct bev_heap heap;
 	uint64_t seq;
 	int multi_cpu;
 	int64_t genesis;
@@ -170,16 +172,6 @@ static int magic_version(const unsigned char *p, int *swap)
 	return 0;
 }
 
-static int bt_err(struct bt *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bt_err(struct bt *b, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->errmsg, b->errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* ---- process names ---------------------------------------------------- */
 static int comm_set(struct bt *b, uint32_t pid, const unsigned char *name, size_t len)
 {
@@ -227,54 +219,6 @@ static const char *comm_get(const struct bt *b, uint32_t pid)
 		h = (h + 1) & (b->ncomm_cap - 1);
 	}
 	return NULL;
-}
-
-/* ---- event heap on (t, seq) ------------------------------------------- */
-static int ev_less(const struct bev *a, const struct bev *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-static int heap_push(struct bt *b, const struct bev *e)
-{
-	if (b->nheap == b->heapcap) {
-		size_t nc = b->heapcap ? b->heapcap * 2 : 1024;
-		struct bev *n = realloc(b->heap, nc * sizeof(*n));
-		if (!n)
-			return REEL_E_NOMEM;
-		b->heap = n;
-		b->heapcap = nc;
-	}
-	size_t i = b->nheap++;
-	while (i) {
-		size_t p = (i - 1) / 2;
-		if (!ev_less(e, &b->heap[p]))
-			break;
-		b->heap[i] = b->heap[p];
-		i = p;
-	}
-	b->heap[i] = *e;
-	return 0;
-}
-
-static void heap_pop(struct bt *b, struct bev *out)
-{
-	*out = b->heap[0];
-	struct bev last = b->heap[--b->nheap];
-	size_t i = 0, n = b->nheap;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && ev_less(&b->heap[c + 1], &b->heap[c]))
-			c++;
-		if (!ev_less(&b->heap[c], &last))
-			break;
-		b->heap[i] = b->heap[c];
-		i = c;
-	}
-	if (n)
-		b->heap[i] = last;
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -365,6 +309,199 @@ static void decode_op(uint64_t cat, uint32_t bytes, uint8_t *op, uint8_t *flags)
 	}
 }
 
+enum { REC_OK, REC_AGAIN, REC_END }; /* what to do after a record, or < 0 */
+
+/* Check the magic at s->pos: REC_OK (s->version, s->swap set), REC_AGAIN
+ * after skipping a bad record, REC_END, or an error. */
+static int src_sync(struct bt *b, struct src *s, size_t avail)
+{
+	uint64_t at = s->off + s->pos;
+	int swap = 0;
+	int v = avail >= 4 ? magic_version(s->buf + s->pos, &swap) : 0;
+	if (v && (!s->version || (v == s->version && swap == s->swap))) {
+		s->version = v;
+		s->swap = swap;
+		return REC_OK;
+	}
+	int rc = bad(b, s,
+		     reel_errf(b->errmsg, b->errlen, REEL_E_PARSE,
+			       "%s: byte %llu: %s (magic %02x%02x%02x%02x); the file is "
+			       "corrupt or not blktrace output; --skip-bad skips to the "
+			       "next record",
+			       s->path, (unsigned long long)at,
+			       v ? "record version or byte order changes mid-file"
+				 : "not a blktrace record",
+			       avail > 0 ? s->buf[s->pos] : 0, avail > 1 ? s->buf[s->pos + 1] : 0,
+			       avail > 2 ? s->buf[s->pos + 2] : 0,
+			       avail > 3 ? s->buf[s->pos + 3] : 0));
+	if (rc)
+		return rc;
+	if (!s->version) /* never synchronised: nothing to resync to */
+		return REC_END;
+	resync(b, s);
+	return REC_AGAIN;
+}
+
+/* The fixed part of a version 7 or 8 record. */
+static void decode_header(const unsigned char *p, int v, int swap, struct bev *e,
+			  uint64_t *action, uint16_t *pdu_len)
+{
+	memset(e, 0, sizeof(*e));
+	e->t = (int64_t)rd64(p + 8, swap);
+	e->sector = rd64(p + 16, swap);
+	e->bytes = rd32(p + 24, swap);
+	if (v == 7) {
+		*action = rd32(p + 28, swap);
+		e->pid = rd32(p + 32, swap);
+		e->devt = rd32(p + 36, swap);
+		e->cpu = (uint16_t)rd32(p + 40, swap);
+		e->error = rd16(p + 44, swap);
+		*pdu_len = rd16(p + 46, swap);
+	} else {
+		e->pid = rd32(p + 28, swap);
+		*action = rd64(p + 32, swap);
+		e->devt = rd32(p + 40, swap);
+		e->cpu = (uint16_t)rd32(p + 44, swap);
+		e->error = rd16(p + 48, swap);
+		*pdu_len = rd16(p + 50, swap);
+	}
+}
+
+/* A record that the file ends inside: REC_END with --skip-bad, else the error. */
+static int src_cut(struct bt *b, struct src *s, int rc)
+{
+	rc = bad(b, s, rc);
+	if (rc)
+		return rc;
+	s->pos = s->len;
+	return REC_END;
+}
+
+/*
+ * Read the record at s->pos: its fixed fields into *e, its action, and its
+ * payload (*pdu, *pdu_len: past a cgroup id; valid until the next read).
+ */
+static int read_record(struct bt *b, struct src *s, struct bev *e, uint64_t *action,
+		       const unsigned char **pdu, uint16_t *pdu_len)
+{
+	size_t avail = src_fill(b, s, BT_V8_SIZE);
+	if (s->eof < 0)
+		return reel_errf(b->errmsg, b->errlen, REEL_E_IO, "%s: read error at byte %llu: %s",
+				 s->path, (unsigned long long)(s->off + s->pos), strerror(-s->eof));
+	if (!avail)
+		return REC_END;
+	uint64_t at = s->off + s->pos;
+	int rc = src_sync(b, s, avail);
+	if (rc != REC_OK)
+		return rc;
+	size_t hsz = s->version == 8 ? BT_V8_SIZE : BT_V7_SIZE;
+	if (avail < hsz)
+		return src_cut(b, s,
+			       reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
+					 "%s: byte %llu: record cut short (%zu of %zu bytes): the "
+					 "trace was interrupted; --skip-bad imports what precedes it",
+					 s->path, (unsigned long long)at, avail, hsz));
+	decode_header(s->buf + s->pos, s->version, s->swap, e, action, pdu_len);
+	if (src_fill(b, s, hsz + *pdu_len) < hsz + *pdu_len)
+		return src_cut(b, s,
+			       reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
+					 "%s: byte %llu: payload cut short (%u bytes announced): the "
+					 "trace was interrupted; --skip-bad imports what precedes it",
+					 s->path, (unsigned long long)at, *pdu_len));
+	*pdu = s->buf + s->pos + hsz; /* src_fill may have moved the data */
+	s->pos += hsz + *pdu_len;
+	b->st->lines++;
+	if ((*action & TA_CGROUP) && *pdu_len >= 8) {
+		*pdu += 8;
+		*pdu_len -= 8;
+	}
+	return REC_OK;
+}
+
+/* Notify records: process names, the wall clock, messages (into metadata). */
+static int notify(struct bt *b, const struct bev *e, unsigned code, const unsigned char *pdu,
+		  uint16_t pdu_len, int swap)
+{
+	if (code == TN_PROCESS) {
+		if (comm_set(b, e->pid, pdu, pdu_len))
+			return reel_errf(b->errmsg, b->errlen, REEL_E_NOMEM, "out of memory");
+	} else if (code == TN_TIMESTAMP && pdu_len >= 8 && !b->have_wall) {
+		b->wall_ns = (int64_t)rd32(pdu, swap) * 1000000000ll + rd32(pdu + 4, swap);
+		b->wall_t = e->t;
+		b->have_wall = 1;
+		maybe_set_start(b);
+	} else if (code == TN_MESSAGE) {
+		if (b->messages < BT_MAX_MESSAGES) {
+			char key[48], msg[256];
+			size_t n = pdu_len < sizeof(msg) - 1 ? pdu_len : sizeof(msg) - 1;
+			for (size_t i = 0; i < n; i++)
+				msg[i] = (char)(pdu[i] < 32 || pdu[i] == 127 ? ' ' : pdu[i]);
+			msg[n] = 0;
+			while (n && (msg[n - 1] == ' ' || msg[n - 1] == 0))
+				msg[--n] = 0;
+			snprintf(key, sizeof(key), "blktrace.message.%llu",
+				 (unsigned long long)b->messages);
+			reel_writer_meta_str(b->w, key, msg);
+		}
+		b->messages++;
+	}
+	return 0;
+}
+
+/* The joiner's action letter for a trace action (and its payload): 0 for
+ * actions that carry nothing to record. */
+static char event_action(struct bev *e, unsigned code, const unsigned char *pdu, uint16_t pdu_len)
+{
+	switch (code) {
+	case TA_QUEUE: return 'Q';
+	case TA_BACKMERGE: return 'M';
+	case TA_FRONTMERGE: return 'F';
+	case TA_GETRQ: return 'G';
+	case TA_REQUEUE: return 'R';
+	case TA_ISSUE: return 'D';
+	case TA_COMPLETE: return 'C';
+	case TA_INSERT: return 'I';
+	case TA_SPLIT:
+		if (pdu_len < 8)
+			return 0;
+		e->aux = be64(pdu);
+		return 'X';
+	case TA_REMAP:
+		if (pdu_len < 16)
+			return 0;
+		e->from_devt = be32(pdu);
+		e->devt = be32(pdu + 4);
+		e->aux = be64(pdu + 8);
+		return 'A';
+	default: /* plug, unplug, sleep, bounce, abort, driver data, zone plugs */
+		return 0;
+	}
+}
+
+/* An event of s is ready: note its CPU and device name, and queue it. */
+static int queue_event(struct bt *b, struct src *s, struct bev *e)
+{
+	if (!s->have_cpu0) {
+		s->cpu0 = e->cpu;
+		s->have_cpu0 = 1;
+	} else if (e->cpu != s->cpu0) {
+		b->multi_cpu = 1; /* a piped stream: CPUs interleave */
+	}
+	if (!s->named && e->act != 'A' && s->base) {
+		int rc = reel_join_name_device(b->j, e->devt, s->base);
+		if (rc)
+			return reel_errf(b->errmsg, b->errlen, rc, "out of memory");
+		s->named = 1;
+	}
+	e->seq = b->seq++;
+	e->src = (uint16_t)(s - b->srcs);
+	s->last_t = e->t;
+	int rc = bev_heap_push(&b->heap, *e);
+	if (rc)
+		return reel_errf(b->errmsg, b->errlen, rc, "out of memory");
+	return 0;
+}
+
 /*
  * Read the next event of s into the heap.  Notify records (process names,
  * timestamps, messages) are handled here.  Returns 0 (s->active cleared at
@@ -373,189 +510,32 @@ static void decode_op(uint64_t cat, uint32_t bytes, uint8_t *op, uint8_t *flags)
 static int src_next(struct bt *b, struct src *s)
 {
 	for (;;) {
-		size_t avail = src_fill(b, s, BT_V8_SIZE);
-		if (s->eof < 0)
-			return bt_err(b, REEL_E_IO, "%s: read error at byte %llu: %s", s->path,
-				      (unsigned long long)(s->off + s->pos), strerror(-s->eof));
-		if (!avail) {
-			s->active = 0;
-			return 0;
-		}
-		uint64_t at = s->off + s->pos;
-		int swap = 0;
-		int v = avail >= 4 ? magic_version(s->buf + s->pos, &swap) : 0;
-		if (!v || (s->version && (v != s->version || swap != s->swap))) {
-			int rc = bad(b, s,
-				     bt_err(b, REEL_E_PARSE,
-					    "%s: byte %llu: %s (magic %02x%02x%02x%02x); the file is "
-					    "corrupt or not blktrace output; --skip-bad skips to the "
-					    "next record",
-					    s->path, (unsigned long long)at,
-					    v ? "record version or byte order changes mid-file"
-					      : "not a blktrace record",
-					    avail > 0 ? s->buf[s->pos] : 0, avail > 1 ? s->buf[s->pos + 1] : 0,
-					    avail > 2 ? s->buf[s->pos + 2] : 0,
-					    avail > 3 ? s->buf[s->pos + 3] : 0));
-			if (rc)
-				return rc;
-			if (!s->version) { /* never synchronised: nothing to resync to */
-				s->active = 0;
-				return 0;
-			}
-			resync(b, s);
-			continue;
-		}
-		s->version = v;
-		s->swap = swap;
-		size_t hsz = v == 8 ? BT_V8_SIZE : BT_V7_SIZE;
-		const unsigned char *p = s->buf + s->pos;
-		if (avail < hsz) {
-			int rc = bad(b, s,
-				     bt_err(b, REEL_E_TRUNCATED,
-					    "%s: byte %llu: record cut short (%zu of %zu bytes): the "
-					    "trace was interrupted; --skip-bad imports what precedes it",
-					    s->path, (unsigned long long)at, avail, hsz));
-			if (rc)
-				return rc;
-			s->pos = s->len;
-			s->active = 0;
-			return 0;
-		}
 		struct bev e;
-		memset(&e, 0, sizeof(e));
-		uint64_t action;
-		uint16_t pdu_len;
-		e.t = (int64_t)rd64(p + 8, swap);
-		e.sector = rd64(p + 16, swap);
-		e.bytes = rd32(p + 24, swap);
-		if (v == 7) {
-			action = rd32(p + 28, swap);
-			e.pid = rd32(p + 32, swap);
-			e.devt = rd32(p + 36, swap);
-			e.cpu = (uint16_t)rd32(p + 40, swap);
-			e.error = rd16(p + 44, swap);
-			pdu_len = rd16(p + 46, swap);
-		} else {
-			e.pid = rd32(p + 28, swap);
-			action = rd64(p + 32, swap);
-			e.devt = rd32(p + 40, swap);
-			e.cpu = (uint16_t)rd32(p + 44, swap);
-			e.error = rd16(p + 48, swap);
-			pdu_len = rd16(p + 50, swap);
-		}
-		if (src_fill(b, s, hsz + pdu_len) < hsz + pdu_len) {
-			int rc = bad(b, s,
-				     bt_err(b, REEL_E_TRUNCATED,
-					    "%s: byte %llu: payload cut short (%u bytes announced): the "
-					    "trace was interrupted; --skip-bad imports what precedes it",
-					    s->path, (unsigned long long)at, pdu_len));
-			if (rc)
-				return rc;
-			s->pos = s->len;
+		uint64_t action = 0;
+		const unsigned char *pdu = NULL;
+		uint16_t pdu_len = 0;
+		int rc = read_record(b, s, &e, &action, &pdu, &pdu_len);
+		if (rc == REC_AGAIN)
+			continue;
+		if (rc == REC_END)
 			s->active = 0;
-			return 0;
-		}
-		p = s->buf + s->pos; /* src_fill may have moved the data */
-		const unsigned char *pdu = p + hsz;
-		s->pos += hsz + pdu_len;
-		b->st->lines++;
+		if (rc)
+			return rc == REC_END ? 0 : rc;
 		uint64_t cat = action >> 16;
 		unsigned code = (unsigned)(action & 0xff);
-		if ((action & TA_CGROUP) && pdu_len >= 8) {
-			pdu += 8;
-			pdu_len -= 8;
-		}
 		if (cat & TC_NOTIFY) {
-			if (code == TN_PROCESS) {
-				int rc = comm_set(b, e.pid, pdu, pdu_len);
-				if (rc)
-					return bt_err(b, rc, "out of memory");
-			} else if (code == TN_TIMESTAMP && pdu_len >= 8 && !b->have_wall) {
-				b->wall_ns = (int64_t)rd32(pdu, swap) * 1000000000ll + rd32(pdu + 4, swap);
-				b->wall_t = e.t;
-				b->have_wall = 1;
-				maybe_set_start(b);
-			} else if (code == TN_MESSAGE) {
-				if (b->messages < BT_MAX_MESSAGES) {
-					char key[48], msg[256];
-					size_t n = pdu_len < sizeof(msg) - 1 ? pdu_len : sizeof(msg) - 1;
-					for (size_t i = 0; i < n; i++)
-						msg[i] = (char)(pdu[i] < 32 || pdu[i] == 127 ? ' ' : pdu[i]);
-					msg[n] = 0;
-					while (n && (msg[n - 1] == ' ' || msg[n - 1] == 0))
-						msg[--n] = 0;
-					snprintf(key, sizeof(key), "blktrace.message.%llu",
-						 (unsigned long long)b->messages);
-					reel_writer_meta_str(b->w, key, msg);
-				}
-				b->messages++;
-			}
+			rc = notify(b, &e, code, pdu, pdu_len, s->swap);
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (cat & TC_PC) /* SCSI passthrough: no sectors */
 			continue;
-		switch (code) {
-		case TA_QUEUE:
-			e.act = 'Q';
-			break;
-		case TA_BACKMERGE:
-			e.act = 'M';
-			break;
-		case TA_FRONTMERGE:
-			e.act = 'F';
-			break;
-		case TA_GETRQ:
-			e.act = 'G';
-			break;
-		case TA_REQUEUE:
-			e.act = 'R';
-			break;
-		case TA_ISSUE:
-			e.act = 'D';
-			break;
-		case TA_COMPLETE:
-			e.act = 'C';
-			break;
-		case TA_INSERT:
-			e.act = 'I';
-			break;
-		case TA_SPLIT:
-			if (pdu_len < 8)
-				continue;
-			e.act = 'X';
-			e.aux = be64(pdu);
-			break;
-		case TA_REMAP:
-			if (pdu_len < 16)
-				continue;
-			e.act = 'A';
-			e.from_devt = be32(pdu);
-			e.devt = be32(pdu + 4);
-			e.aux = be64(pdu + 8);
-			break;
-		default: /* plug, unplug, sleep, bounce, abort, driver data, zone plugs */
+		e.act = (uint8_t)event_action(&e, code, pdu, pdu_len);
+		if (!e.act)
 			continue;
-		}
 		decode_op(cat, e.bytes, &e.op, &e.flags);
-		if (!s->have_cpu0) {
-			s->cpu0 = e.cpu;
-			s->have_cpu0 = 1;
-		} else if (e.cpu != s->cpu0) {
-			b->multi_cpu = 1; /* a piped stream: CPUs interleave */
-		}
-		if (!s->named && e.act != 'A' && s->base) {
-			int rc = reel_join_name_device(b->j, e.devt, s->base);
-			if (rc)
-				return bt_err(b, rc, "out of memory");
-			s->named = 1;
-		}
-		e.seq = b->seq++;
-		e.src = (uint16_t)(s - b->srcs);
-		s->last_t = e.t;
-		int rc = heap_push(b, &e);
-		if (rc)
-			return bt_err(b, rc, "out of memory");
-		return 0;
+		return queue_event(b, s, &e);
 	}
 }
 
@@ -587,7 +567,7 @@ static int process(struct bt *b, const struct bev *be)
 	}
 	int rc = reel_join_push(b->j, &e);
 	if (rc)
-		return bt_err(b, rc, "writing the records: %s", reel_writer_errmsg(b->w));
+		return reel_errf(b->errmsg, b->errlen, rc, "writing the records: %s", reel_writer_errmsg(b->w));
 	return 0;
 }
 
@@ -596,14 +576,12 @@ static int add_src(struct bt *b, const char *path, char *owned, const char *base
 {
 	if (b->nsrcs >= BT_MAX_FILES) {
 		free(owned);
-		return bt_err(b, REEL_E_RANGE, "%s: more than %d input files", path, BT_MAX_FILES);
+		return reel_errf(b->errmsg, b->errlen, REEL_E_RANGE, "%s: more than %d input files", path, BT_MAX_FILES);
 	}
-	struct src *n = realloc(b->srcs, (b->nsrcs + 1) * sizeof(*n));
-	if (!n) {
+	if (REEL_VEC_RESERVE(b->srcs, b->nsrcs, b->srcs_cap, 16)) {
 		free(owned);
-		return bt_err(b, REEL_E_NOMEM, "out of memory");
+		return reel_errf(b->errmsg, b->errlen, REEL_E_NOMEM, "out of memory");
 	}
-	b->srcs = n;
 	struct src *s = &b->srcs[b->nsrcs++];
 	memset(s, 0, sizeof(*s));
 	s->path = owned ? owned : path;
@@ -634,7 +612,7 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 	if (!d)
 		return 0;
 	char **list = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
 	size_t sl = strlen(stem);
 	while ((de = readdir(d))) {
@@ -644,10 +622,8 @@ static int expand_base(struct bt *b, const char *base, const char *name)
 		const char *num = f + sl + 10;
 		if (!*num || strspn(num, "0123456789") != strlen(num))
 			continue;
-		char **nl = realloc(list, (n + 1) * sizeof(*nl));
-		if (!nl)
+		if (REEL_VEC_RESERVE(list, n, cap, 64))
 			break;
-		list = nl;
 		if (asprintf(&list[n], "%s/%s", dir, f) < 0)
 			break;
 		n++;
@@ -695,7 +671,7 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (errlen)
 		errmsg[0] = 0;
 	char **bases = calloc(npaths ? npaths : 1, sizeof(*bases));
-	int rc = bases ? 0 : bt_err(&b, REEL_E_NOMEM, "out of memory");
+	int rc = bases ? 0 : reel_errf(b.errmsg, b.errlen, REEL_E_NOMEM, "out of memory");
 	if (!rc)
 		rc = reel_join_create(&b.j, w, NULL, 0);
 	for (size_t i = 0; i < npaths && !rc; i++) {
@@ -703,30 +679,30 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		int is_file = !strcmp(paths[i], "-") || !stat(paths[i], &sb);
 		bases[i] = base_of(paths[i], !is_file);
 		if (!is_file && !bases[i]) {
-			rc = bt_err(&b, REEL_E_NOMEM, "out of memory");
+			rc = reel_errf(b.errmsg, b.errlen, REEL_E_NOMEM, "out of memory");
 			break;
 		}
 		if (is_file) {
 			rc = add_src(&b, paths[i], NULL, bases[i]);
 		} else if (!expand_base(&b, paths[i], bases[i])) {
-			rc = bt_err(&b, REEL_E_IO,
+			rc = reel_errf(b.errmsg, b.errlen, REEL_E_IO,
 				    "%s: no such file, nor files %s.blktrace.N (give the per-CPU "
 				    "files, their base name, or a piped stream)",
 				    paths[i], paths[i]);
 		}
 	}
 	if (!rc && !b.nsrcs)
-		rc = bt_err(&b, REEL_E_ARG, "no input files");
+		rc = reel_errf(b.errmsg, b.errlen, REEL_E_ARG, "no input files");
 	for (size_t i = 0; i < b.nsrcs && !rc; i++) {
 		struct src *s = &b.srcs[i];
 		s->fd = !strcmp(s->path, "-") ? 0 : open(s->path, O_RDONLY | O_CLOEXEC);
 		if (s->fd < 0) {
-			rc = bt_err(&b, REEL_E_IO, "%s: %s", s->path, strerror(errno));
+			rc = reel_errf(b.errmsg, b.errlen, REEL_E_IO, "%s: %s", s->path, strerror(errno));
 			break;
 		}
 		s->buf = malloc(BT_BUF);
 		if (!s->buf) {
-			rc = bt_err(&b, REEL_E_NOMEM, "out of memory");
+			rc = reel_errf(b.errmsg, b.errlen, REEL_E_NOMEM, "out of memory");
 			break;
 		}
 		s->active = 1;
@@ -743,10 +719,9 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		int64_t win = b.multi_cpu ? BT_STREAM_WINDOW_NS : 0, upto = INT64_MIN;
 		if (lag && lag->last_t != INT64_MIN && __builtin_sub_overflow(lag->last_t, win, &upto))
 			upto = INT64_MIN;
-		while (b.nheap && !rc &&
-		       (!lag || (upto != INT64_MIN && b.heap[0].t <= upto) || b.nheap > BT_HEAP_CAP)) {
-			struct bev e;
-			heap_pop(&b, &e);
+		while (b.heap.n && !rc &&
+		       (!lag || (upto != INT64_MIN && b.heap.v[0].t <= upto) || b.heap.n > BT_HEAP_CAP)) {
+			struct bev e = bev_heap_pop(&b.heap);
 			rc = process(&b, &e);
 		}
 		if (!lag || rc)
@@ -756,7 +731,7 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (!rc) {
 		rc = reel_join_finish(b.j);
 		if (rc)
-			bt_err(&b, rc, "writing the records: %s", reel_writer_errmsg(w));
+			reel_errf(b.errmsg, b.errlen, rc, "writing the records: %s", reel_writer_errmsg(w));
 	}
 	if (b.j) {
 		reel_join_stats(b.j, &st->join);
@@ -785,7 +760,7 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 	for (size_t i = 0; bases && i < npaths; i++)
 		free(bases[i]);
 	free(bases);
-	free(b.heap);
+	bev_heap_free(&b.heap);
 	free(b.comms);
 	return rc;
 }

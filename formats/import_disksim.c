@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 {

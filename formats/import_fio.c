@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 struct fio_state {
 	int version;    /* of the current file */

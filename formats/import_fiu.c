@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 struct fiu_state {
 	char last_comm[64];

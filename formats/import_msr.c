@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define FILETIME_UNIX_EPOCH 116444736000000000ull /* 1970-01-01 in filetime */
 
@@ -28,7 +28,7 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	if (ti_blank(line))
 		return 0;
 	int n = ti_split(line, ',', f, 8);
-	if (c->lineno == 1 && ti_is_word(f[0]))
+	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* a header line naming the columns */
 	if (n != 7)
 		return ti_bad(c, "%d fields, expected 7 "

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 static int spc_line(struct ti_ctx *c, char *line, void *arg)
 {
@@ -18,7 +18,7 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	if (ti_blank(line))
 		return 0;
 	int n = ti_split(line, ',', f, 16);
-	if (c->lineno == 1 && ti_is_word(f[0]))
+	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n < 5)
 		return ti_bad(c, "%d fields, expected at least 5 (ASU,LBA,Size,Opcode,Timestamp)", n);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define UNIX_S_MIN 1000000000ll /* 2001-09-09 */
 
@@ -20,7 +20,7 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	if (ti_blank(line))
 		return 0;
 	int n = ti_split(line, ',', f, 6);
-	if (c->lineno == 1 && ti_is_word(f[0]))
+	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n != 5)
 		return ti_bad(c, "%d fields, expected 5 (Timestamp,Offset,Size,IOType,VolumeID)", n);

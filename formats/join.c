@@ -16,6 +16,10 @@
  * after its queueing, or when more than `cap` are pending, is written as it
  * stands (missing fields absent, counted in no_issue / no_complete): memory
  * stays bounded whatever the trace length.
+ *
+ * This file is over 1,000 lines on purpose: it is one state machine (the
+ * life of an I/O from Q through its parts and requests to the record
+ * written), and its hash, request and FIFO helpers exist only for it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,9 +171,9 @@ struct reel_join {
 	uint32_t *traced;
 	size_t ntraced;
 	struct devid *ids;
-	size_t nids;
+	size_t nids, ids_cap;
 	struct devname *names;
-	size_t nnames;
+	size_t nnames, names_cap;
 	struct {
 		uint32_t from, to;
 	} alias[NALIAS];
@@ -253,12 +257,10 @@ static int resolve_id(struct reel_join *j, uint32_t devt)
 			return j->ids[i].id;
 	if (j->nids >= 65535)
 		return -1;
-	struct devid *n = realloc(j->ids, (j->nids + 1) * sizeof(*n));
-	if (!n) {
+	if (REEL_VEC_RESERVE(j->ids, j->nids, j->ids_cap, 8)) {
 		j->err = REEL_E_NOMEM;
 		return -1;
 	}
-	j->ids = n;
 	struct reel_device d;
 	memset(&d, 0, sizeof(d));
 	d.id = (uint16_t)j->nids;
@@ -1057,10 +1059,9 @@ int reel_join_name_device(struct reel_join *j, uint32_t devt, const char *name)
 			snprintf(j->names[i].name, sizeof(j->names[i].name), "%s", name);
 			return 0;
 		}
-	struct devname *n = realloc(j->names, (j->nnames + 1) * sizeof(*n));
-	if (!n)
+	if (REEL_VEC_RESERVE(j->names, j->nnames, j->names_cap, 8))
 		return REEL_E_NOMEM;
-	j->names = n;
+	struct devname *n = j->names;
 	n[j->nnames].devt = devt;
 	snprintf(n[j->nnames].name, sizeof(n[j->nnames].name), "%s", name);
 	j->nnames++;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -457,7 +458,7 @@ struct reel_exporter {
 const struct reel_exporter *reel_exporter_find(const char *name);
 const struct reel_exporter *const *reel_exporters(void);
 
-/* ---- statistics over a trace (formats/stats.c) ------------------------- */
+/* ---- statistics over a trace (formats/hist.c, formats/trace_stats.c) ---- */
 /*
  * Log-linear histogram of non-negative integers (ns, bytes): values below
  * 256 are exact, larger ones fall in buckets 1/128 of their power of two
@@ -516,6 +517,30 @@ static inline uint64_t reel_gcd64(uint64_t a, uint64_t b)
 		b = t;
 	}
 	return a;
+}
+
+/* ---- the one growable array --------------------------------------------- */
+/*
+ * REEL_VEC_RESERVE(v, n, cap, first): make room in the array v (n elements
+ * used, cap allocated) for one more, doubling it (first elements the first
+ * time).  Returns 0, or REEL_E_NOMEM with v, n and cap unchanged.  Any
+ * `T *v; size_t n, cap;` is such an array; the caller frees v.
+ */
+#define REEL_VEC_RESERVE(v, n, cap, first) \
+	reel_vec_reserve_(&(v), &(cap), (n), sizeof(*(v)), (first))
+static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size, size_t first)
+{
+	void *v, *nv;
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? 2 * *cap : first;
+	memcpy(&v, vp, sizeof(v));
+	nv = realloc(v, nc * size);
+	if (!nv)
+		return REEL_E_NOMEM;
+	memcpy(vp, &nv, sizeof(nv));
+	*cap = nc;
+	return 0;
 }
 
 /* ---- the one heap: a binary min-heap without callbacks ------------------ */

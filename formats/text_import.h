@@ -1,17 +1,17 @@
 /*
- * formats/textimp.h - internal helpers shared by the text importers
+ * formats/text_import.h - internal helpers shared by the text importers
  * (formats/import_<name>.c) and exporters.  Not part of the public API
  * (formats/reel.h is); nothing here prints or exits.
  *
- * A text importer reads its inputs line by line through a ti_ctx, which
- * owns a fixed-size line buffer (constant memory whatever the input size),
- * counts lines and bytes, formats "file:line: reason" messages for bad
- * input (or counts and skips them with --skip-bad), maps source device
- * keys to .reel device ids, and sorts records by queue time within a
+ * A text importer reads its inputs line by line through a ti_ctx, whose
+ * ti_lines reader owns a fixed-size line buffer (constant memory whatever
+ * the input size) and counts lines and bytes; the ti_ctx formats
+ * "file:line: reason" messages for bad input (or counts and skips them
+ * with --skip-bad), maps source device keys to .reel device ids, and sorts records by queue time within a
  * bounded window (TI_WINDOW records) before they reach the writer.
  */
-#ifndef IOREEL_TEXTIMP_H
-#define IOREEL_TEXTIMP_H
+#ifndef IOREEL_TEXT_IMPORT_H
+#define IOREEL_TEXT_IMPORT_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,19 +31,15 @@ struct ti_dev {
 	uint16_t id;
 };
 
-struct ti_key {
-	int64_t t;
-	uint64_t order; /* arrival number << 13 | slot */
-};
-
-struct ti_ctx {
-	/* borrowed from the importer's caller */
-	const struct reel_import_opts *o;
-	struct reel_import_stats *st;
-	struct reel_writer *w;
-	char *errmsg;
+/*
+ * The one line reader of the text importers: a fixed-size buffer (constant
+ * memory whatever the input size) over one input at a time, counting lines
+ * and bytes into st.  ti_ctx holds one; import_blkparse.c one per input.
+ */
+struct ti_lines {
+	struct reel_import_stats *st; /* lines, bytes_in (borrowed) */
+	char *errmsg;                 /* open and read errors (borrowed) */
 	size_t errlen;
-	/* the current input */
 	const char *path;
 	int fd;
 	uint64_t lineno;
@@ -52,15 +48,48 @@ struct ti_ctx {
 	int eof;
 	int toolong;            /* the last line returned was cut short */
 	char cut[64];           /* start of a line that was too long */
+};
+
+/* Set up (allocates the buffer); 0 or REEL_E_NOMEM. */
+int ti_lines_init(struct ti_lines *l, struct reel_import_stats *st, char *errmsg, size_t errlen);
+void ti_lines_free(struct ti_lines *l);
+/* Open an input ("-": standard input), closing the previous one.  Returns 0
+ * or REEL_E_IO with errmsg set. */
+int ti_lines_open(struct ti_lines *l, const char *path);
+/*
+ * Next line: 1 with *line (NUL-terminated, the line ending stripped; valid
+ * until the next call) and *len (its length, which counts any NUL bytes in
+ * it; len may be NULL), 0 at the end, or REEL_E_IO.  Lines longer than
+ * TI_LINE_MAX come back cut short with l->toolong set (the rest is
+ * consumed).
+ */
+int ti_lines_next(struct ti_lines *l, char **line, size_t *len);
+
+struct ti_key {
+	int64_t t;
+	uint64_t order; /* arrival number << 13 | slot */
+};
+/* time, then arrival order: keys are unique, so ties keep the input order */
+#define TI_KEY_BEFORE(a, b) ((a)->t < (b)->t || ((a)->t == (b)->t && (a)->order < (b)->order))
+REEL_HEAP(ti_heap, struct ti_key, TI_KEY_BEFORE)
+
+struct ti_ctx {
+	/* borrowed from the importer's caller */
+	const struct reel_import_opts *o;
+	struct reel_import_stats *st;
+	struct reel_writer *w;
+	char *errmsg;
+	size_t errlen;
+	struct ti_lines in;     /* the current input */
 	/* device map */
 	struct ti_dev *devs;
 	size_t ndevs;
 	uint16_t *devhash;      /* index + 1 into devs, 0 empty */
 	/* reorder window: records in slots, a min-heap of keys (ti_emit()) */
 	struct reel_rec *slots;
-	struct ti_key *keys;
+	struct ti_heap keys;
 	unsigned *free;
-	size_t nkeys, nfree;
+	size_t nfree;
 	uint64_t seq;           /* records emitted so far */
 	int64_t last_out;       /* queue time of the last record written */
 	int have_out;
@@ -82,15 +111,9 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 int ti_finish(struct ti_ctx *c);
 void ti_free(struct ti_ctx *c);
 
-/* Open an input (closing the previous one).  Returns 0 or REEL_E_IO with
- * errmsg set. */
+/* Open an input (closing the previous one): ti_lines_open() on c->in. */
 int ti_open(struct ti_ctx *c, const char *path);
-/*
- * Next line of the current input: 1 with *line (NUL-terminated, the line
- * ending stripped; the buffer stays valid until the next call), 0 at the
- * end, or REEL_E_IO.  Lines longer than TI_LINE_MAX come back cut short
- * with c->toolong set (the rest is consumed).
- */
+/* Next line of the current input: ti_lines_next() on c->in. */
 int ti_getline(struct ti_ctx *c, char **line);
 
 /*

@@ -1,11 +1,14 @@
 /*
  * The text importers' shared helpers: exact decimal parsing of times,
  * strict integers, field splitting, and the detectors on samples that look
- * alike (each CSV flavour is claimed by its own importer only).
+ * alike (each CSV flavour is claimed by its own importer only), and the
+ * one line reader (ti_lines) that every text importer and blkparse use.
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 #include "tests/unit/unit.h"
 
 extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,
@@ -35,8 +38,49 @@ static const char *best(const char *sample)
 	return name;
 }
 
+/* Lines come back without their endings (LF or CRLF), with their length
+ * (NUL bytes included); a last line without LF counts; a line too long for
+ * the buffer comes back cut, flagged, and the next line is intact. */
+static void test_line_reader_splits_and_counts(void)
+{
+	char path[] = "/tmp/ioreel-ti-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("one\ntwo\r\n\n", f);
+	fputc('a', f);
+	fputc(0, f);
+	fputs("b\n", f);
+	for (int i = 0; i < 3 * TI_LINE_MAX; i++)
+		fputc('x', f);
+	fputs("\nlast", f);
+	fclose(f);
+	struct reel_import_stats st = {0};
+	char err[256] = "";
+	struct ti_lines l;
+	char *line;
+	size_t len;
+	CHECK(ti_lines_init(&l, &st, err, sizeof(err)) == 0);
+	CHECK(ti_lines_open(&l, "/nonexistent/ioreel") == REEL_E_IO && strstr(err, "cannot open"));
+	CHECK(ti_lines_open(&l, path) == 0);
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && !strcmp(line, "one") && len == 3);
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && !strcmp(line, "two") && len == 3);
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && len == 0 && !l.toolong);
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && len == 3 && line[1] == 0 && line[2] == 'b');
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && l.toolong && line[0] == 'x');
+	CHECK(ti_lines_next(&l, &line, &len) == 1 && !l.toolong && !strcmp(line, "last"));
+	CHECK(ti_lines_next(&l, &line, &len) == 0);
+	CHECK_EQ(l.lineno, 6);
+	CHECK_EQ(st.lines, 6);
+	CHECK_EQ(st.bytes_in, 3 * TI_LINE_MAX + 19);
+	ti_lines_free(&l);
+	unlink(path);
+}
+
 int main(void)
 {
+	test_line_reader_splits_and_counts();
+
 	/* decimals are exact to the ns: no binary floating point */
 	CHECK_EQ(dec("0.000026", 1000000000), 26000);
 	CHECK_EQ(dec("1.500000001", 1000000000), 1500000001);

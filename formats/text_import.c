@@ -1,6 +1,6 @@
 /*
- * formats/textimp.c - line reading, bad-line reports, device ids and the
- * bounded reorder window shared by the text importers (see textimp.h).
+ * formats/text_import.c - line reading, bad-line reports, device ids and the
+ * bounded reorder window shared by the text importers (see text_import.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/textimp.h"
+#include "formats/text_import.h"
 
 #define BUFSZ (2 * TI_LINE_MAX)
 
@@ -24,14 +24,12 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 	c->w = w;
 	c->errmsg = errmsg;
 	c->errlen = errlen;
-	c->fd = -1;
-	c->buf = malloc(BUFSZ + 1);
+	int lrc = ti_lines_init(&c->in, st, errmsg, errlen);
 	c->slots = malloc((TI_WINDOW + 1) * sizeof(*c->slots));
-	c->keys = malloc((TI_WINDOW + 1) * sizeof(*c->keys));
 	c->free = malloc((TI_WINDOW + 1) * sizeof(*c->free));
 	c->devs = malloc(TI_MAX_DEVICES * sizeof(*c->devs));
 	c->devhash = calloc(TI_DEV_HASH, sizeof(*c->devhash));
-	if (!c->buf || !c->slots || !c->keys || !c->free || !c->devs || !c->devhash) {
+	if (lrc || !c->slots || !c->free || !c->devs || !c->devhash) {
 		ti_free(c);
 		return REEL_E_NOMEM;
 	}
@@ -44,19 +42,14 @@ int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
 
 void ti_free(struct ti_ctx *c)
 {
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-	free(c->buf);
+	ti_lines_free(&c->in);
 	free(c->slots);
-	free(c->keys);
+	ti_heap_free(&c->keys);
 	free(c->free);
 	free(c->devs);
 	free(c->devhash);
 	c->devhash = NULL;
-	c->buf = NULL;
 	c->slots = NULL;
-	c->keys = NULL;
 	c->free = NULL;
 	c->devs = NULL;
 }
@@ -66,13 +59,14 @@ static void vmsg(struct ti_ctx *c, const char *fmt, va_list ap, const char *tail
 	if (!c->errmsg || !c->errlen)
 		return;
 	int n = 0;
-	if (c->path)
-		n = snprintf(c->errmsg, c->errlen, "%s:%llu: ", c->path,
-			     (unsigned long long)c->lineno);
+	if (c->in.path)
+		n = snprintf(c->errmsg, c->errlen, "%s:%llu: ", c->in.path,
+			     (unsigned long long)c->in.lineno);
 	if (n < 0 || (size_t)n >= c->errlen)
 		return;
-	int m = vsnprintf(c->errmsg + n, c->errlen - n, fmt, ap);
-	if (m < 0 || (size_t)(n + m) >= c->errlen)
+	reel_verrf(c->errmsg + n, c->errlen - n, fmt, ap);
+	size_t m = strlen(c->errmsg + n);
+	if (n + m + 1 >= c->errlen)
 		return;
 	snprintf(c->errmsg + n + m, c->errlen - n - m, "%s", tail);
 }
@@ -99,106 +93,145 @@ int ti_fail(struct ti_ctx *c, int err, const char *fmt, ...)
 	return err;
 }
 
-int ti_open(struct ti_ctx *c, const char *path)
+/* ---- the line reader ---- */
+int ti_lines_init(struct ti_lines *l, struct reel_import_stats *st, char *errmsg, size_t errlen)
 {
-	if (c->fd >= 0)
-		close(c->fd);
-	c->path = path;
-	c->lineno = 0;
-	c->bstart = c->bend = 0;
-	c->eof = 0;
-	c->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
-	if (c->fd < 0) {
-		int e = errno;
-		snprintf(c->errmsg, c->errlen, "%s: cannot open: %s", path, strerror(e));
-		return REEL_E_IO;
-	}
-	posix_fadvise(c->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	memset(l, 0, sizeof(*l));
+	l->st = st;
+	l->errmsg = errmsg;
+	l->errlen = errlen;
+	l->fd = -1;
+	l->buf = malloc(BUFSZ + 1);
+	return l->buf ? 0 : REEL_E_NOMEM;
+}
+
+void ti_lines_free(struct ti_lines *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->buf);
+	l->buf = NULL;
+}
+
+int ti_lines_open(struct ti_lines *l, const char *path)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->path = path;
+	l->lineno = 0;
+	l->bstart = l->bend = 0;
+	l->eof = 0;
+	l->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+	if (l->fd < 0)
+		return reel_errf(l->errmsg, l->errlen, REEL_E_IO, "%s: cannot open: %s", path,
+				 strerror(errno));
+	posix_fadvise(l->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
 
 /* Refill: move the pending bytes to the front and read more. */
-static int fill(struct ti_ctx *c)
+static int fill(struct ti_lines *l)
 {
-	if (c->bstart) {
-		memmove(c->buf, c->buf + c->bstart, c->bend - c->bstart);
-		c->bend -= c->bstart;
-		c->bstart = 0;
+	if (l->bstart) {
+		memmove(l->buf, l->buf + l->bstart, l->bend - l->bstart);
+		l->bend -= l->bstart;
+		l->bstart = 0;
 	}
-	while (c->bend < BUFSZ) {
-		ssize_t n = read(c->fd, c->buf + c->bend, BUFSZ - c->bend);
+	while (l->bend < BUFSZ) {
+		ssize_t n = read(l->fd, l->buf + l->bend, BUFSZ - l->bend);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			snprintf(c->errmsg, c->errlen, "%s: read error after line %llu: %s",
-				 c->path, (unsigned long long)c->lineno, strerror(e));
-			return REEL_E_IO;
+			return reel_errf(l->errmsg, l->errlen, REEL_E_IO,
+					 "%s: read error after line %llu: %s", l->path,
+					 (unsigned long long)l->lineno, strerror(errno));
 		}
 		if (n == 0) {
-			c->eof = 1;
+			l->eof = 1;
 			break;
 		}
-		c->bend += (size_t)n;
-		__atomic_store_n(&c->st->bytes_in, c->st->bytes_in + (uint64_t)n,
+		l->bend += (size_t)n;
+		__atomic_store_n(&l->st->bytes_in, l->st->bytes_in + (uint64_t)n,
 				 __ATOMIC_RELAXED);
 		/* one read is enough once a line ending is in the buffer */
-		if (memchr(c->buf + c->bend - n, '\n', (size_t)n))
+		if (memchr(l->buf + l->bend - n, '\n', (size_t)n))
 			break;
 	}
 	return 0;
 }
 
-int ti_getline(struct ti_ctx *c, char **line)
+/* A line too long for the buffer: keep its start for the message, drop
+ * the rest up to its line ending. */
+static int drop_long_line(struct ti_lines *l)
 {
-	c->toolong = 0;
+	size_t keep = sizeof(l->cut) - 1;
+	memcpy(l->cut, l->buf + l->bstart, keep);
+	l->cut[keep] = 0;
+	l->bstart = l->bend;
+	while (!l->eof) {
+		int rc = fill(l);
+		if (rc)
+			return rc;
+		char *q = l->buf + l->bstart;
+		char *e = memchr(q, '\n', l->bend - l->bstart);
+		if (e) {
+			l->bstart += (size_t)(e - q) + 1;
+			break;
+		}
+		l->bstart = l->bend;
+	}
+	l->toolong = 1;
+	return 0;
+}
+
+int ti_lines_next(struct ti_lines *l, char **line, size_t *lenp)
+{
+	l->toolong = 0;
 	for (;;) {
-		char *s = c->buf + c->bstart;
-		size_t avail = c->bend - c->bstart;
+		char *s = l->buf + l->bstart;
+		size_t avail = l->bend - l->bstart;
 		char *nl = avail ? memchr(s, '\n', avail) : NULL;
 		if (!nl && avail >= TI_LINE_MAX) {
-			/* too long: keep its start for the message, drop the rest */
-			size_t keep = sizeof(c->cut) - 1;
-			memcpy(c->cut, s, keep);
-			c->cut[keep] = 0;
-			c->bstart = c->bend;
-			for (;;) {
-				if (c->eof)
-					break;
-				int rc = fill(c);
-				if (rc)
-					return rc;
-				char *q = c->buf + c->bstart;
-				char *e = memchr(q, '\n', c->bend - c->bstart);
-				if (e) {
-					c->bstart += (size_t)(e - q) + 1;
-					break;
-				}
-				c->bstart = c->bend;
-			}
-			c->toolong = 1;
-			c->lineno++;
-			c->st->lines++;
-			*line = c->cut;
+			int rc = drop_long_line(l);
+			if (rc)
+				return rc;
+			l->lineno++;
+			l->st->lines++;
+			*line = l->cut;
+			if (lenp)
+				*lenp = strlen(l->cut);
 			return 1;
 		}
-		if (nl || (c->eof && avail)) {
+		if (nl || (l->eof && avail)) {
 			size_t len = nl ? (size_t)(nl - s) : avail;
-			c->bstart += nl ? len + 1 : len;
+			l->bstart += nl ? len + 1 : len;
 			if (len && s[len - 1] == '\r')
 				len--;
 			s[len] = 0;
-			c->lineno++;
-			c->st->lines++;
+			l->lineno++;
+			l->st->lines++;
 			*line = s;
+			if (lenp)
+				*lenp = len;
 			return 1;
 		}
-		if (c->eof)
+		if (l->eof)
 			return 0;
-		int rc = fill(c);
+		int rc = fill(l);
 		if (rc)
 			return rc;
 	}
+}
+
+int ti_open(struct ti_ctx *c, const char *path)
+{
+	return ti_lines_open(&c->in, path);
+}
+
+int ti_getline(struct ti_ctx *c, char **line)
+{
+	return ti_lines_next(&c->in, line, NULL);
 }
 
 int ti_split(char *line, char delim, char **f, int max)
@@ -435,11 +468,6 @@ static int time_ok(int64_t t)
 	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
 }
 
-static int key_less(const struct ti_key *a, const struct ti_key *b)
-{
-	return a->t < b->t || (a->t == b->t && a->order < b->order);
-}
-
 static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 {
 	if (!c->have_t0) {
@@ -472,22 +500,7 @@ static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 
 static int pop_min(struct ti_ctx *c)
 {
-	struct ti_key top = c->keys[0];
-	c->keys[0] = c->keys[--c->nkeys];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < c->nkeys && key_less(&c->keys[l], &c->keys[m]))
-			m = l;
-		if (r < c->nkeys && key_less(&c->keys[r], &c->keys[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct ti_key t = c->keys[i];
-		c->keys[i] = c->keys[m];
-		c->keys[m] = t;
-		i = m;
-	}
+	struct ti_key top = ti_heap_pop(&c->keys);
 	unsigned slot = (unsigned)(top.order & ((1u << SLOT_BITS) - 1));
 	c->free[c->nfree++] = slot;
 	return write_one(c, &c->slots[slot]);
@@ -503,26 +516,18 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 		return ti_bad(c, "time out of range (more than 146 years)");
 	unsigned slot = c->free[--c->nfree];
 	c->slots[slot] = *r;
-	size_t i = c->nkeys++;
-	c->keys[i].t = rec_time(r);
-	c->keys[i].order = (c->seq++ << SLOT_BITS) | slot;
-	while (i) {
-		size_t p = (i - 1) / 2;
-		if (!key_less(&c->keys[i], &c->keys[p]))
-			break;
-		struct ti_key t = c->keys[i];
-		c->keys[i] = c->keys[p];
-		c->keys[p] = t;
-		i = p;
-	}
-	if (c->nkeys > TI_WINDOW)
+	struct ti_key k = {.t = rec_time(r), .order = (c->seq++ << SLOT_BITS) | slot};
+	int rc = ti_heap_push(&c->keys, k);
+	if (rc)
+		return ti_fail(c, rc, "out of memory");
+	if (c->keys.n > TI_WINDOW)
 		return pop_min(c);
 	return 0;
 }
 
 int ti_finish(struct ti_ctx *c)
 {
-	while (c->nkeys) {
+	while (c->keys.n) {
 		int rc = pop_min(c);
 		if (rc)
 			return rc;
@@ -642,7 +647,7 @@ int ti_run(const char *const *paths, size_t npaths,
 			rc = file_fn(&c, arg);
 		char *line;
 		while (!rc && (rc = ti_getline(&c, &line)) == 1) {
-			if (c.toolong)
+			if (c.in.toolong)
 				rc = ti_bad(&c, "line longer than %d bytes (starts '%.32s')",
 					    TI_LINE_MAX, line);
 			else

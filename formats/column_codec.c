@@ -1,0 +1,365 @@
+/*
+ * formats/column_codec.c - the column codec of .reel data chunks: each
+ * field of a chunk's records is one column, stored as a delta from the
+ * field before it (see col_value), scaled down by the column's common
+ * divisor, zigzagged, then bitpacked in mini-blocks of 128 values or
+ * written as LEB128 varints, whichever is smaller.  The encoder
+ * (reel_col_pack) serves the writer, the decoder (reel_col_open,
+ * reel_col_decode) the reader.  formats/FORMAT.md 3.1-3.2 is normative.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "formats/reel_internal.h"
+
+static inline uint64_t zz(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzz(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* ---- column layout ----------------------------------------------------- */
+const char *const reel_col_names[C__COUNT] = {
+	"has", "queue", "issue", "complete", "offset", "length", "op", "flags",
+	"dev", "pid", "comm", "cpu", "error"};
+
+/*
+ * The per-record value stored in each column (before scaling and zigzag).
+ * prev is the previous record of the same chunk; prevq the queue time of
+ * the last record of the chunk that had one.  Absent times store 0.
+ */
+static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev,
+				int64_t prevq)
+{
+	switch (c) {
+	case C_HAS: return r->has;
+	case C_QUEUE:
+		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq) : 0;
+	case C_ISSUE:
+		return r->has & REEL_HAS_ISSUE
+			       ? (int64_t)((uint64_t)r->issue_ns -
+					   (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
+			       : 0;
+	case C_COMPLETE:
+		return r->has & REEL_HAS_COMPLETE
+			       ? (int64_t)((uint64_t)r->complete_ns -
+					   (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
+						      : r->has & REEL_HAS_QUEUE ? r->queue_ns
+										: 0))
+			       : 0;
+	case C_OFFSET: return (int64_t)(r->offset - (prev->offset + prev->length));
+	case C_LENGTH: return r->length;
+	case C_OP: return r->op;
+	case C_FLAGS: return r->flags;
+	case C_DEV: return r->dev;
+	case C_PID: return r->pid;
+	case C_COMM: return r->comm;
+	case C_CPU: return r->cpu;
+	case C_ERROR: return r->error;
+	}
+	return 0;
+}
+
+/* ---- encoder ------------------------------------------------------------ */
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static inline size_t vlen(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n,
+		   int64_t *v, unsigned char *vbuf, int *packed)
+{
+	const struct reel_rec zero = {0};
+	int64_t mn = INT64_MAX, mx = INT64_MIN;
+	uint64_t g = 0;
+	int64_t prevq = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero, prevq);
+		if (r[i].has & REEL_HAS_QUEUE)
+			prevq = r[i].queue_ns;
+		v[i] = x;
+		if (x < mn)
+			mn = x;
+		if (x > mx)
+			mx = x;
+		uint64_t a = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+		if (g != 1)
+			g = reel_gcd64(g, a);
+	}
+	*packed = 0;
+	if (mn == mx && mn == 0)
+		return;
+	reel_mp_pack_str(pk, reel_col_names[c]);
+	*packed = 1;
+	if (mn == mx) { /* const: a bare integer */
+		msgpack_pack_int64(pk, mn);
+		return;
+	}
+	if (g == 0 || g > INT64_MAX)
+		g = 1;
+	/*
+	 * "bitpack": u = zigzag(x / mul); per mini-block of 128 values a
+	 * varint minimum and a width byte, then (u - min) in that many bits.
+	 */
+	unsigned char *p = vbuf;
+	for (size_t b0 = 0; b0 < n; b0 += 128) {
+		size_t m = n - b0 < 128 ? n - b0 : 128;
+		uint64_t umin = UINT64_MAX, umax = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint64_t u = zz(v[b0 + i] / (int64_t)g);
+			v[b0 + i] = (int64_t)u;
+			if (u < umin)
+				umin = u;
+			if (u > umax)
+				umax = u;
+		}
+		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
+		p = put_varint(p, umin);
+		*p++ = (unsigned char)width;
+		uint64_t acc = 0;
+		unsigned nbits = 0;
+		for (size_t i = 0; i < m && width; i++) {
+			uint64_t d = (uint64_t)v[b0 + i] - umin;
+			acc |= d << nbits;
+			if (nbits + width >= 64) {
+				memcpy(p, &acc, 8);
+				p += 8;
+				unsigned used = 64 - nbits;
+				acc = used < 64 ? d >> used : 0;
+				nbits = nbits + width - 64;
+			} else {
+				nbits += width;
+			}
+		}
+		while (nbits > 0) {
+			*p++ = (unsigned char)acc;
+			acc >>= 8;
+			nbits = nbits > 8 ? nbits - 8 : 0;
+		}
+	}
+	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
+	size_t bp_size = (size_t)(p - vbuf), vi_size = 0;
+	for (size_t i = 0; i < n; i++)
+		vi_size += vlen((uint64_t)v[i]);
+	const char *enc = "bitpack";
+	if (vi_size * 10 < bp_size * 9) {
+		enc = "varint";
+		p = vbuf;
+		for (size_t i = 0; i < n; i++)
+			p = put_varint(p, (uint64_t)v[i]);
+	}
+	/* bitpack with mul 1: a bare bin; otherwise [mul, bin] or [mul, bin, "varint"] */
+	int varint = enc[0] == 'v';
+	if (g != 1 || varint) {
+		msgpack_pack_array(pk, 2 + (size_t)varint);
+		msgpack_pack_uint64(pk, g);
+	}
+	msgpack_pack_bin(pk, (size_t)(p - vbuf));
+	msgpack_pack_bin_body(pk, vbuf, (size_t)(p - vbuf));
+	if (varint)
+		reel_mp_pack_str(pk, "varint");
+	return;
+}
+
+/* ---- decoder ------------------------------------------------------------ */
+
+/*
+ * A column is absent (all zero), a bare integer (constant), a bin (bitpack,
+ * multiplier 1), [mul, bin] or [mul, bin, "varint"]; early builds wrote a
+ * map {enc, v | mul, data}.
+ */
+int reel_col_open(struct colstate *cs, const msgpack_object *col, int *unknown_enc)
+{
+	const msgpack_object *d = col;
+	int64_t mul = 1;
+	int varint = 0;
+	memset(cs, 0, sizeof(*cs));
+	cs->kind = K_ZERO;
+	*unknown_enc = 0;
+	if (!col)
+		return 0;
+	if (!reel_mp_int(col, &cs->base)) {
+		cs->kind = K_CONST;
+		return 0;
+	}
+	if (col->type == MSGPACK_OBJECT_MAP) { /* the map form of early builds */
+		const msgpack_object *e = reel_mp_get(col, "enc");
+		if (!e || e->type != MSGPACK_OBJECT_STR)
+			return REEL_E_CORRUPT;
+		if (e->via.str.size == 5 && !memcmp(e->via.str.ptr, "const", 5)) {
+			if (reel_mp_int(reel_mp_get(col, "v"), &cs->base))
+				return REEL_E_CORRUPT;
+			cs->kind = K_CONST;
+			return 0;
+		}
+		varint = e->via.str.size == 6 && !memcmp(e->via.str.ptr, "varint", 6);
+		if (!varint && (e->via.str.size != 7 || memcmp(e->via.str.ptr, "bitpack", 7))) {
+			*unknown_enc = 1;
+			return REEL_E_CORRUPT;
+		}
+		mul = reel_mp_int_or(reel_mp_get(col, "mul"), 1);
+		d = reel_mp_get(col, "data");
+		if (mul < 1 || !d)
+			return REEL_E_CORRUPT;
+	} else if (col->type == MSGPACK_OBJECT_ARRAY) {
+		uint32_t na = col->via.array.size;
+		if (na < 2 || na > 3 || reel_mp_int(&col->via.array.ptr[0], &mul) || mul < 1)
+			return REEL_E_CORRUPT;
+		d = &col->via.array.ptr[1];
+		if (na == 3) {
+			const msgpack_object *e = &col->via.array.ptr[2];
+			if (e->type != MSGPACK_OBJECT_STR || e->via.str.size != 6 ||
+			    memcmp(e->via.str.ptr, "varint", 6)) {
+				*unknown_enc = 1;
+				return REEL_E_CORRUPT;
+			}
+			varint = 1;
+		}
+	}
+	if (d->type != MSGPACK_OBJECT_BIN)
+		return REEL_E_CORRUPT;
+	cs->kind = varint ? K_VARINT : K_BP;
+	cs->mul = mul;
+	cs->p = (const unsigned char *)d->via.bin.ptr;
+	cs->end = cs->p + d->via.bin.size;
+	return 0;
+}
+
+static int varint_slow(const unsigned char **pp, const unsigned char *end, uint64_t *out)
+{
+	const unsigned char *p = *pp;
+	uint64_t u = 0;
+	unsigned shift = 0;
+	for (;;) {
+		if (p >= end || shift > 63)
+			return 0;
+		unsigned char b = *p++;
+		u |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+		shift += 7;
+	}
+	*pp = p;
+	*out = u;
+	return 1;
+}
+
+/*
+ * Bitpack: mini-blocks of 128 values (the last may be short), each a varint
+ * minimum, a width byte, then the values minus the minimum in width bits,
+ * little-endian.  Decode blocks are multiples of 128 values, so a call
+ * starts at a mini-block boundary.
+ */
+static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
+{
+	const unsigned char *p = cs->p, *end = cs->end;
+	const uint64_t mul = (uint64_t)cs->mul;
+	unsigned char pad[128 * 8 + 16];
+	for (size_t b0 = 0; b0 < m; b0 += 128) {
+		size_t k = m - b0 < 128 ? m - b0 : 128;
+		uint64_t umin;
+		if (!varint_slow(&p, end, &umin) || p >= end)
+			return -1;
+		unsigned width = *p++;
+		if (width > 64)
+			return -1;
+		size_t nb = (k * width + 7) / 8;
+		if ((size_t)(end - p) < nb)
+			return -1;
+		int64_t *o = out + b0;
+		if (width == 0) {
+			for (size_t i = 0; i < k; i++)
+				o[i] = (int64_t)((uint64_t)unzz(umin) * mul);
+			continue;
+		}
+		const unsigned char *src = p;
+		if ((size_t)(end - p) < nb + 8 || width > 56) { /* no room to over-read */
+			memset(pad, 0, sizeof(pad));
+			memcpy(pad, p, nb);
+			src = pad;
+		}
+		if (width <= 56) {
+			const uint64_t mask = (1ull << width) - 1;
+			uint64_t bit = 0;
+			for (size_t i = 0; i < k; i++, bit += width) {
+				uint64_t wd;
+				memcpy(&wd, src + (bit >> 3), 8);
+				uint64_t u = umin + ((wd >> (bit & 7)) & mask);
+				o[i] = (int64_t)((uint64_t)unzz(u) * mul);
+			}
+		} else {
+			const uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+			uint64_t bit = 0;
+			for (size_t i = 0; i < k; i++, bit += width) {
+				uint64_t lo, hi = 0;
+				memcpy(&lo, src + (bit >> 3), 8);
+				unsigned sh = bit & 7;
+				if (sh)
+					hi = (uint64_t)src[(bit >> 3) + 8] << (64 - sh);
+				uint64_t u = umin + (((lo >> sh) | hi) & mask);
+				o[i] = (int64_t)((uint64_t)unzz(u) * mul);
+			}
+		}
+		p += nb;
+	}
+	cs->p = p;
+	return 0;
+}
+
+int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
+{
+	size_t i = 0;
+	switch (cs->kind) {
+	case K_ZERO:
+		memset(out, 0, m * sizeof(*out));
+		return 0;
+	case K_CONST:
+		for (; i < m; i++)
+			out[i] = cs->base;
+		return 0;
+	}
+	if (cs->kind == K_VARINT) {
+		/* varints of up to 8 bytes decode branch-free from one 8-byte
+		 * load: the first clear high bit gives the length */
+		const unsigned char *p = cs->p, *end = cs->end;
+		const uint64_t mul = (uint64_t)cs->mul;
+		for (size_t i = 0; i < m; i++) {
+			uint64_t u, w8, stop;
+			if (end - p >= 8 && (memcpy(&w8, p, 8), stop = ~w8 & 0x8080808080808080ull)) {
+				unsigned nb = ((unsigned)__builtin_ctzll(stop) + 1) >> 3;
+				uint64_t v = nb == 8 ? w8 : w8 & ((1ull << (nb * 8)) - 1);
+				u = (v & 0x7f) | ((v & 0x7f00ull) >> 1) | ((v & 0x7f0000ull) >> 2) |
+				    ((v & 0x7f000000ull) >> 3) | ((v & 0x7f00000000ull) >> 4) |
+				    ((v & 0x7f0000000000ull) >> 5) | ((v & 0x7f000000000000ull) >> 6) |
+				    ((v & 0x7f00000000000000ull) >> 7);
+				p += nb;
+			} else if (!varint_slow(&p, end, &u)) {
+				return -1;
+			}
+			out[i] = (int64_t)((uint64_t)unzz(u) * mul);
+		}
+		cs->p = p;
+		return 0;
+	}
+	return decode_bitpack(cs, out, m);
+}

@@ -1,0 +1,101 @@
+/*
+ * formats/reel_internal.h - what the .reel writer (reel_write.c), reader
+ * (reel_read.c), column codec (column_codec.c) and metadata list
+ * (reel_meta.c) share.  Internal to formats/: include it nowhere else.
+ * formats/FORMAT.md is the normative description of the file.
+ *
+ * A file is: a header LZ4 frame (msgpack map), data chunk LZ4 frames (one
+ * msgpack map each, columns as zigzag LEB128 varints or bitpacked blocks in
+ * msgpack bin), and a trailer in an LZ4 skippable frame whose payload ends
+ * with its own length and the tag "RLIX", so a reader finds it from the end.
+ */
+#ifndef IOREEL_REEL_INTERNAL_H
+#define IOREEL_REEL_INTERNAL_H
+
+#include <msgpack.h>
+
+#include "formats/reel.h"
+
+#define LZ4F_MAGIC 0x184D2204u
+#define SKIP_MAGIC 0x184D2A5Eu
+#define TRAILER_TAG "RLIX"
+#define MAX_FRAME (64u << 20) /* no chunk or header frame is larger */
+#define NAME_MAX_LEN 256
+
+static inline void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static inline uint32_t get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- metadata lists, writer and reader (reel_meta.c) -------------------- */
+struct meta_list {
+	struct reel_meta *v;
+	size_t n, cap;
+};
+
+void reel_meta_list_free(struct meta_list *m);
+struct reel_meta *reel_meta_list_find(const struct meta_list *m, const char *key);
+/* Set key (copied); s (slen bytes) is copied when t is STR. */
+int reel_meta_list_set(struct meta_list *m, const char *key, enum reel_meta_type t,
+		       const char *s, size_t slen, int64_t i, double d);
+/* Pack entries [from, n) as a msgpack map. */
+void reel_meta_list_pack(msgpack_packer *pk, const struct meta_list *m, size_t from);
+/* Merge a msgpack map of metadata into m; REEL_E_CORRUPT when it is not one. */
+int reel_meta_list_read(struct meta_list *m, const msgpack_object *o);
+
+/* ---- msgpack helpers (reel_meta.c) -------------------------------------- */
+void reel_mp_pack_str(msgpack_packer *pk, const char *s);
+/* 1 when p holds one well-formed object whose counts fit in its bytes:
+ * checked before msgpack-c allocates room for them (it trusts the counts). */
+int reel_mp_sane(const unsigned char *p, size_t len);
+/* Value of the string key in map m, or NULL. */
+const msgpack_object *reel_mp_get(const msgpack_object *m, const char *key);
+/* 0 and *v for an integer that fits int64_t, else -1. */
+int reel_mp_int(const msgpack_object *o, int64_t *v);
+int64_t reel_mp_int_or(const msgpack_object *o, int64_t dflt);
+/* Copy of a string object ("" for anything else); NULL when out of memory. */
+char *reel_mp_strdup(const msgpack_object *o);
+
+/* ---- column layout and codec (column_codec.c) --------------------------- */
+enum col_id {
+	C_HAS, C_QUEUE, C_ISSUE, C_COMPLETE, C_OFFSET, C_LENGTH, C_OP, C_FLAGS,
+	C_DEV, C_PID, C_COMM, C_CPU, C_ERROR, C__COUNT
+};
+extern const char *const reel_col_names[C__COUNT];
+
+/* Room reel_col_pack() needs in vbuf for n records. */
+#define REEL_COL_VBUF(n) ((size_t)(n) * 10 + 1024)
+/*
+ * Pack column c of recs[0, n) as "name": value into pk, or nothing when the
+ * column is all zero; *packed says which.  vals (n) and vbuf
+ * (REEL_COL_VBUF(n)) are scratch.
+ */
+void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n,
+		   int64_t *vals, unsigned char *vbuf, int *packed);
+
+/* One column being decoded, a block of records at a time. */
+enum { K_ZERO, K_CONST, K_BP, K_VARINT };
+struct colstate {
+	int kind;
+	int64_t base, mul;
+	const unsigned char *p, *end;
+};
+/*
+ * Set *cs up to decode column value col (NULL: an absent, all-zero column).
+ * Returns 0, or REEL_E_CORRUPT with *unknown_enc set when the encoding is
+ * one this reader does not know.  cs points into col's bin data.
+ */
+int reel_col_open(struct colstate *cs, const msgpack_object *col, int *unknown_enc);
+/* Decode the next m values (a multiple of 128 but for the last block);
+ * 0, or -1 on a bad or short stream. */
+int reel_col_decode(struct colstate *cs, int64_t *out, size_t m);
+
+#endif

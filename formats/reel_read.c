@@ -1,0 +1,825 @@
+/*
+ * formats/reel_read.c - the .reel reader: finds the trailer from the end
+ * of a seekable file, then reads the header frame and the data chunks in
+ * order, decoding each chunk a block of records at a time.  Constant
+ * memory; a file without its trailer (a crash) reads up to its last whole
+ * chunk, and REEL_R_SALVAGE skips corrupt chunks.  formats/FORMAT.md is the
+ * normative description; the column codec is formats/column_codec.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lz4frame.h>
+#include <msgpack.h>
+
+#include "formats/reel_internal.h"
+
+struct reel_reader {
+	int fd;
+	char *path;
+	unsigned flags;
+	/* input window: buf[0] is file offset buf_off */
+	unsigned char *buf;
+	size_t buf_len, buf_cap, pos; /* pos: index into buf of the next frame */
+	uint64_t buf_off;
+	int eof;
+	/* decoded chunk */
+	LZ4F_dctx *dctx;
+	unsigned char *dec;
+	size_t dec_cap;
+	struct reel_rec *recs; /* the current block */
+	size_t nrec, next;
+	int64_t *tmp;
+	msgpack_unpacked cur; /* the current chunk's map */
+	struct colstate cs[C__COUNT];
+	size_t chunk_n, chunk_left;
+	uint64_t cq, cend;         /* running queue time and end offset */
+	uint64_t cur_chunk, cur_at; /* for messages */
+	/* header and tables */
+	struct reel_header hdr;
+	char *source, *source_detail;
+	struct reel_device *devs;
+	size_t ndevs, devs_cap;
+	struct meta_list meta;
+	char **comms;
+	size_t ncomms;
+	/* state */
+	int header_read, done, complete, have_trailer;
+	struct reel_summary trailer_sum, seen;
+	uint64_t skipped;
+	uint64_t chunk_no;
+	char errmsg[512];
+};
+
+/* reel_errf with the file's name in front: "PATH: message". */
+static int rerr(struct reel_reader *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rerr(struct reel_reader *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: ", r->path);
+	reel_verrf(r->errmsg + n, sizeof(r->errmsg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *reel_reader_errmsg(const struct reel_reader *r)
+{
+	return r && r->errmsg[0] ? r->errmsg : "no error";
+}
+
+/* Make at least want bytes available at buf[pos]; returns how many are. */
+static size_t avail(struct reel_reader *r, size_t want)
+{
+	if (r->buf_len - r->pos >= want || r->eof)
+		return r->buf_len - r->pos;
+	if (r->pos) { /* slide the window */
+		memmove(r->buf, r->buf + r->pos, r->buf_len - r->pos);
+		r->buf_off += r->pos;
+		r->buf_len -= r->pos;
+		r->pos = 0;
+	}
+	if (want > r->buf_cap) {
+		size_t nc = r->buf_cap;
+		while (nc < want)
+			nc *= 2;
+		void *nb = realloc(r->buf, nc);
+		if (!nb)
+			return r->buf_len;
+		r->buf = nb;
+		r->buf_cap = nc;
+	}
+	while (r->buf_len < want && !r->eof) {
+		ssize_t k = read(r->fd, r->buf + r->buf_len, r->buf_cap - r->buf_len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r->eof = 1;
+			break;
+		}
+		r->buf_len += (size_t)k;
+	}
+	return r->buf_len - r->pos;
+}
+
+/*
+ * Walk the LZ4 frame at buf[pos] to find its length without decoding.
+ * Returns the length, 0 when the file ends inside the frame, or a negative
+ * error for a malformed frame.
+ */
+static long frame_length(struct reel_reader *r, uint64_t *content_size)
+{
+	size_t a = avail(r, 19);
+	if (a < 7)
+		return 0;
+	const unsigned char *p = r->buf + r->pos;
+	unsigned flg = p[4];
+	if ((flg >> 6) != 1)
+		return REEL_E_CORRUPT;
+	size_t hl = 7 + ((flg & 8) ? 8 : 0) + ((flg & 1) ? 4 : 0);
+	if (a < hl)
+		return 0;
+	*content_size = 0;
+	if (flg & 8) {
+		uint64_t cs = 0;
+		for (int i = 7; i >= 0; i--)
+			cs = cs << 8 | p[6 + i];
+		*content_size = cs;
+	}
+	int bsum = (flg >> 4) & 1, csum = (flg >> 2) & 1;
+	size_t len = hl;
+	for (;;) {
+		if (len > MAX_FRAME)
+			return REEL_E_CORRUPT;
+		if (avail(r, len + 4) < len + 4)
+			return 0;
+		uint32_t bs = get_le32(r->buf + r->pos + len);
+		len += 4;
+		if (bs == 0)
+			break;
+		bs &= 0x7fffffffu;
+		if (bs > (4u << 20))
+			return REEL_E_CORRUPT;
+		len += bs + (bsum ? 4 : 0);
+	}
+	len += csum ? 4 : 0;
+	if (avail(r, len) < len)
+		return 0;
+	return (long)len;
+}
+
+static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size, size_t *outlen)
+{
+	if (content_size > MAX_FRAME)
+		return REEL_E_CORRUPT;
+	size_t need = content_size ? (size_t)content_size : 4 * len + 65536;
+	if (need > r->dec_cap) {
+		void *nd = realloc(r->dec, need);
+		if (!nd)
+			return REEL_E_NOMEM;
+		r->dec = nd;
+		r->dec_cap = need;
+	}
+	LZ4F_resetDecompressionContext(r->dctx);
+	size_t srcsz = len, dstsz = r->dec_cap;
+	size_t hint = LZ4F_decompress(r->dctx, r->dec, &dstsz, r->buf + r->pos, &srcsz, NULL);
+	if (LZ4F_isError(hint)) {
+		if (strstr(LZ4F_getErrorName(hint), "hecksum"))
+			return REEL_E_CHECKSUM;
+		return REEL_E_CORRUPT;
+	}
+	if (hint != 0 || srcsz != len)
+		return REEL_E_CORRUPT;
+	*outlen = dstsz;
+	return 0;
+}
+
+static int read_devices(struct reel_reader *r, const msgpack_object *arr)
+{
+	if (!arr)
+		return 0;
+	if (arr->type != MSGPACK_OBJECT_ARRAY)
+		return REEL_E_CORRUPT;
+	for (uint32_t i = 0; i < arr->via.array.size; i++) {
+		const msgpack_object *d = &arr->via.array.ptr[i];
+		if (d->type != MSGPACK_OBJECT_MAP)
+			return REEL_E_CORRUPT;
+		struct reel_device dev;
+		memset(&dev, 0, sizeof(dev));
+		int64_t id = reel_mp_int_or(reel_mp_get(d, "id"), -1);
+		if (id < 0 || id > UINT16_MAX)
+			return REEL_E_CORRUPT;
+		dev.id = (uint16_t)id;
+		const msgpack_object *n = reel_mp_get(d, "name");
+		if (n && n->type == MSGPACK_OBJECT_STR) {
+			size_t l = n->via.str.size < sizeof(dev.name) - 1 ? n->via.str.size
+									  : sizeof(dev.name) - 1;
+			memcpy(dev.name, n->via.str.ptr, l);
+		}
+		dev.major = (uint32_t)reel_mp_int_or(reel_mp_get(d, "major"), 0);
+		dev.minor = (uint32_t)reel_mp_int_or(reel_mp_get(d, "minor"), 0);
+		dev.lbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "lbs"), 0);
+		dev.pbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "pbs"), 0);
+		dev.capacity = (uint64_t)reel_mp_int_or(reel_mp_get(d, "capacity"), 0);
+		size_t j;
+		for (j = 0; j < r->ndevs; j++)
+			if (r->devs[j].id == dev.id)
+				break;
+		if (j == r->ndevs) {
+			if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
+				return REEL_E_NOMEM;
+			r->ndevs++;
+		}
+		r->devs[j] = dev;
+	}
+	r->hdr.devices = r->devs;
+	r->hdr.ndevices = r->ndevs;
+	return 0;
+}
+
+
+static int set_comm(struct reel_reader *r, uint64_t id, const msgpack_object *name)
+{
+	if (id > (1u << 24) || !name || name->type != MSGPACK_OBJECT_STR ||
+	    name->via.str.size > NAME_MAX_LEN)
+		return REEL_E_CORRUPT;
+	if (id >= r->ncomms) {
+		size_t nc = (size_t)id + 1;
+		if (nc < r->ncomms * 2)
+			nc = r->ncomms * 2;
+		void *nv = realloc(r->comms, nc * sizeof(*r->comms));
+		if (!nv)
+			return REEL_E_NOMEM;
+		r->comms = nv;
+		memset(r->comms + r->ncomms, 0, (nc - r->ncomms) * sizeof(*r->comms));
+		r->ncomms = nc;
+	}
+	if (r->comms[id] && strlen(r->comms[id]) == name->via.str.size &&
+	    !memcmp(r->comms[id], name->via.str.ptr, name->via.str.size))
+		return 0;
+	free(r->comms[id]);
+	r->comms[id] = reel_mp_strdup(name);
+	return r->comms[id] ? 0 : REEL_E_NOMEM;
+}
+
+static int parse_header(struct reel_reader *r, const unsigned char *p, size_t len)
+{
+	msgpack_unpacked u;
+	msgpack_unpacked_init(&u);
+	size_t off = 0;
+	int rc = REEL_E_NOTREEL;
+	if (!reel_mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS)
+		goto out;
+	const msgpack_object *m = &u.data;
+	const msgpack_object *f = reel_mp_get(m, "format");
+	if (!f || f->type != MSGPACK_OBJECT_STR || f->via.str.size != 6 ||
+	    memcmp(f->via.str.ptr, "ioreel", 6))
+		goto out;
+	int64_t ver = reel_mp_int_or(reel_mp_get(m, "version"), -1);
+	if (ver < 1) {
+		rc = REEL_E_NOTREEL;
+		goto out;
+	}
+	/* Versions only add keys; a reader accepts any version whose
+	 * "compat" (the oldest version able to read it) it knows. */
+	int64_t compat = reel_mp_int_or(reel_mp_get(m, "compat"), ver > REEL_FORMAT_VERSION ? ver : 1);
+	if (compat > REEL_FORMAT_VERSION) {
+		rc = REEL_E_VERSION;
+		goto out;
+	}
+	r->hdr.version = (uint32_t)ver;
+	r->hdr.start_unix_ns = reel_mp_int_or(reel_mp_get(m, "start_unix_ns"), 0);
+	r->source = reel_mp_strdup(reel_mp_get(m, "source"));
+	r->source_detail = reel_mp_strdup(reel_mp_get(m, "source_detail"));
+	r->hdr.source = r->source;
+	r->hdr.source_detail = r->source_detail;
+	rc = read_devices(r, reel_mp_get(m, "devices"));
+	if (!rc)
+		rc = reel_meta_list_read(&r->meta, reel_mp_get(m, "meta"));
+out:
+	msgpack_unpacked_destroy(&u);
+	return rc;
+}
+
+#define BLOCK 1024
+/* column scratch stride: not a multiple of 4 KiB, so the 13 column streams
+ * of a block do not all fall in the same L1 cache sets */
+#define TSTRIDE (BLOCK + 40)
+
+/* Slow path: one varint byte by byte; 0 on a bad or short stream. */
+
+static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len, const char **why)
+{
+	msgpack_unpacked u;
+	msgpack_unpacked_init(&u);
+	size_t off = 0;
+	int rc = REEL_E_CORRUPT;
+	*why = "not a msgpack map";
+	if (!reel_mp_sane(p, len) || msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	    u.data.type != MSGPACK_OBJECT_MAP)
+		goto out;
+	const msgpack_object *m = &u.data;
+	int64_t n = reel_mp_int_or(reel_mp_get(m, "n"), -1);
+	*why = "record count missing or above 65536";
+	if (n < 0 || n > REEL_CHUNK_MAX)
+		goto out;
+	const msgpack_object *comms = reel_mp_get(m, "comms");
+	if (comms) {
+		*why = "bad process name table";
+		if (comms->type != MSGPACK_OBJECT_ARRAY || comms->via.array.size % 2)
+			goto out;
+		for (uint32_t i = 0; i < comms->via.array.size; i += 2) {
+			int64_t id;
+			if (reel_mp_int(&comms->via.array.ptr[i], &id) || id < 0 ||
+			    set_comm(r, (uint64_t)id, &comms->via.array.ptr[i + 1]))
+				goto out;
+		}
+	}
+	*why = "bad device table";
+	if (read_devices(r, reel_mp_get(m, "devices")))
+		goto out;
+	*why = "bad metadata";
+	if (reel_meta_list_read(&r->meta, reel_mp_get(m, "meta")))
+		goto out;
+	const msgpack_object *cols = reel_mp_get(m, "cols");
+	*why = "no column map";
+	if (!cols || cols->type != MSGPACK_OBJECT_MAP)
+		goto out;
+	struct colstate cs[C__COUNT];
+	static __thread char whybuf[128];
+	for (int c = 0; c < C__COUNT; c++) {
+		int unknown;
+		if (reel_col_open(&cs[c], reel_mp_get(cols, reel_col_names[c]), &unknown)) {
+			snprintf(whybuf, sizeof(whybuf),
+				 unknown ? "column '%s': unknown encoding" : "column '%s' is malformed",
+				 reel_col_names[c]);
+			*why = whybuf;
+			goto out;
+		}
+	}
+	memcpy(r->cs, cs, sizeof(cs));
+	r->chunk_n = r->chunk_left = (size_t)n;
+	r->cq = r->cend = 0;
+	/* keep the parsed map: the column streams point into r->dec */
+	msgpack_unpacked_destroy(&r->cur);
+	r->cur = u;
+	return 0;
+out:
+	msgpack_unpacked_destroy(&u);
+	return rc;
+}
+
+/*
+ * Decode the next block (up to BLOCK records) of the current chunk into
+ * r->recs: a block stays in cache while all its columns are applied.
+ */
+static int decode_next_block(struct reel_reader *r, const char **why)
+{
+	static __thread char whybuf[128];
+	size_t bm = r->chunk_left < BLOCK ? r->chunk_left : BLOCK;
+	struct reel_rec *x = r->recs;
+	int64_t *t = r->tmp;
+	uint64_t q = r->cq, end = r->cend;
+	for (int c = 0; c < C__COUNT; c++) {
+		if (reel_col_decode(&r->cs[c], t + (size_t)c * TSTRIDE, bm)) {
+			snprintf(whybuf, sizeof(whybuf),
+				 "column '%s': bad bitpack data or fewer values than n=%zu", reel_col_names[c],
+				 r->chunk_n);
+			*why = whybuf;
+			return REEL_E_CORRUPT;
+		}
+	}
+	/* undo the column transforms (see col_value), one pass over the block */
+	const int64_t *th = t + C_HAS * TSTRIDE, *tq = t + C_QUEUE * TSTRIDE,
+		      *ti = t + C_ISSUE * TSTRIDE, *tc = t + C_COMPLETE * TSTRIDE,
+		      *to = t + C_OFFSET * TSTRIDE, *tl = t + C_LENGTH * TSTRIDE,
+		      *top = t + C_OP * TSTRIDE, *tf = t + C_FLAGS * TSTRIDE, *td = t + C_DEV * TSTRIDE,
+		      *tp = t + C_PID * TSTRIDE, *tm = t + C_COMM * TSTRIDE, *tu = t + C_CPU * TSTRIDE,
+		      *te = t + C_ERROR * TSTRIDE;
+	struct reel_summary *s = &r->seen;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		struct reel_rec *y = &x[i];
+		unsigned has = (unsigned)th[i];
+		/* absent times are 0; a time is stored relative to the one before it */
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)tc[i];
+		y->queue_ns = (int64_t)qq;
+		y->issue_ns = (int64_t)is;
+		y->complete_ns = (int64_t)cm;
+		y->offset = end + (uint64_t)to[i];
+		y->length = (uint32_t)tl[i];
+		end = y->offset + y->length;
+		y->pid = (uint32_t)tp[i];
+		y->comm = (uint32_t)tm[i];
+		y->error = (int32_t)te[i];
+		y->dev = (uint16_t)td[i];
+		y->cpu = (uint16_t)tu[i];
+		y->has = (uint16_t)th[i];
+		y->op = (uint8_t)top[i];
+		y->flags = (uint8_t)tf[i];
+		unsigned op = y->op < REEL_OP__COUNT ? y->op : REEL_OP_READ;
+		s->ops[op]++;
+		s->bytes[op] += y->length;
+		int64_t tt = y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns;
+		first = tt < first ? tt : first;
+		last = tt > last ? tt : last;
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	s->count += bm;
+	r->cq = q;
+	r->cend = end;
+	r->chunk_left -= bm;
+	if (!r->chunk_left) {
+		for (int c = 0; c < C__COUNT; c++) {
+			if (r->cs[c].kind >= K_BP &&
+			    r->cs[c].p != r->cs[c].end) {
+				snprintf(whybuf, sizeof(whybuf), "column '%s': more values than n=%zu",
+					 reel_col_names[c], r->chunk_n);
+				*why = whybuf;
+				return REEL_E_CORRUPT;
+			}
+		}
+	}
+	r->nrec = bm;
+	r->next = 0;
+	return 0;
+}
+
+static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t len)
+{
+	msgpack_unpacked u;
+	msgpack_unpacked_init(&u);
+	size_t off = 0;
+	int rc = REEL_E_CORRUPT;
+	if (!reel_mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	    u.data.type != MSGPACK_OBJECT_MAP)
+		goto out;
+	const msgpack_object *s = reel_mp_get(&u.data, "summary");
+	struct reel_summary sum;
+	memset(&sum, 0, sizeof(sum));
+	sum.count = (uint64_t)reel_mp_int_or(reel_mp_get(s, "count"), 0);
+	sum.chunks = (uint64_t)reel_mp_int_or(reel_mp_get(s, "chunks"), 0);
+	sum.first_ns = reel_mp_int_or(reel_mp_get(s, "first_ns"), 0);
+	sum.last_ns = reel_mp_int_or(reel_mp_get(s, "last_ns"), 0);
+	const msgpack_object *ops = reel_mp_get(s, "ops"), *bytes = reel_mp_get(s, "bytes");
+	for (int i = 0; i < REEL_OP__COUNT; i++) {
+		if (ops && ops->type == MSGPACK_OBJECT_ARRAY && (uint32_t)i < ops->via.array.size)
+			sum.ops[i] = (uint64_t)reel_mp_int_or(&ops->via.array.ptr[i], 0);
+		if (bytes && bytes->type == MSGPACK_OBJECT_ARRAY &&
+		    (uint32_t)i < bytes->via.array.size)
+			sum.bytes[i] = (uint64_t)reel_mp_int_or(&bytes->via.array.ptr[i], 0);
+	}
+	if ((rc = read_devices(r, reel_mp_get(&u.data, "devices"))))
+		goto out;
+	if ((rc = reel_meta_list_read(&r->meta, reel_mp_get(&u.data, "meta"))))
+		goto out;
+	const msgpack_object *comms = reel_mp_get(&u.data, "comms");
+	if (comms && comms->type == MSGPACK_OBJECT_ARRAY)
+		for (uint32_t i = 0; i < comms->via.array.size; i++)
+			if ((rc = set_comm(r, i, &comms->via.array.ptr[i])))
+				goto out;
+	r->trailer_sum = sum;
+	r->have_trailer = 1;
+	rc = 0;
+out:
+	msgpack_unpacked_destroy(&u);
+	return rc;
+}
+
+/* Try to read the trailer from the end of a seekable file. */
+static void load_trailer(struct reel_reader *r)
+{
+	struct stat st;
+	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 16)
+		return;
+	unsigned char tail[8];
+	if (pread(r->fd, tail, 8, st.st_size - 8) != 8 || memcmp(tail + 4, TRAILER_TAG, 4))
+		return;
+	uint32_t len = get_le32(tail); /* of the msgpack map before the tail */
+	if (len == 0 || (off_t)len + 16 > st.st_size || len > MAX_FRAME)
+		return;
+	unsigned char *p = malloc(len);
+	if (!p)
+		return;
+	if (pread(r->fd, p, len, st.st_size - 8 - (off_t)len) == (ssize_t)len)
+		parse_trailer(r, p, len);
+	free(p);
+}
+
+int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
+{
+	*out = NULL;
+	struct reel_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return REEL_E_NOMEM;
+	*out = r;
+	r->fd = -1;
+	r->flags = flags;
+	r->path = strdup(path);
+	r->buf_cap = 1 << 20;
+	r->buf = malloc(r->buf_cap);
+	r->recs = malloc(BLOCK * sizeof(*r->recs));
+	msgpack_unpacked_init(&r->cur);
+	r->tmp = malloc((size_t)C__COUNT * TSTRIDE * sizeof(*r->tmp));
+	r->hdr.source = r->hdr.source_detail = "";
+	if (!r->path || !r->buf || !r->recs || !r->tmp) {
+		if (!r->path)
+			r->path = NULL;
+		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory");
+		return REEL_E_NOMEM;
+	}
+	if (LZ4F_isError(LZ4F_createDecompressionContext(&r->dctx, LZ4F_VERSION)))
+		return rerr(r, REEL_E_NOMEM, "out of memory");
+	r->fd = !strcmp(path, "-") ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0)
+		return rerr(r, REEL_E_IO, "cannot open: %s", strerror(errno));
+	load_trailer(r);
+	/* header frame */
+	uint64_t cs;
+	if (avail(r, 4) < 4 || get_le32(r->buf) != LZ4F_MAGIC)
+		return rerr(r, REEL_E_NOTREEL,
+			    "not a .reel file (no LZ4 frame at the start); 'ioreel import' "
+			    "converts other trace formats");
+	long fl = frame_length(r, &cs);
+	if (fl <= 0)
+		return rerr(r, fl == 0 ? REEL_E_TRUNCATED : REEL_E_CORRUPT,
+			    "header frame %s", fl == 0 ? "cut short" : "malformed");
+	size_t dl;
+	int rc = decode_frame(r, (size_t)fl, cs, &dl);
+	if (rc)
+		return rerr(r, rc, "header frame: %s", reel_strerror(rc));
+	rc = parse_header(r, r->dec, dl);
+	if (rc == REEL_E_VERSION)
+		return rerr(r, rc, "written by a newer ioreel (format version %u or later "
+				   "needed); upgrade ioreel", REEL_FORMAT_VERSION + 1);
+	if (rc)
+		return rerr(r, rc, "header is not an ioreel header");
+	r->pos += (size_t)fl;
+	r->header_read = 1;
+	r->hdr.devices = r->devs;
+	r->hdr.ndevices = r->ndevs;
+	r->seen.first_ns = INT64_MAX;
+	r->seen.last_ns = INT64_MIN;
+	return 0;
+}
+
+void reel_reader_close(struct reel_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	if (r->dctx)
+		LZ4F_freeDecompressionContext(r->dctx);
+	for (size_t i = 0; i < r->ncomms; i++)
+		free(r->comms[i]);
+	free(r->comms);
+	free(r->buf);
+	free(r->dec);
+	free(r->recs);
+	free(r->tmp);
+	msgpack_unpacked_destroy(&r->cur);
+	free(r->devs);
+	free(r->source);
+	free(r->source_detail);
+	free(r->path);
+	reel_meta_list_free(&r->meta);
+	free(r);
+}
+
+const struct reel_header *reel_reader_header(const struct reel_reader *r)
+{
+	return &r->hdr;
+}
+
+/* Scan forward from pos+1 for the next LZ4 frame magic (salvage). */
+static int resync(struct reel_reader *r)
+{
+	r->pos++;
+	for (;;) {
+		size_t a = avail(r, 4);
+		if (a < 4)
+			return 0;
+		if (get_le32(r->buf + r->pos) == LZ4F_MAGIC ||
+		    get_le32(r->buf + r->pos) == SKIP_MAGIC)
+			return 1;
+		r->pos++;
+	}
+}
+
+/* Load the next chunk into r->recs; 1 loaded, 0 end, <0 error. */
+static int next_chunk(struct reel_reader *r)
+{
+	for (;;) {
+		if (r->done)
+			return 0;
+		size_t a = avail(r, 8);
+		uint64_t at = r->buf_off + r->pos;
+		if (a == 0) {
+			r->done = 1;
+			if (!r->complete)
+				rerr(r, 0, "file cut short: no index at the end (the writer did "
+					   "not finish); read %llu I/Os in %llu whole chunks up to "
+					   "byte %llu", (unsigned long long)r->seen.count,
+				     (unsigned long long)r->seen.chunks, (unsigned long long)at);
+			return 0;
+		}
+		if (a < 8) {
+			r->done = 1;
+			rerr(r, 0, "file cut short at byte %llu after chunk %llu; read %llu I/Os "
+				   "in %llu whole chunks", (unsigned long long)at,
+			     (unsigned long long)r->chunk_no, (unsigned long long)r->seen.count,
+			     (unsigned long long)r->seen.chunks);
+			return 0;
+		}
+		uint32_t magic = get_le32(r->buf + r->pos);
+		if (magic == SKIP_MAGIC || (magic & 0xFFFFFFF0u) == 0x184D2A50u) {
+			uint32_t len = get_le32(r->buf + r->pos + 4);
+			if (len > MAX_FRAME) {
+				if (r->flags & REEL_R_SALVAGE) {
+					r->skipped++;
+					if (!resync(r)) {
+						r->done = 1;
+						return 0;
+					}
+					continue;
+				}
+				r->done = 1;
+				return rerr(r, REEL_E_CORRUPT, "frame at byte %llu claims %u bytes; "
+					    "'ioreel info --salvage' reads past it",
+					    (unsigned long long)at, len);
+			}
+			if (avail(r, (size_t)len + 8) < (size_t)len + 8) {
+				r->done = 1;
+				rerr(r, 0, "file cut short inside the index at byte %llu; all "
+					   "%llu chunks were read", (unsigned long long)at,
+				     (unsigned long long)r->seen.chunks);
+				return 0;
+			}
+			if (magic == SKIP_MAGIC && len >= 8 &&
+			    !memcmp(r->buf + r->pos + 8 + len - 4, TRAILER_TAG, 4)) {
+				if (!r->have_trailer)
+					parse_trailer(r, r->buf + r->pos + 8, len - 8);
+				r->complete = 1;
+			}
+			r->pos += (size_t)len + 8;
+			continue;
+		}
+		uint64_t chunk = r->chunk_no;
+		int rc;
+		const char *why = "";
+		if (magic != LZ4F_MAGIC) {
+			rc = REEL_E_CORRUPT;
+			why = "no frame starts here";
+		} else {
+			uint64_t cs;
+			long fl = frame_length(r, &cs);
+			if (fl == 0) {
+				r->done = 1;
+				rerr(r, 0, "file cut short inside chunk %llu at byte %llu (a crash "
+					   "or kill during writing); read %llu I/Os in %llu whole "
+					   "chunks before it", (unsigned long long)chunk,
+				     (unsigned long long)at, (unsigned long long)r->seen.count,
+				     (unsigned long long)r->seen.chunks);
+				return 0;
+			}
+			size_t dl = 0;
+			if (fl < 0) {
+				rc = (int)fl;
+				why = "malformed LZ4 frame";
+			} else if ((rc = decode_frame(r, (size_t)fl, cs, &dl))) {
+				why = rc == REEL_E_CHECKSUM ? "LZ4 checksum mismatch"
+							    : "LZ4 data does not decode";
+			} else if ((rc = parse_chunk(r, r->dec, dl, &why)) == 0) {
+				r->cur_chunk = chunk;
+				r->cur_at = at;
+				r->pos += (size_t)fl;
+				r->chunk_no++;
+				r->seen.chunks++;
+				return 1;
+			}
+		}
+		if (r->flags & REEL_R_SALVAGE) {
+			r->skipped++;
+			r->chunk_no++;
+			if (!resync(r)) {
+				r->done = 1;
+				return 0;
+			}
+			continue;
+		}
+		r->done = 1;
+		return rerr(r, rc, "chunk %llu at byte %llu: %s; 'ioreel info --salvage' reads "
+				   "the chunks around it", (unsigned long long)chunk,
+			    (unsigned long long)at, why);
+	}
+}
+
+/* Make r->recs[r->next..r->nrec) non-empty: 1, 0 at the end, or an error. */
+static int fill(struct reel_reader *r)
+{
+	while (r->next >= r->nrec) {
+		if (r->chunk_left) {
+			const char *why = "";
+			int rc = decode_next_block(r, &why);
+			if (!rc)
+				continue;
+			r->chunk_left = 0;
+			if (r->flags & REEL_R_SALVAGE) {
+				r->skipped++;
+				continue;
+			}
+			r->done = 1;
+			return rerr(r, rc, "chunk %llu at byte %llu: %s; 'ioreel info --salvage' "
+				    "reads the chunks around it", (unsigned long long)r->cur_chunk,
+				    (unsigned long long)r->cur_at, why);
+		}
+		int rc = next_chunk(r);
+		if (rc <= 0)
+			return rc;
+	}
+	return 1;
+}
+
+long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)
+{
+	int rc = fill(r);
+	if (rc <= 0)
+		return rc;
+	size_t n = r->nrec - r->next;
+	*recs = r->recs + r->next;
+	r->next = r->nrec;
+	return (long)n;
+}
+
+int reel_read(struct reel_reader *r, struct reel_rec *rec)
+{
+	int rc = fill(r);
+	if (rc <= 0)
+		return rc;
+	*rec = r->recs[r->next++];
+	return 1;
+}
+
+const char *reel_reader_comm(const struct reel_reader *r, uint32_t id)
+{
+	return id < r->ncomms ? r->comms[id] : NULL;
+}
+
+size_t reel_reader_ncomms(const struct reel_reader *r)
+{
+	return r->ncomms;
+}
+
+const struct reel_meta *reel_reader_meta(const struct reel_reader *r, const char *key)
+{
+	return reel_meta_list_find(&r->meta, key);
+}
+
+const struct reel_meta *reel_reader_meta_all(const struct reel_reader *r, size_t *n)
+{
+	*n = r->meta.n;
+	return r->meta.v;
+}
+
+int reel_reader_summary(const struct reel_reader *r, struct reel_summary *s)
+{
+	if (!r->have_trailer)
+		return 0;
+	*s = r->trailer_sum;
+	return 1;
+}
+
+void reel_reader_seen(const struct reel_reader *r, struct reel_summary *s)
+{
+	*s = r->seen;
+	if (!s->count)
+		s->first_ns = s->last_ns = 0;
+}
+
+int reel_reader_complete(const struct reel_reader *r)
+{
+	return r->complete;
+}
+
+uint64_t reel_reader_skipped(const struct reel_reader *r)
+{
+	return r->skipped;
+}
+
+int reel_reader_rewind(struct reel_reader *r)
+{
+	if (lseek(r->fd, 0, SEEK_SET) < 0)
+		return rerr(r, REEL_E_IO, "cannot rewind: %s", strerror(errno));
+	r->buf_len = r->pos = 0;
+	r->buf_off = 0;
+	r->eof = r->done = 0;
+	r->nrec = r->next = 0;
+	r->chunk_left = 0;
+	r->chunk_no = 0;
+	memset(&r->seen, 0, sizeof(r->seen));
+	r->seen.first_ns = INT64_MAX;
+	r->seen.last_ns = INT64_MIN;
+	uint64_t cs;
+	long fl = frame_length(r, &cs);
+	if (fl <= 0)
+		return rerr(r, REEL_E_IO, "cannot re-read the header");
+	r->pos = (size_t)fl;
+	return 0;
+}
