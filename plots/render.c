@@ -249,28 +249,6 @@ static int write_cdf(const struct plots_run *r, const char *dir, const char *nam
 	return close_data(f, dir, name, eb, el);
 }
 
-static double coarse_quantile(const uint32_t *c, double q)
-{
-	uint64_t n = 0, cum = 0;
-	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
-		n += c[i];
-	if (!n)
-		return 0;
-	uint64_t want = (uint64_t)(q * (double)n + 0.999999);
-	if (want < 1)
-		want = 1;
-	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++) {
-		cum += c[i];
-		if (cum >= want) {
-			int64_t lo, hi, lo2, hi2;
-			plots_hist_range(i * 4, &lo, &hi);
-			plots_hist_range(i * 4 + 3, &lo2, &hi2);
-			return ((double)lo + (double)hi2) / 2.0;
-		}
-	}
-	return 0;
-}
-
 static int write_lattime(const struct plots_run *r, const char *dir, const char *name,
 			 char *eb, size_t el)
 {
@@ -281,11 +259,9 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 	fprintf(f, "# %s: %s\n# interval %.6f s, by completion time\n", r->label, r->path, iv);
 	fprintf(f, "# time_s p50_us p99_us p999_us count\n");
 	int gap = 1;
-	for (size_t b = 0; b < r->nlatb && r->latb; b++) {
-		const uint32_t *c = r->latb + b * PLOTS_LAT_COARSE;
-		uint64_t n = 0;
-		for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
-			n += c[i];
+	for (size_t b = 0; b < r->nlatb && r->lat_time; b++) {
+		const struct reel_hist *h = &r->lat_time[b];
+		uint64_t n = h->count;
 		if (!n) { /* a gap: a blank line breaks the lines and bands */
 			if (!gap)
 				fputc('\n', f);
@@ -294,8 +270,9 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 		}
 		gap = 0;
 		fprintf(f, "%.6f %.3f %.3f %.3f %llu\n", ((double)b + 0.5) * iv,
-			coarse_quantile(c, 0.5) / 1e3, coarse_quantile(c, 0.99) / 1e3,
-			coarse_quantile(c, 0.999) / 1e3, (unsigned long long)n);
+			(double)reel_hist_quantile(h, 0.5) / 1e3,
+			(double)reel_hist_quantile(h, 0.99) / 1e3,
+			(double)reel_hist_quantile(h, 0.999) / 1e3, (unsigned long long)n);
 	}
 	return close_data(f, dir, name, eb, el);
 }
@@ -339,19 +316,35 @@ static const char *const ie_names[] = {"<1us",	   "1-2us",    "2-5us",	  "5-10us
 				       "5-10ms",    ">10ms"};
 #define IE_N (sizeof(ie_bounds) / sizeof(ie_bounds[0]))
 
-static void ie_classes(const struct plots_hist *h, double pct[IE_N])
+/*
+ * The least value that falls in bucket i of a struct reel_hist.  formats/
+ * has no bucket iterator, so this follows the layout reel.h documents:
+ * values below 2 * REEL_HIST_SUB are exact, then each power of two 2^p is
+ * cut into REEL_HIST_SUB buckets 2^p / REEL_HIST_SUB wide.
+ */
+static uint64_t hist_bucket_lo(size_t i)
+{
+	const unsigned sbits = (unsigned)__builtin_ctz(REEL_HIST_SUB);
+	if (i < 2 * REEL_HIST_SUB)
+		return i;
+	unsigned p = (unsigned)((i - REEL_HIST_SUB) / REEL_HIST_SUB) + sbits;
+	uint64_t k = (i - REEL_HIST_SUB) % REEL_HIST_SUB;
+	return p > 63 ? UINT64_MAX : (1ull << p) + (k << (p - sbits));
+}
+
+/* % of the I/Os in each issue error class, by the histogram's buckets. */
+static void ie_classes(const struct reel_hist *h, double pct[IE_N])
 {
 	for (size_t c = 0; c < IE_N; c++)
 		pct[c] = 0;
-	for (size_t i = 0; i < PLOTS_HIST_BUCKETS && h->n; i++) {
+	for (size_t i = 0; i < REEL_HIST_BUCKETS && h->count; i++) {
 		if (!h->b[i])
 			continue;
-		int64_t lo, hi;
-		plots_hist_range(i, &lo, &hi);
+		uint64_t lo = hist_bucket_lo(i);
 		size_t c = 0;
-		while (c < IE_N - 1 && lo >= ie_bounds[c])
+		while (c < IE_N - 1 && lo >= (uint64_t)ie_bounds[c])
 			c++;
-		pct[c] += 100.0 * (double)h->b[i] / (double)h->n;
+		pct[c] += 100.0 * (double)h->b[i] / (double)h->count;
 	}
 }
 

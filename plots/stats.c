@@ -20,76 +20,6 @@ int plots_strf(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
-/* ---- histogram --------------------------------------------------------- */
-size_t plots_hist_index(int64_t v)
-{
-	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
-	if (v < 0)
-		v = 0;
-	uint64_t u = (uint64_t)v;
-	if (u < 2 * sub)
-		return (size_t)u;
-	unsigned msb = 63 - (unsigned)__builtin_clzll(u);
-	unsigned shift = msb - PLOTS_HIST_SUBBITS;
-	size_t i = sub + (size_t)shift * sub + (size_t)((u >> shift) - sub);
-	return i < PLOTS_HIST_BUCKETS ? i : PLOTS_HIST_BUCKETS - 1;
-}
-
-void plots_hist_range(size_t i, int64_t *lo, int64_t *hi)
-{
-	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
-	if (i < 2 * sub) {
-		*lo = (int64_t)i;
-		*hi = (int64_t)i + 1;
-		return;
-	}
-	unsigned shift = (unsigned)((i - sub) / sub);
-	uint64_t mant = (i - sub) % sub + sub;
-	*lo = (int64_t)(mant << shift);
-	*hi = (int64_t)((mant + 1) << shift);
-}
-
-void plots_hist_add(struct plots_hist *h, int64_t v)
-{
-	if (v < 0)
-		v = 0;
-	if (!h->n || v < h->min)
-		h->min = v;
-	if (!h->n || v > h->max)
-		h->max = v;
-	h->n++;
-	h->sum += (double)v;
-	h->b[plots_hist_index(v)]++;
-}
-
-double plots_hist_quantile(const struct plots_hist *h, double q)
-{
-	if (!h->n)
-		return 0;
-	if (q <= 0)
-		return (double)h->min;
-	if (q >= 1)
-		return (double)h->max;
-	/* the smallest bucket whose cumulative count reaches ceil(q * n) */
-	uint64_t want = (uint64_t)ceil(q * (double)h->n), cum = 0;
-	if (want < 1)
-		want = 1;
-	for (size_t i = 0; i < PLOTS_HIST_BUCKETS; i++) {
-		cum += h->b[i];
-		if (cum >= want) {
-			int64_t lo, hi;
-			plots_hist_range(i, &lo, &hi);
-			double v = (double)lo + (double)(hi - lo - 1) / 2.0;
-			if (v < (double)h->min)
-				v = (double)h->min;
-			if (v > (double)h->max)
-				v = (double)h->max;
-			return v;
-		}
-	}
-	return (double)h->max;
-}
-
 /* ---- records ----------------------------------------------------------- */
 /* Start (issue, else queue, else completion) and end (completion or -1). */
 static int rec_times(const struct reel_rec *r, int64_t *start, int64_t *end)
@@ -323,7 +253,7 @@ void plots_run_free(struct plots_run *run)
 	if (!run)
 		return;
 	free(run->buckets);
-	free(run->latb);
+	free(run->lat_time);
 	free(run->points);
 	free(run);
 }
@@ -388,13 +318,13 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 		run->lat_interval_ns = mult * interval_ns;
 	run->nlatb = (size_t)(span / run->lat_interval_ns) + 1;
 	free(run->buckets);
-	free(run->latb);
+	free(run->lat_time);
 	free(run->points);
 	run->buckets = calloc(run->nbuckets, sizeof(*run->buckets));
-	run->latb = run->has_latency ? calloc(run->nlatb * PLOTS_LAT_COARSE, sizeof(uint32_t)) : NULL;
+	run->lat_time = run->has_latency ? calloc(run->nlatb, sizeof(*run->lat_time)) : NULL;
 	uint64_t stride = run->count / PLOTS_MAP_POINTS + 1;
 	run->points = calloc(run->count / stride + 2, sizeof(*run->points));
-	if (!run->buckets || !run->points || (run->has_latency && !run->latb)) {
+	if (!run->buckets || !run->points || (run->has_latency && !run->lat_time)) {
 		errf(errbuf, errlen, "%s: out of memory for %zu time buckets", run->path,
 		     run->nbuckets);
 		return -ENOMEM;
@@ -442,11 +372,12 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 				add_busy(run, s, e);
 				size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
 				if (lb < run->nlatb)
-					run->latb[lb * PLOTS_LAT_COARSE +
-						  plots_hist_index(e - s) / 4]++;
+					reel_hist_add(&run->lat_time[lb], (uint64_t)(e - s));
 			}
 			if (run->is_replay && (r->has & REEL_HAS_QUEUE) && (r->has & REEL_HAS_ISSUE)) {
-				plots_hist_add(&run->issue_err, r->issue_ns - r->queue_ns);
+				/* as replay records it: an early issue counts as 0 */
+				int64_t ie = r->issue_ns - r->queue_ns;
+				reel_hist_add(&run->issue_err, ie > 0 ? (uint64_t)ie : 0);
 				run->has_issue_err = 1;
 			}
 			if (d != PLOTS_OTHER) {
