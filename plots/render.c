@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,16 +14,6 @@
 #include <unistd.h>
 
 #include "plots/plots.h"
-
-static void errf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
 
 static int has_scripts(const char *dir)
 {
@@ -92,12 +81,10 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 		  size_t nargs, char *errbuf, size_t errlen)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64];
-	if (plots_script_dir(dir, sizeof(dir)) < 0) {
-		errf(errbuf, errlen,
-		     "gnuplot scripts (plots/*.gp) not found: set IOREEL_PLOTS to the "
-		     "directory holding them, or run 'make install'");
-		return -ENOENT;
-	}
+	if (plots_script_dir(dir, sizeof(dir)) < 0)
+		return reel_errf(errbuf, errlen, -ENOENT,
+				 "gnuplot scripts (plots/*.gp) not found: set IOREEL_PLOTS to the "
+				 "directory holding them, or run 'make install'");
 	plots_strf(path, sizeof(path), "%s/%s.gp", dir, script);
 	const char *gp = getenv("IOREEL_GNUPLOT");
 	if (!gp || !*gp)
@@ -162,9 +149,8 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		while (got && (msg[got - 1] == '\n' || msg[got - 1] == ' '))
 			msg[--got] = 0;
-		errf(errbuf, errlen, "gnuplot %s failed (exit %d): %s", path,
-		     WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
-		return -EIO;
+		return reel_errf(errbuf, errlen, -EIO, "gnuplot %s failed (exit %d): %s", path,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
 	}
 	return 0;
 }
@@ -176,17 +162,16 @@ static FILE *open_data(const char *dir, const char *name, char *errbuf, size_t e
 	plots_strf(p, sizeof(p), "%s/data/%s", dir, name);
 	FILE *f = fopen(p, "w");
 	if (!f)
-		errf(errbuf, errlen, "%s: %s", p, strerror(errno));
+		reel_errf(errbuf, errlen, -errno, "%s: %s", p, strerror(errno));
 	return f;
 }
 
 static int close_data(FILE *f, const char *dir, const char *name, char *errbuf, size_t errlen)
 {
 	int bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		errf(errbuf, errlen, "%s/data/%s: write failed: %s", dir, name, strerror(errno));
-		return -EIO;
-	}
+	if (fclose(f) != 0 || bad)
+		return reel_errf(errbuf, errlen, -EIO, "%s/data/%s: write failed: %s", dir, name,
+				 strerror(errno));
 	return 0;
 }
 
@@ -425,9 +410,8 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 			use[k++] = runs[i];
 	int err;
 	if (!k) {
-		errf(eb, el, "%s: no I/O with a time to plot%s", n ? runs[0]->path : "no run",
-		     n > 1 ? " (nor in the other runs)" : "");
-		err = -EINVAL;
+		err = reel_errf(eb, el, -EINVAL, "%s: no I/O with a time to plot%s",
+				n ? runs[0]->path : "no run", n > 1 ? " (nor in the other runs)" : "");
 	} else {
 		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
 	}
@@ -444,14 +428,10 @@ static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 	*j.nouts = 0;
 	char p[PATH_MAX];
 	plots_strf(p, sizeof(p), "%s/data", dir);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		errf(eb, el, "%s: cannot create: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-		errf(eb, el, "%s: cannot create: %s", p, strerror(errno));
-		return -errno;
-	}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", dir, strerror(errno));
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", p, strerror(errno));
 	size_t cap = 64 * (n + 1) + 256 * n;
 	char *files = calloc(1, cap), *titles = calloc(1, cap), *lfiles = calloc(1, cap),
 	     *ltitles = calloc(1, cap);

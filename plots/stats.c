@@ -51,25 +51,15 @@ static int op_dir(int op)
 	return PLOTS_OTHER;
 }
 
-static void errf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 /* The reader's message (it names the file), else "path: error". */
 static void reader_err(char *buf, size_t len, const char *path, const struct reel_reader *rd,
 		       int err)
 {
 	const char *m = rd ? reel_reader_errmsg(rd) : NULL;
 	if (m && *m && strstr(m, path))
-		errf(buf, len, "%s", m);
+		reel_errf(buf, len, err, "%s", m);
 	else
-		errf(buf, len, "%s: %s", path, m && *m ? m : reel_strerror(err));
+		reel_errf(buf, len, err, "%s: %s", path, m && *m ? m : reel_strerror(err));
 }
 
 static void meta_text(const struct reel_reader *rd, const char *key, char *buf, size_t len)
@@ -325,9 +315,8 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 	uint64_t stride = run->count / PLOTS_MAP_POINTS + 1;
 	run->points = calloc(run->count / stride + 2, sizeof(*run->points));
 	if (!run->buckets || !run->points || (run->has_latency && !run->lat_time)) {
-		errf(errbuf, errlen, "%s: out of memory for %zu time buckets", run->path,
-		     run->nbuckets);
-		return -ENOMEM;
+		return reel_errf(errbuf, errlen, -ENOMEM, "%s: out of memory for %zu time buckets",
+				 run->path, run->nbuckets);
 	}
 	run->npoints = 0;
 	memset(run->op, 0, sizeof(run->op));
