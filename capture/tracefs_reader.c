@@ -1,7 +1,7 @@
 /*
- * capture/trace.c - the tracing session: a private tracefs instance, the
- * per-CPU raw ring buffers, libtraceevent parsing and a time-ordered merge of
- * the CPUs.
+ * capture/tracefs_reader.c - the tracefs reader (the tracing session): a
+ * private tracefs instance, the per-CPU raw ring buffers, libtraceevent
+ * parsing and a time-ordered merge of the CPUs.
  *
  * Why a merge: each CPU's buffer is in time order, the joiner needs one
  * stream in time order.  The instance uses the "mono" trace clock so that

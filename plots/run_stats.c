@@ -1,5 +1,5 @@
 /*
- * plots/stats.c - per-run statistics for plots and comparisons: two
+ * plots/run_stats.c - per-run statistics for plots and comparisons: two
  * streaming passes over a .reel file (span, then everything else) into
  * fixed-size histograms and per-interval buckets.
  */
