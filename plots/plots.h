@@ -106,10 +106,12 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		    int64_t interval_ns, char *errbuf, size_t errlen);
 void plots_runs_free(struct plots_run **runs, size_t n);
 
-/* Command-line helpers of plot and compare (plots/cmd_common.c, which
- * prints): parse --interval MS (-1 after saying what is wrong), and load
- * the runs, reporting errors and cut-short files under "ioreel CMD". */
-int plots_cmd_interval(const char *cmd, const char *arg, double *ms);
+/* The range of --interval MS of plot and compare: 1 us to 30 days. */
+#define PLOTS_INTERVAL_MIN_MS 0.001
+#define PLOTS_INTERVAL_MAX_MS (30 * 86400e3)
+/* Command-line helper of plot and compare (plots/cmd_common.c, which
+ * prints): load the runs, reporting errors and cut-short files under
+ * "ioreel CMD". */
 int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
 		   struct plots_run ***runs);
 /* Make labels unique (" (2)" suffixes) and free of quotes. */
@@ -130,7 +132,10 @@ int plots_strf(char *buf, size_t len, const char *fmt, ...)
 int plots_script_dir(char *buf, size_t len);
 
 enum plots_format { PLOTS_PNG, PLOTS_SVG, PLOTS_DUMB };
-int plots_format_parse(const char *s); /* enum plots_format or -1 */
+/* The format names for an option table (OPT_CHOICE), NULL-terminated; "txt"
+ * is another name of dumb: plots_format_of() maps a choice to its format. */
+extern const char *const plots_format_names[];
+enum plots_format plots_format_of(int choice);
 const char *plots_format_ext(enum plots_format f);
 
 /* One rendered plot. */

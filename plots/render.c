@@ -56,15 +56,11 @@ int plots_script_dir(char *buf, size_t len)
 	return -ENOENT;
 }
 
-int plots_format_parse(const char *s)
+const char *const plots_format_names[] = {"png", "svg", "dumb", "txt", NULL};
+
+enum plots_format plots_format_of(int choice)
 {
-	if (!strcmp(s, "png"))
-		return PLOTS_PNG;
-	if (!strcmp(s, "svg"))
-		return PLOTS_SVG;
-	if (!strcmp(s, "dumb") || !strcmp(s, "txt"))
-		return PLOTS_DUMB;
-	return -1;
+	return choice == PLOTS_PNG ? PLOTS_PNG : choice == PLOTS_SVG ? PLOTS_SVG : PLOTS_DUMB;
 }
 
 const char *plots_format_ext(enum plots_format f)
