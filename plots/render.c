@@ -347,6 +347,8 @@ static void list_add(char *buf, size_t len, const char *w)
 	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
 }
 
+/* One plots_render_all(): where the plots go, and the gnuplot argument
+ * lists (' "a" "b"') of data files and titles, cap bytes each. */
 struct job {
 	struct plots_output *outs;
 	size_t maxouts, *nouts;
@@ -354,6 +356,9 @@ struct job {
 	enum plots_format fmt;
 	char *eb;
 	size_t el;
+	char *files, *titles;   /* throughput data (then reused by other plots) */
+	char *lfiles, *ltitles; /* latency over time data */
+	size_t cap;
 };
 
 static int render(struct job *j, const char *script, const char *outname, const char *files,
@@ -388,9 +393,230 @@ static void run_trace(const struct plots_run *r, char *buf, size_t len)
 	}
 }
 
+
+/* Each run's data files (throughput; latency CDF and over time when it
+ * has latency), listed in j's argument lists. */
+static int write_run_data(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	char name[64], p[PATH_MAX];
+	int err;
+	for (size_t i = 0; i < n; i++) {
+		const struct plots_run *r = runs[i];
+		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
+		if ((err = write_tput(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(p, sizeof(p), "data/%s", name);
+		list_add(j->files, j->cap, p);
+		list_add(j->titles, j->cap, r->label);
+		if (!r->has_latency)
+			continue;
+		plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
+		if ((err = write_cdf(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
+		if ((err = write_lattime(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
+		list_add(j->lfiles, j->cap, p);
+		list_add(j->ltitles, j->cap, r->label);
+	}
+	return 0;
+}
+
+/* Throughput (or arrival rate), and with latency: in-flight, latency CDF
+ * and latency over time. */
+static int render_time_plots(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int any_lat = 0, all_completion = 1, err;
+	for (size_t i = 0; i < n; i++) {
+		any_lat |= runs[i]->has_latency;
+		all_completion &= runs[i]->time_by_completion;
+	}
+	char title[256], iv[32], p[PATH_MAX];
+	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
+	plots_strf(title, sizeof(title), "%s over time (interval %s)",
+		   all_completion ? "Throughput" : "Arrival rate", iv);
+	if ((err = render(j, "throughput", "throughput", j->files, j->titles, title,
+			  all_completion ? "completion" : "arrival")) < 0)
+		return err;
+	if (!any_lat)
+		return 0;
+	if ((err = render(j, "inflight", "inflight", j->files, j->titles,
+			  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
+		return err;
+	j->files[0] = j->titles[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i]->has_latency)
+			continue;
+		plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
+		list_add(j->files, j->cap, p);
+		list_add(j->titles, j->cap, runs[i]->label);
+	}
+	if ((err = render(j, "latency_cdf", "latency_cdf", j->files, j->titles,
+			  "Latency CDF (issue to completion)", NULL)) < 0)
+		return err;
+	fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
+	plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
+	return render(j, "latency_time", "latency_time", j->lfiles, j->ltitles, title, NULL);
+}
+
+/* Access maps: one per distinct trace (replays of one trace look alike),
+ * at most 4. */
+static int render_maps(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	size_t nmaps = 0;
+	int err;
+	for (size_t i = 0; i < n && nmaps < 4; i++) {
+		char ti[1024], tj[1024];
+		run_trace(runs[i], ti, sizeof(ti));
+		int seen = 0;
+		for (size_t k = 0; k < i; k++) {
+			run_trace(runs[k], tj, sizeof(tj));
+			seen |= !strcmp(ti, tj);
+		}
+		if (seen)
+			continue;
+		char name[64], out[64], p[PATH_MAX], title[256], t1[200];
+		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
+		if ((err = write_map(runs[i], j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(p, sizeof(p), "\"data/%s\"", name);
+		if (nmaps)
+			plots_strf(out, sizeof(out), "access_map_%zu", i + 1);
+		else
+			plots_strf(out, sizeof(out), "access_map");
+		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
+		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
+		if ((err = render(j, "access_map", out, p, t1, title,
+				  runs[i]->op[PLOTS_OTHER].ios ? "other" : "")) < 0)
+			return err;
+		nmaps++;
+	}
+	return 0;
+}
+
+/* Request sizes: one pair of columns (read, write) per run, or one pair
+ * for all runs when they are the same (replays of one trace). */
+static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int same = 1, err;
+	for (size_t i = 1; i < n; i++)
+		same &= !memcmp(runs[i]->size_hist, runs[0]->size_hist, sizeof(runs[0]->size_hist));
+	size_t ncols = same ? 1 : n;
+	FILE *f = open_data(j->dir, "sizes.dat", j->eb, j->el);
+	if (!f)
+		return -EIO;
+	j->titles[0] = 0;
+	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
+	for (size_t c = 0; c < ncols; c++) {
+		char t[200];
+		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
+		list_add(j->titles, j->cap, t);
+		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
+		list_add(j->titles, j->cap, t);
+		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
+	}
+	fprintf(f, "\n");
+	size_t lo = PLOTS_SIZE_BUCKETS, hi = 0; /* print the used range only */
+	for (size_t b = 0; b < PLOTS_SIZE_BUCKETS; b++)
+		for (size_t c = 0; c < ncols; c++)
+			if (runs[c]->size_hist[0][b] || runs[c]->size_hist[1][b]) {
+				lo = b < lo ? b : lo;
+				hi = b > hi ? b : hi;
+			}
+	for (size_t b = lo; b <= hi && lo < PLOTS_SIZE_BUCKETS; b++) {
+		char cls[16];
+		size_class(b, cls, sizeof(cls));
+		fprintf(f, "%s", cls);
+		for (size_t c = 0; c < ncols; c++) {
+			uint64_t all = runs[c]->op[0].ios + runs[c]->op[1].ios;
+			for (int d = 0; d < 2; d++)
+				fprintf(f, " %.4f",
+					all ? 100.0 * (double)runs[c]->size_hist[d][b] / (double)all : 0.0);
+		}
+		fprintf(f, "\n");
+	}
+	if ((err = close_data(f, j->dir, "sizes.dat", j->eb, j->el)) < 0)
+		return err;
+	if (lo >= PLOTS_SIZE_BUCKETS)
+		return 0;
+	return render(j, "sizes", "sizes", "\"data/sizes.dat\"", j->titles,
+		      "Request size histogram", NULL);
+}
+
+/* Replay issue error: % of I/Os per class, a column per replayed run. */
+static int render_issue_error(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int any_replay = 0, err;
+	for (size_t i = 0; i < n; i++)
+		any_replay |= runs[i]->has_issue_err;
+	if (!any_replay)
+		return 0;
+	FILE *f = open_data(j->dir, "issue_error.dat", j->eb, j->el);
+	if (!f)
+		return -EIO;
+	j->titles[0] = 0;
+	double (*pct)[IE_N] = calloc(n, sizeof(*pct));
+	if (!pct) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
+	fprintf(f, "# class");
+	for (size_t i = 0; i < n; i++)
+		if (runs[i]->has_issue_err) {
+			ie_classes(&runs[i]->issue_err, pct[i]);
+			list_add(j->titles, j->cap, runs[i]->label);
+			fprintf(f, " run_%zu", i + 1);
+		}
+	fprintf(f, "\n");
+	for (size_t c = 0; c < IE_N; c++) {
+		fprintf(f, "%s", ie_names[c]);
+		for (size_t i = 0; i < n; i++)
+			if (runs[i]->has_issue_err)
+				fprintf(f, " %.4f", pct[i][c]);
+		fprintf(f, "\n");
+	}
+	free(pct);
+	if ((err = close_data(f, j->dir, "issue_error.dat", j->eb, j->el)) < 0)
+		return err;
+	return render(j, "issue_error", "issue_error", "\"data/issue_error.dat\"", j->titles,
+		      "Replay issue error: actual minus scheduled submission time", NULL);
+}
+
+/* Every plot of runs[] (each with a timed I/O), in the order people read
+ * them; the first failure stops the lot. */
 static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		       size_t *nouts, char *eb, size_t el);
+		       size_t *nouts, char *eb, size_t el)
+{
+	size_t dummy = 0;
+	struct job j = {.outs = outs, .maxouts = maxouts, .nouts = nouts ? nouts : &dummy,
+			.dir = dir, .fmt = fmt, .eb = eb, .el = el};
+	*j.nouts = 0;
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/data", dir);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", dir, strerror(errno));
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", p, strerror(errno));
+	j.cap = 64 * (n + 1) + 256 * n;
+	j.files = calloc(1, j.cap);
+	j.titles = calloc(1, j.cap);
+	j.lfiles = calloc(1, j.cap);
+	j.ltitles = calloc(1, j.cap);
+	int err = -ENOMEM;
+	if (j.files && j.titles && j.lfiles && j.ltitles &&
+	    (err = write_run_data(&j, runs, n)) == 0 &&
+	    (err = render_time_plots(&j, runs, n)) == 0 && (err = render_maps(&j, runs, n)) == 0 &&
+	    (err = render_sizes(&j, runs, n)) == 0)
+		err = render_issue_error(&j, runs, n);
+	free(j.files);
+	free(j.titles);
+	free(j.lfiles);
+	free(j.ltitles);
+	return err;
+}
 
 int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
@@ -415,196 +641,3 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 	return err;
 }
 
-static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
-		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		       size_t *nouts, char *eb, size_t el)
-{
-	size_t dummy = 0;
-	struct job j = {outs, maxouts, nouts ? nouts : &dummy, dir, fmt, eb, el};
-	*j.nouts = 0;
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/data", dir);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return reel_errf(eb, el, -errno, "%s: cannot create: %s", dir, strerror(errno));
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		return reel_errf(eb, el, -errno, "%s: cannot create: %s", p, strerror(errno));
-	size_t cap = 64 * (n + 1) + 256 * n;
-	char *files = calloc(1, cap), *titles = calloc(1, cap), *lfiles = calloc(1, cap),
-	     *ltitles = calloc(1, cap);
-	int err = -ENOMEM;
-	if (!files || !titles || !lfiles || !ltitles)
-		goto out;
-	int any_lat = 0, any_replay = 0, all_completion = 1;
-	for (size_t i = 0; i < n; i++) {
-		char name[64];
-		const struct plots_run *r = runs[i];
-		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
-		if ((err = write_tput(r, dir, name, eb, el)) < 0)
-			goto out;
-		plots_strf(p, sizeof(p), "data/%s", name);
-		list_add(files, cap, p);
-		list_add(titles, cap, r->label);
-		all_completion &= r->time_by_completion;
-		if (r->has_latency) {
-			any_lat = 1;
-			plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
-			if ((err = write_cdf(r, dir, name, eb, el)) < 0)
-				goto out;
-			plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
-			if ((err = write_lattime(r, dir, name, eb, el)) < 0)
-				goto out;
-			plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
-			list_add(lfiles, cap, p);
-			list_add(ltitles, cap, r->label);
-		}
-		any_replay |= r->has_issue_err;
-	}
-	char title[256], iv[32];
-	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
-	plots_strf(title, sizeof(title), "%s over time (interval %s)",
-		   all_completion ? "Throughput" : "Arrival rate", iv);
-	if ((err = render(&j, "throughput", "throughput", files, titles, title,
-			  all_completion ? "completion" : "arrival")) < 0)
-		goto out;
-	if (any_lat) {
-		if ((err = render(&j, "inflight", "inflight", files, titles,
-				  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
-			goto out;
-		files[0] = titles[0] = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!runs[i]->has_latency)
-				continue;
-			plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
-			list_add(files, cap, p);
-			list_add(titles, cap, runs[i]->label);
-		}
-		if ((err = render(&j, "latency_cdf", "latency_cdf", files, titles,
-				  "Latency CDF (issue to completion)", NULL)) < 0)
-			goto out;
-		fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
-		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
-		if ((err = render(&j, "latency_time", "latency_time", lfiles, ltitles, title,
-				  NULL)) < 0)
-			goto out;
-	}
-	/* access maps: one per distinct trace (replays of one trace look alike) */
-	size_t nmaps = 0;
-	for (size_t i = 0; i < n && nmaps < 4; i++) {
-		char ti[1024], tj[1024];
-		run_trace(runs[i], ti, sizeof(ti));
-		int seen = 0;
-		for (size_t k = 0; k < i; k++) {
-			run_trace(runs[k], tj, sizeof(tj));
-			seen |= !strcmp(ti, tj);
-		}
-		if (seen)
-			continue;
-		char name[64], out[64];
-		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
-		if ((err = write_map(runs[i], dir, name, eb, el)) < 0)
-			goto out;
-		plots_strf(p, sizeof(p), "\"data/%s\"", name);
-		if (nmaps)
-			plots_strf(out, sizeof(out), "access_map_%zu", i + 1);
-		else
-			plots_strf(out, sizeof(out), "access_map");
-		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
-		char t1[200];
-		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
-		if ((err = render(&j, "access_map", out, p, t1, title,
-				  runs[i]->op[PLOTS_OTHER].ios ? "other" : "")) < 0)
-			goto out;
-		nmaps++;
-	}
-	/* request sizes: one pair of columns (read, write) per run, or one
-	 * pair for all runs when they are the same (replays of one trace) */
-	int same = 1;
-	for (size_t i = 1; i < n; i++)
-		same &= !memcmp(runs[i]->size_hist, runs[0]->size_hist, sizeof(runs[0]->size_hist));
-	size_t ncols = same ? 1 : n;
-	FILE *f = open_data(dir, "sizes.dat", eb, el);
-	if (!f) {
-		err = -EIO;
-		goto out;
-	}
-	titles[0] = 0;
-	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
-	for (size_t c = 0; c < ncols; c++) {
-		char t[200];
-		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
-		list_add(titles, cap, t);
-		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
-		list_add(titles, cap, t);
-		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
-	}
-	fprintf(f, "\n");
-	size_t lo = PLOTS_SIZE_BUCKETS, hi = 0; /* print the used range only */
-	for (size_t b = 0; b < PLOTS_SIZE_BUCKETS; b++)
-		for (size_t c = 0; c < ncols; c++)
-			if (runs[c]->size_hist[0][b] || runs[c]->size_hist[1][b]) {
-				lo = b < lo ? b : lo;
-				hi = b > hi ? b : hi;
-			}
-	for (size_t b = lo; b <= hi && lo < PLOTS_SIZE_BUCKETS; b++) {
-		char cls[16];
-		size_class(b, cls, sizeof(cls));
-		fprintf(f, "%s", cls);
-		for (size_t c = 0; c < ncols; c++) {
-			uint64_t all = runs[c]->op[0].ios + runs[c]->op[1].ios;
-			for (int d = 0; d < 2; d++)
-				fprintf(f, " %.4f",
-					all ? 100.0 * (double)runs[c]->size_hist[d][b] / (double)all : 0.0);
-		}
-		fprintf(f, "\n");
-	}
-	if ((err = close_data(f, dir, "sizes.dat", eb, el)) < 0)
-		goto out;
-	if (lo < PLOTS_SIZE_BUCKETS &&
-	    (err = render(&j, "sizes", "sizes", "\"data/sizes.dat\"", titles,
-			  "Request size histogram", NULL)) < 0)
-		goto out;
-	if (any_replay) {
-		f = open_data(dir, "issue_error.dat", eb, el);
-		if (!f) {
-			err = -EIO;
-			goto out;
-		}
-		titles[0] = 0;
-		double (*pct)[IE_N] = calloc(n, sizeof(*pct));
-		if (!pct) {
-			fclose(f);
-			err = -ENOMEM;
-			goto out;
-		}
-		fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
-		fprintf(f, "# class");
-		for (size_t i = 0; i < n; i++)
-			if (runs[i]->has_issue_err) {
-				ie_classes(&runs[i]->issue_err, pct[i]);
-				list_add(titles, cap, runs[i]->label);
-				fprintf(f, " run_%zu", i + 1);
-			}
-		fprintf(f, "\n");
-		for (size_t c = 0; c < IE_N; c++) {
-			fprintf(f, "%s", ie_names[c]);
-			for (size_t i = 0; i < n; i++)
-				if (runs[i]->has_issue_err)
-					fprintf(f, " %.4f", pct[i][c]);
-			fprintf(f, "\n");
-		}
-		free(pct);
-		if ((err = close_data(f, dir, "issue_error.dat", eb, el)) < 0)
-			goto out;
-		if ((err = render(&j, "issue_error", "issue_error", "\"data/issue_error.dat\"",
-				  titles, "Replay issue error: actual minus scheduled submission time",
-				  NULL)) < 0)
-			goto out;
-	}
-	err = 0;
-out:
-	free(files);
-	free(titles);
-	free(lfiles);
-	free(ltitles);
-	return err;
-}
