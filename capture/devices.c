@@ -50,10 +50,9 @@ static int describe(const char *sysdir, struct capture_device *d, char *err, siz
 	uint64_t v;
 
 	memset(d, 0, sizeof(*d));
-	if (read_devno(sysdir, &ma, &mi)) {
-		snprintf(err, errlen, "%s/dev: cannot read the device number", sysdir);
-		return -ENODEV;
-	}
+	if (read_devno(sysdir, &ma, &mi))
+		return reel_errf(err, errlen, -ENODEV, "%s/dev: cannot read the device number",
+				 sysdir);
 	const char *base = strrchr(sysdir, '/');
 	base = base ? base + 1 : sysdir;
 	snprintf(d->info.name, sizeof(d->info.name), "%s", base);
@@ -90,24 +89,19 @@ int capture_device_lookup(const char *path, struct capture_device *d, char *err,
 	if (stat(path, &st) != 0) {
 		/* a bare name: "loop0" */
 		snprintf(p, sizeof(p), "/sys/class/block/%s", path);
-		if (strchr(path, '/') || !realpath(p, real)) {
-			snprintf(err, errlen, "%s: %s (give a block device such as /dev/loop0)",
-				 path, strerror(errno));
-			return -ENOENT;
-		}
+		if (strchr(path, '/') || !realpath(p, real))
+			return reel_errf(err, errlen, -ENOENT,
+					 "%s: %s (give a block device such as /dev/loop0)", path,
+					 strerror(errno));
 	} else {
-		if (!S_ISBLK(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a block device (give one such as /dev/sda)",
-				 path);
-			return -ENOTBLK;
-		}
+		if (!S_ISBLK(st.st_mode))
+			return reel_errf(err, errlen, -ENOTBLK,
+					 "%s: not a block device (give one such as /dev/sda)", path);
 		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st.st_rdev),
 			 minor(st.st_rdev));
-		if (!realpath(p, real)) {
-			snprintf(err, errlen, "%s: %s: %s (is sysfs mounted?)", path, p,
-				 strerror(errno));
-			return -ENOENT;
-		}
+		if (!realpath(p, real))
+			return reel_errf(err, errlen, -ENOENT, "%s: %s: %s (is sysfs mounted?)", path,
+					 p, strerror(errno));
 	}
 	return describe(real, d, err, errlen);
 }

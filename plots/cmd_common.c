@@ -1,24 +1,12 @@
 /*
  * plots/cmd_common.c - what `ioreel plot` and `ioreel compare` share on the
- * command line: the --interval argument, and loading the runs with the
- * messages people see.
+ * command line: loading the runs with the messages people see (their
+ * --interval range is PLOTS_INTERVAL_MIN_MS..PLOTS_INTERVAL_MAX_MS).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "plots/plots.h"
-
-int plots_cmd_interval(const char *cmd, const char *arg, double *ms)
-{
-	char *end;
-	*ms = strtod(arg, &end);
-	if (end == arg || *end || *ms <= 0) {
-		fprintf(stderr, "ioreel %s: --interval %s: give milliseconds > 0, e.g. 100\n", cmd,
-			arg);
-		return -1;
-	}
-	return 0;
-}
 
 int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
 		   struct plots_run ***runs)

@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,28 +27,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 	if (child > 0)
 		kill(child, sig == SIGTERM ? SIGTERM : SIGINT);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ioreel demo [--trace FILE.reel] [-o DIR] [--size MB] [--timing afap|original]\n\n"
-		"Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
-		"(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
-		"compressible (ratio:2) and incompressible (random) data, then compare the four\n"
-		"runs: the table is printed and a report (report.html, report.md, plots and the\n"
-		"four results) is kept.  The scratch files are removed.\n\n"
-		"  -t, --trace FILE     replay FILE instead of the bundled trace\n"
-		"  -o, --output DIR     report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX)\n"
-		"  -s, --size MB        scratch file size (default 128; offsets are scaled to fit)\n"
-		"      --timing MODE    afap (default: the drive sets the pace, so queue depth and\n"
-		"                       data mode show) or original (the trace's own timing)\n"
-		"  -k, --keep           keep the scratch files too\n"
-		"  -h, --help           this text\n\n"
-		"The bundled trace (demo.reel, else git.reel, else the first .reel) is looked\n"
-		"up in $IOREEL_TRACES, next to the binary\n"
-		"(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
-		"/usr/share/ioreel/traces.\n");
 }
 
 /* The bundled traces, in order of preference for the demo. */
@@ -205,188 +182,168 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
-int cmd_demo(int argc, char **argv)
+/* The four compared runs: queue depth 1 and the trace's own, each with
+ * compressible and incompressible data. */
+static const struct {
+	const char *qd, *data, *file;
+} runs_cfg[] = {
+	{"1", "ratio:2", "qd1-ratio2.reel"},
+	{"1", "random", "qd1-random.reel"},
+	{"original", "ratio:2", "qdorig-ratio2.reel"},
+	{"original", "random", "qdorig-random.reel"},
+};
+enum { NRUNS = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
+
+struct demo {
+	char trace[PATH_MAX], outdir[PATH_MAX], scratch[PATH_MAX];
+	char targets[PATH_MAX * 2]; /* "PATH,PATH..." for --target */
+	char results[NRUNS][PATH_MAX];
+	const char *tmp, *timing;
+	uint64_t ntargets, extent, count, size; /* size: of each scratch file */
+	double span;
+};
+
+/* The trace's shape (devices, extent, I/Os, span) and the scratch size:
+ * the extent rounded up to 1 MiB, at least 4 MiB, at most size_mb. */
+static int demo_measure(struct demo *d, uint64_t size_mb)
 {
-	enum { OPT_TIMING = 256 };
-	static const struct option opts[] = {
-		{"trace", required_argument, NULL, 't'},
-		{"output", required_argument, NULL, 'o'},
-		{"size", required_argument, NULL, 's'},
-		{"timing", required_argument, NULL, OPT_TIMING},
-		{"keep", no_argument, NULL, 'k'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	char trace[PATH_MAX] = "", outdir[PATH_MAX] = "";
-	const char *timing = "afap";
-	uint64_t size_mb = 128;
-	int keep = 0, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:s:kh", opts, NULL)) != -1) {
-		switch (c) {
-		case 't': plots_strf(trace, sizeof(trace), "%s", optarg); break;
-		case 'o': plots_strf(outdir, sizeof(outdir), "%s", optarg); break;
-		case 's': {
-			char *end;
-			size_mb = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || size_mb < 1 || size_mb > 65536) {
-				fprintf(stderr, "ioreel demo: --size %s: give MB, 1 to 65536\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case OPT_TIMING:
-			if (strcmp(optarg, "afap") && strcmp(optarg, "original")) {
-				fprintf(stderr, "ioreel demo: --timing %s: use afap or original\n", optarg);
-				return 2;
-			}
-			timing = optarg;
-			break;
-		case 'k': keep = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ioreel demo: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
-	if (!trace[0] && !find_trace(trace, sizeof(trace))) {
-		fprintf(stderr, "ioreel demo: no bundled trace (traces/*.reel) found next to the "
-				"binary nor in /usr/local/share/ioreel/traces; set IOREEL_TRACES to a "
-				"directory holding one, or pass --trace FILE.reel\n");
-		return 1;
-	}
 	char err[4096] = "";
 	struct plots_run *tr = NULL;
-	int rc = plots_run_open(&tr, trace, err, sizeof(err));
-	if (rc < 0) {
+	if (plots_run_open(&tr, d->trace, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ioreel demo: %s\n", err);
-		return 1;
+		return -1;
 	}
-	uint64_t ntargets = tr->ndevices ? tr->ndevices : 1, extent = tr->max_offset;
-	uint64_t count = tr->count;
-	double span = tr->span_s;
+	d->ntargets = tr->ndevices ? tr->ndevices : 1;
+	d->extent = tr->max_offset;
+	d->count = tr->count;
+	d->span = tr->span_s;
 	plots_run_free(tr);
-	if (ntargets > 8) {
+	if (d->ntargets > 8) {
 		fprintf(stderr, "ioreel demo: %s has %llu devices; the demo handles up to 8\n",
-			trace, (unsigned long long)ntargets);
-		return 1;
+			d->trace, (unsigned long long)d->ntargets);
+		return -1;
 	}
-	/* scratch size: the trace's extent rounded up to 1 MiB, at most --size */
-	uint64_t size = (extent + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
-	if (size < (4u << 20))
-		size = 4u << 20;
-	if (size > size_mb << 20)
-		size = size_mb << 20;
+	d->size = (d->extent + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+	if (d->size < (4u << 20))
+		d->size = 4u << 20;
+	if (d->size > size_mb << 20)
+		d->size = size_mb << 20;
+	return 0;
+}
 
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	char scratch[PATH_MAX];
-	plots_strf(scratch, sizeof(scratch), "%s/ioreel-demo-scratch.XXXXXX", tmp);
-	if (!mkdtemp(scratch)) {
+/* The scratch directory in $TMPDIR and the report directory (made unless
+ * given); on failure nothing is left behind. */
+static int demo_dirs(struct demo *d)
+{
+	d->tmp = getenv("TMPDIR");
+	if (!d->tmp || !*d->tmp)
+		d->tmp = "/tmp";
+	plots_strf(d->scratch, sizeof(d->scratch), "%s/ioreel-demo-scratch.XXXXXX", d->tmp);
+	if (!mkdtemp(d->scratch)) {
 		fprintf(stderr, "ioreel demo: cannot create a scratch directory in %s: %s "
 				"(set TMPDIR to a writable directory)\n",
-			tmp, strerror(errno));
-		return 1;
+			d->tmp, strerror(errno));
+		return -1;
 	}
-	if (!outdir[0]) {
-		plots_strf(outdir, sizeof(outdir), "%s/ioreel-demo.XXXXXX", tmp);
-		if (!mkdtemp(outdir)) {
-			fprintf(stderr, "ioreel demo: cannot create %s: %s\n", outdir, strerror(errno));
-			rmdir(scratch);
-			return 1;
+	if (!d->outdir[0]) {
+		plots_strf(d->outdir, sizeof(d->outdir), "%s/ioreel-demo.XXXXXX", d->tmp);
+		if (!mkdtemp(d->outdir)) {
+			fprintf(stderr, "ioreel demo: cannot create %s: %s\n", d->outdir,
+				strerror(errno));
+			rmdir(d->scratch);
+			return -1;
 		}
-	} else if (mkdir(outdir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "ioreel demo: cannot create %s: %s\n", outdir, strerror(errno));
-		rmdir(scratch);
-		return 1;
+	} else if (mkdir(d->outdir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "ioreel demo: cannot create %s: %s\n", d->outdir, strerror(errno));
+		rmdir(d->scratch);
+		return -1;
 	}
-	struct sigaction sa = {.sa_handler = on_signal};
-	struct sigaction old_int, old_term;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	return 0;
+}
 
-	printf("ioreel demo: trace %s (%llu I/Os over %.2f s, %llu device%s)\n", trace,
-	       (unsigned long long)count, span, (unsigned long long)ntargets,
-	       ntargets > 1 ? "s" : "");
-	char targets[PATH_MAX * 2] = "";
-	for (uint64_t i = 0; i < ntargets; i++) {
+/* One scratch file per device of the trace, listed in d->targets. */
+static int demo_targets(struct demo *d)
+{
+	for (uint64_t i = 0; i < d->ntargets; i++) {
 		char p[PATH_MAX];
-		plots_strf(p, sizeof(p), "%s/target%llu.img", scratch, (unsigned long long)i);
-		rc = make_target(p, size);
+		plots_strf(p, sizeof(p), "%s/target%llu.img", d->scratch, (unsigned long long)i);
+		int rc = make_target(p, d->size);
 		if (rc < 0) {
 			fprintf(stderr, "ioreel demo: cannot create scratch file %s: %s\n", p,
 				strerror(-rc));
-			goto out;
+			return -1;
 		}
-		size_t l = strlen(targets);
-		plots_strf(targets + l, sizeof(targets) - l, "%s%s", i ? "," : "", p);
+		size_t l = strlen(d->targets);
+		plots_strf(d->targets + l, sizeof(d->targets) - l, "%s%s", i ? "," : "", p);
 	}
-	printf("scratch targets: %llu file%s of %llu MiB in %s%s\n", (unsigned long long)ntargets,
-	       ntargets > 1 ? "s" : "", (unsigned long long)(size >> 20), scratch,
-	       extent > size ? " (trace offsets scaled to fit)" : "");
+	printf("scratch targets: %llu file%s of %llu MiB in %s%s\n",
+	       (unsigned long long)d->ntargets, d->ntargets > 1 ? "s" : "",
+	       (unsigned long long)(d->size >> 20), d->scratch,
+	       d->extent > d->size ? " (trace offsets scaled to fit)" : "");
+	return 0;
+}
 
-	/* a first replay onto fresh files runs slower (allocation, caches):
-	 * one warm-up pass, not compared, keeps that out of the first run */
-	if (!interrupted) {
-		char warm[PATH_MAX], log[PATH_MAX];
-		plots_strf(warm, sizeof(warm), "%s/warmup.reel", scratch);
-		plots_strf(log, sizeof(log), "%s/warmup.log", scratch);
-		char *args[] = {"ioreel", "replay", trace, "--target", targets, "-o", warm,
-				"--qd", "original", "--data", "random", "--timing", "afap",
-				"--fit", "scale", "--overwrite", NULL};
-		printf("warm-up replay (not compared) ... ");
-		fflush(stdout);
-		int64_t t = reel_now_ns();
-		int st = run_self(args, log);
-		if (st != 0 && !interrupted) {
-			printf("failed\n");
-			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
-			print_log(log);
-			rc = -1;
-			goto out;
-		}
-		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+/* `ioreel replay` of the trace onto the targets into out, logged to log. */
+static int demo_replay(const struct demo *d, const char *out, const char *log, const char *qd,
+		       const char *data, const char *timing)
+{
+	char *args[] = {"ioreel", "replay", (char *)d->trace, "--target", (char *)d->targets,
+			"-o", (char *)out, "--qd", (char *)qd, "--data", (char *)data,
+			"--timing", (char *)timing, "--fit", "scale", "--overwrite", NULL};
+	return run_self(args, log);
+}
+
+static void replay_failed(int st, const char *log)
+{
+	printf("failed\n");
+	fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
+	print_log(log);
+}
+
+/* A first replay onto fresh files runs slower (allocation, caches): one
+ * warm-up pass, not compared, keeps that out of the first run. */
+static int demo_warm_up(const struct demo *d)
+{
+	if (interrupted)
+		return 0;
+	char warm[PATH_MAX], log[PATH_MAX];
+	plots_strf(warm, sizeof(warm), "%s/warmup.reel", d->scratch);
+	plots_strf(log, sizeof(log), "%s/warmup.log", d->scratch);
+	printf("warm-up replay (not compared) ... ");
+	fflush(stdout);
+	int64_t t = reel_now_ns();
+	int st = demo_replay(d, warm, log, "original", "random", "afap");
+	if (st != 0 && !interrupted) {
+		replay_failed(st, log);
+		return -1;
 	}
+	printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+	return 0;
+}
 
-	static const struct {
-		const char *qd, *data, *file;
-	} runs_cfg[] = {
-		{"1", "ratio:2", "qd1-ratio2.reel"},
-		{"1", "random", "qd1-random.reel"},
-		{"original", "ratio:2", "qdorig-ratio2.reel"},
-		{"original", "random", "qdorig-random.reel"},
-	};
-	enum { NRUNS = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
-	char results[NRUNS][PATH_MAX];
-	rc = 0;
+/* The four compared replays, into d->outdir. */
+static int demo_runs(struct demo *d)
+{
+	int rc = 0;
 	for (size_t i = 0; i < NRUNS && !interrupted; i++) {
 		char log[PATH_MAX];
-		plots_strf(results[i], sizeof(results[i]), "%s/%s", outdir, runs_cfg[i].file);
-		plots_strf(log, sizeof(log), "%s/replay-%zu.log", scratch, i + 1);
-		unlink(results[i]);
-		char *args[] = {"ioreel",	   "replay",	  trace,
-				"--target",	   targets,	  "-o",
-				results[i],	   "--qd",	  (char *)runs_cfg[i].qd,
-				"--data",	   (char *)runs_cfg[i].data, "--timing",
-				(char *)timing, "--fit",	  "scale",
-				"--overwrite",	   NULL};
+		plots_strf(d->results[i], sizeof(d->results[i]), "%s/%s", d->outdir,
+			   runs_cfg[i].file);
+		plots_strf(log, sizeof(log), "%s/replay-%zu.log", d->scratch, i + 1);
+		unlink(d->results[i]);
 		printf("replay %zu/%d: qd %s, data %s, timing %s ... ", i + 1, NRUNS,
-		       runs_cfg[i].qd, runs_cfg[i].data, timing);
+		       runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		fflush(stdout);
 		int64_t t = reel_now_ns();
-		int st = run_self(args, log);
+		int st = demo_replay(d, d->results[i], log, runs_cfg[i].qd, runs_cfg[i].data,
+				     d->timing);
 		if (interrupted) {
 			printf("interrupted\n");
 			rc = -1;
 			break;
 		}
 		if (st != 0) {
-			printf("failed\n");
-			fprintf(stderr, "ioreel demo: 'ioreel replay' exited %d; its output:\n", st);
-			print_log(log);
+			replay_failed(st, log);
 			rc = -1;
 			break;
 		}
@@ -397,37 +354,111 @@ int cmd_demo(int argc, char **argv)
 		fprintf(stderr, "ioreel demo: interrupted\n");
 		rc = -1;
 	}
+	return rc;
+}
+
+/* The comparison table on stdout and the report in d->outdir. */
+static int demo_report(const struct demo *d)
+{
+	char err[4096] = "";
+	const char *paths[NRUNS];
+	for (size_t i = 0; i < NRUNS; i++)
+		paths[i] = d->results[i];
+	struct plots_run **runs = NULL;
+	int rc = plots_runs_load(&runs, paths, NRUNS, 0, err, sizeof(err));
 	if (rc == 0) {
-		const char *paths[NRUNS];
-		for (size_t i = 0; i < NRUNS; i++)
-			paths[i] = results[i];
-		struct plots_run **runs = NULL;
-		rc = plots_runs_load(&runs, paths, NRUNS, 0, err, sizeof(err));
-		if (rc == 0) {
-			printf("\n");
-			plots_compare_text(stdout, runs, NRUNS);
-			fflush(stdout);
-			rc = plots_report_write(runs, NRUNS, outdir, err, sizeof(err));
-		}
-		plots_runs_free(runs, NRUNS);
-		if (rc < 0) {
-			fprintf(stderr, "ioreel demo: %s\n", err);
-		} else {
-			printf("\nNote: the targets are files on the file system of %s, so differences "
-			       "between data modes\nshow the file system and caches, not a compressing "
-			       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
-			       "its own.\n",
-			       tmp);
-			printf("\nreport: %s/report.html (report.md, plots and the four results in "
-			       "%s)\n",
-			       outdir, outdir);
-		}
+		printf("\n");
+		plots_compare_text(stdout, runs, NRUNS);
+		fflush(stdout);
+		rc = plots_report_write(runs, NRUNS, d->outdir, err, sizeof(err));
 	}
-out:
+	plots_runs_free(runs, NRUNS);
+	if (rc < 0) {
+		fprintf(stderr, "ioreel demo: %s\n", err);
+		return rc;
+	}
+	printf("\nNote: the targets are files on the file system of %s, so differences "
+	       "between data modes\nshow the file system and caches, not a compressing "
+	       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
+	       "its own.\n",
+	       d->tmp);
+	printf("\nreport: %s/report.html (report.md, plots and the four results in %s)\n",
+	       d->outdir, d->outdir);
+	return 0;
+}
+
+static const char *const timings[] = {"afap", "original", NULL};
+
+static const struct reel_cmd_doc doc = {
+	.name = "demo",
+	.usage = "[--trace FILE.reel] [-o DIR] [--size MB] [--timing afap|original]",
+	.about = "Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
+		 "(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
+		 "compressible (ratio:2) and incompressible (random) data, then compare the four\n"
+		 "runs: the table is printed and a report (report.html, report.md, plots and the\n"
+		 "four results) is kept.  The scratch files are removed.",
+	.footer = "The bundled trace (demo.reel, else git.reel, else the first .reel) is looked\n"
+		  "up in $IOREEL_TRACES, next to the binary\n"
+		  "(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
+		  "/usr/share/ioreel/traces.\n",
+};
+
+int cmd_demo(int argc, char **argv)
+{
+	static struct demo d; /* large: PATH_MAX names */
+	const char *trace = NULL, *outdir = NULL;
+	uint64_t size_mb = 128;
+	int timing = 0, keep = 0;
+	const struct reel_opt opts[] = {
+		OPT_STR('t', "trace", "FILE", &trace, "replay FILE instead of the bundled trace"),
+		OPT_STR('o', "output", "DIR",
+			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX)"),
+		OPT_U64('s', "size", "MB", &size_mb, 1, 65536,
+			"scratch file size (default 128; offsets are scaled to fit)"),
+		OPT_CHOICE(0, "timing", "MODE", &timing, timings,
+			   "afap (default: the drive sets the pace, so queue depth and\n"
+			   "data mode show) or original (the trace's own timing)"),
+		OPT_FLAG('k', "keep", &keep, "keep the scratch files too"),
+		OPT_END,
+	};
+	int i = reel_opt_parse(&doc, opts, argc, argv);
+	if (i < 0)
+		return reel_opt_exit(i);
+	if (i < argc) {
+		fprintf(stderr, "ioreel demo: unexpected argument '%s'\n", argv[i]);
+		return 2;
+	}
+	memset(&d, 0, sizeof(d));
+	d.timing = timings[timing];
+	plots_strf(d.trace, sizeof(d.trace), "%s", trace ? trace : "");
+	plots_strf(d.outdir, sizeof(d.outdir), "%s", outdir ? outdir : "");
+	if (!d.trace[0] && !find_trace(d.trace, sizeof(d.trace))) {
+		fprintf(stderr, "ioreel demo: no bundled trace (traces/*.reel) found next to the "
+				"binary nor in /usr/local/share/ioreel/traces; set IOREEL_TRACES to a "
+				"directory holding one, or pass --trace FILE.reel\n");
+		return 1;
+	}
+	if (demo_measure(&d, size_mb) < 0 || demo_dirs(&d) < 0)
+		return 1;
+	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction old_int, old_term;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	printf("ioreel demo: trace %s (%llu I/Os over %.2f s, %llu device%s)\n", d.trace,
+	       (unsigned long long)d.count, d.span, (unsigned long long)d.ntargets,
+	       d.ntargets > 1 ? "s" : "");
+	int rc = demo_targets(&d);
+	if (rc == 0)
+		rc = demo_warm_up(&d);
+	if (rc == 0)
+		rc = demo_runs(&d);
+	if (rc == 0)
+		rc = demo_report(&d);
 	if (keep)
-		printf("scratch files kept in %s\n", scratch);
+		printf("scratch files kept in %s\n", d.scratch);
 	else
-		remove_tree(scratch);
+		remove_tree(d.scratch);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc < 0 ? 1 : 0;

@@ -10,7 +10,9 @@
  *
  * Memory: a run is read twice as a stream (once for its time span, once for
  * the statistics).  What is kept is bounded by the number of time buckets
- * (span / interval), fixed-size log histograms and a sample of at most
+ * (span / interval), fixed-size log histograms (formats' struct reel_hist,
+ * the one histogram: `ioreel replay`, `info` and these agree on every
+ * percentile of the same records) and a sample of at most
  * PLOTS_MAP_POINTS access-map points, not by the number of I/Os.
  */
 #ifndef IOREEL_PLOTS_H
@@ -24,23 +26,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- log histogram of non-negative ns values (~3% resolution) --------- */
-#define PLOTS_HIST_SUBBITS 5
-#define PLOTS_HIST_BUCKETS ((64 - PLOTS_HIST_SUBBITS) * (1 << PLOTS_HIST_SUBBITS))
-struct plots_hist {
-	uint64_t n;
-	double sum;
-	int64_t min, max;
-	uint64_t b[PLOTS_HIST_BUCKETS];
-};
-void plots_hist_add(struct plots_hist *h, int64_t v);
-/* Value at quantile q (0..1), the bucket's midpoint clamped to [min, max];
- * 0 when empty. */
-double plots_hist_quantile(const struct plots_hist *h, double q);
-/* Bucket index of v and the [lo, hi) range of bucket i. */
-size_t plots_hist_index(int64_t v);
-void plots_hist_range(size_t i, int64_t *lo, int64_t *hi);
 
 /* ---- one run: a replay result or a trace ------------------------------- */
 enum plots_dir { PLOTS_READ = 0, PLOTS_WRITE = 1, PLOTS_OTHER = 2, PLOTS__NDIR };
@@ -57,9 +42,9 @@ struct plots_bucket { /* one time interval */
 	uint64_t ios[2], bytes[2]; /* PLOTS_READ, PLOTS_WRITE */
 	double busy_ns;            /* sum of in-flight time inside the bucket */
 };
-/* Latency over time: coarse histograms (8 per octave, ~10%) over buckets of
- * lat_interval_ns (at most PLOTS_LAT_BUCKETS of them). */
-#define PLOTS_LAT_COARSE (PLOTS_HIST_BUCKETS / 4)
+/* Latency over time: one struct reel_hist per bucket of lat_interval_ns (at
+ * most PLOTS_LAT_BUCKETS of them, about 33 KB each, pages touched only where
+ * latencies fall). */
 #define PLOTS_LAT_BUCKETS 300
 
 struct plots_point {
@@ -87,7 +72,7 @@ struct plots_run {
 	struct plots_op_stats op[PLOTS__NDIR];
 	struct plots_op_stats all;
 	double mbps, iops;       /* all ops */
-	struct plots_hist issue_err; /* replay: issue - scheduled, ns */
+	struct reel_hist issue_err; /* replay: issue - scheduled, ns (0 when early) */
 	int has_issue_err;
 	uint64_t size_hist[2][PLOTS_SIZE_BUCKETS];
 	uint64_t max_offset;     /* end of the furthest I/O (bytes) */
@@ -97,7 +82,7 @@ struct plots_run {
 	struct plots_bucket *buckets;
 	int64_t lat_interval_ns;
 	size_t nlatb;
-	uint32_t *latb;          /* nlatb * PLOTS_LAT_COARSE counts */
+	struct reel_hist *lat_time; /* nlatb histograms, by completion time (or NULL) */
 	size_t npoints;
 	struct plots_point *points;
 	uint32_t ndevices;
@@ -121,10 +106,12 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		    int64_t interval_ns, char *errbuf, size_t errlen);
 void plots_runs_free(struct plots_run **runs, size_t n);
 
-/* Command-line helpers of plot and compare (plots/cmd_common.c, which
- * prints): parse --interval MS (-1 after saying what is wrong), and load
- * the runs, reporting errors and cut-short files under "ioreel CMD". */
-int plots_cmd_interval(const char *cmd, const char *arg, double *ms);
+/* The range of --interval MS of plot and compare: 1 us to 30 days. */
+#define PLOTS_INTERVAL_MIN_MS 0.001
+#define PLOTS_INTERVAL_MAX_MS (30 * 86400e3)
+/* Command-line helper of plot and compare (plots/cmd_common.c, which
+ * prints): load the runs, reporting errors and cut-short files under
+ * "ioreel CMD". */
 int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
 		   struct plots_run ***runs);
 /* Make labels unique (" (2)" suffixes) and free of quotes. */
@@ -145,7 +132,10 @@ int plots_strf(char *buf, size_t len, const char *fmt, ...)
 int plots_script_dir(char *buf, size_t len);
 
 enum plots_format { PLOTS_PNG, PLOTS_SVG, PLOTS_DUMB };
-int plots_format_parse(const char *s); /* enum plots_format or -1 */
+/* The format names for an option table (OPT_CHOICE), NULL-terminated; "txt"
+ * is another name of dumb: plots_format_of() maps a choice to its format. */
+extern const char *const plots_format_names[];
+enum plots_format plots_format_of(int choice);
 const char *plots_format_ext(enum plots_format f);
 
 /* One rendered plot. */

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,16 +14,6 @@
 #include <unistd.h>
 
 #include "plots/plots.h"
-
-static void errf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
 
 static int has_scripts(const char *dir)
 {
@@ -67,15 +56,11 @@ int plots_script_dir(char *buf, size_t len)
 	return -ENOENT;
 }
 
-int plots_format_parse(const char *s)
+const char *const plots_format_names[] = {"png", "svg", "dumb", "txt", NULL};
+
+enum plots_format plots_format_of(int choice)
 {
-	if (!strcmp(s, "png"))
-		return PLOTS_PNG;
-	if (!strcmp(s, "svg"))
-		return PLOTS_SVG;
-	if (!strcmp(s, "dumb") || !strcmp(s, "txt"))
-		return PLOTS_DUMB;
-	return -1;
+	return choice == PLOTS_PNG ? PLOTS_PNG : choice == PLOTS_SVG ? PLOTS_SVG : PLOTS_DUMB;
 }
 
 const char *plots_format_ext(enum plots_format f)
@@ -92,12 +77,10 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 		  size_t nargs, char *errbuf, size_t errlen)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64];
-	if (plots_script_dir(dir, sizeof(dir)) < 0) {
-		errf(errbuf, errlen,
-		     "gnuplot scripts (plots/*.gp) not found: set IOREEL_PLOTS to the "
-		     "directory holding them, or run 'make install'");
-		return -ENOENT;
-	}
+	if (plots_script_dir(dir, sizeof(dir)) < 0)
+		return reel_errf(errbuf, errlen, -ENOENT,
+				 "gnuplot scripts (plots/*.gp) not found: set IOREEL_PLOTS to the "
+				 "directory holding them, or run 'make install'");
 	plots_strf(path, sizeof(path), "%s/%s.gp", dir, script);
 	const char *gp = getenv("IOREEL_GNUPLOT");
 	if (!gp || !*gp)
@@ -162,9 +145,8 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		while (got && (msg[got - 1] == '\n' || msg[got - 1] == ' '))
 			msg[--got] = 0;
-		errf(errbuf, errlen, "gnuplot %s failed (exit %d): %s", path,
-		     WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
-		return -EIO;
+		return reel_errf(errbuf, errlen, -EIO, "gnuplot %s failed (exit %d): %s", path,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
 	}
 	return 0;
 }
@@ -176,17 +158,16 @@ static FILE *open_data(const char *dir, const char *name, char *errbuf, size_t e
 	plots_strf(p, sizeof(p), "%s/data/%s", dir, name);
 	FILE *f = fopen(p, "w");
 	if (!f)
-		errf(errbuf, errlen, "%s: %s", p, strerror(errno));
+		reel_errf(errbuf, errlen, -errno, "%s: %s", p, strerror(errno));
 	return f;
 }
 
 static int close_data(FILE *f, const char *dir, const char *name, char *errbuf, size_t errlen)
 {
 	int bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		errf(errbuf, errlen, "%s/data/%s: write failed: %s", dir, name, strerror(errno));
-		return -EIO;
-	}
+	if (fclose(f) != 0 || bad)
+		return reel_errf(errbuf, errlen, -EIO, "%s/data/%s: write failed: %s", dir, name,
+				 strerror(errno));
 	return 0;
 }
 
@@ -249,28 +230,6 @@ static int write_cdf(const struct plots_run *r, const char *dir, const char *nam
 	return close_data(f, dir, name, eb, el);
 }
 
-static double coarse_quantile(const uint32_t *c, double q)
-{
-	uint64_t n = 0, cum = 0;
-	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
-		n += c[i];
-	if (!n)
-		return 0;
-	uint64_t want = (uint64_t)(q * (double)n + 0.999999);
-	if (want < 1)
-		want = 1;
-	for (size_t i = 0; i < PLOTS_LAT_COARSE; i++) {
-		cum += c[i];
-		if (cum >= want) {
-			int64_t lo, hi, lo2, hi2;
-			plots_hist_range(i * 4, &lo, &hi);
-			plots_hist_range(i * 4 + 3, &lo2, &hi2);
-			return ((double)lo + (double)hi2) / 2.0;
-		}
-	}
-	return 0;
-}
-
 static int write_lattime(const struct plots_run *r, const char *dir, const char *name,
 			 char *eb, size_t el)
 {
@@ -281,11 +240,9 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 	fprintf(f, "# %s: %s\n# interval %.6f s, by completion time\n", r->label, r->path, iv);
 	fprintf(f, "# time_s p50_us p99_us p999_us count\n");
 	int gap = 1;
-	for (size_t b = 0; b < r->nlatb && r->latb; b++) {
-		const uint32_t *c = r->latb + b * PLOTS_LAT_COARSE;
-		uint64_t n = 0;
-		for (size_t i = 0; i < PLOTS_LAT_COARSE; i++)
-			n += c[i];
+	for (size_t b = 0; b < r->nlatb && r->lat_time; b++) {
+		const struct reel_hist *h = &r->lat_time[b];
+		uint64_t n = h->count;
 		if (!n) { /* a gap: a blank line breaks the lines and bands */
 			if (!gap)
 				fputc('\n', f);
@@ -294,8 +251,9 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 		}
 		gap = 0;
 		fprintf(f, "%.6f %.3f %.3f %.3f %llu\n", ((double)b + 0.5) * iv,
-			coarse_quantile(c, 0.5) / 1e3, coarse_quantile(c, 0.99) / 1e3,
-			coarse_quantile(c, 0.999) / 1e3, (unsigned long long)n);
+			(double)reel_hist_quantile(h, 0.5) / 1e3,
+			(double)reel_hist_quantile(h, 0.99) / 1e3,
+			(double)reel_hist_quantile(h, 0.999) / 1e3, (unsigned long long)n);
 	}
 	return close_data(f, dir, name, eb, el);
 }
@@ -339,19 +297,35 @@ static const char *const ie_names[] = {"<1us",	   "1-2us",    "2-5us",	  "5-10us
 				       "5-10ms",    ">10ms"};
 #define IE_N (sizeof(ie_bounds) / sizeof(ie_bounds[0]))
 
-static void ie_classes(const struct plots_hist *h, double pct[IE_N])
+/*
+ * The least value that falls in bucket i of a struct reel_hist.  formats/
+ * has no bucket iterator, so this follows the layout reel.h documents:
+ * values below 2 * REEL_HIST_SUB are exact, then each power of two 2^p is
+ * cut into REEL_HIST_SUB buckets 2^p / REEL_HIST_SUB wide.
+ */
+static uint64_t hist_bucket_lo(size_t i)
+{
+	const unsigned sbits = (unsigned)__builtin_ctz(REEL_HIST_SUB);
+	if (i < 2 * REEL_HIST_SUB)
+		return i;
+	unsigned p = (unsigned)((i - REEL_HIST_SUB) / REEL_HIST_SUB) + sbits;
+	uint64_t k = (i - REEL_HIST_SUB) % REEL_HIST_SUB;
+	return p > 63 ? UINT64_MAX : (1ull << p) + (k << (p - sbits));
+}
+
+/* % of the I/Os in each issue error class, by the histogram's buckets. */
+static void ie_classes(const struct reel_hist *h, double pct[IE_N])
 {
 	for (size_t c = 0; c < IE_N; c++)
 		pct[c] = 0;
-	for (size_t i = 0; i < PLOTS_HIST_BUCKETS && h->n; i++) {
+	for (size_t i = 0; i < REEL_HIST_BUCKETS && h->count; i++) {
 		if (!h->b[i])
 			continue;
-		int64_t lo, hi;
-		plots_hist_range(i, &lo, &hi);
+		uint64_t lo = hist_bucket_lo(i);
 		size_t c = 0;
-		while (c < IE_N - 1 && lo >= ie_bounds[c])
+		while (c < IE_N - 1 && lo >= (uint64_t)ie_bounds[c])
 			c++;
-		pct[c] += 100.0 * (double)h->b[i] / (double)h->n;
+		pct[c] += 100.0 * (double)h->b[i] / (double)h->count;
 	}
 }
 
@@ -373,6 +347,8 @@ static void list_add(char *buf, size_t len, const char *w)
 	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
 }
 
+/* One plots_render_all(): where the plots go, and the gnuplot argument
+ * lists (' "a" "b"') of data files and titles, cap bytes each. */
 struct job {
 	struct plots_output *outs;
 	size_t maxouts, *nouts;
@@ -380,6 +356,9 @@ struct job {
 	enum plots_format fmt;
 	char *eb;
 	size_t el;
+	char *files, *titles;   /* throughput data (then reused by other plots) */
+	char *lfiles, *ltitles; /* latency over time data */
+	size_t cap;
 };
 
 static int render(struct job *j, const char *script, const char *outname, const char *files,
@@ -414,112 +393,79 @@ static void run_trace(const struct plots_run *r, char *buf, size_t len)
 	}
 }
 
-static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
-		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		       size_t *nouts, char *eb, size_t el);
 
-int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
-		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		     size_t *nouts, char *eb, size_t el)
+/* Each run's data files (throughput; latency CDF and over time when it
+ * has latency), listed in j's argument lists. */
+static int write_run_data(struct job *j, struct plots_run *const *runs, size_t n)
 {
-	/* runs without a single timed I/O have nothing to draw */
-	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
-	if (!use)
-		return -ENOMEM;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (runs[i]->all.ios)
-			use[k++] = runs[i];
+	char name[64], p[PATH_MAX];
 	int err;
-	if (!k) {
-		errf(eb, el, "%s: no I/O with a time to plot%s", n ? runs[0]->path : "no run",
-		     n > 1 ? " (nor in the other runs)" : "");
-		err = -EINVAL;
-	} else {
-		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
-	}
-	free(use);
-	return err;
-}
-
-static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
-		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		       size_t *nouts, char *eb, size_t el)
-{
-	size_t dummy = 0;
-	struct job j = {outs, maxouts, nouts ? nouts : &dummy, dir, fmt, eb, el};
-	*j.nouts = 0;
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/data", dir);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		errf(eb, el, "%s: cannot create: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-		errf(eb, el, "%s: cannot create: %s", p, strerror(errno));
-		return -errno;
-	}
-	size_t cap = 64 * (n + 1) + 256 * n;
-	char *files = calloc(1, cap), *titles = calloc(1, cap), *lfiles = calloc(1, cap),
-	     *ltitles = calloc(1, cap);
-	int err = -ENOMEM;
-	if (!files || !titles || !lfiles || !ltitles)
-		goto out;
-	int any_lat = 0, any_replay = 0, all_completion = 1;
 	for (size_t i = 0; i < n; i++) {
-		char name[64];
 		const struct plots_run *r = runs[i];
 		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
-		if ((err = write_tput(r, dir, name, eb, el)) < 0)
-			goto out;
+		if ((err = write_tput(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
 		plots_strf(p, sizeof(p), "data/%s", name);
-		list_add(files, cap, p);
-		list_add(titles, cap, r->label);
-		all_completion &= r->time_by_completion;
-		if (r->has_latency) {
-			any_lat = 1;
-			plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
-			if ((err = write_cdf(r, dir, name, eb, el)) < 0)
-				goto out;
-			plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
-			if ((err = write_lattime(r, dir, name, eb, el)) < 0)
-				goto out;
-			plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
-			list_add(lfiles, cap, p);
-			list_add(ltitles, cap, r->label);
-		}
-		any_replay |= r->has_issue_err;
+		list_add(j->files, j->cap, p);
+		list_add(j->titles, j->cap, r->label);
+		if (!r->has_latency)
+			continue;
+		plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
+		if ((err = write_cdf(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
+		if ((err = write_lattime(r, j->dir, name, j->eb, j->el)) < 0)
+			return err;
+		plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
+		list_add(j->lfiles, j->cap, p);
+		list_add(j->ltitles, j->cap, r->label);
 	}
-	char title[256], iv[32];
+	return 0;
+}
+
+/* Throughput (or arrival rate), and with latency: in-flight, latency CDF
+ * and latency over time. */
+static int render_time_plots(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int any_lat = 0, all_completion = 1, err;
+	for (size_t i = 0; i < n; i++) {
+		any_lat |= runs[i]->has_latency;
+		all_completion &= runs[i]->time_by_completion;
+	}
+	char title[256], iv[32], p[PATH_MAX];
 	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
 	plots_strf(title, sizeof(title), "%s over time (interval %s)",
 		   all_completion ? "Throughput" : "Arrival rate", iv);
-	if ((err = render(&j, "throughput", "throughput", files, titles, title,
+	if ((err = render(j, "throughput", "throughput", j->files, j->titles, title,
 			  all_completion ? "completion" : "arrival")) < 0)
-		goto out;
-	if (any_lat) {
-		if ((err = render(&j, "inflight", "inflight", files, titles,
-				  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
-			goto out;
-		files[0] = titles[0] = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!runs[i]->has_latency)
-				continue;
-			plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
-			list_add(files, cap, p);
-			list_add(titles, cap, runs[i]->label);
-		}
-		if ((err = render(&j, "latency_cdf", "latency_cdf", files, titles,
-				  "Latency CDF (issue to completion)", NULL)) < 0)
-			goto out;
-		fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
-		plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
-		if ((err = render(&j, "latency_time", "latency_time", lfiles, ltitles, title,
-				  NULL)) < 0)
-			goto out;
+		return err;
+	if (!any_lat)
+		return 0;
+	if ((err = render(j, "inflight", "inflight", j->files, j->titles,
+			  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
+		return err;
+	j->files[0] = j->titles[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i]->has_latency)
+			continue;
+		plots_strf(p, sizeof(p), "data/latcdf_%zu.dat", i + 1);
+		list_add(j->files, j->cap, p);
+		list_add(j->titles, j->cap, runs[i]->label);
 	}
-	/* access maps: one per distinct trace (replays of one trace look alike) */
+	if ((err = render(j, "latency_cdf", "latency_cdf", j->files, j->titles,
+			  "Latency CDF (issue to completion)", NULL)) < 0)
+		return err;
+	fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
+	plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
+	return render(j, "latency_time", "latency_time", j->lfiles, j->ltitles, title, NULL);
+}
+
+/* Access maps: one per distinct trace (replays of one trace look alike),
+ * at most 4. */
+static int render_maps(struct job *j, struct plots_run *const *runs, size_t n)
+{
 	size_t nmaps = 0;
+	int err;
 	for (size_t i = 0; i < n && nmaps < 4; i++) {
 		char ti[1024], tj[1024];
 		run_trace(runs[i], ti, sizeof(ti));
@@ -530,42 +476,44 @@ static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 		}
 		if (seen)
 			continue;
-		char name[64], out[64];
+		char name[64], out[64], p[PATH_MAX], title[256], t1[200];
 		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
-		if ((err = write_map(runs[i], dir, name, eb, el)) < 0)
-			goto out;
+		if ((err = write_map(runs[i], j->dir, name, j->eb, j->el)) < 0)
+			return err;
 		plots_strf(p, sizeof(p), "\"data/%s\"", name);
 		if (nmaps)
 			plots_strf(out, sizeof(out), "access_map_%zu", i + 1);
 		else
 			plots_strf(out, sizeof(out), "access_map");
 		plots_strf(title, sizeof(title), "Access map: %.200s", runs[i]->label);
-		char t1[200];
 		plots_strf(t1, sizeof(t1), "\"%.190s\"", runs[i]->label);
-		if ((err = render(&j, "access_map", out, p, t1, title,
+		if ((err = render(j, "access_map", out, p, t1, title,
 				  runs[i]->op[PLOTS_OTHER].ios ? "other" : "")) < 0)
-			goto out;
+			return err;
 		nmaps++;
 	}
-	/* request sizes: one pair of columns (read, write) per run, or one
-	 * pair for all runs when they are the same (replays of one trace) */
-	int same = 1;
+	return 0;
+}
+
+/* Request sizes: one pair of columns (read, write) per run, or one pair
+ * for all runs when they are the same (replays of one trace). */
+static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int same = 1, err;
 	for (size_t i = 1; i < n; i++)
 		same &= !memcmp(runs[i]->size_hist, runs[0]->size_hist, sizeof(runs[0]->size_hist));
 	size_t ncols = same ? 1 : n;
-	FILE *f = open_data(dir, "sizes.dat", eb, el);
-	if (!f) {
-		err = -EIO;
-		goto out;
-	}
-	titles[0] = 0;
+	FILE *f = open_data(j->dir, "sizes.dat", j->eb, j->el);
+	if (!f)
+		return -EIO;
+	j->titles[0] = 0;
 	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
 	for (size_t c = 0; c < ncols; c++) {
 		char t[200];
 		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
-		list_add(titles, cap, t);
+		list_add(j->titles, j->cap, t);
 		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
-		list_add(titles, cap, t);
+		list_add(j->titles, j->cap, t);
 		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
 	}
 	fprintf(f, "\n");
@@ -588,54 +536,108 @@ static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
 		}
 		fprintf(f, "\n");
 	}
-	if ((err = close_data(f, dir, "sizes.dat", eb, el)) < 0)
-		goto out;
-	if (lo < PLOTS_SIZE_BUCKETS &&
-	    (err = render(&j, "sizes", "sizes", "\"data/sizes.dat\"", titles,
-			  "Request size histogram", NULL)) < 0)
-		goto out;
-	if (any_replay) {
-		f = open_data(dir, "issue_error.dat", eb, el);
-		if (!f) {
-			err = -EIO;
-			goto out;
-		}
-		titles[0] = 0;
-		double (*pct)[IE_N] = calloc(n, sizeof(*pct));
-		if (!pct) {
-			fclose(f);
-			err = -ENOMEM;
-			goto out;
-		}
-		fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
-		fprintf(f, "# class");
-		for (size_t i = 0; i < n; i++)
-			if (runs[i]->has_issue_err) {
-				ie_classes(&runs[i]->issue_err, pct[i]);
-				list_add(titles, cap, runs[i]->label);
-				fprintf(f, " run_%zu", i + 1);
-			}
-		fprintf(f, "\n");
-		for (size_t c = 0; c < IE_N; c++) {
-			fprintf(f, "%s", ie_names[c]);
-			for (size_t i = 0; i < n; i++)
-				if (runs[i]->has_issue_err)
-					fprintf(f, " %.4f", pct[i][c]);
-			fprintf(f, "\n");
-		}
-		free(pct);
-		if ((err = close_data(f, dir, "issue_error.dat", eb, el)) < 0)
-			goto out;
-		if ((err = render(&j, "issue_error", "issue_error", "\"data/issue_error.dat\"",
-				  titles, "Replay issue error: actual minus scheduled submission time",
-				  NULL)) < 0)
-			goto out;
+	if ((err = close_data(f, j->dir, "sizes.dat", j->eb, j->el)) < 0)
+		return err;
+	if (lo >= PLOTS_SIZE_BUCKETS)
+		return 0;
+	return render(j, "sizes", "sizes", "\"data/sizes.dat\"", j->titles,
+		      "Request size histogram", NULL);
+}
+
+/* Replay issue error: % of I/Os per class, a column per replayed run. */
+static int render_issue_error(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	int any_replay = 0, err;
+	for (size_t i = 0; i < n; i++)
+		any_replay |= runs[i]->has_issue_err;
+	if (!any_replay)
+		return 0;
+	FILE *f = open_data(j->dir, "issue_error.dat", j->eb, j->el);
+	if (!f)
+		return -EIO;
+	j->titles[0] = 0;
+	double (*pct)[IE_N] = calloc(n, sizeof(*pct));
+	if (!pct) {
+		fclose(f);
+		return -ENOMEM;
 	}
-	err = 0;
-out:
-	free(files);
-	free(titles);
-	free(lfiles);
-	free(ltitles);
+	fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
+	fprintf(f, "# class");
+	for (size_t i = 0; i < n; i++)
+		if (runs[i]->has_issue_err) {
+			ie_classes(&runs[i]->issue_err, pct[i]);
+			list_add(j->titles, j->cap, runs[i]->label);
+			fprintf(f, " run_%zu", i + 1);
+		}
+	fprintf(f, "\n");
+	for (size_t c = 0; c < IE_N; c++) {
+		fprintf(f, "%s", ie_names[c]);
+		for (size_t i = 0; i < n; i++)
+			if (runs[i]->has_issue_err)
+				fprintf(f, " %.4f", pct[i][c]);
+		fprintf(f, "\n");
+	}
+	free(pct);
+	if ((err = close_data(f, j->dir, "issue_error.dat", j->eb, j->el)) < 0)
+		return err;
+	return render(j, "issue_error", "issue_error", "\"data/issue_error.dat\"", j->titles,
+		      "Replay issue error: actual minus scheduled submission time", NULL);
+}
+
+/* Every plot of runs[] (each with a timed I/O), in the order people read
+ * them; the first failure stops the lot. */
+static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
+		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		       size_t *nouts, char *eb, size_t el)
+{
+	size_t dummy = 0;
+	struct job j = {.outs = outs, .maxouts = maxouts, .nouts = nouts ? nouts : &dummy,
+			.dir = dir, .fmt = fmt, .eb = eb, .el = el};
+	*j.nouts = 0;
+	char p[PATH_MAX];
+	plots_strf(p, sizeof(p), "%s/data", dir);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", dir, strerror(errno));
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		return reel_errf(eb, el, -errno, "%s: cannot create: %s", p, strerror(errno));
+	j.cap = 64 * (n + 1) + 256 * n;
+	j.files = calloc(1, j.cap);
+	j.titles = calloc(1, j.cap);
+	j.lfiles = calloc(1, j.cap);
+	j.ltitles = calloc(1, j.cap);
+	int err = -ENOMEM;
+	if (j.files && j.titles && j.lfiles && j.ltitles &&
+	    (err = write_run_data(&j, runs, n)) == 0 &&
+	    (err = render_time_plots(&j, runs, n)) == 0 && (err = render_maps(&j, runs, n)) == 0 &&
+	    (err = render_sizes(&j, runs, n)) == 0)
+		err = render_issue_error(&j, runs, n);
+	free(j.files);
+	free(j.titles);
+	free(j.lfiles);
+	free(j.ltitles);
 	return err;
 }
+
+int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
+		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		     size_t *nouts, char *eb, size_t el)
+{
+	/* runs without a single timed I/O have nothing to draw */
+	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i]->all.ios)
+			use[k++] = runs[i];
+	int err;
+	if (!k) {
+		err = reel_errf(eb, el, -EINVAL, "%s: no I/O with a time to plot%s",
+				n ? runs[0]->path : "no run", n > 1 ? " (nor in the other runs)" : "");
+	} else {
+		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
+	}
+	free(use);
+	return err;
+}
+

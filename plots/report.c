@@ -373,9 +373,9 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		}
 		if (r->has_issue_err) {
 			fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
-			json_num(f, plots_hist_quantile(&r->issue_err, 0.5) / 1e3);
+			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
 			fprintf(f, ", \"p99\": ");
-			json_num(f, plots_hist_quantile(&r->issue_err, 0.99) / 1e3);
+			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
 			fprintf(f, ", \"max\": ");
 			json_num(f, (double)r->issue_err.max / 1e3);
 			fprintf(f, "}");

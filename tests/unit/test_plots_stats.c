@@ -1,7 +1,8 @@
 /* plots statistics on result-shaped .reel files written here: MB/s and IOPS
  * over the I/O span are exact, latency percentiles are within the
  * histogram's resolution of the exact (sorted) values, time buckets add up
- * to the totals, the in-flight integral matches the busy time, and runs
+ * to the totals, the in-flight integral matches the busy time, the issue
+ * error is formats' histogram (as replay prints it), and runs
  * that differ only in replay.data are grouped for the "% of max" table. */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct truth {
 	uint64_t bytes[2], ios[2];
 	int64_t t0, t1;
 	double busy_ns;
+	struct reel_hist ie; /* issue - queue: what replay's issue_err holds */
 	int64_t lat[N];
 };
 
@@ -74,6 +76,7 @@ static void write_result(const char *path, const char *data, double slow, struct
 		t->bytes[d] += r.length;
 		t->ios[d]++;
 		t->lat[i] = lat;
+		reel_hist_add(&t->ie, (uint64_t)(r.issue_ns - r.queue_ns));
 		t->busy_ns += (double)lat;
 		if (r.issue_ns < t->t0)
 			t->t0 = r.issue_ns;
@@ -129,6 +132,18 @@ int main(void)
 				fprintf(stderr, "q%.3f: %.0f vs exact %.0f\n", qs[q], got, exact);
 			CHECK(near(got, exact, 0.011));
 		}
+		/* the issue error: the one histogram, so the same percentiles as
+		 * `ioreel replay` prints, to the ns */
+		CHECK_EQ(r->issue_err.count, N);
+		for (int q = 0; q < 3; q++)
+			CHECK_EQ(reel_hist_quantile(&r->issue_err, qs[q]),
+				 reel_hist_quantile(&t->ie, qs[q]));
+		CHECK_EQ(r->issue_err.max, t->ie.max);
+		/* latency over time: the buckets' histograms hold every I/O */
+		uint64_t nlat = 0;
+		for (size_t b = 0; b < r->nlatb; b++)
+			nlat += r->lat_time[b].count;
+		CHECK_EQ(nlat, N);
 		/* buckets add up; in-flight integral = total busy time */
 		uint64_t ios = 0, bytes = 0;
 		double busy = 0;

@@ -1,7 +1,7 @@
 /*
- * capture/trace.c - the tracing session: a private tracefs instance, the
- * per-CPU raw ring buffers, libtraceevent parsing and a time-ordered merge of
- * the CPUs.
+ * capture/tracefs_reader.c - the tracefs reader (the tracing session): a
+ * private tracefs instance, the per-CPU raw ring buffers, libtraceevent
+ * parsing and a time-ordered merge of the CPUs.
  *
  * Why a merge: each CPU's buffer is in time order, the joiner needs one
  * stream in time order.  The instance uses the "mono" trace clock so that
@@ -206,12 +206,13 @@ struct fmt_src {
 	size_t n;
 };
 
-static int setup_events(struct capture *c, const struct capture_opts *o,
-			const struct fmt_src *src, char *err, size_t errlen)
+/*
+ * Parse only the formats of the events used: tracefs_local_events() would
+ * also load kallsyms and every other event (a large start-up cost that the
+ * capture does not need).  src: the format texts (offline), else tracefs.
+ */
+static int load_formats(struct capture *c, const struct fmt_src *src, char *err, size_t errlen)
 {
-	/* Parse only the formats of the events used: tracefs_local_events()
-	 * would also load kallsyms and every other event (a large start-up
-	 * cost that the capture does not need). */
 	c->tep = tep_alloc();
 	if (c->tep) {
 		enum tep_endian host = tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
@@ -233,182 +234,173 @@ static int setup_events(struct capture *c, const struct capture_opts *o,
 			nparsed++;
 		free(fmt);
 	}
-	if (!c->tep || !nparsed) {
-		snprintf(err, errlen, "cannot read the block event formats from %s/events "
-				      "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
-			 src ? "the given texts" : tracefs_tracing_dir() ? tracefs_tracing_dir()
-								    : "/sys/kernel/tracing");
-		return -ENOENT;
-	}
-	/* dev filter: "dev == A || dev == B" (remaps also by their source) */
-	char filt[2048] = "", filt_remap[4096] = "";
+	if (!c->tep || !nparsed)
+		return reel_errf(err, errlen, -ENOENT,
+				 "cannot read the block event formats from %s/events "
+				 "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
+				 src ? "the given texts"
+				 : tracefs_tracing_dir() ? tracefs_tracing_dir()
+							 : "/sys/kernel/tracing");
+	return 0;
+}
+
+/* The kernel's device filters: "dev == A || dev == B", and for remaps also
+ * by their source device. */
+static int build_filters(const struct capture_opts *o, char *filt, size_t flen,
+			 char *filt_remap, size_t rlen, char *err, size_t errlen)
+{
 	size_t fl = 0, rl = 0;
+	filt[0] = filt_remap[0] = 0;
 	for (size_t i = 0; i < o->ndevts; i++) {
-		fl += snprintf(filt + fl, sizeof(filt) - fl, "%sdev == %u", i ? " || " : "",
-			       o->devts[i]);
-		rl += snprintf(filt_remap + rl, sizeof(filt_remap) - rl,
-			       "%sdev == %u || old_dev == %u", i ? " || " : "", o->devts[i],
-			       o->devts[i]);
-		if (fl >= sizeof(filt) || rl >= sizeof(filt_remap)) {
-			snprintf(err, errlen, "too many devices for the event filter");
-			return -E2BIG;
-		}
+		fl += snprintf(filt + fl, flen - fl, "%sdev == %u", i ? " || " : "", o->devts[i]);
+		rl += snprintf(filt_remap + rl, rlen - rl, "%sdev == %u || old_dev == %u",
+			       i ? " || " : "", o->devts[i], o->devts[i]);
+		if (fl >= flen || rl >= rlen)
+			return reel_errf(err, errlen, -E2BIG, "too many devices for the event filter");
 	}
+	return 0;
+}
+
+/* The fields read from event ev of kind k, and the size an event must have
+ * to hold them all. */
+static int describe_event(struct evdesc *d, struct tep_event *ev, int k, char *err,
+			  size_t errlen)
+{
+	d->ev = ev;
+	d->kind = k;
+	d->dev = tep_find_field(ev, "dev");
+	d->sector = tep_find_field(ev, "sector");
+	d->nr_sector = tep_find_field(ev, "nr_sector");
+	d->bytes = tep_find_field(ev, "bytes");
+	d->rwbs = tep_find_field(ev, "rwbs");
+	d->comm = tep_find_field(ev, "comm");
+	d->error = tep_find_field(ev, "error");
+	d->old_dev = tep_find_field(ev, "old_dev");
+	d->old_sector = tep_find_field(ev, "old_sector");
+	d->new_sector = tep_find_field(ev, "new_sector");
+	d->parent_pid = tep_find_field(ev, "parent_pid");
+	d->child_pid = tep_find_field(ev, "child_pid");
+	if (k != K_FORK && (!d->dev || !d->sector || !d->rwbs))
+		return reel_errf(err, errlen, -EINVAL,
+				 "%s: unexpected event format (no dev/sector/rwbs field)",
+				 kinds[k].name);
+	struct tep_format_field *fs[] = {d->dev, d->sector, d->nr_sector, d->bytes,
+					 d->rwbs, d->comm, d->error, d->old_dev,
+					 d->old_sector, d->new_sector, d->parent_pid,
+					 d->child_pid,
+					 tep_find_common_field(ev, "common_type"),
+					 tep_find_common_field(ev, "common_pid")};
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if (fs[i] && fs[i]->offset + fs[i]->size > d->min_size)
+			d->min_size = fs[i]->offset + fs[i]->size;
+	return 0;
+}
+
+/* Set event k's device filter (when devices were given) and enable it. */
+static int enable_event(struct capture *c, const struct capture_opts *o, const struct evdesc *d,
+			const char *filt, const char *filt_remap, char *err, size_t errlen)
+{
+	int k = d->kind;
+	if (k != K_FORK && o->ndevts) {
+		const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
+										     : filt;
+		if (tracefs_event_file_write(c->inst, kinds[k].system, kinds[k].name, "filter", f) <
+		    0)
+			return reel_errf(err, errlen, -errno, "%s: cannot set the device filter: %s",
+					 kinds[k].name, strerror(errno));
+	}
+	if (tracefs_event_enable(c->inst, kinds[k].system, kinds[k].name) < 0)
+		return reel_errf(err, errlen, -EIO, "cannot enable %s:%s in instance %s: %s",
+				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
+	return 0;
+}
+
+/* The events this kernel has (the required ones must be there), described
+ * for parse_event() and, live, enabled with the device filter. */
+static int setup_events(struct capture *c, const struct capture_opts *o,
+			const struct fmt_src *src, char *err, size_t errlen)
+{
+	char filt[2048], filt_remap[4096];
+	int rc;
+	if ((rc = load_formats(c, src, err, errlen)) ||
+	    (rc = build_filters(o, filt, sizeof(filt), filt_remap, sizeof(filt_remap), err,
+				errlen)))
+		return rc;
 	for (int k = 0; k < K__COUNT; k++) {
 		if (k == K_FORK && !o->pid_tree)
 			continue;
 		struct tep_event *ev = tep_find_event_by_name(c->tep, kinds[k].system, kinds[k].name);
 		if (!ev) {
-			if (kinds[k].required) {
-				snprintf(err, errlen, "this kernel has no %s:%s tracepoint "
-						      "(needs CONFIG_BLOCK tracepoints in tracefs)",
-					 kinds[k].system, kinds[k].name);
-				return -ENOENT;
-			}
+			if (kinds[k].required)
+				return reel_errf(err, errlen, -ENOENT,
+						 "this kernel has no %s:%s tracepoint "
+						 "(needs CONFIG_BLOCK tracepoints in tracefs)",
+						 kinds[k].system, kinds[k].name);
 			continue;
 		}
 		struct evdesc *d = &c->ed[c->ned++];
-		d->ev = ev;
-		d->kind = k;
-		d->dev = tep_find_field(ev, "dev");
-		d->sector = tep_find_field(ev, "sector");
-		d->nr_sector = tep_find_field(ev, "nr_sector");
-		d->bytes = tep_find_field(ev, "bytes");
-		d->rwbs = tep_find_field(ev, "rwbs");
-		d->comm = tep_find_field(ev, "comm");
-		d->error = tep_find_field(ev, "error");
-		d->old_dev = tep_find_field(ev, "old_dev");
-		d->old_sector = tep_find_field(ev, "old_sector");
-		d->new_sector = tep_find_field(ev, "new_sector");
-		d->parent_pid = tep_find_field(ev, "parent_pid");
-		d->child_pid = tep_find_field(ev, "child_pid");
-		if (k != K_FORK && (!d->dev || !d->sector || !d->rwbs)) {
-			snprintf(err, errlen, "%s: unexpected event format (no dev/sector/rwbs field)",
-				 kinds[k].name);
-			return -EINVAL;
-		}
+		if ((rc = describe_event(d, ev, k, err, errlen)))
+			return rc;
 		if (ev->id >= 0 && ev->id < (int)(sizeof(c->by_id) / sizeof(c->by_id[0])))
 			c->by_id[ev->id] = d;
-		struct tep_format_field *fs[] = {d->dev, d->sector, d->nr_sector, d->bytes,
-						 d->rwbs, d->comm, d->error, d->old_dev,
-						 d->old_sector, d->new_sector, d->parent_pid,
-						 d->child_pid,
-						 tep_find_common_field(ev, "common_type"),
-						 tep_find_common_field(ev, "common_pid")};
-		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
-			if (fs[i] && fs[i]->offset + fs[i]->size > d->min_size)
-				d->min_size = fs[i]->offset + fs[i]->size;
-		if (!c->inst)
-			continue; /* offline: nothing to enable */
-		if (k != K_FORK && o->ndevts) {
-			const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
-											     : filt;
-			if (tracefs_event_file_write(c->inst, kinds[k].system, kinds[k].name,
-						     "filter", f) < 0) {
-				snprintf(err, errlen, "%s: cannot set the device filter: %s",
-					 kinds[k].name, strerror(errno));
-				return -errno;
-			}
-		}
-		if (tracefs_event_enable(c->inst, kinds[k].system, kinds[k].name) < 0) {
-			snprintf(err, errlen, "cannot enable %s:%s in instance %s: %s",
-				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
-			return -EIO;
-		}
+		if (c->inst && (rc = enable_event(c, o, d, filt, filt_remap, err, errlen)))
+			return rc; /* offline: nothing to enable */
 	}
-	if (!c->ned) {
-		snprintf(err, errlen, "no block event formats");
-		return -ENOENT;
-	}
+	if (!c->ned)
+		return reel_errf(err, errlen, -ENOENT, "no block event formats");
 	struct tep_event *any = c->ed[0].ev;
 	c->f_type = tep_find_common_field(any, "common_type");
 	c->f_pid = tep_find_common_field(any, "common_pid");
-	if (!c->f_type || !c->f_pid) {
-		snprintf(err, errlen, "event formats lack common_type/common_pid");
-		return -EINVAL;
-	}
+	if (!c->f_type || !c->f_pid)
+		return reel_errf(err, errlen, -EINVAL, "event formats lack common_type/common_pid");
 	return 0;
 }
 
-int capture_open(struct capture **out, const struct capture_opts *o, char *err, size_t errlen)
+/* The private instance, stopped, on the mono clock, with buffers of
+ * buffer_kb per CPU that drop new events when full. */
+static int create_instance(struct capture *c, const struct capture_opts *o, char *err,
+			   size_t errlen)
 {
-	struct capture *c = calloc(1, sizeof(*c));
-	int rc;
 	char num[32];
-
-	*out = NULL;
-	if (!c)
-		return -ENOMEM;
-	if (o->instance)
-		snprintf(c->name, sizeof(c->name), "%s", o->instance);
-	else
-		snprintf(c->name, sizeof(c->name), "ioreel-%ld", (long)getpid());
-	if (!tracefs_tracing_dir()) {
-		snprintf(err, errlen, "tracefs is not mounted and cannot be mounted "
-				      "(mount -t tracefs nodev /sys/kernel/tracing; needs root)");
-		free(c);
-		return -ENOENT;
-	}
-	if (tracefs_instance_exists(c->name)) {
-		snprintf(err, errlen, "tracing instance %s already exists", c->name);
-		free(c);
-		return -EEXIST;
-	}
+	if (!tracefs_tracing_dir())
+		return reel_errf(err, errlen, -ENOENT,
+				 "tracefs is not mounted and cannot be mounted "
+				 "(mount -t tracefs nodev /sys/kernel/tracing; needs root)");
+	if (tracefs_instance_exists(c->name))
+		return reel_errf(err, errlen, -EEXIST, "tracing instance %s already exists", c->name);
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create tracing instance %s/instances/%s: %s (needs root)",
-			 tracefs_tracing_dir(), c->name, strerror(errno));
-		free(c);
-		return rc ? rc : -EIO;
-	}
-	c->pid_tree = o->pid_tree;
-	if (o->nparts) {
-		c->parts = malloc(o->nparts * sizeof(*c->parts));
-		if (!c->parts) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		memcpy(c->parts, o->parts, o->nparts * sizeof(*c->parts));
-		c->nparts = o->nparts;
+		int rc = errno ? -errno : -EIO;
+		return reel_errf(err, errlen, rc,
+				 "cannot create tracing instance %s/instances/%s: %s (needs root)",
+				 tracefs_tracing_dir(), c->name, strerror(errno));
 	}
 	tracefs_trace_off(c->inst);
-	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0) {
-		snprintf(err, errlen, "instance %s: cannot select the mono trace clock", c->name);
-		rc = -EIO;
-		goto fail;
-	}
+	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
+		return reel_errf(err, errlen, -EIO, "instance %s: cannot select the mono trace clock",
+				 c->name);
 	/* a full buffer drops new events (counted in "dropped events") rather
 	 * than overwriting unread ones */
 	tracefs_instance_file_write(c->inst, "options/overwrite", "0");
 	unsigned kb = o->buffer_kb ? o->buffer_kb : 8192;
 	snprintf(num, sizeof(num), "%u", kb);
-	if (tracefs_instance_file_write(c->inst, "buffer_size_kb", num) < 0) {
-		snprintf(err, errlen, "instance %s: cannot set buffer_size_kb to %u: %s", c->name,
-			 kb, strerror(errno));
-		rc = -ENOMEM;
-		goto fail;
-	}
-	rc = setup_events(c, o, NULL, err, errlen);
-	if (rc)
-		goto fail;
-	if (o->pid_tree) {
-		c->cappids = 64;
-		c->pids = malloc(c->cappids * sizeof(*c->pids));
-		if (!c->pids) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		c->pids[c->npids++] = o->pid_tree;
-	}
+	if (tracefs_instance_file_write(c->inst, "buffer_size_kb", num) < 0)
+		return reel_errf(err, errlen, -ENOMEM,
+				 "instance %s: cannot set buffer_size_kb to %u: %s", c->name, kb,
+				 strerror(errno));
+	return 0;
+}
+
+/* Open every online CPU's raw buffer.  Larger ring-buffer sub-buffers
+ * (kernel 6.8+) mean fewer page switches for the writers and fewer reads
+ * for us. */
+static int open_cpus(struct capture *c, const struct capture_opts *o, char *err, size_t errlen)
+{
+	char num[32];
 	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	c->cpu = calloc((size_t)c->ncpus, sizeof(*c->cpu));
-	if (!c->cpu) {
-		rc = -ENOMEM;
-		goto fail;
-	}
-	/* Larger ring-buffer sub-buffers (kernel 6.8+) mean fewer page
-	 * switches for the writers and fewer reads for us. */
+	if (!c->cpu)
+		return -ENOMEM;
 	int subbuf = 0;
 	if (o->subbuf_kb != 1) {
 		snprintf(num, sizeof(num), "%u", o->subbuf_kb ? o->subbuf_kb : 64);
@@ -437,12 +429,49 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 		if (ps > c->page_size)
 			c->page_size = ps;
 	}
-	if (c->page_size <= 0) {
-		snprintf(err, errlen, "instance %s: cannot open any per_cpu/cpuN/trace_pipe_raw",
-			 c->name);
-		rc = -EIO;
+	if (c->page_size <= 0)
+		return reel_errf(err, errlen, -EIO,
+				 "instance %s: cannot open any per_cpu/cpuN/trace_pipe_raw", c->name);
+	return 0;
+}
+
+int capture_open(struct capture **out, const struct capture_opts *o, char *err, size_t errlen)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (o->instance)
+		snprintf(c->name, sizeof(c->name), "%s", o->instance);
+	else
+		snprintf(c->name, sizeof(c->name), "ioreel-%ld", (long)getpid());
+	c->pid_tree = o->pid_tree;
+	if ((rc = create_instance(c, o, err, errlen)))
 		goto fail;
+	if (o->nparts) {
+		c->parts = malloc(o->nparts * sizeof(*c->parts));
+		if (!c->parts) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memcpy(c->parts, o->parts, o->nparts * sizeof(*c->parts));
+		c->nparts = o->nparts;
 	}
+	if ((rc = setup_events(c, o, NULL, err, errlen)))
+		goto fail;
+	if (o->pid_tree) {
+		c->cappids = 64;
+		c->pids = malloc(c->cappids * sizeof(*c->pids));
+		if (!c->pids) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		c->pids[c->npids++] = o->pid_tree;
+	}
+	if ((rc = open_cpus(c, o, err, errlen)))
+		goto fail;
 	c->page = malloc((size_t)c->page_size);
 	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!c->page || !c->kbuf) {

@@ -1,5 +1,5 @@
 /*
- * plots/stats.c - per-run statistics for plots and comparisons: two
+ * plots/run_stats.c - per-run statistics for plots and comparisons: two
  * streaming passes over a .reel file (span, then everything else) into
  * fixed-size histograms and per-interval buckets.
  */
@@ -18,76 +18,6 @@ int plots_strf(char *buf, size_t len, const char *fmt, ...)
 	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return n;
-}
-
-/* ---- histogram --------------------------------------------------------- */
-size_t plots_hist_index(int64_t v)
-{
-	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
-	if (v < 0)
-		v = 0;
-	uint64_t u = (uint64_t)v;
-	if (u < 2 * sub)
-		return (size_t)u;
-	unsigned msb = 63 - (unsigned)__builtin_clzll(u);
-	unsigned shift = msb - PLOTS_HIST_SUBBITS;
-	size_t i = sub + (size_t)shift * sub + (size_t)((u >> shift) - sub);
-	return i < PLOTS_HIST_BUCKETS ? i : PLOTS_HIST_BUCKETS - 1;
-}
-
-void plots_hist_range(size_t i, int64_t *lo, int64_t *hi)
-{
-	const unsigned sub = 1u << PLOTS_HIST_SUBBITS;
-	if (i < 2 * sub) {
-		*lo = (int64_t)i;
-		*hi = (int64_t)i + 1;
-		return;
-	}
-	unsigned shift = (unsigned)((i - sub) / sub);
-	uint64_t mant = (i - sub) % sub + sub;
-	*lo = (int64_t)(mant << shift);
-	*hi = (int64_t)((mant + 1) << shift);
-}
-
-void plots_hist_add(struct plots_hist *h, int64_t v)
-{
-	if (v < 0)
-		v = 0;
-	if (!h->n || v < h->min)
-		h->min = v;
-	if (!h->n || v > h->max)
-		h->max = v;
-	h->n++;
-	h->sum += (double)v;
-	h->b[plots_hist_index(v)]++;
-}
-
-double plots_hist_quantile(const struct plots_hist *h, double q)
-{
-	if (!h->n)
-		return 0;
-	if (q <= 0)
-		return (double)h->min;
-	if (q >= 1)
-		return (double)h->max;
-	/* the smallest bucket whose cumulative count reaches ceil(q * n) */
-	uint64_t want = (uint64_t)ceil(q * (double)h->n), cum = 0;
-	if (want < 1)
-		want = 1;
-	for (size_t i = 0; i < PLOTS_HIST_BUCKETS; i++) {
-		cum += h->b[i];
-		if (cum >= want) {
-			int64_t lo, hi;
-			plots_hist_range(i, &lo, &hi);
-			double v = (double)lo + (double)(hi - lo - 1) / 2.0;
-			if (v < (double)h->min)
-				v = (double)h->min;
-			if (v > (double)h->max)
-				v = (double)h->max;
-			return v;
-		}
-	}
-	return (double)h->max;
 }
 
 /* ---- records ----------------------------------------------------------- */
@@ -121,25 +51,15 @@ static int op_dir(int op)
 	return PLOTS_OTHER;
 }
 
-static void errf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 /* The reader's message (it names the file), else "path: error". */
 static void reader_err(char *buf, size_t len, const char *path, const struct reel_reader *rd,
 		       int err)
 {
 	const char *m = rd ? reel_reader_errmsg(rd) : NULL;
 	if (m && *m && strstr(m, path))
-		errf(buf, len, "%s", m);
+		reel_errf(buf, len, err, "%s", m);
 	else
-		errf(buf, len, "%s: %s", path, m && *m ? m : reel_strerror(err));
+		reel_errf(buf, len, err, "%s: %s", path, m && *m ? m : reel_strerror(err));
 }
 
 static void meta_text(const struct reel_reader *rd, const char *key, char *buf, size_t len)
@@ -323,7 +243,7 @@ void plots_run_free(struct plots_run *run)
 	if (!run)
 		return;
 	free(run->buckets);
-	free(run->latb);
+	free(run->lat_time);
 	free(run->points);
 	free(run);
 }
@@ -374,7 +294,10 @@ static size_t size_bucket(uint32_t len)
 	return i;
 }
 
-int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen)
+/* Bucket widths and counts for interval_ns, the arrays they need, and
+ * every statistic zeroed for a (new) pass. */
+static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbuf,
+			 size_t errlen)
 {
 	int64_t span = run->t1 - run->t0;
 	if (interval_ns <= 0)
@@ -388,17 +311,15 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 		run->lat_interval_ns = mult * interval_ns;
 	run->nlatb = (size_t)(span / run->lat_interval_ns) + 1;
 	free(run->buckets);
-	free(run->latb);
+	free(run->lat_time);
 	free(run->points);
 	run->buckets = calloc(run->nbuckets, sizeof(*run->buckets));
-	run->latb = run->has_latency ? calloc(run->nlatb * PLOTS_LAT_COARSE, sizeof(uint32_t)) : NULL;
-	uint64_t stride = run->count / PLOTS_MAP_POINTS + 1;
-	run->points = calloc(run->count / stride + 2, sizeof(*run->points));
-	if (!run->buckets || !run->points || (run->has_latency && !run->latb)) {
-		errf(errbuf, errlen, "%s: out of memory for %zu time buckets", run->path,
-		     run->nbuckets);
-		return -ENOMEM;
-	}
+	run->lat_time = run->has_latency ? calloc(run->nlatb, sizeof(*run->lat_time)) : NULL;
+	run->points = calloc(run->count / (run->count / PLOTS_MAP_POINTS + 1) + 2,
+			     sizeof(*run->points));
+	if (!run->buckets || !run->points || (run->has_latency && !run->lat_time))
+		return reel_errf(errbuf, errlen, -ENOMEM, "%s: out of memory for %zu time buckets",
+				 run->path, run->nbuckets);
 	run->npoints = 0;
 	memset(run->op, 0, sizeof(run->op));
 	memset(&run->all, 0, sizeof(run->all));
@@ -406,9 +327,68 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 	memset(run->size_hist, 0, sizeof(run->size_hist));
 	run->has_issue_err = 0;
 	run->max_offset = 0;
+	return 0;
+}
 
+/* Record number k of the run into every statistic; every stride-th one is
+ * an access-map point. */
+static void analyze_rec(struct plots_run *run, const struct reel_rec *r, uint64_t k,
+			uint64_t stride)
+{
+	int64_t s, e;
+	if (rec_times(r, &s, &e) < 0)
+		return;
+	int d = op_dir(r->op);
+	struct plots_op_stats *o = &run->op[d];
+	o->ios++;
+	o->bytes += r->length;
+	run->all.ios++;
+	run->all.bytes += r->length;
+	if ((r->has & REEL_HAS_ERROR) && r->error) {
+		o->errors++;
+		run->all.errors++;
+	}
+	if (r->offset + r->length > run->max_offset)
+		run->max_offset = r->offset + r->length;
+	if (e >= 0 && (r->has & (REEL_HAS_ISSUE | REEL_HAS_QUEUE))) {
+		reel_hist_add(&o->lat, (uint64_t)(e - s));
+		reel_hist_add(&run->all.lat, (uint64_t)(e - s));
+		add_busy(run, s, e);
+		size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
+		if (lb < run->nlatb)
+			reel_hist_add(&run->lat_time[lb], (uint64_t)(e - s));
+	}
+	if (run->is_replay && (r->has & REEL_HAS_QUEUE) && (r->has & REEL_HAS_ISSUE)) {
+		/* as replay records it: an early issue counts as 0 */
+		int64_t ie = r->issue_ns - r->queue_ns;
+		reel_hist_add(&run->issue_err, ie > 0 ? (uint64_t)ie : 0);
+		run->has_issue_err = 1;
+	}
+	if (d != PLOTS_OTHER) {
+		run->size_hist[d][size_bucket(r->length)]++;
+		int64_t t = run->time_by_completion && e >= 0 ? e : s;
+		size_t b = (size_t)((t - run->t0) / run->interval_ns);
+		if (b < run->nbuckets) {
+			run->buckets[b].ios[d]++;
+			run->buckets[b].bytes[d] += r->length;
+		}
+	}
+	if (k % stride == 0) {
+		struct plots_point *p = &run->points[run->npoints++];
+		p->t_s = (float)((double)(s - run->t0) / 1e9);
+		p->off_mib = (float)((double)r->offset / 1048576.0);
+		p->dir = (uint8_t)d;
+		p->dev = r->dev;
+	}
+}
+
+int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen)
+{
+	int err = analyze_reset(run, interval_ns, errbuf, errlen);
+	if (err < 0)
+		return err;
 	struct reel_reader *rd = NULL;
-	int err = reel_reader_open(&rd, run->path, 0);
+	err = reel_reader_open(&rd, run->path, 0);
 	if (err < 0) {
 		reader_err(errbuf, errlen, run->path, rd, err);
 		reel_reader_close(rd);
@@ -416,57 +396,10 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 	}
 	const struct reel_rec *recs;
 	long n;
-	uint64_t k = 0;
-	while ((n = reel_read_chunk(rd, &recs)) > 0) {
-		for (long i = 0; i < n; i++, k++) {
-			const struct reel_rec *r = &recs[i];
-			int64_t s, e;
-			if (rec_times(r, &s, &e) < 0)
-				continue;
-			int d = op_dir(r->op);
-			struct plots_op_stats *o = &run->op[d];
-			o->ios++;
-			o->bytes += r->length;
-			run->all.ios++;
-			run->all.bytes += r->length;
-			if ((r->has & REEL_HAS_ERROR) && r->error) {
-				o->errors++;
-				run->all.errors++;
-			}
-			if (r->offset + r->length > run->max_offset)
-				run->max_offset = r->offset + r->length;
-			int has_lat = e >= 0 && (r->has & (REEL_HAS_ISSUE | REEL_HAS_QUEUE));
-			if (has_lat) {
-				reel_hist_add(&o->lat, (uint64_t)(e - s));
-				reel_hist_add(&run->all.lat, (uint64_t)(e - s));
-				add_busy(run, s, e);
-				size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
-				if (lb < run->nlatb)
-					run->latb[lb * PLOTS_LAT_COARSE +
-						  plots_hist_index(e - s) / 4]++;
-			}
-			if (run->is_replay && (r->has & REEL_HAS_QUEUE) && (r->has & REEL_HAS_ISSUE)) {
-				plots_hist_add(&run->issue_err, r->issue_ns - r->queue_ns);
-				run->has_issue_err = 1;
-			}
-			if (d != PLOTS_OTHER) {
-				run->size_hist[d][size_bucket(r->length)]++;
-				int64_t t = run->time_by_completion && e >= 0 ? e : s;
-				size_t b = (size_t)((t - run->t0) / run->interval_ns);
-				if (b < run->nbuckets) {
-					run->buckets[b].ios[d]++;
-					run->buckets[b].bytes[d] += r->length;
-				}
-			}
-			if (k % stride == 0) {
-				struct plots_point *p = &run->points[run->npoints++];
-				p->t_s = (float)((double)(s - run->t0) / 1e9);
-				p->off_mib = (float)((double)r->offset / 1048576.0);
-				p->dir = (uint8_t)d;
-				p->dev = r->dev;
-			}
-		}
-	}
+	uint64_t k = 0, stride = run->count / PLOTS_MAP_POINTS + 1;
+	while ((n = reel_read_chunk(rd, &recs)) > 0)
+		for (long i = 0; i < n; i++, k++)
+			analyze_rec(run, &recs[i], k, stride);
 	if (n < 0) {
 		reader_err(errbuf, errlen, run->path, rd, (int)n);
 		reel_reader_close(rd);
