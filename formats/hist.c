@@ -18,13 +18,13 @@ static unsigned bucket_of(uint64_t v)
 	return (p - 7) * REEL_HIST_SUB + REEL_HIST_SUB + sub;
 }
 
-static void bucket_range(unsigned b, uint64_t *lo, uint64_t *hi)
+void reel_hist_bucket_range(size_t b, uint64_t *lo, uint64_t *hi)
 {
 	if (b < 2 * REEL_HIST_SUB) {
 		*lo = *hi = b;
 		return;
 	}
-	unsigned p = (b - REEL_HIST_SUB) / REEL_HIST_SUB + 7;
+	unsigned p = (unsigned)((b - REEL_HIST_SUB) / REEL_HIST_SUB) + 7;
 	uint64_t sub = (b - REEL_HIST_SUB) % REEL_HIST_SUB;
 	*lo = (1ull << p) + (sub << (p - 7));
 	*hi = *lo + (1ull << (p - 7)) - 1;
@@ -74,7 +74,7 @@ uint64_t reel_hist_quantile(const struct reel_hist *h, double q)
 		seen += h->b[i];
 		if (seen >= rank) {
 			uint64_t lo, hi;
-			bucket_range(i, &lo, &hi);
+			reel_hist_bucket_range(i, &lo, &hi);
 			uint64_t v = lo + (hi - lo) / 2;
 			if (v < h->min)
 				v = h->min;

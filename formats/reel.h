@@ -478,6 +478,8 @@ void reel_hist_merge(struct reel_hist *into, const struct reel_hist *from);
 /* q in [0,1]; 0 when empty.  Returns the bucket's midpoint (exact below 256). */
 uint64_t reel_hist_quantile(const struct reel_hist *h, double q);
 double reel_hist_mean(const struct reel_hist *h);
+/* The values bucket b (0 <= b < REEL_HIST_BUCKETS) holds: [*lo, *hi]. */
+void reel_hist_bucket_range(size_t b, uint64_t *lo, uint64_t *hi);
 
 #define REEL_TOP_SIZES 8
 struct reel_stats {

@@ -297,22 +297,6 @@ static const char *const ie_names[] = {"<1us",	   "1-2us",    "2-5us",	  "5-10us
 				       "5-10ms",    ">10ms"};
 #define IE_N (sizeof(ie_bounds) / sizeof(ie_bounds[0]))
 
-/*
- * The least value that falls in bucket i of a struct reel_hist.  formats/
- * has no bucket iterator, so this follows the layout reel.h documents:
- * values below 2 * REEL_HIST_SUB are exact, then each power of two 2^p is
- * cut into REEL_HIST_SUB buckets 2^p / REEL_HIST_SUB wide.
- */
-static uint64_t hist_bucket_lo(size_t i)
-{
-	const unsigned sbits = (unsigned)__builtin_ctz(REEL_HIST_SUB);
-	if (i < 2 * REEL_HIST_SUB)
-		return i;
-	unsigned p = (unsigned)((i - REEL_HIST_SUB) / REEL_HIST_SUB) + sbits;
-	uint64_t k = (i - REEL_HIST_SUB) % REEL_HIST_SUB;
-	return p > 63 ? UINT64_MAX : (1ull << p) + (k << (p - sbits));
-}
-
 /* % of the I/Os in each issue error class, by the histogram's buckets. */
 static void ie_classes(const struct reel_hist *h, double pct[IE_N])
 {
@@ -321,7 +305,8 @@ static void ie_classes(const struct reel_hist *h, double pct[IE_N])
 	for (size_t i = 0; i < REEL_HIST_BUCKETS && h->count; i++) {
 		if (!h->b[i])
 			continue;
-		uint64_t lo = hist_bucket_lo(i);
+		uint64_t lo, hi;
+		reel_hist_bucket_range(i, &lo, &hi);
 		size_t c = 0;
 		while (c < IE_N - 1 && lo >= (uint64_t)ie_bounds[c])
 			c++;
