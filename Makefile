@@ -20,8 +20,14 @@ FUZZ_BIN := $(FUZZ_SRC:%.c=$(BUILD)/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
+# build/ioreel-mpi (cluster/, docs/mpi.md): beside build/ioreel when Open MPI's
+# mpicc exists; ioreel.c and cluster/ compiled with -DIOREEL_MPI, the rest shared.
+MPICC ?= mpicc
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/ioreel-mpi)
+CLUSTER_OBJ := $(patsubst %.c,$(BUILD)/mpi/%.o,$(wildcard cluster/*.c) ioreel.c)
+
 .PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps
-all: $(BUILD)/.deps $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
+all: $(BUILD)/.deps $(BUILD)/ioreel $(MPI_BIN) $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
 
 # Installs missing Debian packages when root, else prints the apt-get line.
 $(BUILD)/.deps: scripts/deps.sh
@@ -40,6 +46,15 @@ $(BUILD)/libioreel.a: $(LIB_OBJ)
 $(BUILD)/ioreel: $(BUILD)/ioreel.o $(BUILD)/libioreel.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/mpi/%.o: %.c $(wildcard */*.h) | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  MPICC   $<")
+	$(Q)$(MPICC) $(CFLAGS) -DIOREEL_MPI -c -o $@ $<
+
+$(BUILD)/ioreel-mpi: $(CLUSTER_OBJ) $(BUILD)/libioreel.a
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libioreel.a tests/unit/unit.h
 	@mkdir -p $(dir $@)
