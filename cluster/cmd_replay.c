@@ -312,6 +312,10 @@ static void *worker_main(void *arg)
 		rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 	cluster_sleep_until(k->w, k->clk, k->start);
 	k->rc = replay_run(k->o, k->res, k->err, sizeof(k->err));
+	/* a short or interrupted run may end before the first progress call:
+	 * time zero is then at most the closing of the file before now */
+	if (k->t0 == INT64_MAX && k->rc == 0 && k->res->ios)
+		k->t0 = reel_now_ns() - k->res->duration_ns;
 	if (rt)
 		sched_setscheduler(0, old_policy, &old_sp);
 	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
@@ -461,7 +465,7 @@ static void aggregate(struct summary *s)
 		int64_t res_abs = ri->residual_ns < 0 ? -ri->residual_ns : ri->residual_ns;
 		if (res_abs > s->residual_ns)
 			s->residual_ns = res_abs;
-		if (ri->rc < 0 && s->failed < 0)
+		if ((ri->rc < 0 || ri->sent_abort) && s->failed < 0)
 			s->failed = r;
 		s->interrupted |= ri->interrupted || ri->rc < 0;
 		if (!ri->ran || ri->rc < 0 || ri->start_ns == INT64_MIN)
