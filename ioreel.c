@@ -62,7 +62,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--mpi") &&
 		    (!strcmp(argv[1], "replay") || !strcmp(argv[1], "capture"))) {
 #ifdef IOREEL_MPI
-			return (argv[1][0] == 'r' ? cmd_cluster_replay : cmd_cluster_capture)(argc - 1, argv + 1);
+			if (argv[1][0] == 'r')
+				return cmd_cluster_replay(argc - 1, argv + 1);
+			return cmd_cluster_capture(argc - 1, argv + 1);
 #else
 			fprintf(stderr, "ioreel %s: --mpi needs ioreel-mpi, built beside ioreel when "
 					"Open MPI (mpicc) is installed; see docs/mpi.md\n", argv[1]);
