@@ -270,8 +270,8 @@ static int assign(const struct cluster_world *w, const struct crep *c, const cha
 		if (seen)
 			continue;
 		ri->trace_dev[ri->ntargets++] = maps[i].trace_dev;
-		off += (size_t)snprintf(ri->targets + off, off < sizeof(ri->targets) ? sizeof(ri->targets) - off : 0,
-					"%s%s", off ? "," : "", maps[i].path);
+		off += (size_t)snprintf(ri->targets + off, sizeof(ri->targets) - off, "%s%s",
+					off ? "," : "", maps[i].path);
 		if (off >= sizeof(ri->targets))
 			off = sizeof(ri->targets) - 1;
 	}
