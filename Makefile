@@ -36,12 +36,19 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 ALL_OBJ := $(LIB_OBJ) $(BUILD)/ioreel.o $(UNIT_BIN:=.o) $(FUZZ_BIN:=.o) \
 	$(BUILD)/tests/fuzz/driver.o $(BENCH_BIN:=.o)
 
+# build/ioreel-mpi (cluster/, docs/mpi.md): beside build/ioreel when Open MPI's
+# mpicc exists; ioreel.c and cluster/ compiled with -DIOREEL_MPI, the rest shared.
+MPICC ?= mpicc
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/ioreel-mpi)
+CLUSTER_OBJ := $(patsubst %.c,$(BUILD)/mpi/%.o,$(wildcard cluster/*.c) ioreel.c)
+ALL_OBJ += $(if $(MPI_BIN),$(CLUSTER_OBJ))
+
 .PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps format-check \
 	check-programs bench-programs
-all: $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
+all: $(BUILD)/ioreel $(MPI_BIN) $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
 # what the tests run (gen_reel, a benchmark program, also makes test traces),
 # and what the benchmarks run besides
-check-programs: $(BUILD)/ioreel $(UNIT_BIN) $(FUZZ_BIN) $(BUILD)/tests/bench/gen_reel
+check-programs: $(BUILD)/ioreel $(MPI_BIN) $(UNIT_BIN) $(FUZZ_BIN) $(BUILD)/tests/bench/gen_reel
 bench-programs: check-programs $(BENCH_BIN)
 
 # Installs missing Debian packages when root, else prints the apt-get line.
@@ -67,6 +74,15 @@ $(BUILD)/ioreel: $(BUILD)/ioreel.o $(BUILD)/libioreel.a
 $(UNIT_BIN) $(BENCH_BIN): $(BUILD)/%: $(BUILD)/%.o $(BUILD)/libioreel.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/mpi/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  MPICC   $<")
+	$(Q)$(MPICC) $(CFLAGS) $(DEPFLAGS) -DIOREEL_MPI -c -o $@ $<
+
+$(BUILD)/ioreel-mpi: $(CLUSTER_OBJ) $(BUILD)/libioreel.a
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Fuzz targets as standalone programs that replay their corpus.
 $(FUZZ_BIN): $(BUILD)/%: $(BUILD)/%.o $(BUILD)/tests/fuzz/driver.o $(BUILD)/libioreel.a

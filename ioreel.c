@@ -9,6 +9,9 @@
 #include "model/model.h"
 #include "plots/plots.h"
 #include "replay/replay.h"
+#ifdef IOREEL_MPI
+#include "cluster/cluster.h"
+#endif
 
 #ifndef IOREEL_VERSION
 #define IOREEL_VERSION "0.1"
@@ -54,6 +57,20 @@ int main(int argc, char **argv)
 		printf("ioreel %s\n", IOREEL_VERSION);
 		return 0;
 	}
+	/* replay and capture with --mpi (before any "--"): the cluster module */
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--mpi") &&
+		    (!strcmp(argv[1], "replay") || !strcmp(argv[1], "capture"))) {
+#ifdef IOREEL_MPI
+			if (argv[1][0] == 'r')
+				return cmd_cluster_replay(argc - 1, argv + 1);
+			return cmd_cluster_capture(argc - 1, argv + 1);
+#else
+			fprintf(stderr, "ioreel %s: --mpi needs ioreel-mpi, built beside ioreel when "
+					"Open MPI (mpicc) is installed; see docs/mpi.md\n", argv[1]);
+			return 2;
+#endif
+		}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

@@ -5,7 +5,7 @@
 PKGS="build-essential pkg-config liblz4-dev libmsgpack-dev libaio-dev liburing-dev
 libtracefs-dev libtraceevent-dev libblkid-dev gnuplot-nox fio xz-utils zstd lz4 util-linux"
 [ "${1:-}" = check ] && PKGS="$PKGS clang python3 python3-lz4 python3-msgpack trace-cmd blktrace
-e2fsprogs bc procps time chromium clang-format"
+e2fsprogs bc procps time chromium clang-format libopenmpi-dev openmpi-bin"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

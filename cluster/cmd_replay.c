@@ -1,0 +1,932 @@
+/*
+ * cluster/cmd_replay.c - `mpirun -np N ioreel-mpi replay TRACE --mpi ...`:
+ * every rank replays its devices with replay_run() (in a worker thread,
+ * started at one agreed time on the common clock) while its main thread
+ * listens for abort messages; rank 0 gathers the results (histograms merged
+ * exactly), merges the ranks' result files and writes the JSON summary.
+ *
+ * replay_run() has no start-time hook: each rank waits until the agreed
+ * time, then calls it, and learns its own time zero from the progress
+ * callback (now - elapsed); the merge shifts each rank's times by that.
+ */
+#include <errno.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster/cluster.h"
+#include "replay/replay.h"
+
+#define MAX_MAPS 256
+#define MAX_LIST 64
+#define TAG_ABORT 91
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+struct list {
+	char *v[MAX_LIST];
+	size_t n;
+};
+
+struct rmap {
+	int rank, dev;
+	const char *path;
+};
+
+struct maps {
+	struct rmap v[MAX_MAPS];
+	size_t n;
+};
+
+struct qd {
+	int set;
+	enum replay_qd_mode mode;
+	unsigned depth;
+	double scale;
+	const char *str;
+};
+
+struct crep {
+	struct list targets, per_rank;
+	struct maps maps;
+	const char *out, *json, *engine, *data, *destroy;
+	int timing, order, point, fit, align, buffered, read_only, overwrite, no_rt, mpi, quiet;
+	double speed, delay;
+	unsigned dedupe, window, rounds;
+	struct qd qd;
+	struct cl_offset shift;
+};
+
+/* One rank's account, gathered to rank 0 (fixed layout: same binary). */
+struct rank_info {
+	int rc, interrupted, sent_abort, ran, ntargets;
+	char host[CLUSTER_HOST_MAX];
+	char err[512];
+	char trace[256];
+	char checksum[17];
+	char targets[512];
+	int trace_dev[REPLAY_MAX_TARGETS];
+	int64_t offset_ns, rtt_ns, residual_ns, start_ns;
+};
+
+struct abort_msg {
+	int rank;
+	char host[CLUSTER_HOST_MAX];
+	char err[512];
+};
+
+/* ---- options ----------------------------------------------------------- */
+static int parse_list(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct list *l = dest;
+	char *s = strdup(arg), *save = NULL;
+	if (!s)
+		return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (l->n >= MAX_LIST) {
+			free(s);
+			return reel_errf(err, errlen, REEL_E_RANGE, "at most %d entries", MAX_LIST);
+		}
+		l->v[l->n++] = strdup(t);
+	}
+	free(s);
+	return 0;
+}
+
+static int parse_map(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct maps *m = dest;
+	char *end;
+	long r = strtol(arg, &end, 10), d;
+	if (end == arg || *end != ':' || r < 0 || r > 65535)
+		goto bad;
+	const char *ds = end + 1;
+	d = strtol(ds, &end, 10);
+	if (end == ds || *end != '=' || !end[1] || d < 0 || d > 65535)
+		goto bad;
+	if (m->n >= MAX_MAPS)
+		return reel_errf(err, errlen, REEL_E_RANGE, "--map: at most %d", MAX_MAPS);
+	m->v[m->n++] = (struct rmap){(int)r, (int)d, end + 1};
+	return 0;
+bad:
+	return reel_errf(err, errlen, REEL_E_ARG,
+			 "--map '%s': use RANK:DEV=PATH, e.g. --map 1:0=/dev/sdb", arg);
+}
+
+static int parse_qd(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct qd *q = dest;
+	char *end;
+	q->set = 1;
+	q->str = arg;
+	if (!strcmp(arg, "original")) {
+		q->mode = REPLAY_QD_ORIGINAL;
+		return 0;
+	}
+	if (arg[0] == 'x') {
+		q->mode = REPLAY_QD_SCALED;
+		q->scale = strtod(arg + 1, &end);
+		if (end != arg + 1 && !*end && q->scale > 0 && q->scale <= 1000)
+			return 0;
+		return reel_errf(err, errlen, REEL_E_ARG, "--qd '%s': xK needs 0 < K <= 1000", arg);
+	}
+	long v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 1 || v > REPLAY_MAX_QD)
+		return reel_errf(err, errlen, REEL_E_ARG,
+				 "--qd '%s': use a depth from 1 to %d, original, or xK", arg,
+				 REPLAY_MAX_QD);
+	q->mode = REPLAY_QD_FIXED;
+	q->depth = (unsigned)v;
+	return 0;
+}
+
+static const char *const timings[] = {"original", "afap", NULL};
+static const char *const orders[] = {"none", "strict", NULL};
+static const char *const points[] = {"queue", "issue", NULL};
+static const char *const fits[] = {"fail", "wrap", "scale", NULL};
+
+static int parse_opts(const struct cluster_world *w, struct crep *c, int argc, char **argv)
+{
+	const struct reel_opt opts[] = {
+		OPT_GROUP("Ranks and targets"),
+		OPT_FLAG(0, "mpi", &c->mpi, "run under mpirun, one rank per host or device group"),
+		OPT_CALL(0, "target", "PATH[,PATH...]", parse_list, &c->targets,
+			 "targets; trace device index i goes to PATH number i mod the count\n"
+			 "(one PATH: every rank uses it, e.g. the same disk on each host)"),
+		OPT_CALL(0, "map", "RANK:DEV=PATH", parse_map, &c->maps,
+			 "rank RANK replays trace device DEV on PATH (repeatable; then\n"
+			 "unmapped devices are not replayed)"),
+		OPT_CALL(0, "trace-per-rank", "LIST", parse_list, &c->per_rank,
+			 "one trace per rank (comma-separated, N entries): rank r replays\n"
+			 "entry r on its targets; TRACE is then omitted"),
+		OPT_GROUP("Timing and queueing (as ioreel replay, within each rank)"),
+		OPT_CHOICE(0, "timing", "original|afap", &c->timing, timings, "(default original)"),
+		OPT_DBL(0, "speed", "F", &c->speed, 1e-6, 1e6, "original timing F times faster"),
+		OPT_CALL(0, "qd", "N|original|xK", parse_qd, &c->qd, "queue depth per rank"),
+		OPT_CHOICE(0, "order", "none|strict", &c->order, orders,
+			   "within each rank (dependency across ranks is not offered)"),
+		OPT_CHOICE(0, "point", "queue|issue", &c->point, points, "trace time replayed"),
+		OPT_UINT(0, "window", "N", &c->window, 1, 1 << 20, "read-ahead window in records"),
+		OPT_STR(0, "engine", "NAME", &c->engine, "libaio, io_uring, psync or null"),
+		OPT_STR(0, "data", "MODE", &c->data, "zero, random, ratio:R or pattern:HEX"),
+		OPT_UINT(0, "dedupe", "PCT", &c->dedupe, 0, 100, "share of repeated 4 KiB pieces"),
+		OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, fits, "offsets past a target's end"),
+		OPT_FLAG(0, "align", &c->align, "round I/Os to the target's logical blocks"),
+		OPT_FLAG(0, "buffered", &c->buffered, "use the page cache"),
+		OPT_FLAG(0, "read-only", &c->read_only, "replay writes as reads"),
+		OPT_STR(0, "destroy-data", "NAME", &c->destroy, "allow writing over NAME's signature"),
+		OPT_FLAG(0, "overwrite", &c->overwrite, "allow writing into files not made by ioreel"),
+		OPT_FLAG(0, "no-rt", &c->no_rt, "do not ask for SCHED_FIFO"),
+		OPT_GROUP("Clocks"),
+		OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
+			"start this long after the clocks are measured (default 0.3)"),
+		OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000,
+			 "ping-pong rounds per rank; the smallest round trip wins (default 32)"),
+		OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
+			    "tests only: shift RANK's clock by NS (NS alone: this rank)"),
+		OPT_GROUP("Output (written by rank 0)"),
+		OPT_STR('o', "output", "RESULT.reel", &c->out, "the merged result"),
+		OPT_STR(0, "json", "FILE", &c->json, "per-rank and aggregate summary ('-': stdout)"),
+		OPT_FLAG('q', "quiet", &c->quiet, "no table on stdout"),
+		OPT_END,
+	};
+	static const struct reel_cmd_doc doc = {
+		.name = "replay --mpi",
+		.usage = "TRACE.reel --mpi --target PATH[,PATH...] [-o RESULT.reel] [options]",
+		.about = "Under mpirun: each rank replays its share of the trace's devices, all\n"
+			 "starting at one time agreed on a clock measured against rank 0's; rank 0\n"
+			 "writes one result whose devices are named host:device.",
+		.footer = "Example:\n"
+			  "  mpirun -np 4 -H a,b,c,d ioreel-mpi replay t.reel --mpi --target /dev/nvme0n1 \\\n"
+			  "      -o all.reel --json all.json\n"
+			  "See docs/mpi.md (device mapping, clocks, failures).\n",
+	};
+	return cl_parse(w, &doc, opts, argc, argv);
+}
+
+/* ---- which devices this rank replays ----------------------------------- */
+static int trace_devices(const char *trace, int *ids, int max, char *err, size_t errlen)
+{
+	struct reel_reader *rd;
+	int rc = reel_reader_open(&rd, trace, 0);
+	if (rc < 0) {
+		rc = reel_errf(err, errlen, rc, "%s: %s", trace,
+			       rd ? reel_reader_errmsg(rd) : reel_strerror(rc));
+		reel_reader_close(rd);
+		return rc;
+	}
+	const struct reel_header *h = reel_reader_header(rd);
+	int n = 0;
+	for (size_t i = 0; i < h->ndevices && n < max; i++)
+		ids[n++] = h->devices[i].id;
+	reel_reader_close(rd);
+	return n;
+}
+
+/* Fill this rank's replay maps (trace device -> path) and info->targets. */
+static int assign(const struct cluster_world *w, const struct crep *c, const char *trace,
+		  struct replay_map *maps, size_t *nmaps, struct rank_info *ri, char *err,
+		  size_t errlen)
+{
+	int ids[256], n = trace_devices(trace, ids, 256, err, errlen);
+	*nmaps = 0;
+	if (n < 0)
+		return n;
+	if (c->maps.n) {
+		for (size_t i = 0; i < c->maps.n && *nmaps < REPLAY_MAX_TARGETS; i++)
+			if (c->maps.v[i].rank == w->rank)
+				maps[(*nmaps)++] = (struct replay_map){c->maps.v[i].dev, c->maps.v[i].path};
+	} else if (c->targets.n) {
+		for (int i = 0; i < n && *nmaps < REPLAY_MAX_TARGETS; i++) {
+			size_t t;
+			if (c->per_rank.n)
+				t = ((size_t)w->rank * (size_t)n + (size_t)i) % c->targets.n;
+			else if (i % w->size == w->rank)
+				t = (size_t)i % c->targets.n;
+			else
+				continue;
+			maps[(*nmaps)++] = (struct replay_map){ids[i], c->targets.v[t]};
+		}
+	}
+	/* replay_run numbers targets by first appearance among the maps */
+	size_t off = 0;
+	ri->ntargets = 0;
+	for (size_t i = 0; i < *nmaps; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(maps[k].path, maps[i].path);
+		if (seen)
+			continue;
+		ri->trace_dev[ri->ntargets++] = maps[i].trace_dev;
+		off += (size_t)snprintf(ri->targets + off, sizeof(ri->targets) - off, "%s%s",
+					off ? "," : "", maps[i].path);
+		if (off >= sizeof(ri->targets))
+			off = sizeof(ri->targets) - 1;
+	}
+	return 0;
+}
+
+/* ---- the run: worker thread replays, main thread listens --------------- */
+struct worker {
+	const struct cluster_world *w;
+	const struct cluster_clock *clk;
+	int64_t start;
+	const struct replay_opts *o;
+	struct replay_result *res;
+	char err[512];
+	int rc;
+	int64_t t0; /* min of (now - elapsed) seen by the progress callback */
+	int done;
+};
+
+static void on_progress(const struct replay_progress *p, void *arg)
+{
+	struct worker *k = arg;
+	int64_t t0 = reel_now_ns() - p->elapsed_ns;
+	if (t0 < k->t0)
+		k->t0 = t0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *k = arg;
+	/* replay_run's set-up (reading the trace, opening targets) lies between
+	 * the agreed start and its time zero: run it at a real-time priority
+	 * where permitted, so a busy host does not stretch it (the start skew) */
+	struct sched_param sp = {.sched_priority = 10}, old_sp;
+	int old_policy = sched_getscheduler(0), rt = 0;
+	sched_getparam(0, &old_sp);
+	if (k->o->timing == REPLAY_TIMING_ORIGINAL && !k->o->no_rt)
+		rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+	cluster_sleep_until(k->w, k->clk, k->start);
+	k->rc = replay_run(k->o, k->res, k->err, sizeof(k->err));
+	/* a short or interrupted run may end before the first progress call:
+	 * time zero is then at most the closing of the file before now */
+	if (k->t0 == INT64_MAX && k->rc == 0 && k->res->ios)
+		k->t0 = reel_now_ns() - k->res->duration_ns;
+	if (rt)
+		sched_setscheduler(0, old_policy, &old_sp);
+	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+struct listen {
+	MPI_Request rq;
+	struct abort_msg in, first;
+	int received, have_first, posted;
+};
+
+static void listen_post(struct listen *l)
+{
+	MPI_Irecv(&l->in, sizeof(l->in), MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, MPI_COMM_WORLD, &l->rq);
+	l->posted = 1;
+}
+
+/* Take an arrived abort message, if any; 1 when one came. */
+static int listen_poll(struct listen *l)
+{
+	int flag = 0;
+	if (!l->posted || MPI_Test(&l->rq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+		return 0;
+	l->received++;
+	if (!l->have_first) {
+		l->first = l->in;
+		l->have_first = 1;
+	}
+	listen_post(l);
+	return 1;
+}
+
+static void send_abort(const struct cluster_world *w, const char *msg)
+{
+	struct abort_msg m;
+	memset(&m, 0, sizeof(m));
+	m.rank = w->rank;
+	snprintf(m.host, sizeof(m.host), "%s", w->host);
+	snprintf(m.err, sizeof(m.err), "%s", msg);
+	MPI_Request rq[256];
+	int n = 0;
+	for (int r = 0; r < w->size && n < 256; r++)
+		if (r != w->rank)
+			MPI_Isend(&m, sizeof(m), MPI_BYTE, r, TAG_ABORT, MPI_COMM_WORLD, &rq[n++]);
+	for (int i = 0; i < n; i++)
+		cluster_wait(&rq[i]);
+}
+
+/* After the barrier: take exactly the aborts that were sent, then stop listening. */
+static void listen_drain(const struct cluster_world *w, struct listen *l, int sent)
+{
+	int *all = calloc((size_t)w->size, sizeof(int)), expect = 0;
+	MPI_Request rq;
+	MPI_Iallgather(&sent, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+	cluster_wait(&rq);
+	for (int r = 0; r < w->size; r++)
+		expect += r != w->rank && all[r];
+	free(all);
+	while (l->received < expect) {
+		cluster_wait(&l->rq);
+		l->posted = 0;
+		l->received++;
+		if (!l->have_first) {
+			l->first = l->in;
+			l->have_first = 1;
+		}
+		if (l->received < expect)
+			listen_post(l);
+	}
+	if (l->posted) {
+		MPI_Cancel(&l->rq);
+		MPI_Wait(&l->rq, MPI_STATUS_IGNORE);
+	}
+}
+
+/* Run this rank's replay; fills ri and res.  Collective (ends with a barrier). */
+static void run_rank(const struct cluster_world *w, const struct cluster_clock *clk,
+		     int64_t start, const struct replay_opts *o, struct replay_result *res,
+		     struct rank_info *ri)
+{
+	struct worker k = {.w = w, .clk = clk, .start = start, .res = res, .t0 = INT64_MAX};
+	struct replay_opts oo = *o;
+	struct listen l = {0};
+	pthread_t th;
+	int stopped_by_abort = 0;
+	oo.progress = on_progress;
+	oo.progress_arg = &k;
+	k.o = &oo;
+	listen_post(&l);
+	ri->ran = o->nmaps > 0;
+	if (ri->ran && pthread_create(&th, NULL, worker_main, &k) != 0) {
+		k.rc = -errno;
+		snprintf(k.err, sizeof(k.err), "cannot start the replay thread");
+		ri->ran = 0;
+	}
+	while (ri->ran && !__atomic_load_n(&k.done, __ATOMIC_ACQUIRE)) {
+		if (listen_poll(&l) && !stop_flag) {
+			stop_flag = 1;
+			stopped_by_abort = 1;
+		}
+		struct timespec ts = {0, 200000};
+		nanosleep(&ts, NULL);
+	}
+	if (ri->ran)
+		pthread_join(th, NULL);
+	ri->rc = ri->ran ? k.rc : (o->nmaps ? k.rc : 0);
+	ri->interrupted = ri->ran && k.rc == 0 && res->interrupted;
+	if (ri->rc < 0)
+		snprintf(ri->err, sizeof(ri->err), "%s", k.err[0] ? k.err : reel_strerror(ri->rc));
+	else if (ri->interrupted && !stopped_by_abort)
+		snprintf(ri->err, sizeof(ri->err), "interrupted by a signal");
+	ri->start_ns = k.t0 == INT64_MAX ? INT64_MIN : k.t0 + w->shift_ns - clk->offset_ns - start;
+	/* a failure or a local signal stops every other rank */
+	ri->sent_abort = ri->rc < 0 || (ri->interrupted && !stopped_by_abort);
+	if (ri->sent_abort)
+		send_abort(w, ri->err);
+	cluster_barrier();
+	listen_drain(w, &l, ri->sent_abort);
+}
+
+/* ---- rank 0: the merged result, the JSON and the table ----------------- */
+struct summary {
+	const struct crep *c;
+	const char *trace;
+	const char *version;
+	struct rank_info *ri;
+	struct replay_result *res; /* size entries */
+	int size;
+	struct replay_result agg;
+	int64_t span_ns, skew_ns, residual_ns;
+	int failed;                /* first failed rank or -1 */
+	int interrupted;
+	uint64_t records;
+};
+
+static void aggregate(struct summary *s)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, slo = INT64_MAX, shi = INT64_MIN;
+	memset(&s->agg, 0, sizeof(s->agg));
+	s->failed = -1;
+	s->interrupted = 0;
+	s->residual_ns = 0;
+	for (int r = 0; r < s->size; r++) {
+		const struct rank_info *ri = &s->ri[r];
+		const struct replay_result *x = &s->res[r];
+		int64_t res_abs = ri->residual_ns < 0 ? -ri->residual_ns : ri->residual_ns;
+		if (res_abs > s->residual_ns)
+			s->residual_ns = res_abs;
+		if ((ri->rc < 0 || ri->sent_abort) && s->failed < 0)
+			s->failed = r;
+		s->interrupted |= ri->interrupted || ri->rc < 0;
+		if (!ri->ran || ri->rc < 0 || ri->start_ns == INT64_MIN)
+			continue;
+		for (int op = 0; op < REEL_OP__COUNT; op++) {
+			s->agg.op[op].count += x->op[op].count;
+			s->agg.op[op].bytes += x->op[op].bytes;
+			s->agg.op[op].errors += x->op[op].errors;
+			reel_hist_merge(&s->agg.op[op].lat, &x->op[op].lat);
+		}
+		reel_hist_merge(&s->agg.issue_err, &x->issue_err);
+		s->agg.ios += x->ios;
+		s->agg.errors += x->errors;
+		lo = ri->start_ns < lo ? ri->start_ns : lo;
+		hi = ri->start_ns + x->duration_ns > hi ? ri->start_ns + x->duration_ns : hi;
+		slo = ri->start_ns < slo ? ri->start_ns : slo;
+		shi = ri->start_ns > shi ? ri->start_ns : shi;
+	}
+	s->span_ns = hi > lo ? hi - lo : 0;
+	s->skew_ns = shi >= slo ? shi - slo : 0;
+}
+
+static void json_ops(FILE *f, const struct replay_result *r, double secs, const char *ind)
+{
+	int first = 1;
+	fprintf(f, "{");
+	for (int op = 0; op < REEL_OP__COUNT; op++) {
+		const struct replay_op_stats *x = &r->op[op];
+		if (!x->count)
+			continue;
+		fprintf(f, "%s\n%s  \"%s\": {\"count\": %llu, \"bytes\": %llu, \"errors\": %llu, "
+			   "\"iops\": %.1f, \"mb_per_s\": %.3f, \"latency_ns\": ",
+			first ? "" : ",", ind, reel_op_name(op), (unsigned long long)x->count,
+			(unsigned long long)x->bytes, (unsigned long long)x->errors,
+			secs > 0 ? x->count / secs : 0.0, secs > 0 ? x->bytes / secs / 1e6 : 0.0);
+		cl_json_hist(f, &x->lat);
+		fprintf(f, "}");
+		first = 0;
+	}
+	fprintf(f, "\n%s}", ind);
+}
+
+static void json_rank(FILE *f, const struct summary *s, int r)
+{
+	const struct rank_info *ri = &s->ri[r];
+	const struct replay_result *x = &s->res[r];
+	int ok = ri->ran && ri->rc == 0;
+	fprintf(f, "%s\n    {\"rank\": %d, \"host\": ", r ? "," : "", r);
+	reel_json_str(f, ri->host);
+	fprintf(f, ", \"trace\": ");
+	reel_json_str(f, ri->trace);
+	fprintf(f, ", \"trace_checksum\": \"%s\", \"targets\": ", ri->checksum);
+	reel_json_str(f, ri->targets);
+	fprintf(f, ",\n     \"trace_devices\": [");
+	for (int t = 0; t < ri->ntargets; t++)
+		fprintf(f, "%s%d", t ? ", " : "", ri->trace_dev[t]);
+	fprintf(f, "], \"clock_offset_ns\": %lld, \"rtt_ns\": %lld, \"residual_ns\": %lld, "
+		   "\"start_ns\": ",
+		(long long)ri->offset_ns, (long long)ri->rtt_ns, (long long)ri->residual_ns);
+	if (ri->start_ns == INT64_MIN)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%lld", (long long)ri->start_ns);
+	fprintf(f, ",\n     \"ios\": %llu, \"errors\": %llu, \"duration_ns\": %lld, "
+		   "\"interrupted\": %d, \"error\": ",
+		(unsigned long long)(ok ? x->ios : 0), (unsigned long long)(ok ? x->errors : 0),
+		(long long)(ok ? x->duration_ns : 0), ri->interrupted);
+	if (ri->err[0])
+		reel_json_str(f, ri->err);
+	else
+		fprintf(f, "null");
+	if (ok) {
+		fprintf(f, ",\n     \"ops\": ");
+		json_ops(f, x, x->duration_ns / 1e9, "     ");
+		fprintf(f, ",\n     \"issue_error_ns\": ");
+		cl_json_hist(f, &x->issue_err);
+	}
+	fprintf(f, "}");
+}
+
+static int write_json(const struct summary *s, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f)
+		return -errno;
+	double secs = s->span_ns / 1e9;
+	fprintf(f, "{\n  \"trace\": ");
+	reel_json_str(f, s->trace);
+	fprintf(f, ",\n  \"result\": ");
+	if (s->c->out)
+		reel_json_str(f, s->c->out);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"version\": ");
+	reel_json_str(f, s->version);
+	fprintf(f, ",\n  \"ranks\": %d, \"timing\": \"%s\", \"order\": \"%s\",\n"
+		   "  \"start_skew_ns\": %lld, \"clock_residual_max_ns\": %lld, \"interrupted\": %d,"
+		   " \"failed_rank\": ",
+		s->size, timings[s->c->timing], orders[s->c->order], (long long)s->skew_ns,
+		(long long)s->residual_ns, s->interrupted);
+	if (s->failed >= 0)
+		fprintf(f, "%d", s->failed);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"per_rank\": [");
+	for (int r = 0; r < s->size; r++)
+		json_rank(f, s, r);
+	fprintf(f, "\n  ],\n  \"aggregate\": {\"ios\": %llu, \"errors\": %llu, \"records\": %llu, "
+		   "\"duration_ns\": %lld, \"iops\": %.1f,\n    \"ops\": ",
+		(unsigned long long)s->agg.ios, (unsigned long long)s->agg.errors,
+		(unsigned long long)s->records, (long long)s->span_ns,
+		secs > 0 ? s->agg.ios / secs : 0.0);
+	json_ops(f, &s->agg, secs, "    ");
+	fprintf(f, ",\n    \"issue_error_ns\": ");
+	cl_json_hist(f, &s->agg.issue_err);
+	fprintf(f, "}\n}\n");
+	if (f != stdout)
+		return fclose(f) ? -errno : 0;
+	fflush(f);
+	return 0;
+}
+
+static void print_table(const struct summary *s)
+{
+	printf("replay --mpi  %s on %d ranks%s%s%s\n", s->trace, s->size,
+	       s->c->out ? " -> " : "", s->c->out ? s->c->out : "",
+	       s->interrupted ? "  (INTERRUPTED: partial)" : "");
+	printf("%4s %-16s %10s %8s %9s %9s %9s %10s %9s %9s\n", "rank", "host", "offset_us",
+	       "rtt_us", "resid_us", "start_us", "I/Os", "IOPS", "p50_us", "p99_us");
+	for (int r = 0; r < s->size; r++) {
+		const struct rank_info *ri = &s->ri[r];
+		const struct replay_result *x = &s->res[r];
+		int ok = ri->ran && ri->rc == 0;
+		struct reel_hist all = {0};
+		for (int op = 0; ok && op < REEL_OP__COUNT; op++)
+			reel_hist_merge(&all, &x->op[op].lat);
+		double secs = ok ? x->duration_ns / 1e9 : 0;
+		printf("%4d %-16.16s %10.1f %8.1f %9.1f %9.1f %9llu %10.0f %9.1f %9.1f%s%s\n", r,
+		       ri->host, ri->offset_ns / 1e3, ri->rtt_ns / 1e3, ri->residual_ns / 1e3,
+		       ri->start_ns == INT64_MIN ? 0.0 : ri->start_ns / 1e3,
+		       (unsigned long long)(ok ? x->ios : 0), secs > 0 ? x->ios / secs : 0.0,
+		       reel_hist_quantile(&all, 0.5) / 1e3, reel_hist_quantile(&all, 0.99) / 1e3,
+		       ri->err[0] ? "  " : "", ri->err);
+	}
+	struct reel_hist all = {0};
+	for (int op = 0; op < REEL_OP__COUNT; op++)
+		reel_hist_merge(&all, &s->agg.op[op].lat);
+	double secs = s->span_ns / 1e9;
+	printf("all  %-16s %10s %8s %9s %9s %9llu %10.0f %9.1f %9.1f\n", "", "", "", "", "",
+	       (unsigned long long)s->agg.ios, secs > 0 ? s->agg.ios / secs : 0.0,
+	       reel_hist_quantile(&all, 0.5) / 1e3, reel_hist_quantile(&all, 0.99) / 1e3);
+	printf("clocks    start skew %.1f us across ranks, largest residual offset %.1f us\n",
+	       s->skew_ns / 1e3, s->residual_ns / 1e3);
+}
+
+/* Merge the ranks' files into c->out with the cluster metadata. */
+static int write_merged(struct summary *s, char *const *paths, const int *got,
+			int64_t start_unix, char *err, size_t errlen)
+{
+	struct cluster_part parts[64];
+	size_t np = 0;
+	for (int r = 0; r < s->size && np < 64; r++) {
+		const struct rank_info *ri = &s->ri[r];
+		parts[np++] = (struct cluster_part){
+			.path = got[r] && ri->start_ns != INT64_MIN ? paths[r] : NULL,
+			.rank = r,
+			.host = ri->host,
+			.shift_ns = ri->start_ns == INT64_MIN ? 0 : ri->start_ns,
+			.keep_queue = s->c->timing == REPLAY_TIMING_ORIGINAL,
+			.trace_dev = ri->trace_dev,
+			.ntrace_dev = (size_t)ri->ntargets,
+		};
+	}
+	static const char *const prefixes[] = {REEL_META_REPLAY_PREFIX, NULL};
+	char detail[512];
+	snprintf(detail, sizeof(detail), "ioreel replay --mpi %s (%d ranks)", s->trace, s->size);
+	struct cluster_merge_opts mo = {.out = s->c->out, .source = "replay", .source_detail = detail,
+					.start_unix_ns = start_unix, .by_issue = 1,
+					.copy_prefixes = prefixes};
+	struct cluster_merge_stats st;
+	struct reel_writer *wr;
+	int rc = cluster_merge(parts, np, &mo, &wr, &st, err, errlen);
+	if (rc < 0)
+		return rc;
+	s->records = st.records;
+	reel_writer_meta_str(wr, REEL_META_REPLAY_TRACE, s->trace);
+	reel_writer_meta_int(wr, REEL_META_REPLAY_IOS, (int64_t)s->agg.ios);
+	reel_writer_meta_int(wr, REEL_META_REPLAY_ERRORS, (int64_t)s->agg.errors);
+	reel_writer_meta_int(wr, REEL_META_REPLAY_DURATION_NS, s->span_ns);
+	reel_writer_meta_int(wr, REEL_META_REPLAY_INTERRUPTED, s->interrupted);
+	reel_writer_meta_int(wr, REEL_META_CLUSTER_RANKS, s->size);
+	reel_writer_meta_str(wr, REEL_META_CLUSTER_VERSION, s->version);
+	if (!s->c->per_rank.n)
+		reel_writer_meta_str(wr, REEL_META_CLUSTER_TRACE_CHECKSUM, s->ri[0].checksum);
+	reel_writer_meta_int(wr, REEL_META_CLUSTER_START_SKEW_NS, s->skew_ns);
+	reel_writer_meta_int(wr, REEL_META_CLUSTER_CLOCK_RESIDUAL_NS, s->residual_ns);
+	if (s->failed >= 0) {
+		reel_writer_meta_int(wr, REEL_META_CLUSTER_FAILED_RANK, s->failed);
+		reel_writer_meta_str(wr, REEL_META_CLUSTER_ERROR, s->ri[s->failed].err);
+	}
+	for (int r = 0; r < s->size; r++) {
+		const struct rank_info *ri = &s->ri[r];
+		cl_meta_rank_str(wr, r, "host", ri->host);
+		cl_meta_rank_int(wr, r, "offset_ns", ri->offset_ns);
+		cl_meta_rank_int(wr, r, "rtt_ns", ri->rtt_ns);
+		cl_meta_rank_int(wr, r, "residual_ns", ri->residual_ns);
+		if (ri->start_ns != INT64_MIN)
+			cl_meta_rank_int(wr, r, "start_ns", ri->start_ns);
+		cl_meta_rank_int(wr, r, "ios", (int64_t)(ri->rc == 0 ? s->res[r].ios : 0));
+		cl_meta_rank_int(wr, r, "interrupted", ri->interrupted);
+		if (ri->err[0])
+			cl_meta_rank_str(wr, r, "error", ri->err);
+	}
+	rc = reel_writer_close(wr);
+	return rc < 0 ? reel_errf(err, errlen, rc, "%s: %s", s->c->out, reel_strerror(rc)) : 0;
+}
+
+static int report(struct summary *s, char *const *paths, const int *got, int64_t start_unix)
+{
+	char err[1024];
+	int status = 0;
+	aggregate(s);
+	if (s->c->out && write_merged(s, paths, got, start_unix, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel replay --mpi: %s\n", err);
+		status = 1;
+	}
+	if (s->c->json) {
+		int rc = write_json(s, s->c->json);
+		if (rc < 0) {
+			fprintf(stderr, "ioreel replay --mpi: --json %s: %s\n", s->c->json, strerror(-rc));
+			status = 1;
+		}
+	}
+	if (!s->c->quiet)
+		print_table(s);
+	if (s->failed >= 0) {
+		fprintf(stderr, "ioreel replay --mpi: rank %d on %s failed: %s; every rank stopped%s\n",
+			s->failed, s->ri[s->failed].host, s->ri[s->failed].err,
+			s->c->out ? "; completed I/Os are in the result, marked interrupted" : "");
+		return 1;
+	}
+	if (s->interrupted)
+		return 130;
+	return status ? status : s->agg.errors ? 1 : 0;
+}
+
+/* ---- the command ------------------------------------------------------- */
+static void fill_replay_opts(const struct crep *c, struct replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->timing = (enum replay_timing)c->timing;
+	o->speed = c->speed;
+	o->qd_default = !c->qd.set;
+	o->qd_mode = c->qd.mode;
+	o->qd = c->qd.depth;
+	o->qd_scale = c->qd.scale;
+	o->qd_str = c->qd.set ? c->qd.str : "default";
+	o->order = (enum replay_order)c->order;
+	o->point = (enum replay_point)c->point;
+	o->engine = c->engine;
+	o->data_str = c->data;
+	o->data.dedupe_pct = c->dedupe;
+	o->fit = (enum replay_fit)c->fit;
+	o->align = c->align;
+	o->buffered = c->buffered;
+	o->read_only = c->read_only;
+	o->destroy_name = c->destroy;
+	o->overwrite = c->overwrite;
+	o->no_rt = c->no_rt;
+	o->window = c->window;
+	o->overwrite_result = 1;
+	o->stop = &stop_flag;
+}
+
+/* Checks every rank must pass before anything starts; 0 or an error in err
+ * (the same on every rank, so all of them refuse together). */
+static int preflight(const struct cluster_world *w, const struct crep *c, const char *trace,
+		     const char *version, struct rank_info *ri, char *err, size_t errlen)
+{
+	int rc = cluster_check_same(w, "version", version, err, errlen);
+	if (rc < 0)
+		return rc;
+	char e2[512];
+	if (cluster_file_checksum(trace, ri->checksum, e2, sizeof(e2)) < 0)
+		snprintf(ri->checksum, sizeof(ri->checksum), "unreadable");
+	if (!c->per_rank.n)
+		return cluster_check_same(w, "trace checksum", ri->checksum, err, errlen);
+	/* one trace each: the list itself must be the same everywhere */
+	char list[1024] = "";
+	for (size_t i = 0, off = 0; i < c->per_rank.n && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s,", c->per_rank.v[i]);
+	rc = cluster_check_same(w, "--trace-per-rank list", list, err, errlen);
+	if (rc < 0)
+		return rc;
+	int bad = !strcmp(ri->checksum, "unreadable"), any = 0;
+	MPI_Request rq;
+	MPI_Iallreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq);
+	cluster_wait(&rq);
+	if (any)
+		return reel_errf(err, errlen, REEL_E_IO, "a rank cannot read its trace%s%s",
+				 bad ? ": this one, " : "", bad ? trace : "");
+	return 0;
+}
+
+static int validate(const struct cluster_world *w, const struct crep *c, int argc, int i,
+		    char *err, size_t errlen)
+{
+	if (!c->mpi)
+		return reel_errf(err, errlen, REEL_E_ARG, "this is the MPI replay: pass --mpi");
+	if (c->per_rank.n) {
+		if (i != argc)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "give either TRACE.reel or --trace-per-rank, not both");
+		if (c->per_rank.n != (size_t)w->size)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--trace-per-rank lists %zu traces for %d ranks: give one per rank",
+					 c->per_rank.n, w->size);
+	} else if (i != argc - 1) {
+		return reel_errf(err, errlen, REEL_E_ARG, "give exactly one TRACE.reel");
+	}
+	if (!c->targets.n && !c->maps.n)
+		return reel_errf(err, errlen, REEL_E_ARG, "give --target PATH[,PATH...] or --map RANK:DEV=PATH");
+	if (w->size > 64)
+		return reel_errf(err, errlen, REEL_E_RANGE, "at most 64 ranks (%d given)", w->size);
+	return 0;
+}
+
+struct job {
+	struct crep c;
+	struct replay_opts o;
+	struct replay_map maps[REPLAY_MAX_TARGETS];
+	struct rank_info ri;
+	struct replay_result res;
+	struct cluster_clock clk;
+	char version[128], scratch[4096], mine[4200];
+	char *paths[64];
+	int got[64];
+};
+
+/* Gather, collect the files, and (rank 0) report; returns the exit status. */
+static int finish(const struct cluster_world *w, struct job *j, const char *trace,
+		  int64_t start_unix)
+{
+	struct rank_info *all_ri = w->rank ? NULL : calloc((size_t)w->size, sizeof(*all_ri));
+	struct replay_result *all_res = w->rank ? NULL : calloc((size_t)w->size, sizeof(*all_res));
+	int status = 1;
+	char err[1024];
+	if (!w->rank && (!all_ri || !all_res))
+		cluster_abort(1);
+	cluster_gather(w, &j->ri, sizeof(j->ri), all_ri);
+	cluster_gather(w, &j->res, sizeof(j->res), all_res);
+	for (int r = 0; r < w->size && !w->rank; r++) {
+		j->paths[r] = malloc(4300);
+		if (r == 0)
+			snprintf(j->paths[r], 4300, "%s", j->mine);
+		else
+			snprintf(j->paths[r], 4300, "%s/from%d.reel", j->scratch, r);
+	}
+	if (cluster_collect_files(w, j->ri.ran ? j->mine : NULL, j->paths, j->got, err,
+				  sizeof(err)) < 0)
+		fprintf(stderr, "ioreel replay --mpi: rank %d on %s: %s\n", w->rank, w->host, err);
+	if (!w->rank) {
+		struct summary *s = calloc(1, sizeof(*s));
+		if (!s)
+			cluster_abort(1);
+		*s = (struct summary){.c = &j->c, .trace = trace, .version = j->version, .ri = all_ri,
+				      .res = all_res, .size = w->size};
+		status = report(s, j->paths, j->got, start_unix);
+		free(s);
+		for (int r = 0; r < w->size; r++)
+			free(j->paths[r]);
+	}
+	MPI_Request rq;
+	MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+	cluster_wait(&rq);
+	free(all_ri);
+	free(all_res);
+	return status;
+}
+
+static int run(const struct cluster_world *w, struct job *j, const char *trace)
+{
+	char err[1024];
+	int rc = preflight(w, &j->c, trace, j->version, &j->ri, err, sizeof(err));
+	if (rc < 0) {
+		if (!w->rank)
+			fprintf(stderr, "ioreel replay --mpi: %s\n", err);
+		return 1;
+	}
+	snprintf(j->ri.host, sizeof(j->ri.host), "%s", w->host);
+	snprintf(j->ri.trace, sizeof(j->ri.trace), "%s", trace);
+	rc = assign(w, &j->c, trace, j->maps, &j->o.nmaps, &j->ri, err, sizeof(err));
+	if (rc < 0) /* cannot happen after the checksum, but say so */
+		j->o.nmaps = 0;
+	j->o.maps = j->maps;
+	j->o.trace = trace;
+	if (replay_data_parse(j->c.data, &j->o.data, err, sizeof(err)) < 0) {
+		if (!w->rank)
+			fprintf(stderr, "ioreel replay --mpi: --data: %s\n", err);
+		return 2;
+	}
+	j->o.data.dedupe_pct = j->c.dedupe;
+	snprintf(j->mine, sizeof(j->mine), "%s/rank%d.reel", j->scratch, w->rank);
+	j->o.result = j->mine;
+	cluster_clock_sync(w, (int)j->c.rounds, &j->clk);
+	j->ri.offset_ns = j->clk.offset_ns;
+	j->ri.rtt_ns = j->clk.rtt_ns;
+	j->ri.residual_ns = j->clk.residual_ns;
+	int64_t start = cluster_agree_start(w, &j->clk, (int64_t)(j->c.delay * 1e9));
+	/* wall clock of the common start, from rank 0's clocks */
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	int64_t start_unix = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
+			     (cluster_common_now(w, &j->clk) - start);
+	run_rank(w, &j->clk, start, &j->o, &j->res, &j->ri);
+	return finish(w, j, trace, start_unix);
+}
+
+int cmd_cluster_replay(int argc, char **argv)
+{
+	struct cluster_world w;
+	char err[1024];
+	static struct job j; /* large: the result holds the histograms */
+	if (cluster_init(&w, &argc, &argv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel replay --mpi: %s\n", err);
+		return 1;
+	}
+	memset(&j, 0, sizeof(j));
+	j.c = (struct crep){.speed = 1.0, .engine = "libaio", .data = "random", .delay = 0.3,
+			    .rounds = 32};
+	int i = parse_opts(&w, &j.c, argc, argv), status = 2;
+	if (i < 0) {
+		status = reel_opt_exit(i);
+		goto out;
+	}
+	if (validate(&w, &j.c, argc, i, err, sizeof(err)) < 0) {
+		if (!w.rank)
+			fprintf(stderr, "ioreel replay --mpi: %s\n", err);
+		goto out;
+	}
+	cl_apply_offset(&w, &j.c.shift);
+	cl_version(j.version, sizeof(j.version));
+	if (cl_scratch(j.scratch, sizeof(j.scratch), w.rank) < 0) {
+		fprintf(stderr, "ioreel replay --mpi: rank %d on %s: cannot make a scratch directory "
+				"in $TMPDIR: %s\n", w.rank, w.host, strerror(errno));
+		cluster_abort(1);
+	}
+	fill_replay_opts(&j.c, &j.o);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	const char *trace = j.c.per_rank.n ? j.c.per_rank.v[w.rank] : argv[i];
+	status = run(&w, &j, trace);
+	cl_scratch_remove(j.scratch);
+out:
+	for (size_t k = 0; k < j.c.targets.n; k++)
+		free(j.c.targets.v[k]);
+	for (size_t k = 0; k < j.c.per_rank.n; k++)
+		free(j.c.per_rank.v[k]);
+	cluster_finalize();
+	return status;
+}
