@@ -32,18 +32,7 @@ int cmd_cluster_capture(int argc, char **argv);
  * REEL_META_KEYS (formats/reel.h) so they can move there and into
  * FORMAT.md section 5.  Per-rank and per-device keys are formats.
  */
-#define CLUSTER_META_KEYS(X) \
-	X(CLUSTER_RANKS, "cluster.ranks", int, "replay/capture --mpi", "number of MPI ranks") \
-	X(CLUSTER_VERSION, "cluster.version", str, "replay/capture --mpi", "ioreel version every rank ran") \
-	X(CLUSTER_TRACE_CHECKSUM, "cluster.trace_checksum", str, "replay --mpi", "FNV-1a 64 of the trace file, checked equal on every rank") \
-	X(CLUSTER_START_SKEW_NS, "cluster.start_skew_ns", int, "replay/capture --mpi", "spread of the ranks' measured start times on the common clock, ns") \
-	X(CLUSTER_CLOCK_RESIDUAL_NS, "cluster.clock_residual_ns", int, "replay/capture --mpi", "largest offset left after correction (a second measurement), ns") \
-	X(CLUSTER_FAILED_RANK, "cluster.failed_rank", int, "replay/capture --mpi", "first rank that failed (absent when none did)") \
-	X(CLUSTER_ERROR, "cluster.error", str, "replay/capture --mpi", "that rank's error, naming rank and host")
-
-#define CLUSTER_X_META(id, key, type, writer, meaning) static const char REEL_META_##id[] = key;
-CLUSTER_META_KEYS(CLUSTER_X_META)
-#undef CLUSTER_X_META
+/* cluster.* keys: REEL_META_CLUSTER_* in formats/reel.h (REEL_META_KEYS). */
 /* cluster.rank.<r>.<field>: host, offset_ns, rtt_ns, residual_ns, start_ns,
  * ios, errors, lost_events, interrupted, error */
 #define CLUSTER_META_RANK_FMT "cluster.rank.%u.%s"

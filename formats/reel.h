@@ -207,7 +207,14 @@ struct reel_meta {
 	X(MODEL_PATH, "model.path", str, "model gen", "the MODEL.json generated from") \
 	X(MODEL_SEED, "model.seed", int, "model gen", "random seed") \
 	X(MODEL_RATE, "model.rate", dbl, "model gen", "rate factor") \
-	X(MODEL_DURATION_NS, "model.duration_ns", int, "model gen", "duration generated, ns")
+	X(MODEL_DURATION_NS, "model.duration_ns", int, "model gen", "duration generated, ns") \
+	X(CLUSTER_RANKS, "cluster.ranks", int, "replay/capture --mpi", "number of MPI ranks") \
+	X(CLUSTER_VERSION, "cluster.version", str, "replay/capture --mpi", "ioreel version every rank ran") \
+	X(CLUSTER_TRACE_CHECKSUM, "cluster.trace_checksum", str, "replay --mpi", "FNV-1a 64 of the trace file, checked equal on every rank") \
+	X(CLUSTER_START_SKEW_NS, "cluster.start_skew_ns", int, "replay/capture --mpi", "spread of the ranks' measured start times on the common clock, ns") \
+	X(CLUSTER_CLOCK_RESIDUAL_NS, "cluster.clock_residual_ns", int, "replay/capture --mpi", "largest offset left after correction (a second measurement), ns") \
+	X(CLUSTER_FAILED_RANK, "cluster.failed_rank", int, "replay/capture --mpi", "first rank that failed (absent when none did)") \
+	X(CLUSTER_ERROR, "cluster.error", str, "replay/capture --mpi", "that rank's error, naming rank and host")
 
 #define REEL_X_META(id, key, type, writer, meaning) static const char REEL_META_##id[] = key;
 REEL_META_KEYS(REEL_X_META)
