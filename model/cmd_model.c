@@ -13,9 +13,6 @@
 
 #include "model/model.h"
 
-static const char *const op_key[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
-						   "write_zeroes"};
-
 /* ---- fit -------------------------------------------------------------- */
 static void fit_usage(FILE *f)
 {
@@ -299,7 +296,7 @@ static void bm_json(const double *b)
 	int first = 1;
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		if (b[k] >= 0) {
-			printf("%s\"%s\": %.4f", first ? "" : ", ", k ? op_key[k - 1] : "all", b[k]);
+			printf("%s\"%s\": %.4f", first ? "" : ", ", k ? model_op_key[k - 1] : "all", b[k]);
 			first = 0;
 		}
 	printf("}");

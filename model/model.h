@@ -179,6 +179,10 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 void model_free(struct model *m);
 
 /* MODEL.json: write (human-readable) and read (strict, bounded). */
+/* Op names in MODEL.json ("write_zeroes", where reel_op_name() says
+ * "write-zeroes") and inter-arrival family names, in enum order. */
+extern const char *const model_op_key[REEL_OP__COUNT];
+extern const char *const model_family_key[3];
 int model_write_json(const struct model *m, FILE *f);
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
 int model_load_file(struct model *m, const char *path, char *err, size_t errlen);

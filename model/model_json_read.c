@@ -1,7 +1,6 @@
 /*
- * model/modeljson.c - MODEL.json: the writer (a small emitter, one field a
- * line so a person can read it) and the reader (the strict JSON parser of
- * json.c plus a schema check of every field).  model/MODEL.md documents
+ * model/model_json_read.c - MODEL.json, the reader: the strict JSON parser
+ * of json.c plus a schema check of every field.  model/MODEL.md documents
  * the fields.
  */
 #include <math.h>
@@ -10,202 +9,6 @@
 #include <string.h>
 
 #include "model/model.h"
-
-static const char *const op_key[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
-						   "write_zeroes"};
-static const char *const fam_key[3] = {"exponential", "lognormal", "hyperexp2"};
-
-/* ---- writer --------------------------------------------------------------- */
-static void num(FILE *f, double v)
-{
-	if (!isfinite(v))
-		v = 0;
-	if (v == floor(v) && fabs(v) < 1e17) {
-		fprintf(f, "%.0f", v);
-		return;
-	}
-	char b[40]; /* the shortest text that reads back exactly */
-	for (int prec = 9; prec <= 17; prec++) {
-		snprintf(b, sizeof(b), "%.*g", prec, v);
-		if (strtod(b, NULL) == v)
-			break;
-	}
-	fputs(b, f);
-}
-
-static void dist(FILE *f, const struct model_dist *d, int top)
-{
-	fprintf(f, "{\"n\": %llu, \"mean\": ", (unsigned long long)d->n);
-	num(f, d->mean);
-	if (top) {
-		fprintf(f, ", \"top\": [");
-		int first = 1;
-		for (uint32_t i = 0; i + 1 < d->nk; i++)
-			if (d->v[i] == d->v[i + 1] && d->c[i + 1] - d->c[i] >= 0.01) {
-				fprintf(f, "%s[", first ? "" : ", ");
-				num(f, d->v[i]);
-				fprintf(f, ", %.4f]", d->c[i + 1] - d->c[i]);
-				first = 0;
-			}
-		fprintf(f, "]");
-	}
-	fprintf(f, ", \"cdf\": [");
-	for (uint32_t i = 0; i < d->nk; i++) {
-		fprintf(f, "%s[", i ? ", " : "");
-		num(f, d->v[i]);
-		fprintf(f, ", %.8g]", d->c[i]);
-	}
-	fprintf(f, "]}");
-}
-
-static void bmodel(FILE *f, const double *b)
-{
-	fprintf(f, "{");
-	int first = 1;
-	for (int k = 0; k <= REEL_OP__COUNT; k++) {
-		if (b[k] < 0)
-			continue;
-		fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", k ? op_key[k - 1] : "all", b[k]);
-		first = 0;
-	}
-	fprintf(f, "}");
-}
-
-int model_write_json(const struct model *m, FILE *f)
-{
-	fprintf(f, "{\n  \"format\": \"ioreel-model\",\n  \"version\": 1,\n");
-	fprintf(f, "  \"naive\": %s,\n  \"source\": ", m->naive ? "true" : "false");
-	reel_json_str(f, m->source);
-	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
-		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
-	fprintf(f, "  \"bmodel\": ");
-	bmodel(f, m->bmodel);
-	fprintf(f, ",\n  \"pqrs\": [%.4f, %.4f, %.4f, %.4f],\n", m->pqrs[0], m->pqrs[1], m->pqrs[2],
-		m->pqrs[3]);
-	fprintf(f, "  \"windows\": {\n    \"count\": %zu,\n    \"window_ns\": %.0f,\n    \"phase\": [",
-		m->nwin, (double)m->duration_ns / (double)m->nwin);
-	for (size_t i = 0; i < m->nwin; i++)
-		fprintf(f, "%s%u", i ? ", " : "", m->win_phase[i]);
-	fprintf(f, "],\n    \"ops\": {");
-	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++) {
-		uint64_t tot = 0;
-		for (size_t i = 0; i < m->nwin; i++)
-			tot += m->win_ops[i * REEL_OP__COUNT + o];
-		if (!tot)
-			continue;
-		fprintf(f, "%s\n      \"%s\": [", first ? "" : ",", op_key[o]);
-		for (size_t i = 0; i < m->nwin; i++)
-			fprintf(f, "%s%u", i ? ", " : "", m->win_ops[i * REEL_OP__COUNT + o]);
-		fprintf(f, "]");
-		first = 0;
-	}
-	fprintf(f, "}\n  },\n  \"phases\": [\n");
-	for (size_t p = 0; p < m->nphases; p++) {
-		const struct model_phase *ph = &m->phases[p];
-		fprintf(f, "    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": ",
-			(unsigned long long)ph->ios, (unsigned long long)ph->windows);
-		num(f, ph->rate);
-		fprintf(f, ",\n      \"op_mix\": {");
-		for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
-			if (ph->op_mix[o] > 0) {
-				fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", op_key[o], ph->op_mix[o]);
-				first = 0;
-			}
-		fprintf(f, "},\n      \"op_next\": [");
-		for (int a = 0; a < REEL_OP__COUNT; a++) {
-			fprintf(f, "%s[", a ? ", " : "");
-			for (int b = 0; b < REEL_OP__COUNT; b++)
-				fprintf(f, "%s%.6f", b ? ", " : "", ph->op_next[a][b]);
-			fprintf(f, "]");
-		}
-		fprintf(f, "],\n      \"sizes\": {");
-		for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
-			if (ph->size[o].nk) {
-				fprintf(f, "%s\n        \"%s\": ", first ? "" : ",", op_key[o]);
-				dist(f, &ph->size[o], 1);
-				first = 0;
-			}
-		fprintf(f, "},\n      \"interarrival\": {\n        \"zero_fraction\": %.6f,\n",
-			ph->gap_zero);
-		fprintf(f, "        \"best_family\": %s%s%s,\n        \"families\": {",
-			ph->best_family >= 0 ? "\"" : "",
-			ph->best_family >= 0 ? fam_key[ph->best_family] : "null",
-			ph->best_family >= 0 ? "\"" : "");
-		if (ph->best_family >= 0) {
-			const struct model_family *fm = ph->fam;
-			fprintf(f, "\n          \"exponential\": {\"mean_ns\": %.6g, \"loglik\": %.6g, "
-				   "\"aic\": %.6g},",
-				fm[0].p[0], fm[0].loglik, fm[0].aic);
-			fprintf(f, "\n          \"lognormal\": {\"mu\": %.6g, \"sigma\": %.6g, "
-				   "\"loglik\": %.6g, \"aic\": %.6g},",
-				fm[1].p[0], fm[1].p[1], fm[1].loglik, fm[1].aic);
-			fprintf(f, "\n          \"hyperexp2\": {\"p\": %.6g, \"mean1_ns\": %.6g, "
-				   "\"mean2_ns\": %.6g, \"loglik\": %.6g, \"aic\": %.6g}",
-				fm[2].p[0], fm[2].p[1], fm[2].p[2], fm[2].loglik, fm[2].aic);
-		}
-		fprintf(f, "},\n        \"gap_ns\": ");
-		dist(f, &ph->gap, 0);
-		fprintf(f, ",\n        \"lead_ppm\": ");
-		dist(f, &ph->lead, 0);
-		fprintf(f, ",\n        \"class_next\": [");
-		for (int a = 0; a < MODEL_CLASSES; a++) {
-			fprintf(f, "%s[", a ? ", " : "");
-			for (int b = 0; b < MODEL_CLASSES; b++)
-				fprintf(f, "%s%.6f", b ? ", " : "", ph->gap_next[a][b]);
-			fprintf(f, "]");
-		}
-		fprintf(f, "]\n      },\n      \"bmodel\": ");
-		bmodel(f, ph->bmodel);
-		fprintf(f, "\n    }%s\n", p + 1 < m->nphases ? "," : "");
-	}
-	fprintf(f, "  ],\n  \"devices\": [\n");
-	for (size_t k = 0; k < m->ndevs; k++) {
-		const struct model_devspace *d = &m->devs[k];
-		fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
-		reel_json_str(f, d->name);
-		fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
-			(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
-		fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);
-		fprintf(f, "      \"rw_overlap\": {\"read\": %.4f, \"write\": %.4f},\n",
-			d->rw_overlap_read, d->rw_overlap_write);
-		fprintf(f, "      \"runs\": ");
-		dist(f, &d->run, 1);
-		fprintf(f, ",\n      \"jumps\": ");
-		dist(f, &d->jump, 0);
-		fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
-			(unsigned long long)d->local_limit, d->p_local);
-		dist(f, &d->local, 0);
-		fprintf(f, ",\n      \"offsets\": ");
-		dist(f, &d->addr, 1);
-		fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
-		for (uint32_t r = 0; r <= d->nregions; r++)
-			fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)d->bound[r]);
-		fprintf(f, "],\n        \"weights\": [");
-		for (uint32_t r = 0; r < d->nregions; r++)
-			fprintf(f, "%s%.6f", r ? ", " : "", d->weight[r]);
-		fprintf(f, "],\n        \"transitions\": [");
-		int first = 1;
-		for (uint32_t r = 0; r < d->nregions; r++)
-			for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++) {
-				double p = d->tr_p[x] - (x > d->row[r] ? d->tr_p[x - 1] : 0);
-				fprintf(f, "%s[%u, %u, %.6g]", first ? "" : ", ", r, d->tr_to[x], p);
-				first = 0;
-			}
-		fprintf(f, "]\n      }\n    }%s\n", k + 1 < m->ndevs ? "," : "");
-	}
-	fprintf(f, "  ],\n  \"inflight\": ");
-	if (m->inflight.known) {
-		fprintf(f, "{\n    \"mean\": %.4f,\n    \"max\": %.0f,\n    \"depth\": ",
-			m->inflight.mean, m->inflight.max);
-		dist(f, &m->inflight.depth, 0);
-		fprintf(f, ",\n    \"latency_ns\": ");
-		dist(f, &m->inflight.latency, 0);
-		fprintf(f, "\n  }\n}\n");
-	} else {
-		fprintf(f, "null\n}\n");
-	}
-	return ferror(f) ? REEL_E_IO : 0;
-}
 
 /* ---- reader --------------------------------------------------------------- */
 struct rd {
@@ -317,7 +120,7 @@ static int read_bmodel(struct rd *r, const struct model_json *j, double *b, cons
 	if (!j || j->type != MJ_OBJ)
 		return bad(r, "%s.bmodel: expected an object", where);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) {
-		const struct model_json *x = model_json_get(j, k ? op_key[k - 1] : "all");
+		const struct model_json *x = model_json_get(j, k ? model_op_key[k - 1] : "all");
 		if (!x)
 			continue;
 		if (x->type != MJ_NUM || !(x->num >= 0.5 && x->num <= 1))
@@ -347,12 +150,12 @@ static int read_phase(struct rd *r, const struct model_json *j, struct model_pha
 		return REEL_E_PARSE;
 	double s = 0;
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
-		const struct model_json *v = model_json_get(mix, op_key[o]);
+		const struct model_json *v = model_json_get(mix, model_op_key[o]);
 		p->op_mix[o] = 0;
 		if (!v)
 			continue;
 		if (v->type != MJ_NUM || !(v->num >= 0 && v->num <= 1))
-			return bad(r, "%s.op_mix.%s: a probability in [0, 1]", w, op_key[o]);
+			return bad(r, "%s.op_mix.%s: a probability in [0, 1]", w, model_op_key[o]);
 		p->op_mix[o] = v->num;
 		s += v->num;
 	}
@@ -370,10 +173,10 @@ static int read_phase(struct rd *r, const struct model_json *j, struct model_pha
 	if (!sz)
 		return REEL_E_PARSE;
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
-		const struct model_json *v = model_json_get(sz, op_key[o]);
+		const struct model_json *v = model_json_get(sz, model_op_key[o]);
 		if (!v)
 			continue;
-		snprintf(ww, sizeof(ww), "%s.sizes.%s", w, op_key[o]);
+		snprintf(ww, sizeof(ww), "%s.sizes.%s", w, model_op_key[o]);
 		if (read_dist(r, v, &p->size[o], ww))
 			return REEL_E_PARSE;
 		if (p->size[o].nk && (p->size[o].v[0] < 0 || p->size[o].v[p->size[o].nk - 1] > 4294967295.0))
@@ -389,12 +192,12 @@ static int read_phase(struct rd *r, const struct model_json *j, struct model_pha
 	const struct model_json *bf = model_json_get(ia, "best_family");
 	if (bf && bf->type == MJ_STR)
 		for (int f = 0; f < 3; f++)
-			if (!strcmp(bf->str, fam_key[f]))
+			if (!strcmp(bf->str, model_family_key[f]))
 				p->best_family = f;
 	const struct model_json *fams = model_json_get(ia, "families");
 	if (fams && fams->type == MJ_OBJ)
 		for (int f = 0; f < 3; f++) {
-			const struct model_json *fo = model_json_get(fams, fam_key[f]);
+			const struct model_json *fo = model_json_get(fams, model_family_key[f]);
 			static const char *const pk[3][3] = {{"mean_ns", NULL, NULL},
 							     {"mu", "sigma", NULL},
 							     {"p", "mean1_ns", "mean2_ns"}};
@@ -677,24 +480,24 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	}
 	uint64_t total = 0;
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
-		const struct model_json *a = model_json_get(wo, op_key[o]);
+		const struct model_json *a = model_json_get(wo, model_op_key[o]);
 		if (!a)
 			continue;
 		if (a->type != MJ_ARR || a->n != m->nwin) {
-			bad(&r, "windows.ops.%s: %zu counts expected", op_key[o], m->nwin);
+			bad(&r, "windows.ops.%s: %zu counts expected", model_op_key[o], m->nwin);
 			goto out;
 		}
 		for (size_t i = 0; i < a->n; i++) {
 			const struct model_json *k = a->kids[i];
 			if (k->type != MJ_NUM || !(k->num >= 0 && k->num <= 4e9) || k->num != floor(k->num)) {
-				bad(&r, "windows.ops.%s[%zu]: a count 0..4e9", op_key[o], i);
+				bad(&r, "windows.ops.%s[%zu]: a count 0..4e9", model_op_key[o], i);
 				goto out;
 			}
 			m->win_ops[i * REEL_OP__COUNT + o] = (uint32_t)k->num;
 			total += (uint64_t)k->num;
 			if (k->num > 0 && !m->phases[m->win_phase[i]].ios) {
 				bad(&r, "windows.ops.%s[%zu]: I/O in a window of phase %u, which has none",
-				    op_key[o], i, m->win_phase[i]);
+				    model_op_key[o], i, m->win_phase[i]);
 				goto out;
 			}
 		}
