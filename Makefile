@@ -3,8 +3,8 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE \
-	$(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null)
-LDLIBS += -llz4 -lmsgpackc -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
+	$(shell pkg-config --cflags libtracefs libtraceevent json-c 2>/dev/null)
+LDLIBS += -llz4 -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build

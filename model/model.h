@@ -271,24 +271,10 @@ struct model_cmp {
 };
 int model_compare(const struct model_trace *a, const struct model_trace *b, struct model_cmp *c);
 
-/* ---- small JSON DOM (strict RFC 8259 subset, bounded) ------------------- */
-enum model_json_type { MJ_NULL, MJ_BOOL, MJ_NUM, MJ_STR, MJ_ARR, MJ_OBJ };
-struct model_json {
-	enum model_json_type type;
-	double num;
-	int boolean;
-	char *str;                 /* MJ_STR (NUL-terminated) */
-	char *key;                 /* member name inside an object */
-	size_t n;                  /* children of ARR/OBJ */
-	struct model_json **kids;
-};
+/* ---- MODEL.json bounds (the reader refuses beyond them) --------------- */
 #define MODEL_JSON_MAX_DEPTH 16
 #define MODEL_JSON_MAX_BYTES (64u << 20)
 #define MODEL_JSON_MAX_NODES (4u << 20)
-/* Parse text[0..len); NULL on error with "line L col C: what" in err. */
-struct model_json *model_json_parse(const char *text, size_t len, char *err, size_t errlen);
-void model_json_free(struct model_json *j);
-const struct model_json *model_json_get(const struct model_json *obj, const char *key);
 
 int cmd_model(int argc, char **argv);
 
