@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/* ---- a trace in memory, column by column ------------------------------ */
+/* ---- a trace in memory, column by column (trace_load.c) --------------- */
 /*
  * t is the arrival time (queue_ns when the source has it, else issue_ns),
  * sorted ascending once loaded.  issue/complete are NULL when the trace
@@ -49,7 +49,7 @@ int model_trace_push(struct model_trace *tr, const struct reel_rec *r);
 int model_trace_sort(struct model_trace *tr);
 void model_trace_free(struct model_trace *tr);
 
-/* ---- an empirical distribution: a piecewise-linear CDF ----------------- */
+/* ---- an empirical distribution: a piecewise-linear CDF (distribution.c) */
 /*
  * Knots (v[i], c[i]) with v and c non-decreasing, c[0] = 0, c[nk-1] = 1.
  * Between knots the CDF is linear in v; two knots with the same value make
@@ -90,6 +90,8 @@ double model_dist_inv(const struct model_dist *d, double u);
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
 /* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
 int model_dist_valid(const struct model_dist *d);
+/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
+int model_sort_i64(int64_t *v, size_t n);
 
 /* ---- the model ---------------------------------------------------------- */
 #define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
@@ -205,9 +207,7 @@ void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
 
-/* ---- statistics shared by fit and compare ------------------------------- */
-/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
-int model_sort_i64(int64_t *v, size_t n);
+/* ---- statistics shared by fit and compare (measures.c) ----------------- */
 /* Two-sample Kolmogorov-Smirnov distance of sorted samples. */
 double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 /* b-model bias of sorted arrival times over [t0, t1): 0.5 = smooth,
@@ -246,6 +246,7 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 /* RMS horizontal distance of two latency CDFs at 10,000 quantiles (sorted). */
 double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 
+/* ---- compare two traces (compare.c) ------------------------------------- */
 /* Per-dimension samples of a trace (arrays owned; model_samples_free). */
 struct model_samples {
 	int64_t *size, *gap, *jump, *run, *lat;
