@@ -235,18 +235,6 @@ static const struct reel_cmd_doc cmp_doc = {
 		 "within 1 point, b-model within 0.02, demerit <= 10%.",
 };
 
-static void bm_json(const double *b)
-{
-	printf("{");
-	int first = 1;
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (b[k] >= 0) {
-			printf("%s\"%s\": %.4f", first ? "" : ", ", k ? model_op_key[k - 1] : "all", b[k]);
-			first = 0;
-		}
-	printf("}");
-}
-
 static int cmd_cmp(int argc, char **argv)
 {
 	int json = 0;
@@ -284,10 +272,10 @@ static int cmd_cmp(int argc, char **argv)
 	if (json) {
 		printf("{\"a\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
 		       argv[optind], (unsigned long long)r.na, r.read_a);
-		bm_json(r.bmodel_a);
+		model_write_bmodel(stdout, r.bmodel_a);
 		printf("},\n \"b\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
 		       argv[optind + 1], (unsigned long long)r.nb, r.read_b);
-		bm_json(r.bmodel_b);
+		model_write_bmodel(stdout, r.bmodel_b);
 		printf("},\n \"ks_size\": %.6f, \"ks_interarrival\": %.6f, \"ks_jump\": %.6f, "
 		       "\"ks_run\": %.6f,\n \"op_mix_diff\": %.6f, \"read_diff_points\": %.4f, "
 		       "\"bmodel_diff\": %.6f, \"pqrs_diff\": %.6f,\n",

@@ -186,6 +186,9 @@ void model_free(struct model *m);
 extern const char *const model_op_key[REEL_OP__COUNT];
 extern const char *const model_family_key[3];
 int model_write_json(const struct model *m, FILE *f);
+/* A b-model object as MODEL.json writes it: {"all": 0.8306, "read": ...},
+ * the biases that are known (>= 0) of all I/O and per op. */
+void model_write_bmodel(FILE *f, const double *b);
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
 int model_load_file(struct model *m, const char *path, char *err, size_t errlen);
 

@@ -55,7 +55,7 @@ static void dist(FILE *f, const struct model_dist *d, int top)
 	fprintf(f, "]}");
 }
 
-static void bmodel(FILE *f, const double *b)
+void model_write_bmodel(FILE *f, const double *b)
 {
 	fprintf(f, "{");
 	int first = 1;
@@ -150,7 +150,7 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 		}
 	write_interarrival(ph, f);
 	fprintf(f, "      \"bmodel\": ");
-	bmodel(f, ph->bmodel);
+	model_write_bmodel(f, ph->bmodel);
 	fprintf(f, "\n    }%s\n", last ? "" : ",");
 }
 
@@ -203,7 +203,7 @@ int model_write_json(const struct model *m, FILE *f)
 	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
 		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
 	fprintf(f, "  \"bmodel\": ");
-	bmodel(f, m->bmodel);
+	model_write_bmodel(f, m->bmodel);
 	fprintf(f, ",\n  \"pqrs\": [%.4f, %.4f, %.4f, %.4f],\n", m->pqrs[0], m->pqrs[1], m->pqrs[2],
 		m->pqrs[3]);
 	write_windows(m, f);
