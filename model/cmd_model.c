@@ -242,18 +242,19 @@ static int cmd_cmp(int argc, char **argv)
 		OPT_FLAG(0, "json", &json, "print one JSON object instead of the table"),
 		OPT_END,
 	};
-	int optind = reel_opt_parse(&cmp_doc, opts, argc, argv);
-	if (optind < 0)
-		return reel_opt_exit(optind);
-	if (optind + 2 != argc)
+	int i = reel_opt_parse(&cmp_doc, opts, argc, argv);
+	if (i < 0)
+		return reel_opt_exit(i);
+	if (i + 2 != argc)
 		return operands_error(&cmp_doc, "two traces A.reel B.reel");
+	const char *pa = argv[i], *pb = argv[i + 1];
 	char err[512];
 	struct model_trace a, b;
-	if (model_trace_load(&a, argv[optind], err, sizeof(err))) {
+	if (model_trace_load(&a, pa, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model compare: %s\n", err);
 		return 1;
 	}
-	if (model_trace_load(&b, argv[optind + 1], err, sizeof(err))) {
+	if (model_trace_load(&b, pb, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model compare: %s\n", err);
 		model_trace_free(&a);
 		return 1;
@@ -271,10 +272,10 @@ static int cmd_cmp(int argc, char **argv)
 		 r.bmodel_diff <= 0.02 && (!r.latency || r.demerit_pct <= 10.0);
 	if (json) {
 		printf("{\"a\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
-		       argv[optind], (unsigned long long)r.na, r.read_a);
+		       pa, (unsigned long long)r.na, r.read_a);
 		model_write_bmodel(stdout, r.bmodel_a);
 		printf("},\n \"b\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
-		       argv[optind + 1], (unsigned long long)r.nb, r.read_b);
+		       pb, (unsigned long long)r.nb, r.read_b);
 		model_write_bmodel(stdout, r.bmodel_b);
 		printf("},\n \"ks_size\": %.6f, \"ks_interarrival\": %.6f, \"ks_jump\": %.6f, "
 		       "\"ks_run\": %.6f,\n \"op_mix_diff\": %.6f, \"read_diff_points\": %.4f, "
@@ -288,8 +289,8 @@ static int cmd_cmp(int argc, char **argv)
 		printf(" \"within_targets\": %s}\n", ok ? "true" : "false");
 		return 0;
 	}
-	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", argv[optind], (unsigned long long)r.na,
-	       argv[optind + 1], (unsigned long long)r.nb);
+	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", pa, (unsigned long long)r.na,
+	       pb, (unsigned long long)r.nb);
 	printf("%-28s %10s %10s %8s\n", "dimension", "value", "target", "");
 #define ROW(name, v, tgt, pass) printf("%-28s %10.4f %10s %8s\n", name, v, tgt, (pass) ? "ok" : "OFF")
 	ROW("KS request size", r.ks_size, "<= 0.05", r.ks_size <= 0.05);
