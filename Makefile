@@ -10,10 +10,10 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE \
-	$(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null)
+	$(shell pkg-config --cflags libtracefs libtraceevent json-c 2>/dev/null)
 # header dependencies: each object's .d file lists the headers it includes
 DEPFLAGS = -MMD -MP
-LDLIBS += -llz4 -lmsgpackc -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
+LDLIBS += -llz4 -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build

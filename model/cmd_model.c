@@ -1,9 +1,8 @@
 /*
  * model/cmd_model.c - `ioreel model fit|gen|compare`: the only file of
- * model/ that talks to people.
+ * model/ that talks to people.  One option table per subcommand.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,70 +12,78 @@
 
 #include "model/model.h"
 
-static const char *const op_key[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
-						   "write_zeroes"};
+/* Operands missing or extra: say what is needed (exit 2). */
+static int operands_error(const struct reel_cmd_doc *doc, const char *what)
+{
+	fprintf(stderr, "ioreel %s: needs %s\nTry 'ioreel %s --help'.\n", doc->name, what,
+		doc->name);
+	return 2;
+}
 
 /* ---- fit -------------------------------------------------------------- */
-static void fit_usage(FILE *f)
+static const struct reel_cmd_doc fit_doc = {
+	.name = "model fit",
+	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N]",
+	.about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
+		 "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
+		 "MODEL.json is described field by field in model/MODEL.md.",
+};
+
+/* Write M to OUT ('-': standard output) and say what was written. */
+static int fit_write(struct model *m, const char *out, size_t n, int64_t fit_ns)
 {
-	fprintf(f,
-		"usage: ioreel model fit TRACE.reel -o MODEL.json [--naive] [--phases N]\n\n"
-		"Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
-		"burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
-		"MODEL.json is described field by field in model/MODEL.md.\n\n"
-		"  -o, --output FILE  where to write the model ('-' for standard output)\n"
-		"      --naive        the naive model instead: Poisson arrivals, uniform\n"
-		"                     addresses, mean sizes (a baseline for fidelity)\n"
-		"      --phases N     at most N phases (1..%d, default 8)\n"
-		"  -h, --help         this help\n",
-		MODEL_MAX_PHASES);
+	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "ioreel model fit: cannot create %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	int e = model_write_json(m, f);
+	if (f != stdout && fclose(f))
+		e = REEL_E_IO;
+	if (e) {
+		fprintf(stderr, "ioreel model fit: writing %s failed (disk full?)\n", out);
+		return 1;
+	}
+	struct stat st;
+	long long sz = f != stdout && !stat(out, &st) ? (long long)st.st_size : -1;
+	fprintf(stderr, "ioreel model fit: %zu I/O, %zu phase%s, %zu device%s%s -> %s", n,
+		m->nphases, m->nphases == 1 ? "" : "s", m->ndevs, m->ndevs == 1 ? "" : "s",
+		m->naive ? " (naive)" : "", out);
+	if (sz >= 0)
+		fprintf(stderr, " (%lld bytes)", sz);
+	fprintf(stderr, ", fit in %.3f s\n", (double)fit_ns / 1e9);
+	return 0;
 }
 
 static int cmd_fit(int argc, char **argv)
 {
-	static const struct option lo[] = {{"output", required_argument, 0, 'o'},
-					   {"naive", no_argument, 0, 'n'},
-					   {"phases", required_argument, 0, 'p'},
-					   {"help", no_argument, 0, 'h'},
-					   {0, 0, 0, 0}};
 	const char *out = NULL;
 	struct model_fit_opts fo = {0, 0};
-	int c;
-	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'n': fo.naive = 1; break;
-		case 'p': {
-			char *e;
-			long v = strtol(optarg, &e, 10);
-			if (*e || v < 1 || v > MODEL_MAX_PHASES) {
-				fprintf(stderr, "ioreel model fit: --phases takes 1..%d, not '%s'\n",
-					MODEL_MAX_PHASES, optarg);
-				return 2;
-			}
-			fo.max_phases = (unsigned)v;
-			break;
-		}
-		case 'h': fit_usage(stdout); return 0;
-		default: fit_usage(stderr); return 2;
-		}
-	}
-	if (optind + 1 != argc || !out) {
-		fprintf(stderr, "ioreel model fit: needs one TRACE.reel and -o MODEL.json\n");
-		fit_usage(stderr);
-		return 2;
-	}
-	const char *in = argv[optind];
+	const struct reel_opt opts[] = {
+		OPT_STR('o', "output", "FILE", &out,
+			"where to write the model ('-' for standard output)"),
+		OPT_FLAG(0, "naive", &fo.naive,
+			 "the naive model instead: Poisson arrivals, uniform\n"
+			 "addresses, mean sizes (a baseline for fidelity)"),
+		OPT_UINT(0, "phases", "N", &fo.max_phases, 1, MODEL_MAX_PHASES,
+			 "at most N phases (1..16, default 8)"),
+		OPT_END,
+	};
+	int i = reel_opt_parse(&fit_doc, opts, argc, argv);
+	if (i < 0)
+		return reel_opt_exit(i);
+	if (i + 1 != argc || !out)
+		return operands_error(&fit_doc, "one TRACE.reel and -o MODEL.json");
+	const char *in = argv[i];
 	char err[512];
 	struct model_trace tr;
-	int e = model_trace_load(&tr, in, err, sizeof(err));
-	if (e) {
+	if (model_trace_load(&tr, in, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model fit: %s\n", err);
 		return 1;
 	}
 	struct model m;
 	int64_t t0 = reel_now_ns();
-	e = model_fit(&m, &tr, &fo, err, sizeof(err));
+	int e = model_fit(&m, &tr, &fo, err, sizeof(err));
 	int64_t t1 = reel_now_ns();
 	size_t n = tr.n;
 	model_trace_free(&tr);
@@ -85,127 +92,116 @@ static int cmd_fit(int argc, char **argv)
 		return 1;
 	}
 	snprintf(m.source, sizeof(m.source), "%s", in);
-	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "ioreel model fit: cannot create %s: %s\n", out, strerror(errno));
-		model_free(&m);
-		return 1;
-	}
-	e = model_write_json(&m, f);
-	if (f != stdout && fclose(f))
-		e = REEL_E_IO;
-	if (e) {
-		fprintf(stderr, "ioreel model fit: writing %s failed (disk full?)\n", out);
-		model_free(&m);
-		return 1;
-	}
-	struct stat st;
-	long long sz = f != stdout && !stat(out, &st) ? (long long)st.st_size : -1;
-	fprintf(stderr, "ioreel model fit: %zu I/O, %zu phase%s, %zu device%s%s -> %s", n,
-		m.nphases, m.nphases == 1 ? "" : "s", m.ndevs, m.ndevs == 1 ? "" : "s",
-		m.naive ? " (naive)" : "", out);
-	if (sz >= 0)
-		fprintf(stderr, " (%lld bytes)", sz);
-	fprintf(stderr, ", fit in %.3f s\n", (double)(t1 - t0) / 1e9);
+	int rc = fit_write(&m, out, n, t1 - t0);
 	model_free(&m);
-	return 0;
+	return rc;
 }
 
 /* ---- gen ---------------------------------------------------------------- */
-static void gen_usage(FILE *f)
+static const struct reel_cmd_doc gen_doc = {
+	.name = "model gen",
+	.usage = "MODEL.json -o OUT.reel [--duration S] [--rate X]\n"
+		 "                        [--capacity BYTES] [--seed N] [--count N] [--overwrite]",
+	.about = "Generate a synthetic trace from a model; the same seed gives the same trace.",
+};
+
+/* The generated trace's writer: header (devices as scaled) and the model's
+ * metadata.  NULL after saying why. */
+static struct reel_writer *gen_open(const struct model *m, const struct model_gen *g,
+				    const struct model_gen_opts *go, const char *in,
+				    const char *out, unsigned wflags)
 {
-	fprintf(f,
-		"usage: ioreel model gen MODEL.json -o OUT.reel [--duration S] [--rate X]\n"
-		"                        [--capacity BYTES] [--seed N] [--count N] [--overwrite]\n\n"
-		"Generate a synthetic trace from a model; the same seed gives the same trace.\n\n"
-		"  -o, --output FILE    the .reel to write\n"
-		"      --duration S     seconds of trace (default: the original's); the\n"
-		"                       phase timeline repeats or is cut to fit\n"
-		"      --rate X         X times the original arrival rate (default 1)\n"
-		"      --capacity BYTES address space per device (\"4T\", \"512G\"); regions\n"
-		"                       scale with it, local jumps keep their size\n"
-		"      --seed N         random seed (default 1)\n"
-		"      --count N        stop after N I/O\n"
-		"      --overwrite      replace OUT.reel if it exists\n"
-		"  -h, --help           this help\n");
+	struct reel_device devs[MODEL_MAX_DEVS];
+	size_t nd = model_gen_devices(g, devs, MODEL_MAX_DEVS);
+	char detail[512];
+	snprintf(detail, sizeof(detail), "ioreel model gen %s seed %llu", in,
+		 (unsigned long long)go->seed);
+	struct reel_header h = {0};
+	h.source = m->naive ? "synthetic:naive" : "synthetic";
+	h.source_detail = detail;
+	h.devices = devs;
+	h.ndevices = nd;
+	struct reel_writer *w;
+	int x = reel_writer_open(&w, out, -1, &h, wflags);
+	if (x == REEL_E_EXISTS) {
+		fprintf(stderr, "ioreel model gen: %s exists; pass --overwrite to replace it\n", out);
+		return NULL;
+	}
+	if (x) {
+		fprintf(stderr, "ioreel model gen: cannot create %s: %s\n", out, reel_strerror(x));
+		return NULL;
+	}
+	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
+	reel_writer_meta_int(w, REEL_META_MODEL_SEED, (int64_t)go->seed);
+	reel_writer_meta_dbl(w, REEL_META_MODEL_RATE, go->rate);
+	reel_writer_meta_int(w, REEL_META_MODEL_DURATION_NS,
+			     go->duration_ns ? go->duration_ns : m->duration_ns);
+	return w;
+}
+
+/* Every generated record into W, which is closed (or destroyed and OUT
+ * removed on a failure): 0 or 1 after saying why. */
+static int gen_write(struct model_gen *g, struct reel_writer *w, const char *in, const char *out)
+{
+	struct reel_rec r;
+	uint64_t n = 0;
+	int x, werr = 0;
+	int64_t t0 = reel_now_ns();
+	while ((x = model_gen_next(g, &r)) == 1 && !(werr = reel_write(w, &r)))
+		n++;
+	if (werr)
+		fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
+	else if (x < 0)
+		fprintf(stderr, "ioreel model gen: %s: %s%s\n", in, reel_strerror(x),
+			x == REEL_E_RANGE ? ": a window would hold more than 64 Mi I/O; lower --rate"
+					  : "");
+	if (werr || x < 0) {
+		reel_writer_destroy(w);
+		unlink(out);
+		return 1;
+	}
+	if ((x = reel_writer_close(w))) {
+		fprintf(stderr, "ioreel model gen: closing %s: %s\n", out, reel_strerror(x));
+		return 1;
+	}
+	int64_t t1 = reel_now_ns();
+	fprintf(stderr, "ioreel model gen: %llu I/O -> %s in %.3f s\n", (unsigned long long)n, out,
+		(double)(t1 - t0) / 1e9);
+	return 0;
 }
 
 static int cmd_gen(int argc, char **argv)
 {
-	static const struct option lo[] = {{"output", required_argument, 0, 'o'},
-					   {"duration", required_argument, 0, 'd'},
-					   {"rate", required_argument, 0, 'r'},
-					   {"capacity", required_argument, 0, 'c'},
-					   {"seed", required_argument, 0, 's'},
-					   {"count", required_argument, 0, 'n'},
-					   {"overwrite", no_argument, 0, 'w'},
-					   {"help", no_argument, 0, 'h'},
-					   {0, 0, 0, 0}};
 	const char *out = NULL;
 	struct model_gen_opts go = {0, 1, 0, 1, 0};
-	unsigned wflags = 0;
-	int c;
-	char *e;
-	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'd': {
-			double s = strtod(optarg, &e);
-			if (*e || !(s > 0) || s > 9e9) {
-				fprintf(stderr, "ioreel model gen: --duration takes seconds > 0, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			go.duration_ns = (int64_t)(s * 1e9);
-			break;
-		}
-		case 'r':
-			go.rate = strtod(optarg, &e);
-			if (*e || !(go.rate > 0) || go.rate > 1e6) {
-				fprintf(stderr, "ioreel model gen: --rate takes a factor > 0, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			if (reel_parse_size(optarg, &go.capacity) || go.capacity < 4096) {
-				fprintf(stderr,
-					"ioreel model gen: --capacity takes bytes >= 4096 (\"4T\"), not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 's':
-			errno = 0;
-			go.seed = strtoull(optarg, &e, 0);
-			if (*e || errno) {
-				fprintf(stderr, "ioreel model gen: --seed takes a number, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'n':
-			errno = 0;
-			go.max_records = strtoull(optarg, &e, 0);
-			if (*e || errno || !go.max_records) {
-				fprintf(stderr, "ioreel model gen: --count takes a number > 0, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'w': wflags |= REEL_W_OVERWRITE; break;
-		case 'h': gen_usage(stdout); return 0;
-		default: gen_usage(stderr); return 2;
-		}
-	}
-	if (optind + 1 != argc || !out) {
-		fprintf(stderr, "ioreel model gen: needs one MODEL.json and -o OUT.reel\n");
-		gen_usage(stderr);
-		return 2;
-	}
-	const char *in = argv[optind];
+	double secs = 0;
+	int overwrite = 0;
+	const struct reel_opt opts[] = {
+		OPT_STR('o', "output", "FILE", &out, "the .reel to write"),
+		OPT_DBL(0, "duration", "S", &secs, 1e-6, 1e8,
+			"seconds of trace, 1e-6 to 1e8 (default: the original's);\n"
+			"the phase timeline repeats or is cut to fit"),
+		OPT_DBL(0, "rate", "X", &go.rate, 1e-6, 1e6,
+			"X times the original arrival rate, 1e-6 to 1e6 (default 1)"),
+		OPT_SIZE(0, "capacity", "BYTES", &go.capacity, 4096, 1152921504606846976.0,
+			 "address space per device (\"4T\", \"512G\"; 4k to 1E);\n"
+			 "regions scale with it, local jumps keep their size"),
+		OPT_U64(0, "seed", "N", &go.seed, 0, 9223372036854775807.0,
+			"random seed, 0 to 2^63-1 (default 1)"),
+		OPT_U64(0, "count", "N", &go.max_records, 1, 1e12, "stop after N I/O (1 to 1e12)"),
+		OPT_FLAG(0, "overwrite", &overwrite, "replace OUT.reel if it exists"),
+		OPT_END,
+	};
+	int i = reel_opt_parse(&gen_doc, opts, argc, argv);
+	if (i < 0)
+		return reel_opt_exit(i);
+	if (i + 1 != argc || !out)
+		return operands_error(&gen_doc, "one MODEL.json and -o OUT.reel");
+	if (secs > 0)
+		go.duration_ns = (int64_t)(secs * 1e9);
+	const char *in = argv[i];
 	char err[600];
 	struct model m;
-	int rc = 1;
 	if (model_load_file(&m, in, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model gen: %s\n", err);
 		return 1;
@@ -217,119 +213,48 @@ static int cmd_gen(int argc, char **argv)
 		model_free(&m);
 		return 1;
 	}
-	struct reel_device devs[MODEL_MAX_DEVS];
-	size_t nd = model_gen_devices(g, devs, MODEL_MAX_DEVS);
-	char detail[512];
-	snprintf(detail, sizeof(detail), "ioreel model gen %s seed %llu", in,
-		 (unsigned long long)go.seed);
-	struct reel_header h = {0};
-	h.source = m.naive ? "synthetic:naive" : "synthetic";
-	h.source_detail = detail;
-	h.devices = devs;
-	h.ndevices = nd;
-	struct reel_writer *w;
-	x = reel_writer_open(&w, out, -1, &h, wflags);
-	if (x) {
-		if (x == REEL_E_EXISTS)
-			fprintf(stderr, "ioreel model gen: %s exists; pass --overwrite to replace it\n",
-				out);
-		else
-			fprintf(stderr, "ioreel model gen: cannot create %s: %s\n", out,
-				reel_strerror(x));
-		goto out;
-	}
-	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
-	reel_writer_meta_int(w, REEL_META_MODEL_SEED, (int64_t)go.seed);
-	reel_writer_meta_dbl(w, REEL_META_MODEL_RATE, go.rate);
-	reel_writer_meta_int(w, REEL_META_MODEL_DURATION_NS,
-			     go.duration_ns ? go.duration_ns : m.duration_ns);
-	struct reel_rec r;
-	uint64_t n = 0;
-	int64_t t0 = reel_now_ns();
-	while ((x = model_gen_next(g, &r)) == 1) {
-		if ((x = reel_write(w, &r))) {
-			fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
-			reel_writer_destroy(w);
-			unlink(out);
-			goto out;
-		}
-		n++;
-	}
-	if (x < 0) {
-		fprintf(stderr, "ioreel model gen: %s: %s%s\n", in, reel_strerror(x),
-			x == REEL_E_RANGE ? ": a window would hold more than 64 Mi I/O; lower --rate"
-					  : "");
-		reel_writer_destroy(w);
-		unlink(out);
-		goto out;
-	}
-	if ((x = reel_writer_close(w))) {
-		fprintf(stderr, "ioreel model gen: closing %s: %s\n", out, reel_strerror(x));
-		goto out;
-	}
-	int64_t t1 = reel_now_ns();
-	fprintf(stderr, "ioreel model gen: %llu I/O -> %s in %.3f s\n", (unsigned long long)n, out,
-		(double)(t1 - t0) / 1e9);
-	rc = 0;
-out:
+	int rc = 1;
+	struct reel_writer *w = gen_open(&m, g, &go, in, out, overwrite ? REEL_W_OVERWRITE : 0);
+	if (w)
+		rc = gen_write(g, w, in, out);
 	model_gen_destroy(g);
 	model_free(&m);
 	return rc;
 }
 
 /* ---- compare -------------------------------------------------------------- */
-static void cmp_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ioreel model compare A.reel B.reel [--json]\n\n"
-		"Compare two traces dimension by dimension: Kolmogorov-Smirnov distance of\n"
-		"request sizes, inter-arrival times, jump distances and sequential run\n"
-		"lengths; op mix; b-model burstiness; PQRS shares.  When both carry\n"
-		"latencies (replay results: complete - issue), the demerit figure: the RMS\n"
-		"horizontal distance between the latency CDFs at 10,000 quantiles, in us\n"
-		"and as %% of A's mean latency.  Targets shown: KS <= 0.05, read share\n"
-		"within 1 point, b-model within 0.02, demerit <= 10%%.\n\n"
-		"  --json      print one JSON object instead of the table\n"
-		"  -h, --help  this help\n");
-}
-
-static void bm_json(const double *b)
-{
-	printf("{");
-	int first = 1;
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (b[k] >= 0) {
-			printf("%s\"%s\": %.4f", first ? "" : ", ", k ? op_key[k - 1] : "all", b[k]);
-			first = 0;
-		}
-	printf("}");
-}
+static const struct reel_cmd_doc cmp_doc = {
+	.name = "model compare",
+	.usage = "A.reel B.reel [--json]",
+	.about = "Compare two traces dimension by dimension: Kolmogorov-Smirnov distance of\n"
+		 "request sizes, inter-arrival times, jump distances and sequential run\n"
+		 "lengths; op mix; b-model burstiness; PQRS shares.  When both carry\n"
+		 "latencies (replay results: complete - issue), the demerit figure: the RMS\n"
+		 "horizontal distance between the latency CDFs at 10,000 quantiles, in us\n"
+		 "and as % of A's mean latency.  Targets shown: KS <= 0.05, read share\n"
+		 "within 1 point, b-model within 0.02, demerit <= 10%.",
+};
 
 static int cmd_cmp(int argc, char **argv)
 {
-	static const struct option lo[] = {{"json", no_argument, 0, 'j'},
-					   {"help", no_argument, 0, 'h'},
-					   {0, 0, 0, 0}};
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = 1; break;
-		case 'h': cmp_usage(stdout); return 0;
-		default: cmp_usage(stderr); return 2;
-		}
-	}
-	if (optind + 2 != argc) {
-		fprintf(stderr, "ioreel model compare: needs two traces A.reel B.reel\n");
-		cmp_usage(stderr);
-		return 2;
-	}
+	int json = 0;
+	const struct reel_opt opts[] = {
+		OPT_FLAG(0, "json", &json, "print one JSON object instead of the table"),
+		OPT_END,
+	};
+	int i = reel_opt_parse(&cmp_doc, opts, argc, argv);
+	if (i < 0)
+		return reel_opt_exit(i);
+	if (i + 2 != argc)
+		return operands_error(&cmp_doc, "two traces A.reel B.reel");
+	const char *pa = argv[i], *pb = argv[i + 1];
 	char err[512];
 	struct model_trace a, b;
-	if (model_trace_load(&a, argv[optind], err, sizeof(err))) {
+	if (model_trace_load(&a, pa, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model compare: %s\n", err);
 		return 1;
 	}
-	if (model_trace_load(&b, argv[optind + 1], err, sizeof(err))) {
+	if (model_trace_load(&b, pb, err, sizeof(err))) {
 		fprintf(stderr, "ioreel model compare: %s\n", err);
 		model_trace_free(&a);
 		return 1;
@@ -347,11 +272,11 @@ static int cmd_cmp(int argc, char **argv)
 		 r.bmodel_diff <= 0.02 && (!r.latency || r.demerit_pct <= 10.0);
 	if (json) {
 		printf("{\"a\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
-		       argv[optind], (unsigned long long)r.na, r.read_a);
-		bm_json(r.bmodel_a);
+		       pa, (unsigned long long)r.na, r.read_a);
+		model_write_bmodel(stdout, r.bmodel_a);
 		printf("},\n \"b\": {\"path\": \"%s\", \"ios\": %llu, \"read_fraction\": %.6f, \"bmodel\": ",
-		       argv[optind + 1], (unsigned long long)r.nb, r.read_b);
-		bm_json(r.bmodel_b);
+		       pb, (unsigned long long)r.nb, r.read_b);
+		model_write_bmodel(stdout, r.bmodel_b);
 		printf("},\n \"ks_size\": %.6f, \"ks_interarrival\": %.6f, \"ks_jump\": %.6f, "
 		       "\"ks_run\": %.6f,\n \"op_mix_diff\": %.6f, \"read_diff_points\": %.4f, "
 		       "\"bmodel_diff\": %.6f, \"pqrs_diff\": %.6f,\n",
@@ -364,8 +289,8 @@ static int cmd_cmp(int argc, char **argv)
 		printf(" \"within_targets\": %s}\n", ok ? "true" : "false");
 		return 0;
 	}
-	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", argv[optind], (unsigned long long)r.na,
-	       argv[optind + 1], (unsigned long long)r.nb);
+	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", pa, (unsigned long long)r.na,
+	       pb, (unsigned long long)r.nb);
 	printf("%-28s %10s %10s %8s\n", "dimension", "value", "target", "");
 #define ROW(name, v, tgt, pass) printf("%-28s %10.4f %10s %8s\n", name, v, tgt, (pass) ? "ok" : "OFF")
 	ROW("KS request size", r.ks_size, "<= 0.05", r.ks_size <= 0.05);
@@ -404,7 +329,6 @@ int cmd_model(int argc, char **argv)
 		       "  compare  A.reel B.reel [--json]\n");
 		return 0;
 	}
-	optind = 1;
 	if (!strcmp(argv[1], "fit"))
 		return cmd_fit(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "gen"))

@@ -243,6 +243,43 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	return (uint64_t)((lo + rnd(g) * (hi - lo)) * s->scale);
 }
 
+/* The window's ops in arrival order: the phase's op chain, restricted to
+ * the counts left (cnt, c in all). */
+static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t *cnt,
+		     uint64_t c)
+{
+	for (uint64_t i = 0; i < c; i++) {
+		const double *row = ph->op_next[g->last_op[p]];
+		double tot = 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			tot += cnt[o] ? row[o] : 0;
+		int op = -1;
+		if (tot > 0) {
+			double u = rnd(g) * tot, cc = 0;
+			for (int o = 0; o < REEL_OP__COUNT; o++) {
+				if (!cnt[o])
+					continue;
+				cc += row[o];
+				op = o;
+				if (u < cc)
+					break;
+			}
+		} else { /* the chain never goes there: any op left */
+			uint64_t u = next64(g) % (c - i), cc = 0;
+			for (int o = 0; o < REEL_OP__COUNT; o++) {
+				cc += cnt[o];
+				if (u < cc) {
+					op = o;
+					break;
+				}
+			}
+		}
+		cnt[op]--;
+		g->bop[i] = (uint8_t)op;
+		g->last_op[p] = op;
+	}
+}
+
 /* Draw the arrivals of the next window with I/O; 0 when past the end. */
 static int fill_window(struct model_gen *g)
 {
@@ -324,37 +361,7 @@ static int fill_window(struct model_gen *g)
 				g->bt[i] = floor(start + g->bt[i]);
 		}
 		g->last_t = g->bt[c - 1];
-		/* ops: the op chain, restricted to the counts left */
-		for (uint64_t i = 0; i < c; i++) {
-			const double *row = ph->op_next[g->last_op[p]];
-			double tot = 0;
-			for (int o = 0; o < REEL_OP__COUNT; o++)
-				tot += cnt[o] ? row[o] : 0;
-			int op = -1;
-			if (tot > 0) {
-				double u = rnd(g) * tot, cc = 0;
-				for (int o = 0; o < REEL_OP__COUNT; o++) {
-					if (!cnt[o])
-						continue;
-					cc += row[o];
-					op = o;
-					if (u < cc)
-						break;
-				}
-			} else { /* the chain never goes there: any op left */
-				uint64_t u = next64(g) % (c - i), cc = 0;
-				for (int o = 0; o < REEL_OP__COUNT; o++) {
-					cc += cnt[o];
-					if (u < cc) {
-						op = o;
-						break;
-					}
-				}
-			}
-			cnt[op]--;
-			g->bop[i] = (uint8_t)op;
-			g->last_op[p] = op;
-		}
+		draw_ops(g, ph, p, cnt, c);
 		g->phase = p;
 		g->nbuf = c;
 		g->pos = 0;

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/* ---- a trace in memory, column by column ------------------------------ */
+/* ---- a trace in memory, column by column (trace_load.c) --------------- */
 /*
  * t is the arrival time (queue_ns when the source has it, else issue_ns),
  * sorted ascending once loaded.  issue/complete are NULL when the trace
@@ -49,7 +49,7 @@ int model_trace_push(struct model_trace *tr, const struct reel_rec *r);
 int model_trace_sort(struct model_trace *tr);
 void model_trace_free(struct model_trace *tr);
 
-/* ---- an empirical distribution: a piecewise-linear CDF ----------------- */
+/* ---- an empirical distribution: a piecewise-linear CDF (distribution.c) */
 /*
  * Knots (v[i], c[i]) with v and c non-decreasing, c[0] = 0, c[nk-1] = 1.
  * Between knots the CDF is linear in v; two knots with the same value make
@@ -90,6 +90,8 @@ double model_dist_inv(const struct model_dist *d, double u);
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
 /* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
 int model_dist_valid(const struct model_dist *d);
+/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
+int model_sort_i64(int64_t *v, size_t n);
 
 /* ---- the model ---------------------------------------------------------- */
 #define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
@@ -179,7 +181,14 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 void model_free(struct model *m);
 
 /* MODEL.json: write (human-readable) and read (strict, bounded). */
+/* Op names in MODEL.json ("write_zeroes", where reel_op_name() says
+ * "write-zeroes") and inter-arrival family names, in enum order. */
+extern const char *const model_op_key[REEL_OP__COUNT];
+extern const char *const model_family_key[3];
 int model_write_json(const struct model *m, FILE *f);
+/* A b-model object as MODEL.json writes it: {"all": 0.8306, "read": ...},
+ * the biases that are known (>= 0) of all I/O and per op. */
+void model_write_bmodel(FILE *f, const double *b);
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
 int model_load_file(struct model *m, const char *path, char *err, size_t errlen);
 
@@ -201,9 +210,7 @@ void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
 
-/* ---- statistics shared by fit and compare ------------------------------- */
-/* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
-int model_sort_i64(int64_t *v, size_t n);
+/* ---- statistics shared by fit and compare (measures.c) ----------------- */
 /* Two-sample Kolmogorov-Smirnov distance of sorted samples. */
 double model_ks(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 /* b-model bias of sorted arrival times over [t0, t1): 0.5 = smooth,
@@ -242,6 +249,7 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 /* RMS horizontal distance of two latency CDFs at 10,000 quantiles (sorted). */
 double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 
+/* ---- compare two traces (compare.c) ------------------------------------- */
 /* Per-dimension samples of a trace (arrays owned; model_samples_free). */
 struct model_samples {
 	int64_t *size, *gap, *jump, *run, *lat;
@@ -267,24 +275,10 @@ struct model_cmp {
 };
 int model_compare(const struct model_trace *a, const struct model_trace *b, struct model_cmp *c);
 
-/* ---- small JSON DOM (strict RFC 8259 subset, bounded) ------------------- */
-enum model_json_type { MJ_NULL, MJ_BOOL, MJ_NUM, MJ_STR, MJ_ARR, MJ_OBJ };
-struct model_json {
-	enum model_json_type type;
-	double num;
-	int boolean;
-	char *str;                 /* MJ_STR (NUL-terminated) */
-	char *key;                 /* member name inside an object */
-	size_t n;                  /* children of ARR/OBJ */
-	struct model_json **kids;
-};
+/* ---- MODEL.json bounds (the reader refuses beyond them) --------------- */
 #define MODEL_JSON_MAX_DEPTH 16
 #define MODEL_JSON_MAX_BYTES (64u << 20)
 #define MODEL_JSON_MAX_NODES (4u << 20)
-/* Parse text[0..len); NULL on error with "line L col C: what" in err. */
-struct model_json *model_json_parse(const char *text, size_t len, char *err, size_t errlen);
-void model_json_free(struct model_json *j);
-const struct model_json *model_json_get(const struct model_json *obj, const char *key);
 
 int cmd_model(int argc, char **argv);
 

@@ -1,6 +1,7 @@
 /*
- * fuzz_model_json: the MODEL.json reader (strict JSON parser + schema
- * check); a model it accepts must also generate without fault.
+ * fuzz_model_json: the MODEL.json reader (json-c in strict mode, the checks
+ * on what it lets through, the schema check); a model it accepts must also
+ * generate without fault.
  */
 #include <stdint.h>
 #include <stdlib.h>

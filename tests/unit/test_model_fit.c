@@ -2,7 +2,7 @@
  * test_model_fit: fit a model from a bursty, local synthetic workload, generate
  * from it and compare; the naive model must fail the same comparison.  Also:
  * the same seed gives the same trace, scaling by rate, duration and capacity,
- * MODEL.json round trip, and the JSON parser's strictness.
+ * MODEL.json round trip, and the reader's refusals (field paths, lines).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,6 +77,181 @@ static char *to_json(const struct model *m, size_t *len)
 	return buf;
 }
 
+/* the model reproduces the trace; the naive model does not */
+static void test_fidelity(const struct model_trace *a, const struct model *m,
+			  const struct model *naive)
+{
+	struct model_gen_opts go = {0, 1, 0, 1, 0};
+	struct model_trace b, c;
+	gen_trace(m, &go, &b);
+	struct model_cmp r;
+	CHECK(model_compare(a, &b, &r) == 0);
+	fprintf(stderr, "model: ks size %.4f gap %.4f jump %.4f run %.4f read %.4f/%.4f b %.4f\n",
+		r.ks_size, r.ks_gap, r.ks_jump, r.ks_run, r.read_a, r.read_b, r.bmodel_diff);
+	CHECK(r.ks_size <= 0.05);
+	CHECK(r.ks_gap <= 0.05);
+	CHECK(r.ks_jump <= 0.05);
+	CHECK(fabs(r.read_a - r.read_b) <= 0.01);
+	CHECK(r.bmodel_diff <= 0.02);
+	gen_trace(naive, &go, &c);
+	struct model_cmp rn;
+	CHECK(model_compare(a, &c, &rn) == 0);
+	fprintf(stderr, "naive: ks size %.4f gap %.4f jump %.4f run %.4f b %.4f\n", rn.ks_size,
+		rn.ks_gap, rn.ks_jump, rn.ks_run, rn.bmodel_diff);
+	CHECK(rn.ks_gap > 0.05 && rn.ks_jump > 0.05 && rn.bmodel_diff > 0.02);
+	model_trace_free(&b);
+	model_trace_free(&c);
+}
+
+/* same seed, same trace; another seed, another trace */
+static void test_determinism(const struct model *m)
+{
+	struct model_gen_opts go = {0, 1, 0, 1, 0};
+	struct model_trace b, b2, b3;
+	gen_trace(m, &go, &b);
+	gen_trace(m, &go, &b2);
+	CHECK_EQ(b.n, b2.n);
+	CHECK(!memcmp(b.t, b2.t, b.n * sizeof(*b.t)) && !memcmp(b.off, b2.off, b.n * sizeof(*b.off)));
+	go.seed = 2;
+	gen_trace(m, &go, &b3);
+	CHECK(b3.n != b.n || memcmp(b.off, b3.off, b.n * sizeof(*b.off)));
+	model_trace_free(&b);
+	model_trace_free(&b2);
+	model_trace_free(&b3);
+}
+
+/* twice the rate, twice the duration, four times the capacity */
+static void test_scaling(const struct model_trace *a, const struct model *m)
+{
+	struct model_trace b2;
+	struct model_gen_opts s2 = {0, 2, 0, 3, 0};
+	gen_trace(m, &s2, &b2);
+	CHECK(fabs((double)b2.n / (double)a->n - 2) < 0.05);
+	CHECK(b2.t[b2.n - 1] <= m->duration_ns);
+	model_trace_free(&b2);
+	s2.rate = 1;
+	s2.duration_ns = 2 * m->duration_ns;
+	gen_trace(m, &s2, &b2);
+	CHECK(fabs((double)b2.n / (double)a->n - 2) < 0.05);
+	CHECK(b2.t[b2.n - 1] > m->duration_ns);
+	struct model_cmp r2;
+	CHECK(model_compare(a, &b2, &r2) == 0); /* longer, same shape */
+	CHECK(r2.ks_size <= 0.05 && r2.ks_gap <= 0.05 && r2.ks_jump <= 0.05);
+	model_trace_free(&b2);
+	s2.duration_ns = 0;
+	s2.capacity = 32ull << 30;
+	gen_trace(m, &s2, &b2);
+	uint64_t mx = 0;
+	for (size_t i = 0; i < b2.n; i++)
+		if (b2.off[i] + b2.len[i] > mx)
+			mx = b2.off[i] + b2.len[i];
+	CHECK(mx <= s2.capacity && mx > (8ull << 30));
+	model_trace_free(&b2);
+}
+
+/* MODEL.json round trip: write, read, write gives the same text, and a model
+ * read from the same text generates the same trace */
+static void test_json_round_trip(const struct model *m)
+{
+	char err[512];
+	struct model_gen_opts go = {0, 1, 0, 1, 0};
+	size_t l1, l2;
+	char *j1 = to_json(m, &l1);
+	struct model m2, m3;
+	if (model_read_json(&m2, j1, l1, err, sizeof(err))) {
+		fprintf(stderr, "read back: %s\n", err);
+		exit(1);
+	}
+	char *j2 = to_json(&m2, &l2);
+	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
+	CHECK(model_read_json(&m3, j2, l2, err, sizeof(err)) == 0);
+	struct model_trace b2, b3;
+	gen_trace(&m2, &go, &b2);
+	gen_trace(&m3, &go, &b3);
+	CHECK_EQ(b2.n, b3.n);
+	CHECK(!memcmp(b2.t, b3.t, b2.n * sizeof(*b2.t)) &&
+	      !memcmp(b2.off, b3.off, b2.n * sizeof(*b2.off)) &&
+	      !memcmp(b2.len, b3.len, b2.n * sizeof(*b2.len)));
+	model_trace_free(&b2);
+	model_trace_free(&b3);
+	model_free(&m2);
+	model_free(&m3);
+	free(j1);
+	free(j2);
+}
+
+/* The model's text with the first NEEDLE replaced by REPL is refused, the
+ * message holding WANT (the field's path, or the line of a syntax error). */
+static void check_refused(const char *json, const char *needle, const char *repl,
+			  const char *want)
+{
+	char err[512];
+	const char *p = strstr(json, needle);
+	CHECK(p);
+	size_t pre = (size_t)(p - json), nl = strlen(needle), rl = strlen(repl);
+	size_t len = strlen(json) - nl + rl;
+	char *t = malloc(len + 1);
+	CHECK(t);
+	memcpy(t, json, pre);
+	memcpy(t + pre, repl, rl);
+	strcpy(t + pre + rl, p + nl);
+	struct model m;
+	if (model_read_json(&m, t, len, err, sizeof(err)) == 0) {
+		fprintf(stderr, "accepted: %s -> %s\n", needle, repl);
+		exit(1);
+	}
+	if (!strstr(err, want)) {
+		fprintf(stderr, "%s -> %s: '%s' does not say '%s'\n", needle, repl, err, want);
+		exit(1);
+	}
+	free(t);
+}
+
+/* damaged models are refused with the field named; bad JSON with its line */
+static void test_json_refused(const struct model *m)
+{
+	size_t l;
+	char *j = to_json(m, &l);
+	static const struct {
+		const char *needle, *repl, *want;
+	} cases[] = {
+		{"\"duration_ns\": ", "\"duration_ns\": -", "model.duration_ns"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": NaN", "quantum_ns: not a finite number"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": Infinity", "quantum_ns: not a finite"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": 1e400", "quantum_ns: not a finite"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": \"1\"", "model.quantum_ns: wrong type"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": null", "model.quantum_ns: wrong type"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": 99999999999999999999", "quantum_ns: 1.8"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": tru", "line 8 col"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": +1", "line 8 col"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": 1e", "line 8 col"},
+		{"\"quantum_ns\": 1", "\"quantum_ns\": 1,", "line 8 col"},
+		{"\"version\": 1,", "\"version\": 1,,", "line 3 col"},
+		{"\"version\": 1,", "\"version\": 1, /* c */", "line 3 col"},
+		{"\"version\": 1,", "'version': 1,", "line 3 col"},
+		{"\"naive\":", "\"naive\" :: ", "line 4 col"},
+		{"\"source\": \"", "\"source\": \"a\tb", "line 5 col"},
+		{"\"source\": \"", "\"source\": \"\\u0000", "source: \\u0000"},
+		{"\"source\": \"", "\"source\": \"\\x", "line 5 col"},
+		{"\"format\": \"ioreel-model\"", "\"format\": \"x\"", "format is \"x\""},
+		{"\"version\": 1", "\"version\": 2", "model.version: 2 is outside [1, 1]"},
+		{"\"count\": ", "\"cnt\": ", "field \"count\" is missing"},
+		{"\"phase\": [0", "\"phase\": [99", "windows.phase[0]: a phase number"},
+		{"\"op_next\": [[", "\"op_next\": [[2, ", "phases[0].op_next[0]: expected 5"},
+		{"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [", "line "},
+		{"\"align\": ", "\"align\": 3", "devices[0].align"},
+		{"\"bounds\": [0", "\"bounds\": [1", "devices[0].regions.bounds"},
+		{"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "line "},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_refused(j, cases[i].needle, cases[i].repl, cases[i].want);
+	char err[512];
+	struct model m2;
+	j[l - 1] = 0; /* a NUL byte after the object (json-c would stop there) */
+	CHECK(model_read_json(&m2, j, l, err, sizeof(err)) != 0 && strstr(err, "NUL"));
+	free(j);
+}
+
 int main(void)
 {
 	char err[512];
@@ -87,119 +262,12 @@ int main(void)
 	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
 	CHECK(model_fit(&naive, &a, &fn, err, sizeof(err)) == 0);
 	CHECK(m.nphases >= 2); /* bursts and idle periods are different phases */
-
-	/* fidelity */
-	struct model_gen_opts go = {0, 1, 0, 1, 0};
-	struct model_trace b, c;
-	gen_trace(&m, &go, &b);
-	struct model_cmp r;
-	CHECK(model_compare(&a, &b, &r) == 0);
-	fprintf(stderr, "model: ks size %.4f gap %.4f jump %.4f run %.4f read %.4f/%.4f b %.4f\n",
-		r.ks_size, r.ks_gap, r.ks_jump, r.ks_run, r.read_a, r.read_b, r.bmodel_diff);
-	CHECK(r.ks_size <= 0.05);
-	CHECK(r.ks_gap <= 0.05);
-	CHECK(r.ks_jump <= 0.05);
-	CHECK(fabs(r.read_a - r.read_b) <= 0.01);
-	CHECK(r.bmodel_diff <= 0.02);
-	gen_trace(&naive, &go, &c);
-	struct model_cmp rn;
-	CHECK(model_compare(&a, &c, &rn) == 0);
-	fprintf(stderr, "naive: ks size %.4f gap %.4f jump %.4f run %.4f b %.4f\n", rn.ks_size,
-		rn.ks_gap, rn.ks_jump, rn.ks_run, rn.bmodel_diff);
-	CHECK(rn.ks_gap > 0.05 && rn.ks_jump > 0.05 && rn.bmodel_diff > 0.02);
-
-	/* determinism: same seed, same trace; another seed, another trace */
-	struct model_trace b2, b3;
-	gen_trace(&m, &go, &b2);
-	CHECK_EQ(b.n, b2.n);
-	CHECK(!memcmp(b.t, b2.t, b.n * sizeof(*b.t)) && !memcmp(b.off, b2.off, b.n * sizeof(*b.off)));
-	go.seed = 2;
-	gen_trace(&m, &go, &b3);
-	CHECK(b3.n != b.n || memcmp(b.off, b3.off, b.n * sizeof(*b.off)));
-	model_trace_free(&b2);
-	model_trace_free(&b3);
-
-	/* scaling: twice the rate, twice the duration, four times the capacity */
-	struct model_gen_opts s2 = {0, 2, 0, 3, 0};
-	gen_trace(&m, &s2, &b2);
-	CHECK(fabs((double)b2.n / (double)a.n - 2) < 0.05);
-	CHECK(b2.t[b2.n - 1] <= m.duration_ns);
-	model_trace_free(&b2);
-	s2.rate = 1;
-	s2.duration_ns = 2 * m.duration_ns;
-	gen_trace(&m, &s2, &b2);
-	CHECK(fabs((double)b2.n / (double)a.n - 2) < 0.05);
-	CHECK(b2.t[b2.n - 1] > m.duration_ns);
-	struct model_cmp r2;
-	CHECK(model_compare(&a, &b2, &r2) == 0); /* longer, same shape */
-	CHECK(r2.ks_size <= 0.05 && r2.ks_gap <= 0.05 && r2.ks_jump <= 0.05);
-	model_trace_free(&b2);
-	s2.duration_ns = 0;
-	s2.capacity = 32ull << 30;
-	gen_trace(&m, &s2, &b2);
-	uint64_t mx = 0;
-	for (size_t i = 0; i < b2.n; i++)
-		if (b2.off[i] + b2.len[i] > mx)
-			mx = b2.off[i] + b2.len[i];
-	CHECK(mx <= s2.capacity && mx > (8ull << 30));
-	model_trace_free(&b2);
-
-	/* MODEL.json round trip: write, read, write gives the same text */
-	size_t l1, l2;
-	char *j1 = to_json(&m, &l1);
-	struct model m2;
-	if (model_read_json(&m2, j1, l1, err, sizeof(err))) {
-		fprintf(stderr, "read back: %s\n", err);
-		return 1;
-	}
-	char *j2 = to_json(&m2, &l2);
-	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
-	/* a model read from the same text generates the same trace */
-	struct model m3;
-	CHECK(model_read_json(&m3, j2, l2, err, sizeof(err)) == 0);
-	gen_trace(&m2, &go, &b2);
-	gen_trace(&m3, &go, &b3);
-	model_free(&m3);
-	CHECK_EQ(b2.n, b3.n);
-	CHECK(!memcmp(b2.t, b3.t, b2.n * sizeof(*b2.t)) &&
-	      !memcmp(b2.off, b3.off, b2.n * sizeof(*b2.off)) &&
-	      !memcmp(b2.len, b3.len, b2.n * sizeof(*b2.len)));
-	model_trace_free(&b2);
-	model_trace_free(&b3);
-	model_free(&m2);
-	/* a damaged model is refused with the field named */
-	char *bad = strdup(j1);
-	char *p = strstr(bad, "\"duration_ns\": ");
-	CHECK(p);
-	p[15] = '-';
-	CHECK(model_read_json(&m2, bad, l1, err, sizeof(err)) != 0);
-	CHECK(strstr(err, "duration_ns"));
-	free(bad);
-	free(j1);
-	free(j2);
-
-	/* the parser is strict */
-	static const char *const refuse[] = {
-		"", "{", "{\"a\":1,}", "[1,]", "01", "1.", "-", "+1", "NaN", "{\"a\" 1}", "\"\\x\"",
-		"\"\\ud800\"", "\"\\u0000\"", "[1] 2", "{'a':1}", "tru", "\"a\tb\"", "1e", "[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]",
-	};
-	for (size_t i = 0; i < sizeof(refuse) / sizeof(refuse[0]); i++) {
-		struct model_json *jj = model_json_parse(refuse[i], strlen(refuse[i]), err, sizeof(err));
-		if (jj) {
-			fprintf(stderr, "accepted: %s\n", refuse[i]);
-			return 1;
-		}
-	}
-	const char *ok = " {\"a\": [1, -2.5e3, true, false, null, \"\\u00e9\\n\"], \"b\": {}} ";
-	struct model_json *jj = model_json_parse(ok, strlen(ok), err, sizeof(err));
-	CHECK(jj && jj->n == 2 && model_json_get(jj, "a")->n == 6);
-	CHECK(model_json_get(jj, "a")->kids[1]->num == -2500);
-	CHECK(!strcmp(model_json_get(jj, "a")->kids[5]->str, "\xc3\xa9\n"));
-	model_json_free(jj);
-
+	test_fidelity(&a, &m, &naive);
+	test_determinism(&m);
+	test_scaling(&a, &m);
+	test_json_round_trip(&m);
+	test_json_refused(&m);
 	model_trace_free(&a);
-	model_trace_free(&b);
-	model_trace_free(&c);
 	model_free(&m);
 	model_free(&naive);
 	return 0;

@@ -1,0 +1,415 @@
+/*
+ * model/fit_device.c - fit one device's address space: alignment and
+ * extent, sequential runs, jumps (local ones as an empirical CDF, remote
+ * ones as a Markov chain over regions of equal mass plus each hot block),
+ * the hottest 10% of the space, read/write overlap.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fit_internal.h"
+
+#define LOCAL_LIMIT (1u << 20)
+
+/* ---- a small growable int64 vector ------------------------------------- */
+struct vec {
+	int64_t *v;
+	size_t n, cap;
+};
+static inline int vpush(struct vec *v, int64_t x)
+{
+	if (v->n == v->cap) {
+		size_t c = v->cap ? v->cap * 2 : 1024;
+		int64_t *p = realloc(v->v, c * sizeof(*p));
+		if (!p)
+			return REEL_E_NOMEM;
+		v->v = p;
+		v->cap = c;
+	}
+	v->v[v->n++] = x;
+	return 0;
+}
+
+/* a region one block wide holding >= 1% of the offsets: a hot block */
+static int regc_hot(const struct model_devspace *d, uint32_t r)
+{
+	double below, at;
+	model_dist_cdf(&d->addr, (double)d->bound[r], &below, &at);
+	return at - below >= 0.01;
+}
+
+static uint32_t region_search(const struct model_devspace *d, uint64_t a)
+{
+	/* the last lo with bound[lo] <= a (bound[0] is 0), without branches */
+	if (a >= d->bound[d->nregions])
+		return d->nregions - 1;
+	const uint64_t *b = d->bound;
+	uint32_t lo = 0, len = d->nregions;
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = b[lo + half] <= a ? lo + half : lo;
+		len -= half;
+	}
+	return lo;
+}
+
+/* region lookups through a table of the region at each 1/4096th of the
+ * extent: then a search between two neighbouring entries */
+#define RLUT 4096
+struct region_lut {
+	int sh;
+	uint16_t at[RLUT + 1];
+};
+static void region_lut_init(struct region_lut *l, const struct model_devspace *d)
+{
+	int sh = 0;
+	while ((d->extent >> sh) >= RLUT)
+		sh++;
+	l->sh = sh;
+	for (size_t j = 0; j <= RLUT; j++)
+		l->at[j] = (uint16_t)region_search(d, (uint64_t)j << sh);
+}
+static inline uint32_t region_of(const struct model_devspace *d, const struct region_lut *l,
+				 uint64_t a)
+{
+	if (a >= d->bound[d->nregions])
+		return d->nregions - 1;
+	size_t j = (size_t)(a >> l->sh); /* a < extent: j < RLUT */
+	uint32_t lo = l->at[j], len = l->at[j + 1] - lo + 1u; /* the region is in there */
+	while (len > 1) {
+		uint32_t half = len / 2;
+		lo = d->bound[lo + half] <= a ? lo + half : lo;
+		len -= half;
+	}
+	return lo;
+}
+
+static int u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* the slice of the 1024 equal ones of [0, ext) where off falls, and the
+ * offsets [lo, hi) that fall there too, to skip the division for the next */
+static uint64_t slice_of(uint64_t off, uint64_t ext)
+{
+	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
+	return s < 1024 ? s : 1023;
+}
+static void slice_range(uint64_t off, uint64_t ext, uint64_t *lo, uint64_t *hi, uint64_t *s)
+{
+	uint64_t k = slice_of(off, ext), h = UINT64_MAX;
+	if (k < 1023) { /* the binning is monotone: correct an estimate */
+		double est = (double)(k + 1) * (double)ext / 1024;
+		h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+		if (h <= off)
+			h = off + 1;
+		while (h > off + 1 && slice_of(h - 1, ext) > k)
+			h--;
+		while (h < UINT64_MAX && slice_of(h, ext) <= k)
+			h++;
+	}
+	*lo = off;
+	*hi = h;
+	*s = k;
+}
+
+/* a read whose block is also written, or a write whose block is also read */
+static inline void overlap_count(uint8_t op, uint64_t off, int sh, const uint8_t *wb,
+				 const uint8_t *rb, size_t *ra, size_t *wa)
+{
+	uint64_t b = ((off >> 20) << 20) >> sh;
+	size_t rd = op == REEL_OP_READ;
+	const uint8_t *other = rd ? wb : rb;
+	size_t hit = (other[b / 8] >> (b % 8)) & 1;
+	*ra += hit & rd;
+	*wa += hit & (rd ^ 1);
+}
+static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t nr, size_t nw)
+{
+	d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
+	d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
+}
+
+/* ---- one device ------------------------------------------------------------ */
+/* What the passes over one device's I/O share. */
+struct dev_fit {
+	const struct model_trace *tr;
+	struct model_devspace *d;
+	struct samp addr, jumps; /* offsets; every jump */
+	struct vec runs, loc;    /* run lengths; local jumps */
+	uint64_t *tc;            /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;        /* blocks written, read */
+	int sh;                  /* block = offset >> sh */
+	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
+	uint8_t hotr[MODEL_MAX_REGIONS];
+};
+
+static void dev_fit_free(struct dev_fit *f)
+{
+	free(f->addr.v);
+	free(f->jumps.v);
+	free(f->runs.v);
+	free(f->loc.v);
+	free(f->tc);
+	free(f->wb);
+	free(f->rb);
+}
+
+/* Alignment, extent and local limit; the one region of a device without
+ * addressed I/O (then 1: nothing more to fit) or of the naive model. */
+static int device_space(struct model_devspace *d, const struct dev_pre *pre, int naive)
+{
+	uint64_t maxend = pre->maxend, alignbits = pre->alignbits;
+	uint32_t align = 1;
+	while (align < 4096 && !(alignbits & align))
+		align <<= 1;
+	d->align = align;
+	uint64_t ext = (maxend + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+	if (d->capacity >= maxend && d->capacity > 0)
+		ext = d->capacity;
+	if (!ext)
+		ext = 1u << 20;
+	d->extent = ext;
+	d->local_limit = LOCAL_LIMIT < ext / 4 ? LOCAL_LIMIT : ext / 4;
+	if (!pre->nd || naive) {
+		d->nregions = 1;
+		d->bound[0] = 0;
+		d->bound[1] = ext;
+		d->weight[0] = 1;
+		d->row[0] = d->row[1] = 0;
+		d->p_local = 0;
+		int64_t one = 1;
+		model_dist_fit(&d->run, &one, 1);
+		if (!naive)
+			return 1;
+	}
+	return 0;
+}
+
+static int dev_fit_init(struct dev_fit *f, const struct model_trace *tr, struct model_devspace *d,
+			size_t nd)
+{
+	memset(f, 0, sizeof(*f));
+	f->tr = tr;
+	f->d = d;
+	if (samp_init(&f->addr, nd, model_dist_stride(nd)) ||
+	    samp_init(&f->jumps, nd, model_dist_stride(nd ? nd - 1 : 0)))
+		return REEL_E_NOMEM;
+	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
+	 * at most 2^26 blocks), with one bitmap per direction */
+	f->sh = 20;
+	while ((d->extent >> f->sh) >= (1u << 26))
+		f->sh++;
+	size_t nb = (size_t)(d->extent >> f->sh) + 1;
+	f->wb = calloc(nb / 8 + 1, 1);
+	f->rb = calloc(nb / 8 + 1, 1);
+	return f->wb && f->rb ? 0 : REEL_E_NOMEM;
+}
+
+/* First pass: the offsets (sampled), the blocks read and written, and the
+ * share of I/O in the hottest 10% of 1024 equal slices. */
+static void device_offsets(struct dev_fit *f)
+{
+	const struct model_trace *tr = f->tr;
+	struct model_devspace *d = f->d;
+	uint64_t ext = d->extent;
+	uint64_t sl[1024] = {0}, slo = 1, shi = 0, sc = 0;
+	for (size_t i = 0; i < tr->n; i++) {
+		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+			continue;
+		uint64_t off = tr->off[i];
+		f->k++;
+		samp_add(&f->addr, (int64_t)off);
+		if (!(off >= slo && off < shi))
+			slice_range(off, ext, &slo, &shi, &sc);
+		sl[sc]++;
+		uint64_t b = ((off >> 20) << 20) >> f->sh;
+		size_t rd = tr->op[i] == REEL_OP_READ;
+		uint8_t *mine = rd ? f->rb : f->wb;
+		mine[b / 8] |= (uint8_t)(1u << (b % 8));
+		f->nr += rd;
+		f->nw += rd ^ 1;
+	}
+	qsort(sl, 1024, sizeof(sl[0]), u64cmp);
+	uint64_t top = 0;
+	for (size_t s = 1024 - 102; s < 1024; s++)
+		top += sl[s];
+	d->hot10 = f->k ? (double)top / (double)f->k : 0;
+}
+
+/* Equal-mass bounds, plus each hot block (a point mass of the offsets
+ * holding >= 1%) as a region of its own, so that jumps between hot blocks
+ * keep their exact source and destination. */
+static void device_regions(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	uint64_t ext = d->extent, align = d->align;
+	samp_fit(&f->addr, &d->addr);
+	uint32_t R = (uint32_t)(f->k / 32);
+	if (R < 1)
+		R = 1;
+	if (R > MODEL_MAX_REGIONS / 2)
+		R = MODEL_MAX_REGIONS / 2;
+	uint64_t cand[MODEL_MAX_REGIONS + 2 * MODEL_DIST_POINTS + 2];
+	size_t nc = 0;
+	for (uint32_t r = 1; r < R; r++)
+		cand[nc++] = (uint64_t)model_dist_inv(&d->addr, (double)r / R) / align * align;
+	for (uint32_t i = 0; i + 1 < d->addr.nk; i++)
+		if (d->addr.v[i] == d->addr.v[i + 1] && d->addr.c[i + 1] - d->addr.c[i] >= 0.01) {
+			cand[nc++] = (uint64_t)d->addr.v[i] / align * align;
+			cand[nc++] = (uint64_t)d->addr.v[i] / align * align + align;
+		}
+	model_sort_i64((int64_t *)cand, nc);
+	uint32_t nreg = 0;
+	d->bound[0] = 0;
+	for (size_t i = 0; i < nc && nreg + 1 < MODEL_MAX_REGIONS; i++)
+		if (cand[i] > d->bound[nreg] && cand[i] < ext)
+			d->bound[++nreg] = cand[i];
+	d->bound[++nreg] = ext;
+	d->nregions = nreg;
+	for (uint32_t r = 0; r < nreg; r++)
+		f->hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
+}
+
+/* Second pass, in time order: jumps, runs, the regions' I/O (weights) and
+ * remote jumps counted in a from x to matrix; read/write overlap. */
+static int device_walk(struct dev_fit *f, uint64_t *regc, size_t *nloc, size_t *nrem)
+{
+	const struct model_trace *tr = f->tr;
+	struct model_devspace *d = f->d;
+	uint32_t nreg = d->nregions;
+	struct region_lut lut;
+	region_lut_init(&lut, d);
+	f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc));
+	if (!f->tc)
+		return REEL_E_NOMEM;
+	uint64_t prev_end = 0;
+	int seen = 0;
+	int64_t run = 0;
+	uint32_t reg = 0;
+	for (size_t i = 0; i < tr->n; i++) {
+		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+			continue;
+		uint64_t off = tr->off[i];
+		overlap_count(tr->op[i], off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
+		/* sequential I/O mostly stays in the region of the one before */
+		if (!(off >= d->bound[reg] && off < d->bound[reg + 1]))
+			reg = region_of(d, &lut, off);
+		regc[reg]++;
+		if (seen) {
+			int64_t j = (int64_t)(off - prev_end);
+			samp_add(&f->jumps, j);
+			if (j == 0) {
+				run++;
+			} else {
+				if (vpush(&f->runs, run))
+					return REEL_E_NOMEM;
+				run = 1;
+				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+				if (aj <= d->local_limit && !f->hotr[reg]) {
+					if (vpush(&f->loc, j))
+						return REEL_E_NOMEM;
+					++*nloc;
+				} else {
+					f->tc[(size_t)region_of(d, &lut, prev_end) * nreg + reg]++;
+					++*nrem;
+				}
+			}
+		} else {
+			seen = 1;
+			run = 1;
+		}
+		prev_end = off + tr->len[i];
+	}
+	if (seen && vpush(&f->runs, run))
+		return REEL_E_NOMEM;
+	return 0;
+}
+
+/* The remote jumps as a sparse chain: the non-zero cells, row by row, as
+ * cumulative shares. */
+static int device_transitions(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	uint32_t nreg = d->nregions;
+	const uint64_t *tc = f->tc;
+	size_t nt = 0;
+	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
+		nt += tc[x] != 0;
+	d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
+	d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
+	if (!d->tr_to || !d->tr_p)
+		return REEL_E_NOMEM;
+	size_t t = 0;
+	memset(d->row, 0, sizeof(d->row));
+	for (uint32_t fr = 0; fr < nreg; fr++)
+		for (uint32_t x = 0; x < nreg; x++)
+			if (tc[(size_t)fr * nreg + x]) {
+				d->tr_to[t] = (uint16_t)x;
+				d->tr_p[t] = (double)tc[(size_t)fr * nreg + x];
+				d->row[fr + 1]++;
+				t++;
+			}
+	d->ntr = (uint32_t)nt;
+	for (uint32_t r = 0; r < nreg; r++)
+		d->row[r + 1] += d->row[r];
+	for (uint32_t r = 0; r < nreg; r++) { /* counts -> cumulative shares */
+		double s = 0;
+		for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++)
+			s += d->tr_p[x];
+		double c = 0;
+		for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++) {
+			c += d->tr_p[x];
+			d->tr_p[x] = c / s;
+		}
+	}
+	return 0;
+}
+
+/* The regions' weights, jumps, runs and local jumps from the walk. */
+static void device_fill(struct dev_fit *f, const uint64_t *regc, size_t nloc, size_t nrem)
+{
+	struct model_devspace *d = f->d;
+	overlap_set(d, f->ra, f->wa, f->nr, f->nw);
+	for (uint32_t r = 0; r < d->nregions; r++)
+		d->weight[r] = f->k ? (double)regc[r] / (double)f->k : 1.0 / d->nregions;
+	samp_fit(&f->jumps, &d->jump);
+	model_dist_fit(&d->run, f->runs.v, f->runs.n);
+	model_dist_fit(&d->local, f->loc.v, f->loc.n);
+	d->p_local = (nloc + nrem) ? (double)nloc / (double)(nloc + nrem) : 0;
+}
+
+int model_fit_device(const struct model_trace *tr, struct model_devspace *d,
+		     const struct dev_pre *pre, int naive)
+{
+	if (device_space(d, pre, naive))
+		return 0;
+	struct dev_fit f;
+	int e = dev_fit_init(&f, tr, d, pre->nd);
+	if (e)
+		goto out;
+	device_offsets(&f);
+	if (naive) {
+		/* reads in blocks also written and the converse: a pass of their
+		 * own for the naive model, else in the pass of the jumps */
+		for (size_t i = 0; i < tr->n; i++) {
+			if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+				continue;
+			overlap_count(tr->op[i], tr->off[i], f.sh, f.wb, f.rb, &f.ra, &f.wa);
+		}
+		overlap_set(d, f.ra, f.wa, f.nr, f.nw);
+		goto out;
+	}
+	device_regions(&f);
+	uint64_t regc[MODEL_MAX_REGIONS] = {0};
+	size_t nloc = 0, nrem = 0;
+	if ((e = device_walk(&f, regc, &nloc, &nrem)))
+		goto out;
+	device_fill(&f, regc, nloc, nrem);
+	e = device_transitions(&f);
+out:
+	dev_fit_free(&f);
+	return e;
+}

@@ -1,0 +1,398 @@
+/*
+ * model/fit_phase.c - fit one phase of the model from its windows: op mix
+ * and op-to-op chain, request sizes per op, inter-arrival times (empirical
+ * CDF, a Markov chain over gap classes, fitted families for people),
+ * where a window's first arrival falls, b-model bias; and the naive
+ * model's one phase.  fit.c finds the phases.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fit_internal.h"
+
+/* deterministic hash -> [0,1): the random share of a tied rank */
+static double hash01(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void normalize_rows(double *m, size_t rows, size_t cols, const double *fallback)
+{
+	for (size_t r = 0; r < rows; r++) {
+		double s = 0;
+		for (size_t c = 0; c < cols; c++)
+			s += m[r * cols + c];
+		for (size_t c = 0; c < cols; c++)
+			m[r * cols + c] = s > 0 ? m[r * cols + c] / s : fallback[c];
+	}
+}
+
+/* ---- inter-arrival families ------------------------------------------- */
+/* gaps: every FAM_STRIDE(n)-th of the phase's n gaps (time order), nz of
+ * all n gaps being 0 */
+#define FAM_STRIDE(n) ((n) > 65536 ? (n) / 65536 + 1 : 1)
+static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, size_t nall,
+			 size_t nz)
+{
+	/* at most 65536 gaps (a fixed stride): the families are for people */
+	p->gap_zero = nall ? (double)nz / (double)nall : 0;
+	size_t np = 0;
+	double sum = 0, slog = 0, slog2 = 0;
+	for (size_t i = 0; i < n; i++)
+		if (gaps[i] > 0) {
+			double x = (double)gaps[i], l = log(x);
+			np++;
+			sum += x;
+			slog += l;
+			slog2 += l * l;
+		}
+	for (int f = 0; f < 3; f++) {
+		p->fam[f].loglik = p->fam[f].aic = 0;
+		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
+	}
+	p->best_family = -1;
+	if (np < 8)
+		return;
+	double N = (double)np, mean = sum / N;
+	/* exponential */
+	p->fam[0].p[0] = mean;
+	p->fam[0].loglik = -N * log(mean) - N;
+	p->fam[0].aic = 2 * 1 - 2 * p->fam[0].loglik;
+	/* lognormal */
+	double mu = slog / N, var = slog2 / N - mu * mu;
+	double sg = sqrt(var > 1e-12 ? var : 1e-12);
+	p->fam[1].p[0] = mu;
+	p->fam[1].p[1] = sg;
+	p->fam[1].loglik = -slog - N * log(sg) - 0.5 * N * log(2 * M_PI) - 0.5 * N;
+	p->fam[1].aic = 2 * 2 - 2 * p->fam[1].loglik;
+	/* 2-phase hyperexponential by EM on at most 65536 gaps (a fixed stride) */
+	size_t stride = np > 16384 ? np / 16384 + 1 : 1;
+	double w = 0.5, m1 = mean * 0.2, m2 = mean * 3;
+	for (int it = 0; it < 60; it++) {
+		double s1 = 0, s1x = 0, s2 = 0, s2x = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (gaps[i] <= 0 || (k++ % stride))
+				continue;
+			double x = (double)gaps[i];
+			double a = w / m1 * exp(-x / m1), b = (1 - w) / m2 * exp(-x / m2);
+			double r = (a + b) > 0 ? a / (a + b) : (x < mean ? 1 : 0);
+			s1 += r;
+			s1x += r * x;
+			s2 += 1 - r;
+			s2x += (1 - r) * x;
+		}
+		if (s1 <= 0 || s2 <= 0)
+			break;
+		w = s1 / (s1 + s2);
+		m1 = s1x / s1;
+		m2 = s2x / s2;
+		if (m1 <= 0)
+			m1 = 1e-3;
+		if (m2 <= 0)
+			m2 = 1e-3;
+	}
+	double ll = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (gaps[i] <= 0)
+			continue;
+		double x = (double)gaps[i];
+		double f = w / m1 * exp(-x / m1) + (1 - w) / m2 * exp(-x / m2);
+		ll += log(f > 1e-300 ? f : 1e-300);
+	}
+	if (m1 > m2) { /* list the short phase first */
+		double t = m1;
+		m1 = m2;
+		m2 = t;
+		w = 1 - w;
+	}
+	p->fam[2].p[0] = w;
+	p->fam[2].p[1] = m1;
+	p->fam[2].p[2] = m2;
+	p->fam[2].loglik = ll;
+	p->fam[2].aic = 2 * 3 - 2 * ll;
+	p->best_family = 0;
+	for (int f = 1; f < 3; f++)
+		if (p->fam[f].aic < p->fam[p->best_family].aic)
+			p->best_family = f;
+}
+
+/* ---- per phase ----------------------------------------------------------- */
+/* What one pass over the phase's windows gathers: bounded samples (the
+ * counts per op and of gaps are known beforehand from the windows). */
+struct phase_fit {
+	struct samp sizes[REEL_OP__COUNT], gaps, fam;
+	struct model_bm bm[REEL_OP__COUNT + 1];
+	int64_t *leads;
+	size_t nlead, nz;
+	uint64_t opn[REEL_OP__COUNT][REEL_OP__COUNT];
+	uint64_t opc[REEL_OP__COUNT];
+};
+
+static void phase_fit_free(struct phase_fit *f)
+{
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		free(f->sizes[o].v);
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		free(f->bm[k].c);
+	free(f->gaps.v);
+	free(f->fam.v);
+	free(f->leads);
+}
+
+/* Size the samples from the phase's windows: its I/O per op, gaps and
+ * non-empty windows; the phase-local time runs to *accend. */
+static int phase_fit_init(struct phase_fit *f, const struct model *m, size_t pi,
+			  const int *wphase, size_t nwin, const size_t *wstart)
+{
+	double wl = (double)m->duration_ns / (double)m->nwin;
+	uint64_t pops[REEL_OP__COUNT] = {0}, pios = 0, ngap = 0, nwp = 0, nne = 0;
+	memset(f, 0, sizeof(*f));
+	for (size_t w = 0; w < nwin; w++) {
+		if (wphase[w] != (int)pi)
+			continue;
+		nwp++;
+		size_t cnt = wstart[w + 1] - wstart[w];
+		pios += cnt;
+		ngap += cnt ? cnt - 1 : 0;
+		nne += cnt > 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			pops[o] += m->win_ops[w * REEL_OP__COUNT + o];
+	}
+	int64_t accend = (int64_t)nwp * ((int64_t)wl + 1);
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		if (samp_init(&f->sizes[o], pops[o], model_dist_stride(pops[o])))
+			return REEL_E_NOMEM;
+	if (samp_init(&f->gaps, ngap, model_dist_stride(ngap)) ||
+	    samp_init(&f->fam, ngap, FAM_STRIDE(ngap)))
+		return REEL_E_NOMEM;
+	if (!(f->leads = malloc((nne + 1) * sizeof(*f->leads))))
+		return REEL_E_NOMEM;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		if (model_bm_init(&f->bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1))
+			return REEL_E_NOMEM;
+	return 0;
+}
+
+/* The pass over the phase's windows in time order: sizes, op chain, gaps,
+ * where each window's first arrival falls, the phase-local b-model. */
+static void phase_scan(struct phase_fit *f, struct model_phase *p, const struct model *m,
+		       const struct model_trace *tr, size_t pi, const int *wphase, size_t nwin,
+		       const size_t *wstart)
+{
+	int64_t acc = 0; /* phase-local time: the phase's windows laid end to end */
+	double wl = (double)m->duration_ns / (double)m->nwin;
+	int sh[REEL_OP__COUNT];
+	bm_op_shifts(f->bm, sh);
+	for (size_t w = 0; w < nwin; w++) {
+		if (wphase[w] != (int)pi)
+			continue;
+		p->windows++;
+		int64_t ws = tr->t[0] + (int64_t)((double)w * wl);
+		for (size_t i = wstart[w]; i < wstart[w + 1]; i++) {
+			uint8_t op = tr->op[i];
+			p->ios++;
+			f->opc[op]++;
+			samp_add(&f->sizes[op], tr->len[i]);
+			int64_t lt = acc + (tr->t[i] - ws);
+			bm_add_op(f->bm, sh, op, lt);
+			if (i > 0 && i != wstart[w]) {
+				f->opn[tr->op[i - 1]][op]++;
+			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
+				f->opn[tr->op[i - 1]][op]++;
+			}
+			if (i > wstart[w]) { /* gaps inside the window */
+				int64_t g = tr->t[i] - tr->t[i - 1];
+				samp_add(&f->gaps, g);
+				samp_add(&f->fam, g);
+				f->nz += g == 0;
+			} else { /* where the window's first I/O falls, in ppm */
+				double fr = (double)(tr->t[i] - ws) / wl * 1e6;
+				f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
+			}
+		}
+		acc += (int64_t)wl + 1;
+	}
+}
+
+/* From the gathered samples: rate, op mix and chain, sizes, b-model,
+ * leads, families and the gap CDF. */
+static void phase_fill(struct phase_fit *f, struct model_phase *p, const struct model *m)
+{
+	double wl = (double)m->duration_ns / (double)m->nwin;
+	p->rate = p->windows ? (double)p->ios / ((double)p->windows * wl) * 1e9 : 0;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		p->op_mix[o] = p->ios ? (double)f->opc[o] / (double)p->ios : 0;
+	for (int a = 0; a < REEL_OP__COUNT; a++)
+		for (int b = 0; b < REEL_OP__COUNT; b++)
+			p->op_next[a][b] = (double)f->opn[a][b];
+	normalize_rows(&p->op_next[0][0], REEL_OP__COUNT, REEL_OP__COUNT, p->op_mix);
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		samp_fit(&f->sizes[o], &p->size[o]);
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		p->bmodel[k] = model_bm_finish(&f->bm[k]);
+	model_dist_fit(&p->lead, f->leads, f->nlead);
+	fit_families(p, f->fam.v, f->fam.k, f->gaps.n, f->nz);
+	samp_fit(&f->gaps, &p->gap);
+}
+
+/* ---- the gap-class chain --------------------------------------------------- */
+/* Class k holds the gaps between the k/8 and (k+1)/8 quantiles of the gap
+ * CDF; a gap equal to a bound falls in a class at random, by the share of
+ * the bound's point mass on each side. */
+struct gap_classes {
+	double cb[MODEL_CLASSES + 1]; /* class bounds; the CDF only for a gap equal to one */
+	/* the same bounds for integer gaps below 2^53 (exact as doubles):
+	 * g > cb[k] iff g >= gt[k], g >= cb[k] iff g >= ge[k] */
+	int64_t gt[MODEL_CLASSES], ge[MODEL_CLASSES], glim;
+	/* the CDF at each bound, for gaps equal to it (a pure function of the
+	 * bound: computed once, used without a branch) */
+	double mlo[MODEL_CLASSES + 1], mhi[MODEL_CLASSES + 1];
+};
+
+static void gap_classes_init(struct gap_classes *gc, const struct model_dist *gap)
+{
+	const double exact = 9007199254740992.0;
+	memset(gc, 0, sizeof(*gc));
+	for (int k = 1; k < MODEL_CLASSES; k++)
+		gc->cb[k] = model_dist_inv(gap, (double)k / MODEL_CLASSES);
+	gc->glim = INT64_C(1) << 53;
+	for (int k = 1; k < MODEL_CLASSES; k++) {
+		if (!(gc->cb[k] > -exact && gc->cb[k] < exact)) {
+			gc->glim = 0; /* a bound out of range: doubles for every gap */
+			gc->gt[k] = gc->ge[k] = 0;
+			continue;
+		}
+		gc->gt[k] = (int64_t)floor(gc->cb[k]) + 1;
+		gc->ge[k] = (int64_t)ceil(gc->cb[k]);
+	}
+	for (int k = 1; k < MODEL_CLASSES; k++)
+		model_dist_cdf(gap, gc->cb[k], &gc->mlo[k], &gc->mhi[k]);
+}
+
+/* The class of gap G, the GI-th of phase PI (the seed of a tie's draw). */
+static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, size_t pi)
+{
+	int lo = 0, hi = 0;
+	if (g >= 0 && g < gc->glim) {
+		for (int k = 1; k < MODEL_CLASSES; k++) {
+			lo += g >= gc->gt[k];
+			hi += g >= gc->ge[k];
+		}
+	} else {
+		double gv = (double)g;
+		for (int k = 1; k < MODEL_CLASSES; k++) {
+			lo += gc->cb[k] < gv;
+			hi += gc->cb[k] <= gv;
+		}
+	}
+	int c = lo;
+	if (lo != hi) { /* the gap equals bound lo + 1: its class a random share
+			 * of the bound's point mass */
+		double u = gc->mlo[lo + 1] +
+			   (gc->mhi[lo + 1] - gc->mlo[lo + 1]) * hash01((uint64_t)gi * 7919 + pi);
+		c = (int)(u * MODEL_CLASSES);
+		c = c < 0 ? 0 : c >= MODEL_CLASSES ? MODEL_CLASSES - 1 : c;
+	}
+	return c;
+}
+
+/* The gaps in time order again: their classes and the classes' chain. */
+static void phase_gap_chain(struct model_phase *p, const struct model_trace *tr, size_t pi,
+			    const int *wphase, size_t nwin, const size_t *wstart)
+{
+	/* four tables in turn: a transition repeating does not wait on the
+	 * increment before it */
+	uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES] = {{0}};
+	double tm[MODEL_CLASSES][MODEL_CLASSES];
+	double uni[MODEL_CLASSES];
+	struct gap_classes gc;
+	for (int c = 0; c < MODEL_CLASSES; c++)
+		uni[c] = 1.0 / MODEL_CLASSES;
+	gap_classes_init(&gc, &p->gap);
+	int prev = -1;
+	size_t gi = 0;
+	for (size_t w = 0; w < nwin; w++) {
+		if (wphase[w] != (int)pi)
+			continue;
+		for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
+			int c = gap_class(&gc, tr->t[i] - tr->t[i - 1], gi, pi);
+			if (prev >= 0)
+				cnt[gi & 3][prev * MODEL_CLASSES + c]++;
+			prev = c;
+		}
+	}
+	for (int a = 0; a < MODEL_CLASSES; a++)
+		for (int b = 0; b < MODEL_CLASSES; b++) {
+			int x = a * MODEL_CLASSES + b;
+			tm[a][b] = (double)(cnt[0][x] + cnt[1][x] + cnt[2][x] + cnt[3][x]);
+		}
+	memcpy(p->gap_next, tm, sizeof(tm));
+	normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
+}
+
+/* One pass over the phase's windows keeping only bounded samples, then a
+ * second pass for the gap-class chain. */
+int model_fit_phase(struct model *m, const struct model_trace *tr, size_t pi, const int *wphase,
+		    size_t nwin, const size_t *wstart)
+{
+	struct model_phase *p = &m->phases[pi];
+	struct phase_fit f;
+	int e = phase_fit_init(&f, m, pi, wphase, nwin, wstart);
+	if (!e) {
+		phase_scan(&f, p, m, tr, pi, wphase, nwin, wstart);
+		phase_fill(&f, p, m);
+		phase_gap_chain(p, tr, pi, wphase, nwin, wstart);
+	}
+	phase_fit_free(&f);
+	return e;
+}
+
+/* ---- the naive model: one phase, Poisson arrivals, mean sizes -------- */
+void model_fit_naive_phase(struct model *m, const struct model_trace *tr)
+{
+	struct model_phase *p = &m->phases[0];
+	uint64_t opc[REEL_OP__COUNT] = {0};
+	double bytes[REEL_OP__COUNT] = {0};
+	for (size_t i = 0; i < tr->n; i++) {
+		opc[tr->op[i]]++;
+		bytes[tr->op[i]] += tr->len[i];
+	}
+	p->ios = tr->n;
+	p->windows = 1;
+	p->rate = (double)tr->n / ((double)m->duration_ns / 1e9);
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		p->op_mix[o] = (double)opc[o] / (double)tr->n;
+		if (opc[o]) {
+			int64_t mean = (int64_t)(bytes[o] / (double)opc[o] / 512 + 0.5) * 512;
+			model_dist_fit(&p->size[o], &mean, 1);
+		}
+	}
+	for (int a = 0; a < REEL_OP__COUNT; a++)
+		memcpy(p->op_next[a], p->op_mix, sizeof(p->op_mix));
+	/* exponential gaps with the trace's mean, as quantile knots */
+	double mean = (double)m->duration_ns / (double)(tr->n > 1 ? tr->n - 1 : 1);
+	struct model_dist *g = &p->gap;
+	g->n = tr->n - 1;
+	g->mean = mean;
+	g->nk = MODEL_DIST_Q + 1;
+	for (int q = 0; q <= MODEL_DIST_Q; q++) {
+		double c = (double)q / MODEL_DIST_Q;
+		double cc = q == MODEL_DIST_Q ? 1 - 0.1 / MODEL_DIST_Q : c;
+		g->v[q] = floor(-mean * log(1 - cc));
+		g->c[q] = c;
+	}
+	model_dist_prepare(g);
+	for (int a = 0; a < MODEL_CLASSES; a++)
+		for (int b = 0; b < MODEL_CLASSES; b++)
+			p->gap_next[a][b] = 1.0 / MODEL_CLASSES;
+	p->best_family = 0;
+	p->fam[0].p[0] = mean;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		p->bmodel[k] = -1;
+}

@@ -1,0 +1,854 @@
+/*
+ * model/model_json_read.c - MODEL.json, the reader.  json-c parses (strict
+ * mode, bounded depth); a pass over the values refuses what json-c lets
+ * through (numbers that are not finite, strings holding \u0000); then every field is checked against the schema.
+ * A refusal names the JSON path of the bad value ("phases[2].sizes.read.cdf:
+ * ..."), or the line and column of a syntax error.  model/MODEL.md
+ * documents the fields.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+/* where a message goes; every reader returns 0 or REEL_E_PARSE with it set */
+struct rd {
+	char *err;
+	size_t len;
+};
+
+/* ---- json-c access ----------------------------------------------------- */
+/* json-c keeps a JSON null as a NULL member: absent and null differ only in
+ * what json_object_object_get_ex returns.  1 when KEY is present. */
+static int member(const struct json_object *o, const char *key, struct json_object **v)
+{
+	*v = NULL;
+	return json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, v);
+}
+
+/* The member, or NULL when absent or null (callers check its type). */
+static struct json_object *get(const struct json_object *o, const char *key)
+{
+	struct json_object *v;
+	member(o, key, &v);
+	return v;
+}
+
+static int is_num(const struct json_object *v)
+{
+	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int);
+}
+
+static int is_arr(const struct json_object *v, size_t n)
+{
+	return json_object_is_type(v, json_type_array) && json_object_array_length(v) == n;
+}
+
+/* json-c clamps a whole number beyond 64 bits to INT64_MIN or UINT64_MAX
+ * (2^64 as a double): keep the negative ones beyond range too */
+static double num(const struct json_object *v)
+{
+	if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) == INT64_MIN)
+		return -18446744073709551616.0;
+	return json_object_get_double(v);
+}
+
+static size_t alen(const struct json_object *v)
+{
+	return json_object_array_length(v);
+}
+
+static struct json_object *at(const struct json_object *v, size_t i)
+{
+	return json_object_array_get_idx(v, i);
+}
+
+/* ---- syntax ------------------------------------------------------------ */
+static void line_col(const char *s, size_t off, size_t *line, size_t *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (s[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
+/*
+ * Before json-c allocates anything: at most MODEL_JSON_MAX_NODES values
+ * (every value but the first follows a '[', ',' or ':'), no NUL byte
+ * (json-c would stop there), and what json-c's strict mode lets through:
+ * control characters inside a string, single-quoted names.
+ */
+static int prescan(struct rd *r, const char *s, size_t len)
+{
+	size_t nodes = 1, line, col;
+	int in = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *why = NULL;
+		if (c == 0)
+			why = "a NUL byte";
+		else if (in && c < 0x20)
+			why = "control character in a string";
+		else if (!in && c == '\'')
+			why = "a single quote (strings take double quotes)";
+		if (why) {
+			line_col(s, i, &line, &col);
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line,
+					 col, why);
+		}
+		if (in) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in = 0;
+		} else if (c == '"') {
+			in = 1;
+		} else if (c == '[' || c == ',' || c == ':') {
+			nodes++;
+		}
+	}
+	if (nodes > MODEL_JSON_MAX_NODES)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "more than %u values",
+				 MODEL_JSON_MAX_NODES);
+	return 0;
+}
+
+static struct json_object *parse(struct rd *r, const char *text, size_t len)
+{
+	size_t line, col, end;
+	if (len > MODEL_JSON_MAX_BYTES) {
+		reel_errf(r->err, r->len, REEL_E_PARSE, "input larger than %u bytes",
+			  MODEL_JSON_MAX_BYTES);
+		return NULL;
+	}
+	if (prescan(r, text, len))
+		return NULL;
+	struct json_tokener *tok = json_tokener_new_ex(MODEL_JSON_MAX_DEPTH);
+	if (!tok) {
+		reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+	enum json_tokener_error e = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (root && end == len)
+		return root;
+	json_object_put(root);
+	line_col(text, end < len ? end : len, &line, &col);
+	reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line, col,
+		  root                           ? "trailing characters after the JSON value"
+		  : e == json_tokener_continue ? "unexpected end of input"
+					       : json_tokener_error_desc(e));
+	return NULL;
+}
+
+/*
+ * What json-c lets through and a model refuses, with the value's path:
+ * numbers that are not finite (NaN, Infinity, 1e400) and strings holding
+ * \u0000.
+ */
+static int check_values(struct rd *r, struct json_object *j, char *path, size_t cap)
+{
+	size_t pl = strlen(path);
+	const char *p = pl ? path : "model";
+	switch (json_object_get_type(j)) {
+	case json_type_double:
+		if (!isfinite(num(j)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: not a finite number", p);
+		return 0;
+	case json_type_string:
+		if (strlen(json_object_get_string(j)) != (size_t)json_object_get_string_len(j))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: \\u0000 in a string", p);
+		return 0;
+	case json_type_array:
+		for (size_t i = 0; i < alen(j); i++) {
+			snprintf(path + pl, cap - pl, "[%zu]", i);
+			if (check_values(r, at(j, i), path, cap))
+				return REEL_E_PARSE;
+		}
+		break;
+	case json_type_object: {
+		json_object_object_foreach(j, key, v)
+		{
+			snprintf(path + pl, cap - pl, "%s%s", pl ? "." : "", key);
+			if (check_values(r, v, path, cap))
+				return REEL_E_PARSE;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	path[pl] = 0;
+	return 0;
+}
+
+/* ---- fields ------------------------------------------------------------ */
+/* The member KEY of O (in WHERE), of type T (json_type_double: a number). */
+static struct json_object *need(struct rd *r, const struct json_object *o, const char *key,
+				enum json_type t, const char *where)
+{
+	struct json_object *j;
+	if (!member(o, key, &j)) {
+		reel_errf(r->err, r->len, REEL_E_PARSE, "%s: field \"%s\" is missing", where, key);
+		return NULL;
+	}
+	if (t == json_type_double ? !is_num(j) : !json_object_is_type(j, t)) {
+		reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: wrong type", where, key);
+		return NULL;
+	}
+	return j;
+}
+
+static int get_num(struct rd *r, const struct json_object *o, const char *key, const char *where,
+		   double lo, double hi, double *out)
+{
+	struct json_object *j = need(r, o, key, json_type_double, where);
+	if (!j)
+		return REEL_E_PARSE;
+	double x = num(j);
+	if (!(x >= lo && x <= hi))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: %g is outside [%g, %g]", where,
+				 key, x, lo, hi);
+	*out = x;
+	return 0;
+}
+
+/* An optional number: *out unchanged unless KEY is a number. */
+static void opt_num(const struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v = get(o, key);
+	if (is_num(v))
+		*out = num(v);
+}
+
+static int read_dist(struct rd *r, const struct json_object *j, struct model_dist *d,
+		     const char *where)
+{
+	memset(d, 0, sizeof(*d));
+	if (!json_object_is_type(j, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected an object", where);
+	double n, mean;
+	if (get_num(r, j, "n", where, 0, 1e19, &n) || get_num(r, j, "mean", where, -1e19, 1e19, &mean))
+		return REEL_E_PARSE;
+	d->n = (uint64_t)n;
+	d->mean = mean;
+	struct json_object *c = need(r, j, "cdf", json_type_array, where);
+	if (!c)
+		return REEL_E_PARSE;
+	size_t nk = alen(c);
+	if (nk > MODEL_DIST_MAXK || nk == 1)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.cdf: %zu knots (0 or 2..%d allowed)",
+				 where, nk, MODEL_DIST_MAXK);
+	for (size_t i = 0; i < nk; i++) {
+		struct json_object *k = at(c, i);
+		if (!is_arr(k, 2) || !is_num(at(k, 0)) || !is_num(at(k, 1)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.cdf[%zu]: expected [value, cumulative]", where, i);
+		d->v[i] = num(at(k, 0));
+		d->c[i] = num(at(k, 1));
+	}
+	d->nk = (uint32_t)nk;
+	if (model_dist_valid(d))
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.cdf: knots must be non-decreasing, from cumulative 0 to 1, "
+				 "values within +-9.2e18",
+				 where);
+	model_dist_prepare(d);
+	return 0;
+}
+
+/* An N x N matrix of probabilities; rows not summing to 1 are rescaled. */
+static int read_matrix(struct rd *r, const struct json_object *j, double *m, size_t n,
+		       const char *where)
+{
+	if (!is_arr(j, n))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected %zu rows", where, n);
+	for (size_t a = 0; a < n; a++) {
+		struct json_object *row = at(j, a);
+		if (!is_arr(row, n))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s[%zu]: expected %zu numbers",
+					 where, a, n);
+		double s = 0;
+		for (size_t b = 0; b < n; b++) {
+			struct json_object *x = at(row, b);
+			if (!is_num(x) || !(num(x) >= 0) || num(x) > 1)
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s[%zu][%zu]: a probability in [0, 1]", where, a, b);
+			m[a * n + b] = num(x);
+			s += m[a * n + b];
+		}
+		if (s > 0 && fabs(s - 1) > 1e-4)
+			for (size_t b = 0; b < n; b++)
+				m[a * n + b] /= s;
+	}
+	return 0;
+}
+
+static int read_bmodel(struct rd *r, const struct json_object *j, double *b, const char *where)
+{
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		b[k] = -1;
+	if (!json_object_is_type(j, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.bmodel: expected an object", where);
+	for (int k = 0; k <= REEL_OP__COUNT; k++) {
+		struct json_object *x;
+		if (!member(j, k ? model_op_key[k - 1] : "all", &x))
+			continue;
+		if (!is_num(x) || !(num(x) >= 0.5 && num(x) <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.bmodel: values are in [0.5, 1]", where);
+		b[k] = num(x);
+	}
+	return 0;
+}
+
+/* ---- phases ------------------------------------------------------------ */
+static int read_op_mix(struct rd *r, const struct json_object *j, struct model_phase *p,
+		       const char *w)
+{
+	struct json_object *mix = need(r, j, "op_mix", json_type_object, w);
+	if (!mix)
+		return REEL_E_PARSE;
+	double s = 0;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		struct json_object *v;
+		p->op_mix[o] = 0;
+		if (!member(mix, model_op_key[o], &v))
+			continue;
+		if (!is_num(v) || !(num(v) >= 0 && num(v) <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.op_mix.%s: a probability in [0, 1]", w, model_op_key[o]);
+		p->op_mix[o] = num(v);
+		s += num(v);
+	}
+	if (s <= 0 && p->ios)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.op_mix: no op has a share", w);
+	if (s <= 0 || fabs(s - 1) <= 1e-4)
+		s = 1;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		p->op_mix[o] /= s;
+	return 0;
+}
+
+static int read_sizes(struct rd *r, const struct json_object *j, struct model_phase *p,
+		      const char *w)
+{
+	char ww[96];
+	struct json_object *sz = need(r, j, "sizes", json_type_object, w);
+	if (!sz)
+		return REEL_E_PARSE;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		struct json_object *v;
+		if (!member(sz, model_op_key[o], &v))
+			continue;
+		snprintf(ww, sizeof(ww), "%s.sizes.%s", w, model_op_key[o]);
+		if (read_dist(r, v, &p->size[o], ww))
+			return REEL_E_PARSE;
+		const struct model_dist *d = &p->size[o];
+		if (d->nk && (d->v[0] < 0 || d->v[d->nk - 1] > 4294967295.0))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: sizes are 0..4 GiB", ww);
+	}
+	return 0;
+}
+
+/* For people only: the best family and the fitted parameters, if any. */
+static void read_families(const struct json_object *ia, struct model_phase *p)
+{
+	static const char *const pk[3][3] = {
+		{"mean_ns", NULL, NULL}, {"mu", "sigma", NULL}, {"p", "mean1_ns", "mean2_ns"}};
+	p->best_family = -1;
+	struct json_object *bf = get(ia, "best_family");
+	if (json_object_is_type(bf, json_type_string))
+		for (int f = 0; f < 3; f++)
+			if (!strcmp(json_object_get_string(bf), model_family_key[f]))
+				p->best_family = f;
+	struct json_object *fams = get(ia, "families");
+	for (int f = 0; f < 3 && json_object_is_type(fams, json_type_object); f++) {
+		struct json_object *fo = get(fams, model_family_key[f]);
+		if (!json_object_is_type(fo, json_type_object))
+			continue;
+		for (int q = 0; q < 3 && pk[f][q]; q++)
+			opt_num(fo, pk[f][q], &p->fam[f].p[q]);
+		opt_num(fo, "loglik", &p->fam[f].loglik);
+		opt_num(fo, "aic", &p->fam[f].aic);
+	}
+}
+
+static int read_interarrival(struct rd *r, const struct json_object *j, struct model_phase *p,
+			     const char *w)
+{
+	char ia_w[96], ww[128];
+	struct json_object *ia = need(r, j, "interarrival", json_type_object, w);
+	if (!ia)
+		return REEL_E_PARSE;
+	snprintf(ia_w, sizeof(ia_w), "%s.interarrival", w);
+	if (get_num(r, ia, "zero_fraction", ia_w, 0, 1, &p->gap_zero))
+		return REEL_E_PARSE;
+	read_families(ia, p);
+	snprintf(ww, sizeof(ww), "%s.gap_ns", ia_w);
+	if (read_dist(r, get(ia, "gap_ns"), &p->gap, ww))
+		return REEL_E_PARSE;
+	if (p->gap.nk && p->gap.v[0] < 0)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: gaps are >= 0", ww);
+	snprintf(ww, sizeof(ww), "%s.lead_ppm", ia_w);
+	if (read_dist(r, get(ia, "lead_ppm"), &p->lead, ww))
+		return REEL_E_PARSE;
+	if (p->lead.nk && (p->lead.v[0] < 0 || p->lead.v[p->lead.nk - 1] > 1e6))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: 0..1e6 ppm of a window", ww);
+	snprintf(ww, sizeof(ww), "%s.class_next", ia_w);
+	if (read_matrix(r, get(ia, "class_next"), &p->gap_next[0][0], MODEL_CLASSES, ww))
+		return REEL_E_PARSE;
+	for (int a = 0; a < MODEL_CLASSES; a++) { /* an all-zero row: uniform */
+		double t = 0;
+		for (int b = 0; b < MODEL_CLASSES; b++)
+			t += p->gap_next[a][b];
+		if (t <= 0)
+			for (int b = 0; b < MODEL_CLASSES; b++)
+				p->gap_next[a][b] = 1.0 / MODEL_CLASSES;
+	}
+	return 0;
+}
+
+static int read_phase(struct rd *r, const struct json_object *j, struct model_phase *p, size_t i)
+{
+	char w[64], ww[96];
+	snprintf(w, sizeof(w), "phases[%zu]", i);
+	if (!json_object_is_type(j, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected an object", w);
+	double x;
+	if (get_num(r, j, "ios", w, 0, 1e19, &x))
+		return REEL_E_PARSE;
+	p->ios = (uint64_t)x;
+	if (get_num(r, j, "windows", w, 0, 1e19, &x))
+		return REEL_E_PARSE;
+	p->windows = (uint64_t)x;
+	if (get_num(r, j, "rate_iops", w, 0, 1e15, &p->rate) || read_op_mix(r, j, p, w))
+		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.op_next", w);
+	if (read_matrix(r, get(j, "op_next"), &p->op_next[0][0], REEL_OP__COUNT, ww) ||
+	    read_sizes(r, j, p, w) || read_interarrival(r, j, p, w))
+		return REEL_E_PARSE;
+	for (int a = 0; a < REEL_OP__COUNT; a++) { /* an all-zero row: the op mix */
+		double t = 0;
+		for (int b = 0; b < REEL_OP__COUNT; b++)
+			t += p->op_next[a][b];
+		if (t <= 0)
+			memcpy(p->op_next[a], p->op_mix, sizeof(p->op_mix));
+	}
+	return read_bmodel(r, get(j, "bmodel"), p->bmodel, w);
+}
+
+/* ---- devices ----------------------------------------------------------- */
+/* The distributions of one device: runs, jumps, local jumps, offsets. */
+static int read_device_dists(struct rd *r, const struct json_object *j, struct model_devspace *d,
+			     const char *w)
+{
+	char ww[96];
+	snprintf(ww, sizeof(ww), "%s.runs", w);
+	if (read_dist(r, get(j, "runs"), &d->run, ww))
+		return REEL_E_PARSE;
+	if (d->run.nk && (d->run.v[0] < 0 || d->run.v[d->run.nk - 1] > 1e15))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: run lengths are 0..1e15", ww);
+	snprintf(ww, sizeof(ww), "%s.jumps", w);
+	if (read_dist(r, get(j, "jumps"), &d->jump, ww))
+		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.local_jumps", w);
+	if (read_dist(r, get(j, "local_jumps"), &d->local, ww))
+		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.offsets", w);
+	if (read_dist(r, get(j, "offsets"), &d->addr, ww))
+		return REEL_E_PARSE;
+	if (d->addr.nk && (d->addr.v[0] < 0 || d->addr.v[d->addr.nk - 1] > (double)d->extent))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: offsets within 0..extent", ww);
+	return 0;
+}
+
+/* regions.bounds and regions.weights (ww: "devices[i].regions") */
+static int read_region_bounds(struct rd *r, const struct json_object *b,
+			      const struct json_object *wt, struct model_devspace *d,
+			      const char *ww)
+{
+	size_t nb = alen(b), nw = alen(wt);
+	if (nb < 2 || nb > MODEL_MAX_REGIONS + 1 || nw != nb - 1)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: 2..%d bounds and one weight fewer",
+				 ww, MODEL_MAX_REGIONS + 1);
+	d->nregions = (uint32_t)(nb - 1);
+	for (size_t k = 0; k < nb; k++) {
+		struct json_object *e = at(b, k);
+		if (!is_num(e) || !(num(e) >= 0 && num(e) <= 9.2e18) ||
+		    (k && num(e) <= (double)d->bound[k - 1]))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.bounds[%zu]: increasing byte offsets", ww, k);
+		d->bound[k] = (uint64_t)num(e);
+	}
+	if (d->bound[0] != 0 || d->bound[d->nregions] != d->extent)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.bounds: run from 0 to the extent",
+				 ww);
+	double ws = 0;
+	for (size_t k = 0; k < nw; k++) {
+		struct json_object *e = at(wt, k);
+		if (!is_num(e) || !(num(e) >= 0 && num(e) <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.weights[%zu]: a share in [0, 1]", ww, k);
+		d->weight[k] = num(e);
+		ws += num(e);
+	}
+	if (ws <= 0)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.weights: all zero", ww);
+	for (size_t k = 0; k < nw && fabs(ws - 1) > 1e-4; k++)
+		d->weight[k] /= ws;
+	return 0;
+}
+
+/* regions.transitions: [from, to, share] sorted, into the CSR rows with
+ * cumulative shares */
+static int read_transitions(struct rd *r, const struct json_object *t, struct model_devspace *d,
+			    const char *ww)
+{
+	size_t nt = alen(t);
+	d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
+	d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
+	if (!d->tr_to || !d->tr_p)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "out of memory");
+	memset(d->row, 0, sizeof(d->row));
+	uint32_t prev_from = 0, prev_to = 0;
+	for (size_t k = 0; k < nt; k++) {
+		struct json_object *e = at(t, k);
+		if (!is_arr(e, 3) || !is_num(at(e, 0)) || !is_num(at(e, 1)) || !is_num(at(e, 2)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.transitions[%zu]: expected [from, to, share]", ww, k);
+		double f = num(at(e, 0)), to = num(at(e, 1)), p = num(at(e, 2));
+		if (!(f >= 0 && f < d->nregions && f == floor(f) && to >= 0 && to < d->nregions &&
+		      to == floor(to) && p > 0 && p <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.transitions[%zu]: regions 0..%u and a share in (0, 1]",
+					 ww, k, d->nregions - 1);
+		uint32_t fi = (uint32_t)f, ti = (uint32_t)to;
+		if (k && (fi < prev_from || (fi == prev_from && ti <= prev_to)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.transitions[%zu]: sorted by (from, to), no repeats", ww,
+					 k);
+		prev_from = fi;
+		prev_to = ti;
+		d->tr_to[k] = (uint16_t)ti;
+		d->tr_p[k] = p;
+		d->row[fi + 1]++;
+	}
+	d->ntr = (uint32_t)nt;
+	for (uint32_t q = 0; q < d->nregions; q++)
+		d->row[q + 1] += d->row[q];
+	for (uint32_t q = 0; q < d->nregions; q++) {
+		double s = 0, c = 0;
+		for (uint32_t x = d->row[q]; x < d->row[q + 1]; x++)
+			s += d->tr_p[x];
+		if (fabs(s - 1) <= 1e-4)
+			s = 1;
+		for (uint32_t x = d->row[q]; x < d->row[q + 1]; x++) {
+			c += d->tr_p[x];
+			d->tr_p[x] = c / s;
+		}
+	}
+	return 0;
+}
+
+static int read_regions(struct rd *r, const struct json_object *j, struct model_devspace *d,
+			const char *w)
+{
+	char ww[96];
+	struct json_object *reg = need(r, j, "regions", json_type_object, w);
+	if (!reg)
+		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.regions", w);
+	struct json_object *b = need(r, reg, "bounds", json_type_array, ww);
+	struct json_object *wt = b ? need(r, reg, "weights", json_type_array, ww) : NULL;
+	struct json_object *t = wt ? need(r, reg, "transitions", json_type_array, ww) : NULL;
+	if (!t || read_region_bounds(r, b, wt, d, ww))
+		return REEL_E_PARSE;
+	return read_transitions(r, t, d, ww);
+}
+
+static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		       size_t i)
+{
+	char w[64];
+	snprintf(w, sizeof(w), "devices[%zu]", i);
+	if (!json_object_is_type(j, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected an object", w);
+	double x;
+	if (get_num(r, j, "id", w, 0, 65535, &x))
+		return REEL_E_PARSE;
+	d->id = (uint16_t)x;
+	struct json_object *nm = need(r, j, "name", json_type_string, w);
+	if (!nm)
+		return REEL_E_PARSE;
+	snprintf(d->name, sizeof(d->name), "%s", json_object_get_string(nm));
+	if (get_num(r, j, "capacity", w, 0, 9.2e18, &x))
+		return REEL_E_PARSE;
+	d->capacity = (uint64_t)x;
+	if (get_num(r, j, "extent", w, 1, 9.2e18, &x))
+		return REEL_E_PARSE;
+	d->extent = (uint64_t)x;
+	if (get_num(r, j, "align", w, 1, 1 << 20, &x))
+		return REEL_E_PARSE;
+	d->align = (uint32_t)x;
+	if (d->align & (d->align - 1))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.align: a power of two", w);
+	if (get_num(r, j, "share", w, 0, 1, &d->share))
+		return REEL_E_PARSE;
+	opt_num(j, "hot10", &d->hot10);
+	struct json_object *v = get(j, "rw_overlap");
+	if (json_object_is_type(v, json_type_object)) {
+		opt_num(v, "read", &d->rw_overlap_read);
+		opt_num(v, "write", &d->rw_overlap_write);
+	}
+	if (read_device_dists(r, j, d, w))
+		return REEL_E_PARSE;
+	if (get_num(r, j, "local_limit", w, 0, 9.2e18, &x))
+		return REEL_E_PARSE;
+	d->local_limit = (uint64_t)x;
+	if (get_num(r, j, "p_local", w, 0, 1, &d->p_local))
+		return REEL_E_PARSE;
+	return read_regions(r, j, d, w);
+}
+
+/* ---- the model --------------------------------------------------------- */
+/* format, version, naive, source, count, duration, quantum, bmodel, pqrs */
+static int read_top(struct rd *r, const struct json_object *root, struct model *m)
+{
+	const char *w = "model";
+	double x;
+	if (!json_object_is_type(root, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "the model is a JSON object");
+	struct json_object *fmt = need(r, root, "format", json_type_string, w);
+	if (!fmt)
+		return REEL_E_PARSE;
+	if (strcmp(json_object_get_string(fmt), "ioreel-model"))
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "format is \"%s\", not \"ioreel-model\"", json_object_get_string(fmt));
+	if (get_num(r, root, "version", w, 1, 1, &x))
+		return REEL_E_PARSE;
+	struct json_object *nv = need(r, root, "naive", json_type_boolean, w);
+	if (!nv)
+		return REEL_E_PARSE;
+	m->naive = json_object_get_boolean(nv);
+	struct json_object *src = get(root, "source");
+	if (json_object_is_type(src, json_type_string))
+		snprintf(m->source, sizeof(m->source), "%s", json_object_get_string(src));
+	if (get_num(r, root, "count", w, 0, 1e19, &x))
+		return REEL_E_PARSE;
+	m->count = (uint64_t)x;
+	if (get_num(r, root, "duration_ns", w, 1, 9.2e18, &x))
+		return REEL_E_PARSE;
+	m->duration_ns = (int64_t)x;
+	if (get_num(r, root, "quantum_ns", w, 1, 1e12, &x))
+		return REEL_E_PARSE;
+	m->quantum_ns = (int64_t)x;
+	struct json_object *bm;
+	if (member(root, "bmodel", &bm) && read_bmodel(r, bm, m->bmodel, w))
+		return REEL_E_PARSE;
+	if (!member(root, "bmodel", &bm))
+		for (int k = 0; k <= REEL_OP__COUNT; k++)
+			m->bmodel[k] = -1;
+	struct json_object *pq = get(root, "pqrs");
+	for (int k = 0; k < 4; k++)
+		m->pqrs[k] = is_arr(pq, 4) && is_num(at(pq, (size_t)k)) ? num(at(pq, (size_t)k)) : -1;
+	return 0;
+}
+
+static int read_phases(struct rd *r, const struct json_object *root, struct model *m)
+{
+	struct json_object *ph = need(r, root, "phases", json_type_array, "model");
+	if (!ph)
+		return REEL_E_PARSE;
+	size_t n = alen(ph);
+	if (!n || n > MODEL_MAX_PHASES)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "phases: 1..%d phases",
+				 MODEL_MAX_PHASES);
+	m->nphases = n;
+	m->phases = calloc(n, sizeof(*m->phases));
+	if (!m->phases)
+		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (read_phase(r, at(ph, i), &m->phases[i], i))
+			return REEL_E_PARSE;
+	return 0;
+}
+
+/* windows.ops.OP: one count per window; no I/O in a phase without any */
+static int read_window_ops(struct rd *r, const struct json_object *a, struct model *m, int o,
+			   uint64_t *total)
+{
+	if (!is_arr(a, m->nwin))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.ops.%s: %zu counts expected",
+				 model_op_key[o], m->nwin);
+	for (size_t i = 0; i < m->nwin; i++) {
+		struct json_object *k = at(a, i);
+		double x = num(k);
+		if (!is_num(k) || !(x >= 0 && x <= 4e9) || x != floor(x))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "windows.ops.%s[%zu]: a count 0..4e9", model_op_key[o], i);
+		m->win_ops[i * REEL_OP__COUNT + o] = (uint32_t)x;
+		*total += (uint64_t)x;
+		if (x > 0 && !m->phases[m->win_phase[i]].ios)
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "windows.ops.%s[%zu]: I/O in a window of phase %u, which has "
+					 "none",
+					 model_op_key[o], i, m->win_phase[i]);
+	}
+	return 0;
+}
+
+static int read_windows(struct rd *r, const struct json_object *root, struct model *m)
+{
+	double x;
+	struct json_object *wn = need(r, root, "windows", json_type_object, "model");
+	if (!wn || get_num(r, wn, "count", "windows", 1, MODEL_MAX_WINDOWS, &x))
+		return REEL_E_PARSE;
+	if (x != floor(x))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.count: a whole number");
+	m->nwin = (size_t)x;
+	m->win_phase = malloc(m->nwin * sizeof(*m->win_phase));
+	m->win_ops = calloc(m->nwin * REEL_OP__COUNT, sizeof(*m->win_ops));
+	if (!m->win_phase || !m->win_ops)
+		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
+	struct json_object *wp = need(r, wn, "phase", json_type_array, "windows");
+	struct json_object *wo = wp ? need(r, wn, "ops", json_type_object, "windows") : NULL;
+	if (!wo)
+		return REEL_E_PARSE;
+	if (alen(wp) != m->nwin)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.phase: %zu entries for %zu windows",
+				 alen(wp), m->nwin);
+	for (size_t i = 0; i < m->nwin; i++) {
+		struct json_object *k = at(wp, i);
+		if (!is_num(k) || !(num(k) >= 0) || num(k) >= (double)m->nphases ||
+		    num(k) != floor(num(k)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "windows.phase[%zu]: a phase number below %zu", i, m->nphases);
+		m->win_phase[i] = (uint16_t)num(k);
+	}
+	uint64_t total = 0;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		struct json_object *a;
+		if (member(wo, model_op_key[o], &a) && read_window_ops(r, a, m, o, &total))
+			return REEL_E_PARSE;
+	}
+	if (!total)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.ops: no I/O at all");
+	return 0;
+}
+
+static int read_devices(struct rd *r, const struct json_object *root, struct model *m)
+{
+	struct json_object *dv = need(r, root, "devices", json_type_array, "model");
+	if (!dv)
+		return REEL_E_PARSE;
+	size_t n = alen(dv);
+	if (!n || n > MODEL_MAX_DEVS)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "devices: 1..%d devices",
+				 MODEL_MAX_DEVS);
+	m->ndevs = n;
+	m->devs = calloc(n, sizeof(*m->devs));
+	if (!m->devs)
+		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (read_device(r, at(dv, i), &m->devs[i], i))
+			return REEL_E_PARSE;
+	return 0;
+}
+
+static int read_inflight(struct rd *r, const struct json_object *root, struct model *m)
+{
+	struct json_object *inf = get(root, "inflight");
+	if (!json_object_is_type(inf, json_type_object))
+		return 0;
+	m->inflight.known = 1;
+	opt_num(inf, "mean", &m->inflight.mean);
+	opt_num(inf, "max", &m->inflight.max);
+	if (read_dist(r, get(inf, "depth"), &m->inflight.depth, "inflight.depth") ||
+	    read_dist(r, get(inf, "latency_ns"), &m->inflight.latency, "inflight.latency_ns"))
+		return REEL_E_PARSE;
+	return 0;
+}
+
+int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	struct rd r = {err, errlen};
+	char path[256] = "";
+	if (errlen)
+		err[0] = 0;
+	struct json_object *root = parse(&r, text, len);
+	if (!root)
+		return REEL_E_PARSE;
+	int e = check_values(&r, root, path, sizeof(path));
+	if (!e)
+		e = read_top(&r, root, m);
+	if (!e)
+		e = read_phases(&r, root, m);
+	if (!e)
+		e = read_windows(&r, root, m);
+	if (!e)
+		e = read_devices(&r, root, m);
+	if (!e)
+		e = read_inflight(&r, root, m);
+	json_object_put(root);
+	if (e)
+		model_free(m);
+	return e;
+}
+
+int model_load_file(struct model *m, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return reel_errf(err, errlen, REEL_E_IO, "%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			if (cap > MODEL_JSON_MAX_BYTES) {
+				free(buf);
+				fclose(f);
+				return reel_errf(err, errlen, REEL_E_RANGE,
+						 "%s: larger than %u bytes: not a model", path,
+						 MODEL_JSON_MAX_BYTES);
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		size_t k = fread(buf + n, 1, cap - n, f);
+		n += k;
+		if (!k)
+			break;
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (!buf)
+		return reel_errf(err, errlen, REEL_E_NOMEM, "%s: out of memory", path);
+	if (rerr) {
+		free(buf);
+		return reel_errf(err, errlen, REEL_E_IO, "%s: read error", path);
+	}
+	char e2[400];
+	int e = model_read_json(m, buf, n, e2, sizeof(e2));
+	free(buf);
+	if (e)
+		reel_errf(err, errlen, e, "%s: %s", path, e2);
+	return e;
+}

@@ -1,0 +1,228 @@
+/*
+ * model/model_json_write.c - MODEL.json, the writer: a small emitter, one
+ * field a line so a person can read it.  model/MODEL.md documents the
+ * fields; model_json_read.c reads them back.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+const char *const model_op_key[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
+						  "write_zeroes"};
+const char *const model_family_key[3] = {"exponential", "lognormal", "hyperexp2"};
+
+static void num(FILE *f, double v)
+{
+	if (!isfinite(v))
+		v = 0;
+	if (v == floor(v) && fabs(v) < 1e17) {
+		fprintf(f, "%.0f", v);
+		return;
+	}
+	char b[40]; /* the shortest text that reads back exactly */
+	for (int prec = 9; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*g", prec, v);
+		if (strtod(b, NULL) == v)
+			break;
+	}
+	fputs(b, f);
+}
+
+static void dist(FILE *f, const struct model_dist *d, int top)
+{
+	fprintf(f, "{\"n\": %llu, \"mean\": ", (unsigned long long)d->n);
+	num(f, d->mean);
+	if (top) {
+		fprintf(f, ", \"top\": [");
+		int first = 1;
+		for (uint32_t i = 0; i + 1 < d->nk; i++)
+			if (d->v[i] == d->v[i + 1] && d->c[i + 1] - d->c[i] >= 0.01) {
+				fprintf(f, "%s[", first ? "" : ", ");
+				num(f, d->v[i]);
+				fprintf(f, ", %.4f]", d->c[i + 1] - d->c[i]);
+				first = 0;
+			}
+		fprintf(f, "]");
+	}
+	fprintf(f, ", \"cdf\": [");
+	for (uint32_t i = 0; i < d->nk; i++) {
+		fprintf(f, "%s[", i ? ", " : "");
+		num(f, d->v[i]);
+		fprintf(f, ", %.8g]", d->c[i]);
+	}
+	fprintf(f, "]}");
+}
+
+void model_write_bmodel(FILE *f, const double *b)
+{
+	fprintf(f, "{");
+	int first = 1;
+	for (int k = 0; k <= REEL_OP__COUNT; k++) {
+		if (b[k] < 0)
+			continue;
+		fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", k ? model_op_key[k - 1] : "all", b[k]);
+		first = 0;
+	}
+	fprintf(f, "}");
+}
+
+static void write_windows(const struct model *m, FILE *f)
+{
+	fprintf(f, "  \"windows\": {\n    \"count\": %zu,\n    \"window_ns\": %.0f,\n    \"phase\": [",
+		m->nwin, (double)m->duration_ns / (double)m->nwin);
+	for (size_t i = 0; i < m->nwin; i++)
+		fprintf(f, "%s%u", i ? ", " : "", m->win_phase[i]);
+	fprintf(f, "],\n    \"ops\": {");
+	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++) {
+		uint64_t tot = 0;
+		for (size_t i = 0; i < m->nwin; i++)
+			tot += m->win_ops[i * REEL_OP__COUNT + o];
+		if (!tot)
+			continue;
+		fprintf(f, "%s\n      \"%s\": [", first ? "" : ",", model_op_key[o]);
+		for (size_t i = 0; i < m->nwin; i++)
+			fprintf(f, "%s%u", i ? ", " : "", m->win_ops[i * REEL_OP__COUNT + o]);
+		fprintf(f, "]");
+		first = 0;
+	}
+	fprintf(f, "}\n  },\n");
+}
+
+static void matrix(FILE *f, const double *m, int n)
+{
+	for (int a = 0; a < n; a++) {
+		fprintf(f, "%s[", a ? ", " : "");
+		for (int b = 0; b < n; b++)
+			fprintf(f, "%s%.6f", b ? ", " : "", m[a * n + b]);
+		fprintf(f, "]");
+	}
+}
+
+static void write_interarrival(const struct model_phase *ph, FILE *f)
+{
+	fprintf(f, "},\n      \"interarrival\": {\n        \"zero_fraction\": %.6f,\n", ph->gap_zero);
+	fprintf(f, "        \"best_family\": %s%s%s,\n        \"families\": {",
+		ph->best_family >= 0 ? "\"" : "",
+		ph->best_family >= 0 ? model_family_key[ph->best_family] : "null",
+		ph->best_family >= 0 ? "\"" : "");
+	if (ph->best_family >= 0) {
+		const struct model_family *fm = ph->fam;
+		fprintf(f, "\n          \"exponential\": {\"mean_ns\": %.6g, \"loglik\": %.6g, "
+			   "\"aic\": %.6g},",
+			fm[0].p[0], fm[0].loglik, fm[0].aic);
+		fprintf(f, "\n          \"lognormal\": {\"mu\": %.6g, \"sigma\": %.6g, "
+			   "\"loglik\": %.6g, \"aic\": %.6g},",
+			fm[1].p[0], fm[1].p[1], fm[1].loglik, fm[1].aic);
+		fprintf(f, "\n          \"hyperexp2\": {\"p\": %.6g, \"mean1_ns\": %.6g, "
+			   "\"mean2_ns\": %.6g, \"loglik\": %.6g, \"aic\": %.6g}",
+			fm[2].p[0], fm[2].p[1], fm[2].p[2], fm[2].loglik, fm[2].aic);
+	}
+	fprintf(f, "},\n        \"gap_ns\": ");
+	dist(f, &ph->gap, 0);
+	fprintf(f, ",\n        \"lead_ppm\": ");
+	dist(f, &ph->lead, 0);
+	fprintf(f, ",\n        \"class_next\": [");
+	matrix(f, &ph->gap_next[0][0], MODEL_CLASSES);
+	fprintf(f, "]\n      },\n");
+}
+
+static void write_phase(const struct model_phase *ph, int last, FILE *f)
+{
+	fprintf(f, "    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": ",
+		(unsigned long long)ph->ios, (unsigned long long)ph->windows);
+	num(f, ph->rate);
+	fprintf(f, ",\n      \"op_mix\": {");
+	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
+		if (ph->op_mix[o] > 0) {
+			fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", model_op_key[o], ph->op_mix[o]);
+			first = 0;
+		}
+	fprintf(f, "},\n      \"op_next\": [");
+	matrix(f, &ph->op_next[0][0], REEL_OP__COUNT);
+	fprintf(f, "],\n      \"sizes\": {");
+	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
+		if (ph->size[o].nk) {
+			fprintf(f, "%s\n        \"%s\": ", first ? "" : ",", model_op_key[o]);
+			dist(f, &ph->size[o], 1);
+			first = 0;
+		}
+	write_interarrival(ph, f);
+	fprintf(f, "      \"bmodel\": ");
+	model_write_bmodel(f, ph->bmodel);
+	fprintf(f, "\n    }%s\n", last ? "" : ",");
+}
+
+static void write_regions(const struct model_devspace *d, FILE *f)
+{
+	fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
+	for (uint32_t r = 0; r <= d->nregions; r++)
+		fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)d->bound[r]);
+	fprintf(f, "],\n        \"weights\": [");
+	for (uint32_t r = 0; r < d->nregions; r++)
+		fprintf(f, "%s%.6f", r ? ", " : "", d->weight[r]);
+	fprintf(f, "],\n        \"transitions\": [");
+	int first = 1;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++) {
+			double p = d->tr_p[x] - (x > d->row[r] ? d->tr_p[x - 1] : 0);
+			fprintf(f, "%s[%u, %u, %.6g]", first ? "" : ", ", r, d->tr_to[x], p);
+			first = 0;
+		}
+	fprintf(f, "]\n      }");
+}
+
+static void write_device(const struct model_devspace *d, int last, FILE *f)
+{
+	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
+	reel_json_str(f, d->name);
+	fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
+		(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
+	fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);
+	fprintf(f, "      \"rw_overlap\": {\"read\": %.4f, \"write\": %.4f},\n", d->rw_overlap_read,
+		d->rw_overlap_write);
+	fprintf(f, "      \"runs\": ");
+	dist(f, &d->run, 1);
+	fprintf(f, ",\n      \"jumps\": ");
+	dist(f, &d->jump, 0);
+	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
+		(unsigned long long)d->local_limit, d->p_local);
+	dist(f, &d->local, 0);
+	fprintf(f, ",\n      \"offsets\": ");
+	dist(f, &d->addr, 1);
+	write_regions(d, f);
+	fprintf(f, "\n    }%s\n", last ? "" : ",");
+}
+
+int model_write_json(const struct model *m, FILE *f)
+{
+	fprintf(f, "{\n  \"format\": \"ioreel-model\",\n  \"version\": 1,\n");
+	fprintf(f, "  \"naive\": %s,\n  \"source\": ", m->naive ? "true" : "false");
+	reel_json_str(f, m->source);
+	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
+		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
+	fprintf(f, "  \"bmodel\": ");
+	model_write_bmodel(f, m->bmodel);
+	fprintf(f, ",\n  \"pqrs\": [%.4f, %.4f, %.4f, %.4f],\n", m->pqrs[0], m->pqrs[1], m->pqrs[2],
+		m->pqrs[3]);
+	write_windows(m, f);
+	fprintf(f, "  \"phases\": [\n");
+	for (size_t p = 0; p < m->nphases; p++)
+		write_phase(&m->phases[p], p + 1 == m->nphases, f);
+	fprintf(f, "  ],\n  \"devices\": [\n");
+	for (size_t k = 0; k < m->ndevs; k++)
+		write_device(&m->devs[k], k + 1 == m->ndevs, f);
+	fprintf(f, "  ],\n  \"inflight\": ");
+	if (m->inflight.known) {
+		fprintf(f, "{\n    \"mean\": %.4f,\n    \"max\": %.0f,\n    \"depth\": ",
+			m->inflight.mean, m->inflight.max);
+		dist(f, &m->inflight.depth, 0);
+		fprintf(f, ",\n    \"latency_ns\": ");
+		dist(f, &m->inflight.latency, 0);
+		fprintf(f, "\n  }\n}\n");
+	} else {
+		fprintf(f, "null\n}\n");
+	}
+	return ferror(f) ? REEL_E_IO : 0;
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# model_options: `ioreel model fit|gen|compare` refuse bad numbers and
+# missing operands with exit 2 and a message naming the option and its
+# range; good options still work.
+. "$TOP/tests/lib.sh"
+tr="$TOP/traces/git.reel"
+[ -f "$tr" ] || skip "$tr absent"
+"$IOREEL" model fit "$tr" -o "$T/m.json" 2>/dev/null || fail "fit"
+usage() { # expected-option args...: exit 2, the message names the option
+	local want=$1
+	shift
+	"$IOREEL" model "$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "model $* exited $rc, not 2"
+	grep -q -- "$want" "$T/err" || { cat "$T/err"; fail "model $*: message does not name $want"; }
+}
+usage --count gen "$T/m.json" -o "$T/g.reel" --count -1
+usage --count gen "$T/m.json" -o "$T/g.reel" --count abc
+usage --count gen "$T/m.json" -o "$T/g.reel" --count 0
+usage --duration gen "$T/m.json" -o "$T/g.reel" --duration 1e-12
+usage --duration gen "$T/m.json" -o "$T/g.reel" --duration nan
+usage --rate gen "$T/m.json" -o "$T/g.reel" --rate 0
+usage --rate gen "$T/m.json" -o "$T/g.reel" --rate inf
+usage --seed gen "$T/m.json" -o "$T/g.reel" --seed -1
+usage --seed gen "$T/m.json" -o "$T/g.reel" --seed 99999999999999999999
+usage --capacity gen "$T/m.json" -o "$T/g.reel" --capacity 100
+usage --phases fit "$tr" -o "$T/x.json" --phases 17
+usage --phases fit "$tr" -o "$T/x.json" --phases 1.5
+usage "MODEL.json" gen "$T/m.json"
+usage "TRACE.reel" fit "$tr"
+usage "A.reel B.reel" compare "$tr"
+usage "--bogus" compare --bogus "$tr" "$tr"
+[ ! -e "$T/g.reel" ] || fail "a refused gen wrote its output"
+"$IOREEL" model gen "$T/m.json" -o "$T/g.reel" --count 100 --seed 7 --rate 2 --duration 1 \
+	--capacity 1G 2>"$T/err" || { cat "$T/err"; fail "gen with good options"; }
+grep -q "100 I/O" "$T/err" || { cat "$T/err"; fail "gen --count 100"; }
+"$IOREEL" model gen "$T/m.json" -o "$T/g.reel" 2>"$T/err" && fail "gen over an existing file"
+grep -q -- "--overwrite" "$T/err" || fail "no hint of --overwrite"
+"$IOREEL" model compare --json "$tr" "$T/g.reel" >/dev/null || fail "compare --json"
+echo ok
