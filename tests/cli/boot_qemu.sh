@@ -11,7 +11,8 @@
 # merges and flushes are in the comparison too.
 #   IOREEL_BOOT_TEST=1 IOREEL=build/ioreel bash tests/cli/boot_qemu.sh
 # The image is cached in $IOREEL_BOOT_CACHE (default /var/cache/ioreel-boot);
-# BOOT_KEEP=DIR copies the traces and the comparison there.
+# BOOT_KEEP=DIR copies the traces and the comparison there; BOOT_UNIT=FILE
+# installs FILE instead of capture/ioreel-boot.service (to try a variant).
 if [ "${IOREEL_BOOT_TEST:-}" != 1 ]; then
 	echo "skipped: set IOREEL_BOOT_TEST=1 (make check-boot) to run the QEMU boot test"
 	exit 77
@@ -35,7 +36,7 @@ boot_copy "$T/root.img" || fail "copying the image"
 make_loop "$T/root.img" 2048
 mkdir "$T/mnt"
 mount "$LOOP" "$T/mnt" || fail "mount $LOOP"
-boot_install_ioreel "$T/mnt" "$IOREEL" "$TOP/capture/ioreel-boot.service" || fail "installing ioreel in the guest"
+boot_install_ioreel "$T/mnt" "$IOREEL" "${BOOT_UNIT:-$TOP/capture/ioreel-boot.service}" || fail "installing ioreel in the guest"
 cat >"$T/mnt/etc/systemd/system/ioreel-boot-work.service" <<'UNIT'
 [Unit]
 Description=Boot-time writes for the ioreel boot test (data, fsync, journal commits)
