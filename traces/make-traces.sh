@@ -3,7 +3,10 @@
 # on ext4 over a loop device (backing file on the host disk, direct I/O),
 # cold cache (ioreel capture --drop-caches), captured by ioreel itself.
 # Run as root from the repository root after `make`:  bash traces/make-traces.sh [NAME...]
-# NAMEs: compile chromium git (default: all).  Writes traces/NAME.reel and NAME.md.
+# NAMEs: compile chromium git boot boot-nspawn (default: all).  Writes
+# traces/NAME.reel and NAME.md.  boot and boot-nspawn boot a Debian 12 image
+# (tests/cli/boot.lib: built by mmdebstrap once, cached in $IOREEL_BOOT_CACHE,
+# default /var/cache/ioreel-boot) under QEMU and systemd-nspawn.
 set -eu
 TOP=$(pwd)
 IOREEL=$TOP/build/ioreel
@@ -17,13 +20,16 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
-truncate -s 2G "$W/disk.img"
-LOOP=$(losetup -f --show --direct-io=on "$W/disk.img")
-# no lazy inode-table / journal init: its zeroing would run during the captures
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
+names=" ${*:-compile chromium git boot boot-nspawn} "
 mkdir "$W/mnt"
-mount "$LOOP" "$W/mnt"
 M=$W/mnt
+if [[ $names == *" compile "* || $names == *" chromium "* || $names == *" git "* ]]; then
+	truncate -s 2G "$W/disk.img"
+	LOOP=$(losetup -f --show --direct-io=on "$W/disk.img")
+	# no lazy inode-table / journal init: its zeroing would run during the captures
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
+	mount "$LOOP" "$W/mnt"
+fi
 
 note() { # NAME COMMAND-TEXT DESCRIPTION
 	local n=$1
@@ -37,9 +43,9 @@ note() { # NAME COMMAND-TEXT DESCRIPTION
 - What: $3
 - Command: \`$2\`
 - Captured with: \`ioreel capture --drop-caches -d $LOOP -o $n.reel -- ...\` (cold page cache)
-- Kernel: $(uname -r) ($(uname -m)), $(nproc) CPUs
+- Kernel: $(uname -r) ($(uname -m)), $(nproc) CPUs${NOTE_KERNEL:-}
 - Device: $LOOP ($(cat /sys/block/$(basename $LOOP)/size) sectors of 512 B), a loop device
-  with direct I/O over a file on the host's virtio disk, formatted ext4 (4 KiB blocks)
+  with direct I/O over a file on the host's virtio disk, ${NOTE_FS:-formatted ext4 (4 KiB blocks)}
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC')
 - I/O count: $ios
 - File size: $(stat -c %s "$OUT/$n.reel") bytes
@@ -53,8 +59,6 @@ capture() { # NAME COMMAND...
 	"$IOREEL" capture --drop-caches --overwrite -q -d "$LOOP" -o "$OUT/$n.reel" -- "$@"
 }
 
-want() { [ $# -eq 0 ] || [[ " $* " == *" $1 "* ]]; }
-names=" ${*:-compile chromium git} "
 
 if [[ $names == *" compile "* ]]; then
 	# a C/C++ build from the fs: ioreel itself and googletest (Debian's
@@ -91,5 +95,45 @@ if [[ $names == *" git "* ]]; then
 	capture git sh -c "$g"
 	note git "cd REPO && git status --porcelain && git log --stat && git grep -c -e no-such-string-here; git gc -q && sync" \
 		"git over a repository of the Python 3.11 standard library (about 5000 files) on the fs: cold status, log, grep over the work tree (reads every file), gc (repack writes)"
+fi
+if [[ $names == *" boot "* || $names == *" boot-nspawn "* ]]; then
+	# the image: a Debian 12 minimal system whose root fs is the whole disk
+	# (/dev/vda), powering itself off once the boot has finished
+	. "$TOP/tests/cli/boot.lib"
+	boot_need_tools
+	boot_image
+	if mountpoint -q "$M"; then umount "$M"; fi
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	boot_copy "$W/boot.img"
+	LOOP=$(losetup -f --show --direct-io=on "$W/boot.img")
+	NOTE_FS="the guest's whole disk: a copy of the image, ext4 (4 KiB blocks), no partition table"
+fi
+if [[ $names == *" boot "* ]]; then
+	# a cold VM boot: QEMU (TCG) boots the image from the loop device with
+	# cache=none, so each guest request is an O_DIRECT request on the loop
+	# device; from QEMU's start to the guest's poweroff
+	boot_qemu_args "$LOOP"
+	capture boot "${BOOT_QEMU[@]}" >"$W/console" 2>&1 </dev/null
+	grep -q "$BOOT_MARKER" "$W/console" || { tail -n 20 "$W/console"; echo "the guest did not finish its boot" >&2; exit 1; }
+	gk=$(grep -o 'Linux version [^ ]*' "$W/console" | head -1 | cut -d' ' -f3)
+	NOTE_KERNEL="; guest kernel $gk (Debian 12), QEMU $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
+	note boot "$(boot_cmdline "${BOOT_QEMU[@]}")" \
+		"cold boot of a Debian 12 minimal system (mmdebstrap --variant=minbase: systemd, udev, dbus; tests/cli/boot.lib) under QEMU (TCG, 2 vCPUs, 1 GiB), virtio disk with cache=none, from QEMU's start to the guest's poweroff (a unit powers off once systemctl is-system-running --wait returns). Includes QEMU's own probe reads at offset 0 (3 queued and never issued)"
+	# the image is now booted once: boot-nspawn gets a fresh copy
+	losetup -d "$LOOP"
+	boot_copy "$W/boot.img"
+	LOOP=$(losetup -f --show --direct-io=on "$W/boot.img")
+fi
+if [[ $names == *" boot-nspawn "* ]]; then
+	# the same tree booted as a container: systemd and its units, no kernel,
+	# no initramfs, no udev coldplug of real devices
+	mount "$LOOP" "$M"
+	boot_nspawn_args "$M"
+	capture boot-nspawn "${BOOT_NSPAWN[@]}" >"$W/console" 2>&1 </dev/null
+	grep -q "$BOOT_MARKER" "$W/console" || { tail -n 20 "$W/console"; echo "the container did not finish its boot" >&2; exit 1; }
+	NOTE_KERNEL="; the container runs on the host kernel, systemd-nspawn $(systemd-nspawn --version | head -1 | awk '{ print $2 }')"
+	note boot-nspawn "systemd-nspawn -q --register=no --keep-unit --boot -D MOUNTPOINT" \
+		"boot of the same Debian 12 tree (tests/cli/boot.lib) as a systemd-nspawn container, mounted from the loop device: systemd's units from start to poweroff (a unit powers off once systemctl is-system-running --wait returns); no kernel or initramfs"
+	umount "$M"
 fi
 ls -la "$OUT"/*.reel
