@@ -43,7 +43,7 @@ MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/ioreel-mpi)
 CLUSTER_OBJ := $(patsubst %.c,$(BUILD)/mpi/%.o,$(wildcard cluster/*.c) ioreel.c)
 ALL_OBJ += $(if $(MPI_BIN),$(CLUSTER_OBJ))
 
-.PHONY: all check bench demo install uninstall clean asan ubsan fuzz deps format-check \
+.PHONY: check-boot all check bench demo install uninstall clean asan ubsan fuzz deps format-check \
 	check-programs bench-programs
 all: $(BUILD)/ioreel $(MPI_BIN) $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
 # what the tests run (gen_reel, a benchmark program, also makes test traces),
@@ -95,6 +95,15 @@ check:
 	$(Q)sh scripts/deps.sh check
 	$(Q)$(SUBMAKE) check-programs
 	$(Q)BUILD=$(BUILD) sh tests/run.sh
+
+# The QEMU boot test (tests/cli/boot_qemu.sh, docs/boot-capture.md): root;
+# installs qemu-system-x86, mmdebstrap and systemd-container when missing and
+# builds a Debian 12 image once (cached in $$IOREEL_BOOT_CACHE, default
+# /var/cache/ioreel-boot).  Apart from make check to keep that short.
+check-boot:
+	$(Q)sh scripts/deps.sh check
+	$(Q)$(SUBMAKE) check-programs
+	$(Q)IOREEL_BOOT_TEST=1 BUILD=$(BUILD) TESTS=cli/boot_qemu TIMEOUT=900 sh tests/run.sh
 
 bench:
 	$(Q)sh scripts/deps.sh check
