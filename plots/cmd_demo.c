@@ -122,19 +122,22 @@ static int make_target(const char *path, uint64_t size)
 	return 0;
 }
 
-/* Run this binary with args, output to log; returns its exit status. */
-static int run_self(char *const *args, const char *log)
+/* Run this binary with args in the folder cwd (an fd), output to log;
+ * returns its exit status. */
+static int run_self(char *const *args, int cwd, const char *log)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 			close(fd);
 		}
+		if (fchdir(cwd) < 0)
+			_exit(126);
 		execv("/proc/self/exe", args);
 		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
@@ -196,6 +199,7 @@ enum { NRUNS = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
 
 struct demo {
 	char trace[PATH_MAX], outdir[PATH_MAX], scratch[PATH_MAX];
+	int outfd, overwrite; /* the report folder (plots_outdir_open) */
 	char targets[PATH_MAX * 2]; /* "PATH,PATH..." for --target */
 	char results[NRUNS][PATH_MAX];
 	const char *tmp, *timing;
@@ -232,9 +236,11 @@ static int demo_measure(struct demo *d, uint64_t size_mb)
 }
 
 /* The scratch directory in $TMPDIR and the report directory (made unless
- * given); on failure nothing is left behind. */
+ * given; a given one must be new, empty or ioreel's, or --overwrite); on
+ * failure nothing is left behind. */
 static int demo_dirs(struct demo *d)
 {
+	char err[4096] = "", real[PATH_MAX];
 	d->tmp = getenv("TMPDIR");
 	if (!d->tmp || !*d->tmp)
 		d->tmp = "/tmp";
@@ -245,6 +251,12 @@ static int demo_dirs(struct demo *d)
 			d->tmp, strerror(errno));
 		return -1;
 	}
+	/* the replays run inside the report folder: every name they get is
+	 * absolute, or relative to that folder */
+	if (realpath(d->scratch, real))
+		plots_strf(d->scratch, sizeof(d->scratch), "%s", real);
+	if (realpath(d->trace, real))
+		plots_strf(d->trace, sizeof(d->trace), "%s", real);
 	if (!d->outdir[0]) {
 		plots_strf(d->outdir, sizeof(d->outdir), "%s/ioreel-demo.XXXXXX", d->tmp);
 		if (!mkdtemp(d->outdir)) {
@@ -253,8 +265,10 @@ static int demo_dirs(struct demo *d)
 			rmdir(d->scratch);
 			return -1;
 		}
-	} else if (mkdir(d->outdir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "ioreel demo: cannot create %s: %s\n", d->outdir, strerror(errno));
+	}
+	d->outfd = plots_outdir_open(d->outdir, d->overwrite, err, sizeof(err));
+	if (d->outfd < 0) {
+		fprintf(stderr, "ioreel demo: %s\n", err);
 		rmdir(d->scratch);
 		return -1;
 	}
@@ -284,13 +298,15 @@ static int demo_targets(struct demo *d)
 }
 
 /* `ioreel replay` of the trace onto the targets into out, logged to log. */
+/* out: a name in the report folder (ioreel's own: new, empty or marked,
+ * or --overwrite), or an absolute path. */
 static int demo_replay(const struct demo *d, const char *out, const char *log, const char *qd,
 		       const char *data, const char *timing)
 {
 	char *args[] = {"ioreel", "replay", (char *)d->trace, "--target", (char *)d->targets,
 			"-o", (char *)out, "--qd", (char *)qd, "--data", (char *)data,
 			"--timing", (char *)timing, "--fit", "scale", "--overwrite", NULL};
-	return run_self(args, log);
+	return run_self(args, d->outfd, log);
 }
 
 static void replay_failed(int st, const char *log)
@@ -330,12 +346,11 @@ static int demo_runs(struct demo *d)
 		plots_strf(d->results[i], sizeof(d->results[i]), "%s/%s", d->outdir,
 			   runs_cfg[i].file);
 		plots_strf(log, sizeof(log), "%s/replay-%zu.log", d->scratch, i + 1);
-		unlink(d->results[i]);
 		printf("replay %zu/%d: qd %s, data %s, timing %s ... ", i + 1, NRUNS,
 		       runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		fflush(stdout);
 		int64_t t = reel_now_ns();
-		int st = demo_replay(d, d->results[i], log, runs_cfg[i].qd, runs_cfg[i].data,
+		int st = demo_replay(d, runs_cfg[i].file, log, runs_cfg[i].qd, runs_cfg[i].data,
 				     d->timing);
 		if (interrupted) {
 			printf("interrupted\n");
@@ -370,7 +385,7 @@ static int demo_report(const struct demo *d)
 		printf("\n");
 		plots_compare_text(stdout, runs, NRUNS);
 		fflush(stdout);
-		rc = plots_report_write(runs, NRUNS, d->outdir, err, sizeof(err));
+		rc = plots_report_dir(runs, NRUNS, d->outfd, d->outdir, err, sizeof(err));
 	}
 	plots_runs_free(runs, NRUNS);
 	if (rc < 0) {
@@ -391,7 +406,7 @@ static const char *const timings[] = {"afap", "original", NULL};
 
 static const struct reel_cmd_doc doc = {
 	.name = "demo",
-	.usage = "[--trace FILE.reel] [-o DIR] [--size MB] [--timing afap|original]",
+	.usage = "[--trace FILE.reel] [-o DIR [--overwrite]] [--size MB] [--timing afap|original]",
 	.about = "Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
 		 "(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
 		 "compressible (ratio:2) and incompressible (random) data, then compare the four\n"
@@ -408,11 +423,15 @@ int cmd_demo(int argc, char **argv)
 	static struct demo d; /* large: PATH_MAX names */
 	const char *trace = NULL, *outdir = NULL;
 	uint64_t size_mb = 128;
-	int timing = 0, keep = 0;
+	int timing = 0, keep = 0, overwrite = 0;
 	const struct reel_opt opts[] = {
 		OPT_STR('t', "trace", "FILE", &trace, "replay FILE instead of the bundled trace"),
 		OPT_STR('o', "output", "DIR",
-			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX)"),
+			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX);\n"
+			"an existing one must be empty or one ioreel wrote"),
+		OPT_FLAG(0, "overwrite", &overwrite,
+			 "write into an existing folder that is not ioreel's,\n"
+			 "replacing files of the same names"),
 		OPT_U64('s', "size", "MB", &size_mb, 1, 65536,
 			"scratch file size (default 128; offsets are scaled to fit)"),
 		OPT_CHOICE(0, "timing", "MODE", &timing, timings,
@@ -429,6 +448,8 @@ int cmd_demo(int argc, char **argv)
 		return 2;
 	}
 	memset(&d, 0, sizeof(d));
+	d.outfd = -1;
+	d.overwrite = overwrite;
 	d.timing = timings[timing];
 	plots_strf(d.trace, sizeof(d.trace), "%s", trace ? trace : "");
 	plots_strf(d.outdir, sizeof(d.outdir), "%s", outdir ? outdir : "");
@@ -459,6 +480,7 @@ int cmd_demo(int argc, char **argv)
 		printf("scratch files kept in %s\n", d.scratch);
 	else
 		remove_tree(d.scratch);
+	close(d.outfd);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc < 0 ? 1 : 0;
