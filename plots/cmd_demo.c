@@ -122,9 +122,8 @@ static int make_target(const char *path, uint64_t size)
 	return 0;
 }
 
-/* Run this binary with args in the folder cwd (an fd), output to log;
- * returns its exit status. */
-static int run_self(char *const *args, int cwd, const char *log)
+/* Run this binary with args, output to log; returns its exit status. */
+static int run_self(char *const *args, const char *log)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -136,8 +135,6 @@ static int run_self(char *const *args, int cwd, const char *log)
 			dup2(fd, 2);
 			close(fd);
 		}
-		if (fchdir(cwd) < 0)
-			_exit(126);
 		execv("/proc/self/exe", args);
 		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
@@ -240,7 +237,7 @@ static int demo_measure(struct demo *d, uint64_t size_mb)
  * failure nothing is left behind. */
 static int demo_dirs(struct demo *d)
 {
-	char err[4096] = "", real[PATH_MAX];
+	char err[4096] = "";
 	d->tmp = getenv("TMPDIR");
 	if (!d->tmp || !*d->tmp)
 		d->tmp = "/tmp";
@@ -251,12 +248,6 @@ static int demo_dirs(struct demo *d)
 			d->tmp, strerror(errno));
 		return -1;
 	}
-	/* the replays run inside the report folder: every name they get is
-	 * absolute, or relative to that folder */
-	if (realpath(d->scratch, real))
-		plots_strf(d->scratch, sizeof(d->scratch), "%s", real);
-	if (realpath(d->trace, real))
-		plots_strf(d->trace, sizeof(d->trace), "%s", real);
 	if (!d->outdir[0]) {
 		plots_strf(d->outdir, sizeof(d->outdir), "%s/ioreel-demo.XXXXXX", d->tmp);
 		if (!mkdtemp(d->outdir)) {
@@ -298,15 +289,13 @@ static int demo_targets(struct demo *d)
 }
 
 /* `ioreel replay` of the trace onto the targets into out, logged to log. */
-/* out: a name in the report folder (ioreel's own: new, empty or marked,
- * or --overwrite), or an absolute path. */
 static int demo_replay(const struct demo *d, const char *out, const char *log, const char *qd,
 		       const char *data, const char *timing)
 {
 	char *args[] = {"ioreel", "replay", (char *)d->trace, "--target", (char *)d->targets,
 			"-o", (char *)out, "--qd", (char *)qd, "--data", (char *)data,
 			"--timing", (char *)timing, "--fit", "scale", "--overwrite", NULL};
-	return run_self(args, d->outfd, log);
+	return run_self(args, log);
 }
 
 static void replay_failed(int st, const char *log)
@@ -337,12 +326,48 @@ static int demo_warm_up(const struct demo *d)
 	return 0;
 }
 
-/* The four compared replays, into d->outdir. */
+/* Copy the result at path into the report folder as name, through the
+ * output policy: the report folder only ever holds complete results (a
+ * replay writes into the private scratch folder, and a full disk under the
+ * report folder fails the copy, not a half result). */
+static int publish(const struct demo *d, const char *path, const char *name)
+{
+	char err[1024];
+	struct reel_out o;
+	const char *inputs[] = {d->trace};
+	int rc = reel_out_open(&o, d->outfd, name, REEL_OUT_OVERWRITE, NULL, inputs, 1, err,
+			       sizeof(err));
+	FILE *in = rc == 0 ? fopen(path, "r") : NULL;
+	if (rc == 0 && in) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, o.f);
+		if (ferror(in)) {
+			reel_out_abort(&o);
+			rc = reel_errf(err, sizeof(err), -EIO, "%s: read failed", path);
+		} else {
+			rc = reel_out_commit(&o, err, sizeof(err));
+		}
+	} else if (rc == 0) {
+		rc = reel_errf(err, sizeof(err), -errno, "%s: %s", path, strerror(errno));
+		reel_out_abort(&o);
+	}
+	if (in)
+		fclose(in);
+	if (rc < 0)
+		fprintf(stderr, "ioreel demo: %s/%s\n", d->outdir, err);
+	return rc;
+}
+
+/* The four compared replays, into the scratch folder, then each copied
+ * into d->outdir. */
 static int demo_runs(struct demo *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < NRUNS && !interrupted; i++) {
-		char log[PATH_MAX];
+		char log[PATH_MAX], res[PATH_MAX];
+		plots_strf(res, sizeof(res), "%s/%s", d->scratch, runs_cfg[i].file);
 		plots_strf(d->results[i], sizeof(d->results[i]), "%s/%s", d->outdir,
 			   runs_cfg[i].file);
 		plots_strf(log, sizeof(log), "%s/replay-%zu.log", d->scratch, i + 1);
@@ -350,8 +375,7 @@ static int demo_runs(struct demo *d)
 		       runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		fflush(stdout);
 		int64_t t = reel_now_ns();
-		int st = demo_replay(d, runs_cfg[i].file, log, runs_cfg[i].qd, runs_cfg[i].data,
-				     d->timing);
+		int st = demo_replay(d, res, log, runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		if (interrupted) {
 			printf("interrupted\n");
 			rc = -1;
@@ -363,6 +387,10 @@ static int demo_runs(struct demo *d)
 			break;
 		}
 		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+		if (publish(d, res, runs_cfg[i].file) < 0) {
+			rc = -1;
+			break;
+		}
 	}
 	if (interrupted) {
 		fflush(stdout);
