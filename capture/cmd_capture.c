@@ -429,7 +429,8 @@ static int record_loop(struct session *s)
 		int64_t now = reel_now_ns();
 		if (now - last_flush >= FLUSH_NS) {
 			if (reel_writer_flush(s->w)) {
-				fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out, writer_msg(s->w));
+				fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out,
+					writer_msg(s->w));
 				return -1;
 			}
 			last_flush = now;
@@ -547,9 +548,9 @@ static int report(const struct session *s)
 			s->o.allow_loss ? "" : " (or pass --allow-loss)");
 	if (cs->disturbed)
 		fprintf(stderr,
-			"ioreel capture: INSTANCE DISTURBED: another program changed tracing instance "
-			"%s while it recorded (%s; %llu change%s, each put back): events were lost "
-			"meanwhile and the trace is incomplete%s\n",
+			"ioreel capture: INSTANCE DISTURBED: another program changed tracing "
+			"instance %s while it recorded (%s; %llu change%s, each put back): "
+			"events were lost meanwhile and the trace is incomplete%s\n",
 			capture_instance_name(s->cap), capture_disturbance(s->cap),
 			(unsigned long long)cs->disturbed, cs->disturbed > 1 ? "s" : "",
 			s->o.allow_loss ? "" : " (exit 3; --allow-loss exits 0)");

@@ -51,13 +51,14 @@ int guard_lock(struct capture_guard *g, const char *name, char *err, size_t errl
 	for (int tries = 0; tries < 100; tries++) {
 		int fd = open(g->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)
-			return reel_errf(err, errlen, -errno, "%s: %s", g->lock_path, strerror(errno));
+			return reel_errf(err, errlen, -errno, "%s: %s", g->lock_path,
+					 strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int e = errno;
 			close(fd);
 			if (e != EWOULDBLOCK)
-				return reel_errf(err, errlen, -e, "%s: cannot lock: %s", g->lock_path,
-						 strerror(e));
+				return reel_errf(err, errlen, -e, "%s: cannot lock: %s",
+						 g->lock_path, strerror(e));
 			struct timespec ts = {0, 50 * 1000000L};
 			nanosleep(&ts, NULL);
 			continue;
@@ -179,9 +180,9 @@ int capture_remove_stale(char *notes, size_t len)
 			continue;
 		removed++;
 		if (notes && off < len)
-			off += (size_t)snprintf(notes + off, len - off, "%s%s%s%s%s", off ? "; " : "",
-						s.names[i], note[0] ? " (" : "", note,
-						note[0] ? ")" : "");
+			off += (size_t)snprintf(notes + off, len - off, "%s%s%s%s%s",
+						off ? "; " : "", s.names[i], note[0] ? " (" : "",
+						note, note[0] ? ")" : "");
 	}
 	return removed;
 }

@@ -446,8 +446,7 @@ void plots_labels_fix(struct plots_run **runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *l = runs[i]->label;
 		for (char *c = l; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\'' ||
-			    *c == '\\' || *c == '<' || *c == '>' || *c == '&' || *c == '|' || *c == '`')
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'\\<>&|`", *c))
 				*c = '_';
 	}
 	for (size_t i = 1; i < n; i++) {
