@@ -1,7 +1,8 @@
 /*
  * capture/capture.h - the capture module's one header: record block I/O
  * through tracefs (libtracefs + libtraceevent) in a private tracing instance
- * "instances/ioreel-<pid>", never the global tracer.
+ * "instances/ioreel-<pid>", never the global tracer, owned through a lock
+ * held for the capture's life (/run/ioreel/ioreel-<pid>.lock).
  *
  * The library reads the per-CPU raw ring buffers (trace_pipe_raw), parses the
  * block tracepoints with libtraceevent from the kernel's own event formats,
@@ -82,6 +83,9 @@ struct capture_stats {
 	uint64_t missed;        /* events the page headers say were missed */
 	uint64_t lost;          /* overrun + dropped + missed */
 	uint64_t bad;           /* malformed pages or events skipped */
+	uint64_t disturbed;     /* changes another program made to the instance
+				 * (tracing turned off, events disabled...):
+				 * events were lost, how many is unknown */
 	int ncpus;
 };
 
@@ -112,6 +116,17 @@ int64_t capture_start_mono_ns(const struct capture *c);
 long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx);
 /* Turn tracing off (the buffers keep their contents for a final poll). */
 int capture_stop(struct capture *c);
+/*
+ * While tracing runs, capture_poll() checks the instance (tracing_on each
+ * time; each event, its filter, the clock and the buffer size each second,
+ * and capture_stop() once more): a change made by another program is put
+ * back, counted in capture_stats.disturbed and described here ("" when
+ * none; "tracing was turned off; event block_rq_issue was disabled").
+ */
+const char *capture_disturbance(const struct capture *c);
+/* Leave a note (where the recording goes) beside the instance's lock, for
+ * whoever removes the instance after a kill -9. */
+void capture_set_note(struct capture *c, const char *note);
 /* Counts so far; the lost-event counters are read from the instance. */
 void capture_stats(struct capture *c, struct capture_stats *s);
 /* Close the buffers and remove the instance.  Accepts NULL. */
@@ -135,10 +150,14 @@ int capture_open_offline(struct capture **out, const char *const *systems,
 int capture_feed(struct capture *c, int cpu, const void *page, size_t len);
 
 /*
- * Remove instances "ioreel-<pid>" whose process is gone (a killed capture).
- * Returns how many were removed (>= 0) or a negative error.
+ * Remove instances "ioreel-<pid>" whose owner is gone (a killed capture):
+ * judged by the lock its capture held for its life (capture/
+ * instance_guard.h), never by a process name; an instance whose owner is
+ * alive is never touched.  notes (may be NULL) gets "NAME (NOTE)" for each,
+ * NOTE being what its capture left (where its recording is).  Returns how
+ * many were removed.
  */
-int capture_remove_stale(void);
+int capture_remove_stale(char *notes, size_t len);
 
 /*
  * The op and REEL_FL_* flags of a tracefs "rwbs" field (len bytes, not

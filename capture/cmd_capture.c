@@ -65,8 +65,13 @@ static const struct reel_cmd_doc doc = {
 		 "CMD exits and returns CMD's exit status.",
 	.footer = "Lost events (ring-buffer overruns) are counted per CPU, stored in the\n"
 		  "trace (capture.lost_events) and make the exit status 3 unless\n"
-		  "--allow-loss.  Exit status: 0 ok, 1 error, 2 usage, 3 events lost,\n"
-		  "or CMD's status.\n"
+		  "--allow-loss; so does another program changing the capture's instance\n"
+		  "(tracing turned off, events disabled: capture.disturbed).  Exit status:\n"
+		  "0 ok, 1 error, 2 usage, 3 events lost, or CMD's status.\n"
+		  "\n"
+		  "OUT.reel is written as .OUT.reel.ioreel-PID-N beside it and renamed when\n"
+		  "the capture ends; after a kill -9 the recording stays there, readable up\n"
+		  "to its last second, and the next capture names it.\n"
 		  "\n"
 		  "example: ioreel capture --drop-caches -o app.reel -- /usr/bin/python3 -c pass\n",
 	.in_order = 1, /* options end at CMD: its own options are its own */
@@ -81,7 +86,9 @@ static int parse_args(struct capture_cli *o, int argc, char **argv)
 			 "I/O to its partitions and to dm devices on it is\n"
 			 "recorded in DEV's sector space"),
 		OPT_STR('o', "output", "FILE", &o->out, "the .reel file to write (required)"),
-		OPT_FLAG(0, "overwrite", &o->overwrite, "replace FILE if it exists"),
+		OPT_FLAG(0, "overwrite", &o->overwrite,
+			 "replace FILE if it exists (a regular file only;\n"
+			 "it stays as it was until the capture ends)"),
 		OPT_DBL('t', "duration", "S", &o->duration, CAPTURE_DURATION_MIN_S,
 			CAPTURE_DURATION_MAX_S, "stop after S seconds (decimals allowed; up to 30 days)"),
 		OPT_FLAG(0, "drop-caches", &o->drop_caches,
@@ -124,6 +131,13 @@ static int drop_caches(void)
 	int rc = write(fd, "3\n", 2) == 2 ? 0 : -errno;
 	close(fd);
 	return rc;
+}
+
+/* The writer's message without its "(fd): " (it writes to an fd). */
+static const char *writer_msg(const struct reel_writer *w)
+{
+	const char *m = reel_writer_errmsg(w);
+	return m && !strncmp(m, "(fd): ", 6) ? m + 6 : m ? m : "write failed";
 }
 
 /* The joiner reads events; the session calls this for each. */
@@ -189,6 +203,9 @@ struct session {
 	size_t nfilt, nparts;
 	struct capture_partmap parts[MAX_DEVS];
 	char detail[2048]; /* the command, or "devices: ..." */
+	struct reel_out out; /* the file, under a temporary name until the end */
+	char out_tmp[8192];  /* that name, absolute, for messages and the note */
+	int out_open;
 	struct reel_writer *w;
 	struct reel_join *j;
 	struct capture *cap;
@@ -200,6 +217,29 @@ struct session {
 	struct reel_join_stats js;
 	struct capture_stats cs;
 };
+
+/* The output through the policy (formats/output.c), before anything else
+ * starts: a regular file only, an existing one replaced only with
+ * --overwrite.  The recording goes to a temporary name beside it and is
+ * renamed into place when the capture ends (command exit, --duration, a
+ * signal); a kill -9 leaves it under the temporary name, readable up to
+ * its last flushed second. */
+static int open_file(struct session *s)
+{
+	char err[1024];
+	unsigned fl = REEL_OUT_FD_ONLY | (s->o.overwrite ? REEL_OUT_OVERWRITE : 0);
+	int rc = reel_out_open(&s->out, AT_FDCWD, s->o.out, fl, NULL, NULL, 0, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "ioreel capture: %s\n", err);
+		return -1;
+	}
+	s->out_open = 1;
+	char cwd[4096] = "";
+	if (s->out.tmp[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		cwd[0] = 0;
+	snprintf(s->out_tmp, sizeof(s->out_tmp), "%s%s%s", cwd, cwd[0] ? "/" : "", s->out.tmp);
+	return 0;
+}
 
 /* The devices asked for (or every disk), their kernel filter, and the
  * partitions recorded in their own sector space.  Prints what is wrong. */
@@ -297,6 +337,10 @@ static int start_tracing(struct session *s)
 		fprintf(stderr, "ioreel capture: %s\n", err);
 		return -1;
 	}
+	char note[8400];
+	snprintf(note, sizeof(note), "its recording, readable up to its last second: %s",
+		 s->out_tmp);
+	capture_set_note(s->cap, note);
 	if ((rc = capture_start(s->cap))) {
 		fprintf(stderr, "ioreel capture: cannot turn tracing on in instance %s: %s\n",
 			capture_instance_name(s->cap), strerror(-rc));
@@ -318,12 +362,10 @@ static int open_output(struct session *s)
 		.devices = s->rdev,
 		.ndevices = (size_t)s->ndevs,
 	};
-	int rc = reel_writer_open(&s->w, s->o.out, -1, &h, s->o.overwrite ? REEL_W_OVERWRITE : 0);
+	int rc = reel_writer_open(&s->w, NULL, s->out.fd, &h, 0);
 	if (rc) {
-		if (s->w) /* the writer's message names the file */
-			fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(s->w));
-		else
-			fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out, reel_strerror(rc));
+		fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out,
+			s->w ? writer_msg(s->w) : reel_strerror(rc));
 		return -1;
 	}
 	reel_writer_set_level(s->w, s->o.level);
@@ -351,9 +393,10 @@ static int open_output(struct session *s)
 		s->gate = -1;
 	}
 	if (!s->o.quiet)
-		fprintf(stderr, "ioreel capture: recording %s into %s (instance %s)%s\n", s->detail,
-			s->o.out, capture_instance_name(s->cap),
-			s->o.cmd ? "" : s->o.duration > 0 ? "" : "; Ctrl-C stops");
+		fprintf(stderr, "ioreel capture: recording %s into %s (instance %s)%s\n"
+				"ioreel capture: written as %s until the capture ends\n",
+			s->detail, s->o.out, capture_instance_name(s->cap),
+			s->o.cmd ? "" : s->o.duration > 0 ? "" : "; Ctrl-C stops", s->out_tmp);
 	return 0;
 }
 
@@ -379,14 +422,15 @@ static int record_loop(struct session *s)
 	for (;;) {
 		long n = capture_poll(s->cap, 0, push_event, s->j);
 		if (n < 0) {
-			fprintf(stderr, "ioreel capture: %s\n",
-				n == -ENOMEM ? "out of memory" : reel_writer_errmsg(s->w));
+			fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out,
+				n == -ENOMEM ? "out of memory" : writer_msg(s->w));
 			return -1;
 		}
 		int64_t now = reel_now_ns();
 		if (now - last_flush >= FLUSH_NS) {
 			if (reel_writer_flush(s->w)) {
-				fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(s->w));
+				fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out,
+					writer_msg(s->w));
 				return -1;
 			}
 			last_flush = now;
@@ -427,7 +471,7 @@ static int finish_output(struct session *s)
 	struct reel_writer *w = s->w;
 	capture_stop(s->cap);
 	if (capture_poll(s->cap, 1, push_event, s->j) < 0 || reel_join_finish(s->j) < 0) {
-		fprintf(stderr, "ioreel capture: %s\n", reel_writer_errmsg(w));
+		fprintf(stderr, "ioreel capture: %s: %s\n", s->o.out, writer_msg(w));
 		return -1;
 	}
 	capture_stats(s->cap, &s->cs);
@@ -442,6 +486,8 @@ static int finish_output(struct session *s)
 	reel_writer_meta_int(w, REEL_META_CAPTURE_MISSED, (int64_t)cs->missed);
 	reel_writer_meta_int(w, REEL_META_CAPTURE_PID_FILTERED, (int64_t)cs->filtered);
 	reel_writer_meta_int(w, REEL_META_CAPTURE_INTERRUPTED, s->stop_reason == 1);
+	if (cs->disturbed)
+		reel_writer_meta_str(w, REEL_META_CAPTURE_DISTURBED, capture_disturbance(s->cap));
 	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_RECORDS, (int64_t)js->records);
 	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_ISSUE, (int64_t)js->no_issue);
 	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_COMPLETE, (int64_t)js->no_complete);
@@ -465,6 +511,12 @@ static int finish_output(struct session *s)
 	if (rc) {
 		fprintf(stderr, "ioreel capture: %s: cannot complete the file: %s\n", s->o.out,
 			reel_strerror(rc));
+		return -1;
+	}
+	char err[1024];
+	s->out_open = 0;
+	if (reel_out_commit(&s->out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel capture: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -494,9 +546,17 @@ static int report(const struct session *s)
 			(unsigned long long)cs->lost, (unsigned long long)cs->overrun,
 			(unsigned long long)cs->dropped, (unsigned long long)cs->missed, cs->ncpus,
 			s->o.allow_loss ? "" : " (or pass --allow-loss)");
-	else if (!s->o.quiet)
+	if (cs->disturbed)
+		fprintf(stderr,
+			"ioreel capture: INSTANCE DISTURBED: another program changed tracing "
+			"instance %s while it recorded (%s; %llu change%s, each put back): "
+			"events were lost meanwhile and the trace is incomplete%s\n",
+			capture_instance_name(s->cap), capture_disturbance(s->cap),
+			(unsigned long long)cs->disturbed, cs->disturbed > 1 ? "s" : "",
+			s->o.allow_loss ? "" : " (exit 3; --allow-loss exits 0)");
+	if (!cs->lost && !cs->disturbed && !s->o.quiet)
 		fprintf(stderr, "ioreel capture: no events lost\n");
-	if (cs->lost && !s->o.allow_loss)
+	if ((cs->lost || cs->disturbed) && !s->o.allow_loss)
 		return 3;
 	if (s->child_done)
 		return WIFEXITED(s->child_status) ? WEXITSTATUS(s->child_status)
@@ -513,6 +573,8 @@ static void session_end(struct session *s, int status)
 	reel_join_destroy(s->j);
 	if (s->w)
 		reel_writer_destroy(s->w);
+	if (s->out_open) /* failed: the temporary goes, what was there stays */
+		reel_out_abort(&s->out);
 	capture_close(s->cap);
 	if (s->child > 0 && !s->child_done) {
 		if (status == 1)
@@ -534,10 +596,13 @@ int cmd_capture(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 
-	int stale = capture_remove_stale();
+	if (open_file(&s) < 0)
+		return 1;
+	char notes[4096];
+	int stale = capture_remove_stale(notes, sizeof(notes));
 	if (stale > 0 && !s.o.quiet)
 		fprintf(stderr, "ioreel capture: removed %d stale tracing instance%s left by a "
-				"killed capture\n", stale, stale > 1 ? "s" : "");
+				"killed capture: %s\n", stale, stale > 1 ? "s" : "", notes);
 	int status = 1;
 	if (pick_devices(&s) == 0 && start_tracing(&s) == 0 && open_output(&s) == 0) {
 		s.t0 = reel_now_ns();

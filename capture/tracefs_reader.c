@@ -24,6 +24,7 @@
 #include <tracefs/tracefs.h>
 
 #include "capture/capture.h"
+#include "capture/instance_guard.h"
 #include "formats/reel.h"
 
 #define SLACK_NS 5000000LL /* commit latency allowance before handing events out */
@@ -120,6 +121,8 @@ struct capture {
 	struct comm_ent *comms;
 	size_t comm_cap, ncomms;
 	struct capture_stats st;
+	struct capture_guard guard; /* the instance's lock and watch */
+	int64_t last_check;         /* CLOCK_MONOTONIC of the last full watch */
 };
 
 static int64_t now_ns(clockid_t c)
@@ -144,60 +147,6 @@ int capture_rwbs(const char *rwbs, size_t len, uint32_t bytes, uint8_t *op, uint
 	if (rc == 0 && wz)
 		*op = REEL_OP_WRITE_ZEROES;
 	return rc;
-}
-
-/* ---- stale instances ---------------------------------------------------- */
-static int alive_ioreel(long pid)
-{
-	char p[64], comm[32] = "";
-	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-		return 0;
-	snprintf(p, sizeof(p), "/proc/%ld/comm", pid);
-	FILE *f = fopen(p, "r");
-	if (!f)
-		return 0;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = 0;
-	fclose(f);
-	return strncmp(comm, "ioreel", 6) == 0;
-}
-
-struct stale_ctx {
-	char names[64][64];
-	int n;
-};
-
-static int stale_cb(const char *name, void *ctx)
-{
-	struct stale_ctx *s = ctx;
-	char *end;
-	if (strncmp(name, "ioreel-", 7) != 0)
-		return 0;
-	long pid = strtol(name + 7, &end, 10);
-	if (*end || pid <= 0 || pid == (long)getpid() || alive_ioreel(pid))
-		return 0;
-	if (s->n < 64)
-		snprintf(s->names[s->n++], sizeof(s->names[0]), "%s", name);
-	return 0;
-}
-
-int capture_remove_stale(void)
-{
-	struct stale_ctx s = {.n = 0};
-	int removed = 0;
-	if (tracefs_instances_walk(stale_cb, &s) < 0)
-		return 0; /* no instances directory: nothing stale */
-	for (int i = 0; i < s.n; i++) {
-		struct tracefs_instance *in = tracefs_instance_alloc(NULL, s.names[i]);
-		if (!in)
-			continue;
-		tracefs_instance_file_write(in, "tracing_on", "0");
-		tracefs_event_disable(in, NULL, NULL);
-		if (tracefs_instance_destroy(in) == 0)
-			removed++;
-		tracefs_instance_free(in);
-	}
-	return removed;
 }
 
 /* ---- session ------------------------------------------------------------ */
@@ -312,6 +261,7 @@ static int enable_event(struct capture *c, const struct capture_opts *o, const s
 	if (tracefs_event_enable(c->inst, kinds[k].system, kinds[k].name) < 0)
 		return reel_errf(err, errlen, -EIO, "cannot enable %s:%s in instance %s: %s",
 				 kinds[k].system, kinds[k].name, c->name, strerror(errno));
+	guard_watch_event(&c->guard, kinds[k].system, kinds[k].name);
 	return 0;
 }
 
@@ -366,6 +316,10 @@ static int create_instance(struct capture *c, const struct capture_opts *o, char
 		return reel_errf(err, errlen, -ENOENT,
 				 "tracefs is not mounted and cannot be mounted "
 				 "(mount -t tracefs nodev /sys/kernel/tracing; needs root)");
+	/* the lock first: an instance is never without its owner's lock */
+	int rc = guard_lock(&c->guard, c->name, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (tracefs_instance_exists(c->name))
 		return reel_errf(err, errlen, -EEXIST, "tracing instance %s already exists", c->name);
 	c->inst = tracefs_instance_create(c->name);
@@ -388,6 +342,8 @@ static int create_instance(struct capture *c, const struct capture_opts *o, char
 		return reel_errf(err, errlen, -ENOMEM,
 				 "instance %s: cannot set buffer_size_kb to %u: %s", c->name, kb,
 				 strerror(errno));
+	c->guard.inst = c->inst;
+	guard_watch_buffer(&c->guard);
 	return 0;
 }
 
@@ -443,6 +399,7 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 	*out = NULL;
 	if (!c)
 		return -ENOMEM;
+	c->guard.lock_fd = -1;
 	if (o->instance)
 		snprintf(c->name, sizeof(c->name), "%s", o->instance);
 	else
@@ -511,7 +468,20 @@ int capture_stop(struct capture *c)
 {
 	if (!c || !c->inst)
 		return 0;
+	if (c->started)
+		guard_check(&c->guard, 1, 1); /* the last look before it is ours to stop */
+	c->started = 0;
 	return tracefs_trace_off(c->inst) < 0 ? -EIO : 0;
+}
+
+const char *capture_disturbance(const struct capture *c)
+{
+	return c->guard.what;
+}
+
+void capture_set_note(struct capture *c, const char *note)
+{
+	guard_note(&c->guard, note);
 }
 
 const char *capture_instance_name(const struct capture *c)
@@ -826,6 +796,7 @@ int capture_open_offline(struct capture **out, const char *const *systems,
 	*out = NULL;
 	if (!c)
 		return -ENOMEM;
+	c->guard.lock_fd = -1;
 	if (!o)
 		o = &none;
 	snprintf(c->name, sizeof(c->name), "offline");
@@ -859,6 +830,13 @@ long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 	long handed = 0;
 	int rc;
 
+	if (c->inst && c->started && !final) { /* tracing_on each time, the rest each second */
+		int64_t now = now_ns(CLOCK_MONOTONIC);
+		int full = now - c->last_check >= 1000000000LL;
+		if (full)
+			c->last_check = now;
+		guard_check(&c->guard, 1, full);
+	}
 	for (int i = 0; i < c->ncpus; i++) {
 		if ((rc = drain_cpu(c, i, final)))
 			return rc;
@@ -941,6 +919,7 @@ void capture_stats(struct capture *c, struct capture_stats *s)
 	c->st.overrun = ov;
 	c->st.dropped = dr;
 	c->st.lost = ov + dr + c->st.missed;
+	c->st.disturbed = c->guard.disturbed;
 	*s = c->st;
 }
 
@@ -966,6 +945,7 @@ void capture_close(struct capture *c)
 		tracefs_instance_destroy(c->inst);
 		tracefs_instance_free(c->inst);
 	}
+	guard_release(&c->guard); /* after the instance is gone */
 	if (c->kbuf)
 		kbuffer_free(c->kbuf);
 	if (c->tep)

@@ -175,6 +175,7 @@ struct reel_meta {
 	X(CAPTURE_BUFFER_KB, "capture.buffer_kb", int, "capture", "per-CPU ring buffer size, KiB") \
 	X(CAPTURE_COMMAND, "capture.command", str, "capture", "the command run under capture") \
 	X(CAPTURE_DROP_CACHES, "capture.drop_caches", int, "capture", "1 when caches were dropped first") \
+	X(CAPTURE_DISTURBED, "capture.disturbed", str, "capture", "what another program changed in the capture's tracing instance (events lost)") \
 	X(CAPTURE_DROPPED, "capture.dropped", int, "capture", "events dropped by the ring buffer") \
 	X(CAPTURE_DURATION_NS, "capture.duration_ns", int, "capture", "length of the capture, ns") \
 	X(CAPTURE_EVENTS, "capture.events", int, "capture", "events read") \

@@ -2,7 +2,7 @@
 # (what iowatcher shows).  Data columns: time_s offset_MiB dir (0 read,
 # 1 write, 2 other).  One data file (the first word of ARG3).  ARG6 "other":
 # also draw discards and flushes.
-# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
+# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file ("-": stdout),
 # ARG3 data files (space-separated words, quoted when needed), ARG4 legend
 # titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
 fmt = ARG1
@@ -15,7 +15,7 @@ if (fmt eq "png") {
         set terminal dumb size 120,40
     }
 }
-set output ARG2
+if (ARG2 ne "-") { set output ARG2 }
 files = ARG3
 titles = ARG4
 n = words(files)

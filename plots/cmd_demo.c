@@ -129,7 +129,7 @@ static int run_self(char *const *args, const char *log)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -196,6 +196,7 @@ enum { NRUNS = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
 
 struct demo {
 	char trace[PATH_MAX], outdir[PATH_MAX], scratch[PATH_MAX];
+	int outfd, overwrite; /* the report folder (plots_outdir_open) */
 	char targets[PATH_MAX * 2]; /* "PATH,PATH..." for --target */
 	char results[NRUNS][PATH_MAX];
 	const char *tmp, *timing;
@@ -232,9 +233,11 @@ static int demo_measure(struct demo *d, uint64_t size_mb)
 }
 
 /* The scratch directory in $TMPDIR and the report directory (made unless
- * given); on failure nothing is left behind. */
+ * given; a given one must be new, empty or ioreel's, or --overwrite); on
+ * failure nothing is left behind. */
 static int demo_dirs(struct demo *d)
 {
+	char err[4096] = "";
 	d->tmp = getenv("TMPDIR");
 	if (!d->tmp || !*d->tmp)
 		d->tmp = "/tmp";
@@ -253,8 +256,10 @@ static int demo_dirs(struct demo *d)
 			rmdir(d->scratch);
 			return -1;
 		}
-	} else if (mkdir(d->outdir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "ioreel demo: cannot create %s: %s\n", d->outdir, strerror(errno));
+	}
+	d->outfd = plots_outdir_open(d->outdir, d->overwrite, err, sizeof(err));
+	if (d->outfd < 0) {
+		fprintf(stderr, "ioreel demo: %s\n", err);
 		rmdir(d->scratch);
 		return -1;
 	}
@@ -321,22 +326,56 @@ static int demo_warm_up(const struct demo *d)
 	return 0;
 }
 
-/* The four compared replays, into d->outdir. */
+/* Copy the result at path into the report folder as name, through the
+ * output policy: the report folder only ever holds complete results (a
+ * replay writes into the private scratch folder, and a full disk under the
+ * report folder fails the copy, not a half result). */
+static int publish(const struct demo *d, const char *path, const char *name)
+{
+	char err[1024];
+	struct reel_out o;
+	const char *inputs[] = {d->trace};
+	int rc = reel_out_open(&o, d->outfd, name, REEL_OUT_OVERWRITE, NULL, inputs, 1, err,
+			       sizeof(err));
+	FILE *in = rc == 0 ? fopen(path, "r") : NULL;
+	if (rc == 0 && in) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, o.f);
+		if (ferror(in)) {
+			reel_out_abort(&o);
+			rc = reel_errf(err, sizeof(err), -EIO, "%s: read failed", path);
+		} else {
+			rc = reel_out_commit(&o, err, sizeof(err));
+		}
+	} else if (rc == 0) {
+		rc = reel_errf(err, sizeof(err), -errno, "%s: %s", path, strerror(errno));
+		reel_out_abort(&o);
+	}
+	if (in)
+		fclose(in);
+	if (rc < 0)
+		fprintf(stderr, "ioreel demo: %s/%s\n", d->outdir, err);
+	return rc;
+}
+
+/* The four compared replays, into the scratch folder, then each copied
+ * into d->outdir. */
 static int demo_runs(struct demo *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < NRUNS && !interrupted; i++) {
-		char log[PATH_MAX];
+		char log[PATH_MAX], res[PATH_MAX];
+		plots_strf(res, sizeof(res), "%s/%s", d->scratch, runs_cfg[i].file);
 		plots_strf(d->results[i], sizeof(d->results[i]), "%s/%s", d->outdir,
 			   runs_cfg[i].file);
 		plots_strf(log, sizeof(log), "%s/replay-%zu.log", d->scratch, i + 1);
-		unlink(d->results[i]);
 		printf("replay %zu/%d: qd %s, data %s, timing %s ... ", i + 1, NRUNS,
 		       runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		fflush(stdout);
 		int64_t t = reel_now_ns();
-		int st = demo_replay(d, d->results[i], log, runs_cfg[i].qd, runs_cfg[i].data,
-				     d->timing);
+		int st = demo_replay(d, res, log, runs_cfg[i].qd, runs_cfg[i].data, d->timing);
 		if (interrupted) {
 			printf("interrupted\n");
 			rc = -1;
@@ -348,6 +387,10 @@ static int demo_runs(struct demo *d)
 			break;
 		}
 		printf("%.1f s\n", (double)(reel_now_ns() - t) / 1e9);
+		if (publish(d, res, runs_cfg[i].file) < 0) {
+			rc = -1;
+			break;
+		}
 	}
 	if (interrupted) {
 		fflush(stdout);
@@ -370,7 +413,7 @@ static int demo_report(const struct demo *d)
 		printf("\n");
 		plots_compare_text(stdout, runs, NRUNS);
 		fflush(stdout);
-		rc = plots_report_write(runs, NRUNS, d->outdir, err, sizeof(err));
+		rc = plots_report_dir(runs, NRUNS, d->outfd, d->outdir, err, sizeof(err));
 	}
 	plots_runs_free(runs, NRUNS);
 	if (rc < 0) {
@@ -391,7 +434,7 @@ static const char *const timings[] = {"afap", "original", NULL};
 
 static const struct reel_cmd_doc doc = {
 	.name = "demo",
-	.usage = "[--trace FILE.reel] [-o DIR] [--size MB] [--timing afap|original]",
+	.usage = "[--trace FILE.reel] [-o DIR [--overwrite]] [--size MB] [--timing afap|original]",
 	.about = "Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
 		 "(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
 		 "compressible (ratio:2) and incompressible (random) data, then compare the four\n"
@@ -408,11 +451,15 @@ int cmd_demo(int argc, char **argv)
 	static struct demo d; /* large: PATH_MAX names */
 	const char *trace = NULL, *outdir = NULL;
 	uint64_t size_mb = 128;
-	int timing = 0, keep = 0;
+	int timing = 0, keep = 0, overwrite = 0;
 	const struct reel_opt opts[] = {
 		OPT_STR('t', "trace", "FILE", &trace, "replay FILE instead of the bundled trace"),
 		OPT_STR('o', "output", "DIR",
-			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX)"),
+			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX);\n"
+			"an existing one must be empty or one ioreel wrote"),
+		OPT_FLAG(0, "overwrite", &overwrite,
+			 "write into an existing folder that is not ioreel's,\n"
+			 "replacing files of the same names"),
 		OPT_U64('s', "size", "MB", &size_mb, 1, 65536,
 			"scratch file size (default 128; offsets are scaled to fit)"),
 		OPT_CHOICE(0, "timing", "MODE", &timing, timings,
@@ -429,6 +476,8 @@ int cmd_demo(int argc, char **argv)
 		return 2;
 	}
 	memset(&d, 0, sizeof(d));
+	d.outfd = -1;
+	d.overwrite = overwrite;
 	d.timing = timings[timing];
 	plots_strf(d.trace, sizeof(d.trace), "%s", trace ? trace : "");
 	plots_strf(d.outdir, sizeof(d.outdir), "%s", outdir ? outdir : "");
@@ -459,6 +508,7 @@ int cmd_demo(int argc, char **argv)
 		printf("scratch files kept in %s\n", d.scratch);
 	else
 		remove_tree(d.scratch);
+	close(d.outfd);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc < 0 ? 1 : 0;

@@ -5,28 +5,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plots/plots.h"
 
 static const struct reel_cmd_doc doc = {
 	.name = "plot",
-	.usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS]",
+	.usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS] [--overwrite]",
 	.about = "Draw with gnuplot, several runs overlaid: throughput over time (MB/s and IOPS,\n"
 		 "read and write), in-flight I/Os, latency CDF, latency p50..p99 over time,\n"
 		 "access map, request size histogram and replay issue error.  Any trace works:\n"
 		 "it gets what it has (access map, sizes, arrival rate, latency when known).",
 	.footer = "The gnuplot scripts (*.gp) are looked up in $IOREEL_PLOTS, then next to the\n"
 		  "binary (../plots, ../share/ioreel/plots), /usr/local/share/ioreel/plots and\n"
-		  "/usr/share/ioreel/plots.\n",
+		  "/usr/share/ioreel/plots.\n"
+		  "\n"
+		  "Every file is written under a temporary name and renamed into place when\n"
+		  "complete; a file of the same name that is a symbolic link, a device or a\n"
+		  "FIFO is refused, never followed.  A new or empty DIR is marked as ioreel's\n"
+		  "(DIR/" PLOTS_MARKER "), so that the next plot may replace its files.\n",
 };
 
 int cmd_plot(int argc, char **argv)
 {
 	const char *dir = NULL;
-	int fmt = PLOTS_PNG;
+	int fmt = PLOTS_PNG, overwrite = 0;
 	double interval_ms = 0;
 	const struct reel_opt opts[] = {
-		OPT_STR('o', "output", "DIR", &dir, "directory for the plots (created); data in DIR/data/"),
+		OPT_STR('o', "output", "DIR", &dir,
+			"folder for the plots (created); data in DIR/data/.\n"
+			"An existing folder must be empty or one ioreel wrote"),
+		OPT_FLAG(0, "overwrite", &overwrite,
+			 "write into an existing folder that is not ioreel's,\n"
+			 "replacing files of the same names"),
 		OPT_CHOICE('f', "format", "FMT", &fmt, plots_format_names,
 			   "png (default), svg, or dumb (text)"),
 		OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
@@ -49,15 +60,24 @@ int cmd_plot(int argc, char **argv)
 	char err[4096] = "";
 	struct plots_output outs[16];
 	size_t nouts = 0;
-	int rc = plots_render_all(runs, n, dir, plots_format_of(fmt), outs, 16, &nouts, err,
-				  sizeof(err));
+	int fd = plots_outdir_open(dir, overwrite, err, sizeof(err));
+	int rc = fd;
+	if (fd >= 0) {
+		rc = plots_render_dir(runs, n, fd, dir, plots_format_of(fmt), outs, 16, &nouts, err,
+				      sizeof(err));
+		close(fd);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "ioreel plot: %s\n", err[0] ? err : reel_strerror(rc));
 		plots_runs_free(runs, n);
 		return 1;
 	}
-	for (size_t k = 0; k < nouts && k < 16; k++)
-		printf("%s/%s\t%s\n", dir, outs[k].file, outs[k].title);
+	for (size_t k = 0; k < nouts && k < 16; k++) {
+		char d[8192], t[512];
+		plots_term_escape(d, sizeof(d), dir);
+		plots_term_escape(t, sizeof(t), outs[k].title);
+		printf("%s/%s\t%s\n", d, outs[k].file, t);
+	}
 	plots_runs_free(runs, n);
 	return 0;
 }

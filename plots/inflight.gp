@@ -1,6 +1,6 @@
 # inflight.gp - mean I/Os in flight (queue depth seen by the device) per
 # interval, one line per run.  Data columns as throughput.gp (column 6).
-# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
+# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file ("-": stdout),
 # ARG3 data files (space-separated words, quoted when needed), ARG4 legend
 # titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
 fmt = ARG1
@@ -13,7 +13,7 @@ if (fmt eq "png") {
         set terminal dumb size 120,40
     }
 }
-set output ARG2
+if (ARG2 ne "-") { set output ARG2 }
 files = ARG3
 titles = ARG4
 n = words(files)

@@ -1,7 +1,7 @@
 # latency_time.gp - latency percentiles over time: a band from p50 to p99
 # and the p50 line, one colour per run.  Data columns:
 # time_s p50_us p99_us p999_us count.
-# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
+# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file ("-": stdout),
 # ARG3 data files (space-separated words, quoted when needed), ARG4 legend
 # titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
 fmt = ARG1
@@ -14,7 +14,7 @@ if (fmt eq "png") {
         set terminal dumb size 120,40
     }
 }
-set output ARG2
+if (ARG2 ne "-") { set output ARG2 }
 files = ARG3
 titles = ARG4
 n = words(files)

@@ -150,14 +150,42 @@ struct plots_output {
  * and render each with gnuplot into DIR in format fmt.  outs (may be NULL)
  * receives up to maxouts rendered plots, *nouts their count.  Plots that do
  * not apply (no latency in any run, no replay result for the issue error)
- * are skipped.  gnuplot's own error text lands in errbuf on failure.
+ * are skipped.  gnuplot's own error text lands in errbuf on failure.  DIR
+ * is opened with plots_outdir_open(dir, 0); every file in it is written
+ * through the output policy (a temporary renamed into place), never over
+ * one of the runs' files.
  */
 int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
 		     size_t *nouts, char *errbuf, size_t errlen);
-/* Run "gnuplot -c SCRIPTDIR/script.gp args..." in cwd. */
-int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
+/* The same into the folder dirfd from plots_outdir_open(); dir names it in
+ * messages. */
+int plots_render_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
+		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		     size_t *nouts, char *errbuf, size_t errlen);
+/*
+ * Run "gnuplot -c SCRIPTDIR/script.gp args..." in the folder dirfd, its
+ * standard output copied into out (may be NULL).  Fails (-EIO, gnuplot's
+ * message in errbuf) when gnuplot exits non-zero, writes nothing, or, for
+ * args[0] "png" or "svg", writes a file that is not a whole PNG or SVG.
+ */
+int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args,
 		  size_t nargs, char *errbuf, size_t errlen);
+
+/* ---- output folders (plots/output_dir.c) -------------------------------- */
+/* The file that marks a folder as ioreel's own output folder. */
+#define PLOTS_MARKER ".ioreel-output"
+/*
+ * Open (creating when absent) the output folder of plot, compare or demo,
+ * through reel_outdir_open() (no symbolic link; as root, no folder of
+ * another user).  Accepted: a new or empty folder (then marked with
+ * PLOTS_MARKER), a marked one, or any folder when overwrite.  Returns the
+ * folder's fd (the caller closes it) or a negative error.
+ */
+int plots_outdir_open(const char *dir, int overwrite, char *errbuf, size_t errlen);
+/* Copy src into dst (len bytes) with control characters written as \xNN,
+ * for a terminal.  Returns the length written. */
+size_t plots_term_escape(char *dst, size_t len, const char *src);
 
 /* ---- comparison -------------------------------------------------------- */
 /* Metrics compared between runs. */
@@ -177,12 +205,16 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n);
 void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
 			    const struct plots_output *outs, size_t nouts);
 /* DIR/report.md and DIR/report.html with every plot (rendered as SVG into
- * DIR, data in DIR/data). */
+ * DIR, data in DIR/data); DIR is opened with plots_outdir_open(dir, 0). */
 int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir,
 		       char *errbuf, size_t errlen);
-/* HTML, self-contained: the SVG files of outs[] (in dir) are inlined. */
-int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n,
-		       const char *dir, const struct plots_output *outs, size_t nouts);
+/* The same into the folder dirfd (from plots_outdir_open()), named dir. */
+int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
+		     char *errbuf, size_t errlen);
+/* HTML, self-contained: the SVG files of outs[] (in the folder dirfd) are
+ * inlined. */
+int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dirfd,
+		       const struct plots_output *outs, size_t nouts);
 
 /* ---- commands (plots/cmd_*.c: the only files here that print) ---------- */
 int cmd_plot(int argc, char **argv);

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,7 +75,96 @@ static const char *format_term(enum plots_format f)
 	return f == PLOTS_PNG ? "png" : f == PLOTS_SVG ? "svg" : "dumb";
 }
 
-int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
+/* What gnuplot wrote on its standard output, checked as it is copied: the
+ * first and last bytes tell a complete PNG or SVG from a cut-short one. */
+struct gp_sink {
+	FILE *out;
+	uint64_t bytes;
+	unsigned char head[8], tail[16];
+};
+
+static void sink_add(struct gp_sink *s, const unsigned char *b, size_t n)
+{
+	if (s->out && n && fwrite(b, 1, n, s->out) != n)
+		s->out = NULL; /* the write error stays in the FILE: the commit reports it */
+	for (size_t i = 0; i < n && s->bytes + i < sizeof(s->head); i++)
+		s->head[s->bytes + i] = b[i];
+	size_t t = sizeof(s->tail);
+	if (n >= t) {
+		memcpy(s->tail, b + n - t, t);
+	} else {
+		memmove(s->tail, s->tail + n, t - n);
+		memcpy(s->tail + t - n, b, n);
+	}
+	s->bytes += n;
+}
+
+/* Copy gnuplot's stdout (outp) into the sink and keep the start of its
+ * stderr (errp) in msg, until both close. */
+static void gp_collect(int outp, int errp, struct gp_sink *sink, char *msg, size_t cap)
+{
+	struct pollfd pf[2] = {{.fd = outp, .events = POLLIN}, {.fd = errp, .events = POLLIN}};
+	size_t got = 0;
+	static unsigned char buf[65536];
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t r = read(pf[i].fd, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+			} else if (i == 0) {
+				sink_add(sink, buf, (size_t)r);
+			} else if (got + 1 < cap) {
+				size_t k = (size_t)r < cap - 1 - got ? (size_t)r : cap - 1 - got;
+				memcpy(msg + got, buf, k);
+				got += k;
+			}
+		}
+	}
+	msg[got] = 0;
+}
+
+/* The child: in the output folder, stdout to the pipe, stderr to the other. */
+static void gp_child(int dirfd, int outw, int errw, const char *gp, const char **argv)
+{
+	dup2(errw, 2);
+	dup2(outw, 1);
+	int nul = open("/dev/null", O_RDONLY);
+	if (nul >= 0)
+		dup2(nul, 0);
+	if (fchdir(dirfd) < 0)
+		_exit(126);
+	execvp(gp, (char *const *)argv);
+	dprintf(2, "cannot run %s: %s (install gnuplot, e.g. apt-get install gnuplot-nox)", gp,
+		strerror(errno));
+	_exit(127);
+}
+
+/* Does what gnuplot wrote look whole?  "" when it does, else what is wrong. */
+static const char *gp_check(const struct gp_sink *s, const char *term)
+{
+	static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+	static const unsigned char png_end[8] = {'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+	if (!s->bytes)
+		return "gnuplot wrote nothing";
+	if (!strcmp(term, "png") &&
+	    (s->bytes < 16 || memcmp(s->head, png_sig, 8) || memcmp(s->tail + 8, png_end, 8)))
+		return "gnuplot's PNG is not complete (no PNG signature or no IEND chunk)";
+	if (!strcmp(term, "svg") && !memmem(s->tail, sizeof(s->tail), "</svg>", 6))
+		return "gnuplot's SVG is not complete (no closing </svg>)";
+	return "";
+}
+
+int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args,
 		  size_t nargs, char *errbuf, size_t errlen)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64];
@@ -93,88 +184,102 @@ int plots_gnuplot(const char *cwd, const char *script, const char *const *args,
 	argv[2] = path;
 	for (size_t i = 0; i < nargs; i++)
 		argv[3 + i] = args[i];
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
+	int op[2], ep[2];
+	if (pipe2(op, O_CLOEXEC) < 0) {
 		free(argv);
 		return -errno;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
+	if (pipe2(ep, O_CLOEXEC) < 0) {
 		int e = errno;
-		close(pfd[0]);
-		close(pfd[1]);
+		close(op[0]);
+		close(op[1]);
 		free(argv);
 		return -e;
 	}
-	if (pid == 0) {
-		dup2(pfd[1], 2);
-		int nul = open("/dev/null", O_RDWR);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-		}
-		if (chdir(cwd) < 0)
-			_exit(126);
-		execvp(gp, (char *const *)argv);
-		dprintf(2, "cannot run %s: %s (install gnuplot, e.g. apt-get install gnuplot-nox)",
-			gp, strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
+	pid_t pid = fork();
+	if (pid == 0)
+		gp_child(dirfd, op[1], ep[1], gp, argv);
+	int fork_errno = errno;
+	close(op[1]);
+	close(ep[1]);
 	free(argv);
-	char msg[2048];
-	size_t got = 0;
-	ssize_t r;
-	while ((r = read(pfd[0], msg + got, sizeof(msg) - 1 - got)) > 0 ||
-	       (r < 0 && errno == EINTR)) {
-		if (r > 0)
-			got += (size_t)r;
-		if (got >= sizeof(msg) - 1) {
-			char sink[512];
-			while (read(pfd[0], sink, sizeof(sink)) > 0)
-				;
-			break;
-		}
+	if (pid < 0) {
+		close(op[0]);
+		close(ep[0]);
+		return -fork_errno;
 	}
-	msg[got] = 0;
-	close(pfd[0]);
+	char msg[2048];
+	struct gp_sink sink = {.out = out};
+	gp_collect(op[0], ep[0], &sink, msg, sizeof(msg));
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		while (got && (msg[got - 1] == '\n' || msg[got - 1] == ' '))
-			msg[--got] = 0;
+	size_t got = strlen(msg);
+	while (got && (msg[got - 1] == '\n' || msg[got - 1] == ' '))
+		msg[--got] = 0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return reel_errf(errbuf, errlen, -EIO, "gnuplot %s failed (exit %d): %s", path,
 				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, got ? msg : "no message");
-	}
+	const char *bad = out ? gp_check(&sink, args[0]) : "";
+	if (*bad)
+		return reel_errf(errbuf, errlen, -EIO, "gnuplot %s: %s%s%s", path, bad,
+				 got ? ": " : "", msg);
 	return 0;
 }
 
 /* ---- data files -------------------------------------------------------- */
-static FILE *open_data(const char *dir, const char *name, char *errbuf, size_t errlen)
+/* One plots_render_all(): where the plots go, and the gnuplot argument
+ * lists (' "a" "b"') of data files and titles, cap bytes each. */
+struct job {
+	struct plots_output *outs;
+	size_t maxouts, *nouts;
+	const char *dir; /* for messages */
+	int dirfd, datafd; /* the output folder and its data/ */
+	const char *const *inputs; /* the runs' files: never written */
+	size_t ninputs;
+	enum plots_format fmt;
+	char *eb;
+	size_t el;
+	char *files, *titles;   /* throughput data (then reused by other plots) */
+	char *lfiles, *ltitles; /* latency over time data */
+	size_t cap;
+};
+
+/* A message from the output policy, prefixed with the folder it is in. */
+static int out_err(struct job *j, const char *sub, int rc, const char *msg)
 {
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/data/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	if (!f)
-		reel_errf(errbuf, errlen, -errno, "%s: %s", p, strerror(errno));
-	return f;
+	char m[1024];
+	plots_strf(m, sizeof(m), "%s", msg);
+	return reel_errf(j->eb, j->el, rc, "%s%s/%s", j->dir, sub, m);
 }
 
-static int close_data(FILE *f, const char *dir, const char *name, char *errbuf, size_t errlen)
+/* DIR/data/NAME through the output policy (a temporary, renamed by
+ * close_data): o must stay put until then. */
+static FILE *open_data(struct job *j, struct reel_out *o, const char *name)
 {
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return reel_errf(errbuf, errlen, -EIO, "%s/data/%s: write failed: %s", dir, name,
-				 strerror(errno));
-	return 0;
+	char m[1024];
+	int rc = reel_out_open(o, j->datafd, name, REEL_OUT_OVERWRITE, NULL, j->inputs,
+			       j->ninputs, m, sizeof(m));
+	if (rc < 0) {
+		out_err(j, "/data", rc, m);
+		errno = -rc;
+		return NULL;
+	}
+	return o->f;
 }
 
-static int write_tput(const struct plots_run *r, const char *dir, const char *name, char *eb,
-		      size_t el)
+static int close_data(struct job *j, struct reel_out *o)
 {
-	FILE *f = open_data(dir, name, eb, el);
+	char m[1024];
+	int rc = reel_out_commit(o, m, sizeof(m));
+	return rc < 0 ? out_err(j, "/data", rc, m) : 0;
+}
+
+static int write_tput(struct job *j, const struct plots_run *r, const char *name)
+{
+	struct reel_out o;
+	FILE *f = open_data(j, &o, name);
 	if (!f)
 		return -errno;
 	double iv = (double)r->interval_ns / 1e9;
@@ -206,13 +311,13 @@ static int write_tput(const struct plots_run *r, const char *dir, const char *na
 			(double)k.bytes[0] / 1e6 / w, (double)k.bytes[1] / 1e6 / w,
 			(double)k.ios[0] / w, (double)k.ios[1] / w, k.busy_ns / (w * 1e9));
 	}
-	return close_data(f, dir, name, eb, el);
+	return close_data(j, &o);
 }
 
-static int write_cdf(const struct plots_run *r, const char *dir, const char *name, char *eb,
-		     size_t el)
+static int write_cdf(struct job *j, const struct plots_run *r, const char *name)
 {
-	FILE *f = open_data(dir, name, eb, el);
+	struct reel_out o;
+	FILE *f = open_data(j, &o, name);
 	if (!f)
 		return -errno;
 	const struct reel_hist *h = &r->all.lat;
@@ -227,13 +332,13 @@ static int write_cdf(const struct plots_run *r, const char *dir, const char *nam
 		double v = q >= 1.0 ? (double)h->max : (double)reel_hist_quantile(h, q);
 		fprintf(f, "%.4f %.6f\n", v / 1e3, q);
 	}
-	return close_data(f, dir, name, eb, el);
+	return close_data(j, &o);
 }
 
-static int write_lattime(const struct plots_run *r, const char *dir, const char *name,
-			 char *eb, size_t el)
+static int write_lattime(struct job *j, const struct plots_run *r, const char *name)
 {
-	FILE *f = open_data(dir, name, eb, el);
+	struct reel_out o;
+	FILE *f = open_data(j, &o, name);
 	if (!f)
 		return -errno;
 	double iv = (double)r->lat_interval_ns / 1e9;
@@ -255,13 +360,13 @@ static int write_lattime(const struct plots_run *r, const char *dir, const char 
 			(double)reel_hist_quantile(h, 0.99) / 1e3,
 			(double)reel_hist_quantile(h, 0.999) / 1e3, (unsigned long long)n);
 	}
-	return close_data(f, dir, name, eb, el);
+	return close_data(j, &o);
 }
 
-static int write_map(const struct plots_run *r, const char *dir, const char *name, char *eb,
-		     size_t el)
+static int write_map(struct job *j, const struct plots_run *r, const char *name)
 {
-	FILE *f = open_data(dir, name, eb, el);
+	struct reel_out o;
+	FILE *f = open_data(j, &o, name);
 	if (!f)
 		return -errno;
 	fprintf(f, "# %s: %s\n# %zu of %llu I/Os (every %lluth)\n", r->label, r->path,
@@ -271,7 +376,7 @@ static int write_map(const struct plots_run *r, const char *dir, const char *nam
 	for (size_t i = 0; i < r->npoints; i++)
 		fprintf(f, "%.6f %.4f %u %u\n", r->points[i].t_s, r->points[i].off_mib,
 			r->points[i].dir, r->points[i].dev);
-	return close_data(f, dir, name, eb, el);
+	return close_data(j, &o);
 }
 
 static void size_class(size_t i, char *buf, size_t len)
@@ -332,29 +437,28 @@ static void list_add(char *buf, size_t len, const char *w)
 	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
 }
 
-/* One plots_render_all(): where the plots go, and the gnuplot argument
- * lists (' "a" "b"') of data files and titles, cap bytes each. */
-struct job {
-	struct plots_output *outs;
-	size_t maxouts, *nouts;
-	const char *dir;
-	enum plots_format fmt;
-	char *eb;
-	size_t el;
-	char *files, *titles;   /* throughput data (then reused by other plots) */
-	char *lfiles, *ltitles; /* latency over time data */
-	size_t cap;
-};
 
 static int render(struct job *j, const char *script, const char *outname, const char *files,
 		  const char *titles, const char *title, const char *extra)
 {
 	char out[64];
 	plots_strf(out, sizeof(out), "%s.%s", outname, plots_format_ext(j->fmt));
-	const char *args[] = {format_term(j->fmt), out, files, titles, title, extra ? extra : ""};
-	int err = plots_gnuplot(j->dir, script, args, 6, j->eb, j->el);
+	/* gnuplot writes its standard output ("-"), copied into the file
+	 * through the output policy: it never opens a name in the folder */
+	const char *args[] = {format_term(j->fmt), "-", files, titles, title, extra ? extra : ""};
+	struct reel_out o;
+	char m[1024];
+	int err = reel_out_open(&o, j->dirfd, out, REEL_OUT_OVERWRITE, NULL, j->inputs,
+				j->ninputs, m, sizeof(m));
 	if (err < 0)
+		return out_err(j, "", err, m);
+	err = plots_gnuplot(j->dirfd, o.f, script, args, 6, j->eb, j->el);
+	if (err < 0) {
+		reel_out_abort(&o);
 		return err;
+	}
+	if ((err = reel_out_commit(&o, m, sizeof(m))) < 0)
+		return out_err(j, "", err, m);
 	if (j->outs && *j->nouts < j->maxouts) {
 		struct plots_output *o = &j->outs[*j->nouts];
 		plots_strf(o->name, sizeof(o->name), "%s", outname);
@@ -388,7 +492,7 @@ static int write_run_data(struct job *j, struct plots_run *const *runs, size_t n
 	for (size_t i = 0; i < n; i++) {
 		const struct plots_run *r = runs[i];
 		plots_strf(name, sizeof(name), "tput_%zu.dat", i + 1);
-		if ((err = write_tput(r, j->dir, name, j->eb, j->el)) < 0)
+		if ((err = write_tput(j, r, name)) < 0)
 			return err;
 		plots_strf(p, sizeof(p), "data/%s", name);
 		list_add(j->files, j->cap, p);
@@ -396,10 +500,10 @@ static int write_run_data(struct job *j, struct plots_run *const *runs, size_t n
 		if (!r->has_latency)
 			continue;
 		plots_strf(name, sizeof(name), "latcdf_%zu.dat", i + 1);
-		if ((err = write_cdf(r, j->dir, name, j->eb, j->el)) < 0)
+		if ((err = write_cdf(j, r, name)) < 0)
 			return err;
 		plots_strf(name, sizeof(name), "lattime_%zu.dat", i + 1);
-		if ((err = write_lattime(r, j->dir, name, j->eb, j->el)) < 0)
+		if ((err = write_lattime(j, r, name)) < 0)
 			return err;
 		plots_strf(p, sizeof(p), "data/lattime_%zu.dat", i + 1);
 		list_add(j->lfiles, j->cap, p);
@@ -463,7 +567,7 @@ static int render_maps(struct job *j, struct plots_run *const *runs, size_t n)
 			continue;
 		char name[64], out[64], p[PATH_MAX], title[256], t1[200];
 		plots_strf(name, sizeof(name), "map_%zu.dat", i + 1);
-		if ((err = write_map(runs[i], j->dir, name, j->eb, j->el)) < 0)
+		if ((err = write_map(j, runs[i], name)) < 0)
 			return err;
 		plots_strf(p, sizeof(p), "\"data/%s\"", name);
 		if (nmaps)
@@ -488,9 +592,10 @@ static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
 	for (size_t i = 1; i < n; i++)
 		same &= !memcmp(runs[i]->size_hist, runs[0]->size_hist, sizeof(runs[0]->size_hist));
 	size_t ncols = same ? 1 : n;
-	FILE *f = open_data(j->dir, "sizes.dat", j->eb, j->el);
+	struct reel_out o;
+	FILE *f = open_data(j, &o, "sizes.dat");
 	if (!f)
-		return -EIO;
+		return -errno;
 	j->titles[0] = 0;
 	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
 	for (size_t c = 0; c < ncols; c++) {
@@ -521,7 +626,7 @@ static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
 		}
 		fprintf(f, "\n");
 	}
-	if ((err = close_data(f, j->dir, "sizes.dat", j->eb, j->el)) < 0)
+	if ((err = close_data(j, &o)) < 0)
 		return err;
 	if (lo >= PLOTS_SIZE_BUCKETS)
 		return 0;
@@ -537,15 +642,16 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 		any_replay |= runs[i]->has_issue_err;
 	if (!any_replay)
 		return 0;
-	FILE *f = open_data(j->dir, "issue_error.dat", j->eb, j->el);
-	if (!f)
-		return -EIO;
-	j->titles[0] = 0;
 	double (*pct)[IE_N] = calloc(n, sizeof(*pct));
-	if (!pct) {
-		fclose(f);
+	if (!pct)
 		return -ENOMEM;
+	struct reel_out o;
+	FILE *f = open_data(j, &o, "issue_error.dat");
+	if (!f) {
+		free(pct);
+		return -errno;
 	}
+	j->titles[0] = 0;
 	fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
 	fprintf(f, "# class");
 	for (size_t i = 0; i < n; i++)
@@ -563,7 +669,7 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 		fprintf(f, "\n");
 	}
 	free(pct);
-	if ((err = close_data(f, j->dir, "issue_error.dat", j->eb, j->el)) < 0)
+	if ((err = close_data(j, &o)) < 0)
 		return err;
 	return render(j, "issue_error", "issue_error", "\"data/issue_error.dat\"", j->titles,
 		      "Replay issue error: actual minus scheduled submission time", NULL);
@@ -571,35 +677,64 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 
 /* Every plot of runs[] (each with a timed I/O), in the order people read
  * them; the first failure stops the lot. */
-static int render_runs(struct plots_run *const *runs, size_t n, const char *dir,
-		       enum plots_format fmt, struct plots_output *outs, size_t maxouts,
-		       size_t *nouts, char *eb, size_t el)
+static int render_runs(struct job *j, struct plots_run *const *runs, size_t n)
+{
+	j->cap = 64 * (n + 1) + 256 * n;
+	j->files = calloc(1, j->cap);
+	j->titles = calloc(1, j->cap);
+	j->lfiles = calloc(1, j->cap);
+	j->ltitles = calloc(1, j->cap);
+	int err = -ENOMEM;
+	if (j->files && j->titles && j->lfiles && j->ltitles &&
+	    (err = write_run_data(j, runs, n)) == 0 && (err = render_time_plots(j, runs, n)) == 0 &&
+	    (err = render_maps(j, runs, n)) == 0 && (err = render_sizes(j, runs, n)) == 0)
+		err = render_issue_error(j, runs, n);
+	free(j->files);
+	free(j->titles);
+	free(j->lfiles);
+	free(j->ltitles);
+	return err;
+}
+
+int plots_render_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
+		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
+		     size_t *nouts, char *eb, size_t el)
 {
 	size_t dummy = 0;
 	struct job j = {.outs = outs, .maxouts = maxouts, .nouts = nouts ? nouts : &dummy,
-			.dir = dir, .fmt = fmt, .eb = eb, .el = el};
+			.dir = dir, .dirfd = dirfd, .fmt = fmt, .eb = eb, .el = el};
 	*j.nouts = 0;
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/data", dir);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return reel_errf(eb, el, -errno, "%s: cannot create: %s", dir, strerror(errno));
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		return reel_errf(eb, el, -errno, "%s: cannot create: %s", p, strerror(errno));
-	j.cap = 64 * (n + 1) + 256 * n;
-	j.files = calloc(1, j.cap);
-	j.titles = calloc(1, j.cap);
-	j.lfiles = calloc(1, j.cap);
-	j.ltitles = calloc(1, j.cap);
+	/* runs without a single timed I/O have nothing to draw */
+	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
+	const char **inputs = calloc(n ? n : 1, sizeof(*inputs));
 	int err = -ENOMEM;
-	if (j.files && j.titles && j.lfiles && j.ltitles &&
-	    (err = write_run_data(&j, runs, n)) == 0 &&
-	    (err = render_time_plots(&j, runs, n)) == 0 && (err = render_maps(&j, runs, n)) == 0 &&
-	    (err = render_sizes(&j, runs, n)) == 0)
-		err = render_issue_error(&j, runs, n);
-	free(j.files);
-	free(j.titles);
-	free(j.lfiles);
-	free(j.ltitles);
+	if (!use || !inputs)
+		goto out;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		inputs[i] = runs[i]->path;
+		if (runs[i]->all.ios)
+			use[k++] = runs[i];
+	}
+	j.inputs = inputs;
+	j.ninputs = n;
+	if (!k) {
+		err = reel_errf(eb, el, -EINVAL, "%s: no I/O with a time to plot%s",
+				n ? runs[0]->path : "no run", n > 1 ? " (nor in the other runs)" : "");
+		goto out;
+	}
+	j.datafd = reel_outdir_sub(dirfd, "data", eb, el);
+	if (j.datafd < 0) {
+		char m[1024];
+		plots_strf(m, sizeof(m), "%s", eb);
+		err = reel_errf(eb, el, j.datafd, "%s/%s", dir, m);
+		goto out;
+	}
+	err = render_runs(&j, use, k);
+	close(j.datafd);
+out:
+	free(use);
+	free(inputs);
 	return err;
 }
 
@@ -607,22 +742,10 @@ int plots_render_all(struct plots_run *const *runs, size_t n, const char *dir,
 		     enum plots_format fmt, struct plots_output *outs, size_t maxouts,
 		     size_t *nouts, char *eb, size_t el)
 {
-	/* runs without a single timed I/O have nothing to draw */
-	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
-	if (!use)
-		return -ENOMEM;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (runs[i]->all.ios)
-			use[k++] = runs[i];
-	int err;
-	if (!k) {
-		err = reel_errf(eb, el, -EINVAL, "%s: no I/O with a time to plot%s",
-				n ? runs[0]->path : "no run", n > 1 ? " (nor in the other runs)" : "");
-	} else {
-		err = render_runs(use, k, dir, fmt, outs, maxouts, nouts, eb, el);
-	}
-	free(use);
+	int fd = plots_outdir_open(dir, 0, eb, el);
+	if (fd < 0)
+		return fd;
+	int err = plots_render_dir(runs, n, fd, dir, fmt, outs, maxouts, nouts, eb, el);
+	close(fd);
 	return err;
 }
-

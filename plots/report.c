@@ -6,9 +6,11 @@
  * depth get a QD scaling table.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plots/plots.h"
 
@@ -441,13 +443,15 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 /* ---- markdown and HTML: one table writer, two dialects ----------------- */
 enum dialect { MD, HTML };
 
+/*
+ * Text from a trace (labels, paths, metadata) in a table or a list.  HTML:
+ * entities.  Markdown: entities for what would be HTML (a renderer passes
+ * raw HTML through: "<img src=x onerror=...>"), a backslash before what
+ * would be Markdown (links, images, emphasis, code, table cells), and no
+ * line breaks.
+ */
 static void cell_text(FILE *f, enum dialect d, const char *s)
 {
-	if (d == MD) {
-		for (; *s; s++)
-			fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
-		return;
-	}
 	for (; *s; s++) {
 		if (*s == '<')
 			fputs("&lt;", f);
@@ -455,8 +459,12 @@ static void cell_text(FILE *f, enum dialect d, const char *s)
 			fputs("&gt;", f);
 		else if (*s == '&')
 			fputs("&amp;", f);
-		else if (*s == '"')
+		else if (*s == '"' && d == HTML)
 			fputs("&quot;", f);
+		else if (d == MD && strchr("\\`*_[]|!#", *s))
+			fprintf(f, "\\%c", *s);
+		else if (d == MD && (*s == '\n' || *s == '\r'))
+			fputc(' ', f);
 		else
 			fputc(*s, f);
 	}
@@ -658,19 +666,25 @@ void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
 	tables(f, MD, runs, n);
 	if (nouts)
 		fprintf(f, "### Plots\n\n");
-	for (size_t i = 0; i < nouts; i++)
-		fprintf(f, "![%s](%s)\n\n", outs[i].title, outs[i].file);
+	for (size_t i = 0; i < nouts; i++) {
+		fputs("![", f);
+		cell_text(f, MD, outs[i].title);
+		fprintf(f, "](%s)\n\n", outs[i].file); /* our own file names */
+	}
 	run_list(f, MD, runs, n);
 }
 
 /* Copy an SVG file into f, without its XML prolog and doctype. */
-static int inline_svg(FILE *f, const char *dir, const char *file)
+static int inline_svg(FILE *f, int dirfd, const char *file)
 {
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/%s", dir, file);
-	FILE *in = fopen(p, "r");
-	if (!in)
-		return -errno;
+	int fd = openat(dirfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!in) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t l;
@@ -692,7 +706,7 @@ static int inline_svg(FILE *f, const char *dir, const char *file)
 	return 0;
 }
 
-int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, const char *dir,
+int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dirfd,
 		       const struct plots_output *outs, size_t nouts)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -715,7 +729,7 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, const c
 		fprintf(f, "<figure id=\"%s\"><figcaption>", outs[i].name);
 		cell_text(f, HTML, outs[i].title);
 		fputs("</figcaption>\n", f);
-		int e = inline_svg(f, dir, outs[i].file);
+		int e = inline_svg(f, dirfd, outs[i].file);
 		if (e < 0)
 			err = e;
 		fputs("</figure>\n", f);
@@ -725,39 +739,55 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, const c
 	return err;
 }
 
-int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir, char *err,
-		       size_t errlen)
+/* One report file (report.md or report.html) through the output policy. */
+static int report_file(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
+		       const char *name, const struct plots_output *outs, size_t nouts,
+		       char *err, size_t errlen)
+{
+	const char **inputs = calloc(n ? n : 1, sizeof(*inputs));
+	if (!inputs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		inputs[i] = runs[i]->path;
+	struct reel_out o;
+	char m[1024];
+	int rc = reel_out_open(&o, dirfd, name, REEL_OUT_OVERWRITE, NULL, inputs, n, m, sizeof(m));
+	free(inputs);
+	if (rc < 0)
+		return reel_errf(err, errlen, rc, "%s/%s", dir, m);
+	if (!strcmp(name, "report.md")) {
+		plots_compare_markdown(o.f, runs, n, outs, nouts);
+	} else if ((rc = plots_compare_html(o.f, runs, n, dirfd, outs, nouts)) < 0) {
+		reel_out_abort(&o);
+		return reel_errf(err, errlen, rc, "%s/%s: cannot inline a plot: %s", dir, name,
+				 strerror(-rc));
+	}
+	rc = reel_out_commit(&o, m, sizeof(m));
+	return rc < 0 ? reel_errf(err, errlen, rc, "%s/%s", dir, m) : 0;
+}
+
+int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
+		     char *err, size_t errlen)
 {
 	struct plots_output outs[16];
 	size_t nouts = 0;
-	int rc = plots_render_all(runs, n, dir, PLOTS_SVG, outs, 16, &nouts, err, errlen);
+	int rc = plots_render_dir(runs, n, dirfd, dir, PLOTS_SVG, outs, 16, &nouts, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (nouts > 16)
 		nouts = 16;
-	char p[PATH_MAX];
-	plots_strf(p, sizeof(p), "%s/report.md", dir);
-	FILE *f = fopen(p, "w");
-	if (!f) {
-		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
-		return -errno;
-	}
-	plots_compare_markdown(f, runs, n, outs, nouts);
-	if (fclose(f) != 0) {
-		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(errno));
-		return -EIO;
-	}
-	plots_strf(p, sizeof(p), "%s/report.html", dir);
-	f = fopen(p, "w");
-	if (!f) {
-		plots_strf(err, errlen, "%s: %s", p, strerror(errno));
-		return -errno;
-	}
-	rc = plots_compare_html(f, runs, n, dir, outs, nouts);
-	if (fclose(f) != 0 || rc < 0) {
-		plots_strf(err, errlen, "%s: write failed: %s", p, strerror(rc < 0 ? -rc : errno));
-		return -EIO;
-	}
-	return 0;
+	if ((rc = report_file(runs, n, dirfd, dir, "report.md", outs, nouts, err, errlen)) < 0)
+		return rc;
+	return report_file(runs, n, dirfd, dir, "report.html", outs, nouts, err, errlen);
 }
 
+int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir, char *err,
+		       size_t errlen)
+{
+	int fd = plots_outdir_open(dir, 0, err, errlen);
+	if (fd < 0)
+		return fd;
+	int rc = plots_report_dir(runs, n, fd, dir, err, errlen);
+	close(fd);
+	return rc;
+}

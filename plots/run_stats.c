@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plots/plots.h"
 
@@ -68,8 +69,8 @@ static void meta_text(const struct reel_reader *rd, const char *key, char *buf, 
 	buf[0] = 0;
 	if (!m)
 		return;
-	if (m->type == REEL_META_STR)
-		plots_strf(buf, len, "%s", m->s ? m->s : "");
+	if (m->type == REEL_META_STR) /* crafted text stays inert on a terminal */
+		plots_term_escape(buf, len, m->s ? m->s : "");
 	else if (m->type == REEL_META_INT)
 		plots_strf(buf, len, "%lld", (long long)m->i);
 	else
@@ -146,7 +147,7 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 		meta_text(rd, REEL_META_REPLAY_TARGETS, tgt, sizeof(tgt));
 		const struct reel_header *h = reel_reader_header(rd);
 		if (!tgt[0] && h->ndevices)
-			plots_strf(tgt, sizeof(tgt), "%s", h->devices[0].name);
+			plots_term_escape(tgt, sizeof(tgt), h->devices[0].name);
 		char *comma = strchr(tgt, ',');
 		if (comma)
 			*comma = 0;
@@ -162,9 +163,33 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 		run->label[l - 5] = 0;
 }
 
+/* A run is read twice, start to end: only a regular file can be (a FIFO
+ * would also block the open until a writer came). */
+static int check_input(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 0; /* the reader says why it cannot open it */
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return reel_errf(errbuf, errlen, REEL_E_ARG,
+			 "%s is %s, not a regular file: runs are read twice, from the start; "
+			 "save the trace to a file first",
+			 path,
+			 S_ISFIFO(st.st_mode)  ? "a FIFO"
+			 : S_ISDIR(st.st_mode) ? "a folder"
+			 : S_ISCHR(st.st_mode) ? "a character device"
+			 : S_ISBLK(st.st_mode) ? "a block device"
+			 : S_ISSOCK(st.st_mode) ? "a socket"
+						: "not a regular file");
+}
+
 int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_t errlen)
 {
 	*out = NULL;
+	int rc = check_input(path, errbuf, errlen);
+	if (rc < 0)
+		return rc;
 	struct plots_run *run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
@@ -178,7 +203,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 		return err;
 	}
 	const struct reel_header *h = reel_reader_header(rd);
-	plots_strf(run->source, sizeof(run->source), "%s", h->source ? h->source : "");
+	plots_term_escape(run->source, sizeof(run->source), h->source ? h->source : "");
 	run->is_replay = !strcmp(run->source, "replay");
 	run->ndevices = (uint32_t)h->ndevices;
 	meta_text(rd, REEL_META_REPLAY_DATA, run->data, sizeof(run->data));
@@ -421,8 +446,7 @@ void plots_labels_fix(struct plots_run **runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *l = runs[i]->label;
 		for (char *c = l; *c; c++)
-			if (*c == '"' || *c == '\'' || *c == '\\' || *c == '\n' || *c == '\t' ||
-			    *c == '<' || *c == '>' || *c == '&' || *c == '|' || *c == '`')
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'\\<>&|`", *c))
 				*c = '_';
 	}
 	for (size_t i = 1; i < n; i++) {

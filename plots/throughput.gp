@@ -2,7 +2,7 @@
 # (solid) and write (dashed), one colour per run.  Data columns:
 # time_s read_MBps write_MBps read_IOPS write_IOPS inflight.
 # ARG6: what the time axis counts ("completion" or "arrival").
-# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file,
+# Arguments (gnuplot -c): ARG1 terminal png|svg|dumb, ARG2 output file ("-": stdout),
 # ARG3 data files (space-separated words, quoted when needed), ARG4 legend
 # titles (one quoted word per data file), ARG5 plot title, ARG6 extra.
 fmt = ARG1
@@ -15,7 +15,7 @@ if (fmt eq "png") {
         set terminal dumb size 120,40
     }
 }
-set output ARG2
+if (ARG2 ne "-") { set output ARG2 }
 files = ARG3
 titles = ARG4
 n = words(files)

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Ctrl-C (SIGINT) mid-capture leaves a complete, valid file and no tracing
-# instance; kill -9 leaves a file readable up to its last flushed chunk
-# (flushed every second) and a stale instance that the next capture removes.
+# instance; kill -9 leaves the recording under its temporary name
+# (.NAME.ioreel-PID-N: nothing half-written under the final name), readable
+# up to its last flushed chunk (flushed every second), and a stale instance
+# that the next capture removes, naming where that recording is.
 . "$TOP/tests/cli/capture.lib"
 command -v fio >/dev/null || skip "fio not installed"
 make_loop "$T/disk" 64
@@ -29,18 +31,21 @@ n=$(grep -c '^read ' "$T/dump")
 [ "$n" -ge 300 ] || fail "SIGINT: only $n reads captured"
 echo "SIGINT: $n reads, file complete"
 
-# 2. kill -9: the file stays readable up to the last flushed chunk
+# 2. kill -9: the recording stays readable up to the last flushed chunk
 start_capture -d "$LOOP" -o "$T/kill.reel"
+tmp=$(sed -n 's/^ioreel capture: written as \(.*\) until the capture ends$/\1/p' "$T/capture.err")
+case "$tmp" in "$T"/.kill.reel.ioreel-$CAP-*) ;; *) cat "$T/capture.err"; fail "kill -9: temporary name '$tmp'";; esac
 load 1.5
 # wait (bounded) until a flushed chunk holds the reads: the machine may be slow
 for i in $(seq 40); do
-	"$DUMP" dump "$T/kill.reel" >"$T/dump" 2>/dev/null && [ "$(grep -c '^read ' "$T/dump")" -gt 100 ] && break
+	"$DUMP" dump "$tmp" >"$T/dump" 2>/dev/null && [ "$(grep -c '^read ' "$T/dump")" -gt 100 ] && break
 	sleep 0.5
 done
 kill -9 $CAP
 wait "$CAP" 2>/dev/null
 [ -d $TRACEFS/instances/ioreel-$CAP ] || fail "kill -9: expected the instance to survive"
-"$DUMP" dump "$T/kill.reel" >"$T/dump" || fail "kill -9: unreadable file"
+[ -e "$T/kill.reel" ] && fail "kill -9: a file under the final name"
+"$DUMP" dump "$tmp" >"$T/dump" || fail "kill -9: unreadable file"
 grep -q '^complete 0$' "$T/dump" || fail "kill -9: file claims a trailer"
 n=$(grep -c '^read ' "$T/dump")
 [ "$n" -gt 100 ] || fail "kill -9: only $n reads readable"
@@ -50,5 +55,8 @@ echo "kill -9: $n reads readable without a trailer"
 "$IOREEL" capture -d "$LOOP" -o "$T/next.reel" --duration 0.2 2>"$T/next.err" ||
 	{ cat "$T/next.err"; fail "capture after kill -9"; }
 grep -q 'removed [0-9]* stale' "$T/next.err" || { cat "$T/next.err"; fail "no stale instance removal reported"; }
+grep -qF "ioreel-$CAP (its recording, readable up to its last second: $tmp)" "$T/next.err" ||
+	{ cat "$T/next.err"; fail "the stale instance's recording not named"; }
+[ -e /run/ioreel/ioreel-$CAP.lock ] && fail "the stale instance's lock file left behind"
 no_instance_left $CAP
 echo "stale instance ioreel-$CAP removed"

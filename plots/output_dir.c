@@ -1,0 +1,107 @@
+/*
+ * plots/output_dir.c - the output folders of plot, compare and demo, and
+ * the escaping of trace text for the terminal.
+ *
+ * A folder is written only when it is ioreel's own: new, empty, or marked
+ * by PLOTS_MARKER (a regular file of this user, left there when ioreel made
+ * the folder its own); any other folder needs --overwrite (and then stays
+ * unmarked).  Inside it, every file goes through the output policy
+ * (formats/output.c) relative to the folder's fd: a symbolic link, device or
+ * FIFO planted under one of its names is refused, never followed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plots/plots.h"
+
+/* 1 when the folder holds nothing but "." and "..". */
+static int folder_empty(int fd)
+{
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	int empty = 1;
+	struct dirent *e;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+static int marked(int fd)
+{
+	struct stat st;
+	return fstatat(fd, PLOTS_MARKER, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
+static int mark(int fd, const char *dir, char *eb, size_t el)
+{
+	struct reel_out o;
+	char m[1024];
+	int rc = reel_out_open(&o, fd, PLOTS_MARKER, 0, NULL, NULL, 0, m, sizeof(m));
+	if (rc == 0) {
+		fputs("ioreel output folder: ioreel plot, compare and demo replace their own files "
+		      "here\n",
+		      o.f);
+		rc = reel_out_commit(&o, m, sizeof(m));
+	}
+	return rc < 0 ? reel_errf(eb, el, rc, "%s/%s", dir, m) : 0;
+}
+
+int plots_outdir_open(const char *dir, int overwrite, char *eb, size_t el)
+{
+	char m[1024];
+	int fd = reel_outdir_open(dir, m, sizeof(m));
+	if (fd < 0)
+		return reel_errf(eb, el, fd, "%s", m);
+	if (marked(fd) || overwrite)
+		return fd;
+	if (folder_empty(fd)) {
+		int rc = mark(fd, dir, eb, el);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+		return fd;
+	}
+	close(fd);
+	return reel_errf(eb, el, REEL_E_EXISTS,
+			 "%s holds files and is not an ioreel output folder (no %s in it): "
+			 "name a new or empty folder, or pass --overwrite to write there "
+			 "(files of the same names are replaced)",
+			 dir, PLOTS_MARKER);
+}
+
+/* ---- terminal text ------------------------------------------------------ */
+size_t plots_term_escape(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+	const unsigned char *s = (const unsigned char *)src;
+	if (!len)
+		return 0;
+	for (; *s && o + 1 < len; s++) {
+		/* C0 controls, DEL, and C1 controls written in UTF-8 (C2 80..9F) */
+		int c1 = s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f;
+		if (*s < 0x20 || *s == 0x7f || c1) {
+			unsigned v = c1 ? s[1] : *s;
+			if (o + 5 >= len)
+				break;
+			o += (size_t)snprintf(dst + o, len - o, "\\x%02x", v);
+			s += c1;
+		} else {
+			dst[o++] = (char)*s;
+		}
+	}
+	dst[o] = 0;
+	return o;
+}
