@@ -457,7 +457,11 @@ static int run(const struct cluster_world *w, struct ccap *c, const char *scratc
 	snprintf(path, sizeof(path), "%s/rank%d.reel", scratch, w->rank);
 	memset(&k, 0, sizeof(k));
 	k = (struct rankcap){.w = w, .c = c, .gate = -1, .path = path, .ci = &ci};
-	capture_remove_stale();
+	char notes[4096];
+	int stale = capture_remove_stale(notes, sizeof(notes));
+	if (stale > 0)
+		fprintf(stderr, "ioreel capture --mpi: rank %d on %s removed %d stale tracing "
+				"instance%s: %s\n", w->rank, w->host, stale, stale > 1 ? "s" : "", notes);
 	capture_rank(&k);
 	ci.ndevs = k.ndevs;
 	struct timespec rt;
