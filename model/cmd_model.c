@@ -3,7 +3,9 @@
  * model/ that talks to people.  One option table per subcommand.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,29 +25,48 @@ static int operands_error(const struct reel_cmd_doc *doc, const char *what)
 /* ---- fit -------------------------------------------------------------- */
 static const struct reel_cmd_doc fit_doc = {
 	.name = "model fit",
-	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N]",
+	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--overwrite]",
 	.about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
 		 "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
 		 "MODEL.json is described field by field in model/MODEL.md.",
 };
 
-/* Write M to OUT ('-': standard output) and say what was written. */
-static int fit_write(struct model *m, const char *out, size_t n, int64_t fit_ns)
+/* An existing MODEL.json that `model fit` wrote may be replaced. */
+static int is_model_json(const char *path)
 {
-	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "ioreel model fit: cannot create %s: %s\n", out, strerror(errno));
+	char head[64] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	return strstr(head, "\"format\": \"ioreel-model\"") != NULL;
+}
+
+/* Write M to OUT ('-': standard output) through the output policy and say
+ * what was written. */
+static int fit_write(struct model *m, const char *in, const char *out, int overwrite, size_t n,
+		     int64_t fit_ns)
+{
+	struct reel_out o;
+	char err[600];
+	if (reel_out_open(&o, AT_FDCWD, out, REEL_OUT_STDOUT | (overwrite ? REEL_OUT_OVERWRITE : 0),
+			  is_model_json, &in, 1, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel model fit: %s\n", err);
 		return 1;
 	}
-	int e = model_write_json(m, f);
-	if (f != stdout && fclose(f))
-		e = REEL_E_IO;
+	int e = model_write_json(m, o.f);
 	if (e) {
-		fprintf(stderr, "ioreel model fit: writing %s failed (disk full?)\n", out);
+		reel_out_abort(&o);
+		fprintf(stderr, "ioreel model fit: writing %s failed: %s\n", out, reel_strerror(e));
 		return 1;
 	}
-	struct stat st;
-	long long sz = f != stdout && !stat(out, &st) ? (long long)st.st_size : -1;
+	long long sz = o.is_stdout ? -1 : (long long)ftello(o.f);
+	if (reel_out_commit(&o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel model fit: %s\n", err);
+		return 1;
+	}
 	fprintf(stderr, "ioreel model fit: %zu I/O, %zu phase%s, %zu device%s%s -> %s", n,
 		m->nphases, m->nphases == 1 ? "" : "s", m->ndevs, m->ndevs == 1 ? "" : "s",
 		m->naive ? " (naive)" : "", out);
@@ -58,10 +79,13 @@ static int fit_write(struct model *m, const char *out, size_t n, int64_t fit_ns)
 static int cmd_fit(int argc, char **argv)
 {
 	const char *out = NULL;
+	int overwrite = 0;
 	struct model_fit_opts fo = {0, 0};
 	const struct reel_opt opts[] = {
 		OPT_STR('o', "output", "FILE", &out,
 			"where to write the model ('-' for standard output)"),
+		OPT_FLAG(0, "overwrite", &overwrite,
+			 "replace FILE if it exists and is not a MODEL.json"),
 		OPT_FLAG(0, "naive", &fo.naive,
 			 "the naive model instead: Poisson arrivals, uniform\n"
 			 "addresses, mean sizes (a baseline for fidelity)"),
@@ -92,7 +116,7 @@ static int cmd_fit(int argc, char **argv)
 		return 1;
 	}
 	snprintf(m.source, sizeof(m.source), "%s", in);
-	int rc = fit_write(&m, out, n, t1 - t0);
+	int rc = fit_write(&m, in, out, overwrite, n, t1 - t0);
 	model_free(&m);
 	return rc;
 }
@@ -105,15 +129,37 @@ static const struct reel_cmd_doc gen_doc = {
 	.about = "Generate a synthetic trace from a model; the same seed gives the same trace.",
 };
 
-/* The generated trace's writer: header (devices as scaled) and the model's
- * metadata.  NULL after saying why. */
+/* An existing .reel that `model gen` wrote may be replaced. */
+static int is_generated_reel(const char *path)
+{
+	struct reel_reader *rd;
+	if (reel_reader_open(&rd, path, 0) < 0) {
+		reel_reader_close(rd);
+		return 0;
+	}
+	const struct reel_header *h = reel_reader_header(rd);
+	int ours = h && h->source && !strncmp(h->source, "synthetic", 9);
+	reel_reader_close(rd);
+	return ours;
+}
+
+/* SIGINT / SIGTERM: nothing under the final name, then the default action. */
+static void gen_on_signal(int sig)
+{
+	reel_out_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The generated trace's writer, on a temporary beside OUT: header (devices
+ * as scaled) and the model's metadata.  NULL after saying why. */
 static struct reel_writer *gen_open(const struct model *m, const struct model_gen *g,
 				    const struct model_gen_opts *go, const char *in,
-				    const char *out, unsigned wflags)
+				    struct reel_out *o, const char *out, int overwrite)
 {
 	struct reel_device devs[MODEL_MAX_DEVS];
 	size_t nd = model_gen_devices(g, devs, MODEL_MAX_DEVS);
-	char detail[512];
+	char detail[512], err[600];
 	snprintf(detail, sizeof(detail), "ioreel model gen %s seed %llu", in,
 		 (unsigned long long)go->seed);
 	struct reel_header h = {0};
@@ -121,14 +167,16 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 	h.source_detail = detail;
 	h.devices = devs;
 	h.ndevices = nd;
-	struct reel_writer *w;
-	int x = reel_writer_open(&w, out, -1, &h, wflags);
-	if (x == REEL_E_EXISTS) {
-		fprintf(stderr, "ioreel model gen: %s exists; pass --overwrite to replace it\n", out);
+	if (reel_out_open(o, AT_FDCWD, out, REEL_OUT_FD_ONLY | (overwrite ? REEL_OUT_OVERWRITE : 0),
+			  is_generated_reel, &in, 1, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel model gen: %s\n", err);
 		return NULL;
 	}
+	struct reel_writer *w;
+	int x = reel_writer_open(&w, NULL, o->fd, &h, 0);
 	if (x) {
-		fprintf(stderr, "ioreel model gen: cannot create %s: %s\n", out, reel_strerror(x));
+		fprintf(stderr, "ioreel model gen: cannot write %s: %s\n", out, reel_strerror(x));
+		reel_out_abort(o);
 		return NULL;
 	}
 	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
@@ -139,13 +187,16 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 	return w;
 }
 
-/* Every generated record into W, which is closed (or destroyed and OUT
- * removed on a failure): 0 or 1 after saying why. */
-static int gen_write(struct model_gen *g, struct reel_writer *w, const char *in, const char *out)
+/* Every generated record into W, which is closed and its file committed
+ * (or destroyed and the temporary removed on a failure): 0 or 1 after
+ * saying why. */
+static int gen_write(struct model_gen *g, struct reel_writer *w, struct reel_out *o,
+		     const char *in, const char *out)
 {
 	struct reel_rec r;
 	uint64_t n = 0;
 	int x, werr = 0;
+	char err[600];
 	int64_t t0 = reel_now_ns();
 	while ((x = model_gen_next(g, &r)) == 1 && !(werr = reel_write(w, &r)))
 		n++;
@@ -157,11 +208,16 @@ static int gen_write(struct model_gen *g, struct reel_writer *w, const char *in,
 					  : "");
 	if (werr || x < 0) {
 		reel_writer_destroy(w);
-		unlink(out);
+		reel_out_abort(o);
 		return 1;
 	}
 	if ((x = reel_writer_close(w))) {
 		fprintf(stderr, "ioreel model gen: closing %s: %s\n", out, reel_strerror(x));
+		reel_out_abort(o);
+		return 1;
+	}
+	if (reel_out_commit(o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel model gen: %s\n", err);
 		return 1;
 	}
 	int64_t t1 = reel_now_ns();
@@ -214,9 +270,12 @@ static int cmd_gen(int argc, char **argv)
 		return 1;
 	}
 	int rc = 1;
-	struct reel_writer *w = gen_open(&m, g, &go, in, out, overwrite ? REEL_W_OVERWRITE : 0);
+	struct reel_out o;
+	signal(SIGINT, gen_on_signal);
+	signal(SIGTERM, gen_on_signal);
+	struct reel_writer *w = gen_open(&m, g, &go, in, &o, out, overwrite);
 	if (w)
-		rc = gen_write(g, w, in, out);
+		rc = gen_write(g, w, &o, in, out);
 	model_gen_destroy(g);
 	model_free(&m);
 	return rc;

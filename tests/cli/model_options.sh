@@ -34,7 +34,8 @@ usage "--bogus" compare --bogus "$tr" "$tr"
 "$IOREEL" model gen "$T/m.json" -o "$T/g.reel" --count 100 --seed 7 --rate 2 --duration 1 \
 	--capacity 1G 2>"$T/err" || { cat "$T/err"; fail "gen with good options"; }
 grep -q "100 I/O" "$T/err" || { cat "$T/err"; fail "gen --count 100"; }
-"$IOREEL" model gen "$T/m.json" -o "$T/g.reel" 2>"$T/err" && fail "gen over an existing file"
+echo foreign >"$T/f.reel"
+"$IOREEL" model gen "$T/m.json" -o "$T/f.reel" 2>"$T/err" && fail "gen over an existing file"
 grep -q -- "--overwrite" "$T/err" || fail "no hint of --overwrite"
 "$IOREEL" model compare --json "$tr" "$T/g.reel" >/dev/null || fail "compare --json"
 echo ok
