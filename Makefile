@@ -4,13 +4,13 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE \
 	$(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null)
-LDLIBS += -llz4 -lmsgpackc -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
+LDLIBS += -llz4 -lmsgpackc -laio -luring -ltracefs -ltraceevent -lblkid -linih -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
 Q := $(if $(V),,@)
 
-MODULES := formats model capture replay plots
+MODULES := formats model capture replay plots suite
 LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
