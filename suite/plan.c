@@ -298,6 +298,10 @@ static int workload_key(struct pctx *c, const char *section, const char *key, co
 		if (strlen(section) >= sizeof(p->w[0].name))
 			return perr(c, "[%s]: section name longer than %zu characters", section,
 				    sizeof(p->w[0].name) - 1);
+		if (section[strspn(section, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789_.+-")])
+			return perr(c, "[%s]: a section name may hold letters, digits and _ . + - "
+				       "only (it labels charts)", section);
 		c->cur = &p->w[p->nw++];
 		snprintf(c->cur->name, sizeof(c->cur->name), "%s", section);
 		snprintf(c->cur_section, sizeof(c->cur_section), "%s", section);

@@ -303,6 +303,13 @@ int suite_charts_render(const struct suite_opts *o, const struct suite_results *
 int suite_report_write(const struct suite_opts *o, const struct suite_results *res,
 		       const struct suite_verdicts *v, const struct suite_chart *charts,
 		       size_t ncharts, char *errmsg, size_t errlen);
+/* summary.json alone, to f (suite/json.c; module-internal). */
+int suite_report_json(const struct suite_opts *o, const struct suite_results *res,
+		      const struct suite_verdicts *v, FILE *f);
+/* Index of the cell (state position in the plan's list, trace, timing, qd,
+ * data) in suite_results.cells (the order suite_run builds them in). */
+size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, size_t t,
+			size_t q, size_t dm);
 
 #ifdef __cplusplus
 }
