@@ -86,6 +86,8 @@ install: $(BUILD)/ioreel
 		$(DESTDIR)$(PREFIX)/share/ioreel/traces $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ioreel $(DESTDIR)$(PREFIX)/bin/ioreel
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/ioreel/plots/ 2>/dev/null || true
+	install -d $(DESTDIR)$(PREFIX)/share/ioreel/suite
+	install -m 644 suite/*.gp $(DESTDIR)$(PREFIX)/share/ioreel/suite/
 	install -m 644 traces/*.reel $(DESTDIR)$(PREFIX)/share/ioreel/traces/ 2>/dev/null || true
 	install -m 644 ioreel.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioreel.1
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system

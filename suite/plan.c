@@ -309,6 +309,8 @@ static int workload_key(struct pctx *c, const char *section, const char *key, co
 	if (strcmp(key, "trace"))
 		return perr(c, "unknown key '%s' in [%s]: a trace section has one key, "
 			       "trace=FILE.reel", key, section);
+	if (c->cur->trace[0])
+		return perr(c, "[%s] trace= given twice (first on line %d)", section, c->cur->line);
 	if (!*v || strlen(v) >= sizeof(c->cur->trace))
 		return perr(c, "[%s] trace=: give a .reel file", section);
 	snprintf(c->cur->trace, sizeof(c->cur->trace), "%s", v);

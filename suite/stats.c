@@ -133,9 +133,10 @@ void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb
 	w->diff = w->diff_lo = w->diff_hi = sb.mean - sa.mean;
 	if (na < 2 || nb < 2)
 		return;
-	/* quantisation of a value v to rel_res: uniform error of width rel_res*v */
+	/* a value read from a histogram bucket rel_res wide can be off by up to
+	 * a bucket either way: uniform on [-w, w], variance w^2 / 3 */
 	double qa = rel_res * fabs(sa.mean), qb = rel_res * fabs(sb.mean);
-	double vara = fmax(sa.sd * sa.sd, qa * qa / 12), varb = fmax(sb.sd * sb.sd, qb * qb / 12);
+	double vara = fmax(sa.sd * sa.sd, qa * qa / 3), varb = fmax(sb.sd * sb.sd, qb * qb / 3);
 	double va = vara / na, vb = varb / nb, se = sqrt(va + vb);
 	if (!(se > 0)) {
 		w->p = w->diff == 0 ? 1 : 0;

@@ -116,8 +116,9 @@ struct suite_welch {
 };
 /* rel_res: measurement resolution as a fraction of the value (e.g. 0.01
  * for 1% histogram buckets); each sample variance is floored at the
- * variance of that quantisation so identical quantised values do not make
- * a zero-variance "certain" difference. */
+ * variance of that quantisation (a bucket either way: (rel_res*mean)^2/3)
+ * so identical quantised values do not make a zero-variance "certain"
+ * difference. */
 void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
 		      double rel_res, struct suite_welch *w);
 /* Holm's step-down method: reject[i] = 1 for the p-values significant at
