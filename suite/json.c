@@ -180,7 +180,7 @@ int suite_report_json(const struct suite_opts *o, const struct suite_results *re
 	reel_json_str(f, p->text);
 	fprintf(f, ",\"repeats\":%u,\"min_busy_s\":", p->repeats);
 	jnum(f, p->min_busy_s);
-	fprintf(f, "},\"statistics\":{\"test\":\"welch t, two-sided\",\"correction\":\"holm\","
+	fprintf(f, "},\"statistics\":{\"test\":\"welch t on log values, two-sided\",\"correction\":\"holm\","
 		   "\"alpha\":%g,\"comparisons\":%zu,\"significant\":%zu,\"ci\":0.95,"
 		   "\"issue_error_limit_us\":%g,\"max_cv\":%g},\"drives\":[",
 		p->alpha, v->n, v->nsig, p->issue_error_limit_us, p->max_cv);

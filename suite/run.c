@@ -25,7 +25,6 @@ struct runner {
 	struct suite_results *res;
 	char work[PATH_MAX];           /* outdir/work: results, cut traces */
 	char traces[SUITE_MAX_WORKLOADS][PATH_MAX + 128]; /* traces as replayed */
-	unsigned passes_of_cell;       /* passes fixed by the cell's first run */
 	size_t run_no, nruns;
 	int64_t t_start, run_ns;       /* time spent in runs (for the ETA) */
 	size_t runs_timed;
@@ -160,8 +159,8 @@ static int run_passes(struct runner *rn, const struct suite_drive *d, const stru
 	memset(m, 0, sizeof(*m));
 	int64_t t0 = reel_now_ns();
 	unsigned n = 0;
-	/* the first run of a cell aims 25% above min-busy, so the cell's other
-	 * runs (same passes) stay above it on a drive as fast or a bit faster */
+	/* the first run of a cell on a drive aims 25% above min-busy, so the
+	 * drive's other runs of the cell (same passes) stay above it */
 	while (passes ? n < passes : (n == 0 || suite_acc_busy_s(acc) < 1.25 * p->min_busy_s)) {
 		if (n >= MAX_PASSES || (rn->o->stop && *rn->o->stop)) {
 			if (rn->o->stop && *rn->o->stop)
@@ -286,7 +285,7 @@ static int run_cell(struct runner *rn, size_t c)
 	const struct suite_cell *cell = &rn->res->cells[c];
 	struct pass_cfg pc = {rn->traces[cell->w], p->qd[cell->qd], p->data[cell->data],
 			      &p->timing[cell->timing]};
-	unsigned passes = 0;
+	unsigned passes[SUITE_MAX_DRIVES] = {0}; /* fixed per drive by its first run */
 	for (unsigned r = 0; r < p->repeats; r++)
 		for (size_t k = 0; k < o->ndrives; k++) {
 			size_t di = r % 2 ? o->ndrives - 1 - k : k; /* alternate the order */
@@ -295,10 +294,10 @@ static int run_cell(struct runner *rn, size_t c)
 			struct suite_run_metrics *m =
 				&rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
 			int64_t t0 = reel_now_ns();
-			int rc = run_passes(rn, d, &pc, passes, m);
+			int rc = run_passes(rn, d, &pc, passes[di], m);
 			if (rc < 0)
 				return rc;
-			passes = (unsigned)rc;
+			passes[di] = (unsigned)rc;
 			rn->run_ns += reel_now_ns() - t0;
 			rn->runs_timed++;
 			rn->run_no++;

@@ -122,8 +122,9 @@ void suite_summarize(const double *x, unsigned n, struct suite_summary *s)
 	s->ci_hi = s->mean + h;
 }
 
-void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
-		      double rel_res, struct suite_welch *w)
+/* Welch on the given values; rel_res as in suite.h */
+static void welch_core(const double *a, unsigned na, const double *b, unsigned nb,
+		       double floor_a, double floor_b, struct suite_welch *w)
 {
 	struct suite_summary sa, sb;
 	suite_summarize(a, na, &sa);
@@ -133,10 +134,7 @@ void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb
 	w->diff = w->diff_lo = w->diff_hi = sb.mean - sa.mean;
 	if (na < 2 || nb < 2)
 		return;
-	/* a value read from a histogram bucket rel_res wide can be off by up to
-	 * a bucket either way: uniform on [-w, w], variance w^2 / 3 */
-	double qa = rel_res * fabs(sa.mean), qb = rel_res * fabs(sb.mean);
-	double vara = fmax(sa.sd * sa.sd, qa * qa / 3), varb = fmax(sb.sd * sb.sd, qb * qb / 3);
+	double vara = fmax(sa.sd * sa.sd, floor_a), varb = fmax(sb.sd * sb.sd, floor_b);
 	double va = vara / na, vb = varb / nb, se = sqrt(va + vb);
 	if (!(se > 0)) {
 		w->p = w->diff == 0 ? 1 : 0;
@@ -150,6 +148,37 @@ void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb
 	double h = suite_t_quantile(0.975, w->df) * se;
 	w->diff_lo = w->diff - h;
 	w->diff_hi = w->diff + h;
+}
+
+void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
+		      double rel_res, int log_scale, struct suite_welch *w)
+{
+	double la[128], lb[128];
+	int use_log = log_scale && na <= 128 && nb <= 128;
+	for (unsigned i = 0; use_log && i < na; i++)
+		use_log = a[i] > 0;
+	for (unsigned i = 0; use_log && i < nb; i++)
+		use_log = b[i] > 0;
+	if (use_log) {
+		for (unsigned i = 0; i < na; i++)
+			la[i] = log(a[i]);
+		for (unsigned i = 0; i < nb; i++)
+			lb[i] = log(b[i]);
+		/* a value read from a histogram bucket rel_res wide can be off by
+		 * up to a bucket either way: uniform on [-w, w], variance w^2/3 */
+		double f = log1p(rel_res) * log1p(rel_res) / 3;
+		welch_core(la, na, lb, nb, f, f, w);
+		w->log_scale = 1;
+		w->pct = 100 * expm1(w->diff);
+		w->pct_lo = 100 * expm1(w->diff_lo);
+		w->pct_hi = 100 * expm1(w->diff_hi);
+		return;
+	}
+	struct suite_summary sa, sb;
+	suite_summarize(a, na, &sa);
+	suite_summarize(b, nb, &sb);
+	double qa = rel_res * fabs(sa.mean), qb = rel_res * fabs(sb.mean);
+	welch_core(a, na, b, nb, qa * qa / 3, qb * qb / 3, w);
 	if (sa.mean != 0) {
 		w->pct = 100 * w->diff / fabs(sa.mean);
 		w->pct_lo = 100 * w->diff_lo / fabs(sa.mean);

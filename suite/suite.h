@@ -108,19 +108,26 @@ struct suite_summary {
 };
 void suite_summarize(const double *x, unsigned n, struct suite_summary *s);
 
-/* Welch's unequal-variance t test of mean(b) - mean(a). */
+/*
+ * Welch's unequal-variance t test of b against a.  With log_scale (and
+ * every value > 0) the test runs on the logarithms: rates and latencies
+ * differ by factors, and their spread grows with their size, so the logs
+ * have nearly equal variances and the difference is a ratio; diff is then
+ * log(b/a) and pct = 100 (exp(diff) - 1) with its CI.  Otherwise diff is
+ * mean(b) - mean(a) and pct is it as % of mean(a).  rel_res: measurement
+ * resolution as a fraction of the value (0.01 for 1% histogram buckets);
+ * each sample variance is floored at that quantisation's (a bucket either
+ * way: variance w^2/3), so identical quantised values do not make a
+ * zero-variance "certain" difference.
+ */
 struct suite_welch {
 	double t, df, p;          /* two-sided p (1 when undefined) */
-	double diff, diff_lo, diff_hi; /* mean(b)-mean(a) and its 95% CI */
-	double pct, pct_lo, pct_hi;    /* the same as % of mean(a) */
+	double diff, diff_lo, diff_hi; /* and its 95% CI */
+	double pct, pct_lo, pct_hi;    /* the difference as % of a */
+	int log_scale;            /* the test ran on logarithms */
 };
-/* rel_res: measurement resolution as a fraction of the value (e.g. 0.01
- * for 1% histogram buckets); each sample variance is floored at the
- * variance of that quantisation (a bucket either way: (rel_res*mean)^2/3)
- * so identical quantised values do not make a zero-variance "certain"
- * difference. */
 void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
-		      double rel_res, struct suite_welch *w);
+		      double rel_res, int log_scale, struct suite_welch *w);
 /* Holm's step-down method: reject[i] = 1 for the p-values significant at
  * family-wise level alpha. */
 void suite_holm(const double *p, size_t n, double alpha, int *reject);
