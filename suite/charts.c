@@ -79,6 +79,15 @@ static int render(struct chart_job *j, const char *script, const char *file, con
 	return 0;
 }
 
+/* Did workload w's headline cell run (an interrupted suite may stop
+ * before)?  Charts leave out the traces that did not. */
+static int has_data(const struct chart_job *j, size_t w)
+{
+	const struct suite_plan *p = j->o->plan;
+	size_t c = suite_cell_index(p, 0, w, 0, 0, 0);
+	return j->res->runs[c * j->o->ndrives * p->repeats].passes > 0;
+}
+
 /* gnuplot word lists must not hold spaces */
 static void no_spaces(char *s)
 {
@@ -156,15 +165,21 @@ static void series_header(FILE *f, const struct suite_opts *o, int triples)
 	fputc('\n', f);
 }
 
-static void panel_titles(const struct suite_plan *p, char *buf, size_t len)
+/* The panels' titles (traces with data); returns their count. */
+static size_t panel_titles(const struct chart_job *j, char *buf, size_t len)
 {
+	const struct suite_plan *p = j->o->plan;
+	size_t n = 0;
 	buf[0] = 0;
 	for (size_t w = 0; w < p->nw; w++) {
+		if (!has_data(j, w))
+			continue;
 		char t[80];
 		snprintf(t, sizeof(t), "%s", p->w[w].name);
 		no_spaces(t);
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", w ? " " : "", t);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n++ ? " " : "", t);
 	}
+	return n;
 }
 
 /* ---- the nines: latency percentiles on a -log10(1-p) axis ---------------- */
@@ -175,9 +190,11 @@ static int nines_chart(struct chart_job *j)
 	struct reel_hist *h = malloc(sizeof(*h));
 	if (!h)
 		return REEL_E_NOMEM;
-	for (size_t w = 0; w < p->nw; w++) {
+	for (size_t w = 0, k = 0; w < p->nw; w++) {
+		if (!has_data(j, w))
+			continue;
 		char name[64];
-		snprintf(name, sizeof(name), "nines_%zu.dat", w + 1);
+		snprintf(name, sizeof(name), "nines_%zu.dat", ++k);
 		FILE *f = data_open(j, name);
 		if (!f) {
 			free(h);
@@ -204,10 +221,12 @@ static int nines_chart(struct chart_job *j)
 		fclose(f);
 	}
 	free(h);
-	char colours[512], dashes[128], panels[1200], np[16], title[200];
+	char colours[512], dashes[128], panels[1200], np[24], title[200];
 	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes));
-	panel_titles(p, panels, sizeof(panels));
-	snprintf(np, sizeof(np), "%zu", p->nw);
+	size_t npanels = panel_titles(j, panels, sizeof(panels));
+	if (!npanels)
+		return 0;
+	snprintf(np, sizeof(np), "%zu", npanels);
 	snprintf(title, sizeof(title), "Latency percentiles (QD %s, %s data, %s timing; all "
 		 "repeats pooled)", p->qd[0], p->data[0], p->timing[0].name);
 	const char *args[] = {"nines.png", title, np, "data/nines_", panels, colours, dashes};
@@ -225,9 +244,12 @@ static int category_chart(struct chart_job *j, int by_qd)
 	size_t ncat = by_qd ? p->nqd : p->ndata;
 	int m = by_qd ? SUITE_M_IOPS : SUITE_M_RATE;
 	const char *stem = by_qd ? "qd" : "data";
-	for (size_t w = 0; w < p->nw; w++) {
+	double top_mean = 0, top_hi = 0;
+	for (size_t w = 0, panel = 0; w < p->nw; w++) {
+		if (!has_data(j, w))
+			continue;
 		char name[64];
-		snprintf(name, sizeof(name), "%s_%zu.dat", stem, w + 1);
+		snprintf(name, sizeof(name), "%s_%zu.dat", stem, ++panel);
 		FILE *f = data_open(j, name);
 		if (!f)
 			return -errno;
@@ -249,8 +271,11 @@ static int category_chart(struct chart_job *j, int by_qd)
 								    by_qd ? 0 : k);
 					struct suite_summary su;
 					suite_cell_summary(o, j->res, c, d, m, &su);
-					if (su.n)
+					if (su.n) {
 						fprintf(f, " %g %g %g", su.mean, su.ci_lo, su.ci_hi);
+						top_mean = fmax(top_mean, su.mean);
+						top_hi = fmax(top_hi, su.ci_hi);
+					}
 					else
 						fprintf(f, " NaN NaN NaN");
 				}
@@ -258,10 +283,12 @@ static int category_chart(struct chart_job *j, int by_qd)
 		}
 		fclose(f);
 	}
-	char colours[512], dashes[128], panels[1200], np[16], title[200], out[32], prefix[32];
+	char colours[512], dashes[128], panels[1200], np[24], title[200], out[32], prefix[32];
 	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes));
-	panel_titles(p, panels, sizeof(panels));
-	snprintf(np, sizeof(np), "%zu", p->nw);
+	size_t npanels = panel_titles(j, panels, sizeof(panels));
+	if (!npanels)
+		return 0;
+	snprintf(np, sizeof(np), "%zu", npanels);
 	snprintf(out, sizeof(out), "%s.png", stem);
 	snprintf(prefix, sizeof(prefix), "data/%s_", stem);
 	if (by_qd)
@@ -271,13 +298,15 @@ static int category_chart(struct chart_job *j, int by_qd)
 		snprintf(title, sizeof(title), "Data modes: average data rate, MB/s (QD %s, %s "
 			 "timing)", p->qd[0], p->timing[0].name);
 	const char *ylabel = by_qd ? "IOPS" : "MB/s";
-	const char *args[] = {out, title, np, prefix, panels, colours, dashes, ylabel};
+	char ymax[32]; /* the CIs, but not so far that the means flatten out */
+	snprintf(ymax, sizeof(ymax), "%g", top_mean > 0 ? fmin(top_hi, 2.5 * top_mean) * 1.08 : 1);
+	const char *args[] = {out, title, np, prefix, panels, colours, dashes, ylabel, ymax};
 	return render(j, "../suite/suite_lines", out, title,
 		      by_qd ? "Mean IOPS per queue depth with 95% CI; 'original' keeps the trace's "
 			      "own in-flight count."
 			    : "Mean data rate per data mode with 95% CI; the LZ4 ratio achieved is in "
 			      "the label (a compressing drive is faster on compressible data).",
-		      args, 8);
+		      args, 9);
 }
 
 /* ---- steady state: the metric of each round ----------------------------- */

@@ -123,7 +123,7 @@ static void json_cell(FILE *f, const struct suite_opts *o, const struct suite_re
 		fputs(d ? ",{" : "{", f);
 		jkey(f, "drive");
 		reel_json_str(f, o->drives[d].name);
-		fprintf(f, ",\"runs\":%u,\"passes\":%u,\"busy_s_mean\":", n, r0[0].passes);
+		fprintf(f, ",\"runs\":%u,\"trace_copies\":%u,\"busy_s_mean\":", n, r0[0].passes);
 		jnum(f, n ? busy / n : NAN);
 		fputs(",\"lz4_ratio\":", f);
 		jnum(f, n && ratio > 0 ? ratio / n : NAN);

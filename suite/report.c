@@ -249,7 +249,7 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			  const int *metrics, int nm, struct tbl *t)
 {
 	tbl_init(t, 5 + (size_t)nm);
-	const char *hdr[5 + SUITE__NMETRICS] = {"cell", "drive", "runs x passes", "LZ4 ratio"};
+	const char *hdr[5 + SUITE__NMETRICS] = {"cell", "drive", "runs x trace copies", "LZ4 ratio"};
 	for (int h = 0; h < nm; h++)
 		hdr[4 + h] = suite_metric_title(metrics[h]);
 	hdr[4 + nm] = "flags";

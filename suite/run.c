@@ -5,6 +5,7 @@
  * r+1 (the drive order alternating between repeats), so a slow minute of
  * the machine does not land on one drive.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -18,7 +19,7 @@
 #include "replay/replay.h"
 #include "suite/suite.h"
 
-#define MAX_PASSES 10000
+#define MAX_COPIES 10000
 
 struct runner {
 	const struct suite_opts *o;
@@ -100,13 +101,14 @@ static int qd_setup(struct replay_opts *ro, const char *qd)
 }
 
 struct pass_cfg {
-	const char *trace, *qd, *data;
+	size_t w; /* workload */
+	const char *qd, *data;
 	const struct suite_timing *timing;
 };
 
-static int one_pass(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
-		    struct suite_acc *acc, struct replay_result *res, struct suite_run_metrics *m,
-		    struct reel_hist *issue)
+/* One replay of TRACE on d; its records go into acc. */
+static int one_replay(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		      const char *trace, struct suite_acc *acc, struct replay_result *res)
 {
 	const struct suite_plan *p = rn->o->plan;
 	struct replay_opts ro;
@@ -114,7 +116,7 @@ static int one_pass(struct runner *rn, const struct suite_drive *d, const struct
 	const char *targets[1] = {d->path};
 	char result[PATH_MAX + 32];
 	snprintf(result, sizeof(result), "%s/run.reel", rn->work);
-	ro.trace = pc->trace;
+	ro.trace = trace;
 	ro.targets = targets;
 	ro.ntargets = 1;
 	ro.result = result;
@@ -136,54 +138,76 @@ static int one_pass(struct runner *rn, const struct suite_drive *d, const struct
 		return rc;
 	if (res->interrupted)
 		return REEL_E_INTERRUPTED;
-	if (res->ratio_achieved > 0)
-		m->ratio = res->ratio_achieved;
-	reel_hist_merge(issue, &res->issue_err);
 	return suite_acc_add_file(acc, result, rn->errmsg, rn->errlen);
 }
 
-/* One run: `passes` passes of the trace, or (passes == 0) as many as it
- * takes to reach the plan's min-busy time; returns the passes made. */
-static int run_passes(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
-		      unsigned passes, struct suite_run_metrics *m)
+/* The trace of workload w looped `copies` times (made on first use). */
+static int looped_trace(struct runner *rn, size_t w, unsigned copies, char *out, size_t len)
+{
+	if (copies <= 1) {
+		snprintf(out, len, "%s", rn->traces[w]);
+		return 0;
+	}
+	snprintf(out, len, "%s/%s.x%u.reel", rn->work, rn->o->plan->w[w].name, copies);
+	if (access(out, R_OK) == 0)
+		return 0;
+	return suite_trace_rewrite(rn->traces[w], out, 0, copies, rn->errmsg, rn->errlen);
+}
+
+static int measure(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		   unsigned copies, struct suite_run_metrics *m, struct suite_acc **acc,
+		   struct replay_result *res)
+{
+	char trace[PATH_MAX + 160];
+	int rc = looped_trace(rn, pc->w, copies, trace, sizeof(trace));
+	if (rc < 0)
+		return rc;
+	suite_acc_free(*acc);
+	if (!(*acc = suite_acc_new()))
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
+	int64_t t0 = reel_now_ns();
+	if ((rc = one_replay(rn, d, pc, trace, *acc, res)) < 0)
+		return rc;
+	m->wall_s = (double)(reel_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/*
+ * One run: one replay of the trace looped `copies` times, or (copies == 0)
+ * a replay of the trace once to measure its busy time, then, if that is
+ * under the plan's min-busy (with a 25% margin, so the drive's later runs
+ * of the cell stay above it), of the trace looped as many times as it
+ * takes.  Returns the copies used.
+ */
+static int run_copies(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		      unsigned copies, struct suite_run_metrics *m)
 {
 	const struct suite_plan *p = rn->o->plan;
-	struct suite_acc *acc = suite_acc_new();
+	struct suite_acc *acc = NULL;
 	struct replay_result *res = malloc(sizeof(*res));
-	struct reel_hist *issue = calloc(1, sizeof(*issue));
-	int rc = 0;
-	if (!acc || !res || !issue) {
-		rc = reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
-		goto out;
-	}
+	if (!res)
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
 	memset(m, 0, sizeof(*m));
-	int64_t t0 = reel_now_ns();
-	unsigned n = 0;
-	/* the first run of a cell on a drive aims 25% above min-busy, so the
-	 * drive's other runs of the cell (same passes) stay above it */
-	while (passes ? n < passes : (n == 0 || suite_acc_busy_s(acc) < 1.25 * p->min_busy_s)) {
-		if (n >= MAX_PASSES || (rn->o->stop && *rn->o->stop)) {
-			if (rn->o->stop && *rn->o->stop)
-				rc = REEL_E_INTERRUPTED;
-			break;
-		}
-		if ((rc = one_pass(rn, d, pc, acc, res, m, issue)) < 0)
-			goto out;
-		n++;
+	int rc = measure(rn, d, pc, copies ? copies : 1, m, &acc, res);
+	if (rc >= 0 && !copies) {
+		double busy = suite_acc_busy_s(acc), want = 1.25 * p->min_busy_s;
+		copies = busy > 0 && busy < want ? (unsigned)fmin(ceil(want / busy), MAX_COPIES) : 1;
+		if (copies > 1)
+			rc = measure(rn, d, pc, copies, m, &acc, res);
 	}
-	if (rc < 0)
-		goto out;
-	double ratio = m->ratio;
-	suite_acc_metrics(acc, m);
-	m->ratio = ratio;
-	m->wall_s = (double)(reel_now_ns() - t0) / 1e9;
-	m->issue_p99_us = pc->timing->afap ? -1 : (double)reel_hist_quantile(issue, 0.99) / 1e3;
-	m->host_bound = m->issue_p99_us > p->issue_error_limit_us;
-	rc = (int)n;
-out:
+	if (rc >= 0) {
+		double wall = m->wall_s;
+		suite_acc_metrics(acc, m);
+		m->wall_s = wall;
+		m->passes = copies;
+		m->ratio = res->ratio_achieved;
+		m->issue_p99_us = pc->timing->afap
+					  ? -1 : (double)reel_hist_quantile(&res->issue_err, 0.99) / 1e3;
+		m->host_bound = m->issue_p99_us > p->issue_error_limit_us;
+		rc = (int)copies;
+	}
 	suite_acc_free(acc);
 	free(res);
-	free(issue);
 	return rc;
 }
 
@@ -210,7 +234,7 @@ static int steady_rounds(struct runner *rn, size_t di, struct suite_state_info *
 	while (p->steady_stimulus[0] && strcmp(p->w[w].name, p->steady_stimulus))
 		w++;
 	struct suite_timing afap = {.name = "afap", .afap = 1, .speed = 1};
-	struct pass_cfg pc = {rn->traces[w], "32", "random", &afap};
+	struct pass_cfg pc = {w, "32", "random", &afap};
 	unsigned passes = 0;
 	struct suite_run_metrics *m = malloc(sizeof(*m));
 	if (!m)
@@ -218,7 +242,7 @@ static int steady_rounds(struct runner *rn, size_t di, struct suite_state_info *
 	int rc = 0;
 	for (unsigned r = 0; r < p->steady_rounds && r < 64; r++) {
 		say(rn, d->name, SUITE_STATE_STEADY, "steady", (double)r / p->steady_rounds, 0, 0);
-		rc = run_passes(rn, d, &pc, passes, m);
+		rc = run_copies(rn, d, &pc, passes, m);
 		if (rc < 0)
 			break;
 		passes = (unsigned)rc;
@@ -283,9 +307,9 @@ static int run_cell(struct runner *rn, size_t c)
 	const struct suite_opts *o = rn->o;
 	const struct suite_plan *p = o->plan;
 	const struct suite_cell *cell = &rn->res->cells[c];
-	struct pass_cfg pc = {rn->traces[cell->w], p->qd[cell->qd], p->data[cell->data],
+	struct pass_cfg pc = {cell->w, p->qd[cell->qd], p->data[cell->data],
 			      &p->timing[cell->timing]};
-	unsigned passes[SUITE_MAX_DRIVES] = {0}; /* fixed per drive by its first run */
+	unsigned passes[SUITE_MAX_DRIVES] = {0}; /* copies, fixed per drive by its first run */
 	for (unsigned r = 0; r < p->repeats; r++)
 		for (size_t k = 0; k < o->ndrives; k++) {
 			size_t di = r % 2 ? o->ndrives - 1 - k : k; /* alternate the order */
@@ -294,7 +318,7 @@ static int run_cell(struct runner *rn, size_t c)
 			struct suite_run_metrics *m =
 				&rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
 			int64_t t0 = reel_now_ns();
-			int rc = run_passes(rn, d, &pc, passes[di], m);
+			int rc = run_copies(rn, d, &pc, passes[di], m);
 			if (rc < 0)
 				return rc;
 			passes[di] = (unsigned)rc;
@@ -315,12 +339,30 @@ static int prepare_traces(struct runner *rn)
 		}
 		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.idlecut.reel", rn->work,
 			 p->w[w].name);
-		int rc = suite_cut_idle(p->w[w].trace, rn->traces[w], p->max_idle_s, rn->errmsg,
-					rn->errlen);
+		int rc = suite_trace_rewrite(p->w[w].trace, rn->traces[w], p->max_idle_s, 1,
+					     rn->errmsg, rn->errlen);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* Remove the work directory and what the suite put in it. */
+static void remove_work(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".reel")) {
+			char path[PATH_MAX + 300];
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
 }
 
 static void host_info(struct suite_results *res)
@@ -392,12 +434,7 @@ int suite_run(const struct suite_opts *o, struct suite_results *res, char *errms
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	res->end_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	char path[PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/run.reel", rn->work);
-	unlink(path);
-	for (size_t w = 0; p->max_idle_s > 0 && w < p->nw; w++)
-		unlink(rn->traces[w]);
-	rmdir(rn->work);
+	remove_work(rn->work);
 	free(rn);
 	return rc;
 }

@@ -267,10 +267,11 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen);
 int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg,
 	      size_t errlen);
 void suite_results_free(struct suite_results *res);
-/* Cut idle gaps (no I/O in flight) longer than max_idle_s out of trace IN
- * into a new .reel OUT: every later time moves earlier by the cut. */
-int suite_cut_idle(const char *in, const char *out, double max_idle_s, char *errmsg,
-		   size_t errlen);
+/* Write trace IN to a new .reel OUT with idle gaps (no I/O in flight)
+ * longer than max_idle_s cut (0: keep them; every later time moves earlier
+ * by the cut), `copies` times one after another (1 ms apart). */
+int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsigned copies,
+			char *errmsg, size_t errlen);
 
 /* ---- the report (suite/report.c, suite/charts.c) ------------------------- */
 /* One comparison: drive b vs drive a on metric m in cell c. */
