@@ -133,7 +133,8 @@ static int bars_chart(struct chart_job *j, int m)
 	const char *args[] = {dat, file, title, xlabel, rows};
 	char cap[512];
 	snprintf(cap, sizeof(cap), "Mean of the repeats per drive and state; error bars: 95%% "
-		 "confidence interval of the mean. Lighter bars: the drive after the full state.");
+		 "confidence interval of the mean. A drive's colour is darkest for the empty state, "
+		 "lighter for full, lightest for steady.");
 	return render(j, "../suite/suite_bars", file, title, cap, args, 5);
 }
 

@@ -291,7 +291,8 @@ struct suite_verdicts {
 int suite_verdicts_compute(const struct suite_opts *o, const struct suite_results *res,
 			   struct suite_verdicts *v);
 void suite_verdicts_free(struct suite_verdicts *v);
-/* Summary of one metric over the repeats of (cell, drive). */
+/* Summary of one metric over the repeats of (cell, drive); the CI's lower
+ * bound is clipped at 0 (no metric is negative). */
 void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res,
 			size_t cell, size_t drive, int metric, struct suite_summary *s);
 /* The cell's label: "git, QD 32, random, afap, full". */

@@ -37,6 +37,8 @@ void suite_cell_summary(const struct suite_opts *o, const struct suite_results *
 	double x[128];
 	unsigned n = cell_values(o, res, cell, drive, metric, x);
 	suite_summarize(x, n, s);
+	if (s->ci_lo < 0)
+		s->ci_lo = 0; /* every metric is >= 0 */
 }
 
 /* Percentiles come from 1%-wide histogram buckets. */
