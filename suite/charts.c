@@ -138,18 +138,22 @@ static int bars_chart(struct chart_job *j, int m)
 	return render(j, "../suite/suite_bars", file, title, cap, args, 5);
 }
 
-/* Series (drive x state) colours, dash types and names for line charts. */
+/* Series (drive x state) colours (the bar charts' shades), and dash types
+ * (nines) or point types (categories) by state, for line charts. */
 static void series_lists(const struct suite_opts *o, char *colours, size_t clen, char *dashes,
-			 size_t dlen)
+			 size_t dlen, int points)
 {
+	static const int point_of_state[SUITE__NSTATES] = {7, 5, 9};
 	const struct suite_plan *p = o->plan;
 	colours[0] = dashes[0] = 0;
 	for (size_t d = 0; d < o->ndrives; d++)
 		for (size_t s = 0; s < p->nstates; s++) {
+			int st = p->states[s];
 			snprintf(colours + strlen(colours), clen - strlen(colours), "%s#%06x",
-				 colours[0] ? " " : "", drive_colour(d));
+				 colours[0] ? " " : "", points ? shade(drive_colour(d), st)
+							       : drive_colour(d));
 			snprintf(dashes + strlen(dashes), dlen - strlen(dashes), "%s%d",
-				 dashes[0] ? " " : "", p->states[s] + 1);
+				 dashes[0] ? " " : "", points ? point_of_state[st] : st + 1);
 		}
 }
 
@@ -223,7 +227,7 @@ static int nines_chart(struct chart_job *j)
 	}
 	free(h);
 	char colours[512], dashes[128], panels[1200], np[24], title[200];
-	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes));
+	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes), 0);
 	size_t npanels = panel_titles(j, panels, sizeof(panels));
 	if (!npanels)
 		return 0;
@@ -245,10 +249,11 @@ static int category_chart(struct chart_job *j, int by_qd)
 	size_t ncat = by_qd ? p->nqd : p->ndata;
 	int m = by_qd ? SUITE_M_IOPS : SUITE_M_RATE;
 	const char *stem = by_qd ? "qd" : "data";
-	double top_mean = 0, top_hi = 0;
+	char ymax[SUITE_MAX_WORKLOADS * 24] = "";
 	for (size_t w = 0, panel = 0; w < p->nw; w++) {
 		if (!has_data(j, w))
 			continue;
+		double top_mean = 0, top_hi = 0;
 		char name[64];
 		snprintf(name, sizeof(name), "%s_%zu.dat", stem, ++panel);
 		FILE *f = data_open(j, name);
@@ -283,9 +288,12 @@ static int category_chart(struct chart_job *j, int by_qd)
 			fputc('\n', f);
 		}
 		fclose(f);
+		/* the CIs, but not so far that the means flatten out */
+		snprintf(ymax + strlen(ymax), sizeof(ymax) - strlen(ymax), "%s%g", panel > 1 ? " " : "",
+			 top_mean > 0 ? fmin(top_hi, 2.5 * top_mean) * 1.08 : 1);
 	}
 	char colours[512], dashes[128], panels[1200], np[24], title[200], out[32], prefix[32];
-	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes));
+	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes), 1);
 	size_t npanels = panel_titles(j, panels, sizeof(panels));
 	if (!npanels)
 		return 0;
@@ -299,8 +307,6 @@ static int category_chart(struct chart_job *j, int by_qd)
 		snprintf(title, sizeof(title), "Data modes: average data rate, MB/s (QD %s, %s "
 			 "timing)", p->qd[0], p->timing[0].name);
 	const char *ylabel = by_qd ? "IOPS" : "MB/s";
-	char ymax[32]; /* the CIs, but not so far that the means flatten out */
-	snprintf(ymax, sizeof(ymax), "%g", top_mean > 0 ? fmin(top_hi, 2.5 * top_mean) * 1.08 : 1);
 	const char *args[] = {out, title, np, prefix, panels, colours, dashes, ylabel, ymax};
 	return render(j, "../suite/suite_lines", out, title,
 		      by_qd ? "Mean IOPS per queue depth with 95% CI; 'original' keeps the trace's "

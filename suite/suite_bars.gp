@@ -19,4 +19,4 @@ set key off
 set lmargin 28
 plot ARG1 using (($2)/2):1:(0):2:($1-0.38):($1+0.38):5:ytic(6) with boxxyerror lc rgb variable, \
      '' using 2:1:3:4 with xerrorbars lc rgb "#000000" pt 0 lw 1.2, \
-     '' using 4:1:(sprintf(" %.4g", $2)) with labels left font "sans,9" tc rgb "#222222"
+     '' using 4:1:($2 >= 1000 ? sprintf(" %.0f", $2) : sprintf(" %.3g", $2)) with labels left font "sans,9" tc rgb "#222222"
