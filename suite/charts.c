@@ -85,7 +85,7 @@ static int has_data(const struct chart_job *j, size_t w)
 {
 	const struct suite_plan *p = j->o->plan;
 	size_t c = suite_cell_index(p, 0, w, 0, 0, 0);
-	return j->res->runs[c * j->o->ndrives * p->repeats].passes > 0;
+	return j->res->runs[c * j->o->ndrives * p->repeats].copies > 0;
 }
 
 /* gnuplot word lists must not hold spaces */

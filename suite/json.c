@@ -84,7 +84,7 @@ static void json_metric(FILE *f, const struct suite_opts *o, const struct suite_
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct suite_run_metrics *rm = &res->runs[(c * o->ndrives + d) * p->repeats + r];
 		fputs(r ? "," : "", f);
-		jnum(f, rm->passes ? rm->m[m] : NAN);
+		jnum(f, rm->copies ? rm->m[m] : NAN);
 	}
 	fputs("]}", f);
 }
@@ -113,7 +113,7 @@ static void json_cell(FILE *f, const struct suite_opts *o, const struct suite_re
 		int host = 0;
 		unsigned n = 0;
 		for (unsigned r = 0; r < p->repeats; r++)
-			if (r0[r].passes) {
+			if (r0[r].copies) {
 				busy += r0[r].busy_s;
 				ratio += r0[r].ratio;
 				issue = fmax(issue, r0[r].issue_p99_us);
@@ -123,7 +123,7 @@ static void json_cell(FILE *f, const struct suite_opts *o, const struct suite_re
 		fputs(d ? ",{" : "{", f);
 		jkey(f, "drive");
 		reel_json_str(f, o->drives[d].name);
-		fprintf(f, ",\"runs\":%u,\"trace_copies\":%u,\"busy_s_mean\":", n, r0[0].passes);
+		fprintf(f, ",\"runs\":%u,\"trace_copies\":%u,\"busy_s_mean\":", n, r0[0].copies);
 		jnum(f, n ? busy / n : NAN);
 		fputs(",\"lz4_ratio\":", f);
 		jnum(f, n && ratio > 0 ? ratio / n : NAN);

@@ -1,6 +1,6 @@
 /*
  * suite/metrics.c - the metrics of one run, computed from the records of
- * its result files (a run is one or more passes of the trace): data rate
+ * its result file (one replay of the trace, looped to size): data rate
  * and IOPS over the busy time (the union of [issue, completion] intervals:
  * time with at least one I/O in flight), latency mean and percentiles per
  * direction, the share of I/Os over 10 ms, and the PCMark-style score.
@@ -164,7 +164,7 @@ void suite_acc_metrics(const struct suite_acc *a, struct suite_run_metrics *m)
 	m->ios = a->ios;
 	m->bytes = a->bytes;
 	m->errors = a->errors;
-	m->passes = a->files;
+	m->copies = a->files; /* the caller sets the trace copies */
 	m->lat_all = a->lat[2];
 	m->m[SUITE_M_RATE] = busy > 0 ? (double)a->bytes / busy / 1e6 : NAN;
 	m->m[SUITE_M_IOPS] = busy > 0 ? (double)a->ios / busy : NAN;

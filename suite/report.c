@@ -123,7 +123,7 @@ static void tbl_write(FILE *f, const struct tbl *t, int html, const char *id)
 /* ---- what the tables say ------------------------------------------------- */
 struct cd_info { /* one drive in one cell */
 	double busy, ratio, issue_p99;
-	unsigned runs, passes;
+	unsigned runs, copies;
 	int is_short, noisy, host_bound;
 };
 
@@ -135,10 +135,10 @@ static void cd_info(const struct suite_opts *o, const struct suite_results *res,
 	ci->issue_p99 = -1;
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct suite_run_metrics *m = &res->runs[(c * o->ndrives + d) * p->repeats + r];
-		if (!m->passes)
+		if (!m->copies)
 			continue;
 		ci->runs++;
-		ci->passes = m->passes;
+		ci->copies = m->copies;
 		ci->busy += m->busy_s;
 		ci->ratio += m->ratio;
 		ci->issue_p99 = fmax(ci->issue_p99, m->issue_p99_us);
@@ -261,7 +261,7 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			struct cd_info ci;
 			cd_info(o, res, c, d, &ci);
 			suite_cell_label(o->plan, &res->cells[c], cell, sizeof(cell));
-			snprintf(rp, sizeof(rp), "%u x %u", ci.runs, ci.passes);
+			snprintf(rp, sizeof(rp), "%u x %u", ci.runs, ci.copies);
 			if (ci.ratio > 0)
 				snprintf(ratio, sizeof(ratio), "%.2f", ci.ratio);
 			else

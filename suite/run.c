@@ -199,7 +199,7 @@ static int run_copies(struct runner *rn, const struct suite_drive *d, const stru
 		double wall = m->wall_s;
 		suite_acc_metrics(acc, m);
 		m->wall_s = wall;
-		m->passes = copies;
+		m->copies = copies;
 		m->ratio = res->ratio_achieved;
 		m->issue_p99_us = pc->timing->afap
 					  ? -1 : (double)reel_hist_quantile(&res->issue_err, 0.99) / 1e3;
@@ -235,17 +235,17 @@ static int steady_rounds(struct runner *rn, size_t di, struct suite_state_info *
 		w++;
 	struct suite_timing afap = {.name = "afap", .afap = 1, .speed = 1};
 	struct pass_cfg pc = {w, "32", "random", &afap};
-	unsigned passes = 0;
+	unsigned copies = 0;
 	struct suite_run_metrics *m = malloc(sizeof(*m));
 	if (!m)
 		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
 	int rc = 0;
 	for (unsigned r = 0; r < p->steady_rounds && r < 64; r++) {
 		say(rn, d->name, SUITE_STATE_STEADY, "steady", (double)r / p->steady_rounds, 0, 0);
-		rc = run_copies(rn, d, &pc, passes, m);
+		rc = run_copies(rn, d, &pc, copies, m);
 		if (rc < 0)
 			break;
-		passes = (unsigned)rc;
+		copies = (unsigned)rc;
 		si->steady_iops[r] = m->m[SUITE_M_IOPS];
 		si->rounds = r + 1;
 		struct suite_steady st;
@@ -309,7 +309,7 @@ static int run_cell(struct runner *rn, size_t c)
 	const struct suite_cell *cell = &rn->res->cells[c];
 	struct pass_cfg pc = {cell->w, p->qd[cell->qd], p->data[cell->data],
 			      &p->timing[cell->timing]};
-	unsigned passes[SUITE_MAX_DRIVES] = {0}; /* copies, fixed per drive by its first run */
+	unsigned copies[SUITE_MAX_DRIVES] = {0}; /* copies, fixed per drive by its first run */
 	for (unsigned r = 0; r < p->repeats; r++)
 		for (size_t k = 0; k < o->ndrives; k++) {
 			size_t di = r % 2 ? o->ndrives - 1 - k : k; /* alternate the order */
@@ -318,10 +318,10 @@ static int run_cell(struct runner *rn, size_t c)
 			struct suite_run_metrics *m =
 				&rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
 			int64_t t0 = reel_now_ns();
-			int rc = run_copies(rn, d, &pc, passes[di], m);
+			int rc = run_copies(rn, d, &pc, copies[di], m);
 			if (rc < 0)
 				return rc;
-			passes[di] = (unsigned)rc;
+			copies[di] = (unsigned)rc;
 			rn->run_ns += reel_now_ns() - t0;
 			rn->runs_timed++;
 			rn->run_no++;

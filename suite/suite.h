@@ -195,13 +195,13 @@ struct suite_run_metrics {
 	double m[SUITE__NMETRICS];
 	double busy_s, wall_s;
 	uint64_t ios, bytes, errors;
-	unsigned passes;
+	unsigned copies;          /* trace copies replayed (0: the run did not happen) */
 	double ratio;             /* LZ4 ratio achieved (0: nothing written) */
 	double issue_p99_us;      /* -1 when not meaningful (afap) */
 	int host_bound;           /* issue_p99_us above the plan's limit */
 	struct reel_hist lat_all; /* for the nines curve */
 };
-/* Accumulator of one run's result files (a run may take several passes). */
+/* Accumulator of a run's result files. */
 struct suite_acc;
 struct suite_acc *suite_acc_new(void);
 void suite_acc_free(struct suite_acc *a);

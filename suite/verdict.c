@@ -25,7 +25,7 @@ static unsigned cell_values(const struct suite_opts *o, const struct suite_resul
 	unsigned n = 0, reps = o->plan->repeats;
 	for (unsigned r = 0; r < reps; r++) {
 		const struct suite_run_metrics *rm = &res->runs[(cell * o->ndrives + drive) * reps + r];
-		if (rm->passes && isfinite(rm->m[m]))
+		if (rm->copies && isfinite(rm->m[m]))
 			x[n++] = rm->m[m];
 	}
 	return n;

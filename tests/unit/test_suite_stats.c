@@ -55,19 +55,31 @@ static void test_welch(void)
 	double b[] = {28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7,
 		      23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3, 20.4, 23.9, 13.3};
 	struct suite_welch w;
-	suite_welch_test(b, 20, a, 10, 0, &w);
+	suite_welch_test(b, 20, a, 10, 0, 0, &w);
 	NEAR(w.t, -2.225512, 1e-5);
 	NEAR(w.df, 24.524635, 1e-5);
 	NEAR(w.p, 0.035485, 1e-5);
 	CHECK(w.diff_lo < w.diff && w.diff < w.diff_hi && w.diff_hi < 0);
 	/* identical quantised values: the resolution floor keeps p away from 0 */
 	double q1[] = {100, 100, 100}, q2[] = {101, 101, 101};
-	suite_welch_test(q1, 3, q2, 3, 0.01, &w);
+	suite_welch_test(q1, 3, q2, 3, 0.01, 0, &w);
 	CHECK(w.p > 0.05);
-	suite_welch_test(q1, 3, q2, 3, 0, &w);
+	suite_welch_test(q1, 3, q2, 3, 0.01, 1, &w);
+	CHECK(w.p > 0.05);
+	suite_welch_test(q1, 3, q2, 3, 0, 0, &w);
 	CHECK(w.p == 0);
-	suite_welch_test(q1, 3, q1, 3, 0, &w);
+	suite_welch_test(q1, 3, q1, 3, 0, 1, &w);
 	CHECK(w.p == 1);
+	/* on logs: b = 2a in every repeat with 5% spread -> +100% */
+	double la[] = {100, 105, 95}, lb[] = {200, 210, 190};
+	suite_welch_test(la, 3, lb, 3, 0, 1, &w);
+	CHECK(w.log_scale);
+	NEAR(w.pct, 100, 1e-9);
+	CHECK(w.pct_lo < 100 && w.pct_hi > 100 && w.pct_lo > 50 && w.p < 1e-3);
+	/* a zero falls back to the linear test */
+	double z[] = {0, 1, 2};
+	suite_welch_test(z, 3, lb, 3, 0, 1, &w);
+	CHECK(!w.log_scale);
 }
 
 static void test_holm(void)
