@@ -60,6 +60,10 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
 		int created = 0;
 		char e[1024];
 		rc = replay_safety_check(d->path, &so, &created, e, sizeof(e));
+		static const char ro_hint[] = " (or replay with --read-only)"; /* not for suite */
+		char *ro = strstr(e, ro_hint);
+		if (ro)
+			memmove(ro, ro + sizeof(ro_hint) - 1, strlen(ro + sizeof(ro_hint) - 1) + 1);
 		if (rc < 0)
 			return reel_errf(errmsg, errlen, rc,
 					 "--drive %s=%s: %s (the suite purges and overwrites the "
