@@ -14,7 +14,7 @@ qd=1
 data=random
 timing=afap
 states=empty
-repeats=3
+repeats=5
 min-busy=0.3
 [compile]
 trace=$TOP/traces/compile.reel
