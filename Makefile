@@ -13,7 +13,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOU
 	$(shell pkg-config --cflags libtracefs libtraceevent json-c 2>/dev/null)
 # header dependencies: each object's .d file lists the headers it includes
 DEPFLAGS = -MMD -MP
-LDLIBS += -llz4 -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -lpthread -lm
+LDLIBS += -llz4 -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -linih -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
@@ -24,7 +24,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 SUBJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 SUBMAKE = $(MAKE) --no-print-directory $(SUBJOBS)
 
-MODULES := formats model capture replay plots
+MODULES := formats model capture replay plots suite
 LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
@@ -139,6 +139,8 @@ install: $(BUILD)/ioreel
 		$(DESTDIR)$(PREFIX)/share/ioreel/traces $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ioreel $(DESTDIR)$(PREFIX)/bin/ioreel
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/ioreel/plots/ 2>/dev/null || true
+	install -d $(DESTDIR)$(PREFIX)/share/ioreel/suite
+	install -m 644 suite/*.gp $(DESTDIR)$(PREFIX)/share/ioreel/suite/
 	install -m 644 traces/*.reel $(DESTDIR)$(PREFIX)/share/ioreel/traces/ 2>/dev/null || true
 	install -m 644 ioreel.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioreel.1
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "plots/plots.h"
 #include "replay/replay.h"
+#include "suite/suite.h"
 #ifdef IOREEL_MPI
 #include "cluster/cluster.h"
 #endif
@@ -31,6 +32,7 @@ static const struct command {
 	{"model", cmd_model, "fit|gen|compare ..."},
 	{"plot", cmd_plot, "RESULT.reel... -o DIR"},
 	{"compare", cmd_compare, "RESULT.reel... [-o DIR]"},
+	{"suite", cmd_suite, "[PLAN] --drive NAME=PATH... -o DIR"},
 	{"demo", cmd_demo, "(the embedded default main job)"},
 };
 

@@ -1,0 +1,454 @@
+/*
+ * suite/run.c - running a plan: safety checks, the drive state of each
+ * state phase (purge, fill, steady-state rounds), and the matrix of cells,
+ * each run `repeats` times with repeat r done on every drive before repeat
+ * r+1 (the drive order alternating between repeats), so a slow minute of
+ * the machine does not land on one drive.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "replay/replay.h"
+#include "suite/suite.h"
+
+#define MAX_COPIES 10000
+
+struct runner {
+	const struct suite_opts *o;
+	struct suite_results *res;
+	char work[PATH_MAX];           /* outdir/work: results, cut traces */
+	char traces[SUITE_MAX_WORKLOADS][PATH_MAX + 128]; /* traces as replayed */
+	size_t run_no, nruns;
+	int64_t t_start, run_ns;       /* time spent in runs (for the ETA) */
+	size_t runs_timed;
+	char *errmsg;
+	size_t errlen;
+};
+
+static const char *destroy_for(const struct suite_opts *o, const struct suite_drive *d)
+{
+	for (size_t i = 0; i < o->ndestroy; i++) {
+		const char *n = o->destroy[i];
+		if (!strcmp(n, d->kname) || !strcmp(n, d->path) ||
+		    (!strncmp(n, "/dev/", 5) && !strcmp(n + 5, d->kname)))
+			return n;
+	}
+	return NULL;
+}
+
+int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
+{
+	for (size_t i = 0; i < o->ndrives; i++) {
+		struct suite_drive *d = &o->drives[i];
+		int rc = suite_drive_identify(d, errmsg, errlen);
+		if (rc < 0)
+			return rc;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(o->drives[j].kname, d->kname))
+				return reel_errf(errmsg, errlen, REEL_E_ARG,
+						 "--drive %s and --drive %s are the same device (%s)",
+						 o->drives[j].name, d->name, d->kname);
+		struct replay_safety_opts so = {.will_write = 1, .destroy_name = destroy_for(o, d)};
+		int created = 0;
+		char e[1024];
+		rc = replay_safety_check(d->path, &so, &created, e, sizeof(e));
+		static const char ro_hint[] = " (or replay with --read-only)"; /* not for suite */
+		char *ro = strstr(e, ro_hint);
+		if (ro)
+			memmove(ro, ro + sizeof(ro_hint) - 1, strlen(ro + sizeof(ro_hint) - 1) + 1);
+		if (rc < 0)
+			return reel_errf(errmsg, errlen, rc,
+					 "--drive %s=%s: %s (the suite purges and overwrites the "
+					 "whole device)", d->name, d->path, e);
+	}
+	return 0;
+}
+
+static void say(struct runner *rn, const char *drive, int state, const char *phase,
+		double frac, size_t cell, unsigned rep)
+{
+	const struct suite_opts *o = rn->o;
+	if (!o->progress)
+		return;
+	struct suite_progress p = {
+		.drive = drive, .state = suite_state_name(state), .phase = phase, .cell = cell,
+		.ncells = rn->res->ncells, .repeat = rep, .repeats = o->plan->repeats,
+		.run = rn->run_no, .nruns = rn->nruns, .frac = frac, .eta_s = -1,
+	};
+	if (rn->runs_timed)
+		p.eta_s = (double)rn->run_ns / (double)rn->runs_timed * (double)(rn->nruns - rn->run_no) / 1e9;
+	o->progress(&p, o->progress_arg);
+}
+
+/* ---- one replay pass ------------------------------------------------------ */
+static int qd_setup(struct replay_opts *ro, const char *qd)
+{
+	ro->qd_str = qd;
+	if (!strcmp(qd, "original")) {
+		ro->qd_mode = REPLAY_QD_ORIGINAL;
+	} else if (qd[0] == 'x') {
+		ro->qd_mode = REPLAY_QD_SCALED;
+		ro->qd_scale = strtod(qd + 1, NULL);
+	} else {
+		ro->qd_mode = REPLAY_QD_FIXED;
+		ro->qd = (unsigned)strtoul(qd, NULL, 10);
+	}
+	return 0;
+}
+
+struct pass_cfg {
+	size_t w; /* workload */
+	const char *qd, *data;
+	const struct suite_timing *timing;
+};
+
+/* One replay of TRACE on d; its records go into acc. */
+static int one_replay(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		      const char *trace, struct suite_acc *acc, struct replay_result *res)
+{
+	const struct suite_plan *p = rn->o->plan;
+	struct replay_opts ro;
+	memset(&ro, 0, sizeof(ro));
+	const char *targets[1] = {d->path};
+	char result[PATH_MAX + 32];
+	snprintf(result, sizeof(result), "%s/run.reel", rn->work);
+	ro.trace = trace;
+	ro.targets = targets;
+	ro.ntargets = 1;
+	ro.result = result;
+	ro.overwrite_result = 1;
+	ro.timing = pc->timing->afap ? REPLAY_TIMING_AFAP : REPLAY_TIMING_ORIGINAL;
+	ro.speed = pc->timing->speed;
+	qd_setup(&ro, pc->qd);
+	ro.engine = p->engine;
+	ro.data_str = pc->data;
+	ro.fit = !strcmp(p->fit, "scale") ? REPLAY_FIT_SCALE
+		 : !strcmp(p->fit, "fail") ? REPLAY_FIT_FAIL : REPLAY_FIT_WRAP;
+	ro.destroy_name = destroy_for(rn->o, d);
+	ro.stop = rn->o->stop;
+	int rc = replay_data_parse(pc->data, &ro.data, rn->errmsg, rn->errlen);
+	if (rc < 0)
+		return rc;
+	rc = replay_run(&ro, res, rn->errmsg, rn->errlen);
+	if (rc < 0)
+		return rc;
+	if (res->interrupted)
+		return REEL_E_INTERRUPTED;
+	return suite_acc_add_file(acc, result, rn->errmsg, rn->errlen);
+}
+
+/* The trace of workload w looped `copies` times (made on first use). */
+static int looped_trace(struct runner *rn, size_t w, unsigned copies, char *out, size_t len)
+{
+	if (copies <= 1) {
+		snprintf(out, len, "%s", rn->traces[w]);
+		return 0;
+	}
+	snprintf(out, len, "%s/%s.x%u.reel", rn->work, rn->o->plan->w[w].name, copies);
+	if (access(out, R_OK) == 0)
+		return 0;
+	return suite_trace_rewrite(rn->traces[w], out, 0, copies, rn->errmsg, rn->errlen);
+}
+
+static int measure(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		   unsigned copies, struct suite_run_metrics *m, struct suite_acc **acc,
+		   struct replay_result *res)
+{
+	char trace[PATH_MAX + 160];
+	int rc = looped_trace(rn, pc->w, copies, trace, sizeof(trace));
+	if (rc < 0)
+		return rc;
+	suite_acc_free(*acc);
+	if (!(*acc = suite_acc_new()))
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
+	int64_t t0 = reel_now_ns();
+	if ((rc = one_replay(rn, d, pc, trace, *acc, res)) < 0)
+		return rc;
+	m->wall_s = (double)(reel_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/*
+ * One run: one replay of the trace looped `copies` times, or (copies == 0)
+ * a replay of the trace once to measure its busy time, then, if that is
+ * under the plan's min-busy (with a 25% margin, so the drive's later runs
+ * of the cell stay above it), of the trace looped as many times as it
+ * takes.  Returns the copies used.
+ */
+static int run_copies(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
+		      unsigned copies, struct suite_run_metrics *m)
+{
+	const struct suite_plan *p = rn->o->plan;
+	struct suite_acc *acc = NULL;
+	struct replay_result *res = malloc(sizeof(*res));
+	if (!res)
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
+	memset(m, 0, sizeof(*m));
+	int rc = measure(rn, d, pc, copies ? copies : 1, m, &acc, res);
+	if (rc >= 0 && !copies) {
+		double busy = suite_acc_busy_s(acc), want = 1.25 * p->min_busy_s;
+		copies = busy > 0 && busy < want ? (unsigned)fmin(ceil(want / busy), MAX_COPIES) : 1;
+		if (copies > 1)
+			rc = measure(rn, d, pc, copies, m, &acc, res);
+	}
+	if (rc >= 0) {
+		double wall = m->wall_s;
+		suite_acc_metrics(acc, m);
+		m->wall_s = wall;
+		m->copies = copies;
+		m->ratio = res->ratio_achieved;
+		m->issue_p99_us = pc->timing->afap
+					  ? -1 : (double)reel_hist_quantile(&res->issue_err, 0.99) / 1e3;
+		m->host_bound = m->issue_p99_us > p->issue_error_limit_us;
+		rc = (int)copies;
+	}
+	suite_acc_free(acc);
+	free(res);
+	return rc;
+}
+
+/* ---- drive states ------------------------------------------------------- */
+struct fill_arg {
+	struct runner *rn;
+	const struct suite_drive *d;
+	int state;
+};
+
+static void fill_progress(double frac, void *arg)
+{
+	struct fill_arg *fa = arg;
+	say(fa->rn, fa->d->name, fa->state, "fill", frac, 0, 0);
+}
+
+/* PTS steady state: rounds of the stimulus (the plan's steady-stimulus
+ * trace, afap, QD 32, random data) until the rule holds over 5 rounds. */
+static int steady_rounds(struct runner *rn, size_t di, struct suite_state_info *si)
+{
+	const struct suite_plan *p = rn->o->plan;
+	const struct suite_drive *d = &rn->o->drives[di];
+	size_t w = 0;
+	while (p->steady_stimulus[0] && strcmp(p->w[w].name, p->steady_stimulus))
+		w++;
+	struct suite_timing afap = {.name = "afap", .afap = 1, .speed = 1};
+	struct pass_cfg pc = {w, "32", "random", &afap};
+	unsigned copies = 0;
+	struct suite_run_metrics *m = malloc(sizeof(*m));
+	if (!m)
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
+	int rc = 0;
+	for (unsigned r = 0; r < p->steady_rounds && r < 64; r++) {
+		say(rn, d->name, SUITE_STATE_STEADY, "steady", (double)r / p->steady_rounds, 0, 0);
+		rc = run_copies(rn, d, &pc, copies, m);
+		if (rc < 0)
+			break;
+		copies = (unsigned)rc;
+		si->steady_iops[r] = m->m[SUITE_M_IOPS];
+		si->rounds = r + 1;
+		struct suite_steady st;
+		suite_steady_check(si->steady_iops, si->rounds, 5, 0.20, 0.10, &st);
+		if (st.reached) {
+			si->steady_reached = 1;
+			break;
+		}
+	}
+	free(m);
+	return rc < 0 ? rc : 0;
+}
+
+static int set_state(struct runner *rn, size_t di, int state)
+{
+	const struct suite_plan *p = rn->o->plan;
+	const struct suite_drive *d = &rn->o->drives[di];
+	struct suite_state_info *si = &rn->res->state[di][state];
+	int64_t t0 = reel_now_ns();
+	say(rn, d->name, state, "purge", -1, 0, 0);
+	int rc = suite_drive_purge(d, si->method, sizeof(si->method), rn->errmsg, rn->errlen);
+	if (rc < 0)
+		return rc;
+	if (state != SUITE_STATE_EMPTY) {
+		struct fill_arg fa = {rn, d, state};
+		rc = suite_drive_fill(d, p->fill_factor, fill_progress, &fa, rn->errmsg, rn->errlen);
+		if (rc < 0)
+			return rc;
+		si->fill_gib = p->fill_factor * (double)d->capacity / (1 << 30);
+	}
+	if (state == SUITE_STATE_STEADY && (rc = steady_rounds(rn, di, si)) < 0)
+		return rc;
+	si->done = 1;
+	si->seconds = (double)(reel_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* ---- the matrix --------------------------------------------------------- */
+static int build_cells(const struct suite_plan *p, struct suite_results *res)
+{
+	size_t n = p->nstates * p->nw * p->ntiming * p->nqd * p->ndata;
+	res->cells = calloc(n, sizeof(*res->cells));
+	if (!res->cells)
+		return REEL_E_NOMEM;
+	size_t k = 0;
+	for (size_t s = 0; s < p->nstates; s++)
+		for (size_t w = 0; w < p->nw; w++)
+			for (size_t t = 0; t < p->ntiming; t++)
+				for (size_t q = 0; q < p->nqd; q++)
+					for (size_t dm = 0; dm < p->ndata; dm++)
+						res->cells[k++] = (struct suite_cell){
+							w, q, dm, t, p->states[s]};
+	res->ncells = n;
+	return 0;
+}
+
+static int run_cell(struct runner *rn, size_t c)
+{
+	const struct suite_opts *o = rn->o;
+	const struct suite_plan *p = o->plan;
+	const struct suite_cell *cell = &rn->res->cells[c];
+	struct pass_cfg pc = {cell->w, p->qd[cell->qd], p->data[cell->data],
+			      &p->timing[cell->timing]};
+	unsigned copies[SUITE_MAX_DRIVES] = {0}; /* copies, fixed per drive by its first run */
+	for (unsigned r = 0; r < p->repeats; r++)
+		for (size_t k = 0; k < o->ndrives; k++) {
+			size_t di = r % 2 ? o->ndrives - 1 - k : k; /* alternate the order */
+			const struct suite_drive *d = &o->drives[di];
+			say(rn, d->name, cell->state, "run", -1, c, r);
+			struct suite_run_metrics *m =
+				&rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
+			int64_t t0 = reel_now_ns();
+			int rc = run_copies(rn, d, &pc, copies[di], m);
+			if (rc < 0)
+				return rc;
+			copies[di] = (unsigned)rc;
+			rn->run_ns += reel_now_ns() - t0;
+			rn->runs_timed++;
+			rn->run_no++;
+		}
+	return 0;
+}
+
+static int prepare_traces(struct runner *rn)
+{
+	const struct suite_plan *p = rn->o->plan;
+	for (size_t w = 0; w < p->nw; w++) {
+		if (p->max_idle_s <= 0) {
+			snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s", p->w[w].trace);
+			continue;
+		}
+		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.idlecut.reel", rn->work,
+			 p->w[w].name);
+		int rc = suite_trace_rewrite(p->w[w].trace, rn->traces[w], p->max_idle_s, 1,
+					     rn->errmsg, rn->errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Remove the work directory and what the suite put in it. */
+static void remove_work(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".reel")) {
+			char path[PATH_MAX + 300];
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static void host_info(struct suite_results *res)
+{
+	struct utsname u;
+	if (uname(&u) == 0) {
+		snprintf(res->host, sizeof(res->host), "%s", u.nodename);
+		snprintf(res->kernel, sizeof(res->kernel), "%.60s %.60s", u.release, u.machine);
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	res->start_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int run_states(struct runner *rn)
+{
+	const struct suite_opts *o = rn->o;
+	const struct suite_plan *p = o->plan;
+	size_t c = 0;
+	for (size_t s = 0; s < p->nstates; s++) {
+		int state = p->states[s];
+		for (size_t di = 0; di < o->ndrives; di++) {
+			int rc = set_state(rn, di, state);
+			if (rc < 0)
+				return rc;
+		}
+		for (; c < rn->res->ncells && rn->res->cells[c].state == state; c++) {
+			int rc = run_cell(rn, c);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg,
+	      size_t errlen)
+{
+	const struct suite_plan *p = o->plan;
+	memset(res, 0, sizeof(*res));
+	if (o->ndrives > SUITE_MAX_DRIVES)
+		return reel_errf(errmsg, errlen, REEL_E_ARG, "at most %d drives", SUITE_MAX_DRIVES);
+	struct runner *rn = calloc(1, sizeof(*rn));
+	if (!rn || build_cells(p, res) < 0) {
+		free(rn);
+		return reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
+	}
+	rn->o = o;
+	rn->res = res;
+	rn->errmsg = errmsg;
+	rn->errlen = errlen;
+	rn->nruns = res->ncells * o->ndrives * p->repeats;
+	host_info(res);
+	res->runs = calloc(rn->nruns, sizeof(*res->runs));
+	snprintf(rn->work, sizeof(rn->work), "%s/work", o->outdir);
+	int rc = 0;
+	if (!res->runs)
+		rc = reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
+	else if (mkdir(rn->work, 0755) < 0 && errno != EEXIST)
+		rc = reel_errf(errmsg, errlen, -errno, "%s: %s", rn->work, strerror(errno));
+	if (!rc)
+		rc = prepare_traces(rn);
+	if (!rc)
+		rc = run_states(rn);
+	if (rc == REEL_E_INTERRUPTED) {
+		res->interrupted = 1;
+		rc = 0;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	res->end_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	remove_work(rn->work);
+	free(rn);
+	return rc;
+}
+
+void suite_results_free(struct suite_results *res)
+{
+	if (!res)
+		return;
+	free(res->cells);
+	free(res->runs);
+	res->cells = NULL;
+	res->runs = NULL;
+}
