@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "plots/plots.h"
@@ -47,6 +48,8 @@ size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, 
 
 struct chart_job {
 	const struct suite_opts *o;
+	int datafd;           /* outdir/data */
+	struct reel_out data; /* the data file being written */
 	const struct suite_results *res;
 	struct suite_chart *charts;
 	size_t *n;
@@ -54,21 +57,41 @@ struct chart_job {
 	size_t errlen;
 };
 
+/* A data file in outdir/data, through the output policy: one at a time,
+ * committed by data_close(). */
 static FILE *data_open(struct chart_job *j, const char *name)
 {
-	char path[PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/data/%s", j->o->outdir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		reel_errf(j->errmsg, j->errlen, -errno, "%s: %s", path, strerror(errno));
-	return f;
+	if (reel_out_open(&j->data, j->datafd, name, REEL_OUT_OVERWRITE, NULL, NULL, 0, j->errmsg,
+			  j->errlen) < 0)
+		return NULL;
+	return j->data.f;
 }
 
+static int data_close(struct chart_job *j)
+{
+	return reel_out_commit(&j->data, j->errmsg, j->errlen);
+}
+
+/* gnuplot writes the chart to its standard output ("-" in place of the file
+ * name among args), copied into outdir/file through the output policy. */
 static int render(struct chart_job *j, const char *script, const char *file, const char *title,
 		  const char *caption, const char *const *args, size_t nargs)
 {
-	int rc = plots_gnuplot(j->o->outdir, script, args, nargs, j->errmsg, j->errlen);
+	const char *a[16];
+	struct reel_out out;
+	for (size_t i = 0; i < nargs && i < 16; i++)
+		a[i] = strcmp(args[i], file) ? args[i] : "-";
+	int rc = reel_out_open(&out, j->o->outfd, file, REEL_OUT_OVERWRITE, NULL, NULL, 0,
+			       j->errmsg, j->errlen);
 	if (rc < 0)
+		return rc;
+	rc = plots_gnuplot(j->o->outfd, out.f, script, a, nargs < 16 ? nargs : 16, j->errmsg,
+			   j->errlen);
+	if (rc < 0) {
+		reel_out_abort(&out);
+		return rc;
+	}
+	if ((rc = reel_out_commit(&out, j->errmsg, j->errlen)) < 0)
 		return rc;
 	if (*j->n < SUITE_MAX_CHARTS) {
 		struct suite_chart *c = &j->charts[(*j->n)++];
@@ -122,7 +145,8 @@ static int bars_chart(struct chart_job *j, int m)
 			}
 		y++; /* a gap between traces */
 	}
-	fclose(f);
+	if (data_close(j) < 0)
+		return -1;
 	snprintf(title, sizeof(title), "%s (QD %s, %s data, %s timing)", suite_metric_title(m),
 		 p->qd[0], p->data[0], p->timing[0].name);
 	snprintf(xlabel, sizeof(xlabel), "%s%s", suite_metric_unit(m),
@@ -223,7 +247,8 @@ static int nines_chart(struct chart_job *j)
 				}
 			fputc('\n', f);
 		}
-		fclose(f);
+		if (data_close(j) < 0)
+			return -1;
 	}
 	free(h);
 	char colours[512], dashes[128], panels[1200], np[24], title[200];
@@ -287,7 +312,8 @@ static int category_chart(struct chart_job *j, int by_qd)
 				}
 			fputc('\n', f);
 		}
-		fclose(f);
+		if (data_close(j) < 0)
+			return -1;
 		/* the CIs, but not so far that the means flatten out */
 		snprintf(ymax + strlen(ymax), sizeof(ymax) - strlen(ymax), "%s%g", panel > 1 ? " " : "",
 			 top_mean > 0 ? fmin(top_hi, 2.5 * top_mean) * 1.08 : 1);
@@ -344,7 +370,8 @@ static int steady_chart(struct chart_job *j)
 		}
 		fputc('\n', f);
 	}
-	fclose(f);
+	if (data_close(j) < 0)
+		return -1;
 	char colours[512] = "", nd[16];
 	for (size_t d = 0; d < o->ndrives; d++)
 		snprintf(colours + strlen(colours), sizeof(colours) - strlen(colours), "%s#%06x",
@@ -361,12 +388,12 @@ int suite_charts_render(const struct suite_opts *o, const struct suite_results *
 			size_t errlen)
 {
 	const struct suite_plan *p = o->plan;
-	struct chart_job j = {o, res, charts, ncharts, errmsg, errlen};
+	struct chart_job j = {.o = o, .res = res, .charts = charts, .n = ncharts,
+			      .errmsg = errmsg, .errlen = errlen};
 	*ncharts = 0;
-	char dir[PATH_MAX + 16];
-	snprintf(dir, sizeof(dir), "%s/data", o->outdir);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return reel_errf(errmsg, errlen, -errno, "%s: %s", dir, strerror(errno));
+	j.datafd = reel_outdir_sub(o->outfd, "data", errmsg, errlen);
+	if (j.datafd < 0)
+		return j.datafd;
 	int rc = 0;
 	for (int h = 0; h < SUITE_NHEADLINE && rc >= 0; h++)
 		rc = bars_chart(&j, suite_headline[h]);
@@ -379,5 +406,7 @@ int suite_charts_render(const struct suite_opts *o, const struct suite_results *
 	for (size_t s = 0; rc >= 0 && s < p->nstates; s++)
 		if (p->states[s] == SUITE_STATE_STEADY)
 			rc = steady_chart(&j);
+	reel_out_abort(&j.data); /* a data file left open by a failure */
+	close(j.datafd);
 	return rc < 0 ? rc : 0;
 }

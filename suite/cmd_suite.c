@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plots/plots.h"
 #include "suite/suite.h"
 
 #ifndef IOREEL_VERSION
@@ -189,8 +190,9 @@ static int run_suite(struct suite_opts *o)
 		fprintf(stderr, "ioreel suite: %s\n", err);
 		return 1;
 	}
-	if (mkdir(o->outdir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "ioreel suite: -o %s: %s\n", o->outdir, strerror(errno));
+	o->outfd = plots_outdir_open(o->outdir, o->overwrite, err, sizeof(err));
+	if (o->outfd < 0) {
+		fprintf(stderr, "ioreel suite: -o %s\n", err);
 		return 1;
 	}
 	struct suite_results *res = calloc(1, sizeof(*res));
@@ -231,7 +233,7 @@ int cmd_suite(int argc, char **argv)
 	const char *outdir = NULL;
 	unsigned repeats = 0;
 	double min_busy = -1;
-	int quick = 0;
+	int quick = 0, overwrite = 0;
 	memset(&drives, 0, sizeof(drives));
 	memset(&destroy, 0, sizeof(destroy));
 	const struct reel_opt opts[] = {
@@ -240,6 +242,8 @@ int cmd_suite(int argc, char **argv)
 			 "call it; give two or more"),
 		OPT_STR('o', "output", "DIR", &outdir, "write report.html, report.md, summary.json and "
 							 "the charts here"),
+		OPT_FLAG(0, "overwrite", &overwrite,
+			 "write into -o DIR although it holds files ioreel did not write"),
 		OPT_CALL(0, "destroy-data", "DEV", opt_destroy, &destroy,
 			 "allow overwriting DEV (e.g. sdb) although it carries a filesystem\n"
 			 "or partition table; repeat for each such drive"),
@@ -284,8 +288,10 @@ int cmd_suite(int argc, char **argv)
 		plan.min_busy_s = min_busy;
 	struct suite_opts o = {.plan = &plan, .drives = drives.d, .ndrives = drives.n,
 			       .destroy = destroy.names, .ndestroy = destroy.n, .outdir = outdir,
-			       .version = IOREEL_VERSION};
+			       .overwrite = overwrite, .outfd = -1, .version = IOREEL_VERSION};
 	int rc = run_suite(&o);
+	if (o.outfd >= 0)
+		close(o.outfd);
 	suite_plan_free(&plan);
 	return rc;
 }

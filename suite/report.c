@@ -5,12 +5,14 @@
  * markdown or HTML, so the two reports say the same thing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "suite/suite.h"
 
@@ -427,13 +429,16 @@ static int write_md(const struct suite_opts *o, const struct suite_results *res,
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* Write FILE (in dir) base64-encoded; returns 0 or -errno. */
-static int base64_file(FILE *f, const char *dir, const char *file)
+static int base64_file(FILE *f, int dirfd, const char *file)
 {
-	char path[PATH_MAX + 80];
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	FILE *in = fopen(path, "rb");
-	if (!in)
-		return -errno;
+	int fd = openat(dirfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *in = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!in) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
 	unsigned char b[3];
 	size_t n;
 	while ((n = fread(b, 1, 3, in)) > 0) {
@@ -482,7 +487,7 @@ static int write_html(const struct suite_opts *o, const struct suite_results *re
 		fprintf(f, "</h3>\n<img class=\"chart\" id=\"chart-%zu\" alt=\"", i);
 		html_text(f, charts[i].title);
 		fputs("\" src=\"data:image/png;base64,", f);
-		int rc = base64_file(f, o->outdir, charts[i].file);
+		int rc = base64_file(f, o->outfd, charts[i].file);
 		if (rc < 0)
 			return rc;
 		fputs("\">\n<p class=\"caption\">", f);
@@ -507,17 +512,18 @@ static int write_file(const struct suite_opts *o, const char *name,
 		      const struct doc *d, const struct suite_chart *charts, size_t ncharts,
 		      char *errmsg, size_t errlen)
 {
-	char path[PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/%s", o->outdir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return reel_errf(errmsg, errlen, -errno, "%s: %s", path, strerror(errno));
-	int rc = fn ? fn(o, res, v, d, charts, ncharts, f) : suite_report_json(o, res, v, f);
-	if (fclose(f) != 0 && !rc)
-		rc = -errno;
+	struct reel_out out;
+	int rc = reel_out_open(&out, o->outfd, name, REEL_OUT_OVERWRITE, NULL, NULL, 0, errmsg,
+			       errlen);
 	if (rc < 0)
-		return reel_errf(errmsg, errlen, rc, "%s: %s", path, strerror(-rc));
-	return 0;
+		return rc;
+	rc = fn ? fn(o, res, v, d, charts, ncharts, out.f) : suite_report_json(o, res, v, out.f);
+	if (rc < 0) {
+		reel_out_abort(&out);
+		return reel_errf(errmsg, errlen, rc, "%s/%s: %s", o->outdir, name,
+				 reel_strerror(rc));
+	}
+	return reel_out_commit(&out, errmsg, errlen);
 }
 
 int suite_report_write(const struct suite_opts *o, const struct suite_results *res,

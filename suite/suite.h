@@ -243,6 +243,9 @@ struct suite_opts {
 	const char *const *destroy; /* --destroy-data names */
 	size_t ndestroy;
 	const char *outdir;
+	int overwrite;              /* -o DIR may hold files not ioreel's */
+	int outfd;                  /* outdir from plots_outdir_open(): every file in it
+				     * is written through the output policy */
 	const char *version;        /* ioreel version, for the report */
 	void (*progress)(const struct suite_progress *p, void *arg);
 	void *progress_arg;

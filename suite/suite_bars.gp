@@ -4,7 +4,7 @@
 maxy = int(ARG5)
 h = 110 + 24 * (maxy + 1)
 set terminal pngcairo size 1000, h font "sans,10" noenhanced
-set output ARG2
+if (ARG2 ne "-") { set output ARG2 }
 set title ARG3 font "sans,12"
 set xlabel ARG4
 set yrange [maxy + 0.7 : -0.7]

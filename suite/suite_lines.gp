@@ -7,7 +7,7 @@
 # Called by ioreel suite.
 n = int(ARG3)
 set terminal pngcairo size (n > 1 ? 420 * n : 700), 460 font "sans,10" noenhanced
-set output ARG1
+if (ARG1 ne "-") { set output ARG1 }
 set multiplot layout 1, n title ARG2 font "sans,12"
 set ylabel ARG8
 set offsets 0.3, 0.3, graph 0.05, 0

@@ -4,7 +4,7 @@
 # header names them).  Called by ioreel suite.
 n = int(ARG3)
 set terminal pngcairo size (n > 1 ? 420 * n : 700), 460 font "sans,10" noenhanced
-set output ARG1
+if (ARG1 ne "-") { set output ARG1 }
 set multiplot layout 1, n title ARG2 font "sans,12"
 set xrange [0.2 : 4.1]
 set xtics ("50" log10(2), "90" 1, "99" 2, "99.9" 3, "99.99" 4) nomirror

@@ -1,7 +1,7 @@
 # suite_steady.gp OUT NDRIVES COLOURS - the steady-state rounds: the stimulus's
 # IOPS per round for each drive (data/steady.dat; the header names them).
 set terminal pngcairo size 800, 420 font "sans,10" noenhanced
-set output ARG1
+if (ARG1 ne "-") { set output ARG1 }
 set title "Steady-state rounds (PTS: 5-round window, range <= 20%, slope excursion <= 10%)" font "sans,11"
 set xlabel "round"
 set ylabel "IOPS of the round"
