@@ -1,8 +1,13 @@
 /*
  * model/compare.c - compare two traces dimension by dimension: the
  * per-dimension samples (sizes, gaps, jumps, runs, latencies) of each,
- * then KS distances, op mix, b-model, PQRS and the demerit figure.
+ * then KS distances, op mix, b-model, PQRS and the demerit figure; then
+ * what fidelity.c measures (count, burstiness at five scales, the window
+ * series, locality, re-use, working set, per-device offsets and gaps),
+ * each as a check against its target (the targets: model/MODEL.md).
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +119,170 @@ void model_samples_free(struct model_samples *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* ---- checks -------------------------------------------------------------- */
+static struct model_check *add(struct model_cmp *c, const char *name, double a, double b,
+			       double v, const char *target, int ok)
+{
+	struct model_check *k = &c->check[c->nchecks++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->a = a;
+	k->b = b;
+	k->value = v;
+	snprintf(k->target, sizeof(k->target), "%s", target);
+	k->ok = ok;
+	return k;
+}
+
+/* A KS distance below T, or below the 5% critical value of two samples of
+ * these sizes when that is larger (then no sample size could tell). */
+static void add_ks(struct model_cmp *c, const char *name, const int64_t *a, size_t na,
+		   const int64_t *b, size_t nb, double t)
+{
+	double ks = model_ks(a, na, b, nb);
+	double crit = na && nb ? 1.358 * sqrt((double)(na + nb) / ((double)na * (double)nb)) : 0;
+	double lim = crit > t ? crit : t;
+	char tg[32];
+	snprintf(tg, sizeof(tg), "<= %.3g", lim);
+	add(c, name, (double)na, (double)nb, ks, tg, !na && !nb ? -1 : ks <= lim);
+}
+
+/* B's figure over A's within a relative tolerance R. */
+static void add_ratio(struct model_cmp *c, const char *name, double a, double b, double r)
+{
+	char tg[32];
+	snprintf(tg, sizeof(tg), "within %.0f%%", r * 100);
+	int ok = a > 0 ? fabs(b / a - 1) <= r + 1e-12 : (b == 0 ? 1 : -1);
+	add(c, name, a, b, a > 0 ? b / a : NAN, tg, ok);
+}
+
+/* A share within R relative, or within 1 point where A's is below 4%. */
+static void add_share(struct model_cmp *c, const char *name, double a, double b, double r)
+{
+	char tg[32];
+	int low = a < 0.04;
+	snprintf(tg, sizeof(tg), low ? "within 1 pt" : "within %.0f%%", r * 100);
+	int ok = low ? fabs(b - a) <= 0.01 + 1e-12 : fabs(b / a - 1) <= r + 1e-12;
+	add(c, name, a, b, low ? (b - a) * 100 : b / a, tg, ok);
+}
+
+#define CMP_WINDOWS 256
+/* The window series: correlation of the counts and the share of I/O that
+ * would have to move to another window. */
+static void window_series(struct model_cmp *c, const struct model_trace *a,
+			  const struct model_trace *b)
+{
+	static const int W = CMP_WINDOWS;
+	double ca[CMP_WINDOWS] = {0}, cb[CMP_WINDOWS] = {0};
+	double dur = (double)(a->t[a->n - 1] - a->t[0] + 1), wl = dur / W;
+	const struct model_trace *tt[2] = {a, b};
+	double *cc[2] = {ca, cb};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < tt[k]->n; i++) {
+			long w = (long)((double)(tt[k]->t[i] - tt[k]->t[0]) / wl);
+			cc[k][w < 0 ? 0 : w >= W ? W - 1 : w]++;
+		}
+	double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0, moved = 0;
+	for (int w = 0; w < W; w++) {
+		sa += ca[w];
+		sb += cb[w];
+		saa += ca[w] * ca[w];
+		sbb += cb[w] * cb[w];
+		sab += ca[w] * cb[w];
+		moved += fabs(ca[w] - cb[w]);
+	}
+	double va = saa - sa * sa / W, vb = sbb - sb * sb / W, cov = sab - sa * sb / W;
+	c->win_corr = va > 0 && vb > 0 ? cov / sqrt(va * vb) : (va == vb ? 1 : 0);
+	c->win_moved = moved / 2 / (sa > sb ? sa : sb);
+	add(c, "window_corr", NAN, NAN, c->win_corr, ">= 0.9", c->win_corr >= 0.9);
+	add(c, "window_moved", NAN, NAN, c->win_moved, "<= 0.1", c->win_moved <= 0.1);
+}
+
+/* Per device present in A: offsets KS (<= 0.1) and gaps KS (<= 0.05). */
+static void device_checks(struct model_cmp *c, const struct model_fid *fa,
+			  const struct model_fid *fb)
+{
+	for (size_t k = 0; k < fa->ndev; k++) {
+		const struct model_fid_dev *da = &fa->dev[k], *db = NULL;
+		for (size_t j = 0; j < fb->ndev; j++)
+			if (fb->dev[j].id == da->id)
+				db = &fb->dev[j];
+		char name[48];
+		snprintf(name, sizeof(name), "ks_offset.dev%u", da->id);
+		if (da->noff)
+			add_ks(c, name, da->off, da->noff, db ? db->off : NULL, db ? db->noff : 0, 0.1);
+		snprintf(name, sizeof(name), "ks_gap.dev%u", da->id);
+		if (da->ngap)
+			add_ks(c, name, da->gap, da->ngap, db ? db->gap : NULL, db ? db->ngap : 0, 0.05);
+	}
+}
+
+/* The checks of what fidelity.c measures. */
+static void fidelity_checks(struct model_cmp *c, const struct model_fid *fa,
+			    const struct model_fid *fb)
+{
+	add_ratio(c, "ios", (double)fa->n, (double)fb->n, 0.01);
+	add_ratio(c, "bytes", (double)fa->bytes, (double)fb->bytes, 0.05);
+	static const char *const sn[MODEL_IDC_SCALES] = {"idc_1ms", "idc_10ms", "idc_100ms",
+							 "idc_1s", "idc_10s"};
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		if (fa->idc[s] < 0 || fb->idc[s] < 0) {
+			add(c, sn[s], fa->idc[s], fb->idc[s], NAN, "within 20%", -1);
+			continue;
+		}
+		add_ratio(c, sn[s], fa->idc[s], fb->idc[s], 0.2);
+	}
+	add_share(c, "locality", fa->locality, fb->locality, 0.2);
+	add_share(c, "reuse", fa->reuse, fb->reuse, 0.25);
+	add_share(c, "read_after_write", fa->raw, fb->raw, 0.25);
+	add_ks(c, "ks_reuse_distance", fa->rdist, fa->nrdist, fb->rdist, fb->nrdist, 0.1);
+	add_ratio(c, "working_set_read", (double)fa->ws_read, (double)fb->ws_read, 0.15);
+	add_ratio(c, "working_set_write", (double)fa->ws_write, (double)fb->ws_write, 0.15);
+	add_ks(c, "ks_size_sequential", fa->size_seq, fa->nseq, fb->size_seq, fb->nseq, 0.05);
+	add_ks(c, "ks_size_random", fa->size_rnd, fa->nrnd, fb->size_rnd, fb->nrnd, 0.05);
+	device_checks(c, fa, fb);
+}
+
+/* The checks of the distributions (compare's first figures). */
+static void distribution_checks(struct model_cmp *c)
+{
+	add(c, "ks_size", NAN, NAN, c->ks_size, "<= 0.05", c->ks_size <= 0.05);
+	add(c, "ks_interarrival", NAN, NAN, c->ks_gap, "<= 0.05", c->ks_gap <= 0.05);
+	add(c, "ks_jump", NAN, NAN, c->ks_jump, "<= 0.05", c->ks_jump <= 0.05);
+	add(c, "ks_run", NAN, NAN, c->ks_run, "-", -1);
+	double rd = fabs(c->read_a - c->read_b) * 100;
+	add(c, "read_diff_points", c->read_a, c->read_b, rd, "<= 1", rd <= 1.0);
+	add(c, "bmodel_diff", c->bmodel_a[0], c->bmodel_b[0], c->bmodel_diff, "<= 0.02",
+	    c->bmodel_diff <= 0.02);
+	add(c, "pqrs_diff", NAN, NAN, c->pqrs_diff, "-", -1);
+	if (c->latency)
+		add(c, "demerit_pct", c->mean_lat_a_us, c->mean_lat_b_us, c->demerit_pct, "<= 10",
+		    c->demerit_pct <= 10.0);
+}
+
+static int compare_more(const struct model_trace *a, const struct model_trace *b,
+			struct model_cmp *c)
+{
+	struct model_fid fa, fb;
+	int e = model_fid_get(&fa, a);
+	if (e)
+		return e;
+	if ((e = model_fid_get(&fb, b))) {
+		model_fid_free(&fa);
+		return e;
+	}
+	distribution_checks(c);
+	if (a->n && b->n)
+		window_series(c, a, b);
+	fidelity_checks(c, &fa, &fb);
+	model_fid_free(&fa);
+	model_fid_free(&fb);
+	c->ok = 1;
+	for (size_t k = 0; k < c->nchecks; k++)
+		if (c->check[k].ok == 0)
+			c->ok = 0;
+	return 0;
+}
+
 /* ---- compare ------------------------------------------------------------ */
 int model_compare(const struct model_trace *a, const struct model_trace *b, struct model_cmp *c)
 {
@@ -170,5 +339,5 @@ int model_compare(const struct model_trace *a, const struct model_trace *b, stru
 	}
 	model_samples_free(&sa);
 	model_samples_free(&sb);
-	return 0;
+	return compare_more(a, b, c);
 }

@@ -381,8 +381,8 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	snprintf(m->source, sizeof(m->source), "%s", tr->source);
 	fit_quantum(m, tr);
 	/* windows: a power of two, so that b-model levels fall on window bounds */
-	size_t nwin = 8;
-	while (nwin < MODEL_MAX_WINDOWS && nwin * 16 < n)
+	size_t nwin = 256;
+	while (nwin < MODEL_MAX_WINDOWS && nwin * 8 < n)
 		nwin *= 2;
 	if (m->naive)
 		nwin = 1;

@@ -41,7 +41,8 @@ struct model_gen {
 	uint64_t s[4]; /* xoshiro256** */
 	double end;
 	double wl;     /* window length, ns */
-	double last_t; /* the last arrival drawn */
+	double acc[REEL_OP__COUNT];   /* the model's I/O so far, times the rate */
+	uint64_t done[REEL_OP__COUNT]; /* I/O generated so far */
 	uint64_t count;
 	uint64_t win;  /* next window to fill (cycles over the model's) */
 	size_t phase;  /* phase of the buffered window */
@@ -136,7 +137,6 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	for (int i = 0; i < 4; i++)
 		g->s[i] = splitmix(&sd);
 	g->wl = (double)m->duration_ns / (double)m->nwin;
-	g->last_t = -1;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
 	g->ds = calloc(m->ndevs, sizeof(*g->ds));
@@ -280,7 +280,114 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 	}
 }
 
-/* Draw the arrivals of the next window with I/O; 0 when past the end. */
+/* The window's I/O per op: the model's times the rate, rounded so that
+ * the running total is the rounded running total of the model's (no I/O
+ * lost or added by rounding: the whole trace holds round(rate x count)). */
+static uint64_t window_counts(struct model_gen *g, size_t w, uint64_t *cnt)
+{
+	const struct model *m = g->m;
+	uint64_t c = 0;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		g->acc[o] += (double)m->win_ops[w * REEL_OP__COUNT + o] * g->o.rate;
+		uint64_t want = (uint64_t)floor(g->acc[o] + 0.5);
+		cnt[o] = want > g->done[o] ? want - g->done[o] : 0;
+		g->done[o] += cnt[o];
+		c += cnt[o];
+	}
+	return c;
+}
+
+/* c - 1 gaps from the phase's class chain into g->bt (bt[0] = 0); their sum. */
+static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
+{
+	double sum = 0, inv_rate = 1 / g->o.rate;
+	g->bt[0] = 0;
+	for (uint64_t i = 1; i < c; i++) {
+		double gap = 0;
+		if (ph->gap.nk) {
+			const double *row = ph->gap_next[g->gap_class[p]];
+			double u = rnd(g), cc = 0;
+			int k = MODEL_CLASSES - 1;
+			for (int j = 0; j < MODEL_CLASSES; j++) {
+				cc += row[j];
+				if (u < cc) {
+					k = j;
+					break;
+				}
+			}
+			g->gap_class[p] = k;
+			gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
+			if (!(gap >= 0))
+				gap = 0;
+		}
+		sum += gap * inv_rate;
+		g->bt[i] = sum;
+	}
+	return sum;
+}
+
+static int buffer_room(struct model_gen *g, uint64_t c)
+{
+	if (c + 1 <= g->cap)
+		return 0;
+	size_t nc = (c + 1) * 2;
+	double *bt = realloc(g->bt, nc * sizeof(*bt));
+	if (!bt)
+		return -1;
+	g->bt = bt;
+	uint8_t *bo = realloc(g->bop, nc);
+	if (!bo)
+		return -1;
+	g->bop = bo;
+	g->cap = nc;
+	return 0;
+}
+
+static int dcmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* A cluster longer than its window: the longest gaps are cut to a common
+ * cap (water filling) so that the gaps sum to ROOM; the short gaps, most
+ * of the distribution, stay as drawn.  bt[] holds the running sums. */
+static double squeeze(struct model_gen *g, uint64_t c, double room)
+{
+	double *gp = malloc(c * sizeof(*gp)), *sg = malloc(c * sizeof(*sg));
+	if (!gp || !sg) { /* no memory: scale them all */
+		double k = room / g->bt[c - 1];
+		for (uint64_t i = 1; i < c; i++)
+			g->bt[i] *= k;
+		free(gp);
+		free(sg);
+		return room;
+	}
+	for (uint64_t i = 1; i < c; i++)
+		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
+	qsort(sg, c - 1, sizeof(*sg), dcmp);
+	/* the cap: below it the k smallest gaps as they are, the rest capped */
+	double below = 0, cap = 0;
+	for (uint64_t k = 0; k < c - 1; k++) {
+		double rest = (double)(c - 1 - k);
+		cap = (room - below) / rest;
+		if (cap <= sg[k])
+			break;
+		below += sg[k];
+	}
+	double sum = 0;
+	for (uint64_t i = 1; i < c; i++) {
+		sum += gp[i - 1] < cap ? gp[i - 1] : cap;
+		g->bt[i] = sum;
+	}
+	free(gp);
+	free(sg);
+	return sum;
+}
+
+/* Draw the arrivals of the next window with I/O; 0 when past the end.
+ * Every arrival stays inside its window (a cluster longer than the window
+ * is squeezed into it), so the window counts are the model's exactly. */
 static int fill_window(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -288,79 +395,38 @@ static int fill_window(struct model_gen *g)
 		double ws = (double)g->win * g->wl;
 		if (ws >= g->end)
 			return 0;
+		int first = g->win == 0;
 		size_t w = g->win++ % m->nwin, p = m->win_phase[w];
 		const struct model_phase *ph = &m->phases[p];
-		uint64_t cnt[REEL_OP__COUNT], c = 0;
-		for (int o = 0; o < REEL_OP__COUNT; o++) {
-			double x = (double)m->win_ops[w * REEL_OP__COUNT + o] * g->o.rate;
-			cnt[o] = (uint64_t)x;
-			if (rnd(g) < x - (double)cnt[o])
-				cnt[o]++;
-			c += cnt[o];
-		}
+		uint64_t cnt[REEL_OP__COUNT], c = window_counts(g, w, cnt);
 		if (!c)
 			continue;
 		if (c > (1u << 26))
 			return -2; /* a window of more than 64 Mi I/O: lower the rate */
-		if (c + 1 > g->cap) {
-			size_t nc = (c + 1) * 2;
-			double *bt = realloc(g->bt, nc * sizeof(*bt));
-			if (!bt)
-				return -1;
-			g->bt = bt;
-			uint8_t *bo = realloc(g->bop, nc);
-			if (!bo)
-				return -1;
-			g->bop = bo;
-			g->cap = nc;
-		}
-		/* c - 1 gaps inside the window from the class chain; the first
-		 * arrival where the phase's windows start theirs; squeezed to fit */
-		/* the gaps are drawn once; a cluster longer than its window runs over */
-		double sum = 0, inv_rate = 1 / g->o.rate;
-		for (int tries = 0; tries < 1; tries++) { /* one draw: redrawing biases gaps small */
-			sum = 0;
-			g->bt[0] = 0;
-			for (uint64_t i = 1; i < c; i++) {
-				double gap = 0;
-				if (ph->gap.nk) {
-					const double *row = ph->gap_next[g->gap_class[p]];
-					double u = rnd(g), cc = 0;
-					int k = MODEL_CLASSES - 1;
-					for (int j = 0; j < MODEL_CLASSES; j++) {
-						cc += row[j];
-						if (u < cc) {
-							k = j;
-							break;
-						}
-					}
-					g->gap_class[p] = k;
-					gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
-					if (!(gap >= 0))
-						gap = 0;
-				}
-				sum += gap * inv_rate;
-				g->bt[i] = sum;
-			}
-			if (sum <= g->wl || c > 4096)
-				break;
-		}
+		if (buffer_room(g, c))
+			return -1;
+		/* the window's span: the model's window, cut at the end */
+		double span = g->end - ws < g->wl ? g->end - ws : g->wl;
+		double q = m->quantum_ns > 1 ? (double)m->quantum_ns : 1, room = span - q;
+		if (room < 0)
+			room = 0;
+		double sum = draw_gaps(g, ph, p, c);
+		if (sum > room) /* squeezed: no spill into the next window */
+			sum = squeeze(g, c, room);
 		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, sdraw(g, &g->s_lead)) / 1e6 * g->wl
 					  : rnd(g) * g->wl;
-		if (lead + sum > g->wl) /* keep the cluster in its window when it fits */
-			lead = sum <= g->wl ? g->wl - sum : 0;
-		double start = ws + lead;
-		if (start <= g->last_t) /* the last window ran over: follow on */
-			start = g->last_t + (ph->gap.nk ? model_dist_inv(&ph->gap, rnd(g)) / g->o.rate : 0);
-		if (m->quantum_ns > 1) {
-			double q = (double)m->quantum_ns, iq = 1 / q;
-			for (uint64_t i = 0; i < c; i++)
-				g->bt[i] = floor((start + g->bt[i]) * iq + 0.5) * q;
-		} else {
-			for (uint64_t i = 0; i < c; i++)
-				g->bt[i] = floor(start + g->bt[i]);
+		if (first) /* the trace starts with an arrival */
+			lead = 0;
+
+		if (lead + sum > room)
+			lead = room - sum;
+		double start = ws + lead, iq = 1 / q, top = floor((ws + span) * iq - 1e-9) * q;
+		for (uint64_t i = 0; i < c; i++) {
+			double t = floor((start + g->bt[i]) * iq + 0.5) * q;
+			if (t < ws)
+				t = ceil(ws * iq) * q;
+			g->bt[i] = t > top ? top : t;
 		}
-		g->last_t = g->bt[c - 1];
 		draw_ops(g, ph, p, cnt, c);
 		g->phase = p;
 		g->nbuf = c;
@@ -381,8 +447,6 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	}
 	double t = g->bt[g->pos];
 	int op = g->bop[g->pos++];
-	if (t >= g->end)
-		return 0;
 	const struct model_phase *ph = &m->phases[g->phase];
 	/* device */
 	size_t d = 0;

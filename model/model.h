@@ -262,6 +262,44 @@ struct model_samples {
 int model_samples_get(struct model_samples *s, const struct model_trace *tr);
 void model_samples_free(struct model_samples *s);
 
+/* What the distributions hide, measured on one trace (fidelity.c).  Arrays
+ * are owned and sorted; model_fid_free frees them. */
+#define MODEL_IDC_SCALES 5
+extern const int64_t model_idc_scale_ns[MODEL_IDC_SCALES]; /* 1 ms .. 10 s */
+struct model_fid_dev {
+	uint16_t id;
+	uint64_t n;
+	int64_t *off, *gap; /* offsets of addressed I/O; gaps between arrivals */
+	size_t noff, ngap;
+};
+struct model_fid {
+	uint64_t n, bytes;
+	int64_t t0, dur;
+	double idc[MODEL_IDC_SCALES]; /* index of dispersion of counts; -1: < 8 bins */
+	double locality;  /* share within 1 MiB of one of the device's last 100 I/O */
+	double reuse;     /* share of I/O touching a 4 KiB block touched before */
+	double raw;       /* share of reads touching a block written before */
+	uint64_t ws_read, ws_write; /* unique 4 KiB blocks read, written */
+	double sample_rate;         /* of the block set: 1 exact, else SHARDS */
+	int64_t *rdist;   /* reuse distances, in I/O since the last touch */
+	int64_t *size_seq, *size_rnd;
+	size_t nrdist, nseq, nrnd;
+	size_t ndev;
+	struct model_fid_dev dev[MODEL_MAX_DEVS];
+};
+int model_fid_get(struct model_fid *f, const struct model_trace *tr);
+void model_fid_free(struct model_fid *f);
+
+/* One figure of a comparison, its target and whether it holds. */
+struct model_check {
+	char name[48];
+	double a, b;     /* the two traces' figures (NAN: not per trace) */
+	double value;    /* what the target is about (KS, ratio, difference) */
+	char target[32]; /* for people: "<= 0.05", "within 20%" */
+	int ok;          /* 1 holds, 0 not, -1 not measurable (not counted) */
+};
+#define MODEL_MAX_CHECKS (40 + 2 * MODEL_MAX_DEVS)
+
 struct model_cmp {
 	double ks_size, ks_gap, ks_jump, ks_run;
 	double op_diff;                    /* max |read fraction diff| over ops */
@@ -272,6 +310,12 @@ struct model_cmp {
 	int latency;                       /* both have latencies */
 	double demerit_us, demerit_pct, mean_lat_a_us, mean_lat_b_us;
 	uint64_t na, nb;
+	/* the window series: 256 windows of A's duration, each trace from its
+	 * first arrival */
+	double win_corr, win_moved;
+	size_t nchecks;
+	struct model_check check[MODEL_MAX_CHECKS];
+	int ok; /* every measurable check holds */
 };
 int model_compare(const struct model_trace *a, const struct model_trace *b, struct model_cmp *c);
 

@@ -1,0 +1,328 @@
+/*
+ * model/fidelity.c - what the distributions of compare.c hide, measured on
+ * one trace: I/O count and bytes, burstiness at five time scales (index of
+ * dispersion of counts), spatial locality over a history, block re-use,
+ * read-after-write, working set, sizes of sequential and random I/O, and
+ * per device the offsets and inter-arrival times.  compare.c sets two
+ * traces' figures side by side.
+ *
+ * Blocks are 4 KiB.  The set of blocks touched is exact up to
+ * FID_EXACT_BLOCKS distinct blocks; beyond, it samples blocks by a hash of
+ * their address (spatially hashed sampling, SHARDS: Waldspurger et al.,
+ * FAST'15) at a rate halved each time the set fills, so memory stays
+ * bounded (32 MiB of table, 16 MiB more while halving) whatever the trace; shares and working sets are
+ * then estimates from the sampled blocks (relative error about
+ * 1/sqrt(sampled blocks), under 0.1% at the sizes it samples at).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 100000000,
+						      1000000000, 10000000000};
+
+#define FID_EXACT_BLOCKS (1u << 20)
+#define FID_HIST 100          /* locality: the last 100 I/O of the device */
+#define FID_NEAR (1u << 20)   /* within 1 MiB */
+#define FID_BLOCK_SHIFT 12
+
+/* ---- a bounded hash map: block -> last touch (I/O index) and R/W bits -- */
+struct bmap {
+	uint64_t *key; /* 0: empty (keys are stored + 1) */
+	uint64_t *val; /* last index << 2 | written << 1 | read */
+	size_t cap, n;
+	int shift; /* sampled when the top `shift` bits of the hash are 0 */
+};
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static int bmap_init(struct bmap *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cap = 2 * FID_EXACT_BLOCKS;
+	m->key = calloc(m->cap, sizeof(*m->key));
+	m->val = calloc(m->cap, sizeof(*m->val));
+	return m->key && m->val ? 0 : REEL_E_NOMEM;
+}
+
+static void bmap_free(struct bmap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static inline int bmap_sampled(const struct bmap *m, uint64_t h)
+{
+	return m->shift == 0 || (h >> (64 - m->shift)) == 0;
+}
+
+/* The slot of key k (hash h): its own, or the empty one where it goes. */
+static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+	while (m->key[i] && m->key[i] != k + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Halve the sampling rate: keep the keys still sampled, re-inserted
+ * (through a copy: moving keys in place would break probe chains). */
+static int bmap_halve(struct bmap *m)
+{
+	m->shift++;
+	uint64_t *kv = malloc(m->n * 2 * sizeof(*kv));
+	if (!kv)
+		return REEL_E_NOMEM;
+	size_t live = 0;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i] && bmap_sampled(m, mix64(m->key[i] - 1))) {
+			kv[2 * live] = m->key[i] - 1;
+			kv[2 * live++ + 1] = m->val[i];
+		}
+	memset(m->key, 0, m->cap * sizeof(*m->key));
+	for (size_t i = 0; i < live; i++) {
+		uint64_t k = kv[2 * i];
+		size_t j = bmap_slot(m, k, mix64(k));
+		m->key[j] = k + 1;
+		m->val[j] = kv[2 * i + 1];
+	}
+	m->n = live;
+	free(kv);
+	return 0;
+}
+
+/* ---- the pass over the trace ------------------------------------------- */
+struct fid_pass {
+	struct bmap bm;
+	uint64_t hist[MODEL_MAX_DEVS][FID_HIST];
+	uint32_t nhist[MODEL_MAX_DEVS], hpos[MODEL_MAX_DEVS];
+	uint64_t prev_end[MODEL_MAX_DEVS];
+	int64_t prev_t[MODEL_MAX_DEVS];
+	uint8_t seen[MODEL_MAX_DEVS];
+	uint64_t near, addressed, io_sampled, io_reused, rd_sampled, rd_raw;
+};
+
+/* Within 1 MiB of one of the device's last 100 I/O; then remember it. */
+static int near_history(struct fid_pass *p, int d, uint64_t off)
+{
+	int hit = 0;
+	const uint64_t *h = p->hist[d];
+	for (uint32_t k = 0; k < p->nhist[d] && !hit; k++) {
+		uint64_t a = h[k];
+		hit = (a > off ? a - off : off - a) <= FID_NEAR;
+	}
+	p->hist[d][p->hpos[d]] = off;
+	p->hpos[d] = (p->hpos[d] + 1) % FID_HIST;
+	if (p->nhist[d] < FID_HIST)
+		p->nhist[d]++;
+	return hit;
+}
+
+/* The blocks of one I/O: re-use (the most recent earlier touch of any of
+ * its sampled blocks) and read-after-write; then mark them.  The reuse
+ * distance (in I/O) goes to f->rdist. */
+static int touch_blocks(struct fid_pass *p, struct model_fid *f, int d, size_t i, uint64_t off,
+			uint32_t len, int rd)
+{
+	uint64_t b0 = off >> FID_BLOCK_SHIFT, b1 = (off + (len ? len - 1 : 0)) >> FID_BLOCK_SHIFT;
+	uint64_t last = 0;
+	int any = 0, reused = 0, written = 0;
+	for (uint64_t b = b0; b <= b1; b++) {
+		uint64_t k = ((uint64_t)d << 52) ^ b, h = mix64(k);
+		if (!bmap_sampled(&p->bm, h))
+			continue;
+		any = 1;
+		size_t s = bmap_slot(&p->bm, k, h);
+		if (p->bm.key[s]) {
+			uint64_t v = p->bm.val[s], li = v >> 2;
+			if (!reused || li > last)
+				last = li;
+			reused = 1;
+			written |= (v >> 1) & 1;
+			p->bm.val[s] = ((uint64_t)i << 2) | (v & 3) | (rd ? 1 : 2);
+			continue;
+		}
+		p->bm.key[s] = k + 1;
+		p->bm.val[s] = ((uint64_t)i << 2) | (rd ? 1 : 2);
+		if (++p->bm.n > FID_EXACT_BLOCKS && bmap_halve(&p->bm))
+			return REEL_E_NOMEM;
+	}
+	if (!any)
+		return 0;
+	p->io_sampled++;
+	p->rd_sampled += rd;
+	if (reused) {
+		p->io_reused++;
+		p->rd_raw += rd && written;
+		f->rdist[f->nrdist++] = (int64_t)(i - last);
+	}
+	return 0;
+}
+
+/* Index of dispersion of counts in bins of S ns from t0: var / mean of the
+ * counts of the ceil(dur / S) bins (-1 with fewer than 8 bins).  Times
+ * sorted: one pass, no array of bins. */
+static double idc(const int64_t *t, size_t n, int64_t t0, int64_t dur, int64_t s)
+{
+	uint64_t nb = (uint64_t)((dur + s - 1) / s);
+	if (nb < 8 || !n)
+		return -1;
+	double s2 = 0;
+	uint64_t cur = UINT64_MAX, c = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = (uint64_t)((t[i] - t0) / s);
+		if (b != cur) {
+			s2 += (double)c * (double)c;
+			cur = b;
+			c = 0;
+		}
+		c++;
+	}
+	s2 += (double)c * (double)c;
+	double mean = (double)n / (double)nb, var = s2 / (double)nb - mean * mean;
+	return var / mean;
+}
+
+static int dev_slot(struct model_fid *f, uint16_t id)
+{
+	for (size_t k = 0; k < f->ndev; k++)
+		if (f->dev[k].id == id)
+			return (int)k;
+	if (f->ndev == MODEL_MAX_DEVS)
+		return -1;
+	memset(&f->dev[f->ndev], 0, sizeof(f->dev[0]));
+	f->dev[f->ndev].id = id;
+	return (int)f->ndev++;
+}
+
+/* Per-device arrays sized from a first pass. */
+static int fid_alloc(struct model_fid *f, const struct model_trace *tr, int *slot)
+{
+	size_t n = tr->n;
+	for (size_t i = 0; i < n; i++) {
+		int d = dev_slot(f, tr->dev[i]);
+		slot[i] = d;
+		if (d >= 0)
+			f->dev[d].n++;
+	}
+	for (size_t k = 0; k < f->ndev; k++) {
+		f->dev[k].off = malloc((f->dev[k].n + 1) * sizeof(int64_t));
+		f->dev[k].gap = malloc((f->dev[k].n + 1) * sizeof(int64_t));
+		if (!f->dev[k].off || !f->dev[k].gap)
+			return REEL_E_NOMEM;
+	}
+	f->rdist = malloc((n + 1) * sizeof(int64_t));
+	f->size_seq = malloc((n + 1) * sizeof(int64_t));
+	f->size_rnd = malloc((n + 1) * sizeof(int64_t));
+	return f->rdist && f->size_seq && f->size_rnd ? 0 : REEL_E_NOMEM;
+}
+
+/* One I/O of device slot d. */
+static int fid_one(struct fid_pass *p, struct model_fid *f, const struct model_trace *tr,
+		    size_t i, int d)
+{
+	struct model_fid_dev *fd = &f->dev[d];
+	if (p->seen[d] & 2)
+		fd->gap[fd->ngap++] = tr->t[i] - p->prev_t[d];
+	p->prev_t[d] = tr->t[i];
+	p->seen[d] |= 2;
+	if (tr->op[i] == REEL_OP_FLUSH)
+		return 0;
+	uint64_t off = tr->off[i];
+	fd->off[fd->noff++] = (int64_t)off;
+	int seq = (p->seen[d] & 1) && off == p->prev_end[d];
+	if (seq)
+		f->size_seq[f->nseq++] = tr->len[i];
+	else
+		f->size_rnd[f->nrnd++] = tr->len[i];
+	p->seen[d] |= 1;
+	p->prev_end[d] = off + tr->len[i];
+	p->addressed++;
+	p->near += near_history(p, d, off);
+	return touch_blocks(p, f, d, i, off, tr->len[i], tr->op[i] == REEL_OP_READ);
+}
+
+/* Working sets: the sampled blocks read and written, scaled by the rate. */
+static void fid_working_set(struct model_fid *f, const struct bmap *bm)
+{
+	uint64_t r = 0, w = 0;
+	for (size_t s = 0; s < bm->cap; s++)
+		if (bm->key[s]) {
+			r += bm->val[s] & 1;
+			w += (bm->val[s] >> 1) & 1;
+		}
+	double scale = ldexp(1.0, bm->shift);
+	f->sample_rate = 1 / scale;
+	f->ws_read = (uint64_t)((double)r * scale);
+	f->ws_write = (uint64_t)((double)w * scale);
+}
+
+static int fid_sort(struct model_fid *f)
+{
+	int e = 0;
+	for (size_t k = 0; k < f->ndev && !e; k++)
+		if (!(e = model_sort_i64(f->dev[k].off, f->dev[k].noff)))
+			e = model_sort_i64(f->dev[k].gap, f->dev[k].ngap);
+	if (!e && !(e = model_sort_i64(f->rdist, f->nrdist)) &&
+	    !(e = model_sort_i64(f->size_seq, f->nseq)))
+		e = model_sort_i64(f->size_rnd, f->nrnd);
+	return e;
+}
+
+int model_fid_get(struct model_fid *f, const struct model_trace *tr)
+{
+	memset(f, 0, sizeof(*f));
+	size_t n = tr->n;
+	f->n = n;
+	for (size_t i = 0; i < n; i++)
+		f->bytes += tr->len[i];
+	f->t0 = n ? tr->t[0] : 0;
+	f->dur = n ? tr->t[n - 1] - tr->t[0] + 1 : 1;
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		f->idc[s] = idc(tr->t, n, f->t0, f->dur, model_idc_scale_ns[s]);
+	struct fid_pass *p = calloc(1, sizeof(*p));
+	int *slot = malloc((n + 1) * sizeof(*slot));
+	int e = REEL_E_NOMEM;
+	if (!p || !slot || bmap_init(&p->bm) || fid_alloc(f, tr, slot))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (slot[i] >= 0 && fid_one(p, f, tr, i, slot[i]))
+			goto out;
+	f->locality = p->addressed ? (double)p->near / (double)p->addressed : 0;
+	f->reuse = p->io_sampled ? (double)p->io_reused / (double)p->io_sampled : 0;
+	f->raw = p->rd_sampled ? (double)p->rd_raw / (double)p->rd_sampled : 0;
+	fid_working_set(f, &p->bm);
+	e = fid_sort(f);
+out:
+	if (p)
+		bmap_free(&p->bm);
+	free(p);
+	free(slot);
+	if (e)
+		model_fid_free(f);
+	return e;
+}
+
+void model_fid_free(struct model_fid *f)
+{
+	if (!f)
+		return;
+	for (size_t k = 0; k < f->ndev; k++) {
+		free(f->dev[k].off);
+		free(f->dev[k].gap);
+	}
+	free(f->rdist);
+	free(f->size_seq);
+	free(f->size_rnd);
+	memset(f, 0, sizeof(*f));
+}
