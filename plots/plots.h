@@ -186,6 +186,11 @@ int plots_outdir_open(const char *dir, int overwrite, char *errbuf, size_t errle
 /* Copy src into dst (len bytes) with control characters written as \xNN,
  * for a terminal.  Returns the length written. */
 size_t plots_term_escape(char *dst, size_t len, const char *src);
+/* Text from a trace or the user (labels, paths, metadata, drive names) into
+ * HTML (markdown 0: entities) or Markdown (markdown 1: entities for what
+ * would be HTML, a backslash before what would be Markdown, no line
+ * breaks): the one escaper of every report. */
+void plots_escape_text(FILE *f, int markdown, const char *s);
 
 /* ---- comparison -------------------------------------------------------- */
 /* Metrics compared between runs. */

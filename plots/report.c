@@ -450,8 +450,9 @@ enum dialect { MD, HTML };
  * would be Markdown (links, images, emphasis, code, table cells), and no
  * line breaks.
  */
-static void cell_text(FILE *f, enum dialect d, const char *s)
+void plots_escape_text(FILE *f, int markdown, const char *s)
 {
+	enum dialect d = markdown ? MD : HTML;
 	for (; *s; s++) {
 		if (*s == '<')
 			fputs("&lt;", f);
@@ -482,11 +483,11 @@ static void cell(FILE *f, enum dialect d, int head, const char *s)
 {
 	if (d == MD) {
 		fputc(' ', f);
-		cell_text(f, d, s);
+		plots_escape_text(f, d == MD, s);
 		fputs(" |", f);
 	} else {
 		fputs(head ? "<th>" : "<td>", f);
-		cell_text(f, d, s);
+		plots_escape_text(f, d == MD, s);
 		fputs(head ? "</th>" : "</td>", f);
 	}
 }
@@ -518,11 +519,11 @@ static void heading(FILE *f, enum dialect d, const char *s)
 {
 	if (d == MD) {
 		fputs("### ", f);
-		cell_text(f, d, s);
+		plots_escape_text(f, d == MD, s);
 		fputs("\n\n", f);
 	} else {
 		fputs("<h3>", f);
-		cell_text(f, d, s);
+		plots_escape_text(f, d == MD, s);
 		fputs("</h3>\n", f);
 	}
 }
@@ -628,13 +629,13 @@ static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, siz
 	for (size_t i = 0; i < n; i++) {
 		char b[64];
 		fputs(d == MD ? "- " : "<li>", f);
-		cell_text(f, d, runs[i]->label);
+		plots_escape_text(f, d == MD, runs[i]->label);
 		fputs(": ", f);
-		cell_text(f, d, runs[i]->path);
+		plots_escape_text(f, d == MD, runs[i]->path);
 		plots_strf(b, sizeof(b), " (%s, %llu I/Os%s)", runs[i]->source,
 			   (unsigned long long)runs[i]->count,
 			   runs[i]->complete ? "" : ", cut short");
-		cell_text(f, d, b);
+		plots_escape_text(f, d == MD, b);
 		if (runs[i]->is_replay) {
 			char tr[512], tg[512], line[1400];
 			config_value(runs[i], REEL_META_REPLAY_TRACE, tr, sizeof(tr));
@@ -652,7 +653,7 @@ static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, siz
 					   " (written data's LZ4 ratio %.3f)",
 					   runs[i]->ratio_achieved);
 			}
-			cell_text(f, d, line);
+			plots_escape_text(f, d == MD, line);
 		}
 		fputs(d == MD ? "\n" : "</li>\n", f);
 	}
@@ -668,7 +669,7 @@ void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
 		fprintf(f, "### Plots\n\n");
 	for (size_t i = 0; i < nouts; i++) {
 		fputs("![", f);
-		cell_text(f, MD, outs[i].title);
+		plots_escape_text(f, 1, outs[i].title);
 		fprintf(f, "](%s)\n\n", outs[i].file); /* our own file names */
 	}
 	run_list(f, MD, runs, n);
@@ -727,7 +728,7 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dir
 	int err = 0;
 	for (size_t i = 0; i < nouts; i++) {
 		fprintf(f, "<figure id=\"%s\"><figcaption>", outs[i].name);
-		cell_text(f, HTML, outs[i].title);
+		plots_escape_text(f, 0, outs[i].title);
 		fputs("</figcaption>\n", f);
 		int e = inline_svg(f, dirfd, outs[i].file);
 		if (e < 0)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plots/plots.h"
 #include "suite/suite.h"
 
 /* ---- a table of text cells ------------------------------------------------ */
@@ -56,32 +57,6 @@ static void tbl_free(struct tbl *t)
 	free(t->row_class);
 }
 
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s != '\n')
-			fputc(*s, f);
-	}
-}
-
 static void tbl_write(FILE *f, const struct tbl *t, int html, const char *id)
 {
 	if (!t->nrow)
@@ -96,7 +71,7 @@ static void tbl_write(FILE *f, const struct tbl *t, int html, const char *id)
 				fputs("<tr>", f);
 			for (size_t c = 0; c < t->ncol; c++) {
 				fprintf(f, "<%s>", td);
-				html_text(f, t->cell[r * t->ncol + c]);
+				plots_escape_text(f, 0, t->cell[r * t->ncol + c]);
 				fprintf(f, "</%s>", td);
 			}
 			fputs("</tr>\n", f);
@@ -108,7 +83,7 @@ static void tbl_write(FILE *f, const struct tbl *t, int html, const char *id)
 		fputc('|', f);
 		for (size_t c = 0; c < t->ncol; c++) {
 			fputc(' ', f);
-			md_text(f, t->cell[r * t->ncol + c]);
+			plots_escape_text(f, 1, t->cell[r * t->ncol + c]);
 			fputs(" |", f);
 		}
 		fputc('\n', f);
@@ -466,13 +441,13 @@ static int write_html(const struct suite_opts *o, const struct suite_results *re
 		      const struct suite_chart *charts, size_t ncharts, FILE *f)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
-	html_text(f, d->title);
+	plots_escape_text(f, 0, d->title);
 	fprintf(f, "</title><style>%s</style></head><body>\n<h1>", html_style);
-	html_text(f, d->title);
+	plots_escape_text(f, 0, d->title);
 	fprintf(f, "</h1>\n<ul><li>When: %s</li><li>Host: ", d->when);
-	html_text(f, res->host);
+	plots_escape_text(f, 0, res->host);
 	fprintf(f, ", kernel %s</li><li>ioreel %s</li><li>Plan: ", res->kernel, o->version);
-	html_text(f, o->plan->path);
+	plots_escape_text(f, 0, o->plan->path);
 	fprintf(f, "</li></ul>\n<h2>Verdicts</h2>\n<p>%zu of %zu comparisons differ "
 		   "significantly.</p>\n", v->nsig, v->n);
 	tbl_write(f, &d->verdict, 1, "verdicts");
@@ -483,23 +458,23 @@ static int write_html(const struct suite_opts *o, const struct suite_results *re
 	fputs("<h2>Charts</h2>\n", f);
 	for (size_t i = 0; i < ncharts; i++) {
 		fputs("<h3>", f);
-		html_text(f, charts[i].title);
+		plots_escape_text(f, 0, charts[i].title);
 		fprintf(f, "</h3>\n<img class=\"chart\" id=\"chart-%zu\" alt=\"", i);
-		html_text(f, charts[i].title);
+		plots_escape_text(f, 0, charts[i].title);
 		fputs("\" src=\"data:image/png;base64,", f);
 		int rc = base64_file(f, o->outfd, charts[i].file);
 		if (rc < 0)
 			return rc;
 		fputs("\">\n<p class=\"caption\">", f);
-		html_text(f, charts[i].caption);
+		plots_escape_text(f, 0, charts[i].caption);
 		fputs("</p>\n", f);
 	}
 	fputs("<h2>Results (mean [95% CI])</h2>\n", f);
 	tbl_write(f, &d->results, 1, "results");
 	fputs("<h2>Method</h2>\n<p>", f);
-	html_text(f, d->method);
+	plots_escape_text(f, 0, d->method);
 	fputs("</p>\n<h2>Plan</h2>\n<pre>", f);
-	html_text(f, o->plan->text);
+	plots_escape_text(f, 0, o->plan->text);
 	fputs("</pre>\n</body></html>\n", f);
 	return ferror(f) ? -EIO : 0;
 }
