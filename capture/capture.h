@@ -13,6 +13,7 @@
 #ifndef IOREEL_CAPTURE_H
 #define IOREEL_CAPTURE_H
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include "formats/reel.h"
@@ -148,6 +149,16 @@ int capture_open_offline(struct capture **out, const char *const *systems,
  * capture_stats.bad.  Returns 0, or a negative error (-ENOMEM, -EINVAL).
  */
 int capture_feed(struct capture *c, int cpu, const void *page, size_t len);
+
+/*
+ * Fork cmd (execvp) held on a pipe until tracing runs: the child waits for
+ * one byte on the pipe, whose write end is returned in *gate (write a byte,
+ * then close it, to let the command go; close it alone to cancel).  env:
+ * NULL or a NULL-terminated list of "NAME=VALUE" set in the child.  who
+ * prefixes the child's message when exec fails (exit 127).  Returns the
+ * pid or -1 (errno set).
+ */
+pid_t capture_spawn(char **cmd, char *const *env, const char *who, int *gate);
 
 /*
  * Remove instances "ioreel-<pid>" whose owner is gone (a killed capture):

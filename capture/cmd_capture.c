@@ -146,8 +146,7 @@ static int push_event(void *ctx, const struct reel_event *e)
 	return reel_join_push(ctx, e);
 }
 
-/* Fork CMD stopped on a pipe until tracing runs; returns its pid. */
-static pid_t spawn(char **cmd, int *gate)
+pid_t capture_spawn(char **cmd, char *const *env, const char *who, int *gate)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC))
@@ -160,10 +159,12 @@ static pid_t spawn(char **cmd, int *gate)
 		close(p[1]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		for (; env && *env; env++)
+			putenv(*env);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the capture failed to start */
 		execvp(cmd[0], cmd);
-		fprintf(stderr, "ioreel capture: cannot run %s: %s\n", cmd[0], strerror(errno));
+		fprintf(stderr, "%s: cannot run %s: %s\n", who, cmd[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
@@ -324,7 +325,7 @@ static int start_tracing(struct session *s)
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	if (s->o.cmd) {
-		s->child = spawn(s->o.cmd, &s->gate);
+		s->child = capture_spawn(s->o.cmd, NULL, "ioreel capture", &s->gate);
 		if (s->child < 0) {
 			s->child = 0;
 			fprintf(stderr, "ioreel capture: cannot fork: %s\n", strerror(errno));

@@ -7,6 +7,7 @@
  * with host-qualified devices and the lost events of each host.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
@@ -150,36 +151,17 @@ static int find_devices(struct rankcap *k, char *err, size_t errlen)
 	return 0;
 }
 
-/* Fork CMD held on a pipe until tracing runs (capture/cmd_capture.c's way). */
+/* CMD held until tracing runs (capture_spawn), told its rank and devices. */
 static pid_t spawn(struct rankcap *k)
 {
-	int p[2];
-	char v[32];
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		snprintf(v, sizeof(v), "%d", k->w->rank);
-		setenv("IOREEL_MPI_RANK", v, 1);
-		snprintf(v, sizeof(v), "%d", k->w->size);
-		setenv("IOREEL_MPI_SIZE", v, 1);
-		setenv("IOREEL_MPI_DEVICES", k->ci->devices, 1);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		execvp(k->c->cmd[0], k->c->cmd);
-		fprintf(stderr, "ioreel capture --mpi: rank %d: cannot run %s: %s\n", k->w->rank,
-			k->c->cmd[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	k->gate = p[1];
-	return pid;
+	static char rank[48], size[48], devs[PATH_MAX];
+	snprintf(rank, sizeof(rank), "IOREEL_MPI_RANK=%d", k->w->rank);
+	snprintf(size, sizeof(size), "IOREEL_MPI_SIZE=%d", k->w->size);
+	snprintf(devs, sizeof(devs), "IOREEL_MPI_DEVICES=%s", k->ci->devices);
+	char *env[] = {rank, size, devs, NULL};
+	char who[64];
+	snprintf(who, sizeof(who), "ioreel capture --mpi: rank %d", k->w->rank);
+	return capture_spawn(k->c->cmd, env, who, &k->gate);
 }
 
 static int push_event(void *ctx, const struct reel_event *e)
