@@ -263,7 +263,7 @@ struct part {
 	struct io *io;
 	struct part *io_next;
 	struct req *req;
-	struct part *r_next;
+	struct part *r_next, *r_prev; /* the request's parts, in order */
 	uint64_t sector;
 	uint32_t nsect;
 	uint32_t devt;
@@ -273,7 +273,7 @@ struct part {
 struct req {
 	struct hnode hs, he; /* by start (always), by end (while mergeable) */
 	struct req *prev, *next;
-	struct part *parts;
+	struct part *parts, *ptail;
 	uint32_t devt;
 	uint64_t start, end;
 	int64_t created_ns;
@@ -494,13 +494,16 @@ static void part_unlink_req(struct part *p)
 	struct req *r = p->req;
 	if (!r)
 		return;
-	for (struct part **pp = &r->parts; *pp; pp = &(*pp)->r_next)
-		if (*pp == p) {
-			*pp = p->r_next;
-			break;
-		}
+	if (p->r_prev)
+		p->r_prev->r_next = p->r_next;
+	else
+		r->parts = p->r_next;
+	if (p->r_next)
+		p->r_next->r_prev = p->r_prev;
+	else
+		r->ptail = p->r_prev;
 	p->req = NULL;
-	p->r_next = NULL;
+	p->r_next = p->r_prev = NULL;
 }
 
 static void part_unlink_io(struct part *p)
@@ -529,14 +532,18 @@ static void part_to_req(struct reel_join *j, struct part *p, struct req *r, int 
 	p->expect_q = 0;
 	p->req = r;
 	if (front || !r->parts) {
+		p->r_prev = NULL;
 		p->r_next = r->parts;
+		if (r->parts)
+			r->parts->r_prev = p;
+		else
+			r->ptail = p;
 		r->parts = p;
 	} else {
-		struct part *t = r->parts;
-		while (t->r_next)
-			t = t->r_next;
-		t->r_next = p;
+		p->r_prev = r->ptail;
 		p->r_next = NULL;
+		r->ptail->r_next = p;
+		r->ptail = p;
 	}
 	r->had_parts = 1;
 }
@@ -577,8 +584,9 @@ static void req_free(struct reel_join *j, struct req *r)
 	for (struct part *p = r->parts, *nx; p; p = nx) {
 		nx = p->r_next;
 		p->req = NULL;
-		p->r_next = NULL;
+		p->r_next = p->r_prev = NULL;
 	}
+	r->parts = r->ptail = NULL;
 	if (r->prev)
 		r->prev->next = r->next;
 	else
@@ -1075,11 +1083,11 @@ static void complete_req(struct reel_join *j, struct req *r, const struct reel_e
 	if (!r->had_parts)
 		orphan(j, e->devt);
 	struct part *list = r->parts;
-	r->parts = NULL;
+	r->parts = r->ptail = NULL;
 	for (struct part *p = list, *nx; p; p = nx) {
 		nx = p->r_next;
 		p->req = NULL;
-		p->r_next = NULL;
+		p->r_next = p->r_prev = NULL;
 		part_complete(j, p, e->t_ns, err);
 	}
 	req_free(j, r);
