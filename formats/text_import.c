@@ -162,14 +162,23 @@ static int fill(struct ti_lines *l)
 }
 
 /* A line too long for the buffer: keep its start for the message, drop
- * the rest up to its line ending. */
+ * the rest up to its line ending, but no more than TI_LONG_LINE_MAX bytes:
+ * input without line endings (/dev/zero, a binary file) ends the import
+ * there rather than being read forever. */
 static int drop_long_line(struct ti_lines *l)
 {
 	size_t keep = sizeof(l->cut) - 1;
+	uint64_t dropped = l->bend - l->bstart;
 	memcpy(l->cut, l->buf + l->bstart, keep);
 	l->cut[keep] = 0;
 	l->bstart = l->bend;
 	while (!l->eof) {
+		if (dropped > TI_LONG_LINE_MAX)
+			return reel_errf(l->errmsg, l->errlen, REEL_E_PARSE,
+					 "%s:%llu: no line ending in %d MiB: not a text trace (binary "
+					 "data?); name the right format with --from",
+					 l->path, (unsigned long long)l->lineno + 1,
+					 TI_LONG_LINE_MAX >> 20);
 		int rc = fill(l);
 		if (rc)
 			return rc;
@@ -179,6 +188,7 @@ static int drop_long_line(struct ti_lines *l)
 			l->bstart += (size_t)(e - q) + 1;
 			break;
 		}
+		dropped += l->bend - l->bstart;
 		l->bstart = l->bend;
 	}
 	l->toolong = 1;
