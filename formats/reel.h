@@ -219,6 +219,11 @@ REEL_META_KEYS(REEL_X_META)
 
 #define REEL_FORMAT_VERSION 1
 #define REEL_CHUNK_MAX 65536
+/* Bounds of every record (FORMAT.md 3.2), checked as a chunk is decoded:
+ * times in [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) ns, offset + length at most
+ * REEL_END_LIMIT bytes.  Differences of two times cannot overflow. */
+#define REEL_TIME_LIMIT (INT64_C(1) << 62)
+#define REEL_END_LIMIT (UINT64_C(1) << 63)
 
 struct reel_header {
 	uint32_t version;      /* file's version (reader fills it) */
