@@ -512,6 +512,10 @@ int reel_stats_compute(struct reel_reader *r, struct reel_stats *s);
 int64_t reel_now_ns(void);
 /* Write s to f as a JSON string (quoted, escaped; NULL as ""): for --json. */
 void reel_json_str(FILE *f, const char *s);
+/* Write text from a file (a trace's source, device names, comm, metadata)
+ * to a terminal: control bytes (0x00-0x1f, 0x7f) come out as \xNN, so a
+ * crafted trace cannot send escape sequences.  NULL writes nothing. */
+void reel_fputs_safe(FILE *f, const char *s);
 /* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
 int reel_parse_size(const char *s, uint64_t *out);
 
