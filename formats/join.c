@@ -1349,6 +1349,9 @@ int reel_rwbs_parse(const char *s, size_t len, uint32_t bytes, uint8_t *op, uint
 			break;
 		case 'E': /* secure erase (handled), or unknown-but-harmless */
 			break;
+		case 'B': /* barrier (kernels before 2.6.36): a flush before the data */
+			preflush = 1;
+			break;
 		default:
 			return REEL_E_PARSE;
 		}

@@ -524,6 +524,9 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 	    ((r->has & REEL_HAS_ISSUE) && !time_ok(r->issue_ns)) ||
 	    ((r->has & REEL_HAS_COMPLETE) && !time_ok(r->complete_ns)))
 		return ti_bad(c, "time out of range (more than 146 years)");
+	if (r->offset > REEL_END_LIMIT - r->length)
+		return ti_bad(c, "offset %llu + length %u is beyond 2^63 bytes",
+			      (unsigned long long)r->offset, r->length);
 	unsigned slot = c->free[--c->nfree];
 	c->slots[slot] = *r;
 	struct ti_key k = {.t = rec_time(r), .order = (c->seq++ << SLOT_BITS) | slot};
