@@ -267,6 +267,8 @@ int reel_writer_close(struct reel_writer *w);
 /* Free without a trailer (the file stays readable sequentially). */
 void reel_writer_destroy(struct reel_writer *w);
 const char *reel_writer_errmsg(const struct reel_writer *w);
+/* The error that stopped the writer (every later call returns it), or 0. */
+int reel_writer_failed(const struct reel_writer *w);
 
 /* ---- summary (the trailer, or computed while reading) ------------------ */
 struct reel_summary {

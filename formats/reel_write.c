@@ -78,6 +78,11 @@ static int werr(struct reel_writer *w, int err, const char *fmt, ...)
 	return err;
 }
 
+int reel_writer_failed(const struct reel_writer *w)
+{
+	return w->failed;
+}
+
 const char *reel_writer_errmsg(const struct reel_writer *w)
 {
 	return w && w->errmsg[0] ? w->errmsg : "no error";
