@@ -43,7 +43,7 @@ MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/ioreel-mpi)
 CLUSTER_OBJ := $(patsubst %.c,$(BUILD)/mpi/%.o,$(wildcard cluster/*.c) ioreel.c)
 ALL_OBJ += $(if $(MPI_BIN),$(CLUSTER_OBJ))
 
-.PHONY: check-boot all check bench demo install uninstall clean asan ubsan fuzz deps format-check \
+.PHONY: check-boot all check bench demo install uninstall clean asan ubsan fuzz fuzz-run deps format-check \
 	check-programs bench-programs
 all: $(BUILD)/ioreel $(MPI_BIN) $(UNIT_BIN) $(FUZZ_BIN) $(BENCH_BIN)
 # what the tests run (gen_reel, a benchmark program, also makes test traces),
@@ -126,6 +126,20 @@ fuzz:
 	$(Q)for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 		clang -O1 -g -I. -D_GNU_SOURCE -fsanitize=fuzzer,address -o build-fuzz/$$n $$f \
 		build-fuzz/libioreel.a $(LDLIBS) || exit 1; echo "  FUZZ    build-fuzz/$$n"; done
+
+# the fast (parser-only) targets, each run FUZZ_SECONDS under libFuzzer
+# from its seed corpus (new inputs go to build-fuzz/found/NAME); prints
+# executions per second per target.  Not part of make check.
+FUZZ_SECONDS ?= 20
+FUZZ_FAST := $(sort $(wildcard tests/fuzz/fuzz_*_parse.c)) tests/fuzz/fuzz_reel.c
+fuzz-run: fuzz
+	$(Q)for f in $(FUZZ_FAST); do n=$$(basename $$f .c); mkdir -p build-fuzz/found/$$n; \
+		build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -max_len=4096 \
+		build-fuzz/found/$$n tests/fuzz/corpus/$${n#fuzz_} >build-fuzz/found/$$n.log 2>&1 || \
+		{ tail -n 30 build-fuzz/found/$$n.log; exit 1; }; \
+		awk -v n=$$n '/number_of_executed_units/ {r=$$2} /average_exec_per_sec/ {e=$$2} \
+		END {printf "  FUZZ    %-22s %10d runs %8d exec/s\n", n, r, e}' build-fuzz/found/$$n.log; \
+		done
 
 asan:
 	$(Q)$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \

@@ -67,7 +67,8 @@ int cmd_dump(int argc, char **argv)
 				for (char *p = comm; *p; p++)
 					if (*p == ' ' || *p == '\t' || *p == '\n')
 						*p = '_';
-				printf("%s ", comm);
+				reel_fputs_safe(stdout, comm); /* from the file: escaped */
+				fputc(' ', stdout);
 			} else {
 				fputs(x->has & REEL_HAS_COMM ? "_ " : "- ", stdout);
 			}

@@ -11,26 +11,6 @@
 
 #include "formats/reel.h"
 
-/* Create OUT (or take stdout for "-"); NULL after saying why. */
-static FILE *open_output(const char *out, int overwrite)
-{
-	if (!strcmp(out, "-"))
-		return stdout;
-	int fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			fprintf(stderr, "ioreel export: %s exists; choose another name or pass "
-					"--overwrite\n", out);
-		else
-			fprintf(stderr, "ioreel export: cannot create %s: %s\n", out, strerror(errno));
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	const char *to = NULL, *out = NULL;
@@ -78,26 +58,28 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	}
 	int to_stdout = !strcmp(out, "-");
-	FILE *f = open_output(out, overwrite);
-	if (!f) {
+	struct reel_out ro;
+	char errmsg[1024] = "";
+	const char *inputs[] = {in};
+	/* text exports are never replaced without --overwrite: no way to tell
+	 * ours from someone's */
+	rc = reel_out_open(&ro, AT_FDCWD, out, REEL_OUT_STDOUT | (overwrite ? REEL_OUT_OVERWRITE : 0),
+			   NULL, inputs, 1, errmsg, sizeof(errmsg));
+	if (rc) {
+		fprintf(stderr, "ioreel export: %s\n", errmsg);
 		reel_reader_close(r);
 		return 1;
 	}
+	FILE *f = ro.f;
 	static char obuf[1 << 16];
 	setvbuf(f, obuf, _IOFBF, sizeof(obuf));
-	char errmsg[1024] = "";
 	rc = ex->run(r, f, errmsg, sizeof(errmsg));
-	if (fflush(f) && !rc)
-		rc = reel_errf(errmsg, sizeof(errmsg), REEL_E_IO, "write error on %s: %s", out,
-			       strerror(errno));
-	if (!to_stdout && fclose(f) && !rc)
-		rc = reel_errf(errmsg, sizeof(errmsg), REEL_E_IO, "write error on %s: %s", out,
-			       strerror(errno));
+	if (!rc)
+		rc = reel_out_commit(&ro, errmsg, sizeof(errmsg));
 	if (rc) {
 		fprintf(stderr, "ioreel export: %s\n", errmsg[0] ? errmsg : reel_strerror(rc));
 		reel_reader_close(r);
-		if (!to_stdout)
-			unlink(out);
+		reel_out_abort(&ro); /* only our temporary: the final name is untouched */
 		return 1;
 	}
 	struct reel_summary s;

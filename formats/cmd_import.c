@@ -4,7 +4,9 @@
  * detected from the first 64 KiB of the first input.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 struct import_opts {
 	const char *from;
 	const char *out;
-	int overwrite, quiet;
+	int overwrite, quiet, allow_empty;
 	struct reel_import_opts io;
 };
 
@@ -64,6 +66,72 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
+/* An existing .reel that an earlier import wrote: replaced without
+ * --overwrite (its header's source is imported:FMT). */
+static int import_is_ours(const char *path)
+{
+	struct reel_reader *r = NULL;
+	int ours = 0;
+	if (!reel_reader_open(&r, path, 0)) {
+		const struct reel_header *h = reel_reader_header(r);
+		ours = h && h->source && !strncmp(h->source, "imported:", 9);
+	}
+	reel_reader_close(r);
+	return ours;
+}
+
+/* SIGINT, SIGTERM: nothing under the final name, then die of the signal. */
+static void on_signal(int sig)
+{
+	reel_out_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* The output: a temporary beside OUT (or stdout), the writer on its fd. */
+static int open_output(const struct import_opts *o, const struct reel_importer *imp,
+		       char **in, size_t nin, struct reel_out *out, struct reel_writer **w)
+{
+	char source[64], detail[1024], err[1024];
+	snprintf(source, sizeof(source), "imported:%s", imp->name);
+	size_t dl = 0;
+	detail[0] = 0;
+	for (size_t i = 0; i < nin && dl < sizeof(detail) - 1; i++) {
+		int k = snprintf(detail + dl, sizeof(detail) - dl, "%s%s", i ? " " : "", in[i]);
+		if (k < 0)
+			break;
+		dl += (size_t)k;
+	}
+	int rc = reel_out_open(out, AT_FDCWD, o->out,
+			       REEL_OUT_FD_ONLY | REEL_OUT_STDOUT | (o->overwrite ? REEL_OUT_OVERWRITE : 0),
+			       import_is_ours, (const char *const *)in, nin, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "ioreel import: %s\n", err);
+		return 1;
+	}
+	struct reel_header h = {.source = source, .source_detail = detail};
+	rc = reel_writer_open(w, NULL, out->fd, &h, 0);
+	if (rc) {
+		fprintf(stderr, "ioreel import: %s\n", *w ? reel_writer_errmsg(*w) : reel_strerror(rc));
+		reel_writer_destroy(*w);
+		*w = NULL;
+		reel_out_abort(out);
+		return 1;
+	}
+	return 0;
+}
+
 static int run_import(const struct import_opts *o, const struct reel_importer *imp,
 		      char **in, size_t nin)
 {
@@ -75,26 +143,12 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 		if (strcmp(in[i], "-") && !stat(in[i], &sb) && S_ISREG(sb.st_mode))
 			total += (uint64_t)sb.st_size;
 	}
-	char source[64], detail[1024];
-	snprintf(source, sizeof(source), "imported:%s", imp->name);
-	size_t dl = 0;
-	detail[0] = 0;
-	for (size_t i = 0; i < nin && dl < sizeof(detail) - 1; i++) {
-		int k = snprintf(detail + dl, sizeof(detail) - dl, "%s%s", i ? " " : "", in[i]);
-		if (k < 0)
-			break;
-		dl += (size_t)k;
-	}
-	struct reel_header h = {.source = source, .source_detail = detail};
 	struct reel_writer *w = NULL;
-	int to_stdout = !strcmp(o->out, "-");
-	int rc = reel_writer_open(&w, to_stdout ? NULL : o->out, to_stdout ? 1 : -1, &h,
-				  o->overwrite ? REEL_W_OVERWRITE : 0);
-	if (rc) {
-		fprintf(stderr, "ioreel import: %s\n", w ? reel_writer_errmsg(w) : reel_strerror(rc));
-		reel_writer_destroy(w);
+	struct reel_out out;
+	catch_signals();
+	if (open_output(o, imp, in, nin, &out, &w))
 		return 1;
-	}
+	int rc;
 	struct reel_import_stats st;
 	memset(&st, 0, sizeof(st));
 	char errmsg[1024] = "";
@@ -117,17 +171,23 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 		if (pr.printed)
 			fputc('\n', stderr);
 	}
+	if (!rc && !st.records && !o->allow_empty)
+		rc = reel_errf(errmsg, sizeof(errmsg), REEL_E_PARSE,
+			       "no records in %s%s: nothing imported (--allow-empty writes an "
+			       "empty trace)",
+			       in[0], nin > 1 ? " ..." : "");
 	if (!rc) {
 		rc = reel_writer_close(w);
 		if (rc)
 			reel_errf(errmsg, sizeof(errmsg), rc, "%s", reel_writer_errmsg(w));
 		w = NULL;
 	}
+	if (!rc)
+		rc = reel_out_commit(&out, errmsg, sizeof(errmsg));
 	if (rc) {
 		fprintf(stderr, "ioreel import: %s\n", errmsg[0] ? errmsg : reel_strerror(rc));
 		reel_writer_destroy(w);
-		if (!to_stdout)
-			unlink(o->out); /* a partial file is of no use */
+		reel_out_abort(&out); /* only our temporary: the final name is untouched */
 		return 1;
 	}
 	if (!o->quiet) {
@@ -171,6 +231,13 @@ static const struct reel_importer *choose_importer(const struct import_opts *o, 
 		return NULL;
 	}
 	*status = 1;
+	struct stat sb;
+	if (!stat(in[0], &sb) && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "ioreel import: %s is not a regular file: the format is detected "
+				"by reading its start, which a FIFO or device cannot give back; name "
+				"the format with --from FMT (--from list shows them)\n", in[0]);
+		return NULL;
+	}
 	/* blktrace's base name: detect from its first per-CPU file */
 	char first[4096];
 	const char *probe = in[0];
@@ -211,7 +278,11 @@ int cmd_import(int argc, char **argv)
 			 "SPC/UMass block size in bytes, 1 to 1M (default 512)"),
 		OPT_CHOICE(0, "time-unit", "U", &unit, time_units,
 			   "DiskSim time unit: ns, us, ms (default) or s"),
-		OPT_FLAG(0, "overwrite", &o.overwrite, "replace OUT.reel if it exists"),
+		OPT_FLAG(0, "overwrite", &o.overwrite,
+			 "replace OUT.reel if it exists (an earlier import's output is replaced "
+			 "without it)"),
+		OPT_FLAG(0, "allow-empty", &o.allow_empty,
+			 "write an empty trace when the input holds no records (else exit 1)"),
 		OPT_FLAG('q', "quiet", &o.quiet, "no progress or summary on stderr"),
 		OPT_END,
 	};

@@ -72,7 +72,7 @@ static void print_meta_value(FILE *f, const struct reel_meta *m, int json)
 		if (json)
 			reel_json_str(f, m->s);
 		else
-			fputs(m->s, f);
+			reel_fputs_safe(f, m->s);
 		break;
 	case REEL_META_INT: fprintf(f, "%lld", (long long)m->i); break;
 	case REEL_META_DBL: fprintf(f, "%.6g", m->d); break;
@@ -155,8 +155,12 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 	char b1[32], b2[32];
 	fprintf(f, "file         %s (format version %u%s)\n", path, h->version,
 		reel_reader_complete(r) ? "" : ", cut short: no index");
-	fprintf(f, "source       %s%s%s\n", h->source, h->source_detail[0] ? ": " : "",
-		h->source_detail);
+	/* text from the file: escaped, it may hold anything */
+	fputs("source       ", f);
+	reel_fputs_safe(f, h->source);
+	fputs(h->source_detail[0] ? ": " : "", f);
+	reel_fputs_safe(f, h->source_detail);
+	fputc('\n', f);
 	if (h->start_unix_ns) {
 		time_t t = (time_t)(h->start_unix_ns / 1000000000);
 		struct tm tm;
@@ -167,7 +171,8 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 	}
 	for (size_t i = 0; i < h->ndevices; i++) {
 		const struct reel_device *dv = &h->devices[i];
-		fprintf(f, "device %-5u %s", dv->id, dv->name);
+		fprintf(f, "device %-5u ", dv->id);
+		reel_fputs_safe(f, dv->name);
 		if (dv->major || dv->minor)
 			fprintf(f, " (%u:%u)", dv->major, dv->minor);
 		if (dv->lbs)
@@ -226,7 +231,9 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 	if (nm)
 		fprintf(f, "metadata\n");
 	for (size_t i = 0; i < nm; i++) {
-		fprintf(f, "  %-28s ", m[i].key);
+		fputs("  ", f);
+		reel_fputs_safe(f, m[i].key);
+		fprintf(f, "%*s ", (int)(strlen(m[i].key) < 28 ? 28 - strlen(m[i].key) : 0), "");
 		print_meta_value(f, &m[i], 0);
 		fputc('\n', f);
 	}
@@ -235,19 +242,22 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 
 int cmd_info(int argc, char **argv)
 {
-	int json = 0, salvage = 0;
+	int json = 0, salvage = 0, strict = 0;
 	const struct reel_opt opts[] = {
 		OPT_FLAG(0, "json", &json, "machine-readable output (schema in README.md, 'ioreel info')"),
 		OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
+		OPT_FLAG(0, "strict", &strict,
+			 "exit 1 when the file is cut short (no index) or chunks were skipped"),
 		OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
 		.name = "info",
-		.usage = "[--json] [--salvage] FILE.reel",
+		.usage = "[--json] [--salvage] [--strict] FILE.reel",
 		.about = "Describe a trace or a replay result: source, devices, I/O count, duration,\n"
 			 "op mix by count and bytes, request sizes, IOPS and MB/s (mean and peak\n"
 			 "1-second window), in-flight maximum and latency percentiles where the\n"
-			 "trace has issue and completion times.",
+			 "trace has issue and completion times.  A cut-short file is described up to\n"
+			 "its last whole chunk with a warning and exit 0; --strict makes it exit 1.",
 	};
 	int first = reel_opt_parse(&doc, opts, argc, argv);
 	if (first < 0)
@@ -281,12 +291,14 @@ int cmd_info(int argc, char **argv)
 		print_json(stdout, path, r, s);
 	else
 		print_text(stdout, path, r, s);
+	int whole = reel_reader_complete(r) && !reel_reader_skipped(r);
 	if (!reel_reader_complete(r))
-		fprintf(stderr, "ioreel info: warning: %s\n", reel_reader_errmsg(r));
+		fprintf(stderr, "ioreel info: %s: %s\n", strict ? "error" : "warning",
+			reel_reader_errmsg(r));
 	if (reel_reader_skipped(r))
-		fprintf(stderr, "ioreel info: warning: skipped %llu corrupt chunk(s)\n",
-			(unsigned long long)reel_reader_skipped(r));
+		fprintf(stderr, "ioreel info: %s: skipped %llu corrupt chunk(s)\n",
+			strict ? "error" : "warning", (unsigned long long)reel_reader_skipped(r));
 	free(s);
 	reel_reader_close(r);
-	return 0;
+	return strict && !whole ? 1 : 0;
 }

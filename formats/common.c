@@ -100,6 +100,17 @@ void reel_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void reel_fputs_safe(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
 int reel_parse_size(const char *s, uint64_t *out)
 {
 	char *end;

@@ -39,7 +39,7 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	else
 		return ti_bad(c, "opcode '%.40s' is neither R nor W", f[1]);
 	if (len > UINT32_MAX)
-		return ti_bad(c, "length %llu is larger than 4 GiB", (unsigned long long)len);
+		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)len);
 	if (ts > (uint64_t)INT64_MAX / 1000)
 		return ti_bad(c, "timestamp '%s' is out of range", f[4]);
 	if (!c->seq && (int64_t)ts >= UNIX_US_MIN)

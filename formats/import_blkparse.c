@@ -176,14 +176,18 @@ static int parse_extent(const char **pp, const char *end, struct bp_line *l, con
 				BAD("bad split sector after '/'");
 			e->split_sector = v;
 			p = skip_sp(p, end);
-		} else if (a != 'C' && a != 'R') {
-			return LINE_IGNORE; /* SCSI passthrough: "BYTES (cdb) [comm]" */
 		} else if (p < end && *p == '(') {
-			return LINE_IGNORE; /* passthrough completion */
+			return LINE_IGNORE; /* SCSI passthrough: "BYTES (cdb) [comm]" */
+		} else if (a != 'C' && a != 'R' && p < end && *p != '[') {
+			BAD("expected '+ LENGTH' after the sector");
+		} else if (a != 'C' && a != 'R') {
+			return LINE_IGNORE; /* a sector and no length: nothing to record */
 		}
 	}
 	e->sector = *have_sector ? sector : REEL_SECTOR_UNKNOWN;
 	e->bytes = (uint32_t)(nsect * 512);
+	if (*have_sector && sector > (REEL_END_LIMIT - e->bytes) / 512)
+		BAD("sector and length beyond 2^63 bytes");
 	if (reel_rwbs_parse(rwbs, rwbslen, e->bytes, &e->op, &e->flags))
 		BAD("bad RWBS field");
 	*pp = p;

@@ -588,6 +588,12 @@ static int add_src(struct bt *b, const char *path, char *owned, const char *base
 	s->owned_path = owned;
 	s->base = base;
 	s->fd = -1;
+	/* a piped stream may hold every CPU from its first chunk on (the
+	 * issues and completions of I/Os another CPU queued, whose chunk comes
+	 * later): sort it within the window from the start, not from the
+	 * second CPU seen */
+	if (!base)
+		b->multi_cpu = 1;
 	return 0;
 }
 

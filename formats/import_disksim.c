@@ -36,7 +36,7 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 	if (lba > UINT64_MAX / 512)
 		return ti_bad(c, "lba '%s' is out of range", f[2]);
 	if (size > UINT32_MAX / 512)
-		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
+		return ti_bad(c, "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)", (unsigned long long)size);
 	int dev = ti_device_find(c, devno, 0);
 	if (dev < 0) {
 		char name[32];

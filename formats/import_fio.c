@@ -109,7 +109,7 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "action '%.40s' is not read, write, trim, sync, datasync or wait", act);
 	}
 	if (len > UINT32_MAX)
-		return ti_bad(c, "length %llu is larger than 4 GiB", (unsigned long long)len);
+		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)len);
 	int dev = fio_dev(c, a[0]);
 	if (dev < 0)
 		return dev;

@@ -49,7 +49,7 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	if (lba > UINT64_MAX / 512)
 		return ti_bad(c, "lba '%s' is out of range", f[3]);
 	if (size > UINT32_MAX / 512)
-		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
+		return ti_bad(c, "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)", (unsigned long long)size);
 	if (maj > 4095 || min > 1048575)
 		return ti_bad(c, "device %s,%s is not a valid major,minor", f[6], f[7]);
 	if (strcmp(f[2], s->last_comm)) {

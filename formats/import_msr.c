@@ -49,7 +49,7 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	else
 		return ti_bad(c, "type '%.40s' is neither Read nor Write", f[3]);
 	if (size > UINT32_MAX)
-		return ti_bad(c, "size %llu is larger than 4 GiB", (unsigned long long)size);
+		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)size);
 	if (rt > (uint64_t)INT64_MAX / 400)
 		return ti_bad(c, "response time '%s' is out of range", f[6]);
 	if (!*f[1])

@@ -41,7 +41,7 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	if (lba > UINT64_MAX / lbs)
 		return ti_bad(c, "LBA '%s' is out of range", f[1]);
 	if (size > UINT32_MAX)
-		return ti_bad(c, "size %llu is larger than 4 GiB", (unsigned long long)size);
+		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)size);
 	if (asu > 65535)
 		return ti_bad(c, "ASU %llu is larger than 65535", (unsigned long long)asu);
 	if (t < 0)

@@ -36,15 +36,35 @@
 
 #define container_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
-/* ---- a chained hash on (devt, sector), intrusive nodes ----------------- */
+/*
+ * ---- a hash on (devt, sector, class) of lists, intrusive nodes ----------
+ * Each distinct key has one entry holding its nodes newest first, so that
+ * finding the newest or oldest node of a key, and removing any node, take
+ * constant time however many I/Os share a sector (a trace that queues a
+ * million bios at one sector and never completes them stays linear).  The
+ * class splits a key's nodes by a state the lookups select on (a part
+ * expecting its Q, a request issued, an I/O done); a node moving between
+ * classes keeps its place in the order (seq) it was added in.
+ */
+struct hkey;
 struct hnode {
-	struct hnode *next;
-	uint64_t key;
+	struct hnode *newer, *older;
+	struct hkey *k; /* NULL when not in a table */
+	uint64_t key, seq;
 	uint32_t devt;
 };
+struct hkey {
+	struct hkey *next; /* the bucket's chain */
+	struct hnode *newest, *oldest;
+	uint64_t key;
+	uint32_t devt;
+	uint8_t cls;
+};
 struct htab {
-	struct hnode **b;
-	size_t mask, n;
+	struct hkey **b;
+	size_t mask, n; /* n: keys in use */
+	struct hkey *spare;
+	uint64_t seq;
 };
 
 static inline size_t hfn(uint32_t devt, uint64_t key)
@@ -53,64 +73,185 @@ static inline size_t hfn(uint32_t devt, uint64_t key)
 	return (size_t)(h ^ (h >> 31));
 }
 
+static inline size_t hslot(const struct htab *t, uint32_t devt, uint64_t key, unsigned cls)
+{
+	return (hfn(devt, key) + cls * 0x9E3779B1u) & t->mask;
+}
+
 static int h_grow(struct htab *t)
 {
 	size_t nc = t->b ? (t->mask + 1) * 2 : 1024;
-	struct hnode **nb = calloc(nc, sizeof(*nb));
+	struct hkey **nb = calloc(nc, sizeof(*nb)), **ob = t->b;
 	if (!nb)
 		return REEL_E_NOMEM;
-	if (t->b) {
-		/* keep the chain order (newest first) by appending in order */
-		for (size_t i = 0; i <= t->mask; i++) {
-			struct hnode *n = t->b[i], *nx;
-			for (; n; n = nx) {
-				nx = n->next;
-				struct hnode **pp = &nb[hfn(n->devt, n->key) & (nc - 1)];
-				while (*pp)
-					pp = &(*pp)->next;
-				n->next = NULL;
-				*pp = n;
-			}
-		}
-		free(t->b);
-	}
+	size_t om = t->mask;
 	t->b = nb;
 	t->mask = nc - 1;
+	for (size_t i = 0; ob && i <= om; i++)
+		for (struct hkey *k = ob[i], *nx; k; k = nx) {
+			nx = k->next;
+			size_t s = hslot(t, k->devt, k->key, k->cls);
+			k->next = nb[s];
+			nb[s] = k;
+		}
+	free(ob);
 	return 0;
+}
+
+static struct hkey *h_find(const struct htab *t, uint32_t devt, uint64_t key, unsigned cls)
+{
+	if (!t->b)
+		return NULL;
+	for (struct hkey *k = t->b[hslot(t, devt, key, cls)]; k; k = k->next)
+		if (k->key == key && k->devt == devt && k->cls == cls)
+			return k;
+	return NULL;
+}
+
+/* Put n into key's list at its place by seq (from whichever end is nearer:
+ * new nodes go first at once). */
+static int h_link(struct htab *t, struct hnode *n, unsigned cls)
+{
+	struct hkey *k = h_find(t, n->devt, n->key, cls);
+	if (!k) {
+		if (!t->b || t->n >= t->mask + 1) {
+			int rc = h_grow(t);
+			if (rc)
+				return rc;
+		}
+		k = t->spare;
+		if (k)
+			t->spare = k->next;
+		else if (!(k = malloc(sizeof(*k))))
+			return REEL_E_NOMEM;
+		size_t s = hslot(t, n->devt, n->key, cls);
+		*k = (struct hkey){.next = t->b[s], .key = n->key, .devt = n->devt, .cls = (uint8_t)cls};
+		t->b[s] = k;
+		t->n++;
+	}
+	struct hnode *newer, *older, *hi = k->newest, *lo = k->oldest;
+	/* walk from both ends at once to n's place by seq */
+	for (;;) {
+		if (!hi || hi->seq < n->seq) {
+			older = hi;
+			newer = hi ? hi->newer : k->oldest;
+			break;
+		}
+		if (!lo || lo->seq > n->seq) {
+			newer = lo;
+			older = lo ? lo->older : k->newest;
+			break;
+		}
+		hi = hi->older;
+		lo = lo->newer;
+	}
+	n->newer = newer;
+	n->older = older;
+	if (newer)
+		newer->older = n;
+	else
+		k->newest = n;
+	if (older)
+		older->newer = n;
+	else
+		k->oldest = n;
+	n->k = k;
+	return 0;
+}
+
+static int h_add_cls(struct htab *t, struct hnode *n, uint32_t devt, uint64_t key, unsigned cls)
+{
+	n->devt = devt;
+	n->key = key;
+	n->seq = ++t->seq;
+	return h_link(t, n, cls);
 }
 
 static int h_add(struct htab *t, struct hnode *n, uint32_t devt, uint64_t key)
 {
-	if (!t->b || t->n >= t->mask + 1) {
-		int rc = h_grow(t);
-		if (rc)
-			return rc;
-	}
-	n->devt = devt;
-	n->key = key;
-	struct hnode **pp = &t->b[hfn(devt, key) & t->mask];
-	n->next = *pp;
-	*pp = n;
-	t->n++;
-	return 0;
+	return h_add_cls(t, n, devt, key, 0);
+}
+
+static void h_unlink(struct htab *t, struct hnode *n)
+{
+	struct hkey *k = n->k;
+	if (n->newer)
+		n->newer->older = n->older;
+	else
+		k->newest = n->older;
+	if (n->older)
+		n->older->newer = n->newer;
+	else
+		k->oldest = n->newer;
+	n->k = NULL;
+	n->newer = n->older = NULL;
+	if (k->newest)
+		return;
+	for (struct hkey **pp = &t->b[hslot(t, k->devt, k->key, k->cls)]; *pp; pp = &(*pp)->next)
+		if (*pp == k) {
+			*pp = k->next;
+			break;
+		}
+	t->n--;
+	k->next = t->spare;
+	t->spare = k;
 }
 
 static void h_del(struct htab *t, struct hnode *n)
 {
-	if (!t->b)
-		return;
-	struct hnode **pp = &t->b[hfn(n->devt, n->key) & t->mask];
-	for (; *pp; pp = &(*pp)->next)
-		if (*pp == n) {
-			*pp = n->next;
-			t->n--;
-			return;
-		}
+	if (n->k)
+		h_unlink(t, n);
 }
 
-static inline struct hnode *h_chain(const struct htab *t, uint32_t devt, uint64_t key)
+/* Move n (in t) to another class, keeping its place in the order. */
+static int h_set_cls(struct htab *t, struct hnode *n, unsigned cls)
 {
-	return t->b ? t->b[hfn(devt, key) & t->mask] : NULL;
+	if (!n->k || n->k->cls == cls)
+		return 0;
+	h_unlink(t, n);
+	return h_link(t, n, cls);
+}
+
+static inline unsigned h_cls(const struct hnode *n)
+{
+	return n->k ? n->k->cls : 0;
+}
+
+/* The newest and oldest node of (devt, key) in class cls, or NULL. */
+static inline struct hnode *h_newest(const struct htab *t, uint32_t devt, uint64_t key,
+				     unsigned cls)
+{
+	struct hkey *k = h_find(t, devt, key, cls);
+	return k ? k->newest : NULL;
+}
+
+static inline struct hnode *h_oldest(const struct htab *t, uint32_t devt, uint64_t key,
+				     unsigned cls)
+{
+	struct hkey *k = h_find(t, devt, key, cls);
+	return k ? k->oldest : NULL;
+}
+
+/* The newer (older: pick 0) of two nodes that may be NULL. */
+static inline struct hnode *h_pick(struct hnode *a, struct hnode *b, int newer)
+{
+	if (!a || !b)
+		return a ? a : b;
+	return (a->seq > b->seq) == !!newer ? a : b;
+}
+
+static void h_free(struct htab *t)
+{
+	for (size_t i = 0; t->b && i <= t->mask; i++)
+		for (struct hkey *k = t->b[i], *nx; k; k = nx) {
+			nx = k->next;
+			free(k);
+		}
+	for (struct hkey *k = t->spare, *nx; k; k = nx) {
+		nx = k->next;
+		free(k);
+	}
+	free(t->b);
 }
 
 /* ---- objects ------------------------------------------------------------ */
@@ -122,7 +263,7 @@ struct part {
 	struct io *io;
 	struct part *io_next;
 	struct req *req;
-	struct part *r_next;
+	struct part *r_next, *r_prev; /* the request's parts, in order */
 	uint64_t sector;
 	uint32_t nsect;
 	uint32_t devt;
@@ -132,7 +273,7 @@ struct part {
 struct req {
 	struct hnode hs, he; /* by start (always), by end (while mergeable) */
 	struct req *prev, *next;
-	struct part *parts;
+	struct part *parts, *ptail;
 	uint32_t devt;
 	uint64_t start, end;
 	int64_t created_ns;
@@ -319,50 +460,33 @@ static int64_t intern_comm(struct reel_join *j, uint32_t pid, const char *name)
 static struct part *find_part(struct reel_join *j, uint32_t devt, uint64_t sector, int want_expect)
 {
 	/* newest first; want_expect: 1 only expecting a Q, 0 prefer not, -1 any */
-	struct part *fallback = NULL;
-	for (struct hnode *n = h_chain(&j->parts, devt, sector); n; n = n->next) {
-		if (n->devt != devt || n->key != sector)
-			continue;
-		struct part *p = container_of(n, struct part, hq);
-		if (want_expect == 1 && !p->expect_q)
-			continue;
-		if (want_expect == 0 && p->expect_q) {
-			if (!fallback)
-				fallback = p;
-			continue;
-		}
-		return p;
-	}
-	return want_expect == 0 ? fallback : NULL;
+	struct hnode *q = h_newest(&j->parts, devt, sector, 1), *n = q;
+	if (want_expect == 0)
+		n = h_newest(&j->parts, devt, sector, 0);
+	else if (want_expect < 0)
+		n = h_pick(h_newest(&j->parts, devt, sector, 0), q, 1);
+	if (!n && want_expect == 0)
+		n = q;
+	return n ? container_of(n, struct part, hq) : NULL;
 }
 
 /* mode: 0 oldest unissued, 1 oldest issued (else oldest any), 2 newest unissued */
 static struct req *find_req_start(struct reel_join *j, uint32_t devt, uint64_t sector, int mode)
 {
-	struct req *best = NULL, *any = NULL;
-	for (struct hnode *n = h_chain(&j->rstart, devt, sector); n; n = n->next) {
-		if (n->devt != devt || n->key != sector)
-			continue;
-		struct req *r = container_of(n, struct req, hs);
-		any = r;
-		if (mode == 0 && !r->issued)
-			best = r;
-		else if (mode == 1 && r->issued)
-			best = r;
-		else if (mode == 2 && !r->issued)
-			return r;
-	}
-	if (mode == 1 && !best)
-		return any;
-	return best;
+	struct hnode *n;
+	if (mode == 2)
+		n = h_newest(&j->rstart, devt, sector, 0);
+	else if (mode == 1 && (n = h_oldest(&j->rstart, devt, sector, 1)))
+		;
+	else
+		n = h_oldest(&j->rstart, devt, sector, 0);
+	return n ? container_of(n, struct req, hs) : NULL;
 }
 
 static struct req *find_req_end(struct reel_join *j, uint32_t devt, uint64_t sector)
 {
-	for (struct hnode *n = h_chain(&j->rend, devt, sector); n; n = n->next)
-		if (n->devt == devt && n->key == sector)
-			return container_of(n, struct req, he);
-	return NULL;
+	struct hnode *n = h_newest(&j->rend, devt, sector, 0);
+	return n ? container_of(n, struct req, he) : NULL;
 }
 
 static void part_unlink_req(struct part *p)
@@ -370,13 +494,16 @@ static void part_unlink_req(struct part *p)
 	struct req *r = p->req;
 	if (!r)
 		return;
-	for (struct part **pp = &r->parts; *pp; pp = &(*pp)->r_next)
-		if (*pp == p) {
-			*pp = p->r_next;
-			break;
-		}
+	if (p->r_prev)
+		p->r_prev->r_next = p->r_next;
+	else
+		r->parts = p->r_next;
+	if (p->r_next)
+		p->r_next->r_prev = p->r_prev;
+	else
+		r->ptail = p->r_prev;
 	p->req = NULL;
-	p->r_next = NULL;
+	p->r_next = p->r_prev = NULL;
 }
 
 static void part_unlink_io(struct part *p)
@@ -405,14 +532,18 @@ static void part_to_req(struct reel_join *j, struct part *p, struct req *r, int 
 	p->expect_q = 0;
 	p->req = r;
 	if (front || !r->parts) {
+		p->r_prev = NULL;
 		p->r_next = r->parts;
+		if (r->parts)
+			r->parts->r_prev = p;
+		else
+			r->ptail = p;
 		r->parts = p;
 	} else {
-		struct part *t = r->parts;
-		while (t->r_next)
-			t = t->r_next;
-		t->r_next = p;
+		p->r_prev = r->ptail;
 		p->r_next = NULL;
+		r->ptail->r_next = p;
+		r->ptail = p;
 	}
 	r->had_parts = 1;
 }
@@ -453,8 +584,9 @@ static void req_free(struct reel_join *j, struct req *r)
 	for (struct part *p = r->parts, *nx; p; p = nx) {
 		nx = p->r_next;
 		p->req = NULL;
-		p->r_next = NULL;
+		p->r_next = p->r_prev = NULL;
 	}
+	r->parts = r->ptail = NULL;
 	if (r->prev)
 		r->prev->next = r->next;
 	else
@@ -500,8 +632,10 @@ static void part_complete(struct reel_join *j, struct part *p, int64_t t, int32_
 	part_free(j, p);
 	if (io->live)
 		io->live--;
-	if (!io->live && !io->needs_origin_c)
+	if (!io->live && !io->needs_origin_c) {
 		io->done = 1;
+		h_del(&j->origins, &io->ho);
+	}
 }
 
 static void io_complete_all(struct reel_join *j, struct io *io, int64_t t, int32_t err)
@@ -514,6 +648,7 @@ static void io_complete_all(struct reel_join *j, struct io *io, int64_t t, int32
 	}
 	io->live = 0;
 	io->done = 1;
+	h_del(&j->origins, &io->ho);
 }
 
 static int io_emit(struct reel_join *j, struct io *io)
@@ -582,6 +717,8 @@ static int on_queue(struct reel_join *j, const struct reel_event *e)
 	struct part *p = find_part(j, e->devt, e->sector, 1);
 	if (p) { /* the continuation of a remapped or split bio */
 		p->expect_q = 0;
+		if (h_set_cls(&j->parts, &p->hq, 0))
+			return j->err = REEL_E_NOMEM;
 		if (n)
 			p->nsect = n;
 		return 0;
@@ -669,7 +806,7 @@ static int remap_clone(struct reel_join *j, const struct reel_event *e)
 		q->devt = e->devt;
 		q->sector = e->sector;
 		q->nsect = nsect_of(e->bytes);
-		if (h_add(&j->parts, &q->hq, q->devt, q->sector)) {
+		if (h_add_cls(&j->parts, &q->hq, q->devt, q->sector, 1)) {
 			free(q);
 			return j->err = REEL_E_NOMEM;
 		}
@@ -702,7 +839,7 @@ static int on_remap(struct reel_join *j, const struct reel_event *e)
 	h_del(&j->parts, &p->hq);
 	p->devt = e->devt;
 	p->sector = e->sector;
-	if (h_add(&j->parts, &p->hq, e->devt, e->sector)) {
+	if (h_add_cls(&j->parts, &p->hq, e->devt, e->sector, 1)) {
 		p->in_q = 0;
 		return j->err = REEL_E_NOMEM;
 	}
@@ -735,7 +872,7 @@ static int on_split(struct reel_join *j, const struct reel_event *e)
 	q->devt = p->devt;
 	q->sector = e->split_sector;
 	q->nsect = (uint32_t)(end - e->split_sector);
-	if (h_add(&j->parts, &q->hq, q->devt, q->sector)) {
+	if (h_add_cls(&j->parts, &q->hq, q->devt, q->sector, 1)) {
 		free(q);
 		return j->err = REEL_E_NOMEM;
 	}
@@ -772,7 +909,7 @@ static int on_merge(struct reel_join *j, const struct reel_event *e, int back)
 			return 0;
 		h_del(&j->rstart, &r->hs);
 		r->start = e->sector;
-		if (h_add(&j->rstart, &r->hs, r->devt, r->start))
+		if (h_add_cls(&j->rstart, &r->hs, r->devt, r->start, r->issued))
 			return j->err = REEL_E_NOMEM;
 	}
 	if (p) {
@@ -899,6 +1036,8 @@ static int on_issue(struct reel_join *j, const struct reel_event *e)
 	uint64_t upto = e->sector + nsect_of(e->bytes), pos = r->end;
 	for (int hops = 0; r; hops++) {
 		r->issued = 1;
+		if (h_set_cls(&j->rstart, &r->hs, 1))
+			return j->err = REEL_E_NOMEM;
 		req_unmergeable(j, r);
 		for (struct part *p = r->parts; p; p = p->r_next) {
 			if (r->requeued) /* the dispatch that counts is the last one */
@@ -937,33 +1076,29 @@ static void complete_req(struct reel_join *j, struct req *r, const struct reel_e
 		}
 		h_del(&j->rstart, &r->hs);
 		r->start = upto;
-		if (h_add(&j->rstart, &r->hs, r->devt, r->start))
+		if (h_add_cls(&j->rstart, &r->hs, r->devt, r->start, r->issued))
 			j->err = REEL_E_NOMEM;
 		return;
 	}
 	if (!r->had_parts)
 		orphan(j, e->devt);
 	struct part *list = r->parts;
-	r->parts = NULL;
+	r->parts = r->ptail = NULL;
 	for (struct part *p = list, *nx; p; p = nx) {
 		nx = p->r_next;
 		p->req = NULL;
-		p->r_next = NULL;
+		p->r_next = p->r_prev = NULL;
 		part_complete(j, p, e->t_ns, err);
 	}
 	req_free(j, r);
 }
 
+/* The oldest I/O not done queued at (devt, sector): an I/O leaves the
+ * table when it is done. */
 static struct io *find_origin(struct reel_join *j, uint32_t devt, uint64_t sector)
 {
-	struct io *best = NULL;
-	for (struct hnode *n = h_chain(&j->origins, devt, sector); n; n = n->next)
-		if (n->devt == devt && n->key == sector) {
-			struct io *io = container_of(n, struct io, ho);
-			if (!io->done)
-				best = io; /* oldest */
-		}
-	return best;
+	struct hnode *n = h_oldest(&j->origins, devt, sector, 0);
+	return n ? container_of(n, struct io, ho) : NULL;
 }
 
 static int on_complete(struct reel_join *j, const struct reel_event *e)
@@ -1014,6 +1149,8 @@ static int on_requeue(struct reel_join *j, const struct reel_event *e)
 	if (r) {
 		r->issued = 0;
 		r->requeued = 1;
+		if (h_set_cls(&j->rstart, &r->hs, 0))
+			return j->err = REEL_E_NOMEM;
 	}
 	return 0;
 }
@@ -1146,10 +1283,10 @@ void reel_join_destroy(struct reel_join *j)
 		j->rhead = r->next;
 		free(r);
 	}
-	free(j->parts.b);
-	free(j->rstart.b);
-	free(j->rend.b);
-	free(j->origins.b);
+	h_free(&j->parts);
+	h_free(&j->rstart);
+	h_free(&j->rend);
+	h_free(&j->origins);
 	free(j->traced);
 	free(j->ids);
 	free(j->names);
@@ -1211,6 +1348,9 @@ int reel_rwbs_parse(const char *s, size_t len, uint32_t bytes, uint8_t *op, uint
 			fl |= REEL_FL_META;
 			break;
 		case 'E': /* secure erase (handled), or unknown-but-harmless */
+			break;
+		case 'B': /* barrier (kernels before 2.6.36): a flush before the data */
+			preflush = 1;
 			break;
 		default:
 			return REEL_E_PARSE;

@@ -227,6 +227,11 @@ REEL_META_KEYS(REEL_X_META)
 
 #define REEL_FORMAT_VERSION 1
 #define REEL_CHUNK_MAX 65536
+/* Bounds of every record (FORMAT.md 3.2), checked as a chunk is decoded:
+ * times in [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) ns, offset + length at most
+ * REEL_END_LIMIT bytes.  Differences of two times cannot overflow. */
+#define REEL_TIME_LIMIT (INT64_C(1) << 62)
+#define REEL_END_LIMIT (UINT64_C(1) << 63)
 
 struct reel_header {
 	uint32_t version;      /* file's version (reader fills it) */
@@ -270,6 +275,8 @@ int reel_writer_close(struct reel_writer *w);
 /* Free without a trailer (the file stays readable sequentially). */
 void reel_writer_destroy(struct reel_writer *w);
 const char *reel_writer_errmsg(const struct reel_writer *w);
+/* The error that stopped the writer (every later call returns it), or 0. */
+int reel_writer_failed(const struct reel_writer *w);
 
 /* ---- summary (the trailer, or computed while reading) ------------------ */
 struct reel_summary {
@@ -515,6 +522,10 @@ int reel_stats_compute(struct reel_reader *r, struct reel_stats *s);
 int64_t reel_now_ns(void);
 /* Write s to f as a JSON string (quoted, escaped; NULL as ""): for --json. */
 void reel_json_str(FILE *f, const char *s);
+/* Write text from a file (a trace's source, device names, comm, metadata)
+ * to a terminal: control bytes (0x00-0x1f, 0x7f) come out as \xNN, so a
+ * crafted trace cannot send escape sequences.  NULL writes nothing. */
+void reel_fputs_safe(FILE *f, const char *s);
 /* Parse "4k", "1M", "512" into bytes; returns 0 or REEL_E_ARG. */
 int reel_parse_size(const char *s, uint64_t *out);
 

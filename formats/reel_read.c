@@ -357,9 +357,47 @@ out:
 	return rc;
 }
 
+/* 1 when t is outside [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) */
+static inline uint64_t time_out(int64_t t)
+{
+	return ((uint64_t)t + (uint64_t)REEL_TIME_LIMIT) >> 63;
+}
+
+static inline uint64_t rec_out(const struct reel_rec *y)
+{
+	return time_out(y->queue_ns) | time_out(y->issue_ns) | time_out(y->complete_ns) |
+	       (y->offset > REEL_END_LIMIT - y->length);
+}
+
+/* Name the first record of the block out of bounds (FORMAT.md 3.2). */
+static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_t n, char *why,
+			  size_t len)
+{
+	size_t base = r->chunk_n - r->chunk_left;
+	for (size_t i = 0; i < n; i++) {
+		const struct reel_rec *y = &x[i];
+		const char *what = time_out(y->queue_ns)   ? "queue"
+				   : time_out(y->issue_ns) ? "issue"
+							   : "completion";
+		int64_t t = time_out(y->queue_ns)   ? y->queue_ns
+			    : time_out(y->issue_ns) ? y->issue_ns
+						    : y->complete_ns;
+		if (y->offset > REEL_END_LIMIT - y->length)
+			snprintf(why, len, "record %zu: offset %llu + length %u is beyond 2^63",
+				 base + i, (unsigned long long)y->offset, y->length);
+		else if (time_out(t))
+			snprintf(why, len, "record %zu: %s time %lld ns is beyond +-2^62 ns", base + i,
+				 what, (long long)t);
+		else
+			continue;
+		return;
+	}
+}
+
 /*
  * Decode the next block (up to BLOCK records) of the current chunk into
  * r->recs: a block stays in cache while all its columns are applied.
+ * Every record is checked against the bounds of FORMAT.md 3.2.
  */
 static int decode_next_block(struct reel_reader *r, const char **why)
 {
@@ -386,6 +424,7 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 		      *te = t + C_ERROR * TSTRIDE;
 	struct reel_summary *s = &r->seen;
 	int64_t first = s->first_ns, last = s->last_ns;
+	uint64_t bad = 0;
 	for (size_t i = 0; i < bm; i++) {
 		struct reel_rec *y = &x[i];
 		unsigned has = (unsigned)th[i];
@@ -411,12 +450,18 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 		y->has = (uint16_t)th[i];
 		y->op = (uint8_t)top[i];
 		y->flags = (uint8_t)tf[i];
+		bad |= rec_out(y);
 		unsigned op = y->op < REEL_OP__COUNT ? y->op : REEL_OP_READ;
 		s->ops[op]++;
 		s->bytes[op] += y->length;
 		int64_t tt = y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns;
 		first = tt < first ? tt : first;
 		last = tt > last ? tt : last;
+	}
+	if (bad) {
+		out_of_bounds(r, x, bm, whybuf, sizeof(whybuf));
+		*why = whybuf;
+		return REEL_E_CORRUPT;
 	}
 	s->first_ns = first;
 	s->last_ns = last;
@@ -457,6 +502,8 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 	sum.chunks = (uint64_t)reel_mp_int_or(reel_mp_get(s, "chunks"), 0);
 	sum.first_ns = reel_mp_int_or(reel_mp_get(s, "first_ns"), 0);
 	sum.last_ns = reel_mp_int_or(reel_mp_get(s, "last_ns"), 0);
+	if (sum.count && (time_out(sum.first_ns) || time_out(sum.last_ns)))
+		goto out; /* out of bounds (FORMAT.md 3.2): not to be trusted */
 	const msgpack_object *ops = reel_mp_get(s, "ops"), *bytes = reel_mp_get(s, "bytes");
 	for (int i = 0; i < REEL_OP__COUNT; i++) {
 		if (ops && ops->type == MSGPACK_OBJECT_ARRAY && (uint32_t)i < ops->via.array.size)

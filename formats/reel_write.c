@@ -78,6 +78,11 @@ static int werr(struct reel_writer *w, int err, const char *fmt, ...)
 	return err;
 }
 
+int reel_writer_failed(const struct reel_writer *w)
+{
+	return w->failed;
+}
+
 const char *reel_writer_errmsg(const struct reel_writer *w)
 {
 	return w && w->errmsg[0] ? w->errmsg : "no error";
@@ -392,10 +397,25 @@ void reel_writer_set_level(struct reel_writer *w, int level)
 	w->level = level < 0 ? 0 : level > 12 ? 12 : level;
 }
 
+/* Within the bounds of FORMAT.md 3.2 (what the reader accepts)? */
+static int rec_in_bounds(const struct reel_rec *r)
+{
+	const int64_t lim = REEL_TIME_LIMIT;
+	return (!(r->has & REEL_HAS_QUEUE) || (r->queue_ns >= -lim && r->queue_ns < lim)) &&
+	       (!(r->has & REEL_HAS_ISSUE) || (r->issue_ns >= -lim && r->issue_ns < lim)) &&
+	       (!(r->has & REEL_HAS_COMPLETE) || (r->complete_ns >= -lim && r->complete_ns < lim)) &&
+	       r->offset <= REEL_END_LIMIT - r->length;
+}
+
 int reel_write(struct reel_writer *w, const struct reel_rec *r)
 {
 	if (w->failed)
 		return w->failed;
+	if (!rec_in_bounds(r))
+		return werr(w, REEL_E_ARG,
+			    "record %llu: a time beyond +-2^62 ns or offset + length beyond 2^63 "
+			    "(FORMAT.md 3.2)",
+			    (unsigned long long)w->sum.count);
 	w->recs[w->nrec++] = *r;
 	w->sum.count++;
 	if (r->op < REEL_OP__COUNT) {

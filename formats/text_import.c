@@ -162,14 +162,23 @@ static int fill(struct ti_lines *l)
 }
 
 /* A line too long for the buffer: keep its start for the message, drop
- * the rest up to its line ending. */
+ * the rest up to its line ending, but no more than TI_LONG_LINE_MAX bytes:
+ * input without line endings (/dev/zero, a binary file) ends the import
+ * there rather than being read forever. */
 static int drop_long_line(struct ti_lines *l)
 {
 	size_t keep = sizeof(l->cut) - 1;
+	uint64_t dropped = l->bend - l->bstart;
 	memcpy(l->cut, l->buf + l->bstart, keep);
 	l->cut[keep] = 0;
 	l->bstart = l->bend;
 	while (!l->eof) {
+		if (dropped > TI_LONG_LINE_MAX)
+			return reel_errf(l->errmsg, l->errlen, REEL_E_PARSE,
+					 "%s:%llu: no line ending in %d MiB: not a text trace (binary "
+					 "data?); name the right format with --from",
+					 l->path, (unsigned long long)l->lineno + 1,
+					 TI_LONG_LINE_MAX >> 20);
 		int rc = fill(l);
 		if (rc)
 			return rc;
@@ -179,6 +188,7 @@ static int drop_long_line(struct ti_lines *l)
 			l->bstart += (size_t)(e - q) + 1;
 			break;
 		}
+		dropped += l->bend - l->bstart;
 		l->bstart = l->bend;
 	}
 	l->toolong = 1;
@@ -514,6 +524,9 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r)
 	    ((r->has & REEL_HAS_ISSUE) && !time_ok(r->issue_ns)) ||
 	    ((r->has & REEL_HAS_COMPLETE) && !time_ok(r->complete_ns)))
 		return ti_bad(c, "time out of range (more than 146 years)");
+	if (r->offset > REEL_END_LIMIT - r->length)
+		return ti_bad(c, "offset %llu + length %u is beyond 2^63 bytes",
+			      (unsigned long long)r->offset, r->length);
 	unsigned slot = c->free[--c->nfree];
 	c->slots[slot] = *r;
 	struct ti_key k = {.t = rec_time(r), .order = (c->seq++ << SLOT_BITS) | slot};

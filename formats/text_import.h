@@ -20,6 +20,7 @@
 #include "formats/reel.h"
 
 #define TI_LINE_MAX 4096     /* longer lines are bad lines */
+#define TI_LONG_LINE_MAX (1 << 20) /* a "line" longer than this ends the import */
 #define TI_WINDOW 4096       /* records kept to sort by queue time */
 #define TI_MAX_DEVICES 4096  /* distinct devices per import */
 #define TI_DEV_HASH 8192     /* slots of the device key hash (2x the devices) */
@@ -61,7 +62,8 @@ int ti_lines_open(struct ti_lines *l, const char *path);
  * until the next call) and *len (its length, which counts any NUL bytes in
  * it; len may be NULL), 0 at the end, or REEL_E_IO.  Lines longer than
  * TI_LINE_MAX come back cut short with l->toolong set (the rest is
- * consumed).
+ * consumed); one without a line ending in TI_LONG_LINE_MAX bytes is an
+ * error (REEL_E_PARSE), whatever --skip-bad says.
  */
 int ti_lines_next(struct ti_lines *l, char **line, size_t *len);
 

@@ -62,10 +62,13 @@ grep -q "cannot tell the format of unknown.txt; name it with --from" err || { ca
 # a missing input
 "$IOREEL" import --from msr nosuch.csv -o out.reel 2>err && fail "missing input accepted"
 grep -q "nosuch.csv" err || fail "missing input not named"
-# the output is not overwritten without --overwrite
+# the output is not overwritten without --overwrite, unless it is an
+# earlier import's output (issue 11: ioreel's own output of the same kind)
 printf '0,1,512,r,0.1\n' >ok.spc
-"$IOREEL" import --from spc ok.spc -o out.reel 2>/dev/null || fail "import"
+echo "someone's notes" >out.reel
 "$IOREEL" import --from spc ok.spc -o out.reel 2>err && fail "overwrote without --overwrite"
 grep -q "pass --overwrite" err || { cat err; fail "overwrite message"; }
+grep -q "someone's notes" out.reel || fail "a refused import changed the file"
 "$IOREEL" import --from spc --overwrite ok.spc -o out.reel 2>/dev/null || fail "--overwrite"
+"$IOREEL" import --from spc ok.spc -o out.reel 2>err || { cat err; fail "an import's own output not replaced"; }
 echo ok

@@ -215,6 +215,41 @@ static size_t record_offsets(const unsigned char *b, size_t len, size_t *offs, s
 }
 
 /* the scratch directory goes even when a check fails (exit) */
+/* Interleave two CPUs' records in chunks of period ns (CPU 1's chunk first when
+ * first1) into tmpdir/piped; returns the bytes written, path in p. */
+static size_t piped_stream(const unsigned char *b0, size_t l0, const unsigned char *b1, size_t l1,
+			   int first1, uint64_t period, char *p, size_t plen)
+{
+	static size_t o0[100000], o1[100000]; /* record offsets */
+	size_t n0 = record_offsets(b0, l0, o0, 100000), n1 = record_offsets(b1, l1, o1, 100000);
+	unsigned char *st = malloc(l0 + l1);
+	size_t sl = 0, i[2] = {0, 0};
+	const unsigned char *bb[2] = {b0, b1};
+	const size_t *oo[2] = {o0, o1}, nn[2] = {n0, n1}, ll[2] = {l0, l1};
+	uint64_t t0, t1, tc;
+	memcpy(&t0, b0 + 8, 8);
+	memcpy(&t1, b1 + 8, 8);
+	CHECK(st);
+	for (tc = (t0 < t1 ? t0 : t1) + period; i[0] < n0 || i[1] < n1; tc += period) {
+		for (int k = 0; k < 2; k++) {
+			int c = first1 ? 1 - k : k;
+			for (; i[c] < nn[c]; i[c]++) {
+				uint64_t t;
+				memcpy(&t, bb[c] + oo[c][i[c]] + 8, 8);
+				if (t >= tc)
+					break;
+				size_t e = i[c] + 1 < nn[c] ? oo[c][i[c] + 1] : ll[c];
+				memcpy(st + sl, bb[c] + oo[c][i[c]], e - oo[c][i[c]]);
+				sl += e - oo[c][i[c]];
+			}
+		}
+	}
+	snprintf(p, plen, "%s/piped%d-%llu", tmpdir, first1, (unsigned long long)period);
+	spill(p, st, sl);
+	free(st);
+	return sl;
+}
+
 static void cleanup(void)
 {
 	char cmd[128];
@@ -298,44 +333,20 @@ int main(void)
 	same(&ref, &r);
 
 	/* a piped stream: as blktrace -o - writes it, each CPU's records in
-	 * chunks as its buffer is drained (here every 0.5 s of trace time) */
+	 * chunks as its buffer is drained (here every 0.5 s of trace time);
+	 * either CPU's chunk first: the stream's first chunk may hold the
+	 * issues and completions of I/Os another CPU queued */
 	size_t l0, l1;
 	unsigned char *b0 = slurp(f0, &l0), *b1 = slurp(f1, &l1);
-	static size_t o0[100000], o1[100000];
-	size_t n0 = record_offsets(b0, l0, o0, 100000), n1 = record_offsets(b1, l1, o1, 100000);
-	unsigned char *st = malloc(l0 + l1);
-	size_t sl = 0, i0 = 0, i1 = 0;
-	uint64_t t0, t1, tc;
-	memcpy(&t0, b0 + 8, 8);
-	memcpy(&t1, b1 + 8, 8);
-	for (tc = (t0 < t1 ? t0 : t1) + 500000000ull; i0 < n0 || i1 < n1; tc += 500000000ull) {
-		for (; i0 < n0; i0++) {
-			uint64_t t;
-			memcpy(&t, b0 + o0[i0] + 8, 8);
-			if (t >= tc)
-				break;
-			size_t e = i0 + 1 < n0 ? o0[i0 + 1] : l0;
-			memcpy(st + sl, b0 + o0[i0], e - o0[i0]);
-			sl += e - o0[i0];
-		}
-		for (; i1 < n1; i1++) {
-			uint64_t t;
-			memcpy(&t, b1 + o1[i1] + 8, 8);
-			if (t >= tc)
-				break;
-			size_t e = i1 + 1 < n1 ? o1[i1 + 1] : l1;
-			memcpy(st + sl, b1 + o1[i1], e - o1[i1]);
-			sl += e - o1[i1];
-		}
+	for (int first1 = 0; first1 < 4; first1++) {
+		/* 0.5 s chunks, then CPU 1 first in 0.5 s and 1.5 s chunks */
+		uint64_t period = first1 == 3 ? 1500000000ull : 500000000ull;
+		size_t sl = piped_stream(b0, l0, b1, l1, first1 & 1 || first1 == 2, period, p, sizeof(p));
+		CHECK_EQ(sl, l0 + l1);
+		const char *pp[] = {p};
+		CHECK_EQ(import("blktrace", pp, 1, 0, &r, err, sizeof(err)), 0);
+		same(&ref, &r);
 	}
-	CHECK_EQ(sl, l0 + l1);
-	snprintf(p, sizeof(p), "%s/piped", tmpdir);
-	spill(p, st, sl);
-	const char *pp[] = {p};
-	CHECK_EQ(import("blktrace", pp, 1, 0, &r, err, sizeof(err)), 0);
-	same(&ref, &r);
-	free(st);
-
 	/* version 8 and big endian, per-CPU files under a new base name */
 	for (int v = 0; v < 3; v++) {
 		int v8 = v != 1, be = v != 0;
@@ -377,6 +388,8 @@ int main(void)
 	/* bad input: a corrupt magic in the middle of a file */
 	unsigned char *bad = malloc(l0);
 	memcpy(bad, b0, l0);
+	static size_t o0[100000];
+	size_t n0 = record_offsets(b0, l0, o0, 100000);
 	size_t at = o0[n0 / 2];
 	bad[at] ^= 0x5a;
 	snprintf(p, sizeof(p), "%s/bad.blktrace.0", tmpdir);

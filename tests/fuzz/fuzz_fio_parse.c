@@ -1,0 +1,4 @@
+/* libFuzzer target: the fio importer alone, parse only (see import_fuzz.inc). */
+#define FUZZ_IMPORTER reel_imp_fio
+#define FUZZ_PARSE_ONLY
+#include "tests/fuzz/import_fuzz.inc"
