@@ -176,5 +176,11 @@ static void aio_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_libaio = {
-	"libaio", aio_create, aio_submit, aio_commit, aio_reap, aio_ready, aio_destroy,
+	.name = "libaio",
+	.create = aio_create,
+	.submit = aio_submit,
+	.commit = aio_commit,
+	.reap = aio_reap,
+	.ready = aio_ready,
+	.destroy = aio_destroy,
 };

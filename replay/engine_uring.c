@@ -148,5 +148,11 @@ static void uring_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_uring = {
-	"io_uring", uring_create, uring_submit, uring_commit, uring_reap, uring_ready, uring_destroy,
+	.name = "io_uring",
+	.create = uring_create,
+	.submit = uring_submit,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.ready = uring_ready,
+	.destroy = uring_destroy,
 };
