@@ -46,9 +46,9 @@ static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, 
 	}
 	int rc = io_setup((int)depth, &e->ctx);
 	if (rc < 0) {
-		snprintf(errmsg, errlen,
-			 "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
-			 depth, strerror(-rc));
+		reel_errf(errmsg, errlen, rc,
+			  "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
+			  depth, strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e->batch);
 		free(e->cbs);
