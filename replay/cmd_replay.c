@@ -3,8 +3,6 @@
  * the summary on stdout and the --json document.  The work is replay_run().
  */
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,65 +20,201 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-static void usage(FILE *f)
+/* ---- options ------------------------------------------------------------ */
+/* What the command line gives, beyond struct replay_opts. */
+struct cli {
+	struct replay_opts o;
+	const char *targets[REPLAY_MAX_TARGETS];
+	struct replay_map *maps;
+	size_t mapcap;
+	char **bufs; /* copies cut up for the targets' names */
+	size_t nbufs;
+	const char *json;
+	unsigned dedupe;
+	int timing, order, point, fit, engine; /* indexes into the names */
+};
+
+/* --target PATH[,PATH...] (repeatable) */
+static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
 {
-	fprintf(f,
-		"usage: ioreel replay TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [options]\n"
-		"\n"
-		"Replay a block I/O trace against block devices or files, recording each I/O's\n"
-		"scheduled, actual issue and completion times in RESULT.reel.\n"
-		"\n"
-		"Targets\n"
-		"  --target PATH[,PATH...]  block devices or files; trace devices map to them in\n"
-		"                           order of device id (repeatable)\n"
-		"  --map ID=PATH            trace device ID goes to PATH (repeatable; unmapped\n"
-		"                           devices are skipped)\n"
-		"  --fit fail|wrap|scale    offsets past a target's end: refuse (default, saying\n"
-		"                           the size needed), wrap around, or scale down\n"
-		"  --align                  round misaligned I/Os to the target's logical blocks\n"
-		"  --buffered               use the page cache (default: O_DIRECT)\n"
-		"  --read-only              replay writes as reads; skip discards and write-zeroes\n"
-		"  --destroy-data=NAME      allow writing over a device carrying a filesystem or\n"
-		"                           partition table: NAME is its kernel name (e.g. sdb)\n"
-		"  --overwrite              allow writing into an existing file not made by ioreel\n"
-		"  --precondition           fill each target sequentially before the replay\n"
-		"  --no-rt                  with original timing, do not ask for real-time\n"
-		"                           scheduling (SCHED_FIFO, used when permitted)\n"
-		"Timing and queueing\n"
-		"  --timing original|afap   keep the trace's times (default) or go as fast as possible\n"
-		"  --speed F                original timing F times faster (default 1)\n"
-		"  --qd N|original|xK       queue depth cap N, the trace's own in-flight count, or\n"
-		"                           K times it (default: original when the trace has issue\n"
-		"                           and completion times, else 32)\n"
-		"  --order none|strict|dependency\n"
-		"                           none: by time; strict: trace order; dependency: an I/O\n"
-		"                           waits for those that completed before it was queued\n"
-		"  --point queue|issue      replay from the trace's queue (Q) or issue (D) times\n"
-		"  --window N               read-ahead window in records (default 4096)\n"
-		"  --engine libaio|io_uring|psync|null   (default libaio)\n"
-		"Data written\n"
-		"  --data zero|random|ratio:R|pattern:HEX   (default random)\n"
-		"  --dedupe PCT             share of 4 KiB pieces that repeat earlier ones\n"
-		"Output\n"
-		"  -o RESULT.reel           result trace (replaced only if it is an ioreel result)\n"
-		"  --json FILE              the summary as JSON ('-' for stdout)\n"
-		"  -h, --help\n"
-		"\n"
-		"Ctrl-C stops issuing, waits for what is in flight and writes a valid result.\n"
-		"Example: ioreel replay boot.reel --target /dev/sdb --destroy-data=sdb --qd x2 \\\n"
-		"           --data ratio:2 -o sdb-boot.reel\n");
+	struct cli *c = dest;
+	char *s = strdup(arg), *save = NULL;
+	char **nb = s ? realloc(c->bufs, (c->nbufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb) {
+		free(s);
+		return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
+	}
+	c->bufs = nb;
+	c->bufs[c->nbufs++] = s;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (c->o.ntargets >= REPLAY_MAX_TARGETS)
+			return reel_errf(err, errlen, REEL_E_ARG, "at most %d targets",
+					 REPLAY_MAX_TARGETS);
+		c->targets[c->o.ntargets++] = t;
+	}
+	return 0;
 }
 
-static int parse_enum(const char *opt, const char *v, const char *const *names, int n)
+/* --map ID=PATH (repeatable) */
+static int opt_map(const char *arg, void *dest, char *err, size_t errlen)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(v, names[i]))
-			return i;
-	fprintf(stderr, "ioreel replay: %s %s: use", opt, v);
-	for (int i = 0; i < n; i++)
-		fprintf(stderr, "%s %s", i ? (i == n - 1 ? " or" : ",") : "", names[i]);
-	fprintf(stderr, "\n");
-	return -1;
+	struct cli *c = dest;
+	char *end;
+	long id = strtol(arg, &end, 10);
+	if (end == arg || *end != '=' || !end[1] || id < 0 || id > 65535)
+		return reel_errf(err, errlen, REEL_E_ARG,
+				 "--map %s: use ID=PATH, e.g. --map 1=/dev/sdc", arg);
+	if (c->o.nmaps == c->mapcap) {
+		size_t nc = c->mapcap ? 2 * c->mapcap : 8;
+		struct replay_map *nm = realloc(c->maps, nc * sizeof(*nm));
+		if (!nm)
+			return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
+		c->maps = nm;
+		c->mapcap = nc;
+	}
+	c->maps[c->o.nmaps].trace_dev = (int)id;
+	c->maps[c->o.nmaps++].path = end + 1;
+	return 0;
+}
+
+/* --qd N|original|xK */
+static int opt_qd(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct replay_opts *o = dest;
+	char *end;
+	if (!strcmp(arg, "original")) {
+		o->qd_mode = REPLAY_QD_ORIGINAL;
+	} else if (arg[0] == 'x') {
+		double k = strtod(arg + 1, &end);
+		if (end == arg + 1 || *end || !(k > 0) || k > 1000)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--qd %s: xK needs K > 0 (at most 1000), e.g. x2 or x0.5", arg);
+		o->qd_mode = REPLAY_QD_SCALED;
+		o->qd_scale = k;
+	} else {
+		long q = strtol(arg, &end, 10);
+		if (end == arg || *end || q < 1 || q > REPLAY_MAX_QD)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--qd %s: use a depth from 1 to %d, original, or xK", arg,
+					 REPLAY_MAX_QD);
+		o->qd_mode = REPLAY_QD_FIXED;
+		o->qd = (unsigned)q;
+	}
+	o->qd_default = 0;
+	o->qd_str = arg;
+	return 0;
+}
+
+/* --dedupe PCT (a trailing % is allowed) */
+static int opt_dedupe(const char *arg, void *dest, char *err, size_t errlen)
+{
+	char *end;
+	long d = strtol(arg, &end, 10);
+	if (end == arg || (*end && strcmp(end, "%")) || d < 0 || d > 100)
+		return reel_errf(err, errlen, REEL_E_ARG,
+				 "--dedupe %s: give a percentage from 0 to 100", arg);
+	*(unsigned *)dest = (unsigned)d;
+	return 0;
+}
+
+/* --data zero|random|ratio:R|pattern:HEX */
+static int opt_data(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct replay_opts *o = dest;
+	struct replay_data_spec spec;
+	int rc = replay_data_parse(arg, &spec, err, errlen);
+	if (rc < 0)
+		return rc;
+	o->data = spec;
+	o->data_str = arg;
+	return 0;
+}
+
+static const struct reel_cmd_doc doc = {
+	.name = "replay",
+	.usage = "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [options]",
+	.about = "Replay a block I/O trace against block devices or files, recording each I/O's\n"
+		 "scheduled, actual issue and completion times in RESULT.reel.",
+	.footer = "Ctrl-C stops issuing, waits for what is in flight and writes a valid result.\n"
+		  "Example: ioreel replay boot.reel --target /dev/sdb --destroy-data=sdb --qd x2 \\\n"
+		  "           --data ratio:2 -o sdb-boot.reel\n",
+};
+
+/*
+ * Parse the command line into c.  Returns the index of the trace operand,
+ * or REEL_OPT_EXIT_OK / REEL_OPT_EXIT_USAGE when that has been said.
+ */
+static int parse_cli(struct cli *c, int argc, char **argv)
+{
+	struct replay_opts *o = &c->o;
+	const char *engines[8] = {NULL};
+	char engine_arg[64] = "";
+	for (unsigned i = 0; i < 7 && (engines[i] = replay_engine_name(i)); i++)
+		snprintf(engine_arg + strlen(engine_arg), sizeof(engine_arg) - strlen(engine_arg),
+			 "%s%s", i ? "|" : "", engines[i]);
+	const struct reel_opt opts[] = {
+		OPT_GROUP("Targets"),
+		OPT_CALL(0, "target", "PATH[,PATH...]", opt_target, c,
+			 "block devices or files; trace devices map to them in\n"
+			 "order of device id (repeatable)"),
+		OPT_CALL(0, "map", "ID=PATH", opt_map, c,
+			 "trace device ID goes to PATH (repeatable; unmapped\n"
+			 "devices are skipped)"),
+		OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, replay_fit_names,
+			   "offsets past a target's end: refuse (default, saying\n"
+			   "the size needed), wrap around, or scale down"),
+		OPT_FLAG(0, "align", &o->align, "round misaligned I/Os to the target's logical blocks"),
+		OPT_FLAG(0, "buffered", &o->buffered, "use the page cache (default: O_DIRECT)"),
+		OPT_FLAG(0, "read-only", &o->read_only,
+			 "replay writes as reads; skip discards and write-zeroes"),
+		OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
+			"allow writing over a device carrying a filesystem or\n"
+			"partition table: NAME is its kernel name (e.g. sdb)"),
+		OPT_FLAG(0, "overwrite", &o->overwrite,
+			 "allow writing into an existing file not made by ioreel"),
+		OPT_FLAG(0, "precondition", &o->precondition,
+			 "fill each target sequentially before the replay"),
+		OPT_FLAG(0, "no-rt", &o->no_rt,
+			 "with original timing, do not ask for real-time\n"
+			 "scheduling (SCHED_FIFO, used when permitted)"),
+		OPT_GROUP("Timing and queueing"),
+		OPT_CHOICE(0, "timing", "original|afap", &c->timing, replay_timing_names,
+			   "keep the trace's times (default) or go as fast as possible"),
+		OPT_DBL(0, "speed", "F", &o->speed, 1e-6, 1e6,
+			"original timing F times faster (default 1)"),
+		OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
+			    "queue depth cap N (1 to 4096), the trace's own in-flight\n"
+			    "count, or K times it (default: original when the trace\n"
+			    "has issue and completion times, else 32)"),
+		OPT_CHOICE(0, "order", "none|strict|dependency", &c->order, replay_order_names,
+			   "none: by time; strict: trace order; dependency: an I/O\n"
+			   "waits for those that completed before it was queued"),
+		OPT_CHOICE(0, "point", "queue|issue", &c->point, replay_point_names,
+			   "replay from the trace's queue (Q) or issue (D) times"),
+		OPT_UINT(0, "window", "N", &o->window, 1, 1 << 20,
+			 "read-ahead window in records (default 4096)"),
+		OPT_CHOICE(0, "engine", engine_arg, &c->engine, engines, "how I/O is done (default libaio; null does none)"),
+		OPT_GROUP("Data written"),
+		OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
+			 "what writes carry (default random)"),
+		OPT_CALLNUM(0, "dedupe", "PCT", opt_dedupe, &c->dedupe,
+			    "share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
+		OPT_GROUP("Output"),
+		OPT_STR('o', "output", "RESULT.reel", &o->result,
+			"result trace (replaced only if it is an ioreel result)"),
+		OPT_STR(0, "json", "FILE", &c->json, "the summary as JSON ('-' for stdout)"),
+		OPT_END,
+	};
+	int i = reel_opt_parse(&doc, opts, argc, argv);
+	if (i < 0)
+		return i;
+	if (i != argc - 1) {
+		fprintf(stderr, "ioreel replay: %s\n",
+			i >= argc ? "which trace? give TRACE.reel" : "give exactly one TRACE.reel");
+		reel_opt_usage(stderr, &doc, opts);
+		return REEL_OPT_EXIT_USAGE;
+	}
+	return i;
 }
 
 static void progress(const struct replay_progress *p, void *arg)
@@ -109,8 +243,7 @@ static void json_hist(FILE *f, const struct reel_hist *h)
 	fprintf(f, "}");
 }
 
-static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o,
-		       const char *const *orders)
+static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
 	fprintf(f, "{\n  \"trace\": ");
@@ -134,10 +267,10 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 	fprintf(f, "],\n  \"engine\": ");
 	reel_json_str(f, r->engine);
 	fprintf(f, ",\n  \"timing\": \"%s\", \"speed\": %g, \"qd\": ",
-		o->timing == REPLAY_TIMING_AFAP ? "afap" : "original", o->speed);
+		replay_timing_names[o->timing], o->speed);
 	reel_json_str(f, r->qd_desc);
-	fprintf(f, ", \"order\": \"%s\", \"point\": \"%s\",\n  \"data\": ", orders[o->order],
-		o->point == REPLAY_POINT_ISSUE ? "issue" : "queue");
+	fprintf(f, ", \"order\": \"%s\", \"point\": \"%s\",\n  \"data\": ",
+		replay_order_names[o->order], replay_point_names[o->point]);
 	reel_json_str(f, o->data_str);
 	fprintf(f, ", \"dedupe\": %u, \"ratio_achieved\": ", o->data.dedupe_pct);
 	if (r->ratio_achieved > 0)
@@ -181,17 +314,16 @@ static void print_us(int64_t ns)
 		printf(" %9.0f", ns / 1e3);
 }
 
-static void summary(const struct replay_result *r, const struct replay_opts *o,
-		    const char *const *orders)
+static void summary(const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
 	printf("replay    %s -> %s%s\n", o->trace, r->label,
 	       r->interrupted ? "  (INTERRUPTED: partial)" : "");
-	printf("          timing %s", o->timing == REPLAY_TIMING_AFAP ? "afap" : "original");
+	printf("          timing %s", replay_timing_names[o->timing]);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
 		printf(" x%g", o->speed);
-	printf(", qd %s, order %s, point %s\n", r->qd_desc, orders[o->order],
-	       o->point == REPLAY_POINT_ISSUE ? "issue" : "queue");
+	printf(", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
+	       replay_point_names[o->point]);
 	printf("duration  %.3f s", secs);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
 		printf(" (trace %.3f s; expected %.3f s at speed %g)", r->trace_duration_ns / 1e9,
@@ -250,283 +382,128 @@ static int result_replaceable(const char *path)
 	return ok;
 }
 
-int cmd_replay(int argc, char **argv)
+/* What parse_cli() cannot check alone: targets, the result's name.
+ * Returns 0, or 2 after saying what is wrong. */
+static int check_cli(struct cli *c)
 {
-	enum { O_TARGET = 256, O_MAP, O_JSON, O_TIMING, O_SPEED, O_QD, O_ORDER, O_POINT, O_ENGINE,
-	       O_DATA, O_DEDUPE, O_FIT, O_ALIGN, O_BUFFERED, O_RO, O_DESTROY, O_OVERWRITE, O_PRECOND,
-	       O_WINDOW, O_NORT };
-	static const struct option lopts[] = {
-		{"target", required_argument, NULL, O_TARGET},
-		{"map", required_argument, NULL, O_MAP},
-		{"output", required_argument, NULL, 'o'},
-		{"json", required_argument, NULL, O_JSON},
-		{"timing", required_argument, NULL, O_TIMING},
-		{"speed", required_argument, NULL, O_SPEED},
-		{"qd", required_argument, NULL, O_QD},
-		{"order", required_argument, NULL, O_ORDER},
-		{"point", required_argument, NULL, O_POINT},
-		{"engine", required_argument, NULL, O_ENGINE},
-		{"data", required_argument, NULL, O_DATA},
-		{"dedupe", required_argument, NULL, O_DEDUPE},
-		{"fit", required_argument, NULL, O_FIT},
-		{"align", no_argument, NULL, O_ALIGN},
-		{"buffered", no_argument, NULL, O_BUFFERED},
-		{"read-only", no_argument, NULL, O_RO},
-		{"destroy-data", required_argument, NULL, O_DESTROY},
-		{"overwrite", no_argument, NULL, O_OVERWRITE},
-		{"precondition", no_argument, NULL, O_PRECOND},
-		{"window", required_argument, NULL, O_WINDOW},
-		{"no-rt", no_argument, NULL, O_NORT},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	static const char *const timings[] = {"original", "afap"};
-	static const char *const orders[] = {"none", "strict", "dependency"};
-	static const char *const points[] = {"queue", "issue"};
-	static const char *const fits[] = {"fail", "wrap", "scale"};
-	struct replay_opts o;
-	memset(&o, 0, sizeof(o));
-	o.speed = 1.0;
-	o.qd_default = 1;
-	o.engine = "libaio";
-	o.data_str = "random";
-	const char *json = NULL;
-	const char **targets = calloc((size_t)argc + 1, sizeof(char *) * REPLAY_MAX_TARGETS);
-	struct replay_map *maps = calloc((size_t)argc + 1, sizeof(*maps));
-	char **tofree = calloc((size_t)argc + 1, sizeof(char *));
-	size_t ntofree = 0;
-	unsigned dedupe = 0;
-	int rc = 2, c;
-	char err[1024] = "";
-	struct replay_result *res = NULL;
-	if (!targets || !maps || !tofree) {
-		fprintf(stderr, "ioreel replay: out of memory\n");
-		goto out;
+	struct replay_opts *o = &c->o;
+	if (!o->ntargets && !o->nmaps) {
+		fprintf(stderr,
+			"ioreel replay: give --target PATH (a block device or file to replay on)\n");
+		return 2;
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
-		char *end;
-		int v;
-		switch (c) {
-		case O_TARGET: {
-			char *s = strdup(optarg), *save = NULL;
-			tofree[ntofree++] = s;
-			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-				if (o.ntargets >= REPLAY_MAX_TARGETS) {
-					fprintf(stderr, "ioreel replay: at most %d targets\n",
-						REPLAY_MAX_TARGETS);
-					goto out;
-				}
-				targets[o.ntargets++] = t;
-			}
-			break;
+	if (!o->result)
+		return 0;
+	if (!result_replaceable(o->result)) {
+		fprintf(stderr,
+			"ioreel replay: -o %s: the file exists and is not an ioreel replay result; "
+			"choose another name or remove it\n",
+			o->result);
+		return 2;
+	}
+	o->overwrite_result = 1;
+	for (size_t i = 0; i < o->ntargets; i++)
+		if (!strcmp(o->targets[i], o->result)) {
+			fprintf(stderr, "ioreel replay: -o %s is also a target\n", o->result);
+			return 2;
 		}
-		case O_MAP: {
-			long id = strtol(optarg, &end, 10);
-			if (end == optarg || *end != '=' || !end[1] || id < 0 || id > 65535) {
-				fprintf(stderr, "ioreel replay: --map %s: use ID=PATH, e.g. --map 1=/dev/sdc\n",
-					optarg);
-				goto out;
-			}
-			maps[o.nmaps].trace_dev = (int)id;
-			maps[o.nmaps++].path = end + 1;
-			break;
-		}
-		case 'o':
-			o.result = optarg;
-			break;
-		case O_JSON:
-			json = optarg;
-			break;
-		case O_TIMING:
-			if ((v = parse_enum("--timing", optarg, timings, 2)) < 0)
-				goto out;
-			o.timing = (enum replay_timing)v;
-			break;
-		case O_SPEED:
-			o.speed = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.speed > 0) || !isfinite(o.speed)) {
-				fprintf(stderr, "ioreel replay: --speed %s: give a positive number, e.g. 2 or 0.5\n",
-					optarg);
-				goto out;
-			}
-			break;
-		case O_QD:
-			o.qd_default = 0;
-			o.qd_str = optarg;
-			if (!strcmp(optarg, "original")) {
-				o.qd_mode = REPLAY_QD_ORIGINAL;
-			} else if (optarg[0] == 'x') {
-				o.qd_mode = REPLAY_QD_SCALED;
-				o.qd_scale = strtod(optarg + 1, &end);
-				if (end == optarg + 1 || *end || !(o.qd_scale > 0) || o.qd_scale > 1000) {
-					fprintf(stderr, "ioreel replay: --qd %s: xK needs K > 0, e.g. x2 or x0.5\n",
-						optarg);
-					goto out;
-				}
-			} else {
-				long q = strtol(optarg, &end, 10);
-				if (end == optarg || *end || q < 1 || q > REPLAY_MAX_QD) {
-					fprintf(stderr,
-						"ioreel replay: --qd %s: use a depth from 1 to %d, original, or xK\n",
-						optarg, REPLAY_MAX_QD);
-					goto out;
-				}
-				o.qd_mode = REPLAY_QD_FIXED;
-				o.qd = (unsigned)q;
-			}
-			break;
-		case O_ORDER:
-			if ((v = parse_enum("--order", optarg, orders, 3)) < 0)
-				goto out;
-			o.order = (enum replay_order)v;
-			break;
-		case O_POINT:
-			if ((v = parse_enum("--point", optarg, points, 2)) < 0)
-				goto out;
-			o.point = (enum replay_point)v;
-			break;
-		case O_ENGINE:
-			o.engine = optarg;
-			break;
-		case O_DATA:
-			o.data_str = optarg;
-			break;
-		case O_DEDUPE: {
-			long d = strtol(optarg, &end, 10);
-			if (end == optarg || (*end && strcmp(end, "%")) || d < 0 || d > 100) {
-				fprintf(stderr, "ioreel replay: --dedupe %s: give a percentage from 0 to 100\n",
-					optarg);
-				goto out;
-			}
-			dedupe = (unsigned)d;
-			break;
-		}
-		case O_FIT:
-			if ((v = parse_enum("--fit", optarg, fits, 3)) < 0)
-				goto out;
-			o.fit = (enum replay_fit)v;
-			break;
-		case O_ALIGN:
-			o.align = 1;
-			break;
-		case O_BUFFERED:
-			o.buffered = 1;
-			break;
-		case O_RO:
-			o.read_only = 1;
-			break;
-		case O_DESTROY:
-			o.destroy_name = optarg;
-			break;
-		case O_OVERWRITE:
-			o.overwrite = 1;
-			break;
-		case O_PRECOND:
-			o.precondition = 1;
-			break;
-		case O_NORT:
-			o.no_rt = 1;
-			break;
-		case O_WINDOW:
-			o.window = (unsigned)strtoul(optarg, NULL, 10);
-			break;
-		case 'h':
-			usage(stdout);
-			rc = 0;
-			goto out;
-		default:
-			fprintf(stderr, "ioreel replay: see 'ioreel replay --help'\n");
-			goto out;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ioreel replay: %s\n", optind >= argc ? "which trace? give TRACE.reel"
-								     : "give exactly one TRACE.reel");
-		usage(stderr);
-		goto out;
-	}
-	o.trace = argv[optind];
-	if (!o.ntargets && !o.nmaps) {
-		fprintf(stderr, "ioreel replay: give --target PATH (a block device or file to replay on)\n");
-		goto out;
-	}
-	if (replay_data_parse(o.data_str, &o.data, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ioreel replay: %s\n", err);
-		goto out;
-	}
-	o.data.dedupe_pct = dedupe;
-	o.targets = targets;
-	o.maps = maps;
-	if (o.result) {
-		if (!result_replaceable(o.result)) {
-			fprintf(stderr,
-				"ioreel replay: -o %s: the file exists and is not an ioreel replay result; "
-				"choose another name or remove it\n",
-				o.result);
-			goto out;
-		}
-		o.overwrite_result = 1;
-		for (size_t i = 0; i < o.ntargets; i++)
-			if (!strcmp(o.targets[i], o.result)) {
-				fprintf(stderr, "ioreel replay: -o %s is also a target\n", o.result);
-				goto out;
-			}
-	}
-	if (!o.qd_str)
-		o.qd_str = "default";
+	return 0;
+}
+
+/* The replay, with Ctrl-C and SIGTERM stopping it cleanly and a progress
+ * line on a terminal.  Returns replay_run()'s code. */
+static int run(struct cli *c, struct replay_result *res, char *err, size_t errlen)
+{
+	struct replay_opts *o = &c->o;
 	struct sigaction sa;
+	int shown = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return early */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	o.stop = &stop_flag;
-	int shown = 0;
+	o->stop = &stop_flag;
 	if (isatty(2)) {
-		o.progress = progress;
-		o.progress_arg = &shown;
+		o->progress = progress;
+		o->progress_arg = &shown;
 	}
+	int r = replay_run(o, res, err, errlen);
+	if (shown)
+		fprintf(stderr, "\r%70s\r", "");
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return r;
+}
+
+/* --json FILE: returns 0, or 1 after saying why it could not be written. */
+static int json_out(const char *json, const struct replay_result *res,
+		    const struct replay_opts *o)
+{
+	FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
+		return 1;
+	}
+	write_json(f, res, o);
+	if (f != stdout && fclose(f) != 0) {
+		fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct cli c;
+	char err[1024] = "";
+	struct replay_result *res = NULL;
+	int rc = 2;
+	memset(&c, 0, sizeof(c));
+	c.o.speed = 1.0;
+	c.o.qd_default = 1;
+	c.o.data_str = "random";
+	replay_data_parse(c.o.data_str, &c.o.data, err, sizeof(err));
+	int i = parse_cli(&c, argc, argv);
+	if (i < 0) {
+		rc = reel_opt_exit(i);
+		goto out;
+	}
+	c.o.trace = argv[i];
+	c.o.targets = c.targets;
+	c.o.maps = c.maps;
+	c.o.timing = (enum replay_timing)c.timing;
+	c.o.order = (enum replay_order)c.order;
+	c.o.point = (enum replay_point)c.point;
+	c.o.fit = (enum replay_fit)c.fit;
+	c.o.engine = replay_engine_name((unsigned)c.engine);
+	c.o.data.dedupe_pct = c.dedupe;
+	if (!c.o.qd_str)
+		c.o.qd_str = "default";
+	if ((rc = check_cli(&c)) != 0)
+		goto out;
 	res = malloc(sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "ioreel replay: out of memory\n");
 		goto out;
 	}
-	int r = replay_run(&o, res, err, sizeof(err));
-	if (shown)
-		fprintf(stderr, "\r%70s\r", "");
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	int r = run(&c, res, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "ioreel replay: %s\n", err[0] ? err : reel_strerror(r));
 		rc = 1;
 		goto out;
 	}
-	/* the default queue depth as resolved */
-	struct replay_opts shown_o = o;
-	summary(res, &shown_o, orders);
-	if (json) {
-		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-		if (!f) {
-			fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
-			rc = 1;
-			goto out;
-		}
-		write_json(f, res, &o, orders);
-		if (f != stdout && fclose(f) != 0) {
-			fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
-			rc = 1;
-			goto out;
-		}
+	summary(res, &c.o);
+	if (c.json && json_out(c.json, res, &c.o)) {
+		rc = 1;
+		goto out;
 	}
 	rc = res->errors ? 1 : 0;
 	if (res->interrupted)
 		rc = 130;
 out:
-	for (size_t i = 0; i < ntofree; i++)
-		free(tofree[i]);
-	free(tofree);
-	free(targets);
-	free(maps);
+	for (size_t k = 0; k < c.nbufs; k++)
+		free(c.bufs[k]);
+	free(c.bufs);
+	free(c.maps);
 	free(res);
 	return rc;
 }

@@ -55,9 +55,8 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 		char *end;
 		double r = strtod(s + 6, &end);
 		if (end == s + 6 || *end || !(r >= 1.0 && r <= 100.0)) {
-			snprintf(errmsg, errlen,
-				 "--data %s: ratio must be a number from 1 to 100 (e.g. ratio:2)", s);
-			return REEL_E_ARG;
+			return reel_errf(errmsg, errlen, REEL_E_ARG,
+					 "--data %s: ratio must be a number from 1 to 100 (e.g. ratio:2)", s);
 		}
 		out->mode = REPLAY_DATA_RATIO;
 		out->ratio = r;
@@ -69,17 +68,16 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 			h += 2;
 		size_t n = strlen(h);
 		if (n == 0 || n % 2 || n / 2 > sizeof(out->pattern)) {
-			snprintf(errmsg, errlen,
-				 "--data %s: pattern needs an even number of hex digits, 2 to %zu",
-				 s, 2 * sizeof(out->pattern));
-			return REEL_E_ARG;
+			return reel_errf(errmsg, errlen, REEL_E_ARG,
+					 "--data %s: pattern needs an even number of hex digits, 2 to %zu",
+					 s, 2 * sizeof(out->pattern));
 		}
 		for (size_t i = 0; i < n / 2; i++) {
 			unsigned v;
 			if (sscanf(h + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", h[2 * i]) ||
 			    !strchr("0123456789abcdefABCDEF", h[2 * i + 1])) {
-				snprintf(errmsg, errlen, "--data %s: '%.2s' is not hex", s, h + 2 * i);
-				return REEL_E_ARG;
+				return reel_errf(errmsg, errlen, REEL_E_ARG,
+						 "--data %s: '%.2s' is not hex", s, h + 2 * i);
 			}
 			out->pattern[i] = (unsigned char)v;
 		}
@@ -87,8 +85,8 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 		out->mode = REPLAY_DATA_PATTERN;
 		return 0;
 	}
-	snprintf(errmsg, errlen, "--data %s: use zero, random, ratio:R or pattern:HEX", s);
-	return REEL_E_ARG;
+	return reel_errf(errmsg, errlen, REEL_E_ARG,
+			 "--data %s: use zero, random, ratio:R or pattern:HEX", s);
 }
 
 double replay_lz4_ratio(const void *buf, size_t len)

@@ -1,14 +1,43 @@
-/* replay/engine_common.c - synchronous I/O and the done list shared by engines. */
+/* replay/engine_common.c - what the engines share: the table that chooses
+ * one by name, synchronous I/O and the done list. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "formats/reel.h"
 #include "replay/engine_internal.h"
+#include "replay/replay.h"
+
+/* The engines, the default first (ae's table of backends). */
+static const struct replay_engine_ops *const engines[] = {
+	&replay_engine_libaio,
+	&replay_engine_uring,
+	&replay_engine_psync,
+	&replay_engine_null,
+};
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+const struct replay_engine_ops *replay_engine_find(const char *name)
+{
+	if (!name)
+		return engines[0];
+	if (!strcmp(name, "uring"))
+		name = "io_uring";
+	for (size_t i = 0; i < NENGINES; i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+const char *replay_engine_name(unsigned i)
+{
+	return i < NENGINES ? engines[i]->name : NULL;
+}
 
 int64_t replay_io_sync(const struct replay_io *io)
 {

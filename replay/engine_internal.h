@@ -21,9 +21,17 @@ struct replay_io {
 	uint32_t slot;   /* the scheduler's */
 };
 
+/* What an engine is, for the scheduler (fio's FIO_DISKLESSIO, FIO_SYNCIO). */
+enum replay_engine_flags {
+	REPLAY_ENG_NO_IO = 1 << 0, /* does no I/O: needs no buffers, no data */
+	REPLAY_ENG_SYNC = 1 << 1,  /* does each I/O inside submit(), in this
+				      thread: one at a time, so depth 1 */
+};
+
 struct replay_engine;
 struct replay_engine_ops {
 	const char *name;
+	unsigned flags; /* enum replay_engine_flags */
 	/* depth: most I/Os in flight at once. */
 	int (*create)(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen);
 	/*
@@ -53,6 +61,10 @@ extern const struct replay_engine_ops replay_engine_libaio;
 extern const struct replay_engine_ops replay_engine_uring;
 extern const struct replay_engine_ops replay_engine_psync;
 extern const struct replay_engine_ops replay_engine_null;
+
+/* The engine called name ("uring" for io_uring too; NULL: the default,
+ * libaio), or NULL when there is none. */
+const struct replay_engine_ops *replay_engine_find(const char *name);
 
 /* Do io synchronously (pread, pwrite, fdatasync, discard, write-zeroes);
  * returns bytes or -errno.  Shared by the engines for what they cannot

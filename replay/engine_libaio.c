@@ -46,9 +46,9 @@ static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, 
 	}
 	int rc = io_setup((int)depth, &e->ctx);
 	if (rc < 0) {
-		snprintf(errmsg, errlen,
-			 "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
-			 depth, strerror(-rc));
+		reel_errf(errmsg, errlen, rc,
+			  "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
+			  depth, strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e->batch);
 		free(e->cbs);
@@ -176,5 +176,11 @@ static void aio_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_libaio = {
-	"libaio", aio_create, aio_submit, aio_commit, aio_reap, aio_ready, aio_destroy,
+	.name = "libaio",
+	.create = aio_create,
+	.submit = aio_submit,
+	.commit = aio_commit,
+	.reap = aio_reap,
+	.ready = aio_ready,
+	.destroy = aio_destroy,
 };

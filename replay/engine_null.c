@@ -48,5 +48,11 @@ static void null_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_null = {
-	"null", null_create, null_submit, NULL, null_reap, null_ready, null_destroy,
+	.name = "null",
+	.flags = REPLAY_ENG_NO_IO,
+	.create = null_create,
+	.submit = null_submit,
+	.reap = null_reap,
+	.ready = null_ready,
+	.destroy = null_destroy,
 };

@@ -48,5 +48,11 @@ static void psync_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_psync = {
-	"psync", psync_create, psync_submit, NULL, psync_reap, psync_ready, psync_destroy,
+	.name = "psync",
+	.flags = REPLAY_ENG_SYNC,
+	.create = psync_create,
+	.submit = psync_submit,
+	.reap = psync_reap,
+	.ready = psync_ready,
+	.destroy = psync_destroy,
 };

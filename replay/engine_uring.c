@@ -34,10 +34,10 @@ static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg
 	p.cq_entries = depth * 2;
 	int rc = io_uring_queue_init_params(depth, &e->ring, &p);
 	if (rc < 0) {
-		snprintf(errmsg, errlen,
-			 "io_uring: setup with %u entries failed: %s (is io_uring disabled? see "
-			 "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
-			 depth, strerror(-rc));
+		reel_errf(errmsg, errlen, rc,
+			  "io_uring: setup with %u entries failed: %s (is io_uring disabled? see "
+			  "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
+			  depth, strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e);
 		return rc;
@@ -148,5 +148,11 @@ static void uring_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_uring = {
-	"io_uring", uring_create, uring_submit, uring_commit, uring_reap, uring_ready, uring_destroy,
+	.name = "io_uring",
+	.create = uring_create,
+	.submit = uring_submit,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.ready = uring_ready,
+	.destroy = uring_destroy,
 };

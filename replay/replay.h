@@ -109,11 +109,21 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 void replay_safety_mark_created(int fd);
 
 /* ---- the replay -------------------------------------------------------- */
+/* Name of engine i ("libaio", "io_uring", "psync", "null"; the first is the
+ * default), or NULL past the last: for the command's choices. */
+const char *replay_engine_name(unsigned i);
+
 enum replay_timing { REPLAY_TIMING_ORIGINAL, REPLAY_TIMING_AFAP };
 enum replay_qd_mode { REPLAY_QD_FIXED, REPLAY_QD_ORIGINAL, REPLAY_QD_SCALED };
 enum replay_order { REPLAY_ORDER_NONE, REPLAY_ORDER_STRICT, REPLAY_ORDER_DEPENDENCY };
 enum replay_point { REPLAY_POINT_QUEUE, REPLAY_POINT_ISSUE };
 enum replay_fit { REPLAY_FIT_FAIL, REPLAY_FIT_WRAP, REPLAY_FIT_SCALE };
+/* Their names, indexed by the enums and NULL-terminated: what the command
+ * takes (--timing afap) and what the result's metadata records. */
+extern const char *const replay_timing_names[];
+extern const char *const replay_order_names[];
+extern const char *const replay_point_names[];
+extern const char *const replay_fit_names[];
 
 #define REPLAY_MAX_TARGETS 64
 #define REPLAY_MAX_QD 4096

@@ -167,8 +167,7 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 			*created = 1;
 			return 0;
 		}
-		snprintf(errmsg, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		return reel_errf(errmsg, errlen, -errno, "%s: %s", path, strerror(errno));
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (!o->will_write || o->overwrite)
@@ -176,15 +175,14 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 		char v[8];
 		if (getxattr(path, CREATED_XATTR, v, sizeof(v)) > 0)
 			return 0;
-		snprintf(errmsg, errlen,
-			 "%s: the file exists and was not created by ioreel; the replay writes, so "
-			 "it would be overwritten: pass --overwrite to allow it, or name a new file",
-			 path);
-		return REEL_E_EXISTS;
+		return reel_errf(errmsg, errlen, REEL_E_EXISTS,
+				 "%s: the file exists and was not created by ioreel; the replay writes, so "
+				 "it would be overwritten: pass --overwrite to allow it, or name a new file",
+				 path);
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		snprintf(errmsg, errlen, "%s: not a block device or regular file", path);
-		return REEL_E_ARG;
+		return reel_errf(errmsg, errlen, REEL_E_ARG,
+				 "%s: not a block device or regular file", path);
 	}
 	if (!o->will_write)
 		return 0;
@@ -192,40 +190,35 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 	if (devname_of(st.st_rdev, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	if (is_mounted(name, st.st_rdev, what, sizeof(what))) {
-		snprintf(errmsg, errlen,
-			 "%s (%s) is mounted on %s: refusing to write to it; unmount it first "
-			 "(or replay with --read-only)",
-			 path, name, what);
-		return -EBUSY;
+		return reel_errf(errmsg, errlen, -EBUSY,
+				 "%s (%s) is mounted on %s: refusing to write to it; unmount it first "
+				 "(or replay with --read-only)",
+				 path, name, what);
 	}
 	if (held_by(name, what, sizeof(what))) {
-		snprintf(errmsg, errlen,
-			 "%s (%s) is in use by %s (device mapper, md or similar): refusing to write; "
-			 "stop %s first (or replay with --read-only)",
-			 path, name, what, what);
-		return -EBUSY;
+		return reel_errf(errmsg, errlen, -EBUSY,
+				 "%s (%s) is in use by %s (device mapper, md or similar): refusing to write; "
+				 "stop %s first (or replay with --read-only)",
+				 path, name, what, what);
 	}
 	if (is_swap(st.st_rdev)) {
-		snprintf(errmsg, errlen,
-			 "%s (%s) is active swap: refusing to write; swapoff it first (or replay "
-			 "with --read-only)",
-			 path, name);
-		return -EBUSY;
+		return reel_errf(errmsg, errlen, -EBUSY,
+				 "%s (%s) is active swap: refusing to write; swapoff it first (or replay "
+				 "with --read-only)",
+				 path, name);
 	}
 	int named = o->destroy_name && (!strcmp(o->destroy_name, name) || !strcmp(o->destroy_name, path));
 	if (signature(path, what, sizeof(what)) && !named) {
-		snprintf(errmsg, errlen,
-			 "%s (%s) carries %s: the replay writes and would destroy it; if that is "
-			 "what you want, pass --destroy-data=%s (or replay with --read-only)",
-			 path, name, what, name);
-		return REEL_E_EXISTS;
+		return reel_errf(errmsg, errlen, REEL_E_EXISTS,
+				 "%s (%s) carries %s: the replay writes and would destroy it; if that is "
+				 "what you want, pass --destroy-data=%s (or replay with --read-only)",
+				 path, name, what, name);
 	}
 	if (o->destroy_name && !named) {
-		snprintf(errmsg, errlen,
-			 "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
-			 "written; pass --destroy-data=%s to confirm",
-			 o->destroy_name, path, name, name);
-		return REEL_E_ARG;
+		return reel_errf(errmsg, errlen, REEL_E_ARG,
+				 "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
+				 "written; pass --destroy-data=%s to confirm",
+				 o->destroy_name, path, name, name);
 	}
 	return 0;
 }

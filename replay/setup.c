@@ -1,0 +1,568 @@
+/*
+ * replay/setup.c - everything a replay does before its first I/O.
+ *
+ * A first pass streams through the trace to measure it (extent and
+ * alignment per device, which times it has, the original queue depth);
+ * then the queue depth is resolved, trace devices are mapped to targets,
+ * the targets are opened and checked against what the trace needs, and
+ * the engine, the data generator and the bounded buffers (window, slots,
+ * result ring) are made.  The scheduler (schedule.c) takes it from there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "replay/run_internal.h"
+
+int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out)
+{
+	int64_t p = point_of(r, x);
+	while (r->qd_heap.n && time_heap_top(&r->qd_heap)->k <= p)
+		time_heap_pop(&r->qd_heap);
+	*out = (unsigned)r->qd_heap.n + 1;
+	if (x->has & REEL_HAS_COMPLETE && x->complete_ns > p && r->qd_heap.n < (1u << 22))
+		return time_heap_push(&r->qd_heap, (struct time_ent){x->complete_ns, 0});
+	return 0;
+}
+
+/* ---- first pass -------------------------------------------------------- */
+struct devscan {
+	uint64_t max_end;
+	uint64_t count;
+	uint64_t orbits;  /* OR of offsets and lengths: their common alignment */
+	uint64_t first_mis512, first_mis4k; /* record index + 1 */
+	uint64_t writes;
+};
+
+/* Extent, alignment and writes of one data I/O (record index idx). */
+static void scan_extent(struct devscan *d, const struct reel_rec *x, uint64_t idx)
+{
+	if (x->op != REEL_OP_READ)
+		d->writes++;
+	uint64_t end = x->offset + x->length;
+	if (end > d->max_end)
+		d->max_end = end;
+	uint64_t b = x->offset | x->length;
+	d->orbits |= b;
+	if ((b & 511) && !d->first_mis512)
+		d->first_mis512 = idx + 1;
+	if ((b & 4095) && !d->first_mis4k)
+		d->first_mis4k = idx + 1;
+}
+
+static int first_pass(struct run *r, struct devscan *ds)
+{
+	const struct reel_rec *v;
+	long n;
+	uint64_t idx = 0;
+	r->first_t = INT64_MAX;
+	r->last_t = INT64_MIN;
+	r->all_issue = r->all_complete = r->all_queue = 1;
+	while ((n = reel_read_chunk(r->rd, &v)) > 0) {
+		for (long i = 0; i < n; i++, idx++) {
+			const struct reel_rec *x = &v[i];
+			struct devscan *d = &ds[x->dev];
+			d->count++;
+			if (!(x->has & REEL_HAS_ISSUE))
+				r->all_issue = 0;
+			if (!(x->has & REEL_HAS_COMPLETE))
+				r->all_complete = 0;
+			if (!(x->has & REEL_HAS_QUEUE))
+				r->all_queue = 0;
+			int64_t p = point_of(r, x);
+			if (p < r->first_t)
+				r->first_t = p;
+			if (p > r->last_t)
+				r->last_t = p;
+			unsigned inf;
+			if (orig_inflight(r, x, &inf) < 0)
+				return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
+						 "out of memory measuring the trace's queue depth");
+			if (inf > r->orig_max_inflight)
+				r->orig_max_inflight = inf;
+			if (is_data_op(x->op) && x->length)
+				scan_extent(d, x, idx);
+		}
+	}
+	if (n < 0)
+		return reel_errf(r->err, r->errlen, (int)n, "%s", reel_reader_errmsg(r->rd));
+	r->total = idx;
+	r->qd_heap.n = 0;
+	if (!idx)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG, "%s: the trace has no I/O to replay",
+				 r->o->trace);
+	int rc = reel_reader_rewind(r->rd);
+	if (rc < 0)
+		return reel_errf(r->err, r->errlen, rc, "%s", reel_reader_errmsg(r->rd));
+	return 0;
+}
+
+/* ---- targets ----------------------------------------------------------- */
+static void sysfs_read(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f)) {
+		size_t n = strlen(buf);
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+			buf[--n] = 0;
+	}
+	fclose(f);
+}
+
+/* A block device: size, block sizes, kernel name and model from sysfs. */
+static int probe_blk(struct run *r, struct target *t, const struct stat *st)
+{
+	int lbs = 512;
+	unsigned pbs = 512;
+	t->is_blk = 1;
+	if (ioctl(t->fd, BLKGETSIZE64, &t->size) < 0)
+		return reel_errf(r->err, r->errlen, -errno, "%s: BLKGETSIZE64: %s", t->path,
+				 strerror(errno));
+	if (ioctl(t->fd, BLKSSZGET, &lbs) == 0)
+		t->lbs = (uint32_t)lbs;
+	if (ioctl(t->fd, BLKPBSZGET, &pbs) == 0)
+		t->pbs = pbs;
+	char p[256], link[256];
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	ssize_t n = readlink(p, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = 0;
+		const char *kn = strrchr(link, '/');
+		snprintf(t->name, sizeof(t->name), "%.63s", kn ? kn + 1 : link);
+	}
+	snprintf(p, sizeof(p), "/sys/class/block/%s/device/model", t->name);
+	sysfs_read(p, t->model, sizeof(t->model));
+	if (!t->model[0]) {
+		snprintf(p, sizeof(p), "/sys/class/block/%s/loop/backing_file", t->name);
+		char bf[100];
+		sysfs_read(p, bf, sizeof(bf));
+		if (bf[0])
+			snprintf(t->model, sizeof(t->model), "loop over %s", bf);
+	}
+	return 0;
+}
+
+/* A regular file: its size, and the alignment O_DIRECT needs there. */
+static void probe_file(struct run *r, struct target *t, const struct stat *st)
+{
+	t->size = (uint64_t)st->st_size;
+	t->lbs = 512;
+	t->pbs = (uint32_t)st->st_blksize;
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+	if (!r->o->buffered && statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+	    (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align)
+		t->lbs = sx.stx_dio_offset_align;
+#endif
+	snprintf(t->model, sizeof(t->model), "file");
+}
+
+static int open_target(struct run *r, struct target *t, int will_write)
+{
+	const struct replay_opts *o = r->o;
+	struct replay_safety_opts so = {will_write, o->destroy_name, o->overwrite};
+	int rc = replay_safety_check(t->path, &so, &t->created, r->err, r->errlen);
+	if (rc < 0)
+		return rc;
+	int flags = (will_write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (!o->buffered)
+		flags |= O_DIRECT;
+	if (t->created)
+		flags |= O_CREAT | O_EXCL | O_RDWR;
+	struct stat st;
+	if (!t->created && stat(t->path, &st) == 0 && S_ISBLK(st.st_mode) && will_write)
+		flags |= O_EXCL; /* the kernel refuses if mounted or claimed meanwhile */
+	t->fd = open(t->path, flags, 0644);
+	if (t->fd < 0 && errno == EINVAL && !o->buffered)
+		return reel_errf(r->err, r->errlen, -EINVAL,
+				 "%s: O_DIRECT is not supported here (tmpfs or similar): replay with "
+				 "--buffered or use another target",
+				 t->path);
+	if (t->fd < 0)
+		return reel_errf(r->err, r->errlen, -errno, "%s: cannot open: %s%s", t->path,
+				 strerror(errno),
+				 errno == EBUSY ? " (in use: mounted or claimed by another device)"
+						: "");
+	if (t->created)
+		replay_safety_mark_created(t->fd);
+	if (fstat(t->fd, &st) < 0)
+		return reel_errf(r->err, r->errlen, -errno, "%s: %s", t->path, strerror(errno));
+	const char *b = strrchr(t->path, '/');
+	snprintf(t->name, sizeof(t->name), "%.63s", b ? b + 1 : t->path);
+	if (S_ISBLK(st.st_mode)) {
+		if ((rc = probe_blk(r, t, &st)) < 0)
+			return rc;
+	} else {
+		probe_file(r, t, &st);
+	}
+	if (!t->lbs)
+		t->lbs = 512;
+	return 0;
+}
+
+/* Index of path among the targets, added when new; < 0 when full. */
+static int target_add(struct run *r, const char *path)
+{
+	unsigned k;
+	for (k = 0; k < r->ntg; k++)
+		if (!strcmp(r->tg[k].path, path))
+			return (int)k;
+	if (r->ntg >= REPLAY_MAX_TARGETS)
+		return reel_errf(r->err, r->errlen, REEL_E_RANGE, "too many targets (at most %d)",
+				 REPLAY_MAX_TARGETS);
+	r->tg[r->ntg++].path = path;
+	return (int)k;
+}
+
+/* Without --map, trace devices go to the targets in order of device id. */
+static int map_in_order(struct run *r, const struct devscan *ds)
+{
+	unsigned used = 0;
+	char list[256] = "";
+	for (unsigned d = 0; d < MAX_DEVS; d++) {
+		if (!ds[d].count)
+			continue;
+		if (used < r->ntg)
+			r->devmap[d] = (int32_t)used;
+		size_t l = strlen(list);
+		if (l < sizeof(list) - 16)
+			snprintf(list + l, sizeof(list) - l, "%s%u", l ? ", " : "", d);
+		used++;
+	}
+	if (used > r->ntg)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: the trace uses %u devices (ids %s) but %u target%s given: give "
+				 "one target per device (--target A,B,...) or choose with --map ID=PATH",
+				 r->o->trace, used, list, r->ntg, r->ntg == 1 ? " was" : "s were");
+	return 0;
+}
+
+static int map_devices(struct run *r, const struct devscan *ds)
+{
+	const struct replay_opts *o = r->o;
+	for (unsigned i = 0; i < MAX_DEVS; i++)
+		r->devmap[i] = -1;
+	/* targets: --target list, then --map paths not already listed */
+	for (size_t i = 0; i < o->ntargets; i++) {
+		unsigned before = r->ntg;
+		int k = target_add(r, o->targets[i]);
+		if (k < 0)
+			return k;
+		if (r->ntg == before)
+			return reel_errf(r->err, r->errlen, REEL_E_ARG,
+					 "--target %s is given twice: name each target once (use --map "
+					 "to send several trace devices to one place)",
+					 o->targets[i]);
+	}
+	for (size_t m = 0; m < o->nmaps; m++) {
+		int k = target_add(r, o->maps[m].path);
+		if (k < 0)
+			return k;
+		if (o->maps[m].trace_dev < 0 || o->maps[m].trace_dev >= MAX_DEVS)
+			return reel_errf(r->err, r->errlen, REEL_E_ARG,
+					 "--map %d=%s: device id out of range", o->maps[m].trace_dev,
+					 o->maps[m].path);
+		r->devmap[o->maps[m].trace_dev] = (int32_t)k;
+	}
+	if (!r->ntg)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "no target: give --target PATH[,PATH...]");
+	if (o->nmaps)
+		return 0; /* explicit: unmapped devices are skipped */
+	return map_in_order(r, ds);
+}
+
+/* What the trace devices mapped to target t need of it. */
+struct need {
+	int will_write;
+	uint64_t orbits, mis512, mis4k;
+};
+
+static struct need target_need(struct run *r, unsigned t, const struct devscan *ds)
+{
+	struct need nd = {0, 0, 0, 0};
+	struct target *tg = &r->tg[t];
+	for (unsigned d = 0; d < MAX_DEVS; d++) {
+		if (r->devmap[d] != (int32_t)t || !ds[d].count)
+			continue;
+		if (ds[d].max_end > tg->need)
+			tg->need = ds[d].max_end;
+		if (ds[d].writes && !r->o->read_only)
+			nd.will_write = 1;
+		nd.orbits |= ds[d].orbits;
+		if (ds[d].first_mis512 && (!nd.mis512 || ds[d].first_mis512 < nd.mis512))
+			nd.mis512 = ds[d].first_mis512;
+		if (ds[d].first_mis4k && (!nd.mis4k || ds[d].first_mis4k < nd.mis4k))
+			nd.mis4k = ds[d].first_mis4k;
+	}
+	if (r->o->precondition && !r->o->read_only)
+		nd.will_write = 1;
+	return nd;
+}
+
+/* Open target t, grow it when it is a file, refuse what will not fit. */
+static int check_target(struct run *r, unsigned t, const struct devscan *ds)
+{
+	const struct replay_opts *o = r->o;
+	struct target *tg = &r->tg[t];
+	struct need nd = target_need(r, t, ds);
+	int rc = open_target(r, tg, nd.will_write);
+	if (rc < 0)
+		return rc;
+	if (tg->created || (!tg->is_blk && nd.will_write && tg->size < tg->need)) {
+		uint64_t sz = (tg->need + 1048575) & ~1048575ull;
+		if (ftruncate(tg->fd, (off_t)sz) < 0)
+			return reel_errf(r->err, r->errlen, -errno,
+					 "%s: cannot size the file to %llu bytes: %s", tg->path,
+					 (unsigned long long)sz, strerror(errno));
+		tg->size = sz;
+	}
+	if (tg->need > tg->size && o->fit == REPLAY_FIT_FAIL)
+		return reel_errf(r->err, r->errlen, REEL_E_RANGE,
+				 "%s: the trace needs %llu bytes (%.1f GiB) on this target, which has "
+				 "%llu: use a target of at least that size, or --fit wrap or --fit scale",
+				 tg->path, (unsigned long long)tg->need, tg->need / 1073741824.0,
+				 (unsigned long long)tg->size);
+	if (!o->buffered && !o->align && (nd.orbits & (tg->lbs - 1))) {
+		uint64_t first = tg->lbs > 512 ? nd.mis4k : nd.mis512;
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: the trace has I/Os not aligned to this target's %u-byte logical "
+				 "blocks (first: record #%llu), which O_DIRECT needs: pass --align to "
+				 "round them to whole blocks, or --buffered",
+				 tg->path, tg->lbs, (unsigned long long)(first ? first - 1 : 0));
+	}
+	return 0;
+}
+
+static int precondition(struct run *r)
+{
+	void *buf;
+	const size_t bs = 1 << 20;
+	if (posix_memalign(&buf, 4096, bs))
+		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
+	for (unsigned t = 0; t < r->ntg; t++) {
+		struct target *tg = &r->tg[t];
+		for (uint64_t off = 0; off < tg->size; off += bs) {
+			size_t n = tg->size - off < bs ? (size_t)(tg->size - off) : bs;
+			n = n / tg->lbs * tg->lbs;
+			if (!n)
+				break;
+			replay_datagen_fill(r->gen, buf, n, off, (uint16_t)t, UINT64_MAX >> 8);
+			if (pwrite(tg->fd, buf, n, (off_t)off) != (ssize_t)n) {
+				free(buf);
+				return reel_errf(r->err, r->errlen, -EIO,
+						 "%s: preconditioning write at %llu failed: %s",
+						 tg->path, (unsigned long long)off, strerror(errno));
+			}
+			if (r->o->stop && *r->o->stop)
+				break;
+		}
+		fdatasync(tg->fd);
+	}
+	free(buf);
+	return 0;
+}
+
+/* ---- queue depth ------------------------------------------------------- */
+/* The default depth (original when the trace has issue and completion
+ * times, else 32), its description, and the engine's depth. */
+static int resolve_qd(struct run *r)
+{
+	struct replay_opts *o = &r->opts;
+	struct replay_result *res = r->res;
+	if (o->qd_default) {
+		if (r->all_complete && r->all_issue) {
+			o->qd_mode = REPLAY_QD_ORIGINAL;
+		} else {
+			o->qd_mode = REPLAY_QD_FIXED;
+			o->qd = 32;
+		}
+	}
+	if (o->qd_mode != REPLAY_QD_FIXED && !r->all_complete)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: --qd original needs completion times for every I/O, which this "
+				 "trace lacks: give a fixed depth, e.g. --qd 32",
+				 o->trace);
+	if (o->qd_mode == REPLAY_QD_FIXED)
+		snprintf(res->qd_desc, sizeof(res->qd_desc), "%u", o->qd);
+	else if (o->qd_mode == REPLAY_QD_ORIGINAL)
+		snprintf(res->qd_desc, sizeof(res->qd_desc), "original");
+	else
+		snprintf(res->qd_desc, sizeof(res->qd_desc), "x%g", o->qd_scale);
+	if (o->qd_mode == REPLAY_QD_FIXED)
+		r->depth = o->qd;
+	else if (o->qd_mode == REPLAY_QD_ORIGINAL)
+		r->depth = r->orig_max_inflight;
+	else
+		r->depth = (unsigned)ceil(o->qd_scale * r->orig_max_inflight);
+	if (r->depth < 1)
+		r->depth = 1;
+	if (r->depth > REPLAY_MAX_QD)
+		r->depth = REPLAY_MAX_QD;
+	if (r->ops->flags & REPLAY_ENG_SYNC)
+		r->depth = 1; /* one thread, synchronous */
+	return 0;
+}
+
+/* ---- setup ------------------------------------------------------------- */
+/* Open the trace and measure it. */
+static int scan_trace(struct run *r, struct devscan *ds)
+{
+	const struct replay_opts *o = r->o;
+	int rc = reel_reader_open(&r->rd, o->trace, 0);
+	if (rc < 0) {
+		if (r->rd && reel_reader_errmsg(r->rd)[0])
+			return reel_errf(r->err, r->errlen, rc, "%s", reel_reader_errmsg(r->rd));
+		return reel_errf(r->err, r->errlen, rc, "%s: %s", o->trace, reel_strerror(rc));
+	}
+	if ((rc = first_pass(r, ds)) < 0)
+		return rc;
+	r->res->trace_duration_ns = r->last_t - r->first_t;
+	if (o->point == REPLAY_POINT_ISSUE && !r->all_issue)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: not every I/O has an issue (D) time, which --point issue "
+				 "needs: use --point queue",
+				 o->trace);
+	return 0;
+}
+
+/* The data generator and the engine. */
+static int start_engine(struct run *r)
+{
+	struct replay_data_spec spec = r->o->data;
+	int rc = replay_datagen_create(&r->gen, &spec);
+	if (rc < 0)
+		return reel_errf(r->err, r->errlen, rc, "out of memory");
+	if ((rc = r->ops->create(&r->eng, r->depth, r->err, r->errlen)) < 0) {
+		if (!r->err[0])
+			reel_errf(r->err, r->errlen, rc, "%s: cannot start the engine: %s",
+				  r->ops->name, strerror(-rc));
+		r->eng = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+/* The window, the slots and the result ring: all the replay's memory. */
+static int alloc_buffers(struct run *r)
+{
+	unsigned w = r->o->window;
+	r->wcap = w ? (w > MAX_WINDOW ? MAX_WINDOW : w) : DEFAULT_WINDOW;
+	r->win = calloc(r->wcap, sizeof(*r->win));
+	r->dep_c = calloc(r->wcap, sizeof(*r->dep_c));
+	r->slots = calloc(r->depth, sizeof(*r->slots));
+	r->freel = calloc(r->depth, sizeof(*r->freel));
+	r->ring = calloc(RING, sizeof(*r->ring));
+	if (!r->win || !r->dep_c || !r->slots || !r->freel || !r->ring)
+		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
+	for (unsigned i = 0; i < r->depth; i++)
+		r->freel[r->nfree++] = r->depth - 1 - i;
+	/* fault the pages in now, not during the replay */
+	memset(r->ring, 0, RING * sizeof(*r->ring));
+	memset(r->win, 0, r->wcap * sizeof(*r->win));
+	return 0;
+}
+
+static void make_label(struct run *r)
+{
+	char names[96] = "";
+	for (unsigned t = 0; t < r->ntg; t++) {
+		size_t l = strlen(names);
+		if (l < sizeof(names) - 2)
+			snprintf(names + l, sizeof(names) - l, "%s%s", t ? "+" : "", r->tg[t].name);
+	}
+	snprintf(r->res->label, sizeof(r->res->label), "%.60s qd%s%.20s %.24s %.12s", names,
+		 r->o->qd_mode == REPLAY_QD_FIXED ? "" : "-", r->res->qd_desc,
+		 r->o->data_str ? r->o->data_str : "random", r->ops->name);
+}
+
+int run_setup(struct run *r)
+{
+	const struct replay_opts *o = r->o;
+	struct devscan *ds = calloc(MAX_DEVS, sizeof(*ds));
+	int rc = 0;
+	if (!ds)
+		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
+	if (!(o->speed > 0)) {
+		rc = reel_errf(r->err, r->errlen, REEL_E_ARG, "--speed must be a positive number");
+		goto out;
+	}
+	r->ops = replay_engine_find(o->engine);
+	if (!r->ops) {
+		rc = reel_errf(r->err, r->errlen, REEL_E_ARG,
+			       "--engine %s: use libaio, io_uring, psync or null", o->engine);
+		goto out;
+	}
+	snprintf(r->res->engine, sizeof(r->res->engine), "%s", r->ops->name);
+	if ((rc = scan_trace(r, ds)) < 0 || (rc = resolve_qd(r)) < 0 ||
+	    (rc = map_devices(r, ds)) < 0)
+		goto out;
+	for (unsigned t = 0; t < r->ntg; t++)
+		if ((rc = check_target(r, t, ds)) < 0)
+			goto out;
+	r->res->ntargets = r->ntg;
+	if ((rc = start_engine(r)) < 0 || (rc = alloc_buffers(r)) < 0)
+		goto out;
+	make_label(r);
+	if (o->precondition && !o->read_only)
+		rc = precondition(r);
+out:
+	free(ds);
+	return rc;
+}
+
+int run_create(struct run **out, const struct replay_opts *o, struct replay_result *res,
+	       char *errmsg, size_t errlen)
+{
+	memset(res, 0, sizeof(*res));
+	struct run *r = calloc(1, sizeof(*r));
+	*out = r;
+	if (!r)
+		return reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
+	r->opts = *o;
+	r->o = &r->opts;
+	r->res = res;
+	r->err = errmsg;
+	r->errlen = errlen;
+	r->null_fd = -1;
+	r->prepared = -1;
+	r->spin = SPIN_NS;
+	for (unsigned t = 0; t < REPLAY_MAX_TARGETS; t++)
+		r->tg[t].fd = -1;
+	return 0;
+}
+
+void run_destroy(struct run *r)
+{
+	if (!r)
+		return;
+	if (r->slots)
+		for (unsigned i = 0; i < r->depth; i++)
+			free(r->slots[i].io.buf);
+	free(r->slots);
+	free(r->freel);
+	free(r->ring);
+	free(r->win);
+	free(r->dep_c);
+	time_heap_free(&r->dep);
+	time_heap_free(&r->qd_heap);
+	if (r->ops && r->eng)
+		r->ops->destroy(r->eng);
+	replay_datagen_destroy(r->gen);
+	for (unsigned t = 0; t < r->ntg; t++)
+		if (r->tg[t].fd > 0)
+			close(r->tg[t].fd);
+	reel_reader_close(r->rd);
+	free(r);
+}
