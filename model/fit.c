@@ -384,6 +384,8 @@ int model_fit(struct model *m, const struct model_trace *tr, const struct model_
 	size_t nwin = 256;
 	while (nwin < MODEL_MAX_WINDOWS && nwin * 8 < n)
 		nwin *= 2;
+	if (getenv("NWIN"))
+		nwin = (size_t)atoi(getenv("NWIN"));
 	if (m->naive)
 		nwin = 1;
 	m->nwin = nwin;

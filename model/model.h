@@ -95,6 +95,7 @@ int model_sort_i64(int64_t *v, size_t n);
 
 /* ---- the model ---------------------------------------------------------- */
 #define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
+#define MODEL_CNT_BUCKETS 27 /* windows by floor(log2(I/O in the window)), 2 .. 2^26 */
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
 #define MODEL_MAX_DEVS 64
@@ -114,6 +115,9 @@ struct model_phase {
 	struct model_dist gap;                          /* ns between arrivals in a window */
 	struct model_dist lead;                         /* first arrival in a window, ppm */
 	double gap_next[MODEL_CLASSES][MODEL_CLASSES];  /* class chain */
+	/* share of each gap class in windows of 2^b .. 2^(b+1) - 1 I/O (all 0:
+	 * no such window); dense windows hold the short gaps */
+	double class_by_count[MODEL_CNT_BUCKETS][MODEL_CLASSES];
 	struct model_family fam[3];                     /* exp, lognormal, hyperexp */
 	int best_family;
 	double gap_zero;                                /* fraction of 0 gaps */

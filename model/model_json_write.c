@@ -125,6 +125,19 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	dist(f, &ph->lead, 0);
 	fprintf(f, ",\n        \"class_next\": [");
 	matrix(f, &ph->gap_next[0][0], MODEL_CLASSES);
+	fprintf(f, "],\n        \"class_by_count\": [");
+	for (int b = 0, first = 1; b < MODEL_CNT_BUCKETS; b++) {
+		double t = 0;
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			t += ph->class_by_count[b][c];
+		if (!(t > 0))
+			continue;
+		fprintf(f, "%s[%d", first ? "" : ", ", b);
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			fprintf(f, ", %.4g", ph->class_by_count[b][c]);
+		fprintf(f, "]");
+		first = 0;
+	}
 	fprintf(f, "]\n      },\n");
 }
 
