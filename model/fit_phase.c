@@ -56,7 +56,7 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, s
 		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
 	}
 	p->best_family = -1;
-	if (np < 8)
+	if (np < 128) /* too few to tell the families apart */
 		return;
 	double N = (double)np, mean = sum / N;
 	/* exponential */

@@ -818,6 +818,19 @@ static int read_inflight(struct rd *r, const struct json_object *root, struct mo
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
+	if (model_json_is_gzip(text, len)) {
+		char *plain;
+		size_t plen;
+		int e = model_json_inflate(text, len, &plain, &plen, err, errlen);
+		if (e)
+			return e;
+		if (model_json_is_gzip(plain, plen)) /* once: no nesting */
+			e = reel_errf(err, errlen, REEL_E_PARSE, "gzip inside gzip: not a model");
+		else
+			e = model_read_json(m, plain, plen, err, errlen);
+		free(plain);
+		return e;
+	}
 	struct rd r = {err, errlen};
 	char path[256] = "";
 	if (errlen)
