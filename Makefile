@@ -13,7 +13,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOU
 	$(shell pkg-config --cflags libtracefs libtraceevent json-c 2>/dev/null)
 # header dependencies: each object's .d file lists the headers it includes
 DEPFLAGS = -MMD -MP
-LDLIBS += -llz4 -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -linih -lpthread -lm
+LDLIBS += -llz4 -lz -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -linih -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "model/model.h"
 
@@ -25,7 +26,7 @@ static int operands_error(const struct reel_cmd_doc *doc, const char *what)
 /* ---- fit -------------------------------------------------------------- */
 static const struct reel_cmd_doc fit_doc = {
 	.name = "model fit",
-	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--overwrite]",
+	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--plain] [--overwrite]",
 	.about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
 		 "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
 		 "MODEL.json is described field by field in model/MODEL.md.",
@@ -35,19 +36,19 @@ static const struct reel_cmd_doc fit_doc = {
 static int is_model_json(const char *path)
 {
 	char head[64] = "";
-	FILE *f = fopen(path, "r");
+	gzFile f = gzopen(path, "rb"); /* plain or gzip-compressed */
 	if (!f)
 		return 0;
-	size_t n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = 0;
+	int n = gzread(f, head, sizeof(head) - 1);
+	gzclose(f);
+	head[n > 0 ? n : 0] = 0;
 	return strstr(head, "\"format\": \"ioreel-model\"") != NULL;
 }
 
 /* Write M to OUT ('-': standard output) through the output policy and say
  * what was written. */
-static int fit_write(struct model *m, const char *in, const char *out, int overwrite, size_t n,
-		     int64_t fit_ns)
+static int fit_write(struct model *m, const char *in, const char *out, int overwrite, int plain,
+		     size_t n, int64_t fit_ns)
 {
 	struct reel_out o;
 	char err[600];
@@ -56,7 +57,7 @@ static int fit_write(struct model *m, const char *in, const char *out, int overw
 		fprintf(stderr, "ioreel model fit: %s\n", err);
 		return 1;
 	}
-	int e = model_write_json(m, o.f);
+	int e = plain || o.is_stdout ? model_write_json(m, o.f) : model_write_json_gz(m, o.f);
 	if (e) {
 		reel_out_abort(&o);
 		fprintf(stderr, "ioreel model fit: writing %s failed: %s\n", out, reel_strerror(e));
@@ -71,7 +72,7 @@ static int fit_write(struct model *m, const char *in, const char *out, int overw
 		m->nphases, m->nphases == 1 ? "" : "s", m->ndevs, m->ndevs == 1 ? "" : "s",
 		m->naive ? " (naive)" : "", out);
 	if (sz >= 0)
-		fprintf(stderr, " (%lld bytes)", sz);
+		fprintf(stderr, " (%lld bytes%s)", sz, plain ? "" : ", gzip");
 	fprintf(stderr, ", fit in %.3f s\n", (double)fit_ns / 1e9);
 	return 0;
 }
@@ -79,7 +80,7 @@ static int fit_write(struct model *m, const char *in, const char *out, int overw
 static int cmd_fit(int argc, char **argv)
 {
 	const char *out = NULL;
-	int overwrite = 0;
+	int overwrite = 0, plain = 0;
 	struct model_fit_opts fo = {0, 0};
 	const struct reel_opt opts[] = {
 		OPT_STR('o', "output", "FILE", &out,
@@ -91,6 +92,9 @@ static int cmd_fit(int argc, char **argv)
 			 "addresses, mean sizes (a baseline for fidelity)"),
 		OPT_UINT(0, "phases", "N", &fo.max_phases, 1, MODEL_MAX_PHASES,
 			 "at most N phases (1..16, default 8)"),
+		OPT_FLAG(0, "plain", &plain,
+			 "write plain JSON text (default: gzip-compressed JSON,\n"
+			 "'zcat MODEL.json' shows it; standard output is plain)"),
 		OPT_END,
 	};
 	int i = reel_opt_parse(&fit_doc, opts, argc, argv);
@@ -116,7 +120,7 @@ static int cmd_fit(int argc, char **argv)
 		return 1;
 	}
 	snprintf(m.source, sizeof(m.source), "%s", in);
-	int rc = fit_write(&m, in, out, overwrite, n, t1 - t0);
+	int rc = fit_write(&m, in, out, overwrite, plain, n, t1 - t0);
 	model_free(&m);
 	return rc;
 }

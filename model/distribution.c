@@ -73,7 +73,61 @@ int model_sort_i64(int64_t *v, size_t n)
 /* ---- empirical distributions ----------------------------------------- */
 struct knot {
 	double v, c;
+	int keep; /* a side of a point mass: a knot of the result */
 };
+
+/* the quantiles of the reference CDF that the knots are chosen from */
+#define REF_Q 1000
+
+/*
+ * The fewest knots, in one greedy pass, such that the piecewise-linear CDF
+ * through them is within EPS (vertically) of every reference knot: from
+ * an anchor, extend the segment while some slope passes within EPS of
+ * every knot in between (the slope window narrows knot by knot); both
+ * sides of a point mass are always kept.  Writes d->v, d->c, d->nk if the
+ * count fits in MODEL_DIST_MAXK; returns the count.
+ */
+static size_t simplify(struct model_dist *d, const struct knot *r, size_t m, double eps)
+{
+	size_t out = 0, a = 0;
+	for (;;) {
+		if (out < MODEL_DIST_MAXK) {
+			d->v[out] = r[a].v;
+			d->c[out] = r[a].c;
+		}
+		out++;
+		if (a + 1 >= m)
+			break;
+		double lo = -INFINITY, hi = INFINITY;
+		int flat_bad = 0, vert = 1; /* a knot at v[a] off by more than eps */
+		size_t b = a + 1;
+		for (size_t j = a + 1; j < m; j++) {
+			double dv = r[j].v - r[a].v, dc = r[j].c - r[a].c;
+			/* j as the end: a vertical step only over knots at v[a] */
+			int ok = dv == 0 ? vert : !flat_bad && dc / dv >= lo && dc / dv <= hi;
+			if (!ok)
+				break;
+			b = j;
+			if (r[j].keep)
+				break;
+			/* j as a knot in between */
+			if (dv == 0) {
+				flat_bad |= fabs(dc) > eps;
+			} else {
+				vert = 0;
+				double l = (dc - eps) / dv, h = (dc + eps) / dv;
+				lo = l > lo ? l : lo;
+				hi = h < hi ? h : hi;
+				if (lo > hi)
+					break;
+			}
+		}
+		a = b;
+	}
+	if (out <= MODEL_DIST_MAXK)
+		d->nk = (uint32_t)out;
+	return out;
+}
 
 static int knot_cmp(const void *x, const void *y)
 {
@@ -146,42 +200,71 @@ void model_dist_fit_sample(struct model_dist *d, int64_t *x, size_t n, uint64_t 
 		}
 		i = j;
 	}
-	struct knot k[MODEL_DIST_MAXK];
+	/* the reference: REF_Q quantiles and both sides of each point mass,
+	 * a run of equal values kept as its two ends (a step) */
+	struct knot k[REF_Q + 1 + 2 * MODEL_DIST_POINTS];
+	struct knot ref[REF_Q + 1 + 2 * MODEL_DIST_POINTS];
 	size_t nk = 0;
-	for (size_t q = 0; q <= MODEL_DIST_Q; q++) {
-		size_t r = (size_t)(((double)q * (double)(n - 1)) / MODEL_DIST_Q + 0.5);
+	for (size_t q = 0; q <= REF_Q; q++) {
+		size_t r = (size_t)(((double)q * (double)(n - 1)) / REF_Q + 0.5);
 		k[nk].v = (double)x[r];
-		k[nk++].c = (double)q / MODEL_DIST_Q;
+		k[nk].keep = 0;
+		k[nk++].c = (double)q / REF_Q;
 	}
 	for (size_t p = 0; p < npts; p++) {
 		k[nk].v = (double)pts[p].v;
+		k[nk].keep = 1;
 		k[nk++].c = (double)pts[p].a / (double)n;
 		k[nk].v = (double)pts[p].v;
+		k[nk].keep = 1;
 		k[nk++].c = (double)pts[p].b / (double)n;
 	}
 	qsort(k, nk, sizeof(k[0]), knot_cmp);
 	size_t m = 0;
 	for (size_t i = 0; i < nk; i++) {
-		if (m && k[i].v < d->v[m - 1])
-			k[i].v = d->v[m - 1];
-		if (m && k[i].v == d->v[m - 1] && k[i].c == d->c[m - 1])
-			continue;
-		/* drop a knot in the middle of a run of equal values */
-		if (m >= 2 && k[i].v == d->v[m - 1] && d->v[m - 1] == d->v[m - 2]) {
-			d->c[m - 1] = k[i].c;
+		if (m && k[i].v < ref[m - 1].v)
+			k[i].v = ref[m - 1].v;
+		if (m && k[i].v == ref[m - 1].v && k[i].c == ref[m - 1].c) {
+			ref[m - 1].keep |= k[i].keep;
 			continue;
 		}
-		d->v[m] = k[i].v;
-		d->c[m++] = k[i].c;
+		/* drop a knot in the middle of a run of equal values */
+		if (m >= 2 && k[i].v == ref[m - 1].v && ref[m - 1].v == ref[m - 2].v) {
+			ref[m - 1].c = k[i].c;
+			ref[m - 1].keep |= k[i].keep;
+			continue;
+		}
+		ref[m++] = k[i];
 	}
-	d->c[0] = 0;
-	d->c[m - 1] = 1;
+	ref[0].c = 0;
+	ref[m - 1].c = 1;
 	if (m == 1) { /* a single value: a point mass of 1 */
-		d->v[1] = d->v[0];
-		d->c[1] = 1;
+		ref[1] = ref[0];
+		ref[1].c = 1;
 		m = 2;
 	}
-	d->nk = (uint32_t)m;
+	/* as few knots as keep the CDF within eps of the reference: a small
+	 * share of the sampling noise of n values (0.25 / sqrt(n)) */
+	double eps = 0.25 / sqrt((double)nall);
+	eps = eps < 0.002 ? 0.002 : eps > 0.05 ? 0.05 : eps;
+	while (simplify(d, ref, m, eps) > MODEL_DIST_MAXK)
+		eps *= 1.5;
+	model_dist_prepare(d);
+}
+
+void model_dist_coarsen(struct model_dist *d, double eps)
+{
+	struct knot r[MODEL_DIST_MAXK];
+	size_t m = d->nk;
+	if (m < 3)
+		return;
+	for (size_t i = 0; i < m; i++) { /* both sides of a step stay */
+		r[i].v = d->v[i];
+		r[i].c = d->c[i];
+		r[i].keep = (i + 1 < m && d->v[i + 1] == d->v[i] && d->c[i + 1] - d->c[i] > 2 * eps) ||
+			    (i > 0 && d->v[i - 1] == d->v[i] && d->c[i] - d->c[i - 1] > 2 * eps);
+	}
+	simplify(d, r, m, eps); /* never more knots than it had */
 	model_dist_prepare(d);
 }
 

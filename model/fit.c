@@ -235,7 +235,11 @@ static long group_phases(const struct model_trace *tr, size_t nwin, const size_t
 		return REEL_E_NOMEM;
 	}
 	window_features(tr, nwin, wstart, feat);
+	/* at most one phase per 128 I/O: a phase fitted on fewer says little
+	 * and costs the model's size */
 	size_t kmax = nwin / 4 < maxp ? nwin / 4 : maxp;
+	if (kmax > tr->n / 128)
+		kmax = tr->n / 128 ? tr->n / 128 : 1;
 	for (size_t k = 1; k <= kmax; k++) {
 		double sse = kmeans((const double(*)[NFEAT])feat, nwin, k, as, cent);
 		memcpy(wphase, as, nwin * sizeof(*as));

@@ -4,6 +4,7 @@
  * ones as a Markov chain over regions of equal mass plus each hot block),
  * the hottest 10% of the space, read/write overlap.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -376,6 +377,9 @@ static void device_fill(struct dev_fit *f, const uint64_t *regc, size_t nloc, si
 	for (uint32_t r = 0; r < d->nregions; r++)
 		d->weight[r] = f->k ? (double)regc[r] / (double)f->k : 1.0 / d->nregions;
 	samp_fit(&f->jumps, &d->jump);
+	/* for people: coarser (0.02, or half the sampling noise if larger) */
+	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;
+	model_dist_coarsen(&d->jump, je > 0.02 ? je : 0.02);
 	model_dist_fit(&d->run, f->runs.v, f->runs.n);
 	model_dist_fit(&d->local, f->loc.v, f->loc.n);
 	d->p_local = (nloc + nrem) ? (double)nloc / (double)(nloc + nrem) : 0;

@@ -56,7 +56,7 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, s
 		p->fam[f].p[0] = p->fam[f].p[1] = p->fam[f].p[2] = 0;
 	}
 	p->best_family = -1;
-	if (np < 8)
+	if (np < 128) /* too few to tell the families apart */
 		return;
 	double N = (double)np, mean = sum / N;
 	/* exponential */
@@ -317,15 +317,26 @@ static void phase_gap_chain(struct model_phase *p, const struct model_trace *tr,
 	gap_classes_init(&gc, &p->gap);
 	int prev = -1;
 	size_t gi = 0;
+	uint64_t byc[MODEL_CNT_BUCKETS][MODEL_CLASSES] = {{0}};
 	for (size_t w = 0; w < nwin; w++) {
-		if (wphase[w] != (int)pi)
+		if (wphase[w] != (int)pi || wstart[w + 1] - wstart[w] < 2)
 			continue;
+		int b = 63 - __builtin_clzll((uint64_t)(wstart[w + 1] - wstart[w]));
+		b = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
 		for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
 			int c = gap_class(&gc, tr->t[i] - tr->t[i - 1], gi, pi);
 			if (prev >= 0)
 				cnt[gi & 3][prev * MODEL_CLASSES + c]++;
+			byc[b][c]++;
 			prev = c;
 		}
+	}
+	for (int b = 0; b < MODEL_CNT_BUCKETS; b++) {
+		uint64_t t = 0;
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			t += byc[b][c];
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			p->class_by_count[b][c] = t ? (double)byc[b][c] / (double)t : 0;
 	}
 	for (int a = 0; a < MODEL_CLASSES; a++)
 		for (int b = 0; b < MODEL_CLASSES; b++) {

@@ -301,12 +301,26 @@ static uint64_t window_counts(struct model_gen *g, size_t w, uint64_t *cnt)
 static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
 {
 	double sum = 0, inv_rate = 1 / g->o.rate;
+	/* the classes of windows of this many I/O (as in the model, before the
+	 * rate factor): the chain's row weighted by them */
+	double mc = (double)c * inv_rate;
+	int b = mc >= 2 ? (int)floor(log2(mc)) : 1;
+	const double *cb = ph->class_by_count[b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1];
+	double cbt = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		cbt += cb[j];
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			const double *row = ph->gap_next[g->gap_class[p]];
-			double u = rnd(g), cc = 0;
+			const double *row0 = ph->gap_next[g->gap_class[p]];
+			double row[MODEL_CLASSES], rt = 0;
+			for (int j = 0; j < MODEL_CLASSES; j++)
+				rt += row[j] = cbt > 0 ? row0[j] * cb[j] : row0[j];
+			if (!(rt > 0))
+				for (int j = 0; j < MODEL_CLASSES; j++)
+					rt += row[j] = cb[j];
+			double u = rnd(g) * rt, cc = 0;
 			int k = MODEL_CLASSES - 1;
 			for (int j = 0; j < MODEL_CLASSES; j++) {
 				cc += row[j];

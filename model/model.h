@@ -82,6 +82,9 @@ size_t model_dist_stride(uint64_t n);
  * result equals model_dist_fit's.  vals is reordered in place. */
 void model_dist_fit_sample(struct model_dist *d, int64_t *vals, size_t n, uint64_t nall,
 			   double sum);
+/* Fewer knots: the CDF through them within EPS of the one through d's
+ * (for distributions written for people only). */
+void model_dist_coarsen(struct model_dist *d, double eps);
 /* Fill the guide table after setting knots by hand (fit and read do it). */
 void model_dist_prepare(struct model_dist *d);
 /* Inverse CDF at u in [0,1). */
@@ -95,6 +98,7 @@ int model_sort_i64(int64_t *v, size_t n);
 
 /* ---- the model ---------------------------------------------------------- */
 #define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
+#define MODEL_CNT_BUCKETS 27 /* windows by floor(log2(I/O in the window)), 2 .. 2^26 */
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
 #define MODEL_MAX_DEVS 64
@@ -114,6 +118,9 @@ struct model_phase {
 	struct model_dist gap;                          /* ns between arrivals in a window */
 	struct model_dist lead;                         /* first arrival in a window, ppm */
 	double gap_next[MODEL_CLASSES][MODEL_CLASSES];  /* class chain */
+	/* share of each gap class in windows of 2^b .. 2^(b+1) - 1 I/O (all 0:
+	 * no such window); dense windows hold the short gaps */
+	double class_by_count[MODEL_CNT_BUCKETS][MODEL_CLASSES];
 	struct model_family fam[3];                     /* exp, lognormal, hyperexp */
 	int best_family;
 	double gap_zero;                                /* fraction of 0 gaps */
@@ -189,7 +196,15 @@ int model_write_json(const struct model *m, FILE *f);
 /* A b-model object as MODEL.json writes it: {"all": 0.8306, "read": ...},
  * the biases that are known (>= 0) of all I/O and per op. */
 void model_write_bmodel(FILE *f, const double *b);
+/* The same gzip-compressed (what `model fit` writes by default). */
+int model_write_json_gz(const struct model *m, FILE *f);
+/* TEXT: MODEL.json, plain or gzip-compressed (told apart by the magic). */
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
+/* gzip (model_json_gz.c): is DATA gzip; inflate it into *OUT (malloc'ed,
+ * at most MODEL_JSON_MAX_BYTES): 0 or REEL_E_PARSE / REEL_E_NOMEM. */
+int model_json_is_gzip(const char *data, size_t len);
+int model_json_inflate(const char *data, size_t len, char **out, size_t *outlen, char *err,
+		       size_t errlen);
 int model_load_file(struct model *m, const char *path, char *err, size_t errlen);
 
 /* ---- generation ---------------------------------------------------------- */

@@ -387,6 +387,35 @@ static void read_families(const struct json_object *ia, struct model_phase *p)
 	}
 }
 
+/* Optional (older models lack it): [[bucket, share of class 0, ..., 7], ...]. */
+static int read_class_by_count(struct rd *r, const struct json_object *j, struct model_phase *p,
+			       const char *w)
+{
+	memset(p->class_by_count, 0, sizeof(p->class_by_count));
+	if (!j)
+		return 0;
+	if (!json_object_is_type(j, json_type_array))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected an array", w);
+	for (size_t i = 0; i < alen(j); i++) {
+		struct json_object *row = at(j, i);
+		if (!is_arr(row, MODEL_CLASSES + 1) || !is_num(at(row, 0)))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s[%zu]: expected [bucket, %d shares]", w, i, MODEL_CLASSES);
+		double b = num(at(row, 0));
+		if (!(b >= 1 && b < MODEL_CNT_BUCKETS) || b != floor(b))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s[%zu][0]: a bucket 1..%d", w,
+					 i, MODEL_CNT_BUCKETS - 1);
+		for (int c = 0; c < MODEL_CLASSES; c++) {
+			struct json_object *x = at(row, (size_t)c + 1);
+			if (!is_num(x) || !(num(x) >= 0) || num(x) > 1)
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s[%zu][%d]: a share in [0, 1]", w, i, c + 1);
+			p->class_by_count[(int)b][c] = num(x);
+		}
+	}
+	return 0;
+}
+
 static int read_interarrival(struct rd *r, const struct json_object *j, struct model_phase *p,
 			     const char *w)
 {
@@ -410,6 +439,9 @@ static int read_interarrival(struct rd *r, const struct json_object *j, struct m
 		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: 0..1e6 ppm of a window", ww);
 	snprintf(ww, sizeof(ww), "%s.class_next", ia_w);
 	if (read_matrix(r, get(ia, "class_next"), &p->gap_next[0][0], MODEL_CLASSES, ww))
+		return REEL_E_PARSE;
+	snprintf(ww, sizeof(ww), "%s.class_by_count", ia_w);
+	if (read_class_by_count(r, get(ia, "class_by_count"), p, ww))
 		return REEL_E_PARSE;
 	for (int a = 0; a < MODEL_CLASSES; a++) { /* an all-zero row: uniform */
 		double t = 0;
@@ -786,6 +818,19 @@ static int read_inflight(struct rd *r, const struct json_object *root, struct mo
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
+	if (model_json_is_gzip(text, len)) {
+		char *plain;
+		size_t plen;
+		int e = model_json_inflate(text, len, &plain, &plen, err, errlen);
+		if (e)
+			return e;
+		if (model_json_is_gzip(plain, plen)) /* once: no nesting */
+			e = reel_errf(err, errlen, REEL_E_PARSE, "gzip inside gzip: not a model");
+		else
+			e = model_read_json(m, plain, plen, err, errlen);
+		free(plain);
+		return e;
+	}
 	struct rd r = {err, errlen};
 	char path[256] = "";
 	if (errlen)

@@ -48,9 +48,9 @@ static void dist(FILE *f, const struct model_dist *d, int top)
 	}
 	fprintf(f, ", \"cdf\": [");
 	for (uint32_t i = 0; i < d->nk; i++) {
-		fprintf(f, "%s[", i ? ", " : "");
+		fprintf(f, "%s[", i ? "," : "");
 		num(f, d->v[i]);
-		fprintf(f, ", %.8g]", d->c[i]);
+		fprintf(f, ",%.6g]", d->c[i]);
 	}
 	fprintf(f, "]}");
 }
@@ -73,7 +73,7 @@ static void write_windows(const struct model *m, FILE *f)
 	fprintf(f, "  \"windows\": {\n    \"count\": %zu,\n    \"window_ns\": %.0f,\n    \"phase\": [",
 		m->nwin, (double)m->duration_ns / (double)m->nwin);
 	for (size_t i = 0; i < m->nwin; i++)
-		fprintf(f, "%s%u", i ? ", " : "", m->win_phase[i]);
+		fprintf(f, "%s%u", i ? "," : "", m->win_phase[i]);
 	fprintf(f, "],\n    \"ops\": {");
 	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++) {
 		uint64_t tot = 0;
@@ -83,7 +83,7 @@ static void write_windows(const struct model *m, FILE *f)
 			continue;
 		fprintf(f, "%s\n      \"%s\": [", first ? "" : ",", model_op_key[o]);
 		for (size_t i = 0; i < m->nwin; i++)
-			fprintf(f, "%s%u", i ? ", " : "", m->win_ops[i * REEL_OP__COUNT + o]);
+			fprintf(f, "%s%u", i ? "," : "", m->win_ops[i * REEL_OP__COUNT + o]);
 		fprintf(f, "]");
 		first = 0;
 	}
@@ -93,9 +93,9 @@ static void write_windows(const struct model *m, FILE *f)
 static void matrix(FILE *f, const double *m, int n)
 {
 	for (int a = 0; a < n; a++) {
-		fprintf(f, "%s[", a ? ", " : "");
+		fprintf(f, "%s[", a ? "," : "");
 		for (int b = 0; b < n; b++)
-			fprintf(f, "%s%.6f", b ? ", " : "", m[a * n + b]);
+			fprintf(f, "%s%.5g", b ? "," : "", m[a * n + b]);
 		fprintf(f, "]");
 	}
 }
@@ -125,6 +125,19 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	dist(f, &ph->lead, 0);
 	fprintf(f, ",\n        \"class_next\": [");
 	matrix(f, &ph->gap_next[0][0], MODEL_CLASSES);
+	fprintf(f, "],\n        \"class_by_count\": [");
+	for (int b = 0, first = 1; b < MODEL_CNT_BUCKETS; b++) {
+		double t = 0;
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			t += ph->class_by_count[b][c];
+		if (!(t > 0))
+			continue;
+		fprintf(f, "%s[%d", first ? "" : ",", b);
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			fprintf(f, ",%.4g", ph->class_by_count[b][c]);
+		fprintf(f, "]");
+		first = 0;
+	}
 	fprintf(f, "]\n      },\n");
 }
 
@@ -158,16 +171,16 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 {
 	fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
 	for (uint32_t r = 0; r <= d->nregions; r++)
-		fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)d->bound[r]);
+		fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)d->bound[r]);
 	fprintf(f, "],\n        \"weights\": [");
 	for (uint32_t r = 0; r < d->nregions; r++)
-		fprintf(f, "%s%.6f", r ? ", " : "", d->weight[r]);
+		fprintf(f, "%s%.6g", r ? "," : "", d->weight[r]);
 	fprintf(f, "],\n        \"transitions\": [");
 	int first = 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
 		for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++) {
 			double p = d->tr_p[x] - (x > d->row[r] ? d->tr_p[x - 1] : 0);
-			fprintf(f, "%s[%u, %u, %.6g]", first ? "" : ", ", r, d->tr_to[x], p);
+			fprintf(f, "%s[%u,%u,%.5g]", first ? "" : ",", r, d->tr_to[x], p);
 			first = 0;
 		}
 	fprintf(f, "]\n      }");

@@ -20,6 +20,37 @@ echo "speed (model of the fiu trace, generated x2000; per core: CPU time of the 
 "$B" "$model" 2000 "$T/big.reel" || echo "   model_speed failed"
 rm -f "$T/big.reel"
 
+# ---- the commands as people run them: fit and gen on gen_reel traces, wall
+# time including reading the trace and writing the output, peak RSS; 3 runs
+# each, median and range.  Sizes: MODEL_BENCH_SIZES (default 10M and 30M
+# I/O; add 100000000 where memory allows: fit holds the trace, ~72 B/I/O)
+echo
+echo "fit and gen on gen_reel traces (wall time incl. reading and writing; 3 runs: median [min-max])"
+echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+G="$TOP/$BUILD/tests/bench/gen_reel"
+stats() { # values... -> "median [min-max]"
+	printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {printf "%.4g [%.4g-%.4g]", v[int((NR+1)/2)], v[1], v[NR]}'
+}
+for n in ${MODEL_BENCH_SIZES:-10000000 30000000}; do
+	"$G" "$n" "$T/big.reel" 1 >/dev/null || { echo "   gen_reel $n failed"; continue; }
+	fs="" fr="" gs="" gr=""
+	for run in 1 2 3; do
+		/usr/bin/time -f "%e %M" -o "$T/time" "$IOREEL" model fit "$T/big.reel" -o "$T/big.json" \
+			--overwrite 2>/dev/null || { echo "   fit failed"; break; }
+		read -r secs kb <"$T/time"
+		fs="$fs $(echo "$n / $secs / 1000000" | bc -l)" fr="$fr $((kb / 1024))"
+		/usr/bin/time -f "%e %M" -o "$T/time" "$IOREEL" model gen "$T/big.json" -o "$T/gen.reel" \
+			--overwrite 2>/dev/null || { echo "   gen failed"; break; }
+		read -r secs kb <"$T/time"
+		gs="$gs $(echo "$n / $secs / 1000000" | bc -l)" gr="$gr $((kb / 1024))"
+	done
+	# shellcheck disable=SC2086
+	printf "   %4d M I/O: fit %s M I/O/s, peak RSS %s MiB; gen %s M I/O/s, peak RSS %s MiB\n" \
+		$((n / 1000000)) "$(stats $fs)" "$(stats $fr)" "$(stats $gs)" "$(stats $gr)"
+	rm -f "$T/big.reel" "$T/gen.reel"
+done
+echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
 # ---- fidelity per public trace, beside the naive model
 echo
 echo "fidelity (targets: KS <= 0.05 size/gap/jump, read share within 1 pt, b-model within 0.02)"

@@ -35,7 +35,7 @@ test_gen_refuses_its_input_and_foreign_files() {
 
 test_full_disk_leaves_nothing() {
 	mkdir full
-	mount -t tmpfs -o size=16k tmpfs full || skip "cannot mount a tmpfs"
+	mount -t tmpfs -o size=4k tmpfs full || skip "cannot mount a tmpfs"
 	at_exit "umount '$T/full'"
 	"$IOREEL" model fit in.reel -o full/m.json 2>err && fail "fit on a full disk exit 0"
 	"$IOREEL" model gen m.json -o full/g.reel --rate 50 2>err && fail "gen on a full disk exit 0"

@@ -180,6 +180,33 @@ static void test_json_round_trip(const struct model *m)
 	free(j2);
 }
 
+/* gzip-compressed MODEL.json reads back to the same model (the same text);
+ * a truncated or damaged one is refused */
+static void test_json_gzip(const struct model *m)
+{
+	char err[512], *gz = NULL;
+	size_t lg, l1, l2;
+	FILE *f = open_memstream(&gz, &lg);
+	CHECK(f && model_write_json_gz(m, f) == 0);
+	fclose(f);
+	char *j1 = to_json(m, &l1);
+	CHECK(model_json_is_gzip(gz, lg) && lg < l1 / 2);
+	struct model m2;
+	if (model_read_json(&m2, gz, lg, err, sizeof(err))) {
+		fprintf(stderr, "gzip read back: %s\n", err);
+		exit(1);
+	}
+	char *j2 = to_json(&m2, &l2);
+	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
+	model_free(&m2);
+	CHECK(model_read_json(&m2, gz, lg / 2, err, sizeof(err)) != 0 && strstr(err, "gzip"));
+	gz[lg / 2] ^= 0x55;
+	CHECK(model_read_json(&m2, gz, lg, err, sizeof(err)) != 0);
+	free(gz);
+	free(j1);
+	free(j2);
+}
+
 /* The model's text with the first NEEDLE replaced by REPL is refused, the
  * message holding WANT (the field's path, or the line of a syntax error). */
 static void check_refused(const char *json, const char *needle, const char *repl,
@@ -266,6 +293,7 @@ int main(void)
 	test_determinism(&m);
 	test_scaling(&a, &m);
 	test_json_round_trip(&m);
+	test_json_gzip(&m);
 	test_json_refused(&m);
 	model_trace_free(&a);
 	model_free(&m);

@@ -1,0 +1,46 @@
+#!/bin/bash
+# model_size: MODEL.json (as `model fit` writes it: gzip-compressed JSON) is
+# never larger than its trace's .reel -- the project's traces and every
+# public trace this build imports -- and at most 10% of it for traces of
+# 100k I/O or more: a 100k-I/O gen_reel trace and the fiu trace's model
+# generated at 10 times its rate (100k I/O).  --plain writes the same
+# model as text.
+. "$TOP/tests/lib.sh"
+P="$SHARED/traces/public"
+fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
+ratio() { # trace model max%: fit, print, check
+	"$IOREEL" model fit "$1" -o "$2" 2>/dev/null || fail "fit $1"
+	local t m
+	t=$(stat -c %s "$1")
+	m=$(stat -c %s "$2")
+	printf "%-22s trace %9d B  model %7d B  %6.2f%%\n" "$(basename "$1")" "$t" "$m" \
+		"$(echo "100 * $m / $t" | bc -l)"
+	[ $((m * 100)) -le $((t * $3)) ] || fail "$(basename "$1"): model $m B > $3% of the trace's $t B"
+}
+for f in "$TOP"/traces/*.reel; do
+	ratio "$f" "$T/m.json" 100
+done
+while read -r fmt rel extra; do
+	files=$(ls "$P"/$rel 2>/dev/null) || continue
+	grep -qx "$fmt" <<<"$fmts" || { echo "skip $rel: no $fmt importer"; continue; }
+	# shellcheck disable=SC2086
+	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/$fmt.reel" || fail "import $rel"
+	ratio "$T/$fmt.reel" "$T/$fmt.json" 100
+done <<'LIST'
+msr msr/wdev_1.csv
+disksim disksim/tpcc-small.trace --time-unit ns
+fiu fiu/*.blkparse
+blkparse blkparse/nvme0n1.blktrace.txt
+blktrace blktrace/sda.blktrace.*
+LIST
+"$TOP/$BUILD/tests/bench/gen_reel" 100000 "$T/g100k.reel" 5 >/dev/null || fail "gen_reel"
+ratio "$T/g100k.reel" "$T/g.json" 10
+if [ -f "$T/fiu.json" ]; then
+	"$IOREEL" model gen "$T/fiu.json" --rate 10 -o "$T/fiu10.reel" 2>/dev/null || fail "gen x10"
+	ratio "$T/fiu10.reel" "$T/f.json" 10
+fi
+# --plain: the same model as text
+"$IOREEL" model fit "$T/g100k.reel" --plain -o "$T/plain.json" 2>/dev/null || fail "fit --plain"
+head -c 1 "$T/plain.json" | grep -q '{' || fail "--plain did not write text"
+cmp -s <(zcat "$T/g.json") "$T/plain.json" || fail "--plain and gzip differ"
+"$IOREEL" model gen "$T/plain.json" --count 100 -o "$T/p.reel" 2>/dev/null || fail "gen from --plain"
