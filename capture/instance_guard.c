@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,11 +41,29 @@ static void lock_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s.lock", CAPTURE_LOCK_DIR, name);
 }
 
+/*
+ * Older ioreel (before the lock) judged the owner of "ioreel-<pid>" alive
+ * only when /proc/<pid>/comm starts with "ioreel": running beside a capture
+ * started through a symbolic link or a renamed copy, it turned tracing off
+ * and disabled the events in that live instance (and would have removed it
+ * before its buffers were open).  So the owner names itself "ioreel-NAME"
+ * (its own name kept after the dash, cut to fit) before its instance exists.
+ */
+static void name_owner(void)
+{
+	char comm[17] = "", name[16];
+	if (prctl(PR_GET_NAME, comm, 0, 0, 0) < 0 || !strncmp(comm, "ioreel", 6))
+		return;
+	snprintf(name, sizeof(name), "ioreel-%.8s", comm);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 int guard_lock(struct capture_guard *g, const char *name, char *err, size_t errlen)
 {
 	int rc = lock_dir(err, errlen);
 	if (rc < 0)
 		return rc;
+	name_owner();
 	lock_path(g->lock_path, sizeof(g->lock_path), name);
 	/* a cleaner may hold the lock of a dead capture that had our pid:
 	 * wait for it, then make sure the file locked is still the one named */

@@ -7,7 +7,9 @@
  * instance is created and dropped after it is removed.  An instance is
  * stale only when its lock can be taken (its owner is gone, however the
  * binary was named); an instance without a lock file (an older ioreel) is
- * stale only when its process no longer exists.
+ * stale only when its process no longer exists.  For older ioreel, which
+ * judged by the process name, the owner names itself "ioreel-NAME" when
+ * its own name does not start with "ioreel" (a symbolic link, a copy).
  *
  * The watch: what the capture set in its instance (tracing on, each event
  * enabled with its filter, the clock, the buffer size) is read back while it
