@@ -170,12 +170,14 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_FLAG(0, "align", &o->align, "round misaligned I/Os to the target's logical blocks"),
 		OPT_FLAG(0, "buffered", &o->buffered, "use the page cache (default: O_DIRECT)"),
 		OPT_FLAG(0, "read-only", &o->read_only,
-			 "replay writes as reads; skip discards and write-zeroes"),
+			 "replay writes as reads; skip discards and write-zeroes;\n"
+			 "create nothing"),
 		OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
 			"allow writing over a device carrying a filesystem or\n"
 			"partition table: NAME is its kernel name (e.g. sdb)"),
 		OPT_FLAG(0, "overwrite", &o->overwrite,
-			 "allow writing into an existing file not made by ioreel"),
+			 "allow writing into an existing file not made by ioreel\n"
+			 "(a target, -o or --json)"),
 		OPT_FLAG(0, "precondition", &o->precondition,
 			 "fill each target sequentially before the replay"),
 		OPT_FLAG(0, "no-rt", &o->no_rt,
@@ -187,9 +189,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_DBL(0, "speed", "F", &o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 			"original timing F times faster (default 1)"),
 		OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
-			    "queue depth cap N (1 to 4096), the trace's own in-flight\n"
-			    "count, or K times it (default: original when the trace\n"
-			    "has issue and completion times, else 32)"),
+			    "queue depth cap N (1 to 4096); original: the most the\n"
+			    "trace had in flight within 1 ms of each I/O; or K times\n"
+			    "that (default: original where the trace has completion\n"
+			    "times, else 32; the choice is said on stderr)"),
 		OPT_CHOICE(0, "order", "none|strict|dependency", &c->order, replay_order_names,
 			   "none: by time; strict: trace order; dependency: an I/O\n"
 			   "waits for those that completed before it was queued"),
@@ -205,8 +208,11 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			    "share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
 		OPT_GROUP("Output"),
 		OPT_STR('o', "output", "RESULT.reel", &o->result,
-			"result trace (replaced only if it is an ioreel result)"),
-		OPT_STR(0, "json", "FILE", &c->json, "the summary as JSON ('-' for stdout)"),
+			"result trace (a regular file, never the trace; replaced\n"
+			"only if it is a replay result, or with --overwrite)"),
+		OPT_STR(0, "json", "FILE", &c->json,
+			"the summary as JSON ('-': stdout, the summary then on\n"
+			"stderr; replaced only if ours, or with --overwrite)"),
 		OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
