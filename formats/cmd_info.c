@@ -122,8 +122,9 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 	fprintf(f, "\"with_issue\":%llu,\"with_complete\":%llu,\"errors\":%llu,",
 		(unsigned long long)s->with_issue, (unsigned long long)s->with_complete,
 		(unsigned long long)s->errors);
-	fprintf(f, "\"inflight_max\":%llu,\"inflight_mean\":%.3f,\"latency_ns\":{",
-		(unsigned long long)s->inflight_max, s->inflight_mean);
+	fprintf(f, "\"inflight_max\":%llu,\"inflight_mean\":%.3f,\"inflight_busy_mean\":%.3f,"
+		   "\"latency_ns\":{",
+		(unsigned long long)s->inflight_max, s->inflight_mean, s->inflight_busy_mean);
 	int first = 1;
 	for (int i = 0; i <= REEL_OP__COUNT; i++) {
 		if (!s->lat[i].count)
@@ -212,8 +213,9 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 		(unsigned long long)s->with_issue, (unsigned long long)s->with_complete,
 		(unsigned long long)s->errors);
 	if (s->inflight_max)
-		fprintf(f, "in flight    max %llu, mean %.2f (while busy)\n",
-			(unsigned long long)s->inflight_max, s->inflight_mean);
+		fprintf(f, "in flight    max %llu, mean %.2f over the whole span, %.2f while busy "
+			   "(at least one in flight)\n",
+			(unsigned long long)s->inflight_max, s->inflight_mean, s->inflight_busy_mean);
 	if (s->lat[REEL_OP__COUNT].count) {
 		fprintf(f, "latency (issue to completion)\n");
 		for (int i = 0; i <= REEL_OP__COUNT; i++)

@@ -511,7 +511,8 @@ struct reel_stats {
 	struct reel_hist qdelay;    /* queue->issue ns: in a replay result, the issue error */
 	double peak_iops, peak_mbps; /* best 1-second window (by queue time) */
 	uint64_t inflight_max;      /* where issue and completion are known */
-	double inflight_mean;       /* time-weighted over the busy span */
+	double inflight_mean;       /* time-weighted over the whole span (first issue to last completion) */
+	double inflight_busy_mean;  /* time-weighted over the time with >= 1 in flight */
 };
 /* Read r to its end (from where it is) and fill *s (allocate it: it is
  * large).  Returns 0 or the reader's error. */

@@ -50,6 +50,7 @@ struct stats_pass {
 	int64_t busy_t;            /* time of the last in-flight change */
 	double area;               /* integral of in-flight over time */
 	int64_t busy_start;
+	int64_t busy_ns;           /* time with at least one I/O in flight */
 };
 
 /* Close the current 1-second window: the peaks keep the best one. */
@@ -69,6 +70,7 @@ static void inflight_drain(struct stats_pass *p, int64_t until)
 	while (p->hp.n && p->hp.v[0] <= until) {
 		int64_t c = ns_heap_pop(&p->hp);
 		p->area += (double)(p->hp.n + 1) * (double)(c - p->busy_t);
+		p->busy_ns += c - p->busy_t;
 		p->busy_t = c;
 	}
 }
@@ -82,6 +84,8 @@ static int inflight_add(struct reel_stats *s, struct stats_pass *p, const struct
 		p->busy_start = x->issue_ns;
 	if (x->issue_ns > p->busy_t) {
 		p->area += (double)p->hp.n * (double)(x->issue_ns - p->busy_t);
+		if (p->hp.n)
+			p->busy_ns += x->issue_ns - p->busy_t;
 		p->busy_t = x->issue_ns;
 	}
 	if (ns_heap_push(&p->hp, x->complete_ns))
@@ -193,6 +197,8 @@ int reel_stats_compute(struct reel_reader *r, struct reel_stats *s)
 	inflight_drain(&p, INT64_MAX);
 	if (p.busy_start != INT64_MIN && p.busy_t > p.busy_start)
 		s->inflight_mean = p.area / (double)(p.busy_t - p.busy_start);
+	if (p.busy_ns > 0)
+		s->inflight_busy_mean = p.area / (double)p.busy_ns;
 	window_close(s, &p);
 	top_sizes(s, p.st);
 	free(p.st);

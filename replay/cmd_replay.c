@@ -3,6 +3,7 @@
  * the summary on stdout and the --json document.  The work is replay_run().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,9 @@
 #include <unistd.h>
 
 #include "replay/replay.h"
+
+/* The JSON summary's first line: how an existing one is recognised. */
+#define JSON_MARK "{\n  \"ioreel\": \"replay\","
 
 static volatile sig_atomic_t stop_flag;
 
@@ -166,12 +170,14 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_FLAG(0, "align", &o->align, "round misaligned I/Os to the target's logical blocks"),
 		OPT_FLAG(0, "buffered", &o->buffered, "use the page cache (default: O_DIRECT)"),
 		OPT_FLAG(0, "read-only", &o->read_only,
-			 "replay writes as reads; skip discards and write-zeroes"),
+			 "replay writes as reads; skip discards and write-zeroes;\n"
+			 "create nothing"),
 		OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
 			"allow writing over a device carrying a filesystem or\n"
 			"partition table: NAME is its kernel name (e.g. sdb)"),
 		OPT_FLAG(0, "overwrite", &o->overwrite,
-			 "allow writing into an existing file not made by ioreel"),
+			 "allow writing into an existing file not made by ioreel\n"
+			 "(a target, -o or --json)"),
 		OPT_FLAG(0, "precondition", &o->precondition,
 			 "fill each target sequentially before the replay"),
 		OPT_FLAG(0, "no-rt", &o->no_rt,
@@ -180,12 +186,13 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_GROUP("Timing and queueing"),
 		OPT_CHOICE(0, "timing", "original|afap", &c->timing, replay_timing_names,
 			   "keep the trace's times (default) or go as fast as possible"),
-		OPT_DBL(0, "speed", "F", &o->speed, 1e-6, 1e6,
+		OPT_DBL(0, "speed", "F", &o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 			"original timing F times faster (default 1)"),
 		OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
-			    "queue depth cap N (1 to 4096), the trace's own in-flight\n"
-			    "count, or K times it (default: original when the trace\n"
-			    "has issue and completion times, else 32)"),
+			    "queue depth cap N (1 to 4096); original: the most the\n"
+			    "trace had in flight within 1 ms of each I/O; or K times\n"
+			    "that (default: original where the trace has completion\n"
+			    "times, else 32; the choice is said on stderr)"),
 		OPT_CHOICE(0, "order", "none|strict|dependency", &c->order, replay_order_names,
 			   "none: by time; strict: trace order; dependency: an I/O\n"
 			   "waits for those that completed before it was queued"),
@@ -201,8 +208,11 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			    "share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
 		OPT_GROUP("Output"),
 		OPT_STR('o', "output", "RESULT.reel", &o->result,
-			"result trace (replaced only if it is an ioreel result)"),
-		OPT_STR(0, "json", "FILE", &c->json, "the summary as JSON ('-' for stdout)"),
+			"result trace (a regular file, never the trace; replaced\n"
+			"only if it is a replay result, or with --overwrite)"),
+		OPT_STR(0, "json", "FILE", &c->json,
+			"the summary as JSON ('-': stdout, the summary then on\n"
+			"stderr; replaced only if ours, or with --overwrite)"),
 		OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
@@ -246,7 +256,7 @@ static void json_hist(FILE *f, const struct reel_hist *h)
 static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
-	fprintf(f, "{\n  \"trace\": ");
+	fprintf(f, "%s\n  \"trace\": ", JSON_MARK);
 	reel_json_str(f, o->trace);
 	fprintf(f, ",\n  \"result\": ");
 	if (o->result)
@@ -306,80 +316,64 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 		r->inflight_max);
 }
 
-static void print_us(int64_t ns)
+static void print_us(FILE *f, int64_t ns)
 {
 	if (ns < 10000)
-		printf(" %9.1f", ns / 1e3);
+		fprintf(f, " %9.1f", ns / 1e3);
 	else
-		printf(" %9.0f", ns / 1e3);
+		fprintf(f, " %9.0f", ns / 1e3);
 }
 
-static void summary(const struct replay_result *r, const struct replay_opts *o)
+static void summary(FILE *f, const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
-	printf("replay    %s -> %s%s\n", o->trace, r->label,
+	fprintf(f, "replay    %s -> %s%s\n", o->trace, r->label,
 	       r->interrupted ? "  (INTERRUPTED: partial)" : "");
-	printf("          timing %s", replay_timing_names[o->timing]);
+	fprintf(f, "          timing %s", replay_timing_names[o->timing]);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
-		printf(" x%g", o->speed);
-	printf(", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
+		fprintf(f, " x%g", o->speed);
+	fprintf(f, ", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
 	       replay_point_names[o->point]);
-	printf("duration  %.3f s", secs);
+	fprintf(f, "duration  %.3f s", secs);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
-		printf(" (trace %.3f s; expected %.3f s at speed %g)", r->trace_duration_ns / 1e9,
+		fprintf(f, " (trace %.3f s; expected %.3f s at speed %g)", r->trace_duration_ns / 1e9,
 		       r->trace_duration_ns / 1e9 / o->speed, o->speed);
 	else
-		printf(" (trace %.3f s)", r->trace_duration_ns / 1e9);
-	printf("\nI/Os      %llu done, %llu errors, %llu skipped\n", (unsigned long long)r->ios,
+		fprintf(f, " (trace %.3f s)", r->trace_duration_ns / 1e9);
+	fprintf(f, "\nI/Os      %llu done, %llu errors, %llu skipped\n", (unsigned long long)r->ios,
 	       (unsigned long long)r->errors, (unsigned long long)r->skipped);
-	printf("%-13s %9s %9s %9s", "op", "count", "IOPS", "MB/s");
+	fprintf(f, "%-13s %9s %9s %9s", "op", "count", "IOPS", "MB/s");
 	for (int i = 0; i < 6; i++)
-		printf(" %9s", qnames[i]);
-	printf("   (latency, us)\n");
+		fprintf(f, " %9s", qnames[i]);
+	fprintf(f, "   (latency, us)\n");
 	for (int op = 0; op < REEL_OP__COUNT; op++) {
 		const struct replay_op_stats *s = &r->op[op];
 		if (!s->count)
 			continue;
-		printf("%-13s %9llu %9.0f %9.1f", reel_op_name(op), (unsigned long long)s->count,
+		fprintf(f, "%-13s %9llu %9.0f %9.1f", reel_op_name(op), (unsigned long long)s->count,
 		       secs > 0 ? s->count / secs : 0.0, secs > 0 ? s->bytes / secs / 1e6 : 0.0);
 		for (int i = 0; i < 6; i++)
-			print_us((int64_t)reel_hist_quantile(&s->lat, qs[i]));
-		printf("\n");
+			print_us(f, (int64_t)reel_hist_quantile(&s->lat, qs[i]));
+		fprintf(f, "\n");
 	}
 	if (o->timing == REPLAY_TIMING_ORIGINAL && r->issue_err.count) {
-		printf("%-13s %9s %9s %9s", "issue error", "", "", "");
+		fprintf(f, "%-13s %9s %9s %9s", "issue error", "", "", "");
 		for (int i = 0; i < 6; i++)
-			print_us((int64_t)reel_hist_quantile(&r->issue_err, qs[i]));
-		printf("   (actual - scheduled, us)\n");
+			print_us(f, (int64_t)reel_hist_quantile(&r->issue_err, qs[i]));
+		fprintf(f, "   (actual - scheduled, us)\n");
 	}
-	printf("in-flight mean %.2f, max %u\n", r->inflight_mean, r->inflight_max);
-	printf("data      %s, dedupe %u%%", o->data_str, o->data.dedupe_pct);
+	fprintf(f, "in-flight mean %.2f, max %u\n", r->inflight_mean, r->inflight_max);
+	fprintf(f, "data      %s, dedupe %u%%", o->data_str, o->data.dedupe_pct);
 	if (r->ratio_achieved > 0)
-		printf(", achieved LZ4 ratio %.3f (sampled %.1f MB written)", r->ratio_achieved,
+		fprintf(f, ", achieved LZ4 ratio %.3f (sampled %.1f MB written)", r->ratio_achieved,
 		       r->ratio_sampled_bytes / 1e6);
 	else if (!strcmp(r->engine, "null"))
-		printf(" (null engine: no data generated)");
-	printf("\n");
+		fprintf(f, " (null engine: no data generated)");
+	fprintf(f, "\n");
 	if (o->result)
-		printf("result    %s\n", o->result);
+		fprintf(f, "result    %s\n", o->result);
 	if (r->first_error)
-		printf("first error: %s\n", strerror(-r->first_error));
-}
-
-/* -o may replace an existing file only when it is an ioreel replay result. */
-static int result_replaceable(const char *path)
-{
-	if (access(path, F_OK) != 0)
-		return 1;
-	struct reel_reader *rd;
-	if (reel_reader_open(&rd, path, 0) < 0) {
-		reel_reader_close(rd);
-		return 0;
-	}
-	const struct reel_header *h = reel_reader_header(rd);
-	int ok = h && h->source && !strcmp(h->source, "replay");
-	reel_reader_close(rd);
-	return ok;
+		fprintf(f, "first error: %s\n", strerror(-r->first_error));
 }
 
 /* What parse_cli() cannot check alone: targets, the result's name.
@@ -392,21 +386,12 @@ static int check_cli(struct cli *c)
 			"ioreel replay: give --target PATH (a block device or file to replay on)\n");
 		return 2;
 	}
-	if (!o->result)
-		return 0;
-	if (!result_replaceable(o->result)) {
-		fprintf(stderr,
-			"ioreel replay: -o %s: the file exists and is not an ioreel replay result; "
-			"choose another name or remove it\n",
-			o->result);
+	if (o->result && c->json && (!strcmp(o->result, c->json) ||
+				     reel_same_file(o->result, c->json))) {
+		fprintf(stderr, "ioreel replay: -o and --json name the same file %s: name two\n",
+			c->json);
 		return 2;
 	}
-	o->overwrite_result = 1;
-	for (size_t i = 0; i < o->ntargets; i++)
-		if (!strcmp(o->targets[i], o->result)) {
-			fprintf(stderr, "ioreel replay: -o %s is also a target\n", o->result);
-			return 2;
-		}
 	return 0;
 }
 
@@ -434,33 +419,79 @@ static int run(struct cli *c, struct replay_result *res, char *err, size_t errle
 	return r;
 }
 
-/* --json FILE: returns 0, or 1 after saying why it could not be written. */
-static int json_out(const char *json, const struct replay_result *res,
-		    const struct replay_opts *o)
+/* An existing --json FILE may be replaced when it is a summary of ours. */
+static int json_is_ours(const char *path)
 {
-	FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
-		return 1;
+	char buf[sizeof(JSON_MARK)] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return !strcmp(buf, JSON_MARK);
+}
+
+/* Claim --json FILE (or '-') before the replay: a refused name costs
+ * nothing.  Returns 0, or 2 after saying why. */
+static int json_open(struct cli *c, struct reel_out *jo)
+{
+	const struct replay_opts *o = &c->o;
+	const char *in[2 + 2 * REPLAY_MAX_TARGETS];
+	size_t n = 0;
+	char err[1024];
+	in[n++] = o->trace;
+	if (o->result)
+		in[n++] = o->result;
+	for (size_t i = 0; i < o->ntargets; i++)
+		in[n++] = o->targets[i];
+	for (size_t i = 0; i < o->nmaps && n < sizeof(in) / sizeof(in[0]); i++)
+		in[n++] = o->maps[i].path;
+	unsigned fl = REEL_OUT_STDOUT | (o->overwrite ? REEL_OUT_OVERWRITE : 0);
+	if (reel_out_open(jo, AT_FDCWD, c->json, fl, json_is_ours, in, n, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ioreel replay: --json %s\n", err);
+	return 2;
+}
+
+static void notice(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "ioreel replay: %s\n", msg);
+}
+
+/* After the replay: the summary (on stderr when the JSON takes stdout),
+ * the JSON, and the exit status. */
+static int report(struct cli *c, const struct replay_result *res, struct reel_out *jo)
+{
+	char err[1024];
+	summary(jo->is_stdout ? stderr : stdout, res, &c->o);
+	if (c->json) {
+		write_json(jo->f, res, &c->o);
+		if (reel_out_commit(jo, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ioreel replay: --json %s\n", err);
+			return 1;
+		}
 	}
-	write_json(f, res, o);
-	if (f != stdout && fclose(f) != 0) {
-		fprintf(stderr, "ioreel replay: --json %s: %s\n", json, strerror(errno));
-		return 1;
-	}
-	return 0;
+	if (res->interrupted)
+		return 130;
+	return res->errors ? 1 : 0;
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	struct cli c;
+	struct reel_out jo;
 	char err[1024] = "";
 	struct replay_result *res = NULL;
 	int rc = 2;
 	memset(&c, 0, sizeof(c));
+	memset(&jo, 0, sizeof(jo));
+	jo.fd = -1;
 	c.o.speed = 1.0;
 	c.o.qd_default = 1;
 	c.o.data_str = "random";
+	c.o.notice = notice;
 	replay_data_parse(c.o.data_str, &c.o.data, err, sizeof(err));
 	int i = parse_cli(&c, argc, argv);
 	if (i < 0) {
@@ -478,11 +509,12 @@ int cmd_replay(int argc, char **argv)
 	c.o.data.dedupe_pct = c.dedupe;
 	if (!c.o.qd_str)
 		c.o.qd_str = "default";
-	if ((rc = check_cli(&c)) != 0)
+	if ((rc = check_cli(&c)) != 0 || (c.json && (rc = json_open(&c, &jo)) != 0))
 		goto out;
 	res = malloc(sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "ioreel replay: out of memory\n");
+		rc = 1;
 		goto out;
 	}
 	int r = run(&c, res, err, sizeof(err));
@@ -491,15 +523,9 @@ int cmd_replay(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	summary(res, &c.o);
-	if (c.json && json_out(c.json, res, &c.o)) {
-		rc = 1;
-		goto out;
-	}
-	rc = res->errors ? 1 : 0;
-	if (res->interrupted)
-		rc = 130;
+	rc = report(&c, res, &jo);
 out:
+	reel_out_abort(&jo);
 	for (size_t k = 0; k < c.nbufs; k++)
 		free(c.bufs[k]);
 	free(c.bufs);

@@ -127,6 +127,8 @@ extern const char *const replay_fit_names[];
 
 #define REPLAY_MAX_TARGETS 64
 #define REPLAY_MAX_QD 4096
+#define REPLAY_SPEED_MIN 1e-6 /* --speed range */
+#define REPLAY_SPEED_MAX 1e6
 
 struct replay_map {
 	int trace_dev;      /* trace device id */
@@ -147,7 +149,7 @@ struct replay_opts {
 	const struct replay_map *maps;  /* --map ID=PATH (PATH also a target) */
 	size_t nmaps;
 	const char *result;             /* output .reel or NULL */
-	int overwrite_result;
+	int overwrite_result;           /* -o may replace any regular file */
 	enum replay_timing timing;
 	double speed;                   /* > 0 */
 	enum replay_qd_mode qd_mode;
@@ -176,6 +178,11 @@ struct replay_opts {
 	/* Called about every 250 ms from the replay loop when not NULL. */
 	void (*progress)(const struct replay_progress *p, void *arg);
 	void *progress_arg;
+	/* When not NULL: told, as one sentence each, what the replay chose or
+	 * found that the user should know (the queue depth and why, a trace cut
+	 * short, preconditioning progress every 2 s).  From the calling thread. */
+	void (*notice)(const char *msg, void *arg);
+	void *notice_arg;
 };
 
 /* Per-op totals and latency. */
@@ -200,6 +207,8 @@ struct replay_result {
 	char label[128];
 	char engine[16];
 	char qd_desc[32];               /* "32", "original", "x2" as used */
+	char qd_why[256];               /* why that depth (the default's reason) */
+	int trace_cut_short;            /* the trace had no trailer (a crash) */
 	unsigned ntargets;
 };
 

@@ -5,6 +5,15 @@
  * I/O (written by schedule.c), and the totals as metadata at the end.
  * Without -o the same file goes to /dev/null, so every replay takes the
  * same path.
+ *
+ * -o goes through the output policy (formats/output.c): a regular file
+ * only, never the trace or a target, an existing file replaced only when
+ * it is an ioreel replay result (or with --overwrite).  The result is
+ * written to a temporary name beside it, ".NAME.ioreel-PID-N", and renamed
+ * into place when complete (also after Ctrl-C or SIGTERM: a complete result
+ * marked interrupted).  It goes to disk at least once a second, so after a
+ * SIGKILL the temporary holds every I/O completed up to a second before,
+ * readable as a cut-short .reel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +28,61 @@ const char *const replay_timing_names[] = {"original", "afap", NULL};
 const char *const replay_order_names[] = {"none", "strict", "dependency", NULL};
 const char *const replay_point_names[] = {"queue", "issue", NULL};
 const char *const replay_fit_names[] = {"fail", "wrap", "scale", NULL};
+
+/* An existing -o may be replaced when it is an ioreel replay result. */
+static int result_is_replay(const char *path)
+{
+	struct reel_reader *rd;
+	if (reel_reader_open(&rd, path, 0) < 0) {
+		reel_reader_close(rd);
+		return 0;
+	}
+	const struct reel_header *h = reel_reader_header(rd);
+	int ok = h && h->source && !strcmp(h->source, "replay");
+	reel_reader_close(rd);
+	return ok;
+}
+
+int result_reserve(struct run *r)
+{
+	const struct replay_opts *o = r->o;
+	const char *inputs[1 + 2 * REPLAY_MAX_TARGETS];
+	size_t n = 0;
+	if (!o->result)
+		return 0;
+	inputs[n++] = o->trace;
+	for (size_t i = 0; i < o->ntargets && n < 1 + REPLAY_MAX_TARGETS; i++)
+		inputs[n++] = o->targets[i];
+	for (size_t i = 0; i < o->nmaps && n < 1 + 2 * REPLAY_MAX_TARGETS; i++)
+		inputs[n++] = o->maps[i].path;
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(inputs[i], o->result))
+			return reel_errf(r->err, r->errlen, REEL_E_ARG,
+					 "-o %s is also a target: name another result file",
+					 o->result);
+	unsigned fl = REEL_OUT_FD_ONLY |
+		      (o->overwrite || o->overwrite_result ? REEL_OUT_OVERWRITE : 0);
+	int rc = reel_out_open(&r->out, AT_FDCWD, o->result, fl, result_is_replay, inputs, n,
+			       r->err, r->errlen);
+	if (rc < 0 && rc == REEL_E_EXISTS && !strstr(r->err, "same file"))
+		reel_errf(r->err, r->errlen, rc,
+			  "-o %s: the file exists and is not an ioreel replay result: choose "
+			  "another name, remove it, or pass --overwrite",
+			  o->result);
+	return rc;
+}
+
+int result_tick(struct run *r)
+{
+	int64_t now = reel_now_ns();
+	if (now - r->flushed_at < 1000000000)
+		return 0;
+	r->flushed_at = now;
+	int rc = reel_writer_flush(r->w);
+	return rc < 0 ? reel_errf(r->err, r->errlen, rc, "%s: %s",
+				  r->o->result ? r->o->result : "result", reel_writer_errmsg(r->w))
+		      : 0;
+}
 
 /* What each target is: target.N.path, size, model, created. */
 static void write_target_meta(struct run *r)
@@ -104,17 +168,16 @@ int result_open(struct run *r)
 				.source_detail = detail,
 				.devices = devs,
 				.ndevices = r->ntg};
+	int fd = r->out.fd;
 	if (!o->result) {
-		r->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		fd = r->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (r->null_fd < 0)
 			return reel_errf(r->err, r->errlen, -errno, "/dev/null: %s", strerror(errno));
 	}
-	int rc = reel_writer_open(&r->w, o->result, r->null_fd, &h,
-				  o->overwrite_result ? REEL_W_OVERWRITE : 0);
+	int rc = reel_writer_open(&r->w, NULL, fd, &h, 0);
 	if (rc < 0) {
-		reel_errf(r->err, r->errlen, rc, "%s: %s%s", o->result ? o->result : "/dev/null",
-			  r->w ? reel_writer_errmsg(r->w) : reel_strerror(rc),
-			  rc == REEL_E_EXISTS ? " (choose another -o name, or remove it)" : "");
+		reel_errf(r->err, r->errlen, rc, "%s: %s", o->result ? o->result : "/dev/null",
+			  r->w ? reel_writer_errmsg(r->w) : reel_strerror(rc));
 		reel_writer_destroy(r->w);
 		r->w = NULL;
 		if (r->null_fd >= 0)
@@ -124,6 +187,7 @@ int result_open(struct run *r)
 	}
 	/* fast LZ4: the result is written while replaying */
 	reel_writer_set_level(r->w, 0);
+	r->flushed_at = reel_now_ns();
 	if ((rc = write_start_meta(r)) < 0)
 		writer_close(r);
 	return rc;
@@ -142,5 +206,11 @@ int result_close(struct run *r, int rc)
 	if (rc == 0 && crc < 0)
 		rc = reel_errf(r->err, r->errlen, crc, "%s: writing the result failed: %s",
 			       r->o->result, reel_strerror(crc));
-	return rc;
+	if (!r->o->result)
+		return rc;
+	if (rc < 0) {
+		reel_out_abort(&r->out); /* nothing under the final name */
+		return rc;
+	}
+	return reel_out_commit(&r->out, r->err, r->errlen);
 }

@@ -83,6 +83,8 @@ struct run {
 	struct reel_reader *rd;
 	struct reel_writer *w;
 	int null_fd;              /* /dev/null under the writer when no -o, else -1 */
+	struct reel_out out;      /* -o through the output policy (tmp[0]: open) */
+	int64_t flushed_at;       /* when the result last went to disk */
 	struct target tg[REPLAY_MAX_TARGETS];
 	unsigned ntg;
 	int32_t devmap[MAX_DEVS]; /* trace dev id -> target, -1 unmapped */
@@ -96,6 +98,11 @@ struct run {
 	int64_t first_t, last_t;
 	unsigned orig_max_inflight;
 	int all_issue, all_complete, all_queue;
+	uint64_t n_complete;      /* records with a completion time */
+	/* --qd original: the original's in-flight maximum per time bucket */
+	uint16_t *qd_prof;
+	size_t qd_nb;
+	int64_t qd_bucket;        /* bucket width, ns */
 
 	/* reading */
 	const struct reel_rec *chunk;
@@ -162,6 +169,11 @@ void run_destroy(struct run *r);
 int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out);
 
 /* ---- result.c ---------------------------------------------------------- */
+/* Before anything else: claim -o through the output policy (a temporary
+ * beside it), so a refused name costs nothing. */
+int result_reserve(struct run *r);
+/* After results were written: to disk at least once a second. */
+int result_tick(struct run *r);
 /* Open the result (-o, or /dev/null) and write its opening metadata; on
  * failure nothing is left open. */
 int result_open(struct run *r);

@@ -155,7 +155,7 @@ static int flush_ring(struct run *r)
 					 reel_writer_errmsg(r->w));
 		r->rhead++;
 	}
-	return 0;
+	return result_tick(r);
 }
 
 static void complete_one(struct run *r, struct replay_io *io, int64_t now_abs)

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,9 @@
 
 #include "replay/run_internal.h"
 
-int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out)
+/* Instantaneous original in-flight count at x's point (earlier records
+ * still open, and x); x joins the set when it has a completion time. */
+static int inflight_at(struct run *r, const struct reel_rec *x, unsigned *out)
 {
 	int64_t p = point_of(r, x);
 	while (r->qd_heap.n && time_heap_top(&r->qd_heap)->k <= p)
@@ -31,6 +34,90 @@ int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out)
 	if (x->has & REEL_HAS_COMPLETE && x->complete_ns > p && r->qd_heap.n < (1u << 22))
 		return time_heap_push(&r->qd_heap, (struct time_ent){x->complete_ns, 0});
 	return 0;
+}
+
+/*
+ * --qd original: the cap at a point is the most the original had in flight
+ * within QD_WINDOW_NS either side of it (whole buckets of that width: the
+ * point's bucket and its two neighbours), not the instantaneous count.
+ * An instantaneous cap forces a full drain whenever the original happened
+ * to be idle at an arrival (fio at iodepth 8 reaps a batch, then queues
+ * the next: 1 in flight at its first I/O), and the replay, whose
+ * completions never fall exactly where the original's did, falls behind.
+ * Over a window, an I/O is never held back where the original had room.
+ * Records without a completion time count as QD_UNKNOWN around them.
+ */
+#define QD_WINDOW_NS 1000000
+#define QD_MAX_BUCKETS (1u << 22)
+#define QD_UNKNOWN 32u
+
+int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out)
+{
+	*out = 1;
+	if (!r->qd_prof)
+		return 0;
+	int64_t p = point_of(r, x);
+	size_t b = p <= r->first_t ? 0 : (size_t)((p - r->first_t) / r->qd_bucket);
+	if (b >= r->qd_nb)
+		b = r->qd_nb - 1;
+	unsigned m = r->qd_prof[b];
+	if (b > 0 && r->qd_prof[b - 1] > m)
+		m = r->qd_prof[b - 1];
+	if (b + 1 < r->qd_nb && r->qd_prof[b + 1] > m)
+		m = r->qd_prof[b + 1];
+	*out = m ? m : 1;
+	return 0;
+}
+
+/* A pass over the trace filling r->qd_prof; the reader is rewound. */
+static int build_qd_profile(struct run *r)
+{
+	int64_t span = r->last_t - r->first_t;
+	r->qd_bucket = QD_WINDOW_NS;
+	if (span / r->qd_bucket >= QD_MAX_BUCKETS)
+		r->qd_bucket = span / (QD_MAX_BUCKETS - 1) + 1;
+	r->qd_nb = (size_t)(span / r->qd_bucket) + 1;
+	r->qd_prof = calloc(r->qd_nb, sizeof(*r->qd_prof));
+	if (!r->qd_prof)
+		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
+	const struct reel_rec *v;
+	long n;
+	while ((n = reel_read_chunk(r->rd, &v)) > 0)
+		for (long i = 0; i < n; i++) {
+			unsigned inf;
+			if (inflight_at(r, &v[i], &inf) < 0)
+				return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
+						 "out of memory measuring the trace's queue depth");
+			if (!(v[i].has & REEL_HAS_COMPLETE) && inf < QD_UNKNOWN)
+				inf = QD_UNKNOWN;
+			int64_t p = point_of(r, &v[i]);
+			size_t b = p <= r->first_t ? 0 : (size_t)((p - r->first_t) / r->qd_bucket);
+			if (b >= r->qd_nb)
+				b = r->qd_nb - 1;
+			if (inf > 65535)
+				inf = 65535;
+			if (inf > r->qd_prof[b])
+				r->qd_prof[b] = (uint16_t)inf;
+		}
+	r->qd_heap.n = 0;
+	if (n < 0)
+		return reel_errf(r->err, r->errlen, (int)n, "%s", reel_reader_errmsg(r->rd));
+	int rc = reel_reader_rewind(r->rd);
+	return rc < 0 ? reel_errf(r->err, r->errlen, rc, "%s", reel_reader_errmsg(r->rd)) : 0;
+}
+
+/* Tell the caller something it should know (o->notice), printf-style. */
+static void notice(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notice(struct run *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (!r->o->notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->o->notice(msg, r->o->notice_arg);
 }
 
 /* ---- first pass -------------------------------------------------------- */
@@ -75,6 +162,8 @@ static int first_pass(struct run *r, struct devscan *ds)
 				r->all_issue = 0;
 			if (!(x->has & REEL_HAS_COMPLETE))
 				r->all_complete = 0;
+			else
+				r->n_complete++;
 			if (!(x->has & REEL_HAS_QUEUE))
 				r->all_queue = 0;
 			int64_t p = point_of(r, x);
@@ -83,7 +172,7 @@ static int first_pass(struct run *r, struct devscan *ds)
 			if (p > r->last_t)
 				r->last_t = p;
 			unsigned inf;
-			if (orig_inflight(r, x, &inf) < 0)
+			if (inflight_at(r, x, &inf) < 0)
 				return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
 						 "out of memory measuring the trace's queue depth");
 			if (inf > r->orig_max_inflight)
@@ -175,6 +264,11 @@ static int open_target(struct run *r, struct target *t, int will_write)
 	int rc = replay_safety_check(t->path, &so, &t->created, r->err, r->errlen);
 	if (rc < 0)
 		return rc;
+	if (t->created && o->read_only)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s does not exist, and --read-only creates nothing: name an "
+				 "existing device or file",
+				 t->path);
 	int flags = (will_write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (!o->buffered)
 		flags |= O_DIRECT;
@@ -320,7 +414,10 @@ static int check_target(struct run *r, unsigned t, const struct devscan *ds)
 	int rc = open_target(r, tg, nd.will_write);
 	if (rc < 0)
 		return rc;
-	if (tg->created || (!tg->is_blk && nd.will_write && tg->size < tg->need)) {
+	/* a file grows to what the trace needs when ioreel made it, or under
+	 * --fit fail; --fit wrap and scale keep its size and fit the offsets */
+	if (tg->created ||
+	    (!tg->is_blk && nd.will_write && tg->size < tg->need && o->fit == REPLAY_FIT_FAIL)) {
 		uint64_t sz = (tg->need + 1048575) & ~1048575ull;
 		if (ftruncate(tg->fd, (off_t)sz) < 0)
 			return reel_errf(r->err, r->errlen, -errno,
@@ -345,14 +442,33 @@ static int check_target(struct run *r, unsigned t, const struct devscan *ds)
 	return 0;
 }
 
+/* Preconditioning target t: a line every 2 s (the command prints it). */
+static void precondition_note(struct run *r, unsigned t, uint64_t off, int64_t start,
+			      int64_t *next)
+{
+	int64_t now = reel_now_ns();
+	if (now < *next)
+		return;
+	*next = now + 2000000000;
+	const struct target *tg = &r->tg[t];
+	double s = (double)(now - start) / 1e9;
+	notice(r, "preconditioning %s: %.2f of %.2f GiB (%.0f%%), %.0f MB/s", tg->path,
+	       (double)off / 1073741824.0, (double)tg->size / 1073741824.0,
+	       tg->size ? 100.0 * (double)off / (double)tg->size : 100.0,
+	       s > 0 ? (double)off / s / 1e6 : 0.0);
+}
+
 static int precondition(struct run *r)
 {
 	void *buf;
 	const size_t bs = 1 << 20;
+	int64_t start = reel_now_ns(), next = start + 2000000000;
 	if (posix_memalign(&buf, 4096, bs))
 		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
 	for (unsigned t = 0; t < r->ntg; t++) {
 		struct target *tg = &r->tg[t];
+		notice(r, "preconditioning %s: writing its %.2f GiB once, sequentially", tg->path,
+		       (double)tg->size / 1073741824.0);
 		for (uint64_t off = 0; off < tg->size; off += bs) {
 			size_t n = tg->size - off < bs ? (size_t)(tg->size - off) : bs;
 			n = n / tg->lbs * tg->lbs;
@@ -367,6 +483,7 @@ static int precondition(struct run *r)
 			}
 			if (r->o->stop && *r->o->stop)
 				break;
+			precondition_note(r, t, off + n, start, &next);
 		}
 		fdatasync(tg->fd);
 	}
@@ -375,43 +492,79 @@ static int precondition(struct run *r)
 }
 
 /* ---- queue depth ------------------------------------------------------- */
-/* The default depth (original when the trace has issue and completion
- * times, else 32), its description, and the engine's depth. */
+/* The default: the original depth wherever the trace has completion times
+ * (records without one count as QD_UNKNOWN around them), 32 when it has
+ * none.  Explicit original/xK needs some completion times.  Says why. */
+static int choose_qd(struct run *r)
+{
+	struct replay_opts *o = &r->opts;
+	char *why = r->res->qd_why;
+	size_t wl = sizeof(r->res->qd_why);
+	uint64_t lack = r->total - r->n_complete;
+	if (o->qd_default && !r->n_complete) {
+		o->qd_mode = REPLAY_QD_FIXED;
+		o->qd = QD_UNKNOWN;
+		snprintf(why, wl, "the trace has no completion times, so its own depth is unknown");
+		return 0;
+	}
+	if (o->qd_default)
+		o->qd_mode = REPLAY_QD_ORIGINAL;
+	if (o->qd_mode == REPLAY_QD_FIXED)
+		return 0;
+	if (!r->n_complete)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: --qd %s needs completion times, which this trace lacks: give a "
+				 "fixed depth, e.g. --qd 32",
+				 o->trace, o->qd_str);
+	if (o->qd_default)
+		snprintf(why, wl, "the trace's own in-flight count (at most %u within 1 ms of each "
+			 "I/O)", r->orig_max_inflight);
+	if (lack) {
+		size_t l = strlen(why);
+		snprintf(why + l, wl - l, "%s%llu of %llu I/Os lack a completion time: at least %u "
+			 "in flight allowed within 1 ms of them", l ? "; " : "",
+			 (unsigned long long)lack, (unsigned long long)r->total, QD_UNKNOWN);
+	}
+	return 0;
+}
+
+/* The mode, its description, the profile and the engine's depth. */
 static int resolve_qd(struct run *r)
 {
 	struct replay_opts *o = &r->opts;
 	struct replay_result *res = r->res;
-	if (o->qd_default) {
-		if (r->all_complete && r->all_issue) {
-			o->qd_mode = REPLAY_QD_ORIGINAL;
-		} else {
-			o->qd_mode = REPLAY_QD_FIXED;
-			o->qd = 32;
-		}
-	}
-	if (o->qd_mode != REPLAY_QD_FIXED && !r->all_complete)
-		return reel_errf(r->err, r->errlen, REEL_E_ARG,
-				 "%s: --qd original needs completion times for every I/O, which this "
-				 "trace lacks: give a fixed depth, e.g. --qd 32",
-				 o->trace);
+	int rc = choose_qd(r);
+	if (rc < 0)
+		return rc;
 	if (o->qd_mode == REPLAY_QD_FIXED)
 		snprintf(res->qd_desc, sizeof(res->qd_desc), "%u", o->qd);
 	else if (o->qd_mode == REPLAY_QD_ORIGINAL)
 		snprintf(res->qd_desc, sizeof(res->qd_desc), "original");
 	else
 		snprintf(res->qd_desc, sizeof(res->qd_desc), "x%g", o->qd_scale);
+	unsigned omax = 1;
+	if (o->qd_mode != REPLAY_QD_FIXED) {
+		if ((rc = build_qd_profile(r)) < 0)
+			return rc;
+		for (size_t b = 0; b < r->qd_nb; b++)
+			if (r->qd_prof[b] > omax)
+				omax = r->qd_prof[b];
+	}
 	if (o->qd_mode == REPLAY_QD_FIXED)
 		r->depth = o->qd;
 	else if (o->qd_mode == REPLAY_QD_ORIGINAL)
-		r->depth = r->orig_max_inflight;
+		r->depth = omax;
 	else
-		r->depth = (unsigned)ceil(o->qd_scale * r->orig_max_inflight);
+		r->depth = (unsigned)ceil(o->qd_scale * omax);
 	if (r->depth < 1)
 		r->depth = 1;
 	if (r->depth > REPLAY_MAX_QD)
 		r->depth = REPLAY_MAX_QD;
 	if (r->ops->flags & REPLAY_ENG_SYNC)
 		r->depth = 1; /* one thread, synchronous */
+	if (res->qd_why[0])
+		notice(r, "queue depth %s%s: %s", o->qd_mode == REPLAY_QD_FIXED ? "" : "cap ",
+		       res->qd_desc, res->qd_why);
 	return 0;
 }
 
@@ -428,7 +581,20 @@ static int scan_trace(struct run *r, struct devscan *ds)
 	}
 	if ((rc = first_pass(r, ds)) < 0)
 		return rc;
-	r->res->trace_duration_ns = r->last_t - r->first_t;
+	if (!reel_reader_complete(r->rd)) {
+		r->res->trace_cut_short = 1;
+		notice(r, "warning: %s", reel_reader_errmsg(r->rd));
+	}
+	/* the schedule divides times by the speed: keep it within int64 */
+	int64_t span;
+	if (__builtin_sub_overflow(r->last_t, r->first_t, &span) ||
+	    (double)span / o->speed > (double)(INT64_MAX / 2))
+		return reel_errf(r->err, r->errlen, REEL_E_RANGE,
+				 "%s: the trace spans %.3g s, which at --speed %g would last %.3g "
+				 "s: choose a larger --speed",
+				 o->trace, (double)r->last_t / 1e9 - (double)r->first_t / 1e9,
+				 o->speed, ((double)r->last_t - (double)r->first_t) / 1e9 / o->speed);
+	r->res->trace_duration_ns = span;
 	if (o->point == REPLAY_POINT_ISSUE && !r->all_issue)
 		return reel_errf(r->err, r->errlen, REEL_E_ARG,
 				 "%s: not every I/O has an issue (D) time, which --point issue "
@@ -494,10 +660,13 @@ int run_setup(struct run *r)
 	int rc = 0;
 	if (!ds)
 		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
-	if (!(o->speed > 0)) {
-		rc = reel_errf(r->err, r->errlen, REEL_E_ARG, "--speed must be a positive number");
+	if (!(o->speed >= REPLAY_SPEED_MIN && o->speed <= REPLAY_SPEED_MAX)) {
+		rc = reel_errf(r->err, r->errlen, REEL_E_ARG, "--speed %g: give a factor from %g to %g",
+			       o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
 		goto out;
 	}
+	if ((rc = result_reserve(r)) < 0)
+		goto out;
 	r->ops = replay_engine_find(o->engine);
 	if (!r->ops) {
 		rc = reel_errf(r->err, r->errlen, REEL_E_ARG,
@@ -536,6 +705,7 @@ int run_create(struct run **out, const struct replay_opts *o, struct replay_resu
 	r->err = errmsg;
 	r->errlen = errlen;
 	r->null_fd = -1;
+	r->out.fd = -1;
 	r->prepared = -1;
 	r->spin = SPIN_NS;
 	for (unsigned t = 0; t < REPLAY_MAX_TARGETS; t++)
@@ -557,6 +727,7 @@ void run_destroy(struct run *r)
 	free(r->dep_c);
 	time_heap_free(&r->dep);
 	time_heap_free(&r->qd_heap);
+	free(r->qd_prof);
 	if (r->ops && r->eng)
 		r->ops->destroy(r->eng);
 	replay_datagen_destroy(r->gen);
@@ -564,5 +735,6 @@ void run_destroy(struct run *r)
 		if (r->tg[t].fd > 0)
 			close(r->tg[t].fd);
 	reel_reader_close(r->rd);
+	reel_out_abort(&r->out); /* a failed replay leaves nothing under -o */
 	free(r);
 }
