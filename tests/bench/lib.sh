@@ -101,3 +101,15 @@ bench_row() {
 bench_fig() { echo "   $1: $(bench_stat "$2" "$3")${4:+ $4} (median [range] of $(wc -l <"$BENCH_T/$2.$3" 2>/dev/null || echo 0) runs)"; }
 # bench_det LABEL TEXT: a deterministic figure (every run gives the same)
 bench_det() { echo "   $1: $2 (deterministic: one run)"; }
+
+# bench_capture_ready PID: wait (up to 10 s) until `ioreel capture` running
+# as PID has its tracefs instance recording; 1 if it never does
+bench_capture_ready() {
+	local on=/sys/kernel/tracing/instances/ioreel-$1/tracing_on i
+	for i in $(seq 200); do
+		[ "$(cat "$on" 2>/dev/null)" = 1 ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
