@@ -16,7 +16,8 @@
 #
 # bench_put TAG KEY VALUE records one value (one per run, in run order);
 # bench_row LABEL TAG KEY ATAG AKEY [lower] prints figure, anchor and ratio
-# ("lower" adds "lower is better" and prints anchor/figure instead);
+# ("lower": lower is better, the ratio printed is anchor/figure; no ratio
+# where a value is <= 0);
 # bench_fig LABEL TAG KEY prints a figure without an anchor;
 # bench_det LABEL TEXT prints a deterministic figure (same every run: one run);
 # bench_load prints the load average.  run.sh prints the load before and
@@ -86,15 +87,15 @@ bench_row() {
 	fi
 	paste "$a" "$b" | awk -v label="$label" -v an="$an" -v lower="$lower" "$_bench_awk_fmt"'
 	{ x[NR] = $1; y[NR] = $2
-	  r[NR] = lower == "lower" ? ($1 > 0 ? $2 / $1 : "inf") : ($2 > 0 ? $1 / $2 : "inf") }
+	  r[NR] = ($1 <= 0 || $2 <= 0) ? "inf" : lower == "lower" ? $2 / $1 : $1 / $2 }
 	END { n = NR; mx = med(x, n); xl = lo; xh = hi; my = med(y, n); yl = lo; yh = hi
-	  if (lower == "lower") rm = mx > 0 ? my / mx : "inf"; else rm = my > 0 ? mx / my : "inf"
+	  rm = (mx <= 0 || my <= 0) ? "n/a" : lower == "lower" ? my / mx : mx / my
 	  rl = rh = ""; for (i = 1; i <= n; i++) if (r[i] != "inf") {
 		if (rl == "" || r[i] < rl) rl = r[i]; if (rh == "" || r[i] > rh) rh = r[i] }
 	  printf "   %s: %s [%s..%s] | %s: %s [%s..%s] | %s %s (per pair %s..%s)%s\n", label,
 		f(mx), f(xl), f(xh), an, f(my), f(yl), f(yh),
 		lower == "lower" ? "anchor/figure, medians" : "ratio of medians",
-		rm == "inf" ? "inf" : sprintf("%.2f", rm), rl == "" ? "-" : sprintf("%.2f", rl),
+		rm == "n/a" ? "n/a (a median <= 0)" : sprintf("%.2f", rm), rl == "" ? "-" : sprintf("%.2f", rl),
 		rh == "" ? "-" : sprintf("%.2f", rh), n < 3 ? "  [fewer than 3 runs: not a figure]" : "" }'
 }
 # bench_fig LABEL TAG KEY [NOTE]: a figure with no anchor of its own
