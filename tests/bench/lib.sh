@@ -1,4 +1,5 @@
 # tests/bench/lib.sh - sourced by the bench groups (tests/bench/*.sh).
+# shellcheck shell=bash disable=SC2089,SC2090
 #
 # A figure on this shared, noisy machine is the median and range of REPEATS
 # (default 3) runs, interleaved with its anchor's runs (A B A B A B), next
@@ -106,8 +107,8 @@ bench_det() { echo "   $1: $2 (deterministic: one run)"; }
 # bench_capture_ready PID: wait (up to 10 s) until `ioreel capture` running
 # as PID has its tracefs instance recording; 1 if it never does
 bench_capture_ready() {
-	local on=/sys/kernel/tracing/instances/ioreel-$1/tracing_on i
-	for i in $(seq 200); do
+	local on=/sys/kernel/tracing/instances/ioreel-$1/tracing_on
+	for _ in $(seq 200); do
 		[ "$(cat "$on" 2>/dev/null)" = 1 ] && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
