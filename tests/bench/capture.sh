@@ -5,17 +5,18 @@
 # `ioreel capture`, and with `trace-cmd record` of the same events (or, when
 # trace-cmd cannot run on this kernel, the same per-CPU raw-page recorder
 # built on libtracefs: tests/bench/capture_rawrec.c).  Runs interleave, ROUNDS
-# times, and figures are means.
+# times; figures are medians and ranges (tests/bench/lib.sh).
 # Env: CAPTURE_BENCH_SECS (default 10), CAPTURE_BENCH_ROUNDS (default 3),
 #      CAPTURE_BENCH_BUFKB (per-CPU buffer, default 8192).
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/bench/lib.sh"
 need_root
 command -v fio >/dev/null || skip "fio not installed"
 [ -d /dev/shm ] || skip "no /dev/shm"
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || skip "no tracefs"
 SECS=${CAPTURE_BENCH_SECS:-10}
-ROUNDS=${CAPTURE_BENCH_ROUNDS:-3}
+ROUNDS=${CAPTURE_BENCH_ROUNDS:-$REPEATS}
 BUFKB=${CAPTURE_BENCH_BUFKB:-8192}
 DUMP="$TOP/$BUILD/tests/unit/test_capture_rwbs"
 RAWREC="$TOP/$BUILD/tests/bench/capture_rawrec"
@@ -76,9 +77,11 @@ ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
 	rm -f "$T/c.reel"
 	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture -q --buffer-kb "$BUFKB" -d "$LOOP" \
 		-o "$T/c.reel" 2>"$T/c.err" &
-	local p=$!
+	local p=$! cp=""
 	bg_pids="$bg_pids $p"
-	for _ in $(seq 200); do [ -e "$T/c.reel" ] && break; sleep 0.05; done
+	# the capture is rusage.py's child: wait until its instance records
+	for _ in $(seq 100); do cp=$(pgrep -P $p) && break; sleep 0.02; done
+	[ -n "$cp" ] && bench_capture_ready "$cp" || echo "   (capture not seen recording before fio started)"
 	read -r i_iops i_ios < <(fio_run)
 	kill -INT $p
 	wait $p
@@ -114,35 +117,37 @@ anchor_run() { # -> a_iops a_ios a_cpu a_lost a_bytes
 }
 
 echo "   fio 4k randread io_uring QD64 on $LOOP (1 GiB file in /dev/shm), ${SECS} s, $ROUNDS rounds; anchor: $ANCHOR${why:+ ($why; anchor = the raw per-CPU page recorder trace-cmd record uses, on libtracefs)}"
-sb=0 si=0 sa=0 ci=0 ca=0 li=0 la=0 bi=0 ba=0 ni=0 na=0 ri=0
-for r in $(seq "$ROUNDS"); do
+round() {
+	local r=$1
 	read -r b_iops b_ios < <(fio_run)
 	ioreel_run
 	anchor_run
 	echo "   round $r: no capture $b_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
-	sb=$((sb + b_iops)); si=$((si + i_iops)); sa=$((sa + a_iops))
-	ni=$((ni + i_ios)); na=$((na + a_ios)); ri=$((ri + i_recs))
-	li=$((li + i_lost)); [ "$a_lost" = n/a ] || la=$((la + a_lost))
-	ci=$(echo "$ci + $i_cpu" | bc -l); ca=$(echo "$ca + $a_cpu" | bc -l)
-	bi=$((bi + i_bytes)); ba=$((ba + a_bytes))
-done
-$PY - "$ROUNDS" $sb $si $sa $ni $na $ri $li $la $ci $ca $bi $ba "$ANCHOR" <<'EOF'
-import sys
-r, sb, si, sa, ni, na, ri, li, la = map(int, sys.argv[1:10])
-ci, ca = float(sys.argv[10]), float(sys.argv[11])
-bi, ba = int(sys.argv[12]), int(sys.argv[13])
-an = sys.argv[14]
-b, i, a = sb / r, si / r, sa / r
-di, da = 1 - i / b, 1 - a / b
-cpi, cpa = ci / ni * 1e5, ca / na * 1e5
-bpi, bpa = bi / max(ri, 1), ba / max(na, 1)
-print("   capture fio rate: no capture %.0f IOPS | ioreel %.0f (%.3fx, slowdown %.1f%%) | %s %.0f (%.3fx, slowdown %.1f%%)"
-      % (b, i, i / b, 100 * di, an, a, a / b, 100 * da))
-print("   capture events lost: ioreel %d | %s %d" % (li, an, la))
-print("   capture CPU s per 100k I/Os: ioreel %.3f | %s %.3f (%.2fx)" % (cpi, an, cpa, cpi / cpa if cpa else 0))
-print("   capture bytes per I/O: ioreel %.2f | %s %.1f (ioreel %.1fx smaller)" % (bpi, an, bpa, bpa / bpi if bpi else 0))
-print("   capture I/Os recorded / fio I/Os: %.4f" % (ri / ni))
-ok = lambda c: "met" if c else "MISSED"
-print("   targets: no event lost [%s]; slowdown <= 10%% [%s]; slowdown below %s's [%s]; file >= 10x smaller [%s]"
-      % (ok(li == 0), ok(di <= 0.10), an, ok(di < da), ok(bpa >= 10 * bpi)))
-EOF
+	bench_put none iops "$b_iops"
+	bench_put ioreel iops "$i_iops"
+	bench_put anchor iops "$a_iops"
+	bench_put ioreel rel "$(calc "$i_iops / $b_iops")"
+	bench_put anchor rel "$(calc "$a_iops / $b_iops")"
+	bench_put ioreel lost "$i_lost"
+	[ "$a_lost" = n/a ] || bench_put anchor lost "$a_lost"
+	bench_put ioreel cpu "$(calc "$i_cpu / $i_ios * 1e5")"
+	bench_put anchor cpu "$(calc "$a_cpu / $a_ios * 1e5")"
+	bench_put ioreel bpi "$(calc "$i_bytes / ($i_recs > 0 ? $i_recs : 1)")"
+	bench_put anchor bpi "$(calc "$a_bytes / ($a_ios > 0 ? $a_ios : 1)")"
+	bench_put ioreel cover "$(calc "$i_recs / $i_ios")"
+}
+calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
+REPEATS=$ROUNDS bench_interleave round
+bench_row "capture: fio IOPS while capturing" ioreel iops none iops "" "no capture"
+bench_row "capture: fio IOPS while capturing ($ANCHOR)" anchor iops none iops "" "no capture"
+bench_row "capture: fio rate while capturing, x no capture" ioreel rel anchor rel "" "$ANCHOR"
+bench_row "capture: events lost" ioreel lost anchor lost "" "$ANCHOR"
+bench_row "capture: CPU s per 100k I/Os" ioreel cpu anchor cpu "" "$ANCHOR"
+bench_row "capture: bytes per I/O" ioreel bpi anchor bpi lower "$ANCHOR"
+bench_fig "capture: I/Os recorded / fio I/Os" ioreel cover
+li=$(awk '{ s += $1 } END { print s + 0 }' "$BENCH_T/ioreel.lost")
+di=$(calc "1 - $(bench_med ioreel rel)") da=$(calc "1 - $(bench_med anchor rel)")
+bi=$(bench_med ioreel bpi) ba=$(bench_med anchor bpi)
+ok() { if awk "BEGIN { exit !($1) }"; then echo met; else echo MISSED; fi; }
+echo "   targets (medians): no event lost [$(ok "$li == 0")]; slowdown <= 10% [$(ok "$di <= 0.10")];" \
+	"slowdown below $ANCHOR's [$(ok "$di < $da")]; file >= 10x smaller [$(ok "$ba >= 10 * $bi")]"

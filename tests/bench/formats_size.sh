@@ -5,18 +5,20 @@
 #        target: .reel <= 1.0x xz -9 of the CSV.
 #  speed: import MB/s of each text format (the source repeated to >= 64 MB)
 #        against a minimal text parse of the same bytes (mawk summing a
-#        column), as a ratio.
+#        column), as a ratio: REPEATS interleaved runs, median and range
+#        (tests/bench/lib.sh).  Sizes are deterministic: one run.
 set -u
 : "${IOREEL:?run through make bench}"
 P=$SHARED/traces/public
 [ -d "$P" ] || { echo "skipped: $P absent"; exit 0; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+. "$TOP/tests/bench/lib.sh"
+bench_trap 'rm -rf "$T"'
 
 size() { stat -c %s "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
-echo "size (bytes per I/O; ratio = .reel / anchor):"
+echo "size (bytes per I/O; ratio = .reel / anchor; deterministic: one run):"
 printf "  %-28s %8s %8s %8s %8s %8s %10s %10s\n" trace I/Os reel xz-csv zstd-csv xz-src "reel/xz" "reel/zstd"
 # name:path:import options
 set -- msr:msr/wdev_1.csv: \
@@ -50,8 +52,26 @@ done
 
 echo
 echo "import speed, MB per CPU second (source repeated to >= 64 MB; anchor: mawk summing a column of the same file):"
-printf "  %-10s %10s %12s %12s %8s\n" format MB "import MB/s" "mawk MB/s" ratio
 AWK=$(command -v mawk || command -v awk)
+# CPU seconds (user + sys) -> MB/s: other jobs share the machine
+mbps() { awk -v m="$mb" -v t="$1" 'BEGIN { split(t, a, " "); printf "%.2f", m / (a[1] + a[2] + 1e-9) }'; }
+run_import() {
+	local t
+	TIMEFORMAT='%3U %3S'
+	t=$( { time "$IOREEL" import -q --from "$name" $opt --skip-bad "$big" -o "$T/big.reel" \
+		--overwrite 2>/dev/null; } 2>&1 ) || { echo "  $name: import failed"; return; }
+	bench_put "imp_$name" mbs "$(mbps "$t")"
+}
+run_mawk() {
+	local t
+	TIMEFORMAT='%3U %3S'
+	if [ "$sep" = "," ]; then
+		t=$( { time "$AWK" -F, '{ s += $5 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	else
+		t=$( { time "$AWK" '{ s += $4 } END { print s }' "$big" >/dev/null; } 2>&1 )
+	fi
+	bench_put "awk_$name" mbs "$(mbps "$t")"
+}
 for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head.blkparse:' ' \
 	disksim:disksim/tpcc-small.trace:' ' blkparse:blkparse/nvme0n1.blktrace.txt:' '; do
 	IFS=: read -r name rel sep <<<"$spec"
@@ -68,17 +88,7 @@ for spec in msr:msr/wdev_1.csv:, fiu:fiu/cheetah.cs.fiu.edu-110108-113008.1.head
 	cat "$big" >/dev/null # warm the page cache for both
 	opt=
 	[ "$name" = disksim ] && opt=--time-unit=ns
-	# CPU seconds (user + sys): other jobs share the machine
-	TIMEFORMAT='%3U %3S'
-	ti=$( { time "$IOREEL" import -q --from "$name" $opt --skip-bad "$big" -o "$T/big.reel" \
-		--overwrite 2>/dev/null; } 2>&1 ) || { echo "  $name: import failed"; continue; }
-	if [ "$sep" = "," ]; then
-		ta=$( { time "$AWK" -F, '{ s += $5 } END { print s }' "$big" >/dev/null; } 2>&1 )
-	else
-		ta=$( { time "$AWK" '{ s += $4 } END { print s }' "$big" >/dev/null; } 2>&1 )
-	fi
-	imp=$(awk -v m="$mb" -v t="$ti" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
-	anc=$(awk -v m="$mb" -v t="$ta" 'BEGIN { split(t, a, " "); printf "%.1f", m / (a[1] + a[2] + 1e-9) }')
-	printf "  %-10s %10.1f %12s %12s %7sx\n" "$name" "$mb" "$imp" "$anc" "$(ratio "$imp" "$anc")"
+	bench_interleave run_import run_mawk
+	bench_row "import $name ($(printf %.0f "$mb") MB), MB/s" "imp_$name" mbs "awk_$name" mbs "" "mawk"
 	rm -f "$big" "$T/big.reel"
 done

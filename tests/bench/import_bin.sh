@@ -5,7 +5,8 @@
 # get-request, insert, issue, completion, some back merges; N I/Os, default
 # 300000), then blkparse turns it into the text the blkparse importer reads.
 # Speeds are per CPU second (user + system, from /usr/bin/time), so that a
-# busy machine does not skew the ratios; each figure is the best of 3 runs.
+# busy machine does not skew the ratios; each figure is the median and range
+# of REPEATS runs interleaved with the anchor's (tests/bench/lib.sh).
 set -u
 : "${TOP:?run through make bench}"
 BUILD=${BUILD:-build}
@@ -14,7 +15,8 @@ N=${IMPORT_BIN_IOS:-300000}
 command -v blkparse >/dev/null || { echo "   skipped: blkparse not installed"; exit 0; }
 [ -x "$RUN" ] || { echo "   $RUN missing (make bench builds it)"; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-bench-imp.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+. "$TOP/tests/bench/lib.sh"
+bench_trap 'rm -rf "$T"'
 
 /usr/bin/python3 - "$T/syn" "$N" <<'PY' || exit 1
 import struct, sys, random
@@ -66,34 +68,39 @@ for cpu in (0, 1):
 PY
 
 bytes_bin=$(cat "$T"/syn.blktrace.* | wc -c)
-cpu() { # command...: prints the best user+system seconds of 3 runs
-	local best=""
-	for _ in 1 2 3; do
-		/usr/bin/time -f '%U %S' -o "$T/time" "$@" > "$T/out" 2>/dev/null || return 1
-		local c
-		c=$(awk '{print $1 + $2}' "$T/time")
-		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=$c; fi
-	done
-	echo "$best"
-}
 [ -x /usr/bin/time ] || { echo "   skipped: /usr/bin/time (Debian package time) missing"; exit 0; }
-# anchor: blkparse reading the binary trace (its text to /dev/null)
-bp_secs=$(cpu blkparse -q -i "$T/syn" -o /dev/null) || { echo "   blkparse failed"; exit 1; }
-blkparse -i "$T/syn" > "$T/syn.txt" 2>/dev/null
+cpu() { # command...: user+system seconds of one run
+	/usr/bin/time -f '%U %S' -o "$T/time" "$@" >"$T/out" 2>/dev/null || return 1
+	awk '{ s = $1 + $2; print (s > 0 ? s : 0.001) }' "$T/time"
+}
+blkparse -i "$T/syn" >"$T/syn.txt" 2>/dev/null
 events=$(blkparse -q -i "$T/syn" -f '%a\n' 2>/dev/null | wc -l)
-bytes_txt=$(wc -c < "$T/syn.txt")
-
-sec_b=$(cpu "$RUN" blktrace "$T/syn") || { echo "   import blktrace failed"; exit 1; }
-read -r rec_b _ _ _ < "$T/out"
-sec_t=$(cpu "$RUN" blkparse "$T/syn.txt") || { echo "   import blkparse failed"; exit 1; }
-read -r rec_t _ _ _ < "$T/out"
+bytes_txt=$(wc -c <"$T/syn.txt")
+put() { # TAG SECONDS BYTES: MB/s and M events/s
+	bench_put "$1" mbs "$(awk -v b="$3" -v s="$2" 'BEGIN { print b / 1e6 / s }')"
+	bench_put "$1" evs "$(awk -v e="$events" -v s="$2" 'BEGIN { print e / 1e6 / s }')"
+}
+# anchor: blkparse reading the binary trace (its text to /dev/null)
+run_blkparse() { put blkparse "$(cpu blkparse -q -i "$T/syn" -o /dev/null)" "$bytes_bin" || echo "   blkparse failed"; }
+run_bin() {
+	local s
+	s=$(cpu "$RUN" blktrace "$T/syn") || { echo "   import blktrace failed"; return; }
+	read -r rec_b _ _ _ <"$T/out"
+	put bin "$s" "$bytes_bin"
+}
+run_txt() {
+	local s
+	s=$(cpu "$RUN" blkparse "$T/syn.txt") || { echo "   import blkparse failed"; return; }
+	read -r rec_t _ _ _ <"$T/out"
+	put txt "$s" "$bytes_txt"
+}
+bench_interleave run_blkparse run_bin run_txt
 [ "$rec_b" = "$rec_t" ] || echo "   note: binary gave $rec_b records, text $rec_t"
 [ "$rec_b" = "$N" ] || echo "   note: $rec_b records for $N I/Os"
-awk -v n="$N" -v bb="$bytes_bin" -v bt="$bytes_txt" -v ev="$events" -v bps="$bp_secs" \
-    -v sb="$sec_b" -v st="$sec_t" 'BEGIN {
-	if (bps <= 0) bps = 0.001; if (sb <= 0) sb = 0.001; if (st <= 0) st = 0.001
-	printf "   synthetic trace: %d I/Os, %d events; binary %.1f MB, blkparse text %.1f MB\n", n, ev, bb / 1e6, bt / 1e6
-	printf "   anchor  blkparse (binary -> text)     %7.1f MB/s  %6.2f M events/s (per CPU second)\n", bb / 1e6 / bps, ev / 1e6 / bps
-	printf "   ioreel import blktrace (binary)       %7.1f MB/s  %6.2f M events/s  %.2fx blkparse\n", bb / 1e6 / sb, ev / 1e6 / sb, bps / sb
-	printf "   ioreel import blkparse (text)         %7.1f MB/s  %6.2f M events/s  %.2fx blkparse\n", bt / 1e6 / st, ev / 1e6 / st, bps / st
-}'
+awk -v n="$N" -v bb="$bytes_bin" -v bt="$bytes_txt" -v ev="$events" 'BEGIN {
+	printf "   synthetic trace: %d I/Os, %d events; binary %.1f MB, blkparse text %.1f MB; per CPU second\n", n, ev, bb / 1e6, bt / 1e6 }'
+bench_fig "anchor blkparse (binary -> text), MB/s" blkparse mbs
+bench_row "import blktrace (binary), M events/s" bin evs blkparse evs "" blkparse
+bench_row "import blkparse (text), M events/s" txt evs blkparse evs "" "blkparse (binary)"
+bench_fig "import blktrace (binary), MB/s" bin mbs
+bench_fig "import blkparse (text), MB/s" txt mbs

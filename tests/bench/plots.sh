@@ -6,11 +6,14 @@
 #  - plot: wall time of `ioreel plot` against gnuplot alone on the same data
 #  - demo: wall time against the 60 s target, and against the time its four
 #    replays took themselves (replay.duration_ns)
+# Each is the median and range of REPEATS runs interleaved with its anchor's
+# (tests/bench/lib.sh).
 set -u
 : "${IOREEL:?run through make bench}"
 BUILD=${BUILD:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-bench-plots.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+. "$TOP/tests/bench/lib.sh"
+bench_trap 'rm -rf "$T"'
 gen="$TOP/$BUILD/tests/bench/gen_reel"
 [ -x "$gen" ] || { echo "   gen_reel not built"; exit 1; }
 N=1000000
@@ -18,31 +21,30 @@ N=1000000
 "$gen" 200000 "$T/small.reel" >/dev/null || exit 1
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.9f\", $1 }"; }
-best() { # best of 3 wall seconds of a command
-	local b=999999 t0 t1 d
-	for _ in 1 2 3; do
-		t0=$(now); "$@" >/dev/null 2>&1 || return 1; t1=$(now)
-		d=$(calc "$t1 - $t0")
-		b=$(calc "($d < $b) ? $d : $b")
-	done
-	echo "$b"
+wall() { # wall seconds of one run of a command
+	local t0 t1
+	t0=$(now); "$@" >/dev/null 2>&1 || return 1; t1=$(now)
+	calc "$t1 - $t0"
 }
-ti=$(best "$IOREEL" info "$T/big.reel")
-tc=$(best "$IOREEL" compare "$T/big.reel")
-printf "   compare analysis: %.1f M I/O/s (%.2f s for %d I/Os); anchor ioreel info: %.1f M I/O/s; ratio %.2f\n" \
-	"$(calc "$N / $tc / 1000000")" "$tc" $N "$(calc "$N / $ti / 1000000")" \
-	"$(calc "$ti / $tc")"
+run_info() { bench_put info mios "$(calc "$N / $(wall "$IOREEL" info "$T/big.reel") / 1000000")"; }
+run_compare() { bench_put compare mios "$(calc "$N / $(wall "$IOREEL" compare "$T/big.reel") / 1000000")"; }
+bench_interleave run_compare run_info
+bench_row "compare analysis, $N I/Os, M I/O/s" compare mios info mios "" "ioreel info"
 if [ -x /usr/bin/time ]; then
-	mb=$(/usr/bin/time -f %M "$IOREEL" compare "$T/big.reel" 2>&1 >/dev/null | tail -1)
-	ms=$(/usr/bin/time -f %M "$IOREEL" compare "$T/small.reel" 2>&1 >/dev/null | tail -1)
-	mi=$(/usr/bin/time -f %M "$IOREEL" info "$T/big.reel" 2>&1 >/dev/null | tail -1)
-	printf "   compare peak RSS: %d KiB at 1M I/Os, %d KiB at 200k (ratio %.2f); anchor ioreel info at 1M: %d KiB (ratio %.2f)\n" \
-		"$mb" "$ms" "$(calc "$mb / $ms")" "$mi" "$(calc "$mb / $mi")"
+	rss() { /usr/bin/time -f %M "$IOREEL" "$@" 2>&1 >/dev/null | tail -1; }
+	run_rss() {
+		bench_put cmp_big kib "$(rss compare "$T/big.reel")"
+		bench_put cmp_small kib "$(rss compare "$T/small.reel")"
+		bench_put info_big kib "$(rss info "$T/big.reel")"
+	}
+	bench_interleave run_rss
+	bench_row "compare peak RSS at 1M I/Os, KiB" cmp_big kib cmp_small kib "" "compare at 200k"
+	bench_row "compare peak RSS at 1M I/Os, KiB" cmp_big kib info_big kib "" "ioreel info at 1M"
 else
 	echo "   compare peak RSS: not measured (/usr/bin/time absent: apt-get install time)"
 fi
 if command -v gnuplot >/dev/null; then
-	tp=$(best "$IOREEL" plot "$T/big.reel" "$T/small.reel" -o "$T/plots")
+	run_plot() { rm -rf "$T/plots"; bench_put plot s "$(wall "$IOREEL" plot "$T/big.reel" "$T/small.reel" -o "$T/plots")"; }
 	# gnuplot alone on the data files ioreel wrote, with the same scripts
 	gp() {
 		cd "$T/plots" || return 1
@@ -55,23 +57,29 @@ if command -v gnuplot >/dev/null; then
 		gnuplot -c "$s/access_map.gp" png g7.png '"data/map_2.dat"' '"b"' t &&
 		gnuplot -c "$s/sizes.gp" png g6.png '"data/sizes.dat"' '"a r" "a w" "b r" "b w"' t
 	}
-	tg=$(best gp)
-	printf "   plot (2 runs, 1.2M I/Os, %d plots): %.2f s; anchor gnuplot alone on the same data: %.2f s; ratio %.2f\n" \
-		"$(ls "$T/plots"/*.png | grep -vc '/g[0-9].png')" "$tp" "$tg" "$(calc "$tp / $tg")"
+	run_gp() { bench_put gnuplot s "$(wall gp)"; }
+	bench_interleave run_plot run_gp
+	bench_row "plot (2 runs, 1.2M I/Os, $(ls "$T/plots"/*.png | grep -vc '/g[0-9].png') plots), s" \
+		plot s gnuplot s "" "gnuplot alone on the same data"
 fi
 if ls "$TOP"/traces/*.reel >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	mkdir -p "$T/tmp"
-	t0=$(now)
-	TMPDIR=$T/tmp "$IOREEL" demo -o "$T/demo" >"$T/demo.out" 2>&1 || { tail "$T/demo.out"; exit 1; }
-	td=$(calc "$(now) - $t0")
-	rep=0
-	for r in "$T/demo"/*.reel; do
-		d=$("$IOREEL" info --json "$r" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.duration_ns"])')
-		rep=$((rep + d))
-	done
-	printf "   demo (%s): %.1f s wall; target <= 60 s (ratio %.2f); its four replays took %.1f s themselves (demo / replays %.2f)\n" \
-		"$(sed -n '1s/^ioreel demo: trace \([^ ]*\) .*/\1/p' "$T/demo.out" | xargs basename)" "$td" "$(calc "$td / 60")" \
-		"$(calc "$rep / 1000000000")" "$(calc "$td * 1000000000 / $rep")"
+	run_demo() {
+		local t0 td rep=0 r d
+		rm -rf "$T/demo"
+		t0=$(now)
+		TMPDIR=$T/tmp "$IOREEL" demo -o "$T/demo" >"$T/demo.out" 2>&1 || { tail "$T/demo.out"; return; }
+		td=$(calc "$(now) - $t0")
+		for r in "$T/demo"/*.reel; do
+			d=$("$IOREEL" info --json "$r" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.duration_ns"])')
+			rep=$((rep + d))
+		done
+		bench_put demo s "$td"
+		bench_put replays s "$(calc "$rep / 1000000000")"
+	}
+	bench_interleave run_demo
+	echo "   demo ($(sed -n '1s/^ioreel demo: trace \([^ ]*\) .*/\1/p' "$T/demo.out" | xargs basename)), target <= 60 s:"
+	bench_row "demo wall time, s" demo s replays s "" "its four replays themselves (same run)"
 else
 	echo "   demo: skipped (no bundled trace in traces/ or no gnuplot)"
 fi

@@ -1,19 +1,34 @@
 #!/bin/bash
 # tests/bench/replay.sh - `ioreel replay` beside fio, same trace, same target,
-# same run.  Prints each figure with its anchor and the ratio.
-#   1. issue error at 10k IOPS, --timing original, measured from the kernel
-#      (block_rq_issue in a private tracefs instance, mono clock), ioreel vs
-#      fio read_iolog on `ioreel export --to fio` of the same trace
-#   2. rate, afap: null engine vs fio ioengine=null; libaio and io_uring on a
-#      loop device over /dev/shm vs fio with the same engine and depth
-#   3. peak RSS replaying big traces on the null engine, vs fio
-#      read_iolog_chunked
-#   4. data: LZ4 ratio achieved per R and size, beside fio's
-#      buffer_compress_percentage; generation GB/s per core vs memcpy
-# Environment: PARTS (default "issue rate rss data"), RSS_SIZES (default "10000000 30000000 100000000"), ISSUE_N
-# (default 20000 I/Os = 2 s), RATE_N (default 2000000).
+# same run.  Every figure is the median and range of REPEATS (default 3) runs
+# interleaved with fio's (tests/bench/lib.sh).  Parts (PARTS, default all):
+#   timing     issue error at 10k and 50k IOPS, --timing original, measured
+#              from the kernel (block_rq_issue in a private tracefs instance,
+#              mono clock), ioreel (SCHED_FIFO and --no-rt) vs fio read_iolog
+#              on `ioreel export --to fio` of the same trace: p50 and p99
+#              issue error, jitter p99 (error minus its median), first-I/O
+#              lateness; runs whose p99 error exceeds SLIP_US are marked
+#   engines    afap IOPS of libaio, io_uring and psync at QD 1, 32 and 128 on
+#              a loop device over /dev/shm, beside fio with the same engine
+#              and depth; CPU per I/O at QD 32
+#   rate       afap, null engine vs fio ioengine=null
+#   rss        peak RSS replaying big traces on the null engine, vs fio
+#              read_iolog_chunked
+#   data       LZ4 ratio achieved per R and size, beside fio's
+#              buffer_compress_percentage; generation GB/s vs memcpy
+#   roundtrip  each bundled trace (traces/*.reel) replayed onto a loop
+#              device while `ioreel capture` records it, the capture against
+#              the original (`ioreel model compare`: counts, read share, size
+#              KS, inter-arrival KS); the same for fio replaying the exported
+#              iolog, captured the same way
+# Environment: PARTS, TIMING_RATES (default "10000 50000"), TIMING_SECS (2),
+# SLIP_US (1000), ENGINE_N (100000 I/Os), ENGINE_QDS ("1 32 128"), RATE_N
+# (2000000), RSS_SIZES ("10000000 100000000"; above 10M: one run), RT_SERIAL
+# ("git chromium": interleaved), RT_PARALLEL ("compile boot": sparse, long,
+# ioreel and fio for both run at once on four loop devices), RT_FIO_QD (128).
 set -u
 : "${IOREEL:?run through make bench}"
+. "$TOP/tests/bench/lib.sh"
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
 HELP="$TOP/$BUILD/tests/bench/replay_helper"
 [ "$(id -u)" = 0 ] || { echo "   replay bench needs root (loop devices, tracefs)"; exit 0; }
@@ -21,18 +36,22 @@ command -v fio >/dev/null || { echo "   fio absent: no anchors"; exit 1; }
 S=$(mktemp -d /dev/shm/ioreel-bench-replay.XXXXXX)
 INST=""
 LOOP=""
+LOOPS=""
+CAPS=""
 cleanup() {
+	local p l
+	for p in $CAPS; do kill -INT "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
 	[ -n "$INST" ] && [ -d "$INST" ] && { echo 0 >"$INST/tracing_on"; echo 0 >"$INST/events/enable"; rmdir "$INST"; }
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	for l in $LOOP $LOOPS; do losetup -d "$l"; done
 	rm -rf "$S"
 }
-trap cleanup EXIT
+bench_trap cleanup
 trap 'exit 130' INT TERM
 
-want() { case " ${PARTS:-issue rate rss data} " in *" $1 "*) return 0 ;; esac; return 1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'; }
+want() { case " ${PARTS:-timing engines rate rss data roundtrip} " in *" $1 "*) return 0 ;; esac; return 1; }
 get() { sed -n "s/^$1=//p" "$2"; }
 json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+cpu() { awk '{ print $1 + $2 }' "$1"; } # user+sys seconds from /usr/bin/time -f '%U %S'
 
 # fio iolog v3 of a trace: ioreel's own exporter with the target's name, or
 # (before it existed) the bench helper
@@ -47,18 +66,10 @@ fiolog() { # TRACE OUT FILENAME
 truncate -s 512M "$S/disk.img"
 LOOP=$(losetup -f --show --direct-io=on "$S/disk.img")
 dev=$(basename "$LOOP")
-echo "   machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), target $LOOP over /dev/shm"
+echo "   machine: $(nproc) cores; target $LOOP over /dev/shm; fio $(fio --version)"
 
-# ---- 1. issue error at 10k IOPS, from the kernel's side -----------------
-N=${ISSUE_N:-20000}
-"$TOOL" gen "$S/t10k.reel" n=$N iops=10000 rw=read bs=4096 lat=50000 >/dev/null
-fiolog "$S/t10k.reel" "$S/t10k.log" "$LOOP"
-INST=/sys/kernel/tracing/instances/ioreel-bench-$$
-if want issue; then
-	mkdir "$INST" || { echo "   no tracefs instances: skipping the issue-error figure"; INST=""; }
-else
-	INST=""
-fi
+# ---- timing: issue error at 10k and 50k IOPS, from the kernel's side ----
+SLIP=${SLIP_US:-1000}
 ktrace() { # out command...
 	local out=$1
 	shift
@@ -69,113 +80,272 @@ ktrace() { # out command...
 	echo 0 >"$INST/tracing_on"
 	cat "$INST/trace" >"$out"
 }
-if [ -n "$INST" ]; then
-	read -r maj min < <(stat -L -c '%t %T' "$LOOP")
-	maj=$((16#$maj)) min=$((16#$min))
-	echo mono >"$INST/trace_clock"
-	echo 32768 >"$INST/buffer_size_kb"
-	echo "dev == $(( (maj << 20) | min ))" >"$INST/events/block/block_rq_issue/filter"
-	echo 1 >"$INST/events/block/block_rq_issue/enable"
-	ktrace "$S/k-ioreel.txt" "$IOREEL" replay "$S/t10k.reel" --target "$LOOP" --read-only --qd 128 --engine libaio
-	ktrace "$S/k-ioreel-nort.txt" "$IOREEL" replay "$S/t10k.reel" --target "$LOOP" --read-only --qd 128 --engine libaio --no-rt
-	ktrace "$S/k-fio.txt" fio --name=replay --read_iolog="$S/t10k.log" --ioengine=libaio --iodepth=128 \
-		--direct=1 --readonly
-	"$HELP" issueerr "$S/t10k.reel" "$S/k-ioreel.txt" 1 >"$S/e-ioreel"
-	"$HELP" issueerr "$S/t10k.reel" "$S/k-ioreel-nort.txt" 1 >"$S/e-ioreel-nort"
-	"$HELP" issueerr "$S/t10k.reel" "$S/k-fio.txt" 1 >"$S/e-fio"
-	echo "   issue error at 10k IOPS, $N random 4 KiB reads, libaio qd cap 128, kernel block_rq_issue"
-	echo "   (err = (kernel issue - scheduled) - its minimum; us; matched I/Os):"
-	for t in ioreel ioreel-nort fio; do
-		printf "     %-12s p50 %7s  p90 %7s  p99 %8s  p99.9 %8s  max %9s  (%s)\n" "$t" \
-			"$(get p50_us "$S/e-$t")" "$(get p90_us "$S/e-$t")" "$(get p99_us "$S/e-$t")" \
-			"$(get p99.9_us "$S/e-$t")" "$(get max_us "$S/e-$t")" "$(get matched "$S/e-$t")"
-	done
-	a=$(get p99_us "$S/e-ioreel") b=$(get p99_us "$S/e-fio") c=$(get p99_us "$S/e-ioreel-nort")
-	echo "   issue error p99: ioreel $a us vs fio read_iolog $b us: fio/ioreel = $(ratio "$b" "$a") (target >= 10, ioreel <= 20 us)"
-	echo "   issue error p99 without SCHED_FIFO (--no-rt): $c us: fio/ioreel = $(ratio "$b" "$c")"
-	echo 0 >"$INST/events/block/block_rq_issue/enable"
-	rmdir "$INST" && INST=""
+timing_one() { # TAG RATE ROUND command...: one kernel-traced run
+	local tag=$1 rate=$2 r=$3 e="$S/e" k
+	shift 3
+	ktrace "$S/k.txt" "$@"
+	"$HELP" issueerr "$S/t$rate.reel" "$S/k.txt" 1 >"$e" 2>/dev/null || { echo "     $tag: no I/O matched"; return; }
+	for k in p50 p99 jitter_p99 first_late; do bench_put "$tag$rate" "$k" "$(get "${k}_us" "$e")"; done
+	printf "     round %s %-12s p50 %7s  p99 %8s  jitter p99 %8s  first I/O late %8s  max %9s us  (%s)%s\n" \
+		"$r" "$tag" "$(get p50_us "$e")" "$(get p99_us "$e")" "$(get jitter_p99_us "$e")" \
+		"$(get first_late_us "$e")" "$(get max_us "$e")" "$(get matched "$e")" \
+		"$(awk -v p="$(get p99_us "$e")" -v l="$SLIP" 'BEGIN { if (p > l) print "  SLIPPED" }')"
+}
+timing_ioreel() { timing_one ioreel "$RATE" "$1" "$IOREEL" replay "$S/t$RATE.reel" --target "$LOOP" --read-only \
+	--qd 128 --engine libaio; }
+timing_nort() { timing_one nort "$RATE" "$1" "$IOREEL" replay "$S/t$RATE.reel" --target "$LOOP" --read-only \
+	--qd 128 --engine libaio --no-rt; }
+timing_fio() { timing_one fio "$RATE" "$1" fio --name=replay --read_iolog="$S/t$RATE.log" --ioengine=libaio \
+	--iodepth=128 --direct=1 --readonly; }
+if want timing || want issue; then
+	INST=/sys/kernel/tracing/instances/ioreel-bench-$$
+	if mkdir "$INST"; then
+		read -r maj min < <(stat -L -c '%t %T' "$LOOP")
+		maj=$((16#$maj)) min=$((16#$min))
+		echo mono >"$INST/trace_clock"
+		echo 32768 >"$INST/buffer_size_kb"
+		echo "dev == $(((maj << 20) | min))" >"$INST/events/block/block_rq_issue/filter"
+		echo 1 >"$INST/events/block/block_rq_issue/enable"
+		secs=${TIMING_SECS:-2}
+		for RATE in ${TIMING_RATES:-10000 50000}; do
+			n=$((RATE * secs))
+			"$TOOL" gen "$S/t$RATE.reel" n=$n iops=$RATE rw=read bs=4096 lat=50000 >/dev/null
+			fiolog "$S/t$RATE.reel" "$S/t$RATE.log" "$LOOP"
+			echo "   timing at $RATE IOPS: $n random 4 KiB reads, --timing original, libaio, qd cap 128;" \
+				"kernel block_rq_issue; us; err = (issue - scheduled) - its minimum;" \
+				"SLIPPED: p99 above $SLIP us (SLIP_US)"
+			bench_load
+			bench_interleave timing_ioreel timing_nort timing_fio
+			k=$((RATE / 1000))k
+			bench_row "issue error p50 at $k IOPS, us" ioreel$RATE p50 fio$RATE p50 lower "fio read_iolog"
+			bench_row "issue error p99 at $k IOPS, us" ioreel$RATE p99 fio$RATE p99 lower "fio read_iolog"
+			bench_row "jitter p99 at $k IOPS, us" ioreel$RATE jitter_p99 fio$RATE jitter_p99 lower "fio read_iolog"
+			bench_row "first-I/O lateness at $k IOPS, us" ioreel$RATE first_late fio$RATE first_late lower \
+				"fio read_iolog"
+			bench_row "issue error p99 at $k IOPS, --no-rt, us" nort$RATE p99 fio$RATE p99 lower "fio read_iolog"
+			bench_row "jitter p99 at $k IOPS, --no-rt, us" nort$RATE jitter_p99 fio$RATE jitter_p99 lower \
+				"fio read_iolog"
+			bench_row "first-I/O lateness at $k IOPS, --no-rt, us" nort$RATE first_late fio$RATE first_late \
+				lower "fio read_iolog"
+			bench_load
+		done
+		echo "   (targets at load <= 4: issue-error p99 <= 100 us at 10k IOPS, first-I/O lateness <= 50 us)"
+		echo 0 >"$INST/events/block/block_rq_issue/enable"
+		rmdir "$INST" && INST=""
+	else
+		echo "   no tracefs instances: no timing figures"
+		INST=""
+	fi
 fi
 
-# ---- 2. rate, afap -------------------------------------------------------
+# ---- engines: afap IOPS at QD 1, 32, 128 on the loop device -------------
+if want engines; then
+	N=${ENGINE_N:-100000}
+	"$TOOL" gen "$S/eng.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
+	fiolog "$S/eng.reel" "$S/eng.log" "$LOOP"
+	eng_ioreel() {
+		/usr/bin/time -o "$S/c" -f '%U %S' "$IOREEL" replay "$S/eng.reel" --target "$LOOP" --read-only \
+			--engine "$ENG" --timing afap --qd "$QD" --json "$S/r.json" >/dev/null 2>&1
+		bench_put "i_$ENG$QD" iops "$(json "$S/r.json" "d['ops']['read']['iops']")"
+		bench_put "i_$ENG$QD" cpu "$(awk -v c="$(cpu "$S/c")" -v n="$N" 'BEGIN { print c / n * 1e6 }')"
+	}
+	eng_fio() {
+		/usr/bin/time -o "$S/c" -f '%U %S' fio --name=n --ioengine="$ENG" --read_iolog="$S/eng.log" \
+			--replay_no_stall=1 --iodepth="$QD" --direct=1 --readonly --output-format=json \
+			--output="$S/r-fio.json" >/dev/null 2>&1
+		bench_put "f_$ENG$QD" iops "$(json "$S/r-fio.json" "d['jobs'][0]['read']['iops']")"
+		bench_put "f_$ENG$QD" cpu "$(awk -v c="$(cpu "$S/c")" -v n="$N" 'BEGIN { print c / n * 1e6 }')"
+	}
+	echo "   engines, afap, $N random 4 KiB reads on $dev (loop over /dev/shm), IOPS; psync is synchronous" \
+		"in both tools (depth 1 whatever the QD asked)"
+	bench_load
+	for ENG in libaio io_uring psync; do
+		for QD in ${ENGINE_QDS:-1 32 128}; do
+			bench_interleave eng_ioreel eng_fio
+			bench_row "afap IOPS, $ENG QD $QD" "i_$ENG$QD" iops "f_$ENG$QD" iops "" "fio $ENG"
+			[ "$QD" = 32 ] && bench_row "CPU us per I/O, $ENG QD $QD" "i_$ENG$QD" cpu "f_$ENG$QD" cpu lower "fio $ENG"
+		done
+	done
+	awk -v u="$(bench_med i_io_uring32 iops)" -v l="$(bench_med i_libaio32 iops)" \
+		-v f="$(bench_med f_libaio32 iops)" 'BEGIN { if (u != "nan" && l != "nan")
+		printf "   target io_uring >= libaio >= 1.5x fio at QD 32 (medians): io_uring/libaio %.2f, libaio/fio %.2f: %s\n",
+			u / l, l / f, (u >= l && l >= 1.5 * f) ? "met" : "MISSED" }'
+	bench_load
+fi
+
+# ---- rate: afap, null engine -------------------------------------------------
 if want rate; then
-N=${RATE_N:-2000000}
-"$TOOL" gen "$S/rate.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
-fiolog "$S/rate.reel" "$S/rate.log" "$LOOP"
-cpu() { awk '{ print $1 + $2 }' "$1"; } # user+sys seconds from /usr/bin/time -f '%U %S'
-/usr/bin/time -o "$S/c-ioreel" -f '%U %S' "$IOREEL" replay "$S/rate.reel" --target "$LOOP" --read-only \
-	--engine null --timing afap --qd 32 --json "$S/r-ioreel.json" >/dev/null
-/usr/bin/time -o "$S/c-fio" -f '%U %S' fio --name=n --ioengine=null --read_iolog="$S/rate.log" \
-	--replay_no_stall=1 --iodepth=32 --output-format=json --output="$S/r-fio.json" >/dev/null
-a=$(json "$S/r-ioreel.json" "d['ops']['read']['iops']") b=$(json "$S/r-fio.json" "d['jobs'][0]['read']['iops']")
-ac=$(awk -v n=$N -v c="$(cpu "$S/c-ioreel")" 'BEGIN { printf "%.0f", n / c }')
-bc=$(awk -v n=$N -v c="$(cpu "$S/c-fio")" 'BEGIN { printf "%.0f", n / c }')
-printf "   rate, afap, null engine, %d I/Os, qd32: ioreel %.0f IOPS vs fio %.0f: ratio %s (target >= 1)\n" \
-	$N "$a" "$b" "$(ratio "$a" "$b")"
-echo "     per CPU-second (user+sys): ioreel $ac vs fio $bc I/Os: ratio $(ratio "$ac" "$bc")"
-N=200000
-"$TOOL" gen "$S/rate2.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
-fiolog "$S/rate2.reel" "$S/rate2.log" "$LOOP"
-# best of 3 alternating runs each: the machine is shared
-for eng in libaio io_uring; do
-	a=0 b=0
-	for round in 1 2 3; do
-		"$IOREEL" replay "$S/rate2.reel" --target "$LOOP" --read-only --engine $eng --timing afap --qd 32 \
-			--json "$S/r-ioreel.json" >/dev/null
-		fio --name=n --ioengine=$eng --read_iolog="$S/rate2.log" --replay_no_stall=1 --iodepth=32 --direct=1 \
-			--readonly --output-format=json --output="$S/r-fio.json" >/dev/null
-		a=$(json "$S/r-ioreel.json" "max($a, d['ops']['read']['iops'])")
-		b=$(json "$S/r-fio.json" "max($b, d['jobs'][0]['read']['iops'])")
-	done
-	printf "   rate, afap, %s qd32 on %s (loop over /dev/shm), %d 4 KiB reads, best of 3: ioreel %.0f IOPS vs fio %.0f: ratio %s (target >= 1)\n" \
-		$eng "$dev" $N "$a" "$b" "$(ratio "$a" "$b")"
-done
-
+	N=${RATE_N:-2000000}
+	"$TOOL" gen "$S/rate.reel" n=$N iops=1000000 rw=read bs=4096 span=400000000 >/dev/null
+	fiolog "$S/rate.reel" "$S/rate.log" "$LOOP"
+	null_ioreel() {
+		/usr/bin/time -o "$S/c" -f '%U %S' "$IOREEL" replay "$S/rate.reel" --target "$LOOP" --read-only \
+			--engine null --timing afap --qd 32 --json "$S/r.json" >/dev/null
+		bench_put inull iops "$(json "$S/r.json" "d['ops']['read']['iops']")"
+		bench_put inull pcs "$(awk -v n=$N -v c="$(cpu "$S/c")" 'BEGIN { print n / c }')"
+	}
+	null_fio() {
+		/usr/bin/time -o "$S/c" -f '%U %S' fio --name=n --ioengine=null --read_iolog="$S/rate.log" \
+			--replay_no_stall=1 --iodepth=32 --output-format=json --output="$S/r-fio.json" >/dev/null
+		bench_put fnull iops "$(json "$S/r-fio.json" "d['jobs'][0]['read']['iops']")"
+		bench_put fnull pcs "$(awk -v n=$N -v c="$(cpu "$S/c")" 'BEGIN { print n / c }')"
+	}
+	bench_interleave null_ioreel null_fio
+	bench_row "afap IOPS, null engine, $N I/Os, qd 32" inull iops fnull iops "" "fio ioengine=null"
+	bench_row "I/Os per CPU second (user+sys), null engine" inull pcs fnull pcs "" "fio ioengine=null"
+	rm -f "$S/rate.reel" "$S/rate.log"
 fi
 
-# ---- 3. memory -------------------------------------------------------------
+# ---- rss: memory ---------------------------------------------------------------
 if want rss; then
-echo "   peak RSS, null engine, afap, result written to /dev/shm:"
-for n in ${RSS_SIZES:-10000000 30000000 100000000}; do
-	"$TOOL" gen "$S/big.reel" n=$n iops=1000000 rw=mix:30 bs=4096:65536 >/dev/null
-	/usr/bin/time -o "$S/m" -f '%M %e' "$IOREEL" replay "$S/big.reel" --target "$S/big.img" --read-only \
-		--engine null --timing afap --qd 32 --fit wrap -o "$S/big-r.reel" >/dev/null
-	read -r kb secs <"$S/m"
-	printf "     %11d I/Os: ioreel %6.1f MiB (%.0f s)" $n "$(awk -v k=$kb 'BEGIN { print k / 1024 }')" "$secs"
-	rm -f "$S/big-r.reel" "$S/big.img"
-	if [ $n -le 10000000 ]; then
-		fiolog "$S/big.reel" "$S/big.log" "$LOOP"
+	echo "   peak RSS, null engine, afap, result written to /dev/shm, MiB (target <= 64, flat):"
+	rss_ioreel() {
+		/usr/bin/time -o "$S/m" -f '%M' "$IOREEL" replay "$S/big.reel" --target "$S/big.img" --read-only \
+			--engine null --timing afap --qd 32 --fit wrap -o "$S/big-r.reel" >/dev/null
+		bench_put "i_rss$n" mib "$(awk '{ print $1 / 1024 }' "$S/m")"
+		rm -f "$S/big-r.reel" "$S/big.img"
+	}
+	rss_fio() {
 		/usr/bin/time -o "$S/m" -f '%M' fio --name=n --ioengine=null --read_iolog="$S/big.log" \
 			--read_iolog_chunked=1 --replay_no_stall=1 --iodepth=32 --output="$S/fio.out" >/dev/null
-		fkb=$(cat "$S/m")
-		printf "; fio read_iolog_chunked %.1f MiB: fio/ioreel %s" "$(awk -v k=$fkb 'BEGIN { print k / 1024 }')" \
-			"$(ratio "$fkb" "$kb")"
-		rm -f "$S/big.log"
-	fi
-	echo " (target <= 64 MiB, flat)"
-	rm -f "$S/big.reel"
-done
-
+		bench_put "f_rss$n" mib "$(awk '{ print $1 / 1024 }' "$S/m")"
+	}
+	for n in ${RSS_SIZES:-10000000 100000000}; do
+		"$TOOL" gen "$S/big.reel" n=$n iops=1000000 rw=mix:30 bs=4096:65536 >/dev/null
+		if [ "$n" -le 10000000 ]; then
+			fiolog "$S/big.reel" "$S/big.log" "$S/big.img"
+			bench_interleave rss_ioreel rss_fio
+			bench_row "peak RSS at $n I/Os, MiB" "i_rss$n" mib "f_rss$n" mib lower "fio read_iolog_chunked"
+			rm -f "$S/big.log"
+		else
+			REPEATS=1 bench_interleave rss_ioreel
+			echo "   peak RSS at $n I/Os, MiB: $(bench_stat "i_rss$n" mib) (one run: a flatness check)"
+		fi
+		rm -f "$S/big.reel"
+	done
 fi
 
-# ---- 4. data -----------------------------------------------------------------
-want data || exit 0
-"$HELP" datagen >"$S/dg"
-echo "   data generator: LZ4 ratio at the I/O size (32 blocks each), target +-2%:"
-echo "     R     4K       16K      64K      256K     1M       | fio buffer_compress_percentage at 4K / 64K"
-for R in 1 1.5 2 3 4 5 8 10 15 20; do
-	line=$(awk -v R=$R '$2 == "R=" R { split($4, a, "="); printf " %-8s", a[2] }' "$S/dg")
-	pct=$(awk -v R=$R 'BEGIN { printf "%d", 100 * (1 - 1 / R) + 0.5 }')
-	fr=""
-	for bs in 4096 65536; do
-		rm -f "$S/fio.dat"
-		fio --name=d --filename="$S/fio.dat" --size=32M --bs=$bs --rw=write --ioengine=psync \
-			--buffer_compress_percentage=$pct --refill_buffers --output="$S/fio.out" >/dev/null 2>&1
-		fr="$fr $("$HELP" lz4ratio "$S/fio.dat" $bs)"
+# ---- data ----------------------------------------------------------------------
+if want data; then
+	data_run() {
+		"$HELP" datagen >"$S/dg"
+		bench_put gen gbs "$(get slowest_gen_gbs "$S/dg")"
+		bench_put memcpy gbs "$(get memcpy_gbs "$S/dg")"
+	}
+	bench_interleave data_run
+	echo "   data generator: LZ4 ratio at the I/O size (32 blocks each), target +-2% (deterministic: one run):"
+	echo "     R     4K       16K      64K      256K     1M       | fio buffer_compress_percentage at 4K / 64K"
+	for R in 1 1.5 2 3 4 5 8 10 15 20; do
+		line=$(awk -v R=$R '$2 == "R=" R { split($4, a, "="); printf " %-8s", a[2] }' "$S/dg")
+		pct=$(awk -v R=$R 'BEGIN { printf "%d", 100 * (1 - 1 / R) + 0.5 }')
+		fr=""
+		for bs in 4096 65536; do
+			rm -f "$S/fio.dat"
+			fio --name=d --filename="$S/fio.dat" --size=32M --bs=$bs --rw=write --ioengine=psync \
+				--buffer_compress_percentage=$pct --refill_buffers --output="$S/fio.out" >/dev/null 2>&1
+			fr="$fr $("$HELP" lz4ratio "$S/fio.dat" $bs)"
+		done
+		printf "     %-5s%s | pct %2d:%s\n" "$R" "$line" "$pct" "$fr"
 	done
-	printf "     %-5s%s | pct %2d:%s\n" "$R" "$line" "$pct" "$fr"
+	rm -f "$S/fio.dat"
+	bench_det "worst LZ4 ratio error (target <= 2%)" "$(get worst_err_pct "$S/dg")%"
+	bench_row "generation, slowest R and size, GB/s per core (CPU time; target >= 4)" gen gbs memcpy gbs "" memcpy
+fi
+
+# ---- roundtrip: capture(replay(T)) against T, ioreel and fio ------------------
+want roundtrip || exit 0
+RTQD=${RT_FIO_QD:-128}
+rt_loop() { # -> a new 2 GiB loop device over /dev/shm (the traces' devices are 2 GiB)
+	local f
+	f=$(mktemp "$S/rt.XXXXXX")
+	truncate -s 2G "$f"
+	RTL=$(losetup -f --show --direct-io=on "$f")
+	LOOPS="$LOOPS $RTL"
+}
+# rt_run TOOL TRACE LOOP OUT: capture LOOP into OUT while TOOL replays TRACE
+rt_run() {
+	local tool=$1 tr=$2 l=$3 out=$4 p rc
+	rm -f "$out"
+	"$IOREEL" capture -q --allow-loss -d "$l" -o "$out" 2>"$out.err" &
+	p=$!
+	CAPS="$CAPS $p"
+	bench_capture_ready $p || echo "     (capture of $l not seen recording)"
+	if [ "$tool" = ioreel ]; then
+		"$IOREEL" replay "$tr" --target "$l" >/dev/null 2>"$out.replay.err" || echo "     ioreel replay of $tr failed"
+	else
+		fiolog "$tr" "$out.log" "$l"
+		fio --name=rt --read_iolog="$out.log" --ioengine=libaio --iodepth="$RTQD" --direct=1 \
+			--output=/dev/null >/dev/null 2>"$out.replay.err" || echo "     fio replay of $tr failed"
+	fi
+	sleep 0.2 # the last completions
+	kill -INT $p
+	wait $p
+	rc=$?
+	CAPS=${CAPS/ $p/}
+	[ $rc = 0 ] || echo "     capture of $(basename "$tr") under $tool exited $rc: $(head -c 200 "$out.err")"
+}
+rt_put() { # TAG TRACE CAPTURE
+	"$IOREEL" model compare --json "$2" "$3" >"$S/cmp.json" 2>/dev/null || { echo "     compare failed: $3"; return; }
+	/usr/bin/python3 - "$S/cmp.json" >"$S/cmp.kv" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("orig", d["a"]["ios"])
+print("ios", d["b"]["ios"])
+print("dios", d["b"]["ios"] - d["a"]["ios"])
+print("readpt", abs(d["read_diff_points"]))
+print("ks_size", d["ks_size"])
+print("ks_ia", d["ks_interarrival"])
+PY
+	while read -r k v; do bench_put "$1" "$k" "$v"; done <"$S/cmp.kv"
+}
+rt_rows() { # NAME
+	local i=rt_i_$1 f=rt_f_$1
+	echo "   round trip, $1 ($(bench_med "$i" orig) I/Os):"
+	bench_row "  I/Os captured minus original" "$i" dios "$f" dios "" "fio"
+	bench_row "  read-share error, points" "$i" readpt "$f" readpt lower "fio"
+	bench_row "  size KS" "$i" ks_size "$f" ks_size lower "fio"
+	bench_row "  inter-arrival KS" "$i" ks_ia "$f" ks_ia lower "fio"
+}
+echo "   round trip: replay onto a 2 GiB loop device over /dev/shm while \`ioreel capture\` records it;" \
+	"ioreel replay (defaults) vs fio read_iolog of \`ioreel export --to fio\` (libaio, iodepth $RTQD)"
+bench_load
+rt_loop; LA=$RTL
+rt_loop; LB=$RTL
+for name in ${RT_SERIAL:-git chromium}; do
+	tr="$TOP/traces/$name.reel"
+	[ -f "$tr" ] || continue
+	rt_ioreel() { rt_run ioreel "$tr" "$LA" "$S/cap-i.reel"; rt_put "rt_i_$name" "$tr" "$S/cap-i.reel"; }
+	rt_fio() { rt_run fio "$tr" "$LB" "$S/cap-f.reel"; rt_put "rt_f_$name" "$tr" "$S/cap-f.reel"; }
+	bench_interleave rt_ioreel rt_fio
+	rt_rows "$name"
 done
-rm -f "$S/fio.dat"
-echo "   worst LZ4 ratio error: $(get worst_err_pct "$S/dg")% (target <= 2%)"
-g=$(get slowest_gen_gbs "$S/dg") m=$(get memcpy_gbs "$S/dg")
-echo "   generation, slowest R and size: $g GB/s per core (CPU time) vs memcpy $m GB/s: ratio $(ratio "$g" "$m") (target >= 4 GB/s)"
+par=""
+for name in ${RT_PARALLEL:-compile boot}; do
+	case " ${RT_SERIAL:-git chromium} " in *" $name "*) continue ;; esac # measured already
+	[ -f "$TOP/traces/$name.reel" ] && par="$par $name"
+done
+if [ -n "$par" ]; then
+	echo "   (sparse traces:$par: ioreel and fio replays of each run at once, each on its own loop device)"
+	declare -A L_I L_F
+	for name in $par; do
+		rt_loop; L_I[$name]=$RTL
+		rt_loop; L_F[$name]=$RTL
+	done
+	rt_par() {
+		local name pids=""
+		for name in $par; do
+			rt_run ioreel "$TOP/traces/$name.reel" "${L_I[$name]}" "$S/cap-i-$name.reel" &
+			pids="$pids $!"
+			rt_run fio "$TOP/traces/$name.reel" "${L_F[$name]}" "$S/cap-f-$name.reel" &
+			pids="$pids $!"
+		done
+		wait $pids
+		for name in $par; do
+			rt_put "rt_i_$name" "$TOP/traces/$name.reel" "$S/cap-i-$name.reel"
+			rt_put "rt_f_$name" "$TOP/traces/$name.reel" "$S/cap-f-$name.reel"
+		done
+	}
+	bench_interleave rt_par
+	for name in $par; do rt_rows "$name"; done
+fi
+bench_load

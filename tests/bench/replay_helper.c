@@ -5,7 +5,11 @@
  *                                        the trace's reads and writes
  *   issueerr TRACE.reel KTRACE.txt SPEED  match block_rq_issue events (text
  *       from tracefs, mono clock) to the trace's I/Os by sector and print
- *       the kernel-side issue error percentiles: err = (k - s) - min(k - s)
+ *       the kernel-side issue error percentiles: err = (k - s) - min(k - s);
+ *       jitter_p99 = p99 of err minus its median; first_late = the first
+ *       scheduled I/O's (k - s) minus the median (k - s) of the I/Os
+ *       scheduled 10-110 ms after it (all of them when fewer than 10): how
+ *       late it went out against where the schedule settled
  *   datagen                              achieved LZ4 ratio per R and size,
  *       generation GB/s, and memcpy GB/s as the anchor
  *   lz4ratio FILE BS                     LZ4 ratio of FILE cut in BS blocks
@@ -92,6 +96,8 @@ static int issueerr(const char *in, const char *ktrace, double speed)
 	char line[1024];
 	size_t nk = 0, kcap = 1 << 16;
 	int64_t *d = malloc(kcap * sizeof(*d));
+	int64_t first_t = INT64_MAX, first_d = 0;
+	int64_t *ts_of = malloc(kcap * sizeof(*ts_of)); /* schedule time of each match */
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, "block_rq_issue:");
 		if (!p)
@@ -112,16 +118,38 @@ static int issueerr(const char *in, const char *ktrace, double speed)
 		struct ent *e = bsearch(&key, s, ns, sizeof(*s), cmp_ent);
 		if (!e)
 			continue;
-		if (nk == kcap)
-			d = realloc(d, (kcap *= 2) * sizeof(*d));
-		d[nk++] = (int64_t)llround(ts * 1e9) - e->t;
+		if (nk == kcap) {
+			kcap *= 2;
+			d = realloc(d, kcap * sizeof(*d));
+			ts_of = realloc(ts_of, kcap * sizeof(*ts_of));
+		}
+		ts_of[nk] = e->t;
+		d[nk] = (int64_t)llround(ts * 1e9) - e->t;
+		if (e->t < first_t) {
+			first_t = e->t;
+			first_d = d[nk];
+		}
+		nk++;
 	}
 	fclose(f);
 	if (!nk) {
 		fprintf(stderr, "no block_rq_issue events matched\n");
 		return 1;
 	}
+	/* the settled offset: I/Os scheduled 10-110 ms after the first */
+	int64_t *early = malloc(nk * sizeof(*early));
+	size_t ne = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (ts_of[i] >= first_t + 10000000 && ts_of[i] < first_t + 110000000)
+			early[ne++] = d[i];
 	qsort(d, nk, sizeof(*d), cmp64);
+	int64_t settled = d[(nk + 1) / 2 - 1];
+	if (ne >= 10) {
+		qsort(early, ne, sizeof(*early), cmp64);
+		settled = early[(ne + 1) / 2 - 1];
+	}
+	free(early);
+	free(ts_of);
 	int64_t off = d[0];
 	printf("matched=%zu of %zu\n", nk, ns);
 	static const double qs[] = {0.5, 0.9, 0.99, 0.999, 1};
@@ -130,6 +158,9 @@ static int issueerr(const char *in, const char *ktrace, double speed)
 		size_t k = (size_t)ceil(qs[i] * (double)nk);
 		printf("%s_us=%.1f\n", qn[i], (double)(d[k ? k - 1 : 0] - off) / 1e3);
 	}
+	int64_t med = d[(nk + 1) / 2 - 1], p99 = d[(size_t)ceil(0.99 * (double)nk) - 1];
+	printf("jitter_p99_us=%.1f\nfirst_late_us=%.1f\n", (double)(p99 - med) / 1e3,
+	       (double)(first_d - settled) / 1e3);
 	free(d);
 	free(s);
 	return 0;
