@@ -164,7 +164,8 @@ static int inflight_drain(struct inflight_fit *f, int64_t limit)
 }
 
 /* The records in arrival order: an issue is never earlier than its
- * arrival, so issues before the chunk's last arrival are final. */
+ * arrival, so the issues before an arrival are final (the heaps hold the
+ * I/O queued and not issued, and those in flight: a few). */
 static int inflight_chunk(struct inflight_fit *f, const struct fit_cols *c)
 {
 	if (!c->issue)
@@ -173,11 +174,13 @@ static int inflight_chunk(struct inflight_fit *f, const struct fit_cols *c)
 		int64_t is = c->issue[i], cs = c->complete[i];
 		if (is < 0 || cs < is)
 			continue;
+		if (f->pend.n && f->pend.v[0].issue < c->t[i] && inflight_drain(f, c->t[i]))
+			return REEL_E_NOMEM;
 		samp_add(&f->lat, cs - is);
 		if (ic_heap_push(&f->pend, (struct ic_ev){is, cs, f->seq++}))
 			return REEL_E_NOMEM;
 	}
-	return inflight_drain(f, c->n ? c->t[c->n - 1] : INT64_MIN);
+	return 0;
 }
 
 static int inflight_finish(struct inflight_fit *f, struct model *m)
