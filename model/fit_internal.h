@@ -125,7 +125,7 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen);
 /* The largest sample L <= MODEL_DIST_SAMPLE such that distributions of N[0..K)
  * observations each sampled to at most L hold at most BUDGET values together
  * (water filling: the small ones whole); at least FIT_SAMPLE_MIN. */
-#define FIT_SAMPLE_BUDGET (3u << 20)
+#define FIT_SAMPLE_BUDGET (4u << 20)
 #define FIT_SAMPLE_MIN (1u << 16)
 /* the b-models' bins of a fit: at most 2^FIT_BM_LEVELS (a trace of 2 Mi
  * I/O reaches it), so that their memory stays flat */
