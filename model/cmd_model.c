@@ -104,21 +104,15 @@ static int cmd_fit(int argc, char **argv)
 		return operands_error(&fit_doc, "one TRACE.reel and -o MODEL.json");
 	const char *in = argv[i];
 	char err[512];
-	struct model_trace tr;
-	if (model_trace_load(&tr, in, err, sizeof(err))) {
+	struct model m;
+	int64_t t0 = reel_now_ns();
+	int e = model_fit_file(&m, in, &fo, err, sizeof(err));
+	int64_t t1 = reel_now_ns();
+	if (e) {
 		fprintf(stderr, "ioreel model fit: %s\n", err);
 		return 1;
 	}
-	struct model m;
-	int64_t t0 = reel_now_ns();
-	int e = model_fit(&m, &tr, &fo, err, sizeof(err));
-	int64_t t1 = reel_now_ns();
-	size_t n = tr.n;
-	model_trace_free(&tr);
-	if (e) {
-		fprintf(stderr, "ioreel model fit: %s: %s\n", in, err);
-		return 1;
-	}
+	size_t n = m.count;
 	snprintf(m.source, sizeof(m.source), "%s", in);
 	int rc = fit_write(&m, in, out, overwrite, plain, n, t1 - t0);
 	model_free(&m);

@@ -1,5 +1,14 @@
 /*
- * model/fit.c - fit a workload model from a trace in memory: the driver.
+ * model/fit.c - fit a workload model from a trace: the driver.  The trace
+ * is read in passes (fit_source.c: from memory, or from the .reel file
+ * chunk by chunk, so that memory does not grow with the trace): 1. counts,
+ * time span, devices; 2. windows, their features, the devices' offsets;
+ * 3. phases, devices' jumps and runs, in-flight, the whole trace's b-model
+ * and PQRS; 4. the gap-class chains.  Every distribution is fitted on a
+ * bounded sample (a fixed stride; fit_sample_cap shares a budget between
+ * the distributions of one pass), so that its error stays below the knots'
+ * tolerance; a trace within the bounds is fitted on every value.
+ *
  *
  * The trace is cut into windows; windows are grouped into phases by their
  * features (rate, read share, request size, sequentiality) with k-means.
@@ -96,134 +105,181 @@ static double kmeans(const double (*x)[NFEAT], size_t n, size_t k, int *assign,
 	return sse;
 }
 
-/* ---- in-flight ------------------------------------------------------------ */
-static int fit_inflight(struct model *m, const struct model_trace *tr)
+/* ---- in-flight: a sweep over issues in time order -------------------------- */
+/* A record's issue and completion; pending issues come out by issue time
+ * (then by trace order, as a stable sort would give them). */
+struct ic_ev {
+	int64_t issue, complete;
+	uint64_t seq;
+};
+#define IC_BEFORE(a, b) ((a)->issue < (b)->issue || ((a)->issue == (b)->issue && (a)->seq < (b)->seq))
+REEL_HEAP(ic_heap, struct ic_ev, IC_BEFORE)
+#define I64_BEFORE(a, b) (*(a) < *(b))
+REEL_HEAP(i64_heap, int64_t, I64_BEFORE)
+
+struct inflight_fit {
+	struct ic_heap pend; /* issued after the arrivals so far, or not yet counted */
+	struct i64_heap done; /* completions of the issues counted */
+	struct samp lat, dep;
+	uint64_t issued, completed, seq;
+	double sum, mx;
+};
+
+static int inflight_init(struct inflight_fit *f, uint64_t nic, uint64_t cap)
 {
-	struct model_inflight *f = &m->inflight;
-	if (!tr->issue)
-		return 0;
-	size_t n = tr->n, k = 0;
-	int64_t *is = malloc((n + 1) * sizeof(*is)), *cs = malloc((n + 1) * sizeof(*cs));
-	int64_t *lat = malloc((n + 1) * sizeof(*lat)), *dep = malloc((n + 1) * sizeof(*dep));
-	if (!is || !cs || !lat || !dep) {
-		free(is);
-		free(cs);
-		free(lat);
-		free(dep);
+	memset(f, 0, sizeof(*f));
+	if (samp_init(&f->lat, nic, fit_stride(nic, cap)) ||
+	    samp_init(&f->dep, nic, fit_stride(nic, cap)))
 		return REEL_E_NOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (tr->issue[i] >= 0 && tr->complete[i] >= tr->issue[i]) {
-			is[k] = tr->issue[i];
-			cs[k] = tr->complete[i];
-			lat[k] = cs[k] - is[k];
-			k++;
-		}
-	if (k >= 2) {
-		model_sort_i64(is, k);
-		model_sort_i64(cs, k);
-		size_t c = 0;
-		double sum = 0, mx = 0;
-		for (size_t i = 0; i < k; i++) {
-			while (c < k && cs[c] <= is[i])
-				c++;
-			int64_t d = (int64_t)(i + 1) - (int64_t)c;
-			dep[i] = d;
-			sum += (double)d;
-			if (d > mx)
-				mx = (double)d;
-		}
-		f->known = 1;
-		f->mean = sum / (double)k;
-		f->max = mx;
-		model_dist_fit(&f->depth, dep, k);
-		model_dist_fit(&f->latency, lat, k);
-	}
-	free(is);
-	free(cs);
-	free(lat);
-	free(dep);
 	return 0;
 }
 
+/* Count the pending issues earlier than LIMIT, in issue order: each sees
+ * the I/O issued so far (itself included) less those completed by then
+ * (completion <= its issue), as sorting every issue and every completion
+ * would count them. */
+static int inflight_drain(struct inflight_fit *f, int64_t limit)
+{
+	while (f->pend.n && f->pend.v[0].issue < limit) {
+		int64_t x = f->pend.v[0].issue;
+		uint64_t g = 0;
+		while (f->pend.n && f->pend.v[0].issue == x) { /* ties together */
+			struct ic_ev ev = ic_heap_pop(&f->pend);
+			if (i64_heap_push(&f->done, ev.complete))
+				return REEL_E_NOMEM;
+			g++;
+		}
+		while (f->done.n && f->done.v[0] <= x) {
+			i64_heap_pop(&f->done);
+			f->completed++;
+		}
+		for (uint64_t k = 0; k < g; k++) {
+			int64_t d = (int64_t)(++f->issued) - (int64_t)f->completed;
+			samp_add(&f->dep, d);
+			f->sum += (double)d;
+			f->mx = (double)d > f->mx ? (double)d : f->mx;
+		}
+	}
+	return 0;
+}
+
+/* The records in arrival order: an issue is never earlier than its
+ * arrival, so the issues before an arrival are final (the heaps hold the
+ * I/O queued and not issued, and those in flight: a few). */
+static int inflight_chunk(struct inflight_fit *f, const struct fit_cols *c)
+{
+	if (!c->issue)
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		int64_t is = c->issue[i], cs = c->complete[i];
+		if (is < 0 || cs < is)
+			continue;
+		if (f->pend.n && f->pend.v[0].issue < c->t[i] && inflight_drain(f, c->t[i]))
+			return REEL_E_NOMEM;
+		samp_add(&f->lat, cs - is);
+		if (ic_heap_push(&f->pend, (struct ic_ev){is, cs, f->seq++}))
+			return REEL_E_NOMEM;
+	}
+	return 0;
+}
+
+static int inflight_finish(struct inflight_fit *f, struct model *m)
+{
+	int e = inflight_drain(f, INT64_MAX);
+	if (!e && f->issued >= 2) {
+		struct model_inflight *fl = &m->inflight;
+		fl->known = 1;
+		fl->mean = f->sum / (double)f->issued;
+		fl->max = f->mx;
+		samp_fit(&f->dep, &fl->depth);
+		samp_fit(&f->lat, &fl->latency);
+	}
+	free(f->pend.v);
+	free(f->done.v);
+	free(f->lat.v);
+	free(f->dep.v);
+	return e;
+}
+
+/* ---- windows ------------------------------------------------------------------ */
 static size_t window_of(int64_t t, int64_t t0, int64_t dur, size_t nwin)
 {
 	size_t wi = (size_t)((double)(t - t0) / (double)dur * (double)nwin);
 	return wi >= nwin ? nwin - 1 : wi;
 }
 
-/* ---- the steps of the fit ------------------------------------------------ */
-/* The clock's granularity (DiskSim's us, Windows' 100 ns ticks): the gcd of
- * the arrival times. */
-static void fit_quantum(struct model *m, const struct model_trace *tr)
+/* The window of each arrival: times in order mostly stay in the window of
+ * the one before; the exact division only near a bound. */
+struct win_cut {
+	int64_t t0, dur;
+	size_t nwin, wi;
+	int64_t wlo, wend; /* every time in [wlo, wend) falls in window wi */
+};
+static size_t win_of(struct win_cut *c, int64_t t)
 {
-	uint64_t q = 0;
-	for (size_t i = 1; i < tr->n && q != 1; i++)
-		q = reel_gcd64(q, (uint64_t)(tr->t[i] - tr->t[0]));
-	m->quantum_ns = q ? (int64_t)q : 1;
-	if (m->quantum_ns > m->duration_ns)
-		m->quantum_ns = 1;
-}
-
-/* wstart[w]: the first record of window w (wstart[nwin] = n). */
-static void cut_windows(const struct model *m, const struct model_trace *tr, size_t *wstart)
-{
-	size_t n = tr->n, nwin = m->nwin, w = 0;
-	int64_t t0 = tr->t[0];
-	wstart[0] = 0;
-	/* times are sorted: past the window's last time, the next window; the
-	 * exact division only near a bound */
-	int64_t wlo = INT64_MAX, wend = INT64_MIN;
-	for (size_t i = 0; i < n; i++) {
-		if (tr->t[i] >= wlo && tr->t[i] < wend)
-			continue;
-		wlo = tr->t[i];
-		size_t wi = window_of(tr->t[i], t0, m->duration_ns, nwin);
-		while (w < wi)
-			wstart[++w] = i;
-		/* wend: the first time in a later window */
-		if (wi + 1 >= nwin) {
-			wend = INT64_MAX;
-			continue;
-		}
-		double est = (double)(wi + 1) * (double)m->duration_ns / (double)nwin;
-		wend = t0 + (int64_t)est;
-		if (wend <= tr->t[i])
-			wend = tr->t[i] + 1;
-		while (wend > tr->t[i] + 1 && window_of(wend - 1, t0, m->duration_ns, nwin) > wi)
-			wend--;
-		while (window_of(wend, t0, m->duration_ns, nwin) <= wi)
-			wend++;
+	if (t >= c->wlo && t < c->wend)
+		return c->wi;
+	size_t wi = window_of(t, c->t0, c->dur, c->nwin);
+	c->wi = wi;
+	c->wlo = t;
+	/* wend: the first time in a later window */
+	if (wi + 1 >= c->nwin) {
+		c->wend = INT64_MAX;
+		return wi;
 	}
-	while (w < nwin)
-		wstart[++w] = n;
+	double est = (double)(wi + 1) * (double)c->dur / (double)c->nwin;
+	int64_t wend = c->t0 + (int64_t)est;
+	if (wend <= t)
+		wend = t + 1;
+	while (wend > t + 1 && window_of(wend - 1, c->t0, c->dur, c->nwin) > wi)
+		wend--;
+	while (window_of(wend, c->t0, c->dur, c->nwin) <= wi)
+		wend++;
+	c->wend = wend;
+	return wi;
 }
 
+/* ---- the steps of the fit ------------------------------------------------ */
 /* The k-means features of each window: log I/O count, read share, mean
- * log2 size, sequential share (scaled to comparable spreads). */
-static void window_features(const struct model_trace *tr, size_t nwin, const size_t *wstart,
-			    double (*feat)[NFEAT])
+ * log2 size, sequential share (scaled to comparable spreads); the sums
+ * gathered by the windows' pass. */
+struct win_sums {
+	uint32_t *cnt, *rd, *sq;
+	double *ls;
+	int has_prev;
+	uint64_t pend; /* the previous record's end offset */
+};
+
+static void window_sums(struct win_sums *ws, struct model *m, const struct fit_cols *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		size_t w = c->win[i];
+		ws->cnt[w]++;
+		m->win_ops[w * REEL_OP__COUNT + c->op[i]]++;
+		ws->rd[w] += c->op[i] == REEL_OP_READ;
+		ws->ls[w] += 63 - __builtin_clzll((uint64_t)c->len[i] + 1);
+		ws->sq[w] += ws->has_prev && c->off[i] == ws->pend;
+		ws->has_prev = 1;
+		ws->pend = c->off[i] + c->len[i];
+	}
+}
+
+static void window_features(const struct win_sums *ws, size_t nwin, double (*feat)[NFEAT])
 {
 	for (size_t w = 0; w < nwin; w++) {
-		size_t a = wstart[w], b = wstart[w + 1], cnt = b - a, rd = 0, sq = 0;
-		double ls = 0;
-		for (size_t i = a; i < b; i++) {
-			rd += tr->op[i] == REEL_OP_READ;
-			ls += 63 - __builtin_clzll((uint64_t)tr->len[i] + 1);
-			sq += i > 0 && tr->off[i] == tr->off[i - 1] + tr->len[i - 1];
-		}
+		uint32_t cnt = ws->cnt[w];
 		feat[w][0] = log2((double)cnt + 1);
-		feat[w][1] = cnt ? (double)rd / (double)cnt / 0.25 : 2;
-		feat[w][2] = cnt ? ls / (double)cnt : 0;
-		feat[w][3] = cnt ? (double)sq / (double)cnt / 0.25 : 0;
+		feat[w][1] = cnt ? (double)ws->rd[w] / (double)cnt / 0.25 : 2;
+		feat[w][2] = cnt ? ws->ls[w] / (double)cnt : 0;
+		feat[w][3] = cnt ? (double)ws->sq[w] / (double)cnt / 0.25 : 0;
 	}
 }
 
 /* Phases: k-means over the window features with k = 1, 2, ... until the
  * mean squared distance is small; renumbered by first appearance.  The
  * number of phases, or REEL_E_NOMEM. */
-static long group_phases(const struct model_trace *tr, size_t nwin, const size_t *wstart,
-			 unsigned maxp, int *wphase)
+static long group_phases(const struct win_sums *ws, uint64_t n, size_t nwin, unsigned maxp,
+			 int *wphase)
 {
 	double(*feat)[NFEAT] = calloc(nwin, sizeof(*feat));
 	double(*cent)[NFEAT] = calloc(MODEL_MAX_PHASES, sizeof(*cent));
@@ -234,12 +290,12 @@ static long group_phases(const struct model_trace *tr, size_t nwin, const size_t
 		free(as);
 		return REEL_E_NOMEM;
 	}
-	window_features(tr, nwin, wstart, feat);
+	window_features(ws, nwin, feat);
 	/* at most one phase per 128 I/O: a phase fitted on fewer says little
 	 * and costs the model's size */
 	size_t kmax = nwin / 4 < maxp ? nwin / 4 : maxp;
-	if (kmax > tr->n / 128)
-		kmax = tr->n / 128 ? tr->n / 128 : 1;
+	if (kmax > n / 128)
+		kmax = n / 128 ? n / 128 : 1;
 	for (size_t k = 1; k <= kmax; k++) {
 		double sse = kmeans((const double(*)[NFEAT])feat, nwin, k, as, cent);
 		memcpy(wphase, as, nwin * sizeof(*as));
@@ -262,164 +318,287 @@ static long group_phases(const struct model_trace *tr, size_t nwin, const size_t
 	return next;
 }
 
-/* The window sequence: each window's phase and I/O per op. */
-static int window_table(struct model *m, const struct model_trace *tr, const size_t *wstart,
-			const int *wphase)
-{
-	size_t nwin = m->nwin;
-	m->win_phase = malloc(nwin * sizeof(*m->win_phase));
-	m->win_ops = calloc(nwin * REEL_OP__COUNT, sizeof(*m->win_ops));
-	if (!m->win_phase || !m->win_ops)
-		return REEL_E_NOMEM;
-	for (size_t w = 0; w < nwin; w++) {
-		m->win_phase[w] = (uint16_t)wphase[w];
-		for (size_t i = wstart[w]; i < wstart[w + 1]; i++)
-			m->win_ops[w * REEL_OP__COUNT + tr->op[i]]++;
-	}
-	return 0;
-}
-
 /* Devices in order of first use, each with its share and header name and
- * capacity; one pass gathers what fit_device needs beforehand. */
-static int fit_devices(struct model *m, const struct model_trace *tr, char *err, size_t errlen)
+ * capacity. */
+static int fit_devices_table(struct model *m, const struct fit_scan *sc,
+			     const struct reel_device *hdev, size_t nhdev)
 {
-	size_t n = tr->n, per[MODEL_MAX_DEVS] = {0}, nd = 0;
-	struct dev_pre pre[MODEL_MAX_DEVS];
-	uint16_t ids[MODEL_MAX_DEVS];
-	for (size_t k = 0; k < MODEL_MAX_DEVS; k++)
-		pre[k] = (struct dev_pre){0, 0, ~0ull};
-	int16_t *slot = malloc(65536 * sizeof(*slot)); /* device id -> index */
-	if (!slot)
-		return REEL_E_NOMEM;
-	memset(slot, 0xff, 65536 * sizeof(*slot));
-	for (size_t i = 0; i < n; i++) {
-		uint16_t d = tr->dev[i];
-		if (slot[d] < 0) {
-			if (nd == MODEL_MAX_DEVS) {
-				free(slot);
-				return reel_errf(err, errlen, REEL_E_RANGE,
-						 "the trace uses more than %d devices", MODEL_MAX_DEVS);
-			}
-			slot[d] = (int16_t)nd;
-			ids[nd++] = d;
-		}
-		int sd = slot[d];
-		per[sd]++;
-		if (tr->op[i] != REEL_OP_FLUSH) {
-			uint64_t end = tr->off[i] + tr->len[i];
-			pre[sd].nd++;
-			pre[sd].maxend = end > pre[sd].maxend ? end : pre[sd].maxend;
-			pre[sd].alignbits &= tr->off[i] | (tr->len[i] ? tr->len[i] : 4096);
-		}
-	}
-	free(slot);
-	m->devs = calloc(nd, sizeof(*m->devs));
+	m->devs = calloc(sc->nd, sizeof(*m->devs));
 	if (!m->devs)
 		return REEL_E_NOMEM;
-	m->ndevs = nd;
-	for (size_t k = 0; k < nd; k++) {
+	m->ndevs = sc->nd;
+	for (size_t k = 0; k < sc->nd; k++) {
 		struct model_devspace *d = &m->devs[k];
-		d->id = ids[k];
-		d->share = (double)per[k] / (double)n;
-		snprintf(d->name, sizeof(d->name), "dev%u", ids[k]);
-		for (size_t h = 0; h < tr->ndev; h++)
-			if (tr->devs[h].id == ids[k]) {
-				snprintf(d->name, sizeof(d->name), "%s", tr->devs[h].name);
-				d->capacity = tr->devs[h].capacity;
+		d->id = sc->ids[k];
+		d->share = (double)sc->per[k] / (double)sc->n;
+		snprintf(d->name, sizeof(d->name), "dev%u", sc->ids[k]);
+		for (size_t h = 0; h < nhdev; h++)
+			if (hdev[h].id == sc->ids[k]) {
+				snprintf(d->name, sizeof(d->name), "%s", hdev[h].name);
+				d->capacity = hdev[h].capacity;
 			}
-		int e = model_fit_device(tr, d, &pre[k], m->naive);
-		if (e)
-			return e;
 	}
 	return 0;
 }
-
-/* The whole trace's b-model (all arrivals and per op, in one pass) and
- * PQRS shares. */
-static int fit_whole_trace(struct model *m, const struct model_trace *tr)
-{
-	size_t n = tr->n;
-	int64_t t0 = tr->t[0];
-	struct model_bm bm[REEL_OP__COUNT + 1];
-	uint64_t nop[REEL_OP__COUNT] = {0};
-	for (size_t w = 0; w < m->nwin; w++)
-		for (int op = 0; op < REEL_OP__COUNT; op++)
-			nop[op] += m->win_ops[w * REEL_OP__COUNT + op];
-	memset(bm, 0, sizeof(bm));
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (model_bm_init(&bm[k], k ? nop[k - 1] : n, t0, t0 + m->duration_ns)) {
-			for (int j = 0; j < k; j++)
-				free(bm[j].c);
-			return REEL_E_NOMEM;
-		}
-	uint64_t amax = 1;
+/* ---- the passes ------------------------------------------------------------- */
+/* What the fit holds between passes. */
+struct fit_run {
+	struct model *m;
+	struct fit_src *src;
+	struct fit_scan sc;
+	struct win_cut cut;
+	struct win_sums ws;
+	uint16_t *win; /* the current chunk's windows */
+	int *wphase;
+	struct phases_fit *pf;
+	struct devs_fit *df;
+	struct inflight_fit inf;
+	struct model_bm bm[REEL_OP__COUNT + 1]; /* the whole trace's */
 	int sh[REEL_OP__COUNT];
-	bm_op_shifts(bm, sh);
-	for (size_t i = 0; i < n; i++) {
-		bm_add_op(bm, sh, tr->op[i], tr->t[i]);
-		if (tr->off[i] + tr->len[i] > amax)
-			amax = tr->off[i] + tr->len[i];
+	struct model_pqrs pq;
+};
+
+/* One pass: each chunk with its records' windows to FN (0 or an error). */
+typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
+static int fit_pass(struct fit_run *fr, pass_fn fn)
+{
+	struct fit_cols c;
+	long k;
+	int e = fit_src_rewind(fr->src);
+	fr->cut.wlo = INT64_MAX;
+	fr->cut.wend = INT64_MIN;
+	while (!e && (k = fit_src_next(fr->src, &c)) > 0) {
+		for (size_t i = 0; i < c.n; i++)
+			fr->win[i] = (uint16_t)win_of(&fr->cut, c.t[i]);
+		c.win = fr->win;
+		e = fn(fr, &c);
 	}
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		m->bmodel[k] = model_bm_finish(&bm[k]);
-	model_pqrs(tr->t, tr->off, n, t0, t0 + m->duration_ns, 0, amax, m->pqrs);
+	return e ? e : k < 0 ? (int)k : 0;
+}
+
+static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
+{
+	window_sums(&fr->ws, fr->m, c);
+	model_devs_offsets(fr->df, c);
 	return 0;
 }
 
-/* ---- the whole fit ------------------------------------------------------- */
-int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
-	      char *err, size_t errlen)
+static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {
-	memset(m, 0, sizeof(*m));
-	size_t n = tr->n;
-	if (n < 2)
-		return reel_errf(err, errlen, REEL_E_ARG,
-				 "the trace has %zu I/O; a model needs at least 2", n);
-	int e = REEL_E_NOMEM;
-	unsigned maxp = o && o->max_phases ? o->max_phases : 8;
-	if (maxp > MODEL_MAX_PHASES)
-		maxp = MODEL_MAX_PHASES;
-	m->naive = o && o->naive;
-	m->count = n;
-	m->duration_ns = tr->t[n - 1] - tr->t[0] + 1;
-	snprintf(m->source, sizeof(m->source), "%s", tr->source);
-	fit_quantum(m, tr);
+	if (!fr->m->naive)
+		model_phases_scan(fr->pf, c);
+	for (size_t i = 0; i < c->n; i++) {
+		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
+		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
+	}
+	int e = model_devs_walk(fr->df, c);
+	return e ? e : inflight_chunk(&fr->inf, c);
+}
+
+static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
+{
+	model_phases_chain(fr->pf, c);
+	return 0;
+}
+
+static void fit_run_free(struct fit_run *fr)
+{
+	free(fr->sc.slot);
+	free(fr->ws.cnt);
+	free(fr->ws.rd);
+	free(fr->ws.sq);
+	free(fr->ws.ls);
+	free(fr->win);
+	free(fr->wphase);
+	model_phases_free(fr->pf);
+	model_devs_free(fr->df);
+	free(fr->inf.pend.v);
+	free(fr->inf.done.v);
+	free(fr->inf.lat.v);
+	free(fr->inf.dep.v);
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		free(fr->bm[k].c);
+	free(fr->pq.c);
+}
+
+/* The model's frame from the first pass: count, duration, quantum,
+ * windows, devices. */
+static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t nhdev)
+{
+	struct model *m = fr->m;
+	const struct fit_scan *sc = &fr->sc;
+	m->count = sc->n;
+	m->duration_ns = sc->tmax - sc->tmin + 1;
+	/* the clock's granularity (DiskSim's us, Windows' 100 ns ticks): the
+	 * gcd of the arrival times */
+	m->quantum_ns = sc->q ? (int64_t)sc->q : 1;
+	if (m->quantum_ns > m->duration_ns)
+		m->quantum_ns = 1;
 	/* windows: a power of two, so that b-model levels fall on window bounds */
 	size_t nwin = 256;
-	while (nwin < MODEL_MAX_WINDOWS && nwin * 8 < n)
+	while (nwin < MODEL_MAX_WINDOWS && nwin * 8 < sc->n)
 		nwin *= 2;
 	if (m->naive)
 		nwin = 1;
 	m->nwin = nwin;
-	size_t *wstart = malloc((nwin + 1) * sizeof(*wstart));
-	int *wphase = calloc(nwin, sizeof(*wphase));
-	if (!wstart || !wphase)
-		goto out;
-	cut_windows(m, tr, wstart);
+	fr->cut = (struct win_cut){.t0 = sc->tmin, .dur = m->duration_ns, .nwin = nwin};
+	fr->ws.cnt = calloc(nwin, sizeof(*fr->ws.cnt));
+	fr->ws.rd = calloc(nwin, sizeof(*fr->ws.rd));
+	fr->ws.sq = calloc(nwin, sizeof(*fr->ws.sq));
+	fr->ws.ls = calloc(nwin, sizeof(*fr->ws.ls));
+	fr->win = malloc(FIT_CHUNK * sizeof(*fr->win));
+	fr->wphase = calloc(nwin, sizeof(*fr->wphase));
+	m->win_phase = malloc(nwin * sizeof(*m->win_phase));
+	m->win_ops = calloc(nwin * REEL_OP__COUNT, sizeof(*m->win_ops));
+	if (!fr->ws.cnt || !fr->ws.rd || !fr->ws.sq || !fr->ws.ls || !fr->win || !fr->wphase ||
+	    !m->win_phase || !m->win_ops)
+		return REEL_E_NOMEM;
+	return fit_devices_table(m, sc, hdev, nhdev);
+}
+
+/* Pass 2 and what follows it: the window table, the phases, the regions;
+ * the samples of pass 3 sized. */
+static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
+{
+	struct model *m = fr->m;
+	uint64_t n2[MODEL_MAX_DEVS], n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 3 * MODEL_MAX_DEVS + 2];
+	for (size_t k = 0; k < fr->sc.nd; k++)
+		n2[k] = fr->sc.pre[k].nd;
+	int e = model_devs_init(&fr->df, m, &fr->sc, fit_sample_cap(n2, fr->sc.nd, FIT_SAMPLE_BUDGET));
+	if (e || (e = fit_pass(fr, pass_windows)))
+		return e;
 	long nph = 1;
-	if (!m->naive && nwin >= 8 && (nph = group_phases(tr, nwin, wstart, maxp, wphase)) < 0)
-		goto out;
+	if (!m->naive && m->nwin >= 8 &&
+	    (nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase)) < 0)
+		return REEL_E_NOMEM;
 	m->nphases = (size_t)nph;
-	m->phases = calloc((size_t)nph, sizeof(*m->phases));
-	if (!m->phases || window_table(m, tr, wstart, wphase))
-		goto out;
-	if (m->naive) {
-		model_fit_naive_phase(m, tr);
-	} else {
-		for (size_t p = 0; p < m->nphases; p++)
-			if ((e = model_fit_phase(m, tr, p, wphase, nwin, wstart)))
-				goto out;
+	if (!(m->phases = calloc((size_t)nph, sizeof(*m->phases))))
+		return REEL_E_NOMEM;
+	for (size_t w = 0; w < m->nwin; w++)
+		m->win_phase[w] = (uint16_t)fr->wphase[w];
+	size_t k = m->naive ? 0 : model_phases_counts(m, fr->wphase, fr->ws.cnt, n3);
+	k += model_devs_regions(fr->df, n3 + k);
+	n3[k++] = fr->sc.nic;
+	n3[k++] = fr->sc.nic;
+	*cap3 = fit_sample_cap(n3, k, FIT_SAMPLE_BUDGET);
+	return 0;
+}
+
+/* Pass 3 (and 4 for the gap chains): the rest. */
+static int fit_rest(struct fit_run *fr, uint64_t cap)
+{
+	struct model *m = fr->m;
+	const struct fit_scan *sc = &fr->sc;
+	int64_t t0 = sc->tmin, t1 = sc->tmin + m->duration_ns;
+	int e;
+	if (m->naive)
+		model_fit_naive_phase(m, sc);
+	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
+		return e;
+	if ((e = model_devs_walk_init(fr->df, cap)) || (e = inflight_init(&fr->inf, sc->nic, cap)))
+		return e;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		if (model_bm_init_max(&fr->bm[k], k ? sc->nop[k - 1] : sc->n, t0, t1, FIT_BM_LEVELS))
+			return REEL_E_NOMEM;
+	bm_op_shifts(fr->bm, fr->sh);
+	if (model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax) || (e = fit_pass(fr, pass_main)))
+		return e ? e : REEL_E_NOMEM;
+	for (int k = 0; k <= REEL_OP__COUNT; k++)
+		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
+	model_pqrs_finish(&fr->pq, m->pqrs);
+	if ((e = model_devs_finish(fr->df)) || (e = inflight_finish(&fr->inf, m)))
+		return e;
+	memset(&fr->inf, 0, sizeof(fr->inf));
+	if (m->naive)
+		return 0;
+	model_phases_fill(fr->pf);
+	if ((e = fit_pass(fr, pass_chain)))
+		return e;
+	model_phases_finish(fr->pf);
+	return 0;
+}
+
+/* ---- the whole fit ------------------------------------------------------- */
+/* Fit from SRC; HDEV: the header's devices (NULL: the reader's, once the
+ * first pass has read them all).  1 when the trace is not sorted by
+ * arrival time (nothing fitted), else 0 or an error. */
+static int fit_source(struct model *m, struct fit_src *src, const struct reel_device *hdev,
+		      size_t nhdev, const struct model_fit_opts *o, char *err, size_t errlen)
+{
+	struct fit_run fr = {.m = m, .src = src};
+	unsigned maxp = o && o->max_phases ? o->max_phases : 8;
+	if (maxp > MODEL_MAX_PHASES)
+		maxp = MODEL_MAX_PHASES;
+	m->naive = o && o->naive;
+	uint64_t cap = 0;
+	int e = fit_scan(src, &fr.sc, err, errlen);
+	if (!e && fr.sc.n < 2)
+		e = reel_errf(err, errlen, REEL_E_ARG,
+			      "the trace has %llu I/O; a model needs at least 2",
+			      (unsigned long long)fr.sc.n);
+	if (e || !fr.sc.sorted) {
+		fit_run_free(&fr);
+		return e ? e : 1;
 	}
-	if ((e = fit_devices(m, tr, err, errlen)) || (e = fit_inflight(m, tr)) ||
-	    (e = fit_whole_trace(m, tr)))
-		goto out;
-	e = 0;
-out:
+	if (!hdev) {
+		const struct reel_header *h = reel_reader_header(src->r);
+		hdev = h->devices;
+		nhdev = h->ndevices < 64 ? h->ndevices : 64;
+	}
+	if (!(e = fit_frame(&fr, hdev, nhdev)) && !(e = fit_windows(&fr, maxp, &cap)))
+		e = fit_rest(&fr, cap);
 	if (e == REEL_E_NOMEM)
-		reel_errf(err, errlen, e, "out of memory fitting %zu I/O", n);
-	free(wstart);
-	free(wphase);
+		reel_errf(err, errlen, e, "out of memory fitting %llu I/O",
+			  (unsigned long long)fr.sc.n);
+	else if (e)
+		reel_errf(err, errlen, e, "%s",
+			  src->r ? reel_reader_errmsg(src->r) : reel_strerror(e));
+	fit_run_free(&fr);
 	if (e)
 		model_free(m);
 	return e;
+}
+
+int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
+	      char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	struct fit_src src = {.tr = tr};
+	int e = fit_source(m, &src, tr->devs, tr->ndev, o, err, errlen);
+	if (e == 1)
+		return reel_errf(err, errlen, REEL_E_ARG,
+				 "the trace is not sorted by arrival time (model_trace_sort)");
+	if (!e)
+		snprintf(m->source, sizeof(m->source), "%s", tr->source);
+	return e;
+}
+
+int model_fit_file(struct model *m, const char *path, const struct model_fit_opts *o, char *err,
+		   size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	struct fit_src src = {0};
+	if (reel_reader_open(&src.r, path, 0)) /* model_trace_load says why */
+		return model_trace_load(&(struct model_trace){0}, path, err, errlen);
+	char source[64];
+	const struct reel_header *h = reel_reader_header(src.r);
+	snprintf(source, sizeof(source), "%s", h->source ? h->source : "");
+	int e = fit_source(m, &src, NULL, 0, o, err, errlen);
+	fit_src_close(&src);
+	reel_reader_close(src.r);
+	if (e == 1) { /* not in time order: sorted in memory */
+		struct model_trace tr;
+		if ((e = model_trace_load(&tr, path, err, errlen)))
+			return e;
+		e = model_fit(m, &tr, o, err, errlen);
+		model_trace_free(&tr);
+		return e;
+	}
+	if (e) { /* name the file */
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", err);
+		return reel_errf(err, errlen, e, "%s: %s", path, msg);
+	}
+	snprintf(m->source, sizeof(m->source), "%s", source);
+	return 0;
 }

@@ -12,25 +12,6 @@
 
 #define LOCAL_LIMIT (1u << 20)
 
-/* ---- a small growable int64 vector ------------------------------------- */
-struct vec {
-	int64_t *v;
-	size_t n, cap;
-};
-static inline int vpush(struct vec *v, int64_t x)
-{
-	if (v->n == v->cap) {
-		size_t c = v->cap ? v->cap * 2 : 1024;
-		int64_t *p = realloc(v->v, c * sizeof(*p));
-		if (!p)
-			return REEL_E_NOMEM;
-		v->v = p;
-		v->cap = c;
-	}
-	v->v[v->n++] = x;
-	return 0;
-}
-
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
 {
@@ -136,15 +117,33 @@ static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t n
 /* ---- one device ------------------------------------------------------------ */
 /* What the passes over one device's I/O share. */
 struct dev_fit {
-	const struct model_trace *tr;
 	struct model_devspace *d;
-	struct samp addr, jumps; /* offsets; every jump */
-	struct vec runs, loc;    /* run lengths; local jumps */
-	uint64_t *tc;            /* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;        /* blocks written, read */
-	int sh;                  /* block = offset >> sh */
+	const struct dev_pre *pre;
+	struct samp addr, jumps, runs, loc; /* offsets; every jump; run lengths; local jumps */
+	uint64_t *tc;             /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;         /* blocks written, read */
+	int sh;                   /* block = offset >> sh */
+	int done;                 /* nothing more to fit (no addressed I/O) */
 	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
+	uint64_t nruns, nlocal;   /* the first pass's count of runs, of local jumps (at most) */
+	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
+	/* the walk: the end of the I/O before, the run so far, the region */
+	uint64_t prev_end;
+	int seen;
+	int64_t run;
+	uint32_t reg;
+	size_t nloc, nrem;
+	struct region_lut lut;
+	uint64_t regc[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
+};
+
+/* Every device at once. */
+struct devs_fit {
+	size_t nd;
+	int naive;
+	const int8_t *slot; /* device id -> index */
+	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
 static void dev_fit_free(struct dev_fit *f)
@@ -156,6 +155,15 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
+}
+
+void model_devs_free(struct devs_fit *df)
+{
+	if (!df)
+		return;
+	for (size_t k = 0; k < df->nd; k++)
+		dev_fit_free(&df->f[k]);
+	free(df);
 }
 
 /* Alignment, extent and local limit; the one region of a device without
@@ -189,14 +197,14 @@ static int device_space(struct model_devspace *d, const struct dev_pre *pre, int
 	return 0;
 }
 
-static int dev_fit_init(struct dev_fit *f, const struct model_trace *tr, struct model_devspace *d,
-			size_t nd)
+static int dev_fit_init(struct dev_fit *f, struct model_devspace *d, const struct dev_pre *pre,
+			uint64_t cap)
 {
-	memset(f, 0, sizeof(*f));
-	f->tr = tr;
+	size_t nd = pre->nd;
 	f->d = d;
-	if (samp_init(&f->addr, nd, model_dist_stride(nd)) ||
-	    samp_init(&f->jumps, nd, model_dist_stride(nd ? nd - 1 : 0)))
+	f->pre = pre;
+	f->slo = 1;
+	if (samp_init(&f->addr, nd, fit_stride(nd, cap)))
 		return REEL_E_NOMEM;
 	/* read/write overlap at 1 MiB granularity (coarser on huge devices:
 	 * at most 2^26 blocks), with one bitmap per direction */
@@ -209,35 +217,70 @@ static int dev_fit_init(struct dev_fit *f, const struct model_trace *tr, struct 
 	return f->wb && f->rb ? 0 : REEL_E_NOMEM;
 }
 
-/* First pass: the offsets (sampled), the blocks read and written, and the
- * share of I/O in the hottest 10% of 1024 equal slices. */
-static void device_offsets(struct dev_fit *f)
+int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_scan *sc,
+		    uint64_t cap)
 {
-	const struct model_trace *tr = f->tr;
-	struct model_devspace *d = f->d;
-	uint64_t ext = d->extent;
-	uint64_t sl[1024] = {0}, slo = 1, shi = 0, sc = 0;
-	for (size_t i = 0; i < tr->n; i++) {
-		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+	struct devs_fit *df = calloc(1, sizeof(*df));
+	*dfp = df;
+	if (!df)
+		return REEL_E_NOMEM;
+	df->nd = m->ndevs;
+	df->naive = m->naive;
+	df->slot = sc->slot;
+	for (size_t k = 0; k < df->nd; k++) {
+		struct dev_fit *f = &df->f[k];
+		if ((f->done = device_space(&m->devs[k], &sc->pre[k], m->naive))) {
+			f->d = &m->devs[k];
 			continue;
-		uint64_t off = tr->off[i];
+		}
+		if (dev_fit_init(f, &m->devs[k], &sc->pre[k], cap))
+			return REEL_E_NOMEM;
+	}
+	return 0;
+}
+
+/* First pass: the offsets (sampled), the blocks read and written, the I/O
+ * per slice of the extent (for the hottest 10%); runs and local jumps
+ * counted, to size the walk's samples. */
+void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
+		if (f->done || c->op[i] == REEL_OP_FLUSH)
+			continue;
+		uint64_t off = c->off[i];
 		f->k++;
 		samp_add(&f->addr, (int64_t)off);
-		if (!(off >= slo && off < shi))
-			slice_range(off, ext, &slo, &shi, &sc);
-		sl[sc]++;
+		if (!(off >= f->slo && off < f->shi))
+			slice_range(off, f->d->extent, &f->slo, &f->shi, &f->sc);
+		f->sl[f->sc]++;
 		uint64_t b = ((off >> 20) << 20) >> f->sh;
-		size_t rd = tr->op[i] == REEL_OP_READ;
+		size_t rd = c->op[i] == REEL_OP_READ;
 		uint8_t *mine = rd ? f->rb : f->wb;
 		mine[b / 8] |= (uint8_t)(1u << (b % 8));
 		f->nr += rd;
 		f->nw += rd ^ 1;
+		if (f->seen) {
+			int64_t j = (int64_t)(off - f->prev_end);
+			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+			f->nruns += j != 0;
+			f->nlocal += j != 0 && aj <= f->d->local_limit;
+		} else {
+			f->seen = 1;
+			f->nruns = 1;
+		}
+		f->prev_end = off + c->len[i];
 	}
-	qsort(sl, 1024, sizeof(sl[0]), u64cmp);
+}
+
+/* The share of I/O in the hottest 10% of the 1024 slices. */
+static void device_hot10(struct dev_fit *f)
+{
+	qsort(f->sl, 1024, sizeof(f->sl[0]), u64cmp);
 	uint64_t top = 0;
 	for (size_t s = 1024 - 102; s < 1024; s++)
-		top += sl[s];
-	d->hot10 = f->k ? (double)top / (double)f->k : 0;
+		top += f->sl[s];
+	f->d->hot10 = f->k ? (double)top / (double)f->k : 0;
 }
 
 /* Equal-mass bounds, plus each hot block (a point mass of the offsets
@@ -248,6 +291,8 @@ static void device_regions(struct dev_fit *f)
 	struct model_devspace *d = f->d;
 	uint64_t ext = d->extent, align = d->align;
 	samp_fit(&f->addr, &d->addr);
+	free(f->addr.v);
+	f->addr.v = NULL;
 	uint32_t R = (uint32_t)(f->k / 32);
 	if (R < 1)
 		R = 1;
@@ -274,58 +319,94 @@ static void device_regions(struct dev_fit *f)
 		f->hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
 }
 
-/* Second pass, in time order: jumps, runs, the regions' I/O (weights) and
- * remote jumps counted in a from x to matrix; read/write overlap. */
-static int device_walk(struct dev_fit *f, uint64_t *regc, size_t *nloc, size_t *nrem)
+size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 {
-	const struct model_trace *tr = f->tr;
-	struct model_devspace *d = f->d;
-	uint32_t nreg = d->nregions;
-	struct region_lut lut;
-	region_lut_init(&lut, d);
-	f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc));
-	if (!f->tc)
-		return REEL_E_NOMEM;
-	uint64_t prev_end = 0;
-	int seen = 0;
-	int64_t run = 0;
-	uint32_t reg = 0;
-	for (size_t i = 0; i < tr->n; i++) {
-		if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
+	size_t k = 0;
+	for (size_t i = 0; i < df->nd; i++) {
+		struct dev_fit *f = &df->f[i];
+		if (f->done)
 			continue;
-		uint64_t off = tr->off[i];
-		overlap_count(tr->op[i], off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
-		/* sequential I/O mostly stays in the region of the one before */
-		if (!(off >= d->bound[reg] && off < d->bound[reg + 1]))
-			reg = region_of(d, &lut, off);
-		regc[reg]++;
-		if (seen) {
-			int64_t j = (int64_t)(off - prev_end);
-			samp_add(&f->jumps, j);
-			if (j == 0) {
-				run++;
-			} else {
-				if (vpush(&f->runs, run))
-					return REEL_E_NOMEM;
-				run = 1;
-				uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-				if (aj <= d->local_limit && !f->hotr[reg]) {
-					if (vpush(&f->loc, j))
-						return REEL_E_NOMEM;
-					++*nloc;
-				} else {
-					f->tc[(size_t)region_of(d, &lut, prev_end) * nreg + reg]++;
-					++*nrem;
-				}
-			}
-		} else {
-			seen = 1;
-			run = 1;
+		device_hot10(f);
+		f->seen = 0;
+		if (df->naive) {
+			free(f->addr.v);
+			f->addr.v = NULL;
+			continue;
 		}
-		prev_end = off + tr->len[i];
+		device_regions(f);
+		n[k++] = f->pre->nd ? f->pre->nd - 1 : 0;
+		n[k++] = f->nruns;
+		n[k++] = f->nlocal;
 	}
-	if (seen && vpush(&f->runs, run))
-		return REEL_E_NOMEM;
+	return k;
+}
+
+int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
+{
+	for (size_t i = 0; i < df->nd; i++) {
+		struct dev_fit *f = &df->f[i];
+		if (f->done || df->naive)
+			continue;
+		uint32_t nreg = f->d->nregions;
+		size_t nd = f->pre->nd;
+		region_lut_init(&f->lut, f->d);
+		/* the jumps' stride as model_dist_fit would take it from all of them */
+		if (samp_init(&f->jumps, nd, fit_stride(nd ? nd - 1 : 0, cap)) ||
+		    samp_init(&f->runs, f->nruns, fit_stride(f->nruns, cap)) ||
+		    samp_init(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
+		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
+			return REEL_E_NOMEM;
+	}
+	return 0;
+}
+
+/* One I/O of the walk, in time order: its jump, the run it ends or
+ * extends, its region (weights) and a remote jump counted in a from x to
+ * matrix; read/write overlap. */
+static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len)
+{
+	struct model_devspace *d = f->d;
+	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
+	/* sequential I/O mostly stays in the region of the one before */
+	if (!(off >= d->bound[f->reg] && off < d->bound[f->reg + 1]))
+		f->reg = region_of(d, &f->lut, off);
+	f->regc[f->reg]++;
+	if (f->seen) {
+		int64_t j = (int64_t)(off - f->prev_end);
+		samp_add(&f->jumps, j);
+		if (j == 0) {
+			f->run++;
+		} else {
+			samp_add(&f->runs, f->run);
+			f->run = 1;
+			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+			if (aj <= d->local_limit && !f->hotr[f->reg]) {
+				samp_add(&f->loc, j);
+				f->nloc++;
+			} else {
+				f->tc[(size_t)region_of(d, &f->lut, f->prev_end) * d->nregions +
+				      f->reg]++;
+				f->nrem++;
+			}
+		}
+	} else {
+		f->seen = 1;
+		f->run = 1;
+	}
+	f->prev_end = off + len;
+}
+
+int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
+		if (f->done || c->op[i] == REEL_OP_FLUSH)
+			continue;
+		if (df->naive) /* the reads in blocks also written and the converse */
+			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->rb, &f->ra, &f->wa);
+		else
+			device_step(f, c->op[i], c->off[i], c->len[i]);
+	}
 	return 0;
 }
 
@@ -370,50 +451,37 @@ static int device_transitions(struct dev_fit *f)
 }
 
 /* The regions' weights, jumps, runs and local jumps from the walk. */
-static void device_fill(struct dev_fit *f, const uint64_t *regc, size_t nloc, size_t nrem)
+static void device_fill(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
 	overlap_set(d, f->ra, f->wa, f->nr, f->nw);
 	for (uint32_t r = 0; r < d->nregions; r++)
-		d->weight[r] = f->k ? (double)regc[r] / (double)f->k : 1.0 / d->nregions;
+		d->weight[r] = f->k ? (double)f->regc[r] / (double)f->k : 1.0 / d->nregions;
 	samp_fit(&f->jumps, &d->jump);
 	/* for people: coarser (0.02, or half the sampling noise if larger) */
 	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;
 	model_dist_coarsen(&d->jump, je > 0.02 ? je : 0.02);
-	model_dist_fit(&d->run, f->runs.v, f->runs.n);
-	model_dist_fit(&d->local, f->loc.v, f->loc.n);
-	d->p_local = (nloc + nrem) ? (double)nloc / (double)(nloc + nrem) : 0;
+	samp_fit(&f->runs, &d->run);
+	samp_fit(&f->loc, &d->local);
+	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
 }
 
-int model_fit_device(const struct model_trace *tr, struct model_devspace *d,
-		     const struct dev_pre *pre, int naive)
+int model_devs_finish(struct devs_fit *df)
 {
-	if (device_space(d, pre, naive))
-		return 0;
-	struct dev_fit f;
-	int e = dev_fit_init(&f, tr, d, pre->nd);
-	if (e)
-		goto out;
-	device_offsets(&f);
-	if (naive) {
-		/* reads in blocks also written and the converse: a pass of their
-		 * own for the naive model, else in the pass of the jumps */
-		for (size_t i = 0; i < tr->n; i++) {
-			if (tr->dev[i] != d->id || tr->op[i] == REEL_OP_FLUSH)
-				continue;
-			overlap_count(tr->op[i], tr->off[i], f.sh, f.wb, f.rb, &f.ra, &f.wa);
+	for (size_t i = 0; i < df->nd; i++) {
+		struct dev_fit *f = &df->f[i];
+		if (f->done)
+			continue;
+		if (df->naive) {
+			overlap_set(f->d, f->ra, f->wa, f->nr, f->nw);
+			continue;
 		}
-		overlap_set(d, f.ra, f.wa, f.nr, f.nw);
-		goto out;
+		if (f->seen) /* the last run */
+			samp_add(&f->runs, f->run);
+		device_fill(f);
+		int e = device_transitions(f);
+		if (e)
+			return e;
 	}
-	device_regions(&f);
-	uint64_t regc[MODEL_MAX_REGIONS] = {0};
-	size_t nloc = 0, nrem = 0;
-	if ((e = device_walk(&f, regc, &nloc, &nrem)))
-		goto out;
-	device_fill(&f, regc, nloc, nrem);
-	e = device_transitions(&f);
-out:
-	dev_fit_free(&f);
-	return e;
+	return 0;
 }

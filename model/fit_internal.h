@@ -70,22 +70,108 @@ static inline void bm_add_op(struct model_bm *bm, const int *sh, uint8_t op, int
 		bo->c[b0->k >> sh[op]]++;
 }
 
+/* ---- the trace as the passes read it (fit_source.c) -------------------- */
+/* One chunk of records, column by column; issue and complete NULL when the
+ * chunk lacks them (as -1 in a trace that has them). */
+#define FIT_CHUNK 65536
+struct fit_cols {
+	size_t n;
+	uint64_t base; /* the trace index of the chunk's first record */
+	const int64_t *t, *issue, *complete;
+	const uint64_t *off;
+	const uint32_t *len;
+	const uint8_t *op;
+	const uint16_t *dev;
+	const uint16_t *win; /* each record's window (the driver fills it) */
+};
+/* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
+struct fit_src {
+	const struct model_trace *tr; /* in memory (then r is NULL) */
+	struct reel_reader *r;
+	const struct reel_rec *recs; /* the reader's chunk, from rpos on */
+	long nrecs, rpos;
+	struct model_trace buf; /* at most FIT_CHUNK of them as columns */
+	uint64_t pos;
+};
+/* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */
+long fit_src_next(struct fit_src *s, struct fit_cols *c);
+int fit_src_rewind(struct fit_src *s);
+void fit_src_close(struct fit_src *s);
+
 /* the device's non-flush I/O: their count, highest end and the OR of their
- * offsets and lengths (for the alignment), from model_fit's pass over them */
+ * offsets and lengths (for the alignment), from the first pass */
 struct dev_pre {
 	size_t nd;
 	uint64_t maxend, alignbits;
 };
 
-/* Fit phase PI from its windows (wphase[w] == PI; window w holds records
- * wstart[w] .. wstart[w + 1] - 1): 0 or REEL_E_NOMEM. */
-int model_fit_phase(struct model *m, const struct model_trace *tr, size_t pi, const int *wphase,
-		    size_t nwin, const size_t *wstart);
+/* What the first pass over the trace finds (fit_source.c). */
+struct fit_scan {
+	uint64_t n, nop[REEL_OP__COUNT], nic; /* I/O; per op; with issue <= complete */
+	double bytes[REEL_OP__COUNT];
+	int64_t tfirst, tmin, tmax;
+	int sorted;    /* arrival times never decrease */
+	uint64_t q;    /* gcd of the arrival times' distances to the first */
+	uint64_t amax; /* highest end offset (at least 1) */
+	size_t nd;     /* devices, in order of first use */
+	uint16_t ids[MODEL_MAX_DEVS];
+	uint64_t per[MODEL_MAX_DEVS];
+	struct dev_pre pre[MODEL_MAX_DEVS];
+	int8_t *slot; /* device id -> index, -1 unused (65536 of them) */
+};
+int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen);
+
+/* ---- bounded samples -------------------------------------------------------- */
+/* The largest sample L <= MODEL_DIST_SAMPLE such that distributions of N[0..K)
+ * observations each sampled to at most L hold at most BUDGET values together
+ * (water filling: the small ones whole); at least FIT_SAMPLE_MIN. */
+#define FIT_SAMPLE_BUDGET (4u << 20)
+#define FIT_SAMPLE_MIN (1u << 16)
+/* the b-models' bins of a fit: at most 2^FIT_BM_LEVELS (a trace of 2 Mi
+ * I/O reaches it), so that their memory stays flat */
+#define FIT_BM_LEVELS 17
+uint64_t fit_sample_cap(const uint64_t *n, size_t k, uint64_t budget);
+/* The stride that samples N observations to at most CAP (as model_dist_stride
+ * when CAP is MODEL_DIST_SAMPLE). */
+static inline size_t fit_stride(uint64_t n, uint64_t cap)
+{
+	return n > cap ? (size_t)((n + cap - 1) / cap) : 1;
+}
+
+/* ---- phases (fit_phase.c): every phase at once, pass by pass ---------------- */
+struct phases_fit;
+/* WPHASE, WCNT (I/O per window) and the model's windows and phases are set;
+ * CAP bounds each sample.  0 or REEL_E_NOMEM. */
+int model_phases_init(struct phases_fit **pf, struct model *m, const int *wphase,
+		      const uint32_t *wcnt, int64_t t0, uint64_t cap);
+/* The counts the samples are sized by: sizes per op and gaps of each phase
+ * (at most (REEL_OP__COUNT + 1) * MODEL_MAX_PHASES), for fit_sample_cap. */
+size_t model_phases_counts(const struct model *m, const int *wphase, const uint32_t *wcnt,
+			   uint64_t *n);
+void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c);
+/* After the scan: fill the phases; then the gap-class chain's pass. */
+void model_phases_fill(struct phases_fit *pf);
+void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c);
+void model_phases_finish(struct phases_fit *pf);
+void model_phases_free(struct phases_fit *pf);
 /* The naive model's one phase: Poisson arrivals, mean sizes. */
-void model_fit_naive_phase(struct model *m, const struct model_trace *tr);
-/* Fit device D (id, capacity and share set) from the trace: 0 or
- * REEL_E_NOMEM.  NAIVE: one region, no runs (the addresses uniform). */
-int model_fit_device(const struct model_trace *tr, struct model_devspace *d,
-		     const struct dev_pre *pre, int naive);
+void model_fit_naive_phase(struct model *m, const struct fit_scan *sc);
+
+/* ---- devices (fit_device.c): every device at once ----------------------------- */
+struct devs_fit;
+/* m->devs[k] has id, capacity and share; SC what the first pass found.
+ * CAP bounds the offsets' samples. */
+int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc,
+		    uint64_t cap);
+/* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
+void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c);
+/* Between the passes: regions from the offsets; the counts of the second
+ * pass's samples (jumps, runs, local jumps: 3 a device) into N. */
+size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
+/* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
+int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
+int model_devs_walk(struct devs_fit *df, const struct fit_cols *c);
+int model_devs_finish(struct devs_fit *df);
+void model_devs_free(struct devs_fit *df);
 
 #endif

@@ -123,15 +123,43 @@ static void fit_families(struct model_phase *p, const int64_t *gaps, size_t n, s
 }
 
 /* ---- per phase ----------------------------------------------------------- */
-/* What one pass over the phase's windows gathers: bounded samples (the
- * counts per op and of gaps are known beforehand from the windows). */
+/* What the passes gather for one phase: bounded samples (the counts per op
+ * and of gaps are known beforehand from the windows), the op chain, and
+ * the gap-class chain's counts. */
 struct phase_fit {
 	struct samp sizes[REEL_OP__COUNT], gaps, fam;
 	struct model_bm bm[REEL_OP__COUNT + 1];
+	int sh[REEL_OP__COUNT];
 	int64_t *leads;
 	size_t nlead, nz;
 	uint64_t opn[REEL_OP__COUNT][REEL_OP__COUNT];
 	uint64_t opc[REEL_OP__COUNT];
+	/* the chain's pass: gap classes, the class before, gaps so far; four
+	 * tables in turn, so that a repeating transition does not wait on the
+	 * increment before it */
+	struct gap_classes *gc;
+	int prev;
+	size_t gi;
+	uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES];
+	uint64_t byc[MODEL_CNT_BUCKETS][MODEL_CLASSES];
+};
+
+/* Every phase at once, and the record before (of any phase). */
+struct phases_fit {
+	struct model *m;
+	struct phase_fit *f;
+	const int *wphase;
+	const uint32_t *wcnt;
+	int64_t *wacc; /* where window w starts in its phase's local time */
+	int64_t t0;
+	double wl;
+	int has_prev;
+	int64_t pt;
+	uint8_t pop;
+	uint16_t pw;
+	/* the current window: its start in trace and phase-local time */
+	uint16_t cw;
+	int64_t cws, cacc;
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -143,80 +171,145 @@ static void phase_fit_free(struct phase_fit *f)
 	free(f->gaps.v);
 	free(f->fam.v);
 	free(f->leads);
+	free(f->gc);
 }
 
-/* Size the samples from the phase's windows: its I/O per op, gaps and
- * non-empty windows; the phase-local time runs to *accend. */
-static int phase_fit_init(struct phase_fit *f, const struct model *m, size_t pi,
-			  const int *wphase, size_t nwin, const size_t *wstart)
+/* Phase PI's I/O per op and gaps, from the window table. */
+static void phase_counts(const struct model *m, size_t pi, const int *wphase,
+			 const uint32_t *wcnt, uint64_t *pops, uint64_t *ngap, uint64_t *nne)
 {
-	double wl = (double)m->duration_ns / (double)m->nwin;
-	uint64_t pops[REEL_OP__COUNT] = {0}, pios = 0, ngap = 0, nwp = 0, nne = 0;
-	memset(f, 0, sizeof(*f));
-	for (size_t w = 0; w < nwin; w++) {
+	memset(pops, 0, REEL_OP__COUNT * sizeof(*pops));
+	*ngap = *nne = 0;
+	for (size_t w = 0; w < m->nwin; w++) {
 		if (wphase[w] != (int)pi)
 			continue;
-		nwp++;
-		size_t cnt = wstart[w + 1] - wstart[w];
-		pios += cnt;
-		ngap += cnt ? cnt - 1 : 0;
-		nne += cnt > 0;
+		*ngap += wcnt[w] ? wcnt[w] - 1 : 0;
+		*nne += wcnt[w] > 0;
 		for (int o = 0; o < REEL_OP__COUNT; o++)
 			pops[o] += m->win_ops[w * REEL_OP__COUNT + o];
 	}
+}
+
+size_t model_phases_counts(const struct model *m, const int *wphase, const uint32_t *wcnt,
+			   uint64_t *n)
+{
+	size_t k = 0;
+	for (size_t pi = 0; pi < m->nphases; pi++) {
+		uint64_t nne;
+		phase_counts(m, pi, wphase, wcnt, n + k, n + k + REEL_OP__COUNT, &nne);
+		k += REEL_OP__COUNT + 1;
+	}
+	return k;
+}
+
+/* Size the samples from the phase's windows: its I/O per op, gaps and
+ * non-empty windows; the phase-local time runs to accend. */
+static int phase_fit_init(struct phase_fit *f, struct model *m, size_t pi, const int *wphase,
+			  const uint32_t *wcnt, uint64_t cap)
+{
+	double wl = (double)m->duration_ns / (double)m->nwin;
+	uint64_t pops[REEL_OP__COUNT], pios = 0, ngap, nne, nwp = 0;
+	memset(f, 0, sizeof(*f));
+	f->prev = -1;
+	phase_counts(m, pi, wphase, wcnt, pops, &ngap, &nne);
+	for (size_t w = 0; w < m->nwin; w++)
+		nwp += wphase[w] == (int)pi;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		pios += pops[o];
+	m->phases[pi].windows = nwp;
 	int64_t accend = (int64_t)nwp * ((int64_t)wl + 1);
 	for (int o = 0; o < REEL_OP__COUNT; o++)
-		if (samp_init(&f->sizes[o], pops[o], model_dist_stride(pops[o])))
+		if (samp_init(&f->sizes[o], pops[o], fit_stride(pops[o], cap)))
 			return REEL_E_NOMEM;
-	if (samp_init(&f->gaps, ngap, model_dist_stride(ngap)) ||
+	if (samp_init(&f->gaps, ngap, fit_stride(ngap, cap)) ||
 	    samp_init(&f->fam, ngap, FAM_STRIDE(ngap)))
 		return REEL_E_NOMEM;
 	if (!(f->leads = malloc((nne + 1) * sizeof(*f->leads))))
 		return REEL_E_NOMEM;
+	/* the b-model's bins: at most 2^FIT_BM_LEVELS, so that its memory
+	 * does not grow with the trace */
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (model_bm_init(&f->bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1))
+		if (model_bm_init_max(&f->bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1,
+				      FIT_BM_LEVELS))
+			return REEL_E_NOMEM;
+	bm_op_shifts(f->bm, f->sh);
+	return 0;
+}
+
+int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphase,
+		      const uint32_t *wcnt, int64_t t0, uint64_t cap)
+{
+	struct phases_fit *pf = calloc(1, sizeof(*pf));
+	*pfp = pf;
+	if (!pf || !(pf->f = calloc(m->nphases, sizeof(*pf->f))) ||
+	    !(pf->wacc = malloc(m->nwin * sizeof(*pf->wacc))))
+		return REEL_E_NOMEM;
+	pf->m = m;
+	pf->wphase = wphase;
+	pf->wcnt = wcnt;
+	pf->t0 = t0;
+	pf->wl = (double)m->duration_ns / (double)m->nwin;
+	pf->cw = UINT16_MAX;
+	int64_t acc[MODEL_MAX_PHASES] = {0};
+	for (size_t w = 0; w < m->nwin; w++) {
+		pf->wacc[w] = acc[wphase[w]];
+		acc[wphase[w]] += (int64_t)pf->wl + 1;
+	}
+	for (size_t p = 0; p < m->nphases; p++)
+		if (phase_fit_init(&pf->f[p], m, p, wphase, wcnt, cap))
 			return REEL_E_NOMEM;
 	return 0;
 }
 
-/* The pass over the phase's windows in time order: sizes, op chain, gaps,
- * where each window's first arrival falls, the phase-local b-model. */
-static void phase_scan(struct phase_fit *f, struct model_phase *p, const struct model *m,
-		       const struct model_trace *tr, size_t pi, const int *wphase, size_t nwin,
-		       const size_t *wstart)
+void model_phases_free(struct phases_fit *pf)
 {
-	int64_t acc = 0; /* phase-local time: the phase's windows laid end to end */
-	double wl = (double)m->duration_ns / (double)m->nwin;
-	int sh[REEL_OP__COUNT];
-	bm_op_shifts(f->bm, sh);
-	for (size_t w = 0; w < nwin; w++) {
-		if (wphase[w] != (int)pi)
-			continue;
-		p->windows++;
-		int64_t ws = tr->t[0] + (int64_t)((double)w * wl);
-		for (size_t i = wstart[w]; i < wstart[w + 1]; i++) {
-			uint8_t op = tr->op[i];
-			p->ios++;
-			f->opc[op]++;
-			samp_add(&f->sizes[op], tr->len[i]);
-			int64_t lt = acc + (tr->t[i] - ws);
-			bm_add_op(f->bm, sh, op, lt);
-			if (i > 0 && i != wstart[w]) {
-				f->opn[tr->op[i - 1]][op]++;
-			} else if (i > 0 && w > 0 && wphase[w - 1] == (int)pi) {
-				f->opn[tr->op[i - 1]][op]++;
-			}
-			if (i > wstart[w]) { /* gaps inside the window */
-				int64_t g = tr->t[i] - tr->t[i - 1];
-				samp_add(&f->gaps, g);
-				samp_add(&f->fam, g);
-				f->nz += g == 0;
-			} else { /* where the window's first I/O falls, in ppm */
-				double fr = (double)(tr->t[i] - ws) / wl * 1e6;
-				f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
-			}
+	if (!pf)
+		return;
+	if (pf->f)
+		for (size_t p = 0; p < pf->m->nphases; p++)
+			phase_fit_free(&pf->f[p]);
+	free(pf->f);
+	free(pf->wacc);
+	free(pf);
+}
+
+/* The pass in time order: sizes, op chain, gaps, where each window's first
+ * arrival falls, the phase-local b-model. */
+void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
+{
+	const int *wphase = pf->wphase;
+	for (size_t i = 0; i < c->n; i++) {
+		uint16_t w = c->win[i];
+		int pi = wphase[w];
+		struct phase_fit *f = &pf->f[pi];
+		struct model_phase *p = &pf->m->phases[pi];
+		if (w != pf->cw) {
+			pf->cw = w;
+			pf->cws = pf->t0 + (int64_t)((double)w * pf->wl);
+			pf->cacc = pf->wacc[w];
 		}
-		acc += (int64_t)wl + 1;
+		int64_t t = c->t[i];
+		uint8_t op = c->op[i];
+		int first = !pf->has_prev || pf->pw != w;
+		p->ios++;
+		f->opc[op]++;
+		samp_add(&f->sizes[op], c->len[i]);
+		bm_add_op(f->bm, f->sh, op, pf->cacc + (t - pf->cws));
+		if (pf->has_prev && (!first || (w > 0 && wphase[w - 1] == pi)))
+			f->opn[pf->pop][op]++;
+		if (!first) { /* gaps inside the window */
+			int64_t g = t - pf->pt;
+			samp_add(&f->gaps, g);
+			samp_add(&f->fam, g);
+			f->nz += g == 0;
+		} else { /* where the window's first I/O falls, in ppm */
+			double fr = (double)(t - pf->cws) / pf->wl * 1e6;
+			f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
+		}
+		pf->has_prev = 1;
+		pf->pt = t;
+		pf->pop = op;
+		pf->pw = w;
 	}
 }
 
@@ -302,83 +395,88 @@ static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, 
 	return c;
 }
 
-/* The gaps in time order again: their classes and the classes' chain. */
-static void phase_gap_chain(struct model_phase *p, const struct model_trace *tr, size_t pi,
-			    const int *wphase, size_t nwin, const size_t *wstart)
+
+void model_phases_fill(struct phases_fit *pf)
 {
-	/* four tables in turn: a transition repeating does not wait on the
-	 * increment before it */
-	uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES] = {{0}};
-	double tm[MODEL_CLASSES][MODEL_CLASSES];
-	double uni[MODEL_CLASSES];
-	struct gap_classes gc;
-	for (int c = 0; c < MODEL_CLASSES; c++)
-		uni[c] = 1.0 / MODEL_CLASSES;
-	gap_classes_init(&gc, &p->gap);
-	int prev = -1;
-	size_t gi = 0;
-	uint64_t byc[MODEL_CNT_BUCKETS][MODEL_CLASSES] = {{0}};
-	for (size_t w = 0; w < nwin; w++) {
-		if (wphase[w] != (int)pi || wstart[w + 1] - wstart[w] < 2)
-			continue;
-		int b = 63 - __builtin_clzll((uint64_t)(wstart[w + 1] - wstart[w]));
-		b = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
-		for (size_t i = wstart[w] + 1; i < wstart[w + 1]; i++, gi++) {
-			int c = gap_class(&gc, tr->t[i] - tr->t[i - 1], gi, pi);
-			if (prev >= 0)
-				cnt[gi & 3][prev * MODEL_CLASSES + c]++;
-			byc[b][c]++;
-			prev = c;
+	for (size_t p = 0; p < pf->m->nphases; p++) {
+		struct phase_fit *f = &pf->f[p];
+		phase_fill(f, &pf->m->phases[p], pf->m);
+		/* the samples are fitted: their memory goes before the next pass */
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			free(f->sizes[o].v);
+			f->sizes[o].v = NULL;
 		}
+		free(f->gaps.v);
+		free(f->fam.v);
+		f->gaps.v = f->fam.v = NULL;
+		if ((f->gc = malloc(sizeof(*f->gc))))
+			gap_classes_init(f->gc, &pf->m->phases[p].gap);
 	}
-	for (int b = 0; b < MODEL_CNT_BUCKETS; b++) {
-		uint64_t t = 0;
-		for (int c = 0; c < MODEL_CLASSES; c++)
-			t += byc[b][c];
-		for (int c = 0; c < MODEL_CLASSES; c++)
-			p->class_by_count[b][c] = t ? (double)byc[b][c] / (double)t : 0;
-	}
-	for (int a = 0; a < MODEL_CLASSES; a++)
-		for (int b = 0; b < MODEL_CLASSES; b++) {
-			int x = a * MODEL_CLASSES + b;
-			tm[a][b] = (double)(cnt[0][x] + cnt[1][x] + cnt[2][x] + cnt[3][x]);
-		}
-	memcpy(p->gap_next, tm, sizeof(tm));
-	normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
+	pf->has_prev = 0;
 }
 
-/* One pass over the phase's windows keeping only bounded samples, then a
- * second pass for the gap-class chain. */
-int model_fit_phase(struct model *m, const struct model_trace *tr, size_t pi, const int *wphase,
-		    size_t nwin, const size_t *wstart)
+/* The gaps in time order again: their classes and the classes' chain. */
+void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 {
-	struct model_phase *p = &m->phases[pi];
-	struct phase_fit f;
-	int e = phase_fit_init(&f, m, pi, wphase, nwin, wstart);
-	if (!e) {
-		phase_scan(&f, p, m, tr, pi, wphase, nwin, wstart);
-		phase_fill(&f, p, m);
-		phase_gap_chain(p, tr, pi, wphase, nwin, wstart);
+	for (size_t i = 0; i < c->n; i++) {
+		uint16_t w = c->win[i];
+		int64_t t = c->t[i];
+		if (pf->has_prev && pf->pw == w) { /* a gap inside the window */
+			int pi = pf->wphase[w];
+			struct phase_fit *f = &pf->f[pi];
+			int b = 63 - __builtin_clzll((uint64_t)pf->wcnt[w]);
+			b = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
+			int k = f->gc ? gap_class(f->gc, t - pf->pt, f->gi, (size_t)pi) : 0;
+			if (f->prev >= 0)
+				f->cnt[f->gi & 3][f->prev * MODEL_CLASSES + k]++;
+			f->byc[b][k]++;
+			f->prev = k;
+			f->gi++;
+		}
+		pf->has_prev = 1;
+		pf->pt = t;
+		pf->pw = w;
 	}
-	phase_fit_free(&f);
-	return e;
+}
+
+/* The chain's counts as shares. */
+void model_phases_finish(struct phases_fit *pf)
+{
+	double uni[MODEL_CLASSES];
+	for (int k = 0; k < MODEL_CLASSES; k++)
+		uni[k] = 1.0 / MODEL_CLASSES;
+	for (size_t pi = 0; pi < pf->m->nphases; pi++) {
+		struct phase_fit *f = &pf->f[pi];
+		struct model_phase *p = &pf->m->phases[pi];
+		for (int b = 0; b < MODEL_CNT_BUCKETS; b++) {
+			uint64_t t = 0;
+			for (int k = 0; k < MODEL_CLASSES; k++)
+				t += f->byc[b][k];
+			for (int k = 0; k < MODEL_CLASSES; k++)
+				p->class_by_count[b][k] = t ? (double)f->byc[b][k] / (double)t : 0;
+		}
+		for (int a = 0; a < MODEL_CLASSES; a++)
+			for (int b = 0; b < MODEL_CLASSES; b++) {
+				int x = a * MODEL_CLASSES + b;
+				p->gap_next[a][b] =
+				    (double)(f->cnt[0][x] + f->cnt[1][x] + f->cnt[2][x] + f->cnt[3][x]);
+			}
+		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
+	}
 }
 
 /* ---- the naive model: one phase, Poisson arrivals, mean sizes -------- */
-void model_fit_naive_phase(struct model *m, const struct model_trace *tr)
+void model_fit_naive_phase(struct model *m, const struct fit_scan *sc)
 {
 	struct model_phase *p = &m->phases[0];
-	uint64_t opc[REEL_OP__COUNT] = {0};
-	double bytes[REEL_OP__COUNT] = {0};
-	for (size_t i = 0; i < tr->n; i++) {
-		opc[tr->op[i]]++;
-		bytes[tr->op[i]] += tr->len[i];
-	}
-	p->ios = tr->n;
+	const uint64_t *opc = sc->nop;
+	const double *bytes = sc->bytes;
+	uint64_t n = sc->n;
+	p->ios = n;
 	p->windows = 1;
-	p->rate = (double)tr->n / ((double)m->duration_ns / 1e9);
+	p->rate = (double)n / ((double)m->duration_ns / 1e9);
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
-		p->op_mix[o] = (double)opc[o] / (double)tr->n;
+		p->op_mix[o] = (double)opc[o] / (double)n;
 		if (opc[o]) {
 			int64_t mean = (int64_t)(bytes[o] / (double)opc[o] / 512 + 0.5) * 512;
 			model_dist_fit(&p->size[o], &mean, 1);
@@ -387,9 +485,9 @@ void model_fit_naive_phase(struct model *m, const struct model_trace *tr)
 	for (int a = 0; a < REEL_OP__COUNT; a++)
 		memcpy(p->op_next[a], p->op_mix, sizeof(p->op_mix));
 	/* exponential gaps with the trace's mean, as quantile knots */
-	double mean = (double)m->duration_ns / (double)(tr->n > 1 ? tr->n - 1 : 1);
+	double mean = (double)m->duration_ns / (double)(n > 1 ? n - 1 : 1);
 	struct model_dist *g = &p->gap;
-	g->n = tr->n - 1;
+	g->n = n - 1;
 	g->mean = mean;
 	g->nk = MODEL_DIST_Q + 1;
 	for (int q = 0; q <= MODEL_DIST_Q; q++) {

@@ -45,11 +45,16 @@ static double entropy2(double b)
  */
 int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1)
 {
+	return model_bm_init_max(bm, n, t0, t1, 20);
+}
+
+int model_bm_init_max(struct model_bm *bm, size_t n, int64_t t0, int64_t t1, int maxl)
+{
 	memset(bm, 0, sizeof(*bm));
 	if (t1 <= t0 || n < 64)
 		return 0;
 	int L = 0;
-	while (L < 20 && ((size_t)16 << (L + 1)) <= n)
+	while (L < maxl && ((size_t)16 << (L + 1)) <= n)
 		L++;
 	if (L < 2)
 		return 0;
@@ -204,64 +209,83 @@ static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
 	return y >= side ? side - 1 : y;
 }
 
-void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
-		uint64_t a0, uint64_t a1, double out[4])
+int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint64_t a0,
+		    uint64_t a1)
 {
-	out[0] = out[1] = out[2] = out[3] = -1;
+	memset(p, 0, sizeof(*p));
 	if (n < 64 || t1 <= t0 || a1 <= a0)
-		return;
+		return 0;
 	int L = 1;
 	while (L < 6 && ((size_t)16 << (2 * (L + 1))) <= n)
 		L++;
-	size_t side = (size_t)1 << L;
-	uint64_t *c = calloc(side * side, sizeof(*c));
-	if (!c)
+	p->side = (size_t)1 << L;
+	if (!(p->c = calloc(p->side * p->side, sizeof(*p->c))))
+		return REEL_E_NOMEM;
+	p->t0 = t0;
+	p->t1 = t1;
+	p->a0 = a0;
+	p->a1 = a1;
+	/* empty ranges: the first add computes its cell */
+	p->tlo = 1;
+	p->alo = 1;
+	return 0;
+}
+
+void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a)
+{
+	if (!p->c)
 		return;
+	int64_t t0 = p->t0, t1 = p->t1;
+	uint64_t a0 = p->a0, a1 = p->a1;
+	size_t side = p->side;
 	/* times in order and sequential addresses mostly stay in the cell of
 	 * the event before: the ranges [lo, hi) of the current column and row */
-	int64_t tlo = 1, thi = 0;
-	uint64_t alo = 1, ahi = 0;
-	size_t x = 0, y = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!(t[i] >= tlo && t[i] < thi)) {
-			x = pqrs_x(t[i], t0, t1, side);
-			tlo = t[i];
-			thi = t[i] + 1;
-			/* monotone: grow hi up to the next column, from an estimate */
-			if (x + 1 < side) {
-				double est =
-				    (double)t0 + (double)(x + 1) * (double)(t1 - t0) / (double)side;
-				int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
-				if (h > thi)
-					thi = h;
-				while (thi > t[i] + 1 && pqrs_x(thi - 1, t0, t1, side) > x)
-					thi--;
-				while (thi < INT64_MAX && pqrs_x(thi, t0, t1, side) <= x)
-					thi++;
-			} else {
-				thi = INT64_MAX;
-			}
+	if (!(t >= p->tlo && t < p->thi)) {
+		p->x = pqrs_x(t, t0, t1, side);
+		p->tlo = t;
+		p->thi = t + 1;
+		/* monotone: grow hi up to the next column, from an estimate */
+		if (p->x + 1 < side) {
+			double est = (double)t0 + (double)(p->x + 1) * (double)(t1 - t0) / (double)side;
+			int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
+			if (h > p->thi)
+				p->thi = h;
+			while (p->thi > t + 1 && pqrs_x(p->thi - 1, t0, t1, side) > p->x)
+				p->thi--;
+			while (p->thi < INT64_MAX && pqrs_x(p->thi, t0, t1, side) <= p->x)
+				p->thi++;
+		} else {
+			p->thi = INT64_MAX;
 		}
-		if (!(addr[i] >= alo && addr[i] < ahi)) {
-			y = pqrs_y(addr[i], a0, a1, side);
-			alo = addr[i];
-			ahi = addr[i] + 1;
-			if (y + 1 < side) {
-				double est =
-				    (double)a0 + (double)(y + 1) * (double)(a1 - a0) / (double)side;
-				uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
-				if (h > ahi)
-					ahi = h;
-				while (ahi > addr[i] + 1 && pqrs_y(ahi - 1, a0, a1, side) > y)
-					ahi--;
-				while (ahi < UINT64_MAX && pqrs_y(ahi, a0, a1, side) <= y)
-					ahi++;
-			} else {
-				ahi = UINT64_MAX;
-			}
-		}
-		c[y * side + x]++;
 	}
+	if (!(a >= p->alo && a < p->ahi)) {
+		p->y = pqrs_y(a, a0, a1, side);
+		p->alo = a;
+		p->ahi = a + 1;
+		if (p->y + 1 < side) {
+			double est = (double)a0 + (double)(p->y + 1) * (double)(a1 - a0) / (double)side;
+			uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
+			if (h > p->ahi)
+				p->ahi = h;
+			while (p->ahi > a + 1 && pqrs_y(p->ahi - 1, a0, a1, side) > p->y)
+				p->ahi--;
+			while (p->ahi < UINT64_MAX && pqrs_y(p->ahi, a0, a1, side) <= p->y)
+				p->ahi++;
+		} else {
+			p->ahi = UINT64_MAX;
+		}
+	}
+	p->c[p->y * side + p->x]++;
+}
+
+void model_pqrs_finish(struct model_pqrs *p, double out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = -1;
+	uint64_t *c = p->c;
+	size_t side = p->side;
+	p->c = NULL;
+	if (!c)
+		return;
 	double acc[4] = {0, 0, 0, 0}, wsum = 0;
 	for (size_t s = side; s >= 2; s /= 2) { /* parents of size s/2 */
 		size_t ps = s / 2;
@@ -291,6 +315,18 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 	if (wsum > 0)
 		for (int k = 0; k < 4; k++)
 			out[k] = acc[k] / wsum;
+}
+
+void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
+		uint64_t a0, uint64_t a1, double out[4])
+{
+	struct model_pqrs p;
+	out[0] = out[1] = out[2] = out[3] = -1;
+	if (model_pqrs_init(&p, n, t0, t1, a0, a1))
+		return;
+	for (size_t i = 0; i < n; i++)
+		model_pqrs_add(&p, t[i], addr[i]);
+	model_pqrs_finish(&p, out);
 }
 
 /* ---- the demerit figure ------------------------------------------------ */

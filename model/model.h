@@ -183,8 +183,14 @@ struct model_fit_opts {
 	unsigned max_phases; /* 0: default 8 */
 };
 
+/* Fit from a trace in memory (sorted by arrival time). */
 int model_fit(struct model *m, const struct model_trace *tr, const struct model_fit_opts *o,
 	      char *err, size_t errlen);
+/* Fit from a .reel file read in passes, chunk by chunk: memory does not
+ * grow with the trace (distributions are fitted on bounded samples; see
+ * MODEL.md).  A file not in arrival-time order is loaded and sorted. */
+int model_fit_file(struct model *m, const char *path, const struct model_fit_opts *o, char *err,
+		   size_t errlen);
 void model_free(struct model *m);
 
 /* MODEL.json: write (human-readable) and read (strict, bounded). */
@@ -246,6 +252,8 @@ struct model_bm {
 	size_t k;
 };
 int model_bm_init(struct model_bm *bm, size_t n, int64_t t0, int64_t t1);
+/* The same with at most 2^MAXL bins (model_bm_init: 2^20). */
+int model_bm_init_max(struct model_bm *bm, size_t n, int64_t t0, int64_t t1, int maxl);
 void model_bm_add_slow(struct model_bm *bm, int64_t t);
 static inline void model_bm_add(struct model_bm *bm, int64_t t)
 {
@@ -261,6 +269,19 @@ double model_bm_finish(struct model_bm *bm);
 /* PQRS-style quadrant shares (sorted, p >= q >= r >= s) of (time, address). */
 void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, int64_t t1,
 		uint64_t a0, uint64_t a1, double out[4]);
+/* The same, streaming: init with the event count N the caller will add (0
+ * or REEL_E_NOMEM), add (t, address) pairs, finish (frees; -1s with too
+ * few events). */
+struct model_pqrs {
+	uint64_t *c; /* side x side cells; NULL: too few events */
+	size_t side, x, y;
+	int64_t t0, t1, tlo, thi;
+	uint64_t a0, a1, alo, ahi;
+};
+int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint64_t a0,
+		    uint64_t a1);
+void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a);
+void model_pqrs_finish(struct model_pqrs *p, double out[4]);
 /* RMS horizontal distance of two latency CDFs at 10,000 quantiles (sorted). */
 double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 

@@ -22,8 +22,9 @@ rm -f "$T/big.reel"
 
 # ---- the commands as people run them: fit and gen on gen_reel traces, wall
 # time including reading the trace and writing the output, peak RSS; 3 runs
-# each, median and range.  Sizes: MODEL_BENCH_SIZES (default 10M and 30M
-# I/O; add 100000000 where memory allows: fit holds the trace, ~72 B/I/O)
+# each, median and range.  Sizes: MODEL_BENCH_SIZES (default 10M and 100M
+# I/O: fit streams the trace, its peak RSS should be the same at both; the
+# 100M trace takes about 1 GiB of /tmp and a few minutes to write)
 echo
 echo "fit and gen on gen_reel traces (wall time incl. reading and writing; 3 runs: median [min-max])"
 echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -31,7 +32,7 @@ G="$TOP/$BUILD/tests/bench/gen_reel"
 stats() { # values... -> "median [min-max]"
 	printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {printf "%.4g [%.4g-%.4g]", v[int((NR+1)/2)], v[1], v[NR]}'
 }
-for n in ${MODEL_BENCH_SIZES:-10000000 30000000}; do
+for n in ${MODEL_BENCH_SIZES:-10000000 100000000}; do
 	"$G" "$n" "$T/big.reel" 1 >/dev/null || { echo "   gen_reel $n failed"; continue; }
 	fs="" fr="" gs="" gr=""
 	for run in 1 2 3; do
