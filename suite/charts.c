@@ -136,7 +136,7 @@ static int bars_chart(struct chart_job *j, int m)
 		for (size_t d = 0; d < o->ndrives; d++)
 			for (size_t s = 0; s < p->nstates; s++) {
 				size_t c = suite_cell_index(p, s, w, 0, 0, 0);
-				struct suite_summary su;
+				struct reel_sample_stats su;
 				suite_cell_summary(o, j->res, c, d, m, &su);
 				fprintf(f, "%d %g %g %g %u \"%s: %s, %s\"\n", y++, su.n ? su.mean : 0,
 					su.n ? su.ci_lo : 0, su.n ? su.ci_hi : 0,
@@ -300,7 +300,7 @@ static int category_chart(struct chart_job *j, int by_qd)
 				for (size_t s = 0; s < p->nstates; s++) {
 					size_t c = suite_cell_index(p, s, w, 0, by_qd ? k : 0,
 								    by_qd ? 0 : k);
-					struct suite_summary su;
+					struct reel_sample_stats su;
 					suite_cell_summary(o, j->res, c, d, m, &su);
 					if (su.n) {
 						fprintf(f, " %g %g %g", su.mean, su.ci_lo, su.ci_hi);

@@ -125,7 +125,7 @@ static void cd_info(const struct suite_opts *o, const struct suite_results *res,
 		ci->busy /= ci->runs;
 		ci->ratio /= ci->runs;
 	}
-	struct suite_summary s;
+	struct reel_sample_stats s;
 	suite_cell_summary(o, res, c, d, SUITE_M_RATE, &s);
 	ci->is_short = ci->runs && ci->busy < 1.0;
 	ci->noisy = s.n >= 2 && s.cv > p->max_cv;
@@ -161,7 +161,7 @@ static void fmt_val(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
-static void fmt_summary(const struct suite_summary *s, char *buf, size_t len)
+static void fmt_summary(const struct reel_sample_stats *s, char *buf, size_t len)
 {
 	char m[32], lo[32], hi[32];
 	if (!s->n) {
@@ -244,7 +244,7 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			else
 				snprintf(ratio, sizeof(ratio), "-");
 			for (int h = 0; h < nm; h++) {
-				struct suite_summary s;
+				struct reel_sample_stats s;
 				suite_cell_summary(o, res, c, d, metrics[h], &s);
 				fmt_summary(&s, val[h], sizeof(val[h]));
 				row[4 + h] = val[h];
