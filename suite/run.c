@@ -132,6 +132,7 @@ static int one_replay(struct runner *rn, const struct suite_drive *d, const stru
 	ro.data_str = pc->data;
 	ro.fit = !strcmp(p->fit, "scale") ? REPLAY_FIT_SCALE
 		 : !strcmp(p->fit, "fail") ? REPLAY_FIT_FAIL : REPLAY_FIT_WRAP;
+	ro.align = 1; /* a trace of 512-byte sectors onto a 4 KiB drive (zram) */
 	ro.destroy_name = destroy_for(rn->o, d);
 	ro.stop = rn->o->stop;
 	int rc = replay_data_parse(pc->data, &ro.data, rn->errmsg, rn->errlen);
@@ -155,7 +156,7 @@ static int looped_trace(struct runner *rn, size_t w, unsigned copies, char *out,
 	snprintf(out, len, "%s/%s.x%u.reel", rn->work, rn->o->plan->w[w].name, copies);
 	if (access(out, R_OK) == 0)
 		return 0;
-	return suite_trace_rewrite(rn->traces[w], out, 0, copies, rn->errmsg, rn->errlen);
+	return suite_trace_rewrite(rn->traces[w], out, 0, copies, NULL, rn->errmsg, rn->errlen);
 }
 
 static int measure(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
@@ -193,11 +194,18 @@ static int run_copies(struct runner *rn, const struct suite_drive *d, const stru
 		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
 	memset(m, 0, sizeof(*m));
 	int rc = measure(rn, d, pc, copies ? copies : 1, m, &acc, res);
-	if (rc >= 0 && !copies) {
+	/* a single short copy misjudges the rate (cold start, a hiccup): size
+	 * again from the looped run while it falls short (at most twice) */
+	for (unsigned k = 1, again = !copies; rc >= 0 && again && k <= 3; k++) {
 		double busy = suite_acc_busy_s(acc), want = 1.25 * p->min_busy_s;
-		copies = busy > 0 && busy < want ? (unsigned)fmin(ceil(want / busy), MAX_COPIES) : 1;
-		if (copies > 1)
+		unsigned now = k == 1 ? 1 : copies;
+		again = busy > 0 && busy < (k == 1 ? want : 0.9 * want) && now < MAX_COPIES;
+		if (again) {
+			copies = (unsigned)fmin(ceil(now * want / busy), MAX_COPIES);
 			rc = measure(rn, d, pc, copies, m, &acc, res);
+		} else if (k == 1) {
+			copies = 1;
+		}
 	}
 	if (rc >= 0) {
 		double wall = m->wall_s;
@@ -333,18 +341,32 @@ static int run_cell(struct runner *rn, size_t c)
 	return 0;
 }
 
+/* Does the plan replay a trace's own queue depth (original, xK)? */
+static int plan_uses_original_qd(const struct suite_plan *p)
+{
+	for (size_t q = 0; q < p->nqd; q++)
+		if (!strcmp(p->qd[q], "original") || p->qd[q][0] == 'x')
+			return 1;
+	return 0;
+}
+
+/* The traces as replayed: idle gaps cut (max-idle) and, for the trace's own
+ * queue depth, the I/Os that never completed left out (counted in the
+ * plan's workload for the report). */
 static int prepare_traces(struct runner *rn)
 {
-	const struct suite_plan *p = rn->o->plan;
+	struct suite_plan *p = rn->o->plan;
+	int drop = plan_uses_original_qd(p);
 	for (size_t w = 0; w < p->nw; w++) {
-		if (p->max_idle_s <= 0) {
+		if (p->max_idle_s <= 0 && !drop) {
 			snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s", p->w[w].trace);
 			continue;
 		}
-		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.idlecut.reel", rn->work,
+		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.prepared.reel", rn->work,
 			 p->w[w].name);
 		int rc = suite_trace_rewrite(p->w[w].trace, rn->traces[w], p->max_idle_s, 1,
-					     rn->errmsg, rn->errlen);
+					     drop ? &p->w[w].dropped : NULL, rn->errmsg,
+					     rn->errlen);
 		if (rc < 0)
 			return rc;
 	}

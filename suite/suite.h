@@ -46,6 +46,8 @@ struct suite_workload {
 	char name[64];     /* the section name: the label in tables and charts */
 	char trace[4096];  /* as written in the plan, then resolved to a path */
 	int line;          /* plan line of trace= (for later errors) */
+	uint64_t dropped;  /* I/Os left out: never completed in the capture (set by
+			    * suite_run when a queue depth is original or xK) */
 };
 
 struct suite_plan {
@@ -234,9 +236,11 @@ int suite_run(const struct suite_opts *o, struct suite_results *res, char *errms
 void suite_results_free(struct suite_results *res);
 /* Write trace IN to a new .reel OUT with idle gaps (no I/O in flight)
  * longer than max_idle_s cut (0: keep them; every later time moves earlier
- * by the cut), `copies` times one after another (1 ms apart). */
+ * by the cut), `copies` times one after another (1 ms apart).  With
+ * dropped (may be NULL), I/Os without a completion time are left out and
+ * counted there (per copy). */
 int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsigned copies,
-			char *errmsg, size_t errlen);
+			uint64_t *dropped, char *errmsg, size_t errlen);
 
 /* ---- the report (suite/report.c, suite/charts.c) ------------------------- */
 /* One comparison: drive b vs drive a on metric m in cell c. */
