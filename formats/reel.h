@@ -224,6 +224,11 @@ REEL_META_KEYS(REEL_X_META)
 #define REEL_META_REPLAY_PREFIX "replay."
 /* target.<i>.path / size / model / created: per replay target (replay) */
 #define REEL_META_TARGET_FMT "target.%u.%s"
+/* cluster.rank.<r>.<field> (host, start_ns, ios, ...) and cluster.dev.<i>.<field>
+ * (rank, trace_dev: the merged result's device i): written by replay --mpi
+ * (cluster/, whose CLUSTER_META_*_FMT spell the same), read by plot and compare */
+#define REEL_META_CLUSTER_RANK_FMT "cluster.rank.%u.%s"
+#define REEL_META_CLUSTER_DEV_FMT "cluster.dev.%u.%s"
 
 #define REEL_FORMAT_VERSION 1
 #define REEL_CHUNK_MAX 65536

@@ -19,8 +19,8 @@ int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *cons
 		fprintf(stderr, "ioreel %s: %s\n", cmd, err[0] ? err : reel_strerror(rc));
 		return rc;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!(*runs)[i]->complete)
+	for (size_t i = 0; i < *nout; i++)
+		if (!(*runs)[i]->complete && (*runs)[i]->part_of < 0)
 			fprintf(stderr, "ioreel %s: warning: %s was cut short (no trailer); "
 					"using the records it holds\n",
 				cmd, (*runs)[i]->path);

@@ -97,9 +97,10 @@ struct plots_run {
 				  * [start, completion]) */
 	double busy_mbps, busy_iops; /* over busy_s, as `ioreel suite` */
 
-	/* a merged multi-host result (replay --mpi: cluster.ranks, devices
-	 * named host:device): nhosts hosts, and for a per-host run made by
-	 * plots_runs_load, host >= 0 and part_of the aggregate's index */
+	/* a merged multi-host result (replay --mpi: cluster.ranks, device i of
+	 * rank cluster.dev.i.rank): nhosts ranks (one per host as a rule); a
+	 * per-rank run made by plots_runs_load_labeled has host = the rank and
+	 * part_of = the aggregate's index */
 	unsigned nhosts;
 	int host;                /* -1: every device (the run itself) */
 	long part_of;            /* -1: not a per-host part */
@@ -132,7 +133,8 @@ int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
  * chosen from the longest span when <= 0), labels made unique.  labels
  * (may be NULL; entries NULL or "") name the runs in tables and plots, in
  * the order of paths.  A merged multi-host result is followed by one run
- * per host (part_of its index, label "LABEL @host").  *out gets a calloc'd
+ * per rank (part_of its index, label "LABEL @host", "LABEL @host#R" when
+ * ranks share a host), so runs[] no longer matches paths[] one to one.  *out gets a calloc'd
  * array of *nout >= n runs (free with plots_runs_free(runs, *nout)).
  */
 int plots_runs_load_labeled(struct plots_run ***out, size_t *nout, const char *const *paths,

@@ -182,29 +182,56 @@ static void base_names(char *buf, size_t len, const char *list)
 	}
 }
 
-/* Hosts of a merged multi-host result: devices named host:device. */
+/* Integer metadata key (a format with one index and a field), or -1. */
+static int64_t meta_int_at(const struct reel_reader *rd, const char *fmt, unsigned i,
+			   const char *field)
+{
+	char k[96];
+	plots_strf(k, sizeof(k), fmt, i, field);
+	const struct reel_meta *m = reel_reader_meta(rd, k);
+	return m && m->type == REEL_META_INT ? m->i : -1;
+}
+
+/* The ranks of a merged multi-host result (replay --mpi): device i belongs
+ * to rank cluster.dev.i.rank; a rank is named by its host
+ * (cluster.rank.R.host), "host#R" when ranks share a host. */
 static void run_hosts(struct plots_run *run, const struct reel_reader *rd)
 {
 	const struct reel_header *h = reel_reader_header(rd);
-	char hosts[64][64];
-	unsigned nh = 0;
 	if (!reel_reader_meta(rd, REEL_META_CLUSTER_RANKS))
 		return;
+	int64_t rank_of[64];
+	unsigned nh = 0;
 	for (size_t i = 0; i < h->ndevices && i < 64; i++) {
-		char hn[64];
-		const char *c = strchr(h->devices[i].name, ':');
-		plots_term_escape(hn, sizeof(hn), h->devices[i].name);
-		if (c && (size_t)(c - h->devices[i].name) < sizeof(hn))
-			hn[c - h->devices[i].name] = 0;
-		unsigned k = 0;
-		while (k < nh && strcmp(hosts[k], hn))
-			k++;
-		if (k == nh)
-			memcpy(hosts[nh++], hn, sizeof(hn));
+		rank_of[i] = meta_int_at(rd, REEL_META_CLUSTER_DEV_FMT, (unsigned)i, "rank");
+		if (rank_of[i] < 0 || rank_of[i] >= 64)
+			return; /* not a result this reads: no per-host rows */
 		if (h->devices[i].id < 64)
-			run->dev_host[h->devices[i].id] = (uint16_t)k;
+			run->dev_host[h->devices[i].id] = (uint16_t)rank_of[i];
+		if ((unsigned)rank_of[i] + 1 > nh)
+			nh = (unsigned)rank_of[i] + 1;
 	}
 	run->nhosts = nh;
+}
+
+/* Name of rank r of a multi-host result (see run_hosts). */
+static void rank_name(const struct reel_reader *rd, unsigned r, char *buf, size_t len)
+{
+	char k[96], a[64], b[64];
+	plots_strf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, r, "host");
+	meta_text(rd, k, a, sizeof(a));
+	int shared = 0;
+	for (unsigned o = 0; o < 64 && !shared; o++) {
+		plots_strf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, o, "host");
+		if (!reel_reader_meta(rd, k))
+			break;
+		meta_text(rd, k, b, sizeof(b));
+		shared = o != r && !strcmp(a, b);
+	}
+	if (shared || !a[0])
+		plots_strf(buf, len, "%s#%u", a[0] ? a : "rank", r);
+	else
+		plots_strf(buf, len, "%s", a);
 }
 
 /* What makes runs repeats of one another: trace, targets, speed, name. */
@@ -622,7 +649,7 @@ int plots_issue_error_meaningful(const struct plots_run *r)
 	return r->has_issue_err && strcmp(r->timing, "afap") != 0;
 }
 
-/* One run per host of the multi-host runs, after them: *out grows. */
+/* One run per rank of each multi-host run, right after it: *runs grows. */
 static int add_host_parts(struct plots_run ***runs, size_t *n)
 {
 	size_t total = *n;
@@ -630,52 +657,49 @@ static int add_host_parts(struct plots_run ***runs, size_t *n)
 		total += (*runs)[i]->nhosts > 1 ? (*runs)[i]->nhosts : 0;
 	if (total == *n)
 		return 0;
-	struct plots_run **nr = realloc(*runs, total * sizeof(*nr));
+	struct plots_run **old = *runs, **nr = calloc(total, sizeof(*nr));
 	if (!nr)
 		return -ENOMEM;
-	*runs = nr;
-	size_t k = *n;
-	for (size_t i = 0; i < *n; i++)
-		for (unsigned hh = 0; nr[i]->nhosts > 1 && hh < nr[i]->nhosts; hh++) {
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		size_t agg = k;
+		nr[k++] = old[i];
+		for (unsigned hh = 0; old[i]->nhosts > 1 && hh < old[i]->nhosts; hh++) {
 			struct plots_run *p = malloc(sizeof(*p));
 			if (!p) {
+				for (size_t j = i + 1; j < *n; j++)
+					nr[k++] = old[j];
+				free(old);
+				*runs = nr;
 				*n = k;
 				return -ENOMEM;
 			}
-			memcpy(p, nr[i], sizeof(*p));
+			memcpy(p, old[i], sizeof(*p));
 			p->buckets = NULL;
 			p->lat_time = NULL;
 			p->points = NULL;
 			p->host = (int)hh;
-			p->part_of = (long)i;
+			p->part_of = (long)agg;
 			p->nhosts = 0;
 			nr[k++] = p;
 		}
+	}
+	free(old);
+	*runs = nr;
 	*n = k;
 	return 0;
 }
 
-/* Host names and labels of the per-host parts (from the aggregate's
- * devices: the first device of the host names it). */
-static void host_labels(struct plots_run **runs, size_t n, const char *const *paths)
+/* Host names and labels of the per-host parts. */
+static void host_labels(struct plots_run **runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct plots_run *p = runs[i];
 		if (p->part_of < 0)
 			continue;
 		struct reel_reader *rd = NULL;
-		if (reel_reader_open(&rd, paths[p->part_of], 0) == 0) {
-			const struct reel_header *h = reel_reader_header(rd);
-			for (size_t d = 0; d < h->ndevices; d++)
-				if (h->devices[d].id < 64 && p->dev_host[h->devices[d].id] == p->host) {
-					plots_term_escape(p->host_name, sizeof(p->host_name),
-							  h->devices[d].name);
-					char *c = strchr(p->host_name, ':');
-					if (c)
-						*c = 0;
-					break;
-				}
-		}
+		if (reel_reader_open(&rd, p->path, 0) == 0)
+			rank_name(rd, (unsigned)p->host, p->host_name, sizeof(p->host_name));
 		reel_reader_close(rd);
 		char l[sizeof(p->label)];
 		plots_strf(l, sizeof(l), "%.100s @%s", runs[p->part_of]->label, p->host_name);
@@ -717,6 +741,7 @@ static int runs_load(struct plots_run ***out, size_t *nout, const char *const *p
 			maxcount = runs[i]->count;
 	}
 	apply_labels(runs, n, labels);
+	plots_labels_fix(runs, n);
 	if (hosts && (err = add_host_parts(&runs, &nr)) < 0)
 		goto fail;
 	if (interval_ns <= 0)
@@ -735,9 +760,7 @@ static int runs_load(struct plots_run ***out, size_t *nout, const char *const *p
 		if ((err = plots_run_analyze(runs[i], interval_ns, errbuf, errlen)) < 0)
 			goto fail;
 	}
-	plots_labels_fix(runs, n);
-	host_labels(runs, nr, paths);
-	plots_labels_fix(runs + n, nr - n);
+	host_labels(runs, nr);
 	*out = runs;
 	*nout = nr;
 	return 0;

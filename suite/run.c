@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plots/plots.h"
 #include "replay/replay.h"
 #include "suite/suite.h"
 
@@ -314,6 +315,44 @@ static int build_cells(const struct suite_plan *p, struct suite_results *res)
 	return 0;
 }
 
+/* The run just made (work/run.reel) over time, for the time charts: data
+ * rate and p99 latency per interval (plots' analysis of a result). */
+static int capture_series(struct runner *rn, const struct suite_cell *cell, size_t di)
+{
+	const struct suite_plan *p = rn->o->plan;
+	size_t sp = 0;
+	while (sp < p->nstates && p->states[sp] != cell->state)
+		sp++;
+	struct suite_series *se = &rn->res->series[(cell->w * p->nstates + sp) * rn->o->ndrives + di];
+	char path[PATH_MAX + 32], eb[512];
+	snprintf(path, sizeof(path), "%s/run.reel", rn->work);
+	struct plots_run *pr = NULL;
+	if (plots_run_open(&pr, path, eb, sizeof(eb)) < 0 || plots_run_analyze(pr, 0, eb, sizeof(eb)) < 0) {
+		plots_run_free(pr);
+		return 0; /* no chart for this run, not a failed suite */
+	}
+	size_t n = pr->nbuckets, per = pr->lat_time ? (size_t)(pr->lat_interval_ns / pr->interval_ns) : 0;
+	se->t = calloc(n, sizeof(float));
+	se->mbps = calloc(n, sizeof(float));
+	se->p99_us = calloc(n, sizeof(float));
+	if (!se->t || !se->mbps || !se->p99_us) {
+		plots_run_free(pr);
+		return REEL_E_NOMEM;
+	}
+	double iv = (double)pr->interval_ns / 1e9;
+	for (size_t b = 0; b < n; b++) {
+		const struct plots_bucket *k = &pr->buckets[b];
+		se->t[b] = (float)(((double)b + 0.5) * iv);
+		se->mbps[b] = (float)((double)(k->bytes[0] + k->bytes[1]) / 1e6 / iv);
+		const struct reel_hist *h = per ? &pr->lat_time[b / per] : NULL;
+		se->p99_us[b] = h && h->count ? (float)reel_hist_quantile(h, 0.99) / 1e3f : NAN;
+	}
+	se->n = n > 1 ? n - 1 : n; /* the last bucket is cut short by the end */
+	se->interval_s = iv;
+	plots_run_free(pr);
+	return 0;
+}
+
 static int run_cell(struct runner *rn, size_t c)
 {
 	const struct suite_opts *o = rn->o;
@@ -334,6 +373,9 @@ static int run_cell(struct runner *rn, size_t c)
 			if (rc < 0)
 				return rc;
 			copies[di] = (unsigned)rc;
+			if (r == 0 && !cell->timing && !cell->qd && !cell->data &&
+			    (rc = capture_series(rn, cell, di)) < 0)
+				return rc;
 			rn->run_ns += reel_now_ns() - t0;
 			rn->runs_timed++;
 			rn->run_no++;
@@ -443,9 +485,11 @@ int suite_run(const struct suite_opts *o, struct suite_results *res, char *errms
 	rn->nruns = res->ncells * o->ndrives * p->repeats;
 	host_info(res);
 	res->runs = calloc(rn->nruns, sizeof(*res->runs));
+	res->nseries = p->nw * p->nstates * o->ndrives;
+	res->series = calloc(res->nseries ? res->nseries : 1, sizeof(*res->series));
 	snprintf(rn->work, sizeof(rn->work), "%s/work", o->outdir);
 	int rc = 0;
-	if (!res->runs)
+	if (!res->runs || !res->series)
 		rc = reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 	else if (mkdir(rn->work, 0755) < 0 && errno != EEXIST)
 		rc = reel_errf(errmsg, errlen, -errno, "%s: %s", rn->work, strerror(errno));
@@ -469,8 +513,15 @@ void suite_results_free(struct suite_results *res)
 {
 	if (!res)
 		return;
+	for (size_t i = 0; res->series && i < res->nseries; i++) {
+		free(res->series[i].t);
+		free(res->series[i].mbps);
+		free(res->series[i].p99_us);
+	}
+	free(res->series);
 	free(res->cells);
 	free(res->runs);
 	res->cells = NULL;
 	res->runs = NULL;
+	res->series = NULL;
 }

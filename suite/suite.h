@@ -216,12 +216,23 @@ struct suite_opts {
 	volatile sig_atomic_t *stop;
 };
 
+/* One run over time (the headline setting's first repeat, per trace, state
+ * and drive): data rate and p99 latency per interval. */
+struct suite_series {
+	size_t n;
+	double interval_s;
+	float *t, *mbps, *p99_us; /* interval middles (s from the run's start) */
+};
+
 struct suite_results {
 	size_t ncells;
 	struct suite_cell *cells;
 	/* runs[(cell * ndrives + drive) * repeats + r] */
 	struct suite_run_metrics *runs;
 	struct suite_state_info state[SUITE_MAX_DRIVES][SUITE__NSTATES];
+	/* series[(w * nstates + state_pos) * ndrives + drive] (NULL until set) */
+	struct suite_series *series;
+	size_t nseries;
 	char host[128], kernel[128];
 	int64_t start_unix_ns, end_unix_ns;
 	int interrupted;
@@ -268,7 +279,7 @@ void suite_cell_summary(const struct suite_opts *o, const struct suite_results *
 void suite_cell_label(const struct suite_plan *p, const struct suite_cell *c, char *buf,
 		      size_t len);
 
-#define SUITE_MAX_CHARTS 16
+#define SUITE_MAX_CHARTS 32
 struct suite_chart {
 	char file[64];   /* "rate_mbps.png" in the output dir */
 	char title[160];
