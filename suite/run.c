@@ -327,7 +327,12 @@ static int capture_series(struct runner *rn, const struct suite_cell *cell, size
 	char path[PATH_MAX + 32], eb[512];
 	snprintf(path, sizeof(path), "%s/run.reel", rn->work);
 	struct plots_run *pr = NULL;
-	if (plots_run_open(&pr, path, eb, sizeof(eb)) < 0 || plots_run_analyze(pr, 0, eb, sizeof(eb)) < 0) {
+	/* one interval for every drive's run of the cell (about 60 over the
+	 * runs' intended length), unless a run is far longer */
+	int64_t want = plots_auto_interval((int64_t)(2.5 * 1.25e9 * p->min_busy_s), 0);
+	if (plots_run_open(&pr, path, eb, sizeof(eb)) == 0 && (pr->t1 - pr->t0) / want > 2000)
+		want = 0;
+	if (!pr || plots_run_analyze(pr, want, eb, sizeof(eb)) < 0) {
 		plots_run_free(pr);
 		return 0; /* no chart for this run, not a failed suite */
 	}
