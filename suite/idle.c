@@ -3,11 +3,8 @@
  * the Storage Bench does (a gap with no I/O in flight longer than the limit
  * is shortened to the limit, and every later time moves earlier by what was
  * cut), and looping it (copies one after another), so that a run is one
- * replay long enough to measure rather than many short ones.  For --qd
- * original (the trace's own in-flight count) the I/Os that never completed
- * in the capture (a boot's probe reads queued and never issued) are left
- * out: they have no in-flight interval to reproduce.  The result is a new
- * .reel the replay reads like any other trace.
+ * replay long enough to measure rather than many short ones.  The result is
+ * a new .reel the replay reads like any other trace.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,16 +56,12 @@ static int map_comm(struct comm_map *cm, struct reel_reader *r, struct reel_writ
 /* One copy of the trace, idle gaps cut, times moved by shift; *end gets
  * the copy's last time. */
 static int copy_cut(struct reel_reader *r, struct reel_writer *w, struct comm_map *cm,
-		    int64_t limit, int64_t shift, int64_t *end, uint64_t *dropped)
+		    int64_t limit, int64_t shift, int64_t *end)
 {
 	struct reel_rec rec;
 	int64_t cut = 0, busy_end = INT64_MIN;
 	int rc;
 	while ((rc = reel_read(r, &rec)) == 1) {
-		if (dropped && !(rec.has & REEL_HAS_COMPLETE)) {
-			(*dropped)++;
-			continue;
-		}
 		int64_t s = rec_start(&rec), e = rec_end(&rec);
 		if (limit >= 0 && busy_end != INT64_MIN && s - busy_end > limit)
 			cut += s - busy_end - limit;
@@ -92,7 +85,7 @@ static int copy_cut(struct reel_reader *r, struct reel_writer *w, struct comm_ma
 }
 
 static int copies_out(struct reel_reader *r, struct reel_writer *w, int64_t limit,
-		      unsigned copies, uint64_t *dropped)
+		      unsigned copies)
 {
 	struct comm_map cm = {0};
 	int64_t end = INT64_MIN, shift = 0;
@@ -100,7 +93,7 @@ static int copies_out(struct reel_reader *r, struct reel_writer *w, int64_t limi
 	for (unsigned k = 0; k < copies && rc >= 0; k++) {
 		if (k && (rc = reel_reader_rewind(r)) < 0)
 			break;
-		rc = copy_cut(r, w, &cm, limit, shift, &end, k ? NULL : dropped);
+		rc = copy_cut(r, w, &cm, limit, shift, &end);
 		shift = end + 1000000; /* the next copy starts 1 ms after this one ends */
 	}
 	free(cm.id);
@@ -108,7 +101,7 @@ static int copies_out(struct reel_reader *r, struct reel_writer *w, int64_t limi
 }
 
 int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsigned copies,
-			uint64_t *dropped, char *errmsg, size_t errlen)
+			char *errmsg, size_t errlen)
 {
 	struct reel_reader *r;
 	struct reel_writer *w;
@@ -124,10 +117,8 @@ int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsi
 		return reel_errf(errmsg, errlen, rc, "%s: %s", out, reel_strerror(rc));
 	}
 	reel_writer_set_level(w, 0);
-	if (dropped)
-		*dropped = 0;
 	rc = copies_out(r, w, max_idle_s > 0 ? (int64_t)(max_idle_s * 1e9) : -1,
-			copies ? copies : 1, dropped);
+			copies ? copies : 1);
 	if (rc < 0)
 		reel_errf(errmsg, errlen, rc, "%s -> %s: %s", in, out,
 			  rc == REEL_E_NOMEM ? "out of memory" : reel_reader_errmsg(r));

@@ -344,7 +344,7 @@ static const int detail_metrics[] = {SUITE_M_RATE, SUITE_M_IOPS, SUITE_M_LAT_MEA
 
 struct doc {
 	struct tbl verdict, results, drives, states;
-	char title[512], when[200], method[2048];
+	char title[512], when[200], method[4096];
 };
 
 static void doc_build(const struct suite_opts *o, const struct suite_results *res,
@@ -366,8 +366,18 @@ static void doc_build(const struct suite_opts *o, const struct suite_results *re
 	fmt_time(res->end_unix_ns, b, sizeof(b));
 	snprintf(d->when, sizeof(d->when), "%s to %s%s", a, b,
 		 res->interrupted ? " (INTERRUPTED: partial results)" : "");
-	snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n, p->alpha,
-		 100 * p->max_cv, p->issue_error_limit_us);
+	n = (size_t)snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n,
+			     p->alpha, 100 * p->max_cv, p->issue_error_limit_us);
+	for (size_t w = 0; w < p->nw && n < sizeof(d->method); w++)
+		if (p->w[w].dropped)
+			n += (size_t)snprintf(d->method + n, sizeof(d->method) - n,
+					      " %s: %llu I/Os that never completed in the capture "
+					      "were left out (the trace's own queue depth needs every "
+					      "I/O's completion time).", p->w[w].name,
+					      (unsigned long long)p->w[w].dropped);
+	if (n < sizeof(d->method))
+		snprintf(d->method + n, sizeof(d->method) - n,
+			 " I/Os are rounded to each drive's logical block (replay --align).");
 }
 
 static void doc_free(struct doc *d)

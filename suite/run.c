@@ -157,7 +157,7 @@ static int looped_trace(struct runner *rn, size_t w, unsigned copies, char *out,
 	snprintf(out, len, "%s/%s.x%u.reel", rn->work, rn->o->plan->w[w].name, copies);
 	if (access(out, R_OK) == 0)
 		return 0;
-	return suite_trace_rewrite(rn->traces[w], out, 0, copies, NULL, rn->errmsg, rn->errlen);
+	return suite_trace_rewrite(rn->traces[w], out, 0, copies, rn->errmsg, rn->errlen);
 }
 
 static int measure(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
@@ -397,27 +397,31 @@ static int plan_uses_original_qd(const struct suite_plan *p)
 	return 0;
 }
 
-/* The traces as replayed: idle gaps cut (max-idle) and, for the trace's own
- * queue depth, the I/Os that never completed left out (counted in the
- * plan's workload for the report). */
+/* The traces as replayed: for the trace's own queue depth, the I/Os that
+ * never completed left out (counted in the plan's workload for the
+ * report), and idle gaps cut (max-idle). */
 static int prepare_traces(struct runner *rn)
 {
 	struct suite_plan *p = rn->o->plan;
-	int drop = plan_uses_original_qd(p);
-	for (size_t w = 0; w < p->nw; w++) {
-		if (p->max_idle_s <= 0 && !drop) {
-			snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s", p->w[w].trace);
-			continue;
+	int drop = plan_uses_original_qd(p), rc = 0;
+	for (size_t w = 0; w < p->nw && rc >= 0; w++) {
+		const char *in = p->w[w].trace;
+		char *out = rn->traces[w];
+		size_t len = sizeof(rn->traces[w]);
+		snprintf(out, len, "%s", in);
+		if (drop) {
+			snprintf(out, len, "%s/%s.completed.reel", rn->work, p->w[w].name);
+			rc = plots_trace_completed(in, out, &p->w[w].dropped, rn->errmsg, rn->errlen);
+			in = out;
 		}
-		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.prepared.reel", rn->work,
-			 p->w[w].name);
-		int rc = suite_trace_rewrite(p->w[w].trace, rn->traces[w], p->max_idle_s, 1,
-					     drop ? &p->w[w].dropped : NULL, rn->errmsg,
-					     rn->errlen);
-		if (rc < 0)
-			return rc;
+		if (rc >= 0 && p->max_idle_s > 0) {
+			char cut[sizeof(rn->traces[w])];
+			snprintf(cut, sizeof(cut), "%s/%s.idlecut.reel", rn->work, p->w[w].name);
+			rc = suite_trace_rewrite(in, cut, p->max_idle_s, 1, rn->errmsg, rn->errlen);
+			memcpy(out, cut, len);
+		}
 	}
-	return 0;
+	return rc;
 }
 
 /* Remove the work directory and what the suite put in it. */

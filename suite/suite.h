@@ -247,11 +247,9 @@ int suite_run(const struct suite_opts *o, struct suite_results *res, char *errms
 void suite_results_free(struct suite_results *res);
 /* Write trace IN to a new .reel OUT with idle gaps (no I/O in flight)
  * longer than max_idle_s cut (0: keep them; every later time moves earlier
- * by the cut), `copies` times one after another (1 ms apart).  With
- * dropped (may be NULL), I/Os without a completion time are left out and
- * counted there (per copy). */
+ * by the cut), `copies` times one after another (1 ms apart). */
 int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsigned copies,
-			uint64_t *dropped, char *errmsg, size_t errlen);
+			char *errmsg, size_t errlen);
 
 /* ---- the report (suite/report.c, suite/charts.c) ------------------------- */
 /* One comparison: drive b vs drive a on metric m in cell c. */
