@@ -397,6 +397,84 @@ static void json_num(FILE *f, double v)
 	fprintf(f, "%.10g", v);
 }
 
+/* One run's JSON object (runs[i]; "," before all but the first). */
+static void json_run(FILE *f, struct plots_run *const *runs, size_t i,
+		     const struct plots_stats *st, double best)
+{
+	const struct plots_run *r = runs[i];
+	fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
+	reel_json_str(f, r->label);
+	fprintf(f, ", \"path\": ");
+	reel_json_str(f, r->path);
+	fprintf(f, ", \"source\": ");
+	reel_json_str(f, r->source);
+	fprintf(f, ", \"data\": ");
+	reel_json_str(f, r->data);
+	fprintf(f, ", \"qd\": ");
+	reel_json_str(f, r->qd);
+	fprintf(f, ", \"engine\": ");
+	reel_json_str(f, r->engine);
+	fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
+		(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
+		(unsigned long long)r->all.errors);
+	json_num(f, r->span_s);
+	fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
+		   "\"write_bytes\": %llu",
+		(unsigned long long)r->op[PLOTS_READ].ios,
+		(unsigned long long)r->op[PLOTS_READ].bytes,
+		(unsigned long long)r->op[PLOTS_WRITE].ios,
+		(unsigned long long)r->op[PLOTS_WRITE].bytes);
+	for (int m = 0; m < PLOTS_M__COUNT; m++) {
+		fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
+		if (metric_known(r, m))
+			json_num(f, plots_metric(r, m));
+		else
+			fputs("null", f);
+	}
+	fprintf(f, ", \"pct_of_best\": ");
+	if (ranked(runs, i, st))
+		json_num(f, pct(r->mbps, best));
+	else
+		fputs("null", f);
+	fprintf(f, ",\n     \"name\": ");
+	reel_json_str(f, r->name);
+	fprintf(f, ", \"trace\": ");
+	reel_json_str(f, r->trace);
+	fprintf(f, ", \"timing\": ");
+	reel_json_str(f, r->timing);
+	fprintf(f, ", \"busy_s\": ");
+	json_num(f, r->busy_s);
+	fprintf(f, ", \"busy_mbps\": ");
+	json_num(f, r->busy_mbps);
+	fprintf(f, ", \"busy_iops\": ");
+	json_num(f, r->busy_iops);
+	fprintf(f, ", \"lat_mean_us\": ");
+	json_num(f, r->has_latency ? reel_hist_mean(&r->all.lat) / 1e3 : 0);
+	unsigned fl = plots_run_flags(r);
+	fprintf(f, ", \"too_short\": %s, \"host_bound\": %s",
+		fl & PLOTS_FLAG_SHORT ? "true" : "false", fl & PLOTS_FLAG_HOST ? "true" : "false");
+	if (r->part_of >= 0) {
+		fprintf(f, ", \"host_of\": %ld, \"host\": ", r->part_of);
+		reel_json_str(f, r->host_name);
+	} else if (r->nhosts > 1) {
+		fprintf(f, ", \"hosts\": %u", r->nhosts);
+	}
+	if (r->ratio_achieved > 0) {
+		fprintf(f, ", \"ratio_achieved\": ");
+		json_num(f, r->ratio_achieved);
+	}
+	if (plots_issue_error_meaningful(r)) {
+		fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
+		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
+		fprintf(f, ", \"p99\": ");
+		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
+		fprintf(f, ", \"max\": ");
+		json_num(f, (double)r->issue_err.max / 1e3);
+		fprintf(f, "}");
+	}
+	fprintf(f, "}");
+}
+
 void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 {
 	struct plots_stats stats, *st = &stats;
@@ -404,80 +482,8 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		memset(st, 0, sizeof(*st));
 	double best = best_mbps(runs, n, st);
 	fprintf(f, "{\n  \"runs\": [");
-	for (size_t i = 0; i < n; i++) {
-		const struct plots_run *r = runs[i];
-		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		reel_json_str(f, r->label);
-		fprintf(f, ", \"path\": ");
-		reel_json_str(f, r->path);
-		fprintf(f, ", \"source\": ");
-		reel_json_str(f, r->source);
-		fprintf(f, ", \"data\": ");
-		reel_json_str(f, r->data);
-		fprintf(f, ", \"qd\": ");
-		reel_json_str(f, r->qd);
-		fprintf(f, ", \"engine\": ");
-		reel_json_str(f, r->engine);
-		fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
-			(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
-			(unsigned long long)r->all.errors);
-		json_num(f, r->span_s);
-		fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
-			   "\"write_bytes\": %llu",
-			(unsigned long long)r->op[PLOTS_READ].ios,
-			(unsigned long long)r->op[PLOTS_READ].bytes,
-			(unsigned long long)r->op[PLOTS_WRITE].ios,
-			(unsigned long long)r->op[PLOTS_WRITE].bytes);
-		for (int m = 0; m < PLOTS_M__COUNT; m++) {
-			fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
-			if (metric_known(r, m))
-				json_num(f, plots_metric(r, m));
-			else
-				fputs("null", f);
-		}
-		fprintf(f, ", \"pct_of_best\": ");
-		if (ranked(runs, i, st))
-			json_num(f, pct(r->mbps, best));
-		else
-			fputs("null", f);
-		fprintf(f, ",\n     \"name\": ");
-		reel_json_str(f, r->name);
-		fprintf(f, ", \"trace\": ");
-		reel_json_str(f, r->trace);
-		fprintf(f, ", \"timing\": ");
-		reel_json_str(f, r->timing);
-		fprintf(f, ", \"busy_s\": ");
-		json_num(f, r->busy_s);
-		fprintf(f, ", \"busy_mbps\": ");
-		json_num(f, r->busy_mbps);
-		fprintf(f, ", \"busy_iops\": ");
-		json_num(f, r->busy_iops);
-		fprintf(f, ", \"lat_mean_us\": ");
-		json_num(f, r->has_latency ? reel_hist_mean(&r->all.lat) / 1e3 : 0);
-		unsigned fl = plots_run_flags(r);
-		fprintf(f, ", \"too_short\": %s, \"host_bound\": %s",
-			fl & PLOTS_FLAG_SHORT ? "true" : "false", fl & PLOTS_FLAG_HOST ? "true" : "false");
-		if (r->part_of >= 0) {
-			fprintf(f, ", \"host_of\": %ld, \"host\": ", r->part_of);
-			reel_json_str(f, r->host_name);
-		} else if (r->nhosts > 1) {
-			fprintf(f, ", \"hosts\": %u", r->nhosts);
-		}
-		if (r->ratio_achieved > 0) {
-			fprintf(f, ", \"ratio_achieved\": ");
-			json_num(f, r->ratio_achieved);
-		}
-		if (plots_issue_error_meaningful(r)) {
-			fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
-			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
-			fprintf(f, ", \"p99\": ");
-			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
-			fprintf(f, ", \"max\": ");
-			json_num(f, (double)r->issue_err.max / 1e3);
-			fprintf(f, "}");
-		}
-		fprintf(f, "}");
-	}
+	for (size_t i = 0; i < n; i++)
+		json_run(f, runs, i, st, best);
 	fprintf(f, "\n  ],\n  \"data_mode\": [");
 	struct group g[16];
 	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16, st);
@@ -544,34 +550,6 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 
 /* ---- markdown and HTML: one table writer, two dialects ----------------- */
 enum dialect { MD, HTML };
-
-/*
- * Text from a trace (labels, paths, metadata) in a table or a list.  HTML:
- * entities.  Markdown: entities for what would be HTML (a renderer passes
- * raw HTML through: "<img src=x onerror=...>"), a backslash before what
- * would be Markdown (links, images, emphasis, code, table cells), and no
- * line breaks.
- */
-void plots_escape_text(FILE *f, int markdown, const char *s)
-{
-	enum dialect d = markdown ? MD : HTML;
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"' && d == HTML)
-			fputs("&quot;", f);
-		else if (d == MD && strchr("\\`*_[]|!#", *s))
-			fprintf(f, "\\%c", *s);
-		else if (d == MD && (*s == '\n' || *s == '\r'))
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void row_begin(FILE *f, enum dialect d)
 {
