@@ -435,11 +435,17 @@ static int demo_runs(struct demo *d)
 static int demo_report(const struct demo *d)
 {
 	char err[4096] = "";
-	const char *paths[NRUNS];
-	for (size_t i = 0; i < NRUNS; i++)
+	const char *paths[NRUNS], *labels[NRUNS];
+	char names[NCFG][64];
+	for (size_t c = 0; c < NCFG; c++) /* short legend names: the setting */
+		plots_strf(names[c], sizeof(names[c]), "QD %s, %s", runs_cfg[c].qd, runs_cfg[c].data);
+	for (size_t i = 0; i < NRUNS; i++) {
 		paths[i] = d->results[i];
+		labels[i] = names[i % NCFG];
+	}
 	struct plots_run **runs = NULL;
-	int rc = plots_runs_load(&runs, paths, NRUNS, 0, err, sizeof(err));
+	size_t nr = NRUNS;
+	int rc = plots_runs_load_labeled(&runs, &nr, paths, labels, NRUNS, 0, err, sizeof(err));
 	if (rc == 0) {
 		printf("\n");
 		plots_compare_text(stdout, runs, NRUNS);

@@ -22,11 +22,10 @@ files = ARG3
 titles = ARG4
 n = words(files)
 set grid
-rows = int((n + 3) / 4)
+load here."legend.gp"
 set lmargin at screen 0.09
 set rmargin at screen 0.97
-set bmargin at screen 0.12 + 0.035 * rows
-set key at screen 0.5, 0.01 center bottom horizontal maxcols 4 noenhanced samplen 2.5
+set bmargin at screen kb + 0.09
 set datafile commentschars "#"
 
 set title ARG5 noenhanced

@@ -38,8 +38,7 @@ set xlabel (norm ? "share of each run's length (%), by completion time" : "time 
 set ylabel "latency, issue to completion (us, log scale)"
 set lmargin at screen 0.09
 set rmargin at screen 0.97
-rows = int((n + 3) / 4)
-set bmargin at screen 0.12 + 0.035 * rows
-set key at screen 0.5, 0.01 center bottom horizontal maxcols 4 noenhanced samplen 2.5
+load here."legend.gp"
+set bmargin at screen kb + 0.09
 plot for [i=1:n] word(files,i) using tcol:3 with lines lw 1.5 lc i dt 1 title word(titles,i), \
      for [i=1:(p50 ? n : 0)] word(files,i) using tcol:2 with lines lw 1 lc i dt 2 notitle

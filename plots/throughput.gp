@@ -33,23 +33,21 @@ set grid lc rgb "#dddddd"
 set datafile commentschars "#"
 # two panels sharing the time axis: fixed margins so that they line up, the
 # legend (one entry per run: read solid, write dashed) under them
-rows = int((n + 3) / 4)
-kb = 0.035 * rows + 0.05
+load here."legend.gp"
 set lmargin at screen 0.09
 set rmargin at screen 0.97
 set multiplot title ARG5." (solid: read, dashed: write)" noenhanced
 set tmargin at screen 0.90
-set bmargin at screen 0.90 - (0.90 - kb - 0.07) / 2 + 0.02
+set bmargin at screen 0.90 - (0.90 - kb - 0.09) / 2 + 0.02
 set format x ""
 unset xlabel
 set ylabel "MB/s"
 set yrange [0:*]
-set key at screen 0.5, 0.01 center bottom horizontal maxcols 4 noenhanced samplen 2.5 spacing 1.1
 plot for [i=1:n] word(files,i) using tcol:2 with lines lw 1.5 lc i dt 1 title word(titles,i), \
      for [i=1:n] word(files,i) using tcol:3 with lines lw 1.5 lc i dt 2 notitle
 unset key
-set tmargin at screen 0.90 - (0.90 - kb - 0.07) / 2 - 0.01
-set bmargin at screen kb + 0.07
+set tmargin at screen 0.90 - (0.90 - kb - 0.09) / 2 - 0.01
+set bmargin at screen kb + 0.09
 set format x "%g"
 set xlabel (norm ? "share of each run's length (%), by ".what." time" : "time since start (s), by ".what." time")
 set ylabel "IOPS"
