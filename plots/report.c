@@ -899,6 +899,7 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dir
 	      "tr:nth-child(even) td{background:#f6f8fa}\n"
 	      "figure{margin:1em 0}figure svg{max-width:100%;height:auto;border:1px solid #ddd}\n"
 	      "figcaption{font-weight:bold;margin-bottom:.3em}.note{color:#555;font-size:90%}\n"
+	      ".warn{color:#a40000}\n"
 	      "</style></head><body>\n<h1>ioreel comparison</h1>\n",
 	      f);
 	tables(f, HTML, runs, n);
