@@ -16,7 +16,7 @@ label_b=$("$IOREEL" info --json "$T/b.reel" | /usr/bin/python3 -c 'import json,s
 label_a=$("$IOREEL" info --json "$T/a.reel" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.label"])')
 [ -n "$label_a" ] || fail "no replay.label in the result"
 
-scripts=$(cd "$TOP/plots" && ls *.gp | grep -v '^palette.gp$' | sed 's/\.gp$//')
+scripts=$(cd "$TOP/plots" && ls *.gp | grep -Ev '^(palette|legend).gp$' | sed 's/\.gp$//')
 [ "$(echo "$scripts" | wc -w)" -ge 7 ] || fail "expected 7 scripts, found: $scripts"
 
 # png: each script's output exists, is a PNG of 1000x600
