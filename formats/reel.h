@@ -224,6 +224,11 @@ REEL_META_KEYS(REEL_X_META)
 #define REEL_META_REPLAY_PREFIX "replay."
 /* target.<i>.path / size / model / created: per replay target (replay) */
 #define REEL_META_TARGET_FMT "target.%u.%s"
+/* cluster.rank.<r>.<field> (host, start_ns, ios, ...) and cluster.dev.<i>.<field>
+ * (rank, trace_dev: the merged result's device i): written by replay --mpi
+ * (cluster/, whose CLUSTER_META_*_FMT spell the same), read by plot and compare */
+#define REEL_META_CLUSTER_RANK_FMT "cluster.rank.%u.%s"
+#define REEL_META_CLUSTER_DEV_FMT "cluster.dev.%u.%s"
 
 #define REEL_FORMAT_VERSION 1
 #define REEL_CHUNK_MAX 65536
@@ -517,6 +522,50 @@ struct reel_stats {
 /* Read r to its end (from where it is) and fill *s (allocate it: it is
  * large).  Returns 0 or the reader's error. */
 int reel_stats_compute(struct reel_reader *r, struct reel_stats *s);
+
+/* ---- statistics of repeated runs (formats/statistics.c) ---------------- */
+/* What `ioreel compare` and `ioreel suite` share to tell a difference from
+ * noise.  Pure functions: no allocation except reel_holm's scratch. */
+/* Regularized incomplete beta I_x(a, b) (continued fraction, 1e-12). */
+double reel_betai(double a, double b, double x);
+/* Student's t: CDF P(T <= t) with df > 0 degrees of freedom, and its
+ * inverse (p in (0,1)); NAN outside the domain. */
+double reel_t_cdf(double t, double df);
+double reel_t_quantile(double p, double df);
+
+struct reel_sample_stats {
+	unsigned n;
+	double mean, sd, cv;      /* cv = sd / |mean| (0 when mean is 0) */
+	double ci_lo, ci_hi;      /* 95% CI of the mean (t, n-1 df); = mean when n < 2 */
+	double min, max;
+};
+/* Mean, sample standard deviation and 95% CI of x[0..n). */
+void reel_summarize(const double *x, unsigned n, struct reel_sample_stats *s);
+
+/*
+ * Welch's unequal-variance t test of b against a.  With log_scale (and
+ * every value > 0, at most 128 of each) the test runs on the logarithms:
+ * rates and latencies differ by factors, and their spread grows with their
+ * size, so the logs have nearly equal variances and the difference is a
+ * ratio; diff is then log(b/a) and pct = 100 (exp(diff) - 1) with its CI.
+ * Otherwise diff is mean(b) - mean(a) and pct is it as % of mean(a).
+ * rel_res: measurement resolution as a fraction of the value (0.01 for 1%
+ * histogram buckets); each sample variance is floored at that
+ * quantisation's (a bucket either way: variance w^2/3), so identical
+ * quantised values do not make a zero-variance "certain" difference.
+ * With fewer than 2 values on a side: p = 1 (nothing can be said).
+ */
+struct reel_welch {
+	double t, df, p;          /* two-sided p (1 when undefined) */
+	double diff, diff_lo, diff_hi; /* and its 95% CI */
+	double pct, pct_lo, pct_hi;    /* the difference as % of a */
+	int log_scale;            /* the test ran on logarithms */
+};
+void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
+		     double rel_res, int log_scale, struct reel_welch *w);
+/* Holm's step-down method: reject[i] = 1 for the p-values significant at
+ * family-wise level alpha (all 0 when out of memory: conservative). */
+void reel_holm(const double *p, size_t n, double alpha, int *reject);
 
 /* ---- small helpers shared by modules ----------------------------------- */
 /* Monotonic clock in ns. */

@@ -16,6 +16,10 @@ if (fmt eq "png") {
     }
 }
 if (ARG2 ne "-") { set output ARG2 }
+# the colours: palette.gp next to this script
+here = ARG0
+while (strlen(here) > 0 && here[strlen(here):strlen(here)] ne "/") { here = here[1:strlen(here) - 1] }
+load here."palette.gp"
 files = ARG3
 titles = ARG4
 n = words(files)

@@ -5,23 +5,75 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plots/plots.h"
 
-int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
-		   struct plots_run ***runs)
+int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels,
+			   size_t n, double interval_ms, struct plots_run ***runs, size_t *nout)
 {
 	char err[4096] = "";
-	int rc = plots_runs_load(runs, (const char *const *)paths, n,
-				 (int64_t)(interval_ms * 1e6), err, sizeof(err));
+	int rc = plots_runs_load_labeled(runs, nout, (const char *const *)paths, labels, n,
+					 (int64_t)(interval_ms * 1e6), err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ioreel %s: %s\n", cmd, err[0] ? err : reel_strerror(rc));
 		return rc;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!(*runs)[i]->complete)
+	for (size_t i = 0; i < *nout; i++)
+		if (!(*runs)[i]->complete && (*runs)[i]->part_of < 0)
 			fprintf(stderr, "ioreel %s: warning: %s was cut short (no trailer); "
 					"using the records it holds\n",
 				cmd, (*runs)[i]->path);
+	return 0;
+}
+
+int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
+		   struct plots_run ***runs)
+{
+	size_t nout;
+	return plots_cmd_load_labeled(cmd, paths, NULL, n, interval_ms, runs, &nout);
+}
+
+int plots_label_opt(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct plots_label_args *la = dest;
+	const char *name = strrchr(arg, '=');
+	name = name ? name + 1 : arg;
+	if (!*name)
+		return reel_errf(err, errlen, -1, "--label '%s': the name is empty", arg);
+	for (const char *c = arg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'\\<>&|`", *c))
+			return reel_errf(err, errlen, -1,
+					 "--label '%s': a name may not hold quotes, \\, <, >, &, |, "
+					 "` or control characters", arg);
+	if (la->n >= PLOTS_MAX_LABELS)
+		return reel_errf(err, errlen, -1, "--label: at most %d", PLOTS_MAX_LABELS);
+	la->arg[la->n++] = arg;
+	return 0;
+}
+
+int plots_labels_resolve(const struct plots_label_args *la, char *const *paths, size_t n,
+			 const char **out, char *err, size_t errlen)
+{
+	size_t next = 0;
+	for (size_t i = 0; i < n; i++)
+		out[i] = NULL;
+	for (size_t k = 0; k < la->n; k++) {
+		const char *a = la->arg[k], *eq = strrchr(a, '=');
+		size_t i = n;
+		for (size_t j = 0; eq && j < n && i == n; j++)
+			if (strlen(paths[j]) == (size_t)(eq - a) && !strncmp(paths[j], a, eq - a))
+				i = j;
+		if (i < n) {
+			out[i] = eq + 1;
+			continue;
+		}
+		while (next < n && out[next])
+			next++;
+		if (next >= n)
+			return reel_errf(err, errlen, -1,
+					 "--label '%s': more labels than result files (%zu)", a, n);
+		out[next++] = a;
+	}
 	return 0;
 }

@@ -1,29 +1,90 @@
 /*
- * plots/cmd_compare.c - `ioreel compare RESULT.reel... [-o DIR] [--json]`:
- * one row per run on stdout; with -o, report.md and a self-contained
+ * plots/cmd_compare.c - `ioreel compare RESULT.reel... [-o DIR] [--json [-]]
+ * [--label NAME]...`: one row per run; repeats (runs of one setting) get
+ * mean, spread, CI and verdicts; with -o, report.md and a self-contained
  * report.html with the tables and every plot.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "plots/plots.h"
 
 static const struct reel_cmd_doc doc = {
 	.name = "compare",
-	.usage = "RESULT.reel... [-o DIR [--overwrite]] [--json] [--interval MS]",
+	.usage = "RESULT.reel... [-o DIR [--overwrite]] [--json [-]] [--label NAME]... "
+		 "[--interval MS]",
 	.about = "Compare replay results: a table with one row per run (label, MB/s and IOPS\n"
-		 "per op, p50/p99/p99.9 latency, % of the best run's MB/s).  Runs that differ\n"
-		 "only in their data mode (replay.data) get a table with a column per mode and\n"
-		 "its % of max (compressible vs incompressible); runs that differ only in queue\n"
-		 "depth (replay.qd) get a QD scaling table.",
+		 "per op, p50/p99/p99.9 latency, % of the best run's MB/s, flags).  Runs of one\n"
+		 "setting (trace, timing, speed, qd, data mode and name) are repeats: with two or\n"
+		 "more, each setting gets the mean, spread and 95% confidence interval of its\n"
+		 "metrics, and two settings of one trace and timing are called different only\n"
+		 "when Welch's t test, Holm-corrected over every comparison, says so (\"within\n"
+		 "noise\" otherwise).  Single runs that differ only in their data mode get a\n"
+		 "table per mode and its % of max; only in queue depth, a QD scaling table.\n"
+		 "A merged multi-host result (replay --mpi) gets a row per host after its own.\n"
+		 "Runs under 1 s of busy time (TOO SHORT) and timed runs whose p99 issue error\n"
+		 "exceeds 1 ms (HOST-BOUND) are flagged.",
+	.footer = "Examples:\n"
+		  "  ioreel compare a1.reel a2.reel a3.reel b1.reel b2.reel b3.reel \\\n"
+		  "      --label old --label old --label old --label new --label new --label new\n"
+		  "  ioreel compare --json - r1.reel r2.reel > cmp.json   (the table on stderr)\n",
 };
+
+/* "--json -" and "--json=-" mean --json (stdout); "-" is never a run file. */
+static int strip_json_dash(int argc, char **argv)
+{
+	int o = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				argv[o++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--json=-")) {
+			argv[o++] = (char *)"--json";
+			continue;
+		}
+		argv[o++] = argv[i];
+		if ((!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) && i + 1 < argc &&
+		    !strcmp(argv[i + 1], "-"))
+			i++;
+	}
+	argv[o] = NULL;
+	return o;
+}
+
+static int report(struct plots_run **runs, size_t n, const char *dir, int fd, int json)
+{
+	char err[4096] = "";
+	if (json) {
+		plots_compare_json(stdout, runs, n);
+		plots_compare_text(stderr, runs, n); /* stdout holds only JSON */
+	} else {
+		plots_compare_text(stdout, runs, n);
+	}
+	if (!dir)
+		return 0;
+	int rc = plots_report_dir(runs, n, fd, dir, err, sizeof(err));
+	close(fd);
+	if (rc < 0) {
+		fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(rc));
+		return 1;
+	}
+	char d[8192];
+	plots_term_escape(d, sizeof(d), dir);
+	fprintf(json ? stderr : stdout, "\nreport: %s/report.html (and report.md, plots in %s)\n",
+		d, d);
+	return 0;
+}
 
 int cmd_compare(int argc, char **argv)
 {
 	const char *dir = NULL;
 	int json = 0, overwrite = 0;
 	double interval_ms = 0;
+	static struct plots_label_args labels;
 	const struct reel_opt opts[] = {
 		OPT_STR('o', "output", "DIR", &dir,
 			"also write DIR/report.md and DIR/report.html (SVG plots\n"
@@ -32,11 +93,18 @@ int cmd_compare(int argc, char **argv)
 		OPT_FLAG(0, "overwrite", &overwrite,
 			 "write into an existing folder that is not ioreel's,\n"
 			 "replacing files of the same names"),
-		OPT_FLAG('j', "json", &json, "print the comparison as JSON instead of the table"),
+		OPT_FLAG('j', "json", &json,
+			 "print the comparison as JSON (--json or --json -): stdout\n"
+			 "holds only the JSON, the table goes to stderr"),
+		OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
+			 "name the runs in tables and plots, in the order of the\n"
+			 "files (repeatable), or FILE=NAME; runs given one name and\n"
+			 "setting are repeats"),
 		OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
 			PLOTS_INTERVAL_MAX_MS, "time bucket of the plots in milliseconds"),
 		OPT_END,
 	};
+	argc = strip_json_dash(argc, argv);
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
 		return reel_opt_exit(i);
@@ -45,35 +113,26 @@ int cmd_compare(int argc, char **argv)
 				"Try 'ioreel compare --help'.\n");
 		return 2;
 	}
-	struct plots_run **runs = NULL;
-	size_t n = (size_t)(argc - i);
-	if (plots_cmd_load("compare", argv + i, n, interval_ms, &runs))
-		return 1;
+	size_t n = (size_t)(argc - i), nr = 0;
+	const char **lab = calloc(n, sizeof(*lab));
 	char err[4096] = "";
+	if (!lab || plots_labels_resolve(&labels, argv + i, n, lab, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel compare: %s\n", lab ? err : "out of memory");
+		free(lab);
+		return lab ? 2 : 1;
+	}
+	struct plots_run **runs = NULL;
+	int rc = plots_cmd_load_labeled("compare", argv + i, lab, n, interval_ms, &runs, &nr);
+	free(lab);
+	if (rc)
+		return 1;
 	int fd = dir ? plots_outdir_open(dir, overwrite, err, sizeof(err)) : -1;
 	if (dir && fd < 0) { /* refused before any output */
 		fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(fd));
-		plots_runs_free(runs, n);
+		plots_runs_free(runs, nr);
 		return 1;
 	}
-	if (json)
-		plots_compare_json(stdout, runs, n);
-	else
-		plots_compare_text(stdout, runs, n);
-	if (dir) {
-		int rc = plots_report_dir(runs, n, fd, dir, err, sizeof(err));
-		close(fd);
-		if (rc < 0) {
-			fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(rc));
-			plots_runs_free(runs, n);
-			return 1;
-		}
-		if (!json) {
-			char d[8192];
-			plots_term_escape(d, sizeof(d), dir);
-			printf("\nreport: %s/report.html (and report.md, plots in %s)\n", d, d);
-		}
-	}
-	plots_runs_free(runs, n);
-	return 0;
+	rc = report(runs, nr, dir, fd, json);
+	plots_runs_free(runs, nr);
+	return rc;
 }

@@ -11,11 +11,13 @@
 
 static const struct reel_cmd_doc doc = {
 	.name = "plot",
-	.usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS] [--overwrite]",
+	.usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS] [--label NAME]...\n"
+		 "       [--overwrite]",
 	.about = "Draw with gnuplot, several runs overlaid: throughput over time (MB/s and IOPS,\n"
 		 "read and write), in-flight I/Os, latency CDF, latency p50..p99 over time,\n"
 		 "access map, request size histogram and replay issue error.  Any trace works:\n"
-		 "it gets what it has (access map, sizes, arrival rate, latency when known).",
+		 "it gets what it has (access map, sizes, arrival rate, latency when known).\n"
+		 "A merged multi-host result (replay --mpi) is drawn whole and per host.",
 	.footer = "The gnuplot scripts (*.gp) are looked up in $IOREEL_PLOTS, then next to the\n"
 		  "binary (../plots, ../share/ioreel/plots), /usr/local/share/ioreel/plots and\n"
 		  "/usr/share/ioreel/plots.\n"
@@ -31,6 +33,7 @@ int cmd_plot(int argc, char **argv)
 	const char *dir = NULL;
 	int fmt = PLOTS_PNG, overwrite = 0;
 	double interval_ms = 0;
+	static struct plots_label_args labels;
 	const struct reel_opt opts[] = {
 		OPT_STR('o', "output", "DIR", &dir,
 			"folder for the plots (created); data in DIR/data/.\n"
@@ -43,6 +46,9 @@ int cmd_plot(int argc, char **argv)
 		OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
 			PLOTS_INTERVAL_MAX_MS,
 			"time bucket in milliseconds (default: about 150 buckets)"),
+		OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
+			 "name the runs in the legends, in the order of the files\n"
+			 "(repeatable), or FILE=NAME"),
 		OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
@@ -54,10 +60,18 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	struct plots_run **runs = NULL;
-	size_t n = (size_t)(argc - i);
-	if (plots_cmd_load("plot", argv + i, n, interval_ms, &runs))
-		return 1;
+	size_t n = (size_t)(argc - i), nin = n;
 	char err[4096] = "";
+	const char **lab = calloc(nin, sizeof(*lab));
+	if (!lab || plots_labels_resolve(&labels, argv + i, nin, lab, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ioreel plot: %s\n", lab ? err : "out of memory");
+		free(lab);
+		return lab ? 2 : 1;
+	}
+	int lrc = plots_cmd_load_labeled("plot", argv + i, lab, nin, interval_ms, &runs, &n);
+	free(lab);
+	if (lrc)
+		return 1;
 	struct plots_output outs[16];
 	size_t nouts = 0;
 	int fd = plots_outdir_open(dir, overwrite, err, sizeof(err));

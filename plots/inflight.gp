@@ -14,15 +14,24 @@ if (fmt eq "png") {
     }
 }
 if (ARG2 ne "-") { set output ARG2 }
+# the colours: palette.gp next to this script
+here = ARG0
+while (strlen(here) > 0 && here[strlen(here):strlen(here)] ne "/") { here = here[1:strlen(here) - 1] }
+load here."palette.gp"
 files = ARG3
 titles = ARG4
 n = words(files)
 set grid
-set key below noenhanced
+load here."legend.gp"
+set lmargin at screen 0.09
+set rmargin at screen 0.97
+set bmargin at screen kb + 0.09
 set datafile commentschars "#"
 
 set title ARG5 noenhanced
-set xlabel "time since start (s)"
+norm = ARG6 eq "share"
+set xlabel (norm ? "share of each run's length (%)" : "time since start (s)")
 set ylabel "I/Os in flight (time-weighted mean)"
 set yrange [0:*]
-plot for [i=1:n] word(files,i) using 1:6 with histeps lw 1.5 lc i title word(titles,i)
+set offsets 0, 0, graph 0.06, 0
+plot for [i=1:n] word(files,i) using (norm ? $7 : $1):6 with histeps lw 1.5 lc i title word(titles,i)

@@ -1,6 +1,6 @@
 /*
  * plots/output_dir.c - the output folders of plot, compare and demo, and
- * the escaping of trace text for the terminal.
+ * the escaping of trace text for the terminal, HTML and Markdown.
  *
  * A folder is written only when it is ioreel's own: new, empty, or marked
  * by PLOTS_MARKER (a regular file of this user, left there when ioreel made
@@ -104,4 +104,31 @@ size_t plots_term_escape(char *dst, size_t len, const char *src)
 	}
 	dst[o] = 0;
 	return o;
+}
+
+/*
+ * Text from a trace (labels, paths, metadata) in a table or a list.  HTML:
+ * entities.  Markdown: entities for what would be HTML (a renderer passes
+ * raw HTML through: "<img src=x onerror=...>"), a backslash before what
+ * would be Markdown (links, images, emphasis, code, table cells), and no
+ * line breaks.
+ */
+void plots_escape_text(FILE *f, int markdown, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"' && !markdown)
+			fputs("&quot;", f);
+		else if (markdown && strchr("\\`*_[]|!#", *s))
+			fprintf(f, "\\%c", *s);
+		else if (markdown && (*s == '\n' || *s == '\r'))
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
 }

@@ -86,7 +86,38 @@ struct plots_run {
 	size_t npoints;
 	struct plots_point *points;
 	uint32_t ndevices;
+
+	/* what makes runs repeats of one another (compare groups them) */
+	char trace[256];         /* replay.trace, base name ("" for a trace) */
+	char target[256];        /* replay.targets, base names */
+	double speed;            /* replay.speed (original timing), else 0 */
+	char name[160];          /* --label, else replay.label, else the target */
+	int user_label;          /* name came from --label */
+	double busy_s;           /* time with at least one I/O in flight (union of
+				  * [start, completion]) */
+	double busy_mbps, busy_iops; /* over busy_s, as `ioreel suite` */
+
+	/* a merged multi-host result (replay --mpi: cluster.ranks, device i of
+	 * rank cluster.dev.i.rank): nhosts ranks (one per host as a rule); a
+	 * per-rank run made by plots_runs_load_labeled has host = the rank and
+	 * part_of = the aggregate's index */
+	unsigned nhosts;
+	int host;                /* -1: every device (the run itself) */
+	long part_of;            /* -1: not a per-host part */
+	char host_name[64];
+	uint16_t dev_host[64];   /* host index of device id (ids < 64) */
 };
+
+/* Runs shorter than this much busy time measure the machine's hiccups. */
+#define PLOTS_MIN_BUSY_S 1.0
+/* A timed replay whose p99 issue error is above this did not keep the
+ * schedule: it measured the host, not the drive (as `ioreel suite`). */
+#define PLOTS_ISSUE_ERROR_LIMIT_US 1000.0
+/* Flags of a run: too short, host-bound (0 when neither). */
+enum { PLOTS_FLAG_SHORT = 1, PLOTS_FLAG_HOST = 2 };
+unsigned plots_run_flags(const struct plots_run *r);
+/* Does the issue error mean anything (a replay with original timing)? */
+int plots_issue_error_meaningful(const struct plots_run *r);
 
 /* Read PATH's header, metadata and time span (one streaming pass).  On
  * failure *out is NULL and errbuf says which file and where. */
@@ -99,9 +130,17 @@ void plots_run_free(struct plots_run *run);
 int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
 /*
  * Open and analyze every path with one common interval (interval_ns, or
- * chosen from the longest span when <= 0), labels made unique.  *out gets a
- * calloc'd array of n runs (free with plots_runs_free).
+ * chosen from the longest span when <= 0), labels made unique.  labels
+ * (may be NULL; entries NULL or "") name the runs in tables and plots, in
+ * the order of paths.  A merged multi-host result is followed by one run
+ * per rank (part_of its index, label "LABEL @host", "LABEL @host#R" when
+ * ranks share a host), so runs[] no longer matches paths[] one to one.  *out gets a calloc'd
+ * array of *nout >= n runs (free with plots_runs_free(runs, *nout)).
  */
+int plots_runs_load_labeled(struct plots_run ***out, size_t *nout, const char *const *paths,
+			    const char *const *labels, size_t n, int64_t interval_ns,
+			    char *errbuf, size_t errlen);
+/* The same without labels and without per-host runs: *out holds n runs. */
 int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		    int64_t interval_ns, char *errbuf, size_t errlen);
 void plots_runs_free(struct plots_run **runs, size_t n);
@@ -114,6 +153,22 @@ void plots_runs_free(struct plots_run **runs, size_t n);
  * "ioreel CMD". */
 int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
 		   struct plots_run ***runs);
+/* The same with labels (as plots_runs_load_labeled); *nout gets the count. */
+int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels,
+			   size_t n, double interval_ms, struct plots_run ***runs, size_t *nout);
+/* --label NAME or --label FILE=NAME (repeatable; an OPT_CALL destination):
+ * the names given, in order. */
+#define PLOTS_MAX_LABELS 1024
+struct plots_label_args {
+	const char *arg[PLOTS_MAX_LABELS];
+	size_t n;
+};
+int plots_label_opt(const char *arg, void *dest, char *err, size_t errlen);
+/* Each path's label (out[n], NULL where none): FILE=NAME where FILE is one
+ * of paths, else the next path in order.  -1 with err set when there are
+ * more labels than files. */
+int plots_labels_resolve(const struct plots_label_args *la, char *const *paths, size_t n,
+			 const char **out, char *err, size_t errlen);
 /* Make labels unique (" (2)" suffixes) and free of quotes. */
 void plots_labels_fix(struct plots_run **runs, size_t n);
 
@@ -220,6 +275,72 @@ int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const c
  * inlined. */
 int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dirfd,
 		       const struct plots_output *outs, size_t nouts);
+
+/* ---- trace preparation (plots/trace_copy.c) ----------------------------- */
+/* Copy trace IN to a new .reel OUT without the I/Os that have no completion
+ * time (never completed in the capture), counted in *dropped: what a replay
+ * at the trace's own queue depth (--qd original) needs.  OUT is replaced. */
+int plots_trace_completed(const char *in, const char *out, uint64_t *dropped, char *err,
+			  size_t errlen);
+
+/* ---- repeats (plots/repeats.c) ----------------------------------------- */
+/* Metrics of a group of repeated runs (rates over busy time, as the suite). */
+enum plots_gmetric {
+	PLOTS_G_MBPS, PLOTS_G_IOPS, PLOTS_G_LAT_MEAN, PLOTS_G_P50, PLOTS_G_P99, PLOTS_G_P999,
+	PLOTS_G__COUNT
+};
+const char *plots_gmetric_key(int m);   /* "rate_mbps" */
+const char *plots_gmetric_title(int m); /* "average data rate" */
+const char *plots_gmetric_unit(int m);  /* "MB/s" */
+int plots_gmetric_higher_better(int m);
+double plots_gmetric(const struct plots_run *r, int m);
+/* The metrics a verdict is given on: data rate, IOPS, mean and p99 latency. */
+#define PLOTS_NVERDICT 4
+extern const int plots_verdict_metrics[PLOTS_NVERDICT];
+
+/* Runs of one setting: trace, timing, speed, qd, data and name. */
+struct plots_group {
+	size_t *idx, n;            /* run indexes */
+	const struct plots_run *first;
+	char label[256];           /* "name: trace, qd Q, data, timing" */
+	unsigned flags;            /* PLOTS_FLAG_* of any of its runs */
+	struct reel_sample_stats s[PLOTS_G__COUNT];
+};
+/* Group b against group a on one metric (same trace and timing). */
+struct plots_cmp {
+	size_t a, b;
+	int metric;
+	struct reel_welch w;
+	int significant;           /* after Holm over every comparison */
+	int better;                /* +1 b better, -1 worse, 0 within noise */
+};
+struct plots_stats {
+	struct plots_group *g;
+	size_t ng, nrepeated;      /* groups; of them with >= 2 runs */
+	struct plots_cmp *c;       /* PLOTS_NVERDICT per compared pair, in order */
+	size_t nc, nsig;
+	double alpha;
+	int mixed_traces, mixed_timing; /* the runs ranked differ in these */
+};
+/* Family-wise alpha of compare's verdicts. */
+#define PLOTS_ALPHA 0.05
+/* Group runs[] and compare every two repeated groups of one trace and
+ * timing (Welch on logs, Holm at family-wise alpha).  Free with
+ * plots_stats_free (accepts a zeroed struct). */
+int plots_stats_compute(struct plots_run *const *runs, size_t n, double alpha,
+			struct plots_stats *st);
+void plots_stats_free(struct plots_stats *st);
+/* Is runs[run] in a group of two or more? */
+int plots_run_in_repeats(const struct plots_stats *st, size_t run);
+/* "within noise" or "+12.3% [+5.0, +19.9] better". */
+void plots_cmp_text(const struct plots_cmp *c, char *buf, size_t len);
+/* "812.3 +-10.2 [790.1, 834.5]" (the mean alone for one run). */
+void plots_summary_text(const struct reel_sample_stats *s, char *buf, size_t len);
+/* "TOO SHORT (0.09 s busy < 1 s); HOST-BOUND (...)" or "" (r may be NULL). */
+void plots_flags_text(unsigned flags, const struct plots_run *r, char *buf, size_t len);
+/* The repeats and verdicts as text, and as JSON members (",\n  \"groups\"..."). */
+void plots_repeats_text(FILE *f, const struct plots_stats *st);
+void plots_repeats_json(FILE *f, struct plots_run *const *runs, const struct plots_stats *st);
 
 /* ---- commands (plots/cmd_*.c: the only files here that print) ---------- */
 int cmd_plot(int argc, char **argv);

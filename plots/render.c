@@ -285,7 +285,7 @@ static int write_tput(struct job *j, const struct plots_run *r, const char *name
 	double iv = (double)r->interval_ns / 1e9;
 	fprintf(f, "# %s: %s\n# interval %.6f s; throughput by %s time\n", r->label, r->path, iv,
 		r->time_by_completion ? "completion" : "arrival");
-	fprintf(f, "# time_s read_MBps write_MBps read_IOPS write_IOPS inflight\n");
+	fprintf(f, "# time_s read_MBps write_MBps read_IOPS write_IOPS inflight share_pct\n");
 	/* the last bucket is cut short by the end of the run: its rates are
 	 * over what it covers, and a sliver (under half an interval) joins the
 	 * bucket before it rather than make a spike of a few I/Os */
@@ -307,9 +307,10 @@ static int write_tput(struct job *j, const struct plots_run *r, const char *name
 			k.busy_ns += z->busy_ns;
 			w = iv + (last_w > 0 ? last_w : 0);
 		}
-		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f\n", (double)b * iv + w / 2,
-			(double)k.bytes[0] / 1e6 / w, (double)k.bytes[1] / 1e6 / w,
-			(double)k.ios[0] / w, (double)k.ios[1] / w, k.busy_ns / (w * 1e9));
+		double t = (double)b * iv + w / 2;
+		fprintf(f, "%.6f %.4f %.4f %.2f %.2f %.3f %.4f\n", t, (double)k.bytes[0] / 1e6 / w,
+			(double)k.bytes[1] / 1e6 / w, (double)k.ios[0] / w, (double)k.ios[1] / w,
+			k.busy_ns / (w * 1e9), span > 0 ? 100 * t / span : 0);
 	}
 	return close_data(j, &o);
 }
@@ -343,7 +344,8 @@ static int write_lattime(struct job *j, const struct plots_run *r, const char *n
 		return -errno;
 	double iv = (double)r->lat_interval_ns / 1e9;
 	fprintf(f, "# %s: %s\n# interval %.6f s, by completion time\n", r->label, r->path, iv);
-	fprintf(f, "# time_s p50_us p99_us p999_us count\n");
+	fprintf(f, "# time_s p50_us p99_us p999_us count share_pct\n");
+	double span = (double)(r->t1 - r->t0) / 1e9;
 	int gap = 1;
 	for (size_t b = 0; b < r->nlatb && r->lat_time; b++) {
 		const struct reel_hist *h = &r->lat_time[b];
@@ -355,10 +357,12 @@ static int write_lattime(struct job *j, const struct plots_run *r, const char *n
 			continue;
 		}
 		gap = 0;
-		fprintf(f, "%.6f %.3f %.3f %.3f %llu\n", ((double)b + 0.5) * iv,
+		double t = ((double)b + 0.5) * iv;
+		fprintf(f, "%.6f %.3f %.3f %.3f %llu %.4f\n", t,
 			(double)reel_hist_quantile(h, 0.5) / 1e3,
 			(double)reel_hist_quantile(h, 0.99) / 1e3,
-			(double)reel_hist_quantile(h, 0.999) / 1e3, (unsigned long long)n);
+			(double)reel_hist_quantile(h, 0.999) / 1e3, (unsigned long long)n,
+			span > 0 ? 100 * t / span : 0);
 	}
 	return close_data(j, &o);
 }
@@ -512,26 +516,45 @@ static int write_run_data(struct job *j, struct plots_run *const *runs, size_t n
 	return 0;
 }
 
-/* Throughput (or arrival rate), and with latency: in-flight, latency CDF
- * and latency over time. */
+/* Runs whose lengths differ more than this are drawn over their own
+ * length (% of the run) rather than in seconds: a 1-s run beside a 60-s one
+ * would be a sliver at the left. */
+#define SHARE_RATIO 5.0
+
+static int lengths_differ(struct plots_run *const *runs, size_t n)
+{
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		double s = runs[i]->span_s;
+		if (s <= 0)
+			continue;
+		lo = lo == 0 || s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	return lo > 0 && hi / lo > SHARE_RATIO;
+}
+
+/* Throughput (or arrival rate), and with latency: in-flight, latency
+ * percentiles and latency over time. */
 static int render_time_plots(struct job *j, struct plots_run *const *runs, size_t n)
 {
-	int any_lat = 0, all_completion = 1, err;
+	int any_lat = 0, all_completion = 1, err, share = lengths_differ(runs, n);
 	for (size_t i = 0; i < n; i++) {
 		any_lat |= runs[i]->has_latency;
 		all_completion &= runs[i]->time_by_completion;
 	}
-	char title[256], iv[32], p[PATH_MAX];
+	char title[256], iv[32], p[PATH_MAX], extra[64];
 	fmt_interval(iv, sizeof(iv), runs[0]->interval_ns);
 	plots_strf(title, sizeof(title), "%s over time (interval %s)",
 		   all_completion ? "Throughput" : "Arrival rate", iv);
-	if ((err = render(j, "throughput", "throughput", j->files, j->titles, title,
-			  all_completion ? "completion" : "arrival")) < 0)
+	plots_strf(extra, sizeof(extra), "%s%s", all_completion ? "completion" : "arrival",
+		   share ? ",share" : "");
+	if ((err = render(j, "throughput", "throughput", j->files, j->titles, title, extra)) < 0)
 		return err;
 	if (!any_lat)
 		return 0;
 	if ((err = render(j, "inflight", "inflight", j->files, j->titles,
-			  "I/Os in flight (issued, not yet completed)", NULL)) < 0)
+			  "I/Os in flight (issued, not yet completed)", share ? "share" : NULL)) < 0)
 		return err;
 	j->files[0] = j->titles[0] = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -542,11 +565,12 @@ static int render_time_plots(struct job *j, struct plots_run *const *runs, size_
 		list_add(j->titles, j->cap, runs[i]->label);
 	}
 	if ((err = render(j, "latency_cdf", "latency_cdf", j->files, j->titles,
-			  "Latency CDF (issue to completion)", NULL)) < 0)
+			  "Latency percentiles (issue to completion)", NULL)) < 0)
 		return err;
 	fmt_interval(iv, sizeof(iv), runs[0]->lat_interval_ns);
-	plots_strf(title, sizeof(title), "Latency p50 to p99 over time (interval %s)", iv);
-	return render(j, "latency_time", "latency_time", j->lfiles, j->ltitles, title, NULL);
+	plots_strf(title, sizeof(title), "Latency over time (interval %s)", iv);
+	plots_strf(extra, sizeof(extra), "%s%s", share ? "share," : "", n <= 3 ? "p50" : "");
+	return render(j, "latency_time", "latency_time", j->lfiles, j->ltitles, title, extra);
 }
 
 /* Access maps: one per distinct trace (replays of one trace look alike),
@@ -634,12 +658,13 @@ static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
 		      "Request size histogram", NULL);
 }
 
-/* Replay issue error: % of I/Os per class, a column per replayed run. */
+/* Replay issue error: % of I/Os per class, a column per replayed run with
+ * original timing (as fast as possible, there is no schedule to keep). */
 static int render_issue_error(struct job *j, struct plots_run *const *runs, size_t n)
 {
 	int any_replay = 0, err;
 	for (size_t i = 0; i < n; i++)
-		any_replay |= runs[i]->has_issue_err;
+		any_replay |= plots_issue_error_meaningful(runs[i]);
 	if (!any_replay)
 		return 0;
 	double (*pct)[IE_N] = calloc(n, sizeof(*pct));
@@ -655,7 +680,7 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 	fprintf(f, "# replay issue error (actual - scheduled submission), %% of I/Os\n");
 	fprintf(f, "# class");
 	for (size_t i = 0; i < n; i++)
-		if (runs[i]->has_issue_err) {
+		if (plots_issue_error_meaningful(runs[i])) {
 			ie_classes(&runs[i]->issue_err, pct[i]);
 			list_add(j->titles, j->cap, runs[i]->label);
 			fprintf(f, " run_%zu", i + 1);
@@ -664,7 +689,7 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 	for (size_t c = 0; c < IE_N; c++) {
 		fprintf(f, "%s", ie_names[c]);
 		for (size_t i = 0; i < n; i++)
-			if (runs[i]->has_issue_err)
+			if (plots_issue_error_meaningful(runs[i]))
 				fprintf(f, " %.4f", pct[i][c]);
 		fprintf(f, "\n");
 	}

@@ -145,12 +145,19 @@ static int var_cmp(const char *key, const char *a, const char *b)
 	return value_cmp(a, b);
 }
 
+/* A replay run that is neither repeated (the verdicts compare those) nor
+ * a per-host part of a multi-host run. */
+static int single(struct plots_run *const *runs, size_t i, const struct plots_stats *st)
+{
+	return runs[i]->is_replay && runs[i]->part_of < 0 && !plots_run_in_repeats(st, i);
+}
+
 /*
  * Groups of runs identical in every replay.* setting but key, holding at
  * least two distinct values of key.  Returns the number of groups.
  */
 static size_t find_groups(struct plots_run *const *runs, size_t n, const char *key,
-			  struct group *g, size_t maxg)
+			  struct group *g, size_t maxg, const struct plots_stats *st)
 {
 	size_t ng = 0;
 	char *used = calloc(n ? n : 1, 1);
@@ -158,12 +165,12 @@ static size_t find_groups(struct plots_run *const *runs, size_t n, const char *k
 	if (!used || !ci || !cj)
 		goto out;
 	for (size_t i = 0; i < n && ng < maxg; i++) {
-		if (used[i] || !runs[i]->is_replay || !runs[i]->config[0])
+		if (used[i] || !single(runs, i, st) || !runs[i]->config[0])
 			continue;
 		struct group cur = {.n = 0};
 		config_without(runs[i], key, ci, 4096);
 		for (size_t j = i; j < n && cur.n < MAXG; j++) {
-			if (used[j] || !runs[j]->is_replay)
+			if (used[j] || !single(runs, j, st))
 				continue;
 			config_without(runs[j], key, cj, 4096);
 			if (strcmp(ci, cj))
@@ -233,12 +240,33 @@ static double group_max(struct plots_run *const *runs, const struct group *g, in
 	return mx;
 }
 
-static double best_mbps(struct plots_run *const *runs, size_t n)
+static int ranked(struct plots_run *const *runs, size_t i, const struct plots_stats *st)
+{
+	return runs[i]->part_of < 0 && !plots_run_in_repeats(st, i);
+}
+
+/* The best MB/s of the runs ranked one by one (not repeated, not parts). */
+static double best_mbps(struct plots_run *const *runs, size_t n, const struct plots_stats *st)
 {
 	double b = 0;
 	for (size_t i = 0; i < n; i++)
-		b = runs[i]->mbps > b ? runs[i]->mbps : b;
+		if (ranked(runs, i, st))
+			b = runs[i]->mbps > b ? runs[i]->mbps : b;
 	return b;
+}
+
+/* Why the ranking compares unlike runs, or "". */
+static const char *mixed_warning(const struct plots_stats *st)
+{
+	if (st->mixed_traces && st->mixed_timing)
+		return "these runs replay different traces with different timings: "
+		       "ranking them compares unlike workloads";
+	if (st->mixed_traces)
+		return "these runs replay different traces: ranking them compares unlike workloads";
+	if (st->mixed_timing)
+		return "these runs differ in timing (afap vs original or speed): ranking them "
+		       "compares unlike workloads";
+	return "";
 }
 
 static double pct(double v, double max)
@@ -262,29 +290,47 @@ static int label_width(struct plots_run *const *runs, size_t n)
 	return w;
 }
 
-void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
+/* The runs table: a row per run (per-host parts indented), % of best for
+ * the runs ranked one by one, flags. */
+static void text_runs(FILE *f, struct plots_run *const *runs, size_t n,
+		      const struct plots_stats *st)
 {
-	int w = label_width(runs, n);
-	double best = best_mbps(runs, n);
+	int w = label_width(runs, n) + 2;
+	double best = best_mbps(runs, n, st);
 	fprintf(f, "%-*s", w, "run");
 	for (size_t m = 0; m < NROW_METRICS; m++)
 		fprintf(f, "  %11s", plots_metric_title(row_metrics[m]));
-	fprintf(f, "  %9s\n", "% of best");
+	fprintf(f, "  %9s  %s\n", "% of best", "flags");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%-*s", w, runs[i]->label);
+		char fl[160];
+		fprintf(f, "%s%-*s", runs[i]->part_of >= 0 ? "  " : "",
+			runs[i]->part_of >= 0 ? w - 2 : w, runs[i]->label);
 		for (size_t m = 0; m < NROW_METRICS; m++) {
 			if (metric_known(runs[i], row_metrics[m]))
 				fprintf(f, "  %11.1f", plots_metric(runs[i], row_metrics[m]));
 			else
 				fprintf(f, "  %11s", "-");
 		}
-		fprintf(f, "  %8.1f%%\n", pct(runs[i]->mbps, best));
+		if (ranked(runs, i, st))
+			fprintf(f, "  %8.1f%%", pct(runs[i]->mbps, best));
+		else
+			fprintf(f, "  %9s", runs[i]->part_of >= 0 ? "(host)" : "(repeat)");
+		plots_flags_text(plots_run_flags(runs[i]), runs[i], fl, sizeof(fl));
+		fprintf(f, "%s%s\n", fl[0] ? "  " : "", fl);
 	}
 	fprintf(f, "(MB/s = 10^6 bytes/s and IOPS over each run's I/O span, first issue to last "
-		   "completion; latency issue to completion; %% of best by total MB/s)\n");
+		   "completion; latency issue to completion; %% of best by total MB/s%s)\n",
+		st->nrepeated ? "; repeated runs are compared by the verdicts below, not ranked "
+				"one by one" : "");
+	if (mixed_warning(st)[0])
+		fprintf(f, "warning: %s\n", mixed_warning(st));
+}
 
+static void text_modes(FILE *f, struct plots_run *const *runs, size_t n,
+		       const struct plots_stats *st)
+{
 	struct group g[16];
-	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "\nData mode (runs identical but for replay.data): %s\n", g[k].what);
 		fprintf(f, "%-12s", "metric");
@@ -309,7 +355,13 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 			fprintf(f, "\n");
 		}
 	}
-	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
+}
+
+static void text_qd(FILE *f, struct plots_run *const *runs, size_t n,
+		    const struct plots_stats *st)
+{
+	struct group g[16];
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "\nQueue depth scaling (runs identical but for replay.qd): %s\n",
 			g[k].what);
@@ -326,67 +378,115 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 	}
 }
 
+
+void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
+{
+	struct plots_stats st;
+	if (plots_stats_compute(runs, n, PLOTS_ALPHA, &st) < 0)
+		memset(&st, 0, sizeof(st)); /* out of memory: no repeats */
+	text_runs(f, runs, n, &st);
+	text_modes(f, runs, n, &st);
+	text_qd(f, runs, n, &st);
+	plots_repeats_text(f, &st);
+	plots_stats_free(&st);
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 static void json_num(FILE *f, double v)
 {
 	fprintf(f, "%.10g", v);
 }
 
-void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
+/* One run's JSON object (runs[i]; "," before all but the first). */
+static void json_run(FILE *f, struct plots_run *const *runs, size_t i,
+		     const struct plots_stats *st, double best)
 {
-	double best = best_mbps(runs, n);
-	fprintf(f, "{\n  \"runs\": [");
-	for (size_t i = 0; i < n; i++) {
-		const struct plots_run *r = runs[i];
-		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		reel_json_str(f, r->label);
-		fprintf(f, ", \"path\": ");
-		reel_json_str(f, r->path);
-		fprintf(f, ", \"source\": ");
-		reel_json_str(f, r->source);
-		fprintf(f, ", \"data\": ");
-		reel_json_str(f, r->data);
-		fprintf(f, ", \"qd\": ");
-		reel_json_str(f, r->qd);
-		fprintf(f, ", \"engine\": ");
-		reel_json_str(f, r->engine);
-		fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
-			(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
-			(unsigned long long)r->all.errors);
-		json_num(f, r->span_s);
-		fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
-			   "\"write_bytes\": %llu",
-			(unsigned long long)r->op[PLOTS_READ].ios,
-			(unsigned long long)r->op[PLOTS_READ].bytes,
-			(unsigned long long)r->op[PLOTS_WRITE].ios,
-			(unsigned long long)r->op[PLOTS_WRITE].bytes);
-		for (int m = 0; m < PLOTS_M__COUNT; m++) {
-			fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
-			if (metric_known(r, m))
-				json_num(f, plots_metric(r, m));
-			else
-				fputs("null", f);
-		}
-		fprintf(f, ", \"pct_of_best\": ");
+	const struct plots_run *r = runs[i];
+	fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
+	reel_json_str(f, r->label);
+	fprintf(f, ", \"path\": ");
+	reel_json_str(f, r->path);
+	fprintf(f, ", \"source\": ");
+	reel_json_str(f, r->source);
+	fprintf(f, ", \"data\": ");
+	reel_json_str(f, r->data);
+	fprintf(f, ", \"qd\": ");
+	reel_json_str(f, r->qd);
+	fprintf(f, ", \"engine\": ");
+	reel_json_str(f, r->engine);
+	fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
+		(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
+		(unsigned long long)r->all.errors);
+	json_num(f, r->span_s);
+	fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
+		   "\"write_bytes\": %llu",
+		(unsigned long long)r->op[PLOTS_READ].ios,
+		(unsigned long long)r->op[PLOTS_READ].bytes,
+		(unsigned long long)r->op[PLOTS_WRITE].ios,
+		(unsigned long long)r->op[PLOTS_WRITE].bytes);
+	for (int m = 0; m < PLOTS_M__COUNT; m++) {
+		fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
+		if (metric_known(r, m))
+			json_num(f, plots_metric(r, m));
+		else
+			fputs("null", f);
+	}
+	fprintf(f, ", \"pct_of_best\": ");
+	if (ranked(runs, i, st))
 		json_num(f, pct(r->mbps, best));
-		if (r->ratio_achieved > 0) {
-			fprintf(f, ", \"ratio_achieved\": ");
-			json_num(f, r->ratio_achieved);
-		}
-		if (r->has_issue_err) {
-			fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
-			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
-			fprintf(f, ", \"p99\": ");
-			json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
-			fprintf(f, ", \"max\": ");
-			json_num(f, (double)r->issue_err.max / 1e3);
-			fprintf(f, "}");
-		}
+	else
+		fputs("null", f);
+	fprintf(f, ",\n     \"name\": ");
+	reel_json_str(f, r->name);
+	fprintf(f, ", \"trace\": ");
+	reel_json_str(f, r->trace);
+	fprintf(f, ", \"timing\": ");
+	reel_json_str(f, r->timing);
+	fprintf(f, ", \"busy_s\": ");
+	json_num(f, r->busy_s);
+	fprintf(f, ", \"busy_mbps\": ");
+	json_num(f, r->busy_mbps);
+	fprintf(f, ", \"busy_iops\": ");
+	json_num(f, r->busy_iops);
+	fprintf(f, ", \"lat_mean_us\": ");
+	json_num(f, r->has_latency ? reel_hist_mean(&r->all.lat) / 1e3 : 0);
+	unsigned fl = plots_run_flags(r);
+	fprintf(f, ", \"too_short\": %s, \"host_bound\": %s",
+		fl & PLOTS_FLAG_SHORT ? "true" : "false", fl & PLOTS_FLAG_HOST ? "true" : "false");
+	if (r->part_of >= 0) {
+		fprintf(f, ", \"host_of\": %ld, \"host\": ", r->part_of);
+		reel_json_str(f, r->host_name);
+	} else if (r->nhosts > 1) {
+		fprintf(f, ", \"hosts\": %u", r->nhosts);
+	}
+	if (r->ratio_achieved > 0) {
+		fprintf(f, ", \"ratio_achieved\": ");
+		json_num(f, r->ratio_achieved);
+	}
+	if (plots_issue_error_meaningful(r)) {
+		fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
+		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
+		fprintf(f, ", \"p99\": ");
+		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
+		fprintf(f, ", \"max\": ");
+		json_num(f, (double)r->issue_err.max / 1e3);
 		fprintf(f, "}");
 	}
+	fprintf(f, "}");
+}
+
+void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
+{
+	struct plots_stats stats, *st = &stats;
+	if (plots_stats_compute(runs, n, PLOTS_ALPHA, st) < 0)
+		memset(st, 0, sizeof(*st));
+	double best = best_mbps(runs, n, st);
+	fprintf(f, "{\n  \"runs\": [");
+	for (size_t i = 0; i < n; i++)
+		json_run(f, runs, i, st, best);
 	fprintf(f, "\n  ],\n  \"data_mode\": [");
 	struct group g[16];
-	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
 		reel_json_str(f, g[k].what);
@@ -415,7 +515,7 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		fprintf(f, "]}");
 	}
 	fprintf(f, "\n  ],\n  \"qd_scaling\": [");
-	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
+	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(f, "%s\n    {\"group\": ", k ? "," : "");
 		reel_json_str(f, g[k].what);
@@ -437,39 +537,19 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 		}
 		fprintf(f, "]}");
 	}
-	fprintf(f, "\n  ]\n}\n");
+	fprintf(f, "\n  ]");
+	if (mixed_warning(st)[0]) {
+		fprintf(f, ",\n  \"warning\": ");
+		reel_json_str(f, mixed_warning(st));
+	}
+	plots_repeats_json(f, runs, st);
+	fprintf(f, "\n}\n");
+	plots_stats_free(st);
+
 }
 
 /* ---- markdown and HTML: one table writer, two dialects ----------------- */
 enum dialect { MD, HTML };
-
-/*
- * Text from a trace (labels, paths, metadata) in a table or a list.  HTML:
- * entities.  Markdown: entities for what would be HTML (a renderer passes
- * raw HTML through: "<img src=x onerror=...>"), a backslash before what
- * would be Markdown (links, images, emphasis, code, table cells), and no
- * line breaks.
- */
-void plots_escape_text(FILE *f, int markdown, const char *s)
-{
-	enum dialect d = markdown ? MD : HTML;
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"' && d == HTML)
-			fputs("&quot;", f);
-		else if (d == MD && strchr("\\`*_[]|!#", *s))
-			fprintf(f, "\\%c", *s);
-		else if (d == MD && (*s == '\n' || *s == '\r'))
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void row_begin(FILE *f, enum dialect d)
 {
@@ -528,9 +608,10 @@ static void heading(FILE *f, enum dialect d, const char *s)
 	}
 }
 
-static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n)
+static void runs_table(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n,
+		       const struct plots_stats *st)
 {
-	double best = best_mbps(runs, n);
+	double best = best_mbps(runs, n, st);
 	heading(f, d, "Runs");
 	table_begin(f, d, "runs");
 	row_begin(f, d);
@@ -538,30 +619,127 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 	for (size_t m = 0; m < NROW_METRICS; m++)
 		cell(f, d, 1, plots_metric_title(row_metrics[m]));
 	cell(f, d, 1, "% of best");
+	cell(f, d, 1, "flags");
 	row_end(f, d);
-	head_end(f, d, NROW_METRICS + 2);
+	head_end(f, d, NROW_METRICS + 3);
 	for (size_t i = 0; i < n; i++) {
+		char fl[160], lb[200];
 		row_begin(f, d);
-		cell(f, d, 0, runs[i]->label);
+		plots_strf(lb, sizeof(lb), "%s%s", runs[i]->part_of >= 0 ? "\u2003" : "",
+			   runs[i]->label);
+		cell(f, d, 0, lb);
 		for (size_t m = 0; m < NROW_METRICS; m++) {
 			if (metric_known(runs[i], row_metrics[m]))
 				cellf(f, d, "%.1f", plots_metric(runs[i], row_metrics[m]));
 			else
 				cell(f, d, 0, "-");
 		}
-		cellf(f, d, "%.1f%%", pct(runs[i]->mbps, best));
+		if (ranked(runs, i, st))
+			cellf(f, d, "%.1f%%", pct(runs[i]->mbps, best));
+		else
+			cell(f, d, 0, runs[i]->part_of >= 0 ? "(host)" : "(repeat)");
+		plots_flags_text(plots_run_flags(runs[i]), runs[i], fl, sizeof(fl));
+		cell(f, d, 0, fl);
 		row_end(f, d);
 	}
 	table_end(f, d);
 	if (d == HTML)
 		fputs("<p class=\"note\">", f);
 	fputs("MB/s (10<sup>6</sup> bytes/s) and IOPS over each run's I/O span, first issue to "
-	      "last completion; latency from issue to completion; % of best by total MB/s.",
+	      "last completion; latency from issue to completion; % of best by total MB/s",
+	      f);
+	if (st->nrepeated)
+		fputs("; repeated runs are compared by the verdicts below, not ranked one by one", f);
+	fputs(". TOO SHORT: under 1 s of busy time (time with an I/O in flight), too short to "
+	      "measure; HOST-BOUND: a timed replay whose p99 issue error exceeds 1 ms, which "
+	      "measured the host, not the drive.", f);
+	fputs(d == HTML ? "</p>\n" : "\n\n", f);
+	if (mixed_warning(st)[0]) {
+		fputs(d == HTML ? "<p class=\"warn\"><b>Warning:</b> " : "**Warning:** ", f);
+		plots_escape_text(f, d == MD, mixed_warning(st));
+		fputs(d == HTML ? ".</p>\n" : ".\n\n", f);
+	}
+}
+
+/* Repeated runs: a row per group (mean +-sd [95% CI] per metric), then
+ * the verdicts: a row per compared pair, a column per verdict metric. */
+static void repeats_tables(FILE *f, enum dialect d, const struct plots_stats *st)
+{
+	if (!st->nrepeated)
+		return;
+	heading(f, d, "Repeats: mean +-sd [95% CI]");
+	table_begin(f, d, "repeats");
+	row_begin(f, d);
+	cell(f, d, 1, "setting");
+	cell(f, d, 1, "runs");
+	for (int m = 0; m < PLOTS_G__COUNT; m++) {
+		char h[96];
+		plots_strf(h, sizeof(h), "%s (%s)", plots_gmetric_title(m), plots_gmetric_unit(m));
+		cell(f, d, 1, h);
+	}
+	cell(f, d, 1, "flags");
+	row_end(f, d);
+	head_end(f, d, PLOTS_G__COUNT + 3);
+	for (size_t i = 0; i < st->ng; i++) {
+		char b[160];
+		row_begin(f, d);
+		cell(f, d, 0, st->g[i].label);
+		cellf(f, d, "%.0f", (double)st->g[i].n);
+		for (int m = 0; m < PLOTS_G__COUNT; m++) {
+			plots_summary_text(&st->g[i].s[m], b, sizeof(b));
+			cell(f, d, 0, b);
+		}
+		plots_flags_text(st->g[i].flags, NULL, b, sizeof(b));
+		cell(f, d, 0, b);
+		row_end(f, d);
+	}
+	table_end(f, d);
+	if (!st->nc)
+		return;
+	char h[256];
+	plots_strf(h, sizeof(h), "Verdicts: %zu of %zu comparisons significant", st->nsig, st->nc);
+	heading(f, d, h);
+	table_begin(f, d, "verdicts");
+	row_begin(f, d);
+	cell(f, d, 1, "first");
+	cell(f, d, 1, "second");
+	for (int k = 0; k < PLOTS_NVERDICT; k++)
+		cell(f, d, 1, plots_gmetric_title(plots_verdict_metrics[k]));
+	row_end(f, d);
+	head_end(f, d, PLOTS_NVERDICT + 2);
+	for (size_t i = 0; i < st->nc; i += PLOTS_NVERDICT) {
+		row_begin(f, d);
+		cell(f, d, 0, st->g[st->c[i].a].label);
+		cell(f, d, 0, st->g[st->c[i].b].label);
+		for (size_t k = 0; k < PLOTS_NVERDICT && i + k < st->nc; k++) {
+			char b[128];
+			plots_cmp_text(&st->c[i + k], b, sizeof(b));
+			cell(f, d, 0, b);
+		}
+		row_end(f, d);
+	}
+	table_end(f, d);
+	if (d == HTML)
+		fputs("<p class=\"note\">", f);
+	plots_strf(h, sizeof(h), "%g", st->alpha);
+	fputs("The second setting's difference from the first, in % with its 95% confidence "
+	      "interval, where Welch's t test on the logarithms of the repeats is significant "
+	      "after Holm's correction over every comparison of this report (family-wise alpha ", f);
+	fputs(h, f);
+	fputs("); otherwise \"within noise\", and the two are not ranked. Rates over busy time.",
 	      f);
 	fputs(d == HTML ? "</p>\n" : "\n\n", f);
+}
 
+static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n)
+{
+	struct plots_stats stats, *st = &stats;
+	if (plots_stats_compute(runs, n, PLOTS_ALPHA, st) < 0)
+		memset(st, 0, sizeof(*st));
+	runs_table(f, d, runs, n, st);
+	repeats_tables(f, d, st);
 	struct group g[16];
-	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16);
+	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		char h[400];
 		plots_strf(h, sizeof(h), "Data mode, compressible vs incompressible: %s", g[k].what);
@@ -592,7 +770,7 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 		}
 		table_end(f, d);
 	}
-	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16);
+	ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		char h[400];
 		plots_strf(h, sizeof(h), "Queue depth scaling: %s", g[k].what);
@@ -619,6 +797,7 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 		}
 		table_end(f, d);
 	}
+	plots_stats_free(st);
 }
 
 static void run_list(FILE *f, enum dialect d, struct plots_run *const *runs, size_t n)
@@ -720,6 +899,7 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dir
 	      "tr:nth-child(even) td{background:#f6f8fa}\n"
 	      "figure{margin:1em 0}figure svg{max-width:100%;height:auto;border:1px solid #ddd}\n"
 	      "figcaption{font-weight:bold;margin-bottom:.3em}.note{color:#555;font-size:90%}\n"
+	      ".warn{color:#a40000}\n"
 	      "</style></head><body>\n<h1>ioreel comparison</h1>\n",
 	      f);
 	tables(f, HTML, runs, n);

@@ -163,6 +163,95 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 		run->label[l - 5] = 0;
 }
 
+/* "a/b/x.reel,c/loop3" -> "x.reel,loop3" */
+static void base_names(char *buf, size_t len, const char *list)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (const char *p = list; *p && o + 1 < len;) {
+		size_t l = strcspn(p, ",");
+		const char *b = p;
+		for (const char *q = p; q < p + l; q++)
+			if (*q == '/')
+				b = q + 1;
+		int w = plots_strf(buf + o, len - o, "%s%.*s", o ? "," : "", (int)(p + l - b), b);
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+		p += l + (p[l] == ',');
+	}
+}
+
+/* Integer metadata key (a format with one index and a field), or -1. */
+static int64_t meta_int_at(const struct reel_reader *rd, const char *fmt, unsigned i,
+			   const char *field)
+{
+	char k[96];
+	plots_strf(k, sizeof(k), fmt, i, field);
+	const struct reel_meta *m = reel_reader_meta(rd, k);
+	return m && m->type == REEL_META_INT ? m->i : -1;
+}
+
+/* The ranks of a merged multi-host result (replay --mpi): device i belongs
+ * to rank cluster.dev.i.rank; a rank is named by its host
+ * (cluster.rank.R.host), "host#R" when ranks share a host. */
+static void run_hosts(struct plots_run *run, const struct reel_reader *rd)
+{
+	const struct reel_header *h = reel_reader_header(rd);
+	if (!reel_reader_meta(rd, REEL_META_CLUSTER_RANKS))
+		return;
+	int64_t rank_of[64];
+	unsigned nh = 0;
+	for (size_t i = 0; i < h->ndevices && i < 64; i++) {
+		rank_of[i] = meta_int_at(rd, REEL_META_CLUSTER_DEV_FMT, (unsigned)i, "rank");
+		if (rank_of[i] < 0 || rank_of[i] >= 64)
+			return; /* not a result this reads: no per-host rows */
+		if (h->devices[i].id < 64)
+			run->dev_host[h->devices[i].id] = (uint16_t)rank_of[i];
+		if ((unsigned)rank_of[i] + 1 > nh)
+			nh = (unsigned)rank_of[i] + 1;
+	}
+	run->nhosts = nh;
+}
+
+/* Name of rank r of a multi-host result (see run_hosts). */
+static void rank_name(const struct reel_reader *rd, unsigned r, char *buf, size_t len)
+{
+	char k[96], a[64], b[64];
+	plots_strf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, r, "host");
+	meta_text(rd, k, a, sizeof(a));
+	int shared = 0;
+	for (unsigned o = 0; o < 64 && !shared; o++) {
+		plots_strf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, o, "host");
+		if (!reel_reader_meta(rd, k))
+			break;
+		meta_text(rd, k, b, sizeof(b));
+		shared = o != r && !strcmp(a, b);
+	}
+	if (shared || !a[0])
+		plots_strf(buf, len, "%s#%u", a[0] ? a : "rank", r);
+	else
+		plots_strf(buf, len, "%s", a);
+}
+
+/* What makes runs repeats of one another: trace, targets, speed, name. */
+static void run_identity(struct plots_run *run, const struct reel_reader *rd)
+{
+	char v[1024];
+	run->host = -1;
+	run->part_of = -1;
+	meta_text(rd, REEL_META_REPLAY_TRACE, v, sizeof(v));
+	base_names(run->trace, sizeof(run->trace), v);
+	meta_text(rd, REEL_META_REPLAY_TARGETS, v, sizeof(v));
+	base_names(run->target, sizeof(run->target), v);
+	const struct reel_meta *m = reel_reader_meta(rd, REEL_META_REPLAY_SPEED);
+	if (m && strcmp(run->timing, "afap"))
+		run->speed = m->type == REEL_META_DBL ? m->d : (double)m->i;
+	meta_text(rd, REEL_META_REPLAY_LABEL, v, sizeof(v));
+	plots_strf(run->name, sizeof(run->name), "%s", v[0] ? v : run->target);
+	run_hosts(run, rd);
+}
+
 /* A run is read twice, start to end: only a regular file can be (a FIFO
  * would also block the open until a writer came). */
 static int check_input(const char *path, char *errbuf, size_t errlen)
@@ -210,6 +299,7 @@ int plots_run_open(struct plots_run **out, const char *path, char *errbuf, size_
 	meta_text(rd, REEL_META_REPLAY_QD, run->qd, sizeof(run->qd));
 	meta_text(rd, REEL_META_REPLAY_ENGINE, run->engine, sizeof(run->engine));
 	meta_text(rd, REEL_META_REPLAY_TIMING, run->timing, sizeof(run->timing));
+	run_identity(run, rd);
 	const struct reel_meta *ra;
 	run->ratio_achieved = -1;
 
@@ -319,6 +409,60 @@ static size_t size_bucket(uint32_t len)
 	return i;
 }
 
+/*
+ * Busy time: the union of the I/Os' [start, completion] intervals.  Records
+ * come nearly in start order (a result is written as I/Os complete, a
+ * merged one in issue order), so a window of BUSY_WINDOW intervals in a
+ * min-heap by start puts them in order; an interval later than that still
+ * counts, from where the union has reached.
+ */
+struct span {
+	int64_t a, b;
+};
+#define SPAN_BEFORE(x, y) ((x)->a < (y)->a)
+REEL_HEAP(span_heap, struct span, SPAN_BEFORE)
+#define BUSY_WINDOW 65536
+
+struct busy {
+	struct span_heap h;
+	int64_t cs, ce; /* the open interval of the union */
+	int open;
+	double total_ns;
+};
+
+static void busy_merge(struct busy *b, struct span x)
+{
+	if (b->open && x.a <= b->ce) {
+		if (x.b > b->ce)
+			b->ce = x.b;
+		return;
+	}
+	if (b->open)
+		b->total_ns += (double)(b->ce - b->cs);
+	b->cs = x.a;
+	b->ce = x.b;
+	b->open = 1;
+}
+
+static int busy_add(struct busy *b, int64_t s, int64_t e)
+{
+	if (span_heap_push(&b->h, (struct span){s, e}) < 0)
+		return REEL_E_NOMEM;
+	if (b->h.n > BUSY_WINDOW)
+		busy_merge(b, span_heap_pop(&b->h));
+	return 0;
+}
+
+static double busy_finish(struct busy *b)
+{
+	while (b->h.n)
+		busy_merge(b, span_heap_pop(&b->h));
+	span_heap_free(&b->h);
+	if (b->open)
+		b->total_ns += (double)(b->ce - b->cs);
+	return b->total_ns;
+}
+
 /* Bucket widths and counts for interval_ns, the arrays they need, and
  * every statistic zeroed for a (new) pass. */
 static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbuf,
@@ -358,9 +502,11 @@ static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbu
 /* Record number k of the run into every statistic; every stride-th one is
  * an access-map point. */
 static void analyze_rec(struct plots_run *run, const struct reel_rec *r, uint64_t k,
-			uint64_t stride)
+			uint64_t stride, struct busy *busy)
 {
 	int64_t s, e;
+	if (run->host >= 0 && (r->dev >= 64 || run->dev_host[r->dev] != run->host))
+		return; /* a per-host part: another host's I/O */
 	if (rec_times(r, &s, &e) < 0)
 		return;
 	int d = op_dir(r->op);
@@ -379,6 +525,7 @@ static void analyze_rec(struct plots_run *run, const struct reel_rec *r, uint64_
 		reel_hist_add(&o->lat, (uint64_t)(e - s));
 		reel_hist_add(&run->all.lat, (uint64_t)(e - s));
 		add_busy(run, s, e);
+		busy_add(busy, s, e); /* out of memory: the busy time falls short */
 		size_t lb = (size_t)((e - run->t0) / run->lat_interval_ns);
 		if (lb < run->nlatb)
 			reel_hist_add(&run->lat_time[lb], (uint64_t)(e - s));
@@ -422,15 +569,21 @@ int plots_run_analyze(struct plots_run *run, int64_t interval_ns, char *errbuf, 
 	const struct reel_rec *recs;
 	long n;
 	uint64_t k = 0, stride = run->count / PLOTS_MAP_POINTS + 1;
+	struct busy busy = {0};
 	while ((n = reel_read_chunk(rd, &recs)) > 0)
 		for (long i = 0; i < n; i++, k++)
-			analyze_rec(run, &recs[i], k, stride);
+			analyze_rec(run, &recs[i], k, stride, &busy);
+	run->busy_s = busy_finish(&busy) / 1e9;
 	if (n < 0) {
 		reader_err(errbuf, errlen, run->path, rd, (int)n);
 		reel_reader_close(rd);
 		return (int)n;
 	}
 	reel_reader_close(rd);
+	if (run->busy_s > 0) {
+		run->busy_mbps = (double)run->all.bytes / 1e6 / run->busy_s;
+		run->busy_iops = (double)run->all.ios / run->busy_s;
+	}
 	double span_s = run->span_s > 0 ? run->span_s : 1e-9;
 	for (int d = 0; d < PLOTS__NDIR; d++) {
 		run->op[d].mbps = (double)run->op[d].bytes / 1e6 / span_s;
@@ -449,17 +602,26 @@ void plots_labels_fix(struct plots_run **runs, size_t n)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'\\<>&|`", *c))
 				*c = '_';
 	}
-	for (size_t i = 1; i < n; i++) {
-		int dup = 0;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(runs[i]->label, runs[j]->label))
-				dup = 1;
-		if (dup) {
+	/* repeats of one label: "name #1", "name #2", ... */
+	char (*orig)[sizeof(runs[0]->label)] = malloc((n ? n : 1) * sizeof(*orig));
+	if (!orig)
+		return;
+	for (size_t i = 0; i < n; i++)
+		memcpy(orig[i], runs[i]->label, sizeof(orig[i]));
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0, total = 0;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(orig[i], orig[j])) {
+				total++;
+				k += j <= i;
+			}
+		if (total > 1) {
 			char tmp[sizeof(runs[i]->label)];
-			plots_strf(tmp, sizeof(tmp), "%.140s (%zu)", runs[i]->label, i + 1);
+			plots_strf(tmp, sizeof(tmp), "%.140s #%zu", orig[i], k);
 			memcpy(runs[i]->label, tmp, sizeof(tmp));
 		}
 	}
+	free(orig);
 }
 
 void plots_runs_free(struct plots_run **runs, size_t n)
@@ -471,8 +633,96 @@ void plots_runs_free(struct plots_run **runs, size_t n)
 	free(runs);
 }
 
-int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
-		    int64_t interval_ns, char *errbuf, size_t errlen)
+unsigned plots_run_flags(const struct plots_run *r)
+{
+	unsigned f = 0;
+	if (r->is_replay && r->has_latency && r->busy_s < PLOTS_MIN_BUSY_S)
+		f |= PLOTS_FLAG_SHORT;
+	if (plots_issue_error_meaningful(r) &&
+	    (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3 > PLOTS_ISSUE_ERROR_LIMIT_US)
+		f |= PLOTS_FLAG_HOST;
+	return f;
+}
+
+int plots_issue_error_meaningful(const struct plots_run *r)
+{
+	return r->has_issue_err && strcmp(r->timing, "afap") != 0;
+}
+
+/* One run per rank of each multi-host run, right after it: *runs grows. */
+static int add_host_parts(struct plots_run ***runs, size_t *n)
+{
+	size_t total = *n;
+	for (size_t i = 0; i < *n; i++)
+		total += (*runs)[i]->nhosts > 1 ? (*runs)[i]->nhosts : 0;
+	if (total == *n)
+		return 0;
+	struct plots_run **old = *runs, **nr = calloc(total, sizeof(*nr));
+	if (!nr)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		size_t agg = k;
+		nr[k++] = old[i];
+		for (unsigned hh = 0; old[i]->nhosts > 1 && hh < old[i]->nhosts; hh++) {
+			struct plots_run *p = malloc(sizeof(*p));
+			if (!p) {
+				for (size_t j = i + 1; j < *n; j++)
+					nr[k++] = old[j];
+				free(old);
+				*runs = nr;
+				*n = k;
+				return -ENOMEM;
+			}
+			memcpy(p, old[i], sizeof(*p));
+			p->buckets = NULL;
+			p->lat_time = NULL;
+			p->points = NULL;
+			p->host = (int)hh;
+			p->part_of = (long)agg;
+			p->nhosts = 0;
+			nr[k++] = p;
+		}
+	}
+	free(old);
+	*runs = nr;
+	*n = k;
+	return 0;
+}
+
+/* Host names and labels of the per-host parts. */
+static void host_labels(struct plots_run **runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct plots_run *p = runs[i];
+		if (p->part_of < 0)
+			continue;
+		struct reel_reader *rd = NULL;
+		if (reel_reader_open(&rd, p->path, 0) == 0)
+			rank_name(rd, (unsigned)p->host, p->host_name, sizeof(p->host_name));
+		reel_reader_close(rd);
+		char l[sizeof(p->label)];
+		plots_strf(l, sizeof(l), "%.100s @%s", runs[p->part_of]->label, p->host_name);
+		memcpy(p->label, l, sizeof(l));
+		plots_strf(p->name, sizeof(p->name), "%.100s @%s", runs[p->part_of]->name,
+			   p->host_name);
+	}
+}
+
+/* The user's names: --label NAME for run i. */
+static void apply_labels(struct plots_run **runs, size_t n, const char *const *labels)
+{
+	for (size_t i = 0; labels && i < n; i++)
+		if (labels[i] && labels[i][0]) {
+			plots_strf(runs[i]->label, sizeof(runs[i]->label), "%s", labels[i]);
+			plots_strf(runs[i]->name, sizeof(runs[i]->name), "%s", labels[i]);
+			runs[i]->user_label = 1;
+		}
+}
+
+static int runs_load(struct plots_run ***out, size_t *nout, const char *const *paths,
+		     const char *const *labels, size_t n, int64_t interval_ns, int hosts,
+		     char *errbuf, size_t errlen)
 {
 	*out = NULL;
 	struct plots_run **runs = calloc(n ? n : 1, sizeof(*runs));
@@ -480,6 +730,7 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		return -ENOMEM;
 	int64_t span = 0;
 	uint64_t maxcount = 0;
+	size_t nr = n;
 	int err;
 	for (size_t i = 0; i < n; i++) {
 		if ((err = plots_run_open(&runs[i], paths[i], errbuf, errlen)) < 0)
@@ -489,6 +740,10 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		if (runs[i]->count > maxcount)
 			maxcount = runs[i]->count;
 	}
+	apply_labels(runs, n, labels);
+	plots_labels_fix(runs, n);
+	if (hosts && (err = add_host_parts(&runs, &nr)) < 0)
+		goto fail;
 	if (interval_ns <= 0)
 		interval_ns = plots_auto_interval(span, maxcount);
 	/* latency-over-time buckets: one width for all runs, so bands align;
@@ -500,15 +755,30 @@ int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 	if (want > (double)span / 10.0)
 		want = (double)span / 10.0;
 	int64_t liv = ((int64_t)want / interval_ns + 1) * interval_ns;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		runs[i]->lat_interval_ns = liv;
 		if ((err = plots_run_analyze(runs[i], interval_ns, errbuf, errlen)) < 0)
 			goto fail;
 	}
-	plots_labels_fix(runs, n);
+	host_labels(runs, nr);
 	*out = runs;
+	*nout = nr;
 	return 0;
 fail:
-	plots_runs_free(runs, n);
+	plots_runs_free(runs, nr);
 	return err;
+}
+
+int plots_runs_load_labeled(struct plots_run ***out, size_t *nout, const char *const *paths,
+			    const char *const *labels, size_t n, int64_t interval_ns,
+			    char *errbuf, size_t errlen)
+{
+	return runs_load(out, nout, paths, labels, n, interval_ns, 1, errbuf, errlen);
+}
+
+int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
+		    int64_t interval_ns, char *errbuf, size_t errlen)
+{
+	size_t nout;
+	return runs_load(out, &nout, paths, NULL, n, interval_ns, 0, errbuf, errlen);
 }

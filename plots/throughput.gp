@@ -16,22 +16,41 @@ if (fmt eq "png") {
     }
 }
 if (ARG2 ne "-") { set output ARG2 }
+# the colours: palette.gp next to this script
+here = ARG0
+while (strlen(here) > 0 && here[strlen(here):strlen(here)] ne "/") { here = here[1:strlen(here) - 1] }
+load here."palette.gp"
 files = ARG3
 titles = ARG4
 n = words(files)
-set grid
-set key above noenhanced
+# ARG6: "completion" or "arrival" (what the time axis counts), then
+# ",share" when the runs' lengths differ so much that each is drawn over
+# its own length (column 7: % of the run) rather than in seconds
+norm = strstrt(ARG6, ",share") > 0
+what = norm ? ARG6[1:strstrt(ARG6, ",share") - 1] : ARG6
+tcol = norm ? 7 : 1
+set grid lc rgb "#dddddd"
 set datafile commentschars "#"
-
-set multiplot layout 2,1 title ARG5 noenhanced
+# two panels sharing the time axis: fixed margins so that they line up, the
+# legend (one entry per run: read solid, write dashed) under them
+load here."legend.gp"
+set lmargin at screen 0.09
+set rmargin at screen 0.97
+set multiplot title ARG5." (solid: read, dashed: write)" noenhanced
+set tmargin at screen 0.90
+set bmargin at screen 0.90 - (0.90 - kb - 0.09) / 2 + 0.02
+set format x ""
 unset xlabel
 set ylabel "MB/s"
 set yrange [0:*]
-plot for [i=1:n] word(files,i) using 1:2 with lines lw 1.5 lc i dt 1 title word(titles,i)." read", \
-     for [i=1:n] word(files,i) using 1:3 with lines lw 1.5 lc i dt 2 title word(titles,i)." write"
+plot for [i=1:n] word(files,i) using tcol:2 with lines lw 1.5 lc i dt 1 title word(titles,i), \
+     for [i=1:n] word(files,i) using tcol:3 with lines lw 1.5 lc i dt 2 notitle
 unset key
-set xlabel "time since start (s), by ".ARG6." time"
+set tmargin at screen 0.90 - (0.90 - kb - 0.09) / 2 - 0.01
+set bmargin at screen kb + 0.09
+set format x "%g"
+set xlabel (norm ? "share of each run's length (%), by ".what." time" : "time since start (s), by ".what." time")
 set ylabel "IOPS"
-plot for [i=1:n] word(files,i) using 1:4 with lines lw 1.5 lc i dt 1 title word(titles,i)." read", \
-     for [i=1:n] word(files,i) using 1:5 with lines lw 1.5 lc i dt 2 title word(titles,i)." write"
+plot for [i=1:n] word(files,i) using tcol:4 with lines lw 1.5 lc i dt 1 notitle, \
+     for [i=1:n] word(files,i) using tcol:5 with lines lw 1.5 lc i dt 2 notitle
 unset multiplot

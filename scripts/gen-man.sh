@@ -23,7 +23,7 @@ The .reel format is specified in formats/FORMAT.md of the source tree;
 docs/ioreel-COMMAND.md there is the reference of each command, with examples.
 .SH COMMANDS
 HEAD
-for c in capture import export info dump replay model "model fit" "model gen" "model compare" plot compare demo; do
+for c in capture import export info dump replay model "model fit" "model gen" "model compare" plot compare suite demo; do
 	printf '.SS "ioreel %s"\n.nf\n' "$c"
 	# shellcheck disable=SC2086
 	$bin $c --help 2>&1 | esc

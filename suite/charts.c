@@ -136,7 +136,7 @@ static int bars_chart(struct chart_job *j, int m)
 		for (size_t d = 0; d < o->ndrives; d++)
 			for (size_t s = 0; s < p->nstates; s++) {
 				size_t c = suite_cell_index(p, s, w, 0, 0, 0);
-				struct suite_summary su;
+				struct reel_sample_stats su;
 				suite_cell_summary(o, j->res, c, d, m, &su);
 				fprintf(f, "%d %g %g %g %u \"%s: %s, %s\"\n", y++, su.n ? su.mean : 0,
 					su.n ? su.ci_lo : 0, su.n ? su.ci_hi : 0,
@@ -300,7 +300,7 @@ static int category_chart(struct chart_job *j, int by_qd)
 				for (size_t s = 0; s < p->nstates; s++) {
 					size_t c = suite_cell_index(p, s, w, 0, by_qd ? k : 0,
 								    by_qd ? 0 : k);
-					struct suite_summary su;
+					struct reel_sample_stats su;
 					suite_cell_summary(o, j->res, c, d, m, &su);
 					if (su.n) {
 						fprintf(f, " %g %g %g", su.mean, su.ci_lo, su.ci_hi);
@@ -383,6 +383,66 @@ static int steady_chart(struct chart_job *j)
 		      "the best-fit line's excursion within 10%.", args, 3);
 }
 
+/* ---- over time: one run per drive and state, per trace -------------------- */
+static int time_data(struct chart_job *j, size_t w, const char *name, double *xmax)
+{
+	const struct suite_opts *o = j->o;
+	const struct suite_plan *p = o->plan;
+	FILE *f = data_open(j, name);
+	if (!f)
+		return -errno;
+	fprintf(f, "# time_s MBps p99_us; a block per drive and state\n");
+	*xmax = 0;
+	for (size_t d = 0; d < o->ndrives; d++)
+		for (size_t s = 0; s < p->nstates; s++) {
+			const struct suite_series *se =
+				&j->res->series[(w * p->nstates + s) * o->ndrives + d];
+			fprintf(f, "# %s, %s\n", o->drives[d].name, suite_state_name(p->states[s]));
+			for (size_t b = 0; b < se->n; b++) {
+				fprintf(f, "%g %g ", se->t[b], se->mbps[b]);
+				fprintf(f, isnan(se->p99_us[b]) ? "NaN\n" : "%g\n", se->p99_us[b]);
+				*xmax = fmax(*xmax, se->t[b] + se->interval_s / 2);
+			}
+			if (!se->n)
+				fprintf(f, "0 NaN NaN\n");
+			fprintf(f, "\n\n");
+		}
+	return data_close(j) < 0 ? -1 : 0;
+}
+
+static int time_chart(struct chart_job *j, size_t w)
+{
+	const struct suite_opts *o = j->o;
+	const struct suite_plan *p = o->plan;
+	char name[64], file[80], title[300], colours[512], dashes[128], titles[2048], ns[16],
+		xm[32];
+	double xmax = 0;
+	snprintf(name, sizeof(name), "time_%zu.dat", w + 1);
+	snprintf(file, sizeof(file), "time_%zu.png", w + 1);
+	int rc = time_data(j, w, name, &xmax);
+	if (rc < 0)
+		return rc;
+	series_lists(o, colours, sizeof(colours), dashes, sizeof(dashes), 0);
+	titles[0] = 0;
+	for (size_t d = 0; d < o->ndrives; d++)
+		for (size_t s = 0; s < p->nstates; s++)
+			snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles),
+				 "%s\"%s, %s\"", titles[0] ? " " : "", o->drives[d].name,
+				 suite_state_name(p->states[s]));
+	snprintf(ns, sizeof(ns), "%zu", o->ndrives * p->nstates);
+	snprintf(xm, sizeof(xm), "%g", xmax > 0 ? xmax : 1);
+	snprintf(title, sizeof(title), "%s over time: data rate and p99 latency (QD %s, %s data, "
+		 "%s timing; first repeat)", p->w[w].name, p->qd[0], p->data[0], p->timing[0].name);
+	char dpath[96];
+	snprintf(dpath, sizeof(dpath), "data/%s", name);
+	const char *args[] = {file, title, dpath, ns, colours, dashes, titles, xm};
+	return render(j, "../suite/suite_time", file, title,
+		      "One run (the first repeat, the trace looped to the run's length) of each "
+		      "drive and state over time: data rate per interval (top) and the p99 latency "
+		      "of the I/Os completed in it (bottom, log scale), on one time axis. A faster "
+		      "drive's run ends sooner.", args, 8);
+}
+
 int suite_charts_render(const struct suite_opts *o, const struct suite_results *res,
 			struct suite_chart *charts, size_t *ncharts, char *errmsg,
 			size_t errlen)
@@ -399,6 +459,9 @@ int suite_charts_render(const struct suite_opts *o, const struct suite_results *
 		rc = bars_chart(&j, suite_headline[h]);
 	if (rc >= 0)
 		rc = nines_chart(&j);
+	for (size_t w = 0; rc >= 0 && res->series && w < p->nw; w++)
+		if (has_data(&j, w))
+			rc = time_chart(&j, w);
 	if (rc >= 0 && p->nqd > 1)
 		rc = category_chart(&j, 1);
 	if (rc >= 0 && p->ndata > 1)

@@ -69,7 +69,7 @@ static void json_metric(FILE *f, const struct suite_opts *o, const struct suite_
 			size_t c, size_t d, int m)
 {
 	const struct suite_plan *p = o->plan;
-	struct suite_summary s;
+	struct reel_sample_stats s;
 	suite_cell_summary(o, res, c, d, m, &s);
 	jkey(f, suite_metric_key(m));
 	fprintf(f, "{\"n\":%u,\"mean\":", s.n);

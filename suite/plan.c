@@ -15,7 +15,9 @@
 #include "suite/suite.h"
 
 const char suite_default_plan[] =
-	"; ioreel suite: the default plan (the traces shipped in traces/)\n"
+	"; ioreel suite: the default plan: a cold boot (read-heavy, the headline)\n"
+	"; and a build (write-heavy, where the data mode matters), from traces/;\n"
+	"; 24 cells x 3 repeats x 2 drives, about 4 minutes for two fast drives\n"
 	"[global]\n"
 	"qd=original,1,32\n"
 	"data=random,ratio:2\n"
@@ -24,11 +26,8 @@ const char suite_default_plan[] =
 	"repeats=3\n"
 	"min-busy=1\n"
 	"\n"
-	"[git]\n"
-	"trace=git.reel\n"
-	"\n"
-	"[chromium]\n"
-	"trace=chromium.reel\n"
+	"[boot]\n"
+	"trace=boot.reel\n"
 	"\n"
 	"[compile]\n"
 	"trace=compile.reel\n";

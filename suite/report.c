@@ -125,7 +125,7 @@ static void cd_info(const struct suite_opts *o, const struct suite_results *res,
 		ci->busy /= ci->runs;
 		ci->ratio /= ci->runs;
 	}
-	struct suite_summary s;
+	struct reel_sample_stats s;
 	suite_cell_summary(o, res, c, d, SUITE_M_RATE, &s);
 	ci->is_short = ci->runs && ci->busy < 1.0;
 	ci->noisy = s.n >= 2 && s.cv > p->max_cv;
@@ -161,7 +161,7 @@ static void fmt_val(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
-static void fmt_summary(const struct suite_summary *s, char *buf, size_t len)
+static void fmt_summary(const struct reel_sample_stats *s, char *buf, size_t len)
 {
 	char m[32], lo[32], hi[32];
 	if (!s->n) {
@@ -244,7 +244,7 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			else
 				snprintf(ratio, sizeof(ratio), "-");
 			for (int h = 0; h < nm; h++) {
-				struct suite_summary s;
+				struct reel_sample_stats s;
 				suite_cell_summary(o, res, c, d, metrics[h], &s);
 				fmt_summary(&s, val[h], sizeof(val[h]));
 				row[4 + h] = val[h];
@@ -344,7 +344,7 @@ static const int detail_metrics[] = {SUITE_M_RATE, SUITE_M_IOPS, SUITE_M_LAT_MEA
 
 struct doc {
 	struct tbl verdict, results, drives, states;
-	char title[512], when[200], method[2048];
+	char title[512], when[200], method[4096];
 };
 
 static void doc_build(const struct suite_opts *o, const struct suite_results *res,
@@ -366,8 +366,18 @@ static void doc_build(const struct suite_opts *o, const struct suite_results *re
 	fmt_time(res->end_unix_ns, b, sizeof(b));
 	snprintf(d->when, sizeof(d->when), "%s to %s%s", a, b,
 		 res->interrupted ? " (INTERRUPTED: partial results)" : "");
-	snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n, p->alpha,
-		 100 * p->max_cv, p->issue_error_limit_us);
+	n = (size_t)snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n,
+			     p->alpha, 100 * p->max_cv, p->issue_error_limit_us);
+	for (size_t w = 0; w < p->nw && n < sizeof(d->method); w++)
+		if (p->w[w].dropped)
+			n += (size_t)snprintf(d->method + n, sizeof(d->method) - n,
+					      " %s: %llu I/Os that never completed in the capture "
+					      "were left out (the trace's own queue depth needs every "
+					      "I/O's completion time).", p->w[w].name,
+					      (unsigned long long)p->w[w].dropped);
+	if (n < sizeof(d->method))
+		snprintf(d->method + n, sizeof(d->method) - n,
+			 " I/Os are rounded to each drive's logical block (replay --align).");
 }
 
 static void doc_free(struct doc *d)

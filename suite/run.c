@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plots/plots.h"
 #include "replay/replay.h"
 #include "suite/suite.h"
 
@@ -132,6 +133,7 @@ static int one_replay(struct runner *rn, const struct suite_drive *d, const stru
 	ro.data_str = pc->data;
 	ro.fit = !strcmp(p->fit, "scale") ? REPLAY_FIT_SCALE
 		 : !strcmp(p->fit, "fail") ? REPLAY_FIT_FAIL : REPLAY_FIT_WRAP;
+	ro.align = 1; /* a trace of 512-byte sectors onto a 4 KiB drive (zram) */
 	ro.destroy_name = destroy_for(rn->o, d);
 	ro.stop = rn->o->stop;
 	int rc = replay_data_parse(pc->data, &ro.data, rn->errmsg, rn->errlen);
@@ -193,11 +195,18 @@ static int run_copies(struct runner *rn, const struct suite_drive *d, const stru
 		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
 	memset(m, 0, sizeof(*m));
 	int rc = measure(rn, d, pc, copies ? copies : 1, m, &acc, res);
-	if (rc >= 0 && !copies) {
+	/* a single short copy misjudges the rate (cold start, a hiccup): size
+	 * again from the looped run while it falls short (at most twice) */
+	for (unsigned k = 1, again = !copies; rc >= 0 && again && k <= 3; k++) {
 		double busy = suite_acc_busy_s(acc), want = 1.25 * p->min_busy_s;
-		copies = busy > 0 && busy < want ? (unsigned)fmin(ceil(want / busy), MAX_COPIES) : 1;
-		if (copies > 1)
+		unsigned now = k == 1 ? 1 : copies;
+		again = busy > 0 && busy < (k == 1 ? want : 0.9 * want) && now < MAX_COPIES;
+		if (again) {
+			copies = (unsigned)fmin(ceil(now * want / busy), MAX_COPIES);
 			rc = measure(rn, d, pc, copies, m, &acc, res);
+		} else if (k == 1) {
+			copies = 1;
+		}
 	}
 	if (rc >= 0) {
 		double wall = m->wall_s;
@@ -306,6 +315,49 @@ static int build_cells(const struct suite_plan *p, struct suite_results *res)
 	return 0;
 }
 
+/* The run just made (work/run.reel) over time, for the time charts: data
+ * rate and p99 latency per interval (plots' analysis of a result). */
+static int capture_series(struct runner *rn, const struct suite_cell *cell, size_t di)
+{
+	const struct suite_plan *p = rn->o->plan;
+	size_t sp = 0;
+	while (sp < p->nstates && p->states[sp] != cell->state)
+		sp++;
+	struct suite_series *se = &rn->res->series[(cell->w * p->nstates + sp) * rn->o->ndrives + di];
+	char path[PATH_MAX + 32], eb[512];
+	snprintf(path, sizeof(path), "%s/run.reel", rn->work);
+	struct plots_run *pr = NULL;
+	/* one interval for every drive's run of the cell (about 60 over the
+	 * runs' intended length), unless a run is far longer */
+	int64_t want = plots_auto_interval((int64_t)(2.5 * 1.25e9 * p->min_busy_s), 0);
+	if (plots_run_open(&pr, path, eb, sizeof(eb)) == 0 && (pr->t1 - pr->t0) / want > 2000)
+		want = 0;
+	if (!pr || plots_run_analyze(pr, want, eb, sizeof(eb)) < 0) {
+		plots_run_free(pr);
+		return 0; /* no chart for this run, not a failed suite */
+	}
+	size_t n = pr->nbuckets, per = pr->lat_time ? (size_t)(pr->lat_interval_ns / pr->interval_ns) : 0;
+	se->t = calloc(n, sizeof(float));
+	se->mbps = calloc(n, sizeof(float));
+	se->p99_us = calloc(n, sizeof(float));
+	if (!se->t || !se->mbps || !se->p99_us) {
+		plots_run_free(pr);
+		return REEL_E_NOMEM;
+	}
+	double iv = (double)pr->interval_ns / 1e9;
+	for (size_t b = 0; b < n; b++) {
+		const struct plots_bucket *k = &pr->buckets[b];
+		se->t[b] = (float)(((double)b + 0.5) * iv);
+		se->mbps[b] = (float)((double)(k->bytes[0] + k->bytes[1]) / 1e6 / iv);
+		const struct reel_hist *h = per ? &pr->lat_time[b / per] : NULL;
+		se->p99_us[b] = h && h->count ? (float)reel_hist_quantile(h, 0.99) / 1e3f : NAN;
+	}
+	se->n = n > 1 ? n - 1 : n; /* the last bucket is cut short by the end */
+	se->interval_s = iv;
+	plots_run_free(pr);
+	return 0;
+}
+
 static int run_cell(struct runner *rn, size_t c)
 {
 	const struct suite_opts *o = rn->o;
@@ -326,6 +378,9 @@ static int run_cell(struct runner *rn, size_t c)
 			if (rc < 0)
 				return rc;
 			copies[di] = (unsigned)rc;
+			if (r == 0 && !cell->timing && !cell->qd && !cell->data &&
+			    (rc = capture_series(rn, cell, di)) < 0)
+				return rc;
 			rn->run_ns += reel_now_ns() - t0;
 			rn->runs_timed++;
 			rn->run_no++;
@@ -333,22 +388,40 @@ static int run_cell(struct runner *rn, size_t c)
 	return 0;
 }
 
+/* Does the plan replay a trace's own queue depth (original, xK)? */
+static int plan_uses_original_qd(const struct suite_plan *p)
+{
+	for (size_t q = 0; q < p->nqd; q++)
+		if (!strcmp(p->qd[q], "original") || p->qd[q][0] == 'x')
+			return 1;
+	return 0;
+}
+
+/* The traces as replayed: for the trace's own queue depth, the I/Os that
+ * never completed left out (counted in the plan's workload for the
+ * report), and idle gaps cut (max-idle). */
 static int prepare_traces(struct runner *rn)
 {
-	const struct suite_plan *p = rn->o->plan;
-	for (size_t w = 0; w < p->nw; w++) {
-		if (p->max_idle_s <= 0) {
-			snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s", p->w[w].trace);
-			continue;
+	struct suite_plan *p = rn->o->plan;
+	int drop = plan_uses_original_qd(p), rc = 0;
+	for (size_t w = 0; w < p->nw && rc >= 0; w++) {
+		const char *in = p->w[w].trace;
+		char *out = rn->traces[w];
+		size_t len = sizeof(rn->traces[w]);
+		snprintf(out, len, "%s", in);
+		if (drop) {
+			snprintf(out, len, "%s/%s.completed.reel", rn->work, p->w[w].name);
+			rc = plots_trace_completed(in, out, &p->w[w].dropped, rn->errmsg, rn->errlen);
+			in = out;
 		}
-		snprintf(rn->traces[w], sizeof(rn->traces[w]), "%s/%s.idlecut.reel", rn->work,
-			 p->w[w].name);
-		int rc = suite_trace_rewrite(p->w[w].trace, rn->traces[w], p->max_idle_s, 1,
-					     rn->errmsg, rn->errlen);
-		if (rc < 0)
-			return rc;
+		if (rc >= 0 && p->max_idle_s > 0) {
+			char cut[sizeof(rn->traces[w])];
+			snprintf(cut, sizeof(cut), "%s/%s.idlecut.reel", rn->work, p->w[w].name);
+			rc = suite_trace_rewrite(in, cut, p->max_idle_s, 1, rn->errmsg, rn->errlen);
+			memcpy(out, cut, len);
+		}
 	}
-	return 0;
+	return rc;
 }
 
 /* Remove the work directory and what the suite put in it. */
@@ -421,9 +494,11 @@ int suite_run(const struct suite_opts *o, struct suite_results *res, char *errms
 	rn->nruns = res->ncells * o->ndrives * p->repeats;
 	host_info(res);
 	res->runs = calloc(rn->nruns, sizeof(*res->runs));
+	res->nseries = p->nw * p->nstates * o->ndrives;
+	res->series = calloc(res->nseries ? res->nseries : 1, sizeof(*res->series));
 	snprintf(rn->work, sizeof(rn->work), "%s/work", o->outdir);
 	int rc = 0;
-	if (!res->runs)
+	if (!res->runs || !res->series)
 		rc = reel_errf(errmsg, errlen, REEL_E_NOMEM, "out of memory");
 	else if (mkdir(rn->work, 0755) < 0 && errno != EEXIST)
 		rc = reel_errf(errmsg, errlen, -errno, "%s: %s", rn->work, strerror(errno));
@@ -447,8 +522,15 @@ void suite_results_free(struct suite_results *res)
 {
 	if (!res)
 		return;
+	for (size_t i = 0; res->series && i < res->nseries; i++) {
+		free(res->series[i].t);
+		free(res->series[i].mbps);
+		free(res->series[i].p99_us);
+	}
+	free(res->series);
 	free(res->cells);
 	free(res->runs);
 	res->cells = NULL;
 	res->runs = NULL;
+	res->series = NULL;
 }

@@ -46,6 +46,8 @@ struct suite_workload {
 	char name[64];     /* the section name: the label in tables and charts */
 	char trace[4096];  /* as written in the plan, then resolved to a path */
 	int line;          /* plan line of trace= (for later errors) */
+	uint64_t dropped;  /* I/Os left out: never completed in the capture (set by
+			    * suite_run when a queue depth is original or xK) */
 };
 
 struct suite_plan {
@@ -92,46 +94,8 @@ int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, 
 int suite_plan_resolve(struct suite_plan *p, char *errmsg, size_t errlen);
 void suite_plan_free(struct suite_plan *p);
 
-/* ---- statistics (suite/stats.c) ------------------------------------------ */
-/* Regularized incomplete beta I_x(a, b) (continued fraction, 1e-12). */
-double suite_betai(double a, double b, double x);
-/* Student's t: CDF P(T <= t) with df > 0 degrees of freedom, and its
- * inverse (p in (0,1)). */
-double suite_t_cdf(double t, double df);
-double suite_t_quantile(double p, double df);
-
-struct suite_summary {
-	unsigned n;
-	double mean, sd, cv;      /* cv = sd / |mean| (0 when mean is 0) */
-	double ci_lo, ci_hi;      /* 95% CI of the mean (t, n-1 df); = mean when n < 2 */
-	double min, max;
-};
-void suite_summarize(const double *x, unsigned n, struct suite_summary *s);
-
-/*
- * Welch's unequal-variance t test of b against a.  With log_scale (and
- * every value > 0) the test runs on the logarithms: rates and latencies
- * differ by factors, and their spread grows with their size, so the logs
- * have nearly equal variances and the difference is a ratio; diff is then
- * log(b/a) and pct = 100 (exp(diff) - 1) with its CI.  Otherwise diff is
- * mean(b) - mean(a) and pct is it as % of mean(a).  rel_res: measurement
- * resolution as a fraction of the value (0.01 for 1% histogram buckets);
- * each sample variance is floored at that quantisation's (a bucket either
- * way: variance w^2/3), so identical quantised values do not make a
- * zero-variance "certain" difference.
- */
-struct suite_welch {
-	double t, df, p;          /* two-sided p (1 when undefined) */
-	double diff, diff_lo, diff_hi; /* and its 95% CI */
-	double pct, pct_lo, pct_hi;    /* the difference as % of a */
-	int log_scale;            /* the test ran on logarithms */
-};
-void suite_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
-		      double rel_res, int log_scale, struct suite_welch *w);
-/* Holm's step-down method: reject[i] = 1 for the p-values significant at
- * family-wise level alpha. */
-void suite_holm(const double *p, size_t n, double alpha, int *reject);
-
+/* ---- the steady-state rule (suite/stats.c; the t test, CIs and Holm are
+ * formats/statistics.c's: reel_welch_test() etc. in formats/reel.h) ---- */
 /* SNIA PTS steady state over the last `window` values of y[0..n): the
  * range (max - min) within range_frac of the window's average and the
  * best-fit line's excursion (|slope| * (window - 1)) within slope_frac. */
@@ -252,12 +216,23 @@ struct suite_opts {
 	volatile sig_atomic_t *stop;
 };
 
+/* One run over time (the headline setting's first repeat, per trace, state
+ * and drive): data rate and p99 latency per interval. */
+struct suite_series {
+	size_t n;
+	double interval_s;
+	float *t, *mbps, *p99_us; /* interval middles (s from the run's start) */
+};
+
 struct suite_results {
 	size_t ncells;
 	struct suite_cell *cells;
 	/* runs[(cell * ndrives + drive) * repeats + r] */
 	struct suite_run_metrics *runs;
 	struct suite_state_info state[SUITE_MAX_DRIVES][SUITE__NSTATES];
+	/* series[(w * nstates + state_pos) * ndrives + drive] (NULL until set) */
+	struct suite_series *series;
+	size_t nseries;
 	char host[128], kernel[128];
 	int64_t start_unix_ns, end_unix_ns;
 	int interrupted;
@@ -281,7 +256,7 @@ int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsi
 struct suite_cmp {
 	size_t cell, a, b;
 	int metric;
-	struct suite_welch w;
+	struct reel_welch w;
 	int significant;          /* after Holm */
 	int better;               /* +1 b better, -1 b worse, 0 within noise */
 };
@@ -297,12 +272,12 @@ void suite_verdicts_free(struct suite_verdicts *v);
 /* Summary of one metric over the repeats of (cell, drive); the CI's lower
  * bound is clipped at 0 (no metric is negative). */
 void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res,
-			size_t cell, size_t drive, int metric, struct suite_summary *s);
+			size_t cell, size_t drive, int metric, struct reel_sample_stats *s);
 /* The cell's label: "git, QD 32, random, afap, full". */
 void suite_cell_label(const struct suite_plan *p, const struct suite_cell *c, char *buf,
 		      size_t len);
 
-#define SUITE_MAX_CHARTS 16
+#define SUITE_MAX_CHARTS 32
 struct suite_chart {
 	char file[64];   /* "rate_mbps.png" in the output dir */
 	char title[160];

@@ -32,11 +32,11 @@ static unsigned cell_values(const struct suite_opts *o, const struct suite_resul
 }
 
 void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res,
-			size_t cell, size_t drive, int metric, struct suite_summary *s)
+			size_t cell, size_t drive, int metric, struct reel_sample_stats *s)
 {
 	double x[128];
 	unsigned n = cell_values(o, res, cell, drive, metric, x);
-	suite_summarize(x, n, s);
+	reel_summarize(x, n, s);
 	if (s->ci_lo < 0)
 		s->ci_lo = 0; /* every metric is >= 0 */
 }
@@ -81,11 +81,11 @@ int suite_verdicts_compute(const struct suite_opts *o, const struct suite_result
 						continue;
 					struct suite_cmp *k = &v->cmp[v->n];
 					*k = (struct suite_cmp){.cell = c, .a = a, .b = b, .metric = m};
-					suite_welch_test(xa, na, xb, nb, resolution(m),
+					reel_welch_test(xa, na, xb, nb, resolution(m),
 							  m != SUITE_M_OVER10MS, &k->w);
 					p[v->n++] = k->w.p;
 				}
-	suite_holm(p, v->n, o->plan->alpha, rej);
+	reel_holm(p, v->n, o->plan->alpha, rej);
 	for (size_t i = 0; i < v->n; i++) {
 		struct suite_cmp *k = &v->cmp[i];
 		k->significant = rej[i];

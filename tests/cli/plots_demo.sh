@@ -1,7 +1,8 @@
 #!/bin/bash
-# ioreel demo: replays the bundled trace four times onto scratch files in
-# $TMPDIR (never a device), prints the comparison table and the report path,
-# keeps the report, removes the scratch files (also when interrupted).
+# ioreel demo: replays the bundled trace (the boot) in four settings, three
+# times each, onto scratch files in $TMPDIR (never a device), prints the
+# comparison (repeats and verdicts) and the report path, keeps the report,
+# removes the scratch files (also when interrupted).
 . "$TOP/tests/lib.sh"
 need_root
 command -v gnuplot >/dev/null || skip "gnuplot not installed (apt-get install gnuplot-nox)"
@@ -11,13 +12,14 @@ start=$(date +%s)
 TMPDIR=$T/tmp "$IOREEL" demo -o "$T/rep" >"$T/out" 2>&1 || { cat "$T/out"; fail "ioreel demo"; }
 secs=$(( $(date +%s) - start ))
 cat "$T/out"
-for i in 1 2 3 4; do
-	grep -q "^replay $i/4: " "$T/out" || fail "no replay $i/4 line"
+for i in $(seq 12); do
+	grep -q "^replay $i/12: " "$T/out" || fail "no replay $i/12 line"
 done
-grep -q "% of max" "$T/out" || fail "no data mode (% of max) table"
-grep -q "Queue depth scaling" "$T/out" || fail "no QD scaling table"
+grep -q "trace .*boot.reel" "$T/out" || fail "the demo did not replay the boot"
+grep -q "^Repeats" "$T/out" || fail "no repeats table"
+grep -q "^Verdicts .* 24 comparisons" "$T/out" || fail "no verdicts (4 settings: 6 pairs x 4)"
 grep -qF "report: $T/rep/report.html" "$T/out" || fail "report path not printed"
-[ "$(ls "$T/rep"/*.reel | wc -l)" -eq 4 ] || fail "expected 4 results in $T/rep"
+[ "$(ls "$T/rep"/*.reel | wc -l)" -eq 12 ] || fail "expected 12 results in $T/rep"
 [ -s "$T/rep/report.html" ] && [ -s "$T/rep/report.md" ] || fail "report missing"
 [ "$(grep -c '<svg' "$T/rep/report.html")" -ge 6 ] || fail "report.html lacks its plots"
 # scratch files gone, nothing else left in TMPDIR
@@ -51,12 +53,12 @@ echo "demo took ${secs}s"
 TMPDIR=$T/tmp "$IOREEL" demo -o "$T/rep2" --timing original >"$T/out2" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
-	grep -q "^replay 1/4" "$T/out2" && break
+	grep -q "^replay 1/12" "$T/out2" && break
 	sleep 0.05
 done
 kill -INT $pid 2>/dev/null
 if wait $pid; then
-	grep -q "^replay 4/4.* s$" "$T/out2" && skip "all but the interrupt check passed: the trace replays too fast to interrupt"
+	grep -q "^replay 12/12.* s$" "$T/out2" && skip "all but the interrupt check passed: the trace replays too fast to interrupt"
 	fail "interrupted demo exited 0"
 fi
 left=$(ls -A "$T/tmp")

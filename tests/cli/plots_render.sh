@@ -10,11 +10,13 @@ command -v gnuplot >/dev/null || skip "gnuplot not installed (apt-get install gn
 plots_trace
 make_loop "$T/disk.img" 64
 plots_replay "$T/a.reel" --qd 4 --data ratio:2
-plots_replay "$T/b.reel" --qd 1 --data random
+# b keeps the trace's timing (sped up): the issue error means something
+plots_replay "$T/b.reel" --qd 1 --data random --timing original --speed 40
+label_b=$("$IOREEL" info --json "$T/b.reel" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.label"])')
 label_a=$("$IOREEL" info --json "$T/a.reel" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["replay.label"])')
 [ -n "$label_a" ] || fail "no replay.label in the result"
 
-scripts=$(cd "$TOP/plots" && ls *.gp | sed 's/\.gp$//')
+scripts=$(cd "$TOP/plots" && ls *.gp | grep -Ev '^(palette|legend).gp$' | sed 's/\.gp$//')
 [ "$(echo "$scripts" | wc -w)" -ge 7 ] || fail "expected 7 scripts, found: $scripts"
 
 # png: each script's output exists, is a PNG of 1000x600
@@ -39,13 +41,14 @@ expect() { # script text...
 		grep -qF -- "$w" "$f" || { cat "$f"; fail "$f lacks '$w'"; }
 	done
 }
-expect throughput "Throughput" "time since start (s)" "$label_a read"
-expect inflight "time since start" "$label_a"
-expect latency_cdf "latency, issue to completion (us" "$label_a"
-expect latency_time "by completion time" "$label_a p50-p99"
+expect throughput "Throughput" "solid: read, dashed: write" "by completion time" "$label_a"
+expect inflight "I/Os in flight" "$label_a"
+expect latency_cdf "percentile of I/Os (nines axis)" "99.9" "$label_a"
+expect latency_time "by completion time" "p99" "$label_a"
 expect access_map "time since start" "read" "write"
 expect sizes "request size" "read" "write"
-expect issue_error "Replay issue error" "<1us" "$label_a"
+expect issue_error "Replay issue error" "<1us" "$label_b"
+grep -qF -- "$label_a" "$T/dumb/issue_error.txt" && fail "issue error drawn for an afap run"
 for s in $scripts; do
 	[ -s "$T/dumb/$s.txt" ] || fail "$s.gp did not render to the dumb terminal"
 done

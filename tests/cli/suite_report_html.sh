@@ -33,7 +33,7 @@ import base64, json, re, struct, sys, zlib
 dom = open(sys.argv[1]).read()
 s = json.load(open(sys.argv[2]))
 imgs = re.findall(r'<img class="chart"[^>]*src="data:image/png;base64,([^"]+)"', dom)
-want = 7  # 5 headline bars, nines, QD, data modes
+want = 8  # 5 headline bars, nines, over time, QD, data modes
 if len(imgs) < want:
     sys.exit(f"FAIL: {len(imgs)} charts in the DOM, expected {want}")
 for i, b in enumerate(imgs):
@@ -57,6 +57,8 @@ for h in ("Verdicts", "Drives", "Drive states", "Charts", "Results", "Method", "
 for name in ("left", "right"):
     if name not in dom:
         sys.exit(f"FAIL: drive name {name} absent")
+if 'src="data:image/png;base64,' not in dom or "over time" not in dom:
+    sys.exit("FAIL: no chart over time")
 print(f"{len(imgs)} charts, {len(rows)} verdict rows")
 PY
 exit 0

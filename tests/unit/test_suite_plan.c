@@ -29,7 +29,8 @@ static void test_default_plans(void)
 	struct suite_plan p;
 	char err[512];
 	CHECK(suite_plan_parse_string(&p, suite_default_plan, "(default plan)", err, sizeof(err)) == 0);
-	CHECK_EQ(p.nw, 3);
+	CHECK_EQ(p.nw, 2); /* the boot and the build */
+	CHECK(!strcmp(p.w[0].name, "boot") && !strcmp(p.w[1].name, "compile"));
 	CHECK_EQ(p.nqd, 3);
 	CHECK(!strcmp(p.qd[0], "original") && !strcmp(p.qd[1], "1") && !strcmp(p.qd[2], "32"));
 	CHECK_EQ(p.ndata, 2);
