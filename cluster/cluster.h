@@ -33,11 +33,8 @@ int cmd_cluster_capture(int argc, char **argv);
  * FORMAT.md section 5.  Per-rank and per-device keys are formats.
  */
 /* cluster.* keys: REEL_META_CLUSTER_* in formats/reel.h (REEL_META_KEYS). */
-/* cluster.rank.<r>.<field>: host, offset_ns, rtt_ns, residual_ns, start_ns,
- * ios, errors, lost_events, interrupted, error */
-#define CLUSTER_META_RANK_FMT "cluster.rank.%u.%s"
-/* cluster.dev.<i>.<field>: rank, trace_dev (the merged file's device i) */
-#define CLUSTER_META_DEV_FMT "cluster.dev.%u.%s"
+/* cluster.rank.<r>.* and cluster.dev.<i>.*: REEL_META_CLUSTER_RANK_FMT and
+ * REEL_META_CLUSTER_DEV_FMT in formats/reel.h. */
 
 /* ---- the world (comm.c) ------------------------------------------------ */
 #define CLUSTER_HOST_MAX 64

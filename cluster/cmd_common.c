@@ -125,13 +125,13 @@ void cl_json_hist(FILE *f, const struct reel_hist *h)
 void cl_meta_rank_int(struct reel_writer *w, int rank, const char *field, int64_t v)
 {
 	char k[96];
-	snprintf(k, sizeof(k), CLUSTER_META_RANK_FMT, (unsigned)rank, field);
+	snprintf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, (unsigned)rank, field);
 	reel_writer_meta_int(w, k, v);
 }
 
 void cl_meta_rank_str(struct reel_writer *w, int rank, const char *field, const char *v)
 {
 	char k[96];
-	snprintf(k, sizeof(k), CLUSTER_META_RANK_FMT, (unsigned)rank, field);
+	snprintf(k, sizeof(k), REEL_META_CLUSTER_RANK_FMT, (unsigned)rank, field);
 	reel_writer_meta_str(w, k, v);
 }

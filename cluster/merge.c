@@ -212,10 +212,10 @@ static void copy_meta(struct merge *m)
 	}
 	for (size_t d = 0; d < m->ndevs; d++) {
 		char k[96];
-		snprintf(k, sizeof(k), CLUSTER_META_DEV_FMT, (unsigned)d, "rank");
+		snprintf(k, sizeof(k), REEL_META_CLUSTER_DEV_FMT, (unsigned)d, "rank");
 		reel_writer_meta_int(m->w, k, m->dev_rank[d]);
 		if (m->dev_trace[d] >= 0) {
-			snprintf(k, sizeof(k), CLUSTER_META_DEV_FMT, (unsigned)d, "trace_dev");
+			snprintf(k, sizeof(k), REEL_META_CLUSTER_DEV_FMT, (unsigned)d, "trace_dev");
 			reel_writer_meta_int(m->w, k, m->dev_trace[d]);
 		}
 	}
