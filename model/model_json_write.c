@@ -202,6 +202,10 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
 		(unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
+	if (d->reuse_fitted) {
+		fprintf(f, ",\n      \"p_reuse\": %.6f,\n      \"reuse_distance\": ", d->p_reuse);
+		dist(f, &d->reuse_dist, 0);
+	}
 	fprintf(f, ",\n      \"offsets\": ");
 	dist(f, &d->addr, 1);
 	write_regions(d, f);
