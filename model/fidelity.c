@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/blockmap.h"
 #include "model/model.h"
 
 const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 100000000,
@@ -26,80 +27,7 @@ const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 1000000
 #define FID_EXACT_BLOCKS (1u << 20)
 #define FID_HIST 100          /* locality: the last 100 I/O of the device */
 #define FID_NEAR (1u << 20)   /* within 1 MiB */
-#define FID_BLOCK_SHIFT 12
-
-/* ---- a bounded hash map: block -> last touch (I/O index) and R/W bits -- */
-struct bmap {
-	uint64_t *key; /* 0: empty (keys are stored + 1) */
-	uint64_t *val; /* last index << 2 | written << 1 | read */
-	size_t cap, n;
-	int shift; /* sampled when the top `shift` bits of the hash are 0 */
-};
-
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static int bmap_init(struct bmap *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->cap = 2 * FID_EXACT_BLOCKS;
-	m->key = calloc(m->cap, sizeof(*m->key));
-	m->val = calloc(m->cap, sizeof(*m->val));
-	return m->key && m->val ? 0 : REEL_E_NOMEM;
-}
-
-static void bmap_free(struct bmap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
-static inline int bmap_sampled(const struct bmap *m, uint64_t h)
-{
-	return m->shift == 0 || (h >> (64 - m->shift)) == 0;
-}
-
-/* The slot of key k (hash h): its own, or the empty one where it goes. */
-static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
-{
-	size_t i = (size_t)h & (m->cap - 1);
-	while (m->key[i] && m->key[i] != k + 1)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-/* Halve the sampling rate: keep the keys still sampled, re-inserted
- * (through a copy: moving keys in place would break probe chains). */
-static int bmap_halve(struct bmap *m)
-{
-	m->shift++;
-	uint64_t *kv = malloc(m->n * 2 * sizeof(*kv));
-	if (!kv)
-		return REEL_E_NOMEM;
-	size_t live = 0;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->key[i] && bmap_sampled(m, mix64(m->key[i] - 1))) {
-			kv[2 * live] = m->key[i] - 1;
-			kv[2 * live++ + 1] = m->val[i];
-		}
-	memset(m->key, 0, m->cap * sizeof(*m->key));
-	for (size_t i = 0; i < live; i++) {
-		uint64_t k = kv[2 * i];
-		size_t j = bmap_slot(m, k, mix64(k));
-		m->key[j] = k + 1;
-		m->val[j] = kv[2 * i + 1];
-	}
-	m->n = live;
-	free(kv);
-	return 0;
-}
+#define FID_BLOCK_SHIFT BMAP_BLOCK_SHIFT
 
 /* ---- the pass over the trace ------------------------------------------- */
 struct fid_pass {
@@ -138,24 +66,17 @@ static int touch_blocks(struct fid_pass *p, struct model_fid *f, int d, size_t i
 	uint64_t last = 0;
 	int any = 0, reused = 0, written = 0;
 	for (uint64_t b = b0; b <= b1; b++) {
-		uint64_t k = ((uint64_t)d << 52) ^ b, h = mix64(k);
-		if (!bmap_sampled(&p->bm, h))
-			continue;
-		any = 1;
-		size_t s = bmap_slot(&p->bm, k, h);
-		if (p->bm.key[s]) {
-			uint64_t v = p->bm.val[s], li = v >> 2;
+		uint64_t li = 0;
+		int w = 0, t = bmap_touch(&p->bm, ((uint64_t)d << 52) ^ b, i, rd, &li, &w);
+		if (t == REEL_E_NOMEM)
+			return t;
+		any |= t >= 0;
+		if (t == 1) {
 			if (!reused || li > last)
 				last = li;
 			reused = 1;
-			written |= (v >> 1) & 1;
-			p->bm.val[s] = ((uint64_t)i << 2) | (v & 3) | (rd ? 1 : 2);
-			continue;
+			written |= w;
 		}
-		p->bm.key[s] = k + 1;
-		p->bm.val[s] = ((uint64_t)i << 2) | (rd ? 1 : 2);
-		if (++p->bm.n > FID_EXACT_BLOCKS && bmap_halve(&p->bm))
-			return REEL_E_NOMEM;
 	}
 	if (!any)
 		return 0;
@@ -293,7 +214,7 @@ int model_fid_get(struct model_fid *f, const struct model_trace *tr)
 	struct fid_pass *p = calloc(1, sizeof(*p));
 	int *slot = malloc((n + 1) * sizeof(*slot));
 	int e = REEL_E_NOMEM;
-	if (!p || !slot || bmap_init(&p->bm) || fid_alloc(f, tr, slot))
+	if (!p || !slot || bmap_init(&p->bm, FID_EXACT_BLOCKS) || fid_alloc(f, tr, slot))
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (slot[i] >= 0 && fid_one(p, f, tr, i, slot[i]))

@@ -461,7 +461,7 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 {
 	struct model *m = fr->m;
-	uint64_t n2[MODEL_MAX_DEVS], n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 3 * MODEL_MAX_DEVS + 2];
+	uint64_t n2[MODEL_MAX_DEVS], n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 4 * MODEL_MAX_DEVS + 2];
 	for (size_t k = 0; k < fr->sc.nd; k++)
 		n2[k] = fr->sc.pre[k].nd;
 	int e = model_devs_init(&fr->df, m, &fr->sc, fit_sample_cap(n2, fr->sc.nd, FIT_SAMPLE_BUDGET));

@@ -2,15 +2,22 @@
  * model/fit_device.c - fit one device's address space: alignment and
  * extent, sequential runs, jumps (local ones as an empirical CDF, remote
  * ones as a Markov chain over regions of equal mass plus each hot block),
- * the hottest 10% of the space, read/write overlap.
+ * the hottest 10% of the space, read/write overlap; the re-use of run
+ * starts (a stack-distance model: the share of run starts touching a 4 KiB
+ * block touched before, and how many I/O of the device back).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/blockmap.h"
 #include "model/fit_internal.h"
 
 #define LOCAL_LIMIT (1u << 20)
+/* the blocks whose re-use the walk follows: exact up to 2^18 distinct
+ * blocks (8 MiB of table), then sampled (SHARDS) */
+#define FIT_REUSE_EXACT (1u << 18)
+#define FIT_REUSE_SPAN 4096
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
@@ -120,6 +127,9 @@ struct dev_fit {
 	struct model_devspace *d;
 	const struct dev_pre *pre;
 	struct samp addr, jumps, runs, loc; /* offsets; every jump; run lengths; local jumps */
+	struct samp rdist;        /* reuse distances of run starts, in I/O of the device */
+	uint64_t di;              /* the walk's I/O of the device so far */
+	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
 	uint64_t *tc;             /* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;         /* blocks written, read */
 	int sh;                   /* block = offset >> sh */
@@ -143,6 +153,7 @@ struct devs_fit {
 	size_t nd;
 	int naive;
 	const int8_t *slot; /* device id -> index */
+	struct bmap bm;     /* blocks touched, of every device (the walk) */
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -152,6 +163,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->jumps.v);
 	free(f->runs.v);
 	free(f->loc.v);
+	free(f->rdist.v);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -163,6 +175,7 @@ void model_devs_free(struct devs_fit *df)
 		return;
 	for (size_t k = 0; k < df->nd; k++)
 		dev_fit_free(&df->f[k]);
+	bmap_free(&df->bm);
 	free(df);
 }
 
@@ -337,12 +350,15 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 		n[k++] = f->pre->nd ? f->pre->nd - 1 : 0;
 		n[k++] = f->nruns;
 		n[k++] = f->nlocal;
+		n[k++] = f->nruns;
 	}
 	return k;
 }
 
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 {
+	if (!df->naive && bmap_init(&df->bm, FIT_REUSE_EXACT))
+		return REEL_E_NOMEM;
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done || df->naive)
@@ -354,16 +370,56 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		if (samp_init(&f->jumps, nd, fit_stride(nd ? nd - 1 : 0, cap)) ||
 		    samp_init(&f->runs, f->nruns, fit_stride(f->nruns, cap)) ||
 		    samp_init(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
+		    samp_init(&f->rdist, f->nruns, fit_stride(f->nruns, cap)) ||
 		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
 			return REEL_E_NOMEM;
 	}
 	return 0;
 }
 
+/* The blocks of one I/O of device slot DEV touched: 1 when one of them was
+ * touched before (*dist: I/O of the device since the most recent touch),
+ * 0 not, -1 none of them sampled; REEL_E_NOMEM.  At most its first
+ * FIT_REUSE_SPAN blocks are looked at (16 MiB). */
+static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_t off,
+		       uint32_t len, int rd, uint64_t *dist)
+{
+	uint64_t b0 = off >> BMAP_BLOCK_SHIFT, b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
+	if (b1 - b0 >= FIT_REUSE_SPAN)
+		b1 = b0 + FIT_REUSE_SPAN - 1;
+	uint64_t last = 0, i = f->di++;
+	int any = 0, reused = 0;
+	for (uint64_t b = b0; b <= b1; b++) {
+		uint64_t li = 0;
+		int w = 0, t = bmap_touch(bm, (dev << 52) ^ b, i, rd, &li, &w);
+		if (t == REEL_E_NOMEM)
+			return t;
+		any |= t >= 0;
+		if (t == 1 && (!reused || li > last)) {
+			last = li;
+			reused = 1;
+		}
+	}
+	*dist = i - last;
+	return reused ? 1 : any ? 0 : -1;
+}
+
+/* A run start's re-use: counted, its distance sampled. */
+static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
+{
+	f->starts_sampled += reuse >= 0;
+	if (reuse > 0) {
+		f->starts_reused++;
+		samp_add(&f->rdist, (int64_t)dist);
+	}
+}
+
 /* One I/O of the walk, in time order: its jump, the run it ends or
  * extends, its region (weights) and a remote jump counted in a from x to
- * matrix; read/write overlap. */
-static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len)
+ * matrix; read/write overlap; the re-use of run starts (REUSE, DIST as
+ * reuse_touch found them). */
+static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len,
+			       int reuse, uint64_t dist)
 {
 	struct model_devspace *d = f->d;
 	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
@@ -379,6 +435,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		} else {
 			samp_add(&f->runs, f->run);
 			f->run = 1;
+			reuse_start(f, reuse, dist);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -402,10 +459,16 @@ int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
 		if (f->done || c->op[i] == REEL_OP_FLUSH)
 			continue;
-		if (df->naive) /* the reads in blocks also written and the converse */
+		if (df->naive) { /* the reads in blocks also written and the converse */
 			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->rb, &f->ra, &f->wa);
-		else
-			device_step(f, c->op[i], c->off[i], c->len[i]);
+			continue;
+		}
+		uint64_t dist = 0;
+		int reuse = reuse_touch(&df->bm, f, c->dev[i], c->off[i], c->len[i],
+					c->op[i] == REEL_OP_READ, &dist);
+		if (reuse == REEL_E_NOMEM)
+			return reuse;
+		device_step(f, c->op[i], c->off[i], c->len[i], reuse, dist);
 	}
 	return 0;
 }
@@ -464,6 +527,9 @@ static void device_fill(struct dev_fit *f)
 	samp_fit(&f->runs, &d->run);
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+	d->reuse_fitted = 1;
+	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
+	samp_fit(&f->rdist, &d->reuse_dist);
 }
 
 int model_devs_finish(struct devs_fit *df)

@@ -166,7 +166,7 @@ int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan
 /* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c);
 /* Between the passes: regions from the offsets; the counts of the second
- * pass's samples (jumps, runs, local jumps: 3 a device) into N. */
+ * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
 size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
 /* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);

@@ -138,6 +138,12 @@ struct model_devspace { /* spatial behaviour of one device */
 	struct model_dist jump;  /* every jump, for people and compare */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */
 	double p_local;          /* fraction of run starts that are local jumps */
+	/* re-use (a stack-distance model of run starts): the share of run
+	 * starts touching a 4 KiB block touched before, and how many I/O of
+	 * the device back it was last touched (0 and empty: none) */
+	double p_reuse;
+	struct model_dist reuse_dist;
+	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
 	uint64_t local_limit;
 	struct model_dist addr;  /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

@@ -500,6 +500,13 @@ static int read_device_dists(struct rd *r, const struct json_object *j, struct m
 	snprintf(ww, sizeof(ww), "%s.local_jumps", w);
 	if (read_dist(r, get(j, "local_jumps"), &d->local, ww))
 		return REEL_E_PARSE;
+	if (get(j, "reuse_distance")) { /* optional: models before it have none */
+		snprintf(ww, sizeof(ww), "%s.reuse_distance", w);
+		if (read_dist(r, get(j, "reuse_distance"), &d->reuse_dist, ww))
+			return REEL_E_PARSE;
+		if (d->reuse_dist.nk && d->reuse_dist.v[0] < 1)
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: distances >= 1", ww);
+	}
 	snprintf(ww, sizeof(ww), "%s.offsets", w);
 	if (read_dist(r, get(j, "offsets"), &d->addr, ww))
 		return REEL_E_PARSE;
@@ -652,6 +659,9 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	d->local_limit = (uint64_t)x;
 	if (get_num(r, j, "p_local", w, 0, 1, &d->p_local))
+		return REEL_E_PARSE;
+	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
+	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);
 }

@@ -202,6 +202,12 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
 		(unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
+	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
+		fprintf(f, ",\n      \"p_reuse\": %.4f", d->p_reuse);
+	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
+		fprintf(f, ",\n      \"reuse_distance\": ");
+		dist(f, &d->reuse_dist, 0);
+	}
 	fprintf(f, ",\n      \"offsets\": ");
 	dist(f, &d->addr, 1);
 	write_regions(d, f);

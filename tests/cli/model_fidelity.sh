@@ -33,8 +33,11 @@ off13 = [k for k in new13 if c[k]["ok"] is False]
 print("%-9s %-6s ks size %.4f gap %.4f jump %.4f run %.4f  read diff %.2f pt  b-model diff %.4f" %
       (name, want != "fail" and "model" or "naive", r["ks_size"], r["ks_interarrival"], r["ks_jump"],
        r["ks_run"], rd, r["bmodel_diff"]))
+def fmt(x):
+    return "-" if x is None else "%.3g" % x
 print("          issue-13 checks outside target: %d of %d: %s" % (len(off13), len(new13), " ".join(
-      "%s=%.3g(%s)" % (k, c[k]["value"], c[k]["target"]) for k in off13)))
+      "%s=%s(%s; %s vs %s)" % (k, fmt(c[k]["value"]), c[k]["target"], fmt(c[k]["a"]), fmt(c[k]["b"]))
+      for k in off13)))
 if want == "held" and not all(ok[k] for k in held):
     print("FAIL: %s outside targets: %s" % (name, [k for k in held if not ok[k]]), file=sys.stderr)
     sys.exit(1)

@@ -1,0 +1,119 @@
+/*
+ * model/blockmap.h - a bounded set of 4 KiB blocks, each with the index of
+ * its last touch and whether it was read or written; fidelity.c measures
+ * re-use with it, fit_device.c fits the re-use of run starts.  Exact up to
+ * m->exact distinct blocks; beyond, it keeps the blocks whose address hash
+ * falls under a threshold (spatially hashed sampling, SHARDS: Waldspurger
+ * et al., FAST'15), halving the rate each time it fills, so memory stays
+ * bounded (32 bytes a block of the exact count, half as much more while
+ * halving).
+ */
+#ifndef IOREEL_MODEL_BLOCKMAP_H
+#define IOREEL_MODEL_BLOCKMAP_H
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+#define BMAP_BLOCK_SHIFT 12
+
+struct bmap {
+	uint64_t *key; /* 0: empty (keys are stored + 1) */
+	uint64_t *val; /* last index << 2 | written << 1 | read */
+	size_t cap, n, exact;
+	int shift; /* sampled when the top `shift` bits of the hash are 0 */
+};
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* EXACT: a power of two, the distinct blocks kept before sampling. */
+static inline int bmap_init(struct bmap *m, size_t exact)
+{
+	memset(m, 0, sizeof(*m));
+	m->exact = exact;
+	m->cap = 2 * exact;
+	m->key = calloc(m->cap, sizeof(*m->key));
+	m->val = calloc(m->cap, sizeof(*m->val));
+	return m->key && m->val ? 0 : REEL_E_NOMEM;
+}
+
+static inline void bmap_free(struct bmap *m)
+{
+	free(m->key);
+	free(m->val);
+	m->key = m->val = NULL;
+}
+
+static inline int bmap_sampled(const struct bmap *m, uint64_t h)
+{
+	return m->shift == 0 || (h >> (64 - m->shift)) == 0;
+}
+
+/* The slot of key k (hash h): its own, or the empty one where it goes. */
+static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+	while (m->key[i] && m->key[i] != k + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Halve the sampling rate: keep the keys still sampled, re-inserted
+ * (through a copy: moving keys in place would break probe chains). */
+static inline int bmap_halve(struct bmap *m)
+{
+	m->shift++;
+	uint64_t *kv = malloc(m->n * 2 * sizeof(*kv));
+	if (!kv)
+		return REEL_E_NOMEM;
+	size_t live = 0;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i] && bmap_sampled(m, mix64(m->key[i] - 1))) {
+			kv[2 * live] = m->key[i] - 1;
+			kv[2 * live++ + 1] = m->val[i];
+		}
+	memset(m->key, 0, m->cap * sizeof(*m->key));
+	for (size_t i = 0; i < live; i++) {
+		uint64_t k = kv[2 * i];
+		size_t j = bmap_slot(m, k, mix64(k));
+		m->key[j] = k + 1;
+		m->val[j] = kv[2 * i + 1];
+	}
+	m->n = live;
+	free(kv);
+	return 0;
+}
+
+/* Touch key K at index I (RD: a read): 1 when it was there (*last: its
+ * previous index, *written: written before), 0 when new, -1 not sampled;
+ * REEL_E_NOMEM. */
+static inline int bmap_touch(struct bmap *m, uint64_t k, uint64_t i, int rd, uint64_t *last,
+			     int *written)
+{
+	uint64_t h = mix64(k);
+	if (!bmap_sampled(m, h))
+		return -1;
+	size_t s = bmap_slot(m, k, h);
+	if (m->key[s]) {
+		uint64_t v = m->val[s];
+		*last = v >> 2;
+		*written = (int)((v >> 1) & 1);
+		m->val[s] = (i << 2) | (v & 3) | (rd ? 1 : 2);
+		return 1;
+	}
+	m->key[s] = k + 1;
+	m->val[s] = (i << 2) | (rd ? 1 : 2);
+	if (++m->n > m->exact && bmap_halve(m))
+		return REEL_E_NOMEM;
+	return 0;
+}
+
+#endif
