@@ -101,14 +101,18 @@ static void cleanup(void)
 		fprintf(stderr, "could not remove %s\n", tmpdir);
 }
 
-int main(void)
+/* Where the crafted cases write their text. */
+static void crafted_path(char *p, size_t len)
 {
-	CHECK(mkdtemp(tmpdir));
-	atexit(cleanup);
-	char p[600], cmd[700];
+	snprintf(p, len, "%s/crafted.txt", tmpdir);
+}
 
-	/* crafted */
-	snprintf(p, sizeof(p), "%s/crafted.txt", tmpdir);
+/* crafted: a split read with a completion error after a remap, messages,
+ * plugs, a passthrough line, "(elapsed)" columns, blkparse's summary */
+static int test_crafted_split_remap_error(void)
+{
+	char p[600];
+	crafted_path(p, sizeof(p));
 	spill(p, crafted);
 	CHECK_EQ(reel_importer_find("blkparse")->detect((const unsigned char *)crafted,
 							 sizeof(crafted) - 1, p),
@@ -137,8 +141,12 @@ int main(void)
 	CHECK_EQ(st.join.no_complete, 1);
 	CHECK_EQ(st.join.orphan_events, 0);
 	CHECK_EQ(st.bad, 0);
+	return 0;
+}
 
-	/* bad lines: file:line and reason; --skip-bad counts them */
+/* bad lines: file:line and reason; --skip-bad counts them */
+static int test_bad_lines_name_file_line(void)
+{
 	static const char *bad_lines[] = {
 		"  8,16   0        4     0.00000x000   100  Q   R 2048 + 8 [p]\n",
 		"  8,16   0        4     0.000004000   100  Q   R 2048 + 8\n",
@@ -148,6 +156,8 @@ int main(void)
 		"  8;16   0        4     0.000004000   100  Q   R 2048 + 8 [p]\n",
 		"hello world\n",
 	};
+	char p[600];
+	crafted_path(p, sizeof(p));
 	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
 		static const char good[] =
 			"# a header\n"
@@ -167,30 +177,34 @@ int main(void)
 		CHECK_EQ(import(p, 1), 0);
 		CHECK_EQ(st.bad, 1);
 	}
-	/* a line too long to be blkparse output */
-	{
-		static char text[20000];
-		memset(text, 'x', sizeof(text) - 2);
-		text[sizeof(text) - 2] = '\n';
-		spill(p, text);
-		CHECK(import(p, 0) < 0);
-		CHECK(strstr(err, ":1: line too long"));
-	}
+	return 0;
+}
 
-	/* the shared real trace */
-	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
-	char real[600];
-	snprintf(real, sizeof(real), "%s/traces/public/blkparse/nvme0n1.blktrace.txt", shared);
-	if (access(real, R_OK)) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		CHECK_EQ(system(cmd), 0);
-		SKIP("%s absent (crafted cases passed)", real);
-	}
-	/* independent counts: Q and M/F lines; blkparse's "Total" summary */
+/* a line too long to be blkparse output */
+static int test_line_too_long(void)
+{
+	char p[600];
+	crafted_path(p, sizeof(p));
+	static char text[20000];
+	memset(text, 'x', sizeof(text) - 2);
+	text[sizeof(text) - 2] = '\n';
+	spill(p, text);
+	CHECK(import(p, 0) < 0);
+	CHECK(strstr(err, ":1: line too long"));
+	return 0;
+}
+
+/* the shared real trace, and its counts by count_real_lines() */
+static char real[600];
+static long q = 0, merges = 0, queued = -1;
+
+/* independent counts: Q and M/F lines; blkparse's "Total" summary */
+static void count_real_lines(void)
+{
 	FILE *f = fopen(real, "r");
 	CHECK(f);
 	char line[4096];
-	long q = 0, merges = 0, queued = -1, total = 0;
+	long total = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char act[8];
 		if (sscanf(line, "%*s %*s %*s %*s %*s %7s", act) == 1 && line[0] != '#' &&
@@ -205,6 +219,12 @@ int main(void)
 			queued = rq + wq;
 	}
 	fclose(f);
+}
+
+/* the real trace: as many records as Q lines and as blkparse's summary
+ * says were queued, as many merges as M/F lines, in queue order */
+static int test_real_trace_counts(void)
+{
 	CHECK(q > 0);
 	CHECK_EQ(import(real, 0), 0);
 	CHECK_EQ(nrecs, q);
@@ -224,43 +244,70 @@ int main(void)
 	CHECK_EQ(nrecs - issued, st.join.no_issue);
 	CHECK_EQ(nrecs - completed, st.join.no_complete);
 	CHECK(flushes > 0);
-	/* the same lines split by CPU into two files: merged by time again */
-	{
-		static struct reel_rec whole[4096];
-		size_t nwhole = nrecs;
-		memcpy(whole, recs, nrecs * sizeof(recs[0]));
-		char pa[700], pb[700];
-		snprintf(pa, sizeof(pa), "%s/even.txt", tmpdir);
-		snprintf(pb, sizeof(pb), "%s/odd.txt", tmpdir);
-		FILE *in = fopen(real, "r"), *fa = fopen(pa, "w"), *fb = fopen(pb, "w");
-		CHECK(in && fa && fb);
-		while (fgets(line, sizeof(line), in)) {
-			int cpu;
-			if (!strncmp(line, "CPU", 3))
-				break; /* the summary */
-			if (sscanf(line, "%*s %d", &cpu) == 1 && line[0] != '#')
-				fputs(line, cpu % 2 ? fb : fa);
-		}
-		fclose(in);
-		fclose(fa);
-		fclose(fb);
-		const char *two[] = {pb, pa};
-		CHECK_EQ(import_n(two, 2, 0), 0);
-		CHECK_EQ(nrecs, nwhole);
-		for (size_t i = 0; i < nrecs; i++) {
-			CHECK_EQ(recs[i].queue_ns, whole[i].queue_ns);
-			CHECK_EQ(recs[i].issue_ns, whole[i].issue_ns);
-			CHECK_EQ(recs[i].complete_ns, whole[i].complete_ns);
-			CHECK_EQ(recs[i].offset, whole[i].offset);
-			CHECK_EQ(recs[i].length, whole[i].length);
-			CHECK_EQ(recs[i].flags, whole[i].flags);
-		}
-	}
 	printf("nvme0n1: %zu I/Os (%ld Q lines, blkparse summary %ld queued), %llu merged, "
 	       "%zu flushes, %llu without issue, %llu without completion, %llu unmatched events\n",
 	       nrecs, q, queued, (unsigned long long)st.join.merged, flushes,
 	       (unsigned long long)st.join.no_issue, (unsigned long long)st.join.no_complete,
 	       (unsigned long long)st.join.orphan_events);
+	return 0;
+}
+
+/* the same lines split by CPU into two files: merged by time again */
+static int test_real_split_by_cpu_merges_back(void)
+{
+	CHECK_EQ(import(real, 0), 0);
+	static struct reel_rec whole[4096];
+	size_t nwhole = nrecs;
+	memcpy(whole, recs, nrecs * sizeof(recs[0]));
+	char pa[700], pb[700], line[4096];
+	snprintf(pa, sizeof(pa), "%s/even.txt", tmpdir);
+	snprintf(pb, sizeof(pb), "%s/odd.txt", tmpdir);
+	FILE *in = fopen(real, "r"), *fa = fopen(pa, "w"), *fb = fopen(pb, "w");
+	CHECK(in && fa && fb);
+	while (fgets(line, sizeof(line), in)) {
+		int cpu;
+		if (!strncmp(line, "CPU", 3))
+			break; /* the summary */
+		if (sscanf(line, "%*s %d", &cpu) == 1 && line[0] != '#')
+			fputs(line, cpu % 2 ? fb : fa);
+	}
+	fclose(in);
+	fclose(fa);
+	fclose(fb);
+	const char *two[] = {pb, pa};
+	CHECK_EQ(import_n(two, 2, 0), 0);
+	CHECK_EQ(nrecs, nwhole);
+	for (size_t i = 0; i < nrecs; i++) {
+		CHECK_EQ(recs[i].queue_ns, whole[i].queue_ns);
+		CHECK_EQ(recs[i].issue_ns, whole[i].issue_ns);
+		CHECK_EQ(recs[i].complete_ns, whole[i].complete_ns);
+		CHECK_EQ(recs[i].offset, whole[i].offset);
+		CHECK_EQ(recs[i].length, whole[i].length);
+		CHECK_EQ(recs[i].flags, whole[i].flags);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
+	char cmd[700];
+
+	CHECK(test_crafted_split_remap_error() == 0);
+	CHECK(test_bad_lines_name_file_line() == 0);
+	CHECK(test_line_too_long() == 0);
+
+	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
+	snprintf(real, sizeof(real), "%s/traces/public/blkparse/nvme0n1.blktrace.txt", shared);
+	if (access(real, R_OK)) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		CHECK_EQ(system(cmd), 0);
+		SKIP("%s absent (crafted cases passed)", real);
+	}
+	count_real_lines();
+	CHECK(test_real_trace_counts() == 0);
+	CHECK(test_real_split_by_cpu_merges_back() == 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	CHECK_EQ(system(cmd), 0);
 	return 0;

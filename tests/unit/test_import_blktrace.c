@@ -214,7 +214,6 @@ static size_t record_offsets(const unsigned char *b, size_t len, size_t *offs, s
 	return n;
 }
 
-/* the scratch directory goes even when a check fails (exit) */
 /* Interleave two CPUs' records in chunks of period ns (CPU 1's chunk first when
  * first1) into tmpdir/piped; returns the bytes written, path in p. */
 static size_t piped_stream(const unsigned char *b0, size_t l0, const unsigned char *b1, size_t l1,
@@ -250,6 +249,7 @@ static size_t piped_stream(const unsigned char *b0, size_t l0, const unsigned ch
 	return sl;
 }
 
+/* the scratch directory goes even when a check fails (exit) */
 static void cleanup(void)
 {
 	char cmd[128];
@@ -258,21 +258,18 @@ static void cleanup(void)
 		fprintf(stderr, "could not remove %s\n", tmpdir);
 }
 
-int main(void)
-{
-	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
-	char base[512], f0[600], f1[600];
-	snprintf(base, sizeof(base), "%s/traces/public/blktrace/sda", shared);
-	snprintf(f0, sizeof(f0), "%s.blktrace.0", base);
-	snprintf(f1, sizeof(f1), "%s.blktrace.1", base);
-	if (access(f0, R_OK) || access(f1, R_OK))
-		SKIP("%s absent", f0);
-	CHECK(mkdtemp(tmpdir));
-	atexit(cleanup);
-	char err[1024], p[700], cmd[1500];
+/* the shared trace: base name and its two per-CPU files, read into b0/b1 */
+static char base[512], f0[600], f1[600];
+static unsigned char *b0, *b1;
+static size_t l0, l1;
+static long q_blkparse = -1; /* blkparse's own count of Q events, -1 if not run */
+static struct recs ref, r;   /* the records from the base name; of the last case */
+static char err[1024];
 
-	/* blkparse's own count of Q events */
-	long q_blkparse = -1;
+/* blkparse's own count of Q events */
+static void count_q_with_blkparse(void)
+{
+	char cmd[1500];
 	snprintf(cmd, sizeof(cmd), "blkparse -q -i '%s' -f '%%a\\n' 2>/dev/null", base);
 	FILE *bp = popen(cmd, "r");
 	if (bp) {
@@ -283,9 +280,12 @@ int main(void)
 		if (pclose(bp))
 			q_blkparse = -1;
 	}
+}
 
-	/* the base name */
-	struct recs ref = {0}, r = {0};
+/* the base name: one record per queued bio, sorted by queue time, issue and
+ * complete consistent, time zero dated by the trace's TIMESTAMP notify */
+static int test_base_name_one_record_per_q(void)
+{
 	const char *pb[] = {base};
 	CHECK_EQ(import("blktrace", pb, 1, 0, &ref, err, sizeof(err)), 0);
 	CHECK(ref.n > 0);
@@ -326,18 +326,25 @@ int main(void)
 	       ref.n, q_blkparse, (unsigned long long)ref.st.join.merged,
 	       (unsigned long long)ref.st.join.remapped, (unsigned long long)ref.st.join.no_issue,
 	       (unsigned long long)ref.st.join.no_complete);
+	return 0;
+}
 
-	/* the files themselves, in either order */
+/* the files themselves, in either order */
+static int test_files_in_either_order(void)
+{
 	const char *pf[] = {f1, f0};
 	CHECK_EQ(import("blktrace", pf, 2, 0, &r, err, sizeof(err)), 0);
 	same(&ref, &r);
+	return 0;
+}
 
-	/* a piped stream: as blktrace -o - writes it, each CPU's records in
-	 * chunks as its buffer is drained (here every 0.5 s of trace time);
-	 * either CPU's chunk first: the stream's first chunk may hold the
-	 * issues and completions of I/Os another CPU queued */
-	size_t l0, l1;
-	unsigned char *b0 = slurp(f0, &l0), *b1 = slurp(f1, &l1);
+/* a piped stream: as blktrace -o - writes it, each CPU's records in
+ * chunks as its buffer is drained (here every 0.5 s of trace time);
+ * either CPU's chunk first: the stream's first chunk may hold the
+ * issues and completions of I/Os another CPU queued */
+static int test_piped_stream(void)
+{
+	char p[700];
 	for (int first1 = 0; first1 < 4; first1++) {
 		/* 0.5 s chunks, then CPU 1 first in 0.5 s and 1.5 s chunks */
 		uint64_t period = first1 == 3 ? 1500000000ull : 500000000ull;
@@ -347,7 +354,12 @@ int main(void)
 		CHECK_EQ(import("blktrace", pp, 1, 0, &r, err, sizeof(err)), 0);
 		same(&ref, &r);
 	}
-	/* version 8 and big endian, per-CPU files under a new base name */
+	return 0;
+}
+
+/* version 8 and big endian, per-CPU files under a new base name */
+static int test_v8_and_big_endian(void)
+{
 	for (int v = 0; v < 3; v++) {
 		int v8 = v != 1, be = v != 0;
 		size_t c0, c1;
@@ -368,8 +380,13 @@ int main(void)
 		free(x0);
 		free(x1);
 	}
+	return 0;
+}
 
-	/* blkparse's text of the same trace, through the blkparse importer */
+/* blkparse's text of the same trace, through the blkparse importer */
+static int test_blkparse_text_same_records(void)
+{
+	char p[700], cmd[1500];
 	snprintf(p, sizeof(p), "%s/sda.txt", tmpdir);
 	snprintf(cmd, sizeof(cmd), "blkparse -i '%s' > '%s' 2>/dev/null", base, p);
 	if (q_blkparse >= 0 && !system(cmd)) {
@@ -384,17 +401,24 @@ int main(void)
 		CHECK_EQ(r.st.join.merged, ref.st.join.merged);
 	}
 	CHECK_EQ(reel_importer_find("blkparse")->detect(b0, l0, f0), 0);
+	return 0;
+}
 
-	/* bad input: a corrupt magic in the middle of a file */
+/* the record offsets of CPU 0's file (too many for the stack) */
+static size_t o0[100000];
+
+/* bad input: a corrupt magic in the middle of a file */
+static int test_corrupt_magic_names_byte(void)
+{
+	char p[700];
+	const char *pbad[] = {p};
 	unsigned char *bad = malloc(l0);
 	memcpy(bad, b0, l0);
-	static size_t o0[100000];
 	size_t n0 = record_offsets(b0, l0, o0, 100000);
 	size_t at = o0[n0 / 2];
 	bad[at] ^= 0x5a;
 	snprintf(p, sizeof(p), "%s/bad.blktrace.0", tmpdir);
 	spill(p, bad, l0);
-	const char *pbad[] = {p};
 	CHECK(import("blktrace", pbad, 1, 0, &r, err, sizeof(err)) < 0);
 	char want[64];
 	snprintf(want, sizeof(want), "byte %zu:", at);
@@ -402,29 +426,71 @@ int main(void)
 	CHECK_EQ(import("blktrace", pbad, 1, 1, &r, err, sizeof(err)), 0);
 	CHECK_EQ(r.st.bad, 1);
 	CHECK_EQ(r.st.lines, n0 - 1); /* only the bad record is lost */
+	free(bad);
+	return 0;
+}
 
-	/* a file cut short in the middle of a record */
+/* a file cut short in the middle of a record */
+static int test_cut_short_names_byte(void)
+{
+	char p[700];
+	const char *pbad[] = {p};
+	size_t n0 = record_offsets(b0, l0, o0, 100000);
+	snprintf(p, sizeof(p), "%s/bad.blktrace.0", tmpdir);
 	spill(p, b0, o0[n0 - 3] + 20);
 	CHECK(import("blktrace", pbad, 1, 0, &r, err, sizeof(err)) < 0);
+	char want[64];
 	snprintf(want, sizeof(want), "byte %zu:", o0[n0 - 3]);
 	CHECK(strstr(err, want) && strstr(err, "cut short"));
 	CHECK_EQ(import("blktrace", pbad, 1, 1, &r, err, sizeof(err)), 0);
 	CHECK_EQ(r.st.bad, 1);
 	CHECK_EQ(r.st.lines, n0 - 3);
+	return 0;
+}
 
-	/* not a trace at all; a missing input */
+/* not a trace at all; a missing input */
+static int test_not_a_trace_and_missing_input(void)
+{
+	char p[700];
+	const char *pbad[] = {p};
+	snprintf(p, sizeof(p), "%s/bad.blktrace.0", tmpdir);
 	spill(p, "hello, world\n", 13);
 	CHECK(import("blktrace", pbad, 1, 0, &r, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "byte 0:"));
 	snprintf(p, sizeof(p), "%s/nothing", tmpdir);
 	CHECK(import("blktrace", pbad, 1, 0, &r, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "nothing"));
+	return 0;
+}
 
+int main(void)
+{
+	const char *shared = getenv("SHARED") ? getenv("SHARED") : "../shared";
+	snprintf(base, sizeof(base), "%s/traces/public/blktrace/sda", shared);
+	snprintf(f0, sizeof(f0), "%s.blktrace.0", base);
+	snprintf(f1, sizeof(f1), "%s.blktrace.1", base);
+	if (access(f0, R_OK) || access(f1, R_OK))
+		SKIP("%s absent", f0);
+	CHECK(mkdtemp(tmpdir));
+	atexit(cleanup);
+	count_q_with_blkparse();
+	b0 = slurp(f0, &l0);
+	b1 = slurp(f1, &l1);
+
+	CHECK(test_base_name_one_record_per_q() == 0);
+	CHECK(test_files_in_either_order() == 0);
+	CHECK(test_piped_stream() == 0);
+	CHECK(test_v8_and_big_endian() == 0);
+	CHECK(test_blkparse_text_same_records() == 0);
+	CHECK(test_corrupt_magic_names_byte() == 0);
+	CHECK(test_cut_short_names_byte() == 0);
+	CHECK(test_not_a_trace_and_missing_input() == 0);
+
+	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	CHECK_EQ(system(cmd), 0);
 	free(b0);
 	free(b1);
-	free(bad);
 	free(ref.r), free(ref.comm), free(r.r), free(r.comm);
 	printf("blktrace import: all cases pass\n");
 	return 0;

@@ -142,12 +142,13 @@ static void check_rec(int i, int64_t q, int64_t d, int64_t c, uint64_t sector, u
 	CHECK_EQ(got[i].length, sectors * 512);
 }
 
-int main(void)
-{
-	const uint32_t sda = DEV(8, 0), sda2 = DEV(8, 2), dm = DEV(253, 0);
-	uint32_t traced[1] = {sda};
+/* the devices of the cases: a disk, its partition, a dm device above both */
+static uint32_t sda, sda2, dm;
+static uint32_t traced[1]; /* only the disk is traced */
 
-	/* plain: Q G I D C */
+/* plain: Q G I D C */
+static int test_plain_io(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 2048, 8, "WS");
 	ev('G', 110, sda, 2048, 8, "WS");
@@ -165,8 +166,12 @@ int main(void)
 	CHECK(got[0].has & REEL_HAS_ERROR);
 	CHECK_EQ(got[0].error, 0);
 	CHECK_EQ(st.no_issue + st.no_complete + st.orphan_events, 0);
+	return 0;
+}
 
-	/* merges: back and front merged bios stay separate records sharing D/C */
+/* merges: back and front merged bios stay separate records sharing D/C */
+static int test_merged_bios_share_issue_complete(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 1000, 8, "W");
 	ev('G', 101, sda, 1000, 8, "W");
@@ -189,9 +194,13 @@ int main(void)
 	CHECK_EQ(got[3].op, REEL_OP_READ);
 	CHECK_EQ(st.merged, 2);
 	CHECK_EQ(st.no_issue + st.no_complete + st.orphan_events, 0);
+	return 0;
+}
 
-	/* split: one record, issued at its first part, complete with its last;
-	 * the remainder's own Q is not a new I/O; completions out of order */
+/* split: one record, issued at its first part, complete with its last;
+ * the remainder's own Q is not a new I/O; completions out of order */
+static int test_split_is_one_record(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 4096, 16, "R");
 	split(101, sda, 4096, 8, 4104);
@@ -207,9 +216,13 @@ int main(void)
 	check_rec(0, 100, 103, 300, 4096, 16);
 	CHECK_EQ(st.split, 1);
 	CHECK_EQ(st.no_issue + st.no_complete + st.orphan_events, 0);
+	return 0;
+}
 
-	/* remap: dm -> partition -> disk, only the disk traced: one record in
-	 * the disk's sector space */
+/* remap: dm -> partition -> disk, only the disk traced: one record in
+ * the disk's sector space */
+static int test_remap_to_traced_disk(void)
+{
 	begin(traced, 1);
 	remap(100, sda2, 24391512, 160, dm, 20481880);
 	remap(101, sda, 24803160, 160, sda2, 24391512);
@@ -222,10 +235,14 @@ int main(void)
 	check_rec(0, 102, 104, 105, 24803160, 160);
 	CHECK_EQ(got[0].dev, 0);
 	CHECK_EQ(st.remapped, 1);
+	return 0;
+}
 
-	/* remap with dm and disk both traced (every device recorded): the bio
-	 * queued on dm and again on the disk is one I/O, complete when dm
-	 * completes it, issued when the disk got it */
+/* remap with dm and disk both traced (every device recorded): the bio
+ * queued on dm and again on the disk is one I/O, complete when dm
+ * completes it, issued when the disk got it */
+static int test_remap_dm_and_disk_traced(void)
+{
 	begin(NULL, 0);
 	ev('Q', 100, dm, 20481880, 160, "W");
 	remap(101, sda2, 24391512, 160, dm, 20481880);
@@ -246,9 +263,13 @@ int main(void)
 	CHECK(!strcmp(devname[got[0].dev], "253,0"));
 	CHECK(!strcmp(devname[got[1].dev], "8,0"));
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* dm sends a bio down as two clones (a target boundary inside it): still
-	 * one I/O, complete when dm completes it */
+/* dm sends a bio down as two clones (a target boundary inside it): still
+ * one I/O, complete when dm completes it */
+static int test_dm_clones_are_one_io(void)
+{
 	begin(NULL, 0);
 	ev('Q', 100, dm, 1000, 16, "R");
 	remap(101, sda, 5000, 8, dm, 1000);
@@ -267,8 +288,12 @@ int main(void)
 	check_rec(0, 100, 106, 111, 1000, 16);
 	CHECK_EQ(st.orphan_events, 0);
 	CHECK_EQ(st.remapped, 1);
+	return 0;
+}
 
-	/* missing D and C; an orphan completion; out-of-order completion */
+/* missing D and C; an orphan completion; out-of-order completion */
+static int test_missing_orphan_out_of_order(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 8, 8, "W");
 	ev('G', 101, sda, 8, 8, "W");
@@ -294,10 +319,14 @@ int main(void)
 	CHECK_EQ(st.no_issue, 1);
 	CHECK_EQ(st.no_complete, 2);
 	CHECK_EQ(st.orphan_events, 1);
+	return 0;
+}
 
-	/* flushes: an empty FWFS goes through the flush machinery (D/C "FN"),
-	 * then completes at its own sector; a FWS with data is a write with a
-	 * preflush; a discard stays a discard */
+/* flushes: an empty FWFS goes through the flush machinery (D/C "FN"),
+ * then completes at its own sector; a FWS with data is a write with a
+ * preflush; a discard stays a discard */
+static int test_flush_preflush_discard(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 575480360, 0, "FWFS");
 	ev('G', 101, sda, 575480360, 0, "FWFS");
@@ -325,27 +354,29 @@ int main(void)
 	check_rec(2, 300, 302, 303, 4096, 2048);
 	CHECK_EQ(got[2].op, REEL_OP_DISCARD);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* the same as blkparse prints it (no sector for data-less Q/G/D), and
-	 * as an exporter writes a flush record back (Q/D/C at one sector) */
+/* the same as blkparse prints it (no sector for data-less Q/G/D), and
+ * as an exporter writes a flush record back (Q/D/C at one sector) */
+static int test_flush_without_sector(void)
+{
 	begin(traced, 1);
-	{
-		struct reel_event e;
-		memset(&e, 0, sizeof(e));
-		e.devt = sda;
-		e.sector = REEL_SECTOR_UNKNOWN;
-		e.action = 'Q';
-		e.t_ns = 100;
-		CHECK_EQ(reel_rwbs_parse("FWFS", 4, 0, &e.op, &e.flags), 0);
-		CHECK_EQ(reel_join_push(j, &e), 0);
-		e.action = 'G';
-		e.t_ns = 101;
-		CHECK_EQ(reel_join_push(j, &e), 0);
-		e.action = 'D';
-		e.t_ns = 102;
-		CHECK_EQ(reel_rwbs_parse("FN", 2, 0, &e.op, &e.flags), 0);
-		CHECK_EQ(reel_join_push(j, &e), 0);
-	}
+	struct reel_event e;
+	memset(&e, 0, sizeof(e));
+	e.devt = sda;
+	e.sector = REEL_SECTOR_UNKNOWN;
+	e.action = 'Q';
+	e.t_ns = 100;
+	CHECK_EQ(reel_rwbs_parse("FWFS", 4, 0, &e.op, &e.flags), 0);
+	CHECK_EQ(reel_join_push(j, &e), 0);
+	e.action = 'G';
+	e.t_ns = 101;
+	CHECK_EQ(reel_join_push(j, &e), 0);
+	e.action = 'D';
+	e.t_ns = 102;
+	CHECK_EQ(reel_rwbs_parse("FN", 2, 0, &e.op, &e.flags), 0);
+	CHECK_EQ(reel_join_push(j, &e), 0);
 	ev('C', 103, sda, 0, 0, "FN");
 	ev('C', 104, sda, 575480360, 0, "WFS");
 	ev('Q', 200, sda, 0, 0, "FFFS");
@@ -358,8 +389,12 @@ int main(void)
 	CHECK_EQ(got[1].op, REEL_OP_FLUSH);
 	CHECK_EQ(got[1].flags, REEL_FL_PREFLUSH | REEL_FL_FUA | REEL_FL_SYNC);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* a requeued request: issued when dispatched again */
+/* a requeued request: issued when dispatched again */
+static int test_requeue_issues_at_redispatch(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 100, 8, "W");
 	ev('G', 101, sda, 100, 8, "W");
@@ -371,8 +406,12 @@ int main(void)
 	CHECK_EQ(ngot, 1);
 	check_rec(0, 100, 104, 105, 100, 8);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* requests merged by the elevator (no event): one D and one C cover both */
+/* requests merged by the elevator (no event): one D and one C cover both */
+static int test_elevator_merge_covers_both(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 100, 8, "W");
 	ev('G', 101, sda, 100, 8, "W");
@@ -385,8 +424,12 @@ int main(void)
 	check_rec(0, 100, 104, 105, 100, 8);
 	check_rec(1, 102, 104, 105, 108, 8);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* partial completion: a request completed in two pieces */
+/* partial completion: a request completed in two pieces */
+static int test_partial_completion(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda, 100, 8, "R");
 	ev('G', 101, sda, 100, 8, "R");
@@ -400,30 +443,36 @@ int main(void)
 	check_rec(0, 100, 104, 105, 100, 8);
 	check_rec(1, 102, 104, 106, 108, 8);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* the reorder window: a stuck I/O is written (incomplete) once it is
-	 * older than the window, so the records behind it are not held */
+/* the reorder window: a stuck I/O is written (incomplete) once it is
+ * older than the window, so the records behind it are not held */
+static int test_reorder_window_releases_stuck_io(void)
+{
 	begin(traced, 1);
 	reel_join_limits(j, 1000, 0);
 	ev('Q', 100, sda, 8, 8, "W");
 	ev('Q', 200, sda, 16, 8, "W");
 	ev('D', 201, sda, 16, 8, "W");
 	ev('C', 202, sda, 16, 8, "W");
-	{
-		struct reel_join_stats s1;
-		reel_join_stats(j, &s1);
-		CHECK_EQ(s1.records, 0); /* held behind the first */
-		ev('Q', 1200, sda, 24, 8, "W");
-		reel_join_stats(j, &s1);
-		CHECK_EQ(s1.records, 2);
-		CHECK_EQ(s1.no_issue, 1);
-	}
+	struct reel_join_stats s1;
+	reel_join_stats(j, &s1);
+	CHECK_EQ(s1.records, 0); /* held behind the first */
+	ev('Q', 1200, sda, 24, 8, "W");
+	reel_join_stats(j, &s1);
+	CHECK_EQ(s1.records, 2);
+	CHECK_EQ(s1.no_issue, 1);
 	end();
 	CHECK_EQ(ngot, 3);
 	check_rec(0, 100, -1, -1, 8, 8);
 	check_rec(1, 200, 201, 202, 16, 8);
+	return 0;
+}
 
-	/* events of untraced devices are ignored */
+/* events of untraced devices are ignored */
+static int test_untraced_device_ignored(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, DEV(8, 16), 8, 8, "W");
 	ev('D', 101, DEV(8, 16), 8, 8, "W");
@@ -431,9 +480,13 @@ int main(void)
 	end();
 	CHECK_EQ(ngot, 0);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* recent kernels through tracefs: Q/G under the partition's devt (disk
-	 * sectors), D/C under the disk's: joined, recorded on the disk */
+/* recent kernels through tracefs: Q/G under the partition's devt (disk
+ * sectors), D/C under the disk's: joined, recorded on the disk */
+static int test_partition_queue_disk_dispatch(void)
+{
 	begin(traced, 1);
 	ev('Q', 100, sda2, 5000, 8, "W");
 	ev('G', 101, sda2, 5000, 8, "W");
@@ -443,8 +496,12 @@ int main(void)
 	CHECK_EQ(ngot, 1);
 	check_rec(0, 100, 102, 103, 5000, 8);
 	CHECK_EQ(st.orphan_events, 0);
+	return 0;
+}
 
-	/* rwbs */
+/* rwbs */
+static int test_rwbs_parse(void)
+{
 	uint8_t op, fl;
 	CHECK_EQ(reel_rwbs_parse("RA", 2, 4096, &op, &fl), 0);
 	CHECK(op == REEL_OP_READ && fl == REEL_FL_READAHEAD);
@@ -464,6 +521,31 @@ int main(void)
 	CHECK(reel_rwbs_parse("Wx", 2, 0, &op, &fl) < 0);
 	CHECK(reel_rwbs_parse("", 0, 0, &op, &fl) < 0);
 	CHECK(reel_rwbs_parse("Q", 1, 0, &op, &fl) < 0);
+	return 0;
+}
+
+int main(void)
+{
+	sda = DEV(8, 0);
+	sda2 = DEV(8, 2);
+	dm = DEV(253, 0);
+	traced[0] = sda;
+	CHECK(test_plain_io() == 0);
+	CHECK(test_merged_bios_share_issue_complete() == 0);
+	CHECK(test_split_is_one_record() == 0);
+	CHECK(test_remap_to_traced_disk() == 0);
+	CHECK(test_remap_dm_and_disk_traced() == 0);
+	CHECK(test_dm_clones_are_one_io() == 0);
+	CHECK(test_missing_orphan_out_of_order() == 0);
+	CHECK(test_flush_preflush_discard() == 0);
+	CHECK(test_flush_without_sector() == 0);
+	CHECK(test_requeue_issues_at_redispatch() == 0);
+	CHECK(test_elevator_merge_covers_both() == 0);
+	CHECK(test_partial_completion() == 0);
+	CHECK(test_reorder_window_releases_stuck_io() == 0);
+	CHECK(test_untraced_device_ignored() == 0);
+	CHECK(test_partition_queue_disk_dispatch() == 0);
+	CHECK(test_rwbs_parse() == 0);
 	printf("join: all cases pass\n");
 	return 0;
 }

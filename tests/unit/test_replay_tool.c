@@ -159,75 +159,99 @@ static int64_t quant(int64_t *v, size_t n, double q)
 	return v[i ? i - 1 : 0];
 }
 
-static int verify(const char *result, const char *targets)
+/* What verify gathers from a result: the writes' pieces, each write, and
+ * every I/O's queue-to-issue time. */
+struct verify_facts {
+	struct want *wv; /* one per stamped piece */
+	size_t nw, cap;
+	struct want *wr; /* one per write */
+	size_t nwr, wcap, nsec;
+	int64_t *ierr; /* issue - queue of every I/O */
+	size_t nios, icap;
+	uint64_t seq, writes, errors, order_viol;
+};
+
+/* Opens the comma-separated targets read-only into fds (at most
+ * REPLAY_MAX_TARGETS), dropping their cached pages; *ts owns the copy of
+ * targets. Returns 1 (after saying why) when one cannot be opened. */
+static int open_targets(const char *targets, int *fds, int *nt, char **ts)
 {
-	struct reel_reader *rd;
-	if (reel_reader_open(&rd, result, 0) < 0) {
-		fprintf(stderr, "%s: %s\n", result, rd ? reel_reader_errmsg(rd) : "cannot open");
-		return 1;
-	}
-	int fds[REPLAY_MAX_TARGETS], nt = 0;
-	char *ts = strdup(targets), *save = NULL;
-	for (char *t = strtok_r(ts, ",", &save); t && nt < REPLAY_MAX_TARGETS; t = strtok_r(NULL, ",", &save)) {
-		fds[nt] = open(t, O_RDONLY);
-		if (fds[nt] < 0) {
+	char *save = NULL;
+	*ts = strdup(targets);
+	for (char *t = strtok_r(*ts, ",", &save); t && *nt < REPLAY_MAX_TARGETS; t = strtok_r(NULL, ",", &save)) {
+		fds[*nt] = open(t, O_RDONLY);
+		if (fds[*nt] < 0) {
 			fprintf(stderr, "%s: %s\n", t, strerror(errno));
 			return 1;
 		}
-		posix_fadvise(fds[nt], 0, 0, POSIX_FADV_DONTNEED);
-		nt++;
+		posix_fadvise(fds[*nt], 0, 0, POSIX_FADV_DONTNEED);
+		(*nt)++;
 	}
-	size_t cap = 1 << 16, nw = 0, nios = 0, icap = 1 << 16;
-	struct want *wv = malloc(cap * sizeof(*wv));
-	size_t nwr = 0, wcap = 1 << 12, nsec = 0;
-	struct want *wr = malloc(wcap * sizeof(*wr));
-	int64_t *ierr = malloc(icap * sizeof(*ierr));
+	return 0;
+}
+
+/* Reads every record of the result into v; returns reel_read's last code. */
+static int gather_writes(struct reel_reader *rd, struct verify_facts *v)
+{
+	v->cap = 1 << 16, v->icap = 1 << 16, v->wcap = 1 << 12;
+	v->wv = malloc(v->cap * sizeof(*v->wv));
+	v->wr = malloc(v->wcap * sizeof(*v->wr));
+	v->ierr = malloc(v->icap * sizeof(*v->ierr));
 	struct reel_rec r;
-	uint64_t seq = 0, writes = 0, errors = 0, order_viol = 0;
 	int64_t last_issue = INT64_MIN, last_queue = INT64_MIN;
 	int rc;
 	while ((rc = reel_read(rd, &r)) == 1) {
 		if (r.error)
-			errors++;
+			v->errors++;
 		if (r.issue_ns < last_issue || r.queue_ns < last_queue)
-			order_viol++;
+			v->order_viol++;
 		last_issue = r.issue_ns;
 		last_queue = r.queue_ns;
-		if (nios == icap)
-			ierr = realloc(ierr, (icap *= 2) * sizeof(*ierr));
-		ierr[nios++] = r.issue_ns - r.queue_ns;
+		if (v->nios == v->icap)
+			v->ierr = realloc(v->ierr, (v->icap *= 2) * sizeof(*v->ierr));
+		v->ierr[v->nios++] = r.issue_ns - r.queue_ns;
 		if (r.op == REEL_OP_WRITE && !r.error) {
-			writes++;
-			if (nwr == wcap)
-				wr = realloc(wr, (wcap *= 2) * sizeof(*wr));
-			wr[nwr++] = (struct want){r.offset, seq, r.length, r.dev, 0};
-			nsec += (r.length + 511) / 512 + 1;
+			v->writes++;
+			if (v->nwr == v->wcap)
+				v->wr = realloc(v->wr, (v->wcap *= 2) * sizeof(*v->wr));
+			v->wr[v->nwr++] = (struct want){r.offset, v->seq, r.length, r.dev, 0};
+			v->nsec += (r.length + 511) / 512 + 1;
 			for (uint32_t p = 0; p * REPLAY_STAMP_PIECE < r.length; p++) {
-				if (nw == cap)
-					wv = realloc(wv, (cap *= 2) * sizeof(*wv));
-				wv[nw++] = (struct want){r.offset + (uint64_t)p * REPLAY_STAMP_PIECE, seq,
-							 r.length, r.dev, (uint16_t)p};
+				if (v->nw == v->cap)
+					v->wv = realloc(v->wv, (v->cap *= 2) * sizeof(*v->wv));
+				v->wv[v->nw++] = (struct want){r.offset + (uint64_t)p * REPLAY_STAMP_PIECE,
+							       v->seq, r.length, r.dev, (uint16_t)p};
 			}
 		}
-		seq++;
+		v->seq++;
 	}
-	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", result, reel_reader_errmsg(rd));
-		return 1;
-	}
-	/* the last writer (in issue order) of each 512-byte sector: a piece's
-	 * stamp must be there unless a later write covered its first sector */
-	struct sec *map = NULL;
-	size_t mcap = 1;
-	while (mcap < 4 * nsec + 16)
-		mcap *= 2;
-	map = calloc(mcap, sizeof(*map));
-	for (size_t i = 0; i < nwr; i++)
-		for (uint64_t sct = wr[i].off / 512; sct < (wr[i].off + wr[i].len + 511) / 512; sct++)
-			*sec_slot(map, mcap, (uint64_t)wr[i].tgt << 48 | sct) = wr[i].seq + 1;
-	uint64_t good = 0, bad = 0;
-	double in = 0, out = 0;
-	for (size_t i = 0; i < nw; i++) {
+	return rc;
+}
+
+/* the last writer (in issue order) of each 512-byte sector: a piece's
+ * stamp must be there unless a later write covered its first sector.
+ * Returns the map (the caller frees it), its size in *mcap. */
+static struct sec *last_writers(const struct verify_facts *v, size_t *mcap)
+{
+	*mcap = 1;
+	while (*mcap < 4 * v->nsec + 16)
+		*mcap *= 2;
+	struct sec *map = calloc(*mcap, sizeof(*map));
+	for (size_t i = 0; i < v->nwr; i++)
+		for (uint64_t sct = v->wr[i].off / 512; sct < (v->wr[i].off + v->wr[i].len + 511) / 512; sct++)
+			*sec_slot(map, *mcap, (uint64_t)v->wr[i].tgt << 48 | sct) = v->wr[i].seq + 1;
+	return map;
+}
+
+/* Reads back every piece that no later write covered: counts the stamps
+ * that are right (*good) and wrong (*bad), and sums the LZ4 ratio's input
+ * and output over whole writes (*in, *out). */
+static void check_stamps(const struct verify_facts *v, struct sec *map, size_t mcap,
+			 const int *fds, int nt, uint64_t *good, uint64_t *bad, double *in,
+			 double *out)
+{
+	const struct want *wv = v->wv;
+	for (size_t i = 0; i < v->nw; i++) {
 		uint64_t key = (uint64_t)wv[i].tgt << 48 | wv[i].off / 512;
 		if (*sec_slot(map, mcap, key) != wv[i].seq + 1)
 			continue; /* overwritten later */
@@ -236,33 +260,31 @@ static int verify(const char *result, const char *targets)
 		if (wv[i].tgt >= nt || pread(fds[wv[i].tgt], buf, 32, (off_t)wv[i].off) != 32 ||
 		    replay_stamp_read(buf, &st) != 1 || st.offset != wv[i].off || st.seq != wv[i].seq ||
 		    st.length != wv[i].len || st.target != wv[i].tgt || st.piece != wv[i].piece) {
-			if (bad < 5)
+			if (*bad < 5)
 				fprintf(stderr, "piece at %llu on target %u: wanted write #%llu\n",
 					(unsigned long long)wv[i].off, wv[i].tgt,
 					(unsigned long long)wv[i].seq);
-			bad++;
+			(*bad)++;
 		} else {
-			good++;
+			(*good)++;
 		}
 		/* LZ4 ratio read back at the write's size, for whole writes */
-		if (wv[i].piece == 0 && wv[i].len <= sizeof(buf) * 256 && in < 64e6) {
+		if (wv[i].piece == 0 && wv[i].len <= sizeof(buf) * 256 && *in < 64e6) {
 			unsigned char *wb = malloc(wv[i].len);
 			if (pread(fds[wv[i].tgt], wb, wv[i].len, (off_t)wv[i].off) == (ssize_t)wv[i].len) {
 				double rt = replay_lz4_ratio(wb, wv[i].len);
-				in += wv[i].len;
-				out += wv[i].len / rt;
+				*in += wv[i].len;
+				*out += wv[i].len / rt;
 			}
 			free(wb);
 		}
 	}
+}
+
+/* Prints the replay's metadata as key=value, the key without its prefix. */
+static void print_replay_meta(struct reel_reader *rd)
+{
 	const struct reel_meta *m;
-	printf("ios=%llu\nwrites=%llu\nerrors=%llu\nstamped_pieces=%llu\nbad_pieces=%llu\n",
-	       (unsigned long long)seq, (unsigned long long)writes, (unsigned long long)errors,
-	       (unsigned long long)good, (unsigned long long)bad);
-	printf("order_violations=%llu\n", (unsigned long long)order_viol);
-	printf("ratio_readback=%.4f\n", out > 0 ? in / out : 0.0);
-	printf("issue_p50_ns=%lld\nissue_p99_ns=%lld\n", (long long)quant(ierr, nios, 0.5),
-	       (long long)quant(ierr, nios, 0.99));
 	static const char *const keys[] = {REEL_META_REPLAY_DURATION_NS, REEL_META_REPLAY_TRACE_DURATION_NS,
 					   REEL_META_REPLAY_INTERRUPTED, REEL_META_REPLAY_RATIO_ACHIEVED, REEL_META_REPLAY_ENGINE,
 					   REEL_META_REPLAY_QD, REEL_META_REPLAY_ORDER, REEL_META_REPLAY_LABEL};
@@ -278,12 +300,44 @@ static int verify(const char *result, const char *targets)
 		else
 			printf("%s=%.4f\n", name, m->d);
 	}
+}
+
+static int verify(const char *result, const char *targets)
+{
+	struct reel_reader *rd;
+	if (reel_reader_open(&rd, result, 0) < 0) {
+		fprintf(stderr, "%s: %s\n", result, rd ? reel_reader_errmsg(rd) : "cannot open");
+		return 1;
+	}
+	int fds[REPLAY_MAX_TARGETS], nt = 0;
+	char *ts;
+	if (open_targets(targets, fds, &nt, &ts))
+		return 1;
+	struct verify_facts v;
+	memset(&v, 0, sizeof(v));
+	if (gather_writes(rd, &v) < 0) {
+		fprintf(stderr, "%s: %s\n", result, reel_reader_errmsg(rd));
+		return 1;
+	}
+	size_t mcap;
+	struct sec *map = last_writers(&v, &mcap);
+	uint64_t good = 0, bad = 0;
+	double in = 0, out = 0;
+	check_stamps(&v, map, mcap, fds, nt, &good, &bad, &in, &out);
+	printf("ios=%llu\nwrites=%llu\nerrors=%llu\nstamped_pieces=%llu\nbad_pieces=%llu\n",
+	       (unsigned long long)v.seq, (unsigned long long)v.writes, (unsigned long long)v.errors,
+	       (unsigned long long)good, (unsigned long long)bad);
+	printf("order_violations=%llu\n", (unsigned long long)v.order_viol);
+	printf("ratio_readback=%.4f\n", out > 0 ? in / out : 0.0);
+	printf("issue_p50_ns=%lld\nissue_p99_ns=%lld\n", (long long)quant(v.ierr, v.nios, 0.5),
+	       (long long)quant(v.ierr, v.nios, 0.99));
+	print_replay_meta(rd);
 	printf("complete=%d\n", reel_reader_complete(rd));
 	reel_reader_close(rd);
-	free(wv);
-	free(wr);
+	free(v.wv);
+	free(v.wr);
 	free(map);
-	free(ierr);
+	free(v.ierr);
 	free(ts);
 	return 0;
 }
@@ -383,21 +437,9 @@ static int distinct(const char *path)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* self test: a generated trace reads back as generated */
+static int test_generated_trace_reads_back(void)
 {
-	if (argc == 4 && !strcmp(argv[1], "depcheck"))
-		return depcheck(argv[2], argv[3]);
-	if (argc == 3 && !strcmp(argv[1], "distinct"))
-		return distinct(argv[2]);
-	if (argc >= 3 && !strcmp(argv[1], "gen"))
-		return gen(argv[2], argc - 3, argv + 3);
-	if (argc == 4 && !strcmp(argv[1], "verify"))
-		return verify(argv[2], argv[3]);
-	if (argc > 1) {
-		fprintf(stderr, "usage: %s gen OUT.reel k=v... | verify RESULT.reel TARGETS\n", argv[0]);
-		return 2;
-	}
-	/* self test: a generated trace reads back as generated */
 	char path[] = "/tmp/ioreel-tool-XXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
@@ -426,4 +468,21 @@ int main(int argc, char **argv)
 	reel_reader_close(rd);
 	unlink(path);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "depcheck"))
+		return depcheck(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "distinct"))
+		return distinct(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "gen"))
+		return gen(argv[2], argc - 3, argv + 3);
+	if (argc == 4 && !strcmp(argv[1], "verify"))
+		return verify(argv[2], argv[3]);
+	if (argc > 1) {
+		fprintf(stderr, "usage: %s gen OUT.reel k=v... | verify RESULT.reel TARGETS\n", argv[0]);
+		return 2;
+	}
+	return test_generated_trace_reads_back();
 }
