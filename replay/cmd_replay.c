@@ -194,6 +194,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_UINT(0, "window", "N", &o->window, 1, 1 << 20,
 			 "read-ahead window in records (default 4096)"),
 		OPT_CHOICE(0, "engine", engine_arg, &c->engine, engines, "how I/O is done (default libaio; null does none)"),
+		OPT_FLAG(0, "hipri", &o->hipri,
+			 "io_uring: poll for completions (IOPOLL; devices with\n"
+			 "poll queues only)"),
+		OPT_FLAG(0, "sqpoll", &o->sqpoll, "io_uring: a kernel thread submits (SQPOLL)"),
 		OPT_GROUP("Data written"),
 		OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
 			 "what writes carry (default random)"),
@@ -492,6 +496,10 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	summary(res, &c.o);
+	if (res->slipped)
+		fprintf(stderr, "ioreel replay: warning: the schedule slipped (issue error p99 over "
+				"%d us): the host, not the target, set the pace\n",
+			REPLAY_SLIP_LIMIT_NS / 1000);
 	if (c.json && json_out(c.json, res, &c.o)) {
 		rc = 1;
 		goto out;
