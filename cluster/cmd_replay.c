@@ -1,13 +1,17 @@
 /*
  * cluster/cmd_replay.c - `mpirun -np N ioreel-mpi replay TRACE --mpi ...`:
- * every rank replays its devices with replay_run() (in a worker thread,
- * started at one agreed time on the common clock) while its main thread
- * listens for abort messages; rank 0 gathers the results (histograms merged
- * exactly), merges the ranks' result files and writes the JSON summary.
+ * every rank replays its devices with replay_run() (in a worker thread)
+ * while its main thread listens for abort messages; rank 0 gathers the
+ * results (histograms merged exactly), merges the ranks' result files and
+ * writes the JSON summary.
  *
- * replay_run() has no start-time hook: each rank waits until the agreed
- * time, then calls it, and learns its own time zero from the progress
- * callback (now - elapsed); the merge shifts each rank's times by that.
+ * The start: each replay gets ready (trace read, targets open, buffers
+ * made, first window loaded) and then calls its ready_cb, which waits.
+ * When every rank is ready the main threads agree a start time on the
+ * common clock (--start-delay after the last rank was ready; a rank whose
+ * set-up failed cancels it for all), and each replay takes that instant,
+ * on its own clock, as its time zero (replay_result.t0_mono_ns): the
+ * ranks' set-up times do not enter the start skew.
  */
 #include <errno.h>
 #include <mpi.h>
@@ -191,7 +195,7 @@ static int parse_opts(const struct cluster_world *w, struct crep *c, int argc, c
 		OPT_FLAG(0, "no-rt", &c->no_rt, "do not ask for SCHED_FIFO"),
 		OPT_GROUP("Clocks"),
 		OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
-			"start this long after the clocks are measured (default 0.3)"),
+			"start this long after every rank is ready (default 0.3)"),
 		OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000,
 			 "ping-pong rounds per rank; the smallest round trip wins (default 32)"),
 		OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
@@ -280,46 +284,71 @@ static int assign(const struct cluster_world *w, const struct crep *c, const cha
 
 /* ---- the run: worker thread replays, main thread listens --------------- */
 struct worker {
-	const struct cluster_world *w;
-	const struct cluster_clock *clk;
-	int64_t start;
 	const struct replay_opts *o;
 	struct replay_result *res;
 	char err[512];
 	int rc;
-	int64_t t0; /* min of (now - elapsed) seen by the progress callback */
+	int ready;  /* the replay is ready and waits for go */
+	int64_t go; /* 0 wait; > 0 time zero (this host's CLOCK_MONOTONIC); < 0 cancelled */
 	int done;
 };
 
-static void on_progress(const struct replay_progress *p, void *arg)
+/* replay_opts.ready_cb: say so, and wait for the agreed start. */
+static int on_ready(void *arg, int64_t *start_at)
 {
 	struct worker *k = arg;
-	int64_t t0 = reel_now_ns() - p->elapsed_ns;
-	if (t0 < k->t0)
-		k->t0 = t0;
+	int64_t go;
+	__atomic_store_n(&k->ready, 1, __ATOMIC_RELEASE);
+	while (!(go = __atomic_load_n(&k->go, __ATOMIC_ACQUIRE))) {
+		struct timespec ts = {0, 100000};
+		nanosleep(&ts, NULL);
+	}
+	/* cancelled: the stop flag is up, so the replay ends before its first I/O */
+	*start_at = go > 0 ? go : 0;
+	return 0;
 }
 
 static void *worker_main(void *arg)
 {
 	struct worker *k = arg;
-	/* replay_run's set-up (reading the trace, opening targets) lies between
-	 * the agreed start and its time zero: run it at a real-time priority
-	 * where permitted, so a busy host does not stretch it (the start skew) */
-	struct sched_param sp = {.sched_priority = 10}, old_sp;
-	int old_policy = sched_getscheduler(0), rt = 0;
-	sched_getparam(0, &old_sp);
-	if (k->o->timing == REPLAY_TIMING_ORIGINAL && !k->o->no_rt)
-		rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
-	cluster_sleep_until(k->w, k->clk, k->start);
 	k->rc = replay_run(k->o, k->res, k->err, sizeof(k->err));
-	/* a short or interrupted run may end before the first progress call:
-	 * time zero is then at most the closing of the file before now */
-	if (k->t0 == INT64_MAX && k->rc == 0 && k->res->ios)
-		k->t0 = reel_now_ns() - k->res->duration_ns;
-	if (rt)
-		sched_setscheduler(0, old_policy, &old_sp);
 	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* The start, agreed once every rank is ready or has failed: the latest
+ * (ready time + delay) on the common clock; INT64_MAX when a rank failed. */
+struct agree {
+	MPI_Request rq;
+	int64_t mine, start;
+	int posted, over;
+};
+
+static void agree_post(const struct cluster_world *w, const struct cluster_clock *clk,
+		       struct agree *a, int ready, int64_t delay_ns)
+{
+	a->mine = ready ? cluster_common_now(w, clk) + delay_ns : INT64_MAX;
+	MPI_Iallreduce(&a->mine, &a->start, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD, &a->rq);
+	a->posted = 1;
+}
+
+/* Post this rank's part when its worker is ready or done; 1 once agreed. */
+static int agree_poll(const struct cluster_world *w, const struct cluster_clock *clk,
+		      struct agree *a, struct worker *k, int64_t delay_ns)
+{
+	int flag = 0;
+	if (a->over)
+		return 1;
+	if (!a->posted) {
+		int ready = __atomic_load_n(&k->ready, __ATOMIC_ACQUIRE);
+		if (!ready && !__atomic_load_n(&k->done, __ATOMIC_ACQUIRE))
+			return 0;
+		agree_post(w, clk, a, ready, delay_ns);
+	}
+	if (MPI_Test(&a->rq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+		return 0;
+	a->over = 1;
+	return 1;
 }
 
 struct listen {
@@ -392,18 +421,36 @@ static void listen_drain(const struct cluster_world *w, struct listen *l, int se
 	}
 }
 
-/* Run this rank's replay; fills ri and res.  Collective (ends with a barrier). */
-static void run_rank(const struct cluster_world *w, const struct cluster_clock *clk,
-		     int64_t start, const struct replay_opts *o, struct replay_result *res,
-		     struct rank_info *ri)
+/* The agreed start reached: let the worker go (or cancel it). */
+static void release(const struct cluster_world *w, const struct cluster_clock *clk,
+		    const struct agree *a, struct worker *k, int *stopped_by_abort)
 {
-	struct worker k = {.w = w, .clk = clk, .start = start, .res = res, .t0 = INT64_MAX};
+	if (a->start == INT64_MAX) {
+		if (!stop_flag)
+			*stopped_by_abort = 1;
+		stop_flag = 1;
+		__atomic_store_n(&k->go, -1, __ATOMIC_RELEASE);
+		return;
+	}
+	int64_t go = a->start + clk->offset_ns - w->shift_ns; /* on this host's clock */
+	__atomic_store_n(&k->go, go > 0 ? go : 1, __ATOMIC_RELEASE);
+}
+
+/* Run this rank's replay; fills ri and res, and *start (the agreed start
+ * on the common clock, INT64_MAX when cancelled).  Collective (ends with
+ * a barrier). */
+static void run_rank(const struct cluster_world *w, const struct cluster_clock *clk,
+		     int64_t delay_ns, const struct replay_opts *o, struct replay_result *res,
+		     struct rank_info *ri, int64_t *start)
+{
+	struct worker k = {.res = res};
 	struct replay_opts oo = *o;
 	struct listen l = {0};
+	struct agree a = {0};
 	pthread_t th;
 	int stopped_by_abort = 0;
-	oo.progress = on_progress;
-	oo.progress_arg = &k;
+	oo.ready_cb = on_ready;
+	oo.ready_arg = &k;
 	k.o = &oo;
 	listen_post(&l);
 	ri->ran = o->nmaps > 0;
@@ -412,7 +459,13 @@ static void run_rank(const struct cluster_world *w, const struct cluster_clock *
 		snprintf(k.err, sizeof(k.err), "cannot start the replay thread");
 		ri->ran = 0;
 	}
+	if (!ri->ran) { /* nothing to replay here: ready at once */
+		k.ready = 1;
+		agree_poll(w, clk, &a, &k, delay_ns);
+	}
 	while (ri->ran && !__atomic_load_n(&k.done, __ATOMIC_ACQUIRE)) {
+		if (!a.over && agree_poll(w, clk, &a, &k, delay_ns))
+			release(w, clk, &a, &k, &stopped_by_abort);
 		if (listen_poll(&l) && !stop_flag) {
 			stop_flag = 1;
 			stopped_by_abort = 1;
@@ -422,13 +475,20 @@ static void run_rank(const struct cluster_world *w, const struct cluster_clock *
 	}
 	if (ri->ran)
 		pthread_join(th, NULL);
+	if (!a.over) { /* failed before it was ready: take part, to say so */
+		agree_poll(w, clk, &a, &k, delay_ns);
+		cluster_wait(&a.rq);
+	}
+	*start = a.start;
 	ri->rc = ri->ran ? k.rc : (o->nmaps ? k.rc : 0);
 	ri->interrupted = ri->ran && k.rc == 0 && res->interrupted;
 	if (ri->rc < 0)
 		snprintf(ri->err, sizeof(ri->err), "%s", k.err[0] ? k.err : reel_strerror(ri->rc));
 	else if (ri->interrupted && !stopped_by_abort)
 		snprintf(ri->err, sizeof(ri->err), "interrupted by a signal");
-	ri->start_ns = k.t0 == INT64_MAX ? INT64_MIN : k.t0 + w->shift_ns - clk->offset_ns - start;
+	ri->start_ns = INT64_MIN;
+	if (ri->ran && k.rc == 0 && res->t0_mono_ns && a.start != INT64_MAX)
+		ri->start_ns = res->t0_mono_ns + w->shift_ns - clk->offset_ns - a.start;
 	/* a failure or a local signal stops every other rank */
 	ri->sent_abort = ri->rc < 0 || (ri->interrupted && !stopped_by_abort);
 	if (ri->sent_abort)
@@ -874,13 +934,14 @@ static int run(const struct cluster_world *w, struct job *j, const char *trace)
 	j->ri.offset_ns = j->clk.offset_ns;
 	j->ri.rtt_ns = j->clk.rtt_ns;
 	j->ri.residual_ns = j->clk.residual_ns;
-	int64_t start = cluster_agree_start(w, &j->clk, (int64_t)(j->c.delay * 1e9));
+	int64_t start;
+	run_rank(w, &j->clk, (int64_t)(j->c.delay * 1e9), &j->o, &j->res, &j->ri, &start);
 	/* wall clock of the common start, from rank 0's clocks */
 	struct timespec rt;
 	clock_gettime(CLOCK_REALTIME, &rt);
+	int64_t now = cluster_common_now(w, &j->clk);
 	int64_t start_unix = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
-			     (cluster_common_now(w, &j->clk) - start);
-	run_rank(w, &j->clk, start, &j->o, &j->res, &j->ri);
+			     (now - (start == INT64_MAX ? now : start));
 	return finish(w, j, trace, start_unix);
 }
 

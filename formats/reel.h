@@ -162,6 +162,8 @@ struct reel_meta {
 	X(REPLAY_PRECONDITION, "replay.precondition", int, "replay", "1 when targets were filled first") \
 	X(REPLAY_LABEL, "replay.label", str, "replay", "short name of the run for tables and plots") \
 	X(REPLAY_REALTIME, "replay.realtime", int, "replay", "1 when the issuing thread ran SCHED_FIFO") \
+	X(REPLAY_T0_MONO_NS, "replay.t0_mono_ns", int, "replay", "time zero on the replaying host's CLOCK_MONOTONIC, ns") \
+	X(REPLAY_SCHEDULE_SLIPPED, "replay.schedule_slipped", int, "replay", "1 when issue error p99 exceeded 1 ms (timing original): the host set the pace") \
 	X(REPLAY_DURATION_NS, "replay.duration_ns", int, "replay", "wall time of the replay, ns") \
 	X(REPLAY_INTERRUPTED, "replay.interrupted", int, "replay", "1 when stopped by a signal before the end") \
 	X(REPLAY_RATIO_ACHIEVED, "replay.ratio_achieved", dbl, "replay", "LZ4 compression ratio of the data written, measured") \

@@ -201,6 +201,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		OPT_UINT(0, "window", "N", &o->window, 1, 1 << 20,
 			 "read-ahead window in records (default 4096)"),
 		OPT_CHOICE(0, "engine", engine_arg, &c->engine, engines, "how I/O is done (default libaio; null does none)"),
+		OPT_FLAG(0, "hipri", &o->hipri,
+			 "io_uring: poll for completions (IOPOLL; devices with\n"
+			 "poll queues only)"),
+		OPT_FLAG(0, "sqpoll", &o->sqpoll, "io_uring: a kernel thread submits (SQPOLL)"),
 		OPT_GROUP("Data written"),
 		OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
 			 "what writes carry (default random)"),
@@ -289,8 +293,10 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 		fprintf(f, "null");
 	fprintf(f,
 		",\n  \"duration_ns\": %lld, \"trace_duration_ns\": %lld, \"interrupted\": %d,\n"
+		"  \"t0_mono_ns\": %lld, \"schedule_slipped\": %d, \"slip_limit_ns\": %d,\n"
 		"  \"ios\": %llu, \"errors\": %llu, \"skipped\": %llu,\n  \"ops\": {",
 		(long long)r->duration_ns, (long long)r->trace_duration_ns, r->interrupted,
+		(long long)r->t0_mono_ns, r->slipped, REPLAY_SLIP_LIMIT_NS,
 		(unsigned long long)r->ios, (unsigned long long)r->errors,
 		(unsigned long long)r->skipped);
 	int first = 1;
@@ -466,6 +472,10 @@ static int report(struct cli *c, const struct replay_result *res, struct reel_ou
 {
 	char err[1024];
 	summary(jo->is_stdout ? stderr : stdout, res, &c->o);
+	if (res->slipped)
+		fprintf(stderr, "ioreel replay: warning: the schedule slipped (issue error p99 over "
+				"%d us): the host, not the target, set the pace\n",
+			REPLAY_SLIP_LIMIT_NS / 1000);
 	if (c->json) {
 		write_json(jo->f, res, &c->o);
 		if (reel_out_commit(jo, err, sizeof(err)) < 0) {

@@ -8,6 +8,7 @@
 #define IOREEL_REPLAY_ENGINE_INTERNAL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 struct replay_io {
 	int fd;
@@ -19,6 +20,15 @@ struct replay_io {
 	int64_t res;     /* set by the engine: bytes done or -errno */
 	int64_t done_ns; /* set by synchronous engines: completion time; else 0 */
 	uint32_t slot;   /* the scheduler's */
+	uint16_t target; /* index in the fds given to attach() */
+	int16_t fixed;   /* buf lies in registered buffer `fixed`; -1 no */
+};
+
+/* How the engine is to run (from replay_opts). */
+struct replay_engine_cfg {
+	unsigned depth;  /* most I/Os in flight at once */
+	int hipri;       /* polled completions (io_uring IOPOLL) */
+	int sqpoll;      /* a kernel thread submits (io_uring SQPOLL) */
 };
 
 /* What an engine is, for the scheduler (fio's FIO_DISKLESSIO, FIO_SYNCIO). */
@@ -32,8 +42,14 @@ struct replay_engine;
 struct replay_engine_ops {
 	const char *name;
 	unsigned flags; /* enum replay_engine_flags */
-	/* depth: most I/Os in flight at once. */
-	int (*create)(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen);
+	int (*create)(struct replay_engine **out, const struct replay_engine_cfg *cfg,
+		      char *errmsg, size_t errlen);
+	/* Before time zero: the targets' fds (io->target indexes them) and the
+	 * slots' buffers (io->fixed indexes them), for an engine that
+	 * registers them with the kernel; both stay valid until destroy().
+	 * May be NULL.  Returns 0 or -errno (the engine then works unregistered). */
+	int (*attach)(struct replay_engine *e, const int *fds, unsigned nfds,
+		      const struct iovec *bufs, unsigned nbufs);
 	/*
 	 * Start one I/O; returns 0 or -errno (the I/O was not started).  With
 	 * more set the engine may hold it back to submit it with the next ones

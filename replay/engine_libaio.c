@@ -28,8 +28,10 @@ struct replay_engine {
 	struct replay_donelist done;
 };
 
-static int aio_create(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen)
+static int aio_create(struct replay_engine **out, const struct replay_engine_cfg *cfg, char *errmsg,
+		      size_t errlen)
 {
+	unsigned depth = cfg->depth;
 	struct replay_engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

@@ -1,9 +1,15 @@
 /* replay/engine_uring.c - io_uring (liburing): reads, writes, fdatasync
- * and file hole punching queued; one io_uring_submit() per
- * I/O so each leaves at its scheduled time (with afap timing, batches of
- * those ready at once).  Discards on block devices
- * (BLKDISCARD) and write-zeroes (BLKZEROOUT, or ZERO_RANGE falling back to
- * hole punching) run synchronously. */
+ * and file hole punching queued.  With original timing each I/O is
+ * submitted at its time (io_uring_submit, which with SQPOLL only wakes the
+ * kernel's submitting thread when it sleeps); with afap timing those ready
+ * at once go in one io_uring_submit.  Completions are reaped in batches
+ * (io_uring_peek_batch_cqe).  The targets' fds and the slots' buffers are
+ * registered before time zero (attach), so the kernel does not look them
+ * up and pin the pages for each I/O.  --hipri makes the ring IOPOLL
+ * (completions polled, not interrupt-driven; block devices with poll
+ * queues only).  Discards on block devices (BLKDISCARD) and write-zeroes
+ * (BLKZEROOUT, or ZERO_RANGE falling back to hole punching) run
+ * synchronously. */
 #include <errno.h>
 #include <linux/falloc.h>
 #include <liburing.h>
@@ -17,11 +23,17 @@
 struct replay_engine {
 	struct io_uring ring;
 	unsigned depth;
+	int files;    /* the targets' fds are registered */
+	int iopoll;   /* IORING_SETUP_IOPOLL: completions must be polled for */
+	int sqpoll;   /* IORING_SETUP_SQPOLL: a kernel thread takes the entries */
+	unsigned out; /* submitted, not yet reaped (IOPOLL) */
 	struct replay_donelist done;
 };
 
-static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg, size_t errlen)
+static int uring_create(struct replay_engine **out, const struct replay_engine_cfg *cfg,
+			char *errmsg, size_t errlen)
 {
+	unsigned depth = cfg->depth;
 	struct replay_engine *e = calloc(1, sizeof(*e));
 	if (!e || replay_donelist_init(&e->done, depth)) {
 		free(e);
@@ -32,12 +44,21 @@ static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_CQSIZE;
 	p.cq_entries = depth * 2;
+	if (cfg->sqpoll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 100; /* ms before the kernel thread sleeps */
+	}
+	if (cfg->hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
+	e->iopoll = cfg->hipri != 0;
+	e->sqpoll = cfg->sqpoll != 0;
 	int rc = io_uring_queue_init_params(depth, &e->ring, &p);
 	if (rc < 0) {
 		reel_errf(errmsg, errlen, rc,
-			  "io_uring: setup with %u entries failed: %s (is io_uring disabled? see "
+			  "io_uring: setup with %u entries%s%s failed: %s (is io_uring disabled? see "
 			  "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
-			  depth, strerror(-rc));
+			  depth, cfg->sqpoll ? ", SQPOLL" : "", cfg->hipri ? ", IOPOLL" : "",
+			  strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e);
 		return rc;
@@ -46,8 +67,27 @@ static int uring_create(struct replay_engine **out, unsigned depth, char *errmsg
 	return 0;
 }
 
+/* Register the targets and the buffers; without them the I/Os go
+ * unregistered (io->target and io->fixed are then ignored). */
+static int uring_attach(struct replay_engine *e, const int *fds, unsigned nfds,
+			const struct iovec *bufs, unsigned nbufs)
+{
+	int rc = nfds ? io_uring_register_files(&e->ring, fds, nfds) : -EINVAL;
+	e->files = rc == 0;
+	int rb = nbufs ? io_uring_register_buffers(&e->ring, bufs, nbufs) : 0;
+	if (rb < 0)
+		return rb;
+	return rc < 0 && nfds ? rc : 0;
+}
+
 static int uring_commit(struct replay_engine *e)
 {
+	/* SQPOLL: the kernel's thread takes the entries when it comes to
+	 * them; io_uring_submit() only wakes it when it sleeps */
+	if (e->sqpoll) {
+		int rc = io_uring_submit(&e->ring);
+		return rc < 0 && rc != -EBUSY && rc != -EAGAIN && rc != -EINTR ? rc : 0;
+	}
 	while (io_uring_sq_ready(&e->ring)) {
 		int rc = io_uring_submit(&e->ring);
 		if (rc > 0 || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
@@ -71,36 +111,50 @@ static int uring_submit(struct replay_engine *e, struct replay_io *io, int more)
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
 	if (!sqe) {
 		int rc = uring_commit(e);
+		if (rc == 0 && e->sqpoll)
+			rc = io_uring_sqring_wait(&e->ring);
 		if (rc < 0 || !(sqe = io_uring_get_sqe(&e->ring)))
 			return rc < 0 ? rc : -EBUSY;
 	}
+	int fd = e->files ? io->target : io->fd;
 	switch (io->op) {
 	case REEL_OP_READ:
-		io_uring_prep_read(sqe, io->fd, io->buf, io->length, io->offset);
+		if (io->fixed >= 0)
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->length, io->offset, io->fixed);
+		else
+			io_uring_prep_read(sqe, fd, io->buf, io->length, io->offset);
 		break;
 	case REEL_OP_WRITE:
-		io_uring_prep_write(sqe, io->fd, io->buf, io->length, io->offset);
+		if (io->fixed >= 0)
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->length, io->offset, io->fixed);
+		else
+			io_uring_prep_write(sqe, fd, io->buf, io->length, io->offset);
 		break;
 	case REEL_OP_FLUSH:
-		io_uring_prep_fsync(sqe, io->fd, IORING_FSYNC_DATASYNC);
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
 		break;
 	case REEL_OP_DISCARD:
-		io_uring_prep_fallocate(sqe, io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					io->offset, io->length);
 		break;
 	default:
 		return -EINVAL;
 	}
+	if (e->files)
+		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, io);
 	io->done_ns = 0;
+	e->out++;
 	if (more)
 		return 0;
 	return uring_commit(e);
 }
 
+/* With IOPOLL nothing completes unless someone polls: anything out may
+ * be ready. */
 static int uring_ready(struct replay_engine *e)
 {
-	return e->done.n || io_uring_cq_ready(&e->ring);
+	return e->done.n || io_uring_cq_ready(&e->ring) || (e->iopoll && e->out);
 }
 
 static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned max, int64_t t)
@@ -120,9 +174,12 @@ static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned 
 		if (rc < 0 && rc != -ETIME)
 			return rc;
 	}
-	struct io_uring_cqe *cqes[64];
-	unsigned want = max - k < 64 ? max - k : 64;
+	if (!k && t == 0 && e->iopoll && e->out && !io_uring_cq_ready(&e->ring))
+		io_uring_get_events(&e->ring); /* one round of polling */
+	struct io_uring_cqe *cqes[256];
+	unsigned want = max - k < 256 ? max - k : 256;
 	unsigned n = io_uring_peek_batch_cqe(&e->ring, cqes, want);
+	e->out -= n < e->out ? n : e->out;
 	for (unsigned i = 0; i < n; i++) {
 		struct replay_io *io = io_uring_cqe_get_data(cqes[i]);
 		int res = cqes[i]->res;
@@ -150,6 +207,7 @@ static void uring_destroy(struct replay_engine *e)
 const struct replay_engine_ops replay_engine_uring = {
 	.name = "io_uring",
 	.create = uring_create,
+	.attach = uring_attach,
 	.submit = uring_submit,
 	.commit = uring_commit,
 	.reap = uring_reap,

@@ -129,6 +129,8 @@ extern const char *const replay_fit_names[];
 #define REPLAY_MAX_QD 4096
 #define REPLAY_SPEED_MIN 1e-6 /* --speed range */
 #define REPLAY_SPEED_MAX 1e6
+/* Issue error p99 above which a timed replay counts as slipped. */
+#define REPLAY_SLIP_LIMIT_NS 1000000
 
 struct replay_map {
 	int trace_dev;      /* trace device id */
@@ -172,6 +174,20 @@ struct replay_opts {
 	int precondition;
 	int no_rt;                      /* do not ask for SCHED_FIFO (see README) */
 	unsigned window;                /* read-ahead window in records (0: 4096) */
+	int hipri;                      /* io_uring: polled completions (IOPOLL),
+					   where every target supports polling */
+	int sqpoll;                     /* io_uring: a kernel thread submits (SQPOLL) */
+	/* Time zero.  The replay first gets ready (targets open, buffers made
+	 * and touched, the first window read, memory locked), then waits until
+	 * this CLOCK_MONOTONIC time (reel_now_ns()) and takes it as time zero;
+	 * 0: at once, when ready. */
+	int64_t start_at_mono_ns;
+	/* Called once when ready, from the replaying thread, just before the
+	 * wait for time zero: may set *start_at_mono_ns (the multi-host
+	 * replay agrees one start there).  A negative return cancels the
+	 * replay with that code (errmsg is then the callback's to explain). */
+	int (*ready_cb)(void *arg, int64_t *start_at_mono_ns);
+	void *ready_arg;
 	/* Set to nonzero (e.g. from a signal handler) to stop issuing, drain
 	 * and finish the result (replay.interrupted=1). */
 	volatile sig_atomic_t *stop;
@@ -204,6 +220,10 @@ struct replay_result {
 	int interrupted;
 	int realtime;                   /* ran with SCHED_FIFO */
 	int first_error;                /* first I/O error seen (-errno) */
+	int64_t t0_mono_ns;             /* time zero, CLOCK_MONOTONIC (reel_now_ns) */
+	int slipped;                    /* timing original: issue error p99 above
+					   REPLAY_SLIP_LIMIT_NS -- the host, not
+					   the target, set the pace */
 	char label[128];
 	char engine[16];
 	char qd_desc[32];               /* "32", "original", "x2" as used */

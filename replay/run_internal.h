@@ -26,6 +26,8 @@
 #define DEFAULT_WINDOW 4096u
 #define MAX_WINDOW (1u << 20)
 #define MAX_DEVS 65536
+#define ARENA_MAX (256u << 20) /* slot buffers made ahead, at most (bytes) */
+#define HUGE_SZ (2u << 20)     /* a huge page: buffers are aligned to it */
 
 struct target {
 	const char *path;
@@ -57,6 +59,7 @@ struct slot {
 	int64_t issue_abs;
 	int64_t orig_c;   /* original completion time, INT64_MAX if none */
 	size_t cap;       /* buffer capacity */
+	int fixed;        /* buffer is the arena's slice `fixed`; -1: its own */
 };
 
 /* A result record waiting in the ring for its completion. */
@@ -95,6 +98,7 @@ struct run {
 
 	/* first pass */
 	uint64_t total;
+	uint32_t max_len;         /* longest I/O */
 	int64_t first_t, last_t;
 	unsigned orig_max_inflight;
 	int all_issue, all_complete, all_queue;
@@ -117,6 +121,10 @@ struct run {
 	int64_t *dep_c;       /* original completion per window entry */
 
 	struct slot *slots;
+	void *arena;          /* the slots' buffers, huge pages where possible */
+	size_t arena_len;     /* its mapping's length */
+	int arena_huge;       /* 2: MAP_HUGETLB, 1: transparent huge pages, 0: none */
+	int registered;       /* the engine took the arena's slices (io.fixed) */
 	uint32_t *freel;
 	unsigned nfree;
 	int prepared;         /* slot prepared for the window head, or -1 */
@@ -165,6 +173,10 @@ int run_create(struct run **out, const struct replay_opts *o, struct replay_resu
 int run_setup(struct run *r);
 /* Release everything r holds, and r.  Accepts NULL. */
 void run_destroy(struct run *r);
+/* An I/O buffer of at least len bytes (its size in *cap), 2 MiB-aligned
+ * transparent huge pages when len is large; iobuf_free() releases it. */
+void *iobuf_alloc(size_t len, size_t *cap);
+void iobuf_free(void *p, size_t cap);
 /* Original in-flight count at x's point (earlier records still open). */
 int orig_inflight(struct run *r, const struct reel_rec *x, unsigned *out);
 

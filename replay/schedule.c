@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -243,20 +244,25 @@ static int prepare(struct run *r)
 	s->io.offset = p->off;
 	s->io.length = p->len;
 	s->io.slot = si;
+	s->io.target = p->tgt;
 	s->io.res = 0;
 	s->io.done_ns = 0;
 	int no_io = (r->ops->flags & REPLAY_ENG_NO_IO) != 0;
 	int needbuf = (p->op == REEL_OP_READ || p->op == REEL_OP_WRITE) && !no_io;
 	if (needbuf && s->cap < p->len) {
-		void *nb;
-		size_t cap = (p->len + 65535) & ~(size_t)65535;
-		if (posix_memalign(&nb, 4096, cap))
+		/* longer than the arena's slices (ARENA_MAX): a buffer of its own */
+		size_t cap;
+		void *nb = iobuf_alloc(p->len, &cap);
+		if (!nb)
 			return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
 					 "out of memory for a %u-byte I/O buffer", p->len);
-		free(s->io.buf);
+		if (s->fixed < 0)
+			iobuf_free(s->io.buf, s->cap);
 		s->io.buf = nb;
 		s->cap = cap;
+		s->fixed = -1;
 	}
+	s->io.fixed = (int16_t)(r->registered && s->fixed >= 0 ? s->fixed : -1);
 	if (!needbuf && no_io)
 		s->io.buf = NULL;
 	if (needbuf && p->op == REEL_OP_WRITE)
@@ -535,6 +541,109 @@ static void finish_stats(struct run *r)
 	}
 }
 
+/* ---- time zero ----------------------------------------------------------
+ * Everything the first I/Os need is done before time zero: the targets are
+ * open and the buffers made (setup.c), the engine has registered them, the
+ * first window is read and the first I/O prepared, memory is locked and
+ * touched, the thread is real-time.  Only then does the replay wait for
+ * its start (o->start_at_mono_ns, or what o->ready_cb chose) and take it
+ * as time zero: the first I/O leaves on time, with no catch-up burst. */
+
+/* --hipri: every target must be a block device that polls (queue/io_poll). */
+static int hipri_check(struct run *r)
+{
+	if (!r->o->hipri)
+		return 0;
+	if (r->ops != &replay_engine_uring)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "--hipri needs --engine io_uring (polled completions)");
+	for (unsigned t = 0; t < r->ntg; t++) {
+		char p[160], v[8] = "";
+		snprintf(p, sizeof(p), "/sys/class/block/%s/queue/io_poll", r->tg[t].name);
+		FILE *f = r->tg[t].is_blk ? fopen(p, "r") : NULL;
+		if (f) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = 0;
+			fclose(f);
+		}
+		if (v[0] != '1')
+			return reel_errf(r->err, r->errlen, REEL_E_ARG,
+					 "--hipri: %s does not support polled I/O (%s): use a device "
+					 "with poll queues (e.g. nvme with poll_queues > 0), or drop "
+					 "--hipri",
+					 r->tg[t].path, r->tg[t].is_blk ? "its queue/io_poll is 0" : "a file");
+	}
+	return 0;
+}
+
+/* Hand the engine the targets and the buffer arena to register. */
+static void engine_attach(struct run *r)
+{
+	if (!r->ops->attach)
+		return;
+	int fds[REPLAY_MAX_TARGETS];
+	for (unsigned t = 0; t < r->ntg; t++)
+		fds[t] = r->tg[t].fd;
+	struct iovec *iov = r->arena ? calloc(r->depth, sizeof(*iov)) : NULL;
+	for (unsigned i = 0; iov && i < r->depth; i++)
+		iov[i] = (struct iovec){r->slots[i].io.buf, r->slots[i].cap};
+	r->registered = r->ops->attach(r->eng, fds, r->ntg, iov, iov ? r->depth : 0) == 0 && iov;
+	free(iov);
+}
+
+/* No page fault inside the replay: lock what is mapped and what will be
+ * (MCL_FUTURE), and touch the stack the loop will use.  Best effort. */
+static int lock_memory(void)
+{
+	volatile char stack[64 << 10];
+	for (size_t i = 0; i < sizeof(stack); i += 4096)
+		stack[i] = 0;
+	return mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+}
+
+/* Wait for the start, asleep then spinning, as for an I/O. */
+static void wait_start(struct run *r, int64_t start)
+{
+	if (start - reel_now_ns() > SPIN_MAX_NS)
+		sleep_until(start - SPIN_MAX_NS);
+	while (reel_now_ns() < start && !stopped(r))
+		;
+}
+
+/* Everything before time zero; sets r->t0.  0 or < 0. */
+static int get_ready(struct run *r)
+{
+	int rc = hipri_check(r);
+	if (rc < 0)
+		return rc;
+	engine_attach(r);
+	if ((rc = fill_window(r)) < 0)
+		return rc;
+	if (r->wn && r->nfree && (rc = prepare(r)) < 0)
+		return rc;
+	int64_t start = r->o->start_at_mono_ns;
+	if (r->o->ready_cb && (rc = r->o->ready_cb(r->o->ready_arg, &start)) < 0)
+		return rc;
+	int64_t now = reel_now_ns();
+	if (start > now)
+		wait_start(r, start);
+	r->t0 = start > 0 ? start : now;
+	r->res->t0_mono_ns = r->t0;
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_T0_MONO_NS, r->t0);
+	return 0;
+}
+
+/* Timed runs whose issue error p99 passed REPLAY_SLIP_LIMIT_NS: the host
+ * (wake-ups, other load), not the target, set the pace. */
+static void mark_slip(struct run *r)
+{
+	if (r->o->timing != REPLAY_TIMING_ORIGINAL || !r->res->issue_err.count)
+		return;
+	uint64_t p99 = reel_hist_quantile(&r->res->issue_err, 0.99);
+	r->res->slipped = p99 > REPLAY_SLIP_LIMIT_NS;
+	reel_writer_meta_int(r->w, REEL_META_REPLAY_SCHEDULE_SLIPPED, r->res->slipped);
+}
+
 int schedule_run(struct run *r)
 {
 	struct sched_param old_sp;
@@ -543,15 +652,21 @@ int schedule_run(struct run *r)
 	int is_rt = realtime_enter(r, &old_policy, &old_sp);
 	r->res->realtime = is_rt;
 	reel_writer_meta_int(r->w, REEL_META_REPLAY_REALTIME, is_rt);
-	r->t0 = reel_now_ns();
+	int locked = lock_memory();
+	int rc = get_ready(r);
 	r->inflight_t = 0;
-	int rc = replay_loop(r);
+	if (rc == 0)
+		rc = replay_loop(r);
 	drain(r);
+	if (locked)
+		munlockall();
 	if (is_rt)
 		sched_setscheduler(0, old_policy, &old_sp);
 	if (rc == 0)
 		rc = flush_ring(r);
-	finish_stats(r);
+	if (r->t0)
+		finish_stats(r);
+	mark_slip(r);
 	return rc;
 }
 

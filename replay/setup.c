@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -179,6 +180,8 @@ static int first_pass(struct run *r, struct devscan *ds)
 				r->orig_max_inflight = inf;
 			if (is_data_op(x->op) && x->length)
 				scan_extent(d, x, idx);
+			if (x->length > r->max_len)
+				r->max_len = x->length;
 		}
 	}
 	if (n < 0)
@@ -297,6 +300,10 @@ static int open_target(struct run *r, struct target *t, int will_write)
 	if (S_ISBLK(st.st_mode)) {
 		if ((rc = probe_blk(r, t, &st)) < 0)
 			return rc;
+		/* the safety probe (libblkid) read the device's start and end
+		 * through the page cache: drop those pages, long before time
+		 * zero, so the replay meets the device as the trace did */
+		posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
 	} else {
 		probe_file(r, t, &st);
 	}
@@ -610,12 +617,89 @@ static int start_engine(struct run *r)
 	int rc = replay_datagen_create(&r->gen, &spec);
 	if (rc < 0)
 		return reel_errf(r->err, r->errlen, rc, "out of memory");
-	if ((rc = r->ops->create(&r->eng, r->depth, r->err, r->errlen)) < 0) {
+	struct replay_engine_cfg cfg = {r->depth, r->o->hipri, r->o->sqpoll};
+	if ((rc = r->ops->create(&r->eng, &cfg, r->err, r->errlen)) < 0) {
 		if (!r->err[0])
 			reel_errf(r->err, r->errlen, rc, "%s: cannot start the engine: %s",
 				  r->ops->name, strerror(-rc));
 		r->eng = NULL;
 		return rc;
+	}
+	return 0;
+}
+
+/* ---- buffers -----------------------------------------------------------
+ * An I/O buffer made of scattered 4 KiB pages costs the block layer one
+ * segment per page: a 1 MiB read then exceeds a device's max_segments (128
+ * on a loop device) and is split.  Buffers are therefore cut from 2 MiB
+ * huge pages: MAP_HUGETLB when the host has reserved some, else
+ * transparent huge pages (madvise MADV_HUGEPAGE), and touched now so no
+ * page fault falls inside the replay. */
+static void *huge_map(size_t len, size_t *maplen, int *huge)
+{
+	size_t l = (len + HUGE_SZ - 1) & ~(size_t)(HUGE_SZ - 1);
+	void *p = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+		       -1, 0);
+	if (p != MAP_FAILED) {
+		*maplen = l;
+		*huge = 2;
+		return p;
+	}
+	/* over-map by a huge page, then trim to a 2 MiB-aligned start */
+	char *q = mmap(NULL, l + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+	if (q == MAP_FAILED)
+		return NULL;
+	size_t lead = (HUGE_SZ - ((uintptr_t)q & (HUGE_SZ - 1))) & (HUGE_SZ - 1);
+	if (lead)
+		munmap(q, lead);
+	munmap(q + lead + l, HUGE_SZ - lead);
+	*huge = madvise(q + lead, l, MADV_HUGEPAGE) == 0;
+	*maplen = l;
+	return q + lead;
+}
+
+void *iobuf_alloc(size_t len, size_t *cap)
+{
+	if (len >= HUGE_SZ / 8) {
+		int huge;
+		void *p = huge_map(len, cap, &huge);
+		if (p)
+			memset(p, 0, *cap);
+		return p;
+	}
+	void *p;
+	*cap = (len + 65535) & ~(size_t)65535;
+	return posix_memalign(&p, 4096, *cap) ? NULL : p;
+}
+
+void iobuf_free(void *p, size_t cap)
+{
+	if (p && cap >= HUGE_SZ) /* only huge_map() makes these */
+		munmap(p, cap);
+	else
+		free(p);
+}
+
+/* One region for all slots' buffers, each slot a slice as long as the
+ * longest I/O (at most ARENA_MAX in all; longer I/Os get their own). */
+static int alloc_arena(struct run *r)
+{
+	if (r->ops->flags & REPLAY_ENG_NO_IO)
+		return 0;
+	size_t cap = ((size_t)(r->max_len ? r->max_len : 4096) + 4095) & ~(size_t)4095;
+	if (cap * r->depth > ARENA_MAX)
+		cap = ARENA_MAX / r->depth & ~(size_t)4095;
+	if (cap < 4096)
+		return 0;
+	r->arena = huge_map(cap * r->depth, &r->arena_len, &r->arena_huge);
+	if (!r->arena)
+		return 0; /* the slots allocate as they go */
+	memset(r->arena, 0, r->arena_len); /* fault it in now */
+	for (unsigned i = 0; i < r->depth; i++) {
+		r->slots[i].io.buf = (char *)r->arena + (size_t)i * cap;
+		r->slots[i].cap = cap;
+		r->slots[i].fixed = (int)i;
 	}
 	return 0;
 }
@@ -632,12 +716,14 @@ static int alloc_buffers(struct run *r)
 	r->ring = calloc(RING, sizeof(*r->ring));
 	if (!r->win || !r->dep_c || !r->slots || !r->freel || !r->ring)
 		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
-	for (unsigned i = 0; i < r->depth; i++)
+	for (unsigned i = 0; i < r->depth; i++) {
 		r->freel[r->nfree++] = r->depth - 1 - i;
+		r->slots[i].fixed = -1;
+	}
 	/* fault the pages in now, not during the replay */
 	memset(r->ring, 0, RING * sizeof(*r->ring));
 	memset(r->win, 0, r->wcap * sizeof(*r->win));
-	return 0;
+	return alloc_arena(r);
 }
 
 static void make_label(struct run *r)
@@ -719,7 +805,10 @@ void run_destroy(struct run *r)
 		return;
 	if (r->slots)
 		for (unsigned i = 0; i < r->depth; i++)
-			free(r->slots[i].io.buf);
+			if (r->slots[i].fixed < 0)
+				iobuf_free(r->slots[i].io.buf, r->slots[i].cap);
+	if (r->arena)
+		munmap(r->arena, r->arena_len);
 	free(r->slots);
 	free(r->freel);
 	free(r->ring);
