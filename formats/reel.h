@@ -152,6 +152,7 @@ struct reel_meta {
 	X(REPLAY_ENGINE, "replay.engine", str, "replay", "engine: libaio, io_uring, psync or null") \
 	X(REPLAY_TIMING, "replay.timing", str, "replay", "original or afap") \
 	X(REPLAY_SPEED, "replay.speed", dbl, "replay", "speed factor of original timing") \
+	X(REPLAY_MAX_IDLE_NS, "replay.max_idle_ns", int, "replay", "--max-idle: idle stretches cut to this, ns (absent: none)") \
 	X(REPLAY_QD, "replay.qd", str, "replay", "queue depth as chosen (\"32\", \"original\", \"x2\", with the reason when defaulted)") \
 	X(REPLAY_ORDER, "replay.order", str, "replay", "none, strict or dependency") \
 	X(REPLAY_POINT, "replay.point", str, "replay", "queue or issue: which trace time was replayed") \

@@ -35,6 +35,7 @@ struct cli {
 	size_t nbufs;
 	const char *json;
 	unsigned dedupe;
+	double max_idle; /* seconds, 0: none */
 	int timing, order, point, fit, engine; /* indexes into the names */
 };
 
@@ -188,6 +189,9 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			   "keep the trace's times (default) or go as fast as possible"),
 		OPT_DBL(0, "speed", "F", &o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
 			"original timing F times faster (default 1)"),
+		OPT_DBL(0, "max-idle", "S", &c->max_idle, 1e-6, 1e6,
+			"original timing: cut every stretch with nothing arriving\n"
+			"to S seconds (as the Storage Bench does)"),
 		OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
 			    "queue depth cap N (1 to 4096); original: the most the\n"
 			    "trace had in flight within 1 ms of each I/O; or K times\n"
@@ -513,6 +517,7 @@ int cmd_replay(int argc, char **argv)
 	c.o.maps = c.maps;
 	c.o.timing = (enum replay_timing)c.timing;
 	c.o.order = (enum replay_order)c.order;
+	c.o.max_idle_ns = (int64_t)(c.max_idle * 1e9);
 	c.o.point = (enum replay_point)c.point;
 	c.o.fit = (enum replay_fit)c.fit;
 	c.o.engine = replay_engine_name((unsigned)c.engine);

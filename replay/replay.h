@@ -154,6 +154,7 @@ struct replay_opts {
 	int overwrite_result;           /* -o may replace any regular file */
 	enum replay_timing timing;
 	double speed;                   /* > 0 */
+	int64_t max_idle_ns;            /* > 0: gaps with nothing arriving cut to this (--max-idle) */
 	enum replay_qd_mode qd_mode;
 	unsigned qd;                    /* FIXED: depth */
 	double qd_scale;                /* SCALED: K */

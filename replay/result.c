@@ -120,6 +120,8 @@ static int write_start_meta(struct run *r)
 	reel_writer_meta_str(w, REEL_META_REPLAY_ENGINE, r->ops->name);
 	reel_writer_meta_str(w, REEL_META_REPLAY_TIMING, replay_timing_names[o->timing]);
 	reel_writer_meta_dbl(w, REEL_META_REPLAY_SPEED, o->speed);
+	if (o->max_idle_ns > 0)
+		reel_writer_meta_int(w, REEL_META_REPLAY_MAX_IDLE_NS, o->max_idle_ns);
 	reel_writer_meta_str(w, REEL_META_REPLAY_QD, r->res->qd_desc);
 	reel_writer_meta_str(w, REEL_META_REPLAY_ORDER, replay_order_names[o->order]);
 	reel_writer_meta_str(w, REEL_META_REPLAY_POINT, replay_point_names[o->point]);

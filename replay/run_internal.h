@@ -100,6 +100,7 @@ struct run {
 	uint64_t total;
 	uint32_t max_len;         /* longest I/O */
 	int64_t first_t, last_t;
+	int64_t idle_prev, idle_cut; /* --max-idle: last arrival seen, time cut so far */
 	unsigned orig_max_inflight;
 	int all_issue, all_complete, all_queue;
 	uint64_t n_complete;      /* records with a completion time */

@@ -91,6 +91,23 @@ static int transform(struct run *r, const struct reel_rec *x, struct pend *p)
 	return 1;
 }
 
+/* --max-idle: the trace time cut before x, as the Storage Bench does: a
+ * stretch longer than max_idle_ns with nothing arriving is shortened to
+ * max_idle_ns (records come in trace order; issue times nearly so). */
+static int64_t idle_cut(struct run *r, const struct reel_rec *x)
+{
+	int64_t t = point_of(r, x);
+	if (r->o->max_idle_ns <= 0)
+		return 0;
+	if (!r->idle_prev)
+		r->idle_prev = r->first_t;
+	if (t - r->idle_prev > r->o->max_idle_ns)
+		r->idle_cut += t - r->idle_prev - r->o->max_idle_ns;
+	if (t > r->idle_prev)
+		r->idle_prev = t;
+	return r->idle_cut;
+}
+
 static int fill_window(struct run *r)
 {
 	while (!r->eof && r->wn < r->wcap) {
@@ -116,7 +133,8 @@ static int fill_window(struct run *r)
 			continue;
 		}
 		p.limit = inf;
-		p.sched = (int64_t)((double)(point_of(r, x) - r->first_t) / r->o->speed);
+		p.sched = (int64_t)((double)(point_of(r, x) - r->first_t - idle_cut(r, x)) /
+				    r->o->speed);
 		p.orig_q = queue_of(x);
 		int64_t oc = (x->has & REEL_HAS_COMPLETE) ? x->complete_ns : INT64_MAX;
 		unsigned pos = r->wn;
