@@ -456,12 +456,9 @@ static int record_loop(struct session *s)
 			s->stop_reason = 2;
 			return 0;
 		}
-		/* sleep while the buffers fill: a few ms keeps latency low and the
-		 * reads large */
-		if (n < 4096) {
-			struct timespec ts = {0, 20 * 1000000L};
-			nanosleep(&ts, NULL);
-		}
+		/* the reader thread queues pages every 10 ms: wait for them (at
+		 * once when some are there) */
+		capture_wait(s->cap, 20 * 1000000LL);
 	}
 }
 
