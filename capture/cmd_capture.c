@@ -540,10 +540,13 @@ static int report(const struct session *s)
 	if (cs->lost)
 		fprintf(stderr,
 			"ioreel capture: LOST EVENTS: %llu (overrun %llu, dropped %llu, missed %llu "
-			"over %d CPUs); the trace is incomplete: raise --buffer-kb%s\n",
+			"over %d CPUs); the trace is incomplete: raise --buffer-kb%s%s\n",
 			(unsigned long long)cs->lost, (unsigned long long)cs->overrun,
 			(unsigned long long)cs->dropped, (unsigned long long)cs->missed, cs->ncpus,
-			s->o.allow_loss ? "" : " (or pass --allow-loss)");
+			s->o.allow_loss ? "" : " (or pass --allow-loss)",
+			cs->queue_full ? "; the machine was too busy for the capture to parse "
+					 "what it read (its queue in memory was full)"
+				       : "");
 	if (cs->disturbed)
 		fprintf(stderr,
 			"ioreel capture: INSTANCE DISTURBED: another program changed tracing "

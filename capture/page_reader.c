@@ -210,6 +210,13 @@ static void *reader_main(void *arg)
 	}
 }
 
+size_t page_reader_queue_bytes(int ncpus, unsigned buffer_kb)
+{
+	size_t b = (size_t)4 * (size_t)ncpus * buffer_kb * 1024;
+	const size_t lo = (size_t)128 << 20, hi = (size_t)1024 << 20;
+	return b < lo ? lo : b > hi ? hi : b;
+}
+
 int page_reader_start(struct page_reader **out, struct tracefs_cpu **tcpu, int ncpus,
 		      int page_size, int64_t t0_mono, size_t max_bytes)
 {

@@ -46,6 +46,9 @@ struct page_item {
 
 struct page_reader;
 
+/* The queue's bound for ncpus buffers of buffer_kb: 4 times what the kernel
+ * holds, from 128 MiB to 1 GiB (a second or more of fio's top rate). */
+size_t page_reader_queue_bytes(int ncpus, unsigned buffer_kb);
 /*
  * Start the thread reading tcpu[0..ncpus) (NULL entries: offline CPUs) in
  * pages of page_size bytes; t0_mono is time zero (CLOCK_MONOTONIC, ns).

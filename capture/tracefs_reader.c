@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +35,6 @@
 #define RWBS_CACHE 16 /* rwbs fields up to this size are remembered (rwbs[10] in 6.x) */
 #define GUARD_EVERY_NS 50000000LL /* tracing_on read back at most this often */
 #define TAKE_MAX 256              /* pages parsed per capture_poll() */
-/* the page queue: this many times the kernel's buffers, within bounds */
-#define QUEUE_TIMES 4
-#define QUEUE_MIN (64u << 20)
-#define QUEUE_MAX (1024u << 20)
 
 enum kind {
 	K_QUEUE,
@@ -450,11 +445,7 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 	}
 	if ((rc = open_cpus(c, o, err, errlen)))
 		goto fail;
-	c->queue_max = (size_t)QUEUE_TIMES * c->ncpus * (o->buffer_kb ? o->buffer_kb : 8192) * 1024;
-	if (c->queue_max < QUEUE_MIN)
-		c->queue_max = QUEUE_MIN;
-	if (c->queue_max > QUEUE_MAX)
-		c->queue_max = QUEUE_MAX;
+	c->queue_max = page_reader_queue_bytes(c->ncpus, o->buffer_kb ? o->buffer_kb : 8192);
 	c->page = malloc((size_t)c->page_size);
 	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!c->page || !c->kbuf) {
