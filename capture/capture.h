@@ -4,7 +4,8 @@
  * "instances/ioreel-<pid>", never the global tracer, owned through a lock
  * held for the capture's life (/run/ioreel/ioreel-<pid>.lock).
  *
- * The library reads the per-CPU raw ring buffers (trace_pipe_raw), parses the
+ * The library reads the per-CPU raw ring buffers (trace_pipe_raw) in a thread
+ * of its own into a queue in memory (capture/page_reader.h), parses the
  * block tracepoints with libtraceevent from the kernel's own event formats,
  * merges the CPUs into one time-ordered stream of struct reel_event and hands
  * each event to a callback (normally reel_join_push()).  It never prints and
@@ -84,6 +85,10 @@ struct capture_stats {
 	uint64_t missed;        /* events the page headers say were missed */
 	uint64_t lost;          /* overrun + dropped + missed */
 	uint64_t bad;           /* malformed pages or events skipped */
+	uint64_t queue_full;    /* reads put off because the page queue was full
+				 * (the parser behind): the kernel's buffers then
+				 * fill, and what they drop is counted above */
+	uint64_t queue_peak;    /* the page queue's largest size, bytes */
 	uint64_t disturbed;     /* changes another program made to the instance
 				 * (tracing turned off, events disabled...):
 				 * events were lost, how many is unknown */
@@ -109,17 +114,20 @@ int64_t capture_start_unix_ns(const struct capture *c);
 /* CLOCK_MONOTONIC (ns) of time zero: event times are relative to it. */
 int64_t capture_start_mono_ns(const struct capture *c);
 /*
- * Read what the kernel has buffered on every CPU and hand fn the events old
- * enough that no CPU can still produce an earlier one, in time order.
- * final != 0 (after capture_stop): hand everything.  Returns the number of
- * events handed, or a negative error (fn's own negative return is passed up).
+ * Parse what the reader thread has queued (up to a few MiB of pages per
+ * call) and hand fn the events old enough that no CPU can still produce an
+ * earlier one, in time order.  final != 0 (after capture_stop): everything
+ * read, to the end.  Returns the number of events handed, or a negative
+ * error (fn's own negative return is passed up).
  */
 long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx);
-/* Turn tracing off (the buffers keep their contents for a final poll). */
+/* Wait up to timeout_ns for pages to parse (at once when some are queued). */
+void capture_wait(struct capture *c, int64_t timeout_ns);
+/* Turn tracing off and read the buffers to the end (for a final poll). */
 int capture_stop(struct capture *c);
 /*
- * While tracing runs, capture_poll() checks the instance (tracing_on each
- * time; each event, its filter, the clock and the buffer size each second,
+ * While tracing runs, capture_poll() checks the instance (tracing_on every
+ * 50 ms; each event, its filter, the clock and the buffer size each second,
  * and capture_stop() once more): a change made by another program is put
  * back, counted in capture_stats.disturbed and described here ("" when
  * none; "tracing was turned off; event block_rq_issue was disabled").

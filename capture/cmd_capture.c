@@ -456,12 +456,9 @@ static int record_loop(struct session *s)
 			s->stop_reason = 2;
 			return 0;
 		}
-		/* sleep while the buffers fill: a few ms keeps latency low and the
-		 * reads large */
-		if (n < 4096) {
-			struct timespec ts = {0, 20 * 1000000L};
-			nanosleep(&ts, NULL);
-		}
+		/* the reader thread queues pages every 10 ms: wait for them (at
+		 * once when some are there) */
+		capture_wait(s->cap, 20 * 1000000LL);
 	}
 }
 
@@ -543,10 +540,13 @@ static int report(const struct session *s)
 	if (cs->lost)
 		fprintf(stderr,
 			"ioreel capture: LOST EVENTS: %llu (overrun %llu, dropped %llu, missed %llu "
-			"over %d CPUs); the trace is incomplete: raise --buffer-kb%s\n",
+			"over %d CPUs); the trace is incomplete: raise --buffer-kb%s%s\n",
 			(unsigned long long)cs->lost, (unsigned long long)cs->overrun,
 			(unsigned long long)cs->dropped, (unsigned long long)cs->missed, cs->ncpus,
-			s->o.allow_loss ? "" : " (or pass --allow-loss)");
+			s->o.allow_loss ? "" : " (or pass --allow-loss)",
+			cs->queue_full ? "; the machine was too busy for the capture to parse "
+					 "what it read (its queue in memory was full)"
+				       : "");
 	if (cs->disturbed)
 		fprintf(stderr,
 			"ioreel capture: INSTANCE DISTURBED: another program changed tracing "

@@ -7,11 +7,14 @@
  * stream in time order.  The instance uses the "mono" trace clock so that
  * timestamps of different CPUs compare, and compare with clock_gettime():
  * after draining every CPU, any event older than (now - SLACK) that the
- * kernel will ever commit has been read, so those can be handed out.
+ * kernel will ever commit has been read, so those can be handed out.  The
+ * draining is done by a thread of its own (capture/page_reader.c), which
+ * queues pages and marks saying how far each CPU has been read; the parsing,
+ * the merge and what the caller does with the events happen here, in the
+ * caller's thread, behind it.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +28,13 @@
 
 #include "capture/capture.h"
 #include "capture/instance_guard.h"
+#include "capture/page_reader.h"
 #include "formats/reel.h"
 
-#define SLACK_NS 5000000LL /* commit latency allowance before handing events out */
 #define COMM_LEN 16
+#define RWBS_CACHE 16 /* rwbs fields up to this size are remembered (rwbs[10] in 6.x) */
+#define GUARD_EVERY_NS 50000000LL /* tracing_on read back at most this often */
+#define TAKE_MAX 256              /* pages parsed per capture_poll() */
 
 enum kind {
 	K_QUEUE,
@@ -71,6 +77,13 @@ struct evdesc {
 	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error,
 		*old_dev, *old_sector, *new_sector, *parent_pid, *child_pid;
 	int min_size; /* bytes an event must have to hold every field read */
+	/* the last rwbs field parsed (raw bytes, and whether the event had
+	 * data: capture_rwbs() depends on both) and what it gave */
+	struct {
+		char raw[RWBS_CACHE];
+		uint8_t valid, with_data, op, flags;
+		int rc;
+	} rwbs_last;
 };
 
 /* An event waiting for the merge; comm points into the session's table. */
@@ -79,15 +92,14 @@ struct pending {
 };
 
 struct cpubuf {
-	struct tracefs_cpu *tcpu;
 	int fd;
 	char last_comm[COMM_LEN]; /* the last raw comm field and its interned name */
 	const char *last_str;
 	struct pending *q;
 	size_t head, n, cap;
-	int64_t last_partial; /* CLOCK_MONOTONIC of the last partial-page read */
 	/* trace time up to which every event of this CPU has been read: the
-	 * last event read while its partial page waits, else (now - SLACK) */
+	 * last event read while its partial page waits, else what the reader's
+	 * PAGE_MARK_ALL said (page_reader.h) */
 	int64_t drained_to;
 };
 
@@ -108,11 +120,13 @@ struct capture {
 	struct tep_format_field *f_type, *f_pid;
 	int ncpus;
 	struct cpubuf *cpu;
+	struct tracefs_cpu **tcpu; /* per CPU; NULL: offline (or no tracefs) */
+	struct page_reader *reader; /* while tracing runs */
+	size_t queue_max;           /* bytes the reader may queue */
 	void *page;
 	int page_size;
 	int64_t t0_mono, t0_unix;
 	int started;
-	int no_splice;
 	uint32_t pid_tree;
 	uint32_t *pids;
 	size_t npids, cappids;
@@ -123,6 +137,7 @@ struct capture {
 	struct capture_stats st;
 	struct capture_guard guard; /* the instance's lock and watch */
 	int64_t last_check;         /* CLOCK_MONOTONIC of the last full watch */
+	int64_t last_on_check;      /* ... and of the last look at tracing_on */
 };
 
 static int64_t now_ns(clockid_t c)
@@ -355,7 +370,8 @@ static int open_cpus(struct capture *c, const struct capture_opts *o, char *err,
 	char num[32];
 	c->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	c->cpu = calloc((size_t)c->ncpus, sizeof(*c->cpu));
-	if (!c->cpu)
+	c->tcpu = calloc((size_t)c->ncpus, sizeof(*c->tcpu));
+	if (!c->cpu || !c->tcpu)
 		return -ENOMEM;
 	int subbuf = 0;
 	if (o->subbuf_kb != 1) {
@@ -375,13 +391,13 @@ static int open_cpus(struct capture *c, const struct capture_opts *o, char *err,
 			c->cpu[i].fd = tracefs_instance_file_open(c->inst, f, O_RDONLY | O_NONBLOCK);
 			if (c->cpu[i].fd < 0)
 				continue; /* offline CPU */
-			c->cpu[i].tcpu = tracefs_cpu_alloc_fd(c->cpu[i].fd, subbuf, true);
+			c->tcpu[i] = tracefs_cpu_alloc_fd(c->cpu[i].fd, subbuf, true);
 		} else {
-			c->cpu[i].tcpu = tracefs_cpu_open(c->inst, i, true);
+			c->tcpu[i] = tracefs_cpu_open(c->inst, i, true);
 		}
-		if (!c->cpu[i].tcpu)
+		if (!c->tcpu[i])
 			continue; /* offline CPU */
-		int ps = tracefs_cpu_read_size(c->cpu[i].tcpu);
+		int ps = tracefs_cpu_read_size(c->tcpu[i]);
 		if (ps > c->page_size)
 			c->page_size = ps;
 	}
@@ -429,6 +445,7 @@ int capture_open(struct capture **out, const struct capture_opts *o, char *err, 
 	}
 	if ((rc = open_cpus(c, o, err, errlen)))
 		goto fail;
+	c->queue_max = page_reader_queue_bytes(c->ncpus, o->buffer_kb ? o->buffer_kb : 8192);
 	c->page = malloc((size_t)c->page_size);
 	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!c->page || !c->kbuf) {
@@ -448,6 +465,10 @@ int capture_start(struct capture *c)
 	/* empty anything from before (nothing should be there: tracing was off) */
 	c->t0_unix = now_ns(CLOCK_REALTIME);
 	c->t0_mono = now_ns(CLOCK_MONOTONIC);
+	int rc = page_reader_start(&c->reader, c->tcpu, c->ncpus, c->page_size, c->t0_mono,
+				   c->queue_max);
+	if (rc < 0)
+		return rc;
 	if (tracefs_trace_on(c->inst) < 0)
 		return -errno ? -errno : -EIO;
 	c->started = 1;
@@ -471,7 +492,19 @@ int capture_stop(struct capture *c)
 	if (c->started)
 		guard_check(&c->guard, 1, 1); /* the last look before it is ours to stop */
 	c->started = 0;
-	return tracefs_trace_off(c->inst) < 0 ? -EIO : 0;
+	int rc = tracefs_trace_off(c->inst) < 0 ? -EIO : 0;
+	page_reader_stop(c->reader); /* after reading everything left */
+	return rc;
+}
+
+void capture_wait(struct capture *c, int64_t timeout_ns)
+{
+	if (c->reader) {
+		page_reader_wait(c->reader, timeout_ns);
+	} else {
+		struct timespec ts = {timeout_ns / 1000000000LL, timeout_ns % 1000000000LL};
+		nanosleep(&ts, NULL);
+	}
 }
 
 const char *capture_disturbance(const struct capture *c)
@@ -576,6 +609,28 @@ static inline unsigned long long num(const struct tep_format_field *f, const voi
 	}
 }
 
+/* e's op and flags from its event's rwbs field; the last field parsed for
+ * each kind of event is remembered (nearly every event repeats it). */
+static inline int parse_rwbs(struct evdesc *d, const void *data, struct reel_event *e)
+{
+	const char *rwbs = (const char *)data + d->rwbs->offset;
+	size_t size = (size_t)d->rwbs->size;
+	uint8_t with_data = e->bytes != 0;
+	if (size > RWBS_CACHE)
+		return capture_rwbs(rwbs, strnlen(rwbs, size), e->bytes, &e->op, &e->flags);
+	if (!d->rwbs_last.valid || d->rwbs_last.with_data != with_data ||
+	    memcmp(d->rwbs_last.raw, rwbs, size)) {
+		memcpy(d->rwbs_last.raw, rwbs, size);
+		d->rwbs_last.with_data = with_data;
+		d->rwbs_last.rc = capture_rwbs(rwbs, strnlen(rwbs, size), e->bytes,
+					       &d->rwbs_last.op, &d->rwbs_last.flags);
+		d->rwbs_last.valid = 1;
+	}
+	e->op = d->rwbs_last.op;
+	e->flags = d->rwbs_last.flags;
+	return d->rwbs_last.rc;
+}
+
 /* Parse one raw event into the CPU's queue.  Returns 0, or -ENOMEM. */
 static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data, int size,
 		       unsigned long long ts)
@@ -611,10 +666,8 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 		}
 	}
 	struct reel_event *e = &cb->q[cb->n].e;
-	memset(e, 0, sizeof(*e));
-	e->t_ns = (int64_t)ts - c->t0_mono;
-	e->cpu = (uint16_t)cpu;
-	e->pid = pid;
+	/* field by field: a memset here was a tenth of the parsing */
+	*e = (struct reel_event){.t_ns = (int64_t)ts - c->t0_mono, .cpu = (uint16_t)cpu, .pid = pid};
 	if (d->kind == K_FORK) { /* applied in merge order: action 0 */
 		e->action = 0;
 		e->from_sector = num(d->parent_pid, data);
@@ -629,9 +682,7 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	e->bytes = (uint32_t)(nsec << 9);
 	if (d->bytes && d->kind == K_ISSUE && !e->bytes)
 		e->bytes = (uint32_t)num(d->bytes, data);
-	const char *rwbs = (const char *)data + d->rwbs->offset;
-	size_t rl = strnlen(rwbs, (size_t)d->rwbs->size);
-	if (capture_rwbs(rwbs, rl, e->bytes, &e->op, &e->flags) < 0)
+	if (parse_rwbs(d, data, e) < 0)
 		return 0; /* an op the record cannot express */
 	if (d->comm) {
 		const char *raw = (const char *)data + d->comm->offset;
@@ -720,52 +771,29 @@ static int load_page(struct capture *c, int cpu, void *page, size_t len)
 	return 0;
 }
 
-/* Drain one CPU's raw buffer into its queue. */
-/*
- * Full sub-buffers are moved out by splice (no copying under the ring
- * buffer's reader lock, no forced page switch for the writers); the page the
- * kernel is still filling is read (copied) only once a second, or at the end,
- * so that a quiet CPU's events still reach the file within about a second.
- */
-#define PARTIAL_EVERY_NS 1000000000LL
-static int drain_cpu(struct capture *c, int cpu, int final)
+/* Parse the pages the reader queued (all of them when final), and apply
+ * its marks: how far each CPU has been read. */
+static int parse_queued(struct capture *c, int final)
 {
-	struct cpubuf *cb = &c->cpu[cpu];
-	int rc;
-	if (!cb->tcpu)
-		return 0;
-	int64_t all_before = now_ns(CLOCK_MONOTONIC) - SLACK_NS - c->t0_mono;
-	if (!c->no_splice) {
-		for (;;) {
-			int r = tracefs_cpu_buffered_read(cb->tcpu, c->page, true);
-			if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-				c->no_splice = 1; /* splice refused: read() does it all */
-				break;
-			}
-			if (r <= 0)
-				break;
-			if ((rc = load_page(c, cpu, c->page, (size_t)r)))
-				return rc;
-		}
-		int64_t now = now_ns(CLOCK_MONOTONIC);
-		if (!final && now - cb->last_partial < PARTIAL_EVERY_NS) {
-			/* the partial page may hold anything after the last
-			 * event read: only that much is known */
-			if (cb->n > cb->head && cb->q[cb->n - 1].e.t_ns > cb->drained_to)
-				cb->drained_to = cb->q[cb->n - 1].e.t_ns;
-			return 0;
-		}
-		cb->last_partial = now;
-	}
 	for (;;) {
-		int r = tracefs_cpu_read(cb->tcpu, c->page, true);
-		if (r <= 0)
-			break; /* EAGAIN: empty */
-		if ((rc = load_page(c, cpu, c->page, (size_t)r)))
+		struct page_item *list = page_reader_take(c->reader, TAKE_MAX);
+		if (!list)
+			return 0;
+		int rc = 0;
+		for (struct page_item *it = list; it && !rc; it = it->next) {
+			struct cpubuf *cb = &c->cpu[it->cpu];
+			if (it->len && (rc = load_page(c, it->cpu, it->data, it->len)))
+				break;
+			if (it->mark == PAGE_MARK_ALL)
+				cb->drained_to = it->all_before;
+			else if (it->mark == PAGE_MARK_PARTIAL && cb->n > cb->head &&
+				 cb->q[cb->n - 1].e.t_ns > cb->drained_to)
+				cb->drained_to = cb->q[cb->n - 1].e.t_ns;
+		}
+		page_reader_give(c->reader, list);
+		if (rc || !final)
 			return rc;
 	}
-	cb->drained_to = all_before;
-	return 0;
 }
 
 int capture_feed(struct capture *c, int cpu, const void *page, size_t len)
@@ -830,19 +858,25 @@ long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 	long handed = 0;
 	int rc;
 
-	if (c->inst && c->started && !final) { /* tracing_on each time, the rest each second */
+	if (c->inst && c->started && !final) { /* tracing_on often, the rest each second */
 		int64_t now = now_ns(CLOCK_MONOTONIC);
 		int full = now - c->last_check >= 1000000000LL;
 		if (full)
 			c->last_check = now;
-		guard_check(&c->guard, 1, full);
+		if (full || now - c->last_on_check >= GUARD_EVERY_NS) {
+			c->last_on_check = now;
+			guard_check(&c->guard, 1, full);
+		}
 	}
-	for (int i = 0; i < c->ncpus; i++) {
-		if ((rc = drain_cpu(c, i, final)))
+	if (c->reader) {
+		if (final)
+			page_reader_stop(c->reader); /* (capture_stop() did, normally) */
+		if ((rc = parse_queued(c, final)))
 			return rc;
-		if (c->cpu[i].tcpu && c->cpu[i].drained_to < wm)
-			wm = c->cpu[i].drained_to;
 	}
+	for (int i = 0; i < c->ncpus; i++)
+		if (c->tcpu && c->tcpu[i] && c->cpu[i].drained_to < wm)
+			wm = c->cpu[i].drained_to;
 	if (final)
 		wm = INT64_MAX;
 	for (;;) {
@@ -920,6 +954,8 @@ void capture_stats(struct capture *c, struct capture_stats *s)
 	c->st.dropped = dr;
 	c->st.lost = ov + dr + c->st.missed;
 	c->st.disturbed = c->guard.disturbed;
+	if (c->reader)
+		page_reader_counts(c->reader, &c->st.queue_full, &c->st.queue_peak);
 	*s = c->st;
 }
 
@@ -931,16 +967,18 @@ void capture_close(struct capture *c)
 		tracefs_trace_off(c->inst);
 		tracefs_event_disable(c->inst, NULL, NULL);
 	}
+	page_reader_free(c->reader); /* before the buffers it reads close */
 	for (int i = 0; c->cpu && i < c->ncpus; i++) {
-		if (c->cpu[i].tcpu && c->cpu[i].fd > 0) {
-			tracefs_cpu_free_fd(c->cpu[i].tcpu);
+		if (c->tcpu && c->tcpu[i] && c->cpu[i].fd > 0) {
+			tracefs_cpu_free_fd(c->tcpu[i]);
 			close(c->cpu[i].fd);
-		} else if (c->cpu[i].tcpu) {
-			tracefs_cpu_close(c->cpu[i].tcpu);
+		} else if (c->tcpu && c->tcpu[i]) {
+			tracefs_cpu_close(c->tcpu[i]);
 		}
 		free(c->cpu[i].q);
 	}
 	free(c->cpu);
+	free(c->tcpu);
 	if (c->inst) {
 		tracefs_instance_destroy(c->inst);
 		tracefs_instance_free(c->inst);
