@@ -10,6 +10,10 @@
 # The means depend on the host keeping up with ~100k IOPS: they are
 # checked at load average <= 4 (the issue's condition); above it the
 # figures are printed and the test skips (exit 77) after checking maxima.
+# The same under a sanitizer (make asan, make ubsan: BUILD=build-asan,
+# build-ubsan): replay runs several times slower there, reaps completions
+# later, and its in-flight means grow whatever the load.  The capture gets 32 MiB
+# of buffer per CPU: a slow or loaded host must not lose events at ~150k IOPS.
 . "$TOP/tests/lib.sh"
 need_root
 command -v fio >/dev/null || skip "fio absent"
@@ -23,16 +27,17 @@ make_loop "$S/tgt.img" 256
 tgt=$LOOP
 F="fio --name=p --filename=$orig --direct=1 --ioengine=libaio --rw=randread --bs=4k"
 F="$F --time_based --runtime=1 --output=/dev/null"
-"$IOREEL" capture -q -d "$orig" -o "$T/3p.reel" -- \
+"$IOREEL" capture -q --buffer-kb 32768 -d "$orig" -o "$T/3p.reel" -- \
 	sh -c "$F --iodepth=1; sleep 0.3; $F --iodepth=8; sleep 0.3; $F --iodepth=32" ||
 	fail "capture of fio"
 load=$(cut -d' ' -f1 /proc/loadavg)
+case "$BUILD" in *asan* | *ubsan*) san=1 ;; *) san=0 ;; esac
 "$IOREEL" replay "$T/3p.reel" --target "$tgt" --destroy-data="$(basename "$tgt")" --qd original \
 	-o "$T/r.reel" >"$T/out" 2>&1 || { cat "$T/out"; fail "replay"; }
 grep -E "^duration|issue error|in-flight" "$T/out"
 "$IOREEL" dump "$T/3p.reel" >"$T/o.dump" || fail dump
 "$IOREEL" dump "$T/r.reel" >"$T/r.dump" || fail dump
-python3 - "$T/o.dump" "$T/r.dump" "$load" <<'PY'
+python3 - "$T/o.dump" "$T/r.dump" "$load" "$san" <<'PY'
 import sys
 def load(path, start):
     out = []
@@ -50,7 +55,7 @@ def stats(rs):
     span = max(c for s, c in rs) - min(s for s, c in rs)
     return sum(c - s for s, c in rs) / span, mx, len(rs) / span * 1e9
 o, r = load(sys.argv[1], 0), load(sys.argv[2], 1)
-strict = float(sys.argv[3]) <= 4
+strict = float(sys.argv[3]) <= 4 and sys.argv[4] == "0"
 if len(o) != len(r):
     sys.exit(f"FAIL: {len(r)} I/Os replayed of {len(o)}")
 cuts = [0] + [i for i in range(1, len(o)) if o[i][0] - o[i - 1][0] > 100e6] + [len(o)]
@@ -73,6 +78,8 @@ for x in bad:
 sys.exit(1 if bad else (0 if strict else 77))
 PY
 rc=$?
+[ $rc = 77 ] && [ $san = 1 ] &&
+	skip "sanitizer build $BUILD: in-flight means printed above, not checked (maxima checked)"
 [ $rc = 77 ] && skip "load average $load > 4: in-flight means printed above, not checked (maxima checked)"
 [ $rc = 0 ] || fail "in-flight profile differs from the original's"
 echo "ok at load average $load"
