@@ -16,14 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t u64 = 0, sz = 0;
 	double d = 0;
 	const struct reel_opt opts[] = {
-		OPT_INT('i', "int", "N", &i, -2147483648.0, 2147483647.0, "int"),
-		OPT_UINT('u', "uint", "N", &u, 0, 4294967295.0, "unsigned"),
-		OPT_U64(0, "u64", "N", &u64, 0, 18446744073709551615.0, "u64"),
-		OPT_SIZE(0, "size", "SIZE", &sz, 0, 18446744073709551615.0, "size"),
-		OPT_SIZE(0, "block", "SIZE", &sz, 512, 1 << 20, "size"),
-		OPT_DBL(0, "dbl", "X", &d, -1e300, 1e300, "double"),
-		OPT_DBL(0, "speed", "X", &d, 1e-9, 1e6, "double"),
-		OPT_CHOICE(0, "choice", "C", &c, choices, "choice"),
+	    OPT_INT('i', "int", "N", &i, -2147483648.0, 2147483647.0, "int"),
+	    OPT_UINT('u', "uint", "N", &u, 0, 4294967295.0, "unsigned"),
+	    OPT_U64(0, "u64", "N", &u64, 0, 18446744073709551615.0, "u64"),
+	    OPT_SIZE(0, "size", "SIZE", &sz, 0, 18446744073709551615.0, "size"),
+	    OPT_SIZE(0, "block", "SIZE", &sz, 512, 1 << 20, "size"),
+	    OPT_DBL(0, "dbl", "X", &d, -1e300, 1e300, "double"),
+	    OPT_DBL(0, "speed", "X", &d, 1e-9, 1e6, "double"),
+	    OPT_CHOICE(0, "choice", "C", &c, choices, "choice"),
 	};
 	if (!size)
 		return 0;
