@@ -153,8 +153,10 @@ static int load_plan(struct suite_plan *plan, const char *file, int quick)
 						sizeof(err));
 	if (rc >= 0)
 		rc = suite_plan_resolve(plan, err, sizeof(err));
-	if (rc < 0)
+	if (rc < 0) {
 		fprintf(stderr, "ioreel suite: %s\n", err);
+		suite_plan_free(plan);
+	}
 	return rc;
 }
 

@@ -400,6 +400,7 @@ int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *
 
 int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, size_t errlen)
 {
+	memset(p, 0, sizeof(*p)); /* suite_plan_free(p) is safe whatever happens */
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return reel_errf(errmsg, errlen, -errno, "%s: %s", path, strerror(errno));

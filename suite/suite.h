@@ -83,7 +83,8 @@ extern const char suite_quick_plan[];
 
 /* Parse plan text (name says where it came from, for messages).  Every
  * error names the file and line and the key; an unknown key or section
- * value is an error.  Fills *p (zeroed first; free with suite_plan_free). */
+ * value is an error.  Fills *p (zeroed first; free with suite_plan_free,
+ * also after an error). */
 int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *name,
 			    char *errmsg, size_t errlen);
 int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, size_t errlen);

@@ -11,13 +11,24 @@ TIMEOUT=${TIMEOUT:-600}
 pass=0 fail=0 skip=0 failed=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/ioreel-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT
+# Sanitizer reports (make asan, make ubsan) go to one file per process in
+# $log/san, not to stderr: a report from a command that a test expects to
+# fail (exit 1 either way) must still fail the test.  The caller's options
+# come after ours and win.
+export ASAN_OPTIONS="log_path=$log/san/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="log_path=$log/san/ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 run_one() { # name command...
 	name=$1; shift
 	case "$name" in ${TESTS:-*}) ;; *) return ;; esac
 	start=$(date +%s)
+	rm -rf "$log/san" && mkdir "$log/san"
 	timeout -k 10 "$TIMEOUT" "$@" >"$log/out" 2>&1
 	rc=$?
+	if [ -n "$(ls "$log/san")" ]; then
+		for r in "$log/san"/*; do echo "sanitizer report $(basename "$r"):"; cat "$r"; done >>"$log/out"
+		rc=99
+	fi
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS  $name (${secs}s)"
@@ -26,7 +37,12 @@ run_one() { # name command...
 	else
 		fail=$((fail + 1)); failed="$failed $name"
 		[ $rc -eq 124 ] && echo "  (timed out after ${TIMEOUT}s)" >>"$log/out"
-		echo "FAIL  $name (exit $rc, ${secs}s):"; tail -n 40 "$log/out" | sed 's/^/    | /'
+		echo "FAIL  $name (exit $rc$([ $rc -eq 99 ] && echo ": sanitizer report"), ${secs}s):"
+		if [ $rc -eq 99 ]; then
+			sed -n '/^sanitizer report/,$p' "$log/out" | head -n 80
+		else
+			tail -n 40 "$log/out"
+		fi | sed 's/^/    | /'
 	fi
 }
 
