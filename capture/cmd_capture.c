@@ -238,7 +238,9 @@ static int open_file(struct session *s)
 	char cwd[4096] = "";
 	if (s->out.tmp[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		cwd[0] = 0;
-	snprintf(s->out_tmp, sizeof(s->out_tmp), "%s%s%s", cwd, cwd[0] ? "/" : "", s->out.tmp);
+	if (snprintf(s->out_tmp, sizeof(s->out_tmp), "%s%s%s", cwd, cwd[0] ? "/" : "",
+		     s->out.tmp) >= (int)sizeof(s->out_tmp))
+		snprintf(s->out_tmp, sizeof(s->out_tmp), "%s", s->out.tmp); /* named relative */
 	return 0;
 }
 

@@ -212,11 +212,6 @@ static int h_set_cls(struct htab *t, struct hnode *n, unsigned cls)
 	return h_link(t, n, cls);
 }
 
-static inline unsigned h_cls(const struct hnode *n)
-{
-	return n->k ? n->k->cls : 0;
-}
-
 /* The newest and oldest node of (devt, key) in class cls, or NULL. */
 static inline struct hnode *h_newest(const struct htab *t, uint32_t devt, uint64_t key,
 				     unsigned cls)

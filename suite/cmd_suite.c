@@ -114,7 +114,8 @@ static void progress(const struct suite_progress *p, void *arg)
 	} else if (strcmp(line, pc->last)) {
 		fprintf(stderr, "%s\n", line);
 	}
-	snprintf(pc->last, sizeof(pc->last), "%s", line);
+	if (snprintf(pc->last, sizeof(pc->last), "%s", line) >= (int)sizeof(pc->last))
+		pc->last[sizeof(pc->last) - 1] = 0; /* a cut line: compared cut */
 	fflush(stderr);
 }
 

@@ -62,8 +62,9 @@ static void virtual_model(struct suite_drive *d, const char *sys)
 	if (!strncmp(d->kname, "zram", 4)) {
 		sysfs_read(sys, "comp_algorithm", b, sizeof(b));
 		selected_word(b);
-		snprintf(d->model, sizeof(d->model), "zram (compressing RAM disk, %s)",
-			 b[0] ? b : "?");
+		if (snprintf(d->model, sizeof(d->model), "zram (compressing RAM disk, %s)",
+			     b[0] ? b : "?") >= (int)sizeof(d->model))
+			d->model[sizeof(d->model) - 1] = 0; /* cut: it is a label */
 	} else if (!strncmp(d->kname, "loop", 4)) {
 		char dio[16];
 		sysfs_read(sys, "loop/backing_file", b, sizeof(b));
