@@ -23,17 +23,18 @@ static const struct command {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-	{"capture", cmd_capture, "[-d DEV]... [-o OUT.reel] [--duration S] [--drop-caches] [-- CMD ...]"},
-	{"import", cmd_import, "[--from FMT] IN... -o OUT.reel"},
-	{"export", cmd_export, "--to fio|csv|blkparse IN.reel -o OUT"},
-	{"info", cmd_info, "[--json] [--salvage] FILE.reel"},
-	{"dump", cmd_dump, "FILE.reel"},
-	{"replay", cmd_replay, "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [--json FILE] ..."},
-	{"model", cmd_model, "fit|gen|compare ..."},
-	{"plot", cmd_plot, "RESULT.reel... -o DIR"},
-	{"compare", cmd_compare, "RESULT.reel... [-o DIR]"},
-	{"suite", cmd_suite, "[PLAN] --drive NAME=PATH... -o DIR"},
-	{"demo", cmd_demo, "(the embedded default main job)"},
+    {"capture", cmd_capture,
+     "[-d DEV]... [-o OUT.reel] [--duration S] [--drop-caches] [-- CMD ...]"},
+    {"import", cmd_import, "[--from FMT] IN... -o OUT.reel"},
+    {"export", cmd_export, "--to fio|csv|blkparse IN.reel -o OUT"},
+    {"info", cmd_info, "[--json] [--salvage] FILE.reel"},
+    {"dump", cmd_dump, "FILE.reel"},
+    {"replay", cmd_replay, "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [--json FILE] ..."},
+    {"model", cmd_model, "fit|gen|compare ..."},
+    {"plot", cmd_plot, "RESULT.reel... -o DIR"},
+    {"compare", cmd_compare, "RESULT.reel... [-o DIR]"},
+    {"suite", cmd_suite, "[PLAN] --drive NAME=PATH... -o DIR"},
+    {"demo", cmd_demo, "(the embedded default main job)"},
 };
 
 static void usage(FILE *f)
@@ -68,8 +69,10 @@ int main(int argc, char **argv)
 				return cmd_cluster_replay(argc - 1, argv + 1);
 			return cmd_cluster_capture(argc - 1, argv + 1);
 #else
-			fprintf(stderr, "ioreel %s: --mpi needs ioreel-mpi, built beside ioreel when "
-					"Open MPI (mpicc) is installed; see docs/mpi.md\n", argv[1]);
+			fprintf(stderr,
+				"ioreel %s: --mpi needs ioreel-mpi, built beside ioreel when "
+				"Open MPI (mpicc) is installed; see docs/mpi.md\n",
+				argv[1]);
 			return 2;
 #endif
 		}

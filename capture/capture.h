@@ -14,26 +14,25 @@
 #ifndef IOREEL_CAPTURE_H
 #define IOREEL_CAPTURE_H
 #include <stddef.h>
-#include <sys/types.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "formats/reel.h"
 
 /* ---- devices (sysfs) ---------------------------------------------------- */
 struct capture_device {
 	struct reel_device info; /* name, major/minor, lbs, pbs, capacity */
-	uint32_t devt;           /* kernel form: (major << 20) | minor */
-	int partition;           /* 1 when a partition of disk_devt */
-	uint32_t disk_devt;      /* the whole disk (== devt for a disk) */
-	uint64_t start_sector;   /* partition start, 512-byte sectors */
+	uint32_t devt;		 /* kernel form: (major << 20) | minor */
+	int partition;		 /* 1 when a partition of disk_devt */
+	uint32_t disk_devt;	 /* the whole disk (== devt for a disk) */
+	uint64_t start_sector;	 /* partition start, 512-byte sectors */
 };
 
 /*
  * Describe the block device at PATH ("/dev/loop0", "loop0", "/dev/vda1") from
  * /sys/class/block.  Returns 0, or a negative error with a message in err.
  */
-int capture_device_lookup(const char *path, struct capture_device *d, char *err,
-			  size_t errlen);
+int capture_device_lookup(const char *path, struct capture_device *d, char *err, size_t errlen);
 /*
  * Every whole disk with a non-zero size (/sys/block), in name order.  *out is
  * malloc'ed (caller frees).  Returns the count or a negative error.
@@ -44,8 +43,8 @@ long capture_device_all(struct capture_device **out);
  * whole disk and the devices below it (sysfs "slaves", recursively, for dm).
  * Appends to devts (at most max), returns the new count.
  */
-size_t capture_device_related(const struct capture_device *d, uint32_t *devts,
-			      size_t n, size_t max);
+size_t capture_device_related(const struct capture_device *d, uint32_t *devts, size_t n,
+			      size_t max);
 
 /* ---- the tracing session ------------------------------------------------ */
 /*
@@ -63,7 +62,7 @@ struct capture_opts {
 	/* Kernel devts whose events are kept (a filter in the kernel); 0 = all. */
 	const uint32_t *devts;
 	size_t ndevts;
-	unsigned buffer_kb;   /* per-CPU ring buffer, KiB; 0 = 8192 */
+	unsigned buffer_kb; /* per-CPU ring buffer, KiB; 0 = 8192 */
 	/* ring-buffer sub-buffer ("page") size in KiB where the kernel lets
 	 * it be set (6.8+); 0 = 64, 1 = leave the kernel's (one page) */
 	unsigned subbuf_kb;
@@ -71,27 +70,27 @@ struct capture_opts {
 	 * through sched_process_fork); 0 = everyone.  Completion-side events
 	 * are kept: the joiner drops those matching no kept bio. */
 	uint32_t pid_tree;
-	const char *instance; /* instance name; NULL = "ioreel-<pid>" */
+	const char *instance;		     /* instance name; NULL = "ioreel-<pid>" */
 	const struct capture_partmap *parts; /* copied */
 	size_t nparts;
 };
 
 struct capture_stats {
-	uint64_t events;        /* events handed to the callback */
-	uint64_t filtered;      /* bios dropped by pid_tree */
-	uint64_t pages;         /* ring-buffer pages read */
-	uint64_t overrun;       /* per_cpu/cpuN/stats: overrun + commit overrun */
-	uint64_t dropped;       /* per_cpu/cpuN/stats: dropped events */
-	uint64_t missed;        /* events the page headers say were missed */
-	uint64_t lost;          /* overrun + dropped + missed */
-	uint64_t bad;           /* malformed pages or events skipped */
-	uint64_t queue_full;    /* reads put off because the page queue was full
-				 * (the parser behind): the kernel's buffers then
-				 * fill, and what they drop is counted above */
-	uint64_t queue_peak;    /* the page queue's largest size, bytes */
-	uint64_t disturbed;     /* changes another program made to the instance
-				 * (tracing turned off, events disabled...):
-				 * events were lost, how many is unknown */
+	uint64_t events;     /* events handed to the callback */
+	uint64_t filtered;   /* bios dropped by pid_tree */
+	uint64_t pages;	     /* ring-buffer pages read */
+	uint64_t overrun;    /* per_cpu/cpuN/stats: overrun + commit overrun */
+	uint64_t dropped;    /* per_cpu/cpuN/stats: dropped events */
+	uint64_t missed;     /* events the page headers say were missed */
+	uint64_t lost;	     /* overrun + dropped + missed */
+	uint64_t bad;	     /* malformed pages or events skipped */
+	uint64_t queue_full; /* reads put off because the page queue was full
+			      * (the parser behind): the kernel's buffers then
+			      * fill, and what they drop is counted above */
+	uint64_t queue_peak; /* the page queue's largest size, bytes */
+	uint64_t disturbed;  /* changes another program made to the instance
+			      * (tracing turned off, events disabled...):
+			      * events were lost, how many is unknown */
 	int ncpus;
 };
 
@@ -105,8 +104,7 @@ struct capture;
  * and open the per-CPU raw buffers.  Tracing is still off.  On failure the
  * instance is removed and err says what to do.
  */
-int capture_open(struct capture **out, const struct capture_opts *o, char *err,
-		 size_t errlen);
+int capture_open(struct capture **out, const struct capture_opts *o, char *err, size_t errlen);
 /* Turn tracing on; time zero of the trace is now.  Returns 0 or -errno. */
 int capture_start(struct capture *c);
 /* CLOCK_REALTIME (ns) of time zero, for the header. */

@@ -38,10 +38,7 @@ struct capture_cli {
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
+static void on_signal(int sig) { got_signal = sig; }
 
 /* -d DEV, repeatable: dest is the struct capture_cli. */
 static int add_device(const char *arg, void *dest, char *err, size_t errlen)
@@ -55,56 +52,57 @@ static int add_device(const char *arg, void *dest, char *err, size_t errlen)
 }
 
 static const struct reel_cmd_doc doc = {
-	.name = "capture",
-	.usage = "[-d DEV]... -o OUT.reel [--duration S] [options]\n"
-		 "       ioreel capture [--drop-caches] [--pid-tree] -o OUT.reel -- CMD [ARGS...]",
-	.about = "Record block I/O through tracefs (a private instance\n"
-		 "/sys/kernel/tracing/instances/ioreel-<pid>) into a .reel trace: one record\n"
-		 "per I/O with queue, issue and completion times.  Without CMD it records\n"
-		 "until Ctrl-C, SIGTERM or --duration; with CMD it runs CMD, records until\n"
-		 "CMD exits and returns CMD's exit status.",
-	.footer = "Lost events (ring-buffer overruns) are counted per CPU, stored in the\n"
-		  "trace (capture.lost_events) and make the exit status 3 unless\n"
-		  "--allow-loss; so does another program changing the capture's instance\n"
-		  "(tracing turned off, events disabled: capture.disturbed).  Exit status:\n"
-		  "0 ok, 1 error, 2 usage, 3 events lost, or CMD's status.\n"
-		  "\n"
-		  "OUT.reel is written as .OUT.reel.ioreel-PID-N beside it and renamed when\n"
-		  "the capture ends; after a kill -9 the recording stays there, readable up\n"
-		  "to its last second, and the next capture names it.\n"
-		  "\n"
-		  "example: ioreel capture --drop-caches -o app.reel -- /usr/bin/python3 -c pass\n",
-	.in_order = 1, /* options end at CMD: its own options are its own */
+    .name = "capture",
+    .usage = "[-d DEV]... -o OUT.reel [--duration S] [options]\n"
+	     "       ioreel capture [--drop-caches] [--pid-tree] -o OUT.reel -- CMD [ARGS...]",
+    .about = "Record block I/O through tracefs (a private instance\n"
+	     "/sys/kernel/tracing/instances/ioreel-<pid>) into a .reel trace: one record\n"
+	     "per I/O with queue, issue and completion times.  Without CMD it records\n"
+	     "until Ctrl-C, SIGTERM or --duration; with CMD it runs CMD, records until\n"
+	     "CMD exits and returns CMD's exit status.",
+    .footer = "Lost events (ring-buffer overruns) are counted per CPU, stored in the\n"
+	      "trace (capture.lost_events) and make the exit status 3 unless\n"
+	      "--allow-loss; so does another program changing the capture's instance\n"
+	      "(tracing turned off, events disabled: capture.disturbed).  Exit status:\n"
+	      "0 ok, 1 error, 2 usage, 3 events lost, or CMD's status.\n"
+	      "\n"
+	      "OUT.reel is written as .OUT.reel.ioreel-PID-N beside it and renamed when\n"
+	      "the capture ends; after a kill -9 the recording stays there, readable up\n"
+	      "to its last second, and the next capture names it.\n"
+	      "\n"
+	      "example: ioreel capture --drop-caches -o app.reel -- /usr/bin/python3 -c pass\n",
+    .in_order = 1, /* options end at CMD: its own options are its own */
 };
 
 /* Returns 0, or the exit status when parsing ends the command. */
 static int parse_args(struct capture_cli *o, int argc, char **argv)
 {
 	const struct reel_opt opts[] = {
-		OPT_CALL('d', "device", "DEV", add_device, o,
-			 "record DEV (repeatable; default: every disk).\n"
-			 "I/O to its partitions and to dm devices on it is\n"
-			 "recorded in DEV's sector space"),
-		OPT_STR('o', "output", "FILE", &o->out, "the .reel file to write (required)"),
-		OPT_FLAG(0, "overwrite", &o->overwrite,
-			 "replace FILE if it exists (a regular file only;\n"
-			 "it stays as it was until the capture ends)"),
-		OPT_DBL('t', "duration", "S", &o->duration, CAPTURE_DURATION_MIN_S,
-			CAPTURE_DURATION_MAX_S, "stop after S seconds (decimals allowed; up to 30 days)"),
-		OPT_FLAG(0, "drop-caches", &o->drop_caches,
-			 "sync and drop the page cache first (a cold start)"),
-		OPT_FLAG(0, "pid-tree", &o->pid_tree,
-			 "keep only I/O queued by CMD and its descendants\n"
-			 "(misses writeback and other I/O that kernel threads\n"
-			 "issue on its behalf, e.g. dirty pages flushed later)"),
-		OPT_UINT(0, "buffer-kb", "N", &o->buffer_kb, 64, 4u * 1024 * 1024,
-			 "per-CPU ring buffer size in KiB (default 8192)"),
-		OPT_FLAG(0, "allow-loss", &o->allow_loss, "exit 0 even when the kernel lost events"),
-		OPT_INT(0, "level", "N", &o->level, 0, 12,
-			"LZ4 level of the file: 0-2 fast (default 1), 3-12\n"
-			"smaller and slower (the .reel writer's default is 9)"),
-		OPT_FLAG('q', "quiet", &o->quiet, "no progress on stderr"),
-		OPT_END,
+	    OPT_CALL('d', "device", "DEV", add_device, o,
+		     "record DEV (repeatable; default: every disk).\n"
+		     "I/O to its partitions and to dm devices on it is\n"
+		     "recorded in DEV's sector space"),
+	    OPT_STR('o', "output", "FILE", &o->out, "the .reel file to write (required)"),
+	    OPT_FLAG(0, "overwrite", &o->overwrite,
+		     "replace FILE if it exists (a regular file only;\n"
+		     "it stays as it was until the capture ends)"),
+	    OPT_DBL('t', "duration", "S", &o->duration, CAPTURE_DURATION_MIN_S,
+		    CAPTURE_DURATION_MAX_S,
+		    "stop after S seconds (decimals allowed; up to 30 days)"),
+	    OPT_FLAG(0, "drop-caches", &o->drop_caches,
+		     "sync and drop the page cache first (a cold start)"),
+	    OPT_FLAG(0, "pid-tree", &o->pid_tree,
+		     "keep only I/O queued by CMD and its descendants\n"
+		     "(misses writeback and other I/O that kernel threads\n"
+		     "issue on its behalf, e.g. dirty pages flushed later)"),
+	    OPT_UINT(0, "buffer-kb", "N", &o->buffer_kb, 64, 4u * 1024 * 1024,
+		     "per-CPU ring buffer size in KiB (default 8192)"),
+	    OPT_FLAG(0, "allow-loss", &o->allow_loss, "exit 0 even when the kernel lost events"),
+	    OPT_INT(0, "level", "N", &o->level, 0, 12,
+		    "LZ4 level of the file: 0-2 fast (default 1), 3-12\n"
+		    "smaller and slower (the .reel writer's default is 9)"),
+	    OPT_FLAG('q', "quiet", &o->quiet, "no progress on stderr"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
@@ -112,7 +110,8 @@ static int parse_args(struct capture_cli *o, int argc, char **argv)
 	if (i < argc)
 		o->cmd = argv + i;
 	if (!o->out) {
-		fprintf(stderr, "ioreel capture: -o OUT.reel is required ('ioreel capture --help')\n");
+		fprintf(stderr,
+			"ioreel capture: -o OUT.reel is required ('ioreel capture --help')\n");
 		return 2;
 	}
 	if (o->pid_tree && !o->cmd) {
@@ -141,10 +140,7 @@ static const char *writer_msg(const struct reel_writer *w)
 }
 
 /* The joiner reads events; the session calls this for each. */
-static int push_event(void *ctx, const struct reel_event *e)
-{
-	return reel_join_push(ctx, e);
-}
+static int push_event(void *ctx, const struct reel_event *e) { return reel_join_push(ctx, e); }
 
 pid_t capture_spawn(char **cmd, char *const *env, const char *who, int *gate)
 {
@@ -203,15 +199,15 @@ struct session {
 	uint32_t devts[MAX_DEVS], filt[4 * MAX_DEVS]; /* filt: what the kernel keeps */
 	size_t nfilt, nparts;
 	struct capture_partmap parts[MAX_DEVS];
-	char detail[2048]; /* the command, or "devices: ..." */
+	char detail[2048];   /* the command, or "devices: ..." */
 	struct reel_out out; /* the file, under a temporary name until the end */
 	char out_tmp[8192];  /* that name, absolute, for messages and the note */
 	int out_open;
 	struct reel_writer *w;
 	struct reel_join *j;
 	struct capture *cap;
-	int gate;        /* the pipe that lets CMD run, or -1 */
-	pid_t child;     /* CMD, or 0 */
+	int gate;    /* the pipe that lets CMD run, or -1 */
+	pid_t child; /* CMD, or 0 */
 	int child_status, child_done;
 	int64_t t0, t_end;
 	int stop_reason; /* 1 signal, 2 duration, 3 command exited */
@@ -274,8 +270,8 @@ static int pick_devices(struct session *s)
 		s->rdev[i].id = (uint16_t)i;
 		s->devts[i] = s->devs[i].devt;
 		if (s->o.ndevs)
-			s->nfilt = capture_device_related(&s->devs[i], s->filt, s->nfilt,
-							  4 * MAX_DEVS);
+			s->nfilt =
+			    capture_device_related(&s->devs[i], s->filt, s->nfilt, 4 * MAX_DEVS);
 	}
 	/* a partition asked for without its disk: recorded in its own space */
 	for (long i = 0; i < s->ndevs; i++) {
@@ -284,10 +280,10 @@ static int pick_devices(struct session *s)
 			disk_too |= s->devs[k].devt == s->devs[i].disk_devt && k != i;
 		if (s->devs[i].partition && !disk_too)
 			s->parts[s->nparts++] = (struct capture_partmap){
-				.disk = s->devs[i].disk_devt,
-				.part = s->devs[i].devt,
-				.start = s->devs[i].start_sector,
-				.nsect = s->devs[i].info.capacity / 512,
+			    .disk = s->devs[i].disk_devt,
+			    .part = s->devs[i].devt,
+			    .start = s->devs[i].start_sector,
+			    .nsect = s->devs[i].info.capacity / 512,
 			};
 	}
 	if (s->o.cmd) {
@@ -311,17 +307,18 @@ static int start_tracing(struct session *s)
 	char err[1024];
 	int rc;
 	if (s->o.drop_caches && (rc = drop_caches())) {
-		fprintf(stderr, "ioreel capture: cannot drop the page cache "
-				"(/proc/sys/vm/drop_caches): %s (needs root)\n",
+		fprintf(stderr,
+			"ioreel capture: cannot drop the page cache "
+			"(/proc/sys/vm/drop_caches): %s (needs root)\n",
 			strerror(-rc));
 		return -1;
 	}
 	struct capture_opts co = {
-		.devts = s->nfilt ? s->filt : NULL,
-		.ndevts = s->nfilt,
-		.buffer_kb = s->o.buffer_kb,
-		.parts = s->parts,
-		.nparts = s->nparts,
+	    .devts = s->nfilt ? s->filt : NULL,
+	    .ndevts = s->nfilt,
+	    .buffer_kb = s->o.buffer_kb,
+	    .parts = s->parts,
+	    .nparts = s->nparts,
 	};
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -359,11 +356,11 @@ static int open_output(struct session *s)
 	struct utsname un;
 	uname(&un);
 	struct reel_header h = {
-		.start_unix_ns = capture_start_unix_ns(s->cap),
-		.source = "captured",
-		.source_detail = s->detail,
-		.devices = s->rdev,
-		.ndevices = (size_t)s->ndevs,
+	    .start_unix_ns = capture_start_unix_ns(s->cap),
+	    .source = "captured",
+	    .source_detail = s->detail,
+	    .devices = s->rdev,
+	    .ndevices = (size_t)s->ndevs,
 	};
 	int rc = reel_writer_open(&s->w, NULL, s->out.fd, &h, 0);
 	if (rc) {
@@ -396,10 +393,14 @@ static int open_output(struct session *s)
 		s->gate = -1;
 	}
 	if (!s->o.quiet)
-		fprintf(stderr, "ioreel capture: recording %s into %s (instance %s)%s\n"
-				"ioreel capture: written as %s until the capture ends\n",
+		fprintf(stderr,
+			"ioreel capture: recording %s into %s (instance %s)%s\n"
+			"ioreel capture: written as %s until the capture ends\n",
 			s->detail, s->o.out, capture_instance_name(s->cap),
-			s->o.cmd ? "" : s->o.duration > 0 ? "" : "; Ctrl-C stops", s->out_tmp);
+			s->o.cmd	    ? ""
+			: s->o.duration > 0 ? ""
+					    : "; Ctrl-C stops",
+			s->out_tmp);
 	return 0;
 }
 
@@ -540,15 +541,16 @@ static int report(const struct session *s)
 			: s->stop_reason == 2 ? "duration reached"
 					      : "command exited");
 	if (cs->lost)
-		fprintf(stderr,
-			"ioreel capture: LOST EVENTS: %llu (overrun %llu, dropped %llu, missed %llu "
-			"over %d CPUs); the trace is incomplete: raise --buffer-kb%s%s\n",
-			(unsigned long long)cs->lost, (unsigned long long)cs->overrun,
-			(unsigned long long)cs->dropped, (unsigned long long)cs->missed, cs->ncpus,
-			s->o.allow_loss ? "" : " (or pass --allow-loss)",
-			cs->queue_full ? "; the machine was too busy for the capture to parse "
-					 "what it read (its queue in memory was full)"
-				       : "");
+		fprintf(
+		    stderr,
+		    "ioreel capture: LOST EVENTS: %llu (overrun %llu, dropped %llu, missed %llu "
+		    "over %d CPUs); the trace is incomplete: raise --buffer-kb%s%s\n",
+		    (unsigned long long)cs->lost, (unsigned long long)cs->overrun,
+		    (unsigned long long)cs->dropped, (unsigned long long)cs->missed, cs->ncpus,
+		    s->o.allow_loss ? "" : " (or pass --allow-loss)",
+		    cs->queue_full ? "; the machine was too busy for the capture to parse "
+				     "what it read (its queue in memory was full)"
+				   : "");
 	if (cs->disturbed)
 		fprintf(stderr,
 			"ioreel capture: INSTANCE DISTURBED: another program changed tracing "
@@ -604,8 +606,10 @@ int cmd_capture(int argc, char **argv)
 	char notes[4096];
 	int stale = capture_remove_stale(notes, sizeof(notes));
 	if (stale > 0 && !s.o.quiet)
-		fprintf(stderr, "ioreel capture: removed %d stale tracing instance%s left by a "
-				"killed capture: %s\n", stale, stale > 1 ? "s" : "", notes);
+		fprintf(stderr,
+			"ioreel capture: removed %d stale tracing instance%s left by a "
+			"killed capture: %s\n",
+			stale, stale > 1 ? "s" : "", notes);
 	int status = 1;
 	if (pick_devices(&s) == 0 && start_tracing(&s) == 0 && open_output(&s) == 0) {
 		s.t0 = reel_now_ns();

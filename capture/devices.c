@@ -96,12 +96,13 @@ int capture_device_lookup(const char *path, struct capture_device *d, char *err,
 	} else {
 		if (!S_ISBLK(st.st_mode))
 			return reel_errf(err, errlen, -ENOTBLK,
-					 "%s: not a block device (give one such as /dev/sda)", path);
+					 "%s: not a block device (give one such as /dev/sda)",
+					 path);
 		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st.st_rdev),
 			 minor(st.st_rdev));
 		if (!realpath(p, real))
-			return reel_errf(err, errlen, -ENOENT, "%s: %s: %s (is sysfs mounted?)", path,
-					 p, strerror(errno));
+			return reel_errf(err, errlen, -ENOENT, "%s: %s: %s (is sysfs mounted?)",
+					 path, p, strerror(errno));
 	}
 	return describe(real, d, err, errlen);
 }
@@ -197,8 +198,7 @@ static size_t add_slaves(const char *sysdir, uint32_t *devts, size_t n, size_t m
 	return n;
 }
 
-size_t capture_device_related(const struct capture_device *d, uint32_t *devts, size_t n,
-			      size_t max)
+size_t capture_device_related(const struct capture_device *d, uint32_t *devts, size_t n, size_t max)
 {
 	char p[PATH_MAX], real[PATH_MAX];
 	n = add_devt(devts, n, max, d->devt);

@@ -27,16 +27,16 @@
 
 struct capture_guard {
 	struct tracefs_instance *inst; /* not owned */
-	int lock_fd;                   /* -1 when no lock is held */
+	int lock_fd;		       /* -1 when no lock is held */
 	char lock_path[128];
 	int nev;
 	struct {
 		const char *system, *name; /* static strings */
-		char filter[256];          /* as read back after setting ("none": none) */
+		char filter[256];	   /* as read back after setting ("none": none) */
 	} ev[GUARD_MAX_EVENTS];
-	char buffer_kb[32];            /* as read back after setting */
-	unsigned disturbed;            /* changes found (each put back) */
-	char what[512];                /* what was found, first ones first */
+	char buffer_kb[32]; /* as read back after setting */
+	unsigned disturbed; /* changes found (each put back) */
+	char what[512];	    /* what was found, first ones first */
 };
 
 /* Take the lock of instance name (blocking up to a few seconds while a

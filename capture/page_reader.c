@@ -22,17 +22,17 @@
 
 #include "capture/page_reader.h"
 
-#define ROUND_NS 10000000LL          /* a round of reads every 10 ms */
+#define ROUND_NS 10000000LL	      /* a round of reads every 10 ms */
 #define PARTIAL_EVERY_NS 1000000000LL /* the page being filled: once a second */
 #define QUIET_PARTIAL_NS 50000000LL   /* ... or after 50 ms without a full one */
-#define SLACK_NS 5000000LL           /* commit latency allowance (tracefs_reader.c) */
+#define SLACK_NS 5000000LL	      /* commit latency allowance (tracefs_reader.c) */
 
 struct page_reader {
 	struct tracefs_cpu **tcpu; /* not owned */
 	int ncpus, page_size;
 	int64_t t0_mono;
 	int64_t *last_partial; /* per CPU: CLOCK_MONOTONIC of the last partial read */
-	int no_splice;         /* splice refused: read() does it all */
+	int no_splice;	       /* splice refused: read() does it all */
 	pthread_t th;
 	int running;
 	pthread_mutex_t mu;
@@ -149,8 +149,8 @@ static int read_cpu(struct page_reader *r, int cpu, int final)
 			r->no_splice = 1;
 		full = rc > 0;
 		int64_t since = now - r->last_partial[cpu];
-		int due = final || since >= PARTIAL_EVERY_NS ||
-			  (!last && since >= QUIET_PARTIAL_NS);
+		int due =
+		    final || since >= PARTIAL_EVERY_NS || (!last && since >= QUIET_PARTIAL_NS);
 		if (!r->no_splice && (full || !due)) {
 			if (last) {
 				last->mark = PAGE_MARK_PARTIAL;
@@ -231,8 +231,8 @@ size_t page_reader_queue_bytes(int ncpus, unsigned buffer_kb)
 	return b < lo ? lo : b > hi ? hi : b;
 }
 
-int page_reader_start(struct page_reader **out, struct tracefs_cpu **tcpu, int ncpus,
-		      int page_size, int64_t t0_mono, size_t max_bytes)
+int page_reader_start(struct page_reader **out, struct tracefs_cpu **tcpu, int ncpus, int page_size,
+		      int64_t t0_mono, size_t max_bytes)
 {
 	struct page_reader *r = calloc(1, sizeof(*r));
 	pthread_condattr_t ca;

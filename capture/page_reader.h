@@ -40,8 +40,8 @@ struct page_item {
 	int cpu;
 	enum page_mark mark; /* applies after the page's events (if any) */
 	int64_t all_before;  /* PAGE_MARK_ALL */
-	size_t len;          /* bytes of data; 0: a mark alone */
-	char data[];         /* page_size bytes */
+	size_t len;	     /* bytes of data; 0: a mark alone */
+	char data[];	     /* page_size bytes */
 };
 
 struct page_reader;
@@ -55,8 +55,8 @@ size_t page_reader_queue_bytes(int ncpus, unsigned buffer_kb);
  * max_bytes bounds the queue.  The tracefs_cpu handles stay the caller's
  * (close them after page_reader_stop()).  Returns 0 or -errno.
  */
-int page_reader_start(struct page_reader **out, struct tracefs_cpu **tcpu, int ncpus,
-		      int page_size, int64_t t0_mono, size_t max_bytes);
+int page_reader_start(struct page_reader **out, struct tracefs_cpu **tcpu, int ncpus, int page_size,
+		      int64_t t0_mono, size_t max_bytes);
 /*
  * Take up to max items queued so far, oldest first (a list through ->next;
  * NULL when none).  Give them back with page_reader_give().

@@ -32,9 +32,9 @@
 #include "formats/reel.h"
 
 #define COMM_LEN 16
-#define RWBS_CACHE 16 /* rwbs fields up to this size are remembered (rwbs[10] in 6.x) */
+#define RWBS_CACHE 16		  /* rwbs fields up to this size are remembered (rwbs[10] in 6.x) */
 #define GUARD_EVERY_NS 50000000LL /* tracing_on read back at most this often */
-#define TAKE_MAX 256              /* pages parsed per capture_poll() */
+#define TAKE_MAX 256		  /* pages parsed per capture_poll() */
 
 enum kind {
 	K_QUEUE,
@@ -56,26 +56,26 @@ static const struct {
 	int action;
 	int required;
 } kinds[K__COUNT] = {
-	[K_QUEUE] = {"block", "block_bio_queue", REEL_ACT_QUEUE, 1},
-	[K_BACKMERGE] = {"block", "block_bio_backmerge", REEL_ACT_BACKMERGE, 0},
-	[K_FRONTMERGE] = {"block", "block_bio_frontmerge", REEL_ACT_FRONTMERGE, 0},
-	[K_SPLIT] = {"block", "block_split", REEL_ACT_SPLIT, 0},
-	[K_BIO_REMAP] = {"block", "block_bio_remap", REEL_ACT_REMAP, 0},
-	[K_RQ_REMAP] = {"block", "block_rq_remap", REEL_ACT_REMAP, 0},
-	/* block_getrq, not block_rq_insert: the joiner builds requests at G
-	 * (merges attach to them before dispatch) and has no use for I */
-	[K_GETRQ] = {"block", "block_getrq", REEL_ACT_GETRQ, 0},
-	[K_ISSUE] = {"block", "block_rq_issue", REEL_ACT_ISSUE, 1},
-	[K_COMPLETE] = {"block", "block_rq_complete", REEL_ACT_COMPLETE, 1},
-	[K_REQUEUE] = {"block", "block_rq_requeue", REEL_ACT_REQUEUE, 0},
-	[K_FORK] = {"sched", "sched_process_fork", 0, 0},
+    [K_QUEUE] = {"block", "block_bio_queue", REEL_ACT_QUEUE, 1},
+    [K_BACKMERGE] = {"block", "block_bio_backmerge", REEL_ACT_BACKMERGE, 0},
+    [K_FRONTMERGE] = {"block", "block_bio_frontmerge", REEL_ACT_FRONTMERGE, 0},
+    [K_SPLIT] = {"block", "block_split", REEL_ACT_SPLIT, 0},
+    [K_BIO_REMAP] = {"block", "block_bio_remap", REEL_ACT_REMAP, 0},
+    [K_RQ_REMAP] = {"block", "block_rq_remap", REEL_ACT_REMAP, 0},
+    /* block_getrq, not block_rq_insert: the joiner builds requests at G
+     * (merges attach to them before dispatch) and has no use for I */
+    [K_GETRQ] = {"block", "block_getrq", REEL_ACT_GETRQ, 0},
+    [K_ISSUE] = {"block", "block_rq_issue", REEL_ACT_ISSUE, 1},
+    [K_COMPLETE] = {"block", "block_rq_complete", REEL_ACT_COMPLETE, 1},
+    [K_REQUEUE] = {"block", "block_rq_requeue", REEL_ACT_REQUEUE, 0},
+    [K_FORK] = {"sched", "sched_process_fork", 0, 0},
 };
 
 struct evdesc {
 	struct tep_event *ev;
 	int kind;
-	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error,
-		*old_dev, *old_sector, *new_sector, *parent_pid, *child_pid;
+	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *rwbs, *comm, *error, *old_dev,
+	    *old_sector, *new_sector, *parent_pid, *child_pid;
 	int min_size; /* bytes an event must have to hold every field read */
 	/* the last rwbs field parsed (raw bytes, and whether the event had
 	 * data: capture_rwbs() depends on both) and what it gave */
@@ -120,9 +120,9 @@ struct capture {
 	struct tep_format_field *f_type, *f_pid;
 	int ncpus;
 	struct cpubuf *cpu;
-	struct tracefs_cpu **tcpu; /* per CPU; NULL: offline (or no tracefs) */
+	struct tracefs_cpu **tcpu;  /* per CPU; NULL: offline (or no tracefs) */
 	struct page_reader *reader; /* while tracing runs */
-	size_t queue_max;           /* bytes the reader may queue */
+	size_t queue_max;	    /* bytes the reader may queue */
 	void *page;
 	int page_size;
 	int64_t t0_mono, t0_unix;
@@ -136,8 +136,8 @@ struct capture {
 	size_t comm_cap, ncomms;
 	struct capture_stats st;
 	struct capture_guard guard; /* the instance's lock and watch */
-	int64_t last_check;         /* CLOCK_MONOTONIC of the last full watch */
-	int64_t last_on_check;      /* ... and of the last look at tracing_on */
+	int64_t last_check;	    /* CLOCK_MONOTONIC of the last full watch */
+	int64_t last_on_check;	    /* ... and of the last look at tracing_on */
 };
 
 static int64_t now_ns(clockid_t c)
@@ -186,7 +186,8 @@ static int load_formats(struct capture *c, const struct fmt_src *src, char *err,
 	}
 	int nparsed = 0;
 	for (size_t i = 0; c->tep && src && i < src->n; i++)
-		if (tep_parse_event(c->tep, src->texts[i], strlen(src->texts[i]), src->systems[i]) == 0)
+		if (tep_parse_event(c->tep, src->texts[i], strlen(src->texts[i]),
+				    src->systems[i]) == 0)
 			nparsed++;
 	for (int k = 0; c->tep && !src && k < K__COUNT; k++) {
 		int size = 0;
@@ -202,7 +203,7 @@ static int load_formats(struct capture *c, const struct fmt_src *src, char *err,
 		return reel_errf(err, errlen, -ENOENT,
 				 "cannot read the block event formats from %s/events "
 				 "(is tracefs mounted? mount -t tracefs nodev /sys/kernel/tracing)",
-				 src ? "the given texts"
+				 src			 ? "the given texts"
 				 : tracefs_tracing_dir() ? tracefs_tracing_dir()
 							 : "/sys/kernel/tracing");
 	return 0;
@@ -210,8 +211,8 @@ static int load_formats(struct capture *c, const struct fmt_src *src, char *err,
 
 /* The kernel's device filters: "dev == A || dev == B", and for remaps also
  * by their source device. */
-static int build_filters(const struct capture_opts *o, char *filt, size_t flen,
-			 char *filt_remap, size_t rlen, char *err, size_t errlen)
+static int build_filters(const struct capture_opts *o, char *filt, size_t flen, char *filt_remap,
+			 size_t rlen, char *err, size_t errlen)
 {
 	size_t fl = 0, rl = 0;
 	filt[0] = filt_remap[0] = 0;
@@ -220,15 +221,15 @@ static int build_filters(const struct capture_opts *o, char *filt, size_t flen,
 		rl += snprintf(filt_remap + rl, rlen - rl, "%sdev == %u || old_dev == %u",
 			       i ? " || " : "", o->devts[i], o->devts[i]);
 		if (fl >= flen || rl >= rlen)
-			return reel_errf(err, errlen, -E2BIG, "too many devices for the event filter");
+			return reel_errf(err, errlen, -E2BIG,
+					 "too many devices for the event filter");
 	}
 	return 0;
 }
 
 /* The fields read from event ev of kind k, and the size an event must have
  * to hold them all. */
-static int describe_event(struct evdesc *d, struct tep_event *ev, int k, char *err,
-			  size_t errlen)
+static int describe_event(struct evdesc *d, struct tep_event *ev, int k, char *err, size_t errlen)
 {
 	d->ev = ev;
 	d->kind = k;
@@ -248,9 +249,17 @@ static int describe_event(struct evdesc *d, struct tep_event *ev, int k, char *e
 		return reel_errf(err, errlen, -EINVAL,
 				 "%s: unexpected event format (no dev/sector/rwbs field)",
 				 kinds[k].name);
-	struct tep_format_field *fs[] = {d->dev, d->sector, d->nr_sector, d->bytes,
-					 d->rwbs, d->comm, d->error, d->old_dev,
-					 d->old_sector, d->new_sector, d->parent_pid,
+	struct tep_format_field *fs[] = {d->dev,
+					 d->sector,
+					 d->nr_sector,
+					 d->bytes,
+					 d->rwbs,
+					 d->comm,
+					 d->error,
+					 d->old_dev,
+					 d->old_sector,
+					 d->new_sector,
+					 d->parent_pid,
 					 d->child_pid,
 					 tep_find_common_field(ev, "common_type"),
 					 tep_find_common_field(ev, "common_pid")};
@@ -266,12 +275,13 @@ static int enable_event(struct capture *c, const struct capture_opts *o, const s
 {
 	int k = d->kind;
 	if (k != K_FORK && o->ndevts) {
-		const char *f = (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap
-										     : filt;
+		const char *f =
+		    (k == K_BIO_REMAP || k == K_RQ_REMAP) && d->old_dev ? filt_remap : filt;
 		if (tracefs_event_file_write(c->inst, kinds[k].system, kinds[k].name, "filter", f) <
 		    0)
-			return reel_errf(err, errlen, -errno, "%s: cannot set the device filter: %s",
-					 kinds[k].name, strerror(errno));
+			return reel_errf(err, errlen, -errno,
+					 "%s: cannot set the device filter: %s", kinds[k].name,
+					 strerror(errno));
 	}
 	if (tracefs_event_enable(c->inst, kinds[k].system, kinds[k].name) < 0)
 		return reel_errf(err, errlen, -EIO, "cannot enable %s:%s in instance %s: %s",
@@ -282,19 +292,20 @@ static int enable_event(struct capture *c, const struct capture_opts *o, const s
 
 /* The events this kernel has (the required ones must be there), described
  * for parse_event() and, live, enabled with the device filter. */
-static int setup_events(struct capture *c, const struct capture_opts *o,
-			const struct fmt_src *src, char *err, size_t errlen)
+static int setup_events(struct capture *c, const struct capture_opts *o, const struct fmt_src *src,
+			char *err, size_t errlen)
 {
 	char filt[2048], filt_remap[4096];
 	int rc;
 	if ((rc = load_formats(c, src, err, errlen)) ||
-	    (rc = build_filters(o, filt, sizeof(filt), filt_remap, sizeof(filt_remap), err,
-				errlen)))
+	    (rc =
+		 build_filters(o, filt, sizeof(filt), filt_remap, sizeof(filt_remap), err, errlen)))
 		return rc;
 	for (int k = 0; k < K__COUNT; k++) {
 		if (k == K_FORK && !o->pid_tree)
 			continue;
-		struct tep_event *ev = tep_find_event_by_name(c->tep, kinds[k].system, kinds[k].name);
+		struct tep_event *ev =
+		    tep_find_event_by_name(c->tep, kinds[k].system, kinds[k].name);
 		if (!ev) {
 			if (kinds[k].required)
 				return reel_errf(err, errlen, -ENOENT,
@@ -336,7 +347,8 @@ static int create_instance(struct capture *c, const struct capture_opts *o, char
 	if (rc < 0)
 		return rc;
 	if (tracefs_instance_exists(c->name))
-		return reel_errf(err, errlen, -EEXIST, "tracing instance %s already exists", c->name);
+		return reel_errf(err, errlen, -EEXIST, "tracing instance %s already exists",
+				 c->name);
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
 		int rc = errno ? -errno : -EIO;
@@ -346,8 +358,8 @@ static int create_instance(struct capture *c, const struct capture_opts *o, char
 	}
 	tracefs_trace_off(c->inst);
 	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
-		return reel_errf(err, errlen, -EIO, "instance %s: cannot select the mono trace clock",
-				 c->name);
+		return reel_errf(err, errlen, -EIO,
+				 "instance %s: cannot select the mono trace clock", c->name);
 	/* a full buffer drops new events (counted in "dropped events") rather
 	 * than overwriting unread ones */
 	tracefs_instance_file_write(c->inst, "options/overwrite", "0");
@@ -388,7 +400,8 @@ static int open_cpus(struct capture *c, const struct capture_opts *o, char *err,
 		if (subbuf > 0) {
 			char f[64];
 			snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", i);
-			c->cpu[i].fd = tracefs_instance_file_open(c->inst, f, O_RDONLY | O_NONBLOCK);
+			c->cpu[i].fd =
+			    tracefs_instance_file_open(c->inst, f, O_RDONLY | O_NONBLOCK);
 			if (c->cpu[i].fd < 0)
 				continue; /* offline CPU */
 			c->tcpu[i] = tracefs_cpu_alloc_fd(c->cpu[i].fd, subbuf, true);
@@ -403,7 +416,8 @@ static int open_cpus(struct capture *c, const struct capture_opts *o, char *err,
 	}
 	if (c->page_size <= 0)
 		return reel_errf(err, errlen, -EIO,
-				 "instance %s: cannot open any per_cpu/cpuN/trace_pipe_raw", c->name);
+				 "instance %s: cannot open any per_cpu/cpuN/trace_pipe_raw",
+				 c->name);
 	return 0;
 }
 
@@ -475,15 +489,9 @@ int capture_start(struct capture *c)
 	return 0;
 }
 
-int64_t capture_start_unix_ns(const struct capture *c)
-{
-	return c->t0_unix;
-}
+int64_t capture_start_unix_ns(const struct capture *c) { return c->t0_unix; }
 
-int64_t capture_start_mono_ns(const struct capture *c)
-{
-	return c->t0_mono;
-}
+int64_t capture_start_mono_ns(const struct capture *c) { return c->t0_mono; }
 
 int capture_stop(struct capture *c)
 {
@@ -507,20 +515,11 @@ void capture_wait(struct capture *c, int64_t timeout_ns)
 	}
 }
 
-const char *capture_disturbance(const struct capture *c)
-{
-	return c->guard.what;
-}
+const char *capture_disturbance(const struct capture *c) { return c->guard.what; }
 
-void capture_set_note(struct capture *c, const char *note)
-{
-	guard_note(&c->guard, note);
-}
+void capture_set_note(struct capture *c, const char *note) { guard_note(&c->guard, note); }
 
-const char *capture_instance_name(const struct capture *c)
-{
-	return c->name;
-}
+const char *capture_instance_name(const struct capture *c) { return c->name; }
 
 static const char *intern_comm(struct capture *c, const char *s)
 {
@@ -667,7 +666,8 @@ static int parse_event(struct capture *c, struct cpubuf *cb, int cpu, void *data
 	}
 	struct reel_event *e = &cb->q[cb->n].e;
 	/* field by field: a memset here was a tenth of the parsing */
-	*e = (struct reel_event){.t_ns = (int64_t)ts - c->t0_mono, .cpu = (uint16_t)cpu, .pid = pid};
+	*e =
+	    (struct reel_event){.t_ns = (int64_t)ts - c->t0_mono, .cpu = (uint16_t)cpu, .pid = pid};
 	if (d->kind == K_FORK) { /* applied in merge order: action 0 */
 		e->action = 0;
 		e->from_sector = num(d->parent_pid, data);
@@ -896,7 +896,8 @@ long capture_poll(struct capture *c, int final, capture_event_fn fn, void *ctx)
 			if (c->pid_tree && in_tree(c, (uint32_t)e->from_sector) &&
 			    !in_tree(c, (uint32_t)e->sector)) {
 				if (c->npids == c->cappids) {
-					void *np = realloc(c->pids, 2 * c->cappids * sizeof(*c->pids));
+					void *np =
+					    realloc(c->pids, 2 * c->cappids * sizeof(*c->pids));
 					if (!np)
 						return -ENOMEM;
 					c->pids = np;

@@ -21,8 +21,7 @@
 #define TAG_OFFSET 83
 
 /* Rank 0 against rank r: best offset and round trip of `rounds`. */
-static void ping_peer(const struct cluster_world *w, int r, int rounds,
-		      int64_t *off, int64_t *rtt)
+static void ping_peer(const struct cluster_world *w, int r, int rounds, int64_t *off, int64_t *rtt)
 {
 	*rtt = INT64_MAX;
 	*off = 0;
@@ -50,7 +49,8 @@ static void pong(const struct cluster_world *w, int rounds, int64_t corr)
 			MPI_Irecv(&t1, 1, MPI_INT64_T, 0, TAG_PING, MPI_COMM_WORLD, &rq);
 			cluster_wait(&rq);
 		} else {
-			MPI_Recv(&t1, 1, MPI_INT64_T, 0, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(&t1, 1, MPI_INT64_T, 0, TAG_PING, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
 		}
 		t23[0] = cluster_now(w) - corr;
 		t23[1] = cluster_now(w) - corr;
@@ -108,7 +108,8 @@ void cluster_sleep_until(const struct cluster_world *w, const struct cluster_clo
 			return;
 		if (left > 200000) {
 			left -= 200000;
-			struct timespec ts = {(time_t)(left / 1000000000), (long)(left % 1000000000)};
+			struct timespec ts = {(time_t)(left / 1000000000),
+					      (long)(left % 1000000000)};
 			nanosleep(&ts, NULL);
 		}
 	}

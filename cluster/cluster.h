@@ -67,8 +67,8 @@ int cluster_barrier(void);
  * rank's.  Returns 0 when all equal, else REEL_E_VERSION with err naming
  * the first rank (and its host) that differs from rank 0, and what.
  */
-int cluster_check_same(const struct cluster_world *w, const char *what, const char *s,
-		       char *err, size_t errlen);
+int cluster_check_same(const struct cluster_world *w, const char *what, const char *s, char *err,
+		       size_t errlen);
 
 /* Gather n bytes from every rank into all (size * n bytes) on rank 0 only
  * (all may be NULL elsewhere). */
@@ -77,8 +77,8 @@ int cluster_gather(const struct cluster_world *w, const void *mine, size_t n, vo
 /* Send the file PATH (NULL or missing: an empty file) to rank 0, which
  * writes it to dest[rank] (a path per rank; NULL on other ranks).  Every
  * rank calls it; *got[r] (rank 0) is set to 1 when rank r had a file. */
-int cluster_collect_files(const struct cluster_world *w, const char *path,
-			  char *const *dest, int *got, char *err, size_t errlen);
+int cluster_collect_files(const struct cluster_world *w, const char *path, char *const *dest,
+			  int *got, char *err, size_t errlen);
 
 /* FNV-1a 64 of a file's bytes, as 16 hex digits. */
 int cluster_file_checksum(const char *path, char out[17], char *err, size_t errlen);
@@ -86,7 +86,7 @@ int cluster_file_checksum(const char *path, char out[17], char *err, size_t errl
 /* ---- clocks (clock.c) --------------------------------------------------- */
 struct cluster_clock {
 	int64_t offset_ns;   /* this rank's clock minus rank 0's */
-	int64_t rtt_ns;      /* the smallest round trip seen */
+	int64_t rtt_ns;	     /* the smallest round trip seen */
 	int64_t residual_ns; /* offset measured again after correction */
 };
 
@@ -111,7 +111,7 @@ void cluster_sleep_until(const struct cluster_world *w, const struct cluster_clo
 
 /* ---- merging per-rank .reel files (merge.c) ----------------------------- */
 struct cluster_part {
-	const char *path;  /* a rank's .reel, or NULL when the rank wrote none */
+	const char *path; /* a rank's .reel, or NULL when the rank wrote none */
 	int rank;
 	const char *host;
 	/* added to the record's times to put them on the merged file's clock */
@@ -126,10 +126,10 @@ struct cluster_part {
 
 struct cluster_merge_opts {
 	const char *out;
-	const char *source;        /* "replay" or "captured" */
+	const char *source; /* "replay" or "captured" */
 	const char *source_detail;
 	int64_t start_unix_ns;
-	int by_issue;              /* order by issue time (replay), else queue */
+	int by_issue; /* order by issue time (replay), else queue */
 	/* metadata copied from the first readable part unless the key is here */
 	const char *const *skip_keys;
 	size_t nskip;
@@ -141,7 +141,7 @@ struct cluster_merge_stats {
 	uint64_t records;
 	uint64_t per_part[64];
 	unsigned ndevices;
-	int incomplete;            /* a part ended without its trailer */
+	int incomplete; /* a part ended without its trailer */
 };
 
 /*

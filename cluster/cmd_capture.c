@@ -7,8 +7,8 @@
  * with host-qualified devices and the lost events of each host.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,10 +26,7 @@
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
+static void on_signal(int sig) { got_signal = sig; }
 
 struct devlist {
 	const char *v[MAX_DEVS];
@@ -76,36 +73,37 @@ static int parse_dev(const char *arg, void *dest, char *err, size_t errlen)
 static int parse_opts(const struct cluster_world *w, struct ccap *c, int argc, char **argv)
 {
 	const struct reel_opt opts[] = {
-		OPT_FLAG(0, "mpi", &c->mpi, "run under mpirun: every rank captures its devices"),
-		OPT_CALL('d', "device", "[RANK:]DEV", parse_dev, &c->devs,
-			 "record DEV (repeatable); RANK: only on that rank, else on every rank"),
-		OPT_STR('o', "output", "OUT.reel", &c->out, "the merged trace (written by rank 0)"),
-		OPT_DBL('t', "duration", "S", &c->duration, 0.001, 31536000,
-			"stop every rank S seconds after the common start"),
-		OPT_UINT(0, "buffer-kb", "N", &c->buffer_kb, 64, 4u * 1024 * 1024,
-			 "per-CPU ring buffer, KiB (default 8192)"),
-		OPT_INT(0, "level", "N", &c->level, 0, 12, "LZ4 level of the rank files (default 1)"),
-		OPT_FLAG(0, "allow-loss", &c->allow_loss, "exit 0 even when events were lost"),
-		OPT_FLAG(0, "overwrite", &c->overwrite, "replace OUT.reel if it exists"),
-		OPT_FLAG('q', "quiet", &c->quiet, "no summary on stderr"),
-		OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
-			"start this long after the clocks are measured (default 0.3)"),
-		OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000, "ping-pong rounds per rank"),
-		OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
-			    "tests only: shift RANK's clock by NS"),
-		OPT_END,
+	    OPT_FLAG(0, "mpi", &c->mpi, "run under mpirun: every rank captures its devices"),
+	    OPT_CALL('d', "device", "[RANK:]DEV", parse_dev, &c->devs,
+		     "record DEV (repeatable); RANK: only on that rank, else on every rank"),
+	    OPT_STR('o', "output", "OUT.reel", &c->out, "the merged trace (written by rank 0)"),
+	    OPT_DBL('t', "duration", "S", &c->duration, 0.001, 31536000,
+		    "stop every rank S seconds after the common start"),
+	    OPT_UINT(0, "buffer-kb", "N", &c->buffer_kb, 64, 4u * 1024 * 1024,
+		     "per-CPU ring buffer, KiB (default 8192)"),
+	    OPT_INT(0, "level", "N", &c->level, 0, 12, "LZ4 level of the rank files (default 1)"),
+	    OPT_FLAG(0, "allow-loss", &c->allow_loss, "exit 0 even when events were lost"),
+	    OPT_FLAG(0, "overwrite", &c->overwrite, "replace OUT.reel if it exists"),
+	    OPT_FLAG('q', "quiet", &c->quiet, "no summary on stderr"),
+	    OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
+		    "start this long after the clocks are measured (default 0.3)"),
+	    OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000, "ping-pong rounds per rank"),
+	    OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
+			"tests only: shift RANK's clock by NS"),
+	    OPT_END,
 	};
 	static const struct reel_cmd_doc doc = {
-		.name = "capture --mpi",
-		.usage = "--mpi -d [RANK:]DEV... -o OUT.reel [--duration S] [-- CMD ...]",
-		.about = "Under mpirun: every rank records its devices from one start agreed on the\n"
-			 "common clock; they stop together (duration, every CMD exited, or a\n"
-			 "signal).  CMD runs on every rank with IOREEL_MPI_RANK, IOREEL_MPI_SIZE and\n"
-			 "IOREEL_MPI_DEVICES (its devices, space-separated) in its environment.",
-		.footer = "Example:\n"
-			  "  mpirun -np 2 -H a,b ioreel-mpi capture --mpi -d /dev/sdb -o both.reel -- ./job\n"
-			  "See docs/mpi.md.\n",
-		.in_order = 1,
+	    .name = "capture --mpi",
+	    .usage = "--mpi -d [RANK:]DEV... -o OUT.reel [--duration S] [-- CMD ...]",
+	    .about = "Under mpirun: every rank records its devices from one start agreed on the\n"
+		     "common clock; they stop together (duration, every CMD exited, or a\n"
+		     "signal).  CMD runs on every rank with IOREEL_MPI_RANK, IOREEL_MPI_SIZE and\n"
+		     "IOREEL_MPI_DEVICES (its devices, space-separated) in its environment.",
+	    .footer =
+		"Example:\n"
+		"  mpirun -np 2 -H a,b ioreel-mpi capture --mpi -d /dev/sdb -o both.reel -- ./job\n"
+		"See docs/mpi.md.\n",
+	    .in_order = 1,
 	};
 	return cl_parse(w, &doc, opts, argc, argv);
 }
@@ -143,7 +141,8 @@ static int find_devices(struct rankcap *k, char *err, size_t errlen)
 		k->devts[k->ndevs++] = d->devt;
 		k->nfilt = capture_device_related(d, k->filt, k->nfilt, 4 * MAX_DEVS);
 		off += (size_t)snprintf(k->ci->devices + off,
-					off < sizeof(k->ci->devices) ? sizeof(k->ci->devices) - off : 0,
+					off < sizeof(k->ci->devices) ? sizeof(k->ci->devices) - off
+								     : 0,
 					"%s/dev/%s", off ? " " : "", d->info.name);
 		if (off >= sizeof(k->ci->devices))
 			off = sizeof(k->ci->devices) - 1;
@@ -164,24 +163,23 @@ static pid_t spawn(struct rankcap *k)
 	return capture_spawn(k->c->cmd, env, who, &k->gate);
 }
 
-static int push_event(void *ctx, const struct reel_event *e)
-{
-	return reel_join_push(ctx, e);
-}
+static int push_event(void *ctx, const struct reel_event *e) { return reel_join_push(ctx, e); }
 
 /* Set up everything before the start: the session (tracing off), the file. */
 static int prepare(struct rankcap *k, char *err, size_t errlen)
 {
 	struct reel_device rdev[MAX_DEVS];
-	struct capture_opts co = {.devts = k->nfilt ? k->filt : NULL, .ndevts = k->nfilt,
-				  .buffer_kb = k->c->buffer_kb};
+	struct capture_opts co = {
+	    .devts = k->nfilt ? k->filt : NULL, .ndevts = k->nfilt, .buffer_kb = k->c->buffer_kb};
 	int rc = capture_open(&k->cap, &co, err, errlen);
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < k->ndevs; i++)
 		rdev[i] = k->devs[i].info;
-	struct reel_header h = {.source = "captured", .source_detail = k->ci->devices,
-				.devices = rdev, .ndevices = (size_t)k->ndevs};
+	struct reel_header h = {.source = "captured",
+				.source_detail = k->ci->devices,
+				.devices = rdev,
+				.ndevices = (size_t)k->ndevs};
 	rc = reel_writer_open(&k->w_out, k->path, -1, &h, REEL_W_OVERWRITE);
 	if (rc < 0)
 		return reel_errf(err, errlen, rc, "%s: %s", k->path,
@@ -200,7 +198,8 @@ static int prepare(struct rankcap *k, char *err, size_t errlen)
  * enters when its CMD exits), or a signal.  Returns 0 or < 0. */
 static int record(struct rankcap *k, char *err, size_t errlen)
 {
-	int64_t stop_at = k->c->duration > 0 ? k->start + (int64_t)(k->c->duration * 1e9) : INT64_MAX;
+	int64_t stop_at =
+	    k->c->duration > 0 ? k->start + (int64_t)(k->c->duration * 1e9) : INT64_MAX;
 	int64_t last_flush = reel_now_ns();
 	MPI_Request bar;
 	int in_bar = 0, status = 0;
@@ -213,7 +212,8 @@ static int record(struct rankcap *k, char *err, size_t errlen)
 			reel_writer_flush(k->w_out);
 			last_flush = reel_now_ns();
 		}
-		if (k->child > 0 && !k->child_done && waitpid(k->child, &status, WNOHANG) == k->child) {
+		if (k->child > 0 && !k->child_done &&
+		    waitpid(k->child, &status, WNOHANG) == k->child) {
 			k->child_done = 1;
 			k->ci->child_status = status;
 		}
@@ -283,11 +283,12 @@ static void capture_rank(struct rankcap *k)
 	k->start = cluster_agree_start(k->w, &k->clk, (int64_t)(k->c->delay * 1e9));
 	cluster_sleep_until(k->w, &k->clk, k->start);
 	if (k->ndevs && (rc = capture_start(k->cap)) < 0) {
-		snprintf(k->ci->err, sizeof(k->ci->err), "cannot turn tracing on: %s", strerror(-rc));
+		snprintf(k->ci->err, sizeof(k->ci->err), "cannot turn tracing on: %s",
+			 strerror(-rc));
 		k->ci->rc = rc;
 	} else if (k->ndevs) {
-		k->ci->start_ns = capture_start_mono_ns(k->cap) + k->w->shift_ns - k->clk.offset_ns -
-				  k->start;
+		k->ci->start_ns =
+		    capture_start_mono_ns(k->cap) + k->w->shift_ns - k->clk.offset_ns - k->start;
 	}
 	if (k->gate >= 0) {
 		if (write(k->gate, "g", 1) == 1)
@@ -310,7 +311,9 @@ static int merge_all(const struct ccap *c, struct cap_info *ci, int size, char *
 	int64_t lo = INT64_MAX, hi = INT64_MIN, interrupted = 0;
 	for (int r = 0; r < size && r < 64; r++) {
 		parts[r] = (struct cluster_part){.path = got[r] && ci[r].ndevs ? paths[r] : NULL,
-						 .rank = r, .host = ci[r].host, .shift_ns = ci[r].start_ns};
+						 .rank = r,
+						 .host = ci[r].host,
+						 .shift_ns = ci[r].start_ns};
 		lost += ci[r].lost;
 		records += ci[r].records;
 		interrupted |= ci[r].interrupted;
@@ -321,10 +324,13 @@ static int merge_all(const struct ccap *c, struct cap_info *ci, int size, char *
 	}
 	static const char *const prefixes[] = {"capture.", NULL};
 	static const char *const skip[] = {REEL_META_CAPTURE_LOST_EVENTS};
-	struct cluster_merge_opts mo = {.out = c->out, .source = "captured",
+	struct cluster_merge_opts mo = {.out = c->out,
+					.source = "captured",
 					.source_detail = "ioreel capture --mpi",
-					.start_unix_ns = start_unix, .copy_prefixes = prefixes,
-					.skip_keys = skip, .nskip = 1};
+					.start_unix_ns = start_unix,
+					.copy_prefixes = prefixes,
+					.skip_keys = skip,
+					.nskip = 1};
 	struct cluster_merge_stats st;
 	struct reel_writer *w;
 	int rc = cluster_merge(parts, (size_t)size, &mo, &w, &st, err, errlen);
@@ -352,9 +358,11 @@ static int merge_all(const struct ccap *c, struct cap_info *ci, int size, char *
 	if (rc < 0)
 		return reel_errf(err, errlen, rc, "%s: %s", c->out, reel_strerror(rc));
 	if (!c->quiet)
-		fprintf(stderr, "ioreel capture --mpi: %s: %llu I/Os from %d ranks, %llu events lost, "
-				"start skew %.1f us\n", c->out, (unsigned long long)st.records, size,
-			(unsigned long long)lost, hi >= lo ? (hi - lo) / 1e3 : 0.0);
+		fprintf(stderr,
+			"ioreel capture --mpi: %s: %llu I/Os from %d ranks, %llu events lost, "
+			"start skew %.1f us\n",
+			c->out, (unsigned long long)st.records, size, (unsigned long long)lost,
+			hi >= lo ? (hi - lo) / 1e3 : 0.0);
 	(void)records;
 	return 0;
 }
@@ -369,7 +377,8 @@ static int report(const struct ccap *c, struct cap_info *ci, int size, char *con
 	for (int r = 0; r < size; r++) {
 		lost += ci[r].lost;
 		if (ci[r].rc < 0 && ci[r].err[0] && !status) {
-			fprintf(stderr, "ioreel capture --mpi: rank %d on %s: %s; no rank captured\n", r,
+			fprintf(stderr,
+				"ioreel capture --mpi: rank %d on %s: %s; no rank captured\n", r,
 				ci[r].host, ci[r].err);
 			status = 1;
 		}
@@ -382,8 +391,10 @@ static int report(const struct ccap *c, struct cap_info *ci, int size, char *con
 	}
 	for (int r = 0; r < size; r++) {
 		if (ci[r].lost)
-			fprintf(stderr, "ioreel capture --mpi: LOST EVENTS on rank %d (%s): %llu; raise "
-					"--buffer-kb\n", r, ci[r].host, (unsigned long long)ci[r].lost);
+			fprintf(stderr,
+				"ioreel capture --mpi: LOST EVENTS on rank %d (%s): %llu; raise "
+				"--buffer-kb\n",
+				r, ci[r].host, (unsigned long long)ci[r].lost);
 		int st = ci[r].child_status;
 		if (c->cmd && ci[r].child_ran && !status && (!WIFEXITED(st) || WEXITSTATUS(st)))
 			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -442,8 +453,10 @@ static int run(const struct cluster_world *w, struct ccap *c, const char *scratc
 	char notes[4096];
 	int stale = capture_remove_stale(notes, sizeof(notes));
 	if (stale > 0)
-		fprintf(stderr, "ioreel capture --mpi: rank %d on %s removed %d stale tracing "
-				"instance%s: %s\n", w->rank, w->host, stale, stale > 1 ? "s" : "", notes);
+		fprintf(stderr,
+			"ioreel capture --mpi: rank %d on %s removed %d stale tracing "
+			"instance%s: %s\n",
+			w->rank, w->host, stale, stale > 1 ? "s" : "", notes);
 	capture_rank(&k);
 	ci.ndevs = k.ndevs;
 	struct timespec rt;
@@ -487,14 +500,15 @@ int cmd_cluster_capture(int argc, char **argv)
 	if (!c.mpi || !c.out || !c.devs.n || w.size > 64) {
 		if (!w.rank)
 			fprintf(stderr, "ioreel capture --mpi: %s\n",
-				!c.mpi ? "this is the MPI capture: pass --mpi"
-				: !c.out ? "-o OUT.reel is required"
+				!c.mpi	    ? "this is the MPI capture: pass --mpi"
+				: !c.out    ? "-o OUT.reel is required"
 				: !c.devs.n ? "give the devices: -d [RANK:]DEV"
 					    : "at most 64 ranks");
 		goto out;
 	}
 	if (!w.rank && !c.overwrite && access(c.out, F_OK) == 0) {
-		fprintf(stderr, "ioreel capture --mpi: %s exists (--overwrite replaces it)\n", c.out);
+		fprintf(stderr, "ioreel capture --mpi: %s exists (--overwrite replaces it)\n",
+			c.out);
 		cluster_abort(2);
 	}
 	cl_apply_offset(&w, &c.shift);

@@ -164,58 +164,59 @@ static const char *const fits[] = {"fail", "wrap", "scale", NULL};
 static int parse_opts(const struct cluster_world *w, struct crep *c, int argc, char **argv)
 {
 	const struct reel_opt opts[] = {
-		OPT_GROUP("Ranks and targets"),
-		OPT_FLAG(0, "mpi", &c->mpi, "run under mpirun, one rank per host or device group"),
-		OPT_CALL(0, "target", "PATH[,PATH...]", parse_list, &c->targets,
-			 "targets; trace device index i goes to PATH number i mod the count\n"
-			 "(one PATH: every rank uses it, e.g. the same disk on each host)"),
-		OPT_CALL(0, "map", "RANK:DEV=PATH", parse_map, &c->maps,
-			 "rank RANK replays trace device DEV on PATH (repeatable; then\n"
-			 "unmapped devices are not replayed)"),
-		OPT_CALL(0, "trace-per-rank", "LIST", parse_list, &c->per_rank,
-			 "one trace per rank (comma-separated, N entries): rank r replays\n"
-			 "entry r on its targets; TRACE is then omitted"),
-		OPT_GROUP("Timing and queueing (as ioreel replay, within each rank)"),
-		OPT_CHOICE(0, "timing", "original|afap", &c->timing, timings, "(default original)"),
-		OPT_DBL(0, "speed", "F", &c->speed, 1e-6, 1e6, "original timing F times faster"),
-		OPT_CALL(0, "qd", "N|original|xK", parse_qd, &c->qd, "queue depth per rank"),
-		OPT_CHOICE(0, "order", "none|strict", &c->order, orders,
-			   "within each rank (dependency across ranks is not offered)"),
-		OPT_CHOICE(0, "point", "queue|issue", &c->point, points, "trace time replayed"),
-		OPT_UINT(0, "window", "N", &c->window, 1, 1 << 20, "read-ahead window in records"),
-		OPT_STR(0, "engine", "NAME", &c->engine, "libaio, io_uring, psync or null"),
-		OPT_STR(0, "data", "MODE", &c->data, "zero, random, ratio:R or pattern:HEX"),
-		OPT_UINT(0, "dedupe", "PCT", &c->dedupe, 0, 100, "share of repeated 4 KiB pieces"),
-		OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, fits, "offsets past a target's end"),
-		OPT_FLAG(0, "align", &c->align, "round I/Os to the target's logical blocks"),
-		OPT_FLAG(0, "buffered", &c->buffered, "use the page cache"),
-		OPT_FLAG(0, "read-only", &c->read_only, "replay writes as reads"),
-		OPT_STR(0, "destroy-data", "NAME", &c->destroy, "allow writing over NAME's signature"),
-		OPT_FLAG(0, "overwrite", &c->overwrite, "allow writing into files not made by ioreel"),
-		OPT_FLAG(0, "no-rt", &c->no_rt, "do not ask for SCHED_FIFO"),
-		OPT_GROUP("Clocks"),
-		OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
-			"start this long after every rank is ready (default 0.3)"),
-		OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000,
-			 "ping-pong rounds per rank; the smallest round trip wins (default 32)"),
-		OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
-			    "tests only: shift RANK's clock by NS (NS alone: this rank)"),
-		OPT_GROUP("Output (written by rank 0)"),
-		OPT_STR('o', "output", "RESULT.reel", &c->out, "the merged result"),
-		OPT_STR(0, "json", "FILE", &c->json, "per-rank and aggregate summary ('-': stdout)"),
-		OPT_FLAG('q', "quiet", &c->quiet, "no table on stdout"),
-		OPT_END,
+	    OPT_GROUP("Ranks and targets"),
+	    OPT_FLAG(0, "mpi", &c->mpi, "run under mpirun, one rank per host or device group"),
+	    OPT_CALL(0, "target", "PATH[,PATH...]", parse_list, &c->targets,
+		     "targets; trace device index i goes to PATH number i mod the count\n"
+		     "(one PATH: every rank uses it, e.g. the same disk on each host)"),
+	    OPT_CALL(0, "map", "RANK:DEV=PATH", parse_map, &c->maps,
+		     "rank RANK replays trace device DEV on PATH (repeatable; then\n"
+		     "unmapped devices are not replayed)"),
+	    OPT_CALL(0, "trace-per-rank", "LIST", parse_list, &c->per_rank,
+		     "one trace per rank (comma-separated, N entries): rank r replays\n"
+		     "entry r on its targets; TRACE is then omitted"),
+	    OPT_GROUP("Timing and queueing (as ioreel replay, within each rank)"),
+	    OPT_CHOICE(0, "timing", "original|afap", &c->timing, timings, "(default original)"),
+	    OPT_DBL(0, "speed", "F", &c->speed, 1e-6, 1e6, "original timing F times faster"),
+	    OPT_CALL(0, "qd", "N|original|xK", parse_qd, &c->qd, "queue depth per rank"),
+	    OPT_CHOICE(0, "order", "none|strict", &c->order, orders,
+		       "within each rank (dependency across ranks is not offered)"),
+	    OPT_CHOICE(0, "point", "queue|issue", &c->point, points, "trace time replayed"),
+	    OPT_UINT(0, "window", "N", &c->window, 1, 1 << 20, "read-ahead window in records"),
+	    OPT_STR(0, "engine", "NAME", &c->engine, "libaio, io_uring, psync or null"),
+	    OPT_STR(0, "data", "MODE", &c->data, "zero, random, ratio:R or pattern:HEX"),
+	    OPT_UINT(0, "dedupe", "PCT", &c->dedupe, 0, 100, "share of repeated 4 KiB pieces"),
+	    OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, fits, "offsets past a target's end"),
+	    OPT_FLAG(0, "align", &c->align, "round I/Os to the target's logical blocks"),
+	    OPT_FLAG(0, "buffered", &c->buffered, "use the page cache"),
+	    OPT_FLAG(0, "read-only", &c->read_only, "replay writes as reads"),
+	    OPT_STR(0, "destroy-data", "NAME", &c->destroy, "allow writing over NAME's signature"),
+	    OPT_FLAG(0, "overwrite", &c->overwrite, "allow writing into files not made by ioreel"),
+	    OPT_FLAG(0, "no-rt", &c->no_rt, "do not ask for SCHED_FIFO"),
+	    OPT_GROUP("Clocks"),
+	    OPT_DBL(0, "start-delay", "S", &c->delay, 0.01, 3600,
+		    "start this long after every rank is ready (default 0.3)"),
+	    OPT_UINT(0, "clock-rounds", "N", &c->rounds, 1, 10000,
+		     "ping-pong rounds per rank; the smallest round trip wins (default 32)"),
+	    OPT_CALLNUM(0, "clock-offset-test", "RANK:NS", cl_parse_offset, &c->shift,
+			"tests only: shift RANK's clock by NS (NS alone: this rank)"),
+	    OPT_GROUP("Output (written by rank 0)"),
+	    OPT_STR('o', "output", "RESULT.reel", &c->out, "the merged result"),
+	    OPT_STR(0, "json", "FILE", &c->json, "per-rank and aggregate summary ('-': stdout)"),
+	    OPT_FLAG('q', "quiet", &c->quiet, "no table on stdout"),
+	    OPT_END,
 	};
 	static const struct reel_cmd_doc doc = {
-		.name = "replay --mpi",
-		.usage = "TRACE.reel --mpi --target PATH[,PATH...] [-o RESULT.reel] [options]",
-		.about = "Under mpirun: each rank replays its share of the trace's devices, all\n"
-			 "starting at one time agreed on a clock measured against rank 0's; rank 0\n"
-			 "writes one result whose devices are named host:device.",
-		.footer = "Example:\n"
-			  "  mpirun -np 4 -H a,b,c,d ioreel-mpi replay t.reel --mpi --target /dev/nvme0n1 \\\n"
-			  "      -o all.reel --json all.json\n"
-			  "See docs/mpi.md (device mapping, clocks, failures).\n",
+	    .name = "replay --mpi",
+	    .usage = "TRACE.reel --mpi --target PATH[,PATH...] [-o RESULT.reel] [options]",
+	    .about = "Under mpirun: each rank replays its share of the trace's devices, all\n"
+		     "starting at one time agreed on a clock measured against rank 0's; rank 0\n"
+		     "writes one result whose devices are named host:device.",
+	    .footer = "Example:\n"
+		      "  mpirun -np 4 -H a,b,c,d ioreel-mpi replay t.reel --mpi --target "
+		      "/dev/nvme0n1 \\\n"
+		      "      -o all.reel --json all.json\n"
+		      "See docs/mpi.md (device mapping, clocks, failures).\n",
 	};
 	return cl_parse(w, &doc, opts, argc, argv);
 }
@@ -251,7 +252,8 @@ static int assign(const struct cluster_world *w, const struct crep *c, const cha
 	if (c->maps.n) {
 		for (size_t i = 0; i < c->maps.n && *nmaps < REPLAY_MAX_TARGETS; i++)
 			if (c->maps.v[i].rank == w->rank)
-				maps[(*nmaps)++] = (struct replay_map){c->maps.v[i].dev, c->maps.v[i].path};
+				maps[(*nmaps)++] =
+				    (struct replay_map){c->maps.v[i].dev, c->maps.v[i].path};
 	} else if (c->targets.n) {
 		for (int i = 0; i < n && *nmaps < REPLAY_MAX_TARGETS; i++) {
 			size_t t;
@@ -359,7 +361,8 @@ struct listen {
 
 static void listen_post(struct listen *l)
 {
-	MPI_Irecv(&l->in, sizeof(l->in), MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, MPI_COMM_WORLD, &l->rq);
+	MPI_Irecv(&l->in, sizeof(l->in), MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, MPI_COMM_WORLD,
+		  &l->rq);
 	l->posted = 1;
 }
 
@@ -507,7 +510,7 @@ struct summary {
 	int size;
 	struct replay_result agg;
 	int64_t span_ns, skew_ns, residual_ns;
-	int failed;                /* first failed rank or -1 */
+	int failed; /* first failed rank or -1 */
 	int interrupted;
 	uint64_t records;
 };
@@ -556,8 +559,9 @@ static void json_ops(FILE *f, const struct replay_result *r, double secs, const 
 		const struct replay_op_stats *x = &r->op[op];
 		if (!x->count)
 			continue;
-		fprintf(f, "%s\n%s  \"%s\": {\"count\": %llu, \"bytes\": %llu, \"errors\": %llu, "
-			   "\"iops\": %.1f, \"mb_per_s\": %.3f, \"latency_ns\": ",
+		fprintf(f,
+			"%s\n%s  \"%s\": {\"count\": %llu, \"bytes\": %llu, \"errors\": %llu, "
+			"\"iops\": %.1f, \"mb_per_s\": %.3f, \"latency_ns\": ",
 			first ? "" : ",", ind, reel_op_name(op), (unsigned long long)x->count,
 			(unsigned long long)x->bytes, (unsigned long long)x->errors,
 			secs > 0 ? x->count / secs : 0.0, secs > 0 ? x->bytes / secs / 1e6 : 0.0);
@@ -582,15 +586,17 @@ static void json_rank(FILE *f, const struct summary *s, int r)
 	fprintf(f, ",\n     \"trace_devices\": [");
 	for (int t = 0; t < ri->ntargets; t++)
 		fprintf(f, "%s%d", t ? ", " : "", ri->trace_dev[t]);
-	fprintf(f, "], \"clock_offset_ns\": %lld, \"rtt_ns\": %lld, \"residual_ns\": %lld, "
-		   "\"start_ns\": ",
+	fprintf(f,
+		"], \"clock_offset_ns\": %lld, \"rtt_ns\": %lld, \"residual_ns\": %lld, "
+		"\"start_ns\": ",
 		(long long)ri->offset_ns, (long long)ri->rtt_ns, (long long)ri->residual_ns);
 	if (ri->start_ns == INT64_MIN)
 		fprintf(f, "null");
 	else
 		fprintf(f, "%lld", (long long)ri->start_ns);
-	fprintf(f, ",\n     \"ios\": %llu, \"errors\": %llu, \"duration_ns\": %lld, "
-		   "\"interrupted\": %d, \"error\": ",
+	fprintf(f,
+		",\n     \"ios\": %llu, \"errors\": %llu, \"duration_ns\": %lld, "
+		"\"interrupted\": %d, \"error\": ",
 		(unsigned long long)(ok ? x->ios : 0), (unsigned long long)(ok ? x->errors : 0),
 		(long long)(ok ? x->duration_ns : 0), ri->interrupted);
 	if (ri->err[0])
@@ -621,9 +627,10 @@ static int write_json(const struct summary *s, const char *path)
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"version\": ");
 	reel_json_str(f, s->version);
-	fprintf(f, ",\n  \"ranks\": %d, \"timing\": \"%s\", \"order\": \"%s\",\n"
-		   "  \"start_skew_ns\": %lld, \"clock_residual_max_ns\": %lld, \"interrupted\": %d,"
-		   " \"failed_rank\": ",
+	fprintf(f,
+		",\n  \"ranks\": %d, \"timing\": \"%s\", \"order\": \"%s\",\n"
+		"  \"start_skew_ns\": %lld, \"clock_residual_max_ns\": %lld, \"interrupted\": %d,"
+		" \"failed_rank\": ",
 		s->size, timings[s->c->timing], orders[s->c->order], (long long)s->skew_ns,
 		(long long)s->residual_ns, s->interrupted);
 	if (s->failed >= 0)
@@ -633,8 +640,9 @@ static int write_json(const struct summary *s, const char *path)
 	fprintf(f, ",\n  \"per_rank\": [");
 	for (int r = 0; r < s->size; r++)
 		json_rank(f, s, r);
-	fprintf(f, "\n  ],\n  \"aggregate\": {\"ios\": %llu, \"errors\": %llu, \"records\": %llu, "
-		   "\"duration_ns\": %lld, \"iops\": %.1f,\n    \"ops\": ",
+	fprintf(f,
+		"\n  ],\n  \"aggregate\": {\"ios\": %llu, \"errors\": %llu, \"records\": %llu, "
+		"\"duration_ns\": %lld, \"iops\": %.1f,\n    \"ops\": ",
 		(unsigned long long)s->agg.ios, (unsigned long long)s->agg.errors,
 		(unsigned long long)s->records, (long long)s->span_ns,
 		secs > 0 ? s->agg.ios / secs : 0.0);
@@ -650,9 +658,8 @@ static int write_json(const struct summary *s, const char *path)
 
 static void print_table(const struct summary *s)
 {
-	printf("replay --mpi  %s on %d ranks%s%s%s\n", s->trace, s->size,
-	       s->c->out ? " -> " : "", s->c->out ? s->c->out : "",
-	       s->interrupted ? "  (INTERRUPTED: partial)" : "");
+	printf("replay --mpi  %s on %d ranks%s%s%s\n", s->trace, s->size, s->c->out ? " -> " : "",
+	       s->c->out ? s->c->out : "", s->interrupted ? "  (INTERRUPTED: partial)" : "");
 	printf("%4s %-16s %10s %8s %9s %9s %9s %10s %9s %9s\n", "rank", "host", "offset_us",
 	       "rtt_us", "resid_us", "start_us", "I/Os", "IOPS", "p50_us", "p99_us");
 	for (int r = 0; r < s->size; r++) {
@@ -682,28 +689,31 @@ static void print_table(const struct summary *s)
 }
 
 /* Merge the ranks' files into c->out with the cluster metadata. */
-static int write_merged(struct summary *s, char *const *paths, const int *got,
-			int64_t start_unix, char *err, size_t errlen)
+static int write_merged(struct summary *s, char *const *paths, const int *got, int64_t start_unix,
+			char *err, size_t errlen)
 {
 	struct cluster_part parts[64];
 	size_t np = 0;
 	for (int r = 0; r < s->size && np < 64; r++) {
 		const struct rank_info *ri = &s->ri[r];
 		parts[np++] = (struct cluster_part){
-			.path = got[r] && ri->start_ns != INT64_MIN ? paths[r] : NULL,
-			.rank = r,
-			.host = ri->host,
-			.shift_ns = ri->start_ns == INT64_MIN ? 0 : ri->start_ns,
-			.keep_queue = s->c->timing == REPLAY_TIMING_ORIGINAL,
-			.trace_dev = ri->trace_dev,
-			.ntrace_dev = (size_t)ri->ntargets,
+		    .path = got[r] && ri->start_ns != INT64_MIN ? paths[r] : NULL,
+		    .rank = r,
+		    .host = ri->host,
+		    .shift_ns = ri->start_ns == INT64_MIN ? 0 : ri->start_ns,
+		    .keep_queue = s->c->timing == REPLAY_TIMING_ORIGINAL,
+		    .trace_dev = ri->trace_dev,
+		    .ntrace_dev = (size_t)ri->ntargets,
 		};
 	}
 	static const char *const prefixes[] = {REEL_META_REPLAY_PREFIX, NULL};
 	char detail[512];
 	snprintf(detail, sizeof(detail), "ioreel replay --mpi %s (%d ranks)", s->trace, s->size);
-	struct cluster_merge_opts mo = {.out = s->c->out, .source = "replay", .source_detail = detail,
-					.start_unix_ns = start_unix, .by_issue = 1,
+	struct cluster_merge_opts mo = {.out = s->c->out,
+					.source = "replay",
+					.source_detail = detail,
+					.start_unix_ns = start_unix,
+					.by_issue = 1,
 					.copy_prefixes = prefixes};
 	struct cluster_merge_stats st;
 	struct reel_writer *wr;
@@ -755,14 +765,16 @@ static int report(struct summary *s, char *const *paths, const int *got, int64_t
 	if (s->c->json) {
 		int rc = write_json(s, s->c->json);
 		if (rc < 0) {
-			fprintf(stderr, "ioreel replay --mpi: --json %s: %s\n", s->c->json, strerror(-rc));
+			fprintf(stderr, "ioreel replay --mpi: --json %s: %s\n", s->c->json,
+				strerror(-rc));
 			status = 1;
 		}
 	}
 	if (!s->c->quiet)
 		print_table(s);
 	if (s->failed >= 0) {
-		fprintf(stderr, "ioreel replay --mpi: rank %d on %s failed: %s; every rank stopped%s\n",
+		fprintf(stderr,
+			"ioreel replay --mpi: rank %d on %s failed: %s; every rank stopped%s\n",
 			s->failed, s->ri[s->failed].host, s->ri[s->failed].err,
 			s->c->out ? "; completed I/Os are in the result, marked interrupted" : "");
 		return 1;
@@ -830,8 +842,8 @@ static int preflight(const struct cluster_world *w, const struct crep *c, const 
 	return 0;
 }
 
-static int validate(const struct cluster_world *w, const struct crep *c, int argc, int i,
-		    char *err, size_t errlen)
+static int validate(const struct cluster_world *w, const struct crep *c, int argc, int i, char *err,
+		    size_t errlen)
 {
 	if (!c->mpi)
 		return reel_errf(err, errlen, REEL_E_ARG, "this is the MPI replay: pass --mpi");
@@ -840,14 +852,16 @@ static int validate(const struct cluster_world *w, const struct crep *c, int arg
 			return reel_errf(err, errlen, REEL_E_ARG,
 					 "give either TRACE.reel or --trace-per-rank, not both");
 		if (c->per_rank.n != (size_t)w->size)
-			return reel_errf(err, errlen, REEL_E_ARG,
-					 "--trace-per-rank lists %zu traces for %d ranks: give one per rank",
-					 c->per_rank.n, w->size);
+			return reel_errf(
+			    err, errlen, REEL_E_ARG,
+			    "--trace-per-rank lists %zu traces for %d ranks: give one per rank",
+			    c->per_rank.n, w->size);
 	} else if (i != argc - 1) {
 		return reel_errf(err, errlen, REEL_E_ARG, "give exactly one TRACE.reel");
 	}
 	if (!c->targets.n && !c->maps.n)
-		return reel_errf(err, errlen, REEL_E_ARG, "give --target PATH[,PATH...] or --map RANK:DEV=PATH");
+		return reel_errf(err, errlen, REEL_E_ARG,
+				 "give --target PATH[,PATH...] or --map RANK:DEV=PATH");
 	if (w->size > 64)
 		return reel_errf(err, errlen, REEL_E_RANGE, "at most 64 ranks (%d given)", w->size);
 	return 0;
@@ -891,8 +905,12 @@ static int finish(const struct cluster_world *w, struct job *j, const char *trac
 		struct summary *s = calloc(1, sizeof(*s));
 		if (!s)
 			cluster_abort(1);
-		*s = (struct summary){.c = &j->c, .trace = trace, .version = j->version, .ri = all_ri,
-				      .res = all_res, .size = w->size};
+		*s = (struct summary){.c = &j->c,
+				      .trace = trace,
+				      .version = j->version,
+				      .ri = all_ri,
+				      .res = all_res,
+				      .size = w->size};
 		status = report(s, j->paths, j->got, start_unix);
 		free(s);
 		for (int r = 0; r < w->size; r++)
@@ -955,8 +973,8 @@ int cmd_cluster_replay(int argc, char **argv)
 		return 1;
 	}
 	memset(&j, 0, sizeof(j));
-	j.c = (struct crep){.speed = 1.0, .engine = "libaio", .data = "random", .delay = 0.3,
-			    .rounds = 32};
+	j.c = (struct crep){
+	    .speed = 1.0, .engine = "libaio", .data = "random", .delay = 0.3, .rounds = 32};
 	int i = parse_opts(&w, &j.c, argc, argv), status = 2;
 	if (i < 0) {
 		status = reel_opt_exit(i);
@@ -970,8 +988,10 @@ int cmd_cluster_replay(int argc, char **argv)
 	cl_apply_offset(&w, &j.c.shift);
 	cl_version(j.version, sizeof(j.version));
 	if (cl_scratch(j.scratch, sizeof(j.scratch), w.rank) < 0) {
-		fprintf(stderr, "ioreel replay --mpi: rank %d on %s: cannot make a scratch directory "
-				"in $TMPDIR: %s\n", w.rank, w.host, strerror(errno));
+		fprintf(stderr,
+			"ioreel replay --mpi: rank %d on %s: cannot make a scratch directory "
+			"in $TMPDIR: %s\n",
+			w.rank, w.host, strerror(errno));
 		cluster_abort(1);
 	}
 	fill_replay_opts(&j.c, &j.o);

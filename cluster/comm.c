@@ -23,7 +23,8 @@ int cluster_init(struct cluster_world *w, int *argc, char ***argv, char *err, si
 	char name[MPI_MAX_PROCESSOR_NAME];
 	memset(w, 0, sizeof(*w));
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-		return reel_errf(err, errlen, REEL_E_IO, "MPI_Init_thread failed (run under mpirun)");
+		return reel_errf(err, errlen, REEL_E_IO,
+				 "MPI_Init_thread failed (run under mpirun)");
 	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &w->size);
 	if (MPI_Get_processor_name(name, &len) != MPI_SUCCESS || !len)
@@ -40,15 +41,9 @@ void cluster_finalize(void)
 		MPI_Finalize();
 }
 
-void cluster_abort(int code)
-{
-	MPI_Abort(MPI_COMM_WORLD, code);
-}
+void cluster_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 
-int64_t cluster_now(const struct cluster_world *w)
-{
-	return reel_now_ns() + w->shift_ns;
-}
+int64_t cluster_now(const struct cluster_world *w) { return reel_now_ns() + w->shift_ns; }
 
 int cluster_wait(void *mpi_request)
 {
@@ -90,8 +85,8 @@ struct same_rec {
 	char s[SAME_MAX];
 };
 
-int cluster_check_same(const struct cluster_world *w, const char *what, const char *s,
-		       char *err, size_t errlen)
+int cluster_check_same(const struct cluster_world *w, const char *what, const char *s, char *err,
+		       size_t errlen)
 {
 	struct same_rec mine, *all = calloc((size_t)w->size, sizeof(*all));
 	MPI_Request rq;
@@ -102,16 +97,19 @@ int cluster_check_same(const struct cluster_world *w, const char *what, const ch
 	snprintf(mine.host, sizeof(mine.host), "%s", w->host);
 	snprintf(mine.s, sizeof(mine.s), "%s", s);
 	if (MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE,
-			   MPI_COMM_WORLD, &rq) != MPI_SUCCESS || cluster_wait(&rq)) {
+			   MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+	    cluster_wait(&rq)) {
 		free(all);
-		return reel_errf(err, errlen, REEL_E_IO, "MPI_Iallgather failed comparing %s", what);
+		return reel_errf(err, errlen, REEL_E_IO, "MPI_Iallgather failed comparing %s",
+				 what);
 	}
 	for (int r = 1; r < w->size; r++)
 		if (strcmp(all[r].s, all[0].s)) {
-			rc = reel_errf(err, errlen, REEL_E_VERSION,
-				       "rank %d on %s has %s %s, rank 0 on %s has %s: every rank must run "
-				       "the same ioreel on the same trace; refusing to run",
-				       r, all[r].host, what, all[r].s, all[0].host, all[0].s);
+			rc = reel_errf(
+			    err, errlen, REEL_E_VERSION,
+			    "rank %d on %s has %s %s, rank 0 on %s has %s: every rank must run "
+			    "the same ioreel on the same trace; refusing to run",
+			    r, all[r].host, what, all[r].s, all[0].host, all[0].s);
 			break;
 		}
 	free(all);
@@ -144,7 +142,8 @@ static int send_file(const char *path, char *err, size_t errlen)
 		ssize_t got = pread(fd, buf, n, off);
 		if (got < (ssize_t)n)
 			memset(buf + (got > 0 ? got : 0), 0, n - (size_t)(got > 0 ? got : 0));
-		if (MPI_Isend(buf, (int)n, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+		if (MPI_Isend(buf, (int)n, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD, &rq) !=
+			MPI_SUCCESS ||
 		    cluster_wait(&rq))
 			rc = REEL_E_IO;
 		off += (int64_t)n;
@@ -170,7 +169,8 @@ static int recv_file(int from, const char *dest, int *got, char *err, size_t err
 	for (int64_t off = 0; off < size; off += FILE_CHUNK) {
 		int n = (int)(size - off < FILE_CHUNK ? size - off : FILE_CHUNK);
 		/* receive every chunk even after a local failure: the sender waits */
-		if (MPI_Irecv(buf, n, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+		if (MPI_Irecv(buf, n, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &rq) !=
+			MPI_SUCCESS ||
 		    cluster_wait(&rq))
 			rc = REEL_E_IO;
 		if (!rc && write(fd, buf, (size_t)n) != n)
@@ -185,8 +185,8 @@ static int recv_file(int from, const char *dest, int *got, char *err, size_t err
 	return 0;
 }
 
-int cluster_collect_files(const struct cluster_world *w, const char *path,
-			  char *const *dest, int *got, char *err, size_t errlen)
+int cluster_collect_files(const struct cluster_world *w, const char *path, char *const *dest,
+			  int *got, char *err, size_t errlen)
 {
 	if (w->rank) {
 		int rc = send_file(path, err, errlen);

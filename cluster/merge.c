@@ -44,7 +44,8 @@ static int add_device(struct merge *m, size_t p, const struct reel_device *d)
 	const struct cluster_part *cp = &m->parts[p];
 	if (m->ndevs >= sizeof(m->devs) / sizeof(m->devs[0]) || d->id >= MAX_DEVS_PER_PART)
 		return reel_errf(m->err, m->errlen, REEL_E_RANGE,
-				 "too many devices to merge (rank %d, device %s)", cp->rank, d->name);
+				 "too many devices to merge (rank %d, device %s)", cp->rank,
+				 d->name);
 	struct reel_device *nd = &m->devs[m->ndevs];
 	*nd = *d;
 	nd->id = (uint16_t)m->ndevs;
@@ -71,8 +72,9 @@ static int open_parts(struct merge *m, struct cluster_merge_stats *st)
 			continue;
 		int rc = reel_reader_open(&ps->rd, m->parts[p].path, 0);
 		if (rc < 0) {
-			rc = reel_errf(m->err, m->errlen, rc, "rank %d's file: %s", m->parts[p].rank,
-				       ps->rd ? reel_reader_errmsg(ps->rd) : reel_strerror(rc));
+			rc =
+			    reel_errf(m->err, m->errlen, rc, "rank %d's file: %s", m->parts[p].rank,
+				      ps->rd ? reel_reader_errmsg(ps->rd) : reel_strerror(rc));
 			reel_reader_close(ps->rd);
 			ps->rd = NULL;
 			return rc;
@@ -109,9 +111,10 @@ static int next_rec(struct merge *m, size_t p, struct cluster_merge_stats *st)
 		r->complete_ns += cp->shift_ns;
 	int d = r->dev < MAX_DEVS_PER_PART ? ps->devmap[r->dev] : -1;
 	if (d < 0)
-		return reel_errf(m->err, m->errlen, REEL_E_CORRUPT,
-				 "rank %d's file: a record names device %u, which it does not declare",
-				 cp->rank, r->dev);
+		return reel_errf(
+		    m->err, m->errlen, REEL_E_CORRUPT,
+		    "rank %d's file: a record names device %u, which it does not declare", cp->rank,
+		    r->dev);
 	r->dev = (uint16_t)d;
 	if (r->has & REEL_HAS_COMM) {
 		const char *name = reel_reader_comm(ps->rd, r->comm);
@@ -147,7 +150,8 @@ static int merge_records(struct merge *m, struct cluster_merge_stats *st)
 		struct head top = heads_pop(&h);
 		struct part_state *ps = &m->ps[top.part];
 		if ((rc = reel_write(m->w, &ps->rec)) < 0) {
-			rc = reel_errf(m->err, m->errlen, rc, "%s: %s", m->o->out, reel_writer_errmsg(m->w));
+			rc = reel_errf(m->err, m->errlen, rc, "%s: %s", m->o->out,
+				       reel_writer_errmsg(m->w));
 			break;
 		}
 		st->records++;
@@ -231,7 +235,8 @@ int cluster_merge(const struct cluster_part *parts, size_t nparts,
 	memset(st, 0, sizeof(*st));
 	*wout = NULL;
 	if (nparts > MAX_PARTS)
-		return reel_errf(err, errlen, REEL_E_RANGE, "at most %d ranks can be merged", MAX_PARTS);
+		return reel_errf(err, errlen, REEL_E_RANGE, "at most %d ranks can be merged",
+				 MAX_PARTS);
 	m.parts = parts;
 	m.nparts = nparts;
 	m.o = o;

@@ -19,17 +19,18 @@ int cmd_dump(int argc, char **argv)
 {
 	int salvage = 0;
 	const struct reel_opt opts[] = {
-		OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
-		OPT_END,
+	    OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
+	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
-		.name = "dump",
-		.usage = "[--salvage] FILE.reel",
-		.about = "Print one I/O per line:\n"
-			 "  queue_ns issue_ns complete_ns dev op flags offset length pid comm cpu error\n"
-			 "times in ns from the trace's time zero, offset and length in bytes, '-' for a\n"
-			 "field the trace lacks; process names with blanks have them turned into '_'.\n"
-			 "In a replay result queue_ns is the scheduled issue time.",
+	    .name = "dump",
+	    .usage = "[--salvage] FILE.reel",
+	    .about =
+		"Print one I/O per line:\n"
+		"  queue_ns issue_ns complete_ns dev op flags offset length pid comm cpu error\n"
+		"times in ns from the trace's time zero, offset and length in bytes, '-' for a\n"
+		"field the trace lacks; process names with blanks have them turned into '_'.\n"
+		"In a replay result queue_ns is the scheduled issue time.",
 	};
 	int first = reel_opt_parse(&doc, opts, argc, argv);
 	if (first < 0)
@@ -61,7 +62,8 @@ int cmd_dump(int argc, char **argv)
 			printf("%s %s %llu %u ", reel_op_name(x->op), fl[0] ? fl : "-",
 			       (unsigned long long)x->offset, x->length);
 			put_i64(stdout, x->has & REEL_HAS_PID, x->pid);
-			const char *cm = x->has & REEL_HAS_COMM ? reel_reader_comm(r, x->comm) : NULL;
+			const char *cm =
+			    x->has & REEL_HAS_COMM ? reel_reader_comm(r, x->comm) : NULL;
 			if (cm && *cm) {
 				snprintf(comm, sizeof(comm), "%s", cm);
 				for (char *p = comm; *p; p++)

@@ -16,17 +16,18 @@ int cmd_export(int argc, char **argv)
 	const char *to = NULL, *out = NULL;
 	int overwrite = 0;
 	const struct reel_opt opts[] = {
-		OPT_STR('t', "to", "FMT", &to, "fio, csv or blkparse (--to list describes them)"),
-		OPT_STR('o', "output", "FILE", &out, "where to write ('-' for stdout)"),
-		OPT_FLAG(0, "overwrite", &overwrite, "replace OUT if it exists"),
-		OPT_END,
+	    OPT_STR('t', "to", "FMT", &to, "fio, csv or blkparse (--to list describes them)"),
+	    OPT_STR('o', "output", "FILE", &out, "where to write ('-' for stdout)"),
+	    OPT_FLAG(0, "overwrite", &overwrite, "replace OUT if it exists"),
+	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
-		.name = "export",
-		.usage = "--to FMT IN.reel -o OUT",
-		.about = "Write a .reel trace in another tool's format.",
-		.footer = "example: ioreel export --to fio boot.reel -o boot.iolog\n"
-			  "         fio --name=replay --read_iolog=boot.iolog --replay_redirect=/dev/sdX\n",
+	    .name = "export",
+	    .usage = "--to FMT IN.reel -o OUT",
+	    .about = "Write a .reel trace in another tool's format.",
+	    .footer =
+		"example: ioreel export --to fio boot.reel -o boot.iolog\n"
+		"         fio --name=replay --read_iolog=boot.iolog --replay_redirect=/dev/sdX\n",
 	};
 	int first = reel_opt_parse(&doc, opts, argc, argv);
 	if (first < 0)
@@ -38,7 +39,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!to || !out || first != argc - 1) {
 		fprintf(stderr, "ioreel export: %s\n",
-			!to ? "choose the format with --to fio|csv|blkparse"
+			!to    ? "choose the format with --to fio|csv|blkparse"
 			: !out ? "name the output with -o OUT ('-' for stdout)"
 			       : "give exactly one input .reel");
 		reel_opt_usage(stderr, &doc, opts);
@@ -46,14 +47,16 @@ int cmd_export(int argc, char **argv)
 	}
 	const struct reel_exporter *ex = reel_exporter_find(to);
 	if (!ex) {
-		fprintf(stderr, "ioreel export: unknown format '%s'; use fio, csv or blkparse\n", to);
+		fprintf(stderr, "ioreel export: unknown format '%s'; use fio, csv or blkparse\n",
+			to);
 		return 2;
 	}
 	const char *in = argv[first];
 	struct reel_reader *r = NULL;
 	int rc = reel_reader_open(&r, in, 0);
 	if (rc) {
-		fprintf(stderr, "ioreel export: %s\n", r ? reel_reader_errmsg(r) : reel_strerror(rc));
+		fprintf(stderr, "ioreel export: %s\n",
+			r ? reel_reader_errmsg(r) : reel_strerror(rc));
 		reel_reader_close(r);
 		return 1;
 	}
@@ -63,8 +66,9 @@ int cmd_export(int argc, char **argv)
 	const char *inputs[] = {in};
 	/* text exports are never replaced without --overwrite: no way to tell
 	 * ours from someone's */
-	rc = reel_out_open(&ro, AT_FDCWD, out, REEL_OUT_STDOUT | (overwrite ? REEL_OUT_OVERWRITE : 0),
-			   NULL, inputs, 1, errmsg, sizeof(errmsg));
+	rc = reel_out_open(&ro, AT_FDCWD, out,
+			   REEL_OUT_STDOUT | (overwrite ? REEL_OUT_OVERWRITE : 0), NULL, inputs, 1,
+			   errmsg, sizeof(errmsg));
 	if (rc) {
 		fprintf(stderr, "ioreel export: %s\n", errmsg);
 		reel_reader_close(r);

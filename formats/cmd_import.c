@@ -100,8 +100,8 @@ static void catch_signals(void)
 }
 
 /* The output: a temporary beside OUT (or stdout), the writer on its fd. */
-static int open_output(const struct import_opts *o, const struct reel_importer *imp,
-		       char **in, size_t nin, struct reel_out *out, struct reel_writer **w)
+static int open_output(const struct import_opts *o, const struct reel_importer *imp, char **in,
+		       size_t nin, struct reel_out *out, struct reel_writer **w)
 {
 	char source[64], detail[1024], err[1024];
 	snprintf(source, sizeof(source), "imported:%s", imp->name);
@@ -114,7 +114,8 @@ static int open_output(const struct import_opts *o, const struct reel_importer *
 		dl += (size_t)k;
 	}
 	int rc = reel_out_open(out, AT_FDCWD, o->out,
-			       REEL_OUT_FD_ONLY | REEL_OUT_STDOUT | (o->overwrite ? REEL_OUT_OVERWRITE : 0),
+			       REEL_OUT_FD_ONLY | REEL_OUT_STDOUT |
+				   (o->overwrite ? REEL_OUT_OVERWRITE : 0),
 			       import_is_ours, (const char *const *)in, nin, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "ioreel import: %s\n", err);
@@ -123,7 +124,8 @@ static int open_output(const struct import_opts *o, const struct reel_importer *
 	struct reel_header h = {.source = source, .source_detail = detail};
 	rc = reel_writer_open(w, NULL, out->fd, &h, 0);
 	if (rc) {
-		fprintf(stderr, "ioreel import: %s\n", *w ? reel_writer_errmsg(*w) : reel_strerror(rc));
+		fprintf(stderr, "ioreel import: %s\n",
+			*w ? reel_writer_errmsg(*w) : reel_strerror(rc));
 		reel_writer_destroy(*w);
 		*w = NULL;
 		reel_out_abort(out);
@@ -132,8 +134,8 @@ static int open_output(const struct import_opts *o, const struct reel_importer *
 	return 0;
 }
 
-static int run_import(const struct import_opts *o, const struct reel_importer *imp,
-		      char **in, size_t nin)
+static int run_import(const struct import_opts *o, const struct reel_importer *imp, char **in,
+		      size_t nin)
 {
 	/* input size for the progress line (an input may also be a base name,
 	 * blktrace's NAME for NAME.blktrace.N: the importer opens the files) */
@@ -191,9 +193,11 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 		return 1;
 	}
 	if (!o->quiet) {
-		fprintf(stderr, "ioreel import: %llu records from %zu file%s (%llu lines, %.1f MB) in %.2f s",
-			(unsigned long long)st.records, nin, nin == 1 ? "" : "s",
-			(unsigned long long)st.lines, st.bytes_in / 1e6, secs);
+		fprintf(
+		    stderr,
+		    "ioreel import: %llu records from %zu file%s (%llu lines, %.1f MB) in %.2f s",
+		    (unsigned long long)st.records, nin, nin == 1 ? "" : "s",
+		    (unsigned long long)st.lines, st.bytes_in / 1e6, secs);
 		if (secs > 0 && st.bytes_in)
 			fprintf(stderr, ", %.1f MB/s", st.bytes_in / 1e6 / secs);
 		fprintf(stderr, "; %llu bad line%s skipped\n", (unsigned long long)st.bad,
@@ -205,7 +209,8 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 				"%llu merged, %llu split, %llu remapped, %llu unmatched events\n",
 				(unsigned long long)j->no_issue, (unsigned long long)j->no_complete,
 				(unsigned long long)j->merged, (unsigned long long)j->split,
-				(unsigned long long)j->remapped, (unsigned long long)j->orphan_events);
+				(unsigned long long)j->remapped,
+				(unsigned long long)j->orphan_events);
 	}
 	return 0;
 }
@@ -233,9 +238,11 @@ static const struct reel_importer *choose_importer(const struct import_opts *o, 
 	*status = 1;
 	struct stat sb;
 	if (!stat(in[0], &sb) && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "ioreel import: %s is not a regular file: the format is detected "
-				"by reading its start, which a FIFO or device cannot give back; name "
-				"the format with --from FMT (--from list shows them)\n", in[0]);
+		fprintf(stderr,
+			"ioreel import: %s is not a regular file: the format is detected "
+			"by reading its start, which a FIFO or device cannot give back; name "
+			"the format with --from FMT (--from list shows them)\n",
+			in[0]);
 		return NULL;
 	}
 	/* blktrace's base name: detect from its first per-CPU file */
@@ -251,13 +258,17 @@ static const struct reel_importer *choose_importer(const struct import_opts *o, 
 	}
 	imp = reel_importer_detect(probe);
 	if (!imp) {
-		fprintf(stderr, "ioreel import: cannot tell the format of %s; name it with "
-				"--from FMT (--from list shows them)\n", in[0]);
+		fprintf(stderr,
+			"ioreel import: cannot tell the format of %s; name it with "
+			"--from FMT (--from list shows them)\n",
+			in[0]);
 		return NULL;
 	}
 	if (!o->quiet)
-		fprintf(stderr, "ioreel import: %s looks like %s (%s); use --from to choose "
-				"another format\n", in[0], imp->name, imp->describe);
+		fprintf(stderr,
+			"ioreel import: %s looks like %s (%s); use --from to choose "
+			"another format\n",
+			in[0], imp->name, imp->describe);
 	return imp;
 }
 
@@ -270,28 +281,28 @@ int cmd_import(int argc, char **argv)
 	int skip_bad = 0, unit = 2;
 	uint64_t lba = 512;
 	const struct reel_opt opts[] = {
-		OPT_STR('f', "from", "FMT", &o.from, "input format (--from list shows them)"),
-		OPT_STR('o', "output", "FILE", &o.out, "the .reel to write ('-' for stdout)"),
-		OPT_FLAG(0, "skip-bad", &skip_bad,
-			 "skip malformed lines (counted) instead of stopping"),
-		OPT_SIZE(0, "lba-size", "N", &lba, 1, 1 << 20,
-			 "SPC/UMass block size in bytes, 1 to 1M (default 512)"),
-		OPT_CHOICE(0, "time-unit", "U", &unit, time_units,
-			   "DiskSim time unit: ns, us, ms (default) or s"),
-		OPT_FLAG(0, "overwrite", &o.overwrite,
-			 "replace OUT.reel if it exists (an earlier import's output is replaced "
-			 "without it)"),
-		OPT_FLAG(0, "allow-empty", &o.allow_empty,
-			 "write an empty trace when the input holds no records (else exit 1)"),
-		OPT_FLAG('q', "quiet", &o.quiet, "no progress or summary on stderr"),
-		OPT_END,
+	    OPT_STR('f', "from", "FMT", &o.from, "input format (--from list shows them)"),
+	    OPT_STR('o', "output", "FILE", &o.out, "the .reel to write ('-' for stdout)"),
+	    OPT_FLAG(0, "skip-bad", &skip_bad,
+		     "skip malformed lines (counted) instead of stopping"),
+	    OPT_SIZE(0, "lba-size", "N", &lba, 1, 1 << 20,
+		     "SPC/UMass block size in bytes, 1 to 1M (default 512)"),
+	    OPT_CHOICE(0, "time-unit", "U", &unit, time_units,
+		       "DiskSim time unit: ns, us, ms (default) or s"),
+	    OPT_FLAG(0, "overwrite", &o.overwrite,
+		     "replace OUT.reel if it exists (an earlier import's output is replaced "
+		     "without it)"),
+	    OPT_FLAG(0, "allow-empty", &o.allow_empty,
+		     "write an empty trace when the input holds no records (else exit 1)"),
+	    OPT_FLAG('q', "quiet", &o.quiet, "no progress or summary on stderr"),
+	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
-		.name = "import",
-		.usage = "[--from FMT] IN... -o OUT.reel [options]",
-		.about = "Convert another tool's block trace into a .reel file.  The format is\n"
-			 "detected from the first input unless --from names it.",
-		.footer = "example: ioreel import wdev_1.csv -o wdev_1.reel\n",
+	    .name = "import",
+	    .usage = "[--from FMT] IN... -o OUT.reel [options]",
+	    .about = "Convert another tool's block trace into a .reel file.  The format is\n"
+		     "detected from the first input unless --from names it.",
+	    .footer = "example: ioreel import wdev_1.csv -o wdev_1.reel\n",
 	};
 	int first = reel_opt_parse(&doc, opts, argc, argv);
 	if (first < 0)
@@ -305,7 +316,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (first >= argc || !o.out) {
 		fprintf(stderr, "ioreel import: %s\n",
-			first >= argc ? "name at least one input" : "name the output with -o OUT.reel");
+			first >= argc ? "name at least one input"
+				      : "name the output with -o OUT.reel");
 		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}

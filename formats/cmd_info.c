@@ -54,15 +54,16 @@ static void text_hist(FILE *f, const char *label, const struct reel_hist *h, int
 {
 	char b[32];
 	fprintf(f, "  %-14s n=%llu", label, (unsigned long long)h->count);
-	fprintf(f, " mean %s", bytes ? human(reel_hist_mean(h), b, sizeof(b))
-				      : dur(reel_hist_mean(h), b, sizeof(b)));
+	fprintf(f, " mean %s",
+		bytes ? human(reel_hist_mean(h), b, sizeof(b))
+		      : dur(reel_hist_mean(h), b, sizeof(b)));
 	for (size_t i = 0; i < NPCT; i++) {
 		double v = (double)reel_hist_quantile(h, pct[i]);
 		fprintf(f, "  %s %s", pct_name[i],
 			bytes ? human(v, b, sizeof(b)) : dur(v, b, sizeof(b)));
 	}
-	fprintf(f, "  max %s\n", bytes ? human((double)h->max, b, sizeof(b))
-				       : dur((double)h->max, b, sizeof(b)));
+	fprintf(f, "  max %s\n",
+		bytes ? human((double)h->max, b, sizeof(b)) : dur((double)h->max, b, sizeof(b)));
 }
 
 static void print_meta_value(FILE *f, const struct reel_meta *m, int json)
@@ -74,13 +75,16 @@ static void print_meta_value(FILE *f, const struct reel_meta *m, int json)
 		else
 			reel_fputs_safe(f, m->s);
 		break;
-	case REEL_META_INT: fprintf(f, "%lld", (long long)m->i); break;
-	case REEL_META_DBL: fprintf(f, "%.6g", m->d); break;
+	case REEL_META_INT:
+		fprintf(f, "%lld", (long long)m->i);
+		break;
+	case REEL_META_DBL:
+		fprintf(f, "%.6g", m->d);
+		break;
 	}
 }
 
-static void print_json(FILE *f, const char *path, struct reel_reader *r,
-		       const struct reel_stats *s)
+static void print_json(FILE *f, const char *path, struct reel_reader *r, const struct reel_stats *s)
 {
 	const struct reel_header *h = reel_reader_header(r);
 	double d = (double)(s->last_ns - s->first_ns);
@@ -100,13 +104,15 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 		fprintf(f, ",\"major\":%u,\"minor\":%u,\"lbs\":%u,\"pbs\":%u,\"capacity\":%llu}",
 			dv->major, dv->minor, dv->lbs, dv->pbs, (unsigned long long)dv->capacity);
 	}
-	fprintf(f, "],\"ios\":%llu,\"first_ns\":%lld,\"last_ns\":%lld,\"end_ns\":%lld,"
-		   "\"duration_ns\":%lld,\"ops\":{",
+	fprintf(f,
+		"],\"ios\":%llu,\"first_ns\":%lld,\"last_ns\":%lld,\"end_ns\":%lld,"
+		"\"duration_ns\":%lld,\"ops\":{",
 		(unsigned long long)s->sum.count, (long long)s->first_ns, (long long)s->last_ns,
 		(long long)s->end_ns, (long long)(s->last_ns - s->first_ns));
 	for (int i = 0; i < REEL_OP__COUNT; i++)
-		fprintf(f, "%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", i ? "," : "", reel_op_name(i),
-			(unsigned long long)s->sum.ops[i], (unsigned long long)s->sum.bytes[i]);
+		fprintf(f, "%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", i ? "," : "",
+			reel_op_name(i), (unsigned long long)s->sum.ops[i],
+			(unsigned long long)s->sum.bytes[i]);
 	fprintf(f, "},\"sizes\":");
 	json_hist(f, &s->size);
 	fprintf(f, ",\"top_sizes\":[");
@@ -122,14 +128,16 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 	fprintf(f, "\"with_issue\":%llu,\"with_complete\":%llu,\"errors\":%llu,",
 		(unsigned long long)s->with_issue, (unsigned long long)s->with_complete,
 		(unsigned long long)s->errors);
-	fprintf(f, "\"inflight_max\":%llu,\"inflight_mean\":%.3f,\"inflight_busy_mean\":%.3f,"
-		   "\"latency_ns\":{",
+	fprintf(f,
+		"\"inflight_max\":%llu,\"inflight_mean\":%.3f,\"inflight_busy_mean\":%.3f,"
+		"\"latency_ns\":{",
 		(unsigned long long)s->inflight_max, s->inflight_mean, s->inflight_busy_mean);
 	int first = 1;
 	for (int i = 0; i <= REEL_OP__COUNT; i++) {
 		if (!s->lat[i].count)
 			continue;
-		fprintf(f, "%s\"%s\":", first ? "" : ",", i == REEL_OP__COUNT ? "all" : reel_op_name(i));
+		fprintf(f, "%s\"%s\":", first ? "" : ",",
+			i == REEL_OP__COUNT ? "all" : reel_op_name(i));
 		json_hist(f, &s->lat[i]);
 		first = 0;
 	}
@@ -149,8 +157,7 @@ static void print_json(FILE *f, const char *path, struct reel_reader *r,
 	fprintf(f, "}}\n");
 }
 
-static void print_text(FILE *f, const char *path, struct reel_reader *r,
-		       const struct reel_stats *s)
+static void print_text(FILE *f, const char *path, struct reel_reader *r, const struct reel_stats *s)
 {
 	const struct reel_header *h = reel_reader_header(r);
 	char b1[32], b2[32];
@@ -193,8 +200,8 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 	for (int i = 0; i < REEL_OP__COUNT; i++) {
 		if (!s->sum.ops[i])
 			continue;
-		fprintf(f, "  %-14s %10llu  %5.1f%% of I/Os  %10s  %5.1f%% of bytes\n", reel_op_name(i),
-			(unsigned long long)s->sum.ops[i],
+		fprintf(f, "  %-14s %10llu  %5.1f%% of I/Os  %10s  %5.1f%% of bytes\n",
+			reel_op_name(i), (unsigned long long)s->sum.ops[i],
 			100.0 * (double)s->sum.ops[i] / (double)s->sum.count,
 			human((double)s->sum.bytes[i], b1, sizeof(b1)),
 			bytes ? 100.0 * (double)s->sum.bytes[i] / (double)bytes : 0);
@@ -213,19 +220,22 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r,
 		(unsigned long long)s->with_issue, (unsigned long long)s->with_complete,
 		(unsigned long long)s->errors);
 	if (s->inflight_max)
-		fprintf(f, "in flight    max %llu, mean %.2f over the whole span, %.2f while busy "
-			   "(at least one in flight)\n",
-			(unsigned long long)s->inflight_max, s->inflight_mean, s->inflight_busy_mean);
+		fprintf(f,
+			"in flight    max %llu, mean %.2f over the whole span, %.2f while busy "
+			"(at least one in flight)\n",
+			(unsigned long long)s->inflight_max, s->inflight_mean,
+			s->inflight_busy_mean);
 	if (s->lat[REEL_OP__COUNT].count) {
 		fprintf(f, "latency (issue to completion)\n");
 		for (int i = 0; i <= REEL_OP__COUNT; i++)
 			if (s->lat[i].count && (i < REEL_OP__COUNT || s->lat[i].count))
-				text_hist(f, i == REEL_OP__COUNT ? "all" : reel_op_name(i), &s->lat[i], 0);
+				text_hist(f, i == REEL_OP__COUNT ? "all" : reel_op_name(i),
+					  &s->lat[i], 0);
 	}
 	if (s->qdelay.count) {
 		const struct reel_meta *m = reel_reader_meta(r, REEL_META_REPLAY_ENGINE);
-		fprintf(f, "%s\n", m ? "issue error (actual minus scheduled issue)"
-				     : "queue to issue");
+		fprintf(f, "%s\n",
+			m ? "issue error (actual minus scheduled issue)" : "queue to issue");
 		text_hist(f, "all", &s->qdelay, 0);
 	}
 	size_t nm;
@@ -246,20 +256,21 @@ int cmd_info(int argc, char **argv)
 {
 	int json = 0, salvage = 0, strict = 0;
 	const struct reel_opt opts[] = {
-		OPT_FLAG(0, "json", &json, "machine-readable output (schema in README.md, 'ioreel info')"),
-		OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
-		OPT_FLAG(0, "strict", &strict,
-			 "exit 1 when the file is cut short (no index) or chunks were skipped"),
-		OPT_END,
+	    OPT_FLAG(0, "json", &json,
+		     "machine-readable output (schema in README.md, 'ioreel info')"),
+	    OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
+	    OPT_FLAG(0, "strict", &strict,
+		     "exit 1 when the file is cut short (no index) or chunks were skipped"),
+	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
-		.name = "info",
-		.usage = "[--json] [--salvage] [--strict] FILE.reel",
-		.about = "Describe a trace or a replay result: source, devices, I/O count, duration,\n"
-			 "op mix by count and bytes, request sizes, IOPS and MB/s (mean and peak\n"
-			 "1-second window), in-flight maximum and latency percentiles where the\n"
-			 "trace has issue and completion times.  A cut-short file is described up to\n"
-			 "its last whole chunk with a warning and exit 0; --strict makes it exit 1.",
+	    .name = "info",
+	    .usage = "[--json] [--salvage] [--strict] FILE.reel",
+	    .about = "Describe a trace or a replay result: source, devices, I/O count, duration,\n"
+		     "op mix by count and bytes, request sizes, IOPS and MB/s (mean and peak\n"
+		     "1-second window), in-flight maximum and latency percentiles where the\n"
+		     "trace has issue and completion times.  A cut-short file is described up to\n"
+		     "its last whole chunk with a warning and exit 0; --strict makes it exit 1.",
 	};
 	int first = reel_opt_parse(&doc, opts, argc, argv);
 	if (first < 0)

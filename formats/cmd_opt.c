@@ -162,8 +162,7 @@ static int opt_left(const struct reel_opt *o, char *buf, size_t len)
 {
 	char arg[64] = "";
 	if (opt_takes_arg(o))
-		snprintf(arg, sizeof(arg), "%s%s", o->name ? " " : " ",
-			 o->arg ? o->arg : "ARG");
+		snprintf(arg, sizeof(arg), "%s%s", o->name ? " " : " ", o->arg ? o->arg : "ARG");
 	if (o->short_name && o->name)
 		return snprintf(buf, len, "  -%c, --%s%s", o->short_name, o->name, arg);
 	if (o->short_name)
@@ -207,9 +206,9 @@ void reel_opt_usage(FILE *f, const struct reel_cmd_doc *doc, const struct reel_o
 static void opt_table_dump(const struct reel_opt *opts)
 {
 	static const char *const kinds[] = {
-		[REEL_OPT_FLAG] = "flag", [REEL_OPT_STR] = "str",   [REEL_OPT_INT] = "int",
-		[REEL_OPT_UINT] = "uint", [REEL_OPT_U64] = "u64",   [REEL_OPT_SIZE] = "size",
-		[REEL_OPT_DBL] = "dbl",   [REEL_OPT_CHOICE] = "choice", [REEL_OPT_CALL] = "call",
+	    [REEL_OPT_FLAG] = "flag", [REEL_OPT_STR] = "str",	    [REEL_OPT_INT] = "int",
+	    [REEL_OPT_UINT] = "uint", [REEL_OPT_U64] = "u64",	    [REEL_OPT_SIZE] = "size",
+	    [REEL_OPT_DBL] = "dbl",   [REEL_OPT_CHOICE] = "choice", [REEL_OPT_CALL] = "call",
 	};
 	for (const struct reel_opt *o = opts; o->kind != REEL_OPT_END; o++) {
 		if (o->kind == REEL_OPT_GROUP)
@@ -242,10 +241,9 @@ int reel_opt_parse(const struct reel_cmd_doc *doc, const struct reel_opt *opts, 
 		if (o->kind == REEL_OPT_GROUP)
 			continue;
 		if (o->name)
-			lo[nl++] = (struct option){o->name, opt_takes_arg(o) ? required_argument
-								   : no_argument,
-						   NULL, o->short_name ? o->short_name
-								       : OPT_FIRST_LONG + (int)i};
+			lo[nl++] = (struct option){
+			    o->name, opt_takes_arg(o) ? required_argument : no_argument, NULL,
+			    o->short_name ? o->short_name : OPT_FIRST_LONG + (int)i};
 		if (o->short_name) {
 			shorts[ns++] = (char)o->short_name;
 			if (opt_takes_arg(o))
@@ -271,9 +269,11 @@ int reel_opt_parse(const struct reel_cmd_doc *doc, const struct reel_opt *opts, 
 		if (c == '?' || c == ':') {
 			const char *bad = argv[optind - 1];
 			if (c == ':')
-				fprintf(stderr, "ioreel %s: %s needs an argument\n", doc->name, bad);
+				fprintf(stderr, "ioreel %s: %s needs an argument\n", doc->name,
+					bad);
 			else if (optopt)
-				fprintf(stderr, "ioreel %s: unknown option '-%c'\n", doc->name, optopt);
+				fprintf(stderr, "ioreel %s: unknown option '-%c'\n", doc->name,
+					optopt);
 			else
 				fprintf(stderr, "ioreel %s: unknown option '%s'\n", doc->name, bad);
 			fprintf(stderr, "Try 'ioreel %s --help'.\n", doc->name);

@@ -13,20 +13,14 @@
 
 #include "formats/reel_internal.h"
 
-static inline uint64_t zz(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
+static inline uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
-static inline int64_t unzz(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
+static inline int64_t unzz(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 
 /* ---- column layout ----------------------------------------------------- */
-const char *const reel_col_names[C__COUNT] = {
-	"has", "queue", "issue", "complete", "offset", "length", "op", "flags",
-	"dev", "pid", "comm", "cpu", "error"};
+const char *const reel_col_names[C__COUNT] = {"has",	"queue", "issue", "complete", "offset",
+					      "length", "op",	 "flags", "dev",      "pid",
+					      "comm",	"cpu",	 "error"};
 
 /*
  * The per-record value stored in each column (before scaling and zigzag).
@@ -37,30 +31,41 @@ static inline int64_t col_value(int c, const struct reel_rec *r, const struct re
 				int64_t prevq)
 {
 	switch (c) {
-	case C_HAS: return r->has;
+	case C_HAS:
+		return r->has;
 	case C_QUEUE:
-		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq) : 0;
+		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq)
+					       : 0;
 	case C_ISSUE:
 		return r->has & REEL_HAS_ISSUE
-			       ? (int64_t)((uint64_t)r->issue_ns -
-					   (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
-			       : 0;
+			   ? (int64_t)((uint64_t)r->issue_ns -
+				       (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
+			   : 0;
 	case C_COMPLETE:
 		return r->has & REEL_HAS_COMPLETE
-			       ? (int64_t)((uint64_t)r->complete_ns -
-					   (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
-						      : r->has & REEL_HAS_QUEUE ? r->queue_ns
-										: 0))
-			       : 0;
-	case C_OFFSET: return (int64_t)(r->offset - (prev->offset + prev->length));
-	case C_LENGTH: return r->length;
-	case C_OP: return r->op;
-	case C_FLAGS: return r->flags;
-	case C_DEV: return r->dev;
-	case C_PID: return r->pid;
-	case C_COMM: return r->comm;
-	case C_CPU: return r->cpu;
-	case C_ERROR: return r->error;
+			   ? (int64_t)((uint64_t)r->complete_ns -
+				       (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
+						  : r->has & REEL_HAS_QUEUE ? r->queue_ns
+									    : 0))
+			   : 0;
+	case C_OFFSET:
+		return (int64_t)(r->offset - (prev->offset + prev->length));
+	case C_LENGTH:
+		return r->length;
+	case C_OP:
+		return r->op;
+	case C_FLAGS:
+		return r->flags;
+	case C_DEV:
+		return r->dev;
+	case C_PID:
+		return r->pid;
+	case C_COMM:
+		return r->comm;
+	case C_CPU:
+		return r->cpu;
+	case C_ERROR:
+		return r->error;
 	}
 	return 0;
 }
@@ -86,8 +91,8 @@ static inline size_t vlen(uint64_t v)
 	return n;
 }
 
-void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n,
-		   int64_t *v, unsigned char *vbuf, int *packed)
+void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
+		   unsigned char *vbuf, int *packed)
 {
 	const struct reel_rec zero = {0};
 	int64_t mn = INT64_MAX, mx = INT64_MIN;
@@ -345,12 +350,14 @@ int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 		const uint64_t mul = (uint64_t)cs->mul;
 		for (size_t i = 0; i < m; i++) {
 			uint64_t u, w8, stop;
-			if (end - p >= 8 && (memcpy(&w8, p, 8), stop = ~w8 & 0x8080808080808080ull)) {
+			if (end - p >= 8 &&
+			    (memcpy(&w8, p, 8), stop = ~w8 & 0x8080808080808080ull)) {
 				unsigned nb = ((unsigned)__builtin_ctzll(stop) + 1) >> 3;
 				uint64_t v = nb == 8 ? w8 : w8 & ((1ull << (nb * 8)) - 1);
 				u = (v & 0x7f) | ((v & 0x7f00ull) >> 1) | ((v & 0x7f0000ull) >> 2) |
 				    ((v & 0x7f000000ull) >> 3) | ((v & 0x7f00000000ull) >> 4) |
-				    ((v & 0x7f0000000000ull) >> 5) | ((v & 0x7f000000000000ull) >> 6) |
+				    ((v & 0x7f0000000000ull) >> 5) |
+				    ((v & 0x7f000000000000ull) >> 6) |
 				    ((v & 0x7f00000000000000ull) >> 7);
 				p += nb;
 			} else if (!varint_slow(&p, end, &u)) {

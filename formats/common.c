@@ -30,7 +30,7 @@ void reel_verrf(char *buf, size_t len, const char *fmt, va_list ap)
  * names, the monotonic clock, JSON strings, sizes ------------------------ */
 static const char *const err_msgs[] = {
 #define REEL_X_MSG(name, msg) msg,
-	REEL_LIST_ERRORS(REEL_X_MSG)
+    REEL_LIST_ERRORS(REEL_X_MSG)
 #undef REEL_X_MSG
 };
 
@@ -48,10 +48,7 @@ const char *reel_strerror(int err)
 static const char *const op_names[REEL_OP__COUNT] = {"read", "write", "discard", "flush",
 						     "write-zeroes"};
 
-const char *reel_op_name(int op)
-{
-	return op >= 0 && op < REEL_OP__COUNT ? op_names[op] : "?";
-}
+const char *reel_op_name(int op) { return op >= 0 && op < REEL_OP__COUNT ? op_names[op] : "?"; }
 
 int reel_op_parse(const char *name)
 {
@@ -122,10 +119,26 @@ int reel_parse_size(const char *s, uint64_t *out)
 	switch (*end) {
 	case 0:
 		break;
-	case 'k': case 'K': mul = 1ull << 10; end++; break;
-	case 'm': case 'M': mul = 1ull << 20; end++; break;
-	case 'g': case 'G': mul = 1ull << 30; end++; break;
-	case 't': case 'T': mul = 1ull << 40; end++; break;
+	case 'k':
+	case 'K':
+		mul = 1ull << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ull << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ull << 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mul = 1ull << 40;
+		end++;
+		break;
 	default:
 		return REEL_E_ARG;
 	}

@@ -35,7 +35,7 @@ REEL_HEAP(ev_heap, struct ev, EV_BEFORE)
 
 struct bp {
 	struct ev_heap heap;
-	uint64_t seq;     /* heap order for equal times */
+	uint64_t seq;	  /* heap order for equal times */
 	uint64_t lineseq; /* blkparse's sequence column */
 	struct reel_reader *r;
 	FILE *out;
@@ -48,11 +48,21 @@ static void rwbs(const struct reel_rec *x, char *b)
 	if (fl & REEL_FL_PREFLUSH)
 		b[i++] = 'F';
 	switch (x->op) {
-	case REEL_OP_READ: b[i++] = 'R'; break;
-	case REEL_OP_WRITE: b[i++] = 'W'; break;
-	case REEL_OP_DISCARD: b[i++] = 'D'; break;
-	case REEL_OP_FLUSH: b[i++] = 'F'; break;
-	default: b[i++] = 'N'; break;
+	case REEL_OP_READ:
+		b[i++] = 'R';
+		break;
+	case REEL_OP_WRITE:
+		b[i++] = 'W';
+		break;
+	case REEL_OP_DISCARD:
+		b[i++] = 'D';
+		break;
+	case REEL_OP_FLUSH:
+		b[i++] = 'F';
+		break;
+	default:
+		b[i++] = 'N';
+		break;
 	}
 	if (fl & REEL_FL_FUA)
 		b[i++] = 'F';
@@ -118,8 +128,8 @@ static int blkparse_run(struct reel_reader *r, FILE *out, char *errmsg, size_t e
 	while ((n = reel_read_chunk(r, &recs)) > 0) {
 		for (long i = 0; i < n; i++) {
 			const struct reel_rec *x = &recs[i];
-			int64_t t0 = (x->has & REEL_HAS_QUEUE)	  ? x->queue_ns
-				     : (x->has & REEL_HAS_ISSUE)	  ? x->issue_ns
+			int64_t t0 = (x->has & REEL_HAS_QUEUE)	    ? x->queue_ns
+				     : (x->has & REEL_HAS_ISSUE)    ? x->issue_ns
 				     : (x->has & REEL_HAS_COMPLETE) ? x->complete_ns
 								    : last;
 			last = t0;
@@ -154,7 +164,7 @@ out:
 }
 
 const struct reel_exporter reel_exp_blkparse = {
-	.name = "blkparse",
-	.describe = "blkparse-like text (Q, D and C lines per I/O, in time order)",
-	.run = blkparse_run,
+    .name = "blkparse",
+    .describe = "blkparse-like text (Q, D and C lines per I/O, in time order)",
+    .run = blkparse_run,
 };

@@ -86,8 +86,8 @@ static int csv_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen
 }
 
 const struct reel_exporter reel_exp_csv = {
-	.name = "csv",
-	.describe = "CSV with a header line (queue_ns,issue_ns,complete_ns,op,flags,dev,offset,"
-		    "length,pid,comm,cpu,error; absent fields empty)",
-	.run = csv_run,
+    .name = "csv",
+    .describe = "CSV with a header line (queue_ns,issue_ns,complete_ns,op,flags,dev,offset,"
+		"length,pid,comm,cpu,error; absent fields empty)",
+    .run = csv_run,
 };

@@ -46,8 +46,7 @@ static void dev_name(struct reel_reader *r, unsigned id, char *buf, size_t len)
 			*p = '_';
 }
 
-static void add_file(struct reel_reader *r, struct fio_exp *x, FILE *out, unsigned id,
-		     long long t)
+static void add_file(struct reel_reader *r, struct fio_exp *x, FILE *out, unsigned id, long long t)
 {
 	char name[80];
 	dev_name(r, id, name, sizeof(name));
@@ -139,7 +138,7 @@ out:
 }
 
 const struct reel_exporter reel_exp_fio = {
-	.name = "fio",
-	.describe = "fio iolog version 3 (replay with fio --read_iolog=FILE)",
-	.run = fio_run,
+    .name = "fio",
+    .describe = "fio iolog version 3 (replay with fio --read_iolog=FILE)",
+    .run = fio_run,
 };

@@ -9,7 +9,8 @@
 
 #include "formats/reel.h"
 
-#define IMPORTERS(X) X(blktrace) X(blkparse) X(msr) X(spc) X(fiu) X(disksim) X(alibaba) X(tencent) X(fio)
+#define IMPORTERS(X)                                                                               \
+	X(blktrace) X(blkparse) X(msr) X(spc) X(fiu) X(disksim) X(alibaba) X(tencent) X(fio)
 #define EXPORTERS(X) X(fio) X(csv) X(blkparse)
 
 #define DECL_IMP(n) extern const struct reel_importer reel_imp_##n;

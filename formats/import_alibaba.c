@@ -23,7 +23,8 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n != 5)
-		return ti_bad(c, "%d fields, expected 5 (device_id,opcode,offset,length,timestamp)", n);
+		return ti_bad(c, "%d fields, expected 5 (device_id,opcode,offset,length,timestamp)",
+			      n);
 	uint64_t devid, off, len, ts;
 	if ((rc = ti_field_u64(c, "device id", f[0], &devid)) ||
 	    (rc = ti_field_u64(c, "offset", f[2], &off)) ||
@@ -39,7 +40,8 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	else
 		return ti_bad(c, "opcode '%.40s' is neither R nor W", f[1]);
 	if (len > UINT32_MAX)
-		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)len);
+		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)",
+			      (unsigned long long)len);
 	if (ts > (uint64_t)INT64_MAX / 1000)
 		return ti_bad(c, "timestamp '%s' is out of range", f[4]);
 	if (!c->seq && (int64_t)ts >= UNIX_US_MIN)
@@ -60,9 +62,9 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int alibaba_run(const char *const *paths, size_t npaths,
-		       const struct reel_import_opts *o, struct reel_writer *w,
-		       struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int alibaba_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		       struct reel_writer *w, struct reel_import_stats *st, char *errmsg,
+		       size_t errlen)
 {
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, alibaba_line, NULL, NULL);
 }
@@ -88,8 +90,8 @@ static int alibaba_detect(const unsigned char *buf, size_t len, const char *path
 }
 
 const struct reel_importer reel_imp_alibaba = {
-	.name = "alibaba",
-	.describe = "Alibaba block trace CSV (device_id,opcode,offset,length,timestamp_us)",
-	.detect = alibaba_detect,
-	.run = alibaba_run,
+    .name = "alibaba",
+    .describe = "Alibaba block trace CSV (device_id,opcode,offset,length,timestamp_us)",
+    .detect = alibaba_detect,
+    .run = alibaba_run,
 };

@@ -74,10 +74,10 @@ static const char *devt_of(const char *p, const char *end, uint32_t *devt)
 	return p;
 }
 
-#define BAD(reason)                                                                    \
-	do {                                                                           \
-		l->why = reason;                                                       \
-		return LINE_BAD;                                                       \
+#define BAD(reason)                                                                                \
+	do {                                                                                       \
+		l->why = reason;                                                                   \
+		return LINE_BAD;                                                                   \
 	} while (0)
 
 /*
@@ -136,10 +136,24 @@ static int parse_head(const char **pp, const char *end, struct bp_line *l, const
 	e->pid = (uint32_t)pid;
 	char a = actlen == 1 ? act[0] : 0;
 	switch (a) {
-	case 'Q': case 'M': case 'F': case 'G': case 'I': case 'D': case 'C': case 'R':
-	case 'X': case 'A':
+	case 'Q':
+	case 'M':
+	case 'F':
+	case 'G':
+	case 'I':
+	case 'D':
+	case 'C':
+	case 'R':
+	case 'X':
+	case 'A':
 		break;
-	case 'P': case 'U': case 'T': case 'S': case 'B': case 'm': case 'N':
+	case 'P':
+	case 'U':
+	case 'T':
+	case 'S':
+	case 'B':
+	case 'm':
+	case 'N':
 		return LINE_IGNORE;
 	default:
 		if (actlen == 2 && (act[0] == 'U' || act[0] == 'T'))
@@ -315,7 +329,7 @@ static int bad_line(struct bp *b, const char *path, uint64_t lineno, const char 
 /* One input file: the text importers' line reader, yielding events in order. */
 struct bp_src {
 	struct ti_lines in;
-	int summary;      /* in the summary blkparse prints at the end */
+	int summary;	  /* in the summary blkparse prints at the end */
 	struct bp_line l; /* the next event, when have */
 	int have;
 };
@@ -419,7 +433,8 @@ static int bp_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, REEL_META_JOIN_MERGED, (int64_t)st->join.merged);
 		reel_writer_meta_int(w, REEL_META_JOIN_SPLIT, (int64_t)st->join.split);
 		reel_writer_meta_int(w, REEL_META_JOIN_REMAPPED, (int64_t)st->join.remapped);
-		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS, (int64_t)st->join.orphan_events);
+		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS,
+				     (int64_t)st->join.orphan_events);
 	}
 	reel_join_destroy(j);
 	return rc;
@@ -455,8 +470,8 @@ static int bp_detect(const unsigned char *buf, size_t len, const char *path)
 }
 
 const struct reel_importer reel_imp_blkparse = {
-	.name = "blkparse",
-	.describe = "blkparse default text output (\"8,0 3 1 0.000000000 697 Q WS 1234 + 8 [comm]\")",
-	.detect = bp_detect,
-	.run = bp_run,
+    .name = "blkparse",
+    .describe = "blkparse default text output (\"8,0 3 1 0.000000000 697 Q WS 1234 + 8 [comm]\")",
+    .detect = bp_detect,
+    .run = bp_run,
 };

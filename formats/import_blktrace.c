@@ -14,6 +14,7 @@
  * the events go through the joiner (formats/join.c), which writes one
  * record per I/O.  Times are ns from the first event.
  */
+#include "formats/reel.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,23 +23,35 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "formats/reel.h"
-
 
 #define BT_MAGIC 0x65617400u
 #define BT_V7_SIZE 48
 #define BT_V8_SIZE 64
 #define BT_BUF (1u << 20)
 #define BT_STREAM_WINDOW_NS (2ll * 1000000000ll) /* piped streams: sort window */
-#define BT_HEAP_CAP ((size_t)1 << 20)            /* events held at most */
+#define BT_HEAP_CAP ((size_t)1 << 20)		 /* events held at most */
 #define BT_MAX_FILES 4096
 #define BT_MAX_MESSAGES 16
 
 /* action codes (low byte) and categories (action >> 16) */
 enum {
-	TA_QUEUE = 1, TA_BACKMERGE, TA_FRONTMERGE, TA_GETRQ, TA_SLEEPRQ, TA_REQUEUE,
-	TA_ISSUE, TA_COMPLETE, TA_PLUG, TA_UNPLUG_IO, TA_UNPLUG_TIMER, TA_INSERT,
-	TA_SPLIT, TA_BOUNCE, TA_REMAP, TA_ABORT, TA_DRV_DATA,
+	TA_QUEUE = 1,
+	TA_BACKMERGE,
+	TA_FRONTMERGE,
+	TA_GETRQ,
+	TA_SLEEPRQ,
+	TA_REQUEUE,
+	TA_ISSUE,
+	TA_COMPLETE,
+	TA_PLUG,
+	TA_UNPLUG_IO,
+	TA_UNPLUG_TIMER,
+	TA_INSERT,
+	TA_SPLIT,
+	TA_BOUNCE,
+	TA_REMAP,
+	TA_ABORT,
+	TA_DRV_DATA,
 };
 #define TA_CGROUP (1u << 8)
 #define TC_READ (1ull << 0)
@@ -151,10 +164,7 @@ static uint32_t be32(const unsigned char *p)
 {
 	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
-static uint64_t be64(const unsigned char *p)
-{
-	return ((uint64_t)be32(p) << 32) | be32(p + 4);
-}
+static uint64_t be64(const unsigned char *p) { return ((uint64_t)be32(p) << 32) | be32(p + 4); }
 
 /* Magic of a record: version (7 or 8) and whether it is byte-swapped; 0 if
  * not a blktrace record. */
@@ -323,17 +333,16 @@ static int src_sync(struct bt *b, struct src *s, size_t avail)
 		s->swap = swap;
 		return REC_OK;
 	}
-	int rc = bad(b, s,
-		     reel_errf(b->errmsg, b->errlen, REEL_E_PARSE,
-			       "%s: byte %llu: %s (magic %02x%02x%02x%02x); the file is "
-			       "corrupt or not blktrace output; --skip-bad skips to the "
-			       "next record",
-			       s->path, (unsigned long long)at,
-			       v ? "record version or byte order changes mid-file"
-				 : "not a blktrace record",
-			       avail > 0 ? s->buf[s->pos] : 0, avail > 1 ? s->buf[s->pos + 1] : 0,
-			       avail > 2 ? s->buf[s->pos + 2] : 0,
-			       avail > 3 ? s->buf[s->pos + 3] : 0));
+	int rc = bad(
+	    b, s,
+	    reel_errf(b->errmsg, b->errlen, REEL_E_PARSE,
+		      "%s: byte %llu: %s (magic %02x%02x%02x%02x); the file is "
+		      "corrupt or not blktrace output; --skip-bad skips to the "
+		      "next record",
+		      s->path, (unsigned long long)at,
+		      v ? "record version or byte order changes mid-file" : "not a blktrace record",
+		      avail > 0 ? s->buf[s->pos] : 0, avail > 1 ? s->buf[s->pos + 1] : 0,
+		      avail > 2 ? s->buf[s->pos + 2] : 0, avail > 3 ? s->buf[s->pos + 3] : 0));
 	if (rc)
 		return rc;
 	if (!s->version) /* never synchronised: nothing to resync to */
@@ -343,8 +352,8 @@ static int src_sync(struct bt *b, struct src *s, size_t avail)
 }
 
 /* The fixed part of a version 7 or 8 record. */
-static void decode_header(const unsigned char *p, int v, int swap, struct bev *e,
-			  uint64_t *action, uint16_t *pdu_len)
+static void decode_header(const unsigned char *p, int v, int swap, struct bev *e, uint64_t *action,
+			  uint16_t *pdu_len)
 {
 	memset(e, 0, sizeof(*e));
 	e->t = (int64_t)rd64(p + 8, swap);
@@ -396,18 +405,20 @@ static int read_record(struct bt *b, struct src *s, struct bev *e, uint64_t *act
 		return rc;
 	size_t hsz = s->version == 8 ? BT_V8_SIZE : BT_V7_SIZE;
 	if (avail < hsz)
-		return src_cut(b, s,
-			       reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
-					 "%s: byte %llu: record cut short (%zu of %zu bytes): the "
-					 "trace was interrupted; --skip-bad imports what precedes it",
-					 s->path, (unsigned long long)at, avail, hsz));
+		return src_cut(
+		    b, s,
+		    reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
+			      "%s: byte %llu: record cut short (%zu of %zu bytes): the "
+			      "trace was interrupted; --skip-bad imports what precedes it",
+			      s->path, (unsigned long long)at, avail, hsz));
 	decode_header(s->buf + s->pos, s->version, s->swap, e, action, pdu_len);
 	if (src_fill(b, s, hsz + *pdu_len) < hsz + *pdu_len)
-		return src_cut(b, s,
-			       reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
-					 "%s: byte %llu: payload cut short (%u bytes announced): the "
-					 "trace was interrupted; --skip-bad imports what precedes it",
-					 s->path, (unsigned long long)at, *pdu_len));
+		return src_cut(
+		    b, s,
+		    reel_errf(b->errmsg, b->errlen, REEL_E_TRUNCATED,
+			      "%s: byte %llu: payload cut short (%u bytes announced): the "
+			      "trace was interrupted; --skip-bad imports what precedes it",
+			      s->path, (unsigned long long)at, *pdu_len));
 	*pdu = s->buf + s->pos + hsz; /* src_fill may have moved the data */
 	s->pos += hsz + *pdu_len;
 	b->st->lines++;
@@ -453,14 +464,22 @@ static int notify(struct bt *b, const struct bev *e, unsigned code, const unsign
 static char event_action(struct bev *e, unsigned code, const unsigned char *pdu, uint16_t pdu_len)
 {
 	switch (code) {
-	case TA_QUEUE: return 'Q';
-	case TA_BACKMERGE: return 'M';
-	case TA_FRONTMERGE: return 'F';
-	case TA_GETRQ: return 'G';
-	case TA_REQUEUE: return 'R';
-	case TA_ISSUE: return 'D';
-	case TA_COMPLETE: return 'C';
-	case TA_INSERT: return 'I';
+	case TA_QUEUE:
+		return 'Q';
+	case TA_BACKMERGE:
+		return 'M';
+	case TA_FRONTMERGE:
+		return 'F';
+	case TA_GETRQ:
+		return 'G';
+	case TA_REQUEUE:
+		return 'R';
+	case TA_ISSUE:
+		return 'D';
+	case TA_COMPLETE:
+		return 'C';
+	case TA_INSERT:
+		return 'I';
 	case TA_SPLIT:
 		if (pdu_len < 8)
 			return 0;
@@ -567,7 +586,8 @@ static int process(struct bt *b, const struct bev *be)
 	}
 	int rc = reel_join_push(b->j, &e);
 	if (rc)
-		return reel_errf(b->errmsg, b->errlen, rc, "writing the records: %s", reel_writer_errmsg(b->w));
+		return reel_errf(b->errmsg, b->errlen, rc, "writing the records: %s",
+				 reel_writer_errmsg(b->w));
 	return 0;
 }
 
@@ -576,7 +596,8 @@ static int add_src(struct bt *b, const char *path, char *owned, const char *base
 {
 	if (b->nsrcs >= BT_MAX_FILES) {
 		free(owned);
-		return reel_errf(b->errmsg, b->errlen, REEL_E_RANGE, "%s: more than %d input files", path, BT_MAX_FILES);
+		return reel_errf(b->errmsg, b->errlen, REEL_E_RANGE, "%s: more than %d input files",
+				 path, BT_MAX_FILES);
 	}
 	if (REEL_VEC_RESERVE(b->srcs, b->nsrcs, b->srcs_cap, 16)) {
 		free(owned);
@@ -691,10 +712,11 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		if (is_file) {
 			rc = add_src(&b, paths[i], NULL, bases[i]);
 		} else if (!expand_base(&b, paths[i], bases[i])) {
-			rc = reel_errf(b.errmsg, b.errlen, REEL_E_IO,
-				    "%s: no such file, nor files %s.blktrace.N (give the per-CPU "
-				    "files, their base name, or a piped stream)",
-				    paths[i], paths[i]);
+			rc =
+			    reel_errf(b.errmsg, b.errlen, REEL_E_IO,
+				      "%s: no such file, nor files %s.blktrace.N (give the per-CPU "
+				      "files, their base name, or a piped stream)",
+				      paths[i], paths[i]);
 		}
 	}
 	if (!rc && !b.nsrcs)
@@ -703,7 +725,8 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		struct src *s = &b.srcs[i];
 		s->fd = !strcmp(s->path, "-") ? 0 : open(s->path, O_RDONLY | O_CLOEXEC);
 		if (s->fd < 0) {
-			rc = reel_errf(b.errmsg, b.errlen, REEL_E_IO, "%s: %s", s->path, strerror(errno));
+			rc = reel_errf(b.errmsg, b.errlen, REEL_E_IO, "%s: %s", s->path,
+				       strerror(errno));
 			break;
 		}
 		s->buf = malloc(BT_BUF);
@@ -723,10 +746,12 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 			if (b.srcs[i].active && (!lag || b.srcs[i].last_t < lag->last_t))
 				lag = &b.srcs[i];
 		int64_t win = b.multi_cpu ? BT_STREAM_WINDOW_NS : 0, upto = INT64_MIN;
-		if (lag && lag->last_t != INT64_MIN && __builtin_sub_overflow(lag->last_t, win, &upto))
+		if (lag && lag->last_t != INT64_MIN &&
+		    __builtin_sub_overflow(lag->last_t, win, &upto))
 			upto = INT64_MIN;
 		while (b.heap.n && !rc &&
-		       (!lag || (upto != INT64_MIN && b.heap.v[0].t <= upto) || b.heap.n > BT_HEAP_CAP)) {
+		       (!lag || (upto != INT64_MIN && b.heap.v[0].t <= upto) ||
+			b.heap.n > BT_HEAP_CAP)) {
 			struct bev e = bev_heap_pop(&b.heap);
 			rc = process(&b, &e);
 		}
@@ -737,7 +762,8 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 	if (!rc) {
 		rc = reel_join_finish(b.j);
 		if (rc)
-			reel_errf(b.errmsg, b.errlen, rc, "writing the records: %s", reel_writer_errmsg(w));
+			reel_errf(b.errmsg, b.errlen, rc, "writing the records: %s",
+				  reel_writer_errmsg(w));
 	}
 	if (b.j) {
 		reel_join_stats(b.j, &st->join);
@@ -749,11 +775,14 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		reel_writer_meta_int(w, REEL_META_JOIN_MERGED, (int64_t)st->join.merged);
 		reel_writer_meta_int(w, REEL_META_JOIN_SPLIT, (int64_t)st->join.split);
 		reel_writer_meta_int(w, REEL_META_JOIN_REMAPPED, (int64_t)st->join.remapped);
-		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS, (int64_t)st->join.orphan_events);
-		reel_writer_meta_int(w, REEL_META_BLKTRACE_VERSION, b.nsrcs ? b.srcs[0].version : 0);
+		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS,
+				     (int64_t)st->join.orphan_events);
+		reel_writer_meta_int(w, REEL_META_BLKTRACE_VERSION,
+				     b.nsrcs ? b.srcs[0].version : 0);
 		reel_writer_meta_int(w, REEL_META_BLKTRACE_MESSAGES, (int64_t)b.messages);
 		if (b.have_wall && b.have_genesis) /* wall clock of time zero */
-			reel_writer_meta_int(w, REEL_META_BLKTRACE_START_UNIX_NS, start_unix_ns(&b));
+			reel_writer_meta_int(w, REEL_META_BLKTRACE_START_UNIX_NS,
+					     start_unix_ns(&b));
 	}
 	reel_join_destroy(b.j);
 	for (size_t i = 0; i < b.nsrcs; i++) {
@@ -798,9 +827,9 @@ static int bt_detect(const unsigned char *buf, size_t len, const char *path)
 }
 
 const struct reel_importer reel_imp_blktrace = {
-	.name = "blktrace",
-	.describe = "blktrace binary: per-CPU NAME.blktrace.N files (or NAME), or a piped stream; "
-		    "record versions 7 and 8, either byte order",
-	.detect = bt_detect,
-	.run = bt_run,
+    .name = "blktrace",
+    .describe = "blktrace binary: per-CPU NAME.blktrace.N files (or NAME), or a piped stream; "
+		"record versions 7 and 8, either byte order",
+    .detect = bt_detect,
+    .run = bt_run,
 };

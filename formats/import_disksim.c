@@ -32,11 +32,14 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 	if (t < 0)
 		return ti_bad(c, "time '%s' is negative", f[0]);
 	if (devno > 65535)
-		return ti_bad(c, "device number %llu is larger than 65535", (unsigned long long)devno);
+		return ti_bad(c, "device number %llu is larger than 65535",
+			      (unsigned long long)devno);
 	if (lba > UINT64_MAX / 512)
 		return ti_bad(c, "lba '%s' is out of range", f[2]);
 	if (size > UINT32_MAX / 512)
-		return ti_bad(c, "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)", (unsigned long long)size);
+		return ti_bad(c,
+			      "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)",
+			      (unsigned long long)size);
 	int dev = ti_device_find(c, devno, 0);
 	if (dev < 0) {
 		char name[32];
@@ -56,9 +59,9 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int disksim_run(const char *const *paths, size_t npaths,
-		       const struct reel_import_opts *o, struct reel_writer *w,
-		       struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int disksim_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		       struct reel_writer *w, struct reel_import_stats *st, char *errmsg,
+		       size_t errlen)
 {
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, disksim_line, NULL, NULL);
 }
@@ -70,8 +73,8 @@ static int disksim_detect_line(char *line, int lineno)
 	if (ti_blank(line))
 		return -1;
 	int n = ti_split(line, ' ', f, 6);
-	return n == 5 && ti_is_num(f[0]) && f[0][0] != '-' && ti_is_int(f[1]) &&
-	       ti_is_int(f[2]) && ti_is_int(f[3]) && ti_is_int(f[4]);
+	return n == 5 && ti_is_num(f[0]) && f[0][0] != '-' && ti_is_int(f[1]) && ti_is_int(f[2]) &&
+	       ti_is_int(f[3]) && ti_is_int(f[4]);
 }
 
 static int disksim_detect(const unsigned char *buf, size_t len, const char *path)
@@ -81,8 +84,8 @@ static int disksim_detect(const unsigned char *buf, size_t len, const char *path
 }
 
 const struct reel_importer reel_imp_disksim = {
-	.name = "disksim",
-	.describe = "DiskSim ASCII (time devno lba size flags; --time-unit ns|us|ms, default ms)",
-	.detect = disksim_detect,
-	.run = disksim_run,
+    .name = "disksim",
+    .describe = "DiskSim ASCII (time devno lba size flags; --time-unit ns|us|ms, default ms)",
+    .detect = disksim_detect,
+    .run = disksim_run,
 };

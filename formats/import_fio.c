@@ -16,7 +16,7 @@
 #include "formats/text_import.h"
 
 struct fio_state {
-	int version;    /* of the current file */
+	int version;	/* of the current file */
 	int64_t now_ns; /* version 2: the sum of the waits so far */
 };
 
@@ -60,7 +60,8 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 	char **a = f; /* a[0] file, a[1] action, a[2] offset, a[3] length */
 	if (s->version == 3) {
 		if (n != 3 && n != 5)
-			return ti_bad(c, "%d fields, expected 'TIME FILE ACTION [OFFSET LENGTH]'", n);
+			return ti_bad(c, "%d fields, expected 'TIME FILE ACTION [OFFSET LENGTH]'",
+				      n);
 		if ((rc = ti_field_dec(c, "time", f[0], 1000, &t)))
 			return rc;
 		if (t < 0)
@@ -91,7 +92,8 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 	memset(&r, 0, sizeof(r));
 	if (!strcmp(act, "wait")) {
 		if (s->version == 3)
-			return ti_bad(c, "'wait' is not valid in a version 3 iolog (fio ignores it)");
+			return ti_bad(c,
+				      "'wait' is not valid in a version 3 iolog (fio ignores it)");
 		if (off > (uint64_t)(INT64_MAX - s->now_ns) / 1000)
 			return ti_bad(c, "wait '%s' is out of range", a[2]);
 		s->now_ns += (int64_t)off * 1000;
@@ -106,10 +108,12 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 		r.op = REEL_OP_FLUSH;
 		off = len = 0;
 	} else {
-		return ti_bad(c, "action '%.40s' is not read, write, trim, sync, datasync or wait", act);
+		return ti_bad(c, "action '%.40s' is not read, write, trim, sync, datasync or wait",
+			      act);
 	}
 	if (len > UINT32_MAX)
-		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)len);
+		return ti_bad(c, "length %llu is over the largest, 4 GiB - 1 (4294967295 bytes)",
+			      (unsigned long long)len);
 	int dev = fio_dev(c, a[0]);
 	if (dev < 0)
 		return dev;
@@ -121,9 +125,8 @@ static int fio_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int fio_run(const char *const *paths, size_t npaths,
-		   const struct reel_import_opts *o, struct reel_writer *w,
-		   struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int fio_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen)
 {
 	struct fio_state s = {0};
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, fio_line, &s, fio_file);
@@ -131,15 +134,15 @@ static int fio_run(const char *const *paths, size_t npaths,
 
 static int fio_detect(const unsigned char *buf, size_t len, const char *path)
 {
-	if (len >= 19 && (!memcmp(buf, "fio version 2 iolog", 19) ||
-			  !memcmp(buf, "fio version 3 iolog", 19)))
+	if (len >= 19 &&
+	    (!memcmp(buf, "fio version 2 iolog", 19) || !memcmp(buf, "fio version 3 iolog", 19)))
 		return 100;
 	return 0;
 }
 
 const struct reel_importer reel_imp_fio = {
-	.name = "fio",
-	.describe = "fio iolog version 2 or 3 (fio --write_iolog)",
-	.detect = fio_detect,
-	.run = fio_run,
+    .name = "fio",
+    .describe = "fio iolog version 2 or 3 (fio --write_iolog)",
+    .detect = fio_detect,
+    .run = fio_run,
 };

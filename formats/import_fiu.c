@@ -24,8 +24,10 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 		return 0;
 	int n = ti_split(line, ' ', f, 10);
 	if (n != 9)
-		return ti_bad(c, "%d fields, expected 9 "
-			      "(ts_ns pid process lba size W|R major minor md5)", n);
+		return ti_bad(c,
+			      "%d fields, expected 9 "
+			      "(ts_ns pid process lba size W|R major minor md5)",
+			      n);
 	uint64_t ts, pid, lba, size, maj, min;
 	if ((rc = ti_field_u64(c, "timestamp", f[0], &ts)) ||
 	    (rc = ti_field_u64(c, "pid", f[1], &pid)) ||
@@ -49,7 +51,9 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	if (lba > UINT64_MAX / 512)
 		return ti_bad(c, "lba '%s' is out of range", f[3]);
 	if (size > UINT32_MAX / 512)
-		return ti_bad(c, "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)", (unsigned long long)size);
+		return ti_bad(c,
+			      "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)",
+			      (unsigned long long)size);
 	if (maj > 4095 || min > 1048575)
 		return ti_bad(c, "device %s,%s is not a valid major,minor", f[6], f[7]);
 	if (strcmp(f[2], s->last_comm)) {
@@ -71,8 +75,10 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	int dev = ti_device_find(c, (maj << 20) | min, 0);
 	if (dev < 0) {
 		char name[32];
-		snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)maj, (unsigned long long)min);
-		dev = ti_device(c, (maj << 20) | min, 0, 0, name, (uint32_t)maj, (uint32_t)min, 512);
+		snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)maj,
+			 (unsigned long long)min);
+		dev =
+		    ti_device(c, (maj << 20) | min, 0, 0, name, (uint32_t)maj, (uint32_t)min, 512);
 		if (dev < 0)
 			return dev;
 	}
@@ -85,9 +91,8 @@ static int fiu_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int fiu_run(const char *const *paths, size_t npaths,
-		   const struct reel_import_opts *o, struct reel_writer *w,
-		   struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int fiu_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen)
 {
 	struct fiu_state s;
 	memset(&s, 0, sizeof(s));
@@ -113,9 +118,9 @@ static int fiu_detect_line(char *line, int lineno)
 	if (ti_blank(line))
 		return -1;
 	int n = ti_split(line, ' ', f, 10);
-	return n == 9 && ti_is_int(f[0]) && ti_is_int(f[1]) && ti_is_int(f[3]) &&
-	       ti_is_int(f[4]) && (!strcmp(f[5], "R") || !strcmp(f[5], "W")) &&
-	       ti_is_int(f[6]) && ti_is_int(f[7]) && is_hex(f[8], 32);
+	return n == 9 && ti_is_int(f[0]) && ti_is_int(f[1]) && ti_is_int(f[3]) && ti_is_int(f[4]) &&
+	       (!strcmp(f[5], "R") || !strcmp(f[5], "W")) && ti_is_int(f[6]) && ti_is_int(f[7]) &&
+	       is_hex(f[8], 32);
 }
 
 static int fiu_detect(const unsigned char *buf, size_t len, const char *path)
@@ -125,8 +130,8 @@ static int fiu_detect(const unsigned char *buf, size_t len, const char *path)
 }
 
 const struct reel_importer reel_imp_fiu = {
-	.name = "fiu",
-	.describe = "FIU iodedup text (ts_ns pid process lba size W|R major minor md5)",
-	.detect = fiu_detect,
-	.run = fiu_run,
+    .name = "fiu",
+    .describe = "FIU iodedup text (ts_ns pid process lba size W|R major minor md5)",
+    .detect = fiu_detect,
+    .run = fiu_run,
 };

@@ -31,8 +31,10 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* a header line naming the columns */
 	if (n != 7)
-		return ti_bad(c, "%d fields, expected 7 "
-			      "(Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)", n);
+		return ti_bad(c,
+			      "%d fields, expected 7 "
+			      "(Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
+			      n);
 	uint64_t ts, disk, off, size, rt;
 	if ((rc = ti_field_u64(c, "timestamp", f[0], &ts)) ||
 	    (rc = ti_field_u64(c, "disk number", f[2], &disk)) ||
@@ -49,7 +51,8 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	else
 		return ti_bad(c, "type '%.40s' is neither Read nor Write", f[3]);
 	if (size > UINT32_MAX)
-		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)size);
+		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)",
+			      (unsigned long long)size);
 	if (rt > (uint64_t)INT64_MAX / 400)
 		return ti_bad(c, "response time '%s' is out of range", f[6]);
 	if (!*f[1])
@@ -57,7 +60,8 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	if (!s->have_t0) {
 		s->have_t0 = 1;
 		s->t0 = ts;
-		if (ts >= FILETIME_UNIX_EPOCH && (ts - FILETIME_UNIX_EPOCH) < (uint64_t)INT64_MAX / 100)
+		if (ts >= FILETIME_UNIX_EPOCH &&
+		    (ts - FILETIME_UNIX_EPOCH) < (uint64_t)INT64_MAX / 100)
 			ti_set_base(c, (int64_t)(ts - FILETIME_UNIX_EPOCH) * 100);
 	}
 	/* relative in filetime units first: absolute ns overflow 64 bits */
@@ -82,9 +86,8 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int msr_run(const char *const *paths, size_t npaths,
-		   const struct reel_import_opts *o, struct reel_writer *w,
-		   struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int msr_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen)
 {
 	struct msr_state s = {0};
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, msr_line, &s, NULL);
@@ -99,8 +102,8 @@ static int msr_detect_line(char *line, int lineno)
 	if (lineno == 1 && n == 7 && ti_is_word(f[0]))
 		return -1; /* header */
 	return n == 7 && ti_is_int(f[0]) && strlen(f[0]) >= 15 && ti_is_int(f[2]) &&
-	       (!strcasecmp(f[3], "Read") || !strcasecmp(f[3], "Write")) &&
-	       ti_is_int(f[4]) && ti_is_int(f[5]) && ti_is_int(f[6]);
+	       (!strcasecmp(f[3], "Read") || !strcasecmp(f[3], "Write")) && ti_is_int(f[4]) &&
+	       ti_is_int(f[5]) && ti_is_int(f[6]);
 }
 
 static int msr_detect(const unsigned char *buf, size_t len, const char *path)
@@ -110,8 +113,8 @@ static int msr_detect(const unsigned char *buf, size_t len, const char *path)
 }
 
 const struct reel_importer reel_imp_msr = {
-	.name = "msr",
-	.describe = "MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
-	.detect = msr_detect,
-	.run = msr_run,
+    .name = "msr",
+    .describe = "MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
+    .detect = msr_detect,
+    .run = msr_run,
 };

@@ -21,7 +21,8 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n < 5)
-		return ti_bad(c, "%d fields, expected at least 5 (ASU,LBA,Size,Opcode,Timestamp)", n);
+		return ti_bad(c, "%d fields, expected at least 5 (ASU,LBA,Size,Opcode,Timestamp)",
+			      n);
 	uint64_t asu, lba, size;
 	int64_t t;
 	if ((rc = ti_field_u64(c, "ASU", f[0], &asu)) ||
@@ -41,7 +42,8 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	if (lba > UINT64_MAX / lbs)
 		return ti_bad(c, "LBA '%s' is out of range", f[1]);
 	if (size > UINT32_MAX)
-		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)", (unsigned long long)size);
+		return ti_bad(c, "size %llu is over the largest, 4 GiB - 1 (4294967295 bytes)",
+			      (unsigned long long)size);
 	if (asu > 65535)
 		return ti_bad(c, "ASU %llu is larger than 65535", (unsigned long long)asu);
 	if (t < 0)
@@ -62,9 +64,8 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int spc_run(const char *const *paths, size_t npaths,
-		   const struct reel_import_opts *o, struct reel_writer *w,
-		   struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int spc_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen)
 {
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, spc_line, NULL, NULL);
 }
@@ -78,8 +79,8 @@ static int spc_detect_line(char *line, int lineno)
 	if (lineno == 1 && n >= 5 && n <= 16 && ti_is_word(f[0]))
 		return -1;
 	return n >= 5 && n <= 16 && ti_is_int(f[0]) && ti_is_int(f[1]) && ti_is_int(f[2]) &&
-	       (f[3][0] == 'r' || f[3][0] == 'R' || f[3][0] == 'w' || f[3][0] == 'W') &&
-	       !f[3][1] && ti_is_num(f[4]);
+	       (f[3][0] == 'r' || f[3][0] == 'R' || f[3][0] == 'w' || f[3][0] == 'W') && !f[3][1] &&
+	       ti_is_num(f[4]);
 }
 
 static int spc_detect(const unsigned char *buf, size_t len, const char *path)
@@ -89,8 +90,8 @@ static int spc_detect(const unsigned char *buf, size_t len, const char *path)
 }
 
 const struct reel_importer reel_imp_spc = {
-	.name = "spc",
-	.describe = "SPC / UMass CSV (ASU,LBA,Size,Opcode,Timestamp; --lba-size N, default 512)",
-	.detect = spc_detect,
-	.run = spc_run,
+    .name = "spc",
+    .describe = "SPC / UMass CSV (ASU,LBA,Size,Opcode,Timestamp; --lba-size N, default 512)",
+    .detect = spc_detect,
+    .run = spc_run,
 };

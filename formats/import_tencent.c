@@ -23,7 +23,8 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	if (c->in.lineno == 1 && ti_is_word(f[0]))
 		return 0; /* header */
 	if (n != 5)
-		return ti_bad(c, "%d fields, expected 5 (Timestamp,Offset,Size,IOType,VolumeID)", n);
+		return ti_bad(c, "%d fields, expected 5 (Timestamp,Offset,Size,IOType,VolumeID)",
+			      n);
 	int64_t t;
 	uint64_t off, size, type, vol;
 	if ((rc = ti_field_dec(c, "timestamp", f[0], 1000000000, &t)) ||
@@ -39,7 +40,8 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	if (off > UINT64_MAX / 512)
 		return ti_bad(c, "offset '%s' is out of range", f[1]);
 	if (size > UINT32_MAX / 512)
-		return ti_bad(c, "size %llu sectors is larger than 4 GiB", (unsigned long long)size);
+		return ti_bad(c, "size %llu sectors is larger than 4 GiB",
+			      (unsigned long long)size);
 	if (!c->seq && t >= UNIX_S_MIN * 1000000000ll)
 		ti_set_base(c, 0); /* raw times are Unix times */
 	int dev = ti_device_find(c, vol, 0);
@@ -61,9 +63,9 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	return ti_emit(c, &r);
 }
 
-static int tencent_run(const char *const *paths, size_t npaths,
-		       const struct reel_import_opts *o, struct reel_writer *w,
-		       struct reel_import_stats *st, char *errmsg, size_t errlen)
+static int tencent_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		       struct reel_writer *w, struct reel_import_stats *st, char *errmsg,
+		       size_t errlen)
 {
 	return ti_run(paths, npaths, o, w, st, errmsg, errlen, tencent_line, NULL, NULL);
 }
@@ -87,8 +89,8 @@ static int tencent_detect(const unsigned char *buf, size_t len, const char *path
 }
 
 const struct reel_importer reel_imp_tencent = {
-	.name = "tencent",
-	.describe = "Tencent CBS CSV (Timestamp_s,Offset,Size (sectors),IOType 0/1,VolumeID)",
-	.detect = tencent_detect,
-	.run = tencent_run,
+    .name = "tencent",
+    .describe = "Tencent CBS CSV (Timestamp_s,Offset,Size (sectors),IOType 0/1,VolumeID)",
+    .detect = tencent_detect,
+    .run = tencent_run,
 };

@@ -21,11 +21,10 @@
  * life of an I/O from Q through its parts and requests to the record
  * written), and its hash, request and FIFO helpers exist only for it.
  */
+#include "formats/reel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/reel.h"
-
 
 #define DEF_WINDOW_NS (30ll * 1000000000ll)
 #define DEF_CAP ((size_t)1 << 20)
@@ -125,7 +124,8 @@ static int h_link(struct htab *t, struct hnode *n, unsigned cls)
 		else if (!(k = malloc(sizeof(*k))))
 			return REEL_E_NOMEM;
 		size_t s = hslot(t, n->devt, n->key, cls);
-		*k = (struct hkey){.next = t->b[s], .key = n->key, .devt = n->devt, .cls = (uint8_t)cls};
+		*k = (struct hkey){
+		    .next = t->b[s], .key = n->key, .devt = n->devt, .cls = (uint8_t)cls};
 		t->b[s] = k;
 		t->n++;
 	}
@@ -331,10 +331,7 @@ struct reel_join {
 	int finished;
 };
 
-static inline uint32_t nsect_of(uint32_t bytes)
-{
-	return (uint32_t)(((uint64_t)bytes + 511) >> 9);
-}
+static inline uint32_t nsect_of(uint32_t bytes) { return (uint32_t)(((uint64_t)bytes + 511) >> 9); }
 
 /* t is more than win before now (no overflow whatever the times) */
 static inline int older(int64_t now, int64_t t, int64_t win)
@@ -792,7 +789,8 @@ static int remap_clone(struct reel_join *j, const struct reel_event *e)
 	int n = 0;
 	for (struct io *io = j->tail; io && n < 256; io = io->prev, n++) {
 		uint64_t s0 = io->ho.key, len = nsect_of(io->rec.length);
-		if (io->ho.devt != e->from_devt || e->from_sector < s0 || e->from_sector >= s0 + len)
+		if (io->ho.devt != e->from_devt || e->from_sector < s0 ||
+		    e->from_sector >= s0 + len)
 			continue;
 		struct part *q = calloc(1, sizeof(*q));
 		if (!q)
@@ -1254,10 +1252,7 @@ int reel_join_finish(struct reel_join *j)
 	return rc;
 }
 
-void reel_join_stats(const struct reel_join *j, struct reel_join_stats *s)
-{
-	*s = j->st;
-}
+void reel_join_stats(const struct reel_join *j, struct reel_join_stats *s) { *s = j->st; }
 
 void reel_join_destroy(struct reel_join *j)
 {

@@ -128,8 +128,8 @@ static int make_tmp(struct reel_out *o, char *err, size_t errlen)
 		if (snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.ioreel-%ld-%u", dlen, o->path, base,
 			     (long)getpid(), n) >= (int)sizeof(o->tmp))
 			return reel_errf(err, errlen, REEL_E_ARG, "%s: name too long", o->path);
-		o->fd = openat(o->dirfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			       0644);
+		o->fd = openat(o->dirfd, o->tmp,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (o->fd >= 0)
 			return 0;
 		if (errno != EEXIST)
@@ -185,8 +185,8 @@ int reel_out_commit(struct reel_out *o, char *err, size_t errlen)
 	int rc = 0, e = 0;
 	if (o->is_stdout) {
 		if (fflush(stdout) || ferror(stdout))
-			return reel_errf(err, errlen, REEL_E_IO, "standard output: write failed: %s",
-					 strerror(errno));
+			return reel_errf(err, errlen, REEL_E_IO,
+					 "standard output: write failed: %s", strerror(errno));
 		return 0;
 	}
 	if (!o->tmp[0])
@@ -245,9 +245,9 @@ int reel_outdir_open(const char *dir, char *err, size_t errlen)
 	if (fd < 0)
 		return reel_errf(err, errlen, -errno,
 				 errno == ELOOP || errno == ENOTDIR
-					 ? "%s: not a folder (or a symbolic link to one); name a "
-					   "folder for the output"
-					 : "%s: %s",
+				     ? "%s: not a folder (or a symbolic link to one); name a "
+				       "folder for the output"
+				     : "%s: %s",
 				 dir, strerror(errno));
 	if (fstat(fd, &st) < 0 || (geteuid() == 0 && st.st_uid != 0) ||
 	    (geteuid() != 0 && st.st_uid != geteuid())) {

@@ -23,20 +23,20 @@ extern "C" {
 #endif
 
 /* ---- errors: one list makes both the enum and reel_strerror() --------- */
-#define REEL_LIST_ERRORS(X)                                                  \
-	X(NOMEM, "out of memory")                                            \
-	X(IO, "input/output error")                                          \
-	X(NOTREEL, "not an ioreel file")                                     \
-	X(VERSION, "unsupported .reel version")                              \
-	X(CHECKSUM, "checksum mismatch")                                     \
-	X(CORRUPT, "corrupt data")                                           \
-	X(TRUNCATED, "file cut short")                                       \
-	X(PARSE, "malformed input")                                          \
-	X(FORMAT, "unknown or undetectable input format")                    \
-	X(UNSUPPORTED, "unsupported feature")                                \
-	X(ARG, "invalid argument")                                           \
-	X(RANGE, "value out of range")                                       \
-	X(EXISTS, "file exists")                                             \
+#define REEL_LIST_ERRORS(X)                                                                        \
+	X(NOMEM, "out of memory")                                                                  \
+	X(IO, "input/output error")                                                                \
+	X(NOTREEL, "not an ioreel file")                                                           \
+	X(VERSION, "unsupported .reel version")                                                    \
+	X(CHECKSUM, "checksum mismatch")                                                           \
+	X(CORRUPT, "corrupt data")                                                                 \
+	X(TRUNCATED, "file cut short")                                                             \
+	X(PARSE, "malformed input")                                                                \
+	X(FORMAT, "unknown or undetectable input format")                                          \
+	X(UNSUPPORTED, "unsupported feature")                                                      \
+	X(ARG, "invalid argument")                                                                 \
+	X(RANGE, "value out of range")                                                             \
+	X(EXISTS, "file exists")                                                                   \
 	X(INTERRUPTED, "interrupted")
 
 enum reel_err {
@@ -45,7 +45,7 @@ enum reel_err {
 #define REEL_X_ENUM(name, msg) REEL_E_##name,
 	REEL_LIST_ERRORS(REEL_X_ENUM)
 #undef REEL_X_ENUM
-	REEL_E__END
+	    REEL_E__END
 };
 
 /* Message for a REEL_E_* code, or strerror(-err) for a -errno value. */
@@ -59,7 +59,7 @@ const char *reel_strerror(int err);
  * to do.
  */
 int reel_errf(char *buf, size_t len, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 void reel_verrf(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* ---- the record: one per I/O ------------------------------------------ */
@@ -107,27 +107,27 @@ struct reel_rec {
 	uint64_t offset; /* bytes from the start of the device */
 	uint32_t length; /* bytes */
 	uint32_t pid;
-	uint32_t comm;   /* interned process name: see reel_writer_intern() */
-	int32_t error;   /* 0 or -errno */
-	uint16_t dev;    /* device id, see struct reel_device */
+	uint32_t comm; /* interned process name: see reel_writer_intern() */
+	int32_t error; /* 0 or -errno */
+	uint16_t dev;  /* device id, see struct reel_device */
 	uint16_t cpu;
-	uint16_t has;    /* REEL_HAS_* */
-	uint8_t op;      /* enum reel_op */
-	uint8_t flags;   /* REEL_FL_* */
+	uint16_t has;  /* REEL_HAS_* */
+	uint8_t op;    /* enum reel_op */
+	uint8_t flags; /* REEL_FL_* */
 };
 
-const char *reel_op_name(int op);      /* "read", "write", ... or "?" */
-int reel_op_parse(const char *name);   /* enum reel_op, or -1 */
+const char *reel_op_name(int op);    /* "read", "write", ... or "?" */
+int reel_op_parse(const char *name); /* enum reel_op, or -1 */
 /* "sync,fua" style; returns chars written (snprintf semantics) */
 int reel_flags_format(unsigned flags, char *buf, size_t len);
 
 /* ---- header ------------------------------------------------------------ */
 struct reel_device {
 	uint16_t id;
-	char name[64];       /* "loop0", "sda", "259,0", "asu3", ... */
+	char name[64];	       /* "loop0", "sda", "259,0", "asu3", ... */
 	uint32_t major, minor; /* 0 when unknown */
-	uint32_t lbs, pbs;   /* logical / physical block size, 0 unknown */
-	uint64_t capacity;   /* bytes, 0 unknown */
+	uint32_t lbs, pbs;     /* logical / physical block size, 0 unknown */
+	uint64_t capacity;     /* bytes, 0 unknown */
 };
 
 /* Free-form metadata: flat dotted keys ("replay.engine", "capture.lost"). */
@@ -145,80 +145,130 @@ struct reel_meta {
  * here, and listed in FORMAT.md section 5 (a unit test checks the table).
  * X(IDENT, "key", type, writer, meaning) makes REEL_META_<IDENT>.
  */
-#define REEL_META_KEYS(X)  \
-	X(REPLAY_TARGETS, "replay.targets", str, "replay", "targets, comma-separated, in trace-device order") \
-	X(REPLAY_TRACE, "replay.trace", str, "replay", "path of the replayed trace") \
-	X(REPLAY_TRACE_DURATION_NS, "replay.trace_duration_ns", int, "replay", "span of the replayed trace, ns") \
-	X(REPLAY_ENGINE, "replay.engine", str, "replay", "engine: libaio, io_uring, psync or null") \
-	X(REPLAY_TIMING, "replay.timing", str, "replay", "original or afap") \
-	X(REPLAY_SPEED, "replay.speed", dbl, "replay", "speed factor of original timing") \
-	X(REPLAY_MAX_IDLE_NS, "replay.max_idle_ns", int, "replay", "--max-idle: idle stretches cut to this, ns (absent: none)") \
-	X(REPLAY_QD, "replay.qd", str, "replay", "queue depth as chosen (\"32\", \"original\", \"x2\", with the reason when defaulted)") \
-	X(REPLAY_ORDER, "replay.order", str, "replay", "none, strict or dependency") \
-	X(REPLAY_POINT, "replay.point", str, "replay", "queue or issue: which trace time was replayed") \
-	X(REPLAY_DATA, "replay.data", str, "replay", "data mode as given (random, zero, ratio:R, pattern:HEX)") \
-	X(REPLAY_DEDUPE, "replay.dedupe", int, "replay", "share of repeated 4 KiB pieces, percent") \
-	X(REPLAY_READ_ONLY, "replay.read_only", int, "replay", "1 when writes were replayed as reads") \
-	X(REPLAY_BUFFERED, "replay.buffered", int, "replay", "1 when the page cache was used") \
-	X(REPLAY_PRECONDITION, "replay.precondition", int, "replay", "1 when targets were filled first") \
-	X(REPLAY_LABEL, "replay.label", str, "replay", "short name of the run for tables and plots") \
-	X(REPLAY_REALTIME, "replay.realtime", int, "replay", "1 when the issuing thread ran SCHED_FIFO") \
-	X(REPLAY_T0_MONO_NS, "replay.t0_mono_ns", int, "replay", "time zero on the replaying host's CLOCK_MONOTONIC, ns") \
-	X(REPLAY_SCHEDULE_SLIPPED, "replay.schedule_slipped", int, "replay", "1 when issue error p99 exceeded 1 ms (timing original): the host set the pace") \
-	X(REPLAY_DURATION_NS, "replay.duration_ns", int, "replay", "wall time of the replay, ns") \
-	X(REPLAY_INTERRUPTED, "replay.interrupted", int, "replay", "1 when stopped by a signal before the end") \
-	X(REPLAY_RATIO_ACHIEVED, "replay.ratio_achieved", dbl, "replay", "LZ4 compression ratio of the data written, measured") \
-	X(REPLAY_IOS, "replay.ios", int, "replay", "I/Os replayed") \
-	X(REPLAY_ERRORS, "replay.errors", int, "replay", "I/Os that completed with an error") \
-	X(REPLAY_SKIPPED, "replay.skipped", int, "replay", "trace I/Os not replayed (unmapped device, read-only)") \
+#define REEL_META_KEYS(X)                                                                          \
+	X(REPLAY_TARGETS, "replay.targets", str, "replay",                                         \
+	  "targets, comma-separated, in trace-device order")                                       \
+	X(REPLAY_TRACE, "replay.trace", str, "replay", "path of the replayed trace")               \
+	X(REPLAY_TRACE_DURATION_NS, "replay.trace_duration_ns", int, "replay",                     \
+	  "span of the replayed trace, ns")                                                        \
+	X(REPLAY_ENGINE, "replay.engine", str, "replay",                                           \
+	  "engine: libaio, io_uring, psync or null")                                               \
+	X(REPLAY_TIMING, "replay.timing", str, "replay", "original or afap")                       \
+	X(REPLAY_SPEED, "replay.speed", dbl, "replay", "speed factor of original timing")          \
+	X(REPLAY_MAX_IDLE_NS, "replay.max_idle_ns", int, "replay",                                 \
+	  "--max-idle: idle stretches cut to this, ns (absent: none)")                             \
+	X(REPLAY_QD, "replay.qd", str, "replay",                                                   \
+	  "queue depth as chosen (\"32\", \"original\", \"x2\", with the reason when defaulted)")  \
+	X(REPLAY_ORDER, "replay.order", str, "replay", "none, strict or dependency")               \
+	X(REPLAY_POINT, "replay.point", str, "replay",                                             \
+	  "queue or issue: which trace time was replayed")                                         \
+	X(REPLAY_DATA, "replay.data", str, "replay",                                               \
+	  "data mode as given (random, zero, ratio:R, pattern:HEX)")                               \
+	X(REPLAY_DEDUPE, "replay.dedupe", int, "replay",                                           \
+	  "share of repeated 4 KiB pieces, percent")                                               \
+	X(REPLAY_READ_ONLY, "replay.read_only", int, "replay",                                     \
+	  "1 when writes were replayed as reads")                                                  \
+	X(REPLAY_BUFFERED, "replay.buffered", int, "replay", "1 when the page cache was used")     \
+	X(REPLAY_PRECONDITION, "replay.precondition", int, "replay",                               \
+	  "1 when targets were filled first")                                                      \
+	X(REPLAY_LABEL, "replay.label", str, "replay",                                             \
+	  "short name of the run for tables and plots")                                            \
+	X(REPLAY_REALTIME, "replay.realtime", int, "replay",                                       \
+	  "1 when the issuing thread ran SCHED_FIFO")                                              \
+	X(REPLAY_T0_MONO_NS, "replay.t0_mono_ns", int, "replay",                                   \
+	  "time zero on the replaying host's CLOCK_MONOTONIC, ns")                                 \
+	X(REPLAY_SCHEDULE_SLIPPED, "replay.schedule_slipped", int, "replay",                       \
+	  "1 when issue error p99 exceeded 1 ms (timing original): the host set the pace")         \
+	X(REPLAY_DURATION_NS, "replay.duration_ns", int, "replay", "wall time of the replay, ns")  \
+	X(REPLAY_INTERRUPTED, "replay.interrupted", int, "replay",                                 \
+	  "1 when stopped by a signal before the end")                                             \
+	X(REPLAY_RATIO_ACHIEVED, "replay.ratio_achieved", dbl, "replay",                           \
+	  "LZ4 compression ratio of the data written, measured")                                   \
+	X(REPLAY_IOS, "replay.ios", int, "replay", "I/Os replayed")                                \
+	X(REPLAY_ERRORS, "replay.errors", int, "replay", "I/Os that completed with an error")      \
+	X(REPLAY_SKIPPED, "replay.skipped", int, "replay",                                         \
+	  "trace I/Os not replayed (unmapped device, read-only)")                                  \
 	X(CAPTURE_KERNEL, "capture.kernel", str, "capture", "uname release of the capturing host") \
-	X(CAPTURE_HOST, "capture.host", str, "capture", "host name") \
-	X(CAPTURE_CLOCK, "capture.clock", str, "capture", "trace clock (mono)") \
-	X(CAPTURE_INSTANCE, "capture.instance", str, "capture", "tracefs instance used") \
+	X(CAPTURE_HOST, "capture.host", str, "capture", "host name")                               \
+	X(CAPTURE_CLOCK, "capture.clock", str, "capture", "trace clock (mono)")                    \
+	X(CAPTURE_INSTANCE, "capture.instance", str, "capture", "tracefs instance used")           \
 	X(CAPTURE_BUFFER_KB, "capture.buffer_kb", int, "capture", "per-CPU ring buffer size, KiB") \
-	X(CAPTURE_COMMAND, "capture.command", str, "capture", "the command run under capture") \
-	X(CAPTURE_DROP_CACHES, "capture.drop_caches", int, "capture", "1 when caches were dropped first") \
-	X(CAPTURE_DISTURBED, "capture.disturbed", str, "capture", "what another program changed in the capture's tracing instance (events lost)") \
+	X(CAPTURE_COMMAND, "capture.command", str, "capture", "the command run under capture")     \
+	X(CAPTURE_DROP_CACHES, "capture.drop_caches", int, "capture",                              \
+	  "1 when caches were dropped first")                                                      \
+	X(CAPTURE_DISTURBED, "capture.disturbed", str, "capture",                                  \
+	  "what another program changed in the capture's tracing instance (events lost)")          \
 	X(CAPTURE_DROPPED, "capture.dropped", int, "capture", "events dropped by the ring buffer") \
 	X(CAPTURE_DURATION_NS, "capture.duration_ns", int, "capture", "length of the capture, ns") \
-	X(CAPTURE_EVENTS, "capture.events", int, "capture", "events read") \
-	X(CAPTURE_EXIT_SIGNAL, "capture.exit_signal", int, "capture", "signal that ended the command") \
-	X(CAPTURE_EXIT_STATUS, "capture.exit_status", int, "capture", "exit status of the command") \
-	X(CAPTURE_INTERRUPTED, "capture.interrupted", int, "capture", "1 when stopped by a signal") \
-	X(CAPTURE_LOST_EVENTS, "capture.lost_events", int, "capture", "events lost in all (dropped + overrun + missed)") \
+	X(CAPTURE_EVENTS, "capture.events", int, "capture", "events read")                         \
+	X(CAPTURE_EXIT_SIGNAL, "capture.exit_signal", int, "capture",                              \
+	  "signal that ended the command")                                                         \
+	X(CAPTURE_EXIT_STATUS, "capture.exit_status", int, "capture",                              \
+	  "exit status of the command")                                                            \
+	X(CAPTURE_INTERRUPTED, "capture.interrupted", int, "capture",                              \
+	  "1 when stopped by a signal")                                                            \
+	X(CAPTURE_LOST_EVENTS, "capture.lost_events", int, "capture",                              \
+	  "events lost in all (dropped + overrun + missed)")                                       \
 	X(CAPTURE_MISSED, "capture.missed", int, "capture", "events the kernel reports as missed") \
-	X(CAPTURE_OVERRUN, "capture.overrun", int, "capture", "events overwritten in the ring buffer") \
-	X(CAPTURE_PID_FILTERED, "capture.pid_filtered", int, "capture", "events of other processes left out") \
-	X(CAPTURE_PID_TREE, "capture.pid_tree", int, "capture", "1 when only the command's process tree was kept") \
-	X(CAPTURE_JOIN_RECORDS, "capture.join.records", int, "capture", "I/Os written by the joiner") \
-	X(CAPTURE_JOIN_NO_ISSUE, "capture.join.no_issue", int, "capture", "I/Os without an issue event") \
-	X(CAPTURE_JOIN_NO_COMPLETE, "capture.join.no_complete", int, "capture", "I/Os without a completion") \
-	X(CAPTURE_JOIN_MERGED, "capture.join.merged", int, "capture", "bios merged into another's request") \
-	X(CAPTURE_JOIN_SPLIT, "capture.join.split", int, "capture", "bios split by the block layer") \
-	X(CAPTURE_JOIN_REMAPPED, "capture.join.remapped", int, "capture", "bios remapped from another device") \
-	X(CAPTURE_JOIN_ORPHAN_EVENTS, "capture.join.orphan_events", int, "capture", "issue/complete events matching no queued I/O") \
-	X(JOIN_NO_ISSUE, "join.no_issue", int, "import (blktrace, blkparse)", "I/Os without an issue event") \
-	X(JOIN_NO_COMPLETE, "join.no_complete", int, "import (blktrace, blkparse)", "I/Os without a completion") \
-	X(JOIN_MERGED, "join.merged", int, "import (blktrace, blkparse)", "bios merged into another's request") \
-	X(JOIN_SPLIT, "join.split", int, "import (blktrace, blkparse)", "bios split by the block layer") \
-	X(JOIN_REMAPPED, "join.remapped", int, "import (blktrace, blkparse)", "bios remapped from another device") \
-	X(JOIN_ORPHAN_EVENTS, "join.orphan_events", int, "import (blktrace, blkparse)", "events matching no queued I/O") \
-	X(BLKTRACE_VERSION, "blktrace.version", int, "import (blktrace)", "blktrace record version (7 or 8)") \
-	X(BLKTRACE_MESSAGES, "blktrace.messages", int, "import (blktrace)", "message records skipped") \
-	X(BLKTRACE_START_UNIX_NS, "blktrace.start_unix_ns", int, "import (blktrace)", "wall clock of the trace start, from its notify records") \
-	X(IMPORT_OUT_OF_ORDER, "import.out_of_order", int, "import (text formats)", "records that arrived out of time order (sorted)") \
-	X(IMPORT_START_UNIX_NS, "import.start_unix_ns", int, "import (text formats)", "wall clock of time zero, when the source gives it") \
-	X(MODEL_PATH, "model.path", str, "model gen", "the MODEL.json generated from") \
-	X(MODEL_SEED, "model.seed", int, "model gen", "random seed") \
-	X(MODEL_RATE, "model.rate", dbl, "model gen", "rate factor") \
-	X(MODEL_DURATION_NS, "model.duration_ns", int, "model gen", "duration generated, ns") \
-	X(CLUSTER_RANKS, "cluster.ranks", int, "replay/capture --mpi", "number of MPI ranks") \
-	X(CLUSTER_VERSION, "cluster.version", str, "replay/capture --mpi", "ioreel version every rank ran") \
-	X(CLUSTER_TRACE_CHECKSUM, "cluster.trace_checksum", str, "replay --mpi", "FNV-1a 64 of the trace file, checked equal on every rank") \
-	X(CLUSTER_START_SKEW_NS, "cluster.start_skew_ns", int, "replay/capture --mpi", "spread of the ranks' measured start times on the common clock, ns") \
-	X(CLUSTER_CLOCK_RESIDUAL_NS, "cluster.clock_residual_ns", int, "replay/capture --mpi", "largest offset left after correction (a second measurement), ns") \
-	X(CLUSTER_FAILED_RANK, "cluster.failed_rank", int, "replay/capture --mpi", "first rank that failed (absent when none did)") \
-	X(CLUSTER_ERROR, "cluster.error", str, "replay/capture --mpi", "that rank's error, naming rank and host")
+	X(CAPTURE_OVERRUN, "capture.overrun", int, "capture",                                      \
+	  "events overwritten in the ring buffer")                                                 \
+	X(CAPTURE_PID_FILTERED, "capture.pid_filtered", int, "capture",                            \
+	  "events of other processes left out")                                                    \
+	X(CAPTURE_PID_TREE, "capture.pid_tree", int, "capture",                                    \
+	  "1 when only the command's process tree was kept")                                       \
+	X(CAPTURE_JOIN_RECORDS, "capture.join.records", int, "capture",                            \
+	  "I/Os written by the joiner")                                                            \
+	X(CAPTURE_JOIN_NO_ISSUE, "capture.join.no_issue", int, "capture",                          \
+	  "I/Os without an issue event")                                                           \
+	X(CAPTURE_JOIN_NO_COMPLETE, "capture.join.no_complete", int, "capture",                    \
+	  "I/Os without a completion")                                                             \
+	X(CAPTURE_JOIN_MERGED, "capture.join.merged", int, "capture",                              \
+	  "bios merged into another's request")                                                    \
+	X(CAPTURE_JOIN_SPLIT, "capture.join.split", int, "capture",                                \
+	  "bios split by the block layer")                                                         \
+	X(CAPTURE_JOIN_REMAPPED, "capture.join.remapped", int, "capture",                          \
+	  "bios remapped from another device")                                                     \
+	X(CAPTURE_JOIN_ORPHAN_EVENTS, "capture.join.orphan_events", int, "capture",                \
+	  "issue/complete events matching no queued I/O")                                          \
+	X(JOIN_NO_ISSUE, "join.no_issue", int, "import (blktrace, blkparse)",                      \
+	  "I/Os without an issue event")                                                           \
+	X(JOIN_NO_COMPLETE, "join.no_complete", int, "import (blktrace, blkparse)",                \
+	  "I/Os without a completion")                                                             \
+	X(JOIN_MERGED, "join.merged", int, "import (blktrace, blkparse)",                          \
+	  "bios merged into another's request")                                                    \
+	X(JOIN_SPLIT, "join.split", int, "import (blktrace, blkparse)",                            \
+	  "bios split by the block layer")                                                         \
+	X(JOIN_REMAPPED, "join.remapped", int, "import (blktrace, blkparse)",                      \
+	  "bios remapped from another device")                                                     \
+	X(JOIN_ORPHAN_EVENTS, "join.orphan_events", int, "import (blktrace, blkparse)",            \
+	  "events matching no queued I/O")                                                         \
+	X(BLKTRACE_VERSION, "blktrace.version", int, "import (blktrace)",                          \
+	  "blktrace record version (7 or 8)")                                                      \
+	X(BLKTRACE_MESSAGES, "blktrace.messages", int, "import (blktrace)",                        \
+	  "message records skipped")                                                               \
+	X(BLKTRACE_START_UNIX_NS, "blktrace.start_unix_ns", int, "import (blktrace)",              \
+	  "wall clock of the trace start, from its notify records")                                \
+	X(IMPORT_OUT_OF_ORDER, "import.out_of_order", int, "import (text formats)",                \
+	  "records that arrived out of time order (sorted)")                                       \
+	X(IMPORT_START_UNIX_NS, "import.start_unix_ns", int, "import (text formats)",              \
+	  "wall clock of time zero, when the source gives it")                                     \
+	X(MODEL_PATH, "model.path", str, "model gen", "the MODEL.json generated from")             \
+	X(MODEL_SEED, "model.seed", int, "model gen", "random seed")                               \
+	X(MODEL_RATE, "model.rate", dbl, "model gen", "rate factor")                               \
+	X(MODEL_DURATION_NS, "model.duration_ns", int, "model gen", "duration generated, ns")      \
+	X(CLUSTER_RANKS, "cluster.ranks", int, "replay/capture --mpi", "number of MPI ranks")      \
+	X(CLUSTER_VERSION, "cluster.version", str, "replay/capture --mpi",                         \
+	  "ioreel version every rank ran")                                                         \
+	X(CLUSTER_TRACE_CHECKSUM, "cluster.trace_checksum", str, "replay --mpi",                   \
+	  "FNV-1a 64 of the trace file, checked equal on every rank")                              \
+	X(CLUSTER_START_SKEW_NS, "cluster.start_skew_ns", int, "replay/capture --mpi",             \
+	  "spread of the ranks' measured start times on the common clock, ns")                     \
+	X(CLUSTER_CLOCK_RESIDUAL_NS, "cluster.clock_residual_ns", int, "replay/capture --mpi",     \
+	  "largest offset left after correction (a second measurement), ns")                       \
+	X(CLUSTER_FAILED_RANK, "cluster.failed_rank", int, "replay/capture --mpi",                 \
+	  "first rank that failed (absent when none did)")                                         \
+	X(CLUSTER_ERROR, "cluster.error", str, "replay/capture --mpi",                             \
+	  "that rank's error, naming rank and host")
 
 #define REEL_X_META(id, key, type, writer, meaning) static const char REEL_META_##id[] = key;
 REEL_META_KEYS(REEL_X_META)
@@ -242,9 +292,9 @@ REEL_META_KEYS(REEL_X_META)
 #define REEL_END_LIMIT (UINT64_C(1) << 63)
 
 struct reel_header {
-	uint32_t version;      /* file's version (reader fills it) */
-	int64_t start_unix_ns; /* wall clock of time zero; 0 when unknown */
-	const char *source;    /* "captured", "imported:msr", "replay" ... */
+	uint32_t version;	   /* file's version (reader fills it) */
+	int64_t start_unix_ns;	   /* wall clock of time zero; 0 when unknown */
+	const char *source;	   /* "captured", "imported:msr", "replay" ... */
 	const char *source_detail; /* free text: command, file names, ... */
 	const struct reel_device *devices;
 	size_t ndevices;
@@ -360,9 +410,9 @@ enum reel_action {
 };
 
 struct reel_event {
-	int action;      /* enum reel_action */
+	int action; /* enum reel_action */
 	int64_t t_ns;
-	uint32_t devt;   /* (major << 20) | minor of the event's device */
+	uint32_t devt;	 /* (major << 20) | minor of the event's device */
 	uint64_t sector; /* 512-byte sectors */
 	uint32_t bytes;
 	uint8_t op, flags;
@@ -378,11 +428,11 @@ struct reel_event {
 };
 
 struct reel_join_stats {
-	uint64_t records;       /* I/Os written */
-	uint64_t no_issue;      /* I/Os without an issue event */
-	uint64_t no_complete;   /* I/Os without a completion */
-	uint64_t merged;        /* bios merged into another's request */
-	uint64_t split;         /* bios split by the block layer */
+	uint64_t records;     /* I/Os written */
+	uint64_t no_issue;    /* I/Os without an issue event */
+	uint64_t no_complete; /* I/Os without a completion */
+	uint64_t merged;      /* bios merged into another's request */
+	uint64_t split;	      /* bios split by the block layer */
 	uint64_t remapped;
 	uint64_t orphan_events; /* D/C events matching no queued I/O */
 };
@@ -394,8 +444,8 @@ struct reel_join;
  * one of them.  ndevts == 0: every device seen gets an id (declared on the
  * writer as "MAJ,MIN").  The writer is borrowed, not owned.
  */
-int reel_join_create(struct reel_join **out, struct reel_writer *w,
-		     const uint32_t *devts, size_t ndevts);
+int reel_join_create(struct reel_join **out, struct reel_writer *w, const uint32_t *devts,
+		     size_t ndevts);
 int reel_join_push(struct reel_join *j, const struct reel_event *e);
 /* Emit everything still pending (I/Os lacking D or C keep those absent). */
 int reel_join_finish(struct reel_join *j);
@@ -440,15 +490,15 @@ static inline uint32_t reel_devt_minor(uint32_t devt) { return devt & 0xfffff; }
 
 /* ---- importers --------------------------------------------------------- */
 struct reel_import_opts {
-	unsigned skip_bad;       /* count and skip malformed input */
-	uint32_t lba_size;       /* SPC/UMass block size, default 512 */
-	int64_t time_unit_ns;    /* DiskSim time unit, default 1000000 (ms) */
+	unsigned skip_bad;    /* count and skip malformed input */
+	uint32_t lba_size;    /* SPC/UMass block size, default 512 */
+	int64_t time_unit_ns; /* DiskSim time unit, default 1000000 (ms) */
 };
 
 struct reel_import_stats {
 	uint64_t records;
-	uint64_t bad;            /* skipped with skip_bad */
-	uint64_t lines;          /* lines or records read */
+	uint64_t bad;	/* skipped with skip_bad */
+	uint64_t lines; /* lines or records read */
 	uint64_t bytes_in;
 	struct reel_join_stats join; /* for blktrace / blkparse */
 };
@@ -461,9 +511,9 @@ struct reel_importer {
 	 * this format: 0 no, 100 certain. */
 	int (*detect)(const unsigned char *buf, size_t len, const char *path);
 	/* Read all inputs into w; errmsg gets file, line and reason. */
-	int (*run)(const char *const *paths, size_t npaths,
-		   const struct reel_import_opts *o, struct reel_writer *w,
-		   struct reel_import_stats *st, char *errmsg, size_t errlen);
+	int (*run)(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+		   struct reel_writer *w, struct reel_import_stats *st, char *errmsg,
+		   size_t errlen);
 };
 
 const struct reel_importer *reel_importer_find(const char *name);
@@ -506,21 +556,22 @@ void reel_hist_bucket_range(size_t b, uint64_t *lo, uint64_t *hi);
 
 #define REEL_TOP_SIZES 8
 struct reel_stats {
-	struct reel_summary sum;    /* counts and bytes per op */
-	int64_t first_ns, last_ns;  /* first and last time seen (queue, else issue) */
-	int64_t end_ns;             /* last completion (or last time) */
+	struct reel_summary sum;   /* counts and bytes per op */
+	int64_t first_ns, last_ns; /* first and last time seen (queue, else issue) */
+	int64_t end_ns;		   /* last completion (or last time) */
 	uint64_t with_issue, with_complete, errors;
-	struct reel_hist size;      /* request sizes, bytes */
+	struct reel_hist size; /* request sizes, bytes */
 	uint32_t top_size[REEL_TOP_SIZES];
 	uint64_t top_count[REEL_TOP_SIZES];
 	size_t ntop;
 	struct reel_hist lat[REEL_OP__COUNT + 1]; /* issue->complete ns, per op; [COUNT]=all */
-	struct reel_hist qlat;      /* queue->complete ns (all ops) */
-	struct reel_hist qdelay;    /* queue->issue ns: in a replay result, the issue error */
+	struct reel_hist qlat;			  /* queue->complete ns (all ops) */
+	struct reel_hist qdelay;     /* queue->issue ns: in a replay result, the issue error */
 	double peak_iops, peak_mbps; /* best 1-second window (by queue time) */
-	uint64_t inflight_max;      /* where issue and completion are known */
-	double inflight_mean;       /* time-weighted over the whole span (first issue to last completion) */
-	double inflight_busy_mean;  /* time-weighted over the time with >= 1 in flight */
+	uint64_t inflight_max;	     /* where issue and completion are known */
+	double
+	    inflight_mean; /* time-weighted over the whole span (first issue to last completion) */
+	double inflight_busy_mean; /* time-weighted over the time with >= 1 in flight */
 };
 /* Read r to its end (from where it is) and fill *s (allocate it: it is
  * large).  Returns 0 or the reader's error. */
@@ -538,8 +589,8 @@ double reel_t_quantile(double p, double df);
 
 struct reel_sample_stats {
 	unsigned n;
-	double mean, sd, cv;      /* cv = sd / |mean| (0 when mean is 0) */
-	double ci_lo, ci_hi;      /* 95% CI of the mean (t, n-1 df); = mean when n < 2 */
+	double mean, sd, cv; /* cv = sd / |mean| (0 when mean is 0) */
+	double ci_lo, ci_hi; /* 95% CI of the mean (t, n-1 df); = mean when n < 2 */
 	double min, max;
 };
 /* Mean, sample standard deviation and 95% CI of x[0..n). */
@@ -559,13 +610,13 @@ void reel_summarize(const double *x, unsigned n, struct reel_sample_stats *s);
  * With fewer than 2 values on a side: p = 1 (nothing can be said).
  */
 struct reel_welch {
-	double t, df, p;          /* two-sided p (1 when undefined) */
+	double t, df, p;	       /* two-sided p (1 when undefined) */
 	double diff, diff_lo, diff_hi; /* and its 95% CI */
 	double pct, pct_lo, pct_hi;    /* the difference as % of a */
-	int log_scale;            /* the test ran on logarithms */
+	int log_scale;		       /* the test ran on logarithms */
 };
-void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
-		     double rel_res, int log_scale, struct reel_welch *w);
+void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb, double rel_res,
+		     int log_scale, struct reel_welch *w);
 /* Holm's step-down method: reject[i] = 1 for the p-values significant at
  * family-wise level alpha (all 0 when out of memory: conservative). */
 void reel_holm(const double *p, size_t n, double alpha, int *reject);
@@ -600,7 +651,7 @@ static inline uint64_t reel_gcd64(uint64_t a, uint64_t b)
  * time).  Returns 0, or REEL_E_NOMEM with v, n and cap unchanged.  Any
  * `T *v; size_t n, cap;` is such an array; the caller frees v.
  */
-#define REEL_VEC_RESERVE(v, n, cap, first) \
+#define REEL_VEC_RESERVE(v, n, cap, first)                                                         \
 	reel_vec_reserve_(&(v), &(cap), (n), sizeof(*(v)), (first))
 static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size, size_t first)
 {
@@ -627,61 +678,60 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
  * to initialise it; the caller owns it, name_free releases the array.
  * Inline, so the comparison is compiled into the hot loops that use it.
  */
-#define REEL_HEAP(name, type, before)                                         \
-	struct name {                                                         \
-		type *v;                                                      \
-		size_t n, cap;                                                \
-	};                                                                    \
-	static inline __attribute__((unused)) int name##_push(struct name *h, \
-							    type x)       \
-	{                                                                     \
-		if (h->n == h->cap) {                                         \
-			size_t nc = h->cap ? 2 * h->cap : 64;                 \
-			type *nv = (type *)realloc(h->v, nc * sizeof(type));  \
-			if (!nv)                                              \
-				return REEL_E_NOMEM;                          \
-			h->v = nv;                                            \
-			h->cap = nc;                                          \
-		}                                                             \
-		size_t i = h->n++;                                            \
-		while (i > 0) {                                               \
-			size_t p = (i - 1) / 2;                               \
-			if (!(before(&x, &h->v[p])))                          \
-				break;                                        \
-			h->v[i] = h->v[p];                                    \
-			i = p;                                                \
-		}                                                             \
-		h->v[i] = x;                                                  \
-		return 0;                                                     \
-	}                                                                     \
-	static inline __attribute__((unused)) type name##_pop(struct name *h) \
-	{                                                                     \
-		type top = h->v[0], x = h->v[--h->n];                         \
-		size_t i = 0, n = h->n;                                       \
-		for (;;) {                                                    \
-			size_t c = 2 * i + 1;                                 \
-			if (c >= n)                                           \
-				break;                                        \
-			if (c + 1 < n && (before(&h->v[c + 1], &h->v[c])))    \
-				c++;                                          \
-			if (!(before(&h->v[c], &x)))                          \
-				break;                                        \
-			h->v[i] = h->v[c];                                    \
-			i = c;                                                \
-		}                                                             \
-		if (n)                                                        \
-			h->v[i] = x;                                          \
-		return top;                                                   \
-	}                                                                     \
-	static inline __attribute__((unused)) type *name##_top(struct name *h) \
-	{                                                                     \
-		return h->n ? &h->v[0] : NULL;                                \
-	}                                                                     \
-	static inline __attribute__((unused)) void name##_free(struct name *h) \
-	{                                                                     \
-		free(h->v);                                                   \
-		h->v = NULL;                                                  \
-		h->n = h->cap = 0;                                            \
+#define REEL_HEAP(name, type, before)                                                              \
+	struct name {                                                                              \
+		type *v;                                                                           \
+		size_t n, cap;                                                                     \
+	};                                                                                         \
+	static inline __attribute__((unused)) int name##_push(struct name *h, type x)              \
+	{                                                                                          \
+		if (h->n == h->cap) {                                                              \
+			size_t nc = h->cap ? 2 * h->cap : 64;                                      \
+			type *nv = (type *)realloc(h->v, nc * sizeof(type));                       \
+			if (!nv)                                                                   \
+				return REEL_E_NOMEM;                                               \
+			h->v = nv;                                                                 \
+			h->cap = nc;                                                               \
+		}                                                                                  \
+		size_t i = h->n++;                                                                 \
+		while (i > 0) {                                                                    \
+			size_t p = (i - 1) / 2;                                                    \
+			if (!(before(&x, &h->v[p])))                                               \
+				break;                                                             \
+			h->v[i] = h->v[p];                                                         \
+			i = p;                                                                     \
+		}                                                                                  \
+		h->v[i] = x;                                                                       \
+		return 0;                                                                          \
+	}                                                                                          \
+	static inline __attribute__((unused)) type name##_pop(struct name *h)                      \
+	{                                                                                          \
+		type top = h->v[0], x = h->v[--h->n];                                              \
+		size_t i = 0, n = h->n;                                                            \
+		for (;;) {                                                                         \
+			size_t c = 2 * i + 1;                                                      \
+			if (c >= n)                                                                \
+				break;                                                             \
+			if (c + 1 < n && (before(&h->v[c + 1], &h->v[c])))                         \
+				c++;                                                               \
+			if (!(before(&h->v[c], &x)))                                               \
+				break;                                                             \
+			h->v[i] = h->v[c];                                                         \
+			i = c;                                                                     \
+		}                                                                                  \
+		if (n)                                                                             \
+			h->v[i] = x;                                                               \
+		return top;                                                                        \
+	}                                                                                          \
+	static inline __attribute__((unused)) type *name##_top(struct name *h)                     \
+	{                                                                                          \
+		return h->n ? &h->v[0] : NULL;                                                     \
+	}                                                                                          \
+	static inline __attribute__((unused)) void name##_free(struct name *h)                     \
+	{                                                                                          \
+		free(h->v);                                                                        \
+		h->v = NULL;                                                                       \
+		h->n = h->cap = 0;                                                                 \
 	}
 
 /* ---- option tables: one per command (formats/cmd_opt.c) ---------------- */
@@ -692,56 +742,79 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
  */
 enum reel_opt_kind {
 	REEL_OPT_END = 0,
-	REEL_OPT_GROUP,  /* a heading line in the usage: help is the text */
-	REEL_OPT_FLAG,   /* int *dest = value (1 when value is 0) */
-	REEL_OPT_STR,    /* const char **dest = the argument (last one wins) */
-	REEL_OPT_INT,    /* int *dest, within [min, max] */
-	REEL_OPT_UINT,   /* unsigned *dest, within [min, max] */
-	REEL_OPT_U64,    /* uint64_t *dest, within [min, max] */
-	REEL_OPT_SIZE,   /* uint64_t *dest: "4k", "1M"..., within [min, max] */
-	REEL_OPT_DBL,    /* double *dest: finite, within [min, max] */
+	REEL_OPT_GROUP,	 /* a heading line in the usage: help is the text */
+	REEL_OPT_FLAG,	 /* int *dest = value (1 when value is 0) */
+	REEL_OPT_STR,	 /* const char **dest = the argument (last one wins) */
+	REEL_OPT_INT,	 /* int *dest, within [min, max] */
+	REEL_OPT_UINT,	 /* unsigned *dest, within [min, max] */
+	REEL_OPT_U64,	 /* uint64_t *dest, within [min, max] */
+	REEL_OPT_SIZE,	 /* uint64_t *dest: "4k", "1M"..., within [min, max] */
+	REEL_OPT_DBL,	 /* double *dest: finite, within [min, max] */
 	REEL_OPT_CHOICE, /* int *dest = index of the argument in choices[] */
-	REEL_OPT_CALL,   /* fn(arg, dest, err, errlen): 0, or < 0 with err set */
+	REEL_OPT_CALL,	 /* fn(arg, dest, err, errlen): 0, or < 0 with err set */
 };
 
 struct reel_opt {
 	enum reel_opt_kind kind;
-	int short_name;   /* 'o', or 0 */
+	int short_name;	  /* 'o', or 0 */
 	const char *name; /* long name without "--", or NULL */
 	const char *arg;  /* argument's name in the usage ("N", "FILE") */
 	const char *help; /* may hold '\n' for more lines */
 	void *dest;
-	double min, max;  /* numeric kinds */
-	int value;        /* FLAG: the value stored */
-	int numeric;      /* CALL: the argument is number-like (tests feed junk) */
+	double min, max;	    /* numeric kinds */
+	int value;		    /* FLAG: the value stored */
+	int numeric;		    /* CALL: the argument is number-like (tests feed junk) */
 	const char *const *choices; /* CHOICE: NULL-terminated */
 	int (*fn)(const char *arg, void *dest, char *err, size_t errlen);
 };
 
-#define OPT_GROUP(text) {.kind = REEL_OPT_GROUP, .help = (text)}
-#define OPT_FLAG(s, l, d, h) {.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .help = (h)}
-#define OPT_SET(s, l, d, v, h) \
-	{.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .value = (v), .help = (h)}
-#define OPT_STR(s, l, a, d, h) \
-	{.kind = REEL_OPT_STR, .short_name = (s), .name = (l), .arg = (a), .dest = (d), .help = (h)}
+#define OPT_GROUP(text)                                                                            \
+	{                                                                                          \
+		.kind = REEL_OPT_GROUP, .help = (text)                                             \
+	}
+#define OPT_FLAG(s, l, d, h)                                                                       \
+	{                                                                                          \
+		.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .help = (h)    \
+	}
+#define OPT_SET(s, l, d, v, h)                                                                     \
+	{                                                                                          \
+		.kind = REEL_OPT_FLAG, .short_name = (s), .name = (l), .dest = (d), .value = (v),  \
+		.help = (h)                                                                        \
+	}
+#define OPT_STR(s, l, a, d, h)                                                                     \
+	{                                                                                          \
+		.kind = REEL_OPT_STR, .short_name = (s), .name = (l), .arg = (a), .dest = (d),     \
+		.help = (h)                                                                        \
+	}
 #define OPT_NUM_(k, s, l, a, d, lo, hi, h)                                                         \
-	{.kind = (k), .short_name = (s), .name = (l), .arg = (a), .dest = (d), .min = (lo), .max = (hi), \
-	 .help = (h)}
+	{                                                                                          \
+		.kind = (k), .short_name = (s), .name = (l), .arg = (a), .dest = (d), .min = (lo), \
+		.max = (hi), .help = (h)                                                           \
+	}
 #define OPT_INT(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_INT, s, l, a, d, lo, hi, h)
 #define OPT_UINT(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_UINT, s, l, a, d, lo, hi, h)
 #define OPT_U64(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_U64, s, l, a, d, lo, hi, h)
 #define OPT_SIZE(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_SIZE, s, l, a, d, lo, hi, h)
 #define OPT_DBL(s, l, a, d, lo, hi, h) OPT_NUM_(REEL_OPT_DBL, s, l, a, d, lo, hi, h)
-#define OPT_CHOICE(s, l, a, d, c, h)                                                        \
-	{.kind = REEL_OPT_CHOICE, .short_name = (s), .name = (l), .arg = (a), .dest = (d), \
-	 .choices = (c), .help = (h)}
-#define OPT_CALL(s, l, a, f, d, h)                                                              \
-	{.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f), .dest = (d), \
-	 .help = (h)}
-#define OPT_CALLNUM(s, l, a, f, d, h)                                                           \
-	{.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f), .dest = (d), \
-	 .numeric = 1, .help = (h)}
-#define OPT_END {.kind = REEL_OPT_END}
+#define OPT_CHOICE(s, l, a, d, c, h)                                                               \
+	{                                                                                          \
+		.kind = REEL_OPT_CHOICE, .short_name = (s), .name = (l), .arg = (a), .dest = (d),  \
+		.choices = (c), .help = (h)                                                        \
+	}
+#define OPT_CALL(s, l, a, f, d, h)                                                                 \
+	{                                                                                          \
+		.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f),      \
+		.dest = (d), .help = (h)                                                           \
+	}
+#define OPT_CALLNUM(s, l, a, f, d, h)                                                              \
+	{                                                                                          \
+		.kind = REEL_OPT_CALL, .short_name = (s), .name = (l), .arg = (a), .fn = (f),      \
+		.dest = (d), .numeric = 1, .help = (h)                                             \
+	}
+#define OPT_END                                                                                    \
+	{                                                                                          \
+		.kind = REEL_OPT_END                                                               \
+	}
 
 /* What the usage says besides the options. */
 struct reel_cmd_doc {
@@ -749,10 +822,10 @@ struct reel_cmd_doc {
 	const char *usage;  /* after "usage: ioreel NAME " */
 	const char *about;  /* a paragraph, or NULL */
 	const char *footer; /* examples, notes (ends with '\n'), or NULL */
-	int in_order;       /* stop at the first operand (for `-- CMD ...`) */
+	int in_order;	    /* stop at the first operand (for `-- CMD ...`) */
 };
 
-#define REEL_OPT_EXIT_OK (-1)    /* --help was printed: exit 0 */
+#define REEL_OPT_EXIT_OK (-1)	 /* --help was printed: exit 0 */
 #define REEL_OPT_EXIT_USAGE (-2) /* an error was printed: exit 2 */
 /*
  * Parse argv (argv[0] is the command) against opts.  Returns the index of
@@ -781,12 +854,12 @@ static inline int reel_opt_exit(int rc) { return rc == REEL_OPT_EXIT_OK ? 0 : 2;
  * The caller owns the struct; it must stay put (not be copied) while open.
  */
 struct reel_out {
-	FILE *f;        /* write here (NULL with REEL_OUT_FD_ONLY) */
-	int fd;         /* or here */
-	int dirfd;      /* AT_FDCWD, or the folder from reel_outdir_open() */
+	FILE *f;   /* write here (NULL with REEL_OUT_FD_ONLY) */
+	int fd;	   /* or here */
+	int dirfd; /* AT_FDCWD, or the folder from reel_outdir_open() */
 	int is_stdout;
 	char path[4096]; /* the final name, relative to dirfd */
-	char tmp[4200];  /* the temporary name ("" once committed or aborted) */
+	char tmp[4200];	 /* the temporary name ("" once committed or aborted) */
 };
 #define REEL_OUT_OVERWRITE 1u /* an existing regular file may be replaced */
 #define REEL_OUT_STDOUT 2u    /* "-" means standard output */

@@ -44,8 +44,8 @@ struct meta_list {
 void reel_meta_list_free(struct meta_list *m);
 struct reel_meta *reel_meta_list_find(const struct meta_list *m, const char *key);
 /* Set key (copied); s (slen bytes) is copied when t is STR. */
-int reel_meta_list_set(struct meta_list *m, const char *key, enum reel_meta_type t,
-		       const char *s, size_t slen, int64_t i, double d);
+int reel_meta_list_set(struct meta_list *m, const char *key, enum reel_meta_type t, const char *s,
+		       size_t slen, int64_t i, double d);
 /* Pack entries [from, n) as a msgpack map. */
 void reel_meta_list_pack(msgpack_packer *pk, const struct meta_list *m, size_t from);
 /* Merge a msgpack map of metadata into m; REEL_E_CORRUPT when it is not one. */
@@ -66,20 +66,32 @@ char *reel_mp_strdup(const msgpack_object *o);
 
 /* ---- column layout and codec (column_codec.c) --------------------------- */
 enum col_id {
-	C_HAS, C_QUEUE, C_ISSUE, C_COMPLETE, C_OFFSET, C_LENGTH, C_OP, C_FLAGS,
-	C_DEV, C_PID, C_COMM, C_CPU, C_ERROR, C__COUNT
+	C_HAS,
+	C_QUEUE,
+	C_ISSUE,
+	C_COMPLETE,
+	C_OFFSET,
+	C_LENGTH,
+	C_OP,
+	C_FLAGS,
+	C_DEV,
+	C_PID,
+	C_COMM,
+	C_CPU,
+	C_ERROR,
+	C__COUNT
 };
 extern const char *const reel_col_names[C__COUNT];
 
 /* Room reel_col_pack() needs in vbuf for n records. */
-#define REEL_COL_VBUF(n) ((size_t)(n) * 10 + 1024)
+#define REEL_COL_VBUF(n) ((size_t)(n)*10 + 1024)
 /*
  * Pack column c of recs[0, n) as "name": value into pk, or nothing when the
  * column is all zero; *packed says which.  vals (n) and vbuf
  * (REEL_COL_VBUF(n)) are scratch.
  */
-void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n,
-		   int64_t *vals, unsigned char *vbuf, int *packed);
+void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n, int64_t *vals,
+		   unsigned char *vbuf, int *packed);
 
 /* One column being decoded, a block of records at a time. */
 enum { K_ZERO, K_CONST, K_BP, K_VARINT };

@@ -62,9 +62,15 @@ void reel_meta_list_pack(msgpack_packer *pk, const struct meta_list *m, size_t f
 	for (size_t i = from; i < m->n; i++) {
 		reel_mp_pack_str(pk, m->v[i].key);
 		switch (m->v[i].type) {
-		case REEL_META_STR: reel_mp_pack_str(pk, m->v[i].s); break;
-		case REEL_META_INT: msgpack_pack_int64(pk, m->v[i].i); break;
-		case REEL_META_DBL: msgpack_pack_double(pk, m->v[i].d); break;
+		case REEL_META_STR:
+			reel_mp_pack_str(pk, m->v[i].s);
+			break;
+		case REEL_META_INT:
+			msgpack_pack_int64(pk, m->v[i].i);
+			break;
+		case REEL_META_DBL:
+			msgpack_pack_double(pk, m->v[i].d);
+			break;
 		}
 	}
 }

@@ -57,28 +57,78 @@ int reel_mp_sane(const unsigned char *p, size_t len)
 			skip = c & 0x1f;
 		} else {
 			switch (c) {
-			case 0xc4: case 0xd9: skip = RD(1); break;
-			case 0xc5: case 0xda: skip = RD(2); break;
-			case 0xc6: case 0xdb: skip = RD(4); break;
-			case 0xc7: skip = RD(1) + 1; break;
-			case 0xc8: skip = RD(2) + 1; break;
-			case 0xc9: skip = RD(4) + 1; break;
-			case 0xca: skip = 4; break;
-			case 0xcb: skip = 8; break;
-			case 0xcc: case 0xd0: skip = 1; break;
-			case 0xcd: case 0xd1: skip = 2; break;
-			case 0xce: case 0xd2: skip = 4; break;
-			case 0xcf: case 0xd3: skip = 8; break;
-			case 0xd4: skip = 2; break;
-			case 0xd5: skip = 3; break;
-			case 0xd6: skip = 5; break;
-			case 0xd7: skip = 9; break;
-			case 0xd8: skip = 17; break;
-			case 0xdc: items = RD(2); break;
-			case 0xdd: items = RD(4); break;
-			case 0xde: items = 2 * RD(2); break;
-			case 0xdf: items = 2 * RD(4); break;
-			default: return 0;
+			case 0xc4:
+			case 0xd9:
+				skip = RD(1);
+				break;
+			case 0xc5:
+			case 0xda:
+				skip = RD(2);
+				break;
+			case 0xc6:
+			case 0xdb:
+				skip = RD(4);
+				break;
+			case 0xc7:
+				skip = RD(1) + 1;
+				break;
+			case 0xc8:
+				skip = RD(2) + 1;
+				break;
+			case 0xc9:
+				skip = RD(4) + 1;
+				break;
+			case 0xca:
+				skip = 4;
+				break;
+			case 0xcb:
+				skip = 8;
+				break;
+			case 0xcc:
+			case 0xd0:
+				skip = 1;
+				break;
+			case 0xcd:
+			case 0xd1:
+				skip = 2;
+				break;
+			case 0xce:
+			case 0xd2:
+				skip = 4;
+				break;
+			case 0xcf:
+			case 0xd3:
+				skip = 8;
+				break;
+			case 0xd4:
+				skip = 2;
+				break;
+			case 0xd5:
+				skip = 3;
+				break;
+			case 0xd6:
+				skip = 5;
+				break;
+			case 0xd7:
+				skip = 9;
+				break;
+			case 0xd8:
+				skip = 17;
+				break;
+			case 0xdc:
+				items = RD(2);
+				break;
+			case 0xdd:
+				items = RD(4);
+				break;
+			case 0xde:
+				items = 2 * RD(2);
+				break;
+			case 0xdf:
+				items = 2 * RD(4);
+				break;
+			default:
+				return 0;
 			}
 		}
 #undef RD

@@ -39,7 +39,7 @@ struct reel_reader {
 	msgpack_unpacked cur; /* the current chunk's map */
 	struct colstate cs[C__COUNT];
 	size_t chunk_n, chunk_left;
-	uint64_t cq, cend;         /* running queue time and end offset */
+	uint64_t cq, cend;	    /* running queue time and end offset */
 	uint64_t cur_chunk, cur_at; /* for messages */
 	/* header and tables */
 	struct reel_header hdr;
@@ -59,7 +59,7 @@ struct reel_reader {
 
 /* reel_errf with the file's name in front: "PATH: message". */
 static int rerr(struct reel_reader *r, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int rerr(struct reel_reader *r, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -224,7 +224,6 @@ static int read_devices(struct reel_reader *r, const msgpack_object *arr)
 	return 0;
 }
 
-
 static int set_comm(struct reel_reader *r, uint64_t id, const msgpack_object *name)
 {
 	if (id > (1u << 24) || !name || name->type != MSGPACK_OBJECT_STR ||
@@ -270,7 +269,8 @@ static int parse_header(struct reel_reader *r, const unsigned char *p, size_t le
 	}
 	/* Versions only add keys; a reader accepts any version whose
 	 * "compat" (the oldest version able to read it) it knows. */
-	int64_t compat = reel_mp_int_or(reel_mp_get(m, "compat"), ver > REEL_FORMAT_VERSION ? ver : 1);
+	int64_t compat =
+	    reel_mp_int_or(reel_mp_get(m, "compat"), ver > REEL_FORMAT_VERSION ? ver : 1);
 	if (compat > REEL_FORMAT_VERSION) {
 		rc = REEL_E_VERSION;
 		goto out;
@@ -303,7 +303,8 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 	size_t off = 0;
 	int rc = REEL_E_CORRUPT;
 	*why = "not a msgpack map";
-	if (!reel_mp_sane(p, len) || msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	if (!reel_mp_sane(p, len) ||
+	    msgpack_unpack_next(&u, (const char *)p, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    u.data.type != MSGPACK_OBJECT_MAP)
 		goto out;
 	const msgpack_object *m = &u.data;
@@ -339,7 +340,8 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 		int unknown;
 		if (reel_col_open(&cs[c], reel_mp_get(cols, reel_col_names[c]), &unknown)) {
 			snprintf(whybuf, sizeof(whybuf),
-				 unknown ? "column '%s': unknown encoding" : "column '%s' is malformed",
+				 unknown ? "column '%s': unknown encoding"
+					 : "column '%s' is malformed",
 				 reel_col_names[c]);
 			*why = whybuf;
 			goto out;
@@ -386,8 +388,8 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 			snprintf(why, len, "record %zu: offset %llu + length %u is beyond 2^63",
 				 base + i, (unsigned long long)y->offset, y->length);
 		else if (time_out(t))
-			snprintf(why, len, "record %zu: %s time %lld ns is beyond +-2^62 ns", base + i,
-				 what, (long long)t);
+			snprintf(why, len, "record %zu: %s time %lld ns is beyond +-2^62 ns",
+				 base + i, what, (long long)t);
 		else
 			continue;
 		return;
@@ -409,8 +411,8 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	for (int c = 0; c < C__COUNT; c++) {
 		if (reel_col_decode(&r->cs[c], t + (size_t)c * TSTRIDE, bm)) {
 			snprintf(whybuf, sizeof(whybuf),
-				 "column '%s': bad bitpack data or fewer values than n=%zu", reel_col_names[c],
-				 r->chunk_n);
+				 "column '%s': bad bitpack data or fewer values than n=%zu",
+				 reel_col_names[c], r->chunk_n);
 			*why = whybuf;
 			return REEL_E_CORRUPT;
 		}
@@ -419,8 +421,9 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	const int64_t *th = t + C_HAS * TSTRIDE, *tq = t + C_QUEUE * TSTRIDE,
 		      *ti = t + C_ISSUE * TSTRIDE, *tc = t + C_COMPLETE * TSTRIDE,
 		      *to = t + C_OFFSET * TSTRIDE, *tl = t + C_LENGTH * TSTRIDE,
-		      *top = t + C_OP * TSTRIDE, *tf = t + C_FLAGS * TSTRIDE, *td = t + C_DEV * TSTRIDE,
-		      *tp = t + C_PID * TSTRIDE, *tm = t + C_COMM * TSTRIDE, *tu = t + C_CPU * TSTRIDE,
+		      *top = t + C_OP * TSTRIDE, *tf = t + C_FLAGS * TSTRIDE,
+		      *td = t + C_DEV * TSTRIDE, *tp = t + C_PID * TSTRIDE,
+		      *tm = t + C_COMM * TSTRIDE, *tu = t + C_CPU * TSTRIDE,
 		      *te = t + C_ERROR * TSTRIDE;
 	struct reel_summary *s = &r->seen;
 	int64_t first = s->first_ns, last = s->last_ns;
@@ -471,10 +474,10 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 	r->chunk_left -= bm;
 	if (!r->chunk_left) {
 		for (int c = 0; c < C__COUNT; c++) {
-			if (r->cs[c].kind >= K_BP &&
-			    r->cs[c].p != r->cs[c].end) {
-				snprintf(whybuf, sizeof(whybuf), "column '%s': more values than n=%zu",
-					 reel_col_names[c], r->chunk_n);
+			if (r->cs[c].kind >= K_BP && r->cs[c].p != r->cs[c].end) {
+				snprintf(whybuf, sizeof(whybuf),
+					 "column '%s': more values than n=%zu", reel_col_names[c],
+					 r->chunk_n);
 				*why = whybuf;
 				return REEL_E_CORRUPT;
 			}
@@ -585,16 +588,18 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 			    "converts other trace formats");
 	long fl = frame_length(r, &cs);
 	if (fl <= 0)
-		return rerr(r, fl == 0 ? REEL_E_TRUNCATED : REEL_E_CORRUPT,
-			    "header frame %s", fl == 0 ? "cut short" : "malformed");
+		return rerr(r, fl == 0 ? REEL_E_TRUNCATED : REEL_E_CORRUPT, "header frame %s",
+			    fl == 0 ? "cut short" : "malformed");
 	size_t dl;
 	int rc = decode_frame(r, (size_t)fl, cs, &dl);
 	if (rc)
 		return rerr(r, rc, "header frame: %s", reel_strerror(rc));
 	rc = parse_header(r, r->dec, dl);
 	if (rc == REEL_E_VERSION)
-		return rerr(r, rc, "written by a newer ioreel (format version %u or later "
-				   "needed); upgrade ioreel", REEL_FORMAT_VERSION + 1);
+		return rerr(r, rc,
+			    "written by a newer ioreel (format version %u or later "
+			    "needed); upgrade ioreel",
+			    REEL_FORMAT_VERSION + 1);
 	if (rc)
 		return rerr(r, rc, "header is not an ioreel header");
 	r->pos += (size_t)fl;
@@ -630,10 +635,7 @@ void reel_reader_close(struct reel_reader *r)
 	free(r);
 }
 
-const struct reel_header *reel_reader_header(const struct reel_reader *r)
-{
-	return &r->hdr;
-}
+const struct reel_header *reel_reader_header(const struct reel_reader *r) { return &r->hdr; }
 
 /* Scan forward from pos+1 for the next LZ4 frame magic (salvage). */
 static int resync(struct reel_reader *r)
@@ -661,18 +663,21 @@ static int next_chunk(struct reel_reader *r)
 		if (a == 0) {
 			r->done = 1;
 			if (!r->complete)
-				rerr(r, 0, "file cut short: no index at the end (the writer did "
-					   "not finish); read %llu I/Os in %llu whole chunks up to "
-					   "byte %llu", (unsigned long long)r->seen.count,
+				rerr(r, 0,
+				     "file cut short: no index at the end (the writer did "
+				     "not finish); read %llu I/Os in %llu whole chunks up to "
+				     "byte %llu",
+				     (unsigned long long)r->seen.count,
 				     (unsigned long long)r->seen.chunks, (unsigned long long)at);
 			return 0;
 		}
 		if (a < 8) {
 			r->done = 1;
-			rerr(r, 0, "file cut short at byte %llu after chunk %llu; read %llu I/Os "
-				   "in %llu whole chunks", (unsigned long long)at,
-			     (unsigned long long)r->chunk_no, (unsigned long long)r->seen.count,
-			     (unsigned long long)r->seen.chunks);
+			rerr(r, 0,
+			     "file cut short at byte %llu after chunk %llu; read %llu I/Os "
+			     "in %llu whole chunks",
+			     (unsigned long long)at, (unsigned long long)r->chunk_no,
+			     (unsigned long long)r->seen.count, (unsigned long long)r->seen.chunks);
 			return 0;
 		}
 		uint32_t magic = get_le32(r->buf + r->pos);
@@ -688,15 +693,17 @@ static int next_chunk(struct reel_reader *r)
 					continue;
 				}
 				r->done = 1;
-				return rerr(r, REEL_E_CORRUPT, "frame at byte %llu claims %u bytes; "
+				return rerr(r, REEL_E_CORRUPT,
+					    "frame at byte %llu claims %u bytes; "
 					    "'ioreel info --salvage' reads past it",
 					    (unsigned long long)at, len);
 			}
 			if (avail(r, (size_t)len + 8) < (size_t)len + 8) {
 				r->done = 1;
-				rerr(r, 0, "file cut short inside the index at byte %llu; all "
-					   "%llu chunks were read", (unsigned long long)at,
-				     (unsigned long long)r->seen.chunks);
+				rerr(r, 0,
+				     "file cut short inside the index at byte %llu; all "
+				     "%llu chunks were read",
+				     (unsigned long long)at, (unsigned long long)r->seen.chunks);
 				return 0;
 			}
 			if (magic == SKIP_MAGIC && len >= 8 &&
@@ -719,10 +726,12 @@ static int next_chunk(struct reel_reader *r)
 			long fl = frame_length(r, &cs);
 			if (fl == 0) {
 				r->done = 1;
-				rerr(r, 0, "file cut short inside chunk %llu at byte %llu (a crash "
-					   "or kill during writing); read %llu I/Os in %llu whole "
-					   "chunks before it", (unsigned long long)chunk,
-				     (unsigned long long)at, (unsigned long long)r->seen.count,
+				rerr(r, 0,
+				     "file cut short inside chunk %llu at byte %llu (a crash "
+				     "or kill during writing); read %llu I/Os in %llu whole "
+				     "chunks before it",
+				     (unsigned long long)chunk, (unsigned long long)at,
+				     (unsigned long long)r->seen.count,
 				     (unsigned long long)r->seen.chunks);
 				return 0;
 			}
@@ -752,9 +761,10 @@ static int next_chunk(struct reel_reader *r)
 			continue;
 		}
 		r->done = 1;
-		return rerr(r, rc, "chunk %llu at byte %llu: %s; 'ioreel info --salvage' reads "
-				   "the chunks around it", (unsigned long long)chunk,
-			    (unsigned long long)at, why);
+		return rerr(r, rc,
+			    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' reads "
+			    "the chunks around it",
+			    (unsigned long long)chunk, (unsigned long long)at, why);
 	}
 }
 
@@ -773,9 +783,11 @@ static int fill(struct reel_reader *r)
 				continue;
 			}
 			r->done = 1;
-			return rerr(r, rc, "chunk %llu at byte %llu: %s; 'ioreel info --salvage' "
-				    "reads the chunks around it", (unsigned long long)r->cur_chunk,
-				    (unsigned long long)r->cur_at, why);
+			return rerr(r, rc,
+				    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' "
+				    "reads the chunks around it",
+				    (unsigned long long)r->cur_chunk, (unsigned long long)r->cur_at,
+				    why);
 		}
 		int rc = next_chunk(r);
 		if (rc <= 0)
@@ -809,10 +821,7 @@ const char *reel_reader_comm(const struct reel_reader *r, uint32_t id)
 	return id < r->ncomms ? r->comms[id] : NULL;
 }
 
-size_t reel_reader_ncomms(const struct reel_reader *r)
-{
-	return r->ncomms;
-}
+size_t reel_reader_ncomms(const struct reel_reader *r) { return r->ncomms; }
 
 const struct reel_meta *reel_reader_meta(const struct reel_reader *r, const char *key)
 {
@@ -840,15 +849,9 @@ void reel_reader_seen(const struct reel_reader *r, struct reel_summary *s)
 		s->first_ns = s->last_ns = 0;
 }
 
-int reel_reader_complete(const struct reel_reader *r)
-{
-	return r->complete;
-}
+int reel_reader_complete(const struct reel_reader *r) { return r->complete; }
 
-uint64_t reel_reader_skipped(const struct reel_reader *r)
-{
-	return r->skipped;
-}
+uint64_t reel_reader_skipped(const struct reel_reader *r) { return r->skipped; }
 
 int reel_reader_rewind(struct reel_reader *r)
 {

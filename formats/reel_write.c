@@ -42,7 +42,7 @@ struct reel_writer {
 	size_t meta_written; /* meta entries [0, meta_written) already in a frame */
 	uint64_t meta_gen;   /* bumps when an entry already written changes */
 	uint64_t meta_gen_written;
-	size_t hdr_meta_n;   /* entries in the header frame ... */
+	size_t hdr_meta_n;     /* entries in the header frame ... */
 	uint64_t hdr_meta_gen; /* ... and the generation then */
 	/* names: open hash table + id order */
 	struct name_ent *names; /* by id */
@@ -54,19 +54,19 @@ struct reel_writer {
 		uint64_t off;
 		uint32_t n;
 		int64_t first, last;
-	} *index;
+	} * index;
 	size_t nindex, index_cap;
 	struct reel_summary sum;
 	/* scratch */
 	unsigned char *vbuf; /* varints of one column */
-	int64_t *cvals;      /* values of one column */
+	int64_t *cvals;	     /* values of one column */
 	char errmsg[512];
 	int failed;
 };
 
 /* reel_errf with the file's name in front; the writer fails from then on. */
 static int werr(struct reel_writer *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int werr(struct reel_writer *w, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -78,10 +78,7 @@ static int werr(struct reel_writer *w, int err, const char *fmt, ...)
 	return err;
 }
 
-int reel_writer_failed(const struct reel_writer *w)
-{
-	return w->failed;
-}
+int reel_writer_failed(const struct reel_writer *w) { return w->failed; }
 
 const char *reel_writer_errmsg(const struct reel_writer *w)
 {
@@ -130,7 +127,6 @@ static int write_frame(struct reel_writer *w, const msgpack_sbuffer *sb)
 	return rc;
 }
 
-
 static void pack_device(msgpack_packer *pk, const struct reel_device *d)
 {
 	msgpack_pack_map(pk, 7);
@@ -149,7 +145,6 @@ static void pack_device(msgpack_packer *pk, const struct reel_device *d)
 	reel_mp_pack_str(pk, "capacity");
 	msgpack_pack_uint64(pk, d->capacity);
 }
-
 
 static int write_header(struct reel_writer *w)
 {
@@ -239,7 +234,6 @@ int64_t reel_writer_intern(struct reel_writer *w, const char *name)
 	return (int64_t)w->nnames++;
 }
 
-
 static int write_chunk(struct reel_writer *w)
 {
 	if (!w->header_done) {
@@ -292,7 +286,8 @@ static int write_chunk(struct reel_writer *w)
 	}
 	if (meta_changed) {
 		reel_mp_pack_str(&pk, "meta");
-		reel_meta_list_pack(&pk, &w->meta, w->meta_gen_written != w->meta_gen ? 0 : w->meta_written);
+		reel_meta_list_pack(&pk, &w->meta,
+				    w->meta_gen_written != w->meta_gen ? 0 : w->meta_written);
 	}
 	/* columns: count the packed ones first, into a second buffer */
 	msgpack_sbuffer cb;
@@ -363,7 +358,8 @@ int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 	w->sum.first_ns = INT64_MAX;
 	w->sum.last_ns = INT64_MIN;
 	if (path) {
-		int of = O_WRONLY | O_CREAT | O_CLOEXEC | (flags & REEL_W_OVERWRITE ? O_TRUNC : O_EXCL);
+		int of =
+		    O_WRONLY | O_CREAT | O_CLOEXEC | (flags & REEL_W_OVERWRITE ? O_TRUNC : O_EXCL);
 		w->fd = open(path, of, 0644);
 		if (w->fd < 0) {
 			int e = errno;
@@ -403,7 +399,8 @@ static int rec_in_bounds(const struct reel_rec *r)
 	const int64_t lim = REEL_TIME_LIMIT;
 	return (!(r->has & REEL_HAS_QUEUE) || (r->queue_ns >= -lim && r->queue_ns < lim)) &&
 	       (!(r->has & REEL_HAS_ISSUE) || (r->issue_ns >= -lim && r->issue_ns < lim)) &&
-	       (!(r->has & REEL_HAS_COMPLETE) || (r->complete_ns >= -lim && r->complete_ns < lim)) &&
+	       (!(r->has & REEL_HAS_COMPLETE) ||
+		(r->complete_ns >= -lim && r->complete_ns < lim)) &&
 	       r->offset <= REEL_END_LIMIT - r->length;
 }
 

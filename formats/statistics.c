@@ -124,8 +124,8 @@ void reel_summarize(const double *x, unsigned n, struct reel_sample_stats *s)
 }
 
 /* Welch on the given values; rel_res as in reel.h */
-static void welch_core(const double *a, unsigned na, const double *b, unsigned nb,
-		       double floor_a, double floor_b, struct reel_welch *w)
+static void welch_core(const double *a, unsigned na, const double *b, unsigned nb, double floor_a,
+		       double floor_b, struct reel_welch *w)
 {
 	struct reel_sample_stats sa, sb;
 	reel_summarize(a, na, &sa);
@@ -151,8 +151,8 @@ static void welch_core(const double *a, unsigned na, const double *b, unsigned n
 	w->diff_hi = w->diff + h;
 }
 
-void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
-		     double rel_res, int log_scale, struct reel_welch *w)
+void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb, double rel_res,
+		     int log_scale, struct reel_welch *w)
 {
 	double la[128], lb[128];
 	int use_log = log_scale && na <= 128 && nb <= 128;

@@ -14,9 +14,8 @@
 
 #define BUFSZ (2 * TI_LINE_MAX)
 
-int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
-	    struct reel_import_stats *st, struct reel_writer *w, char *errmsg,
-	    size_t errlen)
+int ti_init(struct ti_ctx *c, const struct reel_import_opts *o, struct reel_import_stats *st,
+	    struct reel_writer *w, char *errmsg, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -152,8 +151,7 @@ static int fill(struct ti_lines *l)
 			break;
 		}
 		l->bend += (size_t)n;
-		__atomic_store_n(&l->st->bytes_in, l->st->bytes_in + (uint64_t)n,
-				 __ATOMIC_RELAXED);
+		__atomic_store_n(&l->st->bytes_in, l->st->bytes_in + (uint64_t)n, __ATOMIC_RELAXED);
 		/* one read is enough once a line ending is in the buffer */
 		if (memchr(l->buf + l->bend - n, '\n', (size_t)n))
 			break;
@@ -174,11 +172,11 @@ static int drop_long_line(struct ti_lines *l)
 	l->bstart = l->bend;
 	while (!l->eof) {
 		if (dropped > TI_LONG_LINE_MAX)
-			return reel_errf(l->errmsg, l->errlen, REEL_E_PARSE,
-					 "%s:%llu: no line ending in %d MiB: not a text trace (binary "
-					 "data?); name the right format with --from",
-					 l->path, (unsigned long long)l->lineno + 1,
-					 TI_LONG_LINE_MAX >> 20);
+			return reel_errf(
+			    l->errmsg, l->errlen, REEL_E_PARSE,
+			    "%s:%llu: no line ending in %d MiB: not a text trace (binary "
+			    "data?); name the right format with --from",
+			    l->path, (unsigned long long)l->lineno + 1, TI_LONG_LINE_MAX >> 20);
 		int rc = fill(l);
 		if (rc)
 			return rc;
@@ -234,15 +232,9 @@ int ti_lines_next(struct ti_lines *l, char **line, size_t *lenp)
 	}
 }
 
-int ti_open(struct ti_ctx *c, const char *path)
-{
-	return ti_lines_open(&c->in, path);
-}
+int ti_open(struct ti_ctx *c, const char *path) { return ti_lines_open(&c->in, path); }
 
-int ti_getline(struct ti_ctx *c, char **line)
-{
-	return ti_lines_next(&c->in, line, NULL);
-}
+int ti_getline(struct ti_ctx *c, char **line) { return ti_lines_next(&c->in, line, NULL); }
 
 int ti_split(char *line, char delim, char **f, int max)
 {
@@ -384,8 +376,7 @@ int ti_field_u64(struct ti_ctx *c, const char *what, const char *s, uint64_t *v)
 	return 0;
 }
 
-int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
-		 int64_t scale, int64_t *v)
+int ti_field_dec(struct ti_ctx *c, const char *what, const char *s, int64_t scale, int64_t *v)
 {
 	int rc = ti_dec(s, scale, v);
 	if (rc == -1)
@@ -408,8 +399,8 @@ int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2)
 	return -1;
 }
 
-int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
-	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs)
+int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key, const char *name,
+	      uint32_t major, uint32_t minor, uint32_t lbs)
 {
 	uint64_t hv = (key * 0x9e3779b97f4a7c15ull) ^ key2;
 	size_t slot = (size_t)(hv >> 51) & (TI_DEV_HASH - 1);
@@ -420,8 +411,8 @@ int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
 		slot = (slot + 1) & (TI_DEV_HASH - 1);
 	}
 	if (c->ndevs >= TI_MAX_DEVICES)
-		return ti_fail(c, REEL_E_RANGE,
-			       "more than %d devices; split the input", TI_MAX_DEVICES);
+		return ti_fail(c, REEL_E_RANGE, "more than %d devices; split the input",
+			       TI_MAX_DEVICES);
 	uint32_t id = 0;
 	int taken;
 	if (prefer_key && key < 65536) {
@@ -473,10 +464,7 @@ static int64_t rec_time(const struct reel_rec *r)
 	return (r->has & REEL_HAS_QUEUE) ? r->queue_ns : r->issue_ns;
 }
 
-static int time_ok(int64_t t)
-{
-	return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2);
-}
+static int time_ok(int64_t t) { return t <= INT64_MAX / 2 && t >= -(INT64_MAX / 2); }
 
 static int write_one(struct ti_ctx *c, const struct reel_rec *raw)
 {
@@ -644,9 +632,8 @@ uint64_t ti_hash(const char *s)
 	return h | 1; /* never 0: 0 means "no second key" */
 }
 
-int ti_run(const char *const *paths, size_t npaths,
-	   const struct reel_import_opts *o, struct reel_writer *w,
-	   struct reel_import_stats *st, char *errmsg, size_t errlen,
+int ti_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+	   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen,
 	   int (*line_fn)(struct ti_ctx *c, char *line, void *arg), void *arg,
 	   int (*file_fn)(struct ti_ctx *c, void *arg))
 {

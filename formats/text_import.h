@@ -7,8 +7,8 @@
  * ti_lines reader owns a fixed-size line buffer (constant memory whatever
  * the input size) and counts lines and bytes; the ti_ctx formats
  * "file:line: reason" messages for bad input (or counts and skips them
- * with --skip-bad), maps source device keys to .reel device ids, and sorts records by queue time within a
- * bounded window (TI_WINDOW records) before they reach the writer.
+ * with --skip-bad), maps source device keys to .reel device ids, and sorts records by queue time
+ * within a bounded window (TI_WINDOW records) before they reach the writer.
  */
 #ifndef IOREEL_TEXT_IMPORT_H
 #define IOREEL_TEXT_IMPORT_H
@@ -19,16 +19,16 @@
 
 #include "formats/reel.h"
 
-#define TI_LINE_MAX 4096     /* longer lines are bad lines */
+#define TI_LINE_MAX 4096	   /* longer lines are bad lines */
 #define TI_LONG_LINE_MAX (1 << 20) /* a "line" longer than this ends the import */
-#define TI_WINDOW 4096       /* records kept to sort by queue time */
-#define TI_MAX_DEVICES 4096  /* distinct devices per import */
-#define TI_DEV_HASH 8192     /* slots of the device key hash (2x the devices) */
-#define TI_DETECT_MIN 3      /* lines a detector needs to be confident */
+#define TI_WINDOW 4096		   /* records kept to sort by queue time */
+#define TI_MAX_DEVICES 4096	   /* distinct devices per import */
+#define TI_DEV_HASH 8192	   /* slots of the device key hash (2x the devices) */
+#define TI_DETECT_MIN 3		   /* lines a detector needs to be confident */
 
 struct ti_dev {
-	uint64_t key;        /* source's device key (disk number, devt, ...) */
-	uint64_t key2;       /* second key part (hash of a host name), or 0 */
+	uint64_t key;  /* source's device key (disk number, devt, ...) */
+	uint64_t key2; /* second key part (hash of a host name), or 0 */
 	uint16_t id;
 };
 
@@ -39,16 +39,16 @@ struct ti_dev {
  */
 struct ti_lines {
 	struct reel_import_stats *st; /* lines, bytes_in (borrowed) */
-	char *errmsg;                 /* open and read errors (borrowed) */
+	char *errmsg;		      /* open and read errors (borrowed) */
 	size_t errlen;
 	const char *path;
 	int fd;
 	uint64_t lineno;
-	char *buf;              /* TI_LINE_MAX * 2 + 1 bytes */
+	char *buf; /* TI_LINE_MAX * 2 + 1 bytes */
 	size_t bstart, bend;
 	int eof;
-	int toolong;            /* the last line returned was cut short */
-	char cut[64];           /* start of a line that was too long */
+	int toolong;  /* the last line returned was cut short */
+	char cut[64]; /* start of a line that was too long */
 };
 
 /* Set up (allocates the buffer); 0 or REEL_E_NOMEM. */
@@ -82,20 +82,20 @@ struct ti_ctx {
 	struct reel_writer *w;
 	char *errmsg;
 	size_t errlen;
-	struct ti_lines in;     /* the current input */
+	struct ti_lines in; /* the current input */
 	/* device map */
 	struct ti_dev *devs;
 	size_t ndevs;
-	uint16_t *devhash;      /* index + 1 into devs, 0 empty */
+	uint16_t *devhash; /* index + 1 into devs, 0 empty */
 	/* reorder window: records in slots, a min-heap of keys (ti_emit()) */
 	struct reel_rec *slots;
 	struct ti_heap keys;
 	unsigned *free;
 	size_t nfree;
-	uint64_t seq;           /* records emitted so far */
-	int64_t last_out;       /* queue time of the last record written */
+	uint64_t seq;	  /* records emitted so far */
+	int64_t last_out; /* queue time of the last record written */
 	int have_out;
-	uint64_t late;          /* records older than one already written */
+	uint64_t late; /* records older than one already written */
 	/* time zero: the earliest record of the first window (ns, in the
 	 * importer's raw time scale); subtracted from every record written */
 	int have_t0;
@@ -106,9 +106,8 @@ struct ti_ctx {
 };
 
 /* Set up (allocates the buffers); returns 0 or REEL_E_NOMEM. */
-int ti_init(struct ti_ctx *c, const struct reel_import_opts *o,
-	    struct reel_import_stats *st, struct reel_writer *w, char *errmsg,
-	    size_t errlen);
+int ti_init(struct ti_ctx *c, const struct reel_import_opts *o, struct reel_import_stats *st,
+	    struct reel_writer *w, char *errmsg, size_t errlen);
 /* Drain the window into the writer, record the stats; returns 0 or error. */
 int ti_finish(struct ti_ctx *c);
 void ti_free(struct ti_ctx *c);
@@ -123,11 +122,9 @@ int ti_getline(struct ti_ctx *c, char **line);
  * otherwise fill errmsg with "path:line: reason; use --skip-bad ..." and
  * return REEL_E_PARSE.
  */
-int ti_bad(struct ti_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int ti_bad(struct ti_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Fatal error with "path:line: reason" (no --skip-bad hint). */
-int ti_fail(struct ti_ctx *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int ti_fail(struct ti_ctx *c, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Split line in place on delim (' ' means runs of blanks/tabs; for other
  * delimiters the fields are trimmed).  Returns the field count; at most
@@ -144,8 +141,7 @@ int ti_dec(const char *s, int64_t scale, int64_t *v);
 /* Field parses that report a bad line themselves: 0 ok, else ti_bad()'s
  * return (1 skip, or REEL_E_PARSE).  what names the field ("offset"). */
 int ti_field_u64(struct ti_ctx *c, const char *what, const char *s, uint64_t *v);
-int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
-		 int64_t scale, int64_t *v);
+int ti_field_dec(struct ti_ctx *c, const char *what, const char *s, int64_t scale, int64_t *v);
 
 /*
  * Device id for a source device key: the first time a key is seen it gets
@@ -153,8 +149,8 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s,
  * and is declared on the writer with name, major, minor.  Returns the id
  * (>= 0) or a negative error (too many devices).
  */
-int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key,
-	      const char *name, uint32_t major, uint32_t minor, uint32_t lbs);
+int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key, const char *name,
+	      uint32_t major, uint32_t minor, uint32_t lbs);
 
 /* The id of a device key already seen, or -1 (then name it, ti_device()). */
 int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2);
@@ -163,7 +159,6 @@ int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2);
  * line: a time beyond +-2^62 ns) or error. */
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r);
 
-
 /*
  * The usual importer: for each input, open it, call file_fn (may be NULL)
  * then line_fn on each line.  line_fn returns 0 (line used or ignored), 1
@@ -171,9 +166,8 @@ int ti_emit(struct ti_ctx *c, const struct reel_rec *r);
  * the run.  Lines that are too long are reported here.  Ends with
  * ti_finish().  Returns 0 or the error (errmsg filled).
  */
-int ti_run(const char *const *paths, size_t npaths,
-	   const struct reel_import_opts *o, struct reel_writer *w,
-	   struct reel_import_stats *st, char *errmsg, size_t errlen,
+int ti_run(const char *const *paths, size_t npaths, const struct reel_import_opts *o,
+	   struct reel_writer *w, struct reel_import_stats *st, char *errmsg, size_t errlen,
 	   int (*line_fn)(struct ti_ctx *c, char *line, void *arg), void *arg,
 	   int (*file_fn)(struct ti_ctx *c, void *arg));
 

@@ -45,12 +45,12 @@ REEL_HEAP(ns_heap, int64_t, NS_BEFORE)
 struct stats_pass {
 	struct size_tab *st;
 	struct ns_heap hp;
-	int64_t win;               /* current 1-second window, by arrival */
+	int64_t win; /* current 1-second window, by arrival */
 	uint64_t win_n, win_bytes;
-	int64_t busy_t;            /* time of the last in-flight change */
-	double area;               /* integral of in-flight over time */
+	int64_t busy_t; /* time of the last in-flight change */
+	double area;	/* integral of in-flight over time */
 	int64_t busy_start;
-	int64_t busy_ns;           /* time with at least one I/O in flight */
+	int64_t busy_ns; /* time with at least one I/O in flight */
 };
 
 /* Close the current 1-second window: the peaks keep the best one. */

@@ -25,11 +25,11 @@ static int operands_error(const struct reel_cmd_doc *doc, const char *what)
 
 /* ---- fit -------------------------------------------------------------- */
 static const struct reel_cmd_doc fit_doc = {
-	.name = "model fit",
-	.usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--plain] [--overwrite]",
-	.about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
-		 "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
-		 "MODEL.json is described field by field in model/MODEL.md.",
+    .name = "model fit",
+    .usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--plain] [--overwrite]",
+    .about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
+	     "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
+	     "MODEL.json is described field by field in model/MODEL.md.",
 };
 
 /* An existing MODEL.json that `model fit` wrote may be replaced. */
@@ -83,19 +83,19 @@ static int cmd_fit(int argc, char **argv)
 	int overwrite = 0, plain = 0;
 	struct model_fit_opts fo = {0, 0};
 	const struct reel_opt opts[] = {
-		OPT_STR('o', "output", "FILE", &out,
-			"where to write the model ('-' for standard output)"),
-		OPT_FLAG(0, "overwrite", &overwrite,
-			 "replace FILE if it exists and is not a MODEL.json"),
-		OPT_FLAG(0, "naive", &fo.naive,
-			 "the naive model instead: Poisson arrivals, uniform\n"
-			 "addresses, mean sizes (a baseline for fidelity)"),
-		OPT_UINT(0, "phases", "N", &fo.max_phases, 1, MODEL_MAX_PHASES,
-			 "at most N phases (1..16, default 8)"),
-		OPT_FLAG(0, "plain", &plain,
-			 "write plain JSON text (default: gzip-compressed JSON,\n"
-			 "'zcat MODEL.json' shows it; standard output is plain)"),
-		OPT_END,
+	    OPT_STR('o', "output", "FILE", &out,
+		    "where to write the model ('-' for standard output)"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "replace FILE if it exists and is not a MODEL.json"),
+	    OPT_FLAG(0, "naive", &fo.naive,
+		     "the naive model instead: Poisson arrivals, uniform\n"
+		     "addresses, mean sizes (a baseline for fidelity)"),
+	    OPT_UINT(0, "phases", "N", &fo.max_phases, 1, MODEL_MAX_PHASES,
+		     "at most N phases (1..16, default 8)"),
+	    OPT_FLAG(0, "plain", &plain,
+		     "write plain JSON text (default: gzip-compressed JSON,\n"
+		     "'zcat MODEL.json' shows it; standard output is plain)"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&fit_doc, opts, argc, argv);
 	if (i < 0)
@@ -121,10 +121,10 @@ static int cmd_fit(int argc, char **argv)
 
 /* ---- gen ---------------------------------------------------------------- */
 static const struct reel_cmd_doc gen_doc = {
-	.name = "model gen",
-	.usage = "MODEL.json -o OUT.reel [--duration S] [--rate X]\n"
-		 "                        [--capacity BYTES] [--seed N] [--count N] [--overwrite]",
-	.about = "Generate a synthetic trace from a model; the same seed gives the same trace.",
+    .name = "model gen",
+    .usage = "MODEL.json -o OUT.reel [--duration S] [--rate X]\n"
+	     "                        [--capacity BYTES] [--seed N] [--count N] [--overwrite]",
+    .about = "Generate a synthetic trace from a model; the same seed gives the same trace.",
 };
 
 /* An existing .reel that `model gen` wrote may be replaced. */
@@ -188,8 +188,8 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 /* Every generated record into W, which is closed and its file committed
  * (or destroyed and the temporary removed on a failure): 0 or 1 after
  * saying why. */
-static int gen_write(struct model_gen *g, struct reel_writer *w, struct reel_out *o,
-		     const char *in, const char *out)
+static int gen_write(struct model_gen *g, struct reel_writer *w, struct reel_out *o, const char *in,
+		     const char *out)
 {
 	struct reel_rec r;
 	uint64_t n = 0;
@@ -202,8 +202,9 @@ static int gen_write(struct model_gen *g, struct reel_writer *w, struct reel_out
 		fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
 	else if (x < 0)
 		fprintf(stderr, "ioreel model gen: %s: %s%s\n", in, reel_strerror(x),
-			x == REEL_E_RANGE ? ": a window would hold more than 64 Mi I/O; lower --rate"
-					  : "");
+			x == REEL_E_RANGE
+			    ? ": a window would hold more than 64 Mi I/O; lower --rate"
+			    : "");
 	if (werr || x < 0) {
 		reel_writer_destroy(w);
 		reel_out_abort(o);
@@ -231,20 +232,20 @@ static int cmd_gen(int argc, char **argv)
 	double secs = 0;
 	int overwrite = 0;
 	const struct reel_opt opts[] = {
-		OPT_STR('o', "output", "FILE", &out, "the .reel to write"),
-		OPT_DBL(0, "duration", "S", &secs, 1e-6, 1e8,
-			"seconds of trace, 1e-6 to 1e8 (default: the original's);\n"
-			"the phase timeline repeats or is cut to fit"),
-		OPT_DBL(0, "rate", "X", &go.rate, 1e-6, 1e6,
-			"X times the original arrival rate, 1e-6 to 1e6 (default 1)"),
-		OPT_SIZE(0, "capacity", "BYTES", &go.capacity, 4096, 1152921504606846976.0,
-			 "address space per device (\"4T\", \"512G\"; 4k to 1E);\n"
-			 "regions scale with it, local jumps keep their size"),
-		OPT_U64(0, "seed", "N", &go.seed, 0, 9223372036854775807.0,
-			"random seed, 0 to 2^63-1 (default 1)"),
-		OPT_U64(0, "count", "N", &go.max_records, 1, 1e12, "stop after N I/O (1 to 1e12)"),
-		OPT_FLAG(0, "overwrite", &overwrite, "replace OUT.reel if it exists"),
-		OPT_END,
+	    OPT_STR('o', "output", "FILE", &out, "the .reel to write"),
+	    OPT_DBL(0, "duration", "S", &secs, 1e-6, 1e8,
+		    "seconds of trace, 1e-6 to 1e8 (default: the original's);\n"
+		    "the phase timeline repeats or is cut to fit"),
+	    OPT_DBL(0, "rate", "X", &go.rate, 1e-6, 1e6,
+		    "X times the original arrival rate, 1e-6 to 1e6 (default 1)"),
+	    OPT_SIZE(0, "capacity", "BYTES", &go.capacity, 4096, 1152921504606846976.0,
+		     "address space per device (\"4T\", \"512G\"; 4k to 1E);\n"
+		     "regions scale with it, local jumps keep their size"),
+	    OPT_U64(0, "seed", "N", &go.seed, 0, 9223372036854775807.0,
+		    "random seed, 0 to 2^63-1 (default 1)"),
+	    OPT_U64(0, "count", "N", &go.max_records, 1, 1e12, "stop after N I/O (1 to 1e12)"),
+	    OPT_FLAG(0, "overwrite", &overwrite, "replace OUT.reel if it exists"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&gen_doc, opts, argc, argv);
 	if (i < 0)
@@ -263,7 +264,8 @@ static int cmd_gen(int argc, char **argv)
 	struct model_gen *g;
 	int x = model_gen_create(&g, &m, &go);
 	if (x) {
-		fprintf(stderr, "ioreel model gen: %s: cannot generate: %s\n", in, reel_strerror(x));
+		fprintf(stderr, "ioreel model gen: %s: cannot generate: %s\n", in,
+			reel_strerror(x));
 		model_free(&m);
 		return 1;
 	}
@@ -281,18 +283,18 @@ static int cmd_gen(int argc, char **argv)
 
 /* ---- compare -------------------------------------------------------------- */
 static const struct reel_cmd_doc cmp_doc = {
-	.name = "model compare",
-	.usage = "A.reel B.reel [--json]",
-	.about = "Compare two traces dimension by dimension: Kolmogorov-Smirnov distance of\n"
-		 "request sizes, inter-arrival times, jump distances and sequential run\n"
-		 "lengths; op mix; b-model burstiness; PQRS shares.  When both carry\n"
-		 "latencies (replay results: complete - issue), the demerit figure: the RMS\n"
-		 "horizontal distance between the latency CDFs at 10,000 quantiles, in us\n"
-		 "and as % of A's mean latency.  Then what the distributions hide: I/O count\n"
-		 "and bytes, burstiness (IDC at 1 ms .. 10 s), the window series, locality,\n"
-		 "block re-use, read-after-write, working set, sizes of sequential and\n"
-		 "random I/O, per-device offsets and gaps.  Each figure is checked against\n"
-		 "its target (model/MODEL.md lists them); within_targets: all hold.",
+    .name = "model compare",
+    .usage = "A.reel B.reel [--json]",
+    .about = "Compare two traces dimension by dimension: Kolmogorov-Smirnov distance of\n"
+	     "request sizes, inter-arrival times, jump distances and sequential run\n"
+	     "lengths; op mix; b-model burstiness; PQRS shares.  When both carry\n"
+	     "latencies (replay results: complete - issue), the demerit figure: the RMS\n"
+	     "horizontal distance between the latency CDFs at 10,000 quantiles, in us\n"
+	     "and as % of A's mean latency.  Then what the distributions hide: I/O count\n"
+	     "and bytes, burstiness (IDC at 1 ms .. 10 s), the window series, locality,\n"
+	     "block re-use, read-after-write, working set, sizes of sequential and\n"
+	     "random I/O, per-device offsets and gaps.  Each figure is checked against\n"
+	     "its target (model/MODEL.md lists them); within_targets: all hold.",
 };
 
 /* A number in JSON: null when not finite. */
@@ -336,7 +338,9 @@ static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
 		printf(", \"value\": ");
 		jnum(c->value);
 		printf(", \"target\": \"%s\", \"ok\": %s}", c->target,
-		       c->ok < 0 ? "null" : c->ok ? "true" : "false");
+		       c->ok < 0 ? "null"
+		       : c->ok	 ? "true"
+				 : "false");
 	}
 	printf("},\n \"within_targets\": %s}\n", r->ok ? "true" : "false");
 }
@@ -349,7 +353,10 @@ static void cmp_table(const struct model_cmp *r, const char *pa, const char *pb)
 	for (size_t k = 0; k < r->nchecks; k++) {
 		const struct model_check *c = &r->check[k];
 		printf("%-24s %12.6g %12.6g %10.4f %-12s %s\n", c->name, c->a, c->b, c->value,
-		       c->target, c->ok < 0 ? "-" : c->ok ? "ok" : "OFF");
+		       c->target,
+		       c->ok < 0 ? "-"
+		       : c->ok	 ? "ok"
+				 : "OFF");
 	}
 	printf("b-model A: all %.3f read %.3f write %.3f\n", r->bmodel_a[0], r->bmodel_a[1],
 	       r->bmodel_a[2]);
@@ -365,8 +372,8 @@ static int cmd_cmp(int argc, char **argv)
 {
 	int json = 0;
 	const struct reel_opt opts[] = {
-		OPT_FLAG(0, "json", &json, "print one JSON object instead of the table"),
-		OPT_END,
+	    OPT_FLAG(0, "json", &json, "print one JSON object instead of the table"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&cmp_doc, opts, argc, argv);
 	if (i < 0)
@@ -412,7 +419,8 @@ int cmd_model(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, stdout);
 		printf("  fit      TRACE.reel -o MODEL.json [--naive]\n"
-		       "  gen      MODEL.json -o OUT.reel [--duration S] [--rate X] [--capacity B] [--seed N]\n"
+		       "  gen      MODEL.json -o OUT.reel [--duration S] [--rate X] [--capacity B] "
+		       "[--seed N]\n"
 		       "  compare  A.reel B.reel [--json]\n");
 		return 0;
 	}

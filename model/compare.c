@@ -14,10 +14,7 @@
 #include "model/model.h"
 
 /* ---- samples ------------------------------------------------------------ */
-static int has_addr(int op)
-{
-	return op != REEL_OP_FLUSH;
-}
+static int has_addr(int op) { return op != REEL_OP_FLUSH; }
 
 int model_samples_get(struct model_samples *s, const struct model_trace *tr)
 {
@@ -120,8 +117,8 @@ void model_samples_free(struct model_samples *s)
 }
 
 /* ---- checks -------------------------------------------------------------- */
-static struct model_check *add(struct model_cmp *c, const char *name, double a, double b,
-			       double v, const char *target, int ok)
+static struct model_check *add(struct model_cmp *c, const char *name, double a, double b, double v,
+			       const char *target, int ok)
 {
 	struct model_check *k = &c->check[c->nchecks++];
 	snprintf(k->name, sizeof(k->name), "%s", name);
@@ -210,10 +207,12 @@ static void device_checks(struct model_cmp *c, const struct model_fid *fa,
 		char name[48];
 		snprintf(name, sizeof(name), "ks_offset.dev%u", da->id);
 		if (da->noff)
-			add_ks(c, name, da->off, da->noff, db ? db->off : NULL, db ? db->noff : 0, 0.1);
+			add_ks(c, name, da->off, da->noff, db ? db->off : NULL, db ? db->noff : 0,
+			       0.1);
 		snprintf(name, sizeof(name), "ks_gap.dev%u", da->id);
 		if (da->ngap)
-			add_ks(c, name, da->gap, da->ngap, db ? db->gap : NULL, db ? db->ngap : 0, 0.05);
+			add_ks(c, name, da->gap, da->ngap, db ? db->gap : NULL, db ? db->ngap : 0,
+			       0.05);
 	}
 }
 

@@ -261,8 +261,9 @@ void model_dist_coarsen(struct model_dist *d, double eps)
 	for (size_t i = 0; i < m; i++) { /* both sides of a step stay */
 		r[i].v = d->v[i];
 		r[i].c = d->c[i];
-		r[i].keep = (i + 1 < m && d->v[i + 1] == d->v[i] && d->c[i + 1] - d->c[i] > 2 * eps) ||
-			    (i > 0 && d->v[i - 1] == d->v[i] && d->c[i] - d->c[i - 1] > 2 * eps);
+		r[i].keep =
+		    (i + 1 < m && d->v[i + 1] == d->v[i] && d->c[i + 1] - d->c[i] > 2 * eps) ||
+		    (i > 0 && d->v[i - 1] == d->v[i] && d->c[i] - d->c[i - 1] > 2 * eps);
 	}
 	simplify(d, r, m, eps); /* never more knots than it had */
 	model_dist_prepare(d);
@@ -323,7 +324,8 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
 		*at = d->c[lo];
 	else
-		*at = d->c[lo] + (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
+		*at = d->c[lo] +
+		      (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
 	/* below: smallest j with v[j] >= x */
 	lo = 0;
 	hi = n - 1;

@@ -10,9 +10,9 @@
  * FID_EXACT_BLOCKS distinct blocks; beyond, it samples blocks by a hash of
  * their address (spatially hashed sampling, SHARDS: Waldspurger et al.,
  * FAST'15) at a rate halved each time the set fills, so memory stays
- * bounded (32 MiB of table, 16 MiB more while halving) whatever the trace; shares and working sets are
- * then estimates from the sampled blocks (relative error about
- * 1/sqrt(sampled blocks), under 0.1% at the sizes it samples at).
+ * bounded (32 MiB of table, 16 MiB more while halving) whatever the trace; shares and working sets
+ * are then estimates from the sampled blocks (relative error about 1/sqrt(sampled blocks), under
+ * 0.1% at the sizes it samples at).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,12 +21,12 @@
 #include "model/blockmap.h"
 #include "model/model.h"
 
-const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 100000000,
-						      1000000000, 10000000000};
+const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 100000000, 1000000000,
+						      10000000000};
 
 #define FID_EXACT_BLOCKS (1u << 20)
-#define FID_HIST 100          /* locality: the last 100 I/O of the device */
-#define FID_NEAR (1u << 20)   /* within 1 MiB */
+#define FID_HIST 100	    /* locality: the last 100 I/O of the device */
+#define FID_NEAR (1u << 20) /* within 1 MiB */
 #define FID_BLOCK_SHIFT BMAP_BLOCK_SHIFT
 
 /* ---- the pass over the trace ------------------------------------------- */
@@ -149,8 +149,8 @@ static int fid_alloc(struct model_fid *f, const struct model_trace *tr, int *slo
 }
 
 /* One I/O of device slot d. */
-static int fid_one(struct fid_pass *p, struct model_fid *f, const struct model_trace *tr,
-		    size_t i, int d)
+static int fid_one(struct fid_pass *p, struct model_fid *f, const struct model_trace *tr, size_t i,
+		   int d)
 {
 	struct model_fid_dev *fd = &f->dev[d];
 	if (p->seen[d] & 2)

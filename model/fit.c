@@ -112,13 +112,14 @@ struct ic_ev {
 	int64_t issue, complete;
 	uint64_t seq;
 };
-#define IC_BEFORE(a, b) ((a)->issue < (b)->issue || ((a)->issue == (b)->issue && (a)->seq < (b)->seq))
+#define IC_BEFORE(a, b)                                                                            \
+	((a)->issue < (b)->issue || ((a)->issue == (b)->issue && (a)->seq < (b)->seq))
 REEL_HEAP(ic_heap, struct ic_ev, IC_BEFORE)
 #define I64_BEFORE(a, b) (*(a) < *(b))
 REEL_HEAP(i64_heap, int64_t, I64_BEFORE)
 
 struct inflight_fit {
-	struct ic_heap pend; /* issued after the arrivals so far, or not yet counted */
+	struct ic_heap pend;  /* issued after the arrivals so far, or not yet counted */
 	struct i64_heap done; /* completions of the issues counted */
 	struct samp lat, dep;
 	uint64_t issued, completed, seq;
@@ -461,10 +462,12 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 {
 	struct model *m = fr->m;
-	uint64_t n2[MODEL_MAX_DEVS], n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 4 * MODEL_MAX_DEVS + 2];
+	uint64_t n2[MODEL_MAX_DEVS],
+	    n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 4 * MODEL_MAX_DEVS + 2];
 	for (size_t k = 0; k < fr->sc.nd; k++)
 		n2[k] = fr->sc.pre[k].nd;
-	int e = model_devs_init(&fr->df, m, &fr->sc, fit_sample_cap(n2, fr->sc.nd, FIT_SAMPLE_BUDGET));
+	int e =
+	    model_devs_init(&fr->df, m, &fr->sc, fit_sample_cap(n2, fr->sc.nd, FIT_SAMPLE_BUDGET));
 	if (e || (e = fit_pass(fr, pass_windows)))
 		return e;
 	long nph = 1;
@@ -498,7 +501,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = model_devs_walk_init(fr->df, cap)) || (e = inflight_init(&fr->inf, sc->nic, cap)))
 		return e;
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (model_bm_init_max(&fr->bm[k], k ? sc->nop[k - 1] : sc->n, t0, t1, FIT_BM_LEVELS))
+		if (model_bm_init_max(&fr->bm[k], k ? sc->nop[k - 1] : sc->n, t0, t1,
+				      FIT_BM_LEVELS))
 			return REEL_E_NOMEM;
 	bm_op_shifts(fr->bm, fr->sh);
 	if (model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax) || (e = fit_pass(fr, pass_main)))

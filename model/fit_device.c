@@ -63,7 +63,7 @@ static inline uint32_t region_of(const struct model_devspace *d, const struct re
 {
 	if (a >= d->bound[d->nregions])
 		return d->nregions - 1;
-	size_t j = (size_t)(a >> l->sh); /* a < extent: j < RLUT */
+	size_t j = (size_t)(a >> l->sh);		      /* a < extent: j < RLUT */
 	uint32_t lo = l->at[j], len = l->at[j + 1] - lo + 1u; /* the region is in there */
 	while (len > 1) {
 		uint32_t half = len / 2;
@@ -127,15 +127,15 @@ struct dev_fit {
 	struct model_devspace *d;
 	const struct dev_pre *pre;
 	struct samp addr, jumps, runs, loc; /* offsets; every jump; run lengths; local jumps */
-	struct samp rdist;        /* reuse distances of run starts, in I/O of the device */
-	uint64_t di;              /* the walk's I/O of the device so far */
+	struct samp rdist; /* reuse distances of run starts, in I/O of the device */
+	uint64_t di;	   /* the walk's I/O of the device so far */
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
-	uint64_t *tc;             /* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;         /* blocks written, read */
-	int sh;                   /* block = offset >> sh */
-	int done;                 /* nothing more to fit (no addressed I/O) */
+	uint64_t *tc;				/* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;			/* blocks written, read */
+	int sh;					/* block = offset >> sh */
+	int done;				/* nothing more to fit (no addressed I/O) */
 	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
-	uint64_t nruns, nlocal;   /* the first pass's count of runs, of local jumps (at most) */
+	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
@@ -153,7 +153,7 @@ struct devs_fit {
 	size_t nd;
 	int naive;
 	const int8_t *slot; /* device id -> index */
-	struct bmap bm;     /* blocks touched, of every device (the walk) */
+	struct bmap bm;	    /* blocks touched, of every device (the walk) */
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -230,8 +230,7 @@ static int dev_fit_init(struct dev_fit *f, struct model_devspace *d, const struc
 	return f->wb && f->rb ? 0 : REEL_E_NOMEM;
 }
 
-int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_scan *sc,
-		    uint64_t cap)
+int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_scan *sc, uint64_t cap)
 {
 	struct devs_fit *df = calloc(1, sizeof(*df));
 	*dfp = df;
@@ -381,8 +380,8 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
  * touched before (*dist: I/O of the device since the most recent touch),
  * 0 not, -1 none of them sampled; REEL_E_NOMEM.  At most its first
  * FIT_REUSE_SPAN blocks are looked at (16 MiB). */
-static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_t off,
-		       uint32_t len, int rd, uint64_t *dist)
+static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_t off, uint32_t len,
+		       int rd, uint64_t *dist)
 {
 	uint64_t b0 = off >> BMAP_BLOCK_SHIFT, b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
 	if (b1 - b0 >= FIT_REUSE_SPAN)
@@ -418,8 +417,8 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
  * extends, its region (weights) and a remote jump counted in a from x to
  * matrix; read/write overlap; the re-use of run starts (REUSE, DIST as
  * reuse_touch found them). */
-static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len,
-			       int reuse, uint64_t dist)
+static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, int reuse,
+			       uint64_t dist)
 {
 	struct model_devspace *d = f->d;
 	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);

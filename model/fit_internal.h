@@ -161,8 +161,7 @@ void model_fit_naive_phase(struct model *m, const struct fit_scan *sc);
 struct devs_fit;
 /* m->devs[k] has id, capacity and share; SC what the first pass found.
  * CAP bounds the offsets' samples. */
-int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc,
-		    uint64_t cap);
+int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc, uint64_t cap);
 /* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c);
 /* Between the passes: regions from the offsets; the counts of the second

@@ -175,8 +175,8 @@ static void phase_fit_free(struct phase_fit *f)
 }
 
 /* Phase PI's I/O per op and gaps, from the window table. */
-static void phase_counts(const struct model *m, size_t pi, const int *wphase,
-			 const uint32_t *wcnt, uint64_t *pops, uint64_t *ngap, uint64_t *nne)
+static void phase_counts(const struct model *m, size_t pi, const int *wphase, const uint32_t *wcnt,
+			 uint64_t *pops, uint64_t *ngap, uint64_t *nne)
 {
 	memset(pops, 0, REEL_OP__COUNT * sizeof(*pops));
 	*ngap = *nne = 0;
@@ -395,7 +395,6 @@ static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, 
 	return c;
 }
 
-
 void model_phases_fill(struct phases_fit *pf)
 {
 	for (size_t p = 0; p < pf->m->nphases; p++) {
@@ -458,8 +457,8 @@ void model_phases_finish(struct phases_fit *pf)
 		for (int a = 0; a < MODEL_CLASSES; a++)
 			for (int b = 0; b < MODEL_CLASSES; b++) {
 				int x = a * MODEL_CLASSES + b;
-				p->gap_next[a][b] =
-				    (double)(f->cnt[0][x] + f->cnt[1][x] + f->cnt[2][x] + f->cnt[3][x]);
+				p->gap_next[a][b] = (double)(f->cnt[0][x] + f->cnt[1][x] +
+							     f->cnt[2][x] + f->cnt[3][x]);
 			}
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
 	}

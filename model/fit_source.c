@@ -68,10 +68,7 @@ int fit_src_rewind(struct fit_src *s)
 	return reel_reader_rewind(s->r);
 }
 
-void fit_src_close(struct fit_src *s)
-{
-	model_trace_free(&s->buf);
-}
+void fit_src_close(struct fit_src *s) { model_trace_free(&s->buf); }
 
 /* ---- the first pass ------------------------------------------------------- */
 /* A device seen for the first time: its index, or -1 past MODEL_MAX_DEVS. */

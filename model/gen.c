@@ -25,10 +25,10 @@ struct strat {
 	uint8_t pos;
 };
 
-#define GEN_HIST 4096 /* offsets of the device's last I/O, for re-use */
-#define GEN_RES 1024  /* a uniform sample (reservoir) of all its earlier ones */
-#define GEN_TRIES 8   /* run starts drawn until one re-uses as the model says */
-#define GEN_SCAN 64   /* then stretches past the last one looked at */
+#define GEN_HIST 4096	   /* offsets of the device's last I/O, for re-use */
+#define GEN_RES 1024	   /* a uniform sample (reservoir) of all its earlier ones */
+#define GEN_TRIES 8	   /* run starts drawn until one re-uses as the model says */
+#define GEN_SCAN 64	   /* then stretches past the last one looked at */
 #define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
@@ -37,7 +37,7 @@ struct devstate {
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
-	double scale;  /* capacity / model extent */
+	double scale;			  /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
 	uint64_t extent;
 };
@@ -47,13 +47,13 @@ struct model_gen {
 	struct model_gen_opts o;
 	uint64_t s[4]; /* xoshiro256** */
 	double end;
-	double wl;     /* window length, ns */
-	double acc[REEL_OP__COUNT];   /* the model's I/O so far, times the rate */
+	double wl;		       /* window length, ns */
+	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
 	uint64_t done[REEL_OP__COUNT]; /* I/O generated so far */
 	uint64_t count;
-	uint64_t win;  /* next window to fill (cycles over the model's) */
-	size_t phase;  /* phase of the buffered window */
-	double *bt;    /* buffered arrival times of one window */
+	uint64_t win; /* next window to fill (cycles over the model's) */
+	size_t phase; /* phase of the buffered window */
+	double *bt;   /* buffered arrival times of one window */
 	uint8_t *bop;
 	size_t nbuf, pos, cap;
 	int *gap_class;
@@ -69,10 +69,7 @@ struct model_gen {
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096 /* blocks of one I/O marked (16 MiB) */
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 static inline uint64_t next64(struct model_gen *g)
 {
@@ -446,8 +443,9 @@ static int fill_window(struct model_gen *g)
 		double sum = draw_gaps(g, ph, p, c);
 		if (sum > room) /* squeezed: no spill into the next window */
 			sum = squeeze(g, c, room);
-		double lead = ph->lead.nk ? model_dist_inv(&ph->lead, sdraw(g, &g->s_lead)) / 1e6 * g->wl
-					  : rnd(g) * g->wl;
+		double lead = ph->lead.nk
+				  ? model_dist_inv(&ph->lead, sdraw(g, &g->s_lead)) / 1e6 * g->wl
+				  : rnd(g) * g->wl;
 		if (first) /* the trace starts with an arrival */
 			lead = 0;
 
@@ -544,8 +542,8 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote). */
-static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv,
-			   struct devstate *s, uint64_t len, uint64_t al, int local)
+static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			   uint64_t len, uint64_t al, int local)
 {
 	uint64_t off = 0;
 	if (!(local && local_jump(g, dv, s, len, al, &off))) {
@@ -602,8 +600,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
  * keeps exactly) keep their jumps as drawn: redrawing them bent the jump
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
-static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv,
-			  struct devstate *s, uint64_t len, uint64_t al, double unit)
+static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			  uint64_t len, uint64_t al, double unit)
 {
 	int local = s->started && dv->local.nk && sdraw(g, &s->s_plocal) < dv->p_local;
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE)
@@ -611,7 +609,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv,
 	int want = sdraw(g, &s->s_reuse) < dv->p_reuse;
 	uint64_t span = len;
 	if (!want)
-		span = (uint64_t)((unit > (double)len ? unit : (double)len) * (double)(s->run_left + 1));
+		span = (uint64_t)((unit > (double)len ? unit : (double)len) *
+				  (double)(s->run_left + 1));
 	return start_wanted(g, dv, s, len, al, local, want, span);
 }
 
@@ -641,7 +640,8 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	/* size */
 	double sz = 4096;
 	if (ph->size[op].nk)
-		sz = model_dist_inv(&ph->size[op], sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
+		sz = model_dist_inv(&ph->size[op],
+				    sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
 	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
 	if (len == 0 && sz > 0)
 		len = al;

@@ -246,7 +246,8 @@ void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a)
 		p->thi = t + 1;
 		/* monotone: grow hi up to the next column, from an estimate */
 		if (p->x + 1 < side) {
-			double est = (double)t0 + (double)(p->x + 1) * (double)(t1 - t0) / (double)side;
+			double est =
+			    (double)t0 + (double)(p->x + 1) * (double)(t1 - t0) / (double)side;
 			int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
 			if (h > p->thi)
 				p->thi = h;
@@ -263,7 +264,8 @@ void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a)
 		p->alo = a;
 		p->ahi = a + 1;
 		if (p->y + 1 < side) {
-			double est = (double)a0 + (double)(p->y + 1) * (double)(a1 - a0) / (double)side;
+			double est =
+			    (double)a0 + (double)(p->y + 1) * (double)(a1 - a0) / (double)side;
 			uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
 			if (h > p->ahi)
 				p->ahi = h;

@@ -29,7 +29,7 @@ extern "C" {
 struct model_trace {
 	size_t n, cap;
 	int64_t *t;
-	int64_t *issue;    /* NULL when absent */
+	int64_t *issue;	   /* NULL when absent */
 	int64_t *complete; /* NULL when absent */
 	uint64_t *off;
 	uint32_t *len;
@@ -37,7 +37,7 @@ struct model_trace {
 	uint16_t *dev;
 	size_t ndev;
 	struct reel_device devs[64]; /* as declared in the header (id order) */
-	char source[64];             /* header source: "replay", "captured", ... */
+	char source[64];	     /* header source: "replay", "captured", ... */
 };
 
 /* Read every record of PATH (a .reel file).  The caller frees with
@@ -61,9 +61,9 @@ void model_trace_free(struct model_trace *tr);
 #define MODEL_DIST_MAXK (MODEL_DIST_Q + 1 + 2 * MODEL_DIST_POINTS + 2)
 #define MODEL_DIST_GUIDE 256
 struct model_dist {
-	uint64_t n;   /* observations it was fitted on */
+	uint64_t n; /* observations it was fitted on */
 	double mean;
-	uint32_t nk;  /* 0: empty (never observed) */
+	uint32_t nk; /* 0: empty (never observed) */
 	double v[MODEL_DIST_MAXK];
 	double c[MODEL_DIST_MAXK];
 	/* guide[k]: the last knot with c <= k / GUIDE (model_dist_prepare) */
@@ -97,7 +97,7 @@ int model_dist_valid(const struct model_dist *d);
 int model_sort_i64(int64_t *v, size_t n);
 
 /* ---- the model ---------------------------------------------------------- */
-#define MODEL_CLASSES 8  /* inter-arrival classes of the gap Markov chain */
+#define MODEL_CLASSES 8	     /* inter-arrival classes of the gap Markov chain */
 #define MODEL_CNT_BUCKETS 27 /* windows by floor(log2(I/O in the window)), 2 .. 2^26 */
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
@@ -111,20 +111,20 @@ struct model_family { /* a fitted parametric family of inter-arrival times */
 
 struct model_phase {
 	uint64_t ios, windows;
-	double rate;                                    /* I/O per second */
+	double rate; /* I/O per second */
 	double op_mix[REEL_OP__COUNT];
 	double op_next[REEL_OP__COUNT][REEL_OP__COUNT]; /* P(next op | op) */
-	struct model_dist size[REEL_OP__COUNT];         /* bytes, per op */
-	struct model_dist gap;                          /* ns between arrivals in a window */
-	struct model_dist lead;                         /* first arrival in a window, ppm */
-	double gap_next[MODEL_CLASSES][MODEL_CLASSES];  /* class chain */
+	struct model_dist size[REEL_OP__COUNT];		/* bytes, per op */
+	struct model_dist gap;				/* ns between arrivals in a window */
+	struct model_dist lead;				/* first arrival in a window, ppm */
+	double gap_next[MODEL_CLASSES][MODEL_CLASSES];	/* class chain */
 	/* share of each gap class in windows of 2^b .. 2^(b+1) - 1 I/O (all 0:
 	 * no such window); dense windows hold the short gaps */
 	double class_by_count[MODEL_CNT_BUCKETS][MODEL_CLASSES];
-	struct model_family fam[3];                     /* exp, lognormal, hyperexp */
+	struct model_family fam[3]; /* exp, lognormal, hyperexp */
 	int best_family;
-	double gap_zero;                                /* fraction of 0 gaps */
-	double bmodel[REEL_OP__COUNT + 1];              /* [0] all, [1+op]; -1 none */
+	double gap_zero;		   /* fraction of 0 gaps */
+	double bmodel[REEL_OP__COUNT + 1]; /* [0] all, [1+op]; -1 none */
 };
 
 struct model_devspace { /* spatial behaviour of one device */
@@ -133,11 +133,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint64_t capacity; /* header capacity (0 unknown) */
 	uint64_t extent;   /* address space used by the model: capacity or max end */
 	uint32_t align;
-	double share;      /* fraction of I/Os on this device */
-	struct model_dist run;   /* sequential run lengths, in I/Os */
-	struct model_dist jump;  /* every jump, for people and compare */
+	double share;		 /* fraction of I/Os on this device */
+	struct model_dist run;	 /* sequential run lengths, in I/Os */
+	struct model_dist jump;	 /* every jump, for people and compare */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */
-	double p_local;          /* fraction of run starts that are local jumps */
+	double p_local;		 /* fraction of run starts that are local jumps */
 	/* re-use (a stack-distance model of run starts): the share of run
 	 * starts touching a 4 KiB block touched before, and how many I/O of
 	 * the device back it was last touched (0 and empty: none) */
@@ -145,7 +145,7 @@ struct model_devspace { /* spatial behaviour of one device */
 	struct model_dist reuse_dist;
 	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
 	uint64_t local_limit;
-	struct model_dist addr;  /* offsets: where remote jumps land within a region */
+	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;
 	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
 	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
@@ -153,10 +153,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;
 	uint16_t *tr_to;
-	double *tr_p; /* cumulative within the row */
-	double rw_overlap_read;  /* share of read bytes in 1 MiB blocks also written */
+	double *tr_p;		 /* cumulative within the row */
+	double rw_overlap_read;	 /* share of read bytes in 1 MiB blocks also written */
 	double rw_overlap_write; /* share of written bytes in blocks also read */
-	double hot10;            /* share of I/Os in the hottest 10% of the space */
+	double hot10;		 /* share of I/Os in the hottest 10% of the space */
 };
 
 struct model_inflight { /* where the trace has issue and completion */
@@ -171,10 +171,10 @@ struct model {
 	char source[256];
 	uint64_t count;
 	int64_t duration_ns;
-	int64_t quantum_ns; /* every arrival time is a multiple of it (1: ns) */
-	size_t nwin;        /* windows of duration_ns / nwin each */
+	int64_t quantum_ns;  /* every arrival time is a multiple of it (1: ns) */
+	size_t nwin;	     /* windows of duration_ns / nwin each */
 	uint16_t *win_phase; /* phase of each window */
-	uint32_t *win_ops;  /* I/O per window and op: [w * REEL_OP__COUNT + op] */
+	uint32_t *win_ops;   /* I/O per window and op: [w * REEL_OP__COUNT + op] */
 	size_t nphases;
 	struct model_phase *phases;
 	size_t ndevs;
@@ -185,7 +185,7 @@ struct model {
 };
 
 struct model_fit_opts {
-	int naive;          /* uniform addresses, Poisson arrivals, same means */
+	int naive;	     /* uniform addresses, Poisson arrivals, same means */
 	unsigned max_phases; /* 0: default 8 */
 };
 
@@ -222,7 +222,7 @@ int model_load_file(struct model *m, const char *path, char *err, size_t errlen)
 /* ---- generation ---------------------------------------------------------- */
 struct model_gen_opts {
 	int64_t duration_ns; /* 0: the model's duration */
-	double rate;         /* arrival rate factor, 0: 1 */
+	double rate;	     /* arrival rate factor, 0: 1 */
 	uint64_t capacity;   /* bytes per device, 0: the model's */
 	uint64_t seed;
 	uint64_t max_records; /* 0: unbounded */
@@ -318,12 +318,12 @@ struct model_fid {
 	uint64_t n, bytes;
 	int64_t t0, dur;
 	double idc[MODEL_IDC_SCALES]; /* index of dispersion of counts; -1: < 8 bins */
-	double locality;  /* share within 1 MiB of one of the device's last 100 I/O */
-	double reuse;     /* share of I/O touching a 4 KiB block touched before */
-	double raw;       /* share of reads touching a block written before */
-	uint64_t ws_read, ws_write; /* unique 4 KiB blocks read, written */
-	double sample_rate;         /* of the block set: 1 exact, else SHARDS */
-	int64_t *rdist;   /* reuse distances, in I/O since the last touch */
+	double locality;	      /* share within 1 MiB of one of the device's last 100 I/O */
+	double reuse;		      /* share of I/O touching a 4 KiB block touched before */
+	double raw;		      /* share of reads touching a block written before */
+	uint64_t ws_read, ws_write;   /* unique 4 KiB blocks read, written */
+	double sample_rate;	      /* of the block set: 1 exact, else SHARDS */
+	int64_t *rdist;		      /* reuse distances, in I/O since the last touch */
 	int64_t *size_seq, *size_rnd;
 	size_t nrdist, nseq, nrnd;
 	size_t ndev;
@@ -335,21 +335,21 @@ void model_fid_free(struct model_fid *f);
 /* One figure of a comparison, its target and whether it holds. */
 struct model_check {
 	char name[48];
-	double a, b;     /* the two traces' figures (NAN: not per trace) */
-	double value;    /* what the target is about (KS, ratio, difference) */
+	double a, b;	 /* the two traces' figures (NAN: not per trace) */
+	double value;	 /* what the target is about (KS, ratio, difference) */
 	char target[32]; /* for people: "<= 0.05", "within 20%" */
-	int ok;          /* 1 holds, 0 not, -1 not measurable (not counted) */
+	int ok;		 /* 1 holds, 0 not, -1 not measurable (not counted) */
 };
 #define MODEL_MAX_CHECKS (40 + 2 * MODEL_MAX_DEVS)
 
 struct model_cmp {
 	double ks_size, ks_gap, ks_jump, ks_run;
-	double op_diff;                    /* max |read fraction diff| over ops */
-	double read_a, read_b;             /* read fractions */
+	double op_diff;	       /* max |read fraction diff| over ops */
+	double read_a, read_b; /* read fractions */
 	double bmodel_a[REEL_OP__COUNT + 1], bmodel_b[REEL_OP__COUNT + 1];
-	double bmodel_diff;                /* max over all/read/write present in both */
+	double bmodel_diff; /* max over all/read/write present in both */
 	double pqrs_diff;
-	int latency;                       /* both have latencies */
+	int latency; /* both have latencies */
 	double demerit_us, demerit_pct, mean_lat_a_us, mean_lat_b_us;
 	uint64_t na, nb;
 	/* the window series: 256 windows of A's duration, each trace from its

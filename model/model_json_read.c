@@ -1,8 +1,8 @@
 /*
  * model/model_json_read.c - MODEL.json, the reader.  json-c parses (strict
  * mode, bounded depth); a pass over the values refuses what json-c lets
- * through (numbers that are not finite, strings holding \u0000); then every field is checked against the schema.
- * A refusal names the JSON path of the bad value ("phases[2].sizes.read.cdf:
+ * through (numbers that are not finite, strings holding \u0000); then every field is checked
+ * against the schema. A refusal names the JSON path of the bad value ("phases[2].sizes.read.cdf:
  * ..."), or the line and column of a syntax error.  model/MODEL.md
  * documents the fields.
  */
@@ -57,10 +57,7 @@ static double num(const struct json_object *v)
 	return json_object_get_double(v);
 }
 
-static size_t alen(const struct json_object *v)
-{
-	return json_object_array_length(v);
-}
+static size_t alen(const struct json_object *v) { return json_object_array_length(v); }
 
 static struct json_object *at(const struct json_object *v, size_t i)
 {
@@ -148,7 +145,7 @@ static struct json_object *parse(struct rd *r, const char *text, size_t len)
 	json_object_put(root);
 	line_col(text, end < len ? end : len, &line, &col);
 	reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line, col,
-		  root                           ? "trailing characters after the JSON value"
+		  root			       ? "trailing characters after the JSON value"
 		  : e == json_tokener_continue ? "unexpected end of input"
 					       : json_tokener_error_desc(e));
 	return NULL;
@@ -166,11 +163,13 @@ static int check_values(struct rd *r, struct json_object *j, char *path, size_t 
 	switch (json_object_get_type(j)) {
 	case json_type_double:
 		if (!isfinite(num(j)))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: not a finite number", p);
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: not a finite number",
+					 p);
 		return 0;
 	case json_type_string:
 		if (strlen(json_object_get_string(j)) != (size_t)json_object_get_string_len(j))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: \\u0000 in a string", p);
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: \\u0000 in a string",
+					 p);
 		return 0;
 	case json_type_array:
 		for (size_t i = 0; i < alen(j); i++) {
@@ -220,8 +219,8 @@ static int get_num(struct rd *r, const struct json_object *o, const char *key, c
 		return REEL_E_PARSE;
 	double x = num(j);
 	if (!(x >= lo && x <= hi))
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: %g is outside [%g, %g]", where,
-				 key, x, lo, hi);
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: %g is outside [%g, %g]",
+				 where, key, x, lo, hi);
 	*out = x;
 	return 0;
 }
@@ -241,7 +240,8 @@ static int read_dist(struct rd *r, const struct json_object *j, struct model_dis
 	if (!json_object_is_type(j, json_type_object))
 		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: expected an object", where);
 	double n, mean;
-	if (get_num(r, j, "n", where, 0, 1e19, &n) || get_num(r, j, "mean", where, -1e19, 1e19, &mean))
+	if (get_num(r, j, "n", where, 0, 1e19, &n) ||
+	    get_num(r, j, "mean", where, -1e19, 1e19, &mean))
 		return REEL_E_PARSE;
 	d->n = (uint64_t)n;
 	d->mean = mean;
@@ -250,8 +250,9 @@ static int read_dist(struct rd *r, const struct json_object *j, struct model_dis
 		return REEL_E_PARSE;
 	size_t nk = alen(c);
 	if (nk > MODEL_DIST_MAXK || nk == 1)
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.cdf: %zu knots (0 or 2..%d allowed)",
-				 where, nk, MODEL_DIST_MAXK);
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.cdf: %zu knots (0 or 2..%d allowed)", where, nk,
+				 MODEL_DIST_MAXK);
 	for (size_t i = 0; i < nk; i++) {
 		struct json_object *k = at(c, i);
 		if (!is_arr(k, 2) || !is_num(at(k, 0)) || !is_num(at(k, 1)))
@@ -279,14 +280,15 @@ static int read_matrix(struct rd *r, const struct json_object *j, double *m, siz
 	for (size_t a = 0; a < n; a++) {
 		struct json_object *row = at(j, a);
 		if (!is_arr(row, n))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s[%zu]: expected %zu numbers",
-					 where, a, n);
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s[%zu]: expected %zu numbers", where, a, n);
 		double s = 0;
 		for (size_t b = 0; b < n; b++) {
 			struct json_object *x = at(row, b);
 			if (!is_num(x) || !(num(x) >= 0) || num(x) > 1)
 				return reel_errf(r->err, r->len, REEL_E_PARSE,
-						 "%s[%zu][%zu]: a probability in [0, 1]", where, a, b);
+						 "%s[%zu][%zu]: a probability in [0, 1]", where, a,
+						 b);
 			m[a * n + b] = num(x);
 			s += m[a * n + b];
 		}
@@ -302,7 +304,8 @@ static int read_bmodel(struct rd *r, const struct json_object *j, double *b, con
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		b[k] = -1;
 	if (!json_object_is_type(j, json_type_object))
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.bmodel: expected an object", where);
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.bmodel: expected an object",
+				 where);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) {
 		struct json_object *x;
 		if (!member(j, k ? model_op_key[k - 1] : "all", &x))
@@ -330,7 +333,8 @@ static int read_op_mix(struct rd *r, const struct json_object *j, struct model_p
 			continue;
 		if (!is_num(v) || !(num(v) >= 0 && num(v) <= 1))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.op_mix.%s: a probability in [0, 1]", w, model_op_key[o]);
+					 "%s.op_mix.%s: a probability in [0, 1]", w,
+					 model_op_key[o]);
 		p->op_mix[o] = num(v);
 		s += num(v);
 	}
@@ -359,7 +363,8 @@ static int read_sizes(struct rd *r, const struct json_object *j, struct model_ph
 			return REEL_E_PARSE;
 		const struct model_dist *d = &p->size[o];
 		if (d->nk && (d->v[0] < 0 || d->v[d->nk - 1] > 4294967295.0))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: sizes are 0..4 GiB", ww);
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: sizes are 0..4 GiB",
+					 ww);
 	}
 	return 0;
 }
@@ -368,7 +373,7 @@ static int read_sizes(struct rd *r, const struct json_object *j, struct model_ph
 static void read_families(const struct json_object *ia, struct model_phase *p)
 {
 	static const char *const pk[3][3] = {
-		{"mean_ns", NULL, NULL}, {"mu", "sigma", NULL}, {"p", "mean1_ns", "mean2_ns"}};
+	    {"mean_ns", NULL, NULL}, {"mu", "sigma", NULL}, {"p", "mean1_ns", "mean2_ns"}};
 	p->best_family = -1;
 	struct json_object *bf = get(ia, "best_family");
 	if (json_object_is_type(bf, json_type_string))
@@ -400,11 +405,12 @@ static int read_class_by_count(struct rd *r, const struct json_object *j, struct
 		struct json_object *row = at(j, i);
 		if (!is_arr(row, MODEL_CLASSES + 1) || !is_num(at(row, 0)))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s[%zu]: expected [bucket, %d shares]", w, i, MODEL_CLASSES);
+					 "%s[%zu]: expected [bucket, %d shares]", w, i,
+					 MODEL_CLASSES);
 		double b = num(at(row, 0));
 		if (!(b >= 1 && b < MODEL_CNT_BUCKETS) || b != floor(b))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s[%zu][0]: a bucket 1..%d", w,
-					 i, MODEL_CNT_BUCKETS - 1);
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s[%zu][0]: a bucket 1..%d",
+					 w, i, MODEL_CNT_BUCKETS - 1);
 		for (int c = 0; c < MODEL_CLASSES; c++) {
 			struct json_object *x = at(row, (size_t)c + 1);
 			if (!is_num(x) || !(num(x) >= 0) || num(x) > 1)
@@ -522,8 +528,9 @@ static int read_region_bounds(struct rd *r, const struct json_object *b,
 {
 	size_t nb = alen(b), nw = alen(wt);
 	if (nb < 2 || nb > MODEL_MAX_REGIONS + 1 || nw != nb - 1)
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: 2..%d bounds and one weight fewer",
-				 ww, MODEL_MAX_REGIONS + 1);
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s: 2..%d bounds and one weight fewer", ww,
+				 MODEL_MAX_REGIONS + 1);
 	d->nregions = (uint32_t)(nb - 1);
 	for (size_t k = 0; k < nb; k++) {
 		struct json_object *e = at(b, k);
@@ -534,8 +541,8 @@ static int read_region_bounds(struct rd *r, const struct json_object *b,
 		d->bound[k] = (uint64_t)num(e);
 	}
 	if (d->bound[0] != 0 || d->bound[d->nregions] != d->extent)
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.bounds: run from 0 to the extent",
-				 ww);
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.bounds: run from 0 to the extent", ww);
 	double ws = 0;
 	for (size_t k = 0; k < nw; k++) {
 		struct json_object *e = at(wt, k);
@@ -578,8 +585,8 @@ static int read_transitions(struct rd *r, const struct json_object *t, struct mo
 		uint32_t fi = (uint32_t)f, ti = (uint32_t)to;
 		if (k && (fi < prev_from || (fi == prev_from && ti <= prev_to)))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.transitions[%zu]: sorted by (from, to), no repeats", ww,
-					 k);
+					 "%s.transitions[%zu]: sorted by (from, to), no repeats",
+					 ww, k);
 		prev_from = fi;
 		prev_to = ti;
 		d->tr_to[k] = (uint16_t)ti;
@@ -679,7 +686,8 @@ static int read_top(struct rd *r, const struct json_object *root, struct model *
 		return REEL_E_PARSE;
 	if (strcmp(json_object_get_string(fmt), "ioreel-model"))
 		return reel_errf(r->err, r->len, REEL_E_PARSE,
-				 "format is \"%s\", not \"ioreel-model\"", json_object_get_string(fmt));
+				 "format is \"%s\", not \"ioreel-model\"",
+				 json_object_get_string(fmt));
 	if (get_num(r, root, "version", w, 1, 1, &x))
 		return REEL_E_PARSE;
 	struct json_object *nv = need(r, root, "naive", json_type_boolean, w);
@@ -706,7 +714,8 @@ static int read_top(struct rd *r, const struct json_object *root, struct model *
 			m->bmodel[k] = -1;
 	struct json_object *pq = get(root, "pqrs");
 	for (int k = 0; k < 4; k++)
-		m->pqrs[k] = is_arr(pq, 4) && is_num(at(pq, (size_t)k)) ? num(at(pq, (size_t)k)) : -1;
+		m->pqrs[k] =
+		    is_arr(pq, 4) && is_num(at(pq, (size_t)k)) ? num(at(pq, (size_t)k)) : -1;
 	return 0;
 }
 
@@ -734,8 +743,8 @@ static int read_window_ops(struct rd *r, const struct json_object *a, struct mod
 			   uint64_t *total)
 {
 	if (!is_arr(a, m->nwin))
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.ops.%s: %zu counts expected",
-				 model_op_key[o], m->nwin);
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "windows.ops.%s: %zu counts expected", model_op_key[o], m->nwin);
 	for (size_t i = 0; i < m->nwin; i++) {
 		struct json_object *k = at(a, i);
 		double x = num(k);
@@ -745,10 +754,11 @@ static int read_window_ops(struct rd *r, const struct json_object *a, struct mod
 		m->win_ops[i * REEL_OP__COUNT + o] = (uint32_t)x;
 		*total += (uint64_t)x;
 		if (x > 0 && !m->phases[m->win_phase[i]].ios)
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "windows.ops.%s[%zu]: I/O in a window of phase %u, which has "
-					 "none",
-					 model_op_key[o], i, m->win_phase[i]);
+			return reel_errf(
+			    r->err, r->len, REEL_E_PARSE,
+			    "windows.ops.%s[%zu]: I/O in a window of phase %u, which has "
+			    "none",
+			    model_op_key[o], i, m->win_phase[i]);
 	}
 	return 0;
 }
@@ -771,14 +781,15 @@ static int read_windows(struct rd *r, const struct json_object *root, struct mod
 	if (!wo)
 		return REEL_E_PARSE;
 	if (alen(wp) != m->nwin)
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.phase: %zu entries for %zu windows",
-				 alen(wp), m->nwin);
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "windows.phase: %zu entries for %zu windows", alen(wp), m->nwin);
 	for (size_t i = 0; i < m->nwin; i++) {
 		struct json_object *k = at(wp, i);
 		if (!is_num(k) || !(num(k) >= 0) || num(k) >= (double)m->nphases ||
 		    num(k) != floor(num(k)))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "windows.phase[%zu]: a phase number below %zu", i, m->nphases);
+					 "windows.phase[%zu]: a phase number below %zu", i,
+					 m->nphases);
 		m->win_phase[i] = (uint16_t)num(k);
 	}
 	uint64_t total = 0;

@@ -62,7 +62,8 @@ void model_write_bmodel(FILE *f, const double *b)
 	for (int k = 0; k <= REEL_OP__COUNT; k++) {
 		if (b[k] < 0)
 			continue;
-		fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", k ? model_op_key[k - 1] : "all", b[k]);
+		fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", k ? model_op_key[k - 1] : "all",
+			b[k]);
 		first = 0;
 	}
 	fprintf(f, "}");
@@ -70,7 +71,8 @@ void model_write_bmodel(FILE *f, const double *b)
 
 static void write_windows(const struct model *m, FILE *f)
 {
-	fprintf(f, "  \"windows\": {\n    \"count\": %zu,\n    \"window_ns\": %.0f,\n    \"phase\": [",
+	fprintf(f,
+		"  \"windows\": {\n    \"count\": %zu,\n    \"window_ns\": %.0f,\n    \"phase\": [",
 		m->nwin, (double)m->duration_ns / (double)m->nwin);
 	for (size_t i = 0; i < m->nwin; i++)
 		fprintf(f, "%s%u", i ? "," : "", m->win_phase[i]);
@@ -102,21 +104,25 @@ static void matrix(FILE *f, const double *m, int n)
 
 static void write_interarrival(const struct model_phase *ph, FILE *f)
 {
-	fprintf(f, "},\n      \"interarrival\": {\n        \"zero_fraction\": %.6f,\n", ph->gap_zero);
+	fprintf(f, "},\n      \"interarrival\": {\n        \"zero_fraction\": %.6f,\n",
+		ph->gap_zero);
 	fprintf(f, "        \"best_family\": %s%s%s,\n        \"families\": {",
 		ph->best_family >= 0 ? "\"" : "",
 		ph->best_family >= 0 ? model_family_key[ph->best_family] : "null",
 		ph->best_family >= 0 ? "\"" : "");
 	if (ph->best_family >= 0) {
 		const struct model_family *fm = ph->fam;
-		fprintf(f, "\n          \"exponential\": {\"mean_ns\": %.6g, \"loglik\": %.6g, "
-			   "\"aic\": %.6g},",
+		fprintf(f,
+			"\n          \"exponential\": {\"mean_ns\": %.6g, \"loglik\": %.6g, "
+			"\"aic\": %.6g},",
 			fm[0].p[0], fm[0].loglik, fm[0].aic);
-		fprintf(f, "\n          \"lognormal\": {\"mu\": %.6g, \"sigma\": %.6g, "
-			   "\"loglik\": %.6g, \"aic\": %.6g},",
+		fprintf(f,
+			"\n          \"lognormal\": {\"mu\": %.6g, \"sigma\": %.6g, "
+			"\"loglik\": %.6g, \"aic\": %.6g},",
 			fm[1].p[0], fm[1].p[1], fm[1].loglik, fm[1].aic);
-		fprintf(f, "\n          \"hyperexp2\": {\"p\": %.6g, \"mean1_ns\": %.6g, "
-			   "\"mean2_ns\": %.6g, \"loglik\": %.6g, \"aic\": %.6g}",
+		fprintf(f,
+			"\n          \"hyperexp2\": {\"p\": %.6g, \"mean1_ns\": %.6g, "
+			"\"mean2_ns\": %.6g, \"loglik\": %.6g, \"aic\": %.6g}",
 			fm[2].p[0], fm[2].p[1], fm[2].p[2], fm[2].loglik, fm[2].aic);
 	}
 	fprintf(f, "},\n        \"gap_ns\": ");
@@ -149,7 +155,8 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 	fprintf(f, ",\n      \"op_mix\": {");
 	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
 		if (ph->op_mix[o] > 0) {
-			fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", model_op_key[o], ph->op_mix[o]);
+			fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", model_op_key[o],
+				ph->op_mix[o]);
 			first = 0;
 		}
 	fprintf(f, "},\n      \"op_next\": [");
@@ -199,8 +206,9 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
 	dist(f, &d->jump, 0);
-	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
-		(unsigned long long)d->local_limit, d->p_local);
+	fprintf(
+	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
+	    (unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4f", d->p_reuse);

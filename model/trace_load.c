@@ -12,12 +12,12 @@
 static int grow(struct model_trace *tr, int want_ic)
 {
 	size_t cap = tr->cap ? tr->cap * 2 : 4096;
-#define G(f)                                                                               \
-	do {                                                                               \
-		void *p = realloc(tr->f, cap * sizeof(*tr->f));                            \
-		if (!p)                                                                    \
-			return REEL_E_NOMEM;                                               \
-		tr->f = p;                                                                 \
+#define G(f)                                                                                       \
+	do {                                                                                       \
+		void *p = realloc(tr->f, cap * sizeof(*tr->f));                                    \
+		if (!p)                                                                            \
+			return REEL_E_NOMEM;                                                       \
+		tr->f = p;                                                                         \
 	} while (0)
 	G(t);
 	G(off);
@@ -69,7 +69,7 @@ int model_trace_push(struct model_trace *tr, const struct reel_rec *r)
 	tr->op[i] = r->op < REEL_OP__COUNT ? r->op : REEL_OP_READ;
 	tr->dev[i] = (r->has & REEL_HAS_DEV) ? r->dev : 0;
 	if (tr->issue) {
-		tr->issue[i] = (r->has & REEL_HAS_ISSUE) ? r->issue_ns
+		tr->issue[i] = (r->has & REEL_HAS_ISSUE)   ? r->issue_ns
 			       : (r->has & REEL_HAS_QUEUE) ? r->queue_ns
 							   : -1;
 		tr->complete[i] = (r->has & REEL_HAS_COMPLETE) ? r->complete_ns : -1;
@@ -86,15 +86,15 @@ static int idx_cmp(const void *x, const void *y, void *arg)
 	return a < b ? -1 : a > b;
 }
 
-#define PERMUTE(f, type)                                                                   \
-	do {                                                                               \
-		type *nv = malloc(tr->n * sizeof(type));                                   \
-		if (!nv)                                                                   \
-			goto nomem;                                                        \
-		for (size_t i = 0; i < tr->n; i++)                                         \
-			nv[i] = tr->f[idx[i]];                                             \
-		free(tr->f);                                                               \
-		tr->f = nv;                                                                \
+#define PERMUTE(f, type)                                                                           \
+	do {                                                                                       \
+		type *nv = malloc(tr->n * sizeof(type));                                           \
+		if (!nv)                                                                           \
+			goto nomem;                                                                \
+		for (size_t i = 0; i < tr->n; i++)                                                 \
+			nv[i] = tr->f[idx[i]];                                                     \
+		free(tr->f);                                                                       \
+		tr->f = nv;                                                                        \
 	} while (0)
 
 int model_trace_sort(struct model_trace *tr)
@@ -151,8 +151,8 @@ int model_trace_load(struct model_trace *tr, const char *path, char *err, size_t
 		return reel_errf(err, errlen, e, "%s: %s", path, strerror(errno));
 	if (e)
 		return reel_errf(err, errlen, e,
-				 "%s: %s (is it a .reel file? 'ioreel import' converts others)", path,
-				 reel_strerror(e));
+				 "%s: %s (is it a .reel file? 'ioreel import' converts others)",
+				 path, reel_strerror(e));
 	const struct reel_header *h = reel_reader_header(r);
 	snprintf(tr->source, sizeof(tr->source), "%s", h->source ? h->source : "");
 	const struct reel_rec *recs;

@@ -9,8 +9,8 @@
 
 #include "plots/plots.h"
 
-int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels,
-			   size_t n, double interval_ms, struct plots_run ***runs, size_t *nout)
+int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels, size_t n,
+			   double interval_ms, struct plots_run ***runs, size_t *nout)
 {
 	char err[4096] = "";
 	int rc = plots_runs_load_labeled(runs, nout, (const char *const *)paths, labels, n,
@@ -21,8 +21,9 @@ int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *cons
 	}
 	for (size_t i = 0; i < *nout; i++)
 		if (!(*runs)[i]->complete && (*runs)[i]->part_of < 0)
-			fprintf(stderr, "ioreel %s: warning: %s was cut short (no trailer); "
-					"using the records it holds\n",
+			fprintf(stderr,
+				"ioreel %s: warning: %s was cut short (no trailer); "
+				"using the records it holds\n",
 				cmd, (*runs)[i]->path);
 	return 0;
 }
@@ -43,9 +44,11 @@ int plots_label_opt(const char *arg, void *dest, char *err, size_t errlen)
 		return reel_errf(err, errlen, -1, "--label '%s': the name is empty", arg);
 	for (const char *c = arg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'\\<>&|`", *c))
-			return reel_errf(err, errlen, -1,
-					 "--label '%s': a name may not hold quotes, \\, <, >, &, |, "
-					 "` or control characters", arg);
+			return reel_errf(
+			    err, errlen, -1,
+			    "--label '%s': a name may not hold quotes, \\, <, >, &, |, "
+			    "` or control characters",
+			    arg);
 	if (la->n >= PLOTS_MAX_LABELS)
 		return reel_errf(err, errlen, -1, "--label: at most %d", PLOTS_MAX_LABELS);
 	la->arg[la->n++] = arg;

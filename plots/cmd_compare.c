@@ -12,24 +12,24 @@
 #include "plots/plots.h"
 
 static const struct reel_cmd_doc doc = {
-	.name = "compare",
-	.usage = "RESULT.reel... [-o DIR [--overwrite]] [--json [-]] [--label NAME]... "
-		 "[--interval MS]",
-	.about = "Compare replay results: a table with one row per run (label, MB/s and IOPS\n"
-		 "per op, p50/p99/p99.9 latency, % of the best run's MB/s, flags).  Runs of one\n"
-		 "setting (trace, timing, speed, qd, data mode and name) are repeats: with two or\n"
-		 "more, each setting gets the mean, spread and 95% confidence interval of its\n"
-		 "metrics, and two settings of one trace and timing are called different only\n"
-		 "when Welch's t test, Holm-corrected over every comparison, says so (\"within\n"
-		 "noise\" otherwise).  Single runs that differ only in their data mode get a\n"
-		 "table per mode and its % of max; only in queue depth, a QD scaling table.\n"
-		 "A merged multi-host result (replay --mpi) gets a row per host after its own.\n"
-		 "Runs under 1 s of busy time (TOO SHORT) and timed runs whose p99 issue error\n"
-		 "exceeds 1 ms (HOST-BOUND) are flagged.",
-	.footer = "Examples:\n"
-		  "  ioreel compare a1.reel a2.reel a3.reel b1.reel b2.reel b3.reel \\\n"
-		  "      --label old --label old --label old --label new --label new --label new\n"
-		  "  ioreel compare --json - r1.reel r2.reel > cmp.json   (the table on stderr)\n",
+    .name = "compare",
+    .usage = "RESULT.reel... [-o DIR [--overwrite]] [--json [-]] [--label NAME]... "
+	     "[--interval MS]",
+    .about = "Compare replay results: a table with one row per run (label, MB/s and IOPS\n"
+	     "per op, p50/p99/p99.9 latency, % of the best run's MB/s, flags).  Runs of one\n"
+	     "setting (trace, timing, speed, qd, data mode and name) are repeats: with two or\n"
+	     "more, each setting gets the mean, spread and 95% confidence interval of its\n"
+	     "metrics, and two settings of one trace and timing are called different only\n"
+	     "when Welch's t test, Holm-corrected over every comparison, says so (\"within\n"
+	     "noise\" otherwise).  Single runs that differ only in their data mode get a\n"
+	     "table per mode and its % of max; only in queue depth, a QD scaling table.\n"
+	     "A merged multi-host result (replay --mpi) gets a row per host after its own.\n"
+	     "Runs under 1 s of busy time (TOO SHORT) and timed runs whose p99 issue error\n"
+	     "exceeds 1 ms (HOST-BOUND) are flagged.",
+    .footer = "Examples:\n"
+	      "  ioreel compare a1.reel a2.reel a3.reel b1.reel b2.reel b3.reel \\\n"
+	      "      --label old --label old --label old --label new --label new --label new\n"
+	      "  ioreel compare --json - r1.reel r2.reel > cmp.json   (the table on stderr)\n",
 };
 
 /* "--json -" and "--json=-" mean --json (stdout); "-" is never a run file. */
@@ -86,23 +86,23 @@ int cmd_compare(int argc, char **argv)
 	double interval_ms = 0;
 	static struct plots_label_args labels;
 	const struct reel_opt opts[] = {
-		OPT_STR('o', "output", "DIR", &dir,
-			"also write DIR/report.md and DIR/report.html (SVG plots\n"
-			"inline, no network needed) with the tables and all plots.\n"
-			"An existing DIR must be empty or one ioreel wrote"),
-		OPT_FLAG(0, "overwrite", &overwrite,
-			 "write into an existing folder that is not ioreel's,\n"
-			 "replacing files of the same names"),
-		OPT_FLAG('j', "json", &json,
-			 "print the comparison as JSON (--json or --json -): stdout\n"
-			 "holds only the JSON, the table goes to stderr"),
-		OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
-			 "name the runs in tables and plots, in the order of the\n"
-			 "files (repeatable), or FILE=NAME; runs given one name and\n"
-			 "setting are repeats"),
-		OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
-			PLOTS_INTERVAL_MAX_MS, "time bucket of the plots in milliseconds"),
-		OPT_END,
+	    OPT_STR('o', "output", "DIR", &dir,
+		    "also write DIR/report.md and DIR/report.html (SVG plots\n"
+		    "inline, no network needed) with the tables and all plots.\n"
+		    "An existing DIR must be empty or one ioreel wrote"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "write into an existing folder that is not ioreel's,\n"
+		     "replacing files of the same names"),
+	    OPT_FLAG('j', "json", &json,
+		     "print the comparison as JSON (--json or --json -): stdout\n"
+		     "holds only the JSON, the table goes to stderr"),
+	    OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
+		     "name the runs in tables and plots, in the order of the\n"
+		     "files (repeatable), or FILE=NAME; runs given one name and\n"
+		     "setting are repeats"),
+	    OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
+		    PLOTS_INTERVAL_MAX_MS, "time bucket of the plots in milliseconds"),
+	    OPT_END,
 	};
 	argc = strip_json_dash(argc, argv);
 	int i = reel_opt_parse(&doc, opts, argc, argv);

@@ -189,10 +189,10 @@ static void remove_tree(const char *dir)
 static const struct {
 	const char *qd, *data, *file;
 } runs_cfg[] = {
-	{"1", "ratio:2", "qd1-ratio2.reel"},
-	{"1", "random", "qd1-random.reel"},
-	{"original", "ratio:2", "qdorig-ratio2.reel"},
-	{"original", "random", "qdorig-random.reel"},
+    {"1", "ratio:2", "qd1-ratio2.reel"},
+    {"1", "random", "qd1-random.reel"},
+    {"original", "ratio:2", "qdorig-ratio2.reel"},
+    {"original", "random", "qdorig-random.reel"},
 };
 enum { NCFG = sizeof(runs_cfg) / sizeof(runs_cfg[0]) };
 /* each setting runs 3 times (interleaved), so that compare tells a
@@ -201,7 +201,7 @@ enum { REPEATS = 3, NRUNS = NCFG * REPEATS };
 
 struct demo {
 	char trace[PATH_MAX], outdir[PATH_MAX], scratch[PATH_MAX];
-	int outfd, overwrite; /* the report folder (plots_outdir_open) */
+	int outfd, overwrite;	    /* the report folder (plots_outdir_open) */
 	char targets[PATH_MAX * 2]; /* "PATH,PATH..." for --target */
 	char results[NRUNS][PATH_MAX];
 	const char *tmp, *timing;
@@ -272,8 +272,9 @@ static int demo_dirs(struct demo *d)
 		d->tmp = "/tmp";
 	plots_strf(d->scratch, sizeof(d->scratch), "%s/ioreel-demo-scratch.XXXXXX", d->tmp);
 	if (!mkdtemp(d->scratch)) {
-		fprintf(stderr, "ioreel demo: cannot create a scratch directory in %s: %s "
-				"(set TMPDIR to a writable directory)\n",
+		fprintf(stderr,
+			"ioreel demo: cannot create a scratch directory in %s: %s "
+			"(set TMPDIR to a writable directory)\n",
 			d->tmp, strerror(errno));
 		return -1;
 	}
@@ -321,9 +322,11 @@ static int demo_targets(struct demo *d)
 static int demo_replay(const struct demo *d, const char *out, const char *log, const char *qd,
 		       const char *data, const char *timing)
 {
-	char *args[] = {"ioreel", "replay", (char *)d->trace, "--target", (char *)d->targets,
-			"-o", (char *)out, "--qd", (char *)qd, "--data", (char *)data,
-			"--timing", (char *)timing, "--fit", "scale", "--overwrite", NULL};
+	char *args[] = {
+	    "ioreel",	   "replay",	(char *)d->trace, "--target", (char *)d->targets,
+	    "-o",	   (char *)out, "--qd",		  (char *)qd, "--data",
+	    (char *)data,  "--timing",	(char *)timing,	  "--fit",    "scale",
+	    "--overwrite", NULL};
 	return run_self(args, log);
 }
 
@@ -438,7 +441,8 @@ static int demo_report(const struct demo *d)
 	const char *paths[NRUNS], *labels[NRUNS];
 	char names[NCFG][64];
 	for (size_t c = 0; c < NCFG; c++) /* short legend names: the setting */
-		plots_strf(names[c], sizeof(names[c]), "QD %s, %s", runs_cfg[c].qd, runs_cfg[c].data);
+		plots_strf(names[c], sizeof(names[c]), "QD %s, %s", runs_cfg[c].qd,
+			   runs_cfg[c].data);
 	for (size_t i = 0; i < NRUNS; i++) {
 		paths[i] = d->results[i];
 		labels[i] = names[i % NCFG];
@@ -462,28 +466,28 @@ static int demo_report(const struct demo *d)
 	       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
 	       "its own.\n",
 	       d->tmp);
-	printf("\nreport: %s/report.html (report.md, plots and the %d results in %s)\n",
-	       d->outdir, NRUNS, d->outdir);
+	printf("\nreport: %s/report.html (report.md, plots and the %d results in %s)\n", d->outdir,
+	       NRUNS, d->outdir);
 	return 0;
 }
 
 static const char *const timings[] = {"afap", "original", NULL};
 
 static const struct reel_cmd_doc doc = {
-	.name = "demo",
-	.usage = "[--trace FILE.reel] [-o DIR [--overwrite]] [--size MB] [--timing afap|original]",
-	.about = "Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
-		 "(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
-		 "compressible (ratio:2) and incompressible (random) data, three times each, then\n"
-		 "compare the runs: mean and 95% CI per setting, and a difference only where\n"
-		 "Welch's test (Holm-corrected) finds one; the table is printed and a report\n"
-		 "(report.html, report.md, plots and the results) is kept.  The scratch files are\n"
-		 "removed.",
-	.footer = "The bundled trace (demo.reel, else boot.reel: a cold boot captured under\n"
-		  "QEMU, else git.reel, else the first .reel) is looked\n"
-		  "up in $IOREEL_TRACES, next to the binary\n"
-		  "(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
-		  "/usr/share/ioreel/traces.\n",
+    .name = "demo",
+    .usage = "[--trace FILE.reel] [-o DIR [--overwrite]] [--size MB] [--timing afap|original]",
+    .about = "Replay a real trace bundled with ioreel (traces/) onto scratch files in $TMPDIR\n"
+	     "(never a device) at queue depth 1 and at the trace's own queue depth, each with\n"
+	     "compressible (ratio:2) and incompressible (random) data, three times each, then\n"
+	     "compare the runs: mean and 95% CI per setting, and a difference only where\n"
+	     "Welch's test (Holm-corrected) finds one; the table is printed and a report\n"
+	     "(report.html, report.md, plots and the results) is kept.  The scratch files are\n"
+	     "removed.",
+    .footer = "The bundled trace (demo.reel, else boot.reel: a cold boot captured under\n"
+	      "QEMU, else git.reel, else the first .reel) is looked\n"
+	      "up in $IOREEL_TRACES, next to the binary\n"
+	      "(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
+	      "/usr/share/ioreel/traces.\n",
 };
 
 int cmd_demo(int argc, char **argv)
@@ -493,20 +497,20 @@ int cmd_demo(int argc, char **argv)
 	uint64_t size_mb = 128;
 	int timing = 0, keep = 0, overwrite = 0;
 	const struct reel_opt opts[] = {
-		OPT_STR('t', "trace", "FILE", &trace, "replay FILE instead of the bundled trace"),
-		OPT_STR('o', "output", "DIR",
-			&outdir, "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX);\n"
-			"an existing one must be empty or one ioreel wrote"),
-		OPT_FLAG(0, "overwrite", &overwrite,
-			 "write into an existing folder that is not ioreel's,\n"
-			 "replacing files of the same names"),
-		OPT_U64('s', "size", "MB", &size_mb, 1, 65536,
-			"scratch file size (default 128; offsets are scaled to fit)"),
-		OPT_CHOICE(0, "timing", "MODE", &timing, timings,
-			   "afap (default: the drive sets the pace, so queue depth and\n"
-			   "data mode show) or original (the trace's own timing)"),
-		OPT_FLAG('k', "keep", &keep, "keep the scratch files too"),
-		OPT_END,
+	    OPT_STR('t', "trace", "FILE", &trace, "replay FILE instead of the bundled trace"),
+	    OPT_STR('o', "output", "DIR", &outdir,
+		    "report directory (default: a new $TMPDIR/ioreel-demo.XXXXXX);\n"
+		    "an existing one must be empty or one ioreel wrote"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "write into an existing folder that is not ioreel's,\n"
+		     "replacing files of the same names"),
+	    OPT_U64('s', "size", "MB", &size_mb, 1, 65536,
+		    "scratch file size (default 128; offsets are scaled to fit)"),
+	    OPT_CHOICE(0, "timing", "MODE", &timing, timings,
+		       "afap (default: the drive sets the pace, so queue depth and\n"
+		       "data mode show) or original (the trace's own timing)"),
+	    OPT_FLAG('k', "keep", &keep, "keep the scratch files too"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
@@ -522,9 +526,10 @@ int cmd_demo(int argc, char **argv)
 	plots_strf(d.trace, sizeof(d.trace), "%s", trace ? trace : "");
 	plots_strf(d.outdir, sizeof(d.outdir), "%s", outdir ? outdir : "");
 	if (!d.trace[0] && !find_trace(d.trace, sizeof(d.trace))) {
-		fprintf(stderr, "ioreel demo: no bundled trace (traces/*.reel) found next to the "
-				"binary nor in /usr/local/share/ioreel/traces; set IOREEL_TRACES to a "
-				"directory holding one, or pass --trace FILE.reel\n");
+		fprintf(stderr,
+			"ioreel demo: no bundled trace (traces/*.reel) found next to the "
+			"binary nor in /usr/local/share/ioreel/traces; set IOREEL_TRACES to a "
+			"directory holding one, or pass --trace FILE.reel\n");
 		return 1;
 	}
 	if (demo_measure(&d, size_mb) < 0 || demo_dirs(&d) < 0 || demo_completed(&d) < 0)

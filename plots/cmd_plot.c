@@ -10,22 +10,22 @@
 #include "plots/plots.h"
 
 static const struct reel_cmd_doc doc = {
-	.name = "plot",
-	.usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS] [--label NAME]...\n"
-		 "       [--overwrite]",
-	.about = "Draw with gnuplot, several runs overlaid: throughput over time (MB/s and IOPS,\n"
-		 "read and write), in-flight I/Os, latency CDF, latency p50..p99 over time,\n"
-		 "access map, request size histogram and replay issue error.  Any trace works:\n"
-		 "it gets what it has (access map, sizes, arrival rate, latency when known).\n"
-		 "A merged multi-host result (replay --mpi) is drawn whole and per host.",
-	.footer = "The gnuplot scripts (*.gp) are looked up in $IOREEL_PLOTS, then next to the\n"
-		  "binary (../plots, ../share/ioreel/plots), /usr/local/share/ioreel/plots and\n"
-		  "/usr/share/ioreel/plots.\n"
-		  "\n"
-		  "Every file is written under a temporary name and renamed into place when\n"
-		  "complete; a file of the same name that is a symbolic link, a device or a\n"
-		  "FIFO is refused, never followed.  A new or empty DIR is marked as ioreel's\n"
-		  "(DIR/" PLOTS_MARKER "), so that the next plot may replace its files.\n",
+    .name = "plot",
+    .usage = "RESULT.reel... -o DIR [--format png|svg|dumb] [--interval MS] [--label NAME]...\n"
+	     "       [--overwrite]",
+    .about = "Draw with gnuplot, several runs overlaid: throughput over time (MB/s and IOPS,\n"
+	     "read and write), in-flight I/Os, latency CDF, latency p50..p99 over time,\n"
+	     "access map, request size histogram and replay issue error.  Any trace works:\n"
+	     "it gets what it has (access map, sizes, arrival rate, latency when known).\n"
+	     "A merged multi-host result (replay --mpi) is drawn whole and per host.",
+    .footer = "The gnuplot scripts (*.gp) are looked up in $IOREEL_PLOTS, then next to the\n"
+	      "binary (../plots, ../share/ioreel/plots), /usr/local/share/ioreel/plots and\n"
+	      "/usr/share/ioreel/plots.\n"
+	      "\n"
+	      "Every file is written under a temporary name and renamed into place when\n"
+	      "complete; a file of the same name that is a symbolic link, a device or a\n"
+	      "FIFO is refused, never followed.  A new or empty DIR is marked as ioreel's\n"
+	      "(DIR/" PLOTS_MARKER "), so that the next plot may replace its files.\n",
 };
 
 int cmd_plot(int argc, char **argv)
@@ -35,28 +35,29 @@ int cmd_plot(int argc, char **argv)
 	double interval_ms = 0;
 	static struct plots_label_args labels;
 	const struct reel_opt opts[] = {
-		OPT_STR('o', "output", "DIR", &dir,
-			"folder for the plots (created); data in DIR/data/.\n"
-			"An existing folder must be empty or one ioreel wrote"),
-		OPT_FLAG(0, "overwrite", &overwrite,
-			 "write into an existing folder that is not ioreel's,\n"
-			 "replacing files of the same names"),
-		OPT_CHOICE('f', "format", "FMT", &fmt, plots_format_names,
-			   "png (default), svg, or dumb (text)"),
-		OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
-			PLOTS_INTERVAL_MAX_MS,
-			"time bucket in milliseconds (default: about 150 buckets)"),
-		OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
-			 "name the runs in the legends, in the order of the files\n"
-			 "(repeatable), or FILE=NAME"),
-		OPT_END,
+	    OPT_STR('o', "output", "DIR", &dir,
+		    "folder for the plots (created); data in DIR/data/.\n"
+		    "An existing folder must be empty or one ioreel wrote"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "write into an existing folder that is not ioreel's,\n"
+		     "replacing files of the same names"),
+	    OPT_CHOICE('f', "format", "FMT", &fmt, plots_format_names,
+		       "png (default), svg, or dumb (text)"),
+	    OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
+		    PLOTS_INTERVAL_MAX_MS,
+		    "time bucket in milliseconds (default: about 150 buckets)"),
+	    OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
+		     "name the runs in the legends, in the order of the files\n"
+		     "(repeatable), or FILE=NAME"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
 		return reel_opt_exit(i);
 	if (i >= argc || !dir) {
 		fprintf(stderr, "ioreel plot: %s\nTry 'ioreel plot --help'.\n",
-			!dir ? "name the output directory with -o DIR" : "give one or more .reel files");
+			!dir ? "name the output directory with -o DIR"
+			     : "give one or more .reel files");
 		return 2;
 	}
 	struct plots_run **runs = NULL;

@@ -34,13 +34,13 @@ enum plots_dir { PLOTS_READ = 0, PLOTS_WRITE = 1, PLOTS_OTHER = 2, PLOTS__NDIR }
 
 struct plots_op_stats {
 	uint64_t ios, bytes, errors;
-	double mbps, iops; /* over the run's I/O span */
-	struct reel_hist lat;  /* start -> completion, ns (as `ioreel info`) */
+	double mbps, iops;    /* over the run's I/O span */
+	struct reel_hist lat; /* start -> completion, ns (as `ioreel info`) */
 };
 
-struct plots_bucket { /* one time interval */
+struct plots_bucket {		   /* one time interval */
 	uint64_t ios[2], bytes[2]; /* PLOTS_READ, PLOTS_WRITE */
-	double busy_ns;            /* sum of in-flight time inside the bucket */
+	double busy_ns;		   /* sum of in-flight time inside the bucket */
 };
 /* Latency over time: one struct reel_hist per bucket of lat_interval_ns (at
  * most PLOTS_LAT_BUCKETS of them, about 33 KB each, pages touched only where
@@ -48,36 +48,36 @@ struct plots_bucket { /* one time interval */
 #define PLOTS_LAT_BUCKETS 300
 
 struct plots_point {
-	float t_s;      /* start time, s from the run's start */
-	float off_mib;  /* offset, MiB */
-	uint8_t dir;    /* enum plots_dir */
+	float t_s;     /* start time, s from the run's start */
+	float off_mib; /* offset, MiB */
+	uint8_t dir;   /* enum plots_dir */
 	uint16_t dev;
 };
 
 struct plots_run {
 	char path[4096];
-	char label[160];         /* legend name: replay.label or built */
-	char source[64];         /* header source: "replay", "captured", ... */
-	int is_replay;           /* source "replay" */
-	int has_latency;         /* records with both start and completion */
-	int time_by_completion;  /* throughput buckets by completion time */
+	char label[160];	/* legend name: replay.label or built */
+	char source[64];	/* header source: "replay", "captured", ... */
+	int is_replay;		/* source "replay" */
+	int has_latency;	/* records with both start and completion */
+	int time_by_completion; /* throughput buckets by completion time */
 	char data[64], qd[32], engine[32], timing[32]; /* replay.* or "" */
-	double ratio_achieved;   /* replay.ratio_achieved (LZ4), or -1 */
-	char config[2048];       /* "replay.KEY=VALUE\n" lines, sorted: the configuration */
-	int complete;            /* file ended with its trailer */
+	double ratio_achieved;			       /* replay.ratio_achieved (LZ4), or -1 */
+	char config[2048]; /* "replay.KEY=VALUE\n" lines, sorted: the configuration */
+	int complete;	   /* file ended with its trailer */
 
 	uint64_t count, untimed; /* I/Os; of them without any time */
-	int64_t t0, t1;          /* first start, last end (ns) */
-	double span_s;           /* (t1 - t0) in s */
+	int64_t t0, t1;		 /* first start, last end (ns) */
+	double span_s;		 /* (t1 - t0) in s */
 	struct plots_op_stats op[PLOTS__NDIR];
 	struct plots_op_stats all;
-	double mbps, iops;       /* all ops */
+	double mbps, iops;	    /* all ops */
 	struct reel_hist issue_err; /* replay: issue - scheduled, ns (0 when early) */
 	int has_issue_err;
 	uint64_t size_hist[2][PLOTS_SIZE_BUCKETS];
-	uint64_t max_offset;     /* end of the furthest I/O (bytes) */
+	uint64_t max_offset; /* end of the furthest I/O (bytes) */
 
-	int64_t interval_ns;     /* time bucket width */
+	int64_t interval_ns; /* time bucket width */
 	size_t nbuckets;
 	struct plots_bucket *buckets;
 	int64_t lat_interval_ns;
@@ -88,13 +88,13 @@ struct plots_run {
 	uint32_t ndevices;
 
 	/* what makes runs repeats of one another (compare groups them) */
-	char trace[256];         /* replay.trace, base name ("" for a trace) */
-	char target[256];        /* replay.targets, base names */
-	double speed;            /* replay.speed (original timing), else 0 */
-	char name[160];          /* --label, else replay.label, else the target */
-	int user_label;          /* name came from --label */
-	double busy_s;           /* time with at least one I/O in flight (union of
-				  * [start, completion]) */
+	char trace[256];	     /* replay.trace, base name ("" for a trace) */
+	char target[256];	     /* replay.targets, base names */
+	double speed;		     /* replay.speed (original timing), else 0 */
+	char name[160];		     /* --label, else replay.label, else the target */
+	int user_label;		     /* name came from --label */
+	double busy_s;		     /* time with at least one I/O in flight (union of
+				      * [start, completion]) */
 	double busy_mbps, busy_iops; /* over busy_s, as `ioreel suite` */
 
 	/* a merged multi-host result (replay --mpi: cluster.ranks, device i of
@@ -102,10 +102,10 @@ struct plots_run {
 	 * per-rank run made by plots_runs_load_labeled has host = the rank and
 	 * part_of = the aggregate's index */
 	unsigned nhosts;
-	int host;                /* -1: every device (the run itself) */
-	long part_of;            /* -1: not a per-host part */
+	int host;     /* -1: every device (the run itself) */
+	long part_of; /* -1: not a per-host part */
 	char host_name[64];
-	uint16_t dev_host[64];   /* host index of device id (ids < 64) */
+	uint16_t dev_host[64]; /* host index of device id (ids < 64) */
 };
 
 /* Runs shorter than this much busy time measure the machine's hiccups. */
@@ -138,8 +138,8 @@ int64_t plots_auto_interval(int64_t span_ns, uint64_t count);
  * array of *nout >= n runs (free with plots_runs_free(runs, *nout)).
  */
 int plots_runs_load_labeled(struct plots_run ***out, size_t *nout, const char *const *paths,
-			    const char *const *labels, size_t n, int64_t interval_ns,
-			    char *errbuf, size_t errlen);
+			    const char *const *labels, size_t n, int64_t interval_ns, char *errbuf,
+			    size_t errlen);
 /* The same without labels and without per-host runs: *out holds n runs. */
 int plots_runs_load(struct plots_run ***out, const char *const *paths, size_t n,
 		    int64_t interval_ns, char *errbuf, size_t errlen);
@@ -154,8 +154,8 @@ void plots_runs_free(struct plots_run **runs, size_t n);
 int plots_cmd_load(const char *cmd, char *const *paths, size_t n, double interval_ms,
 		   struct plots_run ***runs);
 /* The same with labels (as plots_runs_load_labeled); *nout gets the count. */
-int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels,
-			   size_t n, double interval_ms, struct plots_run ***runs, size_t *nout);
+int plots_cmd_load_labeled(const char *cmd, char *const *paths, const char *const *labels, size_t n,
+			   double interval_ms, struct plots_run ***runs, size_t *nout);
 /* --label NAME or --label FILE=NAME (repeatable; an OPT_CALL destination):
  * the names given, in order. */
 #define PLOTS_MAX_LABELS 1024
@@ -173,8 +173,7 @@ int plots_labels_resolve(const struct plots_label_args *la, char *const *paths, 
 void plots_labels_fix(struct plots_run **runs, size_t n);
 
 /* snprintf that may truncate silently (module-internal helper). */
-int plots_strf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int plots_strf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- gnuplot ----------------------------------------------------------- */
 /*
@@ -195,9 +194,9 @@ const char *plots_format_ext(enum plots_format f);
 
 /* One rendered plot. */
 struct plots_output {
-	char name[32];  /* "throughput", ... */
+	char name[32]; /* "throughput", ... */
 	char title[128];
-	char file[64];  /* "throughput.svg", relative to the output dir */
+	char file[64]; /* "throughput.svg", relative to the output dir */
 };
 
 /*
@@ -224,8 +223,8 @@ int plots_render_dir(struct plots_run *const *runs, size_t n, int dirfd, const c
  * message in errbuf) when gnuplot exits non-zero, writes nothing, or, for
  * args[0] "png" or "svg", writes a file that is not a whole PNG or SVG.
  */
-int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args,
-		  size_t nargs, char *errbuf, size_t errlen);
+int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args, size_t nargs,
+		  char *errbuf, size_t errlen);
 
 /* ---- output folders (plots/output_dir.c) -------------------------------- */
 /* The file that marks a folder as ioreel's own output folder. */
@@ -250,8 +249,15 @@ void plots_escape_text(FILE *f, int markdown, const char *s);
 /* ---- comparison -------------------------------------------------------- */
 /* Metrics compared between runs. */
 enum plots_metric {
-	PLOTS_M_READ_MBPS, PLOTS_M_READ_IOPS, PLOTS_M_WRITE_MBPS, PLOTS_M_WRITE_IOPS,
-	PLOTS_M_MBPS, PLOTS_M_IOPS, PLOTS_M_P50_US, PLOTS_M_P99_US, PLOTS_M_P999_US,
+	PLOTS_M_READ_MBPS,
+	PLOTS_M_READ_IOPS,
+	PLOTS_M_WRITE_MBPS,
+	PLOTS_M_WRITE_IOPS,
+	PLOTS_M_MBPS,
+	PLOTS_M_IOPS,
+	PLOTS_M_P50_US,
+	PLOTS_M_P99_US,
+	PLOTS_M_P999_US,
 	PLOTS_M__COUNT
 };
 const char *plots_metric_name(int m);  /* "write_mbps" */
@@ -266,8 +272,8 @@ void plots_compare_markdown(FILE *f, struct plots_run *const *runs, size_t n,
 			    const struct plots_output *outs, size_t nouts);
 /* DIR/report.md and DIR/report.html with every plot (rendered as SVG into
  * DIR, data in DIR/data); DIR is opened with plots_outdir_open(dir, 0). */
-int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir,
-		       char *errbuf, size_t errlen);
+int plots_report_write(struct plots_run *const *runs, size_t n, const char *dir, char *errbuf,
+		       size_t errlen);
 /* The same into the folder dirfd (from plots_outdir_open()), named dir. */
 int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
 		     char *errbuf, size_t errlen);
@@ -286,12 +292,17 @@ int plots_trace_completed(const char *in, const char *out, uint64_t *dropped, ch
 /* ---- repeats (plots/repeats.c) ----------------------------------------- */
 /* Metrics of a group of repeated runs (rates over busy time, as the suite). */
 enum plots_gmetric {
-	PLOTS_G_MBPS, PLOTS_G_IOPS, PLOTS_G_LAT_MEAN, PLOTS_G_P50, PLOTS_G_P99, PLOTS_G_P999,
+	PLOTS_G_MBPS,
+	PLOTS_G_IOPS,
+	PLOTS_G_LAT_MEAN,
+	PLOTS_G_P50,
+	PLOTS_G_P99,
+	PLOTS_G_P999,
 	PLOTS_G__COUNT
 };
-const char *plots_gmetric_key(int m);   /* "rate_mbps" */
+const char *plots_gmetric_key(int m);	/* "rate_mbps" */
 const char *plots_gmetric_title(int m); /* "average data rate" */
-const char *plots_gmetric_unit(int m);  /* "MB/s" */
+const char *plots_gmetric_unit(int m);	/* "MB/s" */
 int plots_gmetric_higher_better(int m);
 double plots_gmetric(const struct plots_run *r, int m);
 /* The metrics a verdict is given on: data rate, IOPS, mean and p99 latency. */
@@ -300,10 +311,10 @@ extern const int plots_verdict_metrics[PLOTS_NVERDICT];
 
 /* Runs of one setting: trace, timing, speed, qd, data and name. */
 struct plots_group {
-	size_t *idx, n;            /* run indexes */
+	size_t *idx, n; /* run indexes */
 	const struct plots_run *first;
-	char label[256];           /* "name: trace, qd Q, data, timing" */
-	unsigned flags;            /* PLOTS_FLAG_* of any of its runs */
+	char label[256]; /* "name: trace, qd Q, data, timing" */
+	unsigned flags;	 /* PLOTS_FLAG_* of any of its runs */
 	struct reel_sample_stats s[PLOTS_G__COUNT];
 };
 /* Group b against group a on one metric (same trace and timing). */
@@ -311,13 +322,13 @@ struct plots_cmp {
 	size_t a, b;
 	int metric;
 	struct reel_welch w;
-	int significant;           /* after Holm over every comparison */
-	int better;                /* +1 b better, -1 worse, 0 within noise */
+	int significant; /* after Holm over every comparison */
+	int better;	 /* +1 b better, -1 worse, 0 within noise */
 };
 struct plots_stats {
 	struct plots_group *g;
-	size_t ng, nrepeated;      /* groups; of them with >= 2 runs */
-	struct plots_cmp *c;       /* PLOTS_NVERDICT per compared pair, in order */
+	size_t ng, nrepeated; /* groups; of them with >= 2 runs */
+	struct plots_cmp *c;  /* PLOTS_NVERDICT per compared pair, in order */
 	size_t nc, nsig;
 	double alpha;
 	int mixed_traces, mixed_timing; /* the runs ranked differ in these */

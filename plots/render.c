@@ -164,8 +164,8 @@ static const char *gp_check(const struct gp_sink *s, const char *term)
 	return "";
 }
 
-int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args,
-		  size_t nargs, char *errbuf, size_t errlen)
+int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *args, size_t nargs,
+		  char *errbuf, size_t errlen)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	if (plots_script_dir(dir, sizeof(dir)) < 0)
@@ -234,14 +234,14 @@ int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *a
 struct job {
 	struct plots_output *outs;
 	size_t maxouts, *nouts;
-	const char *dir; /* for messages */
-	int dirfd, datafd; /* the output folder and its data/ */
+	const char *dir;	   /* for messages */
+	int dirfd, datafd;	   /* the output folder and its data/ */
 	const char *const *inputs; /* the runs' files: never written */
 	size_t ninputs;
 	enum plots_format fmt;
 	char *eb;
 	size_t el;
-	char *files, *titles;   /* throughput data (then reused by other plots) */
+	char *files, *titles;	/* throughput data (then reused by other plots) */
 	char *lfiles, *ltitles; /* latency over time data */
 	size_t cap;
 };
@@ -259,8 +259,8 @@ static int out_err(struct job *j, const char *sub, int rc, const char *msg)
 static FILE *open_data(struct job *j, struct reel_out *o, const char *name)
 {
 	char m[1024];
-	int rc = reel_out_open(o, j->datafd, name, REEL_OUT_OVERWRITE, NULL, j->inputs,
-			       j->ninputs, m, sizeof(m));
+	int rc = reel_out_open(o, j->datafd, name, REEL_OUT_OVERWRITE, NULL, j->inputs, j->ninputs,
+			       m, sizeof(m));
 	if (rc < 0) {
 		out_err(j, "/data", rc, m);
 		errno = -rc;
@@ -373,8 +373,8 @@ static int write_map(struct job *j, const struct plots_run *r, const char *name)
 	FILE *f = open_data(j, &o, name);
 	if (!f)
 		return -errno;
-	fprintf(f, "# %s: %s\n# %zu of %llu I/Os (every %lluth)\n", r->label, r->path,
-		r->npoints, (unsigned long long)r->count,
+	fprintf(f, "# %s: %s\n# %zu of %llu I/Os (every %lluth)\n", r->label, r->path, r->npoints,
+		(unsigned long long)r->count,
 		(unsigned long long)(r->count / PLOTS_MAP_POINTS + 1));
 	fprintf(f, "# time_s offset_MiB dir(0=read,1=write,2=other) dev\n");
 	for (size_t i = 0; i < r->npoints; i++)
@@ -397,13 +397,11 @@ static void size_class(size_t i, char *buf, size_t len)
 }
 
 /* Issue error classes, in ns (upper bounds); the last is open. */
-static const int64_t ie_bounds[] = {1000,	2000,	  5000,	    10000,    20000,
-				    50000,	100000,	  200000,   500000,   1000000,
-				    2000000, 5000000, 10000000, INT64_MAX};
-static const char *const ie_names[] = {"<1us",	   "1-2us",    "2-5us",	  "5-10us",
-				       "10-20us",   "20-50us",  "50-100us", "0.1-0.2ms",
-				       "0.2-0.5ms", "0.5-1ms",  "1-2ms",	  "2-5ms",
-				       "5-10ms",    ">10ms"};
+static const int64_t ie_bounds[] = {1000,   2000,   5000,    10000,   20000,   50000,	 100000,
+				    200000, 500000, 1000000, 2000000, 5000000, 10000000, INT64_MAX};
+static const char *const ie_names[] = {"<1us",	  "1-2us",    "2-5us",	   "5-10us",	"10-20us",
+				       "20-50us", "50-100us", "0.1-0.2ms", "0.2-0.5ms", "0.5-1ms",
+				       "1-2ms",	  "2-5ms",    "5-10ms",	   ">10ms"};
 #define IE_N (sizeof(ie_bounds) / sizeof(ie_bounds[0]))
 
 /* % of the I/Os in each issue error class, by the histogram's buckets. */
@@ -441,7 +439,6 @@ static void list_add(char *buf, size_t len, const char *w)
 	plots_strf(buf + l, len - l, "%s\"%s\"", l ? " " : "", w);
 }
 
-
 static int render(struct job *j, const char *script, const char *outname, const char *files,
 		  const char *titles, const char *title, const char *extra)
 {
@@ -452,8 +449,8 @@ static int render(struct job *j, const char *script, const char *outname, const 
 	const char *args[] = {format_term(j->fmt), "-", files, titles, title, extra ? extra : ""};
 	struct reel_out o;
 	char m[1024];
-	int err = reel_out_open(&o, j->dirfd, out, REEL_OUT_OVERWRITE, NULL, j->inputs,
-				j->ninputs, m, sizeof(m));
+	int err = reel_out_open(&o, j->dirfd, out, REEL_OUT_OVERWRITE, NULL, j->inputs, j->ninputs,
+				m, sizeof(m));
 	if (err < 0)
 		return out_err(j, "", err, m);
 	err = plots_gnuplot(j->dirfd, o.f, script, args, 6, j->eb, j->el);
@@ -485,7 +482,6 @@ static void run_trace(const struct plots_run *r, char *buf, size_t len)
 		plots_strf(buf, len, "%s", r->path);
 	}
 }
-
 
 /* Each run's data files (throughput; latency CDF and over time when it
  * has latency), listed in j's argument lists. */
@@ -554,7 +550,8 @@ static int render_time_plots(struct job *j, struct plots_run *const *runs, size_
 	if (!any_lat)
 		return 0;
 	if ((err = render(j, "inflight", "inflight", j->files, j->titles,
-			  "I/Os in flight (issued, not yet completed)", share ? "share" : NULL)) < 0)
+			  "I/Os in flight (issued, not yet completed)", share ? "share" : NULL)) <
+	    0)
 		return err;
 	j->files[0] = j->titles[0] = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -624,9 +621,11 @@ static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
 	fprintf(f, "# request size histogram, %% of each run's I/Os\n# size_class");
 	for (size_t c = 0; c < ncols; c++) {
 		char t[200];
-		plots_strf(t, sizeof(t), "%.150s read", same && n > 1 ? "all runs" : runs[c]->label);
+		plots_strf(t, sizeof(t), "%.150s read",
+			   same && n > 1 ? "all runs" : runs[c]->label);
 		list_add(j->titles, j->cap, t);
-		plots_strf(t, sizeof(t), "%.150s write", same && n > 1 ? "all runs" : runs[c]->label);
+		plots_strf(t, sizeof(t), "%.150s write",
+			   same && n > 1 ? "all runs" : runs[c]->label);
 		list_add(j->titles, j->cap, t);
 		fprintf(f, " read_%zu write_%zu", c + 1, c + 1);
 	}
@@ -646,7 +645,8 @@ static int render_sizes(struct job *j, struct plots_run *const *runs, size_t n)
 			uint64_t all = runs[c]->op[0].ios + runs[c]->op[1].ios;
 			for (int d = 0; d < 2; d++)
 				fprintf(f, " %.4f",
-					all ? 100.0 * (double)runs[c]->size_hist[d][b] / (double)all : 0.0);
+					all ? 100.0 * (double)runs[c]->size_hist[d][b] / (double)all
+					    : 0.0);
 		}
 		fprintf(f, "\n");
 	}
@@ -667,7 +667,7 @@ static int render_issue_error(struct job *j, struct plots_run *const *runs, size
 		any_replay |= plots_issue_error_meaningful(runs[i]);
 	if (!any_replay)
 		return 0;
-	double (*pct)[IE_N] = calloc(n, sizeof(*pct));
+	double(*pct)[IE_N] = calloc(n, sizeof(*pct));
 	if (!pct)
 		return -ENOMEM;
 	struct reel_out o;
@@ -726,8 +726,14 @@ int plots_render_dir(struct plots_run *const *runs, size_t n, int dirfd, const c
 		     size_t *nouts, char *eb, size_t el)
 {
 	size_t dummy = 0;
-	struct job j = {.outs = outs, .maxouts = maxouts, .nouts = nouts ? nouts : &dummy,
-			.dir = dir, .dirfd = dirfd, .fmt = fmt, .eb = eb, .el = el};
+	struct job j = {.outs = outs,
+			.maxouts = maxouts,
+			.nouts = nouts ? nouts : &dummy,
+			.dir = dir,
+			.dirfd = dirfd,
+			.fmt = fmt,
+			.eb = eb,
+			.el = el};
 	*j.nouts = 0;
 	/* runs without a single timed I/O have nothing to draw */
 	struct plots_run **use = calloc(n ? n : 1, sizeof(*use));
@@ -745,7 +751,8 @@ int plots_render_dir(struct plots_run *const *runs, size_t n, int dirfd, const c
 	j.ninputs = n;
 	if (!k) {
 		err = reel_errf(eb, el, -EINVAL, "%s: no I/O with a time to plot%s",
-				n ? runs[0]->path : "no run", n > 1 ? " (nor in the other runs)" : "");
+				n ? runs[0]->path : "no run",
+				n > 1 ? " (nor in the other runs)" : "");
 		goto out;
 	}
 	j.datafd = reel_outdir_sub(dirfd, "data", eb, el);

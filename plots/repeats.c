@@ -20,12 +20,12 @@ static const struct {
 	int higher_better;
 	double res; /* resolution: 1% histogram buckets for percentiles */
 } gm[PLOTS_G__COUNT] = {
-	[PLOTS_G_MBPS] = {"rate_mbps", "average data rate", "MB/s", 1, 0},
-	[PLOTS_G_IOPS] = {"iops", "IOPS", "IOPS", 1, 0},
-	[PLOTS_G_LAT_MEAN] = {"lat_mean_us", "average latency", "us", 0, 0},
-	[PLOTS_G_P50] = {"lat_p50_us", "p50 latency", "us", 0, 0.01},
-	[PLOTS_G_P99] = {"lat_p99_us", "p99 latency", "us", 0, 0.01},
-	[PLOTS_G_P999] = {"lat_p999_us", "p99.9 latency", "us", 0, 0.01},
+    [PLOTS_G_MBPS] = {"rate_mbps", "average data rate", "MB/s", 1, 0},
+    [PLOTS_G_IOPS] = {"iops", "IOPS", "IOPS", 1, 0},
+    [PLOTS_G_LAT_MEAN] = {"lat_mean_us", "average latency", "us", 0, 0},
+    [PLOTS_G_P50] = {"lat_p50_us", "p50 latency", "us", 0, 0.01},
+    [PLOTS_G_P99] = {"lat_p99_us", "p99 latency", "us", 0, 0.01},
+    [PLOTS_G_P999] = {"lat_p999_us", "p99.9 latency", "us", 0, 0.01},
 };
 
 const char *plots_gmetric_key(int m) { return gm[m].key; }
@@ -36,12 +36,18 @@ int plots_gmetric_higher_better(int m) { return gm[m].higher_better; }
 double plots_gmetric(const struct plots_run *r, int m)
 {
 	switch (m) {
-	case PLOTS_G_MBPS: return r->busy_mbps;
-	case PLOTS_G_IOPS: return r->busy_iops;
-	case PLOTS_G_LAT_MEAN: return reel_hist_mean(&r->all.lat) / 1e3;
-	case PLOTS_G_P50: return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
-	case PLOTS_G_P99: return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
-	case PLOTS_G_P999: return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
+	case PLOTS_G_MBPS:
+		return r->busy_mbps;
+	case PLOTS_G_IOPS:
+		return r->busy_iops;
+	case PLOTS_G_LAT_MEAN:
+		return reel_hist_mean(&r->all.lat) / 1e3;
+	case PLOTS_G_P50:
+		return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
+	case PLOTS_G_P99:
+		return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
+	case PLOTS_G_P999:
+		return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
 	}
 	return 0;
 }
@@ -66,8 +72,8 @@ static void group_label(struct plots_group *g, const struct plots_run *r)
 	if (r->speed > 0 && r->speed != 1)
 		plots_strf(sp, sizeof(sp), " x%g", r->speed);
 	plots_strf(g->label, sizeof(g->label), "%.60s: %.60s, qd %s, %s, %s%s", r->name,
-		   r->trace[0] ? r->trace : "?", r->qd[0] ? r->qd : "?",
-		   r->data[0] ? r->data : "?", r->timing[0] ? r->timing : "?", sp);
+		   r->trace[0] ? r->trace : "?", r->qd[0] ? r->qd : "?", r->data[0] ? r->data : "?",
+		   r->timing[0] ? r->timing : "?", sp);
 }
 
 static int make_groups(struct plots_run *const *runs, size_t n, struct plots_stats *st)
@@ -129,8 +135,8 @@ static int comparable(const struct plots_group *a, const struct plots_group *b)
 	       !strcmp(a->first->timing, b->first->timing) && a->first->speed == b->first->speed;
 }
 
-const int plots_verdict_metrics[PLOTS_NVERDICT] = {PLOTS_G_MBPS, PLOTS_G_IOPS,
-						    PLOTS_G_LAT_MEAN, PLOTS_G_P99};
+const int plots_verdict_metrics[PLOTS_NVERDICT] = {PLOTS_G_MBPS, PLOTS_G_IOPS, PLOTS_G_LAT_MEAN,
+						   PLOTS_G_P99};
 
 static int compare_groups(struct plots_run *const *runs, struct plots_stats *st, double *xa,
 			  double *xb, double alpha)
@@ -259,7 +265,8 @@ void plots_summary_text(const struct reel_sample_stats *s, char *buf, size_t len
 	if (s->n < 2)
 		plots_strf(buf, len, "%.1f", s->mean);
 	else
-		plots_strf(buf, len, "%.1f +-%.1f [%.1f, %.1f]", s->mean, s->sd, s->ci_lo, s->ci_hi);
+		plots_strf(buf, len, "%.1f +-%.1f [%.1f, %.1f]", s->mean, s->sd, s->ci_lo,
+			   s->ci_hi);
 }
 
 /* ---- text and JSON ----------------------------------------------------- */
@@ -282,8 +289,9 @@ void plots_repeats_text(FILE *f, const struct plots_stats *st)
 	}
 	if (!st->nc)
 		return;
-	fprintf(f, "\nVerdicts (second vs first; Welch's t on logs, Holm over all %zu "
-		   "comparisons, family-wise alpha %g): %zu significant\n",
+	fprintf(f,
+		"\nVerdicts (second vs first; Welch's t on logs, Holm over all %zu "
+		"comparisons, family-wise alpha %g): %zu significant\n",
 		st->nc, st->alpha, st->nsig);
 	for (size_t i = 0; i < st->nc; i += PLOTS_NVERDICT) {
 		fprintf(f, "  %s\n    vs %s\n", st->g[st->c[i].a].label, st->g[st->c[i].b].label);
@@ -361,7 +369,9 @@ static void json_cmp(FILE *f, const struct plots_cmp *c)
 	json_num(f, c->w.pct_hi);
 	fprintf(f, "], \"significant\": %s, \"verdict\": \"%s\"}",
 		c->significant ? "true" : "false",
-		!c->significant ? "within noise" : c->better > 0 ? "better" : "worse");
+		!c->significant ? "within noise"
+		: c->better > 0 ? "better"
+				: "worse");
 }
 
 void plots_repeats_json(FILE *f, struct plots_run *const *runs, const struct plots_stats *st)

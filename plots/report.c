@@ -17,15 +17,15 @@
 static const struct {
 	const char *name, *title;
 } metrics[PLOTS_M__COUNT] = {
-	[PLOTS_M_READ_MBPS] = {"read_mbps", "read MB/s"},
-	[PLOTS_M_READ_IOPS] = {"read_iops", "read IOPS"},
-	[PLOTS_M_WRITE_MBPS] = {"write_mbps", "write MB/s"},
-	[PLOTS_M_WRITE_IOPS] = {"write_iops", "write IOPS"},
-	[PLOTS_M_MBPS] = {"mbps", "MB/s"},
-	[PLOTS_M_IOPS] = {"iops", "IOPS"},
-	[PLOTS_M_P50_US] = {"p50_us", "p50 us"},
-	[PLOTS_M_P99_US] = {"p99_us", "p99 us"},
-	[PLOTS_M_P999_US] = {"p999_us", "p99.9 us"},
+    [PLOTS_M_READ_MBPS] = {"read_mbps", "read MB/s"},
+    [PLOTS_M_READ_IOPS] = {"read_iops", "read IOPS"},
+    [PLOTS_M_WRITE_MBPS] = {"write_mbps", "write MB/s"},
+    [PLOTS_M_WRITE_IOPS] = {"write_iops", "write IOPS"},
+    [PLOTS_M_MBPS] = {"mbps", "MB/s"},
+    [PLOTS_M_IOPS] = {"iops", "IOPS"},
+    [PLOTS_M_P50_US] = {"p50_us", "p50 us"},
+    [PLOTS_M_P99_US] = {"p99_us", "p99 us"},
+    [PLOTS_M_P999_US] = {"p999_us", "p99.9 us"},
 };
 
 const char *plots_metric_name(int m)
@@ -41,15 +41,24 @@ const char *plots_metric_title(int m)
 double plots_metric(const struct plots_run *r, int m)
 {
 	switch (m) {
-	case PLOTS_M_READ_MBPS: return r->op[PLOTS_READ].mbps;
-	case PLOTS_M_READ_IOPS: return r->op[PLOTS_READ].iops;
-	case PLOTS_M_WRITE_MBPS: return r->op[PLOTS_WRITE].mbps;
-	case PLOTS_M_WRITE_IOPS: return r->op[PLOTS_WRITE].iops;
-	case PLOTS_M_MBPS: return r->mbps;
-	case PLOTS_M_IOPS: return r->iops;
-	case PLOTS_M_P50_US: return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
-	case PLOTS_M_P99_US: return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
-	case PLOTS_M_P999_US: return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
+	case PLOTS_M_READ_MBPS:
+		return r->op[PLOTS_READ].mbps;
+	case PLOTS_M_READ_IOPS:
+		return r->op[PLOTS_READ].iops;
+	case PLOTS_M_WRITE_MBPS:
+		return r->op[PLOTS_WRITE].mbps;
+	case PLOTS_M_WRITE_IOPS:
+		return r->op[PLOTS_WRITE].iops;
+	case PLOTS_M_MBPS:
+		return r->mbps;
+	case PLOTS_M_IOPS:
+		return r->iops;
+	case PLOTS_M_P50_US:
+		return (double)reel_hist_quantile(&r->all.lat, 0.50) / 1e3;
+	case PLOTS_M_P99_US:
+		return (double)reel_hist_quantile(&r->all.lat, 0.99) / 1e3;
+	case PLOTS_M_P999_US:
+		return (double)reel_hist_quantile(&r->all.lat, 0.999) / 1e3;
 	}
 	return 0;
 }
@@ -66,7 +75,7 @@ static int metric_known(const struct plots_run *r, int m)
 struct group {
 	size_t idx[MAXG]; /* run indexes, sorted by the varying value */
 	size_t n;
-	char what[256];   /* the shared configuration, briefly */
+	char what[256]; /* the shared configuration, briefly */
 };
 
 /* config without the line of key */
@@ -156,8 +165,8 @@ static int single(struct plots_run *const *runs, size_t i, const struct plots_st
  * Groups of runs identical in every replay.* setting but key, holding at
  * least two distinct values of key.  Returns the number of groups.
  */
-static size_t find_groups(struct plots_run *const *runs, size_t n, const char *key,
-			  struct group *g, size_t maxg, const struct plots_stats *st)
+static size_t find_groups(struct plots_run *const *runs, size_t n, const char *key, struct group *g,
+			  size_t maxg, const struct plots_stats *st)
 {
 	size_t ng = 0;
 	char *used = calloc(n ? n : 1, 1);
@@ -177,7 +186,8 @@ static size_t find_groups(struct plots_run *const *runs, size_t n, const char *k
 				continue;
 			int dup = 0; /* one run per value */
 			for (size_t k = 0; k < cur.n; k++)
-				dup |= !strcmp(var_value(runs[cur.idx[k]], key), var_value(runs[j], key));
+				dup |= !strcmp(var_value(runs[cur.idx[k]], key),
+					       var_value(runs[j], key));
 			if (dup)
 				continue;
 			cur.idx[cur.n++] = j;
@@ -188,9 +198,9 @@ static size_t find_groups(struct plots_run *const *runs, size_t n, const char *k
 			used[cur.idx[k]] = 1;
 		/* sort by the varying value (insertion sort: tiny) */
 		for (size_t a = 1; a < cur.n; a++)
-			for (size_t b = a; b > 0 &&
-					   var_cmp(key, var_value(runs[cur.idx[b - 1]], key),
-						   var_value(runs[cur.idx[b]], key)) > 0;
+			for (size_t b = a;
+			     b > 0 && var_cmp(key, var_value(runs[cur.idx[b - 1]], key),
+					      var_value(runs[cur.idx[b]], key)) > 0;
 			     b--) {
 				size_t t = cur.idx[b];
 				cur.idx[b] = cur.idx[b - 1];
@@ -269,13 +279,10 @@ static const char *mixed_warning(const struct plots_stats *st)
 	return "";
 }
 
-static double pct(double v, double max)
-{
-	return max > 0 ? 100.0 * v / max : 0;
-}
+static double pct(double v, double max) { return max > 0 ? 100.0 * v / max : 0; }
 
 /* ---- text -------------------------------------------------------------- */
-static const int row_metrics[] = {PLOTS_M_READ_MBPS, PLOTS_M_READ_IOPS, PLOTS_M_WRITE_MBPS,
+static const int row_metrics[] = {PLOTS_M_READ_MBPS,  PLOTS_M_READ_IOPS, PLOTS_M_WRITE_MBPS,
 				  PLOTS_M_WRITE_IOPS, PLOTS_M_P50_US,	 PLOTS_M_P99_US,
 				  PLOTS_M_P999_US};
 #define NROW_METRICS (sizeof(row_metrics) / sizeof(row_metrics[0]))
@@ -318,10 +325,12 @@ static void text_runs(FILE *f, struct plots_run *const *runs, size_t n,
 		plots_flags_text(plots_run_flags(runs[i]), runs[i], fl, sizeof(fl));
 		fprintf(f, "%s%s\n", fl[0] ? "  " : "", fl);
 	}
-	fprintf(f, "(MB/s = 10^6 bytes/s and IOPS over each run's I/O span, first issue to last "
-		   "completion; latency issue to completion; %% of best by total MB/s%s)\n",
+	fprintf(f,
+		"(MB/s = 10^6 bytes/s and IOPS over each run's I/O span, first issue to last "
+		"completion; latency issue to completion; %% of best by total MB/s%s)\n",
 		st->nrepeated ? "; repeated runs are compared by the verdicts below, not ranked "
-				"one by one" : "");
+				"one by one"
+			      : "");
 	if (mixed_warning(st)[0])
 		fprintf(f, "warning: %s\n", mixed_warning(st));
 }
@@ -351,14 +360,14 @@ static void text_modes(FILE *f, struct plots_run *const *runs, size_t n,
 			for (size_t j = 0; j < g[k].n; j++)
 				fprintf(f, "  %12.1f", plots_metric(runs[g[k].idx[j]], m));
 			for (size_t j = 0; j < g[k].n; j++)
-				fprintf(f, "  %15.1f%%", pct(plots_metric(runs[g[k].idx[j]], m), mx));
+				fprintf(f, "  %15.1f%%",
+					pct(plots_metric(runs[g[k].idx[j]], m), mx));
 			fprintf(f, "\n");
 		}
 	}
 }
 
-static void text_qd(FILE *f, struct plots_run *const *runs, size_t n,
-		    const struct plots_stats *st)
+static void text_qd(FILE *f, struct plots_run *const *runs, size_t n, const struct plots_stats *st)
 {
 	struct group g[16];
 	size_t ng = find_groups(runs, n, REEL_META_REPLAY_QD, g, 16, st);
@@ -370,14 +379,13 @@ static void text_qd(FILE *f, struct plots_run *const *runs, size_t n,
 		const struct plots_run *r0 = runs[g[k].idx[0]];
 		for (size_t j = 0; j < g[k].n; j++) {
 			const struct plots_run *r = runs[g[k].idx[j]];
-			fprintf(f, "%-10s  %10.1f  %10.1f  %10.1f  %10.1f  %13.2fx\n", r->qd, r->mbps,
-				r->iops, plots_metric(r, PLOTS_M_P50_US),
+			fprintf(f, "%-10s  %10.1f  %10.1f  %10.1f  %10.1f  %13.2fx\n", r->qd,
+				r->mbps, r->iops, plots_metric(r, PLOTS_M_P50_US),
 				plots_metric(r, PLOTS_M_P99_US),
 				r0->mbps > 0 ? r->mbps / r0->mbps : 0);
 		}
 	}
 }
-
 
 void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 {
@@ -392,14 +400,11 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-static void json_num(FILE *f, double v)
-{
-	fprintf(f, "%.10g", v);
-}
+static void json_num(FILE *f, double v) { fprintf(f, "%.10g", v); }
 
 /* One run's JSON object (runs[i]; "," before all but the first). */
-static void json_run(FILE *f, struct plots_run *const *runs, size_t i,
-		     const struct plots_stats *st, double best)
+static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const struct plots_stats *st,
+		     double best)
 {
 	const struct plots_run *r = runs[i];
 	fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
@@ -418,8 +423,9 @@ static void json_run(FILE *f, struct plots_run *const *runs, size_t i,
 		(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
 		(unsigned long long)r->all.errors);
 	json_num(f, r->span_s);
-	fprintf(f, ", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
-		   "\"write_bytes\": %llu",
+	fprintf(f,
+		", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
+		"\"write_bytes\": %llu",
 		(unsigned long long)r->op[PLOTS_READ].ios,
 		(unsigned long long)r->op[PLOTS_READ].bytes,
 		(unsigned long long)r->op[PLOTS_WRITE].ios,
@@ -545,20 +551,13 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 	plots_repeats_json(f, runs, st);
 	fprintf(f, "\n}\n");
 	plots_stats_free(st);
-
 }
 
 /* ---- markdown and HTML: one table writer, two dialects ----------------- */
 enum dialect { MD, HTML };
 
-static void row_begin(FILE *f, enum dialect d)
-{
-	fputs(d == MD ? "|" : "<tr>", f);
-}
-static void row_end(FILE *f, enum dialect d)
-{
-	fputs(d == MD ? "\n" : "</tr>\n", f);
-}
+static void row_begin(FILE *f, enum dialect d) { fputs(d == MD ? "|" : "<tr>", f); }
+static void row_end(FILE *f, enum dialect d) { fputs(d == MD ? "\n" : "</tr>\n", f); }
 static void cell(FILE *f, enum dialect d, int head, const char *s)
 {
 	if (d == MD) {
@@ -591,10 +590,7 @@ static void table_begin(FILE *f, enum dialect d, const char *cls)
 	if (d == HTML)
 		fprintf(f, "<table class=\"%s\">\n", cls);
 }
-static void table_end(FILE *f, enum dialect d)
-{
-	fputs(d == HTML ? "</table>\n" : "\n", f);
-}
+static void table_end(FILE *f, enum dialect d) { fputs(d == HTML ? "</table>\n" : "\n", f); }
 static void heading(FILE *f, enum dialect d, const char *s)
 {
 	if (d == MD) {
@@ -649,10 +645,12 @@ static void runs_table(FILE *f, enum dialect d, struct plots_run *const *runs, s
 	      "last completion; latency from issue to completion; % of best by total MB/s",
 	      f);
 	if (st->nrepeated)
-		fputs("; repeated runs are compared by the verdicts below, not ranked one by one", f);
+		fputs("; repeated runs are compared by the verdicts below, not ranked one by one",
+		      f);
 	fputs(". TOO SHORT: under 1 s of busy time (time with an I/O in flight), too short to "
 	      "measure; HOST-BOUND: a timed replay whose p99 issue error exceeds 1 ms, which "
-	      "measured the host, not the drive.", f);
+	      "measured the host, not the drive.",
+	      f);
 	fputs(d == HTML ? "</p>\n" : "\n\n", f);
 	if (mixed_warning(st)[0]) {
 		fputs(d == HTML ? "<p class=\"warn\"><b>Warning:</b> " : "**Warning:** ", f);
@@ -724,7 +722,8 @@ static void repeats_tables(FILE *f, enum dialect d, const struct plots_stats *st
 	plots_strf(h, sizeof(h), "%g", st->alpha);
 	fputs("The second setting's difference from the first, in % with its 95% confidence "
 	      "interval, where Welch's t test on the logarithms of the repeats is significant "
-	      "after Holm's correction over every comparison of this report (family-wise alpha ", f);
+	      "after Holm's correction over every comparison of this report (family-wise alpha ",
+	      f);
 	fputs(h, f);
 	fputs("); otherwise \"within noise\", and the two are not ranked. Rates over busy time.",
 	      f);
@@ -742,7 +741,8 @@ static void tables(FILE *f, enum dialect d, struct plots_run *const *runs, size_
 	size_t ng = find_groups(runs, n, REEL_META_REPLAY_DATA, g, 16, st);
 	for (size_t k = 0; k < ng; k++) {
 		char h[400];
-		plots_strf(h, sizeof(h), "Data mode, compressible vs incompressible: %s", g[k].what);
+		plots_strf(h, sizeof(h), "Data mode, compressible vs incompressible: %s",
+			   g[k].what);
 		heading(f, d, h);
 		table_begin(f, d, "datamode");
 		row_begin(f, d);
@@ -922,8 +922,8 @@ int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dir
 
 /* One report file (report.md or report.html) through the output policy. */
 static int report_file(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
-		       const char *name, const struct plots_output *outs, size_t nouts,
-		       char *err, size_t errlen)
+		       const char *name, const struct plots_output *outs, size_t nouts, char *err,
+		       size_t errlen)
 {
 	const char **inputs = calloc(n ? n : 1, sizeof(*inputs));
 	if (!inputs)
@@ -947,8 +947,8 @@ static int report_file(struct plots_run *const *runs, size_t n, int dirfd, const
 	return rc < 0 ? reel_errf(err, errlen, rc, "%s/%s", dir, m) : 0;
 }
 
-int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir,
-		     char *err, size_t errlen)
+int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const char *dir, char *err,
+		     size_t errlen)
 {
 	struct plots_output outs[16];
 	size_t nouts = 0;

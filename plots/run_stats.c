@@ -80,8 +80,8 @@ static void meta_text(const struct reel_reader *rd, const char *key, char *buf, 
 /* Result keys, not configuration: excluded from config (grouping). */
 static int is_result_key(const char *k)
 {
-	static const char *const keys[] = {REEL_META_REPLAY_LABEL, REEL_META_REPLAY_INTERRUPTED,
-					   REEL_META_REPLAY_IOS, REEL_META_REPLAY_ERRORS,
+	static const char *const keys[] = {REEL_META_REPLAY_LABEL,   REEL_META_REPLAY_INTERRUPTED,
+					   REEL_META_REPLAY_IOS,     REEL_META_REPLAY_ERRORS,
 					   REEL_META_REPLAY_SKIPPED, NULL};
 	for (size_t i = 0; keys[i]; i++)
 		if (!strcmp(k, keys[i]))
@@ -109,7 +109,10 @@ static void build_config(struct plots_run *run, const struct reel_reader *rd)
 	const char **keys = calloc(n ? n : 1, sizeof(*keys));
 	size_t nk = 0;
 	for (size_t i = 0; keys && i < n; i++)
-		if (all[i].key && !strncmp(all[i].key, REEL_META_REPLAY_PREFIX, strlen(REEL_META_REPLAY_PREFIX)) && !is_result_key(all[i].key))
+		if (all[i].key &&
+		    !strncmp(all[i].key, REEL_META_REPLAY_PREFIX,
+			     strlen(REEL_META_REPLAY_PREFIX)) &&
+		    !is_result_key(all[i].key))
 			keys[nk++] = all[i].key;
 	if (keys)
 		qsort(keys, nk, sizeof(*keys), cmp_str);
@@ -120,7 +123,8 @@ static void build_config(struct plots_run *run, const struct reel_reader *rd)
 			continue; /* header and trailer both */
 		char v[512];
 		meta_text(rd, keys[i], v, sizeof(v));
-		int w = plots_strf(run->config + off, sizeof(run->config) - off, "%s=%s\n", keys[i], v);
+		int w =
+		    plots_strf(run->config + off, sizeof(run->config) - off, "%s=%s\n", keys[i], v);
 		if (w < 0 || (size_t)w >= sizeof(run->config) - off)
 			break;
 		off += (size_t)w;
@@ -152,9 +156,9 @@ static void build_label(struct plots_run *run, const struct reel_reader *rd)
 		if (comma)
 			*comma = 0;
 		plots_strf(run->label, sizeof(run->label), "%s%s%s%s%s%s%s",
-			 tgt[0] ? base_name(tgt) : "replay", run->qd[0] ? " qd" : "", run->qd,
-			 run->data[0] ? " " : "", run->data, run->engine[0] ? " " : "",
-			 run->engine);
+			   tgt[0] ? base_name(tgt) : "replay", run->qd[0] ? " qd" : "", run->qd,
+			   run->data[0] ? " " : "", run->data, run->engine[0] ? " " : "",
+			   run->engine);
 		return;
 	}
 	plots_strf(run->label, sizeof(run->label), "%s", base_name(run->path));
@@ -265,10 +269,10 @@ static int check_input(const char *path, char *errbuf, size_t errlen)
 			 "%s is %s, not a regular file: runs are read twice, from the start; "
 			 "save the trace to a file first",
 			 path,
-			 S_ISFIFO(st.st_mode)  ? "a FIFO"
-			 : S_ISDIR(st.st_mode) ? "a folder"
-			 : S_ISCHR(st.st_mode) ? "a character device"
-			 : S_ISBLK(st.st_mode) ? "a block device"
+			 S_ISFIFO(st.st_mode)	? "a FIFO"
+			 : S_ISDIR(st.st_mode)	? "a folder"
+			 : S_ISCHR(st.st_mode)	? "a character device"
+			 : S_ISBLK(st.st_mode)	? "a block device"
 			 : S_ISSOCK(st.st_mode) ? "a socket"
 						: "not a regular file");
 }
@@ -465,8 +469,7 @@ static double busy_finish(struct busy *b)
 
 /* Bucket widths and counts for interval_ns, the arrays they need, and
  * every statistic zeroed for a (new) pass. */
-static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbuf,
-			 size_t errlen)
+static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbuf, size_t errlen)
 {
 	int64_t span = run->t1 - run->t0;
 	if (interval_ns <= 0)
@@ -484,8 +487,8 @@ static int analyze_reset(struct plots_run *run, int64_t interval_ns, char *errbu
 	free(run->points);
 	run->buckets = calloc(run->nbuckets, sizeof(*run->buckets));
 	run->lat_time = run->has_latency ? calloc(run->nlatb, sizeof(*run->lat_time)) : NULL;
-	run->points = calloc(run->count / (run->count / PLOTS_MAP_POINTS + 1) + 2,
-			     sizeof(*run->points));
+	run->points =
+	    calloc(run->count / (run->count / PLOTS_MAP_POINTS + 1) + 2, sizeof(*run->points));
 	if (!run->buckets || !run->points || (run->has_latency && !run->lat_time))
 		return reel_errf(errbuf, errlen, -ENOMEM, "%s: out of memory for %zu time buckets",
 				 run->path, run->nbuckets);
@@ -603,7 +606,7 @@ void plots_labels_fix(struct plots_run **runs, size_t n)
 				*c = '_';
 	}
 	/* repeats of one label: "name #1", "name #2", ... */
-	char (*orig)[sizeof(runs[0]->label)] = malloc((n ? n : 1) * sizeof(*orig));
+	char(*orig)[sizeof(runs[0]->label)] = malloc((n ? n : 1) * sizeof(*orig));
 	if (!orig)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -770,8 +773,8 @@ fail:
 }
 
 int plots_runs_load_labeled(struct plots_run ***out, size_t *nout, const char *const *paths,
-			    const char *const *labels, size_t n, int64_t interval_ns,
-			    char *errbuf, size_t errlen)
+			    const char *const *labels, size_t n, int64_t interval_ns, char *errbuf,
+			    size_t errlen)
 {
 	return runs_load(out, nout, paths, labels, n, interval_ns, 1, errbuf, errlen);
 }

@@ -35,7 +35,7 @@ struct cli {
 	size_t nbufs;
 	const char *json;
 	unsigned dedupe;
-	double max_idle; /* seconds, 0: none */
+	double max_idle;		       /* seconds, 0: none */
 	int timing, order, point, fit, engine; /* indexes into the names */
 };
 
@@ -93,7 +93,8 @@ static int opt_qd(const char *arg, void *dest, char *err, size_t errlen)
 		double k = strtod(arg + 1, &end);
 		if (end == arg + 1 || *end || !(k > 0) || k > 1000)
 			return reel_errf(err, errlen, REEL_E_ARG,
-					 "--qd %s: xK needs K > 0 (at most 1000), e.g. x2 or x0.5", arg);
+					 "--qd %s: xK needs K > 0 (at most 1000), e.g. x2 or x0.5",
+					 arg);
 		o->qd_mode = REPLAY_QD_SCALED;
 		o->qd_scale = k;
 	} else {
@@ -136,13 +137,13 @@ static int opt_data(const char *arg, void *dest, char *err, size_t errlen)
 }
 
 static const struct reel_cmd_doc doc = {
-	.name = "replay",
-	.usage = "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [options]",
-	.about = "Replay a block I/O trace against block devices or files, recording each I/O's\n"
-		 "scheduled, actual issue and completion times in RESULT.reel.",
-	.footer = "Ctrl-C stops issuing, waits for what is in flight and writes a valid result.\n"
-		  "Example: ioreel replay boot.reel --target /dev/sdb --destroy-data=sdb --qd x2 \\\n"
-		  "           --data ratio:2 -o sdb-boot.reel\n",
+    .name = "replay",
+    .usage = "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [options]",
+    .about = "Replay a block I/O trace against block devices or files, recording each I/O's\n"
+	     "scheduled, actual issue and completion times in RESULT.reel.",
+    .footer = "Ctrl-C stops issuing, waits for what is in flight and writes a valid result.\n"
+	      "Example: ioreel replay boot.reel --target /dev/sdb --destroy-data=sdb --qd x2 \\\n"
+	      "           --data ratio:2 -o sdb-boot.reel\n",
 };
 
 /*
@@ -158,70 +159,71 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		snprintf(engine_arg + strlen(engine_arg), sizeof(engine_arg) - strlen(engine_arg),
 			 "%s%s", i ? "|" : "", engines[i]);
 	const struct reel_opt opts[] = {
-		OPT_GROUP("Targets"),
-		OPT_CALL(0, "target", "PATH[,PATH...]", opt_target, c,
-			 "block devices or files; trace devices map to them in\n"
-			 "order of device id (repeatable)"),
-		OPT_CALL(0, "map", "ID=PATH", opt_map, c,
-			 "trace device ID goes to PATH (repeatable; unmapped\n"
-			 "devices are skipped)"),
-		OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, replay_fit_names,
-			   "offsets past a target's end: refuse (default, saying\n"
-			   "the size needed), wrap around, or scale down"),
-		OPT_FLAG(0, "align", &o->align, "round misaligned I/Os to the target's logical blocks"),
-		OPT_FLAG(0, "buffered", &o->buffered, "use the page cache (default: O_DIRECT)"),
-		OPT_FLAG(0, "read-only", &o->read_only,
-			 "replay writes as reads; skip discards and write-zeroes;\n"
-			 "create nothing"),
-		OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
-			"allow writing over a device carrying a filesystem or\n"
-			"partition table: NAME is its kernel name (e.g. sdb)"),
-		OPT_FLAG(0, "overwrite", &o->overwrite,
-			 "allow writing into an existing file not made by ioreel\n"
-			 "(a target, -o or --json)"),
-		OPT_FLAG(0, "precondition", &o->precondition,
-			 "fill each target sequentially before the replay"),
-		OPT_FLAG(0, "no-rt", &o->no_rt,
-			 "with original timing, do not ask for real-time\n"
-			 "scheduling (SCHED_FIFO, used when permitted)"),
-		OPT_GROUP("Timing and queueing"),
-		OPT_CHOICE(0, "timing", "original|afap", &c->timing, replay_timing_names,
-			   "keep the trace's times (default) or go as fast as possible"),
-		OPT_DBL(0, "speed", "F", &o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
-			"original timing F times faster (default 1)"),
-		OPT_DBL(0, "max-idle", "S", &c->max_idle, 1e-6, 1e6,
-			"original timing: cut every stretch with nothing arriving\n"
-			"to S seconds (as the Storage Bench does)"),
-		OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
-			    "queue depth cap N (1 to 4096); original: the most the\n"
-			    "trace had in flight within 1 ms of each I/O; or K times\n"
-			    "that (default: original where the trace has completion\n"
-			    "times, else 32; the choice is said on stderr)"),
-		OPT_CHOICE(0, "order", "none|strict|dependency", &c->order, replay_order_names,
-			   "none: by time; strict: trace order; dependency: an I/O\n"
-			   "waits for those that completed before it was queued"),
-		OPT_CHOICE(0, "point", "queue|issue", &c->point, replay_point_names,
-			   "replay from the trace's queue (Q) or issue (D) times"),
-		OPT_UINT(0, "window", "N", &o->window, 1, 1 << 20,
-			 "read-ahead window in records (default 4096)"),
-		OPT_CHOICE(0, "engine", engine_arg, &c->engine, engines, "how I/O is done (default libaio; null does none)"),
-		OPT_FLAG(0, "hipri", &o->hipri,
-			 "io_uring: poll for completions (IOPOLL; devices with\n"
-			 "poll queues only)"),
-		OPT_FLAG(0, "sqpoll", &o->sqpoll, "io_uring: a kernel thread submits (SQPOLL)"),
-		OPT_GROUP("Data written"),
-		OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
-			 "what writes carry (default random)"),
-		OPT_CALLNUM(0, "dedupe", "PCT", opt_dedupe, &c->dedupe,
-			    "share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
-		OPT_GROUP("Output"),
-		OPT_STR('o', "output", "RESULT.reel", &o->result,
-			"result trace (a regular file, never the trace; replaced\n"
-			"only if it is a replay result, or with --overwrite)"),
-		OPT_STR(0, "json", "FILE", &c->json,
-			"the summary as JSON ('-': stdout, the summary then on\n"
-			"stderr; replaced only if ours, or with --overwrite)"),
-		OPT_END,
+	    OPT_GROUP("Targets"),
+	    OPT_CALL(0, "target", "PATH[,PATH...]", opt_target, c,
+		     "block devices or files; trace devices map to them in\n"
+		     "order of device id (repeatable)"),
+	    OPT_CALL(0, "map", "ID=PATH", opt_map, c,
+		     "trace device ID goes to PATH (repeatable; unmapped\n"
+		     "devices are skipped)"),
+	    OPT_CHOICE(0, "fit", "fail|wrap|scale", &c->fit, replay_fit_names,
+		       "offsets past a target's end: refuse (default, saying\n"
+		       "the size needed), wrap around, or scale down"),
+	    OPT_FLAG(0, "align", &o->align, "round misaligned I/Os to the target's logical blocks"),
+	    OPT_FLAG(0, "buffered", &o->buffered, "use the page cache (default: O_DIRECT)"),
+	    OPT_FLAG(0, "read-only", &o->read_only,
+		     "replay writes as reads; skip discards and write-zeroes;\n"
+		     "create nothing"),
+	    OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
+		    "allow writing over a device carrying a filesystem or\n"
+		    "partition table: NAME is its kernel name (e.g. sdb)"),
+	    OPT_FLAG(0, "overwrite", &o->overwrite,
+		     "allow writing into an existing file not made by ioreel\n"
+		     "(a target, -o or --json)"),
+	    OPT_FLAG(0, "precondition", &o->precondition,
+		     "fill each target sequentially before the replay"),
+	    OPT_FLAG(0, "no-rt", &o->no_rt,
+		     "with original timing, do not ask for real-time\n"
+		     "scheduling (SCHED_FIFO, used when permitted)"),
+	    OPT_GROUP("Timing and queueing"),
+	    OPT_CHOICE(0, "timing", "original|afap", &c->timing, replay_timing_names,
+		       "keep the trace's times (default) or go as fast as possible"),
+	    OPT_DBL(0, "speed", "F", &o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX,
+		    "original timing F times faster (default 1)"),
+	    OPT_DBL(0, "max-idle", "S", &c->max_idle, 1e-6, 1e6,
+		    "original timing: cut every stretch with nothing arriving\n"
+		    "to S seconds (as the Storage Bench does)"),
+	    OPT_CALLNUM(0, "qd", "N|original|xK", opt_qd, o,
+			"queue depth cap N (1 to 4096); original: the most the\n"
+			"trace had in flight within 1 ms of each I/O; or K times\n"
+			"that (default: original where the trace has completion\n"
+			"times, else 32; the choice is said on stderr)"),
+	    OPT_CHOICE(0, "order", "none|strict|dependency", &c->order, replay_order_names,
+		       "none: by time; strict: trace order; dependency: an I/O\n"
+		       "waits for those that completed before it was queued"),
+	    OPT_CHOICE(0, "point", "queue|issue", &c->point, replay_point_names,
+		       "replay from the trace's queue (Q) or issue (D) times"),
+	    OPT_UINT(0, "window", "N", &o->window, 1, 1 << 20,
+		     "read-ahead window in records (default 4096)"),
+	    OPT_CHOICE(0, "engine", engine_arg, &c->engine, engines,
+		       "how I/O is done (default libaio; null does none)"),
+	    OPT_FLAG(0, "hipri", &o->hipri,
+		     "io_uring: poll for completions (IOPOLL; devices with\n"
+		     "poll queues only)"),
+	    OPT_FLAG(0, "sqpoll", &o->sqpoll, "io_uring: a kernel thread submits (SQPOLL)"),
+	    OPT_GROUP("Data written"),
+	    OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
+		     "what writes carry (default random)"),
+	    OPT_CALLNUM(0, "dedupe", "PCT", opt_dedupe, &c->dedupe,
+			"share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
+	    OPT_GROUP("Output"),
+	    OPT_STR('o', "output", "RESULT.reel", &o->result,
+		    "result trace (a regular file, never the trace; replaced\n"
+		    "only if it is a replay result, or with --overwrite)"),
+	    OPT_STR(0, "json", "FILE", &c->json,
+		    "the summary as JSON ('-': stdout, the summary then on\n"
+		    "stderr; replaced only if ours, or with --overwrite)"),
+	    OPT_END,
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
@@ -257,7 +259,8 @@ static void json_hist(FILE *f, const struct reel_hist *h)
 	fprintf(f, "{\"count\": %llu, \"mean\": %.0f", (unsigned long long)h->count,
 		reel_hist_mean(h));
 	for (int i = 0; i < 6; i++)
-		fprintf(f, ", \"%s\": %lld", qnames[i], (long long)(int64_t)reel_hist_quantile(h, qs[i]));
+		fprintf(f, ", \"%s\": %lld", qnames[i],
+			(long long)(int64_t)reel_hist_quantile(h, qs[i]));
 	fprintf(f, "}");
 }
 
@@ -284,8 +287,9 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 	}
 	fprintf(f, "],\n  \"engine\": ");
 	reel_json_str(f, r->engine);
-	fprintf(f, ",\n  \"timing\": \"%s\", \"speed\": %g, \"qd\": ",
-		replay_timing_names[o->timing], o->speed);
+	fprintf(f,
+		",\n  \"timing\": \"%s\", \"speed\": %g, \"qd\": ", replay_timing_names[o->timing],
+		o->speed);
 	reel_json_str(f, r->qd_desc);
 	fprintf(f, ", \"order\": \"%s\", \"point\": \"%s\",\n  \"data\": ",
 		replay_order_names[o->order], replay_point_names[o->point]);
@@ -308,8 +312,9 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 		const struct replay_op_stats *s = &r->op[op];
 		if (!s->count)
 			continue;
-		fprintf(f, "%s\n    \"%s\": {\"count\": %llu, \"bytes\": %llu, \"errors\": %llu, "
-			   "\"iops\": %.1f, \"mb_per_s\": %.3f,\n      \"latency_ns\": ",
+		fprintf(f,
+			"%s\n    \"%s\": {\"count\": %llu, \"bytes\": %llu, \"errors\": %llu, "
+			"\"iops\": %.1f, \"mb_per_s\": %.3f,\n      \"latency_ns\": ",
 			first ? "" : ",", reel_op_name(op), (unsigned long long)s->count,
 			(unsigned long long)s->bytes, (unsigned long long)s->errors,
 			secs > 0 ? s->count / secs : 0.0, secs > 0 ? s->bytes / secs / 1e6 : 0.0);
@@ -338,20 +343,21 @@ static void summary(FILE *f, const struct replay_result *r, const struct replay_
 {
 	double secs = r->duration_ns / 1e9;
 	fprintf(f, "replay    %s -> %s%s\n", o->trace, r->label,
-	       r->interrupted ? "  (INTERRUPTED: partial)" : "");
+		r->interrupted ? "  (INTERRUPTED: partial)" : "");
 	fprintf(f, "          timing %s", replay_timing_names[o->timing]);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
 		fprintf(f, " x%g", o->speed);
 	fprintf(f, ", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
-	       replay_point_names[o->point]);
+		replay_point_names[o->point]);
 	fprintf(f, "duration  %.3f s", secs);
 	if (o->timing == REPLAY_TIMING_ORIGINAL)
-		fprintf(f, " (trace %.3f s; expected %.3f s at speed %g)", r->trace_duration_ns / 1e9,
-		       r->trace_duration_ns / 1e9 / o->speed, o->speed);
+		fprintf(f, " (trace %.3f s; expected %.3f s at speed %g)",
+			r->trace_duration_ns / 1e9, r->trace_duration_ns / 1e9 / o->speed,
+			o->speed);
 	else
 		fprintf(f, " (trace %.3f s)", r->trace_duration_ns / 1e9);
 	fprintf(f, "\nI/Os      %llu done, %llu errors, %llu skipped\n", (unsigned long long)r->ios,
-	       (unsigned long long)r->errors, (unsigned long long)r->skipped);
+		(unsigned long long)r->errors, (unsigned long long)r->skipped);
 	fprintf(f, "%-13s %9s %9s %9s", "op", "count", "IOPS", "MB/s");
 	for (int i = 0; i < 6; i++)
 		fprintf(f, " %9s", qnames[i]);
@@ -360,8 +366,9 @@ static void summary(FILE *f, const struct replay_result *r, const struct replay_
 		const struct replay_op_stats *s = &r->op[op];
 		if (!s->count)
 			continue;
-		fprintf(f, "%-13s %9llu %9.0f %9.1f", reel_op_name(op), (unsigned long long)s->count,
-		       secs > 0 ? s->count / secs : 0.0, secs > 0 ? s->bytes / secs / 1e6 : 0.0);
+		fprintf(f, "%-13s %9llu %9.0f %9.1f", reel_op_name(op),
+			(unsigned long long)s->count, secs > 0 ? s->count / secs : 0.0,
+			secs > 0 ? s->bytes / secs / 1e6 : 0.0);
 		for (int i = 0; i < 6; i++)
 			print_us(f, (int64_t)reel_hist_quantile(&s->lat, qs[i]));
 		fprintf(f, "\n");
@@ -376,7 +383,7 @@ static void summary(FILE *f, const struct replay_result *r, const struct replay_
 	fprintf(f, "data      %s, dedupe %u%%", o->data_str, o->data.dedupe_pct);
 	if (r->ratio_achieved > 0)
 		fprintf(f, ", achieved LZ4 ratio %.3f (sampled %.1f MB written)", r->ratio_achieved,
-		       r->ratio_sampled_bytes / 1e6);
+			r->ratio_sampled_bytes / 1e6);
 	else if (!strcmp(r->engine, "null"))
 		fprintf(f, " (null engine: no data generated)");
 	fprintf(f, "\n");
@@ -392,12 +399,13 @@ static int check_cli(struct cli *c)
 {
 	struct replay_opts *o = &c->o;
 	if (!o->ntargets && !o->nmaps) {
-		fprintf(stderr,
-			"ioreel replay: give --target PATH (a block device or file to replay on)\n");
+		fprintf(
+		    stderr,
+		    "ioreel replay: give --target PATH (a block device or file to replay on)\n");
 		return 2;
 	}
-	if (o->result && c->json && (!strcmp(o->result, c->json) ||
-				     reel_same_file(o->result, c->json))) {
+	if (o->result && c->json &&
+	    (!strcmp(o->result, c->json) || reel_same_file(o->result, c->json))) {
 		fprintf(stderr, "ioreel replay: -o and --json name the same file %s: name two\n",
 			c->json);
 		return 2;
@@ -477,8 +485,9 @@ static int report(struct cli *c, const struct replay_result *res, struct reel_ou
 	char err[1024];
 	summary(jo->is_stdout ? stderr : stdout, res, &c->o);
 	if (res->slipped)
-		fprintf(stderr, "ioreel replay: warning: the schedule slipped (issue error p99 over "
-				"%d us): the host, not the target, set the pace\n",
+		fprintf(stderr,
+			"ioreel replay: warning: the schedule slipped (issue error p99 over "
+			"%d us): the host, not the target, set the pace\n",
 			REPLAY_SLIP_LIMIT_NS / 1000);
 	if (c->json) {
 		write_json(jo->f, res, &c->o);

@@ -25,10 +25,10 @@
 
 struct replay_datagen {
 	struct replay_data_spec spec;
-	unsigned char *pool;          /* POOL_SIZE + PIECE random bytes */
+	unsigned char *pool; /* POOL_SIZE + PIECE random bytes */
 	unsigned char pattern[REPLAY_STAMP_PIECE + 64];
-	int rfull[NCLASS];            /* random bytes per full piece, -1 unknown */
-	unsigned char *scratch;       /* calibration buffer */
+	int rfull[NCLASS];	/* random bytes per full piece, -1 unknown */
+	unsigned char *scratch; /* calibration buffer */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -55,8 +55,9 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 		char *end;
 		double r = strtod(s + 6, &end);
 		if (end == s + 6 || *end || !(r >= 1.0 && r <= 100.0)) {
-			return reel_errf(errmsg, errlen, REEL_E_ARG,
-					 "--data %s: ratio must be a number from 1 to 100 (e.g. ratio:2)", s);
+			return reel_errf(
+			    errmsg, errlen, REEL_E_ARG,
+			    "--data %s: ratio must be a number from 1 to 100 (e.g. ratio:2)", s);
 		}
 		out->mode = REPLAY_DATA_RATIO;
 		out->ratio = r;
@@ -68,13 +69,15 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 			h += 2;
 		size_t n = strlen(h);
 		if (n == 0 || n % 2 || n / 2 > sizeof(out->pattern)) {
-			return reel_errf(errmsg, errlen, REEL_E_ARG,
-					 "--data %s: pattern needs an even number of hex digits, 2 to %zu",
-					 s, 2 * sizeof(out->pattern));
+			return reel_errf(
+			    errmsg, errlen, REEL_E_ARG,
+			    "--data %s: pattern needs an even number of hex digits, 2 to %zu", s,
+			    2 * sizeof(out->pattern));
 		}
 		for (size_t i = 0; i < n / 2; i++) {
 			unsigned v;
-			if (sscanf(h + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", h[2 * i]) ||
+			if (sscanf(h + 2 * i, "%2x", &v) != 1 ||
+			    !strchr("0123456789abcdefABCDEF", h[2 * i]) ||
 			    !strchr("0123456789abcdefABCDEF", h[2 * i + 1])) {
 				return reel_errf(errmsg, errlen, REEL_E_ARG,
 						 "--data %s: '%.2s' is not hex", s, h + 2 * i);
@@ -188,20 +191,21 @@ static unsigned class_of(size_t len)
 	return (unsigned)((len + 511) / 512);
 }
 
-static void fill_blocks(struct replay_datagen *g, unsigned char *buf, size_t len,
-			uint64_t offset, uint16_t target, uint64_t seq, int rfull)
+static void fill_blocks(struct replay_datagen *g, unsigned char *buf, size_t len, uint64_t offset,
+			uint16_t target, uint64_t seq, int rfull)
 {
 	for (size_t pos = 0, piece = 0; pos < len; pos += REPLAY_STAMP_PIECE, piece++) {
 		size_t plen = len - pos < REPLAY_STAMP_PIECE ? len - pos : REPLAY_STAMP_PIECE;
 		size_t r = plen == REPLAY_STAMP_PIECE ? (size_t)rfull
 						      : (size_t)rfull * plen / REPLAY_STAMP_PIECE;
 		struct replay_stamp st = {REPLAY_STAMP_MAGIC, offset + pos, (uint32_t)len, target,
-					  (uint16_t)piece, seq};
+					  (uint16_t)piece,    seq};
 		uint64_t h = mix64(g->spec.seed ^ mix64(seq * 0x100000001b3ull + piece) ^
 				   ((uint64_t)target << 48));
 		if (g->spec.dedupe_pct && h % 100 < g->spec.dedupe_pct) {
 			uint64_t idx = (h >> 32) % DEDUPE_POOL;
-			struct replay_stamp ds = {REPLAY_STAMP_DEDUPE, idx, (uint32_t)plen, 0, 0, 0};
+			struct replay_stamp ds = {
+			    REPLAY_STAMP_DEDUPE, idx, (uint32_t)plen, 0, 0, 0};
 			fill_piece(g, buf + pos, plen, r, &ds, mix64(g->spec.seed + 7 + idx));
 		} else {
 			fill_piece(g, buf + pos, plen, r, &st, h | 1);
@@ -223,7 +227,8 @@ static int calibrate(struct replay_datagen *g, unsigned cls)
 		/* several samples: stamps and keys differ per block */
 		double in = 0, out = 0;
 		for (int s = 0; s < 3; s++) {
-			fill_blocks(g, g->scratch, len, 0x1000000ull * (s + 1), 0, 1000003ull * (s + 1), mid);
+			fill_blocks(g, g->scratch, len, 0x1000000ull * (s + 1), 0,
+				    1000003ull * (s + 1), mid);
 			double r = replay_lz4_ratio(g->scratch, len);
 			if (r > 0) {
 				in += (double)len;
@@ -302,7 +307,8 @@ void replay_datagen_fill(struct replay_datagen *g, void *vbuf, size_t len, uint6
 		return;
 	}
 	case REPLAY_DATA_RANDOM:
-		fill_blocks(g, buf, len, offset, target, seq, (int)(REPLAY_STAMP_PIECE - STAMP_SIZE));
+		fill_blocks(g, buf, len, offset, target, seq,
+			    (int)(REPLAY_STAMP_PIECE - STAMP_SIZE));
 		return;
 	case REPLAY_DATA_RATIO: {
 		unsigned cls = class_of(len);

@@ -15,10 +15,10 @@
 
 /* The engines, the default first (ae's table of backends). */
 static const struct replay_engine_ops *const engines[] = {
-	&replay_engine_libaio,
-	&replay_engine_uring,
-	&replay_engine_psync,
-	&replay_engine_null,
+    &replay_engine_libaio,
+    &replay_engine_uring,
+    &replay_engine_psync,
+    &replay_engine_null,
 };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 
@@ -34,10 +34,7 @@ const struct replay_engine_ops *replay_engine_find(const char *name)
 	return NULL;
 }
 
-const char *replay_engine_name(unsigned i)
-{
-	return i < NENGINES ? engines[i]->name : NULL;
-}
+const char *replay_engine_name(unsigned i) { return i < NENGINES ? engines[i]->name : NULL; }
 
 int64_t replay_io_sync(const struct replay_io *io)
 {
@@ -56,10 +53,10 @@ int64_t replay_io_sync(const struct replay_io *io)
 			uint64_t r[2] = {io->offset, io->length};
 			return ioctl(io->fd, BLKDISCARD, r) < 0 ? -errno : (int64_t)io->length;
 		}
-		return fallocate(io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
-				 (off_t)io->length) < 0
-			       ? -errno
-			       : (int64_t)io->length;
+		return fallocate(io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				 (off_t)io->offset, (off_t)io->length) < 0
+			   ? -errno
+			   : (int64_t)io->length;
 	case REEL_OP_WRITE_ZEROES:
 		if (io->is_blk) {
 			uint64_t r[2] = {io->offset, io->length};

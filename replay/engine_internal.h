@@ -12,23 +12,23 @@
 
 struct replay_io {
 	int fd;
-	int is_blk;      /* block device (discard = BLKDISCARD) */
-	uint8_t op;      /* enum reel_op */
+	int is_blk; /* block device (discard = BLKDISCARD) */
+	uint8_t op; /* enum reel_op */
 	uint64_t offset;
 	uint32_t length;
 	void *buf;
-	int64_t res;     /* set by the engine: bytes done or -errno */
+	int64_t res;	 /* set by the engine: bytes done or -errno */
 	int64_t done_ns; /* set by synchronous engines: completion time; else 0 */
-	uint32_t slot;   /* the scheduler's */
+	uint32_t slot;	 /* the scheduler's */
 	uint16_t target; /* index in the fds given to attach() */
-	int16_t fixed;   /* buf lies in registered buffer `fixed`; -1 no */
+	int16_t fixed;	 /* buf lies in registered buffer `fixed`; -1 no */
 };
 
 /* How the engine is to run (from replay_opts). */
 struct replay_engine_cfg {
-	unsigned depth;  /* most I/Os in flight at once */
-	int hipri;       /* polled completions (io_uring IOPOLL) */
-	int sqpoll;      /* a kernel thread submits (io_uring SQPOLL) */
+	unsigned depth; /* most I/Os in flight at once */
+	int hipri;	/* polled completions (io_uring IOPOLL) */
+	int sqpoll;	/* a kernel thread submits (io_uring SQPOLL) */
 };
 
 /* What an engine is, for the scheduler (fio's FIO_DISKLESSIO, FIO_SYNCIO). */
@@ -42,8 +42,8 @@ struct replay_engine;
 struct replay_engine_ops {
 	const char *name;
 	unsigned flags; /* enum replay_engine_flags */
-	int (*create)(struct replay_engine **out, const struct replay_engine_cfg *cfg,
-		      char *errmsg, size_t errlen);
+	int (*create)(struct replay_engine **out, const struct replay_engine_cfg *cfg, char *errmsg,
+		      size_t errlen);
 	/* Before time zero: the targets' fds (io->target indexes them) and the
 	 * slots' buffers (io->fixed indexes them), for an engine that
 	 * registers them with the kernel; both stay valid until destroy().

@@ -21,7 +21,7 @@ struct aio_ring_hdr {
 struct replay_engine {
 	io_context_t ctx;
 	unsigned depth;
-	struct iocb *cbs;   /* one per slot */
+	struct iocb *cbs;    /* one per slot */
 	struct iocb **batch; /* held back by submit(more) */
 	unsigned nbatch;
 	struct io_event *ev;
@@ -48,9 +48,10 @@ static int aio_create(struct replay_engine **out, const struct replay_engine_cfg
 	}
 	int rc = io_setup((int)depth, &e->ctx);
 	if (rc < 0) {
-		reel_errf(errmsg, errlen, rc,
-			  "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
-			  depth, strerror(-rc));
+		reel_errf(
+		    errmsg, errlen, rc,
+		    "libaio: io_setup(%u) failed: %s (raise /proc/sys/fs/aio-max-nr or lower --qd)",
+		    depth, strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e->batch);
 		free(e->cbs);
@@ -76,7 +77,8 @@ static int aio_commit(struct replay_engine *e)
 		if (rc == -EAGAIN || rc == -EINTR)
 			continue;
 		struct replay_io *io = e->batch[k]->data;
-		io->res = rc == -EINVAL && io->op == REEL_OP_FLUSH ? replay_io_sync(io) : (rc < 0 ? rc : -EIO);
+		io->res = rc == -EINVAL && io->op == REEL_OP_FLUSH ? replay_io_sync(io)
+								   : (rc < 0 ? rc : -EIO);
 		io->done_ns = reel_now_ns();
 		replay_donelist_push(&e->done, io);
 		k++;
@@ -178,11 +180,11 @@ static void aio_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_libaio = {
-	.name = "libaio",
-	.create = aio_create,
-	.submit = aio_submit,
-	.commit = aio_commit,
-	.reap = aio_reap,
-	.ready = aio_ready,
-	.destroy = aio_destroy,
+    .name = "libaio",
+    .create = aio_create,
+    .submit = aio_submit,
+    .commit = aio_commit,
+    .reap = aio_reap,
+    .ready = aio_ready,
+    .destroy = aio_destroy,
 };

@@ -11,7 +11,7 @@ struct replay_engine {
 };
 
 static int null_create(struct replay_engine **out, const struct replay_engine_cfg *cfg,
-			char *errmsg, size_t errlen)
+		       char *errmsg, size_t errlen)
 {
 	unsigned depth = cfg->depth;
 	struct replay_engine *e = calloc(1, sizeof(*e));
@@ -36,10 +36,7 @@ static int null_reap(struct replay_engine *e, struct replay_io **out, unsigned m
 	return (int)replay_donelist_pop(&e->done, out, max);
 }
 
-static int null_ready(struct replay_engine *e)
-{
-	return e->done.n != 0;
-}
+static int null_ready(struct replay_engine *e) { return e->done.n != 0; }
 
 static void null_destroy(struct replay_engine *e)
 {
@@ -50,11 +47,11 @@ static void null_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_null = {
-	.name = "null",
-	.flags = REPLAY_ENG_NO_IO,
-	.create = null_create,
-	.submit = null_submit,
-	.reap = null_reap,
-	.ready = null_ready,
-	.destroy = null_destroy,
+    .name = "null",
+    .flags = REPLAY_ENG_NO_IO,
+    .create = null_create,
+    .submit = null_submit,
+    .reap = null_reap,
+    .ready = null_ready,
+    .destroy = null_destroy,
 };

@@ -36,10 +36,7 @@ static int psync_reap(struct replay_engine *e, struct replay_io **out, unsigned 
 	return (int)replay_donelist_pop(&e->done, out, max);
 }
 
-static int psync_ready(struct replay_engine *e)
-{
-	return e->done.n != 0;
-}
+static int psync_ready(struct replay_engine *e) { return e->done.n != 0; }
 
 static void psync_destroy(struct replay_engine *e)
 {
@@ -50,11 +47,11 @@ static void psync_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_psync = {
-	.name = "psync",
-	.flags = REPLAY_ENG_SYNC,
-	.create = psync_create,
-	.submit = psync_submit,
-	.reap = psync_reap,
-	.ready = psync_ready,
-	.destroy = psync_destroy,
+    .name = "psync",
+    .flags = REPLAY_ENG_SYNC,
+    .create = psync_create,
+    .submit = psync_submit,
+    .reap = psync_reap,
+    .ready = psync_ready,
+    .destroy = psync_destroy,
 };

@@ -11,8 +11,8 @@
  * (BLKZEROOUT, or ZERO_RANGE falling back to hole punching) run
  * synchronously. */
 #include <errno.h>
-#include <linux/falloc.h>
 #include <liburing.h>
+#include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +54,12 @@ static int uring_create(struct replay_engine **out, const struct replay_engine_c
 	e->sqpoll = cfg->sqpoll != 0;
 	int rc = io_uring_queue_init_params(depth, &e->ring, &p);
 	if (rc < 0) {
-		reel_errf(errmsg, errlen, rc,
-			  "io_uring: setup with %u entries%s%s failed: %s (is io_uring disabled? see "
-			  "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
-			  depth, cfg->sqpoll ? ", SQPOLL" : "", cfg->hipri ? ", IOPOLL" : "",
-			  strerror(-rc));
+		reel_errf(
+		    errmsg, errlen, rc,
+		    "io_uring: setup with %u entries%s%s failed: %s (is io_uring disabled? see "
+		    "/proc/sys/kernel/io_uring_disabled; or use --engine libaio)",
+		    depth, cfg->sqpoll ? ", SQPOLL" : "", cfg->hipri ? ", IOPOLL" : "",
+		    strerror(-rc));
 		replay_donelist_free(&e->done);
 		free(e);
 		return rc;
@@ -120,13 +121,15 @@ static int uring_submit(struct replay_engine *e, struct replay_io *io, int more)
 	switch (io->op) {
 	case REEL_OP_READ:
 		if (io->fixed >= 0)
-			io_uring_prep_read_fixed(sqe, fd, io->buf, io->length, io->offset, io->fixed);
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->length, io->offset,
+						 io->fixed);
 		else
 			io_uring_prep_read(sqe, fd, io->buf, io->length, io->offset);
 		break;
 	case REEL_OP_WRITE:
 		if (io->fixed >= 0)
-			io_uring_prep_write_fixed(sqe, fd, io->buf, io->length, io->offset, io->fixed);
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->length, io->offset,
+						  io->fixed);
 		else
 			io_uring_prep_write(sqe, fd, io->buf, io->length, io->offset);
 		break;
@@ -205,12 +208,12 @@ static void uring_destroy(struct replay_engine *e)
 }
 
 const struct replay_engine_ops replay_engine_uring = {
-	.name = "io_uring",
-	.create = uring_create,
-	.attach = uring_attach,
-	.submit = uring_submit,
-	.commit = uring_commit,
-	.reap = uring_reap,
-	.ready = uring_ready,
-	.destroy = uring_destroy,
+    .name = "io_uring",
+    .create = uring_create,
+    .attach = uring_attach,
+    .submit = uring_submit,
+    .commit = uring_commit,
+    .reap = uring_reap,
+    .ready = uring_ready,
+    .destroy = uring_destroy,
 };

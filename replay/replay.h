@@ -34,16 +34,15 @@ enum replay_data_mode {
 
 struct replay_data_spec {
 	enum replay_data_mode mode;
-	double ratio;             /* REPLAY_DATA_RATIO: target LZ4 ratio, >= 1 */
-	unsigned char pattern[64];/* REPLAY_DATA_PATTERN */
+	double ratio;		   /* REPLAY_DATA_RATIO: target LZ4 ratio, >= 1 */
+	unsigned char pattern[64]; /* REPLAY_DATA_PATTERN */
 	size_t pattern_len;
-	unsigned dedupe_pct;      /* 0..100: share of 4 KiB pieces that repeat */
+	unsigned dedupe_pct; /* 0..100: share of 4 KiB pieces that repeat */
 	uint64_t seed;
 };
 
 /* Parse "zero", "random", "ratio:R" (1 <= R <= 100) or "pattern:HEX". */
-int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
-		      size_t errlen);
+int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg, size_t errlen);
 
 /*
  * Every 4 KiB piece of a block (measured from the block's start; the last
@@ -62,11 +61,11 @@ int replay_data_parse(const char *s, struct replay_data_spec *out, char *errmsg,
 #define REPLAY_STAMP_PIECE 4096u
 struct replay_stamp {
 	uint64_t magic;
-	uint64_t offset;  /* byte offset of this piece on the target */
-	uint32_t length;  /* length of the whole write */
-	uint16_t target;  /* target index */
-	uint16_t piece;   /* piece index within the write */
-	uint64_t seq;     /* the write's sequence number (result record index) */
+	uint64_t offset; /* byte offset of this piece on the target */
+	uint32_t length; /* length of the whole write */
+	uint16_t target; /* target index */
+	uint16_t piece;	 /* piece index within the write */
+	uint64_t seq;	 /* the write's sequence number (result record index) */
 };
 
 struct replay_datagen;
@@ -87,9 +86,9 @@ int replay_stamp_read(const void *p, struct replay_stamp *s);
 
 /* ---- safety ------------------------------------------------------------ */
 struct replay_safety_opts {
-	int will_write;          /* the replay writes, discards or zeroes */
-	const char *destroy_name;/* --destroy-data=NAME, or NULL */
-	int overwrite;           /* --overwrite */
+	int will_write;		  /* the replay writes, discards or zeroes */
+	const char *destroy_name; /* --destroy-data=NAME, or NULL */
+	int overwrite;		  /* --overwrite */
 };
 /*
  * May PATH be used as a target?  Returns 0 if so; otherwise a negative
@@ -133,37 +132,37 @@ extern const char *const replay_fit_names[];
 #define REPLAY_SLIP_LIMIT_NS 1000000
 
 struct replay_map {
-	int trace_dev;      /* trace device id */
-	const char *path;   /* target path */
+	int trace_dev;	  /* trace device id */
+	const char *path; /* target path */
 };
 
 struct replay_progress {
-	uint64_t done, total;  /* I/Os completed, I/Os in the trace */
+	uint64_t done, total; /* I/Os completed, I/Os in the trace */
 	uint64_t bytes;
 	int64_t elapsed_ns;
-	int64_t eta_ns;        /* -1 unknown */
+	int64_t eta_ns; /* -1 unknown */
 };
 
 struct replay_opts {
-	const char *trace;              /* input .reel */
-	const char *const *targets;     /* target paths, in order */
+	const char *trace;	    /* input .reel */
+	const char *const *targets; /* target paths, in order */
 	size_t ntargets;
-	const struct replay_map *maps;  /* --map ID=PATH (PATH also a target) */
+	const struct replay_map *maps; /* --map ID=PATH (PATH also a target) */
 	size_t nmaps;
-	const char *result;             /* output .reel or NULL */
-	int overwrite_result;           /* -o may replace any regular file */
+	const char *result;   /* output .reel or NULL */
+	int overwrite_result; /* -o may replace any regular file */
 	enum replay_timing timing;
-	double speed;                   /* > 0 */
-	int64_t max_idle_ns;            /* > 0: gaps with nothing arriving cut to this (--max-idle) */
+	double speed;	     /* > 0 */
+	int64_t max_idle_ns; /* > 0: gaps with nothing arriving cut to this (--max-idle) */
 	enum replay_qd_mode qd_mode;
-	unsigned qd;                    /* FIXED: depth */
-	double qd_scale;                /* SCALED: K */
-	const char *qd_str;             /* as given, for the metadata */
-	int qd_default;                 /* qd not given: original when the trace
-					   has issue+completion times, else 32 */
+	unsigned qd;	    /* FIXED: depth */
+	double qd_scale;    /* SCALED: K */
+	const char *qd_str; /* as given, for the metadata */
+	int qd_default;	    /* qd not given: original when the trace
+			       has issue+completion times, else 32 */
 	enum replay_order order;
 	enum replay_point point;
-	const char *engine;             /* "libaio", "io_uring", "psync", "null" */
+	const char *engine; /* "libaio", "io_uring", "psync", "null" */
 	struct replay_data_spec data;
 	const char *data_str;
 	enum replay_fit fit;
@@ -173,11 +172,11 @@ struct replay_opts {
 	const char *destroy_name;
 	int overwrite;
 	int precondition;
-	int no_rt;                      /* do not ask for SCHED_FIFO (see README) */
-	unsigned window;                /* read-ahead window in records (0: 4096) */
-	int hipri;                      /* io_uring: polled completions (IOPOLL),
-					   where every target supports polling */
-	int sqpoll;                     /* io_uring: a kernel thread submits (SQPOLL) */
+	int no_rt;	 /* do not ask for SCHED_FIFO (see README) */
+	unsigned window; /* read-ahead window in records (0: 4096) */
+	int hipri;	 /* io_uring: polled completions (IOPOLL),
+			    where every target supports polling */
+	int sqpoll;	 /* io_uring: a kernel thread submits (SQPOLL) */
 	/* Time zero.  The replay first gets ready (targets open, buffers made
 	 * and touched, the first window read, memory locked), then waits until
 	 * this CLOCK_MONOTONIC time (reel_now_ns()) and takes it as time zero;
@@ -210,26 +209,26 @@ struct replay_op_stats {
 
 struct replay_result {
 	struct replay_op_stats op[REEL_OP__COUNT];
-	struct reel_hist issue_err;   /* actual - scheduled issue, ns */
-	uint64_t ios, errors, skipped;  /* skipped: not replayable (read-only
-					   discards, unmapped devices) */
+	struct reel_hist issue_err;    /* actual - scheduled issue, ns */
+	uint64_t ios, errors, skipped; /* skipped: not replayable (read-only
+					  discards, unmapped devices) */
 	int64_t duration_ns, trace_duration_ns;
 	double inflight_mean;
 	unsigned inflight_max;
-	double ratio_achieved;          /* LZ4, sampled from written buffers; 0 none */
+	double ratio_achieved; /* LZ4, sampled from written buffers; 0 none */
 	uint64_t ratio_sampled_bytes;
 	int interrupted;
-	int realtime;                   /* ran with SCHED_FIFO */
-	int first_error;                /* first I/O error seen (-errno) */
-	int64_t t0_mono_ns;             /* time zero, CLOCK_MONOTONIC (reel_now_ns) */
-	int slipped;                    /* timing original: issue error p99 above
-					   REPLAY_SLIP_LIMIT_NS -- the host, not
-					   the target, set the pace */
+	int realtime;	    /* ran with SCHED_FIFO */
+	int first_error;    /* first I/O error seen (-errno) */
+	int64_t t0_mono_ns; /* time zero, CLOCK_MONOTONIC (reel_now_ns) */
+	int slipped;	    /* timing original: issue error p99 above
+			       REPLAY_SLIP_LIMIT_NS -- the host, not
+			       the target, set the pace */
 	char label[128];
 	char engine[16];
-	char qd_desc[32];               /* "32", "original", "x2" as used */
-	char qd_why[256];               /* why that depth (the default's reason) */
-	int trace_cut_short;            /* the trace had no trailer (a crash) */
+	char qd_desc[32];    /* "32", "original", "x2" as used */
+	char qd_why[256];    /* why that depth (the default's reason) */
+	int trace_cut_short; /* the trace had no trailer (a crash) */
 	unsigned ntargets;
 };
 
@@ -239,8 +238,7 @@ struct replay_result {
  * code with errmsg saying what went wrong and what to do.  An interrupted
  * replay returns 0 with res->interrupted set and a complete result file.
  */
-int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg,
-	       size_t errlen);
+int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg, size_t errlen);
 
 #ifdef __cplusplus
 }

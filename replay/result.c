@@ -60,8 +60,8 @@ int result_reserve(struct run *r)
 			return reel_errf(r->err, r->errlen, REEL_E_ARG,
 					 "-o %s is also a target: name another result file",
 					 o->result);
-	unsigned fl = REEL_OUT_FD_ONLY |
-		      (o->overwrite || o->overwrite_result ? REEL_OUT_OVERWRITE : 0);
+	unsigned fl =
+	    REEL_OUT_FD_ONLY | (o->overwrite || o->overwrite_result ? REEL_OUT_OVERWRITE : 0);
 	int rc = reel_out_open(&r->out, AT_FDCWD, o->result, fl, result_is_replay, inputs, n,
 			       r->err, r->errlen);
 	if (rc < 0 && rc == REEL_E_EXISTS && !strstr(r->err, "same file"))
@@ -133,8 +133,7 @@ static int write_start_meta(struct run *r)
 	reel_writer_meta_str(w, REEL_META_REPLAY_LABEL, r->res->label);
 	write_target_meta(r);
 	int rc = reel_writer_flush(w);
-	return rc < 0 ? reel_errf(r->err, r->errlen, rc, "%s: %s", o->result,
-				  reel_writer_errmsg(w))
+	return rc < 0 ? reel_errf(r->err, r->errlen, rc, "%s: %s", o->result, reel_writer_errmsg(w))
 		      : 0;
 }
 
@@ -174,7 +173,8 @@ int result_open(struct run *r)
 	if (!o->result) {
 		fd = r->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (r->null_fd < 0)
-			return reel_errf(r->err, r->errlen, -errno, "/dev/null: %s", strerror(errno));
+			return reel_errf(r->err, r->errlen, -errno, "/dev/null: %s",
+					 strerror(errno));
 	}
 	int rc = reel_writer_open(&r->w, NULL, fd, &h, 0);
 	if (rc < 0) {

@@ -20,9 +20,9 @@
 #include "replay/engine_internal.h"
 #include "replay/replay.h"
 
-#define RING 65536u          /* result ring: I/Os issued but not yet written */
-#define SPIN_NS 40000        /* spin before an issue: start value, then adapts */
-#define SPIN_MAX_NS 50000    /* more would hit RT throttling at high rates */
+#define RING 65536u	  /* result ring: I/Os issued but not yet written */
+#define SPIN_NS 40000	  /* spin before an issue: start value, then adapts */
+#define SPIN_MAX_NS 50000 /* more would hit RT throttling at high rates */
 #define DEFAULT_WINDOW 4096u
 #define MAX_WINDOW (1u << 20)
 #define MAX_DEVS 65536
@@ -43,11 +43,11 @@ struct target {
 
 /* A trace record waiting to be issued. */
 struct pend {
-	int64_t sched;    /* ns from replay start (timing original) */
-	int64_t orig_q;   /* original queue time (dependency) */
+	int64_t sched;	/* ns from replay start (timing original) */
+	int64_t orig_q; /* original queue time (dependency) */
 	uint64_t off;
 	uint32_t len;
-	uint32_t limit;   /* original in-flight count (qd original/xK) */
+	uint32_t limit; /* original in-flight count (qd original/xK) */
 	uint16_t tgt;
 	uint8_t op, flags;
 };
@@ -55,11 +55,11 @@ struct pend {
 /* An I/O in flight. */
 struct slot {
 	struct replay_io io;
-	uint64_t rseq;    /* index in the result ring */
+	uint64_t rseq; /* index in the result ring */
 	int64_t issue_abs;
-	int64_t orig_c;   /* original completion time, INT64_MAX if none */
-	size_t cap;       /* buffer capacity */
-	int fixed;        /* buffer is the arena's slice `fixed`; -1: its own */
+	int64_t orig_c; /* original completion time, INT64_MAX if none */
+	size_t cap;	/* buffer capacity */
+	int fixed;	/* buffer is the arena's slice `fixed`; -1: its own */
 };
 
 /* A result record waiting in the ring for its completion. */
@@ -78,16 +78,16 @@ struct time_ent {
 REEL_HEAP(time_heap, struct time_ent, TIME_ENT_BEFORE)
 
 struct run {
-	struct replay_opts opts;  /* the caller's, default queue depth resolved */
+	struct replay_opts opts;     /* the caller's, default queue depth resolved */
 	const struct replay_opts *o; /* &opts */
 	struct replay_result *res;
 	char *err;
 	size_t errlen;
 	struct reel_reader *rd;
 	struct reel_writer *w;
-	int null_fd;              /* /dev/null under the writer when no -o, else -1 */
-	struct reel_out out;      /* -o through the output policy (tmp[0]: open) */
-	int64_t flushed_at;       /* when the result last went to disk */
+	int null_fd;	     /* /dev/null under the writer when no -o, else -1 */
+	struct reel_out out; /* -o through the output policy (tmp[0]: open) */
+	int64_t flushed_at;  /* when the result last went to disk */
 	struct target tg[REPLAY_MAX_TARGETS];
 	unsigned ntg;
 	int32_t devmap[MAX_DEVS]; /* trace dev id -> target, -1 unmapped */
@@ -98,16 +98,16 @@ struct run {
 
 	/* first pass */
 	uint64_t total;
-	uint32_t max_len;         /* longest I/O */
+	uint32_t max_len; /* longest I/O */
 	int64_t first_t, last_t;
 	int64_t idle_prev, idle_cut; /* --max-idle: last arrival seen, time cut so far */
 	unsigned orig_max_inflight;
 	int all_issue, all_complete, all_queue;
-	uint64_t n_complete;      /* records with a completion time */
+	uint64_t n_complete; /* records with a completion time */
 	/* --qd original: the original's in-flight maximum per time bucket */
 	uint16_t *qd_prof;
 	size_t qd_nb;
-	int64_t qd_bucket;        /* bucket width, ns */
+	int64_t qd_bucket; /* bucket width, ns */
 
 	/* reading */
 	const struct reel_rec *chunk;
@@ -119,23 +119,23 @@ struct run {
 	struct pend *win;
 	unsigned wcap, whead, wn;
 	struct time_heap dep; /* (original completion, rseq) of I/Os not done */
-	int64_t *dep_c;       /* original completion per window entry */
+	int64_t *dep_c;	      /* original completion per window entry */
 
 	struct slot *slots;
-	void *arena;          /* the slots' buffers, huge pages where possible */
-	size_t arena_len;     /* its mapping's length */
-	int arena_huge;       /* 2: MAP_HUGETLB, 1: transparent huge pages, 0: none */
-	int registered;       /* the engine took the arena's slices (io.fixed) */
+	void *arena;	  /* the slots' buffers, huge pages where possible */
+	size_t arena_len; /* its mapping's length */
+	int arena_huge;	  /* 2: MAP_HUGETLB, 1: transparent huge pages, 0: none */
+	int registered;	  /* the engine took the arena's slices (io.fixed) */
 	uint32_t *freel;
 	unsigned nfree;
-	int prepared;         /* slot prepared for the window head, or -1 */
+	int prepared; /* slot prepared for the window head, or -1 */
 
 	struct rent *ring;
 	uint64_t rhead, rnext; /* [rhead, rnext) issued, not yet written */
 
 	int64_t t0;
-	unsigned batch;       /* I/Os the engine holds back (afap batches) */
-	int64_t spin, late;   /* spin time before an issue; recent wake-up lateness */
+	unsigned batch;	    /* I/Os the engine holds back (afap batches) */
+	int64_t spin, late; /* spin time before an issue; recent wake-up lateness */
 	unsigned inflight;
 	double inflight_area;
 	int64_t inflight_t;

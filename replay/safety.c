@@ -53,7 +53,8 @@ static int is_mounted(const char *name, dev_t rdev, char *where, size_t len)
 	while (!found && fgets(line, sizeof(line), f)) {
 		unsigned id, parent, ma, mi;
 		char root[1024], mnt[1024];
-		if (sscanf(line, "%u %u %u:%u %1023s %1023s", &id, &parent, &ma, &mi, root, mnt) != 6)
+		if (sscanf(line, "%u %u %u:%u %1023s %1023s", &id, &parent, &ma, &mi, root, mnt) !=
+		    6)
 			continue;
 		dev_t d = makedev(ma, mi);
 		if (d == rdev) {
@@ -175,10 +176,11 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 		char v[8];
 		if (getxattr(path, CREATED_XATTR, v, sizeof(v)) > 0)
 			return 0;
-		return reel_errf(errmsg, errlen, REEL_E_EXISTS,
-				 "%s: the file exists and was not created by ioreel; the replay writes, so "
-				 "it would be overwritten: pass --overwrite to allow it, or name a new file",
-				 path);
+		return reel_errf(
+		    errmsg, errlen, REEL_E_EXISTS,
+		    "%s: the file exists and was not created by ioreel; the replay writes, so "
+		    "it would be overwritten: pass --overwrite to allow it, or name a new file",
+		    path);
 	}
 	if (!S_ISBLK(st.st_mode)) {
 		return reel_errf(errmsg, errlen, REEL_E_ARG,
@@ -190,40 +192,43 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 	if (devname_of(st.st_rdev, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	if (is_mounted(name, st.st_rdev, what, sizeof(what))) {
-		return reel_errf(errmsg, errlen, -EBUSY,
-				 "%s (%s) is mounted on %s: refusing to write to it; unmount it first "
-				 "(or replay with --read-only)",
-				 path, name, what);
+		return reel_errf(
+		    errmsg, errlen, -EBUSY,
+		    "%s (%s) is mounted on %s: refusing to write to it; unmount it first "
+		    "(or replay with --read-only)",
+		    path, name, what);
 	}
 	if (held_by(name, what, sizeof(what))) {
-		return reel_errf(errmsg, errlen, -EBUSY,
-				 "%s (%s) is in use by %s (device mapper, md or similar): refusing to write; "
-				 "stop %s first (or replay with --read-only)",
-				 path, name, what, what);
+		return reel_errf(
+		    errmsg, errlen, -EBUSY,
+		    "%s (%s) is in use by %s (device mapper, md or similar): refusing to write; "
+		    "stop %s first (or replay with --read-only)",
+		    path, name, what, what);
 	}
 	if (is_swap(st.st_rdev)) {
-		return reel_errf(errmsg, errlen, -EBUSY,
-				 "%s (%s) is active swap: refusing to write; swapoff it first (or replay "
-				 "with --read-only)",
-				 path, name);
+		return reel_errf(
+		    errmsg, errlen, -EBUSY,
+		    "%s (%s) is active swap: refusing to write; swapoff it first (or replay "
+		    "with --read-only)",
+		    path, name);
 	}
-	int named = o->destroy_name && (!strcmp(o->destroy_name, name) || !strcmp(o->destroy_name, path));
+	int named =
+	    o->destroy_name && (!strcmp(o->destroy_name, name) || !strcmp(o->destroy_name, path));
 	if (signature(path, what, sizeof(what)) && !named) {
-		return reel_errf(errmsg, errlen, REEL_E_EXISTS,
-				 "%s (%s) carries %s: the replay writes and would destroy it; if that is "
-				 "what you want, pass --destroy-data=%s (or replay with --read-only)",
-				 path, name, what, name);
+		return reel_errf(
+		    errmsg, errlen, REEL_E_EXISTS,
+		    "%s (%s) carries %s: the replay writes and would destroy it; if that is "
+		    "what you want, pass --destroy-data=%s (or replay with --read-only)",
+		    path, name, what, name);
 	}
 	if (o->destroy_name && !named) {
-		return reel_errf(errmsg, errlen, REEL_E_ARG,
-				 "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
-				 "written; pass --destroy-data=%s to confirm",
-				 o->destroy_name, path, name, name);
+		return reel_errf(
+		    errmsg, errlen, REEL_E_ARG,
+		    "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
+		    "written; pass --destroy-data=%s to confirm",
+		    o->destroy_name, path, name, name);
 	}
 	return 0;
 }
 
-void replay_safety_mark_created(int fd)
-{
-	(void)fsetxattr(fd, CREATED_XATTR, "1", 1, 0);
-}
+void replay_safety_mark_created(int fd) { (void)fsetxattr(fd, CREATED_XATTR, "1", 1, 0); }

@@ -26,21 +26,12 @@
 #include "replay/run_internal.h"
 
 /* histograms take ns >= 0: an early issue counts as 0 */
-static inline uint64_t ns_nonneg(int64_t v)
-{
-	return v < 0 ? 0 : (uint64_t)v;
-}
+static inline uint64_t ns_nonneg(int64_t v) { return v < 0 ? 0 : (uint64_t)v; }
 
 /* ---- the second pass: reading into the window ------------------------- */
-static struct pend *win_at(struct run *r, unsigned i)
-{
-	return &r->win[(r->whead + i) % r->wcap];
-}
+static struct pend *win_at(struct run *r, unsigned i) { return &r->win[(r->whead + i) % r->wcap]; }
 
-static uint64_t align_down(uint64_t v, uint64_t a)
-{
-	return v / a * a;
-}
+static uint64_t align_down(uint64_t v, uint64_t a) { return v / a * a; }
 
 /* Map a record onto its target (fit, align, read-only).  0 skip, 1 keep. */
 static int transform(struct run *r, const struct reel_rec *x, struct pend *p)
@@ -78,13 +69,15 @@ static int transform(struct run *r, const struct reel_rec *x, struct pend *p)
 		if (p->len > tg->size)
 			return 0;
 		if (o->fit == REPLAY_FIT_SCALE && tg->need)
-			p->off = align_down((uint64_t)((double)p->off * ((double)tg->size / (double)tg->need)), a);
+			p->off = align_down(
+			    (uint64_t)((double)p->off * ((double)tg->size / (double)tg->need)), a);
 		else
 			p->off = align_down(p->off % tg->size, a);
 		if (p->off + p->len > tg->size)
 			p->off = align_down(tg->size - p->len, a);
 	} else if (o->fit == REPLAY_FIT_SCALE && tg->need > tg->size) {
-		p->off = align_down((uint64_t)((double)p->off * ((double)tg->size / (double)tg->need)), a);
+		p->off = align_down(
+		    (uint64_t)((double)p->off * ((double)tg->size / (double)tg->need)), a);
 		if (p->off + p->len > tg->size)
 			p->off = align_down(tg->size - p->len, a);
 	}
@@ -133,17 +126,19 @@ static int fill_window(struct run *r)
 			continue;
 		}
 		p.limit = inf;
-		p.sched = (int64_t)((double)(point_of(r, x) - r->first_t - idle_cut(r, x)) /
-				    r->o->speed);
+		p.sched =
+		    (int64_t)((double)(point_of(r, x) - r->first_t - idle_cut(r, x)) / r->o->speed);
 		p.orig_q = queue_of(x);
 		int64_t oc = (x->has & REEL_HAS_COMPLETE) ? x->complete_ns : INT64_MAX;
 		unsigned pos = r->wn;
 		/* order none + issue point: keep the window sorted by time
 		 * (the trace is in queue order; issue times are nearly so) */
 		if (r->o->order == REPLAY_ORDER_NONE && r->o->timing == REPLAY_TIMING_ORIGINAL)
-			while (pos > (r->prepared >= 0 ? 1u : 0u) && win_at(r, pos - 1)->sched > p.sched) {
+			while (pos > (r->prepared >= 0 ? 1u : 0u) &&
+			       win_at(r, pos - 1)->sched > p.sched) {
 				*win_at(r, pos) = *win_at(r, pos - 1);
-				r->dep_c[(r->whead + pos) % r->wcap] = r->dep_c[(r->whead + pos - 1) % r->wcap];
+				r->dep_c[(r->whead + pos) % r->wcap] =
+				    r->dep_c[(r->whead + pos - 1) % r->wcap];
 				pos--;
 			}
 		*win_at(r, pos) = p;
@@ -393,10 +388,7 @@ static void progress(struct run *r, int64_t now, int64_t *next)
 	r->o->progress(&pr, r->o->progress_arg);
 }
 
-static int stopped(const struct run *r)
-{
-	return r->o->stop && *r->o->stop;
-}
+static int stopped(const struct run *r) { return r->o->stop && *r->o->stop; }
 
 /* Woken by the timer `late` ns after the target: spin twice the recent
  * lateness (5 us to 50 us) before the next issue. */
@@ -585,11 +577,12 @@ static int hipri_check(struct run *r)
 			fclose(f);
 		}
 		if (v[0] != '1')
-			return reel_errf(r->err, r->errlen, REEL_E_ARG,
-					 "--hipri: %s does not support polled I/O (%s): use a device "
-					 "with poll queues (e.g. nvme with poll_queues > 0), or drop "
-					 "--hipri",
-					 r->tg[t].path, r->tg[t].is_blk ? "its queue/io_poll is 0" : "a file");
+			return reel_errf(
+			    r->err, r->errlen, REEL_E_ARG,
+			    "--hipri: %s does not support polled I/O (%s): use a device "
+			    "with poll queues (e.g. nvme with poll_queues > 0), or drop "
+			    "--hipri",
+			    r->tg[t].path, r->tg[t].is_blk ? "its queue/io_poll is 0" : "a file");
 	}
 	return 0;
 }
@@ -688,8 +681,7 @@ int schedule_run(struct run *r)
 	return rc;
 }
 
-int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg,
-	       size_t errlen)
+int replay_run(const struct replay_opts *o, struct replay_result *res, char *errmsg, size_t errlen)
 {
 	struct run *r;
 	int rc = run_create(&r, o, res, errmsg, errlen);

@@ -125,7 +125,7 @@ static void notice(struct run *r, const char *fmt, ...)
 struct devscan {
 	uint64_t max_end;
 	uint64_t count;
-	uint64_t orbits;  /* OR of offsets and lengths: their common alignment */
+	uint64_t orbits;		    /* OR of offsets and lengths: their common alignment */
 	uint64_t first_mis512, first_mis4k; /* record index + 1 */
 	uint64_t writes;
 };
@@ -189,8 +189,8 @@ static int first_pass(struct run *r, struct devscan *ds)
 	r->total = idx;
 	r->qd_heap.n = 0;
 	if (!idx)
-		return reel_errf(r->err, r->errlen, REEL_E_ARG, "%s: the trace has no I/O to replay",
-				 r->o->trace);
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "%s: the trace has no I/O to replay", r->o->trace);
 	int rc = reel_reader_rewind(r->rd);
 	if (rc < 0)
 		return reel_errf(r->err, r->errlen, rc, "%s", reel_reader_errmsg(r->rd));
@@ -282,15 +282,15 @@ static int open_target(struct run *r, struct target *t, int will_write)
 		flags |= O_EXCL; /* the kernel refuses if mounted or claimed meanwhile */
 	t->fd = open(t->path, flags, 0644);
 	if (t->fd < 0 && errno == EINVAL && !o->buffered)
-		return reel_errf(r->err, r->errlen, -EINVAL,
-				 "%s: O_DIRECT is not supported here (tmpfs or similar): replay with "
-				 "--buffered or use another target",
-				 t->path);
+		return reel_errf(
+		    r->err, r->errlen, -EINVAL,
+		    "%s: O_DIRECT is not supported here (tmpfs or similar): replay with "
+		    "--buffered or use another target",
+		    t->path);
 	if (t->fd < 0)
-		return reel_errf(r->err, r->errlen, -errno, "%s: cannot open: %s%s", t->path,
-				 strerror(errno),
-				 errno == EBUSY ? " (in use: mounted or claimed by another device)"
-						: "");
+		return reel_errf(
+		    r->err, r->errlen, -errno, "%s: cannot open: %s%s", t->path, strerror(errno),
+		    errno == EBUSY ? " (in use: mounted or claimed by another device)" : "");
 	if (t->created)
 		replay_safety_mark_created(t->fd);
 	if (fstat(t->fd, &st) < 0)
@@ -342,10 +342,11 @@ static int map_in_order(struct run *r, const struct devscan *ds)
 		used++;
 	}
 	if (used > r->ntg)
-		return reel_errf(r->err, r->errlen, REEL_E_ARG,
-				 "%s: the trace uses %u devices (ids %s) but %u target%s given: give "
-				 "one target per device (--target A,B,...) or choose with --map ID=PATH",
-				 r->o->trace, used, list, r->ntg, r->ntg == 1 ? " was" : "s were");
+		return reel_errf(
+		    r->err, r->errlen, REEL_E_ARG,
+		    "%s: the trace uses %u devices (ids %s) but %u target%s given: give "
+		    "one target per device (--target A,B,...) or choose with --map ID=PATH",
+		    r->o->trace, used, list, r->ntg, r->ntg == 1 ? " was" : "s were");
 	return 0;
 }
 
@@ -361,10 +362,11 @@ static int map_devices(struct run *r, const struct devscan *ds)
 		if (k < 0)
 			return k;
 		if (r->ntg == before)
-			return reel_errf(r->err, r->errlen, REEL_E_ARG,
-					 "--target %s is given twice: name each target once (use --map "
-					 "to send several trace devices to one place)",
-					 o->targets[i]);
+			return reel_errf(
+			    r->err, r->errlen, REEL_E_ARG,
+			    "--target %s is given twice: name each target once (use --map "
+			    "to send several trace devices to one place)",
+			    o->targets[i]);
 	}
 	for (size_t m = 0; m < o->nmaps; m++) {
 		int k = target_add(r, o->maps[m].path);
@@ -372,8 +374,8 @@ static int map_devices(struct run *r, const struct devscan *ds)
 			return k;
 		if (o->maps[m].trace_dev < 0 || o->maps[m].trace_dev >= MAX_DEVS)
 			return reel_errf(r->err, r->errlen, REEL_E_ARG,
-					 "--map %d=%s: device id out of range", o->maps[m].trace_dev,
-					 o->maps[m].path);
+					 "--map %d=%s: device id out of range",
+					 o->maps[m].trace_dev, o->maps[m].path);
 		r->devmap[o->maps[m].trace_dev] = (int32_t)k;
 	}
 	if (!r->ntg)
@@ -433,25 +435,26 @@ static int check_target(struct run *r, unsigned t, const struct devscan *ds)
 		tg->size = sz;
 	}
 	if (tg->need > tg->size && o->fit == REPLAY_FIT_FAIL)
-		return reel_errf(r->err, r->errlen, REEL_E_RANGE,
-				 "%s: the trace needs %llu bytes (%.1f GiB) on this target, which has "
-				 "%llu: use a target of at least that size, or --fit wrap or --fit scale",
-				 tg->path, (unsigned long long)tg->need, tg->need / 1073741824.0,
-				 (unsigned long long)tg->size);
+		return reel_errf(
+		    r->err, r->errlen, REEL_E_RANGE,
+		    "%s: the trace needs %llu bytes (%.1f GiB) on this target, which has "
+		    "%llu: use a target of at least that size, or --fit wrap or --fit scale",
+		    tg->path, (unsigned long long)tg->need, tg->need / 1073741824.0,
+		    (unsigned long long)tg->size);
 	if (!o->buffered && !o->align && (nd.orbits & (tg->lbs - 1))) {
 		uint64_t first = tg->lbs > 512 ? nd.mis4k : nd.mis512;
-		return reel_errf(r->err, r->errlen, REEL_E_ARG,
-				 "%s: the trace has I/Os not aligned to this target's %u-byte logical "
-				 "blocks (first: record #%llu), which O_DIRECT needs: pass --align to "
-				 "round them to whole blocks, or --buffered",
-				 tg->path, tg->lbs, (unsigned long long)(first ? first - 1 : 0));
+		return reel_errf(
+		    r->err, r->errlen, REEL_E_ARG,
+		    "%s: the trace has I/Os not aligned to this target's %u-byte logical "
+		    "blocks (first: record #%llu), which O_DIRECT needs: pass --align to "
+		    "round them to whole blocks, or --buffered",
+		    tg->path, tg->lbs, (unsigned long long)(first ? first - 1 : 0));
 	}
 	return 0;
 }
 
 /* Preconditioning target t: a line every 2 s (the command prints it). */
-static void precondition_note(struct run *r, unsigned t, uint64_t off, int64_t start,
-			      int64_t *next)
+static void precondition_note(struct run *r, unsigned t, uint64_t off, int64_t start, int64_t *next)
 {
 	int64_t now = reel_now_ns();
 	if (now < *next)
@@ -486,7 +489,8 @@ static int precondition(struct run *r)
 				free(buf);
 				return reel_errf(r->err, r->errlen, -EIO,
 						 "%s: preconditioning write at %llu failed: %s",
-						 tg->path, (unsigned long long)off, strerror(errno));
+						 tg->path, (unsigned long long)off,
+						 strerror(errno));
 			}
 			if (r->o->stop && *r->o->stop)
 				break;
@@ -519,18 +523,23 @@ static int choose_qd(struct run *r)
 	if (o->qd_mode == REPLAY_QD_FIXED)
 		return 0;
 	if (!r->n_complete)
-		return reel_errf(r->err, r->errlen, REEL_E_ARG,
-				 "%s: --qd %s needs completion times, which this trace lacks: give a "
-				 "fixed depth, e.g. --qd 32",
-				 o->trace, o->qd_str);
+		return reel_errf(
+		    r->err, r->errlen, REEL_E_ARG,
+		    "%s: --qd %s needs completion times, which this trace lacks: give a "
+		    "fixed depth, e.g. --qd 32",
+		    o->trace, o->qd_str);
 	if (o->qd_default)
-		snprintf(why, wl, "the trace's own in-flight count (at most %u within 1 ms of each "
-			 "I/O)", r->orig_max_inflight);
+		snprintf(why, wl,
+			 "the trace's own in-flight count (at most %u within 1 ms of each "
+			 "I/O)",
+			 r->orig_max_inflight);
 	if (lack) {
 		size_t l = strlen(why);
-		snprintf(why + l, wl - l, "%s%llu of %llu I/Os lack a completion time: at least %u "
-			 "in flight allowed within 1 ms of them", l ? "; " : "",
-			 (unsigned long long)lack, (unsigned long long)r->total, QD_UNKNOWN);
+		snprintf(why + l, wl - l,
+			 "%s%llu of %llu I/Os lack a completion time: at least %u "
+			 "in flight allowed within 1 ms of them",
+			 l ? "; " : "", (unsigned long long)lack, (unsigned long long)r->total,
+			 QD_UNKNOWN);
 	}
 	return 0;
 }
@@ -600,7 +609,8 @@ static int scan_trace(struct run *r, struct devscan *ds)
 				 "%s: the trace spans %.3g s, which at --speed %g would last %.3g "
 				 "s: choose a larger --speed",
 				 o->trace, (double)r->last_t / 1e9 - (double)r->first_t / 1e9,
-				 o->speed, ((double)r->last_t - (double)r->first_t) / 1e9 / o->speed);
+				 o->speed,
+				 ((double)r->last_t - (double)r->first_t) / 1e9 / o->speed);
 	r->res->trace_duration_ns = span;
 	if (o->point == REPLAY_POINT_ISSUE && !r->all_issue)
 		return reel_errf(r->err, r->errlen, REEL_E_ARG,
@@ -638,16 +648,16 @@ static int start_engine(struct run *r)
 static void *huge_map(size_t len, size_t *maplen, int *huge)
 {
 	size_t l = (len + HUGE_SZ - 1) & ~(size_t)(HUGE_SZ - 1);
-	void *p = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
-		       -1, 0);
+	void *p =
+	    mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (p != MAP_FAILED) {
 		*maplen = l;
 		*huge = 2;
 		return p;
 	}
 	/* over-map by a huge page, then trim to a 2 MiB-aligned start */
-	char *q = mmap(NULL, l + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		       0);
+	char *q =
+	    mmap(NULL, l + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q == MAP_FAILED)
 		return NULL;
 	size_t lead = (HUGE_SZ - ((uintptr_t)q & (HUGE_SZ - 1))) & (HUGE_SZ - 1);
@@ -694,7 +704,7 @@ static int alloc_arena(struct run *r)
 		return 0;
 	r->arena = huge_map(cap * r->depth, &r->arena_len, &r->arena_huge);
 	if (!r->arena)
-		return 0; /* the slots allocate as they go */
+		return 0;		   /* the slots allocate as they go */
 	memset(r->arena, 0, r->arena_len); /* fault it in now */
 	for (unsigned i = 0; i < r->depth; i++) {
 		r->slots[i].io.buf = (char *)r->arena + (size_t)i * cap;
@@ -747,8 +757,9 @@ int run_setup(struct run *r)
 	if (!ds)
 		return reel_errf(r->err, r->errlen, REEL_E_NOMEM, "out of memory");
 	if (!(o->speed >= REPLAY_SPEED_MIN && o->speed <= REPLAY_SPEED_MAX)) {
-		rc = reel_errf(r->err, r->errlen, REEL_E_ARG, "--speed %g: give a factor from %g to %g",
-			       o->speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
+		rc = reel_errf(r->err, r->errlen, REEL_E_ARG,
+			       "--speed %g: give a factor from %g to %g", o->speed,
+			       REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
 		goto out;
 	}
 	if ((rc = result_reserve(r)) < 0)

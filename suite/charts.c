@@ -12,8 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "plots/plots.h"
 #include "suite/suite.h"
@@ -40,15 +40,15 @@ static unsigned drive_colour(size_t d)
 	return palette[d % (sizeof(palette) / sizeof(palette[0]))];
 }
 
-size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, size_t t,
-			size_t q, size_t dm)
+size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, size_t t, size_t q,
+			size_t dm)
 {
 	return (((state_pos * p->nw + w) * p->ntiming + t) * p->nqd + q) * p->ndata + dm;
 }
 
 struct chart_job {
 	const struct suite_opts *o;
-	int datafd;           /* outdir/data */
+	int datafd;	      /* outdir/data */
 	struct reel_out data; /* the data file being written */
 	const struct suite_results *res;
 	struct suite_chart *charts;
@@ -138,10 +138,11 @@ static int bars_chart(struct chart_job *j, int m)
 				size_t c = suite_cell_index(p, s, w, 0, 0, 0);
 				struct reel_sample_stats su;
 				suite_cell_summary(o, j->res, c, d, m, &su);
-				fprintf(f, "%d %g %g %g %u \"%s: %s, %s\"\n", y++, su.n ? su.mean : 0,
-					su.n ? su.ci_lo : 0, su.n ? su.ci_hi : 0,
-					shade(drive_colour(d), p->states[s]), p->w[w].name,
-					o->drives[d].name, suite_state_name(p->states[s]));
+				fprintf(f, "%d %g %g %g %u \"%s: %s, %s\"\n", y++,
+					su.n ? su.mean : 0, su.n ? su.ci_lo : 0,
+					su.n ? su.ci_hi : 0, shade(drive_colour(d), p->states[s]),
+					p->w[w].name, o->drives[d].name,
+					suite_state_name(p->states[s]));
 			}
 		y++; /* a gap between traces */
 	}
@@ -156,9 +157,11 @@ static int bars_chart(struct chart_job *j, int m)
 	snprintf(dat, sizeof(dat), "data/%s", name);
 	const char *args[] = {dat, file, title, xlabel, rows};
 	char cap[512];
-	snprintf(cap, sizeof(cap), "Mean of the repeats per drive and state; error bars: 95%% "
-		 "confidence interval of the mean. A drive's colour is darkest for the empty state, "
-		 "lighter for full, lightest for steady.");
+	snprintf(
+	    cap, sizeof(cap),
+	    "Mean of the repeats per drive and state; error bars: 95%% "
+	    "confidence interval of the mean. A drive's colour is darkest for the empty state, "
+	    "lighter for full, lightest for steady.");
 	return render(j, "../suite/suite_bars", file, title, cap, args, 5);
 }
 
@@ -174,8 +177,8 @@ static void series_lists(const struct suite_opts *o, char *colours, size_t clen,
 		for (size_t s = 0; s < p->nstates; s++) {
 			int st = p->states[s];
 			snprintf(colours + strlen(colours), clen - strlen(colours), "%s#%06x",
-				 colours[0] ? " " : "", points ? shade(drive_colour(d), st)
-							       : drive_colour(d));
+				 colours[0] ? " " : "",
+				 points ? shade(drive_colour(d), st) : drive_colour(d));
 			snprintf(dashes + strlen(dashes), dlen - strlen(dashes), "%s%d",
 				 dashes[0] ? " " : "", points ? point_of_state[st] : st + 1);
 		}
@@ -187,7 +190,8 @@ static void series_header(FILE *f, const struct suite_opts *o, int triples)
 	fprintf(f, "x label");
 	for (size_t d = 0; d < o->ndrives; d++)
 		for (size_t s = 0; s < p->nstates; s++) {
-			fprintf(f, " \"%s, %s\"", o->drives[d].name, suite_state_name(p->states[s]));
+			fprintf(f, " \"%s, %s\"", o->drives[d].name,
+				suite_state_name(p->states[s]));
 			if (triples)
 				fprintf(f, " lo hi");
 		}
@@ -238,10 +242,15 @@ static int nines_chart(struct chart_job *j)
 					size_t c = suite_cell_index(p, s, w, 0, 0, 0);
 					memset(h, 0, sizeof(*h));
 					for (unsigned r = 0; r < p->repeats; r++)
-						reel_hist_merge(h, &j->res->runs[(c * o->ndrives + d) *
-										 p->repeats + r].lat_all);
+						reel_hist_merge(
+						    h,
+						    &j->res
+							 ->runs[(c * o->ndrives + d) * p->repeats +
+								r]
+							 .lat_all);
 					if (h->count)
-						fprintf(f, " %g", (double)reel_hist_quantile(h, q) / 1e3);
+						fprintf(f, " %g",
+							(double)reel_hist_quantile(h, q) / 1e3);
 					else
 						fprintf(f, " NaN");
 				}
@@ -257,13 +266,16 @@ static int nines_chart(struct chart_job *j)
 	if (!npanels)
 		return 0;
 	snprintf(np, sizeof(np), "%zu", npanels);
-	snprintf(title, sizeof(title), "Latency percentiles (QD %s, %s data, %s timing; all "
-		 "repeats pooled)", p->qd[0], p->data[0], p->timing[0].name);
+	snprintf(title, sizeof(title),
+		 "Latency percentiles (QD %s, %s data, %s timing; all "
+		 "repeats pooled)",
+		 p->qd[0], p->data[0], p->timing[0].name);
 	const char *args[] = {"nines.png", title, np, "data/nines_", panels, colours, dashes};
 	return render(j, "../suite/suite_nines", "nines.png", title,
 		      "Latency (issue to completion) at the 50th to 99.99th percentile, log scale; "
 		      "a curve further right and lower is better. Percentiles beyond the number of "
-		      "I/Os in a run are the run's maximum.", args, 7);
+		      "I/Os in a run are the run's maximum.",
+		      args, 7);
 }
 
 /* ---- categories: QD scaling and data modes ------------------------------- */
@@ -287,12 +299,14 @@ static int category_chart(struct chart_job *j, int by_qd)
 		series_header(f, o, 1);
 		for (size_t k = 0; k < ncat; k++) {
 			size_t c0 = suite_cell_index(p, 0, w, 0, by_qd ? k : 0, by_qd ? 0 : k);
-			const struct suite_run_metrics *r0 = &j->res->runs[c0 * o->ndrives * p->repeats];
+			const struct suite_run_metrics *r0 =
+			    &j->res->runs[c0 * o->ndrives * p->repeats];
 			char label[64];
 			if (by_qd)
 				snprintf(label, sizeof(label), "QD %s", p->qd[k]);
 			else if (r0->ratio > 0)
-				snprintf(label, sizeof(label), "%s (LZ4 %.2f)", p->data[k], r0->ratio);
+				snprintf(label, sizeof(label), "%s (LZ4 %.2f)", p->data[k],
+					 r0->ratio);
 			else
 				snprintf(label, sizeof(label), "%s", p->data[k]);
 			fprintf(f, "%zu \"%s\"", k, label);
@@ -303,11 +317,11 @@ static int category_chart(struct chart_job *j, int by_qd)
 					struct reel_sample_stats su;
 					suite_cell_summary(o, j->res, c, d, m, &su);
 					if (su.n) {
-						fprintf(f, " %g %g %g", su.mean, su.ci_lo, su.ci_hi);
+						fprintf(f, " %g %g %g", su.mean, su.ci_lo,
+							su.ci_hi);
 						top_mean = fmax(top_mean, su.mean);
 						top_hi = fmax(top_hi, su.ci_hi);
-					}
-					else
+					} else
 						fprintf(f, " NaN NaN NaN");
 				}
 			fputc('\n', f);
@@ -315,7 +329,8 @@ static int category_chart(struct chart_job *j, int by_qd)
 		if (data_close(j) < 0)
 			return -1;
 		/* the CIs, but not so far that the means flatten out */
-		snprintf(ymax + strlen(ymax), sizeof(ymax) - strlen(ymax), "%s%g", panel > 1 ? " " : "",
+		snprintf(ymax + strlen(ymax), sizeof(ymax) - strlen(ymax), "%s%g",
+			 panel > 1 ? " " : "",
 			 top_mean > 0 ? fmin(top_hi, 2.5 * top_mean) * 1.08 : 1);
 	}
 	char colours[512], dashes[128], panels[1200], np[24], title[200], out[32], prefix[32];
@@ -327,19 +342,24 @@ static int category_chart(struct chart_job *j, int by_qd)
 	snprintf(out, sizeof(out), "%s.png", stem);
 	snprintf(prefix, sizeof(prefix), "data/%s_", stem);
 	if (by_qd)
-		snprintf(title, sizeof(title), "Queue-depth scaling: IOPS over busy time (%s data, "
-			 "%s timing)", p->data[0], p->timing[0].name);
+		snprintf(title, sizeof(title),
+			 "Queue-depth scaling: IOPS over busy time (%s data, "
+			 "%s timing)",
+			 p->data[0], p->timing[0].name);
 	else
-		snprintf(title, sizeof(title), "Data modes: average data rate, MB/s (QD %s, %s "
-			 "timing)", p->qd[0], p->timing[0].name);
+		snprintf(title, sizeof(title),
+			 "Data modes: average data rate, MB/s (QD %s, %s "
+			 "timing)",
+			 p->qd[0], p->timing[0].name);
 	const char *ylabel = by_qd ? "IOPS" : "MB/s";
 	const char *args[] = {out, title, np, prefix, panels, colours, dashes, ylabel, ymax};
-	return render(j, "../suite/suite_lines", out, title,
-		      by_qd ? "Mean IOPS per queue depth with 95% CI; 'original' keeps the trace's "
-			      "own in-flight count."
-			    : "Mean data rate per data mode with 95% CI; the LZ4 ratio achieved is in "
-			      "the label (a compressing drive is faster on compressible data).",
-		      args, 9);
+	return render(
+	    j, "../suite/suite_lines", out, title,
+	    by_qd ? "Mean IOPS per queue depth with 95% CI; 'original' keeps the trace's "
+		    "own in-flight count."
+		  : "Mean data rate per data mode with 95% CI; the LZ4 ratio achieved is in "
+		    "the label (a compressing drive is faster on compressible data).",
+	    args, 9);
 }
 
 /* ---- steady state: the metric of each round ----------------------------- */
@@ -378,9 +398,11 @@ static int steady_chart(struct chart_job *j)
 			 d ? " " : "", drive_colour(d));
 	snprintf(nd, sizeof(nd), "%zu", o->ndrives);
 	const char *args[] = {"steady.png", nd, colours};
-	return render(j, "../suite/suite_steady", "steady.png", "Steady-state rounds (IOPS per round)",
+	return render(j, "../suite/suite_steady", "steady.png",
+		      "Steady-state rounds (IOPS per round)",
 		      "PTS rule: over the last 5 rounds, max - min within 20% of the average and "
-		      "the best-fit line's excursion within 10%.", args, 3);
+		      "the best-fit line's excursion within 10%.",
+		      args, 3);
 }
 
 /* ---- over time: one run per drive and state, per trace -------------------- */
@@ -396,7 +418,7 @@ static int time_data(struct chart_job *j, size_t w, const char *name, double *xm
 	for (size_t d = 0; d < o->ndrives; d++)
 		for (size_t s = 0; s < p->nstates; s++) {
 			const struct suite_series *se =
-				&j->res->series[(w * p->nstates + s) * o->ndrives + d];
+			    &j->res->series[(w * p->nstates + s) * o->ndrives + d];
 			fprintf(f, "# %s, %s\n", o->drives[d].name, suite_state_name(p->states[s]));
 			for (size_t b = 0; b < se->n; b++) {
 				fprintf(f, "%g %g ", se->t[b], se->mbps[b]);
@@ -415,7 +437,7 @@ static int time_chart(struct chart_job *j, size_t w)
 	const struct suite_opts *o = j->o;
 	const struct suite_plan *p = o->plan;
 	char name[64], file[80], title[300], colours[512], dashes[128], titles[2048], ns[16],
-		xm[32];
+	    xm[32];
 	double xmax = 0;
 	snprintf(name, sizeof(name), "time_%zu.dat", w + 1);
 	snprintf(file, sizeof(file), "time_%zu.png", w + 1);
@@ -431,8 +453,10 @@ static int time_chart(struct chart_job *j, size_t w)
 				 suite_state_name(p->states[s]));
 	snprintf(ns, sizeof(ns), "%zu", o->ndrives * p->nstates);
 	snprintf(xm, sizeof(xm), "%g", xmax > 0 ? xmax : 1);
-	snprintf(title, sizeof(title), "%s over time: data rate and p99 latency (QD %s, %s data, "
-		 "%s timing; first repeat)", p->w[w].name, p->qd[0], p->data[0], p->timing[0].name);
+	snprintf(title, sizeof(title),
+		 "%s over time: data rate and p99 latency (QD %s, %s data, "
+		 "%s timing; first repeat)",
+		 p->w[w].name, p->qd[0], p->data[0], p->timing[0].name);
 	char dpath[96];
 	snprintf(dpath, sizeof(dpath), "data/%s", name);
 	const char *args[] = {file, title, dpath, ns, colours, dashes, titles, xm};
@@ -440,16 +464,16 @@ static int time_chart(struct chart_job *j, size_t w)
 		      "One run (the first repeat, the trace looped to the run's length) of each "
 		      "drive and state over time: data rate per interval (top) and the p99 latency "
 		      "of the I/Os completed in it (bottom, log scale), on one time axis. A faster "
-		      "drive's run ends sooner.", args, 8);
+		      "drive's run ends sooner.",
+		      args, 8);
 }
 
 int suite_charts_render(const struct suite_opts *o, const struct suite_results *res,
-			struct suite_chart *charts, size_t *ncharts, char *errmsg,
-			size_t errlen)
+			struct suite_chart *charts, size_t *ncharts, char *errmsg, size_t errlen)
 {
 	const struct suite_plan *p = o->plan;
-	struct chart_job j = {.o = o, .res = res, .charts = charts, .n = ncharts,
-			      .errmsg = errmsg, .errlen = errlen};
+	struct chart_job j = {
+	    .o = o, .res = res, .charts = charts, .n = ncharts, .errmsg = errmsg, .errlen = errlen};
 	*ncharts = 0;
 	j.datafd = reel_outdir_sub(o->outfd, "data", errmsg, errlen);
 	if (j.datafd < 0)

@@ -54,14 +54,15 @@ static int opt_drive(const char *arg, void *dest, char *err, size_t errlen)
 		if (arg[i] == '"' || arg[i] == '\\' || arg[i] == '<' || arg[i] == '>' ||
 		    arg[i] == '&' || (unsigned char)arg[i] < 32)
 			return reel_errf(err, errlen, REEL_E_ARG,
-					 "--drive %s: the name may not hold quotes, \\, <, > or &", arg);
+					 "--drive %s: the name may not hold quotes, \\, <, > or &",
+					 arg);
 	memset(d, 0, sizeof(*d));
 	memcpy(d->name, arg, nl);
 	snprintf(d->path, sizeof(d->path), "%s", eq + 1);
 	for (size_t i = 0; i < da->n; i++)
 		if (!strcmp(da->d[i].name, d->name))
-			return reel_errf(err, errlen, REEL_E_ARG, "--drive: the name '%s' is given twice",
-					 d->name);
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--drive: the name '%s' is given twice", d->name);
 	da->n++;
 	return 0;
 }
@@ -100,8 +101,9 @@ static void progress(const struct suite_progress *p, void *arg)
 		suite_cell_label(pc->plan, &pc->res->cells[p->cell], cell, sizeof(cell));
 		snprintf(line, sizeof(line),
 			 "suite: run %zu/%zu, ETA %s: drive %s, state %s, cell %zu/%zu (%s), "
-			 "repeat %u/%u", p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1,
-			 p->ncells, cell, p->repeat + 1, p->repeats);
+			 "repeat %u/%u",
+			 p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1, p->ncells,
+			 cell, p->repeat + 1, p->repeats);
 	} else {
 		snprintf(line, sizeof(line), "suite: drive %s, state %s: %s", p->drive, p->state,
 			 p->phase);
@@ -142,7 +144,8 @@ static void print_verdicts(const struct suite_opts *o, const struct suite_result
 		shown++;
 	}
 	printf("%zu of %zu headline comparisons differ (Welch t, Holm, family-wise alpha %g); "
-	       "the rest are within noise\n", shown, total, o->plan->alpha);
+	       "the rest are within noise\n",
+	       shown, total, o->plan->alpha);
 }
 
 static int load_plan(struct suite_plan *plan, const char *file, int quick)
@@ -173,7 +176,8 @@ static int finish(struct suite_opts *o, struct suite_results *res)
 	}
 	int rc = suite_charts_render(o, res, charts, &ncharts, err, sizeof(err));
 	if (rc < 0)
-		fprintf(stderr, "ioreel suite: charts: %s (the report goes on without them)\n", err);
+		fprintf(stderr, "ioreel suite: charts: %s (the report goes on without them)\n",
+			err);
 	rc = suite_report_write(o, res, &v, charts, ncharts, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ioreel suite: %s\n", err);
@@ -240,35 +244,39 @@ int cmd_suite(int argc, char **argv)
 	memset(&drives, 0, sizeof(drives));
 	memset(&destroy, 0, sizeof(destroy));
 	const struct reel_opt opts[] = {
-		OPT_CALL(0, "drive", "NAME=PATH", opt_drive, &drives,
-			 "a drive to test (a block device), named as the report should\n"
-			 "call it; give two or more"),
-		OPT_STR('o', "output", "DIR", &outdir, "write report.html, report.md, summary.json and "
-							 "the charts here"),
-		OPT_FLAG(0, "overwrite", &overwrite,
-			 "write into -o DIR although it holds files ioreel did not write"),
-		OPT_CALL(0, "destroy-data", "DEV", opt_destroy, &destroy,
-			 "allow overwriting DEV (e.g. sdb) although it carries a filesystem\n"
-			 "or partition table; repeat for each such drive"),
-		OPT_UINT(0, "repeats", "N", &repeats, 2, 100, "runs of each cell per drive (plan's repeats)"),
-		OPT_DBL(0, "min-busy", "S", &min_busy, 0, 3600,
-			"replay each trace until a run has S s of busy time (plan's min-busy)"),
-		OPT_FLAG(0, "quick", &quick, "a short built-in plan (one trace, QD 1 and 32, empty)"),
-		OPT_END,
+	    OPT_CALL(0, "drive", "NAME=PATH", opt_drive, &drives,
+		     "a drive to test (a block device), named as the report should\n"
+		     "call it; give two or more"),
+	    OPT_STR('o', "output", "DIR", &outdir,
+		    "write report.html, report.md, summary.json and "
+		    "the charts here"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "write into -o DIR although it holds files ioreel did not write"),
+	    OPT_CALL(0, "destroy-data", "DEV", opt_destroy, &destroy,
+		     "allow overwriting DEV (e.g. sdb) although it carries a filesystem\n"
+		     "or partition table; repeat for each such drive"),
+	    OPT_UINT(0, "repeats", "N", &repeats, 2, 100,
+		     "runs of each cell per drive (plan's repeats)"),
+	    OPT_DBL(0, "min-busy", "S", &min_busy, 0, 3600,
+		    "replay each trace until a run has S s of busy time (plan's min-busy)"),
+	    OPT_FLAG(0, "quick", &quick, "a short built-in plan (one trace, QD 1 and 32, empty)"),
+	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {
-		.name = "suite",
-		.usage = "[PLAN] --drive NAME=PATH --drive NAME=PATH... -o DIR",
-		.about = "Compare drives on replayed traces as a reviewer would: set each drive's state\n"
-			 "(purge, fill, steady), run every cell of the plan's matrix (trace x timing x\n"
-			 "queue depth x data mode) on every drive, repeats interleaved across drives,\n"
-			 "and say which differences are real (Welch t, Holm-corrected) and which are\n"
-			 "within noise.  Without PLAN the embedded default plan runs (traces/*.reel,\n"
-			 "QD original, 1 and 32, random and ratio:2 data, empty and full, 3 repeats).\n"
-			 "EVERYTHING ON THE DRIVES IS DESTROYED.",
-		.footer = "Example: ioreel suite --drive old=/dev/sdb --drive new=/dev/sdc -o cmp\n"
-			  "         ioreel suite my.plan --drive a=/dev/zram1 --drive b=/dev/loop3 -o out\n"
-			  "The plan format: docs/ioreel-suite.md.\n",
+	    .name = "suite",
+	    .usage = "[PLAN] --drive NAME=PATH --drive NAME=PATH... -o DIR",
+	    .about =
+		"Compare drives on replayed traces as a reviewer would: set each drive's state\n"
+		"(purge, fill, steady), run every cell of the plan's matrix (trace x timing x\n"
+		"queue depth x data mode) on every drive, repeats interleaved across drives,\n"
+		"and say which differences are real (Welch t, Holm-corrected) and which are\n"
+		"within noise.  Without PLAN the embedded default plan runs (traces/*.reel,\n"
+		"QD original, 1 and 32, random and ratio:2 data, empty and full, 3 repeats).\n"
+		"EVERYTHING ON THE DRIVES IS DESTROYED.",
+	    .footer =
+		"Example: ioreel suite --drive old=/dev/sdb --drive new=/dev/sdc -o cmp\n"
+		"         ioreel suite my.plan --drive a=/dev/zram1 --drive b=/dev/loop3 -o out\n"
+		"The plan format: docs/ioreel-suite.md.\n",
 	};
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
@@ -289,9 +297,15 @@ int cmd_suite(int argc, char **argv)
 		plan.repeats = repeats;
 	if (min_busy >= 0)
 		plan.min_busy_s = min_busy;
-	struct suite_opts o = {.plan = &plan, .drives = drives.d, .ndrives = drives.n,
-			       .destroy = destroy.names, .ndestroy = destroy.n, .outdir = outdir,
-			       .overwrite = overwrite, .outfd = -1, .version = IOREEL_VERSION};
+	struct suite_opts o = {.plan = &plan,
+			       .drives = drives.d,
+			       .ndrives = drives.n,
+			       .destroy = destroy.names,
+			       .ndestroy = destroy.n,
+			       .outdir = outdir,
+			       .overwrite = overwrite,
+			       .outfd = -1,
+			       .version = IOREEL_VERSION};
 	int rc = run_suite(&o);
 	if (o.outfd >= 0)
 		close(o.outfd);

@@ -83,7 +83,8 @@ int suite_drive_identify(struct suite_drive *d, char *errmsg, size_t errlen)
 	if (!S_ISBLK(st.st_mode))
 		return reel_errf(errmsg, errlen, REEL_E_ARG,
 				 "--drive %s=%s: not a block device (the suite purges and fills "
-				 "whole devices)", d->name, d->path);
+				 "whole devices)",
+				 d->name, d->path);
 	char link[PATH_MAX], real[PATH_MAX];
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	if (!realpath(link, real))
@@ -113,9 +114,10 @@ int suite_drive_identify(struct suite_drive *d, char *errmsg, size_t errlen)
 	sysfs_read(q, "scheduler", d->scheduler, sizeof(d->scheduler));
 	selected_word(d->scheduler);
 	if (!d->capacity)
-		return reel_errf(errmsg, errlen, REEL_E_ARG,
-				 "--drive %s=%s: the device has no capacity (zram without disksize?)",
-				 d->name, d->path);
+		return reel_errf(
+		    errmsg, errlen, REEL_E_ARG,
+		    "--drive %s=%s: the device has no capacity (zram without disksize?)", d->name,
+		    d->path);
 	return 0;
 }
 

@@ -84,8 +84,7 @@ static int copy_cut(struct reel_reader *r, struct reel_writer *w, struct comm_ma
 	return rc;
 }
 
-static int copies_out(struct reel_reader *r, struct reel_writer *w, int64_t limit,
-		      unsigned copies)
+static int copies_out(struct reel_reader *r, struct reel_writer *w, int64_t limit, unsigned copies)
 {
 	struct comm_map cm = {0};
 	int64_t end = INT64_MIN, shift = 0;

@@ -29,17 +29,18 @@ static void json_drive(FILE *f, const struct suite_opts *o, const struct suite_r
 	const struct suite_drive *x = &o->drives[d];
 	const struct suite_plan *p = o->plan;
 	fputs("{", f);
-	const char *sk[] = {"name", "path", "kernel_name", "model", "serial", "firmware",
-			    "scheduler"};
-	const char *sv[] = {x->name, x->path, x->kname, x->model, x->serial, x->firmware,
-			    x->scheduler};
+	const char *sk[] = {"name",   "path",	  "kernel_name", "model",
+			    "serial", "firmware", "scheduler"};
+	const char *sv[] = {x->name,   x->path,	    x->kname,	 x->model,
+			    x->serial, x->firmware, x->scheduler};
 	for (size_t i = 0; i < sizeof(sk) / sizeof(sk[0]); i++) {
 		jkey(f, sk[i]);
 		reel_json_str(f, sv[i]);
 		fputc(',', f);
 	}
-	fprintf(f, "\"capacity\":%llu,\"logical_block_size\":%u,\"physical_block_size\":%u,"
-		   "\"rotational\":%u,\"nr_requests\":%u,\"max_sectors_kb\":%u,\"states\":{",
+	fprintf(f,
+		"\"capacity\":%llu,\"logical_block_size\":%u,\"physical_block_size\":%u,"
+		"\"rotational\":%u,\"nr_requests\":%u,\"max_sectors_kb\":%u,\"states\":{",
 		(unsigned long long)x->capacity, x->lbs, x->pbs, x->rotational, x->nr_requests,
 		x->max_sectors_kb);
 	for (size_t s = 0; s < p->nstates; s++) {
@@ -82,7 +83,8 @@ static void json_metric(FILE *f, const struct suite_opts *o, const struct suite_
 	jnum(f, s.ci_hi);
 	fputs("],\"values\":[", f);
 	for (unsigned r = 0; r < p->repeats; r++) {
-		const struct suite_run_metrics *rm = &res->runs[(c * o->ndrives + d) * p->repeats + r];
+		const struct suite_run_metrics *rm =
+		    &res->runs[(c * o->ndrives + d) * p->repeats + r];
 		fputs(r ? "," : "", f);
 		jnum(f, rm->copies ? rm->m[m] : NAN);
 	}
@@ -158,7 +160,9 @@ static void json_cmp(FILE *f, const struct suite_opts *o, const struct suite_cmp
 	fputs(",\"p\":", f);
 	jnum(f, k->w.p);
 	fprintf(f, ",\"significant\":%s,\"verdict\":\"%s\"}", k->significant ? "true" : "false",
-		!k->significant ? "within noise" : k->better > 0 ? "b better" : "b worse");
+		!k->significant ? "within noise"
+		: k->better > 0 ? "b better"
+				: "b worse");
 }
 
 int suite_report_json(const struct suite_opts *o, const struct suite_results *res,
@@ -180,9 +184,11 @@ int suite_report_json(const struct suite_opts *o, const struct suite_results *re
 	reel_json_str(f, p->text);
 	fprintf(f, ",\"repeats\":%u,\"min_busy_s\":", p->repeats);
 	jnum(f, p->min_busy_s);
-	fprintf(f, "},\"statistics\":{\"test\":\"welch t on log values, two-sided\",\"correction\":\"holm\","
-		   "\"alpha\":%g,\"comparisons\":%zu,\"significant\":%zu,\"ci\":0.95,"
-		   "\"issue_error_limit_us\":%g,\"max_cv\":%g},\"drives\":[",
+	fprintf(f,
+		"},\"statistics\":{\"test\":\"welch t on log values, "
+		"two-sided\",\"correction\":\"holm\","
+		"\"alpha\":%g,\"comparisons\":%zu,\"significant\":%zu,\"ci\":0.95,"
+		"\"issue_error_limit_us\":%g,\"max_cv\":%g},\"drives\":[",
 		p->alpha, v->n, v->nsig, p->issue_error_limit_us, p->max_cv);
 	for (size_t d = 0; d < o->ndrives; d++) {
 		fputs(d ? "," : "", f);

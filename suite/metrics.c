@@ -19,18 +19,18 @@ static const struct {
 	const char *key, *title, *unit;
 	int higher_better;
 } metric_info[SUITE__NMETRICS] = {
-	[SUITE_M_RATE] = {"rate_mbps", "average data rate", "MB/s", 1},
-	[SUITE_M_IOPS] = {"iops", "IOPS (over busy time)", "IOPS", 1},
-	[SUITE_M_LAT_MEAN] = {"lat_mean_us", "average latency", "us", 0},
-	[SUITE_M_LAT_P50] = {"lat_p50_us", "median latency", "us", 0},
-	[SUITE_M_LAT_P99] = {"lat_p99_us", "99th percentile latency", "us", 0},
-	[SUITE_M_LAT_P999] = {"lat_p999_us", "99.9th percentile latency", "us", 0},
-	[SUITE_M_READ_MEAN] = {"read_mean_us", "average read latency", "us", 0},
-	[SUITE_M_READ_P99] = {"read_p99_us", "99th percentile read latency", "us", 0},
-	[SUITE_M_WRITE_MEAN] = {"write_mean_us", "average write latency", "us", 0},
-	[SUITE_M_WRITE_P99] = {"write_p99_us", "99th percentile write latency", "us", 0},
-	[SUITE_M_OVER10MS] = {"over_10ms_pct", "I/Os over 10 ms", "%", 0},
-	[SUITE_M_SCORE] = {"score", "PCMark-style score", "score", 1},
+    [SUITE_M_RATE] = {"rate_mbps", "average data rate", "MB/s", 1},
+    [SUITE_M_IOPS] = {"iops", "IOPS (over busy time)", "IOPS", 1},
+    [SUITE_M_LAT_MEAN] = {"lat_mean_us", "average latency", "us", 0},
+    [SUITE_M_LAT_P50] = {"lat_p50_us", "median latency", "us", 0},
+    [SUITE_M_LAT_P99] = {"lat_p99_us", "99th percentile latency", "us", 0},
+    [SUITE_M_LAT_P999] = {"lat_p999_us", "99.9th percentile latency", "us", 0},
+    [SUITE_M_READ_MEAN] = {"read_mean_us", "average read latency", "us", 0},
+    [SUITE_M_READ_P99] = {"read_p99_us", "99th percentile read latency", "us", 0},
+    [SUITE_M_WRITE_MEAN] = {"write_mean_us", "average write latency", "us", 0},
+    [SUITE_M_WRITE_P99] = {"write_p99_us", "99th percentile write latency", "us", 0},
+    [SUITE_M_OVER10MS] = {"over_10ms_pct", "I/Os over 10 ms", "%", 0},
+    [SUITE_M_SCORE] = {"score", "PCMark-style score", "score", 1},
 };
 
 const char *suite_metric_key(int m) { return metric_info[m].key; }
@@ -51,10 +51,7 @@ struct suite_acc {
 	size_t nsp, cap;
 };
 
-struct suite_acc *suite_acc_new(void)
-{
-	return calloc(1, sizeof(struct suite_acc));
-}
+struct suite_acc *suite_acc_new(void) { return calloc(1, sizeof(struct suite_acc)); }
 
 void suite_acc_free(struct suite_acc *a)
 {
@@ -142,10 +139,7 @@ int suite_acc_add_file(struct suite_acc *a, const char *path, char *errmsg, size
 	return rc;
 }
 
-double suite_acc_busy_s(const struct suite_acc *a)
-{
-	return a->busy_ns / 1e9;
-}
+double suite_acc_busy_s(const struct suite_acc *a) { return a->busy_ns / 1e9; }
 
 static double us_q(const struct reel_hist *h, double q)
 {

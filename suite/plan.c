@@ -15,48 +15,44 @@
 #include "suite/suite.h"
 
 const char suite_default_plan[] =
-	"; ioreel suite: the default plan: a cold boot (read-heavy, the headline)\n"
-	"; and a build (write-heavy, where the data mode matters), from traces/;\n"
-	"; 24 cells x 3 repeats x 2 drives, about 4 minutes for two fast drives\n"
-	"[global]\n"
-	"qd=original,1,32\n"
-	"data=random,ratio:2\n"
-	"timing=afap\n"
-	"states=empty,full\n"
-	"repeats=3\n"
-	"min-busy=1\n"
-	"\n"
-	"[boot]\n"
-	"trace=boot.reel\n"
-	"\n"
-	"[compile]\n"
-	"trace=compile.reel\n";
+    "; ioreel suite: the default plan: a cold boot (read-heavy, the headline)\n"
+    "; and a build (write-heavy, where the data mode matters), from traces/;\n"
+    "; 24 cells x 3 repeats x 2 drives, about 4 minutes for two fast drives\n"
+    "[global]\n"
+    "qd=original,1,32\n"
+    "data=random,ratio:2\n"
+    "timing=afap\n"
+    "states=empty,full\n"
+    "repeats=3\n"
+    "min-busy=1\n"
+    "\n"
+    "[boot]\n"
+    "trace=boot.reel\n"
+    "\n"
+    "[compile]\n"
+    "trace=compile.reel\n";
 
-const char suite_quick_plan[] =
-	"; ioreel suite --quick: a short matrix for tests and demos\n"
-	"[global]\n"
-	"qd=1,32\n"
-	"data=random\n"
-	"timing=afap\n"
-	"states=empty\n"
-	"repeats=3\n"
-	"min-busy=1\n"
-	"\n"
-	"[git]\n"
-	"trace=git.reel\n";
+const char suite_quick_plan[] = "; ioreel suite --quick: a short matrix for tests and demos\n"
+				"[global]\n"
+				"qd=1,32\n"
+				"data=random\n"
+				"timing=afap\n"
+				"states=empty\n"
+				"repeats=3\n"
+				"min-busy=1\n"
+				"\n"
+				"[git]\n"
+				"trace=git.reel\n";
 
 static const char *const state_names[SUITE__NSTATES] = {"empty", "full", "steady"};
 
-const char *suite_state_name(int s)
-{
-	return s >= 0 && s < SUITE__NSTATES ? state_names[s] : "?";
-}
+const char *suite_state_name(int s) { return s >= 0 && s < SUITE__NSTATES ? state_names[s] : "?"; }
 
 struct pctx {
 	struct suite_plan *p;
 	const char *name;
 	const char *text, *pos; /* the reader's position in text */
-	int line;               /* line last read */
+	int line;		/* line last read */
 	int err_line;
 	char err[512];
 	char cur_section[64];
@@ -173,15 +169,18 @@ static int list_key(struct pctx *c, const char *key, const char *v)
 		struct replay_data_spec ds;
 		if (!strcmp(key, "qd")) {
 			if (check_qd(items[i]) < 0)
-				return perr(c, "qd: '%s' is not a queue depth: use original, "
-					       "1..%d, or xK (K in 0.001..1000)", items[i], REPLAY_MAX_QD);
+				return perr(c,
+					    "qd: '%s' is not a queue depth: use original, "
+					    "1..%d, or xK (K in 0.001..1000)",
+					    items[i], REPLAY_MAX_QD);
 			snprintf(p->qd[i], sizeof(p->qd[i]), "%.15s", items[i]);
 		} else if (!strcmp(key, "data")) {
 			if (replay_data_parse(items[i], &ds, e, sizeof(e)) < 0)
 				return perr(c, "data: '%s': %s", items[i], e);
 			snprintf(p->data[i], sizeof(p->data[i]), "%.31s", items[i]);
 		} else if (set_timing(&p->timing[i], items[i]) < 0) {
-			return perr(c, "timing: '%s': use afap, original or speed:F (F in 1e-6..1e6)",
+			return perr(c,
+				    "timing: '%s': use afap, original or speed:F (F in 1e-6..1e6)",
 				    items[i]);
 		}
 	}
@@ -221,22 +220,25 @@ static int states_key(struct pctx *c, const char *v)
 struct numkey {
 	const char *key;
 	double lo, hi;
-	size_t off;    /* offset of the double/unsigned field */
+	size_t off; /* offset of the double/unsigned field */
 	int is_uint;
-	double scale;  /* stored = value * scale */
+	double scale; /* stored = value * scale */
 	const char *unit;
 };
 
-#define NK(k, lo, hi, f, u, sc, unit) {k, lo, hi, offsetof(struct suite_plan, f), u, sc, unit}
+#define NK(k, lo, hi, f, u, sc, unit)                                                              \
+	{                                                                                          \
+		k, lo, hi, offsetof(struct suite_plan, f), u, sc, unit                             \
+	}
 static const struct numkey numkeys[] = {
-	NK("repeats", 2, 100, repeats, 1, 1, "runs"),
-	NK("min-busy", 0, 3600, min_busy_s, 0, 1, "seconds"),
-	NK("max-cv", 0.1, 1000, max_cv, 0, 0.01, "percent"),
-	NK("issue-error-limit", 1, 1e7, issue_error_limit_us, 0, 1, "microseconds"),
-	NK("alpha", 1e-6, 0.5, alpha, 0, 1, ""),
-	NK("fill", 0.01, 10, fill_factor, 0, 1, "x capacity"),
-	NK("steady-rounds", 5, 64, steady_rounds, 1, 1, "rounds"),
-	NK("max-idle", 0, 86400, max_idle_s, 0, 1, "seconds (0 keeps every gap)"),
+    NK("repeats", 2, 100, repeats, 1, 1, "runs"),
+    NK("min-busy", 0, 3600, min_busy_s, 0, 1, "seconds"),
+    NK("max-cv", 0.1, 1000, max_cv, 0, 0.01, "percent"),
+    NK("issue-error-limit", 1, 1e7, issue_error_limit_us, 0, 1, "microseconds"),
+    NK("alpha", 1e-6, 0.5, alpha, 0, 1, ""),
+    NK("fill", 0.01, 10, fill_factor, 0, 1, "x capacity"),
+    NK("steady-rounds", 5, 64, steady_rounds, 1, 1, "rounds"),
+    NK("max-idle", 0, 86400, max_idle_s, 0, 1, "seconds (0 keeps every gap)"),
 };
 
 static int global_key(struct pctx *c, const char *key, const char *v)
@@ -279,9 +281,11 @@ static int global_key(struct pctx *c, const char *key, const char *v)
 		snprintf(p->steady_stimulus, sizeof(p->steady_stimulus), "%s", v);
 		return 1;
 	}
-	return perr(c, "unknown key '%s' in [global]: the keys are qd, data, timing, max-idle, "
-		       "states, repeats, min-busy, max-cv, issue-error-limit, alpha, fill, "
-		       "steady-rounds, steady-stimulus, engine, fit", key);
+	return perr(c,
+		    "unknown key '%s' in [global]: the keys are qd, data, timing, max-idle, "
+		    "states, repeats, min-busy, max-cv, issue-error-limit, alpha, fill, "
+		    "steady-rounds, steady-stimulus, engine, fit",
+		    key);
 }
 
 static int workload_key(struct pctx *c, const char *section, const char *key, const char *v)
@@ -299,15 +303,19 @@ static int workload_key(struct pctx *c, const char *section, const char *key, co
 				    sizeof(p->w[0].name) - 1);
 		if (section[strspn(section, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					    "0123456789_.+-")])
-			return perr(c, "[%s]: a section name may hold letters, digits and _ . + - "
-				       "only (it labels charts)", section);
+			return perr(c,
+				    "[%s]: a section name may hold letters, digits and _ . + - "
+				    "only (it labels charts)",
+				    section);
 		c->cur = &p->w[p->nw++];
 		snprintf(c->cur->name, sizeof(c->cur->name), "%s", section);
 		snprintf(c->cur_section, sizeof(c->cur_section), "%s", section);
 	}
 	if (strcmp(key, "trace"))
-		return perr(c, "unknown key '%s' in [%s]: a trace section has one key, "
-			       "trace=FILE.reel", key, section);
+		return perr(c,
+			    "unknown key '%s' in [%s]: a trace section has one key, "
+			    "trace=FILE.reel",
+			    key, section);
 	if (c->cur->trace[0])
 		return perr(c, "[%s] trace= given twice (first on line %d)", section, c->cur->line);
 	if (!*v || strlen(v) >= sizeof(c->cur->trace))
@@ -376,8 +384,8 @@ static int plan_finish(struct pctx *c, char *errmsg, size_t errlen)
 	return 0;
 }
 
-int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *name,
-			    char *errmsg, size_t errlen)
+int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *name, char *errmsg,
+			    size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
 	plan_defaults(p);
@@ -478,16 +486,18 @@ int suite_plan_resolve(struct suite_plan *p, char *errmsg, size_t errlen)
 	for (size_t i = 0; i < p->nw; i++) {
 		struct suite_workload *w = &p->w[i];
 		char out[sizeof(w->trace)];
-		int ok = w->trace[0] == '/' ? try_path(out, sizeof(out), "", w->trace)
-					    : from_file && try_path(out, sizeof(out), plan_dir, w->trace);
+		int ok = w->trace[0] == '/'
+			     ? try_path(out, sizeof(out), "", w->trace)
+			     : from_file && try_path(out, sizeof(out), plan_dir, w->trace);
 		for (int d = 0; !ok && w->trace[0] != '/' && d < 4; d++)
 			ok = exe[0] && try_path(out, sizeof(out), dirs[d], w->trace);
 		if (!ok)
-			return reel_errf(errmsg, errlen, -ENOENT,
-					 "%s:%d: [%s] trace=%s: not found (looked %s%s, in "
-					 "<ioreel>/../traces and the share/ioreel/traces directories)",
-					 p->path, w->line, w->name, w->trace, from_file ? "next to " : "",
-					 from_file ? p->path : "");
+			return reel_errf(
+			    errmsg, errlen, -ENOENT,
+			    "%s:%d: [%s] trace=%s: not found (looked %s%s, in "
+			    "<ioreel>/../traces and the share/ioreel/traces directories)",
+			    p->path, w->line, w->name, w->trace, from_file ? "next to " : "",
+			    from_file ? p->path : "");
 		memcpy(w->trace, out, sizeof(out));
 	}
 	return 0;

@@ -20,7 +20,7 @@
 /* ---- a table of text cells ------------------------------------------------ */
 struct tbl {
 	size_t ncol, nrow;
-	char **cell;      /* nrow * ncol strings (row 0: the header) */
+	char **cell;	  /* nrow * ncol strings (row 0: the header) */
 	char **row_class; /* per row, or NULL */
 };
 
@@ -104,14 +104,15 @@ struct cd_info { /* one drive in one cell */
 	int is_short, noisy, host_bound;
 };
 
-static void cd_info(const struct suite_opts *o, const struct suite_results *res, size_t c,
-		    size_t d, struct cd_info *ci)
+static void cd_info(const struct suite_opts *o, const struct suite_results *res, size_t c, size_t d,
+		    struct cd_info *ci)
 {
 	const struct suite_plan *p = o->plan;
 	memset(ci, 0, sizeof(*ci));
 	ci->issue_p99 = -1;
 	for (unsigned r = 0; r < p->repeats; r++) {
-		const struct suite_run_metrics *m = &res->runs[(c * o->ndrives + d) * p->repeats + r];
+		const struct suite_run_metrics *m =
+		    &res->runs[(c * o->ndrives + d) * p->repeats + r];
 		if (!m->copies)
 			continue;
 		ci->runs++;
@@ -145,8 +146,8 @@ static void cd_flags(const struct cd_info *ci, const struct suite_plan *p, char 
 	if (ci->host_bound)
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 "%sHOST-BOUND (p99 issue error %.0f us > %g us: this run measured the "
-			 "host, not the drive)", buf[0] ? "; " : "", ci->issue_p99,
-			 p->issue_error_limit_us);
+			 "host, not the drive)",
+			 buf[0] ? "; " : "", ci->issue_p99, p->issue_error_limit_us);
 }
 
 static void fmt_val(double v, char *buf, size_t len)
@@ -226,7 +227,8 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			  const int *metrics, int nm, struct tbl *t)
 {
 	tbl_init(t, 5 + (size_t)nm);
-	const char *hdr[5 + SUITE__NMETRICS] = {"cell", "drive", "runs x trace copies", "LZ4 ratio"};
+	const char *hdr[5 + SUITE__NMETRICS] = {"cell", "drive", "runs x trace copies",
+						"LZ4 ratio"};
 	for (int h = 0; h < nm; h++)
 		hdr[4 + h] = suite_metric_title(metrics[h]);
 	hdr[4 + nm] = "flags";
@@ -251,7 +253,8 @@ static void results_table(const struct suite_opts *o, const struct suite_results
 			}
 			cd_flags(&ci, o->plan, flags, sizeof(flags));
 			row[4 + nm] = flags;
-			tbl_row(t, ci.is_short || ci.noisy || ci.host_bound ? "flagged" : NULL, row);
+			tbl_row(t, ci.is_short || ci.noisy || ci.host_bound ? "flagged" : NULL,
+				row);
 		}
 }
 
@@ -266,8 +269,15 @@ static void fmt_cap(uint64_t b, char *buf, size_t len)
 static void drives_table(const struct suite_opts *o, struct tbl *t)
 {
 	tbl_init(t, 10);
-	const char *hdr[] = {"drive", "device", "model", "serial", "firmware", "capacity",
-			     "block size (logical/physical)", "rotational", "scheduler",
+	const char *hdr[] = {"drive",
+			     "device",
+			     "model",
+			     "serial",
+			     "firmware",
+			     "capacity",
+			     "block size (logical/physical)",
+			     "rotational",
+			     "scheduler",
 			     "nr_requests"};
 	tbl_row(t, NULL, hdr);
 	for (size_t d = 0; d < o->ndrives; d++) {
@@ -278,20 +288,26 @@ static void drives_table(const struct suite_opts *o, struct tbl *t)
 		snprintf(bs, sizeof(bs), "%u/%u", x->lbs, x->pbs);
 		snprintf(rot, sizeof(rot), "%u", x->rotational);
 		snprintf(nr, sizeof(nr), "%u", x->nr_requests);
-		const char *row[] = {x->name, dev, x->model[0] ? x->model : "-",
-				     x->serial[0] ? x->serial : "-", x->firmware[0] ? x->firmware : "-",
-				     cap, bs, rot, x->scheduler[0] ? x->scheduler : "-", nr};
+		const char *row[] = {x->name,
+				     dev,
+				     x->model[0] ? x->model : "-",
+				     x->serial[0] ? x->serial : "-",
+				     x->firmware[0] ? x->firmware : "-",
+				     cap,
+				     bs,
+				     rot,
+				     x->scheduler[0] ? x->scheduler : "-",
+				     nr};
 		tbl_row(t, NULL, row);
 	}
 }
 
-static void states_table(const struct suite_opts *o, const struct suite_results *res,
-			 struct tbl *t)
+static void states_table(const struct suite_opts *o, const struct suite_results *res, struct tbl *t)
 {
 	const struct suite_plan *p = o->plan;
 	tbl_init(t, 6);
-	const char *hdr[] = {"drive", "state", "purge method", "preconditioning", "steady state",
-			     "time to set"};
+	const char *hdr[] = {"drive",		"state",	"purge method",
+			     "preconditioning", "steady state", "time to set"};
 	tbl_row(t, NULL, hdr);
 	for (size_t d = 0; d < o->ndrives; d++)
 		for (size_t s = 0; s < p->nstates; s++) {
@@ -301,15 +317,17 @@ static void states_table(const struct suite_opts *o, const struct suite_results 
 			if (!si->done)
 				continue;
 			if (st != SUITE_STATE_EMPTY)
-				snprintf(pre, sizeof(pre), "sequential 128 KiB random-data writes, "
-					 "%.2f GiB (%gx capacity)", si->fill_gib, p->fill_factor);
+				snprintf(pre, sizeof(pre),
+					 "sequential 128 KiB random-data writes, "
+					 "%.2f GiB (%gx capacity)",
+					 si->fill_gib, p->fill_factor);
 			if (st == SUITE_STATE_STEADY)
 				snprintf(steady, sizeof(steady), "%s after %u rounds (cap %u)",
 					 si->steady_reached ? "reached" : "NOT reached", si->rounds,
 					 p->steady_rounds);
 			snprintf(secs, sizeof(secs), "%.1f s", si->seconds);
-			const char *row[] = {o->drives[d].name, suite_state_name(st), si->method,
-					     pre, steady, secs};
+			const char *row[] = {
+			    o->drives[d].name, suite_state_name(st), si->method, pre, steady, secs};
 			tbl_row(t, NULL, row);
 		}
 }
@@ -324,21 +342,21 @@ static void fmt_time(int64_t ns, char *buf, size_t len)
 }
 
 static const char method_text[] =
-	"Each cell ran %u times per drive, repeat r on every drive before repeat r+1 (drive "
-	"order alternating). Values are means with their 95%% confidence interval (Student t, "
-	"n-1 df). Two drives differ on a metric only when Welch's t test (on the logarithms of "
-	"the repeat values: rates and latencies differ by factors) is significant after "
-	"Holm's correction over all %zu comparisons in this report (family-wise alpha %g); "
-	"otherwise the verdict is \"within noise\" and the drives are not ranked. A difference "
-	"is given as %% of the first drive's mean with its 95%% CI. Data rate = bytes read and "
-	"written / busy time (time with at least one I/O in flight); IOPS = I/Os / busy time; "
-	"latency = issue to completion; score = sqrt(MB/s x 1000 / mean latency in us) "
-	"(PCMark 10 style). Runs are flagged TOO SHORT under 1 s of busy time, NOISY when the "
-	"data rate's coefficient of variation across repeats exceeds %g%%, and HOST-BOUND when "
-	"the replay's p99 issue error exceeds %g us (timed replays only).";
+    "Each cell ran %u times per drive, repeat r on every drive before repeat r+1 (drive "
+    "order alternating). Values are means with their 95%% confidence interval (Student t, "
+    "n-1 df). Two drives differ on a metric only when Welch's t test (on the logarithms of "
+    "the repeat values: rates and latencies differ by factors) is significant after "
+    "Holm's correction over all %zu comparisons in this report (family-wise alpha %g); "
+    "otherwise the verdict is \"within noise\" and the drives are not ranked. A difference "
+    "is given as %% of the first drive's mean with its 95%% CI. Data rate = bytes read and "
+    "written / busy time (time with at least one I/O in flight); IOPS = I/Os / busy time; "
+    "latency = issue to completion; score = sqrt(MB/s x 1000 / mean latency in us) "
+    "(PCMark 10 style). Runs are flagged TOO SHORT under 1 s of busy time, NOISY when the "
+    "data rate's coefficient of variation across repeats exceeds %g%%, and HOST-BOUND when "
+    "the replay's p99 issue error exceeds %g us (timed replays only).";
 
-static const int detail_metrics[] = {SUITE_M_RATE, SUITE_M_IOPS, SUITE_M_LAT_MEAN,
-				     SUITE_M_LAT_P50, SUITE_M_LAT_P99, SUITE_M_LAT_P999,
+static const int detail_metrics[] = {SUITE_M_RATE,	SUITE_M_IOPS,	  SUITE_M_LAT_MEAN,
+				     SUITE_M_LAT_P50,	SUITE_M_LAT_P99,  SUITE_M_LAT_P999,
 				     SUITE_M_READ_MEAN, SUITE_M_READ_P99, SUITE_M_WRITE_MEAN,
 				     SUITE_M_WRITE_P99, SUITE_M_OVER10MS, SUITE_M_SCORE};
 
@@ -366,15 +384,16 @@ static void doc_build(const struct suite_opts *o, const struct suite_results *re
 	fmt_time(res->end_unix_ns, b, sizeof(b));
 	snprintf(d->when, sizeof(d->when), "%s to %s%s", a, b,
 		 res->interrupted ? " (INTERRUPTED: partial results)" : "");
-	n = (size_t)snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n,
-			     p->alpha, 100 * p->max_cv, p->issue_error_limit_us);
+	n = (size_t)snprintf(d->method, sizeof(d->method), method_text, p->repeats, v->n, p->alpha,
+			     100 * p->max_cv, p->issue_error_limit_us);
 	for (size_t w = 0; w < p->nw && n < sizeof(d->method); w++)
 		if (p->w[w].dropped)
-			n += (size_t)snprintf(d->method + n, sizeof(d->method) - n,
-					      " %s: %llu I/Os that never completed in the capture "
-					      "were left out (the trace's own queue depth needs every "
-					      "I/O's completion time).", p->w[w].name,
-					      (unsigned long long)p->w[w].dropped);
+			n += (size_t)snprintf(
+			    d->method + n, sizeof(d->method) - n,
+			    " %s: %llu I/Os that never completed in the capture "
+			    "were left out (the trace's own queue depth needs every "
+			    "I/O's completion time).",
+			    p->w[w].name, (unsigned long long)p->w[w].dropped);
 	if (n < sizeof(d->method))
 		snprintf(d->method + n, sizeof(d->method) - n,
 			 " I/Os are rounded to each drive's logical block (replay --align).");
@@ -395,7 +414,8 @@ static int write_md(const struct suite_opts *o, const struct suite_results *res,
 	fprintf(f, "# %s\n\n", d->title);
 	fprintf(f, "- When: %s\n- Host: %s, kernel %s\n- ioreel %s\n- Plan: %s\n\n", d->when,
 		res->host, res->kernel, o->version, o->plan->path);
-	fprintf(f, "## Verdicts\n\n%zu of %zu comparisons differ significantly.\n\n", v->nsig, v->n);
+	fprintf(f, "## Verdicts\n\n%zu of %zu comparisons differ significantly.\n\n", v->nsig,
+		v->n);
 	tbl_write(f, &d->verdict, 0, NULL);
 	fprintf(f, "## Drives\n\n");
 	tbl_write(f, &d->drives, 0, NULL);
@@ -427,8 +447,8 @@ static int base64_file(FILE *f, int dirfd, const char *file)
 	unsigned char b[3];
 	size_t n;
 	while ((n = fread(b, 1, 3, in)) > 0) {
-		unsigned v = (unsigned)b[0] << 16 | (n > 1 ? (unsigned)b[1] << 8 : 0) |
-			     (n > 2 ? b[2] : 0);
+		unsigned v =
+		    (unsigned)b[0] << 16 | (n > 1 ? (unsigned)b[1] << 8 : 0) | (n > 2 ? b[2] : 0);
 		fputc(b64[v >> 18], f);
 		fputc(b64[(v >> 12) & 63], f);
 		fputc(n > 1 ? b64[(v >> 6) & 63] : '=', f);
@@ -439,12 +459,12 @@ static int base64_file(FILE *f, int dirfd, const char *file)
 }
 
 static const char html_style[] =
-	"body{font-family:sans-serif;max-width:1150px;margin:1em auto;color:#222}"
-	"table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}"
-	"td,th{border:1px solid #bbb;padding:3px 6px;text-align:left;vertical-align:top}"
-	"th{background:#eef}tr.flagged td{background:#fff0e0}"
-	"img.chart{max-width:100%;border:1px solid #ddd;margin:0.3em 0}"
-	"pre{background:#f6f6f6;padding:0.5em}p.caption{font-size:13px;color:#444}";
+    "body{font-family:sans-serif;max-width:1150px;margin:1em auto;color:#222}"
+    "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}"
+    "td,th{border:1px solid #bbb;padding:3px 6px;text-align:left;vertical-align:top}"
+    "th{background:#eef}tr.flagged td{background:#fff0e0}"
+    "img.chart{max-width:100%;border:1px solid #ddd;margin:0.3em 0}"
+    "pre{background:#f6f6f6;padding:0.5em}p.caption{font-size:13px;color:#444}";
 
 static int write_html(const struct suite_opts *o, const struct suite_results *res,
 		      const struct suite_verdicts *v, const struct doc *d,
@@ -458,8 +478,10 @@ static int write_html(const struct suite_opts *o, const struct suite_results *re
 	plots_escape_text(f, 0, res->host);
 	fprintf(f, ", kernel %s</li><li>ioreel %s</li><li>Plan: ", res->kernel, o->version);
 	plots_escape_text(f, 0, o->plan->path);
-	fprintf(f, "</li></ul>\n<h2>Verdicts</h2>\n<p>%zu of %zu comparisons differ "
-		   "significantly.</p>\n", v->nsig, v->n);
+	fprintf(f,
+		"</li></ul>\n<h2>Verdicts</h2>\n<p>%zu of %zu comparisons differ "
+		"significantly.</p>\n",
+		v->nsig, v->n);
 	tbl_write(f, &d->verdict, 1, "verdicts");
 	fputs("<h2>Drives</h2>\n", f);
 	tbl_write(f, &d->drives, 1, "drives");
@@ -498,8 +520,8 @@ static int write_file(const struct suite_opts *o, const char *name,
 		      char *errmsg, size_t errlen)
 {
 	struct reel_out out;
-	int rc = reel_out_open(&out, o->outfd, name, REEL_OUT_OVERWRITE, NULL, NULL, 0, errmsg,
-			       errlen);
+	int rc =
+	    reel_out_open(&out, o->outfd, name, REEL_OUT_OVERWRITE, NULL, NULL, 0, errmsg, errlen);
 	if (rc < 0)
 		return rc;
 	rc = fn ? fn(o, res, v, d, charts, ncharts, out.f) : suite_report_json(o, res, v, out.f);
@@ -524,7 +546,8 @@ int suite_report_write(const struct suite_opts *o, const struct suite_results *r
 		rc = write_file(o, "report.html", write_html, res, v, d, charts, ncharts, errmsg,
 				errlen);
 	if (!rc)
-		rc = write_file(o, "summary.json", NULL, res, v, d, charts, ncharts, errmsg, errlen);
+		rc =
+		    write_file(o, "summary.json", NULL, res, v, d, charts, ncharts, errmsg, errlen);
 	doc_free(d);
 	free(d);
 	return rc;

@@ -25,10 +25,10 @@
 struct runner {
 	const struct suite_opts *o;
 	struct suite_results *res;
-	char work[PATH_MAX];           /* outdir/work: results, cut traces */
+	char work[PATH_MAX];				  /* outdir/work: results, cut traces */
 	char traces[SUITE_MAX_WORKLOADS][PATH_MAX + 128]; /* traces as replayed */
 	size_t run_no, nruns;
-	int64_t t_start, run_ns;       /* time spent in runs (for the ETA) */
+	int64_t t_start, run_ns; /* time spent in runs (for the ETA) */
 	size_t runs_timed;
 	char *errmsg;
 	size_t errlen;
@@ -54,9 +54,10 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
 			return rc;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(o->drives[j].kname, d->kname))
-				return reel_errf(errmsg, errlen, REEL_E_ARG,
-						 "--drive %s and --drive %s are the same device (%s)",
-						 o->drives[j].name, d->name, d->kname);
+				return reel_errf(
+				    errmsg, errlen, REEL_E_ARG,
+				    "--drive %s and --drive %s are the same device (%s)",
+				    o->drives[j].name, d->name, d->kname);
 		struct replay_safety_opts so = {.will_write = 1, .destroy_name = destroy_for(o, d)};
 		int created = 0;
 		char e[1024];
@@ -68,24 +69,34 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
 		if (rc < 0)
 			return reel_errf(errmsg, errlen, rc,
 					 "--drive %s=%s: %s (the suite purges and overwrites the "
-					 "whole device)", d->name, d->path, e);
+					 "whole device)",
+					 d->name, d->path, e);
 	}
 	return 0;
 }
 
-static void say(struct runner *rn, const char *drive, int state, const char *phase,
-		double frac, size_t cell, unsigned rep)
+static void say(struct runner *rn, const char *drive, int state, const char *phase, double frac,
+		size_t cell, unsigned rep)
 {
 	const struct suite_opts *o = rn->o;
 	if (!o->progress)
 		return;
 	struct suite_progress p = {
-		.drive = drive, .state = suite_state_name(state), .phase = phase, .cell = cell,
-		.ncells = rn->res->ncells, .repeat = rep, .repeats = o->plan->repeats,
-		.run = rn->run_no, .nruns = rn->nruns, .frac = frac, .eta_s = -1,
+	    .drive = drive,
+	    .state = suite_state_name(state),
+	    .phase = phase,
+	    .cell = cell,
+	    .ncells = rn->res->ncells,
+	    .repeat = rep,
+	    .repeats = o->plan->repeats,
+	    .run = rn->run_no,
+	    .nruns = rn->nruns,
+	    .frac = frac,
+	    .eta_s = -1,
 	};
 	if (rn->runs_timed)
-		p.eta_s = (double)rn->run_ns / (double)rn->runs_timed * (double)(rn->nruns - rn->run_no) / 1e9;
+		p.eta_s = (double)rn->run_ns / (double)rn->runs_timed *
+			  (double)(rn->nruns - rn->run_no) / 1e9;
 	o->progress(&p, o->progress_arg);
 }
 
@@ -131,8 +142,9 @@ static int one_replay(struct runner *rn, const struct suite_drive *d, const stru
 	qd_setup(&ro, pc->qd);
 	ro.engine = p->engine;
 	ro.data_str = pc->data;
-	ro.fit = !strcmp(p->fit, "scale") ? REPLAY_FIT_SCALE
-		 : !strcmp(p->fit, "fail") ? REPLAY_FIT_FAIL : REPLAY_FIT_WRAP;
+	ro.fit = !strcmp(p->fit, "scale")  ? REPLAY_FIT_SCALE
+		 : !strcmp(p->fit, "fail") ? REPLAY_FIT_FAIL
+					   : REPLAY_FIT_WRAP;
 	ro.align = 1; /* a trace of 512-byte sectors onto a 4 KiB drive (zram) */
 	ro.destroy_name = destroy_for(rn->o, d);
 	ro.stop = rn->o->stop;
@@ -214,8 +226,8 @@ static int run_copies(struct runner *rn, const struct suite_drive *d, const stru
 		m->wall_s = wall;
 		m->copies = copies;
 		m->ratio = res->ratio_achieved;
-		m->issue_p99_us = pc->timing->afap
-					  ? -1 : (double)reel_hist_quantile(&res->issue_err, 0.99) / 1e3;
+		m->issue_p99_us =
+		    pc->timing->afap ? -1 : (double)reel_hist_quantile(&res->issue_err, 0.99) / 1e3;
 		m->host_bound = m->issue_p99_us > p->issue_error_limit_us;
 		rc = (int)copies;
 	}
@@ -284,7 +296,8 @@ static int set_state(struct runner *rn, size_t di, int state)
 		return rc;
 	if (state != SUITE_STATE_EMPTY) {
 		struct fill_arg fa = {rn, d, state};
-		rc = suite_drive_fill(d, p->fill_factor, fill_progress, &fa, rn->errmsg, rn->errlen);
+		rc =
+		    suite_drive_fill(d, p->fill_factor, fill_progress, &fa, rn->errmsg, rn->errlen);
 		if (rc < 0)
 			return rc;
 		si->fill_gib = p->fill_factor * (double)d->capacity / (1 << 30);
@@ -309,8 +322,8 @@ static int build_cells(const struct suite_plan *p, struct suite_results *res)
 			for (size_t t = 0; t < p->ntiming; t++)
 				for (size_t q = 0; q < p->nqd; q++)
 					for (size_t dm = 0; dm < p->ndata; dm++)
-						res->cells[k++] = (struct suite_cell){
-							w, q, dm, t, p->states[s]};
+						res->cells[k++] =
+						    (struct suite_cell){w, q, dm, t, p->states[s]};
 	res->ncells = n;
 	return 0;
 }
@@ -323,7 +336,8 @@ static int capture_series(struct runner *rn, const struct suite_cell *cell, size
 	size_t sp = 0;
 	while (sp < p->nstates && p->states[sp] != cell->state)
 		sp++;
-	struct suite_series *se = &rn->res->series[(cell->w * p->nstates + sp) * rn->o->ndrives + di];
+	struct suite_series *se =
+	    &rn->res->series[(cell->w * p->nstates + sp) * rn->o->ndrives + di];
 	char path[PATH_MAX + 32], eb[512];
 	snprintf(path, sizeof(path), "%s/run.reel", rn->work);
 	struct plots_run *pr = NULL;
@@ -336,7 +350,8 @@ static int capture_series(struct runner *rn, const struct suite_cell *cell, size
 		plots_run_free(pr);
 		return 0; /* no chart for this run, not a failed suite */
 	}
-	size_t n = pr->nbuckets, per = pr->lat_time ? (size_t)(pr->lat_interval_ns / pr->interval_ns) : 0;
+	size_t n = pr->nbuckets,
+	       per = pr->lat_time ? (size_t)(pr->lat_interval_ns / pr->interval_ns) : 0;
 	se->t = calloc(n, sizeof(float));
 	se->mbps = calloc(n, sizeof(float));
 	se->p99_us = calloc(n, sizeof(float));
@@ -372,7 +387,7 @@ static int run_cell(struct runner *rn, size_t c)
 			const struct suite_drive *d = &o->drives[di];
 			say(rn, d->name, cell->state, "run", -1, c, r);
 			struct suite_run_metrics *m =
-				&rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
+			    &rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
 			int64_t t0 = reel_now_ns();
 			int rc = run_copies(rn, d, &pc, copies[di], m);
 			if (rc < 0)
@@ -411,7 +426,8 @@ static int prepare_traces(struct runner *rn)
 		snprintf(out, len, "%s", in);
 		if (drop) {
 			snprintf(out, len, "%s/%s.completed.reel", rn->work, p->w[w].name);
-			rc = plots_trace_completed(in, out, &p->w[w].dropped, rn->errmsg, rn->errlen);
+			rc = plots_trace_completed(in, out, &p->w[w].dropped, rn->errmsg,
+						   rn->errlen);
 			in = out;
 		}
 		if (rc >= 0 && p->max_idle_s > 0) {
@@ -475,8 +491,7 @@ static int run_states(struct runner *rn)
 	return 0;
 }
 
-int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg,
-	      size_t errlen)
+int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg, size_t errlen)
 {
 	const struct suite_plan *p = o->plan;
 	memset(res, 0, sizeof(*res));

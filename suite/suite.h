@@ -29,51 +29,51 @@ extern "C" {
 int cmd_suite(int argc, char **argv);
 
 /* ---- the plan (suite/plan.c) -------------------------------------------- */
-#define SUITE_MAX_LIST 8        /* values of one list key (qd, data, timing) */
-#define SUITE_MAX_WORKLOADS 16  /* trace sections */
+#define SUITE_MAX_LIST 8       /* values of one list key (qd, data, timing) */
+#define SUITE_MAX_WORKLOADS 16 /* trace sections */
 #define SUITE_MAX_DRIVES 8
 
 enum suite_state { SUITE_STATE_EMPTY, SUITE_STATE_FULL, SUITE_STATE_STEADY, SUITE__NSTATES };
 const char *suite_state_name(int s); /* "empty", "full", "steady" */
 
 struct suite_timing {
-	char name[32];   /* "afap", "original", "speed:2" as written */
+	char name[32]; /* "afap", "original", "speed:2" as written */
 	int afap;
-	double speed;    /* original timing: speed factor (1) */
+	double speed; /* original timing: speed factor (1) */
 };
 
 struct suite_workload {
-	char name[64];     /* the section name: the label in tables and charts */
-	char trace[4096];  /* as written in the plan, then resolved to a path */
-	int line;          /* plan line of trace= (for later errors) */
-	uint64_t dropped;  /* I/Os left out: never completed in the capture (set by
-			    * suite_run when a queue depth is original or xK) */
+	char name[64];	  /* the section name: the label in tables and charts */
+	char trace[4096]; /* as written in the plan, then resolved to a path */
+	int line;	  /* plan line of trace= (for later errors) */
+	uint64_t dropped; /* I/Os left out: never completed in the capture (set by
+			   * suite_run when a queue depth is original or xK) */
 };
 
 struct suite_plan {
-	char path[4096];            /* plan file, or "(default plan)" */
-	char *text;                 /* the plan as read (owned; for the report) */
+	char path[4096]; /* plan file, or "(default plan)" */
+	char *text;	 /* the plan as read (owned; for the report) */
 	struct suite_workload w[SUITE_MAX_WORKLOADS];
 	size_t nw;
-	char qd[SUITE_MAX_LIST][16];     /* "original", "32", "x2" */
+	char qd[SUITE_MAX_LIST][16]; /* "original", "32", "x2" */
 	size_t nqd;
-	char data[SUITE_MAX_LIST][32];   /* "random", "ratio:2", "zero" */
+	char data[SUITE_MAX_LIST][32]; /* "random", "ratio:2", "zero" */
 	size_t ndata;
 	struct suite_timing timing[SUITE_MAX_LIST];
 	size_t ntiming;
-	double max_idle_s;          /* idle gaps longer than this are cut (0: keep) */
+	double max_idle_s;	    /* idle gaps longer than this are cut (0: keep) */
 	int states[SUITE__NSTATES]; /* enum suite_state, in run order */
 	size_t nstates;
-	unsigned repeats;           /* runs of each cell on each drive (>= 2) */
-	double min_busy_s;          /* a run replays the trace until this busy time */
-	double max_cv;              /* cells whose CV across repeats is above: noisy */
-	double issue_error_limit_us;/* p99 issue error above: the host was measured */
-	double alpha;               /* family-wise alpha (Holm) */
-	double fill_factor;         /* full: sequential writes of this x capacity */
-	unsigned steady_rounds;     /* round cap of the steady state */
-	char steady_stimulus[64];   /* workload name (default: the first) */
-	char engine[16];            /* replay engine */
-	char fit[8];                /* replay --fit: wrap, scale */
+	unsigned repeats;	     /* runs of each cell on each drive (>= 2) */
+	double min_busy_s;	     /* a run replays the trace until this busy time */
+	double max_cv;		     /* cells whose CV across repeats is above: noisy */
+	double issue_error_limit_us; /* p99 issue error above: the host was measured */
+	double alpha;		     /* family-wise alpha (Holm) */
+	double fill_factor;	     /* full: sequential writes of this x capacity */
+	unsigned steady_rounds;	     /* round cap of the steady state */
+	char steady_stimulus[64];    /* workload name (default: the first) */
+	char engine[16];	     /* replay engine */
+	char fit[8];		     /* replay --fit: wrap, scale */
 };
 
 /* The default plan, embedded in the binary (suite/plan.c). */
@@ -85,8 +85,8 @@ extern const char suite_quick_plan[];
  * error names the file and line and the key; an unknown key or section
  * value is an error.  Fills *p (zeroed first; free with suite_plan_free,
  * also after an error). */
-int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *name,
-			    char *errmsg, size_t errlen);
+int suite_plan_parse_string(struct suite_plan *p, const char *text, const char *name, char *errmsg,
+			    size_t errlen);
 int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, size_t errlen);
 /* Resolve each workload's trace to an existing file: relative to the plan
  * file's directory, then the traces/ directory next to the binary's source
@@ -102,7 +102,7 @@ void suite_plan_free(struct suite_plan *p);
  * best-fit line's excursion (|slope| * (window - 1)) within slope_frac. */
 struct suite_steady {
 	int reached;
-	size_t round;              /* 1-based round where reached (else n) */
+	size_t round; /* 1-based round where reached (else n) */
 	double avg, range, excursion;
 };
 int suite_steady_check(const double *y, size_t n, unsigned window, double range_frac,
@@ -110,9 +110,9 @@ int suite_steady_check(const double *y, size_t n, unsigned window, double range_
 
 /* ---- drives (suite/drive.c) ---------------------------------------------- */
 struct suite_drive {
-	char name[64];      /* as given: --drive NAME=PATH */
+	char name[64]; /* as given: --drive NAME=PATH */
 	char path[4096];
-	char kname[64];     /* kernel name: "zram1", "loop3" */
+	char kname[64]; /* kernel name: "zram1", "loop3" */
 	/* identity from sysfs ("" / 0 when absent) */
 	char model[128], serial[128], firmware[64], scheduler[64], vendor[64];
 	uint64_t capacity;
@@ -133,16 +133,18 @@ int suite_drive_fill(const struct suite_drive *d, double factor,
 
 /* ---- one run's metrics (suite/metrics.c) --------------------------------- */
 enum suite_metric {
-	SUITE_M_RATE,      /* MB/s: bytes / busy time */
-	SUITE_M_IOPS,      /* I/Os / busy time */
-	SUITE_M_LAT_MEAN,  /* all ops, us */
+	SUITE_M_RATE,	  /* MB/s: bytes / busy time */
+	SUITE_M_IOPS,	  /* I/Os / busy time */
+	SUITE_M_LAT_MEAN, /* all ops, us */
 	SUITE_M_LAT_P50,
 	SUITE_M_LAT_P99,
 	SUITE_M_LAT_P999,
-	SUITE_M_READ_MEAN, SUITE_M_READ_P99,
-	SUITE_M_WRITE_MEAN, SUITE_M_WRITE_P99,
-	SUITE_M_OVER10MS,  /* % of I/Os over 10 ms */
-	SUITE_M_SCORE,     /* PCMark-style: sqrt(MB/s * 1e3 / mean us) */
+	SUITE_M_READ_MEAN,
+	SUITE_M_READ_P99,
+	SUITE_M_WRITE_MEAN,
+	SUITE_M_WRITE_P99,
+	SUITE_M_OVER10MS, /* % of I/Os over 10 ms */
+	SUITE_M_SCORE,	  /* PCMark-style: sqrt(MB/s * 1e3 / mean us) */
 	SUITE__NMETRICS
 };
 #define SUITE_NHEADLINE 5 /* RATE, IOPS, LAT_MEAN, LAT_P99, SCORE: see suite_headline[] */
@@ -160,10 +162,10 @@ struct suite_run_metrics {
 	double m[SUITE__NMETRICS];
 	double busy_s, wall_s;
 	uint64_t ios, bytes, errors;
-	unsigned copies;          /* trace copies replayed (0: the run did not happen) */
-	double ratio;             /* LZ4 ratio achieved (0: nothing written) */
-	double issue_p99_us;      /* -1 when not meaningful (afap) */
-	int host_bound;           /* issue_p99_us above the plan's limit */
+	unsigned copies;	  /* trace copies replayed (0: the run did not happen) */
+	double ratio;		  /* LZ4 ratio achieved (0: nothing written) */
+	double issue_p99_us;	  /* -1 when not meaningful (afap) */
+	int host_bound;		  /* issue_p99_us above the plan's limit */
 	struct reel_hist lat_all; /* for the nines curve */
 };
 /* Accumulator of a run's result files. */
@@ -184,12 +186,12 @@ struct suite_cell {
 
 struct suite_state_info { /* per drive, per state */
 	int done;
-	char method[64];          /* purge method */
-	double fill_gib;          /* written by the fill */
+	char method[64]; /* purge method */
+	double fill_gib; /* written by the fill */
 	double seconds;
-	unsigned rounds;          /* steady: rounds run */
+	unsigned rounds; /* steady: rounds run */
 	int steady_reached;
-	double steady_iops[64];   /* steady: the metric of each round */
+	double steady_iops[64]; /* steady: the metric of each round */
 };
 
 struct suite_progress {
@@ -197,8 +199,8 @@ struct suite_progress {
 	size_t cell, ncells;
 	unsigned repeat, repeats;
 	size_t run, nruns;
-	double frac;              /* fill / steady progress 0..1, else -1 */
-	double eta_s;             /* -1 unknown */
+	double frac;  /* fill / steady progress 0..1, else -1 */
+	double eta_s; /* -1 unknown */
 };
 
 struct suite_opts {
@@ -208,10 +210,10 @@ struct suite_opts {
 	const char *const *destroy; /* --destroy-data names */
 	size_t ndestroy;
 	const char *outdir;
-	int overwrite;              /* -o DIR may hold files not ioreel's */
-	int outfd;                  /* outdir from plots_outdir_open(): every file in it
-				     * is written through the output policy */
-	const char *version;        /* ioreel version, for the report */
+	int overwrite;	     /* -o DIR may hold files not ioreel's */
+	int outfd;	     /* outdir from plots_outdir_open(): every file in it
+			      * is written through the output policy */
+	const char *version; /* ioreel version, for the report */
 	void (*progress)(const struct suite_progress *p, void *arg);
 	void *progress_arg;
 	volatile sig_atomic_t *stop;
@@ -243,8 +245,7 @@ struct suite_results {
  * held, swap or signed devices need --destroy-data naming them). */
 int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen);
 /* Run the plan; fills *res (free with suite_results_free). */
-int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg,
-	      size_t errlen);
+int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg, size_t errlen);
 void suite_results_free(struct suite_results *res);
 /* Write trace IN to a new .reel OUT with idle gaps (no I/O in flight)
  * longer than max_idle_s cut (0: keep them; every later time moves earlier
@@ -258,8 +259,8 @@ struct suite_cmp {
 	size_t cell, a, b;
 	int metric;
 	struct reel_welch w;
-	int significant;          /* after Holm */
-	int better;               /* +1 b better, -1 b worse, 0 within noise */
+	int significant; /* after Holm */
+	int better;	 /* +1 b better, -1 b worse, 0 within noise */
 };
 struct suite_verdicts {
 	struct suite_cmp *cmp;
@@ -272,22 +273,21 @@ int suite_verdicts_compute(const struct suite_opts *o, const struct suite_result
 void suite_verdicts_free(struct suite_verdicts *v);
 /* Summary of one metric over the repeats of (cell, drive); the CI's lower
  * bound is clipped at 0 (no metric is negative). */
-void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res,
-			size_t cell, size_t drive, int metric, struct reel_sample_stats *s);
+void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res, size_t cell,
+			size_t drive, int metric, struct reel_sample_stats *s);
 /* The cell's label: "git, QD 32, random, afap, full". */
 void suite_cell_label(const struct suite_plan *p, const struct suite_cell *c, char *buf,
 		      size_t len);
 
 #define SUITE_MAX_CHARTS 32
 struct suite_chart {
-	char file[64];   /* "rate_mbps.png" in the output dir */
+	char file[64]; /* "rate_mbps.png" in the output dir */
 	char title[160];
 	char caption[512];
 };
 /* Render every chart into o->outdir (data in outdir/data). */
 int suite_charts_render(const struct suite_opts *o, const struct suite_results *res,
-			struct suite_chart *charts, size_t *ncharts, char *errmsg,
-			size_t errlen);
+			struct suite_chart *charts, size_t *ncharts, char *errmsg, size_t errlen);
 /* report.md, report.html (PNG charts inlined as base64) and summary.json. */
 int suite_report_write(const struct suite_opts *o, const struct suite_results *res,
 		       const struct suite_verdicts *v, const struct suite_chart *charts,
@@ -297,8 +297,8 @@ int suite_report_json(const struct suite_opts *o, const struct suite_results *re
 		      const struct suite_verdicts *v, FILE *f);
 /* Index of the cell (state position in the plan's list, trace, timing, qd,
  * data) in suite_results.cells (the order suite_run builds them in). */
-size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, size_t t,
-			size_t q, size_t dm);
+size_t suite_cell_index(const struct suite_plan *p, size_t state_pos, size_t w, size_t t, size_t q,
+			size_t dm);
 
 #ifdef __cplusplus
 }

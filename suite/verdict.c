@@ -10,8 +10,7 @@
 
 #include "suite/suite.h"
 
-void suite_cell_label(const struct suite_plan *p, const struct suite_cell *c, char *buf,
-		      size_t len)
+void suite_cell_label(const struct suite_plan *p, const struct suite_cell *c, char *buf, size_t len)
 {
 	const char *qd = p->qd[c->qd];
 	snprintf(buf, len, "%s, QD %s, %s, %s, %s", p->w[c->w].name, qd, p->data[c->data],
@@ -24,15 +23,16 @@ static unsigned cell_values(const struct suite_opts *o, const struct suite_resul
 {
 	unsigned n = 0, reps = o->plan->repeats;
 	for (unsigned r = 0; r < reps; r++) {
-		const struct suite_run_metrics *rm = &res->runs[(cell * o->ndrives + drive) * reps + r];
+		const struct suite_run_metrics *rm =
+		    &res->runs[(cell * o->ndrives + drive) * reps + r];
 		if (rm->copies && isfinite(rm->m[m]))
 			x[n++] = rm->m[m];
 	}
 	return n;
 }
 
-void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res,
-			size_t cell, size_t drive, int metric, struct reel_sample_stats *s)
+void suite_cell_summary(const struct suite_opts *o, const struct suite_results *res, size_t cell,
+			size_t drive, int metric, struct reel_sample_stats *s)
 {
 	double x[128];
 	unsigned n = cell_values(o, res, cell, drive, metric, x);
@@ -80,9 +80,10 @@ int suite_verdicts_compute(const struct suite_opts *o, const struct suite_result
 					if (na < 2 || nb < 2)
 						continue;
 					struct suite_cmp *k = &v->cmp[v->n];
-					*k = (struct suite_cmp){.cell = c, .a = a, .b = b, .metric = m};
+					*k = (struct suite_cmp){
+					    .cell = c, .a = a, .b = b, .metric = m};
 					reel_welch_test(xa, na, xb, nb, resolution(m),
-							  m != SUITE_M_OVER10MS, &k->w);
+							m != SUITE_M_OVER10MS, &k->w);
 					p[v->n++] = k->w.p;
 				}
 	reel_holm(p, v->n, o->plan->alpha, rej);

@@ -5,10 +5,10 @@
  * random 4 KiB ones, ~70% reads, arrivals ~ exponential at ~10k IOPS, issue a
  * few us after arrival, completion 50-2000 us later, a handful of processes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 
 #include "formats/reel.h"
 
@@ -20,10 +20,7 @@ static uint64_t rnd(void)
 	s ^= s << 17;
 	return s;
 }
-static double unif(void)
-{
-	return (double)(rnd() >> 11) / 9007199254740992.0;
-}
+static double unif(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
 int main(int argc, char **argv)
 {
@@ -34,10 +31,12 @@ int main(int argc, char **argv)
 	uint64_t n = strtoull(argv[1], NULL, 10);
 	if (argc > 3)
 		s ^= strtoull(argv[3], NULL, 10) * 0x2545F4914F6CDD1Dull;
-	struct reel_device d = {.id = 0, .name = "synthetic", .lbs = 512, .pbs = 4096,
-				.capacity = 64ull << 30};
-	struct reel_header h = {.source = "synthetic", .source_detail = "tests/bench/gen_reel",
-				.devices = &d, .ndevices = 1};
+	struct reel_device d = {
+	    .id = 0, .name = "synthetic", .lbs = 512, .pbs = 4096, .capacity = 64ull << 30};
+	struct reel_header h = {.source = "synthetic",
+				.source_detail = "tests/bench/gen_reel",
+				.devices = &d,
+				.ndevices = 1};
 	struct reel_writer *w;
 	if (reel_writer_open(&w, argv[2], -1, &h, REEL_W_OVERWRITE)) {
 		fprintf(stderr, "%s\n", reel_writer_errmsg(w));
@@ -56,7 +55,8 @@ int main(int argc, char **argv)
 		t += (int64_t)(-log(1 - unif()) * 100000.0) + 1;
 		int p = (int)(rnd() % 5);
 		r.has = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE | REEL_HAS_DEV |
-			REEL_HAS_PID | REEL_HAS_COMM | REEL_HAS_CPU | REEL_HAS_ERROR | REEL_HAS_FLAGS;
+			REEL_HAS_PID | REEL_HAS_COMM | REEL_HAS_CPU | REEL_HAS_ERROR |
+			REEL_HAS_FLAGS;
 		r.queue_ns = t;
 		r.issue_ns = t + 2000 + (int64_t)(rnd() % 3000);
 		r.complete_ns = r.issue_ns + 50000 + (int64_t)(rnd() % 1950000);

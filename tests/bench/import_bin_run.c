@@ -38,8 +38,8 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	char err[1024] = "";
 	int64_t t0 = reel_now_ns();
-	int rc = imp->run((const char *const *)argv + 2, (size_t)argc - 2, &o, w, &st, err,
-			  sizeof(err));
+	int rc =
+	    imp->run((const char *const *)argv + 2, (size_t)argc - 2, &o, w, &st, err, sizeof(err));
 	if (!rc)
 		rc = reel_writer_close(w);
 	else

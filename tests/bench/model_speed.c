@@ -12,10 +12,7 @@
 
 #include "model/model.h"
 
-static double secs(int64_t a, int64_t b)
-{
-	return (double)(b - a) / 1e9;
-}
+static double secs(int64_t a, int64_t b) { return (double)(b - a) / 1e9; }
 
 /* CPU time of this thread: the figures are per core, whatever else runs */
 static int64_t cpu_ns(void)
@@ -96,11 +93,14 @@ int main(int argc, char **argv)
 	double wr = (double)n / (secs(t1b, t2) - secs(t0, t1)) / 1e6; /* writer share of pass 2 */
 	double dec = (double)n / secs(t2b, t3) / 1e6, fit = (double)n / secs(t3, t4) / 1e6;
 	printf("   I/O generated            %zu (rate x%s)\n", n, argv[2]);
-	printf("   model gen                %6.1f M I/O/s   target >= 10: x%.2f   anchor reel_write %6.1f M I/O/s: x%.2f\n",
+	printf("   model gen                %6.1f M I/O/s   target >= 10: x%.2f   anchor "
+	       "reel_write %6.1f M I/O/s: x%.2f\n",
 	       gen, gen / 10, wr, gen / wr);
-	printf("   model fit                %6.1f M I/O/s   target >= 10: x%.2f   anchor decode (load) %6.1f M I/O/s: x%.2f\n",
+	printf("   model fit                %6.1f M I/O/s   target >= 10: x%.2f   anchor decode "
+	       "(load) %6.1f M I/O/s: x%.2f\n",
 	       fit, fit / 10, dec, fit / dec);
-	printf("   MODEL.json size          %zu bytes = %.4f%% of the %lld-byte trace (target <= 1%%)\n",
+	printf("   MODEL.json size          %zu bytes = %.4f%% of the %lld-byte trace (target <= "
+	       "1%%)\n",
 	       blen, 100.0 * (double)blen / (double)st.st_size, (long long)st.st_size);
 	free(buf);
 	model_trace_free(&tr);

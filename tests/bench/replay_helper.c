@@ -199,7 +199,8 @@ static int datagen(void)
 		for (size_t j = 0; j < sizeof(sz) / sizeof(sz[0]); j++) {
 			double in = 0, out = 0;
 			for (int k = 0; k < 32; k++) {
-				replay_datagen_fill(g, buf, sz[j], (uint64_t)k * sz[j], 0, (uint64_t)k * 7919);
+				replay_datagen_fill(g, buf, sz[j], (uint64_t)k * sz[j], 0,
+						    (uint64_t)k * 7919);
 				double r = replay_lz4_ratio(buf, sz[j]);
 				in += (double)sz[j];
 				out += (double)sz[j] / r;
@@ -210,8 +211,8 @@ static int datagen(void)
 			for (size_t done = 0; done < total / 4; done += sz[j])
 				replay_datagen_fill(g, buf, sz[j], done, 0, seq++);
 			double gbs = (double)(total / 4) / (now_s() - t) / 1e9;
-			printf("ratio R=%g size=%zu achieved=%.4f err_pct=%.2f gen_gbs=%.2f\n", Rs[i], sz[j],
-			       ratio, 100 * (ratio / Rs[i] - 1), gbs);
+			printf("ratio R=%g size=%zu achieved=%.4f err_pct=%.2f gen_gbs=%.2f\n",
+			       Rs[i], sz[j], ratio, 100 * (ratio / Rs[i] - 1), gbs);
 			if (fabs(ratio / Rs[i] - 1) > worst)
 				worst = fabs(ratio / Rs[i] - 1);
 			if (gbs < slowest)

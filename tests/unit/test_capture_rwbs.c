@@ -59,7 +59,8 @@ static void expect(const char *rwbs, uint32_t bytes, int op, unsigned flags)
 	uint8_t o = 0xff, f = 0xff;
 	int rc = capture_rwbs(rwbs, strlen(rwbs), bytes, &o, &f);
 	if (rc || o != op || f != flags) {
-		fprintf(stderr, "rwbs '%s' (%u bytes): got rc %d op %d flags %#x, want op %d flags %#x\n",
+		fprintf(stderr,
+			"rwbs '%s' (%u bytes): got rc %d op %d flags %#x, want op %d flags %#x\n",
 			rwbs, bytes, rc, o, f, op, flags);
 		exit(1);
 	}
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
 	/* not NUL-terminated within its 10 bytes, as in the event record */
 	char raw[10];
 	memcpy(raw, "RSMMMMMMMM", 10);
-	CHECK(capture_rwbs(raw, strnlen(raw, sizeof(raw)), 512, &o, &f) == 0 &&
-	      o == REEL_OP_READ && f == (REEL_FL_SYNC | REEL_FL_META));
+	CHECK(capture_rwbs(raw, strnlen(raw, sizeof(raw)), 512, &o, &f) == 0 && o == REEL_OP_READ &&
+	      f == (REEL_FL_SYNC | REEL_FL_META));
 	return 0;
 }

@@ -61,13 +61,13 @@ static int run_opts(int argc, char **argv, int *window, double *speed, int *mode
 {
 	static const char *const modes[] = {"none", "strict", NULL};
 	const struct reel_opt opts[] = {
-		OPT_INT('w', "window", "N", window, 1, 1 << 20, "window"),
-		OPT_DBL(0, "speed", "F", speed, 1e-6, 1e6, "speed"),
-		OPT_CHOICE(0, "order", "MODE", mode, modes, "order"),
-		OPT_CALLNUM(0, "qd", "xK", parse_xk, xk, "qd"),
-		OPT_SIZE(0, "bs", "SIZE", size, 512, 1 << 30, "block size"),
-		OPT_FLAG('q', "quiet", flag, "quiet"),
-		OPT_END,
+	    OPT_INT('w', "window", "N", window, 1, 1 << 20, "window"),
+	    OPT_DBL(0, "speed", "F", speed, 1e-6, 1e6, "speed"),
+	    OPT_CHOICE(0, "order", "MODE", mode, modes, "order"),
+	    OPT_CALLNUM(0, "qd", "xK", parse_xk, xk, "qd"),
+	    OPT_SIZE(0, "bs", "SIZE", size, 512, 1 << 30, "block size"),
+	    OPT_FLAG('q', "quiet", flag, "quiet"),
+	    OPT_END,
 	};
 	static const struct reel_cmd_doc doc = {.name = "test", .usage = "[options] FILE"};
 	return reel_opt_parse(&doc, opts, argc, argv);
@@ -78,15 +78,17 @@ static int test_opt_table_parses_and_checks(void)
 	int window = 4096, mode = 0, flag = 0;
 	double speed = 1, xk = 0;
 	uint64_t size = 0;
-	char *ok[] = {"test", "--window", "8", "--speed=0.5", "--order", "strict", "--qd", "x2",
-		      "FILE", "--bs", "4k", "-q", NULL};
+	char *ok[] = {"test", "--window", "8",	  "--speed=0.5", "--order", "strict", "--qd",
+		      "x2",   "FILE",	  "--bs", "4k",		 "-q",	    NULL};
 	int i = run_opts(12, ok, &window, &speed, &mode, &xk, &size, &flag);
 	CHECK(i == 11 && !strcmp(ok[i], "FILE")); /* operands are permuted last */
 	CHECK(window == 8 && speed == 0.5 && mode == 1 && xk == 2 && size == 4096 && flag == 1);
-	const char *bad[][2] = {{"--window", "abc"}, {"--window", "-1"}, {"--window", "0"},
-				{"--window", "99999999999999999999"}, {"--speed", "nan"},
-				{"--speed", "1e300"}, {"--speed", "-2"}, {"--order", "random"},
-				{"--qd", "32"}, {"--bs", "-4k"}, {"--bs", "2G"}, {"--window", "8x"}};
+	const char *bad[][2] = {{"--window", "abc"}, {"--window", "-1"},
+				{"--window", "0"},   {"--window", "99999999999999999999"},
+				{"--speed", "nan"},  {"--speed", "1e300"},
+				{"--speed", "-2"},   {"--order", "random"},
+				{"--qd", "32"},	     {"--bs", "-4k"},
+				{"--bs", "2G"},	     {"--window", "8x"}};
 	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
 		char *argv[] = {"test", (char *)bad[b][0], (char *)bad[b][1], NULL};
 		CHECK(run_opts(3, argv, &window, &speed, &mode, &xk, &size, &flag) ==
@@ -113,10 +115,10 @@ static int test_meta_keys_documented(void)
 	fclose(f);
 	doc[n] = 0;
 	int missing = 0;
-#define CHECK_ROW(id, key, type, writer, meaning)                                     \
-	if (!strstr(doc, "| `" key "` | " #type " | " writer " |")) {                 \
-		fprintf(stderr, "FORMAT.md lacks the row for %s (%s)\n", key, #type); \
-		missing++;                                                            \
+#define CHECK_ROW(id, key, type, writer, meaning)                                                  \
+	if (!strstr(doc, "| `" key "` | " #type " | " writer " |")) {                              \
+		fprintf(stderr, "FORMAT.md lacks the row for %s (%s)\n", key, #type);              \
+		missing++;                                                                         \
 	}
 	REEL_META_KEYS(CHECK_ROW)
 #undef CHECK_ROW

@@ -46,8 +46,8 @@ int main(void)
 	CHECK(fd >= 0);
 	close(fd);
 	struct reel_device devs[2] = {
-		{.id = 0, .name = "sda", .major = 8, .minor = 0, .lbs = 512},
-		{.id = 3, .name = "my disk", .lbs = 512},
+	    {.id = 0, .name = "sda", .major = 8, .minor = 0, .lbs = 512},
+	    {.id = 3, .name = "my disk", .lbs = 512},
 	};
 	struct reel_header h = {.source = "test", .devices = devs, .ndevices = 2};
 	struct reel_writer *w;
@@ -58,23 +58,44 @@ int main(void)
 	/* I/O 1: a read, Q 0, D 1000, C 5000; I/O 2: a sync write, Q 2000,
 	 * D 3000, C 4000 (completes before I/O 1); I/O 3: discard, queue only;
 	 * I/O 4: flush with preflush+fua flags set, error -5 */
-	struct reel_rec r1 = {.queue_ns = 0, .issue_ns = 1000, .complete_ns = 5000,
-			      .offset = 4096, .length = 8192, .pid = 42, .comm = (uint32_t)kw,
-			      .dev = 0, .cpu = 1, .error = 0, .op = REEL_OP_READ,
+	struct reel_rec r1 = {.queue_ns = 0,
+			      .issue_ns = 1000,
+			      .complete_ns = 5000,
+			      .offset = 4096,
+			      .length = 8192,
+			      .pid = 42,
+			      .comm = (uint32_t)kw,
+			      .dev = 0,
+			      .cpu = 1,
+			      .error = 0,
+			      .op = REEL_OP_READ,
 			      .flags = REEL_FL_READAHEAD,
 			      .has = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE |
 				     REEL_HAS_DEV | REEL_HAS_PID | REEL_HAS_COMM | REEL_HAS_CPU |
 				     REEL_HAS_ERROR | REEL_HAS_FLAGS};
-	struct reel_rec r2 = {.queue_ns = 2000, .issue_ns = 3000, .complete_ns = 4000,
-			      .offset = 1048576, .length = 4096, .pid = 7, .comm = (uint32_t)odd,
-			      .dev = 3, .op = REEL_OP_WRITE, .flags = REEL_FL_SYNC,
+	struct reel_rec r2 = {.queue_ns = 2000,
+			      .issue_ns = 3000,
+			      .complete_ns = 4000,
+			      .offset = 1048576,
+			      .length = 4096,
+			      .pid = 7,
+			      .comm = (uint32_t)odd,
+			      .dev = 3,
+			      .op = REEL_OP_WRITE,
+			      .flags = REEL_FL_SYNC,
 			      .has = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE |
 				     REEL_HAS_DEV | REEL_HAS_PID | REEL_HAS_COMM | REEL_HAS_FLAGS};
-	struct reel_rec r3 = {.queue_ns = 1500000000, .offset = 0, .length = 1 << 20,
-			      .dev = 0, .op = REEL_OP_DISCARD,
+	struct reel_rec r3 = {.queue_ns = 1500000000,
+			      .offset = 0,
+			      .length = 1 << 20,
+			      .dev = 0,
+			      .op = REEL_OP_DISCARD,
 			      .has = REEL_HAS_QUEUE | REEL_HAS_DEV | REEL_HAS_FLAGS};
-	struct reel_rec r4 = {.queue_ns = 1500000100, .complete_ns = 1500000900, .dev = 0,
-			      .op = REEL_OP_FLUSH, .flags = REEL_FL_PREFLUSH | REEL_FL_FUA,
+	struct reel_rec r4 = {.queue_ns = 1500000100,
+			      .complete_ns = 1500000900,
+			      .dev = 0,
+			      .op = REEL_OP_FLUSH,
+			      .flags = REEL_FL_PREFLUSH | REEL_FL_FUA,
 			      .error = -5,
 			      .has = REEL_HAS_QUEUE | REEL_HAS_COMPLETE | REEL_HAS_DEV |
 				     REEL_HAS_FLAGS | REEL_HAS_ERROR};
@@ -86,12 +107,13 @@ int main(void)
 
 	int bad = 0;
 	char *csv = run(&reel_exp_csv);
-	bad |= expect("csv", csv,
-		      "queue_ns,issue_ns,complete_ns,op,flags,dev,offset,length,pid,comm,cpu,error\n"
-		      "0,1000,5000,read,readahead,0,4096,8192,42,kworker/0:1,1,0\n"
-		      "2000,3000,4000,write,sync,3,1048576,4096,7,\"a,\"\"b\"\"\",,\n"
-		      "1500000000,,,discard,none,0,0,1048576,,,,\n"
-		      "1500000100,,1500000900,flush,fua|preflush,0,0,0,,,,-5\n");
+	bad |=
+	    expect("csv", csv,
+		   "queue_ns,issue_ns,complete_ns,op,flags,dev,offset,length,pid,comm,cpu,error\n"
+		   "0,1000,5000,read,readahead,0,4096,8192,42,kworker/0:1,1,0\n"
+		   "2000,3000,4000,write,sync,3,1048576,4096,7,\"a,\"\"b\"\"\",,\n"
+		   "1500000000,,,discard,none,0,0,1048576,,,,\n"
+		   "1500000100,,1500000900,flush,fua|preflush,0,0,0,,,,-5\n");
 	free(csv);
 
 	char *bp = run(&reel_exp_blkparse);

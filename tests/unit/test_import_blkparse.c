@@ -66,31 +66,31 @@ static void spill(const char *path, const char *text)
 }
 
 static const char crafted[] =
-	"#Maj,Mn CPU   SeqNo     Seconds     PID  Evt Typ Sector   +Len Description\n"
-	"  8,0    0        0     0.000000000     0  m   N cfq schedule dispatch\n"
-	"  8,16   0        1     0.000001000   100  A   R 2048 + 16 <- (8,17) 0\n"
-	"  8,16   0        2     0.000002000   100  Q   R 2048 + 16 [my prog]\n"
-	"  8,16   0        3     0.000003000   100  X   R 2048 / 2056 [my prog]\n"
-	"  8,16   0        4     0.000004000   100  G   R 2048 + 8 [my prog]\n"
-	"  8,16   0        5     0.000004500   100  P   N [my prog]\n"
-	"  8,16   0        6     0.000005000   100  Q   R 2056 + 8 [my prog]\n"
-	"  8,16   0        7     0.000006000   100  G   R 2056 + 8 [my prog]\n"
-	"  8,16   0        8     0.000006500   100  U   N [my prog] 1\n"
-	"  8,16   0        9     0.000007000   100  D   R 2048 + 8 (    3000) [my prog]\n"
-	"  8,16   0       10     0.000008000   100  D   R 2056 + 8 (    2000) [my prog]\n"
-	"  8,16   1        1     0.000009000     0  C   R 2056 + 8 (    1000) [0]\n"
-	"  8,16   1        2     0.000010000     0  C   R 2048 + 8 (    3000) [65531]\n"
-	"  8,16   0       11     0.000011000   200  Q  DS 4096 + 2048 [fstrim]\n"
-	"  8,16   0       12     0.000011500   200  D   R 36 (12 34 56) [scsi_id]\n"
-	"  8,16   0       13     0.000012000   200  G  DS 4096 + 2048 [fstrim]\n"
-	"  8,16   0       14     0.000013000   200  D  DS 4096 + 2048 [fstrim]\n"
-	"  8,16   0       15     0.000014000     0  C  DS 4096 + 2048 [0]\n"
-	"  8,16   0       16     1.000000000   300  Q  RA 9000 + 8 [reader]\n"
-	"\n"
-	"CPU0 (sdb):\n"
-	" Reads Queued:           2,        8KiB\t Writes Queued:           0,        0KiB\n"
-	"Total (sdb):\n"
-	"Events (sdb): 18 entries\n";
+    "#Maj,Mn CPU   SeqNo     Seconds     PID  Evt Typ Sector   +Len Description\n"
+    "  8,0    0        0     0.000000000     0  m   N cfq schedule dispatch\n"
+    "  8,16   0        1     0.000001000   100  A   R 2048 + 16 <- (8,17) 0\n"
+    "  8,16   0        2     0.000002000   100  Q   R 2048 + 16 [my prog]\n"
+    "  8,16   0        3     0.000003000   100  X   R 2048 / 2056 [my prog]\n"
+    "  8,16   0        4     0.000004000   100  G   R 2048 + 8 [my prog]\n"
+    "  8,16   0        5     0.000004500   100  P   N [my prog]\n"
+    "  8,16   0        6     0.000005000   100  Q   R 2056 + 8 [my prog]\n"
+    "  8,16   0        7     0.000006000   100  G   R 2056 + 8 [my prog]\n"
+    "  8,16   0        8     0.000006500   100  U   N [my prog] 1\n"
+    "  8,16   0        9     0.000007000   100  D   R 2048 + 8 (    3000) [my prog]\n"
+    "  8,16   0       10     0.000008000   100  D   R 2056 + 8 (    2000) [my prog]\n"
+    "  8,16   1        1     0.000009000     0  C   R 2056 + 8 (    1000) [0]\n"
+    "  8,16   1        2     0.000010000     0  C   R 2048 + 8 (    3000) [65531]\n"
+    "  8,16   0       11     0.000011000   200  Q  DS 4096 + 2048 [fstrim]\n"
+    "  8,16   0       12     0.000011500   200  D   R 36 (12 34 56) [scsi_id]\n"
+    "  8,16   0       13     0.000012000   200  G  DS 4096 + 2048 [fstrim]\n"
+    "  8,16   0       14     0.000013000   200  D  DS 4096 + 2048 [fstrim]\n"
+    "  8,16   0       15     0.000014000     0  C  DS 4096 + 2048 [0]\n"
+    "  8,16   0       16     1.000000000   300  Q  RA 9000 + 8 [reader]\n"
+    "\n"
+    "CPU0 (sdb):\n"
+    " Reads Queued:           2,        8KiB\t Writes Queued:           0,        0KiB\n"
+    "Total (sdb):\n"
+    "Events (sdb): 18 entries\n";
 
 /* the scratch directory goes even when a check fails (exit) */
 static void cleanup(void)
@@ -102,10 +102,7 @@ static void cleanup(void)
 }
 
 /* Where the crafted cases write their text. */
-static void crafted_path(char *p, size_t len)
-{
-	snprintf(p, len, "%s/crafted.txt", tmpdir);
-}
+static void crafted_path(char *p, size_t len) { snprintf(p, len, "%s/crafted.txt", tmpdir); }
 
 /* crafted: a split read with a completion error after a remap, messages,
  * plugs, a passthrough line, "(elapsed)" columns, blkparse's summary */
@@ -114,8 +111,8 @@ static int test_crafted_split_remap_error(void)
 	char p[600];
 	crafted_path(p, sizeof(p));
 	spill(p, crafted);
-	CHECK_EQ(reel_importer_find("blkparse")->detect((const unsigned char *)crafted,
-							 sizeof(crafted) - 1, p),
+	CHECK_EQ(reel_importer_find("blkparse")
+		     ->detect((const unsigned char *)crafted, sizeof(crafted) - 1, p),
 		 95);
 	CHECK_EQ(import(p, 0), 0);
 	CHECK_EQ(nrecs, 3);
@@ -148,21 +145,21 @@ static int test_crafted_split_remap_error(void)
 static int test_bad_lines_name_file_line(void)
 {
 	static const char *bad_lines[] = {
-		"  8,16   0        4     0.00000x000   100  Q   R 2048 + 8 [p]\n",
-		"  8,16   0        4     0.000004000   100  Q   R 2048 + 8\n",
-		"  8,16   0        4     0.000004000   100  Q   Z 2048 + 8 [p]\n",
-		"  8,16   0        4     0.000004000   100  A   R 2048 + 8 <- 8,1 5\n",
-		"  8,16   0        4     0.000004000   100  C   R 2048 + 8 [ok]\n",
-		"  8;16   0        4     0.000004000   100  Q   R 2048 + 8 [p]\n",
-		"hello world\n",
+	    "  8,16   0        4     0.00000x000   100  Q   R 2048 + 8 [p]\n",
+	    "  8,16   0        4     0.000004000   100  Q   R 2048 + 8\n",
+	    "  8,16   0        4     0.000004000   100  Q   Z 2048 + 8 [p]\n",
+	    "  8,16   0        4     0.000004000   100  A   R 2048 + 8 <- 8,1 5\n",
+	    "  8,16   0        4     0.000004000   100  C   R 2048 + 8 [ok]\n",
+	    "  8;16   0        4     0.000004000   100  Q   R 2048 + 8 [p]\n",
+	    "hello world\n",
 	};
 	char p[600];
 	crafted_path(p, sizeof(p));
 	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
 		static const char good[] =
-			"# a header\n"
-			"  8,16   0        1     0.000001000   100  Q   R 2048 + 16 [my prog]\n"
-			"  8,16   0        2     0.000002000   100  G   R 2048 + 16 [my prog]\n";
+		    "# a header\n"
+		    "  8,16   0        1     0.000001000   100  Q   R 2048 + 16 [my prog]\n"
+		    "  8,16   0        2     0.000002000   100  G   R 2048 + 16 [my prog]\n";
 		char text[4096];
 		snprintf(text, sizeof(text), "%s%s%s", good, bad_lines[i],
 			 "  8,16   0       99     2.000000000   100  Q   W 1 + 1 [p]\n");
@@ -215,7 +212,8 @@ static void count_real_lines(void)
 		if (!strncmp(line, "Total (", 7))
 			total = 1;
 		long rq, wq;
-		if (total && sscanf(line, " Reads Queued: %ld, %*s Writes Queued: %ld,", &rq, &wq) == 2)
+		if (total &&
+		    sscanf(line, " Reads Queued: %ld, %*s Writes Queued: %ld,", &rq, &wq) == 2)
 			queued = rq + wq;
 	}
 	fclose(f);

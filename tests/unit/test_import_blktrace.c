@@ -156,7 +156,8 @@ static unsigned char *convert(const unsigned char *in, size_t len, int v8, int b
 		uint64_t act64 = action;
 		if (be) {
 			m = sw32(m), seq = sw32(seq), time = sw64(time), sector = sw64(sector);
-			bytes = sw32(bytes), action = sw32(action), pid = sw32(pid), dev = sw32(dev);
+			bytes = sw32(bytes), action = sw32(action), pid = sw32(pid),
+			dev = sw32(dev);
 			cpu = sw32(cpu), err = sw16(err);
 			act64 = sw64(act64);
 		}
@@ -348,7 +349,8 @@ static int test_piped_stream(void)
 	for (int first1 = 0; first1 < 4; first1++) {
 		/* 0.5 s chunks, then CPU 1 first in 0.5 s and 1.5 s chunks */
 		uint64_t period = first1 == 3 ? 1500000000ull : 500000000ull;
-		size_t sl = piped_stream(b0, l0, b1, l1, first1 & 1 || first1 == 2, period, p, sizeof(p));
+		size_t sl =
+		    piped_stream(b0, l0, b1, l1, first1 & 1 || first1 == 2, period, p, sizeof(p));
 		CHECK_EQ(sl, l0 + l1);
 		const char *pp[] = {p};
 		CHECK_EQ(import("blktrace", pp, 1, 0, &r, err, sizeof(err)), 0);
@@ -363,7 +365,8 @@ static int test_v8_and_big_endian(void)
 	for (int v = 0; v < 3; v++) {
 		int v8 = v != 1, be = v != 0;
 		size_t c0, c1;
-		unsigned char *x0 = convert(b0, l0, v8, be, &c0), *x1 = convert(b1, l1, v8, be, &c1);
+		unsigned char *x0 = convert(b0, l0, v8, be, &c0),
+			      *x1 = convert(b1, l1, v8, be, &c1);
 		char nb[600], nf[700];
 		snprintf(nb, sizeof(nb), "%s/v%d%s", tmpdir, v8 ? 8 : 7, be ? "be" : "le");
 		snprintf(nf, sizeof(nf), "%s.blktrace.0", nb);

@@ -12,7 +12,7 @@
 #include "tests/unit/unit.h"
 
 extern const struct reel_importer reel_imp_msr, reel_imp_spc, reel_imp_fiu, reel_imp_disksim,
-	reel_imp_alibaba, reel_imp_tencent, reel_imp_fio;
+    reel_imp_alibaba, reel_imp_tencent, reel_imp_fio;
 
 static int64_t dec(const char *s, int64_t scale)
 {
@@ -23,9 +23,9 @@ static int64_t dec(const char *s, int64_t scale)
 
 static const char *best(const char *sample)
 {
-	const struct reel_importer *all[] = {&reel_imp_msr,     &reel_imp_spc,	   &reel_imp_fiu,
-					     &reel_imp_disksim, &reel_imp_alibaba, &reel_imp_tencent,
-					     &reel_imp_fio};
+	const struct reel_importer *all[] = {
+	    &reel_imp_msr,     &reel_imp_spc,	  &reel_imp_fiu, &reel_imp_disksim,
+	    &reel_imp_alibaba, &reel_imp_tencent, &reel_imp_fio};
 	const char *name = "none";
 	int top = 0;
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
@@ -122,19 +122,23 @@ int main(void)
 
 	/* detection */
 	CHECK(!strcmp(best("128166410318060999,wdev,1,Write,3165323264,4096,1189\n"
-			   "128166410318061023,wdev,1,Read,3154124800,4096,1166\n"), "msr"));
+			   "128166410318061023,wdev,1,Read,3154124800,4096,1166\n"),
+		      "msr"));
 	CHECK(!strcmp(best("Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"
-			   "128166410318060999,wdev,1,Write,3165323264,4096,1189\n"), "msr"));
+			   "128166410318060999,wdev,1,Write,3165323264,4096,1189\n"),
+		      "msr"));
 	CHECK(!strcmp(best("0,303567,3584,w,0.000000\n1,55590,3072,r,0.000026\n"), "spc"));
 	CHECK(!strcmp(best("419,W,307560448,16384,1577808000000147\n"), "alibaba"));
 	CHECK(!strcmp(best("1538323200,12345,8,1,1283\n1538323200,800,16,0,1283\n"), "tencent"));
 	CHECK(!strcmp(best("0.5 0 100 8 1\n2.25 1 200 16 0\n"), "disksim"));
 	CHECK(!strcmp(best("89966811921625 4257 nfsd 488846200 8 W 6 0 "
-			   "2c4787c7671c2f638777c4ab72859ce1\n"), "fiu"));
+			   "2c4787c7671c2f638777c4ab72859ce1\n"),
+		      "fiu"));
 	CHECK(!strcmp(best("fio version 2 iolog\n/dev/sda add\n"), "fio"));
 	CHECK(!strcmp(best("fio version 3 iolog\n0 /dev/sda add\n"), "fio"));
-	CHECK(!strcmp(best("  8,0    3        1     0.000000000   697  Q   W 223490 + 8 [kjournald]\n"),
-		      "none"));
+	CHECK(!strcmp(
+	    best("  8,0    3        1     0.000000000   697  Q   W 223490 + 8 [kjournald]\n"),
+	    "none"));
 	CHECK(!strcmp(best("hello world\n"), "none"));
 	CHECK(!strcmp(best("a,b,c\n1,2,3\n"), "none"));
 	return 0;

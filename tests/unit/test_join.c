@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/unit/unit.h"
 #include "formats/reel.h"
+#include "tests/unit/unit.h"
 
 #define DEV(ma, mi) reel_devt(ma, mi)
 #define MAXR 64
@@ -308,7 +308,7 @@ static int test_missing_orphan_out_of_order(void)
 	ev('D', 132, sda, 48, 8, "R");
 	complete_err(140, sda, 48, 8, 0);
 	complete_err(150, sda, 32, 8, 65531); /* u16 -EIO as blktrace stores it */
-	ev('C', 160, sda, 777, 8, "R");       /* orphan */
+	ev('C', 160, sda, 777, 8, "R");	      /* orphan */
 	end();
 	CHECK_EQ(ngot, 4);
 	check_rec(0, 100, -1, -1, 8, 8);

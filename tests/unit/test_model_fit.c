@@ -45,7 +45,8 @@ static void make_trace(struct model_trace *tr, size_t n)
 		struct reel_rec r = {0};
 		r.queue_ns = t;
 		r.op = (uint8_t)op;
-		r.length = urand() < 0.6 ? 4096 : (urand() < 0.5 ? 65536 : 4096u << (int)(urand() * 4));
+		r.length =
+		    urand() < 0.6 ? 4096 : (urand() < 0.5 ? 65536 : 4096u << (int)(urand() * 4));
 		r.offset = cursor;
 		r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
 		cursor += r.length;
@@ -55,7 +56,8 @@ static void make_trace(struct model_trace *tr, size_t n)
 	CHECK(model_trace_sort(tr) == 0);
 }
 
-static void gen_trace(const struct model *m, const struct model_gen_opts *o, struct model_trace *out)
+static void gen_trace(const struct model *m, const struct model_gen_opts *o,
+		      struct model_trace *out)
 {
 	struct model_gen *g;
 	memset(out, 0, sizeof(*out));
@@ -111,7 +113,8 @@ static void test_determinism(const struct model *m)
 	gen_trace(m, &go, &b);
 	gen_trace(m, &go, &b2);
 	CHECK_EQ(b.n, b2.n);
-	CHECK(!memcmp(b.t, b2.t, b.n * sizeof(*b.t)) && !memcmp(b.off, b2.off, b.n * sizeof(*b.off)));
+	CHECK(!memcmp(b.t, b2.t, b.n * sizeof(*b.t)) &&
+	      !memcmp(b.off, b2.off, b.n * sizeof(*b.off)));
 	go.seed = 2;
 	gen_trace(m, &go, &b3);
 	CHECK(b3.n != b.n || memcmp(b.off, b3.off, b.n * sizeof(*b.off)));
@@ -209,8 +212,7 @@ static void test_json_gzip(const struct model *m)
 
 /* The model's text with the first NEEDLE replaced by REPL is refused, the
  * message holding WANT (the field's path, or the line of a syntax error). */
-static void check_refused(const char *json, const char *needle, const char *repl,
-			  const char *want)
+static void check_refused(const char *json, const char *needle, const char *repl, const char *want)
 {
 	char err[512];
 	const char *p = strstr(json, needle);
@@ -242,33 +244,33 @@ static void test_json_refused(const struct model *m)
 	static const struct {
 		const char *needle, *repl, *want;
 	} cases[] = {
-		{"\"duration_ns\": ", "\"duration_ns\": -", "model.duration_ns"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": NaN", "quantum_ns: not a finite number"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": Infinity", "quantum_ns: not a finite"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": 1e400", "quantum_ns: not a finite"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": \"1\"", "model.quantum_ns: wrong type"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": null", "model.quantum_ns: wrong type"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": 99999999999999999999", "quantum_ns: 1.8"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": tru", "line 8 col"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": +1", "line 8 col"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": 1e", "line 8 col"},
-		{"\"quantum_ns\": 1", "\"quantum_ns\": 1,", "line 8 col"},
-		{"\"version\": 1,", "\"version\": 1,,", "line 3 col"},
-		{"\"version\": 1,", "\"version\": 1, /* c */", "line 3 col"},
-		{"\"version\": 1,", "'version': 1,", "line 3 col"},
-		{"\"naive\":", "\"naive\" :: ", "line 4 col"},
-		{"\"source\": \"", "\"source\": \"a\tb", "line 5 col"},
-		{"\"source\": \"", "\"source\": \"\\u0000", "source: \\u0000"},
-		{"\"source\": \"", "\"source\": \"\\x", "line 5 col"},
-		{"\"format\": \"ioreel-model\"", "\"format\": \"x\"", "format is \"x\""},
-		{"\"version\": 1", "\"version\": 2", "model.version: 2 is outside [1, 1]"},
-		{"\"count\": ", "\"cnt\": ", "field \"count\" is missing"},
-		{"\"phase\": [0", "\"phase\": [99", "windows.phase[0]: a phase number"},
-		{"\"op_next\": [[", "\"op_next\": [[2, ", "phases[0].op_next[0]: expected 5"},
-		{"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [", "line "},
-		{"\"align\": ", "\"align\": 3", "devices[0].align"},
-		{"\"bounds\": [0", "\"bounds\": [1", "devices[0].regions.bounds"},
-		{"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "line "},
+	    {"\"duration_ns\": ", "\"duration_ns\": -", "model.duration_ns"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": NaN", "quantum_ns: not a finite number"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": Infinity", "quantum_ns: not a finite"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e400", "quantum_ns: not a finite"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": \"1\"", "model.quantum_ns: wrong type"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": null", "model.quantum_ns: wrong type"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 99999999999999999999", "quantum_ns: 1.8"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": tru", "line 8 col"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": +1", "line 8 col"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e", "line 8 col"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1,", "line 8 col"},
+	    {"\"version\": 1,", "\"version\": 1,,", "line 3 col"},
+	    {"\"version\": 1,", "\"version\": 1, /* c */", "line 3 col"},
+	    {"\"version\": 1,", "'version': 1,", "line 3 col"},
+	    {"\"naive\":", "\"naive\" :: ", "line 4 col"},
+	    {"\"source\": \"", "\"source\": \"a\tb", "line 5 col"},
+	    {"\"source\": \"", "\"source\": \"\\u0000", "source: \\u0000"},
+	    {"\"source\": \"", "\"source\": \"\\x", "line 5 col"},
+	    {"\"format\": \"ioreel-model\"", "\"format\": \"x\"", "format is \"x\""},
+	    {"\"version\": 1", "\"version\": 2", "model.version: 2 is outside [1, 1]"},
+	    {"\"count\": ", "\"cnt\": ", "field \"count\" is missing"},
+	    {"\"phase\": [0", "\"phase\": [99", "windows.phase[0]: a phase number"},
+	    {"\"op_next\": [[", "\"op_next\": [[2, ", "phases[0].op_next[0]: expected 5"},
+	    {"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [", "line "},
+	    {"\"align\": ", "\"align\": 3", "devices[0].align"},
+	    {"\"bounds\": [0", "\"bounds\": [1", "devices[0].regions.bounds"},
+	    {"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "line "},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_refused(j, cases[i].needle, cases[i].repl, cases[i].want);

@@ -53,7 +53,9 @@ static int test_folders(void)
 static int test_term_escape(void)
 {
 	char out[64];
-	plots_term_escape(out, sizeof(out), "a\x1b[31mb\x07\x7f\xc2\x9b" "c\xc3\xa9");
+	plots_term_escape(out, sizeof(out),
+			  "a\x1b[31mb\x07\x7f\xc2\x9b"
+			  "c\xc3\xa9");
 	CHECK(!strcmp(out, "a\\x1b[31mb\\x07\\x7f\\x9bc\xc3\xa9"));
 	plots_term_escape(out, 6, "\x1b\x1b");
 	CHECK(!strcmp(out, "\\x1b")); /* cut at a whole escape */

@@ -40,10 +40,10 @@ struct truth {
 /* A replay result: writes slower for "random" (speed factor). */
 static void write_result(const char *path, const char *data, double slow, struct truth *t)
 {
-	struct reel_device d0 = {.id = 0, .name = "loop9", .lbs = 512, .pbs = 512,
-				 .capacity = 1ull << 30};
-	struct reel_header h = {.source = "replay", .source_detail = "unit", .devices = &d0,
-				.ndevices = 1};
+	struct reel_device d0 = {
+	    .id = 0, .name = "loop9", .lbs = 512, .pbs = 512, .capacity = 1ull << 30};
+	struct reel_header h = {
+	    .source = "replay", .source_detail = "unit", .devices = &d0, .ndevices = 1};
 	struct reel_writer *w;
 	CHECK_EQ(reel_writer_open(&w, path, -1, &h, REEL_W_OVERWRITE), 0);
 	CHECK_EQ(reel_writer_meta_str(w, REEL_META_REPLAY_TRACE, "/tmp/x.reel"), 0);
@@ -87,10 +87,7 @@ static void write_result(const char *path, const char *data, double slow, struct
 	CHECK_EQ(reel_writer_close(w), 0);
 }
 
-static int near(double a, double b, double rel)
-{
-	return fabs(a - b) <= rel * fabs(b) + 1e-9;
-}
+static int near(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b) + 1e-9; }
 
 int main(void)
 {
@@ -156,7 +153,8 @@ int main(void)
 		CHECK_EQ(bytes, t->bytes[0] + t->bytes[1]);
 		CHECK(near(busy, t->busy_ns, 1e-9));
 		CHECK(r->npoints > 0 && r->npoints <= PLOTS_MAP_POINTS + 1);
-		CHECK(strstr(r->label, "loop9") && strstr(r->label, "qd4") && strstr(r->label, "libaio"));
+		CHECK(strstr(r->label, "loop9") && strstr(r->label, "qd4") &&
+		      strstr(r->label, "libaio"));
 	}
 	CHECK(strstr(runs[0]->label, "ratio:2") && strstr(runs[1]->label, "random"));
 	CHECK_EQ(runs[0]->interval_ns, runs[1]->interval_ns);

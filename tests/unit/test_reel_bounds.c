@@ -29,12 +29,14 @@ static int test_crafted_files_refused(void)
 	static const struct {
 		const char *file, *why;
 	} cases[] = {
-		{"oob-time-max.reel", "chunk 0 at byte 196: record 1: queue time 9223372036854775802 ns"},
-		{"oob-time-span.reel", "record 0: queue time -9223372036854775807 ns is beyond +-2^62"},
-		{"oob-latency.reel", "record 0: issue time"},
-		{"oob-issue-only.reel", "record 0: issue time 9223372036854775807"},
-		{"oob-offset-wrap.reel", "record 0: offset 18446744073709547520 + length 8192 is beyond 2^63"},
-		{"oob-huge-length.reel", "record 0: offset 9223372036854775807 + length 4294967295"},
+	    {"oob-time-max.reel",
+	     "chunk 0 at byte 196: record 1: queue time 9223372036854775802 ns"},
+	    {"oob-time-span.reel", "record 0: queue time -9223372036854775807 ns is beyond +-2^62"},
+	    {"oob-latency.reel", "record 0: issue time"},
+	    {"oob-issue-only.reel", "record 0: issue time 9223372036854775807"},
+	    {"oob-offset-wrap.reel",
+	     "record 0: offset 18446744073709547520 + length 8192 is beyond 2^63"},
+	    {"oob-huge-length.reel", "record 0: offset 9223372036854775807 + length 4294967295"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[256], msg[1024];

@@ -50,10 +50,18 @@ static void make_rec(uint64_t i, struct reel_rec *r, uint32_t *comms)
 
 static size_t write_file(const char *path)
 {
-	struct reel_device d0 = {.id = 0, .name = "loop7", .major = 7, .minor = 7, .lbs = 512,
-				 .pbs = 4096, .capacity = 1ull << 30};
-	struct reel_header h = {.start_unix_ns = 1700000000000000000ll, .source = "test",
-				.source_detail = "unit", .devices = &d0, .ndevices = 1};
+	struct reel_device d0 = {.id = 0,
+				 .name = "loop7",
+				 .major = 7,
+				 .minor = 7,
+				 .lbs = 512,
+				 .pbs = 4096,
+				 .capacity = 1ull << 30};
+	struct reel_header h = {.start_unix_ns = 1700000000000000000ll,
+				.source = "test",
+				.source_detail = "unit",
+				.devices = &d0,
+				.ndevices = 1};
 	struct reel_writer *w;
 	CHECK_EQ(reel_writer_open(&w, path, -1, &h, REEL_W_OVERWRITE), 0);
 	CHECK_EQ(reel_writer_meta_str(w, "test.kind", "roundtrip"), 0);
@@ -204,7 +212,8 @@ int main(void)
 		copy_prefix(path, cut, cutat);
 		long n = count_records(cut, 0, &rc, msg, sizeof(msg));
 		CHECK_EQ(rc, 0);
-		if (!(n == 0 || n == 65536 || n == 131072 || n == N)) fprintf(stderr, "cut %zu n=%ld %s\n", cutat, n, msg);
+		if (!(n == 0 || n == 65536 || n == 131072 || n == N))
+			fprintf(stderr, "cut %zu n=%ld %s\n", cutat, n, msg);
 		CHECK(n == 0 || n == 65536 || n == 131072 || n == N);
 		CHECK(strstr(msg, "cut short") && strstr(msg, "complete=0"));
 		CHECK(n >= prev);

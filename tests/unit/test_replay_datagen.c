@@ -10,10 +10,7 @@
 #include "replay/replay.h"
 
 /* histograms take ns >= 0: an early issue counts as 0 */
-static inline uint64_t ns_nonneg(int64_t v)
-{
-	return v < 0 ? 0 : (uint64_t)v;
-}
+static inline uint64_t ns_nonneg(int64_t v) { return v < 0 ? 0 : (uint64_t)v; }
 #include "tests/unit/unit.h"
 
 static void check_ratio(double R, size_t len, unsigned char *buf)
@@ -31,7 +28,8 @@ static void check_ratio(double R, size_t len, unsigned char *buf)
 				    12345 + 977 * k);
 		double r = replay_lz4_ratio(buf, len);
 		if (fabs(r / R - 1) > 0.02) {
-			fprintf(stderr, "ratio:%g len %zu block %d: LZ4 ratio %.4f (off by %.2f%%)\n", R,
+			fprintf(stderr,
+				"ratio:%g len %zu block %d: LZ4 ratio %.4f (off by %.2f%%)\n", R,
 				len, k, r, 100 * (r / R - 1));
 			exit(1);
 		}
@@ -50,7 +48,8 @@ int main(void)
 	unsigned char *buf = aligned_alloc(4096, 1 << 20);
 	CHECK(buf);
 	static const double Rs[] = {1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12, 15, 17, 20};
-	static const size_t sizes[] = {4096, 8192, 12288, 16384, 32768, 65536, 131072, 262144, 1048576};
+	static const size_t sizes[] = {4096,  8192,   12288,  16384,  32768,
+				       65536, 131072, 262144, 1048576};
 	for (size_t i = 0; i < sizeof Rs / sizeof Rs[0]; i++)
 		for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
 			check_ratio(Rs[i], sizes[j], buf);
@@ -135,7 +134,8 @@ int main(void)
 		int64_t exact = v[(size_t)ceil(qs[i] * 100000) - 1];
 		int64_t got = (int64_t)reel_hist_quantile(&h, qs[i]);
 		if (fabs((double)got / (double)exact - 1) > 0.01) {
-			fprintf(stderr, "q%g: %lld vs exact %lld\n", qs[i], (long long)got, (long long)exact);
+			fprintf(stderr, "q%g: %lld vs exact %lld\n", qs[i], (long long)got,
+				(long long)exact);
 			return 1;
 		}
 	}

@@ -5,14 +5,12 @@
  *   gen OUT.reel key=value...   write a synthetic trace:
  *       n=COUNT iops=RATE bs=BYTES[:BYTES] rw=read|write|mix:PCT(writes)
  *       lat=NS (completion - issue) devs=N flush=K (every Kth is a flush)
- *       discard=K zeroes=K (every Kth a discard / write-zeroes) misalign=1 base=BYTES noissue=1 nocomplete=1 seed=S
- *       span=BYTES (offsets repeat within the span instead of being disjoint)
- *     Offsets are disjoint: I/O i gets slot perm(i) of max-bs bytes.
- *   verify RESULT.reel TARGET[,TARGET...]   check every write's stamps on the
- *       targets and print key=value facts about the result:
- *       ios writes errors stamped_pieces bad_pieces issue_p50_ns issue_p99_ns
- *       duration_ns trace_duration_ns interrupted max_inflight ratio_readback
- *       order_violations
+ *       discard=K zeroes=K (every Kth a discard / write-zeroes) misalign=1 base=BYTES noissue=1
+ * nocomplete=1 seed=S span=BYTES (offsets repeat within the span instead of being disjoint) Offsets
+ * are disjoint: I/O i gets slot perm(i) of max-bs bytes. verify RESULT.reel TARGET[,TARGET...]
+ * check every write's stamps on the targets and print key=value facts about the result: ios writes
+ * errors stamped_pieces bad_pieces issue_p50_ns issue_p99_ns duration_ns trace_duration_ns
+ * interrupted max_inflight ratio_readback order_violations
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,8 +70,10 @@ static int gen(const char *out, int argc, char **argv)
 		d[i].lbs = 512;
 		d[i].pbs = 4096;
 	}
-	struct reel_header h = {.source = "imported:synthetic", .source_detail = "test_replay_tool",
-				.devices = d, .ndevices = devs};
+	struct reel_header h = {.source = "imported:synthetic",
+				.source_detail = "test_replay_tool",
+				.devices = d,
+				.ndevices = devs};
 	struct reel_writer *w;
 	if (reel_writer_open(&w, out, -1, &h, REEL_W_OVERWRITE) < 0) {
 		fprintf(stderr, "%s: %s\n", out, w ? reel_writer_errmsg(w) : "open failed");
@@ -84,7 +84,7 @@ static int gen(const char *out, int argc, char **argv)
 	uint64_t span = strtoull(kv(argc, argv, "span", "0"), NULL, 10);
 	if (span && span / bsmax < per)
 		per = span / bsmax ? span / bsmax : 1; /* offsets repeat */
-	uint64_t prime = 1000003; /* coprime to per unless per is a multiple */
+	uint64_t prime = 1000003;		       /* coprime to per unless per is a multiple */
 	while (per % prime == 0)
 		prime += 2;
 	double step = 1e9 / iops;
@@ -102,7 +102,9 @@ static int gen(const char *out, int argc, char **argv)
 		r.dev = (uint16_t)(i % devs);
 		uint64_t k = i / devs;
 		uint64_t slot = (k * prime) % per;
-		r.length = (uint32_t)(bsmin + (bsmax > bsmin ? (rnd() % ((bsmax - bsmin) / 512 + 1)) * 512 : 0));
+		r.length =
+		    (uint32_t)(bsmin +
+			       (bsmax > bsmin ? (rnd() % ((bsmax - bsmin) / 512 + 1)) * 512 : 0));
 		r.offset = base + slot * bsmax;
 		if (misalign && i % 7 == 3)
 			r.offset += 512 + 100 * (i % 2);
@@ -129,7 +131,6 @@ struct want {
 	uint32_t len;
 	uint16_t tgt, piece;
 };
-
 
 static int cmp(const void *a, const void *b)
 {
@@ -178,7 +179,8 @@ static int open_targets(const char *targets, int *fds, int *nt, char **ts)
 {
 	char *save = NULL;
 	*ts = strdup(targets);
-	for (char *t = strtok_r(*ts, ",", &save); t && *nt < REPLAY_MAX_TARGETS; t = strtok_r(NULL, ",", &save)) {
+	for (char *t = strtok_r(*ts, ",", &save); t && *nt < REPLAY_MAX_TARGETS;
+	     t = strtok_r(NULL, ",", &save)) {
 		fds[*nt] = open(t, O_RDONLY);
 		if (fds[*nt] < 0) {
 			fprintf(stderr, "%s: %s\n", t, strerror(errno));
@@ -219,8 +221,9 @@ static int gather_writes(struct reel_reader *rd, struct verify_facts *v)
 			for (uint32_t p = 0; p * REPLAY_STAMP_PIECE < r.length; p++) {
 				if (v->nw == v->cap)
 					v->wv = realloc(v->wv, (v->cap *= 2) * sizeof(*v->wv));
-				v->wv[v->nw++] = (struct want){r.offset + (uint64_t)p * REPLAY_STAMP_PIECE,
-							       v->seq, r.length, r.dev, (uint16_t)p};
+				v->wv[v->nw++] =
+				    (struct want){r.offset + (uint64_t)p * REPLAY_STAMP_PIECE,
+						  v->seq, r.length, r.dev, (uint16_t)p};
 			}
 		}
 		v->seq++;
@@ -238,17 +241,18 @@ static struct sec *last_writers(const struct verify_facts *v, size_t *mcap)
 		*mcap *= 2;
 	struct sec *map = calloc(*mcap, sizeof(*map));
 	for (size_t i = 0; i < v->nwr; i++)
-		for (uint64_t sct = v->wr[i].off / 512; sct < (v->wr[i].off + v->wr[i].len + 511) / 512; sct++)
-			*sec_slot(map, *mcap, (uint64_t)v->wr[i].tgt << 48 | sct) = v->wr[i].seq + 1;
+		for (uint64_t sct = v->wr[i].off / 512;
+		     sct < (v->wr[i].off + v->wr[i].len + 511) / 512; sct++)
+			*sec_slot(map, *mcap, (uint64_t)v->wr[i].tgt << 48 | sct) =
+			    v->wr[i].seq + 1;
 	return map;
 }
 
 /* Reads back every piece that no later write covered: counts the stamps
  * that are right (*good) and wrong (*bad), and sums the LZ4 ratio's input
  * and output over whole writes (*in, *out). */
-static void check_stamps(const struct verify_facts *v, struct sec *map, size_t mcap,
-			 const int *fds, int nt, uint64_t *good, uint64_t *bad, double *in,
-			 double *out)
+static void check_stamps(const struct verify_facts *v, struct sec *map, size_t mcap, const int *fds,
+			 int nt, uint64_t *good, uint64_t *bad, double *in, double *out)
 {
 	const struct want *wv = v->wv;
 	for (size_t i = 0; i < v->nw; i++) {
@@ -258,8 +262,9 @@ static void check_stamps(const struct verify_facts *v, struct sec *map, size_t m
 		unsigned char buf[REPLAY_STAMP_PIECE];
 		struct replay_stamp st;
 		if (wv[i].tgt >= nt || pread(fds[wv[i].tgt], buf, 32, (off_t)wv[i].off) != 32 ||
-		    replay_stamp_read(buf, &st) != 1 || st.offset != wv[i].off || st.seq != wv[i].seq ||
-		    st.length != wv[i].len || st.target != wv[i].tgt || st.piece != wv[i].piece) {
+		    replay_stamp_read(buf, &st) != 1 || st.offset != wv[i].off ||
+		    st.seq != wv[i].seq || st.length != wv[i].len || st.target != wv[i].tgt ||
+		    st.piece != wv[i].piece) {
 			if (*bad < 5)
 				fprintf(stderr, "piece at %llu on target %u: wanted write #%llu\n",
 					(unsigned long long)wv[i].off, wv[i].tgt,
@@ -271,7 +276,8 @@ static void check_stamps(const struct verify_facts *v, struct sec *map, size_t m
 		/* LZ4 ratio read back at the write's size, for whole writes */
 		if (wv[i].piece == 0 && wv[i].len <= sizeof(buf) * 256 && *in < 64e6) {
 			unsigned char *wb = malloc(wv[i].len);
-			if (pread(fds[wv[i].tgt], wb, wv[i].len, (off_t)wv[i].off) == (ssize_t)wv[i].len) {
+			if (pread(fds[wv[i].tgt], wb, wv[i].len, (off_t)wv[i].off) ==
+			    (ssize_t)wv[i].len) {
 				double rt = replay_lz4_ratio(wb, wv[i].len);
 				*in += wv[i].len;
 				*out += wv[i].len / rt;
@@ -285,9 +291,11 @@ static void check_stamps(const struct verify_facts *v, struct sec *map, size_t m
 static void print_replay_meta(struct reel_reader *rd)
 {
 	const struct reel_meta *m;
-	static const char *const keys[] = {REEL_META_REPLAY_DURATION_NS, REEL_META_REPLAY_TRACE_DURATION_NS,
-					   REEL_META_REPLAY_INTERRUPTED, REEL_META_REPLAY_RATIO_ACHIEVED, REEL_META_REPLAY_ENGINE,
-					   REEL_META_REPLAY_QD, REEL_META_REPLAY_ORDER, REEL_META_REPLAY_LABEL};
+	static const char *const keys[] = {
+	    REEL_META_REPLAY_DURATION_NS, REEL_META_REPLAY_TRACE_DURATION_NS,
+	    REEL_META_REPLAY_INTERRUPTED, REEL_META_REPLAY_RATIO_ACHIEVED,
+	    REEL_META_REPLAY_ENGINE,	  REEL_META_REPLAY_QD,
+	    REEL_META_REPLAY_ORDER,	  REEL_META_REPLAY_LABEL};
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		m = reel_reader_meta(rd, keys[k]);
 		const char *name = strchr(keys[k], '.') + 1;
@@ -325,8 +333,8 @@ static int verify(const char *result, const char *targets)
 	double in = 0, out = 0;
 	check_stamps(&v, map, mcap, fds, nt, &good, &bad, &in, &out);
 	printf("ios=%llu\nwrites=%llu\nerrors=%llu\nstamped_pieces=%llu\nbad_pieces=%llu\n",
-	       (unsigned long long)v.seq, (unsigned long long)v.writes, (unsigned long long)v.errors,
-	       (unsigned long long)good, (unsigned long long)bad);
+	       (unsigned long long)v.seq, (unsigned long long)v.writes,
+	       (unsigned long long)v.errors, (unsigned long long)good, (unsigned long long)bad);
 	printf("order_violations=%llu\n", (unsigned long long)v.order_viol);
 	printf("ratio_readback=%.4f\n", out > 0 ? in / out : 0.0);
 	printf("issue_p50_ns=%lld\nissue_p99_ns=%lld\n", (long long)quant(v.ierr, v.nios, 0.5),
@@ -481,7 +489,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "verify"))
 		return verify(argv[2], argv[3]);
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s gen OUT.reel k=v... | verify RESULT.reel TARGETS\n", argv[0]);
+		fprintf(stderr, "usage: %s gen OUT.reel k=v... | verify RESULT.reel TARGETS\n",
+			argv[0]);
 		return 2;
 	}
 	return test_generated_trace_reads_back();

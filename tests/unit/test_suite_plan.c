@@ -28,7 +28,8 @@ static void test_default_plans(void)
 {
 	struct suite_plan p;
 	char err[512];
-	CHECK(suite_plan_parse_string(&p, suite_default_plan, "(default plan)", err, sizeof(err)) == 0);
+	CHECK(suite_plan_parse_string(&p, suite_default_plan, "(default plan)", err, sizeof(err)) ==
+	      0);
 	CHECK_EQ(p.nw, 2); /* the boot and the build */
 	CHECK(!strcmp(p.w[0].name, "boot") && !strcmp(p.w[1].name, "compile"));
 	CHECK_EQ(p.nqd, 3);
@@ -103,7 +104,8 @@ static void test_errors(void)
 	expect_error("[global]\nmin-busy=1e400\n[a]\ntrace=a.reel\n", "t.plan:2:", "min-busy");
 	expect_error("[global]\nengine=spdk\n[a]\ntrace=a.reel\n", "t.plan:2:", "engine");
 	expect_error("[a]\ntrace=a.reel\nqd=1\n", "t.plan:3:", "'qd' in [a]");
-	expect_error("[a]\ntrace=a.reel\n[b]\ntrace=b.reel\n[a]\ntrace=c.reel\n", "t.plan:6:", "twice");
+	expect_error("[a]\ntrace=a.reel\n[b]\ntrace=b.reel\n[a]\ntrace=c.reel\n",
+		     "t.plan:6:", "twice");
 	expect_error("[a]\ntrace=a.reel\n[b]\n\n[a]\ntrace=c.reel\n", "t.plan:6:", "twice");
 	expect_error("qd=1\n[a]\ntrace=a.reel\n", "t.plan:1:", "before any section");
 	expect_error("[global]\nqd=1\n", "t.plan", "no trace");

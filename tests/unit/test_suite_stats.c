@@ -10,8 +10,8 @@
 
 static void test_betai(void)
 {
-	NEAR(reel_betai(1, 1, 0.3), 0.3, 1e-12);          /* uniform */
-	NEAR(reel_betai(2, 3, 0.4), 0.5248, 1e-10);        /* 1-(1-x)^4-4x(1-x)^3 */
+	NEAR(reel_betai(1, 1, 0.3), 0.3, 1e-12);    /* uniform */
+	NEAR(reel_betai(2, 3, 0.4), 0.5248, 1e-10); /* 1-(1-x)^4-4x(1-x)^3 */
 	NEAR(reel_betai(0.5, 0.5, 0.5), 0.5, 1e-10);
 	CHECK(reel_betai(3, 4, 0) == 0 && reel_betai(3, 4, 1) == 1);
 }
@@ -23,8 +23,8 @@ static void test_t_cdf(void)
 	NEAR(reel_t_cdf(4.302653, 2), 0.975, 1e-5);
 	NEAR(reel_t_cdf(2.776445, 4), 0.975, 1e-5);
 	NEAR(reel_t_cdf(2.228139, 10), 0.975, 1e-5);
-	NEAR(reel_t_cdf(2.575829, 1e6), 0.995, 1e-5);    /* -> normal */
-	NEAR(reel_t_cdf(1.0, 1), 0.75, 1e-12);         /* Cauchy */
+	NEAR(reel_t_cdf(2.575829, 1e6), 0.995, 1e-5); /* -> normal */
+	NEAR(reel_t_cdf(1.0, 1), 0.75, 1e-12);	      /* Cauchy */
 	NEAR(reel_t_cdf(-1.0, 1), 0.25, 1e-12);
 	NEAR(reel_t_cdf(0, 7), 0.5, 1e-12);
 	NEAR(reel_t_cdf(3.746947, 4), 0.99, 1e-5);

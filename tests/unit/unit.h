@@ -4,27 +4,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                              \
-			exit(1);                                                     \
-		}                                                                    \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
-#define CHECK_EQ(a, b)                                                               \
-	do {                                                                         \
-		long long _a = (long long)(a), _b = (long long)(b);                  \
-		if (_a != _b) {                                                      \
-			fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",    \
-				__FILE__, __LINE__, #a, #b, _a, _b);                 \
-			exit(1);                                                     \
-		}                                                                    \
+#define CHECK_EQ(a, b)                                                                             \
+	do {                                                                                       \
+		long long _a = (long long)(a), _b = (long long)(b);                                \
+		if (_a != _b) {                                                                    \
+			fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__,        \
+				__LINE__, #a, #b, _a, _b);                                         \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
-#define SKIP(...)                                                                    \
-	do {                                                                         \
-		printf(__VA_ARGS__);                                                 \
-		printf("\n");                                                        \
-		exit(77);                                                            \
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+		exit(77);                                                                          \
 	} while (0)
 #endif
