@@ -5,8 +5,8 @@
 # are listed), 2 when clang-format is missing.
 #   scripts/format-check.sh [FILE...]    default: every tracked *.c and *.h
 #   V=1: print clang-format's own diagnostics for each file that differs.
-# It is not part of .ci/run: the tree is formatted once, after the branches
-# in flight have merged (clang-format -i on the files listed).
+# .ci/run runs it: a file that differs fails CI (clang-format -i FILE
+# lays it out).
 set -eu
 cd "$(dirname "$0")/.."
 cf=${CLANG_FORMAT:-clang-format}
