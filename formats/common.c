@@ -3,6 +3,7 @@
  * error-formatting helper.  (The heap is inline in reel.h.)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,14 @@ int64_t reel_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void reel_json_num(FILE *f, double v, int digits)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*g", digits, v);
+	else
+		fputs("null", f);
 }
 
 void reel_json_str(FILE *f, const char *s)

@@ -626,6 +626,9 @@ void reel_holm(const double *p, size_t n, double alpha, int *reject);
 int64_t reel_now_ns(void);
 /* Write s to f as a JSON string (quoted, escaped; NULL as ""): for --json. */
 void reel_json_str(FILE *f, const char *s);
+/* Write v to f as a JSON number with `digits` significant digits (%.*g),
+ * or null when it is not finite (JSON has no NaN or infinity). */
+void reel_json_num(FILE *f, double v, int digits);
 /* Write text from a file (a trace's source, device names, comm, metadata)
  * to a terminal: control bytes (0x00-0x1f, 0x7f) come out as \xNN, so a
  * crafted trace cannot send escape sequences.  NULL writes nothing. */

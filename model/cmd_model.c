@@ -297,15 +297,6 @@ static const struct reel_cmd_doc cmp_doc = {
 	     "its target (model/MODEL.md lists them); within_targets: all hold.",
 };
 
-/* A number in JSON: null when not finite. */
-static void jnum(double v)
-{
-	if (isfinite(v))
-		printf("%.6g", v);
-	else
-		printf("null");
-}
-
 static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
 {
 	double rd = fabs(r->read_a - r->read_b) * 100;
@@ -332,11 +323,11 @@ static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
 	for (size_t k = 0; k < r->nchecks; k++) {
 		const struct model_check *c = &r->check[k];
 		printf("%s\n  \"%s\": {\"a\": ", k ? "," : "", c->name);
-		jnum(c->a);
+		reel_json_num(stdout, c->a, 6);
 		printf(", \"b\": ");
-		jnum(c->b);
+		reel_json_num(stdout, c->b, 6);
 		printf(", \"value\": ");
-		jnum(c->value);
+		reel_json_num(stdout, c->value, 6);
 		printf(", \"target\": \"%s\", \"ok\": %s}", c->target,
 		       c->ok < 0 ? "null"
 		       : c->ok	 ? "true"

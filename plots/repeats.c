@@ -304,14 +304,6 @@ void plots_repeats_text(FILE *f, const struct plots_stats *st)
 	}
 }
 
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else
-		fputs("null", f);
-}
-
 static void json_group(FILE *f, struct plots_run *const *runs, const struct plots_group *g)
 {
 	fputs("{\"label\": ", f);
@@ -335,17 +327,17 @@ static void json_group(FILE *f, struct plots_run *const *runs, const struct plot
 	for (int m = 0; m < PLOTS_G__COUNT; m++) {
 		const struct reel_sample_stats *s = &g->s[m];
 		fprintf(f, ",\n      \"%s\": {\"n\": %u, \"mean\": ", gm[m].key, s->n);
-		json_num(f, s->mean);
+		reel_json_num(f, s->mean, 10);
 		fputs(", \"sd\": ", f);
-		json_num(f, s->sd);
+		reel_json_num(f, s->sd, 10);
 		fputs(", \"ci95\": [", f);
-		json_num(f, s->ci_lo);
+		reel_json_num(f, s->ci_lo, 10);
 		fputs(", ", f);
-		json_num(f, s->ci_hi);
+		reel_json_num(f, s->ci_hi, 10);
 		fputs("], \"values\": [", f);
 		for (size_t k = 0; k < g->n; k++) {
 			fputs(k ? ", " : "", f);
-			json_num(f, plots_gmetric(runs[g->idx[k]], m));
+			reel_json_num(f, plots_gmetric(runs[g->idx[k]], m), 10);
 		}
 		fputs("]}", f);
 	}
@@ -356,17 +348,17 @@ static void json_cmp(FILE *f, const struct plots_cmp *c)
 {
 	fprintf(f, "{\"a\": %zu, \"b\": %zu, \"metric\": \"%s\", \"t\": ", c->a, c->b,
 		gm[c->metric].key);
-	json_num(f, c->w.t);
+	reel_json_num(f, c->w.t, 10);
 	fputs(", \"df\": ", f);
-	json_num(f, c->w.df);
+	reel_json_num(f, c->w.df, 10);
 	fputs(", \"p\": ", f);
-	json_num(f, c->w.p);
+	reel_json_num(f, c->w.p, 10);
 	fputs(", \"pct\": ", f);
-	json_num(f, c->w.pct);
+	reel_json_num(f, c->w.pct, 10);
 	fputs(", \"pct_ci95\": [", f);
-	json_num(f, c->w.pct_lo);
+	reel_json_num(f, c->w.pct_lo, 10);
 	fputs(", ", f);
-	json_num(f, c->w.pct_hi);
+	reel_json_num(f, c->w.pct_hi, 10);
 	fprintf(f, "], \"significant\": %s, \"verdict\": \"%s\"}",
 		c->significant ? "true" : "false",
 		!c->significant ? "within noise"
@@ -384,7 +376,7 @@ void plots_repeats_json(FILE *f, struct plots_run *const *runs, const struct plo
 		json_group(f, runs, &st->g[i]);
 	}
 	fputs("\n  ],\n  \"verdicts\": {\"test\": \"Welch t on logs, Holm\", \"alpha\": ", f);
-	json_num(f, st->alpha);
+	reel_json_num(f, st->alpha, 10);
 	fprintf(f, ", \"comparisons\": %zu, \"significant\": %zu, \"list\": [", st->nc, st->nsig);
 	for (size_t i = 0; i < st->nc; i++) {
 		fputs(i ? ",\n    " : "\n    ", f);

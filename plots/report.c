@@ -400,7 +400,6 @@ void plots_compare_text(FILE *f, struct plots_run *const *runs, size_t n)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-static void json_num(FILE *f, double v) { fprintf(f, "%.10g", v); }
 
 /* One run's JSON object (runs[i]; "," before all but the first). */
 static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const struct plots_stats *st,
@@ -422,7 +421,7 @@ static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const str
 	fprintf(f, ",\n     \"ios\": %llu, \"bytes\": %llu, \"errors\": %llu, \"span_s\": ",
 		(unsigned long long)r->all.ios, (unsigned long long)r->all.bytes,
 		(unsigned long long)r->all.errors);
-	json_num(f, r->span_s);
+	reel_json_num(f, r->span_s, 10);
 	fprintf(f,
 		", \"read_ios\": %llu, \"read_bytes\": %llu, \"write_ios\": %llu, "
 		"\"write_bytes\": %llu",
@@ -433,13 +432,13 @@ static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const str
 	for (int m = 0; m < PLOTS_M__COUNT; m++) {
 		fprintf(f, ",%s\"%s\": ", m % 3 == 0 ? "\n     " : " ", plots_metric_name(m));
 		if (metric_known(r, m))
-			json_num(f, plots_metric(r, m));
+			reel_json_num(f, plots_metric(r, m), 10);
 		else
 			fputs("null", f);
 	}
 	fprintf(f, ", \"pct_of_best\": ");
 	if (ranked(runs, i, st))
-		json_num(f, pct(r->mbps, best));
+		reel_json_num(f, pct(r->mbps, best), 10);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n     \"name\": ");
@@ -449,13 +448,13 @@ static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const str
 	fprintf(f, ", \"timing\": ");
 	reel_json_str(f, r->timing);
 	fprintf(f, ", \"busy_s\": ");
-	json_num(f, r->busy_s);
+	reel_json_num(f, r->busy_s, 10);
 	fprintf(f, ", \"busy_mbps\": ");
-	json_num(f, r->busy_mbps);
+	reel_json_num(f, r->busy_mbps, 10);
 	fprintf(f, ", \"busy_iops\": ");
-	json_num(f, r->busy_iops);
+	reel_json_num(f, r->busy_iops, 10);
 	fprintf(f, ", \"lat_mean_us\": ");
-	json_num(f, r->has_latency ? reel_hist_mean(&r->all.lat) / 1e3 : 0);
+	reel_json_num(f, r->has_latency ? reel_hist_mean(&r->all.lat) / 1e3 : 0, 10);
 	unsigned fl = plots_run_flags(r);
 	fprintf(f, ", \"too_short\": %s, \"host_bound\": %s",
 		fl & PLOTS_FLAG_SHORT ? "true" : "false", fl & PLOTS_FLAG_HOST ? "true" : "false");
@@ -467,15 +466,15 @@ static void json_run(FILE *f, struct plots_run *const *runs, size_t i, const str
 	}
 	if (r->ratio_achieved > 0) {
 		fprintf(f, ", \"ratio_achieved\": ");
-		json_num(f, r->ratio_achieved);
+		reel_json_num(f, r->ratio_achieved, 10);
 	}
 	if (plots_issue_error_meaningful(r)) {
 		fprintf(f, ",\n     \"issue_error_us\": {\"p50\": ");
-		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3);
+		reel_json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.5) / 1e3, 10);
 		fprintf(f, ", \"p99\": ");
-		json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3);
+		reel_json_num(f, (double)reel_hist_quantile(&r->issue_err, 0.99) / 1e3, 10);
 		fprintf(f, ", \"max\": ");
-		json_num(f, (double)r->issue_err.max / 1e3);
+		reel_json_num(f, (double)r->issue_err.max / 1e3, 10);
 		fprintf(f, "}");
 	}
 	fprintf(f, "}");
@@ -511,9 +510,9 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 				fprintf(f, "%s{\"mode\": ", j ? ", " : "");
 				reel_json_str(f, r->data);
 				fprintf(f, ", \"run\": %zu, \"value\": ", g[k].idx[j]);
-				json_num(f, plots_metric(r, m));
+				reel_json_num(f, plots_metric(r, m), 10);
 				fprintf(f, ", \"pct_of_max\": ");
-				json_num(f, pct(plots_metric(r, m), mx));
+				reel_json_num(f, pct(plots_metric(r, m), mx), 10);
 				fprintf(f, "}");
 			}
 			fprintf(f, "]}");
@@ -532,13 +531,13 @@ void plots_compare_json(FILE *f, struct plots_run *const *runs, size_t n)
 			fprintf(f, "%s\n      {\"qd\": ", j ? "," : "");
 			reel_json_str(f, r->qd);
 			fprintf(f, ", \"run\": %zu, \"mbps\": ", g[k].idx[j]);
-			json_num(f, r->mbps);
+			reel_json_num(f, r->mbps, 10);
 			fprintf(f, ", \"iops\": ");
-			json_num(f, r->iops);
+			reel_json_num(f, r->iops, 10);
 			fprintf(f, ", \"p99_us\": ");
-			json_num(f, plots_metric(r, PLOTS_M_P99_US));
+			reel_json_num(f, plots_metric(r, PLOTS_M_P99_US), 10);
 			fprintf(f, ", \"x_first\": ");
-			json_num(f, r0->mbps > 0 ? r->mbps / r0->mbps : 0);
+			reel_json_num(f, r0->mbps > 0 ? r->mbps / r0->mbps : 0, 10);
 			fprintf(f, "}");
 		}
 		fprintf(f, "]}");

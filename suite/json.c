@@ -9,14 +9,6 @@
 
 #include "suite/suite.h"
 
-static void jnum(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.6g", x);
-	else
-		fputs("null", f);
-}
-
 static void jkey(FILE *f, const char *k)
 {
 	reel_json_str(f, k);
@@ -49,15 +41,15 @@ static void json_drive(FILE *f, const struct suite_opts *o, const struct suite_r
 		fputs("{\"method\":", f);
 		reel_json_str(f, si->method);
 		fprintf(f, ",\"done\":%d,\"fill_gib\":", si->done);
-		jnum(f, si->fill_gib);
+		reel_json_num(f, si->fill_gib, 6);
 		fputs(",\"seconds\":", f);
-		jnum(f, si->seconds);
+		reel_json_num(f, si->seconds, 6);
 		if (p->states[s] == SUITE_STATE_STEADY) {
 			fprintf(f, ",\"steady_rounds\":%u,\"steady_reached\":%s,\"round_iops\":[",
 				si->rounds, si->steady_reached ? "true" : "false");
 			for (unsigned r = 0; r < si->rounds; r++) {
 				fputs(r ? "," : "", f);
-				jnum(f, si->steady_iops[r]);
+				reel_json_num(f, si->steady_iops[r], 6);
 			}
 			fputc(']', f);
 		}
@@ -74,19 +66,19 @@ static void json_metric(FILE *f, const struct suite_opts *o, const struct suite_
 	suite_cell_summary(o, res, c, d, m, &s);
 	jkey(f, suite_metric_key(m));
 	fprintf(f, "{\"n\":%u,\"mean\":", s.n);
-	jnum(f, s.mean);
+	reel_json_num(f, s.mean, 6);
 	fputs(",\"sd\":", f);
-	jnum(f, s.sd);
+	reel_json_num(f, s.sd, 6);
 	fputs(",\"ci95\":[", f);
-	jnum(f, s.ci_lo);
+	reel_json_num(f, s.ci_lo, 6);
 	fputc(',', f);
-	jnum(f, s.ci_hi);
+	reel_json_num(f, s.ci_hi, 6);
 	fputs("],\"values\":[", f);
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct suite_run_metrics *rm =
 		    &res->runs[(c * o->ndrives + d) * p->repeats + r];
 		fputs(r ? "," : "", f);
-		jnum(f, rm->copies ? rm->m[m] : NAN);
+		reel_json_num(f, rm->copies ? rm->m[m] : NAN, 6);
 	}
 	fputs("]}", f);
 }
@@ -126,11 +118,11 @@ static void json_cell(FILE *f, const struct suite_opts *o, const struct suite_re
 		jkey(f, "drive");
 		reel_json_str(f, o->drives[d].name);
 		fprintf(f, ",\"runs\":%u,\"trace_copies\":%u,\"busy_s_mean\":", n, r0[0].copies);
-		jnum(f, n ? busy / n : NAN);
+		reel_json_num(f, n ? busy / n : NAN, 6);
 		fputs(",\"lz4_ratio\":", f);
-		jnum(f, n && ratio > 0 ? ratio / n : NAN);
+		reel_json_num(f, n && ratio > 0 ? ratio / n : NAN, 6);
 		fputs(",\"issue_error_p99_us\":", f);
-		jnum(f, issue >= 0 ? issue : NAN);
+		reel_json_num(f, issue >= 0 ? issue : NAN, 6);
 		fprintf(f, ",\"host_bound\":%s,\"metrics\":{", host ? "true" : "false");
 		for (int m = 0; m < SUITE__NMETRICS; m++) {
 			fputs(m ? "," : "", f);
@@ -148,17 +140,17 @@ static void json_cmp(FILE *f, const struct suite_opts *o, const struct suite_cmp
 	fputs(",\"b\":", f);
 	reel_json_str(f, o->drives[k->b].name);
 	fputs(",\"diff_pct\":", f);
-	jnum(f, k->w.pct);
+	reel_json_num(f, k->w.pct, 6);
 	fputs(",\"ci95_pct\":[", f);
-	jnum(f, k->w.pct_lo);
+	reel_json_num(f, k->w.pct_lo, 6);
 	fputc(',', f);
-	jnum(f, k->w.pct_hi);
+	reel_json_num(f, k->w.pct_hi, 6);
 	fputs("],\"t\":", f);
-	jnum(f, k->w.t);
+	reel_json_num(f, k->w.t, 6);
 	fputs(",\"df\":", f);
-	jnum(f, k->w.df);
+	reel_json_num(f, k->w.df, 6);
 	fputs(",\"p\":", f);
-	jnum(f, k->w.p);
+	reel_json_num(f, k->w.p, 6);
 	fprintf(f, ",\"significant\":%s,\"verdict\":\"%s\"}", k->significant ? "true" : "false",
 		!k->significant ? "within noise"
 		: k->better > 0 ? "b better"
@@ -183,7 +175,7 @@ int suite_report_json(const struct suite_opts *o, const struct suite_results *re
 	fputs(",\"text\":", f);
 	reel_json_str(f, p->text);
 	fprintf(f, ",\"repeats\":%u,\"min_busy_s\":", p->repeats);
-	jnum(f, p->min_busy_s);
+	reel_json_num(f, p->min_busy_s, 6);
 	fprintf(f,
 		"},\"statistics\":{\"test\":\"welch t on log values, "
 		"two-sided\",\"correction\":\"holm\","
