@@ -652,6 +652,17 @@ static int resync(struct reel_reader *r)
 	}
 }
 
+/* --salvage: count the bad frame and resume at the next good one; 0 (and
+ * the reader done) when there is none. */
+static int salvage_skip(struct reel_reader *r)
+{
+	r->skipped++;
+	if (resync(r))
+		return 1;
+	r->done = 1;
+	return 0;
+}
+
 /* Load the next chunk into r->recs; 1 loaded, 0 end, <0 error. */
 static int next_chunk(struct reel_reader *r)
 {
@@ -685,11 +696,8 @@ static int next_chunk(struct reel_reader *r)
 			uint32_t len = get_le32(r->buf + r->pos + 4);
 			if (len > MAX_FRAME) {
 				if (r->flags & REEL_R_SALVAGE) {
-					r->skipped++;
-					if (!resync(r)) {
-						r->done = 1;
+					if (!salvage_skip(r))
 						return 0;
-					}
 					continue;
 				}
 				r->done = 1;
@@ -752,12 +760,9 @@ static int next_chunk(struct reel_reader *r)
 			}
 		}
 		if (r->flags & REEL_R_SALVAGE) {
-			r->skipped++;
 			r->chunk_no++;
-			if (!resync(r)) {
-				r->done = 1;
+			if (!salvage_skip(r))
 				return 0;
-			}
 			continue;
 		}
 		r->done = 1;
