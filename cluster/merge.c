@@ -116,14 +116,10 @@ static int next_rec(struct merge *m, size_t p, struct cluster_merge_stats *st)
 		    "rank %d's file: a record names device %u, which it does not declare", cp->rank,
 		    r->dev);
 	r->dev = (uint16_t)d;
-	if (r->has & REEL_HAS_COMM) {
-		const char *name = reel_reader_comm(ps->rd, r->comm);
-		int64_t id = reel_writer_intern(m->w, name ? name : "?");
-		if (id < 0)
-			return reel_errf(m->err, m->errlen, (int)id, "%s: %s", m->o->out,
-					 reel_writer_errmsg(m->w));
-		r->comm = (uint32_t)id;
-	}
+	rc = reel_rec_copy_comm(ps->rd, m->w, r);
+	if (rc < 0)
+		return reel_errf(m->err, m->errlen, rc, "%s: %s", m->o->out,
+				 reel_writer_errmsg(m->w));
 	return 1;
 }
 

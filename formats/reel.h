@@ -531,6 +531,25 @@ struct reel_exporter {
 const struct reel_exporter *reel_exporter_find(const char *name);
 const struct reel_exporter *const *reel_exporters(void);
 
+/* ---- a trace rewritten for a replay (formats/trace_rewrite.c) ---------- */
+struct reel_rewrite {
+	int completed_only;  /* leave out the I/Os with no completion time */
+	int64_t max_idle_ns; /* cut idle gaps (nothing in flight) to this; < 0: keep */
+	unsigned copies;     /* the trace this many times, 1 ms apart (0 = 1) */
+	const char *detail;  /* the new header's source_detail */
+};
+struct reel_rewrite_stats {
+	uint64_t written; /* records written, over all copies */
+	uint64_t dropped; /* I/Os of the trace left out (no completion time) */
+	int64_t cut_ns;	  /* idle time cut, over all copies */
+};
+/* Write trace IN to a new .reel OUT (replaced: a scratch file the caller
+ * owns) as HOW says.  0, or < 0 with errmsg naming the file. */
+int reel_trace_rewrite(const char *in, const char *out, const struct reel_rewrite *how,
+		       struct reel_rewrite_stats *st, char *errmsg, size_t errlen);
+/* Re-intern rec's process name (an id of reader r) in writer w. */
+int reel_rec_copy_comm(struct reel_reader *r, struct reel_writer *w, struct reel_rec *rec);
+
 /* ---- statistics over a trace (formats/hist.c, formats/trace_stats.c) ---- */
 /*
  * Log-linear histogram of non-negative integers (ns, bytes): values below

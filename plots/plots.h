@@ -282,13 +282,6 @@ int plots_report_dir(struct plots_run *const *runs, size_t n, int dirfd, const c
 int plots_compare_html(FILE *f, struct plots_run *const *runs, size_t n, int dirfd,
 		       const struct plots_output *outs, size_t nouts);
 
-/* ---- trace preparation (plots/trace_copy.c) ----------------------------- */
-/* Copy trace IN to a new .reel OUT without the I/Os that have no completion
- * time (never completed in the capture), counted in *dropped: what a replay
- * at the trace's own queue depth (--qd original) needs.  OUT is replaced. */
-int plots_trace_completed(const char *in, const char *out, uint64_t *dropped, char *err,
-			  size_t errlen);
-
 /* ---- repeats (plots/repeats.c) ----------------------------------------- */
 /* Metrics of a group of repeated runs (rates over busy time, as the suite). */
 enum plots_gmetric {

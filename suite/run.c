@@ -169,7 +169,10 @@ static int looped_trace(struct runner *rn, size_t w, unsigned copies, char *out,
 	snprintf(out, len, "%s/%s.x%u.reel", rn->work, rn->o->plan->w[w].name, copies);
 	if (access(out, R_OK) == 0)
 		return 0;
-	return suite_trace_rewrite(rn->traces[w], out, 0, copies, rn->errmsg, rn->errlen);
+	struct reel_rewrite how = {
+	    .max_idle_ns = -1, .copies = copies, .detail = "looped by ioreel suite"};
+	struct reel_rewrite_stats st;
+	return reel_trace_rewrite(rn->traces[w], out, &how, &st, rn->errmsg, rn->errlen);
 }
 
 static int measure(struct runner *rn, const struct suite_drive *d, const struct pass_cfg *pc,
@@ -424,17 +427,16 @@ static int prepare_traces(struct runner *rn)
 		char *out = rn->traces[w];
 		size_t len = sizeof(rn->traces[w]);
 		snprintf(out, len, "%s", in);
-		if (drop) {
-			snprintf(out, len, "%s/%s.completed.reel", rn->work, p->w[w].name);
-			rc = plots_trace_completed(in, out, &p->w[w].dropped, rn->errmsg,
-						   rn->errlen);
-			in = out;
-		}
-		if (rc >= 0 && p->max_idle_s > 0) {
-			char cut[sizeof(rn->traces[w])];
-			snprintf(cut, sizeof(cut), "%s/%s.idlecut.reel", rn->work, p->w[w].name);
-			rc = suite_trace_rewrite(in, cut, p->max_idle_s, 1, rn->errmsg, rn->errlen);
-			memcpy(out, cut, len);
+		if (drop || p->max_idle_s > 0) {
+			struct reel_rewrite how = {
+			    .completed_only = drop,
+			    .max_idle_ns = p->max_idle_s > 0 ? (int64_t)(p->max_idle_s * 1e9) : -1,
+			    .copies = 1,
+			    .detail = "rewritten by ioreel suite (completed I/Os, max-idle cut)"};
+			struct reel_rewrite_stats st;
+			snprintf(out, len, "%s/%s.prepared.reel", rn->work, p->w[w].name);
+			rc = reel_trace_rewrite(in, out, &how, &st, rn->errmsg, rn->errlen);
+			p->w[w].dropped = st.dropped;
 		}
 	}
 	return rc;

@@ -247,12 +247,6 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen);
 /* Run the plan; fills *res (free with suite_results_free). */
 int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg, size_t errlen);
 void suite_results_free(struct suite_results *res);
-/* Write trace IN to a new .reel OUT with idle gaps (no I/O in flight)
- * longer than max_idle_s cut (0: keep them; every later time moves earlier
- * by the cut), `copies` times one after another (1 ms apart). */
-int suite_trace_rewrite(const char *in, const char *out, double max_idle_s, unsigned copies,
-			char *errmsg, size_t errlen);
-
 /* ---- the report (suite/report.c, suite/charts.c) ------------------------- */
 /* One comparison: drive b vs drive a on metric m in cell c. */
 struct suite_cmp {
