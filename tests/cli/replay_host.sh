@@ -3,7 +3,8 @@
 # timing bounds): --cpu pins the issuing thread (and refuses a CPU the
 # process may not use); --hipri on a device that cannot poll is refused
 # before anything is done, naming the device and what to do; I/Os longer
-# than the device's max_sectors_kb are announced once on stderr.
+# than the device's max_sectors_kb, and buffers the kernel did not give
+# huge pages, are announced once on stderr.
 . "$TOP/tests/lib.sh"
 need_root
 TOOL="$TOP/$BUILD/tests/unit/test_replay_tool"
@@ -61,6 +62,17 @@ n=$(grep -c "max_sectors_kb ($kb)" "$T/err")
 [ "$n" = 1 ] || { cat "$T/err"; fail "longer than max_sectors_kb $kb: said $n times, not once"; }
 grep "max_sectors_kb" "$T/err" | grep -q "$dev: the trace has I/Os of up to $((bs / 1024)) KiB" ||
 	{ cat "$T/err"; fail "max_sectors_kb notice unclear"; }
+# buffers without huge pages (transparent huge pages disabled for the
+# process: prctl PR_SET_THP_DISABLE, inherited through exec): said too
+if [ "$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)" = 0 ]; then
+	python3 -c 'import ctypes, os, sys
+if ctypes.CDLL(None).prctl(41, 1, 0, 0, 0): sys.exit("prctl(PR_SET_THP_DISABLE) failed")
+os.execv(sys.argv[1], sys.argv[1:])' "$IOREEL" replay "$T/b.reel" --target "$LOOP" --read-only \
+		--timing afap >/dev/null 2>"$T/err" || { cat "$T/err"; fail "replay without huge pages"; }
+	segs=$(cat "/sys/class/block/$dev/queue/max_segments")
+	grep -q "$dev: the I/O buffers are not in huge pages here, so I/Os longer than $((segs * 4)) KiB" \
+		"$T/err" || { cat "$T/err"; fail "buffers without huge pages not announced"; }
+fi
 "$IOREEL" replay "$T/t.reel" --target "$LOOP" --read-only --timing afap >/dev/null 2>"$T/err" ||
 	fail "replay of 4 KiB reads"
 grep -q "max_sectors_kb" "$T/err" && fail "4 KiB reads announced as longer than max_sectors_kb"
