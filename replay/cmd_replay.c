@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct cli {
 	size_t nbufs;
 	const char *json;
 	unsigned dedupe;
+	int cpu;			       /* --cpu, -1: not given */
 	double max_idle;		       /* seconds, 0: none */
 	int timing, order, point, fit, engine; /* indexes into the names */
 };
@@ -211,6 +213,9 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		     "io_uring: poll for completions (IOPOLL; devices with\n"
 		     "poll queues only)"),
 	    OPT_FLAG(0, "sqpoll", &o->sqpoll, "io_uring: a kernel thread submits (SQPOLL)"),
+	    OPT_INT(0, "cpu", "N", &c->cpu, 0, CPU_SETSIZE - 1,
+		    "run the issuing thread on CPU N only (default: where\n"
+		    "the kernel puts it)"),
 	    OPT_GROUP("Data written"),
 	    OPT_CALL(0, "data", "zero|random|ratio:R|pattern:HEX", opt_data, o,
 		     "what writes carry (default random)"),
@@ -512,6 +517,7 @@ int cmd_replay(int argc, char **argv)
 	memset(&jo, 0, sizeof(jo));
 	jo.fd = -1;
 	c.o.speed = 1.0;
+	c.cpu = -1;
 	c.o.qd_default = 1;
 	c.o.data_str = "random";
 	c.o.notice = notice;
@@ -531,6 +537,8 @@ int cmd_replay(int argc, char **argv)
 	c.o.fit = (enum replay_fit)c.fit;
 	c.o.engine = replay_engine_name((unsigned)c.engine);
 	c.o.data.dedupe_pct = c.dedupe;
+	c.o.pin_cpu = c.cpu >= 0;
+	c.o.cpu = c.cpu;
 	if (!c.o.qd_str)
 		c.o.qd_str = "default";
 	if ((rc = check_cli(&c)) != 0 || (c.json && (rc = json_open(&c, &jo)) != 0))

@@ -1,7 +1,8 @@
 /* replay/engine_libaio.c - Linux native AIO (libaio): reads, writes and
  * fdatasync queued with io_submit(), one call per I/O so each leaves at its
  * scheduled time (with afap timing, batches of those ready at once);
- * discards and write-zeroes run synchronously (AIO has no
+ * completions are read from the kernel's ring in user space (a system call
+ * only to wait); discards and write-zeroes run synchronously (AIO has no
  * command for them). */
 #include <errno.h>
 #include <libaio.h>
@@ -121,10 +122,31 @@ static int aio_ready(struct replay_engine *e)
 	const struct aio_ring_hdr *r = (const void *)e->ctx;
 	if (e->done.n)
 		return 1;
-	if (r->magic != AIO_RING_MAGIC)
+	if (r->magic != AIO_RING_MAGIC || r->incompat)
 		return 1; /* unknown layout: make the caller ask the kernel */
 	return __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) !=
 	       __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+}
+
+/* Take up to max events from the completion ring in user space, as fio's
+ * userspace_reap does: no system call when completions are there.  The
+ * kernel accepts this (it reads the ring's head back to count free
+ * requests); io_getevents() is kept for waiting. */
+static unsigned ring_reap(struct replay_engine *e, struct io_event *ev, unsigned max)
+{
+	struct aio_ring_hdr *r = (void *)e->ctx;
+	if (r->magic != AIO_RING_MAGIC || r->incompat)
+		return 0;
+	const struct io_event *events = (const void *)((const char *)r + r->header_length);
+	unsigned head = r->head, n = 0;
+	unsigned tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	while (n < max && head != tail) {
+		ev[n++] = events[head];
+		head = head + 1 == r->nr ? 0 : head + 1;
+	}
+	if (n)
+		__atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
+	return n;
 }
 
 static int aio_reap(struct replay_engine *e, struct replay_io **out, unsigned max, int64_t t)
@@ -132,27 +154,28 @@ static int aio_reap(struct replay_engine *e, struct replay_io **out, unsigned ma
 	unsigned k = replay_donelist_pop(&e->done, out, max);
 	if (k == max)
 		return (int)k;
-	if (!k && t == 0 && !aio_ready(e))
-		return 0;
-	struct timespec ts, *tp = NULL;
-	long min = 0;
-	if (!k && t != 0) {
-		min = 1;
+	unsigned want = max - k;
+	if (want > e->depth)
+		want = e->depth;
+	int n = (int)ring_reap(e, e->ev, want);
+	if (n == 0 && !k && t != 0) {
+		/* nothing there: sleep in the kernel until one completes */
+		struct timespec ts, *tp = NULL;
 		if (t > 0) {
 			ts.tv_sec = t / 1000000000;
 			ts.tv_nsec = t % 1000000000;
 			tp = &ts;
 		}
-	} else {
-		ts.tv_sec = ts.tv_nsec = 0;
-		tp = &ts;
+		n = io_getevents(e->ctx, 1, (long)want, e->ev, tp);
+		if (n < 0)
+			return n;
+	} else if (n == 0 && !k && aio_ready(e)) {
+		/* a ring this engine cannot read: ask the kernel */
+		struct timespec zero = {0, 0};
+		n = io_getevents(e->ctx, 0, (long)want, e->ev, &zero);
+		if (n < 0)
+			return n;
 	}
-	unsigned want = max - k;
-	if (want > e->depth)
-		want = e->depth;
-	int n = io_getevents(e->ctx, min, (long)want, e->ev, tp);
-	if (n < 0)
-		return k ? (int)k : n;
 	for (int i = 0; i < n; i++) {
 		struct replay_io *io = e->ev[i].data;
 		long res = (long)e->ev[i].res;

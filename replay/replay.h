@@ -177,6 +177,9 @@ struct replay_opts {
 	int hipri;	 /* io_uring: polled completions (IOPOLL),
 			    where every target supports polling */
 	int sqpoll;	 /* io_uring: a kernel thread submits (SQPOLL) */
+	int pin_cpu;	 /* nonzero: run the replaying thread on CPU `cpu` only
+			    (from before time zero to the end of the replay) */
+	int cpu;
 	/* Time zero.  The replay first gets ready (targets open, buffers made
 	 * and touched, the first window read, memory locked), then waits until
 	 * this CLOCK_MONOTONIC time (reel_now_ns()) and takes it as time zero;

@@ -519,6 +519,24 @@ static int realtime_enter(struct run *r, int *old_policy, struct sched_param *ol
 	return 0;
 }
 
+/* --cpu: run on that CPU only, from before time zero (the caller's mask
+ * is saved in *old and put back by pin_leave).  0, or < 0 said in r->err. */
+static int pin_enter(struct run *r, cpu_set_t *old)
+{
+	if (!r->o->pin_cpu)
+		return 0;
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(*old), old) < 0 || r->o->cpu < 0 ||
+	    r->o->cpu >= CPU_SETSIZE)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG, "--cpu %d: cannot pin", r->o->cpu);
+	CPU_ZERO(&set);
+	CPU_SET(r->o->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return reel_errf(r->err, r->errlen, -errno, "--cpu %d: %s", r->o->cpu,
+				 strerror(errno));
+	return 1;
+}
+
 /* Whatever happened, wait for what is in flight so buffers are not freed
  * under the kernel. */
 static void drain(struct run *r)
@@ -559,34 +577,6 @@ static void finish_stats(struct run *r)
  * its start (o->start_at_mono_ns, or what o->ready_cb chose) and take it
  * as time zero: the first I/O leaves on time, with no catch-up burst. */
 
-/* --hipri: every target must be a block device that polls (queue/io_poll). */
-static int hipri_check(struct run *r)
-{
-	if (!r->o->hipri)
-		return 0;
-	if (r->ops != &replay_engine_uring)
-		return reel_errf(r->err, r->errlen, REEL_E_ARG,
-				 "--hipri needs --engine io_uring (polled completions)");
-	for (unsigned t = 0; t < r->ntg; t++) {
-		char p[160], v[8] = "";
-		snprintf(p, sizeof(p), "/sys/class/block/%s/queue/io_poll", r->tg[t].name);
-		FILE *f = r->tg[t].is_blk ? fopen(p, "r") : NULL;
-		if (f) {
-			if (!fgets(v, sizeof(v), f))
-				v[0] = 0;
-			fclose(f);
-		}
-		if (v[0] != '1')
-			return reel_errf(
-			    r->err, r->errlen, REEL_E_ARG,
-			    "--hipri: %s does not support polled I/O (%s): use a device "
-			    "with poll queues (e.g. nvme with poll_queues > 0), or drop "
-			    "--hipri",
-			    r->tg[t].path, r->tg[t].is_blk ? "its queue/io_poll is 0" : "a file");
-	}
-	return 0;
-}
-
 /* Hand the engine the targets and the buffer arena to register. */
 static void engine_attach(struct run *r)
 {
@@ -624,9 +614,7 @@ static void wait_start(struct run *r, int64_t start)
 /* Everything before time zero; sets r->t0.  0 or < 0. */
 static int get_ready(struct run *r)
 {
-	int rc = hipri_check(r);
-	if (rc < 0)
-		return rc;
+	int rc;
 	engine_attach(r);
 	if ((rc = fill_window(r)) < 0)
 		return rc;
@@ -659,6 +647,10 @@ int schedule_run(struct run *r)
 {
 	struct sched_param old_sp;
 	int old_policy;
+	cpu_set_t old_cpus;
+	int pinned = pin_enter(r, &old_cpus);
+	if (pinned < 0)
+		return pinned;
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	int is_rt = realtime_enter(r, &old_policy, &old_sp);
 	r->res->realtime = is_rt;
@@ -673,6 +665,8 @@ int schedule_run(struct run *r)
 		munlockall();
 	if (is_rt)
 		sched_setscheduler(0, old_policy, &old_sp);
+	if (pinned)
+		sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
 	if (rc == 0)
 		rc = flush_ring(r);
 	if (r->t0)

@@ -10,8 +10,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +130,7 @@ struct devscan {
 	uint64_t orbits;		    /* OR of offsets and lengths: their common alignment */
 	uint64_t first_mis512, first_mis4k; /* record index + 1 */
 	uint64_t writes;
+	uint32_t max_len; /* longest read or write */
 };
 
 /* Extent, alignment and writes of one data I/O (record index idx). */
@@ -144,6 +147,8 @@ static void scan_extent(struct devscan *d, const struct reel_rec *x, uint64_t id
 		d->first_mis512 = idx + 1;
 	if ((b & 4095) && !d->first_mis4k)
 		d->first_mis4k = idx + 1;
+	if ((x->op == REEL_OP_READ || x->op == REEL_OP_WRITE) && x->length > d->max_len)
+		d->max_len = x->length;
 }
 
 static int first_pass(struct run *r, struct devscan *ds)
@@ -620,6 +625,58 @@ static int scan_trace(struct run *r, struct devscan *ds)
 	return 0;
 }
 
+/* --hipri: every target must be a block device that polls (queue/io_poll);
+ * refused before any buffer is made or any byte preconditioned. */
+static int check_hipri(struct run *r)
+{
+	if (!r->o->hipri)
+		return 0;
+	if (r->ops != &replay_engine_uring)
+		return reel_errf(r->err, r->errlen, REEL_E_ARG,
+				 "--hipri needs --engine io_uring (polled completions)");
+	for (unsigned t = 0; t < r->ntg; t++) {
+		char p[160], v[8] = "";
+		snprintf(p, sizeof(p), "/sys/class/block/%s/queue/io_poll", r->tg[t].name);
+		FILE *f = r->tg[t].is_blk ? fopen(p, "r") : NULL;
+		if (f) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = 0;
+			fclose(f);
+		}
+		if (v[0] != '1')
+			return reel_errf(
+			    r->err, r->errlen, REEL_E_ARG,
+			    "--hipri: %s does not support polled I/O (%s): use a device "
+			    "with poll queues (e.g. nvme with poll_queues > 0), or drop "
+			    "--hipri",
+			    r->tg[t].path, r->tg[t].is_blk ? "its queue/io_poll is 0" : "a file");
+	}
+	return 0;
+}
+
+/* --cpu N: the process must be allowed there (cpuset, taskset); said
+ * before anything is done, applied by schedule.c before time zero. */
+static int check_cpu(struct run *r)
+{
+	cpu_set_t ok;
+	if (!r->o->pin_cpu)
+		return 0;
+	if (sched_getaffinity(0, sizeof(ok), &ok) < 0)
+		return reel_errf(r->err, r->errlen, -errno, "--cpu %d: %s", r->o->cpu,
+				 strerror(errno));
+	if (r->o->cpu >= 0 && r->o->cpu < CPU_SETSIZE && CPU_ISSET(r->o->cpu, &ok))
+		return 0;
+	char list[128] = "";
+	for (int c = 0, n = 0; c < CPU_SETSIZE && n < 16; c++)
+		if (CPU_ISSET(c, &ok)) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%d", n++ ? "," : "", c);
+		}
+	return reel_errf(r->err, r->errlen, REEL_E_ARG,
+			 "--cpu %d: this process may not run there; it may use CPU %s%s", r->o->cpu,
+			 list, CPU_COUNT(&ok) > 16 ? ",..." : "");
+}
+
 /* The data generator and the engine. */
 static int start_engine(struct run *r)
 {
@@ -736,6 +793,75 @@ static int alloc_buffers(struct run *r)
 	return alloc_arena(r);
 }
 
+/* How much of the arena the kernel backs with huge pages (kB, from
+ * /proc/self/smaps: transparent huge pages are a request, not a promise). */
+static uint64_t arena_huge_kb(const struct run *r)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	int in = 0;
+	uint64_t kb = 0;
+	uintptr_t a = (uintptr_t)r->arena;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static unsigned queue_limit(const struct target *t, const char *what)
+{
+	char p[192], v[32];
+	snprintf(p, sizeof(p), "/sys/class/block/%s/queue/%s", t->name, what);
+	sysfs_read(p, v, sizeof(v));
+	if (!v[0]) { /* a partition: its disk's queue */
+		snprintf(p, sizeof(p), "/sys/class/block/%s/../queue/%s", t->name, what);
+		sysfs_read(p, v, sizeof(v));
+	}
+	return (unsigned)strtoul(v, NULL, 10);
+}
+
+/* Say, once per block target, where its queue limits will split the
+ * trace's I/Os whatever the replay does: longer than max_sectors_kb, or
+ * (buffers not in huge pages) more 4 KiB pages than max_segments. */
+static void check_queue_limits(struct run *r, const struct devscan *ds)
+{
+	if (r->ops->flags & REPLAY_ENG_NO_IO)
+		return;
+	int huge = r->arena && (r->arena_huge == 2 ||
+				(r->arena_huge == 1 && arena_huge_kb(r) * 1024 >= r->arena_len));
+	for (unsigned t = 0; t < r->ntg; t++) {
+		const struct target *tg = &r->tg[t];
+		uint32_t longest = 0;
+		for (unsigned d = 0; tg->is_blk && d < MAX_DEVS; d++)
+			if (r->devmap[d] == (int32_t)t && ds[d].max_len > longest)
+				longest = ds[d].max_len;
+		unsigned kb = longest ? queue_limit(tg, "max_sectors_kb") : 0;
+		unsigned segs = longest ? queue_limit(tg, "max_segments") : 0;
+		unsigned seg_size = longest ? queue_limit(tg, "max_segment_size") : 0;
+		if (kb && longest > kb * 1024ull)
+			notice(r,
+			       "%s: the trace has I/Os of up to %u KiB, longer than its "
+			       "max_sectors_kb (%u): the kernel splits each such I/O into requests "
+			       "of at most %u KiB, whatever the replay does",
+			       tg->name, longest / 1024, kb, kb);
+		uint64_t seg_bytes =
+		    (uint64_t)segs * (seg_size && seg_size < 4096 ? seg_size : 4096);
+		if (!huge && segs && longest > seg_bytes && (!kb || seg_bytes < kb * 1024ull))
+			notice(r,
+			       "%s: the I/O buffers are not in huge pages here, so I/Os longer "
+			       "than %" PRIu64 " KiB (max_segments %u of 4 KiB pages) may be split "
+			       "further (reserve huge pages: sysctl vm.nr_hugepages, or set "
+			       "transparent_hugepage to madvise or always)",
+			       tg->name, seg_bytes / 1024, segs);
+	}
+}
+
 static void make_label(struct run *r)
 {
 	char names[96] = "";
@@ -778,8 +904,11 @@ int run_setup(struct run *r)
 		if ((rc = check_target(r, t, ds)) < 0)
 			goto out;
 	r->res->ntargets = r->ntg;
+	if ((rc = check_hipri(r)) < 0 || (rc = check_cpu(r)) < 0)
+		goto out;
 	if ((rc = start_engine(r)) < 0 || (rc = alloc_buffers(r)) < 0)
 		goto out;
+	check_queue_limits(r, ds);
 	make_label(r);
 	if (o->precondition && !o->read_only)
 		rc = precondition(r);

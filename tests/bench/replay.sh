@@ -10,7 +10,10 @@
 #              lateness; runs whose p99 error exceeds SLIP_US are marked
 #   engines    afap IOPS of libaio, io_uring and psync at QD 1, 32 and 128 on
 #              a loop device over /dev/shm, beside fio with the same engine
-#              and depth; CPU per I/O at QD 32
+#              and depth; CPU per I/O at QD 32; libaio QD 32 with the
+#              issuing thread pinned (--cpu ENGINE_PIN_CPU, default 0) against
+#              unpinned; how traces/chromium.reel's reads over 1 MiB reach the
+#              device (block_rq_issue), against fio
 #   rate       afap, null engine vs fio ioengine=null
 #   rss        peak RSS replaying big traces on the null engine, vs fio
 #              read_iolog_chunked
@@ -138,6 +141,60 @@ if want timing || want issue; then
 	fi
 fi
 
+# ---- large reads: how the trace's reads over 1 MiB reach the device -------
+# traces/chromium.reel on a 2 GiB loop device over /dev/shm, block_rq_issue in
+# a private tracefs instance: reads that arrive whole (possible only up to
+# max_sectors_kb) and those split by max_sectors_kb alone (first request at
+# the read's sector as long as the device allows), ioreel against fio
+# replaying the exported iolog (libaio, iodepth 128).
+INST2=""
+bench_trap '[ -n "$INST2" ] && [ -d "$INST2" ] && { echo 0 >"$INST2/events/enable"; rmdir "$INST2"; }'
+engines_large() {
+	local tr="$TOP/traces/chromium.reel" big dev2 lim maj min
+	[ -e "$tr" ] || { echo "   large reads: $tr absent"; return; }
+	truncate -s 2G "$S/big2.img"
+	big=$(losetup -f --show --direct-io=on "$S/big2.img") || return
+	LOOPS="$LOOPS $big"
+	dev2=$(basename "$big")
+	lim=$(($(cat "/sys/class/block/$dev2/queue/max_sectors_kb") * 1024))
+	INST2=/sys/kernel/tracing/instances/ioreel-bench-large-$$
+	mkdir "$INST2" || return
+	read -r maj min < <(stat -L -c '%t %T' "$big")
+	echo 65536 >"$INST2/buffer_size_kb"
+	echo "dev == $(((16#$maj << 20) | 16#$min))" >"$INST2/events/block/block_rq_issue/filter"
+	echo 1 >"$INST2/events/block/block_rq_issue/enable"
+	"$IOREEL" dump "$tr" | awk '$5 == "read" && $8 > 1048576 { print $7, $8 }' >"$S/big.txt"
+	"$IOREEL" export --to fio "$tr" -o "$S/big.log" >/dev/null 2>&1
+	large_one() { # TAG command...
+		local tag=$1
+		shift
+		echo 0 >"$INST2/tracing_on"
+		: >"$INST2/trace"
+		echo 1 >"$INST2/tracing_on"
+		"$@" >/dev/null 2>&1
+		echo 0 >"$INST2/tracing_on"
+		# 7,0 R 1048576 () 1050624 + 2048 [comm]
+		sed -n 's/.*block_rq_issue: //p' "$INST2/trace" | awk -v lim="$lim" -v out="$BENCH_T" -v tag="$tag" '
+			NR == FNR { want[NR] = $1 / 512 " " $2 / 512; n = NR; next }
+			$2 ~ /R/ { rq[$5 " " $7]++ }
+			END { for (i = 1; i <= n; i++) { split(want[i], w, " ")
+				if (rq[want[i]] > 0) { rq[want[i]]--; whole++; first++ }
+				else if (w[2] > lim / 512 && rq[w[1] " " lim / 512] > 0) { rq[w[1] " " lim / 512]--; first++ } }
+			  print whole + 0 >> (out "/" tag ".whole"); print first + 0 >> (out "/" tag ".first") }' \
+			"$S/big.txt" -
+	}
+	large_ioreel() { large_one l_ioreel "$IOREEL" replay "$tr" --target "$big"; }
+	large_fio() { large_one l_fio fio --name=replay --read_iolog="$S/big.log" --replay_redirect="$big" \
+		--ioengine=libaio --iodepth=128 --direct=1; }
+	echo "   large reads: the $(wc -l <"$S/big.txt") reads over 1 MiB of chromium.reel on $dev2" \
+		"(max_sectors_kb $((lim / 1024)); $(awk -v l="$lim" '$2 <= l' "$S/big.txt" | wc -l) can arrive whole)"
+	bench_interleave large_ioreel large_fio
+	bench_row "large reads arriving whole" l_ioreel whole l_fio whole "" "fio"
+	bench_row "large reads split only by max_sectors_kb" l_ioreel first l_fio first "" "fio"
+	echo 0 >"$INST2/events/enable"
+	rmdir "$INST2" && INST2=""
+}
+
 # ---- engines: afap IOPS at QD 1, 32, 128 on the loop device -------------
 if want engines; then
 	N=${ENGINE_N:-100000}
@@ -170,7 +227,18 @@ if want engines; then
 		-v f="$(bench_med f_libaio32 iops)" 'BEGIN { if (u != "nan" && l != "nan")
 		printf "   target io_uring >= libaio >= 1.5x fio at QD 32 (medians): io_uring/libaio %.2f, libaio/fio %.2f: %s\n",
 			u / l, l / f, (u >= l && l >= 1.5 * f) ? "met" : "MISSED" }'
+	# the issuing thread pinned (--cpu) against the same unpinned, at QD 32
+	PIN=${ENGINE_PIN_CPU:-0}
+	eng_pin() {
+		"$IOREEL" replay "$S/eng.reel" --target "$LOOP" --read-only --engine libaio --timing afap \
+			--qd 32 --cpu "$PIN" --json "$S/r.json" >/dev/null 2>&1
+		bench_put i_pin iops "$(json "$S/r.json" "d['ops']['read']['iops']")"
+	}
+	eng_free() { ENG=libaio QD=32 eng_ioreel; bench_put i_free iops "$(tail -1 "$BENCH_T/i_libaio32.iops")"; }
+	bench_interleave eng_pin eng_free
+	bench_row "afap IOPS, libaio QD 32, --cpu $PIN" i_pin iops i_free iops "" "unpinned"
 	bench_load
+	engines_large
 fi
 
 # ---- rate: afap, null engine -------------------------------------------------
