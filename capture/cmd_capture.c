@@ -489,13 +489,7 @@ static int finish_output(struct session *s)
 	reel_writer_meta_int(w, REEL_META_CAPTURE_INTERRUPTED, s->stop_reason == 1);
 	if (cs->disturbed)
 		reel_writer_meta_str(w, REEL_META_CAPTURE_DISTURBED, capture_disturbance(s->cap));
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_RECORDS, (int64_t)js->records);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_ISSUE, (int64_t)js->no_issue);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_NO_COMPLETE, (int64_t)js->no_complete);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_MERGED, (int64_t)js->merged);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_SPLIT, (int64_t)js->split);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_REMAPPED, (int64_t)js->remapped);
-	reel_writer_meta_int(w, REEL_META_CAPTURE_JOIN_ORPHAN_EVENTS, (int64_t)js->orphan_events);
+	reel_join_write_meta(w, js, 1);
 	if (s->child_done) {
 		if (WIFEXITED(s->child_status))
 			reel_writer_meta_int(w, REEL_META_CAPTURE_EXIT_STATUS,

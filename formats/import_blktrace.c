@@ -770,13 +770,7 @@ static int bt_run(const char *const *paths, size_t npaths, const struct reel_imp
 		st->records = st->join.records;
 	}
 	if (!rc) {
-		reel_writer_meta_int(w, REEL_META_JOIN_NO_ISSUE, (int64_t)st->join.no_issue);
-		reel_writer_meta_int(w, REEL_META_JOIN_NO_COMPLETE, (int64_t)st->join.no_complete);
-		reel_writer_meta_int(w, REEL_META_JOIN_MERGED, (int64_t)st->join.merged);
-		reel_writer_meta_int(w, REEL_META_JOIN_SPLIT, (int64_t)st->join.split);
-		reel_writer_meta_int(w, REEL_META_JOIN_REMAPPED, (int64_t)st->join.remapped);
-		reel_writer_meta_int(w, REEL_META_JOIN_ORPHAN_EVENTS,
-				     (int64_t)st->join.orphan_events);
+		reel_join_write_meta(w, &st->join, 0);
 		reel_writer_meta_int(w, REEL_META_BLKTRACE_VERSION,
 				     b.nsrcs ? b.srcs[0].version : 0);
 		reel_writer_meta_int(w, REEL_META_BLKTRACE_MESSAGES, (int64_t)b.messages);

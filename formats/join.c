@@ -1254,6 +1254,28 @@ int reel_join_finish(struct reel_join *j)
 
 void reel_join_stats(const struct reel_join *j, struct reel_join_stats *s) { *s = j->st; }
 
+void reel_join_write_meta(struct reel_writer *w, const struct reel_join_stats *s, int capture)
+{
+	static const char *const imported[] = {NULL,
+					       REEL_META_JOIN_NO_ISSUE,
+					       REEL_META_JOIN_NO_COMPLETE,
+					       REEL_META_JOIN_MERGED,
+					       REEL_META_JOIN_SPLIT,
+					       REEL_META_JOIN_REMAPPED,
+					       REEL_META_JOIN_ORPHAN_EVENTS};
+	static const char *const captured[] = {
+	    REEL_META_CAPTURE_JOIN_RECORDS,	 REEL_META_CAPTURE_JOIN_NO_ISSUE,
+	    REEL_META_CAPTURE_JOIN_NO_COMPLETE,	 REEL_META_CAPTURE_JOIN_MERGED,
+	    REEL_META_CAPTURE_JOIN_SPLIT,	 REEL_META_CAPTURE_JOIN_REMAPPED,
+	    REEL_META_CAPTURE_JOIN_ORPHAN_EVENTS};
+	const uint64_t v[] = {s->records, s->no_issue, s->no_complete,	s->merged,
+			      s->split,	  s->remapped, s->orphan_events};
+	const char *const *k = capture ? captured : imported;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (k[i])
+			reel_writer_meta_int(w, k[i], (int64_t)v[i]);
+}
+
 void reel_join_destroy(struct reel_join *j)
 {
 	if (!j)

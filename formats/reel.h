@@ -450,6 +450,9 @@ int reel_join_push(struct reel_join *j, const struct reel_event *e);
 /* Emit everything still pending (I/Os lacking D or C keep those absent). */
 int reel_join_finish(struct reel_join *j);
 void reel_join_stats(const struct reel_join *j, struct reel_join_stats *s);
+/* The joiner's counts as trace metadata: join.* for an import, capture.join.*
+ * (with the record count) for a capture. */
+void reel_join_write_meta(struct reel_writer *w, const struct reel_join_stats *s, int capture);
 void reel_join_destroy(struct reel_join *j);
 
 /*

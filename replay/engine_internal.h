@@ -1,7 +1,7 @@
 /*
  * replay/engine_internal.h - the engine ops table (internal to replay/).
- * One file per engine: engine_libaio.c, engine_uring.c, engine_psync.c,
- * engine_null.c.  The scheduler owns every struct replay_io; an engine
+ * One file per kind of engine: engine_libaio.c, engine_uring.c, engine_sync.c (psync
+ * and null).  The scheduler owns every struct replay_io; an engine
  * borrows it from submit() until reap() hands it back.
  */
 #ifndef IOREEL_REPLAY_ENGINE_INTERNAL_H
