@@ -45,7 +45,8 @@ struct devstate {
 struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;
-	uint64_t s[4]; /* xoshiro256** */
+	uint64_t s[4];	/* xoshiro256** */
+	uint64_t sp[4]; /* the same, for addresses and sizes */
 	double end;
 	double wl;		       /* window length, ns */
 	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
@@ -58,7 +59,14 @@ struct model_gen {
 	size_t nbuf, pos, cap;
 	int *gap_class;
 	int *last_op;
-	struct strat *s_size; /* per phase and op */
+	struct strat *s_size; /* per phase, op and kind (run start, run continued) */
+	/* sizes given the kind of I/O: per phase and op, [0] a run start, [1]
+	 * a run's next I/O (no knots: the op's sizes alone) */
+	struct model_dist (*csize)[REEL_OP__COUNT][2];
+	/* per phase and op: the trace's share of I/O continuing a run; the
+	 * runs' proposals so far (I/O, continuing) */
+	double (*seq_want)[REEL_OP__COUNT];
+	uint64_t (*seq_seen)[REEL_OP__COUNT][2];
 	struct strat s_lead;
 	double dev_cum[MODEL_MAX_DEVS];
 	struct devstate *ds;
@@ -71,9 +79,8 @@ struct model_gen {
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-static inline uint64_t next64(struct model_gen *g)
+static inline uint64_t xo_next(uint64_t *s)
 {
-	uint64_t *s = g->s;
 	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
 	s[2] ^= s[0];
 	s[3] ^= s[1];
@@ -83,27 +90,33 @@ static inline uint64_t next64(struct model_gen *g)
 	s[3] = rotl(s[3], 45);
 	return r;
 }
+static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 
-static inline double rnd(struct model_gen *g)
-{
-	return (double)(next64(g) >> 11) * (1.0 / 9007199254740992.0);
-}
+static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
+static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
 
-static double sdraw(struct model_gen *g, struct strat *st)
+/* the stratified draw from the stream S */
+static double sdraw_s(uint64_t *s, struct strat *st)
 {
 	if (st->pos == 0 || st->pos >= STRATA) {
 		for (int i = 0; i < STRATA; i++)
 			st->perm[i] = (uint8_t)i;
 		for (int i = STRATA - 1; i > 0; i--) {
-			int j = (int)(next64(g) % (uint64_t)(i + 1));
+			int j = (int)(xo_next(s) % (uint64_t)(i + 1));
 			uint8_t t = st->perm[i];
 			st->perm[i] = st->perm[j];
 			st->perm[j] = t;
 		}
 		st->pos = 0;
 	}
-	return (st->perm[st->pos++] + rnd(g)) * (1.0 / STRATA);
+	return (st->perm[st->pos++] + unit(xo_next(s))) * (1.0 / STRATA);
 }
+static double sdraw(struct model_gen *g, struct strat *st) { return sdraw_s(g->s, st); }
+/* Addresses and sizes draw from a stream of their own (sp): what they
+ * draw does not move the arrivals drawn from the main one. */
+static inline uint64_t next64_sp(struct model_gen *g) { return xo_next(g->sp); }
+static inline double rnd_sp(struct model_gen *g) { return unit(next64_sp(g)); }
+static double sdraw_sp(struct model_gen *g, struct strat *st) { return sdraw_s(g->sp, st); }
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -111,6 +124,55 @@ static uint64_t splitmix(uint64_t *x)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* The size CDF of a run start (SEQ 0) or a run's next I/O (1): the op's
+ * knots, each segment weighted by its share of either kind. */
+static void seq_dist(struct model_dist *out, const struct model_dist *d, const float *share,
+		     int seq)
+{
+	memset(out, 0, sizeof(*out));
+	double c = 0;
+	out->v[0] = d->v[0];
+	for (uint32_t k = 0; k + 1 < d->nk; k++) {
+		double w = seq ? share[k] : 1 - share[k];
+		c += (d->c[k + 1] - d->c[k]) * (w > 0 ? w : 0);
+		out->v[k + 1] = d->v[k + 1];
+		out->c[k + 1] = c;
+	}
+	if (!(c > 1e-9))
+		return; /* none of this kind: the op's sizes alone */
+	for (uint32_t k = 1; k < d->nk; k++)
+		out->c[k] = out->c[k] / c < 1 ? out->c[k] / c : 1;
+	out->c[d->nk - 1] = 1;
+	out->nk = d->nk;
+	out->n = d->n;
+	model_dist_prepare(out);
+}
+
+static int seq_sizes_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	if (!m->nphases || !m->phases[0].seq_fitted) /* every phase or none */
+		return 0;
+	if (!(g->csize = calloc(m->nphases, sizeof(*g->csize))) ||
+	    !(g->seq_want = calloc(m->nphases, sizeof(*g->seq_want))) ||
+	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))))
+		return -1;
+	for (size_t p = 0; p < m->nphases; p++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			const struct model_dist *d = &m->phases[p].size[o];
+			g->seq_want[p][o] = -1; /* unknown: the runs decide alone */
+			if (d->nk < 2)
+				continue;
+			for (int k = 0; k < 2; k++)
+				seq_dist(&g->csize[p][o][k], d, m->phases[p].seq_share[o], k);
+			double w = 0;
+			for (uint32_t k = 0; k + 1 < d->nk; k++)
+				w += (d->c[k + 1] - d->c[k]) * m->phases[p].seq_share[o][k];
+			g->seq_want[p][o] = w;
+		}
+	return 0;
 }
 
 void model_gen_destroy(struct model_gen *g)
@@ -123,6 +185,9 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->last_op);
 	free(g->ds);
 	free(g->s_size);
+	free(g->csize);
+	free(g->seq_want);
+	free(g->seq_seen);
 	free(g->touched);
 	free(g);
 }
@@ -146,12 +211,14 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	uint64_t sd = g->o.seed;
 	for (int i = 0; i < 4; i++)
 		g->s[i] = splitmix(&sd);
+	for (int i = 0; i < 4; i++)
+		g->sp[i] = splitmix(&sd);
 	g->wl = (double)m->duration_ns / (double)m->nwin;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
 	g->ds = calloc(m->ndevs, sizeof(*g->ds));
-	g->s_size = calloc(m->nphases * REEL_OP__COUNT, sizeof(*g->s_size));
-	if (!g->s_size || !g->gap_class || !g->last_op || !g->ds) {
+	g->s_size = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->s_size));
+	if (!g->s_size || !g->gap_class || !g->last_op || !g->ds || seq_sizes_init(g)) {
 		model_gen_destroy(g);
 		return REEL_E_NOMEM;
 	}
@@ -225,7 +292,7 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
 {
 	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
-	double u = sdraw(g, &s->s_trans);
+	double u = sdraw_sp(g, &s->s_trans);
 	if (d->row[from + 1] > d->row[from]) {
 		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
 		while (a < b) {
@@ -251,12 +318,13 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
 		if (b0 > a0) {
-			double x = model_dist_inv(&d->addr, a0 + sdraw(g, &s->s_pos) * (b0 - a0));
+			double x =
+			    model_dist_inv(&d->addr, a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0));
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
 		}
 	}
-	return (uint64_t)((lo + rnd(g) * (hi - lo)) * s->scale);
+	return (uint64_t)((lo + rnd_sp(g) * (hi - lo)) * s->scale);
 }
 
 /* The window's ops in arrival order: the phase's op chain, restricted to
@@ -502,7 +570,7 @@ static void remember(struct model_gen *g, struct devstate *s, uint64_t off)
 	if (s->hn <= GEN_RES) {
 		s->res[s->hn - 1] = off;
 	} else {
-		uint64_t j = next64(g) % s->hn;
+		uint64_t j = next64_sp(g) % s->hn;
 		if (j < GEN_RES)
 			s->res[j] = off;
 	}
@@ -521,7 +589,7 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
 	uint64_t n = s->hn < GEN_RES ? s->hn : GEN_RES;
 	if (!n)
 		return 0;
-	*off = s->res[next64(g) % n];
+	*off = s->res[next64_sp(g) % n];
 	return 1;
 }
 
@@ -529,7 +597,7 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
 static int local_jump(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
-	double j = model_dist_inv(&dv->local, sdraw(g, &s->s_local));
+	double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 	int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
 	if (jj == 0)
 		jj = j < 0 ? -(int64_t)al : (int64_t)al;
@@ -581,7 +649,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 	}
 	if (want && dv->reuse_dist.nk &&
-	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd(g)) + 0.5), &base) &&
+	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) &&
 	    base / al * al + len <= s->extent && base / al * al != s->cursor)
 		off = base / al * al;
 	return off;
@@ -603,15 +671,64 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  uint64_t len, uint64_t al, double unit)
 {
-	int local = s->started && dv->local.nk && sdraw(g, &s->s_plocal) < dv->p_local;
+	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE)
 		return start_once(g, dv, s, len, al, local);
-	int want = sdraw(g, &s->s_reuse) < dv->p_reuse;
+	int want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse;
 	uint64_t span = len;
 	if (!want)
 		span = (uint64_t)((unit > (double)len ? unit : (double)len) *
 				  (double)(s->run_left + 1));
 	return start_wanted(g, dv, s, len, al, local, want, span);
+}
+
+/*
+ * Whether an I/O of op OP in phase P continues its device's run.  The runs
+ * propose (RUN: the run drawn is not over), whatever the op; the trace's
+ * ops differ (chromium: 11% of reads continue a run, 77% of writes), so a
+ * proposal is taken with the odds that bring the op's share of continuing
+ * I/O to the trace's: cut when the runs propose more than it, extended
+ * (a run's next I/O though the run drawn is over) when they propose less.
+ * The proposals' share is counted as they come (a prior of 8 at the
+ * trace's).  Run lengths bend a little; sizes given sequentiality follow.
+ */
+static int seq_decide(struct model_gen *g, size_t p, int op, int started, int run)
+{
+	if (!g->seq_want || g->seq_want[p][op] < 0)
+		return run;
+	double want = g->seq_want[p][op];
+	uint64_t *n = g->seq_seen[p][op];
+	double have = ((double)n[1] + 8 * want) / ((double)n[0] + 8);
+	n[0]++;
+	n[1] += (uint64_t)run;
+	if (run)
+		return have <= want || rnd_sp(g) * have < want;
+	return started && have < want && have < 1 && rnd_sp(g) * (1 - have) < want - have;
+}
+
+/* A request size of op OP in phase PH: of a run's next I/O (SEQ) or of a
+ * run start, from the phase's sizes weighted by the share of each kind
+ * (the op's sizes alone in models without it); a multiple of AL (a power
+ * of two), at most EXTENT. */
+static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int op, int seq,
+			  uint64_t al, uint64_t extent)
+{
+	size_t p = (size_t)(ph - g->m->phases);
+	const struct model_dist *d = &ph->size[op];
+	if (g->csize && g->csize[p][op][seq].nk)
+		d = &g->csize[p][op][seq];
+	double sz = 4096;
+	if (d->nk)
+		sz =
+		    model_dist_inv(d, sdraw_sp(g, &g->s_size[(p * REEL_OP__COUNT + op) * 2 + seq]));
+	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0;
+	if (len == 0 && sz > 0)
+		len = al;
+	if (len > 0xffffffffu)
+		len = 0xffffffffu / al * al;
+	if (len > extent)
+		len = extent / al * al;
+	return len;
 }
 
 int model_gen_next(struct model_gen *g, struct reel_rec *r)
@@ -637,25 +754,18 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	const struct model_devspace *dv = &m->devs[d];
 	struct devstate *s = &g->ds[d];
 	uint64_t al = dv->align ? dv->align : 1;
-	/* size */
-	double sz = 4096;
-	if (ph->size[op].nk)
-		sz = model_dist_inv(&ph->size[op],
-				    sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
-	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
-	if (len == 0 && sz > 0)
-		len = al;
-	if (len > 0xffffffffu)
-		len = 0xffffffffu / al * al;
-	if (len > s->extent)
-		len = s->extent / al * al;
+	/* size: of a run's next I/O or of a run start, as the trace's */
+	int seq = op != REEL_OP_FLUSH &&
+		  seq_decide(g, g->phase, op, s->started, s->started && s->run_left > 0);
+	uint64_t len = size_draw(g, ph, op, seq, al, s->extent);
 	uint64_t off = 0;
 	if (op != REEL_OP_FLUSH) {
-		if (s->started && s->run_left > 0 && s->cursor + len <= s->extent) {
+		if (seq && s->cursor + len <= s->extent) {
 			off = s->cursor;
-			s->run_left--;
+			s->run_left -= s->run_left > 0;
 		} else {
-			double L = dv->run.nk ? model_dist_inv(&dv->run, sdraw(g, &s->s_run)) : 1;
+			double L =
+			    dv->run.nk ? model_dist_inv(&dv->run, sdraw_sp(g, &s->s_run)) : 1;
 			s->run_left = (int64_t)(L + 0.5) - 1;
 			if (s->run_left < 0)
 				s->run_left = 0;

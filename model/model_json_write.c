@@ -32,8 +32,9 @@ static void num(FILE *f, double v)
 
 static void dist(FILE *f, const struct model_dist *d, int top)
 {
-	fprintf(f, "{\"n\": %llu, \"mean\": ", (unsigned long long)d->n);
-	num(f, d->mean);
+	/* the mean to 9 digits: gen uses it only as a scale */
+	fprintf(f, "{\"n\": %llu, \"mean\": %.9g", (unsigned long long)d->n,
+		isfinite(d->mean) ? d->mean : 0);
 	if (top) {
 		fprintf(f, ", \"top\": [");
 		int first = 1;
@@ -147,6 +148,49 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	fprintf(f, "]\n      },\n");
 }
 
+/* The share of each size segment that continues a run, two decimals
+ * (0.005 is below what a KS target of 0.05 can see; one below 1,000
+ * sizes, where a segment holds a few I/O); one number when
+ * every segment has the same; ops whose shares are all 0 left out, and
+ * the field when every op is. */
+static double seq_round(const struct model_phase *ph, int o, uint32_t k)
+{
+	double q = ph->size[o].n < 1000 ? 10 : 100;
+	return round(ph->seq_share[o][k] * q) / q;
+}
+static int seq_same(const struct model_phase *ph, int o, double *x)
+{
+	int same = 1;
+	*x = seq_round(ph, o, 0);
+	for (uint32_t k = 1; k + 1 < ph->size[o].nk; k++)
+		same &= seq_round(ph, o, k) == *x;
+	return same;
+}
+static void write_seq_share(const struct model_phase *ph, FILE *f)
+{
+	if (!ph->seq_fitted)
+		return;
+	int first = 1;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		double x;
+		if (o == REEL_OP_FLUSH || ph->size[o].nk < 2 || (seq_same(ph, o, &x) && x == 0))
+			continue;
+		fprintf(f, "%s\"%s\": ", first ? "\n      \"seq_share\": {" : ", ",
+			model_op_key[o]);
+		first = 0;
+		if (seq_same(ph, o, &x)) {
+			fprintf(f, "%.2g", x);
+			continue;
+		}
+		fprintf(f, "[");
+		for (uint32_t k = 0; k + 1 < ph->size[o].nk; k++)
+			fprintf(f, "%s%.2g", k ? "," : "", seq_round(ph, o, k));
+		fprintf(f, "]");
+	}
+	if (!first)
+		fprintf(f, "},");
+}
+
 static void write_phase(const struct model_phase *ph, int last, FILE *f)
 {
 	fprintf(f, "    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": ",
@@ -161,7 +205,9 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 		}
 	fprintf(f, "},\n      \"op_next\": [");
 	matrix(f, &ph->op_next[0][0], REEL_OP__COUNT);
-	fprintf(f, "],\n      \"sizes\": {");
+	fprintf(f, "],");
+	write_seq_share(ph, f);
+	fprintf(f, "\n      \"sizes\": {");
 	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
 		if (ph->size[o].nk) {
 			fprintf(f, "%s\n        \"%s\": ", first ? "" : ",", model_op_key[o]);
