@@ -145,6 +145,9 @@ struct dev_fit {
 	size_t nloc, nrem;
 	struct region_lut lut;
 	uint64_t regc[MODEL_MAX_REGIONS];
+	/* run lengths by the region the run starts in: I/O, runs */
+	uint32_t run_reg;
+	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
 };
 
@@ -411,6 +414,14 @@ static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_
 	return reused ? 1 : any ? 0 : -1;
 }
 
+/* A run of N I/O ends: its length, summed in the region it started in. */
+static inline void run_end(struct dev_fit *f, int64_t n)
+{
+	samp_add(&f->runs, n);
+	f->run_sum[f->run_reg] += (uint64_t)n;
+	f->run_cnt[f->run_reg]++;
+}
+
 /* A run start's re-use: counted, its distance sampled. */
 static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
 {
@@ -440,8 +451,9 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		if (j == 0) {
 			f->run++;
 		} else {
-			samp_add(&f->runs, f->run);
+			run_end(f, f->run);
 			f->run = 1;
+			f->run_reg = f->reg;
 			reuse_start(f, reuse, dist);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
@@ -456,6 +468,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	} else {
 		f->seen = 1;
 		f->run = 1;
+		f->run_reg = f->reg;
 	}
 	f->prev_end = off + len;
 }
@@ -532,6 +545,10 @@ static void device_fill(struct dev_fit *f)
 	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;
 	model_dist_coarsen(&d->jump, je > 0.02 ? je : 0.02);
 	samp_fit(&f->runs, &d->run);
+	d->run_mean_fitted = 1;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		d->run_mean[r] =
+		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
 	d->reuse_fitted = 1;
@@ -550,7 +567,7 @@ int model_devs_finish(struct devs_fit *df)
 			continue;
 		}
 		if (f->seen) /* the last run */
-			samp_add(&f->runs, f->run);
+			run_end(f, f->run);
 		device_fill(f);
 		int e = device_transitions(f);
 		if (e)

@@ -155,6 +155,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint32_t nregions;
 	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
 	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
+	/* run lengths by where the run starts: per region, the mean length
+	 * (I/O) of the runs starting there (0: none start there);
+	 * run_mean_fitted 0 in models before it */
+	int run_mean_fitted;
+	float run_mean[MODEL_MAX_REGIONS];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

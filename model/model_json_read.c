@@ -659,6 +659,19 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	struct json_object *t = wt ? need(r, reg, "transitions", json_type_array, ww) : NULL;
 	if (!t || read_region_bounds(r, b, wt, d, ww))
 		return REEL_E_PARSE;
+	struct json_object *ru = get(reg, "run_mean"); /* optional: models before it */
+	if ((d->run_mean_fitted = ru != NULL)) {
+		if (!is_arr(ru, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.run_mean: one per region (%u)", ww, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(ru, k)) ? num(at(ru, k)) : NAN;
+			if (!(x == 0 || (x >= 1 && x <= 4294967295.0)))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.run_mean[%u]: 0 or a length in I/O", ww, k);
+			d->run_mean[k] = (float)x;
+		}
+	}
 	return read_transitions(r, t, d, ww);
 }
 

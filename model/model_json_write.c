@@ -149,13 +149,15 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 }
 
 /* The share of each size segment that continues a run, two decimals
- * (0.005 is below what a KS target of 0.05 can see; one below 1,000
- * sizes, where a segment holds a few I/O); one number when
+ * (0.005 is below what a KS target of 0.05 can see; one where the
+ * segment holds fewer than 100 I/O, whose share is not known closer);
+ * one number when
  * every segment has the same; ops whose shares are all 0 left out, and
  * the field when every op is. */
 static double seq_round(const struct model_phase *ph, int o, uint32_t k)
 {
-	double q = ph->size[o].n < 1000 ? 10 : 100;
+	const struct model_dist *d = &ph->size[o];
+	double q = (d->c[k + 1] - d->c[k]) * (double)d->n < 100 ? 10 : 100;
 	return round(ph->seq_share[o][k] * q) / q;
 }
 static int seq_same(const struct model_phase *ph, int o, double *x)
@@ -220,6 +222,17 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 	fprintf(f, "\n    }%s\n", last ? "" : ",");
 }
 
+/* Whether the runs starting in some region are on average a quarter
+ * longer or shorter than the device's (else run_mean is left out: gen
+ * draws every run from the device's lengths alone). */
+static int run_mean_differ(const struct model_devspace *d)
+{
+	for (uint32_t r = 0; d->run_mean_fitted && r < d->nregions; r++)
+		if (d->run_mean[r] > 0 && fabs(d->run_mean[r] / d->run.mean - 1) > 0.25)
+			return 1;
+	return 0;
+}
+
 static void write_regions(const struct model_devspace *d, FILE *f)
 {
 	fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
@@ -228,6 +241,11 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 	fprintf(f, "],\n        \"weights\": [");
 	for (uint32_t r = 0; r < d->nregions; r++)
 		fprintf(f, "%s%.6g", r ? "," : "", d->weight[r]);
+	if (run_mean_differ(d)) {
+		fprintf(f, "],\n        \"run_mean\": [");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.3g", r ? "," : "", d->run_mean[r]);
+	}
 	fprintf(f, "],\n        \"transitions\": [");
 	int first = 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
