@@ -263,19 +263,19 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	reel_json_str(f, d->name);
 	fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
 		(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
-	fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);
-	fprintf(f, "      \"rw_overlap\": {\"read\": %.4f, \"write\": %.4f},\n", d->rw_overlap_read,
+	fprintf(f, "      \"share\": %.6g,\n      \"hot10\": %.4g,\n", d->share, d->hot10);
+	fprintf(f, "      \"rw_overlap\": {\"read\": %.4g, \"write\": %.4g},\n", d->rw_overlap_read,
 		d->rw_overlap_write);
 	fprintf(f, "      \"runs\": ");
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
 	dist(f, &d->jump, 0);
 	fprintf(
-	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
+	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g,\n      \"local_jumps\": ",
 	    (unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
-		fprintf(f, ",\n      \"p_reuse\": %.4f", d->p_reuse);
+		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);
