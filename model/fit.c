@@ -399,6 +399,7 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
 	model_phases_chain(fr->pf, c);
+	model_devs_seq(fr->df, c);
 	return 0;
 }
 
@@ -516,9 +517,10 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if (m->naive)
 		return 0;
 	model_phases_fill(fr->pf);
-	if ((e = fit_pass(fr, pass_chain)))
+	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain)))
 		return e;
 	model_phases_finish(fr->pf);
+	model_devs_seq_finish(fr->df, m);
 	return 0;
 }
 

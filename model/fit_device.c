@@ -145,6 +145,9 @@ struct dev_fit {
 	size_t nloc, nrem;
 	struct region_lut lut;
 	uint64_t regc[MODEL_MAX_REGIONS];
+	/* run lengths by the region the run starts in: I/O, runs */
+	uint32_t run_reg;
+	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
 };
 
@@ -154,6 +157,13 @@ struct devs_fit {
 	int naive;
 	const int8_t *slot; /* device id -> index */
 	struct bmap bm;	    /* blocks touched, of every device (the walk) */
+	/* size given sequentiality: per phase, op and segment of the phase's
+	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
+	const struct model *m;
+	const int *wphase;
+	uint64_t (*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2];
+	uint64_t sq_end[MODEL_MAX_DEVS];
+	uint8_t sq_seen[MODEL_MAX_DEVS];
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -176,6 +186,7 @@ void model_devs_free(struct devs_fit *df)
 	for (size_t k = 0; k < df->nd; k++)
 		dev_fit_free(&df->f[k]);
 	bmap_free(&df->bm);
+	free(df->sq);
 	free(df);
 }
 
@@ -403,6 +414,14 @@ static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_
 	return reused ? 1 : any ? 0 : -1;
 }
 
+/* A run of N I/O ends: its length, summed in the region it started in. */
+static inline void run_end(struct dev_fit *f, int64_t n)
+{
+	samp_add(&f->runs, n);
+	f->run_sum[f->run_reg] += (uint64_t)n;
+	f->run_cnt[f->run_reg]++;
+}
+
 /* A run start's re-use: counted, its distance sampled. */
 static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
 {
@@ -432,8 +451,9 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		if (j == 0) {
 			f->run++;
 		} else {
-			samp_add(&f->runs, f->run);
+			run_end(f, f->run);
 			f->run = 1;
+			f->run_reg = f->reg;
 			reuse_start(f, reuse, dist);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
@@ -448,6 +468,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	} else {
 		f->seen = 1;
 		f->run = 1;
+		f->run_reg = f->reg;
 	}
 	f->prev_end = off + len;
 }
@@ -524,6 +545,10 @@ static void device_fill(struct dev_fit *f)
 	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;
 	model_dist_coarsen(&d->jump, je > 0.02 ? je : 0.02);
 	samp_fit(&f->runs, &d->run);
+	d->run_mean_fitted = 1;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		d->run_mean[r] =
+		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
 	d->reuse_fitted = 1;
@@ -542,11 +567,73 @@ int model_devs_finish(struct devs_fit *df)
 			continue;
 		}
 		if (f->seen) /* the last run */
-			samp_add(&f->runs, f->run);
+			run_end(f, f->run);
 		device_fill(f);
 		int e = device_transitions(f);
 		if (e)
 			return e;
 	}
 	return 0;
+}
+
+/* ---- size given sequentiality ---------------------------------------------- */
+int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase)
+{
+	df->m = m;
+	df->wphase = wphase;
+	memset(df->sq_seen, 0, sizeof(df->sq_seen));
+	df->sq = calloc(m->nphases, sizeof(*df->sq));
+	return df->sq ? 0 : REEL_E_NOMEM;
+}
+
+/* The segment of D (knot k to k + 1) that size X falls in: a point mass
+ * (two knots of X) when there is one, else the segment spanning X. */
+static uint32_t size_segment(const struct model_dist *d, double x)
+{
+	uint32_t lo = 0, hi = d->nk - 1; /* the first k with v[k + 1] >= x */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (d->v[mid + 1] >= x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo + 2 < d->nk && d->v[lo + 1] == x && d->v[lo + 2] == x)
+		lo++;
+	return lo < d->nk - 1 ? lo : d->nk - 2;
+}
+
+/* One pass in time order: each I/O's phase, op, size segment, and whether
+ * it starts where its device's previous one ended (compare's definition). */
+void model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		uint8_t op = c->op[i];
+		int k = df->slot[c->dev[i]];
+		if (op == REEL_OP_FLUSH || df->f[k].done)
+			continue;
+		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k];
+		df->sq_seen[k] = 1;
+		df->sq_end[k] = c->off[i] + c->len[i];
+		size_t p = (size_t)df->wphase[c->win[i]];
+		const struct model_dist *d = &df->m->phases[p].size[op];
+		if (d->nk < 2)
+			continue;
+		uint64_t *n = df->sq[p][op][size_segment(d, (double)c->len[i])];
+		n[0]++;
+		n[1] += (uint64_t)seq;
+	}
+}
+
+void model_devs_seq_finish(struct devs_fit *df, struct model *m)
+{
+	for (size_t p = 0; p < m->nphases; p++) {
+		struct model_phase *ph = &m->phases[p];
+		ph->seq_fitted = 1;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			for (uint32_t k = 0; k + 1 < ph->size[o].nk; k++) {
+				const uint64_t *n = df->sq[p][o][k];
+				ph->seq_share[o][k] = n[0] ? (float)n[1] / (float)n[0] : 0;
+			}
+	}
 }

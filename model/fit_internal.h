@@ -171,6 +171,11 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_finish(struct devs_fit *df);
+/* Pass 4, after the phases' sizes: the share of each size segment that
+ * continues a run (WPHASE: each window's phase), per phase and op. */
+int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
+void model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
+void model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 
 #endif

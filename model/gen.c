@@ -11,99 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-
-/*
- * Stratified draws: each stream hands out, per block of 64 draws, one
- * uniform in each 1/64 stratum in a random order.  The marginals then
- * follow the model's CDFs closely even in short traces (a Latin hypercube
- * over time), with no pattern from one draw to the next.
- */
-#define STRATA 64
-struct strat {
-	uint8_t perm[STRATA];
-	uint8_t pos;
-};
-
-#define GEN_HIST 4096	   /* offsets of the device's last I/O, for re-use */
-#define GEN_RES 1024	   /* a uniform sample (reservoir) of all its earlier ones */
-#define GEN_TRIES 8	   /* run starts drawn until one re-uses as the model says */
-#define GEN_SCAN 64	   /* then stretches past the last one looked at */
-#define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
-struct devstate {
-	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
-	uint64_t ring[GEN_HIST], res[GEN_RES];
-	uint64_t hn; /* I/O so far (the ring's next slot is hn % GEN_HIST) */
-	uint64_t cursor;
-	int64_t run_left;
-	int started;
-	double scale;			  /* capacity / model extent */
-	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
-	uint64_t extent;
-};
-
-struct model_gen {
-	const struct model *m;
-	struct model_gen_opts o;
-	uint64_t s[4]; /* xoshiro256** */
-	double end;
-	double wl;		       /* window length, ns */
-	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
-	uint64_t done[REEL_OP__COUNT]; /* I/O generated so far */
-	uint64_t count;
-	uint64_t win; /* next window to fill (cycles over the model's) */
-	size_t phase; /* phase of the buffered window */
-	double *bt;   /* buffered arrival times of one window */
-	uint8_t *bop;
-	size_t nbuf, pos, cap;
-	int *gap_class;
-	int *last_op;
-	struct strat *s_size; /* per phase and op */
-	struct strat s_lead;
-	double dev_cum[MODEL_MAX_DEVS];
-	struct devstate *ds;
-	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
-	 * then), when a device has a fitted re-use */
-	uint64_t *touched;
-};
-#define TOUCH_BITS 26
-#define TOUCH_MAX 4096 /* blocks of one I/O marked (16 MiB) */
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t next64(struct model_gen *g)
-{
-	uint64_t *s = g->s;
-	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-static inline double rnd(struct model_gen *g)
-{
-	return (double)(next64(g) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double sdraw(struct model_gen *g, struct strat *st)
-{
-	if (st->pos == 0 || st->pos >= STRATA) {
-		for (int i = 0; i < STRATA; i++)
-			st->perm[i] = (uint8_t)i;
-		for (int i = STRATA - 1; i > 0; i--) {
-			int j = (int)(next64(g) % (uint64_t)(i + 1));
-			uint8_t t = st->perm[i];
-			st->perm[i] = st->perm[j];
-			st->perm[j] = t;
-		}
-		st->pos = 0;
-	}
-	return (st->perm[st->pos++] + rnd(g)) * (1.0 / STRATA);
-}
+#include "model/gen_internal.h"
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -121,9 +29,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->bop);
 	free(g->gap_class);
 	free(g->last_op);
-	free(g->ds);
-	free(g->s_size);
-	free(g->touched);
+	gen_space_free(g);
 	free(g);
 }
 
@@ -146,12 +52,12 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	uint64_t sd = g->o.seed;
 	for (int i = 0; i < 4; i++)
 		g->s[i] = splitmix(&sd);
+	for (int i = 0; i < 4; i++)
+		g->sp[i] = splitmix(&sd);
 	g->wl = (double)m->duration_ns / (double)m->nwin;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
-	g->ds = calloc(m->ndevs, sizeof(*g->ds));
-	g->s_size = calloc(m->nphases * REEL_OP__COUNT, sizeof(*g->s_size));
-	if (!g->s_size || !g->gap_class || !g->last_op || !g->ds) {
+	if (!g->gap_class || !g->last_op || gen_space_init(g)) {
 		model_gen_destroy(g);
 		return REEL_E_NOMEM;
 	}
@@ -171,23 +77,9 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	for (size_t d = 0; d < m->ndevs; d++) {
 		c += m->devs[d].share;
 		g->dev_cum[d] = c;
-		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
-		g->ds[d].extent = cap;
-		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
-		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
-			double below, at;
-			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
-			g->ds[d].rc[r] = below;
-		}
 	}
 	for (size_t d = 0; d < m->ndevs; d++)
 		g->dev_cum[d] /= c > 0 ? c : 1;
-	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
-		if (m->devs[d].reuse_fitted &&
-		    !(g->touched = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof(uint64_t)))) {
-			model_gen_destroy(g);
-			return REEL_E_NOMEM;
-		}
 	*out = g;
 	return 0;
 }
@@ -204,59 +96,6 @@ size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, siz
 		out[k].pbs = g->m->devs[d].align >= 4096 ? 4096 : 512;
 	}
 	return k;
-}
-
-static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
-{
-	uint32_t lo = 0, hi = d->nregions;
-	double x = (double)a / scale;
-	if (x >= (double)d->bound[d->nregions])
-		return d->nregions - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if ((double)d->bound[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
-{
-	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
-	double u = sdraw(g, &s->s_trans);
-	if (d->row[from + 1] > d->row[from]) {
-		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
-		while (a < b) {
-			uint32_t mid = (a + b) / 2;
-			if (d->tr_p[mid] > u)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		to = d->tr_to[a];
-	} else {
-		double c = 0;
-		to = d->nregions - 1;
-		for (uint32_t r = 0; r < d->nregions; r++) {
-			c += d->weight[r];
-			if (u < c) {
-				to = r;
-				break;
-			}
-		}
-	}
-	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
-	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
-		double a0 = s->rc[to], b0 = s->rc[to + 1];
-		if (b0 > a0) {
-			double x = model_dist_inv(&d->addr, a0 + sdraw(g, &s->s_pos) * (b0 - a0));
-			if (x >= lo && x < hi)
-				return (uint64_t)(x * s->scale);
-		}
-	}
-	return (uint64_t)((lo + rnd(g) * (hi - lo)) * s->scale);
 }
 
 /* The window's ops in arrival order: the phase's op chain, restricted to
@@ -466,154 +305,6 @@ static int fill_window(struct model_gen *g)
 	}
 }
 
-/* ---- run starts: jumps, and re-use as the model's share ----------------- */
-static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
-{
-	uint64_t x = (b ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
-	return x >> (64 - TOUCH_BITS);
-}
-
-/* Whether [off, off + len) touches a block touched before (64 of its
- * blocks looked at, evenly spread, when it has more); SET: mark its blocks
- * touched (the first TOUCH_MAX of them, as fit looks at them). */
-static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, int set)
-{
-	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
-	if (set && b1 - b0 >= TOUCH_MAX)
-		b1 = b0 + TOUCH_MAX - 1;
-	if (!set && b1 - b0 >= 64)
-		step = (b1 - b0) / 64 + 1;
-	int hit = 0;
-	for (uint64_t b = b0; b <= b1; b += step) {
-		uint64_t k = touch_bit(dev, b);
-		hit |= (int)((g->touched[k >> 6] >> (k & 63)) & 1);
-		if (set)
-			g->touched[k >> 6] |= 1ull << (k & 63);
-	}
-	return hit;
-}
-
-/* OFF joins the device's history: the ring of the last GEN_HIST and a
- * uniform sample of all. */
-static void remember(struct model_gen *g, struct devstate *s, uint64_t off)
-{
-	s->ring[s->hn % GEN_HIST] = off;
-	s->hn++;
-	if (s->hn <= GEN_RES) {
-		s->res[s->hn - 1] = off;
-	} else {
-		uint64_t j = next64(g) % s->hn;
-		if (j < GEN_RES)
-			s->res[j] = off;
-	}
-}
-
-/* The offset of the I/O K back on the device (1: the one before), or one
- * of the sample of older ones; 0 when there is none. */
-static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k, uint64_t *off)
-{
-	if (k < 1)
-		k = 1;
-	if (k <= s->hn && k <= GEN_HIST) {
-		*off = s->ring[(s->hn - k) % GEN_HIST];
-		return 1;
-	}
-	uint64_t n = s->hn < GEN_RES ? s->hn : GEN_RES;
-	if (!n)
-		return 0;
-	*off = s->res[next64(g) % n];
-	return 1;
-}
-
-/* A local jump from the cursor (1, *off set) or none fits (0). */
-static int local_jump(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-		      uint64_t len, uint64_t al, uint64_t *off)
-{
-	double j = model_dist_inv(&dv->local, sdraw(g, &s->s_local));
-	int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
-	if (jj == 0)
-		jj = j < 0 ? -(int64_t)al : (int64_t)al;
-	int64_t a;
-	if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
-	    (uint64_t)a + len > s->extent)
-		return 0;
-	*off = (uint64_t)a;
-	return 1;
-}
-
-/* One draw of a run start of the kind LOCAL (a local jump, else remote). */
-static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			   uint64_t len, uint64_t al, int local)
-{
-	uint64_t off = 0;
-	if (!(local && local_jump(g, dv, s, len, al, &off))) {
-		off = remote(g, dv, s) / al * al;
-		if (s->started && off == s->cursor) /* not a run: keep it a jump */
-			off = off >= al ? off - al : off + al;
-	}
-	if (off + len > s->extent)
-		off = (s->extent - len) / al * al;
-	return off;
-}
-
-/* A start of the kind wanted (WANT: re-using a block, else fresh over
- * SPAN bytes), drawn up to GEN_TRIES times; a fresh one not found by the
- * draws (the trace's band of offsets fills up) is the next stretch of the
- * run's size past the last draw that is still untouched, as a scan over
- * the band would find it; a re-use not found goes back to the I/O a reuse
- * distance back on the device. */
-static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
-			     struct devstate *s, uint64_t len, uint64_t al, int local, int want,
-			     uint64_t span)
-{
-	uint64_t off = 0, base;
-	for (int t = 0; t < GEN_TRIES; t++) {
-		off = start_once(g, dv, s, len, al, local);
-		if (want ? touched(g, dv->id, off, len, 0) : !touched(g, dv->id, off, span, 0))
-			return off;
-	}
-	for (int t = 0; !want && t < GEN_SCAN; t++) {
-		uint64_t step = (span + 4095) & ~(uint64_t)4095, next = off + step;
-		if (next < off || next + len > s->extent)
-			break;
-		off = next;
-		if (!touched(g, dv->id, off, span, 0))
-			return off;
-	}
-	if (want && dv->reuse_dist.nk &&
-	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd(g)) + 0.5), &base) &&
-	    base / al * al + len <= s->extent && base / al * al != s->cursor)
-		off = base / al * al;
-	return off;
-}
-
-/*
- * Where a new run starts.  The jump's kind (local or remote) is drawn with
- * the model's share; with a fitted re-use, so is whether the start re-uses
- * a block (p_reuse), and the jump is drawn again until it lands on touched
- * blocks or off them as wanted (start_wanted): jumps drawn independently
- * of the history land on touched blocks far more often than the trace's
- * fresh starts do (a file read once, a log appended).  A fresh start keeps
- * its whole run (as long as drawn, of I/O of the mean size UNIT or this
- * one's if larger) off touched blocks.  Devices whose starts mostly re-use
- * (p_reuse >= GEN_REUSE_GATE: hot blocks, whose jumps the region chain
- * keeps exactly) keep their jumps as drawn: redrawing them bent the jump
- * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
- */
-static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  uint64_t len, uint64_t al, double unit)
-{
-	int local = s->started && dv->local.nk && sdraw(g, &s->s_plocal) < dv->p_local;
-	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE)
-		return start_once(g, dv, s, len, al, local);
-	int want = sdraw(g, &s->s_reuse) < dv->p_reuse;
-	uint64_t span = len;
-	if (!want)
-		span = (uint64_t)((unit > (double)len ? unit : (double)len) *
-				  (double)(s->run_left + 1));
-	return start_wanted(g, dv, s, len, al, local, want, span);
-}
-
 int model_gen_next(struct model_gen *g, struct reel_rec *r)
 {
 	const struct model *m = g->m;
@@ -626,7 +317,6 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	}
 	double t = g->bt[g->pos];
 	int op = g->bop[g->pos++];
-	const struct model_phase *ph = &m->phases[g->phase];
 	/* device */
 	size_t d = 0;
 	{
@@ -634,46 +324,14 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
 			d++;
 	}
-	const struct model_devspace *dv = &m->devs[d];
-	struct devstate *s = &g->ds[d];
-	uint64_t al = dv->align ? dv->align : 1;
-	/* size */
-	double sz = 4096;
-	if (ph->size[op].nk)
-		sz = model_dist_inv(&ph->size[op],
-				    sdraw(g, &g->s_size[g->phase * REEL_OP__COUNT + op]));
-	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0; /* al: a power of two */
-	if (len == 0 && sz > 0)
-		len = al;
-	if (len > 0xffffffffu)
-		len = 0xffffffffu / al * al;
-	if (len > s->extent)
-		len = s->extent / al * al;
-	uint64_t off = 0;
-	if (op != REEL_OP_FLUSH) {
-		if (s->started && s->run_left > 0 && s->cursor + len <= s->extent) {
-			off = s->cursor;
-			s->run_left--;
-		} else {
-			double L = dv->run.nk ? model_dist_inv(&dv->run, sdraw(g, &s->s_run)) : 1;
-			s->run_left = (int64_t)(L + 0.5) - 1;
-			if (s->run_left < 0)
-				s->run_left = 0;
-			off = run_start(g, dv, s, len, al, ph->size[op].mean);
-		}
-		s->cursor = off + len;
-		s->started = 1;
-		if (g->touched) {
-			remember(g, s, off);
-			touched(g, dv->id, off, len, 1);
-		}
-	}
+	uint64_t off, len;
+	gen_space_place(g, d, op, &off, &len);
 	memset(r, 0, sizeof(*r));
 	r->queue_ns = (int64_t)t;
 	r->op = (uint8_t)op;
 	r->offset = off;
 	r->length = (uint32_t)len;
-	r->dev = dv->id;
+	r->dev = m->devs[d].id;
 	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
 	g->count++;
 	return 1;

@@ -125,6 +125,12 @@ struct model_phase {
 	int best_family;
 	double gap_zero;		   /* fraction of 0 gaps */
 	double bmodel[REEL_OP__COUNT + 1]; /* [0] all, [1+op]; -1 none */
+	/* size given sequentiality: per op, the share of the I/O whose size
+	 * falls in each segment of size[op] (knot k to k + 1) that continue
+	 * a run (start where the device's previous I/O ended); gen draws a
+	 * run's next I/O and a run start from the two conditional CDFs */
+	int seq_fitted; /* models before it: 0, sizes drawn per op alone */
+	float seq_share[REEL_OP__COUNT][MODEL_DIST_MAXK];
 };
 
 struct model_devspace { /* spatial behaviour of one device */
@@ -149,6 +155,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint32_t nregions;
 	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
 	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
+	/* run lengths by where the run starts: per region, the mean length
+	 * (I/O) of the runs starting there (0: none start there);
+	 * run_mean_fitted 0 in models before it */
+	int run_mean_fitted;
+	float run_mean[MODEL_MAX_REGIONS];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

@@ -369,6 +369,42 @@ static int read_sizes(struct rd *r, const struct json_object *j, struct model_ph
 	return 0;
 }
 
+/* Optional (models before it: none): per op, the share of each segment of
+ * the op's size CDF that continues a run; one number a segment. */
+static int read_seq_share(struct rd *r, const struct json_object *j, struct model_phase *p,
+			  const char *w)
+{
+	char ww[96];
+	struct json_object *sq = get(j, "seq_share");
+	if (!sq)
+		return 0;
+	p->seq_fitted = 1;
+	if (!json_object_is_type(sq, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.seq_share: expected an object",
+				 w);
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		struct json_object *v;
+		if (!member(sq, model_op_key[o], &v))
+			continue;
+		snprintf(ww, sizeof(ww), "%s.seq_share.%s", w, model_op_key[o]);
+		size_t nseg = p->size[o].nk ? p->size[o].nk - 1 : 0;
+		if (!is_num(v) && !is_arr(v, nseg))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s: expected a share or an array of %zu (one per "
+					 "segment of sizes.%s)",
+					 ww, nseg, model_op_key[o]);
+		for (size_t k = 0; k < nseg; k++) {
+			const struct json_object *e = is_num(v) ? v : at(v, k);
+			double x = is_num(e) ? num(e) : NAN;
+			if (!(x >= 0 && x <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s[%zu]: expected a share in [0, 1]", ww, k);
+			p->seq_share[o][k] = (float)x;
+		}
+	}
+	return 0;
+}
+
 /* For people only: the best family and the fitted parameters, if any. */
 static void read_families(const struct json_object *ia, struct model_phase *p)
 {
@@ -477,7 +513,7 @@ static int read_phase(struct rd *r, const struct json_object *j, struct model_ph
 		return REEL_E_PARSE;
 	snprintf(ww, sizeof(ww), "%s.op_next", w);
 	if (read_matrix(r, get(j, "op_next"), &p->op_next[0][0], REEL_OP__COUNT, ww) ||
-	    read_sizes(r, j, p, w) || read_interarrival(r, j, p, w))
+	    read_sizes(r, j, p, w) || read_seq_share(r, j, p, w) || read_interarrival(r, j, p, w))
 		return REEL_E_PARSE;
 	for (int a = 0; a < REEL_OP__COUNT; a++) { /* an all-zero row: the op mix */
 		double t = 0;
@@ -623,6 +659,19 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	struct json_object *t = wt ? need(r, reg, "transitions", json_type_array, ww) : NULL;
 	if (!t || read_region_bounds(r, b, wt, d, ww))
 		return REEL_E_PARSE;
+	struct json_object *ru = get(reg, "run_mean"); /* optional: models before it */
+	if ((d->run_mean_fitted = ru != NULL)) {
+		if (!is_arr(ru, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.run_mean: one per region (%u)", ww, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(ru, k)) ? num(at(ru, k)) : NAN;
+			if (!(x == 0 || (x >= 1 && x <= 4294967295.0)))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.run_mean[%u]: 0 or a length in I/O", ww, k);
+			d->run_mean[k] = (float)x;
+		}
+	}
 	return read_transitions(r, t, d, ww);
 }
 
@@ -732,9 +781,14 @@ static int read_phases(struct rd *r, const struct json_object *root, struct mode
 	m->phases = calloc(n, sizeof(*m->phases));
 	if (!m->phases)
 		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	int seq = 0;
+	for (size_t i = 0; i < n; i++) {
 		if (read_phase(r, at(ph, i), &m->phases[i], i))
 			return REEL_E_PARSE;
+		seq |= m->phases[i].seq_fitted;
+	}
+	for (size_t i = 0; i < n; i++) /* a phase without seq_share: none continue */
+		m->phases[i].seq_fitted = seq;
 	return 0;
 }
 

@@ -32,8 +32,9 @@ static void num(FILE *f, double v)
 
 static void dist(FILE *f, const struct model_dist *d, int top)
 {
-	fprintf(f, "{\"n\": %llu, \"mean\": ", (unsigned long long)d->n);
-	num(f, d->mean);
+	/* the mean to 9 digits: gen uses it only as a scale */
+	fprintf(f, "{\"n\": %llu, \"mean\": %.9g", (unsigned long long)d->n,
+		isfinite(d->mean) ? d->mean : 0);
 	if (top) {
 		fprintf(f, ", \"top\": [");
 		int first = 1;
@@ -147,6 +148,51 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	fprintf(f, "]\n      },\n");
 }
 
+/* The share of each size segment that continues a run, two decimals
+ * (0.005 is below what a KS target of 0.05 can see; one where the
+ * segment holds fewer than 100 I/O, whose share is not known closer);
+ * one number when
+ * every segment has the same; ops whose shares are all 0 left out, and
+ * the field when every op is. */
+static double seq_round(const struct model_phase *ph, int o, uint32_t k)
+{
+	const struct model_dist *d = &ph->size[o];
+	double q = (d->c[k + 1] - d->c[k]) * (double)d->n < 100 ? 10 : 100;
+	return round(ph->seq_share[o][k] * q) / q;
+}
+static int seq_same(const struct model_phase *ph, int o, double *x)
+{
+	int same = 1;
+	*x = seq_round(ph, o, 0);
+	for (uint32_t k = 1; k + 1 < ph->size[o].nk; k++)
+		same &= seq_round(ph, o, k) == *x;
+	return same;
+}
+static void write_seq_share(const struct model_phase *ph, FILE *f)
+{
+	if (!ph->seq_fitted)
+		return;
+	int first = 1;
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		double x;
+		if (o == REEL_OP_FLUSH || ph->size[o].nk < 2 || (seq_same(ph, o, &x) && x == 0))
+			continue;
+		fprintf(f, "%s\"%s\": ", first ? "\n      \"seq_share\": {" : ", ",
+			model_op_key[o]);
+		first = 0;
+		if (seq_same(ph, o, &x)) {
+			fprintf(f, "%.2g", x);
+			continue;
+		}
+		fprintf(f, "[");
+		for (uint32_t k = 0; k + 1 < ph->size[o].nk; k++)
+			fprintf(f, "%s%.2g", k ? "," : "", seq_round(ph, o, k));
+		fprintf(f, "]");
+	}
+	if (!first)
+		fprintf(f, "},");
+}
+
 static void write_phase(const struct model_phase *ph, int last, FILE *f)
 {
 	fprintf(f, "    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": ",
@@ -161,7 +207,9 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 		}
 	fprintf(f, "},\n      \"op_next\": [");
 	matrix(f, &ph->op_next[0][0], REEL_OP__COUNT);
-	fprintf(f, "],\n      \"sizes\": {");
+	fprintf(f, "],");
+	write_seq_share(ph, f);
+	fprintf(f, "\n      \"sizes\": {");
 	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
 		if (ph->size[o].nk) {
 			fprintf(f, "%s\n        \"%s\": ", first ? "" : ",", model_op_key[o]);
@@ -174,6 +222,17 @@ static void write_phase(const struct model_phase *ph, int last, FILE *f)
 	fprintf(f, "\n    }%s\n", last ? "" : ",");
 }
 
+/* Whether the runs starting in some region are on average a quarter
+ * longer or shorter than the device's (else run_mean is left out: gen
+ * draws every run from the device's lengths alone). */
+static int run_mean_differ(const struct model_devspace *d)
+{
+	for (uint32_t r = 0; d->run_mean_fitted && r < d->nregions; r++)
+		if (d->run_mean[r] > 0 && fabs(d->run_mean[r] / d->run.mean - 1) > 0.25)
+			return 1;
+	return 0;
+}
+
 static void write_regions(const struct model_devspace *d, FILE *f)
 {
 	fprintf(f, ",\n      \"regions\": {\n        \"bounds\": [");
@@ -182,6 +241,11 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 	fprintf(f, "],\n        \"weights\": [");
 	for (uint32_t r = 0; r < d->nregions; r++)
 		fprintf(f, "%s%.6g", r ? "," : "", d->weight[r]);
+	if (run_mean_differ(d)) {
+		fprintf(f, "],\n        \"run_mean\": [");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.3g", r ? "," : "", d->run_mean[r]);
+	}
 	fprintf(f, "],\n        \"transitions\": [");
 	int first = 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
@@ -199,19 +263,19 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	reel_json_str(f, d->name);
 	fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
 		(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
-	fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);
-	fprintf(f, "      \"rw_overlap\": {\"read\": %.4f, \"write\": %.4f},\n", d->rw_overlap_read,
+	fprintf(f, "      \"share\": %.6g,\n      \"hot10\": %.4g,\n", d->share, d->hot10);
+	fprintf(f, "      \"rw_overlap\": {\"read\": %.4g, \"write\": %.4g},\n", d->rw_overlap_read,
 		d->rw_overlap_write);
 	fprintf(f, "      \"runs\": ");
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
 	dist(f, &d->jump, 0);
 	fprintf(
-	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6f,\n      \"local_jumps\": ",
+	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g,\n      \"local_jumps\": ",
 	    (unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
-		fprintf(f, ",\n      \"p_reuse\": %.4f", d->p_reuse);
+		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);

@@ -271,6 +271,10 @@ static void test_json_refused(const struct model *m)
 	    {"\"align\": ", "\"align\": 3", "devices[0].align"},
 	    {"\"bounds\": [0", "\"bounds\": [1", "devices[0].regions.bounds"},
 	    {"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "line "},
+	    {"\"seq_share\": {", "\"seq_share\": {\"discard\": [0.5], ",
+	     "seq_share.discard: expected a share or an array of 0"},
+	    {"\"run_mean\": [", "\"run_mean\": [-1,",
+	     "devices[0].regions.run_mean: one per region"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_refused(j, cases[i].needle, cases[i].repl, cases[i].want);

@@ -1,0 +1,130 @@
+/*
+ * model/gen_internal.h - what the two halves of model_gen share; not a
+ * public header (model.h is the manual of model/).  gen.c draws the
+ * arrivals (windows, gaps, ops) and drives the generator; gen_space.c
+ * draws where each I/O goes and how large it is (runs, jumps, regions,
+ * re-use, sizes given sequentiality).  Arrivals draw from the main random
+ * stream (s), addresses and sizes from their own (sp), so what one half
+ * draws does not move what the other draws.
+ */
+#ifndef IOREEL_MODEL_GEN_INTERNAL_H
+#define IOREEL_MODEL_GEN_INTERNAL_H
+#include <stdint.h>
+
+#include "model/model.h"
+
+/*
+ * Stratified draws: each stream hands out, per block of 64 draws, one
+ * uniform in each 1/64 stratum in a random order.  The marginals then
+ * follow the model's CDFs closely even in short traces (a Latin hypercube
+ * over time), with no pattern from one draw to the next.
+ */
+#define STRATA 64
+struct strat {
+	uint8_t perm[STRATA];
+	uint8_t pos;
+};
+
+#define GEN_HIST 4096	   /* offsets of the device's last I/O, for re-use */
+#define GEN_RES 1024	   /* a uniform sample (reservoir) of all its earlier ones */
+#define GEN_TRIES 8	   /* run starts drawn until one re-uses as the model says */
+#define GEN_SCAN 64	   /* then stretches past the last one looked at */
+#define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
+#define GEN_LOCAL_TRIES 4  /* local jumps drawn until one lands in the extents */
+struct devstate {
+	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
+	uint64_t ring[GEN_HIST], res[GEN_RES];
+	uint64_t hn; /* I/O so far (the ring's next slot is hn % GEN_HIST) */
+	uint64_t cursor;
+	int64_t run_left;
+	int started;
+	double scale;			  /* capacity / model extent */
+	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
+	float run_a[MODEL_MAX_REGIONS];	  /* run draws U^a starting in each region */
+	uint64_t extent;
+};
+
+struct model_gen {
+	const struct model *m;
+	struct model_gen_opts o;
+	uint64_t s[4];	/* xoshiro256** */
+	uint64_t sp[4]; /* the same, for addresses and sizes */
+	double end;
+	double wl;		       /* window length, ns */
+	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
+	uint64_t done[REEL_OP__COUNT]; /* I/O generated so far */
+	uint64_t count;
+	uint64_t win; /* next window to fill (cycles over the model's) */
+	size_t phase; /* phase of the buffered window */
+	double *bt;   /* buffered arrival times of one window */
+	uint8_t *bop;
+	size_t nbuf, pos, cap;
+	int *gap_class;
+	int *last_op;
+	struct strat *s_size; /* per phase, op and kind (run start, run continued) */
+	/* sizes given the kind of I/O: per phase and op, [0] a run start, [1]
+	 * a run's next I/O (no knots: the op's sizes alone) */
+	struct model_dist (*csize)[REEL_OP__COUNT][2];
+	/* per phase and op: the trace's share of I/O continuing a run; the
+	 * runs' proposals so far (I/O, continuing) */
+	double (*seq_want)[REEL_OP__COUNT];
+	uint64_t (*seq_seen)[REEL_OP__COUNT][2];
+	struct strat s_lead;
+	double dev_cum[MODEL_MAX_DEVS];
+	struct devstate *ds;
+	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
+	 * then), when a device has a fitted re-use */
+	uint64_t *touched;
+};
+#define TOUCH_BITS 26
+#define TOUCH_MAX 4096 /* blocks of one I/O marked (16 MiB) */
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t xo_next(uint64_t *s)
+{
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
+
+static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
+static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
+
+/* the stratified draw from the stream S */
+static inline double sdraw_s(uint64_t *s, struct strat *st)
+{
+	if (st->pos == 0 || st->pos >= STRATA) {
+		for (int i = 0; i < STRATA; i++)
+			st->perm[i] = (uint8_t)i;
+		for (int i = STRATA - 1; i > 0; i--) {
+			int j = (int)(xo_next(s) % (uint64_t)(i + 1));
+			uint8_t t = st->perm[i];
+			st->perm[i] = st->perm[j];
+			st->perm[j] = t;
+		}
+		st->pos = 0;
+	}
+	return (st->perm[st->pos++] + unit(xo_next(s))) * (1.0 / STRATA);
+}
+static inline double sdraw(struct model_gen *g, struct strat *st) { return sdraw_s(g->s, st); }
+/* Addresses and sizes draw from a stream of their own (sp): what they
+ * draw does not move the arrivals drawn from the main one. */
+static inline uint64_t next64_sp(struct model_gen *g) { return xo_next(g->sp); }
+static inline double rnd_sp(struct model_gen *g) { return unit(next64_sp(g)); }
+static inline double sdraw_sp(struct model_gen *g, struct strat *st) { return sdraw_s(g->sp, st); }
+
+/* gen_space.c: set up the devices' state and the sizes given
+ * sequentiality (0 or REEL_E_NOMEM); free what it allocated. */
+int gen_space_init(struct model_gen *g);
+void gen_space_free(struct model_gen *g);
+/* The size and offset of the next I/O, of op OP, on device D (index). */
+void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
+
+#endif

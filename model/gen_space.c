@@ -1,0 +1,482 @@
+/*
+ * model/gen_space.c - where each generated I/O goes and how large it is:
+ * per device, sequential runs (their lengths by the region they start in),
+ * run starts by local jumps (kept in the trace's extents) or remote jumps
+ * (a Markov chain over regions, the position where the trace's offsets
+ * fall), re-use of touched blocks as the model's share; request sizes
+ * given whether the I/O continues a run.  MODEL.md says why each is so.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/gen_internal.h"
+
+static void run_tilt(const struct model_devspace *dv, struct devstate *s);
+static int64_t run_length(const struct model_devspace *dv, const struct devstate *s, double u,
+			  int64_t r);
+
+/* The size CDF of a run start (SEQ 0) or a run's next I/O (1): the op's
+ * knots, each segment weighted by its share of either kind. */
+static void seq_dist(struct model_dist *out, const struct model_dist *d, const float *share,
+		     int seq)
+{
+	memset(out, 0, sizeof(*out));
+	double c = 0;
+	out->v[0] = d->v[0];
+	for (uint32_t k = 0; k + 1 < d->nk; k++) {
+		double w = seq ? share[k] : 1 - share[k];
+		c += (d->c[k + 1] - d->c[k]) * (w > 0 ? w : 0);
+		out->v[k + 1] = d->v[k + 1];
+		out->c[k + 1] = c;
+	}
+	if (!(c > 1e-9))
+		return; /* none of this kind: the op's sizes alone */
+	for (uint32_t k = 1; k < d->nk; k++)
+		out->c[k] = out->c[k] / c < 1 ? out->c[k] / c : 1;
+	out->c[d->nk - 1] = 1;
+	out->nk = d->nk;
+	out->n = d->n;
+	model_dist_prepare(out);
+}
+
+static int seq_sizes_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	if (!m->nphases || !m->phases[0].seq_fitted) /* every phase or none */
+		return 0;
+	if (!(g->csize = calloc(m->nphases, sizeof(*g->csize))) ||
+	    !(g->seq_want = calloc(m->nphases, sizeof(*g->seq_want))) ||
+	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))))
+		return -1;
+	for (size_t p = 0; p < m->nphases; p++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			const struct model_dist *d = &m->phases[p].size[o];
+			g->seq_want[p][o] = -1; /* unknown: the runs decide alone */
+			if (d->nk < 2)
+				continue;
+			for (int k = 0; k < 2; k++)
+				seq_dist(&g->csize[p][o][k], d, m->phases[p].seq_share[o], k);
+			double w = 0;
+			for (uint32_t k = 0; k + 1 < d->nk; k++)
+				w += (d->c[k + 1] - d->c[k]) * m->phases[p].seq_share[o][k];
+			g->seq_want[p][o] = w;
+		}
+	return 0;
+}
+
+int gen_space_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	if (!(g->ds = calloc(m->ndevs, sizeof(*g->ds))) ||
+	    !(g->s_size = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->s_size))) ||
+	    seq_sizes_init(g))
+		return REEL_E_NOMEM;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
+		g->ds[d].extent = cap;
+		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
+		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
+			double below, at;
+			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
+			g->ds[d].rc[r] = below;
+		}
+		run_tilt(&m->devs[d], &g->ds[d]);
+	}
+	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
+		if (m->devs[d].reuse_fitted &&
+		    !(g->touched = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof(uint64_t))))
+			return REEL_E_NOMEM;
+	return 0;
+}
+
+void gen_space_free(struct model_gen *g)
+{
+	free(g->ds);
+	free(g->s_size);
+	free(g->csize);
+	free(g->seq_want);
+	free(g->seq_seen);
+	free(g->touched);
+}
+
+static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
+{
+	uint32_t lo = 0, hi = d->nregions;
+	double x = (double)a / scale;
+	if (x >= (double)d->bound[d->nregions])
+		return d->nregions - 1;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if ((double)d->bound[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A remote jump's destination: the region *TO (drawn from the chain when
+ * -1, as it is then set), the position in it as the trace's offsets fall. */
+static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
+		       int64_t *tor)
+{
+	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
+	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
+	if (*tor >= 0) {
+		to = (uint32_t)*tor;
+	} else if (d->row[from + 1] > d->row[from]) {
+		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
+		while (a < b) {
+			uint32_t mid = (a + b) / 2;
+			if (d->tr_p[mid] > u)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		to = d->tr_to[a];
+	} else {
+		double c = 0;
+		to = d->nregions - 1;
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			c += d->weight[r];
+			if (u < c) {
+				to = r;
+				break;
+			}
+		}
+	}
+	*tor = to;
+	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
+	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
+		double a0 = s->rc[to], b0 = s->rc[to + 1];
+		if (b0 > a0) {
+			double x =
+			    model_dist_inv(&d->addr, a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0));
+			if (x >= lo && x < hi)
+				return (uint64_t)(x * s->scale);
+		}
+	}
+	return (uint64_t)((lo + rnd_sp(g) * (hi - lo)) * s->scale);
+}
+
+/* ---- run starts: jumps, and re-use as the model's share ----------------- */
+static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
+{
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
+	return x >> (64 - TOUCH_BITS);
+}
+
+/* Whether [off, off + len) touches a block touched before (64 of its
+ * blocks looked at, evenly spread, when it has more); SET: mark its blocks
+ * touched (the first TOUCH_MAX of them, as fit looks at them). */
+static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, int set)
+{
+	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
+	if (set && b1 - b0 >= TOUCH_MAX)
+		b1 = b0 + TOUCH_MAX - 1;
+	if (!set && b1 - b0 >= 64)
+		step = (b1 - b0) / 64 + 1;
+	int hit = 0;
+	for (uint64_t b = b0; b <= b1; b += step) {
+		uint64_t k = touch_bit(dev, b);
+		hit |= (int)((g->touched[k >> 6] >> (k & 63)) & 1);
+		if (set)
+			g->touched[k >> 6] |= 1ull << (k & 63);
+	}
+	return hit;
+}
+
+/* OFF joins the device's history: the ring of the last GEN_HIST and a
+ * uniform sample of all. */
+static void remember(struct model_gen *g, struct devstate *s, uint64_t off)
+{
+	s->ring[s->hn % GEN_HIST] = off;
+	s->hn++;
+	if (s->hn <= GEN_RES) {
+		s->res[s->hn - 1] = off;
+	} else {
+		uint64_t j = next64_sp(g) % s->hn;
+		if (j < GEN_RES)
+			s->res[j] = off;
+	}
+}
+
+/* The offset of the I/O K back on the device (1: the one before), or one
+ * of the sample of older ones; 0 when there is none. */
+static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k, uint64_t *off)
+{
+	if (k < 1)
+		k = 1;
+	if (k <= s->hn && k <= GEN_HIST) {
+		*off = s->ring[(s->hn - k) % GEN_HIST];
+		return 1;
+	}
+	uint64_t n = s->hn < GEN_RES ? s->hn : GEN_RES;
+	if (!n)
+		return 0;
+	*off = s->res[next64_sp(g) % n];
+	return 1;
+}
+
+/* Whether offset A (generated, scaled) falls where the trace has offsets:
+ * within their range and not in a stretch of the offsets CDF that holds
+ * none (a gap between two files, the empty space between two bands). */
+static int in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
+{
+	const struct model_dist *d = &dv->addr;
+	double x = (double)a / s->scale;
+	if (d->nk < 2)
+		return 1;
+	if (x < d->v[0] || x > d->v[d->nk - 1])
+		return 0;
+	uint32_t lo = 0, hi = d->nk - 1; /* the last lo with v[lo] <= x */
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
+}
+
+/* A local jump from the cursor (1, *off set) or none fits (0): drawn again
+ * (up to GEN_LOCAL_TRIES times) while it lands outside the trace's
+ * extents.  Jumps drawn independently walk the cursor away: a device of
+ * local jumps alone (disksim's disk 8: 98% of its starts) drifted out of
+ * its 2.5 MiB band (offset KS 0.4-0.6). */
+static int local_jump(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		      uint64_t len, uint64_t al, uint64_t *off)
+{
+	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
+		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
+		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
+		if (jj == 0)
+			jj = j < 0 ? -(int64_t)al : (int64_t)al;
+		int64_t a;
+		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
+		    (uint64_t)a + len > s->extent || !in_extents(dv, s, (uint64_t)a))
+			continue;
+		*off = (uint64_t)a;
+		return 1;
+	}
+	return 0;
+}
+
+/* One draw of a run start of the kind LOCAL (a local jump, else remote
+ * into the region *TO, drawn when -1). */
+static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			   uint64_t len, uint64_t al, int local, int64_t *to)
+{
+	uint64_t off = 0;
+	if (!(local && local_jump(g, dv, s, len, al, &off))) {
+		off = remote(g, dv, s, to) / al * al;
+		if (s->started && off == s->cursor) /* not a run: keep it a jump */
+			off = off >= al ? off - al : off + al;
+	}
+	if (off + len > s->extent)
+		off = (s->extent - len) / al * al;
+	return off;
+}
+
+/* A start of the kind wanted (WANT: re-using a block, else fresh over
+ * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
+ * the first draw chose: the regions keep their share of the run starts,
+ * where redrawing the region moved starts out of the trace's dense bands
+ * as they filled up); a fresh one not found by the
+ * draws (the trace's band of offsets fills up) is the next stretch of the
+ * run's size past the last draw that is still untouched, as a scan over
+ * the band would find it; a re-use not found goes back to the I/O a reuse
+ * distance back on the device. */
+static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
+			     struct devstate *s, uint64_t len, uint64_t al, int local, int want,
+			     double unit, double u)
+{
+	uint64_t off = 0, base, span = len;
+	int64_t to = -1;
+	for (int t = 0; t < GEN_TRIES; t++) {
+		off = start_once(g, dv, s, len, al, local, &to);
+		if (!want) /* the run as long as it would be there */
+			span =
+			    (uint64_t)(unit *
+				       (double)(run_length(dv, s, u,
+							   (int64_t)region_of(dv, s->scale, off)) +
+						1));
+		if (want ? touched(g, dv->id, off, len, 0) : !touched(g, dv->id, off, span, 0))
+			return off;
+	}
+	for (int t = 0; !want && t < GEN_SCAN; t++) {
+		uint64_t step = (span + 4095) & ~(uint64_t)4095, next = off + step;
+		if (next < off || next + len > s->extent)
+			break;
+		off = next;
+		if (!touched(g, dv->id, off, span, 0))
+			return off;
+	}
+	if (want && dv->reuse_dist.nk &&
+	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) &&
+	    base / al * al + len <= s->extent && base / al * al != s->cursor)
+		off = base / al * al;
+	return off;
+}
+
+/*
+ * Where a new run starts.  The jump's kind (local or remote) is drawn with
+ * the model's share; with a fitted re-use, so is whether the start re-uses
+ * a block (p_reuse), and the jump is drawn again until it lands on touched
+ * blocks or off them as wanted (start_wanted): jumps drawn independently
+ * of the history land on touched blocks far more often than the trace's
+ * fresh starts do (a file read once, a log appended).  A fresh start keeps
+ * its whole run (as long as drawn, of I/O of the mean size UNIT or this
+ * one's if larger) off touched blocks.  Devices whose starts mostly re-use
+ * (p_reuse >= GEN_REUSE_GATE: hot blocks, whose jumps the region chain
+ * keeps exactly) keep their jumps as drawn: redrawing them bent the jump
+ * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
+ */
+static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			  uint64_t len, uint64_t al, double unit)
+{
+	double u = sdraw_sp(g, &s->s_run);
+	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
+	uint64_t off;
+	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
+		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
+	} else {
+		int want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse;
+		off = start_wanted(g, dv, s, len, al, local, want,
+				   unit > (double)len ? unit : (double)len, u);
+	}
+	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
+	return off;
+}
+
+/*
+ * The I/O left in a run starting in region R (-1: not known yet) at the
+ * uniform draw U.  Runs are longer where the trace's are (a log appended
+ * in a hot band, a file read whole): U is bent to U^a (s->run_a[R], fitted
+ * by run_tilt) so that the runs starting in R have the region's mean
+ * length, from the device's run CDF; each region keeps its share of
+ * sequential I/O, where remote jumps alone would spread it evenly.
+ */
+static int64_t run_length(const struct model_devspace *dv, const struct devstate *s, double u,
+			  int64_t r)
+{
+	if (r >= 0 && dv->run_mean_fitted && s->run_a[r] != 1)
+		u = pow(u, s->run_a[r]);
+	double L = dv->run.nk ? model_dist_inv(&dv->run, u) : 1;
+	int64_t left = (int64_t)(L + 0.5) - 1;
+	return left > 0 ? left : 0;
+}
+
+/* The mean run length of draws U^a (128 strata). */
+static double tilt_mean(const struct model_devspace *dv, double a)
+{
+	double s = 0;
+	for (int i = 0; i < 128; i++) {
+		double L = model_dist_inv(&dv->run, pow((i + 0.5) / 128, a));
+		s += floor(L + 0.5) > 1 ? floor(L + 0.5) : 1;
+	}
+	return s / 128;
+}
+
+/* Per region, the exponent a whose draws U^a have the region's mean run
+ * length (bisection over log a in [2^-20, 2^20]; 1 where no run starts). */
+static void run_tilt(const struct model_devspace *dv, struct devstate *s)
+{
+	for (uint32_t r = 0; r < dv->nregions; r++) {
+		s->run_a[r] = 1;
+		if (!dv->run_mean_fitted || !(dv->run_mean[r] >= 1) || dv->run.nk < 2)
+			continue;
+		double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
+		for (int it = 0; it < 24; it++) {
+			double mid = (lo + hi) / 2;
+			if (tilt_mean(dv, exp2(mid)) > dv->run_mean[r])
+				lo = mid;
+			else
+				hi = mid;
+		}
+		s->run_a[r] = (float)exp2((lo + hi) / 2);
+	}
+}
+
+/*
+ * Whether an I/O of op OP in phase P continues its device's run.  The runs
+ * propose (RUN: the run drawn is not over), whatever the op; the trace's
+ * ops differ (chromium: 11% of reads continue a run, 77% of writes), so a
+ * proposal is taken with the odds that bring the op's share of continuing
+ * I/O to the trace's: cut when more than it continue, extended (a run's
+ * next I/O though the run drawn is over) when fewer do.
+ * The proposals' share is counted as they come (a prior of 8 at the
+ * trace's; counting what was taken instead overshoots: jump KS 0.04 ->
+ * 0.085 on boot-nspawn).  Run lengths bend a little; sizes given
+ * sequentiality follow.
+ */
+static int seq_decide(struct model_gen *g, size_t p, int op, int started, int run)
+{
+	if (!g->seq_want || g->seq_want[p][op] < 0)
+		return run;
+	double want = g->seq_want[p][op];
+	uint64_t *n = g->seq_seen[p][op];
+	double have = ((double)n[1] + 8 * want) / ((double)n[0] + 8);
+	n[0]++;
+	n[1] += (uint64_t)run;
+	if (run)
+		return have <= want || rnd_sp(g) * have < want;
+	return started && have < want && have < 1 && rnd_sp(g) * (1 - have) < want - have;
+}
+
+/* A request size of op OP in phase PH: of a run's next I/O (SEQ) or of a
+ * run start, from the phase's sizes weighted by the share of each kind
+ * (the op's sizes alone in models without it); a multiple of AL (a power
+ * of two), at most EXTENT. */
+static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int op, int seq,
+			  uint64_t al, uint64_t extent)
+{
+	size_t p = (size_t)(ph - g->m->phases);
+	const struct model_dist *d = &ph->size[op];
+	if (g->csize && g->csize[p][op][seq].nk)
+		d = &g->csize[p][op][seq];
+	double sz = 4096;
+	if (d->nk)
+		sz =
+		    model_dist_inv(d, sdraw_sp(g, &g->s_size[(p * REEL_OP__COUNT + op) * 2 + seq]));
+	uint64_t len = sz > 0 ? ((uint64_t)sz + al / 2) & ~(al - 1) : 0;
+	if (len == 0 && sz > 0)
+		len = al;
+	if (len > 0xffffffffu)
+		len = 0xffffffffu / al * al;
+	if (len > extent)
+		len = extent / al * al;
+	return len;
+}
+
+/* The size and offset of the next I/O (gen_internal.h). */
+void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint64_t *lenp)
+{
+	const struct model_phase *ph = &g->m->phases[g->phase];
+	const struct model_devspace *dv = &g->m->devs[d];
+	struct devstate *s = &g->ds[d];
+	uint64_t al = dv->align ? dv->align : 1;
+	/* size: of a run's next I/O or of a run start, as the trace's */
+	int seq = op != REEL_OP_FLUSH &&
+		  seq_decide(g, g->phase, op, s->started, s->started && s->run_left > 0);
+	uint64_t len = size_draw(g, ph, op, seq, al, s->extent);
+	uint64_t off = 0;
+	if (op != REEL_OP_FLUSH) {
+		if (seq && s->cursor + len <= s->extent) {
+			off = s->cursor;
+			s->run_left -= s->run_left > 0;
+		} else {
+			off = run_start(g, dv, s, len, al, ph->size[op].mean);
+		}
+		s->cursor = off + len;
+		s->started = 1;
+		if (g->touched) {
+			remember(g, s, off);
+			touched(g, dv->id, off, len, 1);
+		}
+	}
+	*offp = off;
+	*lenp = len;
+}
