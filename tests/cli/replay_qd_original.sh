@@ -1,16 +1,19 @@
 #!/bin/bash
 # Issue 12 item 4: --qd original on a 3-phase trace (fio at iodepth 1, 8
 # and 32 on a loop device over /dev/shm, captured with ioreel) replayed at
-# original timing onto another such device: per phase, the time-weighted
-# in-flight mean and the maximum, measured from the result's records
-# (issue to completion) against the trace's (queue to completion), within
-# 15%.  The cap at each point is the original's maximum within 1 ms of it
-# (docs/ioreel-replay.md), so a replay whose completions fall a little
-# later than the original's is not forced to drain.
+# original timing onto another such device, itself captured: per phase,
+# the time-weighted in-flight mean (queue to completion in the kernel, for
+# the replay as for the original) and the maximum (the result's records:
+# the cap holds what the replay issued), within 15%.  The cap at each
+# point is the original's maximum within 1 ms of it (docs/ioreel-replay.md),
+# so a replay whose completions fall a little later than the original's is
+# not forced to drain.
 # The means depend on the host keeping up with the original's rate (fio
-# at QD 1 on /dev/shm reaches ~180k IOPS): that is a measurement, not a
-# behaviour, so make check prints them and checks the maxima (the cap's
-# logic); IOREEL_TIMED=1 also checks the means (docs/benchmarks.md).
+# at QD 1 on /dev/shm reaches 50-180k IOPS): that is a measurement, not a
+# behaviour, so make check prints them, with the IOPS reached and whether
+# the replay kept within 1 ms (issue error p99) of the schedule, and
+# checks the maxima (the cap's logic); IOREEL_TIMED=1 also checks the
+# means (docs/benchmarks.md), saying when the host fell behind.
 # The capture gets 32 MiB of buffer per CPU: a slow host (a sanitizer
 # build) must not lose events at ~150k IOPS.
 . "$TOP/tests/lib.sh"
