@@ -494,6 +494,14 @@ static int report(struct cli *c, const struct replay_result *res, struct reel_ou
 			"ioreel replay: warning: the schedule slipped (issue error p99 over "
 			"%d us): the host, not the target, set the pace\n",
 			REPLAY_SLIP_LIMIT_NS / 1000);
+	if (res->behind_ios && res->behind_actual_ns > 0 && res->behind_sched_ns > 0)
+		fprintf(stderr,
+			"ioreel replay: %llu of %llu I/Os went over %d us late: the trace asked "
+			"%.0f IOPS there, the replay reached %.0f\n",
+			(unsigned long long)res->behind_ios, (unsigned long long)res->ios,
+			REPLAY_SLIP_LIMIT_NS / 1000,
+			1e9 * (double)res->behind_ios / (double)res->behind_sched_ns,
+			1e9 * (double)res->behind_ios / (double)res->behind_actual_ns);
 	if (c->json) {
 		write_json(jo->f, res, &c->o);
 		if (reel_out_commit(jo, err, sizeof(err)) < 0) {

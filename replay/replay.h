@@ -227,6 +227,12 @@ struct replay_result {
 	int slipped;	    /* timing original: issue error p99 above
 			       REPLAY_SLIP_LIMIT_NS -- the host, not
 			       the target, set the pace */
+	/* timing original: the I/Os issued later than REPLAY_SLIP_LIMIT_NS
+	 * behind schedule, and the time the trace gave them and the replay
+	 * took (summed over such stretches): the rate the host could not
+	 * keep up with, and the rate it reached */
+	uint64_t behind_ios;
+	int64_t behind_sched_ns, behind_actual_ns;
 	char label[128];
 	char engine[16];
 	char qd_desc[32];    /* "32", "original", "x2" as used */

@@ -143,6 +143,10 @@ struct run {
 	double sample_in, sample_out;
 	uint64_t done_ios, done_bytes;
 	int64_t last_complete;
+	/* the stretch now behind schedule (issue error over the slip limit):
+	 * its first and last scheduled and actual issue times, its I/Os */
+	int64_t behind_s0, behind_a0, behind_s1, behind_a1;
+	uint64_t behind_n;
 };
 
 /* The replay point of a record: its queue (Q) or issue (D) time. */
