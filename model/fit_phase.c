@@ -160,6 +160,10 @@ struct phases_fit {
 	/* the current window: its start in trace and phase-local time */
 	uint16_t cw;
 	int64_t cws, cacc;
+	/* each device's own arrivals (with more than one device): its gaps */
+	uint8_t *dslot; /* device id -> index + 1 (0: none) */
+	struct samp dgap[MODEL_MAX_DEVS];
+	int64_t dlast[MODEL_MAX_DEVS];
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -190,6 +194,18 @@ static void phase_counts(const struct model *m, size_t pi, const int *wphase, co
 	}
 }
 
+#define DEV_GAP_EPS 0.005 /* a device's gap CDF kept within it (KS) */
+
+/* Device K's gaps (its I/O less one), from its share; 0 with one device,
+ * whose gaps are the phases'. */
+static uint64_t dev_gaps(const struct model *m, size_t k)
+{
+	if (m->ndevs < 2)
+		return 0;
+	double n = floor(m->devs[k].share * (double)m->count + 0.5);
+	return n > 1 ? (uint64_t)n - 1 : 0;
+}
+
 size_t model_phases_counts(const struct model *m, const int *wphase, const uint32_t *wcnt,
 			   uint64_t *n)
 {
@@ -199,6 +215,8 @@ size_t model_phases_counts(const struct model *m, const int *wphase, const uint3
 		phase_counts(m, pi, wphase, wcnt, n + k, n + k + REEL_OP__COUNT, &nne);
 		k += REEL_OP__COUNT + 1;
 	}
+	for (size_t d = 0; d < m->ndevs && m->ndevs > 1; d++)
+		n[k++] = dev_gaps(m, d);
 	return k;
 }
 
@@ -258,6 +276,17 @@ int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphas
 	for (size_t p = 0; p < m->nphases; p++)
 		if (phase_fit_init(&pf->f[p], m, p, wphase, wcnt, cap))
 			return REEL_E_NOMEM;
+	if (m->ndevs < 2)
+		return 0;
+	if (!(pf->dslot = calloc(65536, 1)))
+		return REEL_E_NOMEM;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		uint64_t n = dev_gaps(m, d) + 2; /* + 2: the share's rounding */
+		pf->dslot[m->devs[d].id] = (uint8_t)(d + 1);
+		pf->dlast[d] = INT64_MIN;
+		if (samp_init(&pf->dgap[d], n, fit_stride(n, cap)))
+			return REEL_E_NOMEM;
+	}
 	return 0;
 }
 
@@ -268,6 +297,9 @@ void model_phases_free(struct phases_fit *pf)
 	if (pf->f)
 		for (size_t p = 0; p < pf->m->nphases; p++)
 			phase_fit_free(&pf->f[p]);
+	for (size_t d = 0; d < MODEL_MAX_DEVS; d++)
+		free(pf->dgap[d].v);
+	free(pf->dslot);
 	free(pf->f);
 	free(pf->wacc);
 	free(pf);
@@ -311,6 +343,15 @@ void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 		pf->pop = op;
 		pf->pw = w;
 	}
+	if (pf->dslot)
+		for (size_t i = 0; i < c->n; i++) {
+			int d = pf->dslot[c->dev[i]] - 1;
+			if (d < 0)
+				continue;
+			if (pf->dlast[d] != INT64_MIN)
+				samp_add(&pf->dgap[d], c->t[i] - pf->dlast[d]);
+			pf->dlast[d] = c->t[i];
+		}
 }
 
 /* From the gathered samples: rate, op mix and chain, sizes, b-model,
@@ -410,6 +451,14 @@ void model_phases_fill(struct phases_fit *pf)
 		f->gaps.v = f->fam.v = NULL;
 		if ((f->gc = malloc(sizeof(*f->gc))))
 			gap_classes_init(f->gc, &pf->m->phases[p].gap);
+	}
+	for (size_t d = 0; pf->dslot && d < pf->m->ndevs; d++) {
+		if (pf->dgap[d].n) { /* within 0.005: 64 devices' gaps stay small */
+			samp_fit(&pf->dgap[d], &pf->m->devs[d].gap);
+			model_dist_coarsen(&pf->m->devs[d].gap, DEV_GAP_EPS);
+		}
+		free(pf->dgap[d].v);
+		pf->dgap[d].v = NULL;
 	}
 	pf->has_prev = 0;
 }

@@ -42,6 +42,13 @@ struct devstate {
 	uint64_t extent;
 };
 
+/* A device's own arrival process: when its last I/O arrived. */
+struct devclock {
+	uint64_t n;  /* I/O given to it so far */
+	double last; /* ns, in the model's clock (times the rate factor) */
+	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
+};
+
 struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;
@@ -61,6 +68,7 @@ struct model_gen {
 	struct strat *s_size; /* per phase and op */
 	struct strat s_lead;
 	double dev_cum[MODEL_MAX_DEVS];
+	struct devclock *dc; /* NULL: each I/O's device drawn by share */
 	struct devstate *ds;
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */
@@ -113,6 +121,101 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* ---- which device: each its own arrival process -------------------------- */
+/* Devices with fitted gaps (a model of more than one device from this
+ * version on) get clocks; 0, or -1 without memory. */
+static int dev_clocks(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	int any = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		any |= m->devs[d].gap.nk > 0;
+	if (m->ndevs < 2 || !any)
+		return 0;
+	if (!(g->dc = calloc(m->ndevs, sizeof(*g->dc))))
+		return -1;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		struct devclock *k = &g->dc[d];
+		double n = m->devs[d].share * (double)m->count;
+		k->mean = m->devs[d].gap.nk ? m->devs[d].gap.mean
+			  : n >= 1	    ? (double)m->duration_ns / n
+					    : INFINITY;
+		/* as if its process had been running before the trace began */
+		k->last = isfinite(k->mean) ? -rnd(g) * k->mean : -INFINITY;
+	}
+	return 0;
+}
+
+/* Device D's hazard at age A (ns since its last arrival, model time): the
+ * density of its gaps at A over the share of them not shorter, per ns,
+ * measured over one tick DT of the clock (so a point mass at A, such as
+ * zero gaps, counts).  Past its longest gap, that of an exponential of its
+ * mean (a device idle for a phase is not overdue for ever). */
+static double dev_hazard(const struct model_gen *g, size_t d, double a, double dt)
+{
+	const struct devclock *k = &g->dc[d];
+	const struct model_dist *gp = &g->m->devs[d].gap;
+	if (!isfinite(k->mean))
+		return 0;
+	if (!gp->nk) /* exponential of its mean */
+		return 1 / k->mean;
+	double b0, t0, b1, t1;
+	model_dist_cdf(gp, a - dt / 2, &b0, &t0);
+	model_dist_cdf(gp, a + dt / 2, &b1, &t1);
+	double surv = 1 - t0;
+	if (surv <= 1e-9)
+		return 1 / k->mean;
+	return (t1 - t0) / (surv * dt);
+}
+
+/*
+ * The device of the I/O arriving at T.  The devices are independent
+ * renewal processes (each its own gap CDF) whose superposition the
+ * windows' arrivals stand for: given an arrival at T and none since each
+ * device's last, it came from device d with a probability proportional to
+ * d's hazard at its age (the conditional intensity of each process of a
+ * superposition given the past), times (the I/O its share wants so far +
+ * 4) / (the I/O it has + 4), which keeps the shares where the merged
+ * stream is not quite the superposition.  Each device's stream gets its
+ * own gaps while the merged stream keeps the window counts and the phases'
+ * gaps.  Drawing each I/O's device by share (models without the devices'
+ * gaps) thins the merged stream at random instead, the devices' gaps then
+ * those of a thinned process (disksim's per-device gap KS 0.09-0.18).
+ */
+static size_t pick_device(struct model_gen *g, double t)
+{
+	const struct model *m = g->m;
+	size_t d = 0;
+	if (!g->dc) {
+		double u = rnd(g);
+		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
+			d++;
+		return d;
+	}
+	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate;
+	double dt = (m->quantum_ns > 1 ? (double)m->quantum_ns : 1) * g->o.rate;
+	for (size_t k = 0; k < m->ndevs; k++) {
+		/* a device ahead of its share held back, one behind pushed on */
+		double want = m->devs[k].share * (double)(g->count + 1);
+		h[k] =
+		    dev_hazard(g, k, x - g->dc[k].last, dt) * (want + 4) / ((double)g->dc[k].n + 4);
+		tot += h[k];
+	}
+	if (tot > 0) {
+		double u = rnd(g) * tot, c = 0;
+		for (d = 0; d + 1 < m->ndevs; d++)
+			if (u < (c += h[d]))
+				break;
+	} else { /* no device's process says so: by share */
+		double u = rnd(g);
+		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
+			d++;
+	}
+	g->dc[d].last = x;
+	g->dc[d].n++;
+	return d;
+}
+
 void model_gen_destroy(struct model_gen *g)
 {
 	if (!g)
@@ -122,6 +225,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->gap_class);
 	free(g->last_op);
 	free(g->ds);
+	free(g->dc);
 	free(g->s_size);
 	free(g->touched);
 	free(g);
@@ -182,6 +286,10 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	}
 	for (size_t d = 0; d < m->ndevs; d++)
 		g->dev_cum[d] /= c > 0 ? c : 1;
+	if (dev_clocks(g)) {
+		model_gen_destroy(g);
+		return REEL_E_NOMEM;
+	}
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
 		if (m->devs[d].reuse_fitted &&
 		    !(g->touched = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof(uint64_t)))) {
@@ -627,13 +735,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	double t = g->bt[g->pos];
 	int op = g->bop[g->pos++];
 	const struct model_phase *ph = &m->phases[g->phase];
-	/* device */
-	size_t d = 0;
-	{
-		double u = rnd(g);
-		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
-			d++;
-	}
+	size_t d = pick_device(g, t);
 	const struct model_devspace *dv = &m->devs[d];
 	struct devstate *s = &g->ds[d];
 	uint64_t al = dv->align ? dv->align : 1;

@@ -133,7 +133,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint64_t capacity; /* header capacity (0 unknown) */
 	uint64_t extent;   /* address space used by the model: capacity or max end */
 	uint32_t align;
-	double share;		 /* fraction of I/Os on this device */
+	double share; /* fraction of I/Os on this device */
+	/* its own arrivals: gaps between its consecutive I/O, ns (empty: not
+	 * fitted, one device or a model before it; gen then draws each I/O's
+	 * device by share) */
+	struct model_dist gap;
 	struct model_dist run;	 /* sequential run lengths, in I/Os */
 	struct model_dist jump;	 /* every jump, for people and compare */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */

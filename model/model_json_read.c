@@ -660,6 +660,14 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		opt_num(v, "read", &d->rw_overlap_read);
 		opt_num(v, "write", &d->rw_overlap_write);
 	}
+	if (get(j, "gap_ns")) { /* optional: models before it have none */
+		char ww[96];
+		snprintf(ww, sizeof(ww), "%s.gap_ns", w);
+		if (read_dist(r, get(j, "gap_ns"), &d->gap, ww))
+			return REEL_E_PARSE;
+		if (d->gap.nk && d->gap.v[0] < 0)
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: gaps >= 0", ww);
+	}
 	if (read_device_dists(r, j, d, w))
 		return REEL_E_PARSE;
 	if (get_num(r, j, "local_limit", w, 0, 9.2e18, &x))

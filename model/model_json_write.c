@@ -202,6 +202,11 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	fprintf(f, "      \"share\": %.6f,\n      \"hot10\": %.4f,\n", d->share, d->hot10);
 	fprintf(f, "      \"rw_overlap\": {\"read\": %.4f, \"write\": %.4f},\n", d->rw_overlap_read,
 		d->rw_overlap_write);
+	if (d->gap.nk) { /* the device's own arrivals */
+		fprintf(f, "      \"gap_ns\": ");
+		dist(f, &d->gap, 0);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "      \"runs\": ");
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
