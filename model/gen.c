@@ -421,40 +421,189 @@ static uint64_t window_counts(struct model_gen *g, size_t w, uint64_t *cnt)
 	return c;
 }
 
-/* c - 1 gaps from the phase's class chain into g->bt (bt[0] = 0); their sum. */
+/* A standard normal (Box-Muller) and a Gamma(A, 1) draw (Marsaglia and
+ * Tsang; A < 1 through A + 1). */
+static double normal(struct model_gen *g)
+{
+	double u = rnd(g), v = rnd(g);
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+static double gamma_draw(struct model_gen *g, double a)
+{
+	if (a < 1) {
+		double u = rnd(g);
+		return gamma_draw(g, a + 1) * pow(u > 0 ? u : 1e-300, 1 / a);
+	}
+	double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+	for (;;) {
+		double x = normal(g), v = 1 + c * x;
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		double u = rnd(g);
+		if (log(u > 0 ? u : 1e-300) < 0.5 * x * x + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+/* The window's class shares: the bucket's shares CB (total CBT), or with a
+ * dispersion RHO > 0 a Dirichlet draw around them of concentration
+ * (1 - rho) / rho, so that windows of one bucket vary as the trace's do. */
+static void window_mix(struct model_gen *g, const double *cb, double cbt, double rho, double *q)
+{
+	double tot = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		q[j] = cb[j] / cbt;
+	if (!(rho > 1e-6))
+		return;
+	double alpha = rho < 1 ? (1 - rho) / rho : 0;
+	if (alpha < 1e-3) { /* each window one class */
+		double u = rnd(g), c = 0;
+		int k = MODEL_CLASSES - 1;
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			if (q[j] > 0 && u < (c += q[j])) {
+				k = j;
+				break;
+			}
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			q[j] = j == k;
+		return;
+	}
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		tot += q[j] = q[j] > 0 ? gamma_draw(g, alpha * q[j]) : 0;
+	if (!(tot > 0))
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			tot += q[j] = cb[j] / cbt;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		q[j] /= tot;
+}
+
+/* A compact window (no gap of the top class: a burst inside the window),
+ * with the share COMPACT of the bucket's windows in the trace, or not
+ * (the top class then TOP of the gaps, as in the trace's other windows):
+ * the class mix Q so adjusted.  COMPACT < 0: not known, Q as it is. */
+static void compact_or_not(struct model_gen *g, double compact, double top, double *q)
+{
+	const int k7 = MODEL_CLASSES - 1;
+	if (!(compact >= 0) || !(q[k7] > 0) || !(q[k7] < 1))
+		return;
+	double t = rnd(g) < compact ? 0 : top;
+	double k = (1 - t) / (1 - q[k7]);
+	for (int j = 0; j < k7; j++)
+		q[j] *= k;
+	q[k7] = t;
+}
+
+/* The gap classes a window of C I/O holds: (C - 1) times its shares Q,
+ * each rounded down, the remainders handed out by one systematic draw (so
+ * the counts sum to C - 1 and each class gets its share on average). */
+static void class_budget(struct model_gen *g, const double *q, uint64_t c, uint64_t *left)
+{
+	double e[MODEL_CLASSES], u = rnd(g), acc = 0;
+	uint64_t given = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++) {
+		e[j] = (double)(c - 1) * q[j];
+		left[j] = (uint64_t)floor(e[j]);
+		given += left[j];
+	}
+	for (int j = 0; j < MODEL_CLASSES && given < c - 1; j++) {
+		double r = e[j] - floor(e[j]);
+		if (floor(acc + r + u) > floor(acc + u)) {
+			left[j]++;
+			given++;
+		}
+		acc += r;
+	}
+	for (int j = MODEL_CLASSES - 1; given < c - 1; j = (j + 1) % MODEL_CLASSES)
+		if (q[j] > 0) { /* rounding: a share or two short */
+			left[j]++;
+			given++;
+		}
+}
+
+/* Where in its class a gap falls: U^gamma for a uniform U, gamma such that
+ * the mean is M (the class's mean position in windows of this bucket). */
+static double class_draw(struct model_gen *g, double m)
+{
+	m = m < 0.01 ? 0.01 : m > 0.99 ? 0.99 : m;
+	double u = rnd(g);
+	return m == 0.5 ? u : pow(u, (1 - m) / m);
+}
+
+/* The next gap class: the chain's row from the class before, restricted to
+ * the classes the window has left (any of them when the chain never goes
+ * there); without a budget (LEFT NULL), the row weighted by the bucket's
+ * shares CB (all 0: the row as it is). */
+static int next_class(struct model_gen *g, const double *row0, uint64_t *left, const double *cb)
+{
+	double row[MODEL_CLASSES], rt = 0, cbt = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		cbt += cb[j];
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		rt += row[j] = left ? (left[j] ? row0[j] : 0) : cbt > 0 ? row0[j] * cb[j] : row0[j];
+	if (!(rt > 0)) /* the chain never goes to what is left */
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			rt += row[j] = left ? (double)left[j] : cb[j];
+	if (!(rt > 0))
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			rt += row[j] = 1;
+	double u = rnd(g) * rt, cc = 0;
+	int k = MODEL_CLASSES - 1;
+	for (int j = 0; j < MODEL_CLASSES; j++) {
+		cc += row[j];
+		if (row[j] > 0 && u < cc) {
+			k = j;
+			break;
+		}
+	}
+	if (left && left[k])
+		left[k]--;
+	return k;
+}
+
+/*
+ * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of more than
+ * MODEL_CLASSES gaps holds the gap classes of windows of as many I/O in
+ * the trace: its count bucket's shares, varied from window to window by
+ * the phase's dispersion (window_mix), as a budget (class_budget), ordered
+ * by the phase's class chain (short gaps follow short gaps, as in bursts).
+ * Drawing each class from the chain's row times the bucket's shares (as
+ * before, and still in sparser windows, where a budget would be all
+ * rounding and the chain's memory across windows matters) let the chain's
+ * runs pile up short or long classes in dense windows: too compact or
+ * squeezed, IDC at 1 ms 1.25-1.35x the trace's on chromium, boot,
+ * boot-nspawn.  Inside its class a gap falls where the class's gaps of
+ * windows of that bucket do on average (class_draw).
+ */
 static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
 {
 	double sum = 0, inv_rate = 1 / g->o.rate;
 	/* the classes of windows of this many I/O (as in the model, before the
-	 * rate factor): the chain's row weighted by them */
+	 * rate factor) */
 	double mc = (double)c * inv_rate;
 	int b = mc >= 2 ? (int)floor(log2(mc)) : 1;
-	const double *cb = ph->class_by_count[b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1];
+	int bb = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
+	const double *cb = ph->class_by_count[bb];
 	double cbt = 0;
 	for (int j = 0; j < MODEL_CLASSES; j++)
 		cbt += cb[j];
+	const double *pos = ph->class_pos[bb];
+	uint64_t left[MODEL_CLASSES], *lp = NULL;
+	if (cbt > 0 && c > MODEL_CLASSES) {
+		double q[MODEL_CLASSES];
+		window_mix(g, cb, cbt, ph->class_disp, q);
+		compact_or_not(g, ph->compact[bb], ph->top_rest[bb], q);
+		class_budget(g, q, c, left);
+		lp = left;
+	}
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			const double *row0 = ph->gap_next[g->gap_class[p]];
-			double row[MODEL_CLASSES], rt = 0;
-			for (int j = 0; j < MODEL_CLASSES; j++)
-				rt += row[j] = cbt > 0 ? row0[j] * cb[j] : row0[j];
-			if (!(rt > 0))
-				for (int j = 0; j < MODEL_CLASSES; j++)
-					rt += row[j] = cb[j];
-			double u = rnd(g) * rt, cc = 0;
-			int k = MODEL_CLASSES - 1;
-			for (int j = 0; j < MODEL_CLASSES; j++) {
-				cc += row[j];
-				if (u < cc) {
-					k = j;
-					break;
-				}
-			}
+			int k = next_class(g, ph->gap_next[g->gap_class[p]], lp, cb);
 			g->gap_class[p] = k;
-			gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
+			gap = model_dist_inv(&ph->gap, (k + class_draw(g, pos[k])) / MODEL_CLASSES);
 			if (!(gap >= 0))
 				gap = 0;
 		}

@@ -36,8 +36,8 @@ static void push(struct model_trace *tr, int64_t t, uint16_t dev, uint64_t off)
 	CHECK(model_trace_push(tr, &r) == 0);
 }
 
-/* NDEV independent renewal processes of 1500 I/O each, gaps exponential of
- * mean 20 us a third of the time, else 1.5 ms.  About 1.5 s. */
+/* NDEV independent renewal processes of 3000 I/O each, gaps exponential of
+ * mean 20 us a third of the time, else 1.5 ms.  About 3 s. */
 static void make_trace(struct model_trace *tr)
 {
 	memset(tr, 0, sizeof(*tr));
@@ -49,7 +49,7 @@ static void make_trace(struct model_trace *tr)
 	}
 	for (int d = 0; d < NDEV; d++) {
 		double t = 0;
-		for (int i = 0; i < 1500; i++) {
+		for (int i = 0; i < 3000; i++) {
 			t += -log(urand() + 1e-12) * (urand() < 1.0 / 3 ? 2e4 : 1.5e6);
 			push(tr, (int64_t)t, (uint16_t)d, (uint64_t)i * 4096);
 		}
