@@ -563,10 +563,11 @@ static int next_class(struct model_gen *g, const double *row0, uint64_t *left, c
 }
 
 /*
- * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of more than
- * MODEL_CLASSES gaps holds the gap classes of windows of as many I/O in
- * the trace: its count bucket's shares, varied from window to window by
- * the phase's dispersion (window_mix), as a budget (class_budget), ordered
+ * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of MODEL_CLASSES
+ * gaps or more holds the gap classes of windows of as many I/O in the
+ * trace: its count bucket's shares, varied from window to window by the
+ * phase's dispersion (window_mix), compact or not (compact_or_not), as a
+ * budget (class_budget), ordered
  * by the phase's class chain (short gaps follow short gaps, as in bursts).
  * Drawing each class from the chain's row times the bucket's shares (as
  * before, and still in sparser windows, where a budget would be all
