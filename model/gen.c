@@ -146,6 +146,31 @@ static int dev_clocks(struct model_gen *g)
 	return 0;
 }
 
+/* The CDF of D at X (a point mass at X included), searching the knots
+ * from LO on (the last knot at or below the previous X); *AT: the last knot
+ * at or below X. */
+static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *at)
+{
+	size_t n = d->nk, hi = n;
+	*at = lo;
+	if (x < d->v[0])
+		return 0;
+	if (x >= d->v[n - 1]) {
+		*at = n - 1;
+		return 1;
+	}
+	while (hi - lo > 1) { /* the last knot with v <= x */
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	double dv = d->v[lo + 1] - d->v[lo];
+	return dv > 0 ? d->c[lo] + (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / dv : d->c[lo + 1];
+}
+
 /* Device D's hazard at age A (ns since its last arrival, model time): the
  * density of its gaps at A over the share of them not shorter, per ns,
  * measured over one tick DT of the clock (so a point mass at A, such as
@@ -159,9 +184,8 @@ static double dev_hazard(const struct model_gen *g, size_t d, double a, double d
 		return 0;
 	if (!gp->nk) /* exponential of its mean */
 		return 1 / k->mean;
-	double b0, t0, b1, t1;
-	model_dist_cdf(gp, a - dt / 2, &b0, &t0);
-	model_dist_cdf(gp, a + dt / 2, &b1, &t1);
+	size_t i;
+	double t0 = cdf_from(gp, a - dt / 2, 0, &i), t1 = cdf_from(gp, a + dt / 2, i, &i);
 	double surv = 1 - t0;
 	if (surv <= 1e-9)
 		return 1 / k->mean;
