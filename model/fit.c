@@ -464,7 +464,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 {
 	struct model *m = fr->m;
 	uint64_t n2[MODEL_MAX_DEVS],
-	    n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 4 * MODEL_MAX_DEVS + 2];
+	    n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 5 * MODEL_MAX_DEVS + 2];
 	for (size_t k = 0; k < fr->sc.nd; k++)
 		n2[k] = fr->sc.pre[k].nd;
 	int e =

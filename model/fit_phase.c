@@ -140,8 +140,22 @@ struct phase_fit {
 	struct gap_classes *gc;
 	int prev;
 	size_t gi;
+	uint16_t cw;
 	uint64_t cnt[4][MODEL_CLASSES * MODEL_CLASSES];
 	uint64_t byc[MODEL_CNT_BUCKETS][MODEL_CLASSES];
+	/* the class mix of the window being read (its gaps per class, window
+	 * cw, bucket cb) and, per bucket, the sum over windows of x_k^2 / n,
+	 * windows and sum of (n - 1): the moments of the dispersion */
+	uint32_t wx[MODEL_CLASSES];
+	uint32_t wn;
+	int wb;
+	double x2n[MODEL_CNT_BUCKETS][MODEL_CLASSES];
+	double pos[MODEL_CNT_BUCKETS][MODEL_CLASSES]; /* sum of positions in class */
+	double nw[MODEL_CNT_BUCKETS], nm1[MODEL_CNT_BUCKETS];
+	double ntop0[MODEL_CNT_BUCKETS]; /* windows without a top-class gap */
+	double nwall[MODEL_CNT_BUCKETS]; /* windows with a gap */
+	double ntop[MODEL_CNT_BUCKETS];	 /* top-class gaps */
+	double nrest[MODEL_CNT_BUCKETS]; /* gaps of the windows with one */
 };
 
 /* Every phase at once, and the record before (of any phase). */
@@ -160,6 +174,10 @@ struct phases_fit {
 	/* the current window: its start in trace and phase-local time */
 	uint16_t cw;
 	int64_t cws, cacc;
+	/* each device's own arrivals (with more than one device): its gaps */
+	uint8_t *dslot; /* device id -> index + 1 (0: none) */
+	struct samp dgap[MODEL_MAX_DEVS];
+	int64_t dlast[MODEL_MAX_DEVS];
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -190,6 +208,18 @@ static void phase_counts(const struct model *m, size_t pi, const int *wphase, co
 	}
 }
 
+#define DEV_GAP_EPS 0.005 /* a device's gap CDF kept within it (KS) */
+
+/* Device K's gaps (its I/O less one), from its share; 0 with one device,
+ * whose gaps are the phases'. */
+static uint64_t dev_gaps(const struct model *m, size_t k)
+{
+	if (m->ndevs < 2)
+		return 0;
+	double n = floor(m->devs[k].share * (double)m->count + 0.5);
+	return n > 1 ? (uint64_t)n - 1 : 0;
+}
+
 size_t model_phases_counts(const struct model *m, const int *wphase, const uint32_t *wcnt,
 			   uint64_t *n)
 {
@@ -199,6 +229,8 @@ size_t model_phases_counts(const struct model *m, const int *wphase, const uint3
 		phase_counts(m, pi, wphase, wcnt, n + k, n + k + REEL_OP__COUNT, &nne);
 		k += REEL_OP__COUNT + 1;
 	}
+	for (size_t d = 0; d < m->ndevs && m->ndevs > 1; d++)
+		n[k++] = dev_gaps(m, d);
 	return k;
 }
 
@@ -258,6 +290,17 @@ int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphas
 	for (size_t p = 0; p < m->nphases; p++)
 		if (phase_fit_init(&pf->f[p], m, p, wphase, wcnt, cap))
 			return REEL_E_NOMEM;
+	if (m->ndevs < 2)
+		return 0;
+	if (!(pf->dslot = calloc(65536, 1)))
+		return REEL_E_NOMEM;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		uint64_t n = dev_gaps(m, d) + 2; /* + 2: the share's rounding */
+		pf->dslot[m->devs[d].id] = (uint8_t)(d + 1);
+		pf->dlast[d] = INT64_MIN;
+		if (samp_init(&pf->dgap[d], n, fit_stride(n, cap)))
+			return REEL_E_NOMEM;
+	}
 	return 0;
 }
 
@@ -268,6 +311,9 @@ void model_phases_free(struct phases_fit *pf)
 	if (pf->f)
 		for (size_t p = 0; p < pf->m->nphases; p++)
 			phase_fit_free(&pf->f[p]);
+	for (size_t d = 0; d < MODEL_MAX_DEVS; d++)
+		free(pf->dgap[d].v);
+	free(pf->dslot);
 	free(pf->f);
 	free(pf->wacc);
 	free(pf);
@@ -311,6 +357,15 @@ void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 		pf->pop = op;
 		pf->pw = w;
 	}
+	if (pf->dslot)
+		for (size_t i = 0; i < c->n; i++) {
+			int d = pf->dslot[c->dev[i]] - 1;
+			if (d < 0)
+				continue;
+			if (pf->dlast[d] != INT64_MIN)
+				samp_add(&pf->dgap[d], c->t[i] - pf->dlast[d]);
+			pf->dlast[d] = c->t[i];
+		}
 }
 
 /* From the gathered samples: rate, op mix and chain, sizes, b-model,
@@ -411,7 +466,45 @@ void model_phases_fill(struct phases_fit *pf)
 		if ((f->gc = malloc(sizeof(*f->gc))))
 			gap_classes_init(f->gc, &pf->m->phases[p].gap);
 	}
+	for (size_t d = 0; pf->dslot && d < pf->m->ndevs; d++) {
+		if (pf->dgap[d].n) { /* within 0.005: 64 devices' gaps stay small */
+			samp_fit(&pf->dgap[d], &pf->m->devs[d].gap);
+			model_dist_coarsen(&pf->m->devs[d].gap, DEV_GAP_EPS);
+		}
+		free(pf->dgap[d].v);
+		pf->dgap[d].v = NULL;
+	}
 	pf->has_prev = 0;
+}
+
+/* Where gap G of class K falls inside its class: its CDF value (a point
+ * mass split at random by SEED, as gap_class splits it) times 8 less K. */
+static double class_position(const struct model_dist *gap, int64_t g, int k, uint64_t seed)
+{
+	double below, at;
+	model_dist_cdf(gap, (double)g, &below, &at);
+	double u = (below + (at - below) * hash01(seed)) * MODEL_CLASSES - k;
+	return u < 0 ? 0 : u > 1 ? 1 : u;
+}
+
+/* The class mix of the window just read joins its bucket's moments. */
+static void window_mix_done(struct phase_fit *f)
+{
+	if (f->wn >= 2) {
+		for (int k = 0; k < MODEL_CLASSES; k++)
+			f->x2n[f->wb][k] += (double)f->wx[k] * f->wx[k] / f->wn;
+		f->nw[f->wb]++;
+		f->nm1[f->wb] += f->wn - 1;
+	}
+	if (f->wn) {
+		uint32_t top = f->wx[MODEL_CLASSES - 1];
+		f->ntop0[f->wb] += top == 0;
+		f->nwall[f->wb]++;
+		f->ntop[f->wb] += top;
+		f->nrest[f->wb] += top ? f->wn : 0;
+	}
+	memset(f->wx, 0, sizeof(f->wx));
+	f->wn = 0;
 }
 
 /* The gaps in time order again: their classes and the classes' chain. */
@@ -426,9 +519,17 @@ void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 			int b = 63 - __builtin_clzll((uint64_t)pf->wcnt[w]);
 			b = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
 			int k = f->gc ? gap_class(f->gc, t - pf->pt, f->gi, (size_t)pi) : 0;
+			f->pos[b][k] += class_position(&pf->m->phases[pi].gap, t - pf->pt, k,
+						       (uint64_t)f->gi * 7919 + (uint64_t)pi);
 			if (f->prev >= 0)
 				f->cnt[f->gi & 3][f->prev * MODEL_CLASSES + k]++;
 			f->byc[b][k]++;
+			if (f->wn && f->cw != w)
+				window_mix_done(f);
+			f->cw = w;
+			f->wb = b;
+			f->wx[k]++;
+			f->wn++;
 			f->prev = k;
 			f->gi++;
 		}
@@ -437,6 +538,41 @@ void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 		pf->pw = w;
 	}
 }
+
+/*
+ * The dispersion of the windows' class mix, by moments: a window of n gaps
+ * drawn from a Dirichlet-multinomial with the bucket's shares p and
+ * intra-window correlation rho has E[sum_k (x_k - n p_k)^2 / (n p_k)] =
+ * (K - 1)(1 + (n - 1) rho), K the classes with p_k > 0; pooled over the
+ * phase's buckets.  0 when the windows vary no more than chance.
+ */
+static double class_dispersion(struct phase_fit *f, const struct model_phase *p)
+{
+	window_mix_done(f);
+	double num = 0, den = 0;
+	for (int b = 0; b < MODEL_CNT_BUCKETS; b++) {
+		if (!f->nw[b])
+			continue;
+		double s = 0, kk = 0;
+		for (int k = 0; k < MODEL_CLASSES; k++) {
+			double pk = p->class_by_count[b][k];
+			if (pk > 0) {
+				s += f->x2n[b][k] / pk;
+				kk++;
+			}
+		}
+		/* sum over windows of (sum_k x_k^2 / (n p_k) - n) */
+		double chi = s - (f->nm1[b] + f->nw[b]);
+		num += chi - f->nw[b] * (kk - 1);
+		den += (kk - 1) * f->nm1[b];
+	}
+	double rho = den > 0 ? num / den : 0;
+	return rho < 0 ? 0 : rho > 1 ? 1 : rho;
+}
+
+/* the windows of a count bucket that a mean position or a compact share
+ * is fitted on, at least */
+#define FIT_MIN_WINDOWS 4
 
 /* The chain's counts as shares. */
 void model_phases_finish(struct phases_fit *pf)
@@ -451,8 +587,11 @@ void model_phases_finish(struct phases_fit *pf)
 			uint64_t t = 0;
 			for (int k = 0; k < MODEL_CLASSES; k++)
 				t += f->byc[b][k];
-			for (int k = 0; k < MODEL_CLASSES; k++)
+			for (int k = 0; k < MODEL_CLASSES; k++) {
 				p->class_by_count[b][k] = t ? (double)f->byc[b][k] / (double)t : 0;
+				p->class_pos[b][k] =
+				    f->byc[b][k] ? f->pos[b][k] / (double)f->byc[b][k] : 0.5;
+			}
 		}
 		for (int a = 0; a < MODEL_CLASSES; a++)
 			for (int b = 0; b < MODEL_CLASSES; b++) {
@@ -461,6 +600,14 @@ void model_phases_finish(struct phases_fit *pf)
 							     f->cnt[2][x] + f->cnt[3][x]);
 			}
 		normalize_rows(&p->gap_next[0][0], MODEL_CLASSES, MODEL_CLASSES, uni);
+		p->class_disp = class_dispersion(f, p);
+		for (int b = 0; b < MODEL_CNT_BUCKETS; b++) { /* fewer windows: noise */
+			int enough = f->nwall[b] >= FIT_MIN_WINDOWS;
+			p->compact[b] = enough ? f->ntop0[b] / f->nwall[b] : -1;
+			p->top_rest[b] = enough && f->nrest[b] ? f->ntop[b] / f->nrest[b] : 0;
+			for (int k = 0; k < MODEL_CLASSES && !enough; k++)
+				p->class_pos[b][k] = 0.5;
+		}
 	}
 }
 
@@ -499,6 +646,11 @@ void model_fit_naive_phase(struct model *m, const struct fit_scan *sc)
 	for (int a = 0; a < MODEL_CLASSES; a++)
 		for (int b = 0; b < MODEL_CLASSES; b++)
 			p->gap_next[a][b] = 1.0 / MODEL_CLASSES;
+	for (int b = 0; b < MODEL_CNT_BUCKETS; b++) { /* no windows by count */
+		p->compact[b] = -1;
+		for (int k = 0; k < MODEL_CLASSES; k++)
+			p->class_pos[b][k] = 0.5;
+	}
 	p->best_family = 0;
 	p->fam[0].p[0] = mean;
 	for (int k = 0; k <= REEL_OP__COUNT; k++)

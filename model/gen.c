@@ -21,6 +21,125 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* ---- which device: each its own arrival process -------------------------- */
+/* Devices with fitted gaps (a model of more than one device from this
+ * version on) get clocks; 0, or -1 without memory. */
+static int dev_clocks(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	int any = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		any |= m->devs[d].gap.nk > 0;
+	if (m->ndevs < 2 || !any)
+		return 0;
+	if (!(g->dc = calloc(m->ndevs, sizeof(*g->dc))))
+		return -1;
+	for (size_t d = 0; d < m->ndevs; d++) {
+		struct devclock *k = &g->dc[d];
+		double n = m->devs[d].share * (double)m->count;
+		k->mean = m->devs[d].gap.nk ? m->devs[d].gap.mean
+			  : n >= 1	    ? (double)m->duration_ns / n
+					    : INFINITY;
+		/* as if its process had been running before the trace began */
+		k->last = isfinite(k->mean) ? -rnd(g) * k->mean : -INFINITY;
+	}
+	return 0;
+}
+
+/* The CDF of D at X (a point mass at X included), searching the knots
+ * from LO on (the last knot at or below the previous X); *AT: the last knot
+ * at or below X. */
+static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *at)
+{
+	size_t n = d->nk, hi = n;
+	*at = lo;
+	if (x < d->v[0])
+		return 0;
+	if (x >= d->v[n - 1]) {
+		*at = n - 1;
+		return 1;
+	}
+	while (hi - lo > 1) { /* the last knot with v <= x */
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	double dv = d->v[lo + 1] - d->v[lo];
+	return dv > 0 ? d->c[lo] + (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / dv : d->c[lo + 1];
+}
+
+/* Device D's hazard at age A (ns since its last arrival, model time): the
+ * density of its gaps at A over the share of them not shorter, per ns,
+ * measured over one tick DT of the clock (so a point mass at A, such as
+ * zero gaps, counts).  Past its longest gap, that of an exponential of its
+ * mean (a device idle for a phase is not overdue for ever). */
+static double dev_hazard(const struct model_gen *g, size_t d, double a, double dt)
+{
+	const struct devclock *k = &g->dc[d];
+	const struct model_dist *gp = &g->m->devs[d].gap;
+	if (!isfinite(k->mean))
+		return 0;
+	if (!gp->nk) /* exponential of its mean */
+		return 1 / k->mean;
+	size_t i;
+	double t0 = cdf_from(gp, a - dt / 2, 0, &i), t1 = cdf_from(gp, a + dt / 2, i, &i);
+	double surv = 1 - t0;
+	if (surv <= 1e-9)
+		return 1 / k->mean;
+	return (t1 - t0) / (surv * dt);
+}
+
+/*
+ * The device of the I/O arriving at T.  The devices are independent
+ * renewal processes (each its own gap CDF) whose superposition the
+ * windows' arrivals stand for: given an arrival at T and none since each
+ * device's last, it came from device d with a probability proportional to
+ * d's hazard at its age (the conditional intensity of each process of a
+ * superposition given the past), times (the I/O its share wants so far +
+ * 4) / (the I/O it has + 4), which keeps the shares where the merged
+ * stream is not quite the superposition.  Each device's stream gets its
+ * own gaps while the merged stream keeps the window counts and the phases'
+ * gaps.  Drawing each I/O's device by share (models without the devices'
+ * gaps) thins the merged stream at random instead, the devices' gaps then
+ * those of a thinned process (disksim's per-device gap KS 0.09-0.18).
+ */
+static size_t pick_device(struct model_gen *g, double t)
+{
+	const struct model *m = g->m;
+	size_t d = 0;
+	if (!g->dc) {
+		double u = rnd(g);
+		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
+			d++;
+		return d;
+	}
+	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate;
+	double dt = (m->quantum_ns > 1 ? (double)m->quantum_ns : 1) * g->o.rate;
+	for (size_t k = 0; k < m->ndevs; k++) {
+		/* a device ahead of its share held back, one behind pushed on */
+		double want = m->devs[k].share * (double)(g->count + 1);
+		h[k] =
+		    dev_hazard(g, k, x - g->dc[k].last, dt) * (want + 4) / ((double)g->dc[k].n + 4);
+		tot += h[k];
+	}
+	if (tot > 0) {
+		double u = rnd(g) * tot, c = 0;
+		for (d = 0; d + 1 < m->ndevs; d++)
+			if (u < (c += h[d]))
+				break;
+	} else { /* no device's process says so: by share */
+		double u = rnd(g);
+		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
+			d++;
+	}
+	g->dc[d].last = x;
+	g->dc[d].n++;
+	return d;
+}
+
 void model_gen_destroy(struct model_gen *g)
 {
 	if (!g)
@@ -30,6 +149,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->gap_class);
 	free(g->last_op);
 	gen_space_free(g);
+	free(g->dc);
 	free(g);
 }
 
@@ -80,6 +200,10 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	}
 	for (size_t d = 0; d < m->ndevs; d++)
 		g->dev_cum[d] /= c > 0 ? c : 1;
+	if (dev_clocks(g)) {
+		model_gen_destroy(g);
+		return REEL_E_NOMEM;
+	}
 	*out = g;
 	return 0;
 }
@@ -152,40 +276,190 @@ static uint64_t window_counts(struct model_gen *g, size_t w, uint64_t *cnt)
 	return c;
 }
 
-/* c - 1 gaps from the phase's class chain into g->bt (bt[0] = 0); their sum. */
+/* A standard normal (Box-Muller) and a Gamma(A, 1) draw (Marsaglia and
+ * Tsang; A < 1 through A + 1). */
+static double normal(struct model_gen *g)
+{
+	double u = rnd(g), v = rnd(g);
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+static double gamma_draw(struct model_gen *g, double a)
+{
+	if (a < 1) {
+		double u = rnd(g);
+		return gamma_draw(g, a + 1) * pow(u > 0 ? u : 1e-300, 1 / a);
+	}
+	double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+	for (;;) {
+		double x = normal(g), v = 1 + c * x;
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		double u = rnd(g);
+		if (log(u > 0 ? u : 1e-300) < 0.5 * x * x + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+/* The window's class shares: the bucket's shares CB (total CBT), or with a
+ * dispersion RHO > 0 a Dirichlet draw around them of concentration
+ * (1 - rho) / rho, so that windows of one bucket vary as the trace's do. */
+static void window_mix(struct model_gen *g, const double *cb, double cbt, double rho, double *q)
+{
+	double tot = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		q[j] = cb[j] / cbt;
+	if (!(rho > 1e-6))
+		return;
+	double alpha = rho < 1 ? (1 - rho) / rho : 0;
+	if (alpha < 1e-3) { /* each window one class */
+		double u = rnd(g), c = 0;
+		int k = MODEL_CLASSES - 1;
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			if (q[j] > 0 && u < (c += q[j])) {
+				k = j;
+				break;
+			}
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			q[j] = j == k;
+		return;
+	}
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		tot += q[j] = q[j] > 0 ? gamma_draw(g, alpha * q[j]) : 0;
+	if (!(tot > 0))
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			tot += q[j] = cb[j] / cbt;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		q[j] /= tot;
+}
+
+/* A compact window (no gap of the top class: a burst inside the window),
+ * with the share COMPACT of the bucket's windows in the trace, or not
+ * (the top class then TOP of the gaps, as in the trace's other windows):
+ * the class mix Q so adjusted.  COMPACT < 0: not known, Q as it is. */
+static void compact_or_not(struct model_gen *g, double compact, double top, double *q)
+{
+	const int k7 = MODEL_CLASSES - 1;
+	if (!(compact >= 0) || !(q[k7] > 0) || !(q[k7] < 1))
+		return;
+	double t = rnd(g) < compact ? 0 : top;
+	double k = (1 - t) / (1 - q[k7]);
+	for (int j = 0; j < k7; j++)
+		q[j] *= k;
+	q[k7] = t;
+}
+
+/* The gap classes a window of C I/O holds: (C - 1) times its shares Q,
+ * each rounded down, the remainders handed out by one systematic draw (so
+ * the counts sum to C - 1 and each class gets its share on average). */
+static void class_budget(struct model_gen *g, const double *q, uint64_t c, uint64_t *left)
+{
+	double e[MODEL_CLASSES], u = rnd(g), acc = 0;
+	uint64_t given = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++) {
+		e[j] = (double)(c - 1) * q[j];
+		left[j] = (uint64_t)floor(e[j]);
+		given += left[j];
+	}
+	for (int j = 0; j < MODEL_CLASSES && given < c - 1; j++) {
+		double r = e[j] - floor(e[j]);
+		if (floor(acc + r + u) > floor(acc + u)) {
+			left[j]++;
+			given++;
+		}
+		acc += r;
+	}
+	for (int j = MODEL_CLASSES - 1; given < c - 1; j = (j + 1) % MODEL_CLASSES)
+		if (q[j] > 0) { /* rounding: a share or two short */
+			left[j]++;
+			given++;
+		}
+}
+
+/* Where in its class a gap falls: U^gamma for a uniform U, gamma such that
+ * the mean is M (the class's mean position in windows of this bucket). */
+static double class_draw(struct model_gen *g, double m)
+{
+	m = m < 0.01 ? 0.01 : m > 0.99 ? 0.99 : m;
+	double u = rnd(g);
+	return m == 0.5 ? u : pow(u, (1 - m) / m);
+}
+
+/* The next gap class: the chain's row from the class before, restricted to
+ * the classes the window has left (any of them when the chain never goes
+ * there); without a budget (LEFT NULL), the row weighted by the bucket's
+ * shares CB (all 0: the row as it is). */
+static int next_class(struct model_gen *g, const double *row0, uint64_t *left, const double *cb)
+{
+	double row[MODEL_CLASSES], rt = 0, cbt = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		cbt += cb[j];
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		rt += row[j] = left ? (left[j] ? row0[j] : 0) : cbt > 0 ? row0[j] * cb[j] : row0[j];
+	if (!(rt > 0)) /* the chain never goes to what is left */
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			rt += row[j] = left ? (double)left[j] : cb[j];
+	if (!(rt > 0))
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			rt += row[j] = 1;
+	double u = rnd(g) * rt, cc = 0;
+	int k = MODEL_CLASSES - 1;
+	for (int j = 0; j < MODEL_CLASSES; j++) {
+		cc += row[j];
+		if (row[j] > 0 && u < cc) {
+			k = j;
+			break;
+		}
+	}
+	if (left && left[k])
+		left[k]--;
+	return k;
+}
+
+/*
+ * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of MODEL_CLASSES
+ * gaps or more holds the gap classes of windows of as many I/O in the
+ * trace: its count bucket's shares, varied from window to window by the
+ * phase's dispersion (window_mix), compact or not (compact_or_not), as a
+ * budget (class_budget), ordered
+ * by the phase's class chain (short gaps follow short gaps, as in bursts).
+ * Drawing each class from the chain's row times the bucket's shares (as
+ * before, and still in sparser windows, where a budget would be all
+ * rounding and the chain's memory across windows matters) let the chain's
+ * runs pile up short or long classes in dense windows: too compact or
+ * squeezed, IDC at 1 ms 1.25-1.35x the trace's on chromium, boot,
+ * boot-nspawn.  Inside its class a gap falls where the class's gaps of
+ * windows of that bucket do on average (class_draw).
+ */
 static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
 {
 	double sum = 0, inv_rate = 1 / g->o.rate;
 	/* the classes of windows of this many I/O (as in the model, before the
-	 * rate factor): the chain's row weighted by them */
+	 * rate factor) */
 	double mc = (double)c * inv_rate;
 	int b = mc >= 2 ? (int)floor(log2(mc)) : 1;
-	const double *cb = ph->class_by_count[b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1];
+	int bb = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
+	const double *cb = ph->class_by_count[bb];
 	double cbt = 0;
 	for (int j = 0; j < MODEL_CLASSES; j++)
 		cbt += cb[j];
+	const double *pos = ph->class_pos[bb];
+	uint64_t left[MODEL_CLASSES], *lp = NULL;
+	if (cbt > 0 && c > MODEL_CLASSES) {
+		double q[MODEL_CLASSES];
+		window_mix(g, cb, cbt, ph->class_disp, q);
+		compact_or_not(g, ph->compact[bb], ph->top_rest[bb], q);
+		class_budget(g, q, c, left);
+		lp = left;
+	}
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			const double *row0 = ph->gap_next[g->gap_class[p]];
-			double row[MODEL_CLASSES], rt = 0;
-			for (int j = 0; j < MODEL_CLASSES; j++)
-				rt += row[j] = cbt > 0 ? row0[j] * cb[j] : row0[j];
-			if (!(rt > 0))
-				for (int j = 0; j < MODEL_CLASSES; j++)
-					rt += row[j] = cb[j];
-			double u = rnd(g) * rt, cc = 0;
-			int k = MODEL_CLASSES - 1;
-			for (int j = 0; j < MODEL_CLASSES; j++) {
-				cc += row[j];
-				if (u < cc) {
-					k = j;
-					break;
-				}
-			}
+			int k = next_class(g, ph->gap_next[g->gap_class[p]], lp, cb);
 			g->gap_class[p] = k;
-			gap = model_dist_inv(&ph->gap, (k + rnd(g)) / MODEL_CLASSES);
+			gap = model_dist_inv(&ph->gap, (k + class_draw(g, pos[k])) / MODEL_CLASSES);
 			if (!(gap >= 0))
 				gap = 0;
 		}
@@ -317,13 +591,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	}
 	double t = g->bt[g->pos];
 	int op = g->bop[g->pos++];
-	/* device */
-	size_t d = 0;
-	{
-		double u = rnd(g);
-		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
-			d++;
-	}
+	size_t d = pick_device(g, t);
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
 	memset(r, 0, sizeof(*r));

@@ -44,6 +44,13 @@ struct devstate {
 	uint64_t extent;
 };
 
+/* A device's own arrival process: when its last I/O arrived. */
+struct devclock {
+	uint64_t n;  /* I/O given to it so far */
+	double last; /* ns, in the model's clock (times the rate factor) */
+	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
+};
+
 struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;
@@ -71,6 +78,7 @@ struct model_gen {
 	uint64_t (*seq_seen)[REEL_OP__COUNT][2];
 	struct strat s_lead;
 	double dev_cum[MODEL_MAX_DEVS];
+	struct devclock *dc; /* NULL: each I/O's device drawn by share */
 	struct devstate *ds;
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */

@@ -121,6 +121,18 @@ struct model_phase {
 	/* share of each gap class in windows of 2^b .. 2^(b+1) - 1 I/O (all 0:
 	 * no such window); dense windows hold the short gaps */
 	double class_by_count[MODEL_CNT_BUCKETS][MODEL_CLASSES];
+	/* how much the class mix varies from window to window beyond chance:
+	 * the intra-window correlation rho of a Dirichlet-multinomial, 0 (every
+	 * window the bucket's shares) to 1 (each window one class) */
+	double class_disp;
+	/* where a window's gaps of each class fall inside the class, by count
+	 * bucket: the mean of (gap's CDF value x 8 - class), in [0, 1] (0.5: as
+	 * the phase's gaps; models before it: 0.5) */
+	double class_pos[MODEL_CNT_BUCKETS][MODEL_CLASSES];
+	/* per count bucket: the share of its windows without a gap of the top
+	 * class (compact bursts; -1: not known, models before it) and the top
+	 * class's share of the gaps of the others */
+	double compact[MODEL_CNT_BUCKETS], top_rest[MODEL_CNT_BUCKETS];
 	struct model_family fam[3]; /* exp, lognormal, hyperexp */
 	int best_family;
 	double gap_zero;		   /* fraction of 0 gaps */
@@ -139,7 +151,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint64_t capacity; /* header capacity (0 unknown) */
 	uint64_t extent;   /* address space used by the model: capacity or max end */
 	uint32_t align;
-	double share;		 /* fraction of I/Os on this device */
+	double share; /* fraction of I/Os on this device */
+	/* its own arrivals: gaps between its consecutive I/O, ns (empty: not
+	 * fitted, one device or a model before it; gen then draws each I/O's
+	 * device by share) */
+	struct model_dist gap;
 	struct model_dist run;	 /* sequential run lengths, in I/Os */
 	struct model_dist jump;	 /* every jump, for people and compare */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */

@@ -429,10 +429,9 @@ static void read_families(const struct json_object *ia, struct model_phase *p)
 }
 
 /* Optional (older models lack it): [[bucket, share of class 0, ..., 7], ...]. */
-static int read_class_by_count(struct rd *r, const struct json_object *j, struct model_phase *p,
-			       const char *w)
+static int read_class_rows(struct rd *r, const struct json_object *j, double (*out)[MODEL_CLASSES],
+			   const char *w)
 {
-	memset(p->class_by_count, 0, sizeof(p->class_by_count));
 	if (!j)
 		return 0;
 	if (!json_object_is_type(j, json_type_array))
@@ -452,8 +451,38 @@ static int read_class_by_count(struct rd *r, const struct json_object *j, struct
 			if (!is_num(x) || !(num(x) >= 0) || num(x) > 1)
 				return reel_errf(r->err, r->len, REEL_E_PARSE,
 						 "%s[%zu][%d]: a share in [0, 1]", w, i, c + 1);
-			p->class_by_count[(int)b][c] = num(x);
+			out[(int)b][c] = num(x);
 		}
+	}
+	return 0;
+}
+
+/* Optional [[bucket, share, top], ...]: the share of the bucket's windows
+ * without a top-class gap (-1 where absent), the top class's share of the
+ * others' gaps. */
+static int read_compact(struct rd *r, const struct json_object *j, struct model_phase *p,
+			const char *w)
+{
+	for (int b = 0; b < MODEL_CNT_BUCKETS; b++)
+		p->compact[b] = -1;
+	if (!j)
+		return 0;
+	if (!json_object_is_type(j, json_type_array))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.class_compact: an array", w);
+	for (size_t i = 0; i < alen(j); i++) {
+		struct json_object *row = at(j, i);
+		int ok = is_arr(row, 3) && is_num(at(row, 0)) && is_num(at(row, 1)) &&
+			 is_num(at(row, 2));
+		double b = ok ? num(at(row, 0)) : -1, x = ok ? num(at(row, 1)) : -1,
+		       y = ok ? num(at(row, 2)) : -1;
+		if (!(b >= 1 && b < MODEL_CNT_BUCKETS) || b != floor(b) || !(x >= 0 && x <= 1) ||
+		    !(y >= 0 && y <= 1))
+			return reel_errf(
+			    r->err, r->len, REEL_E_PARSE,
+			    "%s.class_compact[%zu]: expected [bucket 1..%d, share, share]", w, i,
+			    MODEL_CNT_BUCKETS - 1);
+		p->compact[(int)b] = x;
+		p->top_rest[(int)b] = y;
 	}
 	return 0;
 }
@@ -483,7 +512,20 @@ static int read_interarrival(struct rd *r, const struct json_object *j, struct m
 	if (read_matrix(r, get(ia, "class_next"), &p->gap_next[0][0], MODEL_CLASSES, ww))
 		return REEL_E_PARSE;
 	snprintf(ww, sizeof(ww), "%s.class_by_count", ia_w);
-	if (read_class_by_count(r, get(ia, "class_by_count"), p, ww))
+	memset(p->class_by_count, 0, sizeof(p->class_by_count));
+	if (read_class_rows(r, get(ia, "class_by_count"), p->class_by_count, ww))
+		return REEL_E_PARSE;
+	for (int b = 0; b < MODEL_CNT_BUCKETS; b++) /* optional: models before it, 0.5 */
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			p->class_pos[b][c] = 0.5;
+	snprintf(ww, sizeof(ww), "%s.class_position", ia_w);
+	if (read_class_rows(r, get(ia, "class_position"), p->class_pos, ww))
+		return REEL_E_PARSE;
+	if (read_compact(r, get(ia, "class_compact"), p, ia_w))
+		return REEL_E_PARSE;
+	p->class_disp = 0; /* optional: models before it have none */
+	if (get(ia, "class_dispersion") &&
+	    get_num(r, ia, "class_dispersion", ia_w, 0, 1, &p->class_disp))
 		return REEL_E_PARSE;
 	for (int a = 0; a < MODEL_CLASSES; a++) { /* an all-zero row: uniform */
 		double t = 0;
@@ -708,6 +750,14 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if (json_object_is_type(v, json_type_object)) {
 		opt_num(v, "read", &d->rw_overlap_read);
 		opt_num(v, "write", &d->rw_overlap_write);
+	}
+	if (get(j, "gap_ns")) { /* optional: models before it have none */
+		char ww[96];
+		snprintf(ww, sizeof(ww), "%s.gap_ns", w);
+		if (read_dist(r, get(j, "gap_ns"), &d->gap, ww))
+			return REEL_E_PARSE;
+		if (d->gap.nk && d->gap.v[0] < 0)
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: gaps >= 0", ww);
 	}
 	if (read_device_dists(r, j, d, w))
 		return REEL_E_PARSE;

@@ -103,6 +103,29 @@ static void matrix(FILE *f, const double *m, int n)
 	}
 }
 
+/* One row [bucket, 8 values] per count bucket the phase has windows of,
+ * each value to DIG significant digits; SKIP_HALF: not the rows of 0.5
+ * only (the reader's default). */
+static void class_rows(FILE *f, const struct model_phase *ph, const double (*v)[MODEL_CLASSES],
+		       int dig, int skip_half)
+{
+	for (int b = 0, first = 1; b < MODEL_CNT_BUCKETS; b++) {
+		double t = 0;
+		int half = 1;
+		for (int c = 0; c < MODEL_CLASSES; c++) {
+			t += ph->class_by_count[b][c];
+			half &= v[b][c] == 0.5;
+		}
+		if (!(t > 0) || (skip_half && half))
+			continue;
+		fprintf(f, "%s[%d", first ? "" : ",", b);
+		for (int c = 0; c < MODEL_CLASSES; c++)
+			fprintf(f, ",%.*g", dig, v[b][c]);
+		fprintf(f, "]");
+		first = 0;
+	}
+}
+
 static void write_interarrival(const struct model_phase *ph, FILE *f)
 {
 	fprintf(f, "},\n      \"interarrival\": {\n        \"zero_fraction\": %.6f,\n",
@@ -133,19 +156,26 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	fprintf(f, ",\n        \"class_next\": [");
 	matrix(f, &ph->gap_next[0][0], MODEL_CLASSES);
 	fprintf(f, "],\n        \"class_by_count\": [");
-	for (int b = 0, first = 1; b < MODEL_CNT_BUCKETS; b++) {
-		double t = 0;
-		for (int c = 0; c < MODEL_CLASSES; c++)
-			t += ph->class_by_count[b][c];
-		if (!(t > 0))
-			continue;
-		fprintf(f, "%s[%d", first ? "" : ",", b);
-		for (int c = 0; c < MODEL_CLASSES; c++)
-			fprintf(f, ",%.4g", ph->class_by_count[b][c]);
+	class_rows(f, ph, ph->class_by_count, 4, 0);
+	fprintf(f, "]");
+	int fitted = 0; /* buckets of enough windows (none in small traces) */
+	for (int b = 1; b < MODEL_CNT_BUCKETS; b++)
+		fitted |= ph->compact[b] >= 0;
+	if (fitted) {
+		fprintf(f, ",\n        \"class_position\": [");
+		class_rows(f, ph, ph->class_pos, 2, 1); /* a mean position: 0.01 is plenty */
+		fprintf(f, "],\n        \"class_compact\": [");
+		for (int b = 1, first = 1; b < MODEL_CNT_BUCKETS; b++)
+			if (ph->compact[b] >= 0) {
+				fprintf(f, "%s[%d,%.3g,%.3g]", first ? "" : ",", b, ph->compact[b],
+					ph->top_rest[b]);
+				first = 0;
+			}
 		fprintf(f, "]");
-		first = 0;
 	}
-	fprintf(f, "]\n      },\n");
+	if (ph->class_disp > 0)
+		fprintf(f, ",\n        \"class_dispersion\": %.4f", ph->class_disp);
+	fprintf(f, "\n      },\n");
 }
 
 /* The share of each size segment that continues a run, two decimals
@@ -266,6 +296,11 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	fprintf(f, "      \"share\": %.6g,\n      \"hot10\": %.4g,\n", d->share, d->hot10);
 	fprintf(f, "      \"rw_overlap\": {\"read\": %.4g, \"write\": %.4g},\n", d->rw_overlap_read,
 		d->rw_overlap_write);
+	if (d->gap.nk) { /* the device's own arrivals */
+		fprintf(f, "      \"gap_ns\": ");
+		dist(f, &d->gap, 0);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "      \"runs\": ");
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
