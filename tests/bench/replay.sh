@@ -294,6 +294,7 @@ rt_run() {
 # ioreel's safety probe), then model compare against the trace
 rt_put() {
 	local kv=$3.kv start
+	rm -f "$3".*.dump "$3.blk" "$3.from.blk" "$3.from.reel" "$kv"
 	"$IOREEL" dump "$2" >"$3.t.dump" && "$IOREEL" dump "$3" >"$3.c.dump" &&
 		/usr/bin/python3 "$TOP/tests/cli/replay_roundtrip.py" --kv "$3.t.dump" "$3.c.dump" >"$kv" ||
 		{ echo "     attribution failed: $3"; return; }
