@@ -20,15 +20,18 @@
 #   data       LZ4 ratio achieved per R and size, beside fio's
 #              buffer_compress_percentage; generation GB/s vs memcpy
 #   roundtrip  each bundled trace (traces/*.reel) replayed onto a loop
-#              device while `ioreel capture` records it, the capture against
-#              the original (`ioreel model compare`: counts, read share, size
-#              KS, inter-arrival KS); the same for fio replaying the exported
-#              iolog, captured the same way
+#              device while `ioreel capture` records it, the capture from
+#              the replay's first I/O on against the original (`ioreel model
+#              compare`: counts, read share, size KS, inter-arrival KS) and
+#              the extra I/Os attributed (tests/cli/replay_roundtrip.py):
+#              ioreel with its defaults and with --qd RT_FIO_QD, fio
+#              replaying the exported iolog, all captured the same way
 # Environment: PARTS, TIMING_RATES (default "10000 50000"), TIMING_SECS (2),
 # SLIP_US (1000), ENGINE_N (100000 I/Os), ENGINE_QDS ("1 32 128"), RATE_N
 # (2000000), RSS_SIZES ("10000000 100000000"; above 10M: one run), RT_SERIAL
 # ("git chromium": interleaved), RT_PARALLEL ("compile boot": sparse, long,
-# ioreel and fio for both run at once on four loop devices), RT_FIO_QD (128).
+# ioreel, fio and ioreel --qd RT_FIO_QD for both run at once on six loop
+# devices), RT_FIO_QD (128).
 set -u
 : "${IOREEL:?run through make bench}"
 . "$TOP/tests/bench/lib.sh"
@@ -330,16 +333,18 @@ rt_loop() { # -> a new 2 GiB loop device over /dev/shm (the traces' devices are 
 	RTL=$(losetup -f --show --direct-io=on "$f")
 	LOOPS="$LOOPS $RTL"
 }
-# rt_run TOOL TRACE LOOP OUT: capture LOOP into OUT while TOOL replays TRACE
+# rt_run TOOL TRACE LOOP OUT [ARG...]: capture LOOP into OUT while TOOL
+# replays TRACE (ARGs: more ioreel replay options)
 rt_run() {
 	local tool=$1 tr=$2 l=$3 out=$4 p rc
+	shift 4
 	rm -f "$out"
 	"$IOREEL" capture -q --allow-loss -d "$l" -o "$out" 2>"$out.err" &
 	p=$!
 	CAPS="$CAPS $p"
 	bench_capture_ready $p || echo "     (capture of $l not seen recording)"
 	if [ "$tool" = ioreel ]; then
-		"$IOREEL" replay "$tr" --target "$l" >/dev/null 2>"$out.replay.err" || echo "     ioreel replay of $tr failed"
+		"$IOREEL" replay "$tr" --target "$l" "$@" >/dev/null 2>"$out.replay.err" || echo "     ioreel replay of $tr failed"
 	else
 		fiolog "$tr" "$out.log" "$l"
 		fio --name=rt --read_iolog="$out.log" --ioengine=libaio --iodepth="$RTQD" --direct=1 \
@@ -352,30 +357,52 @@ rt_run() {
 	CAPS=${CAPS/ $p/}
 	[ $rc = 0 ] || echo "     capture of $(basename "$tr") under $tool exited $rc: $(head -c 200 "$out.err")"
 }
-rt_put() { # TAG TRACE CAPTURE
-	"$IOREEL" model compare --json "$2" "$3" >"$S/cmp.json" 2>/dev/null || { echo "     compare failed: $3"; return; }
+# rt_put TAG TRACE CAPTURE: the capture from the replay's first I/O on (the
+# same rule for both tools: replay_roundtrip.py --kv finds it; before it,
+# ioreel's safety probe), then model compare against the trace
+rt_put() {
+	local kv=$3.kv start
+	rm -f "$3".*.dump "$3.blk" "$3.from.blk" "$3.from.reel" "$kv"
+	"$IOREEL" dump "$2" >"$3.t.dump" && "$IOREEL" dump "$3" >"$3.c.dump" &&
+		/usr/bin/python3 "$TOP/tests/cli/replay_roundtrip.py" --kv "$3.t.dump" "$3.c.dump" >"$kv" ||
+		{ echo "     attribution failed: $3"; return; }
+	start=$(get_kv start_ns "$kv")
+	"$IOREEL" export --to blkparse "$3" -o "$3.blk" >/dev/null 2>&1 || { echo "     export failed: $3"; return; }
+	awk -v s="$start" '{ split($4, a, "."); if (a[1] * 1000000000 + a[2] >= s) print }' "$3.blk" >"$3.from.blk"
+	"$IOREEL" import -q --from blkparse --overwrite "$3.from.blk" -o "$3.from.reel" ||
+		{ echo "     import failed: $3"; return; }
+	"$IOREEL" model compare --json "$2" "$3.from.reel" >"$S/cmp.json" 2>/dev/null || { echo "     compare failed: $3"; return; }
 	/usr/bin/python3 - "$S/cmp.json" >"$S/cmp.kv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 print("orig", d["a"]["ios"])
-print("ios", d["b"]["ios"])
 print("dios", d["b"]["ios"] - d["a"]["ios"])
 print("readpt", abs(d["read_diff_points"]))
 print("ks_size", d["ks_size"])
 print("ks_ia", d["ks_interarrival"])
 PY
+	cat "$kv" >>"$S/cmp.kv"
 	while read -r k v; do bench_put "$1" "$k" "$v"; done <"$S/cmp.kv"
 }
+get_kv() { sed -n "s/^$1 //p" "$2"; }
 rt_rows() { # NAME
-	local i=rt_i_$1 f=rt_f_$1
-	echo "   round trip, $1 ($(bench_med "$i" orig) I/Os):"
-	bench_row "  I/Os captured minus original" "$i" dios "$f" dios "" "fio"
+	local i=rt_i_$1 q=rt_q_$1 f=rt_f_$1
+	echo "   round trip, $1 ($(bench_med "$i" orig) I/Os); ioreel defaults | fio; then ioreel --qd $RTQD | fio:"
+	bench_row "  I/Os before the replay's first I/O (safety probe)" "$i" before "$f" before "" "fio"
+	bench_row "  I/Os captured minus original, from the first I/O on" "$i" dios "$f" dios "" "fio"
+	bench_row "    of which extra bios of I/Os split at submission" "$i" split_extra "$f" split_extra "" "fio"
+	bench_row "    of which flushes" "$i" flush_diff "$f" flush_diff "" "fio"
+	bench_row "    of which unexplained" "$i" unexplained "$f" unexplained "" "fio"
+	bench_row "    trace I/Os missing" "$i" missing "$f" missing "" "fio"
 	bench_row "  read-share error, points" "$i" readpt "$f" readpt lower "fio"
 	bench_row "  size KS" "$i" ks_size "$f" ks_size lower "fio"
 	bench_row "  inter-arrival KS" "$i" ks_ia "$f" ks_ia lower "fio"
+	bench_row "  inter-arrival KS, ioreel --qd $RTQD" "$q" ks_ia "$f" ks_ia lower "fio"
+	bench_row "  I/Os captured minus original, ioreel --qd $RTQD" "$q" dios "$f" dios "" "fio"
 }
 echo "   round trip: replay onto a 2 GiB loop device over /dev/shm while \`ioreel capture\` records it;" \
-	"ioreel replay (defaults) vs fio read_iolog of \`ioreel export --to fio\` (libaio, iodepth $RTQD)"
+	"ioreel replay (defaults, then --qd $RTQD) vs fio read_iolog of \`ioreel export --to fio\`" \
+	"(libaio, iodepth $RTQD); each capture compared from the replay's first I/O on"
 bench_load
 rt_loop; LA=$RTL
 rt_loop; LB=$RTL
@@ -384,7 +411,11 @@ for name in ${RT_SERIAL:-git chromium}; do
 	[ -f "$tr" ] || continue
 	rt_ioreel() { rt_run ioreel "$tr" "$LA" "$S/cap-i.reel"; rt_put "rt_i_$name" "$tr" "$S/cap-i.reel"; }
 	rt_fio() { rt_run fio "$tr" "$LB" "$S/cap-f.reel"; rt_put "rt_f_$name" "$tr" "$S/cap-f.reel"; }
-	bench_interleave rt_ioreel rt_fio
+	rt_ioreel_q() {
+		rt_run ioreel "$tr" "$LA" "$S/cap-q.reel" --qd "$RTQD"
+		rt_put "rt_q_$name" "$tr" "$S/cap-q.reel"
+	}
+	bench_interleave rt_ioreel rt_fio rt_ioreel_q
 	rt_rows "$name"
 done
 par=""
@@ -393,11 +424,13 @@ for name in ${RT_PARALLEL:-compile boot}; do
 	[ -f "$TOP/traces/$name.reel" ] && par="$par $name"
 done
 if [ -n "$par" ]; then
-	echo "   (sparse traces:$par: ioreel and fio replays of each run at once, each on its own loop device)"
-	declare -A L_I L_F
+	echo "   (sparse traces:$par: the ioreel, fio and ioreel --qd $RTQD replays of each run at once," \
+		"each on its own loop device)"
+	declare -A L_I L_F L_Q
 	for name in $par; do
 		rt_loop; L_I[$name]=$RTL
 		rt_loop; L_F[$name]=$RTL
+		rt_loop; L_Q[$name]=$RTL
 	done
 	rt_par() {
 		local name pids=""
@@ -406,11 +439,15 @@ if [ -n "$par" ]; then
 			pids="$pids $!"
 			rt_run fio "$TOP/traces/$name.reel" "${L_F[$name]}" "$S/cap-f-$name.reel" &
 			pids="$pids $!"
+			rt_run ioreel "$TOP/traces/$name.reel" "${L_Q[$name]}" "$S/cap-q-$name.reel" \
+				--qd "$RTQD" &
+			pids="$pids $!"
 		done
 		wait $pids
 		for name in $par; do
 			rt_put "rt_i_$name" "$TOP/traces/$name.reel" "$S/cap-i-$name.reel"
 			rt_put "rt_f_$name" "$TOP/traces/$name.reel" "$S/cap-f-$name.reel"
+			rt_put "rt_q_$name" "$TOP/traces/$name.reel" "$S/cap-q-$name.reel"
 		done
 	}
 	bench_interleave rt_par
