@@ -257,7 +257,7 @@ static int demo_loop(struct demo *d, const char *warm)
 	plots_run_free(w);
 	if (busy >= d->min_busy)
 		return 0;
-	double want = d->min_busy * 2 / (busy > 1e-6 ? busy : 1e-6);
+	double want = d->min_busy * 2.5 / (busy > 1e-6 ? busy : 1e-6);
 	unsigned copies = want > 1000 ? 1000 : (unsigned)want + 1;
 	struct reel_rewrite how = {
 	    .max_idle_ns = -1, .copies = copies, .detail = "looped by ioreel demo"};
@@ -553,6 +553,9 @@ int cmd_demo(int argc, char **argv)
 	    OPT_CHOICE(0, "timing", "MODE", &timing, timings,
 		       "afap (default: the drive sets the pace, so queue depth and\n"
 		       "data mode show) or original (the trace's own timing)"),
+	    OPT_DBL(0, "min-busy", "S", &min_busy, 0, 3600,
+		    "with afap timing, loop the trace so that each run keeps the\n"
+		    "target busy about 2.5 S seconds (default 1; 0: one pass)"),
 	    OPT_FLAG('k', "keep", &keep, "keep the scratch files too"),
 	    OPT_END,
 	};

@@ -58,7 +58,13 @@ for r in "$T/rep"/*.reel; do
 	n=$("$IOREEL" info --json "$r" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])')
 	[ "$n" = "$2" ] || fail "$r holds $n I/Os, not the looped trace's $2"
 done
-echo "demo took ${secs}s (the trace looped $1 times)"
+looped=$1
+# --min-busy 0: one pass of the trace per run, nothing looped
+TMPDIR=$T/tmp "$IOREEL" demo -o "$T/rep1" --min-busy 0 >"$T/out1" 2>&1 || { cat "$T/out1"; fail "demo --min-busy 0"; }
+! grep -q "each run replays it" "$T/out1" || fail "--min-busy 0 looped the trace"
+n=$("$IOREEL" info --json "$T/rep1/qd1-random-1.reel" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])')
+[ "$n" -gt 0 ] && [ "$n" -lt "$2" ] || fail "--min-busy 0: $n I/Os in a run (looped: $2)"
+echo "demo took ${secs}s (the trace looped $looped times)"
 
 # interrupted: scratch files still removed, exit status says it failed
 TMPDIR=$T/tmp "$IOREEL" demo -o "$T/rep2" --timing original >"$T/out2" 2>&1 &
