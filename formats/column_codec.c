@@ -370,3 +370,39 @@ int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 	}
 	return decode_bitpack(cs, out, m);
 }
+
+int reel_col_skip(struct colstate *cs, size_t m)
+{
+	const unsigned char *p = cs->p, *end = cs->end;
+	if (cs->kind == K_BP) {
+		for (size_t b0 = 0; b0 < m; b0 += 128) {
+			size_t k = m - b0 < 128 ? m - b0 : 128;
+			uint64_t umin;
+			if (!varint_slow(&p, end, &umin) || p >= end)
+				return -1;
+			unsigned width = *p++;
+			size_t nb = (k * width + 7) / 8;
+			if (width > 64 || (size_t)(end - p) < nb)
+				return -1;
+			p += nb;
+		}
+	} else if (cs->kind == K_VARINT) {
+		/* m varints end in m bytes with the high bit clear */
+		while (m >= 8 && end - p >= 8) {
+			uint64_t w8;
+			memcpy(&w8, p, 8);
+			unsigned stops =
+			    (unsigned)__builtin_popcountll(~w8 & 0x8080808080808080ull);
+			if (stops > m)
+				break;
+			m -= stops;
+			p += 8;
+		}
+		for (; m && p < end; p++)
+			m -= !(*p & 0x80);
+		if (m)
+			return -1;
+	}
+	cs->p = p;
+	return 0;
+}

@@ -109,5 +109,8 @@ int reel_col_open(struct colstate *cs, const msgpack_object *col, int *unknown_e
 /* Decode the next m values (a multiple of 128 but for the last block);
  * 0, or -1 on a bad or short stream. */
 int reel_col_decode(struct colstate *cs, int64_t *out, size_t m);
+/* Step over the next m values without decoding them (as reel_col_decode
+ * would leave the stream); 0, or -1 on a bad or short stream. */
+int reel_col_skip(struct colstate *cs, size_t m);
 
 #endif

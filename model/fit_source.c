@@ -29,34 +29,78 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 	return (long)k;
 }
 
-long fit_src_next(struct fit_src *s, struct fit_cols *c)
+/* Room for K records in the columns fit_src_next fills (s->buf). */
+static int src_room(struct fit_src *s, size_t k)
 {
-	if (s->tr)
-		return src_next_mem(s, c);
-	if (s->rpos >= s->nrecs) {
-		s->nrecs = reel_read_chunk(s->r, &s->recs);
-		s->rpos = 0;
-		if (s->nrecs <= 0)
-			return s->nrecs;
-	}
 	struct model_trace *b = &s->buf;
-	b->n = 0;
-	while (s->rpos < s->nrecs && b->n < FIT_CHUNK) {
-		int e = model_trace_push(b, &s->recs[s->rpos++]);
-		if (e)
-			return e;
+	if (b->cap >= k)
+		return 0;
+#define G(f)                                                                                       \
+	do {                                                                                       \
+		void *p = realloc(b->f, k * sizeof(*b->f));                                        \
+		if (!p)                                                                            \
+			return REEL_E_NOMEM;                                                       \
+		b->f = p;                                                                          \
+	} while (0)
+	G(t);
+	G(issue);
+	G(complete);
+	G(op);
+	G(dev);
+#undef G
+	b->cap = k;
+	return 0;
+}
+
+/* The next batch of the file, as model_trace_push would hold it: the
+ * arrival (queue, else issue, else completion), issue (else queue) and
+ * completion or -1, unknown ops as reads, dev 0 where absent.  Offsets and
+ * lengths are the reader's own columns. */
+static long src_next_file(struct fit_src *s, struct fit_cols *c)
+{
+	struct reel_cols rc;
+	long k = reel_read_cols(s->r, &rc);
+	if (k <= 0)
+		return k;
+	if (src_room(s, (size_t)k))
+		return REEL_E_NOMEM;
+	struct model_trace *b = &s->buf;
+	unsigned ic = 0;
+	for (size_t i = 0; i < (size_t)k; i++) {
+		unsigned h = rc.has[i];
+		b->t[i] = h & REEL_HAS_QUEUE   ? rc.queue_ns[i]
+			  : h & REEL_HAS_ISSUE ? rc.issue_ns[i]
+					       : rc.complete_ns[i];
+		b->op[i] = rc.op[i] < REEL_OP__COUNT ? rc.op[i] : REEL_OP_READ;
+		b->dev[i] = h & REEL_HAS_DEV ? rc.dev[i] : 0;
+		ic |= h;
 	}
-	c->n = b->n;
+	c->issue = c->complete = NULL;
+	if (ic & (REEL_HAS_ISSUE | REEL_HAS_COMPLETE)) {
+		for (size_t i = 0; i < (size_t)k; i++) {
+			unsigned h = rc.has[i];
+			b->issue[i] = h & REEL_HAS_ISSUE   ? rc.issue_ns[i]
+				      : h & REEL_HAS_QUEUE ? rc.queue_ns[i]
+							   : -1;
+			b->complete[i] = h & REEL_HAS_COMPLETE ? rc.complete_ns[i] : -1;
+		}
+		c->issue = b->issue;
+		c->complete = b->complete;
+	}
+	c->n = (size_t)k;
 	c->base = s->pos;
 	c->t = b->t;
-	c->issue = b->issue;
-	c->complete = b->complete;
-	c->off = b->off;
-	c->len = b->len;
+	c->off = rc.offset;
+	c->len = rc.length;
 	c->op = b->op;
 	c->dev = b->dev;
-	s->pos += b->n;
-	return (long)b->n;
+	s->pos += (uint64_t)k;
+	return k;
+}
+
+long fit_src_next(struct fit_src *s, struct fit_cols *c)
+{
+	return s->tr ? src_next_mem(s, c) : src_next_file(s, c);
 }
 
 int fit_src_rewind(struct fit_src *s)
@@ -64,7 +108,6 @@ int fit_src_rewind(struct fit_src *s)
 	s->pos = 0;
 	if (s->tr)
 		return 0;
-	s->nrecs = s->rpos = 0;
 	return reel_reader_rewind(s->r);
 }
 
