@@ -1,7 +1,7 @@
 /*
  * formats/column_codec.c - the column codec of .reel data chunks: each
  * field of a chunk's records is one column, stored as a delta from the
- * field before it (see col_value), scaled down by the column's common
+ * field before it (see col_values), scaled down by the column's common
  * divisor, zigzagged, then bitpacked in mini-blocks of 128 values or
  * written as LEB128 varints, whichever is smaller.  The encoder
  * (reel_col_pack) serves the writer, the decoder (reel_col_open,
@@ -23,51 +23,69 @@ const char *const reel_col_names[C__COUNT] = {"has",	"queue", "issue", "complete
 					      "comm",	"cpu",	 "error"};
 
 /*
- * The per-record value stored in each column (before scaling and zigzag).
- * prev is the previous record of the same chunk; prevq the queue time of
- * the last record of the chunk that had one.  Absent times store 0.
+ * The per-record values stored in column c (before scaling and zigzag), of
+ * n records into v.  Each is relative to the previous record of the same
+ * chunk (all zero for the first); queue times to the queue time of the last
+ * record of the chunk that had one.  Absent times store 0.  One loop per
+ * column: the writer's hot loop.
  */
-static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev,
-				int64_t prevq)
+static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 {
+	int64_t prevq = 0;
+	uint64_t pend = 0;
+	size_t i;
+#define EACH(expr)                                                                                 \
+	for (i = 0; i < n; i++)                                                                    \
+		v[i] = (int64_t)(expr);                                                            \
+	break
 	switch (c) {
 	case C_HAS:
-		return r->has;
+		EACH(r[i].has);
 	case C_QUEUE:
-		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq)
-					       : 0;
+		for (i = 0; i < n; i++) {
+			int q = r[i].has & REEL_HAS_QUEUE;
+			v[i] = q ? (int64_t)((uint64_t)r[i].queue_ns - (uint64_t)prevq) : 0;
+			prevq = q ? r[i].queue_ns : prevq;
+		}
+		break;
 	case C_ISSUE:
-		return r->has & REEL_HAS_ISSUE
-			   ? (int64_t)((uint64_t)r->issue_ns -
-				       (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
-			   : 0;
+		EACH(r[i].has & REEL_HAS_ISSUE
+			 ? (uint64_t)r[i].issue_ns -
+			       (uint64_t)(r[i].has & REEL_HAS_QUEUE ? r[i].queue_ns : 0)
+			 : 0);
 	case C_COMPLETE:
-		return r->has & REEL_HAS_COMPLETE
-			   ? (int64_t)((uint64_t)r->complete_ns -
-				       (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
-						  : r->has & REEL_HAS_QUEUE ? r->queue_ns
-									    : 0))
-			   : 0;
+		EACH(r[i].has & REEL_HAS_COMPLETE
+			 ? (uint64_t)r[i].complete_ns -
+			       (uint64_t)(r[i].has & REEL_HAS_ISSUE   ? r[i].issue_ns
+					  : r[i].has & REEL_HAS_QUEUE ? r[i].queue_ns
+								      : 0)
+			 : 0);
 	case C_OFFSET:
-		return (int64_t)(r->offset - (prev->offset + prev->length));
+		for (i = 0; i < n; i++) {
+			v[i] = (int64_t)(r[i].offset - pend);
+			pend = r[i].offset + r[i].length;
+		}
+		break;
 	case C_LENGTH:
-		return r->length;
+		EACH(r[i].length);
 	case C_OP:
-		return r->op;
+		EACH(r[i].op);
 	case C_FLAGS:
-		return r->flags;
+		EACH(r[i].flags);
 	case C_DEV:
-		return r->dev;
+		EACH(r[i].dev);
 	case C_PID:
-		return r->pid;
+		EACH(r[i].pid);
 	case C_COMM:
-		return r->comm;
+		EACH(r[i].comm);
 	case C_CPU:
-		return r->cpu;
+		EACH(r[i].cpu);
 	case C_ERROR:
-		return r->error;
+		EACH(r[i].error);
+	default:
+		EACH(0);
 	}
-	return 0;
+#undef EACH
 }
 
 /* ---- encoder ------------------------------------------------------------ */
@@ -81,35 +99,30 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
-static inline size_t vlen(uint64_t v)
+static inline size_t vlen(uint64_t v) { return (size_t)(63 - __builtin_clzll(v | 1)) / 7 + 1; }
+
+/* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
+static inline uint64_t gcd_step(uint64_t g, uint64_t a)
 {
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	if (g == 1 || (g && !(g & (g - 1)) && !(a & (g - 1))))
+		return g;
+	return reel_gcd64(g, a);
 }
 
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
 		   unsigned char *vbuf, int *packed)
 {
-	const struct reel_rec zero = {0};
 	int64_t mn = INT64_MAX, mx = INT64_MIN;
 	uint64_t g = 0;
-	int64_t prevq = 0;
+	col_values(c, r, n, v);
 	for (size_t i = 0; i < n; i++) {
-		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero, prevq);
-		if (r[i].has & REEL_HAS_QUEUE)
-			prevq = r[i].queue_ns;
-		v[i] = x;
-		if (x < mn)
-			mn = x;
-		if (x > mx)
-			mx = x;
-		uint64_t a = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-		if (g != 1)
-			g = reel_gcd64(g, a);
+		int64_t x = v[i];
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
+	}
+	for (size_t i = 0; i < n && g != 1 && mn != mx; i++) {
+		int64_t x = v[i];
+		g = gcd_step(g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
 	}
 	*packed = 0;
 	if (mn == mx && mn == 0)
@@ -127,16 +140,19 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	 * varint minimum and a width byte, then (u - min) in that many bits.
 	 */
 	unsigned char *p = vbuf;
+	/* x / g: exact, so a shift when g is a power of two */
+	int gsh = !(g & (g - 1)) ? __builtin_ctzll(g) : -1;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = gsh >= 0 ? v[i] >> gsh : v[i] / (int64_t)g;
+		v[i] = (int64_t)zz(x);
+	}
 	for (size_t b0 = 0; b0 < n; b0 += 128) {
 		size_t m = n - b0 < 128 ? n - b0 : 128;
 		uint64_t umin = UINT64_MAX, umax = 0;
 		for (size_t i = 0; i < m; i++) {
-			uint64_t u = zz(v[b0 + i] / (int64_t)g);
-			v[b0 + i] = (int64_t)u;
-			if (u < umin)
-				umin = u;
-			if (u > umax)
-				umax = u;
+			uint64_t u = (uint64_t)v[b0 + i];
+			umin = u < umin ? u : umin;
+			umax = u > umax ? u : umax;
 		}
 		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
 		p = put_varint(p, umin);

@@ -405,7 +405,7 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 	(1u << C_HAS | 1u << C_QUEUE | 1u << C_ISSUE | 1u << C_COMPLETE | 1u << C_OFFSET |         \
 	 1u << C_LENGTH | 1u << C_OP | 1u << C_DEV)
 
-/* The stored columns of the block, one array each (see col_value). */
+/* The stored columns of the block, one array each (see col_values). */
 struct blockcols {
 	const int64_t *th, *tq, *ti, *tc, *to, *tl, *top, *tf, *td, *tp, *tm, *tu, *te;
 };
@@ -430,7 +430,7 @@ static inline void seen_add(struct reel_summary *s, unsigned op, uint32_t len, i
 	*last = t > *last ? t : *last;
 }
 
-/* Undo the column transforms (see col_value) of BM records into r->recs,
+/* Undo the column transforms (see col_values) of BM records into r->recs,
  * from the running queue time *Q and end offset *END; counted in S.  Non-zero
  * when a record is out of bounds. */
 static uint64_t block_to_recs(struct reel_reader *r, size_t bm, uint64_t *qp, uint64_t *endp,
