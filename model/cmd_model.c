@@ -177,6 +177,8 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 		reel_out_abort(o);
 		return NULL;
 	}
+	/* LZ4's fast mode, as replay results: 6% larger than HC, 2x less CPU */
+	reel_writer_set_level(w, 0);
 	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
 	reel_writer_meta_int(w, REEL_META_MODEL_SEED, (int64_t)go->seed);
 	reel_writer_meta_dbl(w, REEL_META_MODEL_RATE, go->rate);
