@@ -88,7 +88,7 @@ struct fit_cols {
 struct fit_src {
 	const struct model_trace *tr; /* in memory (then r is NULL) */
 	struct reel_reader *r;
-	struct model_trace buf; /* the columns of the reader's batch */
+	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */
