@@ -309,6 +309,10 @@ struct reel_writer;
  * replace an existing file (otherwise REEL_E_EXISTS).
  */
 #define REEL_W_OVERWRITE 1u
+/* REEL_W_THREAD: pack and compress each chunk on a second thread while the
+ * caller adds the next one's records (one chunk in flight; the file is the
+ * same): for producers that cost about as much as the writer (model gen) */
+#define REEL_W_THREAD 2u
 int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 		     const struct reel_header *h, unsigned flags);
 /* Set the header's start_unix_ns: allowed until the first chunk is
