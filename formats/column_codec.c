@@ -5,7 +5,9 @@
  * divisor, zigzagged, then bitpacked in mini-blocks of 128 values or
  * written as LEB128 varints, whichever is smaller.  The encoder
  * (reel_col_pack) serves the writer, the decoder (reel_col_open,
- * reel_col_decode) the reader.  formats/FORMAT.md 3.1-3.2 is normative.
+ * reel_col_decode, reel_col_skip) and the inverse of the transforms
+ * (reel_block_recs, reel_block_cols) the reader.  formats/FORMAT.md
+ * 3.1-3.2 is normative.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -203,6 +205,121 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 }
 
 /* ---- decoder ------------------------------------------------------------ */
+
+/* ---- a decoded block back into records ---------------------------------- */
+/* The stored columns of the block, one array each (see col_values). */
+struct blockcols {
+	const int64_t *th, *tq, *ti, *tc, *to, *tl, *top, *tf, *td, *tp, *tm, *tu, *te;
+};
+static struct blockcols block_cols(const int64_t *t, size_t stride)
+{
+	return (struct blockcols){
+	    t + C_HAS * stride,	     t + C_QUEUE * stride,  t + C_ISSUE * stride,
+	    t + C_COMPLETE * stride, t + C_OFFSET * stride, t + C_LENGTH * stride,
+	    t + C_OP * stride,	     t + C_FLAGS * stride,  t + C_DEV * stride,
+	    t + C_PID * stride,	     t + C_COMM * stride,   t + C_CPU * stride,
+	    t + C_ERROR * stride};
+}
+
+/* Counted in the summary S: one record's op, length and time. */
+static inline void seen_add(struct reel_summary *s, unsigned op, uint32_t len, int64_t t,
+			    int64_t *first, int64_t *last)
+{
+	op = op < REEL_OP__COUNT ? op : REEL_OP_READ;
+	s->ops[op]++;
+	s->bytes[op] += len;
+	*first = t < *first ? t : *first;
+	*last = t > *last ? t : *last;
+}
+
+uint64_t reel_block_recs(const int64_t *tmp, size_t stride, size_t bm, struct reel_rec *x,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+{
+	struct blockcols b = block_cols(tmp, stride);
+	uint64_t q = *qp, end = *endp, bad = 0;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		struct reel_rec *y = &x[i];
+		unsigned has = (unsigned)b.th[i];
+		/* absent times are 0; a time is stored relative to the one before it */
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)b.tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)b.ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
+		y->queue_ns = (int64_t)qq;
+		y->issue_ns = (int64_t)is;
+		y->complete_ns = (int64_t)cm;
+		y->offset = end + (uint64_t)b.to[i];
+		y->length = (uint32_t)b.tl[i];
+		end = y->offset + y->length;
+		y->pid = (uint32_t)b.tp[i];
+		y->comm = (uint32_t)b.tm[i];
+		y->error = (int32_t)b.te[i];
+		y->dev = (uint16_t)b.td[i];
+		y->cpu = (uint16_t)b.tu[i];
+		y->has = (uint16_t)b.th[i];
+		y->op = (uint8_t)b.top[i];
+		y->flags = (uint8_t)b.tf[i];
+		bad |= reel_rec_out(y);
+		seen_add(s, y->op, y->length, y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns,
+			 &first, &last);
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	*qp = q;
+	*endp = end;
+	return bad;
+}
+
+uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct reel_cols *c,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+{
+	struct blockcols b = block_cols(tmp, stride);
+	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
+	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
+		*cc = (int64_t *)c->complete_ns;
+	uint64_t *co = (uint64_t *)c->offset;
+	uint32_t *cl = (uint32_t *)c->length;
+	uint8_t *cop = (uint8_t *)c->op;
+	uint64_t q = *qp, end = *endp, bad = 0;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		unsigned has = (unsigned)b.th[i];
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)b.tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)b.ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
+		uint64_t off = end + (uint64_t)b.to[i];
+		uint32_t len = (uint32_t)b.tl[i];
+		end = off + len;
+		cq[i] = (int64_t)qq;
+		ci[i] = (int64_t)is;
+		cc[i] = (int64_t)cm;
+		co[i] = off;
+		cl[i] = len;
+		ch[i] = (uint16_t)has;
+		cop[i] = (uint8_t)b.top[i];
+		cd[i] = (uint16_t)b.td[i];
+		bad |= reel_time_out((int64_t)qq) | reel_time_out((int64_t)is) |
+		       reel_time_out((int64_t)cm) | (off > REEL_END_LIMIT - len);
+		seen_add(s, (uint8_t)b.top[i], len, (int64_t)(has & REEL_HAS_QUEUE ? qq : is),
+			 &first, &last);
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	*qp = q;
+	*endp = end;
+	c->n = bm;
+	return bad;
+}
+
+/* ---- the columns' streams ---------------------------------------------- */
 
 /*
  * A column is absent (all zero), a bare integer (constant), a bin (bitpack,

@@ -361,18 +361,6 @@ out:
 	return rc;
 }
 
-/* 1 when t is outside [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) */
-static inline uint64_t time_out(int64_t t)
-{
-	return ((uint64_t)t + (uint64_t)REEL_TIME_LIMIT) >> 63;
-}
-
-static inline uint64_t rec_out(const struct reel_rec *y)
-{
-	return time_out(y->queue_ns) | time_out(y->issue_ns) | time_out(y->complete_ns) |
-	       (y->offset > REEL_END_LIMIT - y->length);
-}
-
 /* Name the first record of the block out of bounds (FORMAT.md 3.2). */
 static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_t n, char *why,
 			  size_t len)
@@ -380,16 +368,16 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 	size_t base = r->chunk_n - r->chunk_left;
 	for (size_t i = 0; i < n; i++) {
 		const struct reel_rec *y = &x[i];
-		const char *what = time_out(y->queue_ns)   ? "queue"
-				   : time_out(y->issue_ns) ? "issue"
-							   : "completion";
-		int64_t t = time_out(y->queue_ns)   ? y->queue_ns
-			    : time_out(y->issue_ns) ? y->issue_ns
-						    : y->complete_ns;
+		const char *what = reel_time_out(y->queue_ns)	? "queue"
+				   : reel_time_out(y->issue_ns) ? "issue"
+								: "completion";
+		int64_t t = reel_time_out(y->queue_ns)	 ? y->queue_ns
+			    : reel_time_out(y->issue_ns) ? y->issue_ns
+							 : y->complete_ns;
 		if (y->offset > REEL_END_LIMIT - y->length)
 			snprintf(why, len, "record %zu: offset %llu + length %u is beyond 2^63",
 				 base + i, (unsigned long long)y->offset, y->length);
-		else if (time_out(t))
+		else if (reel_time_out(t))
 			snprintf(why, len, "record %zu: %s time %lld ns is beyond +-2^62 ns",
 				 base + i, what, (long long)t);
 		else
@@ -404,124 +392,6 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 #define COLS_SHAPE                                                                                 \
 	(1u << C_HAS | 1u << C_QUEUE | 1u << C_ISSUE | 1u << C_COMPLETE | 1u << C_OFFSET |         \
 	 1u << C_LENGTH | 1u << C_OP | 1u << C_DEV)
-
-/* The stored columns of the block, one array each (see col_values). */
-struct blockcols {
-	const int64_t *th, *tq, *ti, *tc, *to, *tl, *top, *tf, *td, *tp, *tm, *tu, *te;
-};
-static struct blockcols block_cols(const int64_t *t)
-{
-	return (struct blockcols){
-	    t + C_HAS * TSTRIDE,      t + C_QUEUE * TSTRIDE,  t + C_ISSUE * TSTRIDE,
-	    t + C_COMPLETE * TSTRIDE, t + C_OFFSET * TSTRIDE, t + C_LENGTH * TSTRIDE,
-	    t + C_OP * TSTRIDE,	      t + C_FLAGS * TSTRIDE,  t + C_DEV * TSTRIDE,
-	    t + C_PID * TSTRIDE,      t + C_COMM * TSTRIDE,   t + C_CPU * TSTRIDE,
-	    t + C_ERROR * TSTRIDE};
-}
-
-/* Counted in the summary S: one record's op, length and time. */
-static inline void seen_add(struct reel_summary *s, unsigned op, uint32_t len, int64_t t,
-			    int64_t *first, int64_t *last)
-{
-	op = op < REEL_OP__COUNT ? op : REEL_OP_READ;
-	s->ops[op]++;
-	s->bytes[op] += len;
-	*first = t < *first ? t : *first;
-	*last = t > *last ? t : *last;
-}
-
-/* Undo the column transforms (see col_values) of BM records into r->recs,
- * from the running queue time *Q and end offset *END; counted in S.  Non-zero
- * when a record is out of bounds. */
-static uint64_t block_to_recs(struct reel_reader *r, size_t bm, uint64_t *qp, uint64_t *endp,
-			      struct reel_summary *s)
-{
-	struct blockcols b = block_cols(r->tmp);
-	struct reel_rec *x = r->recs;
-	uint64_t q = *qp, end = *endp, bad = 0;
-	int64_t first = s->first_ns, last = s->last_ns;
-	for (size_t i = 0; i < bm; i++) {
-		struct reel_rec *y = &x[i];
-		unsigned has = (unsigned)b.th[i];
-		/* absent times are 0; a time is stored relative to the one before it */
-		uint64_t qq = 0, is = 0, cm = 0;
-		if (has & REEL_HAS_QUEUE)
-			qq = q += (uint64_t)b.tq[i];
-		if (has & REEL_HAS_ISSUE)
-			is = qq + (uint64_t)b.ti[i];
-		if (has & REEL_HAS_COMPLETE)
-			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
-		y->queue_ns = (int64_t)qq;
-		y->issue_ns = (int64_t)is;
-		y->complete_ns = (int64_t)cm;
-		y->offset = end + (uint64_t)b.to[i];
-		y->length = (uint32_t)b.tl[i];
-		end = y->offset + y->length;
-		y->pid = (uint32_t)b.tp[i];
-		y->comm = (uint32_t)b.tm[i];
-		y->error = (int32_t)b.te[i];
-		y->dev = (uint16_t)b.td[i];
-		y->cpu = (uint16_t)b.tu[i];
-		y->has = (uint16_t)b.th[i];
-		y->op = (uint8_t)b.top[i];
-		y->flags = (uint8_t)b.tf[i];
-		bad |= rec_out(y);
-		seen_add(s, y->op, y->length, y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns,
-			 &first, &last);
-	}
-	s->first_ns = first;
-	s->last_ns = last;
-	*qp = q;
-	*endp = end;
-	return bad;
-}
-
-/* As block_to_recs, into the columns of r->cols (the fields of COLS_SHAPE). */
-static uint64_t block_to_cols(struct reel_reader *r, size_t bm, uint64_t *qp, uint64_t *endp,
-			      struct reel_summary *s)
-{
-	struct blockcols b = block_cols(r->tmp);
-	struct reel_cols *c = &r->cols;
-	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
-	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
-		*cc = (int64_t *)c->complete_ns;
-	uint64_t *co = (uint64_t *)c->offset;
-	uint32_t *cl = (uint32_t *)c->length;
-	uint8_t *cop = (uint8_t *)c->op;
-	uint64_t q = *qp, end = *endp, bad = 0;
-	int64_t first = s->first_ns, last = s->last_ns;
-	for (size_t i = 0; i < bm; i++) {
-		unsigned has = (unsigned)b.th[i];
-		uint64_t qq = 0, is = 0, cm = 0;
-		if (has & REEL_HAS_QUEUE)
-			qq = q += (uint64_t)b.tq[i];
-		if (has & REEL_HAS_ISSUE)
-			is = qq + (uint64_t)b.ti[i];
-		if (has & REEL_HAS_COMPLETE)
-			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
-		uint64_t off = end + (uint64_t)b.to[i];
-		uint32_t len = (uint32_t)b.tl[i];
-		end = off + len;
-		cq[i] = (int64_t)qq;
-		ci[i] = (int64_t)is;
-		cc[i] = (int64_t)cm;
-		co[i] = off;
-		cl[i] = len;
-		ch[i] = (uint16_t)has;
-		cop[i] = (uint8_t)b.top[i];
-		cd[i] = (uint16_t)b.td[i];
-		bad |= time_out((int64_t)qq) | time_out((int64_t)is) | time_out((int64_t)cm) |
-		       (off > REEL_END_LIMIT - len);
-		seen_add(s, (uint8_t)b.top[i], len, (int64_t)(has & REEL_HAS_QUEUE ? qq : is),
-			 &first, &last);
-	}
-	s->first_ns = first;
-	s->last_ns = last;
-	*qp = q;
-	*endp = end;
-	c->n = bm;
-	return bad;
-}
 
 /*
  * Decode the next block (up to BLOCK records) of the current chunk into
@@ -548,14 +418,14 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	}
 	uint64_t q = r->cq, end = r->cend;
 	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
-	uint64_t bad = cols ? block_to_cols(r, bm, &q, &end, &r->seen)
-			    : block_to_recs(r, bm, &q, &end, &r->seen);
+	uint64_t bad = cols ? reel_block_cols(r->tmp, TSTRIDE, bm, &r->cols, &q, &end, &r->seen)
+			    : reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
 		/* the records again, for the message (their times, offsets and
 		 * lengths; the summary aside) */
 		struct reel_summary scratch = r->seen;
 		q = r->cq, end = r->cend;
-		block_to_recs(r, bm, &q, &end, &scratch);
+		reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &scratch);
 		out_of_bounds(r, r->recs, bm, whybuf, sizeof(whybuf));
 		r->seen.first_ns = first;
 		r->seen.last_ns = last;
@@ -600,7 +470,7 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 	sum.chunks = (uint64_t)reel_mp_int_or(reel_mp_get(s, "chunks"), 0);
 	sum.first_ns = reel_mp_int_or(reel_mp_get(s, "first_ns"), 0);
 	sum.last_ns = reel_mp_int_or(reel_mp_get(s, "last_ns"), 0);
-	if (sum.count && (time_out(sum.first_ns) || time_out(sum.last_ns)))
+	if (sum.count && (reel_time_out(sum.first_ns) || reel_time_out(sum.last_ns)))
 		goto out; /* out of bounds (FORMAT.md 3.2): not to be trusted */
 	const msgpack_object *ops = reel_mp_get(s, "ops"), *bytes = reel_mp_get(s, "bytes");
 	for (int i = 0; i < REEL_OP__COUNT; i++) {
