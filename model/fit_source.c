@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/fit_internal.h"
 
@@ -33,7 +34,11 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 /* ---- a .reel file, read ahead by a second thread ---------------------------- */
 /* The decoding (about a third of the fit's time) overlaps the passes: a
  * thread reads batches of columns into a ring of RA_SLOTS slots while the
- * pass works on the one before.  One thread a pass; a rewind stops it. */
+ * pass works on the one before.  One thread a pass; a rewind stops it.
+ * Only when a core is to spare (load average below the cores less one, or
+ * IOREEL_FIT_READAHEAD=1; =0: never): on a busy machine the two threads
+ * wait on each other's turns and the fit is slower than on one thread,
+ * which then reads one batch at a time, as it needs it. */
 #define RA_SLOTS 4
 #define RA_CAP 16384 /* records a slot gathers, from the reader's batches */
 struct ra_slot {
@@ -49,6 +54,8 @@ struct ra_slot {
 struct fit_ra {
 	struct reel_reader *r;
 	pthread_t th;
+	int threaded, live; /* read ahead; the pass not at its end (one thread) */
+	size_t cap;	    /* records a slot gathers */
 	int running, stop, held;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -115,7 +122,7 @@ static void slot_add(struct ra_slot *s, const struct reel_cols *rc)
 	s->k += (long)k;
 }
 
-/* Fill slot S with batches up to RA_CAP records; its k < 0 on an error
+/* Fill slot S with batches up to ra->cap records; its k < 0 on an error
  * (the reader's message says what), 0 at the end. */
 static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
 {
@@ -134,11 +141,11 @@ static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
 				ra->nleft = k;
 			return;
 		}
-		if (s->k && (size_t)(s->k + k) > RA_CAP) {
+		if (s->k && (size_t)(s->k + k) > ra->cap) {
 			ra->nleft = k; /* the next slot's */
 			return;
 		}
-		if (slot_room(s, (size_t)(s->k + k) > RA_CAP ? (size_t)(s->k + k) : RA_CAP)) {
+		if (slot_room(s, (size_t)(s->k + k) > ra->cap ? (size_t)(s->k + k) : ra->cap)) {
 			s->k = REEL_E_NOMEM;
 			return;
 		}
@@ -186,6 +193,17 @@ static void ra_stop(struct fit_ra *ra)
 	ra->running = 0;
 }
 
+/* Whether to read ahead: a core to spare, or IOREEL_FIT_READAHEAD. */
+static int ra_wanted(void)
+{
+	const char *v = getenv("IOREEL_FIT_READAHEAD");
+	if (v && *v)
+		return strcmp(v, "0") != 0;
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	double la;
+	return nc >= 2 && getloadavg(&la, 1) == 1 && la < (double)nc - 1;
+}
+
 /* From the start of the file: the reader rewound, a thread for the pass. */
 static int ra_start(struct fit_src *s)
 {
@@ -194,6 +212,8 @@ static int ra_start(struct fit_src *s)
 		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
 			return REEL_E_NOMEM;
 		ra->r = s->r;
+		ra->threaded = ra_wanted();
+		ra->cap = ra->threaded ? RA_CAP : 1; /* one thread: a batch at a time */
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
 	}
@@ -204,17 +224,38 @@ static int ra_start(struct fit_src *s)
 	ra->head = ra->tail = 0;
 	ra->stop = ra->held = 0;
 	ra->nleft = 0;
+	ra->live = 1;
+	if (!ra->threaded)
+		return 0;
 	if (pthread_create(&ra->th, NULL, ra_main, ra))
 		return REEL_E_NOMEM;
 	ra->running = 1;
 	return 0;
 }
 
-static long src_next_file(struct fit_src *s, struct fit_cols *c)
+/* One thread: the next batch into slot 0, as the reading thread would. */
+static struct ra_slot *src_fill_here(struct fit_ra *ra)
 {
-	struct fit_ra *ra = s->ra;
-	if (!ra || (!ra->running && !ra->held))
-		return 0; /* after the end (or an error) of the pass */
+	struct ra_slot *sl = &ra->slot[0];
+	if (!ra->live) {
+		sl->k = 0;
+	} else if (ra->nleft < 0) {
+		sl->k = ra->nleft;
+		ra->nleft = 0;
+	} else {
+		slot_fill(ra, sl);
+	}
+	ra->live = sl->k > 0;
+	return sl;
+}
+
+/* The next slot of the reading thread; the previous one given back. */
+static struct ra_slot *src_wait(struct fit_ra *ra)
+{
+	if (!ra->running && !ra->held) { /* after the end (or an error) of the pass */
+		ra->slot[0].k = 0;
+		return &ra->slot[0];
+	}
 	pthread_mutex_lock(&ra->mu);
 	if (ra->held) { /* the slot of the previous call, given back */
 		ra->tail++;
@@ -225,13 +266,24 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 		pthread_cond_wait(&ra->cv, &ra->mu);
 	pthread_mutex_unlock(&ra->mu);
 	struct ra_slot *sl = &ra->slot[ra->tail % RA_SLOTS];
-	long k = sl->k;
-	if (k <= 0) { /* the thread has ended: the reader is this thread's again */
+	if (sl->k <= 0) { /* the thread has ended: the reader is this thread's again */
 		pthread_join(ra->th, NULL);
 		ra->running = 0;
-		return k;
+		return sl;
 	}
 	ra->held = 1;
+	return sl;
+}
+
+static long src_next_file(struct fit_src *s, struct fit_cols *c)
+{
+	struct fit_ra *ra = s->ra;
+	if (!ra)
+		return 0;
+	struct ra_slot *sl = ra->threaded ? src_wait(ra) : src_fill_here(ra);
+	long k = sl->k;
+	if (k <= 0)
+		return k;
 	c->n = (size_t)k;
 	c->base = s->pos;
 	c->t = sl->t;
