@@ -1,11 +1,13 @@
 /*
  * formats/column_codec.c - the column codec of .reel data chunks: each
  * field of a chunk's records is one column, stored as a delta from the
- * field before it (see col_value), scaled down by the column's common
+ * field before it (see col_values), scaled down by the column's common
  * divisor, zigzagged, then bitpacked in mini-blocks of 128 values or
  * written as LEB128 varints, whichever is smaller.  The encoder
  * (reel_col_pack) serves the writer, the decoder (reel_col_open,
- * reel_col_decode) the reader.  formats/FORMAT.md 3.1-3.2 is normative.
+ * reel_col_decode, reel_col_skip) and the inverse of the transforms
+ * (reel_block_recs, reel_block_cols) the reader.  formats/FORMAT.md
+ * 3.1-3.2 is normative.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -23,51 +25,69 @@ const char *const reel_col_names[C__COUNT] = {"has",	"queue", "issue", "complete
 					      "comm",	"cpu",	 "error"};
 
 /*
- * The per-record value stored in each column (before scaling and zigzag).
- * prev is the previous record of the same chunk; prevq the queue time of
- * the last record of the chunk that had one.  Absent times store 0.
+ * The per-record values stored in column c (before scaling and zigzag), of
+ * n records into v.  Each is relative to the previous record of the same
+ * chunk (all zero for the first); queue times to the queue time of the last
+ * record of the chunk that had one.  Absent times store 0.  One loop per
+ * column: the writer's hot loop.
  */
-static inline int64_t col_value(int c, const struct reel_rec *r, const struct reel_rec *prev,
-				int64_t prevq)
+static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 {
+	int64_t prevq = 0;
+	uint64_t pend = 0;
+	size_t i;
+#define EACH(expr)                                                                                 \
+	for (i = 0; i < n; i++)                                                                    \
+		v[i] = (int64_t)(expr);                                                            \
+	break
 	switch (c) {
 	case C_HAS:
-		return r->has;
+		EACH(r[i].has);
 	case C_QUEUE:
-		return r->has & REEL_HAS_QUEUE ? (int64_t)((uint64_t)r->queue_ns - (uint64_t)prevq)
-					       : 0;
+		for (i = 0; i < n; i++) {
+			int q = r[i].has & REEL_HAS_QUEUE;
+			v[i] = q ? (int64_t)((uint64_t)r[i].queue_ns - (uint64_t)prevq) : 0;
+			prevq = q ? r[i].queue_ns : prevq;
+		}
+		break;
 	case C_ISSUE:
-		return r->has & REEL_HAS_ISSUE
-			   ? (int64_t)((uint64_t)r->issue_ns -
-				       (uint64_t)(r->has & REEL_HAS_QUEUE ? r->queue_ns : 0))
-			   : 0;
+		EACH(r[i].has & REEL_HAS_ISSUE
+			 ? (uint64_t)r[i].issue_ns -
+			       (uint64_t)(r[i].has & REEL_HAS_QUEUE ? r[i].queue_ns : 0)
+			 : 0);
 	case C_COMPLETE:
-		return r->has & REEL_HAS_COMPLETE
-			   ? (int64_t)((uint64_t)r->complete_ns -
-				       (uint64_t)(r->has & REEL_HAS_ISSUE   ? r->issue_ns
-						  : r->has & REEL_HAS_QUEUE ? r->queue_ns
-									    : 0))
-			   : 0;
+		EACH(r[i].has & REEL_HAS_COMPLETE
+			 ? (uint64_t)r[i].complete_ns -
+			       (uint64_t)(r[i].has & REEL_HAS_ISSUE   ? r[i].issue_ns
+					  : r[i].has & REEL_HAS_QUEUE ? r[i].queue_ns
+								      : 0)
+			 : 0);
 	case C_OFFSET:
-		return (int64_t)(r->offset - (prev->offset + prev->length));
+		for (i = 0; i < n; i++) {
+			v[i] = (int64_t)(r[i].offset - pend);
+			pend = r[i].offset + r[i].length;
+		}
+		break;
 	case C_LENGTH:
-		return r->length;
+		EACH(r[i].length);
 	case C_OP:
-		return r->op;
+		EACH(r[i].op);
 	case C_FLAGS:
-		return r->flags;
+		EACH(r[i].flags);
 	case C_DEV:
-		return r->dev;
+		EACH(r[i].dev);
 	case C_PID:
-		return r->pid;
+		EACH(r[i].pid);
 	case C_COMM:
-		return r->comm;
+		EACH(r[i].comm);
 	case C_CPU:
-		return r->cpu;
+		EACH(r[i].cpu);
 	case C_ERROR:
-		return r->error;
+		EACH(r[i].error);
+	default:
+		EACH(0);
 	}
-	return 0;
+#undef EACH
 }
 
 /* ---- encoder ------------------------------------------------------------ */
@@ -81,35 +101,30 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
-static inline size_t vlen(uint64_t v)
+static inline size_t vlen(uint64_t v) { return (size_t)(63 - __builtin_clzll(v | 1)) / 7 + 1; }
+
+/* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
+static inline uint64_t gcd_step(uint64_t g, uint64_t a)
 {
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	if (g == 1 || (g && !(g & (g - 1)) && !(a & (g - 1))))
+		return g;
+	return reel_gcd64(g, a);
 }
 
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
 		   unsigned char *vbuf, int *packed)
 {
-	const struct reel_rec zero = {0};
 	int64_t mn = INT64_MAX, mx = INT64_MIN;
 	uint64_t g = 0;
-	int64_t prevq = 0;
+	col_values(c, r, n, v);
 	for (size_t i = 0; i < n; i++) {
-		int64_t x = col_value(c, &r[i], i ? &r[i - 1] : &zero, prevq);
-		if (r[i].has & REEL_HAS_QUEUE)
-			prevq = r[i].queue_ns;
-		v[i] = x;
-		if (x < mn)
-			mn = x;
-		if (x > mx)
-			mx = x;
-		uint64_t a = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-		if (g != 1)
-			g = reel_gcd64(g, a);
+		int64_t x = v[i];
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
+	}
+	for (size_t i = 0; i < n && g != 1 && mn != mx; i++) {
+		int64_t x = v[i];
+		g = gcd_step(g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
 	}
 	*packed = 0;
 	if (mn == mx && mn == 0)
@@ -127,16 +142,19 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	 * varint minimum and a width byte, then (u - min) in that many bits.
 	 */
 	unsigned char *p = vbuf;
+	/* x / g: exact, so a shift when g is a power of two */
+	int gsh = !(g & (g - 1)) ? __builtin_ctzll(g) : -1;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = gsh >= 0 ? v[i] >> gsh : v[i] / (int64_t)g;
+		v[i] = (int64_t)zz(x);
+	}
 	for (size_t b0 = 0; b0 < n; b0 += 128) {
 		size_t m = n - b0 < 128 ? n - b0 : 128;
 		uint64_t umin = UINT64_MAX, umax = 0;
 		for (size_t i = 0; i < m; i++) {
-			uint64_t u = zz(v[b0 + i] / (int64_t)g);
-			v[b0 + i] = (int64_t)u;
-			if (u < umin)
-				umin = u;
-			if (u > umax)
-				umax = u;
+			uint64_t u = (uint64_t)v[b0 + i];
+			umin = u < umin ? u : umin;
+			umax = u > umax ? u : umax;
 		}
 		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
 		p = put_varint(p, umin);
@@ -187,6 +205,121 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 }
 
 /* ---- decoder ------------------------------------------------------------ */
+
+/* ---- a decoded block back into records ---------------------------------- */
+/* The stored columns of the block, one array each (see col_values). */
+struct blockcols {
+	const int64_t *th, *tq, *ti, *tc, *to, *tl, *top, *tf, *td, *tp, *tm, *tu, *te;
+};
+static struct blockcols block_cols(const int64_t *t, size_t stride)
+{
+	return (struct blockcols){
+	    t + C_HAS * stride,	     t + C_QUEUE * stride,  t + C_ISSUE * stride,
+	    t + C_COMPLETE * stride, t + C_OFFSET * stride, t + C_LENGTH * stride,
+	    t + C_OP * stride,	     t + C_FLAGS * stride,  t + C_DEV * stride,
+	    t + C_PID * stride,	     t + C_COMM * stride,   t + C_CPU * stride,
+	    t + C_ERROR * stride};
+}
+
+/* Counted in the summary S: one record's op, length and time. */
+static inline void seen_add(struct reel_summary *s, unsigned op, uint32_t len, int64_t t,
+			    int64_t *first, int64_t *last)
+{
+	op = op < REEL_OP__COUNT ? op : REEL_OP_READ;
+	s->ops[op]++;
+	s->bytes[op] += len;
+	*first = t < *first ? t : *first;
+	*last = t > *last ? t : *last;
+}
+
+uint64_t reel_block_recs(const int64_t *tmp, size_t stride, size_t bm, struct reel_rec *x,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+{
+	struct blockcols b = block_cols(tmp, stride);
+	uint64_t q = *qp, end = *endp, bad = 0;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		struct reel_rec *y = &x[i];
+		unsigned has = (unsigned)b.th[i];
+		/* absent times are 0; a time is stored relative to the one before it */
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)b.tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)b.ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
+		y->queue_ns = (int64_t)qq;
+		y->issue_ns = (int64_t)is;
+		y->complete_ns = (int64_t)cm;
+		y->offset = end + (uint64_t)b.to[i];
+		y->length = (uint32_t)b.tl[i];
+		end = y->offset + y->length;
+		y->pid = (uint32_t)b.tp[i];
+		y->comm = (uint32_t)b.tm[i];
+		y->error = (int32_t)b.te[i];
+		y->dev = (uint16_t)b.td[i];
+		y->cpu = (uint16_t)b.tu[i];
+		y->has = (uint16_t)b.th[i];
+		y->op = (uint8_t)b.top[i];
+		y->flags = (uint8_t)b.tf[i];
+		bad |= reel_rec_out(y);
+		seen_add(s, y->op, y->length, y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns,
+			 &first, &last);
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	*qp = q;
+	*endp = end;
+	return bad;
+}
+
+uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct reel_cols *c,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+{
+	struct blockcols b = block_cols(tmp, stride);
+	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
+	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
+		*cc = (int64_t *)c->complete_ns;
+	uint64_t *co = (uint64_t *)c->offset;
+	uint32_t *cl = (uint32_t *)c->length;
+	uint8_t *cop = (uint8_t *)c->op;
+	uint64_t q = *qp, end = *endp, bad = 0;
+	int64_t first = s->first_ns, last = s->last_ns;
+	for (size_t i = 0; i < bm; i++) {
+		unsigned has = (unsigned)b.th[i];
+		uint64_t qq = 0, is = 0, cm = 0;
+		if (has & REEL_HAS_QUEUE)
+			qq = q += (uint64_t)b.tq[i];
+		if (has & REEL_HAS_ISSUE)
+			is = qq + (uint64_t)b.ti[i];
+		if (has & REEL_HAS_COMPLETE)
+			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
+		uint64_t off = end + (uint64_t)b.to[i];
+		uint32_t len = (uint32_t)b.tl[i];
+		end = off + len;
+		cq[i] = (int64_t)qq;
+		ci[i] = (int64_t)is;
+		cc[i] = (int64_t)cm;
+		co[i] = off;
+		cl[i] = len;
+		ch[i] = (uint16_t)has;
+		cop[i] = (uint8_t)b.top[i];
+		cd[i] = (uint16_t)b.td[i];
+		bad |= reel_time_out((int64_t)qq) | reel_time_out((int64_t)is) |
+		       reel_time_out((int64_t)cm) | (off > REEL_END_LIMIT - len);
+		seen_add(s, (uint8_t)b.top[i], len, (int64_t)(has & REEL_HAS_QUEUE ? qq : is),
+			 &first, &last);
+	}
+	s->first_ns = first;
+	s->last_ns = last;
+	*qp = q;
+	*endp = end;
+	c->n = bm;
+	return bad;
+}
+
+/* ---- the columns' streams ---------------------------------------------- */
 
 /*
  * A column is absent (all zero), a bare integer (constant), a bin (bitpack,
@@ -369,4 +502,40 @@ int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 		return 0;
 	}
 	return decode_bitpack(cs, out, m);
+}
+
+int reel_col_skip(struct colstate *cs, size_t m)
+{
+	const unsigned char *p = cs->p, *end = cs->end;
+	if (cs->kind == K_BP) {
+		for (size_t b0 = 0; b0 < m; b0 += 128) {
+			size_t k = m - b0 < 128 ? m - b0 : 128;
+			uint64_t umin;
+			if (!varint_slow(&p, end, &umin) || p >= end)
+				return -1;
+			unsigned width = *p++;
+			size_t nb = (k * width + 7) / 8;
+			if (width > 64 || (size_t)(end - p) < nb)
+				return -1;
+			p += nb;
+		}
+	} else if (cs->kind == K_VARINT) {
+		/* m varints end in m bytes with the high bit clear */
+		while (m >= 8 && end - p >= 8) {
+			uint64_t w8;
+			memcpy(&w8, p, 8);
+			unsigned stops =
+			    (unsigned)__builtin_popcountll(~w8 & 0x8080808080808080ull);
+			if (stops > m)
+				break;
+			m -= stops;
+			p += 8;
+		}
+		for (; m && p < end; p++)
+			m -= !(*p & 0x80);
+		if (m)
+			return -1;
+	}
+	cs->p = p;
+	return 0;
 }

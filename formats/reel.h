@@ -309,6 +309,10 @@ struct reel_writer;
  * replace an existing file (otherwise REEL_E_EXISTS).
  */
 #define REEL_W_OVERWRITE 1u
+/* REEL_W_THREAD: pack and compress each chunk on a second thread while the
+ * caller adds the next one's records (one chunk in flight; the file is the
+ * same): for producers that cost about as much as the writer (model gen) */
+#define REEL_W_THREAD 2u
 int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 		     const struct reel_header *h, unsigned flags);
 /* Set the header's start_unix_ns: allowed until the first chunk is
@@ -366,6 +370,27 @@ int reel_read(struct reel_reader *r, struct reel_rec *rec);
  * the end, or a negative error.  May be mixed with reel_read().
  */
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs);
+/* A batch of records column by column (reel_read_cols): arrays of n values
+ * in the reader's buffers, valid until the next read call; the fields as in
+ * struct reel_rec (times 0 where absent). */
+struct reel_cols {
+	size_t n;
+	const uint16_t *has;
+	const int64_t *queue_ns, *issue_ns, *complete_ns;
+	const uint64_t *offset;
+	const uint32_t *length;
+	const uint8_t *op;
+	const uint16_t *dev;
+};
+/*
+ * Next batch of records as columns, only the fields above: the others
+ * (flags, pid, comm, cpu, error) are stepped over, not decoded, which is
+ * what makes it faster than reel_read_chunk for a reader that needs only
+ * the I/O's place, size and times (model fit).  Returns the count (> 0,
+ * at most REEL_CHUNK_MAX), 0 at the end, or a negative error; may be mixed
+ * with the other reads.
+ */
+long reel_read_cols(struct reel_reader *r, struct reel_cols *c);
 /* Name of an interned process id, or NULL if unknown. */
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id);
 size_t reel_reader_ncomms(const struct reel_reader *r);

@@ -109,5 +109,32 @@ int reel_col_open(struct colstate *cs, const msgpack_object *col, int *unknown_e
 /* Decode the next m values (a multiple of 128 but for the last block);
  * 0, or -1 on a bad or short stream. */
 int reel_col_decode(struct colstate *cs, int64_t *out, size_t m);
+/* 1 when t is outside [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) */
+static inline uint64_t reel_time_out(int64_t t)
+{
+	return ((uint64_t)t + (uint64_t)REEL_TIME_LIMIT) >> 63;
+}
+
+static inline uint64_t reel_rec_out(const struct reel_rec *y)
+{
+	return reel_time_out(y->queue_ns) | reel_time_out(y->issue_ns) |
+	       reel_time_out(y->complete_ns) | (y->offset > REEL_END_LIMIT - y->length);
+}
+
+/*
+ * Undo the column transforms (see col_values) of the BM records of a block
+ * decoded into TMP (column c at tmp + c * STRIDE), from the running queue
+ * time *Q and end offset *END (updated), into records X, or into the
+ * columns of C (has, times, offset, length, op, dev: the others need not be
+ * decoded); counted in S (ops, bytes, first and last).  Non-zero when a
+ * record is out of the bounds of FORMAT.md 3.2.
+ */
+uint64_t reel_block_recs(const int64_t *tmp, size_t stride, size_t bm, struct reel_rec *x,
+			 uint64_t *q, uint64_t *end, struct reel_summary *s);
+uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct reel_cols *c,
+			 uint64_t *q, uint64_t *end, struct reel_summary *s);
+/* Step over the next m values without decoding them (as reel_col_decode
+ * would leave the stream); 0, or -1 on a bad or short stream. */
+int reel_col_skip(struct colstate *cs, size_t m);
 
 #endif

@@ -35,6 +35,8 @@ struct reel_reader {
 	size_t dec_cap;
 	struct reel_rec *recs; /* the current block */
 	size_t nrec, next;
+	struct reel_cols cols; /* or the current block as columns (reel_read_cols) */
+	void *colbuf;
 	int64_t *tmp;
 	msgpack_unpacked cur; /* the current chunk's map */
 	struct colstate cs[C__COUNT];
@@ -359,18 +361,6 @@ out:
 	return rc;
 }
 
-/* 1 when t is outside [-REEL_TIME_LIMIT, REEL_TIME_LIMIT) */
-static inline uint64_t time_out(int64_t t)
-{
-	return ((uint64_t)t + (uint64_t)REEL_TIME_LIMIT) >> 63;
-}
-
-static inline uint64_t rec_out(const struct reel_rec *y)
-{
-	return time_out(y->queue_ns) | time_out(y->issue_ns) | time_out(y->complete_ns) |
-	       (y->offset > REEL_END_LIMIT - y->length);
-}
-
 /* Name the first record of the block out of bounds (FORMAT.md 3.2). */
 static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_t n, char *why,
 			  size_t len)
@@ -378,16 +368,16 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 	size_t base = r->chunk_n - r->chunk_left;
 	for (size_t i = 0; i < n; i++) {
 		const struct reel_rec *y = &x[i];
-		const char *what = time_out(y->queue_ns)   ? "queue"
-				   : time_out(y->issue_ns) ? "issue"
-							   : "completion";
-		int64_t t = time_out(y->queue_ns)   ? y->queue_ns
-			    : time_out(y->issue_ns) ? y->issue_ns
-						    : y->complete_ns;
+		const char *what = reel_time_out(y->queue_ns)	? "queue"
+				   : reel_time_out(y->issue_ns) ? "issue"
+								: "completion";
+		int64_t t = reel_time_out(y->queue_ns)	 ? y->queue_ns
+			    : reel_time_out(y->issue_ns) ? y->issue_ns
+							 : y->complete_ns;
 		if (y->offset > REEL_END_LIMIT - y->length)
 			snprintf(why, len, "record %zu: offset %llu + length %u is beyond 2^63",
 				 base + i, (unsigned long long)y->offset, y->length);
-		else if (time_out(t))
+		else if (reel_time_out(t))
 			snprintf(why, len, "record %zu: %s time %lld ns is beyond +-2^62 ns",
 				 base + i, what, (long long)t);
 		else
@@ -396,20 +386,29 @@ static void out_of_bounds(struct reel_reader *r, const struct reel_rec *x, size_
 	}
 }
 
+/* The columns reel_read_cols decodes (the others it steps over): those of
+ * the I/O's place, size and times (the bounds of FORMAT.md 3.2 and the
+ * summary need all but dev) */
+#define COLS_SHAPE                                                                                 \
+	(1u << C_HAS | 1u << C_QUEUE | 1u << C_ISSUE | 1u << C_COMPLETE | 1u << C_OFFSET |         \
+	 1u << C_LENGTH | 1u << C_OP | 1u << C_DEV)
+
 /*
  * Decode the next block (up to BLOCK records) of the current chunk into
- * r->recs: a block stays in cache while all its columns are applied.
- * Every record is checked against the bounds of FORMAT.md 3.2.
+ * r->recs, or with COLS only the columns of COLS_SHAPE into r->cols: a
+ * block stays in cache while all its columns are applied.  Every record is
+ * checked against the bounds of FORMAT.md 3.2.
  */
-static int decode_next_block(struct reel_reader *r, const char **why)
+static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 {
 	static __thread char whybuf[128];
 	size_t bm = r->chunk_left < BLOCK ? r->chunk_left : BLOCK;
-	struct reel_rec *x = r->recs;
-	int64_t *t = r->tmp;
-	uint64_t q = r->cq, end = r->cend;
+	unsigned mask = cols ? COLS_SHAPE : (1u << C__COUNT) - 1;
 	for (int c = 0; c < C__COUNT; c++) {
-		if (reel_col_decode(&r->cs[c], t + (size_t)c * TSTRIDE, bm)) {
+		/* the other columns are stepped over: the streams stay in step
+		 * for reel_read, and every column is checked */
+		if ((mask >> c & 1) ? reel_col_decode(&r->cs[c], r->tmp + (size_t)c * TSTRIDE, bm)
+				    : reel_col_skip(&r->cs[c], bm)) {
 			snprintf(whybuf, sizeof(whybuf),
 				 "column '%s': bad bitpack data or fewer values than n=%zu",
 				 reel_col_names[c], r->chunk_n);
@@ -417,58 +416,24 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 			return REEL_E_CORRUPT;
 		}
 	}
-	/* undo the column transforms (see col_value), one pass over the block */
-	const int64_t *th = t + C_HAS * TSTRIDE, *tq = t + C_QUEUE * TSTRIDE,
-		      *ti = t + C_ISSUE * TSTRIDE, *tc = t + C_COMPLETE * TSTRIDE,
-		      *to = t + C_OFFSET * TSTRIDE, *tl = t + C_LENGTH * TSTRIDE,
-		      *top = t + C_OP * TSTRIDE, *tf = t + C_FLAGS * TSTRIDE,
-		      *td = t + C_DEV * TSTRIDE, *tp = t + C_PID * TSTRIDE,
-		      *tm = t + C_COMM * TSTRIDE, *tu = t + C_CPU * TSTRIDE,
-		      *te = t + C_ERROR * TSTRIDE;
-	struct reel_summary *s = &r->seen;
-	int64_t first = s->first_ns, last = s->last_ns;
-	uint64_t bad = 0;
-	for (size_t i = 0; i < bm; i++) {
-		struct reel_rec *y = &x[i];
-		unsigned has = (unsigned)th[i];
-		/* absent times are 0; a time is stored relative to the one before it */
-		uint64_t qq = 0, is = 0, cm = 0;
-		if (has & REEL_HAS_QUEUE)
-			qq = q += (uint64_t)tq[i];
-		if (has & REEL_HAS_ISSUE)
-			is = qq + (uint64_t)ti[i];
-		if (has & REEL_HAS_COMPLETE)
-			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)tc[i];
-		y->queue_ns = (int64_t)qq;
-		y->issue_ns = (int64_t)is;
-		y->complete_ns = (int64_t)cm;
-		y->offset = end + (uint64_t)to[i];
-		y->length = (uint32_t)tl[i];
-		end = y->offset + y->length;
-		y->pid = (uint32_t)tp[i];
-		y->comm = (uint32_t)tm[i];
-		y->error = (int32_t)te[i];
-		y->dev = (uint16_t)td[i];
-		y->cpu = (uint16_t)tu[i];
-		y->has = (uint16_t)th[i];
-		y->op = (uint8_t)top[i];
-		y->flags = (uint8_t)tf[i];
-		bad |= rec_out(y);
-		unsigned op = y->op < REEL_OP__COUNT ? y->op : REEL_OP_READ;
-		s->ops[op]++;
-		s->bytes[op] += y->length;
-		int64_t tt = y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns;
-		first = tt < first ? tt : first;
-		last = tt > last ? tt : last;
-	}
+	uint64_t q = r->cq, end = r->cend;
+	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
+	uint64_t bad = cols ? reel_block_cols(r->tmp, TSTRIDE, bm, &r->cols, &q, &end, &r->seen)
+			    : reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
-		out_of_bounds(r, x, bm, whybuf, sizeof(whybuf));
+		/* the records again, for the message (their times, offsets and
+		 * lengths; the summary aside) */
+		struct reel_summary scratch = r->seen;
+		q = r->cq, end = r->cend;
+		reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &scratch);
+		out_of_bounds(r, r->recs, bm, whybuf, sizeof(whybuf));
+		r->seen.first_ns = first;
+		r->seen.last_ns = last;
+		r->nrec = r->next = 0;
 		*why = whybuf;
 		return REEL_E_CORRUPT;
 	}
-	s->first_ns = first;
-	s->last_ns = last;
-	s->count += bm;
+	r->seen.count += bm;
 	r->cq = q;
 	r->cend = end;
 	r->chunk_left -= bm;
@@ -483,7 +448,7 @@ static int decode_next_block(struct reel_reader *r, const char **why)
 			}
 		}
 	}
-	r->nrec = bm;
+	r->nrec = cols ? 0 : bm;
 	r->next = 0;
 	return 0;
 }
@@ -505,7 +470,7 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 	sum.chunks = (uint64_t)reel_mp_int_or(reel_mp_get(s, "chunks"), 0);
 	sum.first_ns = reel_mp_int_or(reel_mp_get(s, "first_ns"), 0);
 	sum.last_ns = reel_mp_int_or(reel_mp_get(s, "last_ns"), 0);
-	if (sum.count && (time_out(sum.first_ns) || time_out(sum.last_ns)))
+	if (sum.count && (reel_time_out(sum.first_ns) || reel_time_out(sum.last_ns)))
 		goto out; /* out of bounds (FORMAT.md 3.2): not to be trusted */
 	const msgpack_object *ops = reel_mp_get(s, "ops"), *bytes = reel_mp_get(s, "bytes");
 	for (int i = 0; i < REEL_OP__COUNT; i++) {
@@ -625,6 +590,7 @@ void reel_reader_close(struct reel_reader *r)
 	free(r->buf);
 	free(r->dec);
 	free(r->recs);
+	free(r->colbuf);
 	free(r->tmp);
 	msgpack_unpacked_destroy(&r->cur);
 	free(r->devs);
@@ -773,15 +739,18 @@ static int next_chunk(struct reel_reader *r)
 	}
 }
 
-/* Make r->recs[r->next..r->nrec) non-empty: 1, 0 at the end, or an error. */
-static int fill(struct reel_reader *r)
+/* Make r->recs[r->next..r->nrec) non-empty, or with COLS decode the next
+ * block into r->cols: 1, 0 at the end, or an error. */
+static int fill(struct reel_reader *r, int cols)
 {
-	while (r->next >= r->nrec) {
+	if (!cols && r->next < r->nrec)
+		return 1;
+	for (;;) {
 		if (r->chunk_left) {
 			const char *why = "";
-			int rc = decode_next_block(r, &why);
+			int rc = decode_next_block(r, cols, &why);
 			if (!rc)
-				continue;
+				return 1;
 			r->chunk_left = 0;
 			if (r->flags & REEL_R_SALVAGE) {
 				r->skipped++;
@@ -798,12 +767,11 @@ static int fill(struct reel_reader *r)
 		if (rc <= 0)
 			return rc;
 	}
-	return 1;
 }
 
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)
 {
-	int rc = fill(r);
+	int rc = fill(r, 0);
 	if (rc <= 0)
 		return rc;
 	size_t n = r->nrec - r->next;
@@ -814,11 +782,67 @@ long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)
 
 int reel_read(struct reel_reader *r, struct reel_rec *rec)
 {
-	int rc = fill(r);
+	int rc = fill(r, 0);
 	if (rc <= 0)
 		return rc;
 	*rec = r->recs[r->next++];
 	return 1;
+}
+
+/* The column arrays of r->cols, BLOCK values each (allocated once). */
+static int cols_alloc(struct reel_reader *r)
+{
+	if (r->colbuf)
+		return 0;
+	size_t a = BLOCK * sizeof(int64_t);
+	unsigned char *p = r->colbuf = malloc(5 * a + BLOCK);
+	if (!p)
+		return REEL_E_NOMEM;
+	struct reel_cols *c = &r->cols;
+	c->queue_ns = (int64_t *)p;
+	c->issue_ns = (int64_t *)(p + a);
+	c->complete_ns = (int64_t *)(p + 2 * a);
+	c->offset = (uint64_t *)(p + 3 * a);
+	c->length = (uint32_t *)(p + 4 * a);
+	c->has = (uint16_t *)(p + 4 * a + BLOCK * 4);
+	c->dev = (uint16_t *)(p + 4 * a + BLOCK * 6);
+	c->op = (uint8_t *)(p + 5 * a);
+	return 0;
+}
+
+/* The records of r->recs not read yet, as columns. */
+static void recs_to_cols(struct reel_reader *r)
+{
+	struct reel_cols *c = &r->cols;
+	size_t n = r->nrec - r->next;
+	for (size_t i = 0; i < n; i++) {
+		const struct reel_rec *y = &r->recs[r->next + i];
+		((uint16_t *)c->has)[i] = y->has;
+		((int64_t *)c->queue_ns)[i] = y->queue_ns;
+		((int64_t *)c->issue_ns)[i] = y->issue_ns;
+		((int64_t *)c->complete_ns)[i] = y->complete_ns;
+		((uint64_t *)c->offset)[i] = y->offset;
+		((uint32_t *)c->length)[i] = y->length;
+		((uint8_t *)c->op)[i] = y->op;
+		((uint16_t *)c->dev)[i] = y->dev;
+	}
+	c->n = n;
+	r->next = r->nrec;
+}
+
+long reel_read_cols(struct reel_reader *r, struct reel_cols *c)
+{
+	if (cols_alloc(r))
+		return rerr(r, REEL_E_NOMEM, "out of memory");
+	if (r->next < r->nrec) { /* left by reel_read */
+		recs_to_cols(r);
+	} else {
+		int rc = fill(r, 1);
+		if (rc <= 0)
+			return rc;
+	}
+	*c = r->cols;
+	return (long)c->n;
 }
 
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id)

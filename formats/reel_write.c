@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ struct reel_writer {
 	int64_t *cvals;	     /* values of one column */
 	char errmsg[512];
 	int failed;
+	struct wthread *wt; /* REEL_W_THREAD */
 };
 
 /* reel_errf with the file's name in front; the writer fails from then on. */
@@ -103,8 +105,10 @@ static int write_all(struct reel_writer *w, const void *buf, size_t len)
 	return 0;
 }
 
-/* Compress sbuf as one LZ4 frame and write it. */
-static int write_frame(struct reel_writer *w, const msgpack_sbuffer *sb)
+/* SB as one LZ4 frame at LEVEL into *OUT (grown as needed, *CAP bytes):
+ * its size, or 0 with *WHY set. */
+static size_t compress_frame(int level, const msgpack_sbuffer *sb, void **out, size_t *cap,
+			     const char **why)
 {
 	LZ4F_preferences_t pr;
 	memset(&pr, 0, sizeof(pr));
@@ -112,17 +116,33 @@ static int write_frame(struct reel_writer *w, const msgpack_sbuffer *sb)
 	pr.frameInfo.blockMode = LZ4F_blockIndependent;
 	pr.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
 	pr.frameInfo.contentSize = sb->size;
-	pr.compressionLevel = w->level;
+	pr.compressionLevel = level;
 	size_t bound = LZ4F_compressFrameBound(sb->size, &pr);
-	void *out = malloc(bound);
-	if (!out)
-		return werr(w, REEL_E_NOMEM, "out of memory compressing a chunk");
-	size_t n = LZ4F_compressFrame(out, bound, sb->data, sb->size, &pr);
-	if (LZ4F_isError(n)) {
-		free(out);
-		return werr(w, REEL_E_IO, "lz4: %s", LZ4F_getErrorName(n));
+	if (bound > *cap) {
+		void *nb = realloc(*out, bound);
+		if (!nb) {
+			*why = "out of memory compressing a chunk";
+			return 0;
+		}
+		*out = nb;
+		*cap = bound;
 	}
-	int rc = write_all(w, out, n);
+	size_t n = LZ4F_compressFrame(*out, *cap, sb->data, sb->size, &pr);
+	if (LZ4F_isError(n)) {
+		*why = LZ4F_getErrorName(n);
+		return 0;
+	}
+	return n;
+}
+
+/* Compress sbuf as one LZ4 frame and write it. */
+static int write_frame(struct reel_writer *w, const msgpack_sbuffer *sb)
+{
+	void *out = NULL;
+	size_t cap = 0;
+	const char *why = "";
+	size_t n = compress_frame(w->level, sb, &out, &cap, &why);
+	int rc = n ? write_all(w, out, n) : werr(w, REEL_E_IO, "lz4: %s", why);
 	free(out);
 	return rc;
 }
@@ -234,22 +254,13 @@ int64_t reel_writer_intern(struct reel_writer *w, const char *name)
 	return (int64_t)w->nnames++;
 }
 
-static int write_chunk(struct reel_writer *w)
+/* The chunk's map up to its columns, into SB: n, seq, the process names
+ * first listed in it (or not since the previous chunk), new devices and
+ * metadata. */
+static void chunk_head(struct reel_writer *w, msgpack_sbuffer *sb)
 {
-	if (!w->header_done) {
-		int rc = write_header(w);
-		if (rc)
-			return rc;
-	}
-	if (!w->nrec && w->devs_written == w->ndevs && w->meta_written == w->meta.n &&
-	    w->meta_gen_written == w->meta_gen)
-		return 0;
-	msgpack_sbuffer sb;
 	msgpack_packer pk;
-	msgpack_sbuffer_init(&sb);
-	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-
-	/* names first listed in this chunk, or not listed since the previous one */
+	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	uint64_t cno = w->sum.chunks + 1;
 	size_t nnew = 0;
 	for (size_t i = 0; i < w->nrec; i++) {
@@ -289,36 +300,195 @@ static int write_chunk(struct reel_writer *w)
 		reel_meta_list_pack(&pk, &w->meta,
 				    w->meta_gen_written != w->meta_gen ? 0 : w->meta_written);
 	}
-	/* columns: count the packed ones first, into a second buffer */
+}
+
+/* The chunk's columns of RECS[0, N) after its head in SB ("cols": a map of
+ * the columns not all zero); CVALS and VBUF the codec's scratch. */
+static void chunk_cols(msgpack_sbuffer *sb, const struct reel_rec *recs, size_t n, int64_t *cvals,
+		       unsigned char *vbuf)
+{
 	msgpack_sbuffer cb;
-	msgpack_packer cpk;
+	msgpack_packer cpk, pk;
 	msgpack_sbuffer_init(&cb);
 	msgpack_packer_init(&cpk, &cb, msgpack_sbuffer_write);
+	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	int ncols = 0;
-	if (w->nrec) {
-		for (int c = 0; c < C__COUNT; c++) {
-			int packed;
-			reel_col_pack(&cpk, c, w->recs, w->nrec, w->cvals, w->vbuf, &packed);
-			ncols += packed;
-		}
+	for (int c = 0; n && c < C__COUNT; c++) {
+		int packed;
+		reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
+		ncols += packed;
 	}
 	reel_mp_pack_str(&pk, "cols");
 	msgpack_pack_map(&pk, (size_t)ncols);
-	msgpack_sbuffer_write(&sb, cb.data, cb.size);
+	msgpack_sbuffer_write(sb, cb.data, cb.size);
 	msgpack_sbuffer_destroy(&cb);
+}
 
-	uint64_t off = w->file_off;
-	int rc = write_frame(w, &sb);
-	msgpack_sbuffer_destroy(&sb);
-	if (rc)
-		return rc;
+/* A chunk written at OFF: its index entry; the writer's chunk done. */
+static int chunk_done(struct reel_writer *w, uint64_t off, uint32_t n, int64_t first, int64_t last)
+{
 	if (REEL_VEC_RESERVE(w->index, w->nindex, w->index_cap, 64))
 		return werr(w, REEL_E_NOMEM, "out of memory");
 	w->index[w->nindex].off = off;
-	w->index[w->nindex].n = (uint32_t)w->nrec;
-	w->index[w->nindex].first = w->nrec ? w->recs[0].queue_ns : 0;
-	w->index[w->nindex].last = w->nrec ? w->recs[w->nrec - 1].queue_ns : 0;
+	w->index[w->nindex].n = n;
+	w->index[w->nindex].first = first;
+	w->index[w->nindex].last = last;
 	w->nindex++;
+	return 0;
+}
+
+/* ---- packing and compressing on a second thread (REEL_W_THREAD) ---------- */
+/* One chunk in flight: the caller hands over its records (swapping record
+ * buffers) and the chunk's head, the thread adds the columns and
+ * compresses; the caller writes the frame when it hands over the next one,
+ * flushes or closes, so the file, its offsets and errors stay the caller's. */
+struct wthread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int running, posted, done, stop;
+	struct reel_rec *recs; /* the chunk's records (the caller fills the other buffer) */
+	size_t nrec;
+	int level;
+	uint32_t n; /* its index entry */
+	int64_t first, last;
+	msgpack_sbuffer sb;
+	void *out;
+	size_t outcap, outn;
+	const char *why;
+	int64_t *cvals;
+	unsigned char *vbuf;
+};
+
+static void *wthread_main(void *arg)
+{
+	struct wthread *t = arg;
+	pthread_mutex_lock(&t->mu);
+	for (;;) {
+		while (!t->stop && (!t->posted || t->done))
+			pthread_cond_wait(&t->cv, &t->mu);
+		if (t->stop)
+			break;
+		pthread_mutex_unlock(&t->mu);
+		chunk_cols(&t->sb, t->recs, t->nrec, t->cvals, t->vbuf);
+		t->outn = compress_frame(t->level, &t->sb, &t->out, &t->outcap, &t->why);
+		pthread_mutex_lock(&t->mu);
+		t->done = 1;
+		pthread_cond_broadcast(&t->cv);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+static int wthread_start(struct reel_writer *w)
+{
+	struct wthread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return REEL_E_NOMEM;
+	t->recs = malloc(REEL_CHUNK_MAX * sizeof(*t->recs));
+	t->cvals = malloc((size_t)REEL_CHUNK_MAX * sizeof(*t->cvals));
+	t->vbuf = malloc(REEL_COL_VBUF(REEL_CHUNK_MAX));
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	msgpack_sbuffer_init(&t->sb);
+	w->wt = t;
+	if (!t->recs || !t->cvals || !t->vbuf || pthread_create(&t->th, NULL, wthread_main, t))
+		return REEL_E_NOMEM;
+	t->running = 1;
+	return 0;
+}
+
+static void wthread_free(struct wthread *t)
+{
+	if (!t)
+		return;
+	if (t->running) {
+		pthread_mutex_lock(&t->mu);
+		t->stop = 1;
+		pthread_cond_broadcast(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		pthread_join(t->th, NULL);
+	}
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	msgpack_sbuffer_destroy(&t->sb);
+	free(t->recs);
+	free(t->cvals);
+	free(t->vbuf);
+	free(t->out);
+	free(t);
+}
+
+/* Wait for the chunk in flight, if any, and write it. */
+static int wthread_finish(struct reel_writer *w)
+{
+	struct wthread *t = w->wt;
+	if (!t || !t->posted)
+		return 0;
+	pthread_mutex_lock(&t->mu);
+	while (!t->done)
+		pthread_cond_wait(&t->cv, &t->mu);
+	t->posted = 0;
+	pthread_mutex_unlock(&t->mu);
+	if (!t->outn)
+		return werr(w, REEL_E_IO, "lz4: %s", t->why);
+	uint64_t off = w->file_off;
+	int rc = write_all(w, t->out, t->outn);
+	return rc ? rc : chunk_done(w, off, t->n, t->first, t->last);
+}
+
+/* The chunk of w->recs to the thread, its head packed here. */
+static int wthread_post(struct reel_writer *w)
+{
+	struct wthread *t = w->wt;
+	int rc = wthread_finish(w);
+	if (rc)
+		return rc;
+	msgpack_sbuffer_clear(&t->sb);
+	chunk_head(w, &t->sb);
+	struct reel_rec *x = t->recs;
+	t->recs = w->recs;
+	w->recs = x;
+	t->nrec = w->nrec;
+	t->level = w->level;
+	t->n = (uint32_t)t->nrec;
+	t->first = t->nrec ? t->recs[0].queue_ns : 0;
+	t->last = t->nrec ? t->recs[t->nrec - 1].queue_ns : 0;
+	pthread_mutex_lock(&t->mu);
+	t->posted = 1;
+	t->done = 0;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	return 0;
+}
+
+static int write_chunk(struct reel_writer *w)
+{
+	if (!w->header_done) {
+		int rc = write_header(w);
+		if (rc)
+			return rc;
+	}
+	if (!w->nrec && w->devs_written == w->ndevs && w->meta_written == w->meta.n &&
+	    w->meta_gen_written == w->meta_gen)
+		return 0;
+	if (w->wt) {
+		int rc = wthread_post(w);
+		if (rc)
+			return rc;
+	} else {
+		msgpack_sbuffer sb;
+		msgpack_sbuffer_init(&sb);
+		chunk_head(w, &sb);
+		chunk_cols(&sb, w->recs, w->nrec, w->cvals, w->vbuf);
+		uint64_t off = w->file_off;
+		int rc = write_frame(w, &sb);
+		msgpack_sbuffer_destroy(&sb);
+		if (rc ||
+		    (rc = chunk_done(w, off, (uint32_t)w->nrec, w->nrec ? w->recs[0].queue_ns : 0,
+				     w->nrec ? w->recs[w->nrec - 1].queue_ns : 0)))
+			return rc;
+	}
 	w->sum.chunks++;
 	w->nrec = 0;
 	w->devs_written = w->ndevs;
@@ -343,7 +513,8 @@ int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 	const char *lvl = getenv("IOREEL_LZ4_LEVEL");
 	if (lvl)
 		w->level = atoi(lvl);
-	if (!w->recs || !w->vbuf || !w->cvals || (path && !w->path))
+	if (!w->recs || !w->vbuf || !w->cvals || (path && !w->path) ||
+	    ((flags & REEL_W_THREAD) && wthread_start(w)))
 		goto nomem;
 	if (h) {
 		w->start_unix_ns = h->start_unix_ns;
@@ -470,7 +641,8 @@ int reel_writer_flush(struct reel_writer *w)
 {
 	if (w->failed)
 		return w->failed;
-	return write_chunk(w);
+	int rc = write_chunk(w);
+	return rc ? rc : wthread_finish(w);
 }
 
 static int write_trailer(struct reel_writer *w)
@@ -527,6 +699,7 @@ void reel_writer_destroy(struct reel_writer *w)
 {
 	if (!w)
 		return;
+	wthread_free(w->wt);
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	for (size_t i = 0; i < w->nnames; i++)
@@ -552,6 +725,8 @@ int reel_writer_close(struct reel_writer *w)
 	int rc = w->failed;
 	if (!rc && w->fd >= 0)
 		rc = write_chunk(w);
+	if (!rc && w->fd >= 0)
+		rc = wthread_finish(w);
 	if (!rc && w->fd >= 0)
 		rc = write_trailer(w);
 	if (!rc && w->own_fd && w->fd >= 0) {

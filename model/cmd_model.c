@@ -171,12 +171,14 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 		return NULL;
 	}
 	struct reel_writer *w;
-	int x = reel_writer_open(&w, NULL, o->fd, &h, 0);
+	int x = reel_writer_open(&w, NULL, o->fd, &h, REEL_W_THREAD);
 	if (x) {
 		fprintf(stderr, "ioreel model gen: cannot write %s: %s\n", out, reel_strerror(x));
 		reel_out_abort(o);
 		return NULL;
 	}
+	/* LZ4's fast mode, as replay results: 6% larger than HC, 2x less CPU */
+	reel_writer_set_level(w, 0);
 	reel_writer_meta_str(w, REEL_META_MODEL_PATH, in);
 	reel_writer_meta_int(w, REEL_META_MODEL_SEED, (int64_t)go->seed);
 	reel_writer_meta_dbl(w, REEL_META_MODEL_RATE, go->rate);

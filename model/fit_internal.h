@@ -88,9 +88,7 @@ struct fit_cols {
 struct fit_src {
 	const struct model_trace *tr; /* in memory (then r is NULL) */
 	struct reel_reader *r;
-	const struct reel_rec *recs; /* the reader's chunk, from rpos on */
-	long nrecs, rpos;
-	struct model_trace buf; /* at most FIT_CHUNK of them as columns */
+	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */

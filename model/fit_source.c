@@ -5,8 +5,10 @@
  * time span, clock quantum, devices); the sample budget shared by the
  * distributions fitted in one pass.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/fit_internal.h"
 
@@ -29,46 +31,304 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 	return (long)k;
 }
 
+/* ---- a .reel file, read ahead by a second thread ---------------------------- */
+/* The decoding (about a third of the fit's time) overlaps the passes: a
+ * thread reads batches of columns into a ring of RA_SLOTS slots while the
+ * pass works on the one before.  One thread a pass; a rewind stops it.
+ * Only when a core is to spare (load average below the cores less one, or
+ * IOREEL_FIT_READAHEAD=1; =0: never): on a busy machine the two threads
+ * wait on each other's turns and the fit is slower than on one thread,
+ * which then reads one batch at a time, as it needs it. */
+#define RA_SLOTS 4
+#define RA_CAP 16384 /* records a slot gathers, from the reader's batches */
+struct ra_slot {
+	long k; /* records; 0 the end; < 0 an error */
+	size_t cap;
+	int ic; /* issue and complete set */
+	int64_t *t, *issue, *complete;
+	uint64_t *off;
+	uint32_t *len;
+	uint8_t *op;
+	uint16_t *dev;
+};
+struct fit_ra {
+	struct reel_reader *r;
+	pthread_t th;
+	int threaded, live; /* read ahead; the pass not at its end (one thread) */
+	size_t cap;	    /* records a slot gathers */
+	int running, stop, held;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned head, tail; /* slots filled, slots given back (ever) */
+	struct ra_slot slot[RA_SLOTS];
+	struct reel_cols left; /* a batch that did not fit in the last slot */
+	long nleft;	       /* its count, or an error that came after records */
+};
+
+static int slot_room(struct ra_slot *s, size_t k)
+{
+	if (s->cap >= k)
+		return 0;
+#define G(f)                                                                                       \
+	do {                                                                                       \
+		void *p = realloc(s->f, k * sizeof(*s->f));                                        \
+		if (!p)                                                                            \
+			return REEL_E_NOMEM;                                                       \
+		s->f = p;                                                                          \
+	} while (0)
+	G(t);
+	G(issue);
+	G(complete);
+	G(off);
+	G(len);
+	G(op);
+	G(dev);
+#undef G
+	s->cap = k;
+	return 0;
+}
+
+/* Batch RC after the slot's first A records, as model_trace_push would hold
+ * them: the arrival (queue, else issue, else completion), issue (else
+ * queue) and completion or -1, unknown ops as reads, dev 0 where absent. */
+static void slot_add(struct ra_slot *s, const struct reel_cols *rc)
+{
+	size_t a = (size_t)s->k, k = rc->n;
+	unsigned ic = 0;
+	for (size_t i = 0; i < k; i++) {
+		unsigned h = rc->has[i];
+		s->t[a + i] = h & REEL_HAS_QUEUE   ? rc->queue_ns[i]
+			      : h & REEL_HAS_ISSUE ? rc->issue_ns[i]
+						   : rc->complete_ns[i];
+		s->op[a + i] = rc->op[i] < REEL_OP__COUNT ? rc->op[i] : REEL_OP_READ;
+		s->dev[a + i] = h & REEL_HAS_DEV ? rc->dev[i] : 0;
+		ic |= h;
+	}
+	memcpy(s->off + a, rc->offset, k * sizeof(*s->off));
+	memcpy(s->len + a, rc->length, k * sizeof(*s->len));
+	if ((ic & (REEL_HAS_ISSUE | REEL_HAS_COMPLETE)) && !s->ic) {
+		for (size_t i = 0; i < a; i++)
+			s->issue[i] = s->complete[i] = -1;
+		s->ic = 1;
+	}
+	if (s->ic)
+		for (size_t i = 0; i < k; i++) {
+			unsigned h = rc->has[i];
+			s->issue[a + i] = h & REEL_HAS_ISSUE   ? rc->issue_ns[i]
+					  : h & REEL_HAS_QUEUE ? rc->queue_ns[i]
+							       : -1;
+			s->complete[a + i] = h & REEL_HAS_COMPLETE ? rc->complete_ns[i] : -1;
+		}
+	s->k += (long)k;
+}
+
+/* Fill slot S with batches up to ra->cap records; its k < 0 on an error
+ * (the reader's message says what), 0 at the end. */
+static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
+{
+	s->k = 0;
+	s->ic = 0;
+	for (;;) {
+		long k = ra->nleft;
+		if (k)
+			ra->nleft = 0;
+		else
+			k = reel_read_cols(ra->r, &ra->left);
+		if (k <= 0) { /* after records, the end or the error in the next slot */
+			if (!s->k)
+				s->k = k;
+			else if (k < 0)
+				ra->nleft = k;
+			return;
+		}
+		if (s->k && (size_t)(s->k + k) > ra->cap) {
+			ra->nleft = k; /* the next slot's */
+			return;
+		}
+		if (slot_room(s, (size_t)(s->k + k) > ra->cap ? (size_t)(s->k + k) : ra->cap)) {
+			s->k = REEL_E_NOMEM;
+			return;
+		}
+		slot_add(s, &ra->left);
+	}
+}
+
+static void *ra_main(void *arg)
+{
+	struct fit_ra *ra = arg;
+	for (;;) {
+		pthread_mutex_lock(&ra->mu);
+		while (ra->head - ra->tail == RA_SLOTS && !ra->stop)
+			pthread_cond_wait(&ra->cv, &ra->mu);
+		int stop = ra->stop;
+		pthread_mutex_unlock(&ra->mu);
+		if (stop)
+			return NULL;
+		struct ra_slot *s = &ra->slot[ra->head % RA_SLOTS];
+		if (ra->nleft < 0) { /* an error after the records before it */
+			s->k = ra->nleft;
+			ra->nleft = 0;
+		} else {
+			slot_fill(ra, s);
+		}
+		pthread_mutex_lock(&ra->mu);
+		ra->head++;
+		pthread_cond_broadcast(&ra->cv);
+		pthread_mutex_unlock(&ra->mu);
+		if (s->k <= 0)
+			return NULL;
+	}
+}
+
+/* Stop the pass's thread (it may be waiting for a slot). */
+static void ra_stop(struct fit_ra *ra)
+{
+	if (!ra->running)
+		return;
+	pthread_mutex_lock(&ra->mu);
+	ra->stop = 1;
+	pthread_cond_broadcast(&ra->cv);
+	pthread_mutex_unlock(&ra->mu);
+	pthread_join(ra->th, NULL);
+	ra->running = 0;
+}
+
+/* Whether to read ahead: a core to spare, or IOREEL_FIT_READAHEAD. */
+static int ra_wanted(void)
+{
+	const char *v = getenv("IOREEL_FIT_READAHEAD");
+	if (v && *v)
+		return strcmp(v, "0") != 0;
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	double la;
+	return nc >= 2 && getloadavg(&la, 1) == 1 && la < (double)nc - 1;
+}
+
+/* From the start of the file: the reader rewound, a thread for the pass. */
+static int ra_start(struct fit_src *s)
+{
+	struct fit_ra *ra = s->ra;
+	if (!ra) {
+		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
+			return REEL_E_NOMEM;
+		ra->r = s->r;
+		ra->threaded = ra_wanted();
+		ra->cap = ra->threaded ? RA_CAP : 1; /* one thread: a batch at a time */
+		pthread_mutex_init(&ra->mu, NULL);
+		pthread_cond_init(&ra->cv, NULL);
+	}
+	ra_stop(ra);
+	int e = reel_reader_rewind(s->r);
+	if (e)
+		return e;
+	ra->head = ra->tail = 0;
+	ra->stop = ra->held = 0;
+	ra->nleft = 0;
+	ra->live = 1;
+	if (!ra->threaded)
+		return 0;
+	if (pthread_create(&ra->th, NULL, ra_main, ra))
+		return REEL_E_NOMEM;
+	ra->running = 1;
+	return 0;
+}
+
+/* One thread: the next batch into slot 0, as the reading thread would. */
+static struct ra_slot *src_fill_here(struct fit_ra *ra)
+{
+	struct ra_slot *sl = &ra->slot[0];
+	if (!ra->live) {
+		sl->k = 0;
+	} else if (ra->nleft < 0) {
+		sl->k = ra->nleft;
+		ra->nleft = 0;
+	} else {
+		slot_fill(ra, sl);
+	}
+	ra->live = sl->k > 0;
+	return sl;
+}
+
+/* The next slot of the reading thread; the previous one given back. */
+static struct ra_slot *src_wait(struct fit_ra *ra)
+{
+	if (!ra->running && !ra->held) { /* after the end (or an error) of the pass */
+		ra->slot[0].k = 0;
+		return &ra->slot[0];
+	}
+	pthread_mutex_lock(&ra->mu);
+	if (ra->held) { /* the slot of the previous call, given back */
+		ra->tail++;
+		ra->held = 0;
+		pthread_cond_broadcast(&ra->cv);
+	}
+	while (ra->head == ra->tail)
+		pthread_cond_wait(&ra->cv, &ra->mu);
+	pthread_mutex_unlock(&ra->mu);
+	struct ra_slot *sl = &ra->slot[ra->tail % RA_SLOTS];
+	if (sl->k <= 0) { /* the thread has ended: the reader is this thread's again */
+		pthread_join(ra->th, NULL);
+		ra->running = 0;
+		return sl;
+	}
+	ra->held = 1;
+	return sl;
+}
+
+static long src_next_file(struct fit_src *s, struct fit_cols *c)
+{
+	struct fit_ra *ra = s->ra;
+	if (!ra)
+		return 0;
+	struct ra_slot *sl = ra->threaded ? src_wait(ra) : src_fill_here(ra);
+	long k = sl->k;
+	if (k <= 0)
+		return k;
+	c->n = (size_t)k;
+	c->base = s->pos;
+	c->t = sl->t;
+	c->issue = sl->ic ? sl->issue : NULL;
+	c->complete = sl->ic ? sl->complete : NULL;
+	c->off = sl->off;
+	c->len = sl->len;
+	c->op = sl->op;
+	c->dev = sl->dev;
+	s->pos += (uint64_t)k;
+	return k;
+}
+
 long fit_src_next(struct fit_src *s, struct fit_cols *c)
 {
-	if (s->tr)
-		return src_next_mem(s, c);
-	if (s->rpos >= s->nrecs) {
-		s->nrecs = reel_read_chunk(s->r, &s->recs);
-		s->rpos = 0;
-		if (s->nrecs <= 0)
-			return s->nrecs;
-	}
-	struct model_trace *b = &s->buf;
-	b->n = 0;
-	while (s->rpos < s->nrecs && b->n < FIT_CHUNK) {
-		int e = model_trace_push(b, &s->recs[s->rpos++]);
-		if (e)
-			return e;
-	}
-	c->n = b->n;
-	c->base = s->pos;
-	c->t = b->t;
-	c->issue = b->issue;
-	c->complete = b->complete;
-	c->off = b->off;
-	c->len = b->len;
-	c->op = b->op;
-	c->dev = b->dev;
-	s->pos += b->n;
-	return (long)b->n;
+	return s->tr ? src_next_mem(s, c) : src_next_file(s, c);
 }
 
 int fit_src_rewind(struct fit_src *s)
 {
 	s->pos = 0;
-	if (s->tr)
-		return 0;
-	s->nrecs = s->rpos = 0;
-	return reel_reader_rewind(s->r);
+	return s->tr ? 0 : ra_start(s);
 }
 
-void fit_src_close(struct fit_src *s) { model_trace_free(&s->buf); }
+void fit_src_close(struct fit_src *s)
+{
+	struct fit_ra *ra = s->ra;
+	if (!ra)
+		return;
+	ra_stop(ra);
+	for (int i = 0; i < RA_SLOTS; i++) {
+		struct ra_slot *sl = &ra->slot[i];
+		free(sl->t);
+		free(sl->issue);
+		free(sl->complete);
+		free(sl->off);
+		free(sl->len);
+		free(sl->op);
+		free(sl->dev);
+	}
+	pthread_mutex_destroy(&ra->mu);
+	pthread_cond_destroy(&ra->cv);
+	free(ra);
+	s->ra = NULL;
+}
 
 /* ---- the first pass ------------------------------------------------------- */
 /* A device seen for the first time: its index, or -1 past MODEL_MAX_DEVS. */

@@ -21,33 +21,57 @@ echo "speed (model of the fiu trace, generated x2000; per core: CPU time of the 
 rm -f "$T/big.reel"
 
 # ---- the commands as people run them: fit and gen on gen_reel traces, wall
-# time including reading the trace and writing the output, peak RSS; 3 runs
-# each, median and range.  Sizes: MODEL_BENCH_SIZES (default 10M and 100M
-# I/O: fit streams the trace, its peak RSS should be the same at both; the
-# 100M trace takes about 1 GiB of /tmp and a few minutes to write)
+# time including reading the trace and writing the output, CPU time (user +
+# sys: the fairer figure on a shared machine), peak RSS; 3 runs each, median
+# and range.  Sizes: MODEL_BENCH_SIZES (default 10M and 100M I/O: fit
+# streams the trace, its peak RSS should be the same at both; the 100M trace
+# takes about 1 GiB of /tmp and a few minutes to write).  MODEL_BENCH_BEFORE=
+# another ioreel binary (an older build): measured too, runs interleaved
+# (before, this, before, this, ...), the anchor of this build's figures.
 echo
-echo "fit and gen on gen_reel traces (wall time incl. reading and writing; 3 runs: median [min-max])"
+echo "fit and gen on gen_reel traces (wall and CPU time incl. reading and writing; 3 runs: median [min-max])"
+echo "   targets: fit >= 5 M I/O/s, gen >= 5 M I/O/s with its output written, peak RSS of fit < 64 MiB and flat (10M vs 100M within 10%)"
 echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 G="$TOP/$BUILD/tests/bench/gen_reel"
 stats() { # values... -> "median [min-max]"
-	printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {printf "%.4g [%.4g-%.4g]", v[int((NR+1)/2)], v[1], v[NR]}'
+	printf "%s\n" "$@" | sort -g | awk '{v[NR]=$1} END {printf "%.3g [%.3g-%.3g]", v[int((NR+1)/2)], v[1], v[NR]}'
+}
+bins="this"
+[ -n "${MODEL_BENCH_BEFORE:-}" ] && bins="before this"
+declare -A fw fc fr gw gc gr
+# timed BIN N SUBCOMMAND ARGS...: appends wall and CPU M I/O/s and RSS MiB to fw/fc/fr or gw/gc/gr
+timed() {
+	local b=$1 n=$2 k=$3 exe=$IOREEL
+	shift 3
+	[ "$b" = before ] && exe=$MODEL_BENCH_BEFORE
+	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$exe" model "$@" --overwrite 2>/dev/null || return 1
+	read -r secs us ss kb <"$T/time"
+	local w c
+	w=$(echo "$n / $secs / 1000000" | bc -l) c=$(echo "$n / ($us + $ss) / 1000000" | bc -l)
+	if [ "$k" = fit ]; then
+		fw[$b]="${fw[$b]} $w" fc[$b]="${fc[$b]} $c" fr[$b]="${fr[$b]} $((kb / 1024))"
+	else
+		gw[$b]="${gw[$b]} $w" gc[$b]="${gc[$b]} $c" gr[$b]="${gr[$b]} $((kb / 1024))"
+	fi
 }
 for n in ${MODEL_BENCH_SIZES:-10000000 100000000}; do
 	"$G" "$n" "$T/big.reel" 1 >/dev/null || { echo "   gen_reel $n failed"; continue; }
-	fs="" fr="" gs="" gr=""
+	for b in $bins; do fw[$b]="" fc[$b]="" fr[$b]="" gw[$b]="" gc[$b]="" gr[$b]=""; done
 	for run in 1 2 3; do
-		/usr/bin/time -f "%e %M" -o "$T/time" "$IOREEL" model fit "$T/big.reel" -o "$T/big.json" \
-			--overwrite 2>/dev/null || { echo "   fit failed"; break; }
-		read -r secs kb <"$T/time"
-		fs="$fs $(echo "$n / $secs / 1000000" | bc -l)" fr="$fr $((kb / 1024))"
-		/usr/bin/time -f "%e %M" -o "$T/time" "$IOREEL" model gen "$T/big.json" -o "$T/gen.reel" \
-			--overwrite 2>/dev/null || { echo "   gen failed"; break; }
-		read -r secs kb <"$T/time"
-		gs="$gs $(echo "$n / $secs / 1000000" | bc -l)" gr="$gr $((kb / 1024))"
+		for b in $bins; do
+			timed "$b" "$n" fit fit "$T/big.reel" -o "$T/big.$b.json" || { echo "   fit ($b) failed"; break 2; }
+			timed "$b" "$n" gen gen "$T/big.$b.json" -o "$T/gen.reel" || { echo "   gen ($b) failed"; break 2; }
+		done
 	done
-	# shellcheck disable=SC2086
-	printf "   %4d M I/O: fit %s M I/O/s, peak RSS %s MiB; gen %s M I/O/s, peak RSS %s MiB\n" \
-		$((n / 1000000)) "$(stats $fs)" "$(stats $fr)" "$(stats $gs)" "$(stats $gr)"
+	for b in $bins; do
+		# shellcheck disable=SC2086
+		printf "   %4d M I/O %-6s fit %s M I/O/s wall, %s per CPU s, peak RSS %s MiB\n" \
+			$((n / 1000000)) "$b" "$(stats ${fw[$b]})" "$(stats ${fc[$b]})" "$(stats ${fr[$b]})"
+		# shellcheck disable=SC2086
+		printf "   %4d M I/O %-6s gen %s M I/O/s wall, %s per CPU s, peak RSS %s MiB\n" \
+			$((n / 1000000)) "$b" "$(stats ${gw[$b]})" "$(stats ${gc[$b]})" "$(stats ${gr[$b]})"
+	done
+	echo "        (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 	rm -f "$T/big.reel" "$T/gen.reel"
 done
 echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

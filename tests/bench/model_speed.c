@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 	struct reel_writer *w;
 	if (reel_writer_open(&w, argv[3], -1, &h, REEL_W_OVERWRITE))
 		return 1;
+	reel_writer_set_level(w, 0); /* as ioreel model gen */
 	int64_t t1b = cpu_ns();
 	struct reel_rec r;
 	while (model_gen_next(g, &r) == 1)

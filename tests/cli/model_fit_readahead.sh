@@ -1,0 +1,40 @@
+#!/bin/bash
+# model fit reads a .reel on one thread or, when a core is to spare, ahead on
+# a second (IOREEL_FIT_READAHEAD forces either): the same MODEL.json either
+# way, over many slots of the read-ahead ring, and the same error for a
+# corrupt chunk; a file cut short is fitted up to its last whole chunk.
+. "$TOP/tests/lib.sh"
+cd "$T"
+"$TOP/$BUILD/tests/bench/gen_reel" 300000 g.reel 5 || fail "gen_reel"
+
+test_same_model_both_ways() {
+	IOREEL_FIT_READAHEAD=0 "$IOREEL" model fit g.reel -o one.json 2>/dev/null || fail "fit, one thread"
+	IOREEL_FIT_READAHEAD=1 "$IOREEL" model fit g.reel -o two.json 2>/dev/null || fail "fit, read ahead"
+	cmp -s one.json two.json || fail "the models differ"
+	for ra in 0 1; do
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit "$TOP/traces/git.reel" -o g$ra.json \
+			2>/dev/null || fail "fit git.reel (readahead $ra)"
+	done
+	cmp -s g0.json g1.json || fail "the models of git.reel differ"
+}
+
+test_same_error_both_ways() {
+	cp g.reel bad.reel
+	size=$(stat -c %s g.reel)
+	printf '\377\377\377\377' | dd of=bad.reel bs=1 seek=$((size / 2)) conv=notrunc status=none
+	for ra in 0 1; do
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit bad.reel -o bad$ra.json 2>err$ra &&
+			fail "a corrupt chunk fitted (readahead $ra)"
+		grep -q "chunk .* at byte" err$ra || { cat err$ra; fail "message (readahead $ra)"; }
+	done
+	cmp -s err0 err1 || { cat err0 err1; fail "the errors differ"; }
+	head -c $((size / 2)) g.reel >cut.reel
+	for ra in 0 1; do
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit cut.reel -o cut$ra.json 2>/dev/null ||
+			fail "fit of a file cut short (readahead $ra)"
+	done
+	cmp -s cut0.json cut1.json || fail "the models of the file cut short differ"
+}
+
+test_same_model_both_ways
+test_same_error_both_ways
