@@ -16,7 +16,17 @@ for sig in INT TERM; do
 	"$IOREEL" replay "$T/t.reel" --target "$LOOP" --destroy-data="$(basename "$LOOP")" --qd 8 --fit wrap \
 		-o "$T/r.reel" >"$T/out" 2>&1 &
 	pid=$!
-	sleep 1
+	# signal once the device has seen 2,000 I/Os (the kernel's count, not a
+	# sleep: a sanitizer build on a loaded host takes longer than 1 s to
+	# reach time zero), at most 60 s
+	dev=$(basename "$LOOP")
+	base=$(awk '{print $1 + $5}' "/sys/block/$dev/stat")
+	for _ in $(seq 600); do
+		n=$(awk '{print $1 + $5}' "/sys/block/$dev/stat")
+		[ $((n - base)) -ge 2000 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
 	kill -$sig $pid
 	wait $pid
 	rc=$?
