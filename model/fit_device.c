@@ -130,6 +130,8 @@ struct dev_fit {
 	struct samp rdist; /* reuse distances of run starts, in I/O of the device */
 	uint64_t di;	   /* the walk's I/O of the device so far */
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
+	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
+	int run_reused;				/* the current run started with a re-use */
 	uint64_t *tc;				/* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;			/* blocks written, read */
 	int sh;					/* block = offset >> sh */
@@ -420,12 +422,15 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 	samp_add(&f->runs, n);
 	f->run_sum[f->run_reg] += (uint64_t)n;
 	f->run_cnt[f->run_reg]++;
+	f->rrun_sum += f->run_reused ? (uint64_t)n : 0;
+	f->rrun_cnt += (uint64_t)f->run_reused;
 }
 
 /* A run start's re-use: counted, its distance sampled. */
 static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
 {
 	f->starts_sampled += reuse >= 0;
+	f->run_reused = reuse > 0;
 	if (reuse > 0) {
 		f->starts_reused++;
 		samp_add(&f->rdist, (int64_t)dist);
@@ -554,6 +559,7 @@ static void device_fill(struct dev_fit *f)
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
+	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
 }
 
 int model_devs_finish(struct devs_fit *df)

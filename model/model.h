@@ -150,6 +150,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	double p_reuse;
 	struct model_dist reuse_dist;
 	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
+	/* the mean length (I/O) of the runs whose start re-uses a block (a
+	 * block re-read or re-written, seldom a file read again whole); 0:
+	 * not fitted, or like the device's runs: gen draws them as the others */
+	float reuse_run;
 	uint64_t local_limit;
 	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

@@ -719,6 +719,11 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
+	if (get(j, "reuse_run")) { /* optional: left out where like the runs' */
+		if (get_num(r, j, "reuse_run", w, 1, 1e12, &x))
+			return REEL_E_PARSE;
+		d->reuse_run = (float)x;
+	}
 	return read_regions(r, j, d, w);
 }
 

@@ -279,6 +279,9 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);
+		/* the re-using runs' mean length where it differs from the runs' */
+		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25)
+			fprintf(f, ",\n      \"reuse_run\": %.3g", d->reuse_run);
 	}
 	fprintf(f, ",\n      \"offsets\": ");
 	dist(f, &d->addr, 1);
