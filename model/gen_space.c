@@ -488,12 +488,23 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	int seq = op != REEL_OP_FLUSH &&
 		  seq_decide(g, g->phase, op, s->started && !s->run_reuse,
 			     s->started && s->run_left > 0);
+	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
+		seq = 1; /* in place of one of its op cut short below */
+		s->seq_owed[op]--;
+	}
 	uint64_t len = size_draw(g, ph, op, seq, al, s->extent);
 	/* a run's span: its I/O of the size of a run's next I/O */
 	const struct model_dist *cs = g->csize ? &g->csize[g->phase][op][1] : NULL;
 	double unit = cs && cs->nk ? cs->mean : ph->size[op].mean;
 	uint64_t off = 0;
 	if (op != REEL_OP_FLUSH) {
+		/* a fresh run stops short of touched blocks: it walks on where
+		 * the trace's fresh runs hardly ever re-use */
+		if (seq && !s->run_reuse && g->touched && dv->reuse_fitted &&
+		    dv->p_reuse < GEN_REUSE_GATE && touched(g, dv->id, s->cursor, len, 0)) {
+			seq = 0; /* a run's next I/O owed: the runs keep their share */
+			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
+		}
 		if (seq && s->cursor + len <= s->extent) {
 			off = s->cursor;
 			s->run_left -= s->run_left > 0;
