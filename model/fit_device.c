@@ -131,6 +131,7 @@ struct dev_fit {
 	uint64_t di;	   /* the walk's I/O of the device so far */
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
+	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
 	int run_reused;				/* the current run started with a re-use */
 	uint64_t *tc;				/* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;			/* blocks written, read */
@@ -427,9 +428,11 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 }
 
 /* A run start's re-use: counted, its distance sampled. */
-static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
+static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op)
 {
 	f->starts_sampled += reuse >= 0;
+	f->op_sampled[op != REEL_OP_READ] += reuse >= 0;
+	f->op_reused[op != REEL_OP_READ] += reuse > 0;
 	f->run_reused = reuse > 0;
 	if (reuse > 0) {
 		f->starts_reused++;
@@ -459,7 +462,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
-			reuse_start(f, reuse, dist);
+			reuse_start(f, reuse, dist, op);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -560,6 +563,10 @@ static void device_fill(struct dev_fit *f)
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
 	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
+	for (int k = 0; k < 2; k++)
+		d->p_reuse_op[k] = f->op_sampled[k] ? (float)((double)f->op_reused[k] /
+							      (double)f->op_sampled[k])
+						    : (float)d->p_reuse;
 }
 
 int model_devs_finish(struct devs_fit *df)

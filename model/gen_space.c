@@ -338,7 +338,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
 static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  uint64_t len, uint64_t al, double unit)
+			  int op, uint64_t len, uint64_t al, double unit)
 {
 	double u = sdraw_sp(g, &s->s_run);
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
@@ -347,7 +347,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else {
-		want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse;
+		want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse_op[op != REEL_OP_READ];
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -509,7 +509,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			off = s->cursor;
 			s->run_left -= s->run_left > 0;
 		} else {
-			off = run_start(g, dv, s, len, al, unit);
+			off = run_start(g, dv, s, op, len, al, unit);
 		}
 		s->cursor = off + len;
 		s->started = 1;

@@ -154,6 +154,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * block re-read or re-written, seldom a file read again whole); 0:
 	 * not fitted, or like the device's runs: gen draws them as the others */
 	float reuse_run;
+	/* the share of run starts re-using a block, of reads and of writes
+	 * (chromium: no read re-reads, a quarter of the write starts re-write);
+	 * p_reuse of both in models before it */
+	float p_reuse_op[2];
 	uint64_t local_limit;
 	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

@@ -675,6 +675,30 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	return read_transitions(r, t, d, ww);
 }
 
+/* reuse_run and p_reuse_rw: optional, left out where they say nothing */
+static int read_reuse_runs(struct rd *r, const struct json_object *j, struct model_devspace *d,
+			   const char *w)
+{
+	double x;
+	if (get(j, "reuse_run")) {
+		if (get_num(r, j, "reuse_run", w, 1, 1e12, &x))
+			return REEL_E_PARSE;
+		d->reuse_run = (float)x;
+	}
+	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
+	struct json_object *rw = get(j, "p_reuse_rw");
+	if (!rw)
+		return 0;
+	for (size_t k = 0; k < 2; k++) {
+		x = is_arr(rw, 2) && is_num(at(rw, k)) ? num(at(rw, k)) : NAN;
+		if (!(x >= 0 && x <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.p_reuse_rw: two shares (reads, writes)", w);
+		d->p_reuse_op[k] = (float)x;
+	}
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -719,11 +743,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
-	if (get(j, "reuse_run")) { /* optional: left out where like the runs' */
-		if (get_num(r, j, "reuse_run", w, 1, 1e12, &x))
-			return REEL_E_PARSE;
-		d->reuse_run = (float)x;
-	}
+	if (read_reuse_runs(r, j, d, w))
+		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);
 }
 
