@@ -32,6 +32,7 @@ struct strat {
 #define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4  /* local jumps drawn until one lands in the extents */
 #define GEN_SEQ_OWED 64	   /* run I/O cut short and owed, at most */
+#define GEN_PACE_PRIOR 8   /* re-using starts: the pace's prior */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -41,6 +42,7 @@ struct devstate {
 	int started;
 	int run_reuse; /* the run started with a re-use (not extended past its length) */
 	uint32_t reuse_owed; /* fresh starts that re-used: re-using starts to skip */
+	uint64_t reused;     /* starts that re-used */
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			  /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */

@@ -324,6 +324,19 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	return off;
 }
 
+/* The odds of a re-using start, times the trace's re-using starts per
+ * I/O over the generated's so far (a prior of GEN_PACE_PRIOR, at most 2):
+ * runs shorter than the trace's (a long run not drawn) bring more starts,
+ * and the re-use share of the I/O would grow with them. */
+static double reuse_pace(const struct model_devspace *dv, const struct devstate *s)
+{
+	if (!(dv->run.mean >= 1))
+		return 1;
+	double want = (double)s->hn * dv->p_reuse / dv->run.mean + GEN_PACE_PRIOR;
+	double r = want / ((double)s->reused + GEN_PACE_PRIOR);
+	return r < 2 ? r : 2;
+}
+
 /*
  * Where a new run starts.  The jump's kind (local or remote) is drawn with
  * the model's share; with a fitted re-use, so is whether the start re-uses
@@ -347,7 +360,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else {
-		want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse_op[op != REEL_OP_READ];
+		want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse_op[op != REEL_OP_READ] * reuse_pace(dv, s);
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -356,6 +369,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_wanted(g, dv, s, len, al, local, &want,
 				   unit > (double)len ? unit : (double)len, u);
 		s->reuse_owed += (uint32_t)(want && !asked);
+		s->reused += (uint64_t)want;
 	}
 	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
 	s->run_reuse = want && s->reuse_a > 0;
