@@ -132,6 +132,7 @@ struct dev_fit {
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
 	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
+	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	int run_reused;				/* the current run started with a re-use */
 	uint64_t *tc;				/* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;			/* blocks written, read */
@@ -458,6 +459,8 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
+			f->rcont += f->run_reused && reuse >= 0;
+			f->rcont_reused += f->run_reused && reuse > 0;
 		} else {
 			run_end(f, f->run);
 			f->run = 1;
@@ -563,6 +566,7 @@ static void device_fill(struct dev_fit *f)
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
 	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
+	d->reuse_cont = f->rcont ? (float)((double)f->rcont_reused / (double)f->rcont) : 1;
 	for (int k = 0; k < 2; k++)
 		d->p_reuse_op[k] = f->op_sampled[k] ? (float)((double)f->op_reused[k] /
 							      (double)f->op_sampled[k])

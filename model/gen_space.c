@@ -356,7 +356,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	double u = sdraw_sp(g, &s->s_run);
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
-	int want = 0;
+	int want = 0, asked = 0;
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else {
@@ -365,7 +365,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 			s->reuse_owed--;
 			want = 0;
 		}
-		int asked = want;
+		asked = want;
 		off = start_wanted(g, dv, s, len, al, local, &want,
 				   unit > (double)len ? unit : (double)len, u);
 		s->reuse_owed += (uint32_t)(want && !asked);
@@ -373,8 +373,15 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	}
 	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
 	s->run_reuse = want && s->reuse_a > 0;
-	if (s->run_reuse) /* a block re-used: a run of the re-using runs' length */
+	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
+		int64_t fresh = s->run_left;
 		s->run_left = run_length(dv, s, pow(u, s->reuse_a), -1);
+		/* a fresh run that found no room: the I/O it would have run on
+		 * continue later runs of its op (the runs keep their share) */
+		if (!asked && fresh > s->run_left)
+			s->seq_owed[op] = (uint32_t)fmin(GEN_SEQ_OWED, s->seq_owed[op] +
+								 (double)(fresh - s->run_left));
+	}
 	return off;
 }
 
@@ -512,10 +519,12 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	double unit = cs && cs->nk ? cs->mean : ph->size[op].mean;
 	uint64_t off = 0;
 	if (op != REEL_OP_FLUSH) {
-		/* a fresh run stops short of touched blocks: it walks on where
-		 * the trace's fresh runs hardly ever re-use */
-		if (seq && !s->run_reuse && g->touched && dv->reuse_fitted &&
-		    dv->p_reuse < GEN_REUSE_GATE && touched(g, dv->id, s->cursor, len, 0)) {
+		/* a fresh run stops short of touched blocks: the trace's fresh
+		 * runs hardly ever re-use; a re-using one too, but for the
+		 * trace's share of its next I/O that re-use (reuse_cont) */
+		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
+		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
+		    touched(g, dv->id, s->cursor, len, 0)) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}

@@ -154,6 +154,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * block re-read or re-written, seldom a file read again whole); 0:
 	 * not fitted, or like the device's runs: gen draws them as the others */
 	float reuse_run;
+	/* the share of the next I/O of those runs that re-use a block too
+	 * (fiu: 17%, a block re-read then the file read on; disksim: 79%,
+	 * rewritten); 1 in models before it */
+	float reuse_cont;
 	/* the share of run starts re-using a block, of reads and of writes
 	 * (chromium: no read re-reads, a quarter of the write starts re-write);
 	 * p_reuse of both in models before it */

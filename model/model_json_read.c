@@ -675,15 +675,22 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	return read_transitions(r, t, d, ww);
 }
 
-/* reuse_run and p_reuse_rw: optional, left out where they say nothing */
+/* reuse_run ([mean length, share of its next I/O re-using]) and p_reuse_rw:
+ * optional, left out where they say nothing */
 static int read_reuse_runs(struct rd *r, const struct json_object *j, struct model_devspace *d,
 			   const char *w)
 {
 	double x;
-	if (get(j, "reuse_run")) {
-		if (get_num(r, j, "reuse_run", w, 1, 1e12, &x))
-			return REEL_E_PARSE;
+	struct json_object *rr = get(j, "reuse_run");
+	d->reuse_cont = 1;
+	if (rr) {
+		double y = is_arr(rr, 2) && is_num(at(rr, 1)) ? num(at(rr, 1)) : NAN;
+		x = is_arr(rr, 2) && is_num(at(rr, 0)) ? num(at(rr, 0)) : NAN;
+		if (!(x >= 1 && x <= 1e12 && y >= 0 && y <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.reuse_run: [a length in I/O, a share]", w);
 		d->reuse_run = (float)x;
+		d->reuse_cont = (float)y;
 	}
 	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
 	struct json_object *rw = get(j, "p_reuse_rw");
