@@ -282,6 +282,20 @@ static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv,
 	return off;
 }
 
+/* *OFF: the offset of the I/O a reuse distance back on the device, drawn
+ * from the model's (1), or none fits (0). */
+static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			uint64_t len, uint64_t al, uint64_t *off)
+{
+	uint64_t base;
+	if (!dv->reuse_dist.nk ||
+	    !history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) ||
+	    base / al * al + len > s->extent || base / al * al == s->cursor)
+		return 0;
+	*off = base / al * al;
+	return 1;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -295,8 +309,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			     struct devstate *s, uint64_t len, uint64_t al, int local, int *want,
 			     double unit, double u)
 {
-	uint64_t off = 0, base, span = len;
+	uint64_t off = 0, span = len;
 	int64_t to = -1;
+	if (*want && !local && history_back(g, dv, s, len, al, &off))
+		return off; /* a remote re-use: at the trace's reuse distance */
 	for (int t = 0; t < GEN_TRIES; t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
 		if (!*want) /* the run as long as it would be there */
@@ -317,10 +333,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 	}
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
-	if (dv->reuse_dist.nk &&
-	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) &&
-	    base / al * al + len <= s->extent && base / al * al != s->cursor)
-		off = base / al * al;
+	history_back(g, dv, s, len, al, &off);
 	return off;
 }
 
