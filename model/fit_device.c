@@ -133,13 +133,13 @@ struct dev_fit {
 	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
 	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
-	int run_reused;				/* the current run started with a re-use */
-	uint64_t *tc;				/* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;			/* blocks written, read */
-	int sh;					/* block = offset >> sh */
-	int done;				/* nothing more to fit (no addressed I/O) */
-	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
-	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
+	int run_reused;		      /* the current run started with a re-use */
+	uint64_t *tc;		      /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;	      /* blocks written, read */
+	int sh;			      /* block = offset >> sh */
+	int done;		      /* nothing more to fit (no addressed I/O) */
+	size_t k, nr, nw, ra, wa;     /* I/O; reads, writes; of those in blocks of the other */
+	uint64_t nruns, nlocal;	      /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
@@ -568,9 +568,9 @@ static void device_fill(struct dev_fit *f)
 	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
 	d->reuse_cont = f->rcont ? (float)((double)f->rcont_reused / (double)f->rcont) : 1;
 	for (int k = 0; k < 2; k++)
-		d->p_reuse_op[k] = f->op_sampled[k] ? (float)((double)f->op_reused[k] /
-							      (double)f->op_sampled[k])
-						    : (float)d->p_reuse;
+		d->p_reuse_op[k] = f->op_sampled[k]
+				       ? (float)((double)f->op_reused[k] / (double)f->op_sampled[k])
+				       : (float)d->p_reuse;
 }
 
 int model_devs_finish(struct devs_fit *df)

@@ -40,14 +40,14 @@ struct devstate {
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
-	int run_reuse; /* the run started with a re-use (not extended past its length) */
+	int run_reuse;	     /* the run started with a re-use (not extended past its length) */
 	uint32_t reuse_owed; /* fresh starts that re-used: re-using starts to skip */
 	uint64_t reused;     /* starts that re-used */
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
-	double scale;			  /* capacity / model extent */
-	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
-	float run_a[MODEL_MAX_REGIONS];	  /* run draws U^a starting in each region */
-	float reuse_a;			  /* and of runs starting with a re-use (0: as above) */
+	double scale;			   /* capacity / model extent */
+	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
+	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
+	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	uint64_t extent;
 };
 
@@ -84,7 +84,7 @@ struct model_gen {
 	uint64_t *touched;
 };
 #define TOUCH_BITS 26
-#define TOUCH_MAX 4096 /* blocks of one I/O marked (16 MiB) */
+#define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

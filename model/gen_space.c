@@ -289,7 +289,8 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 {
 	uint64_t base;
 	if (!dv->reuse_dist.nk ||
-	    !history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) ||
+	    !history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5),
+			&base) ||
 	    base / al * al + len > s->extent || base / al * al == s->cursor)
 		return 0;
 	*off = base / al * al;
@@ -373,7 +374,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else {
-		want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse_op[op != REEL_OP_READ] * reuse_pace(dv, s);
+		want = sdraw_sp(g, &s->s_reuse) <
+		       dv->p_reuse_op[op != REEL_OP_READ] * reuse_pace(dv, s);
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -392,8 +394,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		/* a fresh run that found no room: the I/O it would have run on
 		 * continue later runs of its op (the runs keep their share) */
 		if (!asked && fresh > s->run_left)
-			s->seq_owed[op] = (uint32_t)fmin(GEN_SEQ_OWED, s->seq_owed[op] +
-								 (double)(fresh - s->run_left));
+			s->seq_owed[op] = (uint32_t)fmin(
+			    GEN_SEQ_OWED, s->seq_owed[op] + (double)(fresh - s->run_left));
 	}
 	return off;
 }
@@ -519,9 +521,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	struct devstate *s = &g->ds[d];
 	uint64_t al = dv->align ? dv->align : 1;
 	/* size: of a run's next I/O or of a run start, as the trace's */
-	int seq = op != REEL_OP_FLUSH &&
-		  seq_decide(g, g->phase, op, s->started && !s->run_reuse,
-			     s->started && s->run_left > 0);
+	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
+						    s->started && s->run_left > 0);
 	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
 		seq = 1; /* in place of one of its op cut short below */
 		s->seq_owed[op]--;

@@ -283,7 +283,8 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25)
 			fprintf(f, ",\n      \"reuse_run\": [%.3g, %.2g]", d->reuse_run,
 				d->reuse_cont);
-		if (fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) > 0.02)
+		if (fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) >
+		    0.02)
 			fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
 				d->p_reuse_op[1]);
 	}
