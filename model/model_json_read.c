@@ -675,34 +675,19 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	return read_transitions(r, t, d, ww);
 }
 
-/* reuse_run ([mean length, share of its next I/O re-using]) and p_reuse_rw:
- * optional, left out where they say nothing */
-static int read_reuse_runs(struct rd *r, const struct json_object *j, struct model_devspace *d,
-			   const char *w)
+/* The optional pair KEY of the device W, [x in [LO, HI], a share] (0: absent
+ * or read), else REEL_E_PARSE: reuse_run, p_reuse_rw. */
+static int opt_pair(struct rd *r, const struct json_object *j, const char *key, const char *w,
+		    double lo, double hi, float *out)
 {
-	double x;
-	struct json_object *rr = get(j, "reuse_run");
-	d->reuse_cont = 1;
-	if (rr) {
-		double y = is_arr(rr, 2) && is_num(at(rr, 1)) ? num(at(rr, 1)) : NAN;
-		x = is_arr(rr, 2) && is_num(at(rr, 0)) ? num(at(rr, 0)) : NAN;
-		if (!(x >= 1 && x <= 1e12 && y >= 0 && y <= 1))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.reuse_run: [a length in I/O, a share]", w);
-		d->reuse_run = (float)x;
-		d->reuse_cont = (float)y;
-	}
-	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
-	struct json_object *rw = get(j, "p_reuse_rw");
-	if (!rw)
-		return 0;
-	for (size_t k = 0; k < 2; k++) {
-		x = is_arr(rw, 2) && is_num(at(rw, k)) ? num(at(rw, k)) : NAN;
-		if (!(x >= 0 && x <= 1))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.p_reuse_rw: two shares (reads, writes)", w);
-		d->p_reuse_op[k] = (float)x;
-	}
+	struct json_object *v = get(j, key);
+	double x = v && is_arr(v, 2) && is_num(at(v, 0)) ? num(at(v, 0)) : NAN;
+	double y = v && is_arr(v, 2) && is_num(at(v, 1)) ? num(at(v, 1)) : NAN;
+	if (v && !(x >= lo && x <= hi && y >= 0 && y <= 1))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: [%g to %g, a share]", w, key,
+				 lo, hi);
+	out[0] = v ? (float)x : out[0];
+	out[1] = v ? (float)y : out[1];
 	return 0;
 }
 
@@ -750,8 +735,13 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
-	if (read_reuse_runs(r, j, d, w))
+	float rr[2] = {0, 1}; /* optional, left out where they say nothing */
+	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
+	if (opt_pair(r, j, "reuse_run", w, 1, 1e12, rr) ||
+	    opt_pair(r, j, "p_reuse_rw", w, 0, 1, d->p_reuse_op))
 		return REEL_E_PARSE;
+	d->reuse_run = rr[0];
+	d->reuse_cont = rr[1];
 	return read_regions(r, j, d, w);
 }
 
