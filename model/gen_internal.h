@@ -86,6 +86,7 @@ struct model_gen {
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
+#define TOUCH_SCAN 64	/* the same, scanning on for a fresh stretch */
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

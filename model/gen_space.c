@@ -169,16 +169,17 @@ static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
 	return x >> (64 - TOUCH_BITS);
 }
 
-/* Whether [off, off + len) touches a block touched before (TOUCH_LOOK of
- * its blocks looked at, evenly spread, when it has more); SET: mark its
- * blocks touched (the first TOUCH_MAX of them, as fit looks at them). */
-static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, int set)
+/* Whether [off, off + len) touches a block touched before (LOOK of its
+ * blocks looked at, evenly spread, when it has more); SET: mark its blocks
+ * touched (the first TOUCH_MAX of them, as fit looks at them). */
+static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look,
+		   int set)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (set && b1 - b0 >= TOUCH_MAX)
 		b1 = b0 + TOUCH_MAX - 1;
-	if (!set && b1 - b0 >= TOUCH_LOOK)
-		step = (b1 - b0) / TOUCH_LOOK + 1;
+	if (!set && b1 - b0 >= look)
+		step = (b1 - b0) / look + 1;
 	int hit = 0;
 	for (uint64_t b = b0; b <= b1; b += step) {
 		uint64_t k = touch_bit(dev, b);
@@ -322,7 +323,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 				       (double)(run_length(dv, s, u,
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
-		if (*want ? touched(g, dv->id, off, len, 0) : !touched(g, dv->id, off, span, 0))
+		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK, 0)
+			  : !touched(g, dv->id, off, span, TOUCH_LOOK, 0))
 			return off;
 	}
 	for (int t = 0; !*want && t < GEN_SCAN; t++) {
@@ -330,7 +332,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (!touched(g, dv->id, off, span, 0))
+		if (!touched(g, dv->id, off, span, TOUCH_SCAN, 0))
 			return off;
 	}
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
@@ -538,7 +540,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		 * trace's share of its next I/O that re-use (reuse_cont) */
 		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
 		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
-		    touched(g, dv->id, s->cursor, len, 0)) {
+		    touched(g, dv->id, s->cursor, len, TOUCH_LOOK, 0)) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}
@@ -552,7 +554,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		s->started = 1;
 		if (g->touched) {
 			remember(g, s, off);
-			touched(g, dv->id, off, len, 1);
+			touched(g, dv->id, off, len, 0, 1);
 		}
 	}
 	*offp = off;
