@@ -33,6 +33,7 @@ struct strat {
 #define GEN_LOCAL_TRIES 4  /* local jumps drawn until one lands in the extents */
 #define GEN_SEQ_OWED 64	   /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8   /* re-using starts: the pace's prior */
+#define GEN_FULL 32	   /* fresh starts that found no room: the band is full */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -40,9 +41,10 @@ struct devstate {
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
-	int run_reuse;	     /* the run started with a re-use (not extended past its length) */
-	uint32_t reuse_owed; /* fresh starts that re-used: re-using starts to skip */
-	uint64_t reused;     /* starts that re-used */
+	int run_reuse;	      /* the run started with a re-use (not extended past its length) */
+	uint32_t reuse_owed;  /* fresh starts that re-used: re-using starts to skip */
+	uint64_t reused;      /* starts that re-used */
+	uint32_t fresh_fails; /* fresh starts in a row that found no room */
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */

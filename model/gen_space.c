@@ -315,7 +315,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	int64_t to = -1;
 	if (*want && !local && history_back(g, dv, s, len, al, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
-	for (int t = 0; t < GEN_TRIES; t++) {
+	/* a device whose last GEN_FULL fresh starts found no room (its band
+	 * full): one draw, the full search every GEN_FULL-th start */
+	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
 		if (!*want) /* the run as long as it would be there */
 			span =
@@ -324,17 +327,22 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK, 0)
-			  : !touched(g, dv->id, off, span, TOUCH_LOOK, 0))
+			  : !touched(g, dv->id, off, span, TOUCH_LOOK, 0)) {
+			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
+		}
 	}
-	for (int t = 0; !*want && t < GEN_SCAN; t++) {
+	for (int t = 0; !*want && !full && t < GEN_SCAN; t++) {
 		uint64_t step = (span + 4095) & ~(uint64_t)4095, next = off + step;
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (!touched(g, dv->id, off, span, TOUCH_SCAN, 0))
+		if (!touched(g, dv->id, off, span, TOUCH_SCAN, 0)) {
+			s->fresh_fails = 0;
 			return off;
+		}
 	}
+	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	history_back(g, dv, s, len, al, &off);
 	return off;
