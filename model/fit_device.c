@@ -130,12 +130,16 @@ struct dev_fit {
 	struct samp rdist; /* reuse distances of run starts, in I/O of the device */
 	uint64_t di;	   /* the walk's I/O of the device so far */
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
-	uint64_t *tc;				/* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;			/* blocks written, read */
-	int sh;					/* block = offset >> sh */
-	int done;				/* nothing more to fit (no addressed I/O) */
-	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
-	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
+	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
+	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
+	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
+	int run_reused;		      /* the current run started with a re-use */
+	uint64_t *tc;		      /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;	      /* blocks written, read */
+	int sh;			      /* block = offset >> sh */
+	int done;		      /* nothing more to fit (no addressed I/O) */
+	size_t k, nr, nw, ra, wa;     /* I/O; reads, writes; of those in blocks of the other */
+	uint64_t nruns, nlocal;	      /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
@@ -420,12 +424,17 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 	samp_add(&f->runs, n);
 	f->run_sum[f->run_reg] += (uint64_t)n;
 	f->run_cnt[f->run_reg]++;
+	f->rrun_sum += f->run_reused ? (uint64_t)n : 0;
+	f->rrun_cnt += (uint64_t)f->run_reused;
 }
 
 /* A run start's re-use: counted, its distance sampled. */
-static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist)
+static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op)
 {
 	f->starts_sampled += reuse >= 0;
+	f->op_sampled[op != REEL_OP_READ] += reuse >= 0;
+	f->op_reused[op != REEL_OP_READ] += reuse > 0;
+	f->run_reused = reuse > 0;
 	if (reuse > 0) {
 		f->starts_reused++;
 		samp_add(&f->rdist, (int64_t)dist);
@@ -450,11 +459,13 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
+			f->rcont += f->run_reused && reuse >= 0;
+			f->rcont_reused += f->run_reused && reuse > 0;
 		} else {
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
-			reuse_start(f, reuse, dist);
+			reuse_start(f, reuse, dist, op);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -554,6 +565,12 @@ static void device_fill(struct dev_fit *f)
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
+	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
+	d->reuse_cont = f->rcont ? (float)((double)f->rcont_reused / (double)f->rcont) : 1;
+	for (int k = 0; k < 2; k++)
+		d->p_reuse_op[k] = f->op_sampled[k]
+				       ? (float)((double)f->op_reused[k] / (double)f->op_sampled[k])
+				       : (float)d->p_reuse;
 }
 
 int model_devs_finish(struct devs_fit *df)

@@ -31,6 +31,9 @@ struct strat {
 #define GEN_SCAN 64	   /* then stretches past the last one looked at */
 #define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4  /* local jumps drawn until one lands in the extents */
+#define GEN_SEQ_OWED 64	   /* run I/O cut short and owed, at most */
+#define GEN_PACE_PRIOR 8   /* re-using starts: the pace's prior */
+#define GEN_FULL 32	   /* fresh starts that found no room: the band is full */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -38,9 +41,15 @@ struct devstate {
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
-	double scale;			  /* capacity / model extent */
-	double rc[MODEL_MAX_REGIONS + 1]; /* offsets CDF at the region bounds */
-	float run_a[MODEL_MAX_REGIONS];	  /* run draws U^a starting in each region */
+	int run_reuse;	      /* the run started with a re-use (not extended past its length) */
+	uint32_t reuse_owed;  /* fresh starts that re-used: re-using starts to skip */
+	uint64_t reused;      /* starts that re-used */
+	uint32_t fresh_fails; /* fresh starts in a row that found no room */
+	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
+	double scale;			   /* capacity / model extent */
+	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
+	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
+	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	uint64_t extent;
 };
 
@@ -85,7 +94,9 @@ struct model_gen {
 	uint64_t *touched;
 };
 #define TOUCH_BITS 26
-#define TOUCH_MAX 4096 /* blocks of one I/O marked (16 MiB) */
+#define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
+#define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
+#define TOUCH_SCAN 64	/* the same, scanning on for a fresh stretch */
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

@@ -37,6 +37,8 @@ static void seq_dist(struct model_dist *out, const struct model_dist *d, const f
 	out->c[d->nk - 1] = 1;
 	out->nk = d->nk;
 	out->n = d->n;
+	for (uint32_t k = 0; k + 1 < d->nk; k++) /* the knots' mean: a run's I/O size */
+		out->mean += (out->c[k + 1] - out->c[k]) * (out->v[k] + out->v[k + 1]) / 2;
 	model_dist_prepare(out);
 }
 
@@ -167,16 +169,17 @@ static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
 	return x >> (64 - TOUCH_BITS);
 }
 
-/* Whether [off, off + len) touches a block touched before (64 of its
+/* Whether [off, off + len) touches a block touched before (LOOK of its
  * blocks looked at, evenly spread, when it has more); SET: mark its blocks
  * touched (the first TOUCH_MAX of them, as fit looks at them). */
-static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, int set)
+static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look,
+		   int set)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (set && b1 - b0 >= TOUCH_MAX)
 		b1 = b0 + TOUCH_MAX - 1;
-	if (!set && b1 - b0 >= 64)
-		step = (b1 - b0) / 64 + 1;
+	if (!set && b1 - b0 >= look)
+		step = (b1 - b0) / look + 1;
 	int hit = 0;
 	for (uint64_t b = b0; b <= b1; b += step) {
 		uint64_t k = touch_bit(dev, b);
@@ -280,6 +283,21 @@ static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv,
 	return off;
 }
 
+/* *OFF: the offset of the I/O a reuse distance back on the device, drawn
+ * from the model's (1), or none fits (0). */
+static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			uint64_t len, uint64_t al, uint64_t *off)
+{
+	uint64_t base;
+	if (!dv->reuse_dist.nk ||
+	    !history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5),
+			&base) ||
+	    base / al * al + len > s->extent || base / al * al == s->cursor)
+		return 0;
+	*off = base / al * al;
+	return 1;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -290,35 +308,57 @@ static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv,
  * the band would find it; a re-use not found goes back to the I/O a reuse
  * distance back on the device. */
 static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
-			     struct devstate *s, uint64_t len, uint64_t al, int local, int want,
+			     struct devstate *s, uint64_t len, uint64_t al, int local, int *want,
 			     double unit, double u)
 {
-	uint64_t off = 0, base, span = len;
+	uint64_t off = 0, span = len;
 	int64_t to = -1;
-	for (int t = 0; t < GEN_TRIES; t++) {
+	if (*want && !local && history_back(g, dv, s, len, al, &off))
+		return off; /* a remote re-use: at the trace's reuse distance */
+	/* a device whose last GEN_FULL fresh starts found no room (its band
+	 * full): one draw, the full search every GEN_FULL-th start */
+	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
-		if (!want) /* the run as long as it would be there */
+		if (!*want) /* the run as long as it would be there */
 			span =
 			    (uint64_t)(unit *
 				       (double)(run_length(dv, s, u,
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
-		if (want ? touched(g, dv->id, off, len, 0) : !touched(g, dv->id, off, span, 0))
+		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK, 0)
+			  : !touched(g, dv->id, off, span, TOUCH_LOOK, 0)) {
+			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
+		}
 	}
-	for (int t = 0; !want && t < GEN_SCAN; t++) {
+	for (int t = 0; !*want && !full && t < GEN_SCAN; t++) {
 		uint64_t step = (span + 4095) & ~(uint64_t)4095, next = off + step;
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (!touched(g, dv->id, off, span, 0))
+		if (!touched(g, dv->id, off, span, TOUCH_SCAN, 0)) {
+			s->fresh_fails = 0;
 			return off;
+		}
 	}
-	if (want && dv->reuse_dist.nk &&
-	    history_at(g, s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), &base) &&
-	    base / al * al + len <= s->extent && base / al * al != s->cursor)
-		off = base / al * al;
+	s->fresh_fails += !*want;
+	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
+	history_back(g, dv, s, len, al, &off);
 	return off;
+}
+
+/* The odds of a re-using start, times the trace's re-using starts per
+ * I/O over the generated's so far (a prior of GEN_PACE_PRIOR, at most 2):
+ * runs shorter than the trace's (a long run not drawn) bring more starts,
+ * and the re-use share of the I/O would grow with them. */
+static double reuse_pace(const struct model_devspace *dv, const struct devstate *s)
+{
+	if (!(dv->run.mean >= 1))
+		return 1;
+	double want = (double)s->hn * dv->p_reuse / dv->run.mean + GEN_PACE_PRIOR;
+	double r = want / ((double)s->reused + GEN_PACE_PRIOR);
+	return r < 2 ? r : 2;
 }
 
 /*
@@ -335,19 +375,38 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
 static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  uint64_t len, uint64_t al, double unit)
+			  int op, uint64_t len, uint64_t al, double unit)
 {
 	double u = sdraw_sp(g, &s->s_run);
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
+	int want = 0, asked = 0;
 	if (!g->touched || !dv->reuse_fitted || !s->started || dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else {
-		int want = sdraw_sp(g, &s->s_reuse) < dv->p_reuse;
-		off = start_wanted(g, dv, s, len, al, local, want,
+		want = sdraw_sp(g, &s->s_reuse) <
+		       dv->p_reuse_op[op != REEL_OP_READ] * reuse_pace(dv, s);
+		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
+			s->reuse_owed--;
+			want = 0;
+		}
+		asked = want;
+		off = start_wanted(g, dv, s, len, al, local, &want,
 				   unit > (double)len ? unit : (double)len, u);
+		s->reuse_owed += (uint32_t)(want && !asked);
+		s->reused += (uint64_t)want;
 	}
 	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
+	s->run_reuse = want && s->reuse_a > 0;
+	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
+		int64_t fresh = s->run_left;
+		s->run_left = run_length(dv, s, pow(u, s->reuse_a), -1);
+		/* a fresh run that found no room: the I/O it would have run on
+		 * continue later runs of its op (the runs keep their share) */
+		if (!asked && fresh > s->run_left)
+			s->seq_owed[op] = (uint32_t)fmin(
+			    GEN_SEQ_OWED, s->seq_owed[op] + (double)(fresh - s->run_left));
+	}
 	return off;
 }
 
@@ -380,23 +439,36 @@ static double tilt_mean(const struct model_devspace *dv, double a)
 	return s / 128;
 }
 
+/* The exponent a whose draws U^a have the mean run length MEAN (bisection
+ * over log a in [2^-20, 2^20]). */
+static float tilt_for(const struct model_devspace *dv, double mean)
+{
+	double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
+	for (int it = 0; it < 24; it++) {
+		double mid = (lo + hi) / 2;
+		if (tilt_mean(dv, exp2(mid)) > mean)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (float)exp2((lo + hi) / 2);
+}
+
 /* Per region, the exponent a whose draws U^a have the region's mean run
- * length (bisection over log a in [2^-20, 2^20]; 1 where no run starts). */
+ * length (1 where no run starts); that of the runs starting with a re-use
+ * (0: drawn as the others). */
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
+	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, dv->reuse_run) : 0;
+	/* the fresh runs' mean, from the runs' and the re-using ones': the
+	 * regions' means scaled by it over the runs' */
+	double p = dv->p_reuse, k = 1;
+	if (s->reuse_a > 0 && p < 1 && dv->run.mean > 0)
+		k = fmax(1, (dv->run.mean - p * dv->reuse_run) / (1 - p)) / dv->run.mean;
 	for (uint32_t r = 0; r < dv->nregions; r++) {
 		s->run_a[r] = 1;
-		if (!dv->run_mean_fitted || !(dv->run_mean[r] >= 1) || dv->run.nk < 2)
-			continue;
-		double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
-		for (int it = 0; it < 24; it++) {
-			double mid = (lo + hi) / 2;
-			if (tilt_mean(dv, exp2(mid)) > dv->run_mean[r])
-				lo = mid;
-			else
-				hi = mid;
-		}
-		s->run_a[r] = (float)exp2((lo + hi) / 2);
+		if (dv->run_mean_fitted && dv->run_mean[r] >= 1 && dv->run.nk >= 2)
+			s->run_a[r] = tilt_for(dv, dv->run_mean[r] * k);
 	}
 }
 
@@ -459,22 +531,38 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	struct devstate *s = &g->ds[d];
 	uint64_t al = dv->align ? dv->align : 1;
 	/* size: of a run's next I/O or of a run start, as the trace's */
-	int seq = op != REEL_OP_FLUSH &&
-		  seq_decide(g, g->phase, op, s->started, s->started && s->run_left > 0);
+	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
+						    s->started && s->run_left > 0);
+	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
+		seq = 1; /* in place of one of its op cut short below */
+		s->seq_owed[op]--;
+	}
 	uint64_t len = size_draw(g, ph, op, seq, al, s->extent);
+	/* a run's span: its I/O of the size of a run's next I/O */
+	const struct model_dist *cs = g->csize ? &g->csize[g->phase][op][1] : NULL;
+	double unit = cs && cs->nk ? cs->mean : ph->size[op].mean;
 	uint64_t off = 0;
 	if (op != REEL_OP_FLUSH) {
+		/* a fresh run stops short of touched blocks: the trace's fresh
+		 * runs hardly ever re-use; a re-using one too, but for the
+		 * trace's share of its next I/O that re-use (reuse_cont) */
+		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
+		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
+		    touched(g, dv->id, s->cursor, len, TOUCH_LOOK, 0)) {
+			seq = 0; /* a run's next I/O owed: the runs keep their share */
+			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
+		}
 		if (seq && s->cursor + len <= s->extent) {
 			off = s->cursor;
 			s->run_left -= s->run_left > 0;
 		} else {
-			off = run_start(g, dv, s, len, al, ph->size[op].mean);
+			off = run_start(g, dv, s, op, len, al, unit);
 		}
 		s->cursor = off + len;
 		s->started = 1;
 		if (g->touched) {
 			remember(g, s, off);
-			touched(g, dv->id, off, len, 1);
+			touched(g, dv->id, off, len, 0, 1);
 		}
 	}
 	*offp = off;

@@ -166,6 +166,18 @@ struct model_devspace { /* spatial behaviour of one device */
 	double p_reuse;
 	struct model_dist reuse_dist;
 	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
+	/* the mean length (I/O) of the runs whose start re-uses a block (a
+	 * block re-read or re-written, seldom a file read again whole); 0:
+	 * not fitted, or like the device's runs: gen draws them as the others */
+	float reuse_run;
+	/* the share of the next I/O of those runs that re-use a block too
+	 * (fiu: 17%, a block re-read then the file read on; disksim: 79%,
+	 * rewritten); 1 in models before it */
+	float reuse_cont;
+	/* the share of run starts re-using a block, of reads and of writes
+	 * (chromium: no read re-reads, a quarter of the write starts re-write);
+	 * p_reuse of both in models before it */
+	float p_reuse_op[2];
 	uint64_t local_limit;
 	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

@@ -717,6 +717,22 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	return read_transitions(r, t, d, ww);
 }
 
+/* The optional pair KEY of the device W, [x in [LO, HI], a share] (0: absent
+ * or read), else REEL_E_PARSE: reuse_run, p_reuse_rw. */
+static int opt_pair(struct rd *r, const struct json_object *j, const char *key, const char *w,
+		    double lo, double hi, float *out)
+{
+	struct json_object *v = get(j, key);
+	double x = v && is_arr(v, 2) && is_num(at(v, 0)) ? num(at(v, 0)) : NAN;
+	double y = v && is_arr(v, 2) && is_num(at(v, 1)) ? num(at(v, 1)) : NAN;
+	if (v && !(x >= lo && x <= hi && y >= 0 && y <= 1))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: [%g to %g, a share]", w, key,
+				 lo, hi);
+	out[0] = v ? (float)x : out[0];
+	out[1] = v ? (float)y : out[1];
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -769,6 +785,13 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
+	float rr[2] = {0, 1}; /* optional, left out where they say nothing */
+	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
+	if (opt_pair(r, j, "reuse_run", w, 1, 1e12, rr) ||
+	    opt_pair(r, j, "p_reuse_rw", w, 0, 1, d->p_reuse_op))
+		return REEL_E_PARSE;
+	d->reuse_run = rr[0];
+	d->reuse_cont = rr[1];
 	return read_regions(r, j, d, w);
 }
 

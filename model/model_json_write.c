@@ -314,6 +314,14 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);
+		/* the re-using runs' mean length where it differs from the runs' */
+		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25)
+			fprintf(f, ",\n      \"reuse_run\": [%.3g, %.2g]", d->reuse_run,
+				d->reuse_cont);
+		if (fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) >
+		    0.02)
+			fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
+				d->p_reuse_op[1]);
 	}
 	fprintf(f, ",\n      \"offsets\": ");
 	dist(f, &d->addr, 1);
