@@ -236,7 +236,14 @@ static void fidelity_checks(struct model_cmp *c, const struct model_fid *fa,
 	add_ratio(c, "locality", fa->locality, fb->locality, 0.2);
 	add_share(c, "reuse", fa->reuse, fb->reuse, 0.25);
 	add_share(c, "read_after_write", fa->raw, fb->raw, 0.25);
-	add_ks(c, "ks_reuse_distance", fa->rdist, fa->nrdist, fb->rdist, fb->nrdist, 0.1);
+	/* reuse distances exist only where there is re-use: a trace without
+	 * any (git) has no distribution to compare a few generated re-uses
+	 * with (the KS would read 1); the re-use share above judges those */
+	if (fa->nrdist && fb->nrdist)
+		add_ks(c, "ks_reuse_distance", fa->rdist, fa->nrdist, fb->rdist, fb->nrdist, 0.1);
+	else
+		add(c, "ks_reuse_distance", (double)fa->nrdist, (double)fb->nrdist, NAN, "<= 0.1",
+		    -1);
 	add_ratio(c, "working_set_read", (double)fa->ws_read, (double)fb->ws_read, 0.15);
 	add_ratio(c, "working_set_write", (double)fa->ws_write, (double)fb->ws_write, 0.15);
 	add_ks(c, "ks_size_sequential", fa->size_seq, fa->nseq, fb->size_seq, fb->nseq, 0.05);
