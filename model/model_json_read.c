@@ -144,7 +144,8 @@ static struct json_object *parse(struct rd *r, const char *text, size_t len)
 		return root;
 	json_object_put(root);
 	line_col(text, end < len ? end : len, &line, &col);
-	reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line, col,
+	reel_errf(r->err, r->len, REEL_E_PARSE,
+		  "not a MODEL.json: bad JSON at line %zu col %zu: %s", line, col,
 		  root			       ? "trailing characters after the JSON value"
 		  : e == json_tokener_continue ? "unexpected end of input"
 					       : json_tokener_error_desc(e));
@@ -960,6 +961,19 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	char path[256] = "";
 	if (errlen)
 		err[0] = 0;
+	if (len >= 4 && !memcmp(text, "\x04\x22\x4d\x18", 4))
+		return reel_errf(err, errlen, REEL_E_PARSE,
+				 "a .reel trace, not a MODEL.json ('ioreel model fit TRACE.reel "
+				 "-o MODEL.json' makes a model of it)");
+	size_t k = 0;
+	while (k < len && strchr(" \t\r\n", text[k]) && text[k])
+		k++;
+	if (k == len || text[k] != '{')
+		return reel_errf(
+		    err, errlen, REEL_E_PARSE,
+		    "not a MODEL.json (%s; 'ioreel model fit TRACE.reel -o MODEL.json' "
+		    "makes one)",
+		    k == len ? "empty" : "it does not start with a JSON object");
 	struct json_object *root = parse(&r, text, len);
 	if (!root)
 		return REEL_E_PARSE;
