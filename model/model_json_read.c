@@ -961,19 +961,16 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	char path[256] = "";
 	if (errlen)
 		err[0] = 0;
-	if (len >= 4 && !memcmp(text, "\x04\x22\x4d\x18", 4))
-		return reel_errf(err, errlen, REEL_E_PARSE,
-				 "a .reel trace, not a MODEL.json ('ioreel model fit TRACE.reel "
-				 "-o MODEL.json' makes a model of it)");
-	size_t k = 0;
-	while (k < len && strchr(" \t\r\n", text[k]) && text[k])
+	size_t k = 0, reel = len >= 4 && !memcmp(text, "\x04\x22\x4d\x18", 4);
+	while (k < len && text[k] && strchr(" \t\r\n", text[k]))
 		k++;
-	if (k == len || text[k] != '{')
-		return reel_errf(
-		    err, errlen, REEL_E_PARSE,
-		    "not a MODEL.json (%s; 'ioreel model fit TRACE.reel -o MODEL.json' "
-		    "makes one)",
-		    k == len ? "empty" : "it does not start with a JSON object");
+	if (reel || k == len || text[k] != '{') /* 'ioreel model gen TRACE.reel' */
+		return reel_errf(err, errlen, REEL_E_PARSE,
+				 "not a MODEL.json (%s; 'ioreel model fit TRACE.reel -o "
+				 "MODEL.json' makes one)",
+				 reel	    ? "a .reel trace"
+				 : k == len ? "empty"
+					    : "no JSON object");
 	struct json_object *root = parse(&r, text, len);
 	if (!root)
 		return REEL_E_PARSE;

@@ -64,7 +64,7 @@ test_inputs_named() {
 	expect_err 1 "a.reel is already a .reel file" "$IOREEL" import a.reel -o x.reel
 	expect_err 1 "empty.reel is empty" "$IOREEL" import empty.reel -o x.reel
 	expect_err 1 "m.csv: not a MODEL.json" "$IOREEL" model gen m.csv -o x.reel
-	expect_err 1 "a.reel: a .reel trace, not a MODEL.json" "$IOREEL" model gen a.reel -o x.reel
+	expect_err 1 "a.reel: not a MODEL.json \\(a .reel trace" "$IOREEL" model gen a.reel -o x.reel
 	[ ! -e x.reel ] || fail "an output was left by a refused input"
 	expect_err 2 "name the .reel file to read" "$IOREEL" info
 	expect_err 2 "exactly one .reel file \(2 given\)" "$IOREEL" dump a.reel b.reel
