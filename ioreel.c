@@ -23,18 +23,17 @@ static const struct command {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-    {"capture", cmd_capture,
-     "[-d DEV]... [-o OUT.reel] [--duration S] [--drop-caches] [-- CMD ...]"},
+    {"capture", cmd_capture, "-o OUT.reel [-d DEV]... [--duration S] [--drop-caches] [-- CMD ...]"},
     {"import", cmd_import, "[--from FMT] IN... -o OUT.reel"},
     {"export", cmd_export, "--to fio|csv|blkparse IN.reel -o OUT"},
     {"info", cmd_info, "[--json] [--salvage] FILE.reel"},
-    {"dump", cmd_dump, "FILE.reel"},
+    {"dump", cmd_dump, "[--salvage] FILE.reel"},
     {"replay", cmd_replay, "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [--json FILE] ..."},
     {"model", cmd_model, "fit|gen|compare ..."},
     {"plot", cmd_plot, "RESULT.reel... -o DIR"},
     {"compare", cmd_compare, "RESULT.reel... [-o DIR]"},
     {"suite", cmd_suite, "[PLAN] --drive NAME=PATH... -o DIR"},
-    {"demo", cmd_demo, "(the embedded default main job)"},
+    {"demo", cmd_demo, "[-o DIR]   (replay a bundled trace on scratch files, compare)"},
 };
 
 static void usage(FILE *f)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -84,8 +85,9 @@ static int parse_args(struct capture_cli *o, int argc, char **argv)
 		     "recorded in DEV's sector space"),
 	    OPT_STR('o', "output", "FILE", &o->out, "the .reel file to write (required)"),
 	    OPT_FLAG(0, "overwrite", &o->overwrite,
-		     "replace FILE if it exists (a regular file only;\n"
-		     "it stays as it was until the capture ends)"),
+		     "replace FILE if it exists (a regular file only; it stays\n"
+		     "as it was until the capture ends).  Always needed: a\n"
+		     "capture cannot be re-made, so none is replaced without it"),
 	    OPT_DBL('t', "duration", "S", &o->duration, CAPTURE_DURATION_MIN_S,
 		    CAPTURE_DURATION_MAX_S,
 		    "stop after S seconds (decimals allowed; up to 30 days)"),
@@ -166,6 +168,34 @@ pid_t capture_spawn(char **cmd, char *const *env, const char *who, int *gate)
 	close(p[0]);
 	*gate = p[1];
 	return pid;
+}
+
+/* 0 when execvp() would find CMD, else the errno it would fail with:
+ * checked before the output is opened, so a mistyped command exits 127
+ * (as a shell does) leaving no trace file behind. */
+static int cmd_findable(const char *cmd)
+{
+	struct stat st;
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st) < 0)
+			return errno;
+		return S_ISDIR(st.st_mode) ? EISDIR : access(cmd, X_OK) < 0 ? errno : 0;
+	}
+	const char *path = getenv("PATH");
+	char dir[4096];
+	int e = ENOENT;
+	for (const char *p = path && *path ? path : "/bin:/usr/bin"; p;) {
+		const char *c = strchr(p, ':');
+		int n = c ? (int)(c - p) : (int)strlen(p);
+		snprintf(dir, sizeof(dir), "%.*s%s%s", n, p, n ? "/" : "", cmd);
+		if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			if (access(dir, X_OK) == 0)
+				return 0;
+			e = EACCES;
+		}
+		p = c ? c + 1 : NULL;
+	}
+	return e;
 }
 
 static void join_cmd(char *buf, size_t len, int argc, char **argv)
@@ -594,6 +624,13 @@ int cmd_capture(int argc, char **argv)
 	int rc = parse_args(&s.o, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	int e = s.o.cmd && s.o.cmd[0] ? cmd_findable(s.o.cmd[0]) : 0;
+	if (e) {
+		fprintf(stderr,
+			"ioreel capture: cannot run %s: %s; nothing captured, no %s written\n",
+			s.o.cmd[0], strerror(e), s.o.out);
+		return 127;
+	}
 
 	if (open_file(&s) < 0)
 		return 1;

@@ -36,6 +36,11 @@ int cmd_dump(int argc, char **argv)
 	if (first < 0)
 		return reel_opt_exit(first);
 	if (first != argc - 1) {
+		if (first >= argc)
+			fprintf(stderr, "ioreel dump: name the .reel file to read\n");
+		else
+			fprintf(stderr, "ioreel dump: give exactly one .reel file (%d given)\n",
+				argc - first);
 		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}

@@ -18,7 +18,9 @@ int cmd_export(int argc, char **argv)
 	const struct reel_opt opts[] = {
 	    OPT_STR('t', "to", "FMT", &to, "fio, csv or blkparse (--to list describes them)"),
 	    OPT_STR('o', "output", "FILE", &out, "where to write ('-' for stdout)"),
-	    OPT_FLAG(0, "overwrite", &overwrite, "replace OUT if it exists"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "replace OUT if it exists.  Always needed: a text export\n"
+		     "carries no mark of ioreel, so none is replaced without it"),
 	    OPT_END,
 	};
 	const struct reel_cmd_doc doc = {

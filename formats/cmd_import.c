@@ -195,9 +195,9 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 	if (!o->quiet) {
 		fprintf(
 		    stderr,
-		    "ioreel import: %llu records from %zu file%s (%llu lines, %.1f MB) in %.2f s",
-		    (unsigned long long)st.records, nin, nin == 1 ? "" : "s",
-		    (unsigned long long)st.lines, st.bytes_in / 1e6, secs);
+		    "ioreel import: %llu record%s from %zu file%s (%llu lines, %.1f MB) in %.2f s",
+		    (unsigned long long)st.records, st.records == 1 ? "" : "s", nin,
+		    nin == 1 ? "" : "s", (unsigned long long)st.lines, st.bytes_in / 1e6, secs);
 		if (secs > 0 && st.bytes_in)
 			fprintf(stderr, ", %.1f MB/s", st.bytes_in / 1e6 / secs);
 		fprintf(stderr, "; %llu bad line%s skipped\n", (unsigned long long)st.bad,
@@ -216,6 +216,18 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 }
 
 /* The importer --from names, or the one that recognises the first input. */
+/* 1 when path starts with an LZ4 frame, as every .reel does. */
+static int is_reel(const char *path)
+{
+	unsigned char b[4];
+	FILE *f = fopen(path, "rb");
+	int yes = f && fread(b, 1, 4, f) == 4 && b[0] == 0x04 && b[1] == 0x22 && b[2] == 0x4d &&
+		  b[3] == 0x18;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
 static const struct reel_importer *choose_importer(const struct import_opts *o, char **in,
 						   int *status)
 {
@@ -237,6 +249,11 @@ static const struct reel_importer *choose_importer(const struct import_opts *o, 
 	}
 	*status = 1;
 	struct stat sb;
+	if (!stat(in[0], &sb) && S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "ioreel import: %s is a folder: name the trace files in it\n",
+			in[0]);
+		return NULL;
+	}
 	if (!stat(in[0], &sb) && !S_ISREG(sb.st_mode)) {
 		fprintf(stderr,
 			"ioreel import: %s is not a regular file: the format is detected "
@@ -257,6 +274,20 @@ static const struct reel_importer *choose_importer(const struct import_opts *o, 
 		return NULL;
 	}
 	imp = reel_importer_detect(probe);
+	if (!imp && !stat(probe, &sb) && sb.st_size == 0) {
+		fprintf(stderr,
+			"ioreel import: %s is empty (0 bytes): nothing to import "
+			"(--from FMT --allow-empty writes an empty trace)\n",
+			in[0]);
+		return NULL;
+	}
+	if (!imp && is_reel(probe)) {
+		fprintf(stderr,
+			"ioreel import: %s is already a .reel file: nothing to import "
+			"('ioreel info' describes it)\n",
+			in[0]);
+		return NULL;
+	}
 	if (!imp) {
 		fprintf(stderr,
 			"ioreel import: cannot tell the format of %s; name it with "
@@ -290,8 +321,9 @@ int cmd_import(int argc, char **argv)
 	    OPT_CHOICE(0, "time-unit", "U", &unit, time_units,
 		       "DiskSim time unit: ns, us, ms (default) or s"),
 	    OPT_FLAG(0, "overwrite", &o.overwrite,
-		     "replace OUT.reel if it exists (an earlier import's output is replaced "
-		     "without it)"),
+		     "replace OUT.reel if it exists; not needed for a .reel an earlier\n"
+		     "import wrote (the one rule: only ioreel's own output of this\n"
+		     "kind is replaced without --overwrite)"),
 	    OPT_FLAG(0, "allow-empty", &o.allow_empty,
 		     "write an empty trace when the input holds no records (else exit 1)"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no progress or summary on stderr"),

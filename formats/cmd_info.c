@@ -276,6 +276,11 @@ int cmd_info(int argc, char **argv)
 	if (first < 0)
 		return reel_opt_exit(first);
 	if (first != argc - 1) {
+		if (first >= argc)
+			fprintf(stderr, "ioreel info: name the .reel file to read\n");
+		else
+			fprintf(stderr, "ioreel info: give exactly one .reel file (%d given)\n",
+				argc - first);
 		reel_opt_usage(stderr, &doc, opts);
 		return 2;
 	}

@@ -53,13 +53,37 @@ static void opt_label(const struct reel_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "-%c", o->short_name);
 }
 
+/* A bound as the user would type it: sizes with the largest exact suffix
+ * (2^60 is "1048576T", not 1.15292150460685e+18), whole numbers in full. */
+static const char *bound(const struct reel_opt *o, double v, char *buf, size_t len)
+{
+	static const char suf[] = "TGMk";
+	if (o->kind == REEL_OPT_SIZE && v >= 1024 && v < 1.8e19) {
+		uint64_t u = (uint64_t)v;
+		for (int k = 0; k < 4; k++) {
+			uint64_t unit = 1ull << (10 * (4 - k));
+			if (u % unit == 0) {
+				snprintf(buf, len, "%llu%c", (unsigned long long)(u / unit),
+					 suf[k]);
+				return buf;
+			}
+		}
+	}
+	if (o->kind != REEL_OPT_DBL && fabs(v) < 1e19)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.15g", v);
+	return buf;
+}
+
 static int range_error(const struct reel_opt *o, const char *arg, const char *why, char *err,
 		       size_t errlen)
 {
-	char lab[64];
+	char lab[64], lo[32], hi[32];
 	opt_label(o, lab, sizeof(lab));
-	return reel_errf(err, errlen, REEL_E_ARG, "%s '%s': %s; give %s from %.15g to %.15g", lab,
-			 arg, why, kind_word(o), o->min, o->max);
+	return reel_errf(err, errlen, REEL_E_ARG, "%s '%s': %s; give %s from %s to %s", lab, arg,
+			 why, kind_word(o), bound(o, o->min, lo, sizeof(lo)),
+			 bound(o, o->max, hi, sizeof(hi)));
 }
 
 /* Numbers: the whole argument must be one finite number within [min, max]. */

@@ -3,7 +3,9 @@
  * goes through here.  Regular files only (or "-" for stdout): never a
  * device, FIFO, socket or symbolic link; never the same file as an input;
  * an existing file is replaced only with --overwrite or when it is
- * recognisably ioreel's own output of the same kind.  The data goes to a
+ * recognisably ioreel's own output of the same kind (the caller's ours():
+ * commands whose output cannot be re-made or carries no mark - capture,
+ * export - pass none, so anything existing needs --overwrite).  The data goes to a
  * temporary name in the same folder, created with O_EXCL | O_NOFOLLOW, and
  * is renamed into place only when complete: a failure or a signal never
  * leaves a half file under the final name and never deletes what was there.
@@ -108,11 +110,16 @@ static int check_existing(struct reel_out *o, unsigned flags, reel_out_ours_fn o
 		return rc;
 	if (flags & REEL_OUT_OVERWRITE)
 		return 0;
-	if (ours && o->dirfd == AT_FDCWD && ours(o->path) == 1)
+	if (!ours)
+		return reel_errf(err, errlen, REEL_E_EXISTS,
+				 "%s exists: pass --overwrite to replace it, or name another file",
+				 o->path);
+	if (o->dirfd == AT_FDCWD && ours(o->path) == 1)
 		return 0;
 	return reel_errf(err, errlen, REEL_E_EXISTS,
-			 "%s exists and is not an ioreel output of this kind; pass --overwrite "
-			 "to replace it, or name another file",
+			 "%s exists and was not written by this ioreel command (only its own "
+			 "earlier output is replaced without asking): pass --overwrite to replace "
+			 "it, or name another file",
 			 o->path);
 }
 

@@ -544,6 +544,11 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->fd = !strcmp(path, "-") ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
 		return rerr(r, REEL_E_IO, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode))
+		return rerr(r, REEL_E_NOTREEL, "is a folder, not a .reel file; name a file in it");
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		return rerr(r, REEL_E_NOTREEL, "empty file (0 bytes), not a .reel file");
 	load_trailer(r);
 	/* header frame */
 	uint64_t cs;
@@ -669,7 +674,8 @@ static int next_chunk(struct reel_reader *r)
 				r->done = 1;
 				return rerr(r, REEL_E_CORRUPT,
 					    "frame at byte %llu claims %u bytes; "
-					    "'ioreel info --salvage' reads past it",
+					    "'ioreel info --salvage' or 'ioreel dump --salvage' "
+					    "reads past it",
 					    (unsigned long long)at, len);
 			}
 			if (avail(r, (size_t)len + 8) < (size_t)len + 8) {
@@ -733,8 +739,8 @@ static int next_chunk(struct reel_reader *r)
 		}
 		r->done = 1;
 		return rerr(r, rc,
-			    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' reads "
-			    "the chunks around it",
+			    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' or "
+			    "'ioreel dump --salvage' reads the chunks around it",
 			    (unsigned long long)chunk, (unsigned long long)at, why);
 	}
 }
@@ -758,8 +764,8 @@ static int fill(struct reel_reader *r, int cols)
 			}
 			r->done = 1;
 			return rerr(r, rc,
-				    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' "
-				    "reads the chunks around it",
+				    "chunk %llu at byte %llu: %s; 'ioreel info --salvage' or "
+				    "'ioreel dump --salvage' reads the chunks around it",
 				    (unsigned long long)r->cur_chunk, (unsigned long long)r->cur_at,
 				    why);
 		}

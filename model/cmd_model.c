@@ -86,7 +86,9 @@ static int cmd_fit(int argc, char **argv)
 	    OPT_STR('o', "output", "FILE", &out,
 		    "where to write the model ('-' for standard output)"),
 	    OPT_FLAG(0, "overwrite", &overwrite,
-		     "replace FILE if it exists and is not a MODEL.json"),
+		     "replace FILE if it exists; not needed for a MODEL.json\n"
+		     "ioreel wrote (only ioreel's own output of this kind is\n"
+		     "replaced without --overwrite)"),
 	    OPT_FLAG(0, "naive", &fo.naive,
 		     "the naive model instead: Poisson arrivals, uniform\n"
 		     "addresses, mean sizes (a baseline for fidelity)"),
@@ -246,7 +248,10 @@ static int cmd_gen(int argc, char **argv)
 	    OPT_U64(0, "seed", "N", &go.seed, 0, 9223372036854775807.0,
 		    "random seed, 0 to 2^63-1 (default 1)"),
 	    OPT_U64(0, "count", "N", &go.max_records, 1, 1e12, "stop after N I/O (1 to 1e12)"),
-	    OPT_FLAG(0, "overwrite", &overwrite, "replace OUT.reel if it exists"),
+	    OPT_FLAG(0, "overwrite", &overwrite,
+		     "replace OUT.reel if it exists; not needed for a .reel an\n"
+		     "earlier model gen wrote (only ioreel's own output of this\n"
+		     "kind is replaced without --overwrite)"),
 	    OPT_END,
 	};
 	int i = reel_opt_parse(&gen_doc, opts, argc, argv);

@@ -144,7 +144,8 @@ static struct json_object *parse(struct rd *r, const char *text, size_t len)
 		return root;
 	json_object_put(root);
 	line_col(text, end < len ? end : len, &line, &col);
-	reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line, col,
+	reel_errf(r->err, r->len, REEL_E_PARSE,
+		  "not a MODEL.json: bad JSON at line %zu col %zu: %s", line, col,
 		  root			       ? "trailing characters after the JSON value"
 		  : e == json_tokener_continue ? "unexpected end of input"
 					       : json_tokener_error_desc(e));
@@ -983,6 +984,16 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	char path[256] = "";
 	if (errlen)
 		err[0] = 0;
+	size_t k = 0, reel = len >= 4 && !memcmp(text, "\x04\x22\x4d\x18", 4);
+	while (k < len && text[k] && strchr(" \t\r\n", text[k]))
+		k++;
+	if (reel || k == len || text[k] != '{') /* 'ioreel model gen TRACE.reel' */
+		return reel_errf(err, errlen, REEL_E_PARSE,
+				 "not a MODEL.json (%s; 'ioreel model fit TRACE.reel -o "
+				 "MODEL.json' makes one)",
+				 reel	    ? "a .reel trace"
+				 : k == len ? "empty"
+					    : "no JSON object");
 	struct json_object *root = parse(&r, text, len);
 	if (!root)
 		return REEL_E_PARSE;

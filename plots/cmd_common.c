@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plots/plots.h"
 
@@ -55,6 +56,21 @@ int plots_label_opt(const char *arg, void *dest, char *err, size_t errlen)
 	return 0;
 }
 
+/* FILE=NAME whose FILE was not given: an error, not a label, when the part
+ * before '=' looks like a file (a .reel, a path, or something existing);
+ * "qd=32" stays a label. */
+static int names_a_file(const char *a, size_t len)
+{
+	char f[4096];
+	struct stat st;
+	if (!len || len >= sizeof(f))
+		return 0;
+	memcpy(f, a, len);
+	f[len] = 0;
+	return memchr(a, '/', len) || (len > 5 && !strcmp(f + len - 5, ".reel")) ||
+	       stat(f, &st) == 0;
+}
+
 int plots_labels_resolve(const struct plots_label_args *la, char *const *paths, size_t n,
 			 const char **out, char *err, size_t errlen)
 {
@@ -71,6 +87,12 @@ int plots_labels_resolve(const struct plots_label_args *la, char *const *paths, 
 			out[i] = eq + 1;
 			continue;
 		}
+		if (eq && names_a_file(a, (size_t)(eq - a)))
+			return reel_errf(
+			    err, errlen, REEL_E_ARG,
+			    "--label '%s': %.*s is not one of the result files given "
+			    "(FILE=NAME names a file exactly as given on the command line)",
+			    a, (int)(eq - a), a);
 		while (next < n && out[next])
 			next++;
 		if (next >= n)

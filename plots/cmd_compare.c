@@ -4,16 +4,18 @@
  * mean, spread, CI and verdicts; with -o, report.md and a self-contained
  * report.html with the tables and every plot.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plots/plots.h"
 
 static const struct reel_cmd_doc doc = {
     .name = "compare",
-    .usage = "RESULT.reel... [-o DIR [--overwrite]] [--json [-]] [--label NAME]... "
+    .usage = "RESULT.reel... [-o DIR [--overwrite]] [--json [-|FILE]] [--label NAME]... "
 	     "[--interval MS]",
     .about = "Compare replay results: a table with one row per run (label, MB/s and IOPS\n"
 	     "per op, p50/p99/p99.9 latency, % of the best run's MB/s, flags).  Runs of one\n"
@@ -32,8 +34,16 @@ static const struct reel_cmd_doc doc = {
 	      "  ioreel compare --json - r1.reel r2.reel > cmp.json   (the table on stderr)\n",
 };
 
-/* "--json -" and "--json=-" mean --json (stdout); "-" is never a run file. */
-static int strip_json_dash(int argc, char **argv)
+/* 1 when NAME ends in ".json": after --json, the file to write. */
+static int is_json_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 5 && !strcmp(name + n - 5, ".json");
+}
+
+/* "--json -" and "--json=-" mean --json (stdout); "-" is never a run file.
+ * "--json=FILE" and "--json FILE.json" write the JSON to FILE (*path). */
+static int strip_json_dash(int argc, char **argv, const char **path)
 {
 	int o = 1;
 	for (int i = 1; i < argc; i++) {
@@ -42,17 +52,52 @@ static int strip_json_dash(int argc, char **argv)
 				argv[o++] = argv[i++];
 			break;
 		}
-		if (!strcmp(argv[i], "--json=-")) {
+		if (!strncmp(argv[i], "--json=", 7)) {
+			if (strcmp(argv[i] + 7, "-"))
+				*path = argv[i] + 7;
 			argv[o++] = (char *)"--json";
 			continue;
 		}
 		argv[o++] = argv[i];
 		if ((!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) && i + 1 < argc &&
-		    !strcmp(argv[i + 1], "-"))
+		    (!strcmp(argv[i + 1], "-") || is_json_name(argv[i + 1]))) {
+			if (strcmp(argv[i + 1], "-"))
+				*path = argv[i + 1];
 			i++;
+		}
 	}
 	argv[o] = NULL;
 	return o;
+}
+
+/* A JSON file an earlier compare wrote: replaced without --overwrite. */
+static int json_is_ours(const char *path)
+{
+	static const char mark[] = "{\n  \"runs\": [";
+	char buf[sizeof(mark)] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[k] = 0;
+	return !strcmp(buf, mark);
+}
+
+/* --json FILE: the JSON through the output policy, the table on stdout. */
+static int json_file(struct plots_run **runs, size_t n, const char *path, int overwrite,
+		     char *const *in, size_t nin)
+{
+	struct reel_out o;
+	char err[1024];
+	if (reel_out_open(&o, AT_FDCWD, path, overwrite ? REEL_OUT_OVERWRITE : 0, json_is_ours,
+			  (const char *const *)in, nin, err, sizeof(err)) == 0) {
+		plots_compare_json(o.f, runs, n);
+		if (reel_out_commit(&o, err, sizeof(err)) == 0)
+			return 0;
+	}
+	fprintf(stderr, "ioreel compare: --json %s\n", err);
+	return 1;
 }
 
 static int report(struct plots_run **runs, size_t n, const char *dir, int fd, int json)
@@ -92,10 +137,14 @@ int cmd_compare(int argc, char **argv)
 		    "An existing DIR must be empty or one ioreel wrote"),
 	    OPT_FLAG(0, "overwrite", &overwrite,
 		     "write into an existing folder that is not ioreel's,\n"
-		     "replacing files of the same names"),
+		     "replacing files of the same names (not needed for a\n"
+		     "folder ioreel plot, compare or demo wrote); also an\n"
+		     "existing --json FILE (not needed for one compare wrote)"),
 	    OPT_FLAG('j', "json", &json,
 		     "print the comparison as JSON (--json or --json -): stdout\n"
-		     "holds only the JSON, the table goes to stderr"),
+		     "holds only the JSON, the table goes to stderr.\n"
+		     "--json=FILE or --json FILE.json writes it to FILE instead\n"
+		     "(an existing FILE: as for --overwrite)"),
 	    OPT_CALL('l', "label", "NAME", plots_label_opt, &labels,
 		     "name the runs in tables and plots, in the order of the\n"
 		     "files (repeatable), or FILE=NAME; runs given one name and\n"
@@ -104,7 +153,8 @@ int cmd_compare(int argc, char **argv)
 		    PLOTS_INTERVAL_MAX_MS, "time bucket of the plots in milliseconds"),
 	    OPT_END,
 	};
-	argc = strip_json_dash(argc, argv);
+	const char *json_path = NULL;
+	argc = strip_json_dash(argc, argv, &json_path);
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
 		return reel_opt_exit(i);
@@ -126,6 +176,19 @@ int cmd_compare(int argc, char **argv)
 	free(lab);
 	if (rc)
 		return 1;
+	if (json_path) {
+		rc = json_file(runs, nr, json_path, overwrite, argv + i, n);
+		json = 0; /* the table goes to stdout */
+		if (rc) {
+			plots_runs_free(runs, nr);
+			return 1;
+		}
+	}
+	char dbuf[4096];
+	struct stat st;
+	if (dir)
+		dir = plots_dir_trim(dir, dbuf, sizeof(dbuf));
+	int was_there = dir && lstat(dir, &st) == 0;
 	int fd = dir ? plots_outdir_open(dir, overwrite, err, sizeof(err)) : -1;
 	if (dir && fd < 0) { /* refused before any output */
 		fprintf(stderr, "ioreel compare: %s\n", err[0] ? err : reel_strerror(fd));
@@ -133,6 +196,8 @@ int cmd_compare(int argc, char **argv)
 		return 1;
 	}
 	rc = report(runs, nr, dir, fd, json);
+	if (rc && dir && !was_there)
+		plots_outdir_undo(dir);
 	plots_runs_free(runs, nr);
 	return rc;
 }

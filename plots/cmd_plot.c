@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plots/plots.h"
@@ -40,9 +41,11 @@ int cmd_plot(int argc, char **argv)
 		    "An existing folder must be empty or one ioreel wrote"),
 	    OPT_FLAG(0, "overwrite", &overwrite,
 		     "write into an existing folder that is not ioreel's,\n"
-		     "replacing files of the same names"),
+		     "replacing files of the same names (not needed for a\n"
+		     "folder ioreel plot, compare or demo wrote)"),
 	    OPT_CHOICE('f', "format", "FMT", &fmt, plots_format_names,
-		       "png (default), svg, or dumb (text)"),
+		       "png (default), svg, or dumb (text; txt is another\n"
+		       "name of dumb)"),
 	    OPT_DBL('i', "interval", "MS", &interval_ms, PLOTS_INTERVAL_MIN_MS,
 		    PLOTS_INTERVAL_MAX_MS,
 		    "time bucket in milliseconds (default: about 150 buckets)"),
@@ -75,6 +78,10 @@ int cmd_plot(int argc, char **argv)
 		return 1;
 	struct plots_output outs[16];
 	size_t nouts = 0;
+	char dbuf[4096];
+	struct stat st;
+	dir = plots_dir_trim(dir, dbuf, sizeof(dbuf));
+	int was_there = lstat(dir, &st) == 0;
 	int fd = plots_outdir_open(dir, overwrite, err, sizeof(err));
 	int rc = fd;
 	if (fd >= 0) {
@@ -84,6 +91,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (rc < 0) {
 		fprintf(stderr, "ioreel plot: %s\n", err[0] ? err : reel_strerror(rc));
+		if (!was_there)
+			plots_outdir_undo(dir);
 		plots_runs_free(runs, n);
 		return 1;
 	}

@@ -82,6 +82,38 @@ int plots_outdir_open(const char *dir, int overwrite, char *eb, size_t el)
 			 dir, PLOTS_MARKER);
 }
 
+const char *plots_dir_trim(const char *dir, char *buf, size_t len)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, dir);
+	return buf;
+}
+
+void plots_outdir_undo(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (marked(fd))
+		unlinkat(fd, PLOTS_MARKER, 0);
+	/* the folder is this run's: its data files are too */
+	int dfd = openat(fd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_REG)
+			unlinkat(dfd, e->d_name, 0);
+	if (d)
+		closedir(d);
+	else if (dfd >= 0)
+		close(dfd);
+	unlinkat(fd, "data", AT_REMOVEDIR); /* only when empty */
+	close(fd);
+	rmdir(dir); /* only when empty */
+}
+
 /* ---- terminal text ------------------------------------------------------ */
 size_t plots_term_escape(char *dst, size_t len, const char *src)
 {

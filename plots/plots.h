@@ -237,6 +237,11 @@ int plots_gnuplot(int dirfd, FILE *out, const char *script, const char *const *a
  * folder's fd (the caller closes it) or a negative error.
  */
 int plots_outdir_open(const char *dir, int overwrite, char *errbuf, size_t errlen);
+/* DIR without trailing slashes ("plots/" -> "plots"; "/" stays), in buf. */
+const char *plots_dir_trim(const char *dir, char *buf, size_t len);
+/* After a failure, for a DIR that did not exist before the command: remove
+ * its marker and data/ files, then DIR when nothing else is in it. */
+void plots_outdir_undo(const char *dir);
 /* Copy src into dst (len bytes) with control characters written as \xNN,
  * for a terminal.  Returns the length written. */
 size_t plots_term_escape(char *dst, size_t len, const char *src);

@@ -36,6 +36,7 @@ printf '\377\377\377\377' | dd of="$T/bad.reel" bs=1 seek=$((size / 2)) conv=not
 if "$IOREEL" dump "$T/bad.reel" >/dev/null 2>"$T/bad.err"; then fail "corrupt file accepted"; fi
 grep -q "chunk [0-9]* at byte [0-9]*" "$T/bad.err" || fail "error does not name chunk and byte: $(cat "$T/bad.err")"
 grep -q -- "--salvage" "$T/bad.err" || fail "error does not suggest --salvage"
+grep -q -- "ioreel dump --salvage" "$T/bad.err" || fail "dump's error does not name dump --salvage"
 "$IOREEL" info --salvage --json "$T/bad.reel" >"$T/salv.json" 2>"$T/salv.err" || fail "salvage failed"
 $PY -c "import json; j=json.load(open('$T/salv.json')); assert j['ios'] == 200000 - 65536 and j['skipped_chunks'] == 1, j['ios']" || fail "salvage count"
 # errors
