@@ -99,14 +99,15 @@ static void progress(const struct suite_progress *p, void *arg)
 	if (!strcmp(p->phase, "run")) {
 		char cell[200];
 		suite_cell_label(pc->plan, &pc->res->cells[p->cell], cell, sizeof(cell));
-		snprintf(line, sizeof(line),
-			 "suite: run %zu/%zu, ETA %s: drive %s, state %s, cell %zu/%zu (%s), "
-			 "repeat %u/%u",
-			 p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1, p->ncells,
-			 cell, p->repeat + 1, p->repeats);
+		snprintf(
+		    line, sizeof(line),
+		    "ioreel suite: run %zu/%zu, ETA %s: drive %s, state %s, cell %zu/%zu (%s), "
+		    "repeat %u/%u",
+		    p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1, p->ncells, cell,
+		    p->repeat + 1, p->repeats);
 	} else {
-		snprintf(line, sizeof(line), "suite: drive %s, state %s: %s", p->drive, p->state,
-			 p->phase);
+		snprintf(line, sizeof(line), "ioreel suite: drive %s, state %s: %s", p->drive,
+			 p->state, p->phase);
 		if (p->frac >= 0 && pc->tty)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %.0f%%",
 				 100 * p->frac);
@@ -157,6 +158,8 @@ static int load_plan(struct suite_plan *plan, const char *file, int quick)
 						sizeof(err));
 	if (rc >= 0)
 		rc = suite_plan_resolve(plan, err, sizeof(err));
+	if (rc >= 0) /* before anything is written to a drive */
+		rc = suite_plan_check_traces(plan, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ioreel suite: %s\n", err);
 		suite_plan_free(plan);

@@ -406,22 +406,13 @@ static int run_cell(struct runner *rn, size_t c)
 	return 0;
 }
 
-/* Does the plan replay a trace's own queue depth (original, xK)? */
-static int plan_uses_original_qd(const struct suite_plan *p)
-{
-	for (size_t q = 0; q < p->nqd; q++)
-		if (!strcmp(p->qd[q], "original") || p->qd[q][0] == 'x')
-			return 1;
-	return 0;
-}
-
 /* The traces as replayed: for the trace's own queue depth, the I/Os that
  * never completed left out (counted in the plan's workload for the
  * report), and idle gaps cut (max-idle). */
 static int prepare_traces(struct runner *rn)
 {
 	struct suite_plan *p = rn->o->plan;
-	int drop = plan_uses_original_qd(p), rc = 0;
+	int drop = suite_plan_uses_original_qd(p), rc = 0;
 	for (size_t w = 0; w < p->nw && rc >= 0; w++) {
 		const char *in = p->w[w].trace;
 		char *out = rn->traces[w];

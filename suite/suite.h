@@ -48,6 +48,8 @@ struct suite_workload {
 	int line;	  /* plan line of trace= (for later errors) */
 	uint64_t dropped; /* I/Os left out: never completed in the capture (set by
 			   * suite_run when a queue depth is original or xK) */
+	uint64_t ios;	  /* data I/Os replayed (set by suite_plan_check_traces) */
+	uint64_t extent;  /* bytes: the end of the furthest data I/O replayed */
 };
 
 struct suite_plan {
@@ -93,6 +95,15 @@ int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, 
  * tree (<exe>/../traces), <exe>/../share/ioreel/traces,
  * /usr/local/share/ioreel/traces, /usr/share/ioreel/traces. */
 int suite_plan_resolve(struct suite_plan *p, char *errmsg, size_t errlen);
+/* Open and read every resolved trace before anything is written: it must
+ * be a readable .reel file whose data I/Os (read, write, discard,
+ * write-zeroes) are on one device, at least one of them.  Fills each
+ * workload's ios and extent (over the I/Os that completed when the plan
+ * replays a trace's own queue depth, as the suite then does).  Errors name
+ * the plan file and the trace= line. */
+int suite_plan_check_traces(struct suite_plan *p, char *errmsg, size_t errlen);
+/* Does the plan replay a trace's own queue depth (qd original or xK)? */
+int suite_plan_uses_original_qd(const struct suite_plan *p);
 void suite_plan_free(struct suite_plan *p);
 
 /* ---- the steady-state rule (suite/stats.c; the t test, CIs and Holm are
