@@ -99,14 +99,15 @@ static void progress(const struct suite_progress *p, void *arg)
 	if (!strcmp(p->phase, "run")) {
 		char cell[200];
 		suite_cell_label(pc->plan, &pc->res->cells[p->cell], cell, sizeof(cell));
-		snprintf(line, sizeof(line),
-			 "suite: run %zu/%zu, ETA %s: drive %s, state %s, cell %zu/%zu (%s), "
-			 "repeat %u/%u",
-			 p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1, p->ncells,
-			 cell, p->repeat + 1, p->repeats);
+		snprintf(
+		    line, sizeof(line),
+		    "ioreel suite: run %zu/%zu, ETA %s: drive %s, state %s, cell %zu/%zu (%s), "
+		    "repeat %u/%u",
+		    p->run + 1, p->nruns, eta, p->drive, p->state, p->cell + 1, p->ncells, cell,
+		    p->repeat + 1, p->repeats);
 	} else {
-		snprintf(line, sizeof(line), "suite: drive %s, state %s: %s", p->drive, p->state,
-			 p->phase);
+		snprintf(line, sizeof(line), "ioreel suite: drive %s, state %s: %s", p->drive,
+			 p->state, p->phase);
 		if (p->frac >= 0 && pc->tty)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %.0f%%",
 				 100 * p->frac);
@@ -121,31 +122,27 @@ static void progress(const struct suite_progress *p, void *arg)
 	fflush(stderr);
 }
 
-/* The headline verdicts on stdout: one line per significant difference. */
+/* The headline verdicts on stdout: one line per significant difference,
+ * then the count, in the words of the report. */
 static void print_verdicts(const struct suite_opts *o, const struct suite_results *res,
 			   const struct suite_verdicts *v)
 {
-	size_t shown = 0, total = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct suite_cmp *k = &v->cmp[i];
 		int head = 0;
 		for (int h = 0; h < SUITE_NHEADLINE; h++)
 			head |= suite_headline[h] == k->metric;
-		if (!head)
-			continue;
-		total++;
-		if (!k->significant)
+		if (!head || !k->significant)
 			continue;
 		char cell[200];
 		suite_cell_label(o->plan, &res->cells[k->cell], cell, sizeof(cell));
 		printf("  %-28s %-16s %s vs %s: %+.1f%% [%+.1f, %+.1f] (%s)\n", cell,
 		       suite_metric_key(k->metric), o->drives[k->b].name, o->drives[k->a].name,
 		       k->w.pct, k->w.pct_lo, k->w.pct_hi, k->better > 0 ? "better" : "worse");
-		shown++;
 	}
-	printf("%zu of %zu headline comparisons differ (Welch t, Holm, family-wise alpha %g); "
-	       "the rest are within noise\n",
-	       shown, total, o->plan->alpha);
+	char counts[512];
+	suite_verdicts_sentence(o, v, counts, sizeof(counts));
+	printf("%s\n", counts);
 }
 
 static int load_plan(struct suite_plan *plan, const char *file, int quick)
@@ -157,6 +154,8 @@ static int load_plan(struct suite_plan *plan, const char *file, int quick)
 						sizeof(err));
 	if (rc >= 0)
 		rc = suite_plan_resolve(plan, err, sizeof(err));
+	if (rc >= 0) /* before anything is written to a drive */
+		rc = suite_plan_check_traces(plan, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ioreel suite: %s\n", err);
 		suite_plan_free(plan);
@@ -190,6 +189,32 @@ static int finish(struct suite_opts *o, struct suite_results *res)
 	return res->interrupted ? 1 : 0;
 }
 
+static void fmt_size(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ull << 30))
+		snprintf(buf, len, "%.2f GiB", (double)b / (1ull << 30));
+	else
+		snprintf(buf, len, "%.0f MiB", (double)b / (1ull << 20));
+}
+
+/* Say which traces reach beyond which drives, and what fit does about it. */
+static void print_fit(const struct suite_opts *o)
+{
+	const struct suite_plan *p = o->plan;
+	for (size_t w = 0; w < p->nw; w++)
+		for (size_t d = 0; d < o->ndrives; d++) {
+			char how[128], ext[32], cap[32];
+			if (!suite_fit_describe(p, w, &o->drives[d], how, sizeof(how)))
+				continue;
+			fmt_size(p->w[w].extent, ext, sizeof(ext));
+			fmt_size(o->drives[d].capacity, cap, sizeof(cap));
+			fprintf(stderr,
+				"ioreel suite: [%s] the trace reaches %s, drive %s (%s) has %s: "
+				"offsets beyond it are %s; the report says so\n",
+				p->w[w].name, ext, o->drives[d].name, o->drives[d].kname, cap, how);
+		}
+}
+
 static int run_suite(struct suite_opts *o)
 {
 	char err[2048];
@@ -197,6 +222,7 @@ static int run_suite(struct suite_opts *o)
 		fprintf(stderr, "ioreel suite: %s\n", err);
 		return 1;
 	}
+	print_fit(o);
 	o->outfd = plots_outdir_open(o->outdir, o->overwrite, err, sizeof(err));
 	if (o->outfd < 0) {
 		fprintf(stderr, "ioreel suite: -o %s\n", err);

@@ -176,12 +176,31 @@ int suite_report_json(const struct suite_opts *o, const struct suite_results *re
 	reel_json_str(f, p->text);
 	fprintf(f, ",\"repeats\":%u,\"min_busy_s\":", p->repeats);
 	reel_json_num(f, p->min_busy_s, 6);
+	fprintf(f, ",\"fit\":\"%s\",\"traces\":[", p->fit);
+	for (size_t w = 0; w < p->nw; w++) {
+		fputs(w ? ",{\"name\":" : "{\"name\":", f);
+		reel_json_str(f, p->w[w].name);
+		fputs(",\"path\":", f);
+		reel_json_str(f, p->w[w].trace);
+		fprintf(f, ",\"ios\":%llu,\"extent_bytes\":%llu,\"offsets_moved_on\":[",
+			(unsigned long long)p->w[w].ios, (unsigned long long)p->w[w].extent);
+		char how[128];
+		for (size_t d = 0, k = 0; d < o->ndrives; d++)
+			if (suite_fit_describe(p, w, &o->drives[d], how, sizeof(how))) {
+				fputs(k++ ? "," : "", f);
+				reel_json_str(f, o->drives[d].name);
+			}
+		fputs("]}", f);
+	}
+	fputc(']', f);
 	fprintf(f,
 		"},\"statistics\":{\"test\":\"welch t on log values, "
 		"two-sided\",\"correction\":\"holm\","
-		"\"alpha\":%g,\"comparisons\":%zu,\"significant\":%zu,\"ci\":0.95,"
+		"\"alpha\":%g,\"comparisons\":%zu,\"significant\":%zu,"
+		"\"headline_comparisons\":%zu,\"headline_significant\":%zu,\"ci\":0.95,"
 		"\"issue_error_limit_us\":%g,\"max_cv\":%g},\"drives\":[",
-		p->alpha, v->n, v->nsig, p->issue_error_limit_us, p->max_cv);
+		p->alpha, v->n, v->nsig, v->nhead, v->nhead_sig, p->issue_error_limit_us,
+		p->max_cv);
 	for (size_t d = 0; d < o->ndrives; d++) {
 		fputs(d ? "," : "", f);
 		json_drive(f, o, res, d);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "replay/replay.h"
@@ -499,6 +500,83 @@ int suite_plan_resolve(struct suite_plan *p, char *errmsg, size_t errlen)
 			    p->path, w->line, w->name, w->trace, from_file ? "next to " : "",
 			    from_file ? p->path : "");
 		memcpy(w->trace, out, sizeof(out));
+	}
+	return 0;
+}
+
+int suite_plan_uses_original_qd(const struct suite_plan *p)
+{
+	for (size_t q = 0; q < p->nqd; q++)
+		if (!strcmp(p->qd[q], "original") || p->qd[q][0] == 'x')
+			return 1;
+	return 0;
+}
+
+static int is_data_op(int op)
+{
+	return op == REEL_OP_READ || op == REEL_OP_WRITE || op == REEL_OP_DISCARD ||
+	       op == REEL_OP_WRITE_ZEROES;
+}
+
+/* Read workload w's trace to its end: its data I/Os, extent and devices. */
+static int check_trace(struct suite_plan *p, struct suite_workload *w, int completed_only,
+		       char *errmsg, size_t errlen)
+{
+	struct reel_reader *r = NULL;
+	int rc = reel_reader_open(&r, w->trace, 0);
+	if (rc < 0) {
+		rc = reel_errf(errmsg, errlen, rc, "%s:%d: [%s] trace=%s", p->path, w->line,
+			       w->name, r ? reel_reader_errmsg(r) : reel_strerror(rc));
+		reel_reader_close(r);
+		return rc;
+	}
+	const struct reel_rec *v;
+	long n;
+	uint32_t dev = 0;
+	int ndev = 0;
+	w->ios = w->extent = 0;
+	while ((n = reel_read_chunk(r, &v)) > 0)
+		for (long i = 0; i < n; i++) {
+			const struct reel_rec *x = &v[i];
+			if (!is_data_op(x->op) || !x->length ||
+			    (completed_only && !(x->has & REEL_HAS_COMPLETE)))
+				continue;
+			if (!ndev || (ndev == 1 && x->dev != dev))
+				dev = ndev++ ? dev : x->dev;
+			w->ios++;
+			if (x->offset + x->length > w->extent)
+				w->extent = x->offset + x->length;
+		}
+	if (n < 0)
+		rc = reel_errf(errmsg, errlen, (int)n, "%s:%d: [%s] trace=%s", p->path, w->line,
+			       w->name, reel_reader_errmsg(r));
+	else if (ndev > 1)
+		rc = reel_errf(errmsg, errlen, REEL_E_ARG,
+			       "%s:%d: [%s] trace=%s: the trace has I/Os on several devices; the "
+			       "suite replays a trace on one drive (split it per device first)",
+			       p->path, w->line, w->name, w->trace);
+	else if (!w->ios)
+		rc = reel_errf(errmsg, errlen, REEL_E_ARG,
+			       "%s:%d: [%s] trace=%s: no %sread, write or discard to replay",
+			       p->path, w->line, w->name, w->trace,
+			       completed_only ? "completed " : "");
+	reel_reader_close(r);
+	return rc;
+}
+
+int suite_plan_check_traces(struct suite_plan *p, char *errmsg, size_t errlen)
+{
+	int completed_only = suite_plan_uses_original_qd(p);
+	for (size_t i = 0; i < p->nw; i++) {
+		struct suite_workload *w = &p->w[i];
+		struct stat st;
+		if (stat(w->trace, &st) == 0 && S_ISDIR(st.st_mode))
+			return reel_errf(errmsg, errlen, REEL_E_ARG,
+					 "%s:%d: [%s] trace=%s: is a folder, not a .reel file",
+					 p->path, w->line, w->name, w->trace);
+		int rc = check_trace(p, w, completed_only, errmsg, errlen);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

@@ -206,8 +206,8 @@ static void verdict_table(const struct suite_opts *o, const struct suite_results
 		hdr[2 + h] = suite_metric_title(suite_headline[h]);
 	tbl_row(t, NULL, hdr);
 	for (size_t c = 0; c < res->ncells; c++)
-		for (size_t a = 0; a < o->ndrives; a++)
-			for (size_t b = a + 1; b < o->ndrives; b++) {
+		for (size_t b = 0; b < o->ndrives; b++) /* b vs a: b given first */
+			for (size_t a = b + 1; a < o->ndrives; a++) {
 				char cell[200], pair[160], val[SUITE_NHEADLINE][96];
 				const char *row[2 + SUITE_NHEADLINE] = {cell, pair};
 				suite_cell_label(o->plan, &res->cells[c], cell, sizeof(cell));
@@ -302,6 +302,31 @@ static void drives_table(const struct suite_opts *o, struct tbl *t)
 	}
 }
 
+/* Trace fit: each trace's extent against each drive's size; returns how
+ * many pairs had their offsets moved (wrapped or scaled). */
+static size_t fit_table(const struct suite_opts *o, struct tbl *t)
+{
+	const struct suite_plan *p = o->plan;
+	size_t moved = 0;
+	tbl_init(t, 5);
+	const char *hdr[] = {"trace", "extent (furthest I/O end)", "drive", "drive size",
+			     "offsets"};
+	tbl_row(t, NULL, hdr);
+	for (size_t w = 0; w < p->nw; w++)
+		for (size_t d = 0; d < o->ndrives; d++) {
+			char ext[32], cap[32], how[128];
+			int fitted = suite_fit_describe(p, w, &o->drives[d], how, sizeof(how));
+			if (!fitted)
+				snprintf(how, sizeof(how), "within the drive: replayed as traced");
+			moved += (size_t)fitted;
+			fmt_cap(p->w[w].extent, ext, sizeof(ext));
+			fmt_cap(o->drives[d].capacity, cap, sizeof(cap));
+			const char *row[] = {p->w[w].name, ext, o->drives[d].name, cap, how};
+			tbl_row(t, fitted ? "flagged" : NULL, row);
+		}
+	return moved;
+}
+
 static void states_table(const struct suite_opts *o, const struct suite_results *res, struct tbl *t)
 {
 	const struct suite_plan *p = o->plan;
@@ -348,7 +373,7 @@ static const char method_text[] =
     "the repeat values: rates and latencies differ by factors) is significant after "
     "Holm's correction over all %zu comparisons in this report (family-wise alpha %g); "
     "otherwise the verdict is \"within noise\" and the drives are not ranked. A difference "
-    "is given as %% of the first drive's mean with its 95%% CI. Data rate = bytes read and "
+    "in a row \"X vs Y\" is X's, as %% of Y's mean with its 95%% CI. Data rate = bytes read and "
     "written / busy time (time with at least one I/O in flight); IOPS = I/Os / busy time; "
     "latency = issue to completion; score = sqrt(MB/s x 1000 / mean latency in us) "
     "(PCMark 10 style). Runs are flagged TOO SHORT under 1 s of busy time, NOISY when the "
@@ -361,8 +386,9 @@ static const int detail_metrics[] = {SUITE_M_RATE,	SUITE_M_IOPS,	  SUITE_M_LAT_M
 				     SUITE_M_WRITE_P99, SUITE_M_OVER10MS, SUITE_M_SCORE};
 
 struct doc {
-	struct tbl verdict, results, drives, states;
-	char title[512], when[200], method[4096];
+	struct tbl verdict, results, drives, states, fit;
+	size_t fit_moved; /* trace and drive pairs whose offsets were moved */
+	char title[512], when[200], method[4096], counts[512], fitnote[256];
 };
 
 static void doc_build(const struct suite_opts *o, const struct suite_results *res,
@@ -374,6 +400,15 @@ static void doc_build(const struct suite_opts *o, const struct suite_results *re
 		      &d->results);
 	drives_table(o, &d->drives);
 	states_table(o, res, &d->states);
+	d->fit_moved = fit_table(o, &d->fit);
+	suite_verdicts_sentence(o, v, d->counts, sizeof(d->counts));
+	if (d->fit_moved)
+		snprintf(d->fitnote, sizeof(d->fitnote),
+			 "on %zu of %zu trace and drive pairs the trace reaches beyond the "
+			 "drive's end, so its offsets were %s to fit (see Trace fit): those "
+			 "replays do not keep the trace's locality.",
+			 d->fit_moved, o->plan->nw * o->ndrives,
+			 !strcmp(o->plan->fit, "scale") ? "scaled" : "wrapped");
 	size_t n = 0;
 	n += (size_t)snprintf(d->title + n, sizeof(d->title) - n, "ioreel suite: ");
 	for (size_t i = 0; i < o->ndrives && n < sizeof(d->title); i++)
@@ -405,6 +440,7 @@ static void doc_free(struct doc *d)
 	tbl_free(&d->results);
 	tbl_free(&d->drives);
 	tbl_free(&d->states);
+	tbl_free(&d->fit);
 }
 
 static int write_md(const struct suite_opts *o, const struct suite_results *res,
@@ -414,13 +450,16 @@ static int write_md(const struct suite_opts *o, const struct suite_results *res,
 	fprintf(f, "# %s\n\n", d->title);
 	fprintf(f, "- When: %s\n- Host: %s, kernel %s\n- ioreel %s\n- Plan: %s\n\n", d->when,
 		res->host, res->kernel, o->version, o->plan->path);
-	fprintf(f, "## Verdicts\n\n%zu of %zu comparisons differ significantly.\n\n", v->nsig,
-		v->n);
+	fprintf(f, "## Verdicts\n\n%s\n\n", d->counts);
+	if (d->fitnote[0])
+		fprintf(f, "**Offsets moved:** %s\n\n", d->fitnote);
 	tbl_write(f, &d->verdict, 0, NULL);
 	fprintf(f, "## Drives\n\n");
 	tbl_write(f, &d->drives, 0, NULL);
 	fprintf(f, "## Drive states\n\n");
 	tbl_write(f, &d->states, 0, NULL);
+	fprintf(f, "## Trace fit\n\n");
+	tbl_write(f, &d->fit, 0, NULL);
 	fprintf(f, "## Charts\n\n");
 	for (size_t i = 0; i < ncharts; i++)
 		fprintf(f, "### %s\n\n![%s](%s)\n\n%s\n\n", charts[i].title, charts[i].title,
@@ -478,15 +517,21 @@ static int write_html(const struct suite_opts *o, const struct suite_results *re
 	plots_escape_text(f, 0, res->host);
 	fprintf(f, ", kernel %s</li><li>ioreel %s</li><li>Plan: ", res->kernel, o->version);
 	plots_escape_text(f, 0, o->plan->path);
-	fprintf(f,
-		"</li></ul>\n<h2>Verdicts</h2>\n<p>%zu of %zu comparisons differ "
-		"significantly.</p>\n",
-		v->nsig, v->n);
+	fputs("</li></ul>\n<h2>Verdicts</h2>\n<p id=\"counts\">", f);
+	plots_escape_text(f, 0, d->counts);
+	fputs("</p>\n", f);
+	if (d->fitnote[0]) {
+		fputs("<p id=\"fitnote\"><b>Offsets moved:</b> ", f);
+		plots_escape_text(f, 0, d->fitnote);
+		fputs("</p>\n", f);
+	}
 	tbl_write(f, &d->verdict, 1, "verdicts");
 	fputs("<h2>Drives</h2>\n", f);
 	tbl_write(f, &d->drives, 1, "drives");
 	fputs("<h2>Drive states</h2>\n", f);
 	tbl_write(f, &d->states, 1, "states");
+	fputs("<h2>Trace fit</h2>\n", f);
+	tbl_write(f, &d->fit, 1, "fit");
 	fputs("<h2>Charts</h2>\n", f);
 	for (size_t i = 0; i < ncharts; i++) {
 		fputs("<h3>", f);

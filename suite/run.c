@@ -45,6 +45,41 @@ static const char *destroy_for(const struct suite_opts *o, const struct suite_dr
 	return NULL;
 }
 
+int suite_fit_describe(const struct suite_plan *p, size_t w, const struct suite_drive *d, char *buf,
+		       size_t len)
+{
+	uint64_t a = d->lbs ? d->lbs : 512, need = (p->w[w].extent + a - 1) / a * a;
+	buf[0] = 0;
+	if (!d->capacity || need <= d->capacity)
+		return 0;
+	if (!strcmp(p->fit, "scale"))
+		snprintf(buf, len, "scaled by %.3f (fit=scale)",
+			 (double)d->capacity / (double)need);
+	else if (!strcmp(p->fit, "fail"))
+		snprintf(buf, len, "refused (fit=fail)");
+	else
+		snprintf(buf, len, "wrapped modulo the drive's size (fit=wrap)");
+	return 1;
+}
+
+/* fit=fail: every trace must fit every drive, checked before any write. */
+static int check_fit(const struct suite_opts *o, const struct suite_drive *d, char *errmsg,
+		     size_t errlen)
+{
+	const struct suite_plan *p = o->plan;
+	char how[128];
+	for (size_t w = 0; w < p->nw; w++)
+		if (!strcmp(p->fit, "fail") && suite_fit_describe(p, w, d, how, sizeof(how)))
+			return reel_errf(errmsg, errlen, REEL_E_RANGE,
+					 "[%s] %s reaches %.2f GiB; --drive %s=%s has %.2f GiB "
+					 "(plan fit=fail): use a larger drive, or fit=wrap or "
+					 "fit=scale in the plan",
+					 p->w[w].name, p->w[w].trace,
+					 (double)p->w[w].extent / (1 << 30), d->name, d->path,
+					 (double)d->capacity / (1 << 30));
+	return 0;
+}
+
 int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
 {
 	for (size_t i = 0; i < o->ndrives; i++) {
@@ -71,6 +106,8 @@ int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen)
 					 "--drive %s=%s: %s (the suite purges and overwrites the "
 					 "whole device)",
 					 d->name, d->path, e);
+		if ((rc = check_fit(o, d, errmsg, errlen)) < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -406,22 +443,13 @@ static int run_cell(struct runner *rn, size_t c)
 	return 0;
 }
 
-/* Does the plan replay a trace's own queue depth (original, xK)? */
-static int plan_uses_original_qd(const struct suite_plan *p)
-{
-	for (size_t q = 0; q < p->nqd; q++)
-		if (!strcmp(p->qd[q], "original") || p->qd[q][0] == 'x')
-			return 1;
-	return 0;
-}
-
 /* The traces as replayed: for the trace's own queue depth, the I/Os that
  * never completed left out (counted in the plan's workload for the
  * report), and idle gaps cut (max-idle). */
 static int prepare_traces(struct runner *rn)
 {
 	struct suite_plan *p = rn->o->plan;
-	int drop = plan_uses_original_qd(p), rc = 0;
+	int drop = suite_plan_uses_original_qd(p), rc = 0;
 	for (size_t w = 0; w < p->nw && rc >= 0; w++) {
 		const char *in = p->w[w].trace;
 		char *out = rn->traces[w];

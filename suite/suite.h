@@ -48,6 +48,8 @@ struct suite_workload {
 	int line;	  /* plan line of trace= (for later errors) */
 	uint64_t dropped; /* I/Os left out: never completed in the capture (set by
 			   * suite_run when a queue depth is original or xK) */
+	uint64_t ios;	  /* data I/Os replayed (set by suite_plan_check_traces) */
+	uint64_t extent;  /* bytes: the end of the furthest data I/O replayed */
 };
 
 struct suite_plan {
@@ -93,6 +95,15 @@ int suite_plan_parse_file(struct suite_plan *p, const char *path, char *errmsg, 
  * tree (<exe>/../traces), <exe>/../share/ioreel/traces,
  * /usr/local/share/ioreel/traces, /usr/share/ioreel/traces. */
 int suite_plan_resolve(struct suite_plan *p, char *errmsg, size_t errlen);
+/* Open and read every resolved trace before anything is written: it must
+ * be a readable .reel file whose data I/Os (read, write, discard,
+ * write-zeroes) are on one device, at least one of them.  Fills each
+ * workload's ios and extent (over the I/Os that completed when the plan
+ * replays a trace's own queue depth, as the suite then does).  Errors name
+ * the plan file and the trace= line. */
+int suite_plan_check_traces(struct suite_plan *p, char *errmsg, size_t errlen);
+/* Does the plan replay a trace's own queue depth (qd original or xK)? */
+int suite_plan_uses_original_qd(const struct suite_plan *p);
 void suite_plan_free(struct suite_plan *p);
 
 /* ---- the steady-state rule (suite/stats.c; the t test, CIs and Holm are
@@ -242,13 +253,23 @@ struct suite_results {
 };
 
 /* Check that every drive may be written (replay_safety_check: mounted,
- * held, swap or signed devices need --destroy-data naming them). */
+ * held, swap or signed devices need --destroy-data naming them), and, with
+ * fit=fail, that every trace fits every drive. */
 int suite_check_drives(const struct suite_opts *o, char *errmsg, size_t errlen);
+/* How workload w's trace fits drive d (after suite_plan_check_traces and
+ * suite_drive_identify): 0 when its extent (rounded to the drive's logical
+ * block) is within the drive; 1 when the plan's fit moves offsets, with
+ * what it does in buf ("wrapped modulo the drive's size (fit=wrap)",
+ * "scaled by 0.250 (fit=scale)", "refused (fit=fail)"). */
+int suite_fit_describe(const struct suite_plan *p, size_t w, const struct suite_drive *d, char *buf,
+		       size_t len);
 /* Run the plan; fills *res (free with suite_results_free). */
 int suite_run(const struct suite_opts *o, struct suite_results *res, char *errmsg, size_t errlen);
 void suite_results_free(struct suite_results *res);
 /* ---- the report (suite/report.c, suite/charts.c) ------------------------- */
-/* One comparison: drive b vs drive a on metric m in cell c. */
+/* One comparison: drive b vs drive a on metric m in cell c (b's difference
+ * from a).  b is the drive given first (b < a in --drive order), so "b vs a"
+ * reads in the order of the report's title. */
 struct suite_cmp {
 	size_t cell, a, b;
 	int metric;
@@ -260,7 +281,13 @@ struct suite_verdicts {
 	struct suite_cmp *cmp;
 	size_t n;
 	size_t nsig;
+	size_t nhead, nhead_sig; /* of them, on headline metrics (the verdict table) */
 };
+/* The sentence that counts them, the same on the terminal and in the
+ * reports: "2 of 120 headline comparisons differ significantly (...); over
+ * all 12 metrics, 6 of 288 (...)". */
+void suite_verdicts_sentence(const struct suite_opts *o, const struct suite_verdicts *v, char *buf,
+			     size_t len);
 /* All comparisons (every metric, cell and drive pair), Holm-corrected. */
 int suite_verdicts_compute(const struct suite_opts *o, const struct suite_results *res,
 			   struct suite_verdicts *v);

@@ -72,8 +72,8 @@ int suite_verdicts_compute(const struct suite_opts *o, const struct suite_result
 	}
 	double xa[128], xb[128];
 	for (size_t c = 0; c < res->ncells; c++)
-		for (size_t a = 0; a < o->ndrives; a++)
-			for (size_t b = a + 1; b < o->ndrives; b++)
+		for (size_t b = 0; b < o->ndrives; b++)
+			for (size_t a = b + 1; a < o->ndrives; a++)
 				for (int m = 0; m < SUITE__NMETRICS; m++) {
 					unsigned na = cell_values(o, res, c, a, m, xa);
 					unsigned nb = cell_values(o, res, c, b, m, xb);
@@ -90,15 +90,32 @@ int suite_verdicts_compute(const struct suite_opts *o, const struct suite_result
 	for (size_t i = 0; i < v->n; i++) {
 		struct suite_cmp *k = &v->cmp[i];
 		k->significant = rej[i];
+		int head = 0;
+		for (int h = 0; h < SUITE_NHEADLINE; h++)
+			head |= suite_headline[h] == k->metric;
+		v->nhead += (size_t)head;
 		if (rej[i]) {
 			int up = k->w.diff > 0;
 			k->better = up == suite_metric_higher_better(k->metric) ? 1 : -1;
 			v->nsig++;
+			v->nhead_sig += (size_t)head;
 		}
 	}
 	free(p);
 	free(rej);
 	return 0;
+}
+
+void suite_verdicts_sentence(const struct suite_opts *o, const struct suite_verdicts *v, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len,
+		 "%zu of %zu headline comparisons differ significantly (%d headline metrics x "
+		 "cells x drive pairs: the verdict table); over all %d metrics, %zu of %zu "
+		 "(Welch t, Holm's correction over all %zu, family-wise alpha %g); the rest "
+		 "are within noise.",
+		 v->nhead_sig, v->nhead, SUITE_NHEADLINE, SUITE__NMETRICS, v->nsig, v->n, v->n,
+		 o->plan->alpha);
 }
 
 void suite_verdicts_free(struct suite_verdicts *v)

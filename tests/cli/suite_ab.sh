@@ -25,13 +25,14 @@ PLAN
 	{ cat "$T/stderr"; fail "suite failed"; }
 cat "$T/stdout"
 S="$T/out/summary.json"
+# a comparison is "b vs a", b the drive given first: capped vs free
 check() { # metric expected-verdict
-	v=$(json "[c['verdict'] for c in s['comparisons'] if c['metric']=='$1'][0]" "$S")
-	[ "$v" = "$2" ] || fail "$1: '$v', expected '$2' (free vs capped)"
+	v=$(json "[c['b']+' vs '+c['a']+': '+c['verdict'] for c in s['comparisons'] if c['metric']=='$1'][0]" "$S")
+	[ "$v" = "capped vs free: $2" ] || fail "$1: '$v', expected 'capped vs free: $2'"
 }
-check rate_mbps "b better"
-check iops "b better"
-check lat_mean_us "b better"
+check rate_mbps "b worse"
+check iops "b worse"
+check lat_mean_us "b worse"
 d=$(json "[c['diff_pct'] for c in s['comparisons'] if c['metric']=='lat_mean_us'][0]" "$S")
-python3 -c "import sys; sys.exit(0 if float('$d') < 0 else 1)" || fail "latency difference $d% not negative"
+python3 -c "import sys; sys.exit(0 if float('$d') > 0 else 1)" || fail "capped's latency difference $d% not positive"
 exit 0
