@@ -439,7 +439,8 @@ static int dcmp_desc(const void *x, const void *y)
 /* N gaps GP (sorted, longest first) into OUT in the order of a b-model
  * cascade: the longest gap splits the I/O into shares B and 1 - B (which
  * side at random), the other gaps go to the sides in proportion to their
- * gaps (each side's longest first), and so on inside each side.  TMP: N
+ * gaps, spread evenly over the ranks (each side's longest first), and so
+ * on inside each side.  TMP: N
  * doubles of scratch. */
 static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double *out, size_t n,
 			    double b)
@@ -448,14 +449,18 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		double f = rnd(g) < 0.5 ? b : 1 - b;
 		double x = floor(f * (double)(n + 1) + rnd(g));
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
-		size_t L = left - 1, R = n - 1 - L, li = 0, ri = 0;
+		size_t L = left - 1, R = n - 1 - L, li = 0, ri = L;
 		out[L] = gp[0];
+		/* the sides' shares of the gaps, evenly spread (Bresenham, from a
+		 * random phase): exactly L to the left, no branch to mispredict */
+		uint64_t m = n - 1, acc = m ? next64(g) % m : 0;
 		for (size_t i = 1; i < n; i++) {
-			size_t lr = L - li, rr = R - ri;
-			if (rnd(g) * (double)(lr + rr) < (double)lr)
-				tmp[li++] = gp[i];
-			else
-				tmp[L + ri++] = gp[i];
+			acc += L;
+			int lft = acc >= m;
+			acc -= lft ? m : 0;
+			tmp[lft ? li : ri] = gp[i];
+			li += lft;
+			ri += !lft;
 		}
 		memcpy(gp, tmp, (n - 1) * sizeof(*gp));
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
@@ -480,9 +485,22 @@ static int cascade(struct model_gen *g, uint64_t c, double b)
 	if (!gp)
 		return -1;
 	double *tmp = gp + n, *out = tmp + n;
-	for (size_t i = 0; i < n; i++)
-		gp[i] = g->bt[i + 1] - g->bt[i];
-	qsort(gp, n, sizeof(*gp), dcmp_desc);
+	/* longest first: the gaps (>= 0) sorted as their bits (radix), read
+	 * backwards */
+	int64_t *bits = (int64_t *)(void *)out;
+	for (size_t i = 0; i < n; i++) {
+		double x = g->bt[i + 1] - g->bt[i];
+		x = x > 0 ? x : 0;
+		memcpy(&bits[i], &x, sizeof(x));
+	}
+	if (model_sort_i64(bits, n))
+		for (size_t i = 0; i < n; i++)
+			memcpy(&gp[i], &bits[i], sizeof(*gp));
+	else
+		for (size_t i = 0; i < n; i++)
+			memcpy(&gp[i], &bits[n - 1 - i], sizeof(*gp));
+	if (!(n < 2 || gp[0] >= gp[n - 1])) /* the sort had no memory */
+		qsort(gp, n, sizeof(*gp), dcmp_desc);
 	cascade_arrange(g, gp, tmp, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
