@@ -438,9 +438,9 @@ static int dcmp_desc(const void *x, const void *y)
 
 /* N gaps GP (sorted, longest first) into OUT in the order of a b-model
  * cascade: the longest gap splits the I/O into shares B and 1 - B (which
- * side at random), the other gaps go to the sides in proportion to their
- * gaps, spread evenly over the ranks (each side's longest first), and so
- * on inside each side.  TMP: N
+ * side at random), the other gaps go to the sides at random in
+ * proportion to their gaps (each side's longest first), and so on inside
+ * each side: a uniform heap order of the split tree.  TMP: N
  * doubles of scratch. */
 static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double *out, size_t n,
 			    double b)
@@ -451,13 +451,9 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
 		size_t L = left - 1, R = n - 1 - L, li = 0, ri = L;
 		out[L] = gp[0];
-		/* the sides' shares of the gaps, evenly spread (Bresenham, from a
-		 * random phase): exactly L to the left, no branch to mispredict */
-		uint64_t m = n - 1, acc = m ? next64(g) % m : 0;
-		for (size_t i = 1; i < n; i++) {
-			acc += L;
-			int lft = acc >= m;
-			acc -= lft ? m : 0;
+		for (size_t i = 1; i < n; i++) { /* a random L of them to the left */
+			size_t lr = L - li, rr = L + R - ri;
+			int lft = rnd(g) * (double)(lr + rr) < (double)lr;
 			tmp[lft ? li : ri] = gp[i];
 			li += lft;
 			ri += !lft;
