@@ -614,7 +614,7 @@ static double class_dispersion(struct phase_fit *f, const struct model_phase *p)
  * by FIT_IDC_GAIN less than the chain's order, else the chain's (the
  * model says nothing new).
  */
-static const double cascade_try[] = {0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
+static const double cascade_try[] = {0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975};
 #define FIT_IDC_GAIN 0.8
 #define FIT_IDC_SEEDS 3
 
