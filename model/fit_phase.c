@@ -158,6 +158,9 @@ struct phase_fit {
 	double nrest[MODEL_CNT_BUCKETS]; /* gaps of the windows with one */
 };
 
+/* the gap order is calibrated on the first windows of up to this many I/O */
+#define FIT_IDC_IOS (1u << 18)
+
 /* Every phase at once, and the record before (of any phase). */
 struct phases_fit {
 	struct model *m;
@@ -178,6 +181,12 @@ struct phases_fit {
 	uint8_t *dslot; /* device id -> index + 1 (0: none) */
 	struct samp dgap[MODEL_MAX_DEVS];
 	int64_t dlast[MODEL_MAX_DEVS];
+	/* the trace's IDC over its first idc_win windows (the gap order's
+	 * calibration): per scale the current bin, its count, the sum of
+	 * squared counts */
+	size_t idc_win;
+	int64_t icur[MODEL_IDC_SCALES];
+	double icn[MODEL_IDC_SCALES], is2[MODEL_IDC_SCALES], in;
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -282,6 +291,11 @@ int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphas
 	pf->t0 = t0;
 	pf->wl = (double)m->duration_ns / (double)m->nwin;
 	pf->cw = UINT16_MAX;
+	uint64_t nc = 0; /* the calibration's windows: up to FIT_IDC_IOS I/O */
+	while (pf->idc_win < m->nwin && (!pf->idc_win || nc + wcnt[pf->idc_win] <= FIT_IDC_IOS))
+		nc += wcnt[pf->idc_win++];
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		pf->icur[s] = -1;
 	int64_t acc[MODEL_MAX_PHASES] = {0};
 	for (size_t w = 0; w < m->nwin; w++) {
 		pf->wacc[w] = acc[wphase[w]];
@@ -507,12 +521,29 @@ static void window_mix_done(struct phase_fit *f)
 	f->wn = 0;
 }
 
+/* Arrival T (ns from the first) joins the trace's IDC bins. */
+static void idc_add(struct phases_fit *pf, int64_t t)
+{
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		int64_t b = t / model_idc_scale_ns[s];
+		if (b != pf->icur[s]) {
+			pf->is2[s] += pf->icn[s] * pf->icn[s];
+			pf->icur[s] = b;
+			pf->icn[s] = 0;
+		}
+		pf->icn[s]++;
+	}
+	pf->in++;
+}
+
 /* The gaps in time order again: their classes and the classes' chain. */
 void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		uint16_t w = c->win[i];
 		int64_t t = c->t[i];
+		if (w < pf->idc_win)
+			idc_add(pf, t - pf->t0);
 		if (pf->has_prev && pf->pw == w) { /* a gap inside the window */
 			int pi = pf->wphase[w];
 			struct phase_fit *f = &pf->f[pi];
@@ -574,6 +605,62 @@ static double class_dispersion(struct phase_fit *f, const struct model_phase *p)
  * is fitted on, at least */
 #define FIT_MIN_WINDOWS 4
 
+/*
+ * The order of the gaps inside windows of a gap budget (simulate and
+ * match): the generator's IDC at 1 ms .. 10 s over the calibration's
+ * windows, for the chain's order and for cascades of each split below,
+ * against the trace's; the one that misses least (the squared log ratios
+ * summed over the scales, the IDC the mean over a few seeds) if it misses
+ * by FIT_IDC_GAIN less than the chain's order, else the chain's (the
+ * model says nothing new).
+ */
+static const double cascade_try[] = {0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975};
+#define FIT_IDC_GAIN 0.8
+#define FIT_IDC_SEEDS 3
+
+static double idc_miss(const struct model *m, size_t nwin, int seeds, const double *want)
+{
+	double got[MODEL_IDC_SCALES] = {0}, x[MODEL_IDC_SCALES], e = 0;
+	for (int k = 0; k < seeds; k++) {
+		if (model_gen_idc(m, 0x1dc0 + (uint64_t)k, nwin, x))
+			return INFINITY;
+		for (int s = 0; s < MODEL_IDC_SCALES; s++)
+			got[s] += x[s] / seeds;
+	}
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		if (want[s] > 0 && got[s] > 0)
+			e += log(got[s] / want[s]) * log(got[s] / want[s]);
+	return e;
+}
+
+static void calibrate_order(struct phases_fit *pf)
+{
+	struct model *m = pf->m;
+	double want[MODEL_IDC_SCALES], end = (double)pf->idc_win * pf->wl;
+	int budget = 0; /* a window the cascade orders */
+	for (size_t w = 0; w < pf->idc_win; w++)
+		budget |= pf->wcnt[w] > MODEL_CLASSES;
+	m->gap_cascade = 0;
+	if (!budget || !(pf->in > 0))
+		return;
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		double nb = ceil(end / (double)model_idc_scale_ns[s]), mean = pf->in / nb;
+		pf->is2[s] += pf->icn[s] * pf->icn[s];
+		want[s] = nb >= 8 ? (pf->is2[s] / nb - mean * mean) / mean : -1;
+	}
+	int seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1; /* a long stretch: less noise */
+	double chain = idc_miss(m, pf->idc_win, seeds, want), best = chain, bb = 0;
+	for (size_t i = 0; i < sizeof(cascade_try) / sizeof(cascade_try[0]); i++) {
+		m->gap_cascade = cascade_try[i];
+		double e = idc_miss(m, pf->idc_win, seeds, want);
+		if (e < best) {
+			best = e;
+			bb = cascade_try[i];
+		}
+	}
+	m->gap_cascade = best < FIT_IDC_GAIN * chain ? bb : 0;
+}
+
 /* The chain's counts as shares. */
 void model_phases_finish(struct phases_fit *pf)
 {
@@ -609,6 +696,7 @@ void model_phases_finish(struct phases_fit *pf)
 				p->class_pos[b][k] = 0.5;
 		}
 	}
+	calibrate_order(pf);
 }
 
 /* ---- the naive model: one phase, Poisson arrivals, mean sizes -------- */

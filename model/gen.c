@@ -153,14 +153,10 @@ void model_gen_destroy(struct model_gen *g)
 	free(g);
 }
 
-int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+/* What times alone need: the options, the random streams, each phase's
+ * chain state. */
+static int gen_time_init(struct model_gen *g, const struct model *m, const struct model_gen_opts *o)
 {
-	*out = NULL;
-	if (!m->nphases || !m->ndevs || !m->nwin || m->duration_ns <= 0)
-		return REEL_E_ARG;
-	struct model_gen *g = calloc(1, sizeof(*g));
-	if (!g)
-		return REEL_E_NOMEM;
 	g->m = m;
 	if (o)
 		g->o = *o;
@@ -177,10 +173,8 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	g->wl = (double)m->duration_ns / (double)m->nwin;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));
-	if (!g->gap_class || !g->last_op || gen_space_init(g)) {
-		model_gen_destroy(g);
-		return REEL_E_NOMEM;
-	}
+	if (!g->gap_class || !g->last_op)
+		return -1;
 	for (size_t p = 0; p < m->nphases; p++) {
 		g->gap_class[p] = (int)(rnd(g) * MODEL_CLASSES) % MODEL_CLASSES;
 		double u = rnd(g), c = 0;
@@ -192,6 +186,21 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 				break;
 			}
 		}
+	}
+	return 0;
+}
+
+int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+{
+	*out = NULL;
+	if (!m->nphases || !m->ndevs || !m->nwin || m->duration_ns <= 0)
+		return REEL_E_ARG;
+	struct model_gen *g = calloc(1, sizeof(*g));
+	if (!g)
+		return REEL_E_NOMEM;
+	if (gen_time_init(g, m, o) || gen_space_init(g)) {
+		model_gen_destroy(g);
+		return REEL_E_NOMEM;
 	}
 	double c = 0;
 	for (size_t d = 0; d < m->ndevs; d++) {
@@ -417,6 +426,85 @@ static int next_class(struct model_gen *g, const double *row0, uint64_t *left, c
 	return k;
 }
 
+/* windows of more gaps keep the chain's order (the cascade's cost grows
+ * as n log n / log(1 / b)) */
+#define GEN_CASCADE_MAX (1u << 16)
+
+static int dcmp_desc(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a > b ? -1 : a < b;
+}
+
+/* N gaps GP (sorted, longest first) into OUT in the order of a b-model
+ * cascade: the longest gap splits the I/O into shares B and 1 - B (which
+ * side at random), the other gaps go to the sides at random in
+ * proportion to their gaps (each side's longest first), and so on inside
+ * each side: a uniform heap order of the split tree.  TMP: N
+ * doubles of scratch. */
+static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double *out, size_t n,
+			    double b)
+{
+	while (n > 0) {
+		double f = rnd(g) < 0.5 ? b : 1 - b;
+		double x = floor(f * (double)(n + 1) + rnd(g));
+		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
+		size_t L = left - 1, R = n - 1 - L, li = 0, ri = L;
+		out[L] = gp[0];
+		for (size_t i = 1; i < n; i++) { /* a random L of them to the left */
+			size_t lr = L - li, rr = L + R - ri;
+			int lft = rnd(g) * (double)(lr + rr) < (double)lr;
+			tmp[lft ? li : ri] = gp[i];
+			li += lft;
+			ri += !lft;
+		}
+		memcpy(gp, tmp, (n - 1) * sizeof(*gp));
+		if (L <= R) { /* the smaller side by recursion, the larger in turn */
+			cascade_arrange(g, gp, tmp, out, L, b);
+			gp += L;
+			tmp += L;
+			out += L + 1;
+			n = R;
+		} else {
+			cascade_arrange(g, gp + L, tmp + L, out + L + 1, R, b);
+			n = L;
+		}
+	}
+}
+
+/* The window's C - 1 gaps (running sums in g->bt) reordered by the
+ * cascade of split B; 0 or -1 without memory (the order as drawn). */
+static int cascade(struct model_gen *g, uint64_t c, double b)
+{
+	size_t n = c - 1;
+	double *gp = malloc(3 * n * sizeof(*gp));
+	if (!gp)
+		return -1;
+	double *tmp = gp + n, *out = tmp + n;
+	/* longest first: the gaps (>= 0) sorted as their bits (radix), read
+	 * backwards */
+	int64_t *bits = (int64_t *)(void *)out;
+	for (size_t i = 0; i < n; i++) {
+		double x = g->bt[i + 1] - g->bt[i];
+		x = x > 0 ? x : 0;
+		memcpy(&bits[i], &x, sizeof(x));
+	}
+	if (model_sort_i64(bits, n))
+		for (size_t i = 0; i < n; i++)
+			memcpy(&gp[i], &bits[i], sizeof(*gp));
+	else
+		for (size_t i = 0; i < n; i++)
+			memcpy(&gp[i], &bits[n - 1 - i], sizeof(*gp));
+	if (!(n < 2 || gp[0] >= gp[n - 1])) /* the sort had no memory */
+		qsort(gp, n, sizeof(*gp), dcmp_desc);
+	cascade_arrange(g, gp, tmp, out, n, b);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		g->bt[i + 1] = sum += out[i];
+	free(gp);
+	return 0;
+}
+
 /*
  * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of MODEL_CLASSES
  * gaps or more holds the gap classes of windows of as many I/O in the
@@ -466,6 +554,8 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		sum += gap * inv_rate;
 		g->bt[i] = sum;
 	}
+	if (lp && g->m->gap_cascade > 0 && c - 1 <= GEN_CASCADE_MAX)
+		cascade(g, c, g->m->gap_cascade);
 	return sum;
 }
 
@@ -603,4 +693,44 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
 	g->count++;
 	return 1;
+}
+
+/* The IDC of the arrivals of the first NWIN windows: per scale, the sum of
+ * squared bin counts, one pass over the times (they come in order). */
+int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc)
+{
+	if (!m->nphases || !m->nwin || m->duration_ns <= 0)
+		return REEL_E_ARG;
+	struct model_gen *g = calloc(1, sizeof(*g));
+	struct model_gen_opts o = {.seed = seed};
+	if (!g)
+		return REEL_E_NOMEM;
+	if (gen_time_init(g, m, &o)) {
+		model_gen_destroy(g);
+		return REEL_E_NOMEM;
+	}
+	g->end = (double)(nwin < m->nwin ? nwin : m->nwin) * g->wl;
+	double s2[MODEL_IDC_SCALES] = {0}, cn[MODEL_IDC_SCALES] = {0}, n = 0;
+	int64_t cur[MODEL_IDC_SCALES];
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		cur[s] = -1;
+	int k;
+	while ((k = fill_window(g)) > 0)
+		for (size_t i = 0; i < g->nbuf; i++, n++)
+			for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+				int64_t b = (int64_t)(g->bt[i] / (double)model_idc_scale_ns[s]);
+				if (b != cur[s]) {
+					s2[s] += cn[s] * cn[s];
+					cur[s] = b;
+					cn[s] = 0;
+				}
+				cn[s]++;
+			}
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		s2[s] += cn[s] * cn[s];
+		double nb = ceil(g->end / (double)model_idc_scale_ns[s]), mean = n / nb;
+		idc[s] = nb >= 8 && n > 0 ? (s2[s] / nb - mean * mean) / mean : -1;
+	}
+	model_gen_destroy(g);
+	return k < 0 ? (k == -1 ? REEL_E_NOMEM : REEL_E_RANGE) : 0;
 }

@@ -221,6 +221,10 @@ struct model {
 	struct model_inflight inflight;
 	double bmodel[REEL_OP__COUNT + 1]; /* whole trace */
 	double pqrs[4];
+	/* the order of the gaps inside windows of a gap budget: 0 the class
+	 * chain's, else a b-model cascade of this split (0.5 .. 1), which the
+	 * fit calibrates against the trace's IDC (model_gen_idc) */
+	double gap_cascade;
 };
 
 struct model_fit_opts {
@@ -347,6 +351,10 @@ void model_samples_free(struct model_samples *s);
  * are owned and sorted; model_fid_free frees them. */
 #define MODEL_IDC_SCALES 5
 extern const int64_t model_idc_scale_ns[MODEL_IDC_SCALES]; /* 1 ms .. 10 s */
+/* The IDC at each scale (-1: fewer than 8 bins) of the arrival times M
+ * generates for SEED over its first NWIN windows (times only: no device,
+ * address or size); 0 or an error. */
+int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc);
 struct model_fid_dev {
 	uint16_t id;
 	uint64_t n;

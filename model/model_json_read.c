@@ -829,6 +829,8 @@ static int read_top(struct rd *r, const struct json_object *root, struct model *
 	if (get_num(r, root, "quantum_ns", w, 1, 1e12, &x))
 		return REEL_E_PARSE;
 	m->quantum_ns = (int64_t)x;
+	if (get(root, "gap_cascade") && get_num(r, root, "gap_cascade", w, 0, 1, &m->gap_cascade))
+		return REEL_E_PARSE;
 	struct json_object *bm;
 	if (member(root, "bmodel", &bm) && read_bmodel(r, bm, m->bmodel, w))
 		return REEL_E_PARSE;

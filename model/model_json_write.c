@@ -336,6 +336,8 @@ int model_write_json(const struct model *m, FILE *f)
 	reel_json_str(f, m->source);
 	fprintf(f, ",\n  \"count\": %llu,\n  \"duration_ns\": %lld,\n  \"quantum_ns\": %lld,\n",
 		(unsigned long long)m->count, (long long)m->duration_ns, (long long)m->quantum_ns);
+	if (m->gap_cascade > 0)
+		fprintf(f, "  \"gap_cascade\": %.3g,\n", m->gap_cascade);
 	fprintf(f, "  \"bmodel\": ");
 	model_write_bmodel(f, m->bmodel);
 	fprintf(f, ",\n  \"pqrs\": [%.4f, %.4f, %.4f, %.4f],\n", m->pqrs[0], m->pqrs[1], m->pqrs[2],
