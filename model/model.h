@@ -255,6 +255,11 @@ void model_write_bmodel(FILE *f, const double *b);
 int model_write_json_gz(const struct model *m, FILE *f);
 /* TEXT: MODEL.json, plain or gzip-compressed (told apart by the magic). */
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
+/* Parse MODEL.json's text (json-c, strict) and refuse what a model may
+ * not hold (model_json_syntax.c); NULL with err set (line and column, or
+ * the JSON path of the value). */
+struct json_object;
+struct json_object *model_json_parse(const char *text, size_t len, char *err, size_t errlen);
 /* gzip (model_json_gz.c): is DATA gzip; inflate it into *OUT (malloc'ed,
  * at most MODEL_JSON_MAX_BYTES): 0 or REEL_E_PARSE / REEL_E_NOMEM. */
 int model_json_is_gzip(const char *data, size_t len);

@@ -1,8 +1,9 @@
 /*
  * model/model_json_read.c - MODEL.json, the reader.  json-c parses (strict
- * mode, bounded depth); a pass over the values refuses what json-c lets
- * through (numbers that are not finite, strings holding \u0000); then every field is checked
- * against the schema. A refusal names the JSON path of the bad value ("phases[2].sizes.read.cdf:
+ * mode, bounded depth) and model_json_syntax.c refuses what json-c lets
+ * through (numbers that are not finite, strings holding \u0000); then
+ * every field is checked against the schema. A refusal names the JSON path of the bad value
+ * ("phases[2].sizes.read.cdf:
  * ..."), or the line and column of a syntax error.  model/MODEL.md
  * documents the fields.
  */
@@ -62,137 +63,6 @@ static size_t alen(const struct json_object *v) { return json_object_array_lengt
 static struct json_object *at(const struct json_object *v, size_t i)
 {
 	return json_object_array_get_idx(v, i);
-}
-
-/* ---- syntax ------------------------------------------------------------ */
-static void line_col(const char *s, size_t off, size_t *line, size_t *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off; i++) {
-		if (s[i] == '\n') {
-			++*line;
-			*col = 1;
-		} else {
-			++*col;
-		}
-	}
-}
-
-/*
- * Before json-c allocates anything: at most MODEL_JSON_MAX_NODES values
- * (every value but the first follows a '[', ',' or ':'), no NUL byte
- * (json-c would stop there), and what json-c's strict mode lets through:
- * control characters inside a string, single-quoted names.
- */
-static int prescan(struct rd *r, const char *s, size_t len)
-{
-	size_t nodes = 1, line, col;
-	int in = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *why = NULL;
-		if (c == 0)
-			why = "a NUL byte";
-		else if (in && c < 0x20)
-			why = "control character in a string";
-		else if (!in && c == '\'')
-			why = "a single quote (strings take double quotes)";
-		if (why) {
-			line_col(s, i, &line, &col);
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "line %zu col %zu: %s", line,
-					 col, why);
-		}
-		if (in) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in = 0;
-		} else if (c == '"') {
-			in = 1;
-		} else if (c == '[' || c == ',' || c == ':') {
-			nodes++;
-		}
-	}
-	if (nodes > MODEL_JSON_MAX_NODES)
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "more than %u values",
-				 MODEL_JSON_MAX_NODES);
-	return 0;
-}
-
-static struct json_object *parse(struct rd *r, const char *text, size_t len)
-{
-	size_t line, col, end;
-	if (len > MODEL_JSON_MAX_BYTES) {
-		reel_errf(r->err, r->len, REEL_E_PARSE, "input larger than %u bytes",
-			  MODEL_JSON_MAX_BYTES);
-		return NULL;
-	}
-	if (prescan(r, text, len))
-		return NULL;
-	struct json_tokener *tok = json_tokener_new_ex(MODEL_JSON_MAX_DEPTH);
-	if (!tok) {
-		reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
-		return NULL;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error e = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (root && end == len)
-		return root;
-	json_object_put(root);
-	line_col(text, end < len ? end : len, &line, &col);
-	reel_errf(r->err, r->len, REEL_E_PARSE,
-		  "not a MODEL.json: bad JSON at line %zu col %zu: %s", line, col,
-		  root			       ? "trailing characters after the JSON value"
-		  : e == json_tokener_continue ? "unexpected end of input"
-					       : json_tokener_error_desc(e));
-	return NULL;
-}
-
-/*
- * What json-c lets through and a model refuses, with the value's path:
- * numbers that are not finite (NaN, Infinity, 1e400) and strings holding
- * \u0000.
- */
-static int check_values(struct rd *r, struct json_object *j, char *path, size_t cap)
-{
-	size_t pl = strlen(path);
-	const char *p = pl ? path : "model";
-	switch (json_object_get_type(j)) {
-	case json_type_double:
-		if (!isfinite(num(j)))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: not a finite number",
-					 p);
-		return 0;
-	case json_type_string:
-		if (strlen(json_object_get_string(j)) != (size_t)json_object_get_string_len(j))
-			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: \\u0000 in a string",
-					 p);
-		return 0;
-	case json_type_array:
-		for (size_t i = 0; i < alen(j); i++) {
-			snprintf(path + pl, cap - pl, "[%zu]", i);
-			if (check_values(r, at(j, i), path, cap))
-				return REEL_E_PARSE;
-		}
-		break;
-	case json_type_object: {
-		json_object_object_foreach(j, key, v)
-		{
-			snprintf(path + pl, cap - pl, "%s%s", pl ? "." : "", key);
-			if (check_values(r, v, path, cap))
-				return REEL_E_PARSE;
-		}
-		break;
-	}
-	default:
-		break;
-	}
-	path[pl] = 0;
-	return 0;
 }
 
 /* ---- fields ------------------------------------------------------------ */
@@ -983,7 +853,6 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 		return e;
 	}
 	struct rd r = {err, errlen};
-	char path[256] = "";
 	if (errlen)
 		err[0] = 0;
 	size_t k = 0, reel = len >= 4 && !memcmp(text, "\x04\x22\x4d\x18", 4);
@@ -996,12 +865,10 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 				 reel	    ? "a .reel trace"
 				 : k == len ? "empty"
 					    : "no JSON object");
-	struct json_object *root = parse(&r, text, len);
+	struct json_object *root = model_json_parse(text, len, err, errlen);
 	if (!root)
 		return REEL_E_PARSE;
-	int e = check_values(&r, root, path, sizeof(path));
-	if (!e)
-		e = read_top(&r, root, m);
+	int e = read_top(&r, root, m);
 	if (!e)
 		e = read_phases(&r, root, m);
 	if (!e)
