@@ -35,6 +35,9 @@ struct cli {
 	char **bufs; /* copies cut up for the targets' names */
 	size_t nbufs;
 	const char *json;
+	const char *destroy[REPLAY_MAX_TARGETS]; /* --destroy-data names */
+	size_t ndestroy;
+	int quiet; /* -q: no progress */
 	unsigned dedupe;
 	int cpu;			       /* --cpu, -1: not given */
 	double max_idle;		       /* seconds, 0: none */
@@ -58,6 +61,27 @@ static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
 			return reel_errf(err, errlen, REEL_E_ARG, "at most %d targets",
 					 REPLAY_MAX_TARGETS);
 		c->targets[c->o.ntargets++] = t;
+	}
+	return 0;
+}
+
+/* --destroy-data NAME[,NAME...] (repeatable) */
+static int opt_destroy(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct cli *c = dest;
+	char *s = strdup(arg), *save = NULL;
+	char **nb = s ? realloc(c->bufs, (c->nbufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb) {
+		free(s);
+		return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
+	}
+	c->bufs = nb;
+	c->bufs[c->nbufs++] = s;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (c->ndestroy >= REPLAY_MAX_TARGETS)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--destroy-data: at most %d names", REPLAY_MAX_TARGETS);
+		c->destroy[c->ndestroy++] = t;
 	}
 	return 0;
 }
@@ -176,9 +200,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	    OPT_FLAG(0, "read-only", &o->read_only,
 		     "replay writes as reads; skip discards and write-zeroes;\n"
 		     "create nothing"),
-	    OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
-		    "allow writing over a device carrying a filesystem or\n"
-		    "partition table: NAME is its kernel name (e.g. sdb)"),
+	    OPT_CALL(0, "destroy-data", "NAME[,NAME...]", opt_destroy, c,
+		     "allow writing over devices carrying a filesystem or\n"
+		     "partition table: NAME is one's kernel name (e.g. sdb;\n"
+		     "repeatable; each must name a target)"),
 	    OPT_FLAG(0, "overwrite", &o->overwrite,
 		     "allow writing into an existing file not made by ioreel\n"
 		     "(a target, -o or --json)"),
@@ -409,6 +434,20 @@ static int check_cli(struct cli *c)
 		    "ioreel replay: give --target PATH (a block device or file to replay on)\n");
 		return 2;
 	}
+	for (size_t k = 0; k < c->ndestroy; k++) {
+		int hit = 0;
+		for (size_t t = 0; t < o->ntargets && !hit; t++)
+			hit = replay_safety_names_it(c->destroy[k], o->targets[t]);
+		for (size_t m = 0; m < o->nmaps && !hit; m++)
+			hit = replay_safety_names_it(c->destroy[k], o->maps[m].path);
+		if (!hit) {
+			fprintf(stderr,
+				"ioreel replay: --destroy-data=%s names no target: give the kernel "
+				"name (e.g. sdb) or the path of a --target\n",
+				c->destroy[k]);
+			return 2;
+		}
+	}
 	if (o->result && c->json &&
 	    (!strcmp(o->result, c->json) || reel_same_file(o->result, c->json))) {
 		fprintf(stderr, "ioreel replay: -o and --json name the same file %s: name two\n",
@@ -538,6 +577,8 @@ int cmd_replay(int argc, char **argv)
 	c.o.trace = argv[i];
 	c.o.targets = c.targets;
 	c.o.maps = c.maps;
+	c.o.destroy_names = c.destroy;
+	c.o.ndestroy = c.ndestroy;
 	c.o.timing = (enum replay_timing)c.timing;
 	c.o.order = (enum replay_order)c.order;
 	c.o.max_idle_ns = (int64_t)(c.max_idle * 1e9);

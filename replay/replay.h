@@ -89,6 +89,9 @@ struct replay_safety_opts {
 	int will_write;		  /* the replay writes, discards or zeroes */
 	const char *destroy_name; /* --destroy-data=NAME, or NULL */
 	int overwrite;		  /* --overwrite */
+	/* more --destroy-data names (any of them may name PATH), or NULL */
+	const char *const *destroy_names;
+	size_t ndestroy;
 };
 /*
  * May PATH be used as a target?  Returns 0 if so; otherwise a negative
@@ -103,6 +106,9 @@ struct replay_safety_opts {
  */
 int replay_safety_check(const char *path, const struct replay_safety_opts *o, int *created,
 			char *errmsg, size_t errlen);
+/* Does NAME (a --destroy-data name) name PATH: its path as given, its
+ * kernel name ("loop3") or /dev/ and that name?  1 or 0. */
+int replay_safety_names_it(const char *name, const char *path);
 /* Mark a file as created by ioreel (best effort; ignores filesystems
  * without user xattrs). */
 void replay_safety_mark_created(int fd);
@@ -169,7 +175,9 @@ struct replay_opts {
 	int align;
 	int buffered;
 	int read_only;
-	const char *destroy_name;
+	const char *destroy_name;	  /* --destroy-data (one name; or NULL) */
+	const char *const *destroy_names; /* more names (each must name a target) */
+	size_t ndestroy;
 	int overwrite;
 	int precondition;
 	int no_rt;	 /* do not ask for SCHED_FIFO (see README) */

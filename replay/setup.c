@@ -268,7 +268,8 @@ static void probe_file(struct run *r, struct target *t, const struct stat *st)
 static int open_target(struct run *r, struct target *t, int will_write)
 {
 	const struct replay_opts *o = r->o;
-	struct replay_safety_opts so = {will_write, o->destroy_name, o->overwrite};
+	struct replay_safety_opts so = {will_write, o->destroy_name, o->overwrite, o->destroy_names,
+					o->ndestroy};
 	int rc = replay_safety_check(t->path, &so, &t->created, r->err, r->errlen);
 	if (rc < 0)
 		return rc;
@@ -433,6 +434,14 @@ static int check_target(struct run *r, unsigned t, const struct devscan *ds)
 	if (tg->created ||
 	    (!tg->is_blk && nd.will_write && tg->size < tg->need && o->fit == REPLAY_FIT_FAIL)) {
 		uint64_t sz = (tg->need + 1048575) & ~1048575ull;
+		double g = (double)sz / 1073741824.0;
+		if (tg->created)
+			notice(r,
+			       "creating %s: %.*f %s sparse, as far as the trace reaches; for a "
+			       "smaller file, make it first (truncate -s SIZE) and pass --fit "
+			       "scale or --fit wrap",
+			       tg->path, g < 1 ? 0 : 1, g < 1 ? g * 1024 : g,
+			       g < 1 ? "MiB" : "GiB");
 		if (ftruncate(tg->fd, (off_t)sz) < 0)
 			return reel_errf(r->err, r->errlen, -errno,
 					 "%s: cannot size the file to %llu bytes: %s", tg->path,
