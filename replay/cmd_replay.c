@@ -297,6 +297,10 @@ static void json_hist(FILE *f, const struct reel_hist *h)
 static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
+	char expected[32] = "null";
+	if (o->timing == REPLAY_TIMING_ORIGINAL)
+		snprintf(expected, sizeof(expected), "%.0f",
+			 (double)(r->trace_duration_ns - r->idle_cut_ns) / o->speed);
 	fprintf(f, "%s\n  \"trace\": ", JSON_MARK);
 	reel_json_str(f, o->trace);
 	fprintf(f, ",\n  \"result\": ");
@@ -330,13 +334,14 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 	else
 		fprintf(f, "null");
 	fprintf(f,
-		",\n  \"duration_ns\": %lld, \"trace_duration_ns\": %lld, \"interrupted\": %d,\n"
+		",\n  \"duration_ns\": %lld, \"trace_duration_ns\": %lld, \"idle_cut_ns\": %lld,\n"
+		"  \"expected_ns\": %s, \"interrupted\": %d,\n"
 		"  \"t0_mono_ns\": %lld, \"schedule_slipped\": %d, \"slip_limit_ns\": %d,\n"
 		"  \"ios\": %llu, \"errors\": %llu, \"skipped\": %llu,\n  \"ops\": {",
-		(long long)r->duration_ns, (long long)r->trace_duration_ns, r->interrupted,
-		(long long)r->t0_mono_ns, r->slipped, REPLAY_SLIP_LIMIT_NS,
-		(unsigned long long)r->ios, (unsigned long long)r->errors,
-		(unsigned long long)r->skipped);
+		(long long)r->duration_ns, (long long)r->trace_duration_ns,
+		(long long)r->idle_cut_ns, expected, r->interrupted, (long long)r->t0_mono_ns,
+		r->slipped, REPLAY_SLIP_LIMIT_NS, (unsigned long long)r->ios,
+		(unsigned long long)r->errors, (unsigned long long)r->skipped);
 	int first = 1;
 	for (int op = 0; op < REEL_OP__COUNT; op++) {
 		const struct replay_op_stats *s = &r->op[op];
@@ -380,7 +385,13 @@ static void summary(FILE *f, const struct replay_result *r, const struct replay_
 	fprintf(f, ", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
 		replay_point_names[o->point]);
 	fprintf(f, "duration  %.3f s", secs);
-	if (o->timing == REPLAY_TIMING_ORIGINAL)
+	if (o->timing == REPLAY_TIMING_ORIGINAL && o->max_idle_ns > 0)
+		fprintf(f,
+			" (trace %.3f s, %.3f s of idle cut by --max-idle; expected %.3f s at "
+			"speed %g)",
+			r->trace_duration_ns / 1e9, r->idle_cut_ns / 1e9,
+			(double)(r->trace_duration_ns - r->idle_cut_ns) / 1e9 / o->speed, o->speed);
+	else if (o->timing == REPLAY_TIMING_ORIGINAL)
 		fprintf(f, " (trace %.3f s; expected %.3f s at speed %g)",
 			r->trace_duration_ns / 1e9, r->trace_duration_ns / 1e9 / o->speed,
 			o->speed);

@@ -224,6 +224,9 @@ struct replay_result {
 	uint64_t ios, errors, skipped; /* skipped: not replayable (read-only
 					  discards, unmapped devices) */
 	int64_t duration_ns, trace_duration_ns;
+	int64_t idle_cut_ns; /* --max-idle: trace time cut from idle stretches
+				(the schedule lasts trace_duration_ns minus it,
+				divided by the speed) */
 	double inflight_mean;
 	unsigned inflight_max;
 	double ratio_achieved; /* LZ4, sampled from written buffers; 0 none */

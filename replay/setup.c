@@ -156,6 +156,7 @@ static int first_pass(struct run *r, struct devscan *ds)
 	const struct reel_rec *v;
 	long n;
 	uint64_t idx = 0;
+	int64_t p0 = 0, top = 0, mi = r->o->max_idle_ns;
 	r->first_t = INT64_MAX;
 	r->last_t = INT64_MIN;
 	r->all_issue = r->all_complete = r->all_queue = 1;
@@ -177,6 +178,13 @@ static int first_pass(struct run *r, struct devscan *ds)
 				r->first_t = p;
 			if (p > r->last_t)
 				r->last_t = p;
+			/* --max-idle: what schedule.c's idle_cut() will cut, each gap
+			 * past the latest point so far (the first one's: below) */
+			if (!idx)
+				p0 = top = p;
+			else if (p - top > mi && mi > 0)
+				r->res->idle_cut_ns += p - top - mi;
+			top = p > top ? p : top;
 			unsigned inf;
 			if (inflight_at(r, x, &inf) < 0)
 				return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
@@ -193,6 +201,8 @@ static int first_pass(struct run *r, struct devscan *ds)
 		return reel_errf(r->err, r->errlen, (int)n, "%s", reel_reader_errmsg(r->rd));
 	r->total = idx;
 	r->qd_heap.n = 0;
+	if (idx && mi > 0 && p0 - r->first_t > mi)
+		r->res->idle_cut_ns += p0 - r->first_t - mi;
 	if (!idx)
 		return reel_errf(r->err, r->errlen, REEL_E_ARG,
 				 "%s: the trace has no I/O to replay", r->o->trace);
