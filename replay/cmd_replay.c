@@ -247,6 +247,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	    OPT_CALLNUM(0, "dedupe", "PCT", opt_dedupe, &c->dedupe,
 			"share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
 	    OPT_GROUP("Output"),
+	    OPT_FLAG('q', "quiet", &c->quiet, "no progress on stderr"),
 	    OPT_STR('o', "output", "RESULT.reel", &o->result,
 		    "result trace (a regular file, never the trace; replaced\n"
 		    "only if it is a replay result, or with --overwrite)"),
@@ -267,18 +268,47 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	return i;
 }
 
+/* The progress line: live on a terminal (every call, about 4 a second),
+ * else a line every PROGRESS_FILE_NS at most. */
+#define PROGRESS_FILE_NS 5000000000ll
+struct prog {
+	int tty, shown;
+	int64_t next_ns; /* not a terminal: no line before this elapsed time */
+};
+
+static void fmt_hms(char *buf, size_t len, int64_t ns)
+{
+	long e = (long)((ns + 999999999) / 1000000000); /* rounded up */
+	snprintf(buf, len, "%ld:%02ld:%02ld", e / 3600, e / 60 % 60, e % 60);
+}
+
 static void progress(const struct replay_progress *p, void *arg)
 {
+	struct prog *pg = arg;
+	if (!pg->tty && p->elapsed_ns < pg->next_ns)
+		return;
+	pg->next_ns = p->elapsed_ns + PROGRESS_FILE_NS;
 	double s = p->elapsed_ns / 1e9;
-	char eta[32] = "?";
-	if (p->eta_ns >= 0) {
-		long e = (long)(p->eta_ns / 1000000000);
-		snprintf(eta, sizeof(eta), "%ld:%02ld:%02ld", e / 3600, e / 60 % 60, e % 60);
-	}
-	fprintf(stderr, "\r  %5.1f%%  %9.0f IOPS  %8.1f MB/s  ETA %s   ",
-		p->total ? 100.0 * (double)p->done / (double)p->total : 0.0,
-		s > 0 ? (double)p->done / s : 0.0, s > 0 ? (double)p->bytes / s / 1e6 : 0.0, eta);
-	*(int *)arg = 1;
+	char eta[32] = "?", line[256], sched[96];
+	if (p->eta_ns >= 0)
+		fmt_hms(eta, sizeof(eta), p->eta_ns);
+	if (p->expected_ns < 0)
+		snprintf(sched, sizeof(sched), "%.1f s, afap", s);
+	else if (p->behind_ns > REPLAY_SLIP_LIMIT_NS)
+		snprintf(sched, sizeof(sched), "%.1f of %.1f s expected, %.3f s behind schedule", s,
+			 p->expected_ns / 1e9, p->behind_ns / 1e9);
+	else
+		snprintf(sched, sizeof(sched), "%.1f of %.1f s expected, on schedule", s,
+			 p->expected_ns / 1e9);
+	snprintf(line, sizeof(line), "%5.1f%%  %llu of %llu I/Os  %s  %.0f IOPS  %.1f MB/s  ETA %s",
+		 p->total ? 100.0 * (double)p->done / (double)p->total : 0.0,
+		 (unsigned long long)p->done, (unsigned long long)p->total, sched,
+		 s > 0 ? (double)p->done / s : 0.0, s > 0 ? (double)p->bytes / s / 1e6 : 0.0, eta);
+	if (pg->tty)
+		fprintf(stderr, "\r  %-118.118s", line);
+	else
+		fprintf(stderr, "ioreel replay: %s\n", line);
+	pg->shown = 1;
 }
 
 static const double qs[] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
@@ -468,25 +498,25 @@ static int check_cli(struct cli *c)
 	return 0;
 }
 
-/* The replay, with Ctrl-C and SIGTERM stopping it cleanly and a progress
- * line on a terminal.  Returns replay_run()'s code. */
+/* The replay, with Ctrl-C and SIGTERM stopping it cleanly and progress on
+ * stderr (unless -q).  Returns replay_run()'s code. */
 static int run(struct cli *c, struct replay_result *res, char *err, size_t errlen)
 {
 	struct replay_opts *o = &c->o;
 	struct sigaction sa;
-	int shown = 0;
+	struct prog pg = {isatty(2), 0, PROGRESS_FILE_NS};
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return early */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	o->stop = &stop_flag;
-	if (isatty(2)) {
+	if (!c->quiet) {
 		o->progress = progress;
-		o->progress_arg = &shown;
+		o->progress_arg = &pg;
 	}
 	int r = replay_run(o, res, err, errlen);
-	if (shown)
-		fprintf(stderr, "\r%70s\r", "");
+	if (pg.shown && pg.tty)
+		fprintf(stderr, "\r%120s\r", "");
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return r;

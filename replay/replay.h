@@ -146,7 +146,10 @@ struct replay_progress {
 	uint64_t done, total; /* I/Os completed, I/Os in the trace */
 	uint64_t bytes;
 	int64_t elapsed_ns;
-	int64_t eta_ns; /* -1 unknown */
+	int64_t eta_ns;	     /* -1 unknown */
+	int64_t expected_ns; /* original timing: the schedule's length
+				(after --max-idle and --speed); -1 afap */
+	int64_t behind_ns;   /* original timing: how late the next I/O due is */
 };
 
 struct replay_opts {
