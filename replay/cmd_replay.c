@@ -35,6 +35,9 @@ struct cli {
 	char **bufs; /* copies cut up for the targets' names */
 	size_t nbufs;
 	const char *json;
+	const char *destroy[REPLAY_MAX_TARGETS]; /* --destroy-data names */
+	size_t ndestroy;
+	int quiet; /* -q: no progress */
 	unsigned dedupe;
 	int cpu;			       /* --cpu, -1: not given */
 	double max_idle;		       /* seconds, 0: none */
@@ -58,6 +61,27 @@ static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
 			return reel_errf(err, errlen, REEL_E_ARG, "at most %d targets",
 					 REPLAY_MAX_TARGETS);
 		c->targets[c->o.ntargets++] = t;
+	}
+	return 0;
+}
+
+/* --destroy-data NAME[,NAME...] (repeatable) */
+static int opt_destroy(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct cli *c = dest;
+	char *s = strdup(arg), *save = NULL;
+	char **nb = s ? realloc(c->bufs, (c->nbufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb) {
+		free(s);
+		return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
+	}
+	c->bufs = nb;
+	c->bufs[c->nbufs++] = s;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (c->ndestroy >= REPLAY_MAX_TARGETS)
+			return reel_errf(err, errlen, REEL_E_ARG,
+					 "--destroy-data: at most %d names", REPLAY_MAX_TARGETS);
+		c->destroy[c->ndestroy++] = t;
 	}
 	return 0;
 }
@@ -176,9 +200,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	    OPT_FLAG(0, "read-only", &o->read_only,
 		     "replay writes as reads; skip discards and write-zeroes;\n"
 		     "create nothing"),
-	    OPT_STR(0, "destroy-data", "NAME", &o->destroy_name,
-		    "allow writing over a device carrying a filesystem or\n"
-		    "partition table: NAME is its kernel name (e.g. sdb)"),
+	    OPT_CALL(0, "destroy-data", "NAME[,NAME...]", opt_destroy, c,
+		     "allow writing over devices carrying a filesystem or\n"
+		     "partition table: NAME is one's kernel name (e.g. sdb;\n"
+		     "repeatable; each must name a target)"),
 	    OPT_FLAG(0, "overwrite", &o->overwrite,
 		     "allow writing into an existing file not made by ioreel\n"
 		     "(a target, -o or --json)"),
@@ -222,6 +247,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	    OPT_CALLNUM(0, "dedupe", "PCT", opt_dedupe, &c->dedupe,
 			"share of 4 KiB pieces that repeat earlier ones (0 to 100)"),
 	    OPT_GROUP("Output"),
+	    OPT_FLAG('q', "quiet", &c->quiet, "no progress on stderr"),
 	    OPT_STR('o', "output", "RESULT.reel", &o->result,
 		    "result trace (a regular file, never the trace; replaced\n"
 		    "only if it is a replay result, or with --overwrite)"),
@@ -242,18 +268,47 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	return i;
 }
 
+/* The progress line: live on a terminal (every call, about 4 a second),
+ * else a line every PROGRESS_FILE_NS at most. */
+#define PROGRESS_FILE_NS 5000000000ll
+struct prog {
+	int tty, shown;
+	int64_t next_ns; /* not a terminal: no line before this elapsed time */
+};
+
+static void fmt_hms(char *buf, size_t len, int64_t ns)
+{
+	long e = (long)((ns + 999999999) / 1000000000); /* rounded up */
+	snprintf(buf, len, "%ld:%02ld:%02ld", e / 3600, e / 60 % 60, e % 60);
+}
+
 static void progress(const struct replay_progress *p, void *arg)
 {
+	struct prog *pg = arg;
+	if (!pg->tty && p->elapsed_ns < pg->next_ns)
+		return;
+	pg->next_ns = p->elapsed_ns + PROGRESS_FILE_NS;
 	double s = p->elapsed_ns / 1e9;
-	char eta[32] = "?";
-	if (p->eta_ns >= 0) {
-		long e = (long)(p->eta_ns / 1000000000);
-		snprintf(eta, sizeof(eta), "%ld:%02ld:%02ld", e / 3600, e / 60 % 60, e % 60);
-	}
-	fprintf(stderr, "\r  %5.1f%%  %9.0f IOPS  %8.1f MB/s  ETA %s   ",
-		p->total ? 100.0 * (double)p->done / (double)p->total : 0.0,
-		s > 0 ? (double)p->done / s : 0.0, s > 0 ? (double)p->bytes / s / 1e6 : 0.0, eta);
-	*(int *)arg = 1;
+	char eta[32] = "?", line[256], sched[96];
+	if (p->eta_ns >= 0)
+		fmt_hms(eta, sizeof(eta), p->eta_ns);
+	if (p->expected_ns < 0)
+		snprintf(sched, sizeof(sched), "%.1f s, afap", s);
+	else if (p->behind_ns > REPLAY_SLIP_LIMIT_NS)
+		snprintf(sched, sizeof(sched), "%.1f of %.1f s expected, %.3f s behind schedule", s,
+			 p->expected_ns / 1e9, p->behind_ns / 1e9);
+	else
+		snprintf(sched, sizeof(sched), "%.1f of %.1f s expected, on schedule", s,
+			 p->expected_ns / 1e9);
+	snprintf(line, sizeof(line), "%5.1f%%  %llu of %llu I/Os  %s  %.0f IOPS  %.1f MB/s  ETA %s",
+		 p->total ? 100.0 * (double)p->done / (double)p->total : 0.0,
+		 (unsigned long long)p->done, (unsigned long long)p->total, sched,
+		 s > 0 ? (double)p->done / s : 0.0, s > 0 ? (double)p->bytes / s / 1e6 : 0.0, eta);
+	if (pg->tty)
+		fprintf(stderr, "\r  %-118.118s", line);
+	else
+		fprintf(stderr, "ioreel replay: %s\n", line);
+	pg->shown = 1;
 }
 
 static const double qs[] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
@@ -272,6 +327,10 @@ static void json_hist(FILE *f, const struct reel_hist *h)
 static void write_json(FILE *f, const struct replay_result *r, const struct replay_opts *o)
 {
 	double secs = r->duration_ns / 1e9;
+	char expected[32] = "null";
+	if (o->timing == REPLAY_TIMING_ORIGINAL)
+		snprintf(expected, sizeof(expected), "%.0f",
+			 (double)(r->trace_duration_ns - r->idle_cut_ns) / o->speed);
 	fprintf(f, "%s\n  \"trace\": ", JSON_MARK);
 	reel_json_str(f, o->trace);
 	fprintf(f, ",\n  \"result\": ");
@@ -305,13 +364,14 @@ static void write_json(FILE *f, const struct replay_result *r, const struct repl
 	else
 		fprintf(f, "null");
 	fprintf(f,
-		",\n  \"duration_ns\": %lld, \"trace_duration_ns\": %lld, \"interrupted\": %d,\n"
+		",\n  \"duration_ns\": %lld, \"trace_duration_ns\": %lld, \"idle_cut_ns\": %lld,\n"
+		"  \"expected_ns\": %s, \"interrupted\": %d,\n"
 		"  \"t0_mono_ns\": %lld, \"schedule_slipped\": %d, \"slip_limit_ns\": %d,\n"
 		"  \"ios\": %llu, \"errors\": %llu, \"skipped\": %llu,\n  \"ops\": {",
-		(long long)r->duration_ns, (long long)r->trace_duration_ns, r->interrupted,
-		(long long)r->t0_mono_ns, r->slipped, REPLAY_SLIP_LIMIT_NS,
-		(unsigned long long)r->ios, (unsigned long long)r->errors,
-		(unsigned long long)r->skipped);
+		(long long)r->duration_ns, (long long)r->trace_duration_ns,
+		(long long)r->idle_cut_ns, expected, r->interrupted, (long long)r->t0_mono_ns,
+		r->slipped, REPLAY_SLIP_LIMIT_NS, (unsigned long long)r->ios,
+		(unsigned long long)r->errors, (unsigned long long)r->skipped);
 	int first = 1;
 	for (int op = 0; op < REEL_OP__COUNT; op++) {
 		const struct replay_op_stats *s = &r->op[op];
@@ -355,7 +415,13 @@ static void summary(FILE *f, const struct replay_result *r, const struct replay_
 	fprintf(f, ", qd %s, order %s, point %s\n", r->qd_desc, replay_order_names[o->order],
 		replay_point_names[o->point]);
 	fprintf(f, "duration  %.3f s", secs);
-	if (o->timing == REPLAY_TIMING_ORIGINAL)
+	if (o->timing == REPLAY_TIMING_ORIGINAL && o->max_idle_ns > 0)
+		fprintf(f,
+			" (trace %.3f s, %.3f s of idle cut by --max-idle; expected %.3f s at "
+			"speed %g)",
+			r->trace_duration_ns / 1e9, r->idle_cut_ns / 1e9,
+			(double)(r->trace_duration_ns - r->idle_cut_ns) / 1e9 / o->speed, o->speed);
+	else if (o->timing == REPLAY_TIMING_ORIGINAL)
 		fprintf(f, " (trace %.3f s; expected %.3f s at speed %g)",
 			r->trace_duration_ns / 1e9, r->trace_duration_ns / 1e9 / o->speed,
 			o->speed);
@@ -409,6 +475,20 @@ static int check_cli(struct cli *c)
 		    "ioreel replay: give --target PATH (a block device or file to replay on)\n");
 		return 2;
 	}
+	for (size_t k = 0; k < c->ndestroy; k++) {
+		int hit = 0;
+		for (size_t t = 0; t < o->ntargets && !hit; t++)
+			hit = replay_safety_names_it(c->destroy[k], o->targets[t]);
+		for (size_t m = 0; m < o->nmaps && !hit; m++)
+			hit = replay_safety_names_it(c->destroy[k], o->maps[m].path);
+		if (!hit) {
+			fprintf(stderr,
+				"ioreel replay: --destroy-data=%s names no target: give the kernel "
+				"name (e.g. sdb) or the path of a --target\n",
+				c->destroy[k]);
+			return 2;
+		}
+	}
 	if (o->result && c->json &&
 	    (!strcmp(o->result, c->json) || reel_same_file(o->result, c->json))) {
 		fprintf(stderr, "ioreel replay: -o and --json name the same file %s: name two\n",
@@ -418,25 +498,25 @@ static int check_cli(struct cli *c)
 	return 0;
 }
 
-/* The replay, with Ctrl-C and SIGTERM stopping it cleanly and a progress
- * line on a terminal.  Returns replay_run()'s code. */
+/* The replay, with Ctrl-C and SIGTERM stopping it cleanly and progress on
+ * stderr (unless -q).  Returns replay_run()'s code. */
 static int run(struct cli *c, struct replay_result *res, char *err, size_t errlen)
 {
 	struct replay_opts *o = &c->o;
 	struct sigaction sa;
-	int shown = 0;
+	struct prog pg = {isatty(2), 0, PROGRESS_FILE_NS};
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return early */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	o->stop = &stop_flag;
-	if (isatty(2)) {
+	if (!c->quiet) {
 		o->progress = progress;
-		o->progress_arg = &shown;
+		o->progress_arg = &pg;
 	}
 	int r = replay_run(o, res, err, errlen);
-	if (shown)
-		fprintf(stderr, "\r%70s\r", "");
+	if (pg.shown && pg.tty)
+		fprintf(stderr, "\r%120s\r", "");
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return r;
@@ -538,6 +618,8 @@ int cmd_replay(int argc, char **argv)
 	c.o.trace = argv[i];
 	c.o.targets = c.targets;
 	c.o.maps = c.maps;
+	c.o.destroy_names = c.destroy;
+	c.o.ndestroy = c.ndestroy;
 	c.o.timing = (enum replay_timing)c.timing;
 	c.o.order = (enum replay_order)c.order;
 	c.o.max_idle_ns = (int64_t)(c.max_idle * 1e9);

@@ -89,6 +89,9 @@ struct replay_safety_opts {
 	int will_write;		  /* the replay writes, discards or zeroes */
 	const char *destroy_name; /* --destroy-data=NAME, or NULL */
 	int overwrite;		  /* --overwrite */
+	/* more --destroy-data names (any of them may name PATH), or NULL */
+	const char *const *destroy_names;
+	size_t ndestroy;
 };
 /*
  * May PATH be used as a target?  Returns 0 if so; otherwise a negative
@@ -103,6 +106,9 @@ struct replay_safety_opts {
  */
 int replay_safety_check(const char *path, const struct replay_safety_opts *o, int *created,
 			char *errmsg, size_t errlen);
+/* Does NAME (a --destroy-data name) name PATH: its path as given, its
+ * kernel name ("loop3") or /dev/ and that name?  1 or 0. */
+int replay_safety_names_it(const char *name, const char *path);
 /* Mark a file as created by ioreel (best effort; ignores filesystems
  * without user xattrs). */
 void replay_safety_mark_created(int fd);
@@ -140,7 +146,10 @@ struct replay_progress {
 	uint64_t done, total; /* I/Os completed, I/Os in the trace */
 	uint64_t bytes;
 	int64_t elapsed_ns;
-	int64_t eta_ns; /* -1 unknown */
+	int64_t eta_ns;	     /* -1 unknown */
+	int64_t expected_ns; /* original timing: the schedule's length
+				(after --max-idle and --speed); -1 afap */
+	int64_t behind_ns;   /* original timing: how late the next I/O due is */
 };
 
 struct replay_opts {
@@ -169,7 +178,9 @@ struct replay_opts {
 	int align;
 	int buffered;
 	int read_only;
-	const char *destroy_name;
+	const char *destroy_name;	  /* --destroy-data (one name; or NULL) */
+	const char *const *destroy_names; /* more names (each must name a target) */
+	size_t ndestroy;
 	int overwrite;
 	int precondition;
 	int no_rt;	 /* do not ask for SCHED_FIFO (see README) */
@@ -216,6 +227,9 @@ struct replay_result {
 	uint64_t ios, errors, skipped; /* skipped: not replayable (read-only
 					  discards, unmapped devices) */
 	int64_t duration_ns, trace_duration_ns;
+	int64_t idle_cut_ns; /* --max-idle: trace time cut from idle stretches
+				(the schedule lasts trace_duration_ns minus it,
+				divided by the speed) */
 	double inflight_mean;
 	unsigned inflight_max;
 	double ratio_achieved; /* LZ4, sampled from written buffers; 0 none */

@@ -158,17 +158,68 @@ static int signature(const char *path, char *what, size_t len)
 	return found;
 }
 
+/* Would a new file at path land on the /dev filesystem (devtmpfs, in RAM:
+ * a mistyped device name), not on a filesystem mounted under it (/dev/shm)? */
+static int on_dev_fs(const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = 0; /* "/x" -> "/" */
+	struct stat d, devfs;
+	if (!realpath(dir, real)) /* no such folder: open() will say so */
+		return 0;
+	if (strcmp(real, "/dev") && strncmp(real, "/dev/", 5))
+		return 0;
+	return stat(real, &d) == 0 && stat("/dev", &devfs) == 0 && d.st_dev == devfs.st_dev;
+}
+
+int replay_safety_names_it(const char *name, const char *path)
+{
+	struct stat st, ns;
+	char kn[64];
+	if (!strcmp(name, path))
+		return 1;
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return 0;
+	if (name[0] == '/' && stat(name, &ns) == 0 && S_ISBLK(ns.st_mode) &&
+	    ns.st_rdev == st.st_rdev)
+		return 1; /* another path to the same device (/dev/disk/by-id/...) */
+	if (devname_of(st.st_rdev, kn, sizeof(kn)) < 0)
+		return 0;
+	return !strcmp(name, kn) || (!strncmp(name, "/dev/", 5) && !strcmp(name + 5, kn));
+}
+
+static int named(const struct replay_safety_opts *o, const char *path)
+{
+	if (o->destroy_name && replay_safety_names_it(o->destroy_name, path))
+		return 1;
+	for (size_t i = 0; i < o->ndestroy; i++)
+		if (replay_safety_names_it(o->destroy_names[i], path))
+			return 1;
+	return 0;
+}
+
 int replay_safety_check(const char *path, const struct replay_safety_opts *o, int *created,
 			char *errmsg, size_t errlen)
 {
 	struct stat st;
 	*created = 0;
 	if (stat(path, &st) < 0) {
-		if (errno == ENOENT) {
+		int e = errno;
+		if (e == ENOENT && on_dev_fs(path))
+			return reel_errf(errmsg, errlen, -ENOENT,
+					 "no such device: %s; a target file is created only "
+					 "outside /dev (lsblk lists the block devices)",
+					 path);
+		if (e == ENOENT) {
 			*created = 1;
 			return 0;
 		}
-		return reel_errf(errmsg, errlen, -errno, "%s: %s", path, strerror(errno));
+		return reel_errf(errmsg, errlen, -e, "%s: %s", path, strerror(e));
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (!o->will_write || o->overwrite)
@@ -212,21 +263,12 @@ int replay_safety_check(const char *path, const struct replay_safety_opts *o, in
 		    "with --read-only)",
 		    path, name);
 	}
-	int named =
-	    o->destroy_name && (!strcmp(o->destroy_name, name) || !strcmp(o->destroy_name, path));
-	if (signature(path, what, sizeof(what)) && !named) {
+	if (signature(path, what, sizeof(what)) && !named(o, path)) {
 		return reel_errf(
 		    errmsg, errlen, REEL_E_EXISTS,
 		    "%s (%s) carries %s: the replay writes and would destroy it; if that is "
 		    "what you want, pass --destroy-data=%s (or replay with --read-only)",
 		    path, name, what, name);
-	}
-	if (o->destroy_name && !named) {
-		return reel_errf(
-		    errmsg, errlen, REEL_E_ARG,
-		    "--destroy-data=%s does not name %s, whose kernel name is %s: nothing "
-		    "written; pass --destroy-data=%s to confirm",
-		    o->destroy_name, path, name, name);
 	}
 	return 0;
 }

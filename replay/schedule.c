@@ -408,15 +408,30 @@ static void sleep_until(int64_t abs_ns)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
+#define PROGRESS_NS 250000000
+
+/* Progress for o->progress, every 250 ms at most: done, the schedule's
+ * length (original timing) and how late its next I/O is. */
 static void progress(struct run *r, int64_t now, int64_t *next)
 {
 	if (!r->o->progress || now < *next)
 		return;
-	*next = now + 250000000;
-	struct replay_progress pr = {r->done_ios, r->total, r->done_bytes, now - r->t0, -1};
-	if (r->done_ios)
-		pr.eta_ns = (int64_t)((double)pr.elapsed_ns * (double)(r->total - r->done_ios) /
-				      (double)r->done_ios);
+	*next = now + PROGRESS_NS;
+	int64_t el = now - r->t0;
+	struct replay_progress pr = {r->done_ios, r->total, r->done_bytes, el, -1, -1, 0};
+	if (r->o->timing == REPLAY_TIMING_ORIGINAL) {
+		pr.expected_ns =
+		    (int64_t)((double)(r->res->trace_duration_ns - r->res->idle_cut_ns) /
+			      r->o->speed);
+		if (r->wn && el > win_at(r, 0)->sched)
+			pr.behind_ns = el - win_at(r, 0)->sched;
+		pr.eta_ns = pr.expected_ns - el + pr.behind_ns;
+		if (pr.eta_ns < 0)
+			pr.eta_ns = 0;
+	} else if (r->done_ios) {
+		pr.eta_ns =
+		    (int64_t)((double)el * (double)(r->total - r->done_ios) / (double)r->done_ios);
+	}
 	r->o->progress(&pr, r->o->progress_arg);
 }
 
@@ -434,15 +449,18 @@ static void learn_lateness(struct run *r, int64_t late)
 	}
 }
 
-/* Original timing: reap or sleep until shortly before p is due, then spin
- * to its time.  Returns 1 when p is due now, 0 to look again, or < 0. */
-static int wait_due(struct run *r, const struct pend *p)
+/* Original timing: reap or sleep until shortly before p is due (or until
+ * wake_by, when not 0: the next progress report), then spin to its time.
+ * Returns 1 when p is due now, 0 to look again, or < 0. */
+static int wait_due(struct run *r, const struct pend *p, int64_t wake_by)
 {
 	int64_t due = r->t0 + p->sched;
 	int64_t now = reel_now_ns();
 	int rc;
 	if (due - now > r->spin) {
 		int64_t target = due - r->spin;
+		if (wake_by && wake_by < target)
+			target = wake_by > now ? wake_by : now;
 		if (r->inflight) {
 			if ((rc = reap(r, target - now)) < 0)
 				return rc;
@@ -510,7 +528,7 @@ static int replay_loop(struct run *r)
 {
 	const struct replay_opts *o = r->o;
 	int stopping = 0;
-	int64_t next_progress = 0;
+	int64_t next_progress = r->t0 + PROGRESS_NS;
 	uint64_t iter = 0;
 	for (;;) {
 		int rc = fill_window(r);
@@ -538,6 +556,9 @@ static int replay_loop(struct run *r)
 			if ((rc = head_may_go(r, p)) <= 0) {
 				if (rc < 0)
 					return rc;
+				/* a slow target: a wait (at most 200 ms) each time */
+				if ((iter & 7) == 0)
+					progress(r, reel_now_ns(), &next_progress);
 				continue;
 			}
 			if ((rc = prepare(r)) < 0)
@@ -549,8 +570,10 @@ static int replay_loop(struct run *r)
 			continue;
 		}
 		/* held back with the one before: its group goes now */
-		if (!r->batch && (rc = wait_due(r, p)) < 0)
+		if (!r->batch && (rc = wait_due(r, p, o->progress ? next_progress : 0)) < 0)
 			return rc;
+		if (!r->batch && !rc) /* waited: time to report? */
+			progress(r, reel_now_ns(), &next_progress);
 		if ((r->batch || rc) &&
 		    (rc = issue(r, p->sched, next_overdue(r) || group_next(r, p))) < 0)
 			return rc;

@@ -156,6 +156,7 @@ static int first_pass(struct run *r, struct devscan *ds)
 	const struct reel_rec *v;
 	long n;
 	uint64_t idx = 0;
+	int64_t p0 = 0, top = 0, mi = r->o->max_idle_ns;
 	r->first_t = INT64_MAX;
 	r->last_t = INT64_MIN;
 	r->all_issue = r->all_complete = r->all_queue = 1;
@@ -177,6 +178,13 @@ static int first_pass(struct run *r, struct devscan *ds)
 				r->first_t = p;
 			if (p > r->last_t)
 				r->last_t = p;
+			/* --max-idle: what schedule.c's idle_cut() will cut, each gap
+			 * past the latest point so far (the first one's: below) */
+			if (!idx)
+				p0 = top = p;
+			else if (p - top > mi && mi > 0)
+				r->res->idle_cut_ns += p - top - mi;
+			top = p > top ? p : top;
 			unsigned inf;
 			if (inflight_at(r, x, &inf) < 0)
 				return reel_errf(r->err, r->errlen, REEL_E_NOMEM,
@@ -193,6 +201,8 @@ static int first_pass(struct run *r, struct devscan *ds)
 		return reel_errf(r->err, r->errlen, (int)n, "%s", reel_reader_errmsg(r->rd));
 	r->total = idx;
 	r->qd_heap.n = 0;
+	if (idx && mi > 0 && p0 - r->first_t > mi)
+		r->res->idle_cut_ns += p0 - r->first_t - mi;
 	if (!idx)
 		return reel_errf(r->err, r->errlen, REEL_E_ARG,
 				 "%s: the trace has no I/O to replay", r->o->trace);
@@ -268,7 +278,8 @@ static void probe_file(struct run *r, struct target *t, const struct stat *st)
 static int open_target(struct run *r, struct target *t, int will_write)
 {
 	const struct replay_opts *o = r->o;
-	struct replay_safety_opts so = {will_write, o->destroy_name, o->overwrite};
+	struct replay_safety_opts so = {will_write, o->destroy_name, o->overwrite, o->destroy_names,
+					o->ndestroy};
 	int rc = replay_safety_check(t->path, &so, &t->created, r->err, r->errlen);
 	if (rc < 0)
 		return rc;
@@ -433,6 +444,14 @@ static int check_target(struct run *r, unsigned t, const struct devscan *ds)
 	if (tg->created ||
 	    (!tg->is_blk && nd.will_write && tg->size < tg->need && o->fit == REPLAY_FIT_FAIL)) {
 		uint64_t sz = (tg->need + 1048575) & ~1048575ull;
+		double g = (double)sz / 1073741824.0;
+		if (tg->created)
+			notice(r,
+			       "creating %s: %.*f %s sparse, as far as the trace reaches; for a "
+			       "smaller file, make it first (truncate -s SIZE) and pass --fit "
+			       "scale or --fit wrap",
+			       tg->path, g < 1 ? 0 : 1, g < 1 ? g * 1024 : g,
+			       g < 1 ? "MiB" : "GiB");
 		if (ftruncate(tg->fd, (off_t)sz) < 0)
 			return reel_errf(r->err, r->errlen, -errno,
 					 "%s: cannot size the file to %llu bytes: %s", tg->path,

@@ -17,6 +17,21 @@ dur() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))
 "$IOREEL" replay idle.reel --engine null --target t.img --json full.json 2>err ||
 	{ cat err; fail "replay"; }
 cut=$(dur cut.json) full=$(dur full.json)
+# the schedule's length after the cut, and the cut, are said (not timed:
+# from the trace): the 3 s idle stretch after 9 ms is cut to 5 ms, so the
+# 3.009 s trace is expected to last 23 ms, of which 2.986 s were cut
+js() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$@"; }
+[ "$(js cut.json idle_cut_ns)" = 2986000000 ] || fail "idle_cut_ns $(js cut.json idle_cut_ns), not 2986000000"
+[ "$(js cut.json expected_ns)" = 23000000 ] || fail "expected_ns $(js cut.json expected_ns), not 23000000"
+[ "$(js full.json idle_cut_ns)" = 0 ] || fail "idle_cut_ns without --max-idle"
+[ "$(js full.json expected_ns)" = 3009000000 ] || fail "expected_ns without --max-idle"
+"$IOREEL" replay idle.reel --engine null --target t.img --max-idle 0.005 --speed 0.5 >out 2>err ||
+	{ cat err; fail "replay --max-idle --speed 0.5"; }
+grep duration out
+grep -q "trace 3.009 s, 2.986 s of idle cut by --max-idle; expected 0.046 s at speed 0.5" out ||
+	fail "the summary should say the idle cut and the expected time after it"
+"$IOREEL" replay idle.reel --engine null --target t.img >out 2>err || { cat err; fail "replay"; }
+grep -q "(trace 3.009 s; expected 3.009 s at speed 1)" out || { cat out; fail "summary without --max-idle"; }
 echo "duration: $full ns without, $cut ns with --max-idle 0.005"
 # without: ~3.019 s; with: 9 ms + 5 ms + 9 ms = ~23 ms (plus the last I/O)
 [ "$full" -gt 3000000000 ] || fail "the idle stretch was not replayed without --max-idle ($full ns)"

@@ -81,6 +81,39 @@ fi
 	fail "read-only on an ext4 device should be allowed"
 [ "$(md5sum <"$fsdev")" = "$sum" ] || fail "read-only changed the device"
 
+# several targets: --destroy-data is repeatable and takes a list; only
+# the targets that carry a signature need naming, each of them, and a
+# name that matches no target is a usage error
+"$TOOL" gen "$T/w2.reel" n=200 rw=write bs=4096 iops=100000 devs=2 || fail "gen devs=2"
+make_loop "$S/blank.img" 16
+blank=$LOOP
+bname=$(basename "$blank")
+"$IOREEL" replay "$T/w2.reel" --timing afap --target "$blank,$fsdev" >"$T/out" 2>&1 &&
+	{ cat "$T/out"; fail "two targets, the signed one not named: not refused"; }
+grep -q -- "--destroy-data=$fsname" "$T/out" || fail "the refusal should name $fsname"
+"$IOREEL" replay "$T/w2.reel" --timing afap --target "$blank,$fsdev" --destroy-data="$fsname" \
+	--destroy-data=nosuch0 >"$T/out" 2>&1
+[ $? = 2 ] || { cat "$T/out"; fail "--destroy-data naming no target: not a usage error"; }
+grep -q "destroy-data=nosuch0 names no target" "$T/out" || fail "the usage error should name nosuch0"
+[ "$(md5sum <"$fsdev")" = "$sum" ] || fail "the ext4 device changed"
+mkfs.ext4 -q -F "$blank" >/dev/null 2>&1 || fail "mkfs.ext4 on $blank"
+bsum=$(md5sum <"$blank")
+"$IOREEL" replay "$T/w2.reel" --timing afap --target "$blank,$fsdev" --destroy-data="$fsname" \
+	>"$T/out" 2>&1 && { cat "$T/out"; fail "two signed targets, one named: not refused"; }
+grep -q -- "($bname) carries" "$T/out" || { cat "$T/out"; fail "the refusal should name $bname"; }
+[ "$(md5sum <"$fsdev")" = "$sum" ] || fail "the ext4 device changed"
+for names in "--destroy-data=$bname --destroy-data=/dev/$fsname" "--destroy-data=$bname,$fsname"; do
+	mkfs.ext4 -q -F "$blank" >/dev/null 2>&1 && mkfs.ext4 -q -F "$fsdev" >/dev/null 2>&1 ||
+		fail "mkfs.ext4"
+	# shellcheck disable=SC2086 # two words on purpose
+	"$IOREEL" replay "$T/w2.reel" --timing afap --target "$blank,$fsdev" $names \
+		>"$T/out" 2>&1 || { cat "$T/out"; fail "$names refused"; }
+	blkid -p "$blank" >/dev/null 2>&1 || blkid -p "$fsdev" >/dev/null 2>&1 &&
+		fail "$names: a signature survived the replay"
+done
+mkfs.ext4 -q -F "$fsdev" >/dev/null 2>&1 || fail "mkfs.ext4"
+sum=$(md5sum <"$fsdev")
+
 # the exact name destroys it (that is what the user chose)
 "$IOREEL" replay "$T/w.reel" --timing afap --target "$fsdev" --destroy-data="$fsname" >/dev/null ||
 	fail "--destroy-data=$fsname refused"
