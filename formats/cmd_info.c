@@ -256,8 +256,7 @@ int cmd_info(int argc, char **argv)
 {
 	int json = 0, salvage = 0, strict = 0;
 	const struct reel_opt opts[] = {
-	    OPT_FLAG(0, "json", &json,
-		     "machine-readable output (schema in docs/ioreel-info.md)"),
+	    OPT_FLAG(0, "json", &json, "machine-readable output (schema in docs/ioreel-info.md)"),
 	    OPT_FLAG(0, "salvage", &salvage, "skip corrupt chunks and read the ones around them"),
 	    OPT_FLAG(0, "strict", &strict,
 		     "exit 1 when the file is cut short (no index) or chunks were skipped"),

@@ -115,7 +115,10 @@ static int cmd_fit(int argc, char **argv)
 		return 1;
 	}
 	size_t n = m.count;
-	snprintf(m.source, sizeof(m.source), "%s", in);
+	/* the file name only: a model is shared between machines, and the
+	 * size of a small one must not depend on where its trace lay */
+	const char *base = strrchr(in, '/');
+	snprintf(m.source, sizeof(m.source), "%s", base && base[1] ? base + 1 : in);
 	int rc = fit_write(&m, in, out, overwrite, plain, n, t1 - t0);
 	model_free(&m);
 	return rc;
