@@ -132,6 +132,7 @@ struct dev_fit {
 	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
 	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
+	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	int run_reused;		      /* the current run started with a re-use */
 	uint64_t *tc;		      /* remote jumps: from x to region counts */
@@ -429,8 +430,12 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 }
 
 /* A run start's re-use: counted, its distance sampled. */
-static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op)
+static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op,
+			       uint32_t len)
 {
+	int c = model_reuse_size(len);
+	f->sz_sampled[c] += reuse >= 0;
+	f->sz_reused[c] += reuse > 0;
 	f->starts_sampled += reuse >= 0;
 	f->op_sampled[op != REEL_OP_READ] += reuse >= 0;
 	f->op_reused[op != REEL_OP_READ] += reuse > 0;
@@ -465,7 +470,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
-			reuse_start(f, reuse, dist, op);
+			reuse_start(f, reuse, dist, op, len);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -571,6 +576,11 @@ static void device_fill(struct dev_fit *f)
 		d->p_reuse_op[k] = f->op_sampled[k]
 				       ? (float)((double)f->op_reused[k] / (double)f->op_sampled[k])
 				       : (float)d->p_reuse;
+	for (int k = 0; k < MODEL_REUSE_SIZES; k++)
+		d->p_reuse_size[k] =
+		    f->sz_sampled[k] >= 8
+			? (float)((double)f->sz_reused[k] / (double)f->sz_sampled[k])
+			: (float)d->p_reuse; /* fewer starts: noise */
 }
 
 int model_devs_finish(struct devs_fit *df)

@@ -25,25 +25,29 @@ struct strat {
 	uint8_t pos;
 };
 
-#define GEN_HIST 4096	   /* offsets of the device's last I/O, for re-use */
-#define GEN_RES 1024	   /* a uniform sample (reservoir) of all its earlier ones */
-#define GEN_TRIES 8	   /* run starts drawn until one re-uses as the model says */
-#define GEN_SCAN 64	   /* then stretches past the last one looked at */
-#define GEN_REUSE_GATE 0.5 /* devices re-using more keep their jumps as drawn */
-#define GEN_LOCAL_TRIES 4  /* local jumps drawn until one lands in the extents */
-#define GEN_SEQ_OWED 64	   /* run I/O cut short and owed, at most */
-#define GEN_PACE_PRIOR 8   /* re-using starts: the pace's prior */
-#define GEN_FULL 32	   /* fresh starts that found no room: the band is full */
+#define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
+#define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
+#define GEN_RES 1024		       /* a uniform sample (reservoir) of all its earlier ones */
+#define GEN_TRIES 8		       /* run starts drawn until one re-uses as the model says */
+#define GEN_SCAN 64		       /* then stretches past the last one looked at */
+#define GEN_REUSE_GATE MODEL_REUSE_HOT /* devices re-using more keep their jumps as drawn */
+#define GEN_LOCAL_TRIES 4	       /* local jumps drawn until one lands in the extents */
+#define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
+#define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
+#define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
-	uint64_t hn; /* I/O so far (the ring's next slot is hn % GEN_HIST) */
+	uint8_t rop[GEN_HIST];	      /* the ring's ops */
+	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
+	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
 	uint64_t cursor;
 	int64_t run_left;
 	int started;
 	int run_reuse;	      /* the run started with a re-use (not extended past its length) */
 	uint32_t reuse_owed;  /* fresh starts that re-used: re-using starts to skip */
 	uint64_t reused;      /* starts that re-used */
+	double fresh_due;     /* hot devices: fresh starts owed (the op's share of the starts) */
 	uint32_t fresh_fails; /* fresh starts in a row that found no room */
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */

@@ -145,6 +145,18 @@ struct model_phase {
 	float seq_share[REEL_OP__COUNT][MODEL_DIST_MAXK];
 };
 
+/* devices re-using at least this share of run starts keep their jumps as
+ * drawn (hot blocks); only they use p_reuse_size */
+#define MODEL_REUSE_HOT 0.5
+#define MODEL_REUSE_SIZES 5 /* run starts' size classes for re-use: 1, 2-3, ... 16+ blocks */
+/* The size class of an I/O of LEN bytes: log2 of its 4 KiB blocks, at most 4. */
+static inline int model_reuse_size(uint64_t len)
+{
+	uint64_t b = (len + 4095) >> 12;
+	int c = b > 1 ? 63 - __builtin_clzll(b) : 0;
+	return c < MODEL_REUSE_SIZES - 1 ? c : MODEL_REUSE_SIZES - 1;
+}
+
 struct model_devspace { /* spatial behaviour of one device */
 	uint16_t id;
 	char name[64];
@@ -178,6 +190,12 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * (chromium: no read re-reads, a quarter of the write starts re-write);
 	 * p_reuse of both in models before it */
 	float p_reuse_op[2];
+	/* the share of run starts re-using a block, by the start's size in
+	 * 4 KiB blocks: 1, 2-3, 4-7, 8-15, 16 or more (msr: its 15-block
+	 * writes are all fresh, its 1-block ones 84% re-writes); p_reuse of
+	 * each in models before it, and where they say nothing (or p_reuse is
+	 * under MODEL_REUSE_HOT: gen does not use them) */
+	float p_reuse_size[MODEL_REUSE_SIZES];
 	uint64_t local_limit;
 	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

@@ -604,6 +604,24 @@ static int opt_pair(struct rd *r, const struct json_object *j, const char *key, 
 	return 0;
 }
 
+/* The optional p_reuse_size of the device W: MODEL_REUSE_SIZES shares
+ * (absent: p_reuse for each), else REEL_E_PARSE. */
+static int reuse_sizes(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		       const char *w)
+{
+	struct json_object *v = get(j, "p_reuse_size");
+	for (int k = 0; k < MODEL_REUSE_SIZES; k++) {
+		double x = v && is_arr(v, MODEL_REUSE_SIZES) && is_num(at(v, (size_t)k))
+			       ? num(at(v, (size_t)k))
+			       : NAN;
+		if (v && !(x >= 0 && x <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.p_reuse_size: %d shares",
+					 w, MODEL_REUSE_SIZES);
+		d->p_reuse_size[k] = v ? (float)x : (float)d->p_reuse;
+	}
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -663,6 +681,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	d->reuse_run = rr[0];
 	d->reuse_cont = rr[1];
+	if (reuse_sizes(r, j, d, w))
+		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);
 }
 

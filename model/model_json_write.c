@@ -287,6 +287,24 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 	fprintf(f, "]\n      }");
 }
 
+/* The re-use share of run starts by size class, where one differs from
+ * p_reuse by more than 0.1 (classes without starts hold p_reuse) on a
+ * device of hot blocks (gen uses them there only). */
+static void reuse_sizes(FILE *f, const struct model_devspace *d)
+{
+	int differ = 0;
+	if (d->p_reuse < MODEL_REUSE_HOT)
+		return;
+	for (int k = 0; k < MODEL_REUSE_SIZES; k++)
+		differ |= fabs(d->p_reuse_size[k] - d->p_reuse) > 0.1;
+	if (!differ)
+		return;
+	fprintf(f, ",\n      \"p_reuse_size\": [");
+	for (int k = 0; k < MODEL_REUSE_SIZES; k++)
+		fprintf(f, "%s%.2g", k ? ", " : "", d->p_reuse_size[k]);
+	fprintf(f, "]");
+}
+
 static void write_device(const struct model_devspace *d, int last, FILE *f)
 {
 	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
@@ -322,6 +340,7 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 		    0.02)
 			fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
 				d->p_reuse_op[1]);
+		reuse_sizes(f, d);
 	}
 	fprintf(f, ",\n      \"offsets\": ");
 	dist(f, &d->addr, 1);
