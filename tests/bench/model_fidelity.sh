@@ -1,0 +1,70 @@
+#!/bin/bash
+# make bench: the issue-13 fidelity checks on every real trace at hand (the
+# public traces in $SHARED and traces/*.reel), seeds 1-3: for each trace and
+# seed, how many of `model compare`'s checks beyond the distributions (count,
+# bytes, IDC, window series, locality, re-use, read-after-write, reuse
+# distance, working set, size given sequentiality, per-device offsets and
+# gaps) are outside their targets, with ks_jump / ks_size / ks_interarrival.
+# Deterministic (seeded), so one run.  FIDELITY_BEFORE=another ioreel binary
+# (an older build) fits and generates too, compared by this build's
+# `model compare`, so both are judged by the same checks.
+. "$TOP/tests/lib.sh"
+P="$SHARED/traces/public"
+BEFORE=${FIDELITY_BEFORE:-}
+fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
+imp() { # name format files... [extra]
+	local n=$1 f=$2
+	shift 2
+	grep -qx "$f" <<<"$fmts" || return 0
+	"$IOREEL" import -q --from "$f" "$@" -o "$T/$n.reel" 2>/dev/null && echo "$n"
+}
+{
+	[ -d "$P" ] && {
+		imp msr msr "$P"/msr/wdev_1.csv
+		imp disksim disksim "$P"/disksim/tpcc-small.trace --time-unit ns
+		imp fiu fiu "$P"/fiu/*.blkparse
+		imp blkparse blkparse "$P"/blkparse/nvme0n1.blktrace.txt
+		imp blktrace blktrace "$P"/blktrace/sda.blktrace.*
+	}
+	for t in "$TOP"/traces/*.reel; do
+		n=$(basename "$t" .reel)
+		cp "$t" "$T/$n.reel" && echo "$n"
+	done
+} >"$T/names"
+one() { # bin tag name
+	"$1" model fit "$T/$3.reel" -o "$T/$3.$2.json" 2>/dev/null || return 1
+	for s in 1 2 3; do
+		"$1" model gen "$T/$3.$2.json" --seed $s -o "$T/$3.$2.$s.reel" 2>/dev/null &&
+			"$IOREEL" model compare --json "$T/$3.reel" "$T/$3.$2.$s.reel" >"$T/$3.$2.$s.json" ||
+			return 1
+	done
+}
+echo "   issue-13 checks outside target per seed 1/2/3 (deterministic: one run);" \
+	"ks_* the largest of the 3 seeds"
+while read -r n; do
+	one "$IOREEL" new "$n" || { echo "   $n: fit/gen/compare failed"; continue; }
+	[ -n "$BEFORE" ] && { one "$BEFORE" old "$n" || echo "   $n: the before binary failed"; }
+	/usr/bin/python3 - "$T" "$n" "${BEFORE:+old}" <<'PY'
+import json, sys
+T, n, old = sys.argv[1], sys.argv[2], sys.argv[3]
+PFX = ("ios", "bytes", "idc_", "window_", "locality", "reuse", "read_after", "ks_reuse",
+       "working_set", "ks_size_", "ks_offset", "ks_gap.")
+def summary(tag):
+    f, kj, ks, kg, out = [], [], [], [], set()
+    for s in (1, 2, 3):
+        r = json.load(open("%s/%s.%s.%d.json" % (T, n, tag, s)))
+        c = r["checks"]
+        bad = [k for k in c if k.startswith(PFX) and c[k]["ok"] is False]
+        f.append(len(bad)); out.update(bad)
+        kj.append(r["ks_jump"]); ks.append(r["ks_size"]); kg.append(r["ks_interarrival"])
+        ios = r["checks"]["ios"]["a"]
+    return "/".join(map(str, f)), max(kj), max(ks), max(kg), sorted(out), ios
+new = summary("new")
+line = "   %-12s %7d I/O  failing %-8s" % (n, new[5], new[0])
+if old:
+    o = summary("old")
+    line += " (before %-8s)" % o[0]
+line += "  ks_jump %.3f size %.3f gap %.3f  outside: %s" % (new[1], new[2], new[3], " ".join(new[4]) or "-")
+print(line)
+PY
+done <"$T/names"
