@@ -449,16 +449,21 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		double f = rnd(g) < 0.5 ? b : 1 - b;
 		double x = floor(f * (double)(n + 1) + rnd(g));
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
-		size_t L = left - 1, R = n - 1 - L, li = 0, ri = L;
+		size_t L = left - 1, R = n - 1 - L;
 		out[L] = gp[0];
-		for (size_t i = 1; i < n; i++) { /* a random L of them to the left */
-			size_t lr = L - li, rr = L + R - ri;
-			int lft = rnd(g) * (double)(lr + rr) < (double)lr;
-			tmp[lft ? li : ri] = gp[i];
-			li += lft;
-			ri += !lft;
+		/* a random L of them to the left: each to the left with odds
+		 * (left places left) / (places left), counted in doubles (exact) */
+		double *lp = tmp, *rp = tmp + L, lr = (double)L, tot = (double)(n - 1);
+		for (size_t i = 1; i < n; i++, tot--) {
+			int lft = rnd(g) * tot < lr;
+			*(lft ? lp : rp) = gp[i];
+			lp += lft;
+			rp += !lft;
+			lr -= lft;
 		}
-		memcpy(gp, tmp, (n - 1) * sizeof(*gp));
+		double *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
+		gp = tmp;
+		tmp = sw;
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
 			cascade_arrange(g, gp, tmp, out, L, b);
 			gp += L;
@@ -582,6 +587,25 @@ static int dcmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* V (N gaps, all >= 0 when POS) in ascending order: as their bits (a
+ * radix sort, the order of doubles >= 0) in place, else by qsort. */
+static void sort_gaps(double *v, size_t n, int pos)
+{
+	if (pos) {
+		int64_t *bits = malloc(n * sizeof(*bits));
+		if (bits) {
+			memcpy(bits, v, n * sizeof(*v));
+			int e = model_sort_i64(bits, n);
+			if (!e)
+				memcpy(v, bits, n * sizeof(*v));
+			free(bits);
+			if (!e)
+				return;
+		}
+	}
+	qsort(v, n, sizeof(*v), dcmp);
+}
+
 /* A cluster longer than its window: the longest gaps are cut to a common
  * cap (water filling) so that the gaps sum to ROOM; the short gaps, most
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
@@ -596,9 +620,12 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 		free(sg);
 		return room;
 	}
-	for (uint64_t i = 1; i < c; i++)
+	int pos = 1;
+	for (uint64_t i = 1; i < c; i++) {
 		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
-	qsort(sg, c - 1, sizeof(*sg), dcmp);
+		pos &= gp[i - 1] >= 0;
+	}
+	sort_gaps(sg, c - 1, pos);
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
 	for (uint64_t k = 0; k < c - 1; k++) {
