@@ -451,15 +451,19 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
 		size_t L = left - 1, R = n - 1 - L;
 		out[L] = gp[0];
-		/* a random L of them to the left: each to the left with odds
-		 * (left places left) / (places left), counted in doubles (exact) */
-		double *lp = tmp, *rp = tmp + L, lr = (double)L, tot = (double)(n - 1);
-		for (size_t i = 1; i < n; i++, tot--) {
-			int lft = rnd(g) * tot < lr;
-			*(lft ? lp : rp) = gp[i];
-			lp += lft;
-			rp += !lft;
-			lr -= lft;
+		/* a random L of them to the left: each with odds (places left
+		 * on the left) / (places left), U x places < left places, as
+		 * floor(U x places) < left places (the same for an integer):
+		 * no floating point in the chain from one to the next */
+		int64_t lr = (int64_t)L, left_n = (int64_t)n;
+		uint64_t li = 0, ri = L; /* the next places, left and right */
+		for (int64_t i = 1; i < left_n; i++) {
+			int64_t x = (int64_t)(rnd(g) * (double)(left_n - i));
+			uint64_t lft = x < lr, m = 0 - lft; /* no branch: no guess to miss */
+			tmp[ri ^ ((li ^ ri) & m)] = gp[i];
+			li += lft;
+			ri += 1 - lft;
+			lr -= (int64_t)lft;
 		}
 		double *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
