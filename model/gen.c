@@ -513,8 +513,8 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		int64_t lr = (int64_t)L, left_n = (int64_t)n;
 		uint64_t li = 0, ri = L; /* the next places, left and right */
 		for (int64_t i = 1; i < left_n; i++) {
-			int64_t x = (int64_t)(rnd(g) * (double)(left_n - i));
-			uint64_t lft = x < lr, m = 0 - lft; /* no branch: no guess to miss */
+			int64_t at = (int64_t)(rnd(g) * (double)(left_n - i));
+			uint64_t lft = at < lr, m = 0 - lft; /* no branch: no guess to miss */
 			tmp[ri ^ ((li ^ ri) & m)] = gp[i];
 			li += lft;
 			ri += 1 - lft;
