@@ -426,15 +426,70 @@ static int next_class(struct model_gen *g, const double *row0, uint64_t *left, c
 	return k;
 }
 
-/* windows of more gaps keep the chain's order (the cascade's cost grows
- * as n log n / log(1 / b)) */
-#define GEN_CASCADE_MAX (1u << 16)
+static int dcmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
 
 static int dcmp_desc(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
 	return a > b ? -1 : a < b;
 }
+
+/* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
+ * digits (every digit counted in one pass; a digit all keys share is
+ * skipped); B: N of scratch. */
+static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+{
+	size_t cnt[8][256];
+	memset(cnt, 0, sizeof(cnt));
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; d < 8; d++)
+			cnt[d][(a[i] >> (8 * d)) & 255]++;
+	uint64_t *src = a, *dst = b;
+	for (int d = 0; d < 8 && n; d++) {
+		size_t *c = cnt[d], sum = 0;
+		if (c[(src[0] >> (8 * d)) & 255] == n)
+			continue;
+		for (int k = 0; k < 256; k++) {
+			size_t *e = &c[desc ? 255 - k : k], t = *e;
+			*e = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i] >> (8 * d)) & 255]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/* Gaps V (N) in ascending order, or descending when DESC: as their bits
+ * (the order of doubles >= 0, key_sort) when all are >= 0 and not -0,
+ * else (or without memory) by qsort. */
+static void sort_gaps(double *v, size_t n, int desc)
+{
+	int pos = 1;
+	for (size_t i = 0; i < n; i++)
+		pos &= v[i] >= 0 && !signbit(v[i]);
+	uint64_t *k = pos ? malloc(2 * n * sizeof(*k)) : NULL;
+	if (k) {
+		memcpy(k, v, n * sizeof(*v));
+		key_sort(k, k + n, n, desc);
+		memcpy(v, k, n * sizeof(*v));
+		free(k);
+		return;
+	}
+	qsort(v, n, sizeof(*v), desc ? dcmp_desc : dcmp);
+}
+
+/* windows of more gaps keep the chain's order (the cascade's cost grows
+ * as n log n / log(1 / b)) */
+#define GEN_CASCADE_MAX (1u << 16)
 
 /* N gaps GP (sorted, longest first) into OUT in the order of a b-model
  * cascade: the longest gap splits the I/O into shares B and 1 - B (which
@@ -449,16 +504,25 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		double f = rnd(g) < 0.5 ? b : 1 - b;
 		double x = floor(f * (double)(n + 1) + rnd(g));
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
-		size_t L = left - 1, R = n - 1 - L, li = 0, ri = L;
+		size_t L = left - 1, R = n - 1 - L;
 		out[L] = gp[0];
-		for (size_t i = 1; i < n; i++) { /* a random L of them to the left */
-			size_t lr = L - li, rr = L + R - ri;
-			int lft = rnd(g) * (double)(lr + rr) < (double)lr;
-			tmp[lft ? li : ri] = gp[i];
+		/* a random L of them to the left: each with odds (places left
+		 * on the left) / (places left), U x places < left places, as
+		 * floor(U x places) < left places (the same for an integer):
+		 * no floating point in the chain from one to the next */
+		int64_t lr = (int64_t)L, left_n = (int64_t)n;
+		uint64_t li = 0, ri = L; /* the next places, left and right */
+		for (int64_t i = 1; i < left_n; i++) {
+			int64_t at = (int64_t)(rnd(g) * (double)(left_n - i));
+			uint64_t lft = at < lr, m = 0 - lft; /* no branch: no guess to miss */
+			tmp[ri ^ ((li ^ ri) & m)] = gp[i];
 			li += lft;
-			ri += !lft;
+			ri += 1 - lft;
+			lr -= (int64_t)lft;
 		}
-		memcpy(gp, tmp, (n - 1) * sizeof(*gp));
+		double *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
+		gp = tmp;
+		tmp = sw;
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
 			cascade_arrange(g, gp, tmp, out, L, b);
 			gp += L;
@@ -481,22 +545,11 @@ static int cascade(struct model_gen *g, uint64_t c, double b)
 	if (!gp)
 		return -1;
 	double *tmp = gp + n, *out = tmp + n;
-	/* longest first: the gaps (>= 0) sorted as their bits (radix), read
-	 * backwards */
-	int64_t *bits = (int64_t *)(void *)out;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) { /* longest first */
 		double x = g->bt[i + 1] - g->bt[i];
-		x = x > 0 ? x : 0;
-		memcpy(&bits[i], &x, sizeof(x));
+		gp[i] = x > 0 ? x : 0;
 	}
-	if (model_sort_i64(bits, n))
-		for (size_t i = 0; i < n; i++)
-			memcpy(&gp[i], &bits[i], sizeof(*gp));
-	else
-		for (size_t i = 0; i < n; i++)
-			memcpy(&gp[i], &bits[n - 1 - i], sizeof(*gp));
-	if (!(n < 2 || gp[0] >= gp[n - 1])) /* the sort had no memory */
-		qsort(gp, n, sizeof(*gp), dcmp_desc);
+	sort_gaps(gp, n, 1);
 	cascade_arrange(g, gp, tmp, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -576,12 +629,6 @@ static int buffer_room(struct model_gen *g, uint64_t c)
 	return 0;
 }
 
-static int dcmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
 /* A cluster longer than its window: the longest gaps are cut to a common
  * cap (water filling) so that the gaps sum to ROOM; the short gaps, most
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
@@ -598,7 +645,7 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	}
 	for (uint64_t i = 1; i < c; i++)
 		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
-	qsort(sg, c - 1, sizeof(*sg), dcmp);
+	sort_gaps(sg, c - 1, 0);
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
 	for (uint64_t k = 0; k < c - 1; k++) {

@@ -169,25 +169,58 @@ static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
 	return x >> (64 - TOUCH_BITS);
 }
 
+/* The hash of touch_bit is additive over blocks below 2^48 (where the
+ * device's bits do not mix with the block's): block B + STEP's is B's
+ * plus STEP times TOUCH_MUL (touch_bit's), one add per block looked at. */
+#define TOUCH_MUL 0x9e3779b97f4a7c15ull
+#define TOUCH_ADDITIVE(b1) (!((b1) >> 48))
+
 /* Whether [off, off + len) touches a block touched before (LOOK of its
- * blocks looked at, evenly spread, when it has more); SET: mark its blocks
- * touched (the first TOUCH_MAX of them, as fit looks at them). */
-static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look,
-		   int set)
+ * blocks looked at, evenly spread, when it has more): the first such
+ * block ends the look. */
+static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
-	if (set && b1 - b0 >= TOUCH_MAX)
-		b1 = b0 + TOUCH_MAX - 1;
-	if (!set && b1 - b0 >= look)
+	if (b1 - b0 >= look)
 		step = (b1 - b0) / look + 1;
-	int hit = 0;
-	for (uint64_t b = b0; b <= b1; b += step) {
-		uint64_t k = touch_bit(dev, b);
-		hit |= (int)((g->touched[k >> 6] >> (k & 63)) & 1);
-		if (set)
-			g->touched[k >> 6] |= 1ull << (k & 63);
+	const uint64_t *t = g->touched;
+	if (!TOUCH_ADDITIVE(b1)) {
+		for (uint64_t b = b0; b <= b1; b += step) {
+			uint64_t k = touch_bit(dev, b);
+			if ((t[k >> 6] >> (k & 63)) & 1)
+				return 1;
+		}
+		return 0;
 	}
-	return hit;
+	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
+	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
+		uint64_t k = x >> (64 - TOUCH_BITS);
+		if ((t[k >> 6] >> (k & 63)) & 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark the blocks of [off, off + len) touched (the first TOUCH_MAX of
+ * them, as fit looks at them). */
+static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len)
+{
+	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
+	if (b1 - b0 >= TOUCH_MAX)
+		b1 = b0 + TOUCH_MAX - 1;
+	uint64_t *t = g->touched;
+	if (!TOUCH_ADDITIVE(b1)) {
+		for (uint64_t b = b0; b <= b1; b++) {
+			uint64_t k = touch_bit(dev, b);
+			t[k >> 6] |= 1ull << (k & 63);
+		}
+		return;
+	}
+	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	for (uint64_t n = b1 - b0 + 1; n; n--, x += TOUCH_MUL) {
+		uint64_t k = x >> (64 - TOUCH_BITS);
+		t[k >> 6] |= 1ull << (k & 63);
+	}
 }
 
 /* OFF joins the device's history: the ring of the last GEN_HIST and a
@@ -347,8 +380,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 				       (double)(run_length(dv, s, u,
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
-		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK, 0)
-			  : !touched(g, dv->id, off, span, TOUCH_LOOK, 0)) {
+		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK)
+			  : !touched(g, dv->id, off, span, TOUCH_LOOK)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
 		}
@@ -358,7 +391,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (!touched(g, dv->id, off, span, TOUCH_SCAN, 0)) {
+		if (!touched(g, dv->id, off, span, TOUCH_SCAN)) {
 			s->fresh_fails = 0;
 			return off;
 		}
@@ -664,7 +697,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		 * trace's share of its next I/O that re-use (reuse_cont) */
 		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
 		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
-		    touched(g, dv->id, s->cursor, len, TOUCH_LOOK, 0)) {
+		    touched(g, dv->id, s->cursor, len, TOUCH_LOOK)) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}
@@ -680,7 +713,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 			s->opn[op]++;
 			remember(g, s, off);
-			touched(g, dv->id, off, len, 0, 1);
+			touch_mark(g, dv->id, off, len);
 		}
 	}
 	*offp = off;
