@@ -450,7 +450,7 @@ static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv,
 static int fresh_at(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		    uint64_t at, uint64_t len)
 {
-	if (at + len > s->extent || touched(g, dv->id, at, len, TOUCH_LOOK, 0))
+	if (at + len > s->extent || touched(g, dv->id, at, len, TOUCH_LOOK))
 		return 0;
 	s->fresh_due -= 1;
 	s->fresh_fails = 0;
@@ -480,7 +480,7 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	uint64_t off = start_once(g, dv, s, len, al, local, &to);
 	double p = reuse_odds(dv, op, len);
 	s->fresh_due = fmin(s->fresh_due + 1 - p, GEN_PACE_PRIOR);
-	int hit = touched(g, dv->id, off, len, TOUCH_LOOK, 0);
+	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
 	if (!hit)
 		s->fresh_due = fmax(s->fresh_due - 1, -GEN_PACE_PRIOR);
 	if (!hit || to < 0 || (s->fresh_due < 1 && !(p < 0.5 && sdraw_sp(g, &s->s_reuse) >= p)))
