@@ -44,10 +44,11 @@ struct cli {
 	int timing, order, point, fit, engine; /* indexes into the names */
 };
 
-/* --target PATH[,PATH...] (repeatable) */
-static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
+/* A repeatable NAME[,NAME...] option: ARG kept (freed with the others)
+ * and split into out[] after its *n names, at most REPLAY_MAX_TARGETS. */
+static int opt_list(struct cli *c, const char *arg, const char **out, size_t *n, const char *what,
+		    char *err, size_t errlen)
 {
-	struct cli *c = dest;
 	char *s = strdup(arg), *save = NULL;
 	char **nb = s ? realloc(c->bufs, (c->nbufs + 1) * sizeof(*nb)) : NULL;
 	if (!nb) {
@@ -57,33 +58,26 @@ static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
 	c->bufs = nb;
 	c->bufs[c->nbufs++] = s;
 	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (c->o.ntargets >= REPLAY_MAX_TARGETS)
-			return reel_errf(err, errlen, REEL_E_ARG, "at most %d targets",
+		if (*n >= REPLAY_MAX_TARGETS)
+			return reel_errf(err, errlen, REEL_E_ARG, "%s: at most %d", what,
 					 REPLAY_MAX_TARGETS);
-		c->targets[c->o.ntargets++] = t;
+		out[(*n)++] = t;
 	}
 	return 0;
+}
+
+/* --target PATH[,PATH...] (repeatable) */
+static int opt_target(const char *arg, void *dest, char *err, size_t errlen)
+{
+	struct cli *c = dest;
+	return opt_list(c, arg, c->targets, &c->o.ntargets, "--target", err, errlen);
 }
 
 /* --destroy-data NAME[,NAME...] (repeatable) */
 static int opt_destroy(const char *arg, void *dest, char *err, size_t errlen)
 {
 	struct cli *c = dest;
-	char *s = strdup(arg), *save = NULL;
-	char **nb = s ? realloc(c->bufs, (c->nbufs + 1) * sizeof(*nb)) : NULL;
-	if (!nb) {
-		free(s);
-		return reel_errf(err, errlen, REEL_E_NOMEM, "out of memory");
-	}
-	c->bufs = nb;
-	c->bufs[c->nbufs++] = s;
-	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (c->ndestroy >= REPLAY_MAX_TARGETS)
-			return reel_errf(err, errlen, REEL_E_ARG,
-					 "--destroy-data: at most %d names", REPLAY_MAX_TARGETS);
-		c->destroy[c->ndestroy++] = t;
-	}
-	return 0;
+	return opt_list(c, arg, c->destroy, &c->ndestroy, "--destroy-data", err, errlen);
 }
 
 /* --map ID=PATH (repeatable) */

@@ -12,13 +12,7 @@
 #include "tests/unit/unit.h"
 
 static uint64_t rs = 88172645463325252ull;
-static double urand(void)
-{
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return (double)(rs >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return unit_urand(&rs); }
 
 /* On/off bursts with lognormal gaps; three hot regions with sequential runs. */
 static void make_trace(struct model_trace *tr, size_t n)

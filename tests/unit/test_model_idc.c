@@ -13,13 +13,7 @@
 #include "tests/unit/unit.h"
 
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
-static double urand(void)
-{
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return (double)(rs >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return unit_urand(&rs); }
 
 static void push(struct model_trace *tr, int64_t t, uint64_t off)
 {

@@ -26,4 +26,14 @@
 		printf("\n");                                                                      \
 		exit(77);                                                                          \
 	} while (0)
+/* The tests' one pseudo-random generator (xorshift64, uniform in [0, 1)),
+ * on a state each test seeds itself. */
+#include <stdint.h>
+static inline double unit_urand(uint64_t *rs)
+{
+	*rs ^= *rs << 13;
+	*rs ^= *rs >> 7;
+	*rs ^= *rs << 17;
+	return (double)(*rs >> 11) / 9007199254740992.0;
+}
 #endif
