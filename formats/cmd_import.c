@@ -68,17 +68,7 @@ static void *progress_main(void *arg)
 
 /* An existing .reel that an earlier import wrote: replaced without
  * --overwrite (its header's source is imported:FMT). */
-static int import_is_ours(const char *path)
-{
-	struct reel_reader *r = NULL;
-	int ours = 0;
-	if (!reel_reader_open(&r, path, 0)) {
-		const struct reel_header *h = reel_reader_header(r);
-		ours = h && h->source && !strncmp(h->source, "imported:", 9);
-	}
-	reel_reader_close(r);
-	return ours;
-}
+static int import_is_ours(const char *path) { return reel_out_reel_source(path, "imported"); }
 
 /* SIGINT, SIGTERM: nothing under the final name, then die of the signal. */
 static void on_signal(int sig)

@@ -291,3 +291,31 @@ int reel_same_file(const char *a, const char *b)
 		return 0;
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
+
+int reel_out_starts_with(const char *path, const char *mark)
+{
+	size_t len = strlen(mark), k = 0;
+	char *buf = malloc(len + 1);
+	FILE *f = buf ? fopen(path, "r") : NULL;
+	if (f) {
+		k = fread(buf, 1, len, f);
+		fclose(f);
+	}
+	int same = f && k == len && !memcmp(buf, mark, len);
+	free(buf);
+	return same;
+}
+
+int reel_out_reel_source(const char *path, const char *kind)
+{
+	struct reel_reader *rd = NULL;
+	int ours = 0;
+	if (reel_reader_open(&rd, path, 0) == 0) {
+		const struct reel_header *h = reel_reader_header(rd);
+		size_t n = strlen(kind);
+		ours = h && h->source && !strncmp(h->source, kind, n) &&
+		       (h->source[n] == 0 || h->source[n] == ':');
+	}
+	reel_reader_close(rd);
+	return ours;
+}

@@ -916,6 +916,12 @@ struct reel_out {
 #define REEL_OUT_FD_ONLY 4u   /* no FILE: write o->fd (e.g. to a reel_writer) */
 /* Returns 1 when the existing file at path is ours to replace. */
 typedef int (*reel_out_ours_fn)(const char *path);
+/* 1 when the file at path begins with mark (a text output's own opening,
+ * for an ours() of a JSON file): 0 otherwise or when it cannot be read. */
+int reel_out_starts_with(const char *path, const char *mark);
+/* 1 when the file at path is a .reel whose header's source is kind or
+ * kind:DETAIL ("replay", "imported", "synthetic"): an ours() of a .reel. */
+int reel_out_reel_source(const char *path, const char *kind);
 int reel_out_open(struct reel_out *o, int dirfd, const char *path, unsigned flags,
 		  reel_out_ours_fn ours, const char *const *inputs, size_t ninputs, char *err,
 		  size_t errlen);

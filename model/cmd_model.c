@@ -133,18 +133,7 @@ static const struct reel_cmd_doc gen_doc = {
 };
 
 /* An existing .reel that `model gen` wrote may be replaced. */
-static int is_generated_reel(const char *path)
-{
-	struct reel_reader *rd;
-	if (reel_reader_open(&rd, path, 0) < 0) {
-		reel_reader_close(rd);
-		return 0;
-	}
-	const struct reel_header *h = reel_reader_header(rd);
-	int ours = h && h->source && !strncmp(h->source, "synthetic", 9);
-	reel_reader_close(rd);
-	return ours;
-}
+static int is_generated_reel(const char *path) { return reel_out_reel_source(path, "synthetic"); }
 
 /* SIGINT / SIGTERM: nothing under the final name, then the default action. */
 static void gen_on_signal(int sig)

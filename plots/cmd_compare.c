@@ -71,18 +71,7 @@ static int strip_json_dash(int argc, char **argv, const char **path)
 }
 
 /* A JSON file an earlier compare wrote: replaced without --overwrite. */
-static int json_is_ours(const char *path)
-{
-	static const char mark[] = "{\n  \"runs\": [";
-	char buf[sizeof(mark)] = "";
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[k] = 0;
-	return !strcmp(buf, mark);
-}
+static int json_is_ours(const char *path) { return reel_out_starts_with(path, "{\n  \"runs\": ["); }
 
 /* --json FILE: the JSON through the output policy, the table on stdout. */
 static int json_file(struct plots_run **runs, size_t n, const char *path, int overwrite,

@@ -517,17 +517,7 @@ static int run(struct cli *c, struct replay_result *res, char *err, size_t errle
 }
 
 /* An existing --json FILE may be replaced when it is a summary of ours. */
-static int json_is_ours(const char *path)
-{
-	char buf[sizeof(JSON_MARK)] = "";
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return !strcmp(buf, JSON_MARK);
-}
+static int json_is_ours(const char *path) { return reel_out_starts_with(path, JSON_MARK); }
 
 /* Claim --json FILE (or '-') before the replay: a refused name costs
  * nothing.  Returns 0, or 2 after saying why. */

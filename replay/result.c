@@ -30,18 +30,7 @@ const char *const replay_point_names[] = {"queue", "issue", NULL};
 const char *const replay_fit_names[] = {"fail", "wrap", "scale", NULL};
 
 /* An existing -o may be replaced when it is an ioreel replay result. */
-static int result_is_replay(const char *path)
-{
-	struct reel_reader *rd;
-	if (reel_reader_open(&rd, path, 0) < 0) {
-		reel_reader_close(rd);
-		return 0;
-	}
-	const struct reel_header *h = reel_reader_header(rd);
-	int ok = h && h->source && !strcmp(h->source, "replay");
-	reel_reader_close(rd);
-	return ok;
-}
+static int result_is_replay(const char *path) { return reel_out_reel_source(path, "replay"); }
 
 int result_reserve(struct run *r)
 {
