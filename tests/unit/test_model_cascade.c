@@ -93,12 +93,10 @@ static void json_round_trip(struct model *m)
 
 int main(void)
 {
-	char err[512];
 	struct model_trace a;
 	make_trace(&a);
 	struct model m;
-	struct model_fit_opts fo = {0, 0};
-	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	unit_model_fit(&m, &a);
 	printf("%zu I/O, %zu windows, gap_cascade %.2f\n", a.n, m.nwin, m.gap_cascade);
 	CHECK(m.gap_cascade >= 0.5);
 	double b = m.gap_cascade;

@@ -38,12 +38,10 @@ static void make_trace(struct model_trace *tr)
 
 int main(void)
 {
-	char err[512];
 	struct model_trace a, b;
 	make_trace(&a);
 	struct model m;
-	struct model_fit_opts fo = {0, 0};
-	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	unit_model_fit(&m, &a);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct model_gen_opts o = {.seed = seed};
 		unit_model_gen(&m, &o, &b);

@@ -32,6 +32,18 @@ static inline void unit_model_push(struct model_trace *tr, int64_t t, uint16_t d
 	CHECK(model_trace_push(tr, &r) == 0);
 }
 
+/* Fit m to tr with the default options (the test fails with the fit's
+ * message when it cannot); the caller frees m with model_free(). */
+static inline void unit_model_fit(struct model *m, const struct model_trace *tr)
+{
+	char err[512];
+	struct model_fit_opts fo = {0, 0};
+	if (model_fit(m, tr, &fo, err, sizeof(err))) {
+		fprintf(stderr, "model_fit: %s\n", err);
+		exit(1);
+	}
+}
+
 /* Generate from m with o into out (set up here, sorted; the caller frees
  * it with model_trace_free()). */
 static inline void unit_model_gen(const struct model *m, const struct model_gen_opts *o,
