@@ -695,9 +695,10 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		/* a fresh run stops short of touched blocks: the trace's fresh
 		 * runs hardly ever re-use; a re-using one too, but for the
 		 * trace's share of its next I/O that re-use (reuse_cont) */
+		uint64_t own = (4096 - (s->cursor & 4095)) & 4095; /* the run's own last block */
 		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
-		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
-		    touched(g, dv->id, s->cursor, len, TOUCH_LOOK)) {
+		    !(s->run_reuse && rnd_sp(g) < dv->reuse_cont) && len > own &&
+		    touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}
