@@ -341,11 +341,11 @@ static uint64_t near_op(const struct devstate *s, uint64_t k, int op)
 static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			int op, uint64_t len, uint64_t al, uint64_t *off)
 {
-	uint64_t base;
-	if (!dv->reuse_dist.nk ||
-	    !history_at(
-		g, s, near_op(s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), op),
-		&base) ||
+	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
+	/* no distances kept (under 32 re-uses: a small trace): any I/O before */
+	double k = dv->reuse_dist.nk ? model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5
+				     : 1 + rnd_sp(g) * (double)n;
+	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
 	    base / al * al + len > s->extent || base / al * al == s->cursor)
 		return 0;
 	*off = base / al * al;
