@@ -396,6 +396,15 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 		}
 	}
+	/* no room for the run: one for the I/O alone (the run then stops
+	 * short of touched blocks, its I/O owed), rather than a re-use the
+	 * trace's op may not make (chromium's reads of 2.5 MiB, never on
+	 * written blocks in its trace, went back to the reads before them) */
+	for (int t = 0; !*want && !full && t < GEN_TRIES; t++) {
+		uint64_t at = start_once(g, dv, s, len, al, local, &to);
+		if (!touched(g, dv->id, at, len, TOUCH_LOOK))
+			return at;
+	}
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	history_back(g, dv, s, op, len, al, &off);
