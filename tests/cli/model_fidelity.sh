@@ -6,9 +6,11 @@
 # within 1 point, b-model within 0.02 (seed 1); I/O count within 1%, the
 # window series (correlation >= 0.9, <= 10% of I/O in another window),
 # the sizes of sequential and of random I/O (KS within target) and the
-# re-use share (within 25%, or 1 point below 4%) on every seed.  The other checks of issue 13 (IDC, locality, re-use, working set,
+# re-use share (within 25%, or 1 point below 4%) on every seed.  The other
+# checks of issue 13 (IDC, locality, reuse distances, working set,
 # offsets...) are printed, not asserted: the model does not hold them all
-# yet (MODEL.md, "Where the model stands").  The naive model (Poisson, uniform, mean sizes) must
+# yet (MODEL.md, "Where the model stands").  The naive model (Poisson,
+# uniform, mean sizes) must
 # fail the first comparison and at least three of the issue-13 checks.
 # Traces whose importer is not in this build are skipped, saying so.
 . "$TOP/tests/lib.sh"
