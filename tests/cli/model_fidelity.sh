@@ -10,8 +10,8 @@
 # checks of issue 13 (IDC, locality, reuse distances, working set,
 # offsets...) are printed, not asserted: the model does not hold them all
 # yet (MODEL.md, "Where the model stands").  The naive model (Poisson,
-# uniform, mean sizes) must
-# fail the first comparison and at least three of the issue-13 checks.
+# uniform, mean sizes) must fail the first comparison and at least three
+# of the issue-13 checks.
 # Traces whose importer is not in this build are skipped, saying so.
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
