@@ -9,11 +9,14 @@
 # so a replay whose completions fall a little later than the original's is
 # not forced to drain.
 # The means depend on the host keeping up with the original's rate (fio
-# at QD 1 on /dev/shm reaches 50-180k IOPS): that is a measurement, not a
-# behaviour, so make check prints them, with the IOPS reached and whether
-# the replay kept within 1 ms (issue error p99) of the schedule, and
-# checks the maxima (the cap's logic); IOREEL_TIMED=1 also checks the
-# means (docs/benchmarks.md), saying when the host fell behind.
+# at QD 1 on /dev/shm reaches 50-180k IOPS) and on the target answering as
+# fast as the original device did (in-flight = IOPS x latency: a loop
+# device's latency is the CPU time its worker gets): measurements, not
+# behaviours, so make check prints them, with the IOPS reached, the mean
+# latency against the original's and whether the replay kept within 1 ms
+# (issue error p99) of the schedule, and checks the maxima (the cap's
+# logic); IOREEL_TIMED=1 also checks the means (docs/benchmarks.md),
+# saying which of the two differed when they fail.
 # The capture gets 32 MiB of buffer per CPU: a slow host (a sanitizer
 # build) must not lose events at ~150k IOPS.
 . "$TOP/tests/lib.sh"
@@ -67,7 +70,8 @@ def stats(rs):
         cur += d
         mx = max(mx, cur)
     span = max(c for s, c in rs) - min(s for s, c in rs)
-    return sum(c - s for s, c in rs) / span, mx, len(rs) / span * 1e9
+    area = sum(c - s for s, c in rs)  # mean in flight, max, IOPS, mean latency (us)
+    return area / span, mx, len(rs) / span * 1e9, area / len(rs) / 1e3
 T, strict = sys.argv[1], sys.argv[3] == "1"
 o, r, k = load(T + "/3p.dump"), load(T + "/r.dump"), load(T + "/k.dump")
 if len(o) != len(r):
@@ -81,21 +85,24 @@ if len(cuts) != 4:
 bad = []
 for p in range(3):
     a, b = cuts[p], cuts[p + 1]
-    om, ox, oi = stats([(x[0], x[2]) for x in o[a:b]])
-    km, kx, ki = stats([(x[0], x[2]) for x in k[a:b]])
-    _, rx, _ = stats([(x[1], x[2]) for x in r[a:b]])
+    om, ox, oi, ol = stats([(x[0], x[2]) for x in o[a:b]])
+    km, kx, ki, kl = stats([(x[0], x[2]) for x in k[a:b]])
+    _, rx, _, _ = stats([(x[1], x[2]) for x in r[a:b]])
     err = sorted(x[1] - x[0] for x in r[a:b])
     p99 = err[int(0.99 * (len(err) - 1))] / 1e6
     dm, dx = km / om - 1, rx / ox - 1
     kept = p99 <= 1.0
     print(f"phase {p + 1}: {b - a} I/Os; in flight mean {km:.2f} vs {om:.2f} ({100 * dm:+.1f}%), "
-          f"max {rx} vs {ox} ({100 * dx:+.1f}%); {ki:.0f} vs {oi:.0f} IOPS; issue error p99 "
-          f"{p99:.3f} ms ({'kept up' if kept else 'fell behind'})")
+          f"max {rx} vs {ox} ({100 * dx:+.1f}%); {ki:.0f} vs {oi:.0f} IOPS; latency mean {kl:.1f} vs "
+          f"{ol:.1f} us; issue error p99 {p99:.3f} ms ({'kept up' if kept else 'fell behind'})")
     if abs(dx) > 0.15:
         bad.append(f"phase {p + 1}: max {rx} vs {ox}")
     if strict and abs(dm) > 0.15:
         why = ("" if kept else f" -- the host could not keep up: {ki:.0f} IOPS against the "
                f"original's {oi:.0f}, issue error p99 {p99:.1f} ms")
+        if abs(kl / ol - 1) > 0.15:
+            why += (f" -- the target's latency was not the original device's: mean {kl:.1f} "
+                    f"against {ol:.1f} us")
         bad.append(f"phase {p + 1}: mean {km:.2f} vs {om:.2f}{why}")
 for x in bad:
     print("FAIL:", x)
