@@ -548,12 +548,70 @@ static inline unsigned stop_bits(uint64_t w)
  * independently of each other rather than one after the other.  Varints of
  * more than 8 bytes, and the last 24 bytes of the stream, take the slow path.
  */
-static int decode_varint(struct colstate *cs, int64_t *out, size_t m)
+/* compact7 in one instruction where the processor has a fast one: BMI2's
+ * pext (not the AMD processors before Zen 3, where it takes hundreds of
+ * cycles).  An asm statement, so no part of the build needs -mbmi2; only
+ * called after has_pext(). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static inline uint64_t pext7(uint64_t v)
+{
+	uint64_t r;
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "r"(0x7f7f7f7f7f7f7f7full));
+	return r;
+}
+static int has_pext(void)
+{
+	return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+	       !__builtin_cpu_is("znver2");
+}
+#else
+static inline uint64_t pext7(uint64_t v) { return compact7(v); }
+static int has_pext(void) { return 0; }
+#endif
+
+/* The value of the varint of bytes [a, e) of p (e - a in 1..8) */
+static inline __attribute__((always_inline)) int64_t varint_at(const unsigned char *p, unsigned a,
+							       unsigned e, uint64_t mul, int pext)
+{
+	uint64_t w;
+	memcpy(&w, p + a, 8);
+	w &= ~0ull >> (64 - 8 * (e - a));
+	return (int64_t)((uint64_t)unzz(pext ? pext7(w) : compact7(w)) * mul);
+}
+#define VARINT_AT(a, e) varint_at(p, a, e, mul, pext)
+
+static inline __attribute__((always_inline)) int decode_varint(struct colstate *cs, int64_t *out,
+							       size_t m, int pext)
 {
 	const unsigned char *p = cs->p, *end = cs->end;
 	const uint64_t mul = (uint64_t)cs->mul;
 	size_t i = 0;
 	while (i < m) {
+		/* four values of up to 8 bytes each in the window: the common
+		 * case, taken without a branch per value */
+		while (m - i >= 4 && end - p >= 24) {
+			uint64_t lo, hi;
+			memcpy(&lo, p, 8);
+			memcpy(&hi, p + 8, 8);
+			unsigned s1 = stop_bits(lo) | stop_bits(hi) << 8, s2 = s1 & (s1 - 1),
+				 s3 = s2 & (s2 - 1), s4 = s3 & (s3 - 1);
+			if (!s4)
+				break;
+			unsigned e1 = (unsigned)__builtin_ctz(s1) + 1,
+				 e2 = (unsigned)__builtin_ctz(s2) + 1,
+				 e3 = (unsigned)__builtin_ctz(s3) + 1,
+				 e4 = (unsigned)__builtin_ctz(s4) + 1;
+			if (e1 > 8 || e2 - e1 > 8 || e3 - e2 > 8 || e4 - e3 > 8)
+				break;
+			out[i] = VARINT_AT(0, e1);
+			out[i + 1] = VARINT_AT(e1, e2);
+			out[i + 2] = VARINT_AT(e2, e3);
+			out[i + 3] = VARINT_AT(e3, e4);
+			i += 4;
+			p += e4;
+		}
+		if (i == m)
+			break;
 		if (end - p >= 24) {
 			uint64_t lo, hi;
 			memcpy(&lo, p, 8);
@@ -564,10 +622,7 @@ static int decode_varint(struct colstate *cs, int64_t *out, size_t m)
 				if (len > 8)
 					break;
 				stops &= stops - 1;
-				uint64_t w;
-				memcpy(&w, p + start, 8);
-				w &= ~0ull >> (64 - 8 * len);
-				out[i++] = (int64_t)((uint64_t)unzz(compact7(w)) * mul);
+				out[i++] = VARINT_AT(start, e);
 				start = e;
 			}
 			if (start) {
@@ -583,6 +638,17 @@ static int decode_varint(struct colstate *cs, int64_t *out, size_t m)
 	cs->p = p;
 	return 0;
 }
+#undef VARINT_AT
+
+static int decode_varint_pext(struct colstate *cs, int64_t *out, size_t m)
+{
+	return decode_varint(cs, out, m, 1);
+}
+
+static int decode_varint_plain(struct colstate *cs, int64_t *out, size_t m)
+{
+	return decode_varint(cs, out, m, 0);
+}
 
 int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 {
@@ -597,7 +663,8 @@ int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 		return 0;
 	}
 	if (cs->kind == K_VARINT)
-		return decode_varint(cs, out, m);
+		return has_pext() ? decode_varint_pext(cs, out, m)
+				  : decode_varint_plain(cs, out, m);
 	return decode_bitpack(cs, out, m);
 }
 
