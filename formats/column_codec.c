@@ -415,17 +415,16 @@ static int varint_slow(const unsigned char **pp, const unsigned char *end, uint6
 }
 
 /*
- * The k values of width w (1..56) at src into o as unzz(umin + value) * mul,
- * or with LUT (widths up to LUT_BITS) as lut[value], reading up to 8 bytes
- * past the last value's byte.  Inlined with a constant w (see unpack):
- * eight values fill w whole bytes, so every load offset and shift of a
- * group of eight is a constant.
+ * The k values of width w (1..56) at src into o as they are, or with LUT
+ * (widths up to LUT_BITS) as lut[value], reading up to 8 bytes past the
+ * last value's byte.  Inlined with a constant w (see unpack): eight values
+ * fill w whole bytes, so every load offset and shift of a group of eight
+ * is a constant.
  */
-#define LUT_BITS 5
-#define VAL(x) (lut ? lut[x] : (int64_t)((uint64_t)unzz(umin + (x)) * mul))
+#define LUT_BITS 6
+#define VAL(x) (lut ? lut[x] : (int64_t)(x))
 static inline __attribute__((always_inline)) void unpack_w(const unsigned char *src, int64_t *o,
-							   size_t k, unsigned w, uint64_t umin,
-							   uint64_t mul, const int64_t *lut)
+							   size_t k, unsigned w, const int64_t *lut)
 {
 	const uint64_t mask = (1ull << w) - 1;
 	size_t i = 0;
@@ -445,10 +444,44 @@ static inline __attribute__((always_inline)) void unpack_w(const unsigned char *
 }
 #undef VAL
 
+/* o[0, k) = unzz(umin + o[i]) * mul, four at a time with AVX2 where the
+ * processor has it and mul is a power of two (a shift) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+__attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin,
+							unsigned sh)
+{
+	const __m256i mn = _mm256_set1_epi64x((long long)umin), one = _mm256_set1_epi64x(1),
+		      zero = _mm256_setzero_si256();
+	const __m128i s = _mm_cvtsi32_si128((int)sh);
+	size_t i = 0;
+	for (; i + 4 <= k; i += 4) {
+		__m256i u = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(o + i)), mn);
+		__m256i v = _mm256_xor_si256(_mm256_srli_epi64(u, 1),
+					     _mm256_sub_epi64(zero, _mm256_and_si256(u, one)));
+		_mm256_storeu_si256((__m256i *)(o + i), _mm256_sll_epi64(v, s));
+	}
+	return i;
+}
+static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin, unsigned sh) { return 0; }
+static int has_avx2(void) { return 0; }
+#endif
+
+static void unzz_all(int64_t *o, size_t k, uint64_t umin, uint64_t mul, int avx2)
+{
+	size_t i =
+	    avx2 && !(mul & (mul - 1)) ? unzz_avx2(o, k, umin, (unsigned)__builtin_ctzll(mul)) : 0;
+	for (; i < k; i++)
+		o[i] = (int64_t)((uint64_t)unzz(umin + (uint64_t)o[i]) * mul);
+}
+
 /* unpack_w for widths 1..56: one copy per width; the narrow ones look
- * their 2^w values up in a table made for the mini-block */
+ * their 2^w values up in a table made for the mini-block, the others are
+ * unzigzagged after */
 static void unpack(const unsigned char *src, int64_t *o, size_t k, unsigned w, uint64_t umin,
-		   uint64_t mul)
+		   uint64_t mul, int avx2)
 {
 	int64_t lut[1 << LUT_BITS];
 	if (w <= LUT_BITS)
@@ -457,19 +490,20 @@ static void unpack(const unsigned char *src, int64_t *o, size_t k, unsigned w, u
 	switch (w) {
 #define L1(n)                                                                                      \
 	case n:                                                                                    \
-		unpack_w(src, o, k, n, 0, 0, lut);                                                 \
+		unpack_w(src, o, k, n, lut);                                                       \
 		return;
 #define W1(n)                                                                                      \
 	case n:                                                                                    \
-		unpack_w(src, o, k, n, umin, mul, NULL);                                           \
-		return;
+		unpack_w(src, o, k, n, NULL);                                                      \
+		break;
 #define W8(n) W1(n) W1(n + 1) W1(n + 2) W1(n + 3) W1(n + 4) W1(n + 5) W1(n + 6) W1(n + 7)
 		L1(1)
-		L1(2) L1(3) L1(4) L1(5) W1(6) W1(7) W1(8) W8(9) W8(17) W8(25) W8(33) W8(41) W8(49)
+		L1(2) L1(3) L1(4) L1(5) L1(6) W1(7) W1(8) W8(9) W8(17) W8(25) W8(33) W8(41) W8(49)
 #undef W8
 #undef W1
 #undef L1
 	}
+	unzz_all(o, k, umin, mul, avx2);
 }
 
 /*
@@ -482,6 +516,7 @@ static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
 {
 	const unsigned char *p = cs->p, *end = cs->end;
 	const uint64_t mul = (uint64_t)cs->mul;
+	const int avx2 = has_avx2();
 	unsigned char pad[128 * 8 + 16];
 	for (size_t b0 = 0; b0 < m; b0 += 128) {
 		size_t k = m - b0 < 128 ? m - b0 : 128;
@@ -507,7 +542,7 @@ static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
 			src = pad;
 		}
 		if (width <= 56) {
-			unpack(src, o, k, width, umin, mul);
+			unpack(src, o, k, width, umin, mul, avx2);
 		} else {
 			const uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
 			uint64_t bit = 0;
