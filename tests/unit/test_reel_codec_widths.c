@@ -1,9 +1,10 @@
 /* The column codec's decoders over every shape of stream they take apart:
  * bitpack mini-blocks of every width 0..64 (each 128-record block of the
  * file has its own), varints of every length 1..10 (heavy-tailed queue
- * times, mostly one-byte deltas with jumps of every magnitude), chunks and
- * blocks cut short (a count that is not a multiple of 128), read back by
- * reel_read, reel_read_chunk and reel_read_cols, field by field. */
+ * times, mostly one-byte deltas with jumps of every magnitude), multipliers
+ * 1, 512 (a shift) and 3, chunks and blocks cut short (a count that is not
+ * a multiple of 128), read back by reel_read, reel_read_chunk and
+ * reel_read_cols, field by field. */
 #include <string.h>
 #include <unistd.h>
 
@@ -53,6 +54,11 @@ static void make_rec(uint64_t i, struct reel_rec *r, int64_t *q)
 	r->cpu = (uint16_t)bits(w < 16 ? w : 16);
 	r->op = (uint8_t)(bits(w < 8 ? w : 8) % REEL_OP__COUNT);
 	r->flags = (uint8_t)bits(w < 5 ? w : 5);
+	if (i >= 65536) { /* the second chunk: multipliers 512 (a shift) and 3 */
+		r->offset &= ~511ull;
+		r->length &= ~511u;
+		r->pid = (uint32_t)bits(w < 30 ? w : 30) * 3;
+	}
 	if (i % 1000 == 999)
 		r->has &= (uint16_t)~REEL_HAS_ISSUE; /* a record without one */
 	if (!(r->has & REEL_HAS_ISSUE))
