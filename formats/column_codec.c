@@ -235,10 +235,17 @@ static void seen_ops(struct reel_summary *s, const int64_t *tmp, size_t bm)
 /*
  * The times of record i from its has bits and stored columns, the running
  * queue time q: absent times are 0; a time is stored relative to the one
- * before it (see col_values).
+ * before it (see col_values).  FULL: the block's every record has all
+ * three, so no has bit need be looked at.
  */
 #define REC_TIMES(has, q, qq, is, cm)                                                              \
 	do {                                                                                       \
+		if (full) {                                                                        \
+			qq = q += (uint64_t)COL(C_QUEUE);                                          \
+			is = qq + (uint64_t)COL(C_ISSUE);                                          \
+			cm = is + (uint64_t)COL(C_COMPLETE);                                       \
+			break;                                                                     \
+		}                                                                                  \
 		uint64_t dq = (has)&REEL_HAS_QUEUE ? ~0ull : 0;                                    \
 		uint64_t di = (has)&REEL_HAS_ISSUE ? ~0ull : 0;                                    \
 		uint64_t dc = (has)&REEL_HAS_COMPLETE ? ~0ull : 0;                                 \
@@ -248,10 +255,35 @@ static void seen_ops(struct reel_summary *s, const int64_t *tmp, size_t bm)
 		cm = (((has)&REEL_HAS_ISSUE ? is : qq) + (uint64_t)COL(C_COMPLETE)) & dc;          \
 	} while (0)
 
-uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *qp,
-			 uint64_t *endp, struct reel_summary *s)
+/* 1 when every record of the block has all three times */
+static int block_full(const int64_t *tmp, size_t bm)
 {
-	uint64_t q = *qp, end = *endp, bad = 0;
+	uint64_t all = ~0ull;
+	for (size_t i = 0; i < bm; i++)
+		all &= (uint64_t)COL(C_HAS);
+	const uint64_t qic = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
+	return (all & qic) == qic;
+}
+
+/*
+ * The bounds of FORMAT.md 3.2, kept for the block: the high bit of
+ * t + REEL_TIME_LIMIT is set for a time t out of bounds (see
+ * reel_time_out), so the sums of all the times are or-ed together and
+ * their high bit looked at once, at the end.
+ */
+#define REC_BOUNDS(tb, ob, qq, is, cm, off, len)                                                   \
+	do {                                                                                       \
+		const uint64_t lim = (uint64_t)REEL_TIME_LIMIT;                                    \
+		tb |= (qq + lim) | (is + lim) | (cm + lim);                                        \
+		ob |= off > REEL_END_LIMIT - len;                                                  \
+	} while (0)
+
+static inline __attribute__((always_inline)) uint64_t block_recs(const int64_t *tmp, size_t bm,
+								 struct reel_rec *x, uint64_t *qp,
+								 uint64_t *endp,
+								 struct reel_summary *s, int full)
+{
+	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		struct reel_rec *y = &x[i];
@@ -274,9 +306,8 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 		y->has = (uint16_t)has;
 		y->op = (uint8_t)COL(C_OP);
 		y->flags = (uint8_t)COL(C_FLAGS);
-		bad |= reel_time_out((int64_t)qq) | reel_time_out((int64_t)is) |
-		       reel_time_out((int64_t)cm) | (off > REEL_END_LIMIT - len);
-		int64_t t = (int64_t)(has & REEL_HAS_QUEUE ? qq : is);
+		REC_BOUNDS(tb, ob, qq, is, cm, off, len);
+		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
 		first = t < first ? t : first;
 		last = t > last ? t : last;
 	}
@@ -285,11 +316,20 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 	s->last_ns = last;
 	*qp = q;
 	*endp = end;
-	return bad;
+	return tb >> 63 | ob;
 }
 
-uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uint64_t *qp,
+uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *qp,
 			 uint64_t *endp, struct reel_summary *s)
+{
+	return block_full(tmp, bm) ? block_recs(tmp, bm, x, qp, endp, s, 1)
+				   : block_recs(tmp, bm, x, qp, endp, s, 0);
+}
+
+static inline __attribute__((always_inline)) uint64_t block_cols(const int64_t *tmp, size_t bm,
+								 struct reel_cols *c, uint64_t *qp,
+								 uint64_t *endp,
+								 struct reel_summary *s, int full)
 {
 	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
 	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
@@ -297,7 +337,7 @@ uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uin
 	uint64_t *co = (uint64_t *)c->offset;
 	uint32_t *cl = (uint32_t *)c->length;
 	uint8_t *cop = (uint8_t *)c->op;
-	uint64_t q = *qp, end = *endp, bad = 0;
+	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		unsigned has = (unsigned)COL(C_HAS);
@@ -314,9 +354,8 @@ uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uin
 		ch[i] = (uint16_t)has;
 		cop[i] = (uint8_t)COL(C_OP);
 		cd[i] = (uint16_t)COL(C_DEV);
-		bad |= reel_time_out((int64_t)qq) | reel_time_out((int64_t)is) |
-		       reel_time_out((int64_t)cm) | (off > REEL_END_LIMIT - len);
-		int64_t t = (int64_t)(has & REEL_HAS_QUEUE ? qq : is);
+		REC_BOUNDS(tb, ob, qq, is, cm, off, len);
+		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
 		first = t < first ? t : first;
 		last = t > last ? t : last;
 	}
@@ -326,8 +365,16 @@ uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uin
 	*qp = q;
 	*endp = end;
 	c->n = bm;
-	return bad;
+	return tb >> 63 | ob;
 }
+
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uint64_t *qp,
+			 uint64_t *endp, struct reel_summary *s)
+{
+	return block_full(tmp, bm) ? block_cols(tmp, bm, c, qp, endp, s, 1)
+				   : block_cols(tmp, bm, c, qp, endp, s, 0);
+}
+#undef REC_BOUNDS
 #undef REC_TIMES
 #undef COL
 
