@@ -326,17 +326,17 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 				   : block_recs(tmp, bm, x, qp, endp, s, 0);
 }
 
-static inline __attribute__((always_inline)) uint64_t block_cols(const int64_t *tmp, size_t bm,
-								 struct reel_cols *c, uint64_t *qp,
-								 uint64_t *endp,
-								 struct reel_summary *s, int full)
+static inline __attribute__((always_inline)) uint64_t
+block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c, uint64_t *qp,
+	   uint64_t *endp, struct reel_summary *s, int full)
 {
-	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
-	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
-		*cc = (int64_t *)c->complete_ns;
-	uint64_t *co = (uint64_t *)c->offset;
-	uint32_t *cl = (uint32_t *)c->length;
-	uint8_t *cop = (uint8_t *)c->op;
+	/* one base, constant displacements (see REEL_COLS_*) */
+	uint16_t *ch = (uint16_t *)(cb + REEL_COLS_HAS), *cd = (uint16_t *)(cb + REEL_COLS_DEV);
+	int64_t *cq = (int64_t *)(cb + REEL_COLS_QUEUE), *ci = (int64_t *)(cb + REEL_COLS_ISSUE),
+		*cc = (int64_t *)(cb + REEL_COLS_COMPLETE);
+	uint64_t *co = (uint64_t *)(cb + REEL_COLS_OFFSET);
+	uint32_t *cl = (uint32_t *)(cb + REEL_COLS_LENGTH);
+	uint8_t *cop = cb + REEL_COLS_OP;
 	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
@@ -368,11 +368,11 @@ static inline __attribute__((always_inline)) uint64_t block_cols(const int64_t *
 	return tb >> 63 | ob;
 }
 
-uint64_t reel_block_cols(const int64_t *tmp, size_t bm, struct reel_cols *c, uint64_t *qp,
-			 uint64_t *endp, struct reel_summary *s)
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
 {
-	return block_full(tmp, bm) ? block_cols(tmp, bm, c, qp, endp, s, 1)
-				   : block_cols(tmp, bm, c, qp, endp, s, 0);
+	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1)
+				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0);
 }
 #undef REC_BOUNDS
 #undef REC_TIMES

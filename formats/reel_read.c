@@ -420,7 +420,7 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	}
 	uint64_t q = r->cq, end = r->cend;
 	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
-	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, &r->cols, &q, &end, &r->seen)
+	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, r->colbuf, &r->cols, &q, &end, &r->seen)
 			    : reel_block_recs(r->tmp, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
 		/* the records again, for the message (their times, offsets and
@@ -802,19 +802,18 @@ static int cols_alloc(struct reel_reader *r)
 {
 	if (r->colbuf)
 		return 0;
-	size_t a = BLOCK * sizeof(int64_t);
-	unsigned char *p = r->colbuf = malloc(5 * a + BLOCK);
+	unsigned char *p = r->colbuf = malloc(REEL_COLS_SIZE);
 	if (!p)
 		return REEL_E_NOMEM;
 	struct reel_cols *c = &r->cols;
-	c->queue_ns = (int64_t *)p;
-	c->issue_ns = (int64_t *)(p + a);
-	c->complete_ns = (int64_t *)(p + 2 * a);
-	c->offset = (uint64_t *)(p + 3 * a);
-	c->length = (uint32_t *)(p + 4 * a);
-	c->has = (uint16_t *)(p + 4 * a + BLOCK * 4);
-	c->dev = (uint16_t *)(p + 4 * a + BLOCK * 6);
-	c->op = (uint8_t *)(p + 5 * a);
+	c->queue_ns = (int64_t *)(p + REEL_COLS_QUEUE);
+	c->issue_ns = (int64_t *)(p + REEL_COLS_ISSUE);
+	c->complete_ns = (int64_t *)(p + REEL_COLS_COMPLETE);
+	c->offset = (uint64_t *)(p + REEL_COLS_OFFSET);
+	c->length = (uint32_t *)(p + REEL_COLS_LENGTH);
+	c->has = (uint16_t *)(p + REEL_COLS_HAS);
+	c->dev = (uint16_t *)(p + REEL_COLS_DEV);
+	c->op = (uint8_t *)(p + REEL_COLS_OP);
 	return 0;
 }
 
