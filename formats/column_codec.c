@@ -207,96 +207,144 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 /* ---- decoder ------------------------------------------------------------ */
 
 /* ---- a decoded block back into records ---------------------------------- */
-/* The stored columns of the block, one array each (see col_values). */
-struct blockcols {
-	const int64_t *th, *tq, *ti, *tc, *to, *tl, *top, *tf, *td, *tp, *tm, *tu, *te;
-};
-static struct blockcols block_cols(const int64_t *t, size_t stride)
+/*
+ * Value i of column C of the block at tmp: one base register and constant
+ * displacements, so the loops below keep their state in registers.
+ */
+#define COL(c) tmp[(size_t)(c)*REEL_TSTRIDE + i]
+
+/* Counted in the summary S: the ops and bytes of the block's BM records */
+static void seen_ops(struct reel_summary *s, const int64_t *tmp, size_t bm)
 {
-	return (struct blockcols){
-	    t + C_HAS * stride,	     t + C_QUEUE * stride,  t + C_ISSUE * stride,
-	    t + C_COMPLETE * stride, t + C_OFFSET * stride, t + C_LENGTH * stride,
-	    t + C_OP * stride,	     t + C_FLAGS * stride,  t + C_DEV * stride,
-	    t + C_PID * stride,	     t + C_COMM * stride,   t + C_CPU * stride,
-	    t + C_ERROR * stride};
+	/* four tallies, so that a run of one op is not one chain of
+	 * read-modify-writes */
+	uint64_t ops[4][REEL_OP__COUNT] = {{0}}, bytes[4][REEL_OP__COUNT] = {{0}};
+	for (size_t i = 0; i < bm; i++) {
+		unsigned op = (uint8_t)COL(C_OP);
+		op = op < REEL_OP__COUNT ? op : REEL_OP_READ;
+		ops[i & 3][op]++;
+		bytes[i & 3][op] += (uint32_t)COL(C_LENGTH);
+	}
+	for (int k = 0; k < 4; k++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			s->ops[o] += ops[k][o];
+			s->bytes[o] += bytes[k][o];
+		}
 }
 
-/* Counted in the summary S: one record's op, length and time. */
-static inline void seen_add(struct reel_summary *s, unsigned op, uint32_t len, int64_t t,
-			    int64_t *first, int64_t *last)
+/*
+ * The times of record i from its has bits and stored columns, the running
+ * queue time q: absent times are 0; a time is stored relative to the one
+ * before it (see col_values).  FULL: the block's every record has all
+ * three, so no has bit need be looked at.
+ */
+#define REC_TIMES(has, q, qq, is, cm)                                                              \
+	do {                                                                                       \
+		if (full) {                                                                        \
+			qq = q += (uint64_t)COL(C_QUEUE);                                          \
+			is = qq + (uint64_t)COL(C_ISSUE);                                          \
+			cm = is + (uint64_t)COL(C_COMPLETE);                                       \
+			break;                                                                     \
+		}                                                                                  \
+		uint64_t dq = (has)&REEL_HAS_QUEUE ? ~0ull : 0;                                    \
+		uint64_t di = (has)&REEL_HAS_ISSUE ? ~0ull : 0;                                    \
+		uint64_t dc = (has)&REEL_HAS_COMPLETE ? ~0ull : 0;                                 \
+		q += (uint64_t)COL(C_QUEUE) & dq;                                                  \
+		qq = q & dq;                                                                       \
+		is = (qq + (uint64_t)COL(C_ISSUE)) & di;                                           \
+		cm = (((has)&REEL_HAS_ISSUE ? is : qq) + (uint64_t)COL(C_COMPLETE)) & dc;          \
+	} while (0)
+
+/* 1 when every record of the block has all three times */
+static int block_full(const int64_t *tmp, size_t bm)
 {
-	op = op < REEL_OP__COUNT ? op : REEL_OP_READ;
-	s->ops[op]++;
-	s->bytes[op] += len;
-	*first = t < *first ? t : *first;
-	*last = t > *last ? t : *last;
+	uint64_t all = ~0ull;
+	for (size_t i = 0; i < bm; i++)
+		all &= (uint64_t)COL(C_HAS);
+	const uint64_t qic = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
+	return (all & qic) == qic;
 }
 
-uint64_t reel_block_recs(const int64_t *tmp, size_t stride, size_t bm, struct reel_rec *x,
-			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+/*
+ * The bounds of FORMAT.md 3.2, kept for the block: the high bit of
+ * t + REEL_TIME_LIMIT is set for a time t out of bounds (see
+ * reel_time_out), so the sums of all the times are or-ed together and
+ * their high bit looked at once, at the end.
+ */
+#define REC_BOUNDS(tb, ob, qq, is, cm, off, len)                                                   \
+	do {                                                                                       \
+		const uint64_t lim = (uint64_t)REEL_TIME_LIMIT;                                    \
+		tb |= (qq + lim) | (is + lim) | (cm + lim);                                        \
+		ob |= off > REEL_END_LIMIT - len;                                                  \
+	} while (0)
+
+static inline __attribute__((always_inline)) uint64_t block_recs(const int64_t *tmp, size_t bm,
+								 struct reel_rec *x, uint64_t *qp,
+								 uint64_t *endp,
+								 struct reel_summary *s, int full)
 {
-	struct blockcols b = block_cols(tmp, stride);
-	uint64_t q = *qp, end = *endp, bad = 0;
+	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		struct reel_rec *y = &x[i];
-		unsigned has = (unsigned)b.th[i];
-		/* absent times are 0; a time is stored relative to the one before it */
-		uint64_t qq = 0, is = 0, cm = 0;
-		if (has & REEL_HAS_QUEUE)
-			qq = q += (uint64_t)b.tq[i];
-		if (has & REEL_HAS_ISSUE)
-			is = qq + (uint64_t)b.ti[i];
-		if (has & REEL_HAS_COMPLETE)
-			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
+		unsigned has = (unsigned)COL(C_HAS);
+		uint64_t qq, is, cm;
+		REC_TIMES(has, q, qq, is, cm);
+		uint64_t off = end + (uint64_t)COL(C_OFFSET);
+		uint32_t len = (uint32_t)COL(C_LENGTH);
+		end = off + len;
 		y->queue_ns = (int64_t)qq;
 		y->issue_ns = (int64_t)is;
 		y->complete_ns = (int64_t)cm;
-		y->offset = end + (uint64_t)b.to[i];
-		y->length = (uint32_t)b.tl[i];
-		end = y->offset + y->length;
-		y->pid = (uint32_t)b.tp[i];
-		y->comm = (uint32_t)b.tm[i];
-		y->error = (int32_t)b.te[i];
-		y->dev = (uint16_t)b.td[i];
-		y->cpu = (uint16_t)b.tu[i];
-		y->has = (uint16_t)b.th[i];
-		y->op = (uint8_t)b.top[i];
-		y->flags = (uint8_t)b.tf[i];
-		bad |= reel_rec_out(y);
-		seen_add(s, y->op, y->length, y->has & REEL_HAS_QUEUE ? y->queue_ns : y->issue_ns,
-			 &first, &last);
+		y->offset = off;
+		y->length = len;
+		y->pid = (uint32_t)COL(C_PID);
+		y->comm = (uint32_t)COL(C_COMM);
+		y->error = (int32_t)COL(C_ERROR);
+		y->dev = (uint16_t)COL(C_DEV);
+		y->cpu = (uint16_t)COL(C_CPU);
+		y->has = (uint16_t)has;
+		y->op = (uint8_t)COL(C_OP);
+		y->flags = (uint8_t)COL(C_FLAGS);
+		REC_BOUNDS(tb, ob, qq, is, cm, off, len);
+		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
+		first = t < first ? t : first;
+		last = t > last ? t : last;
 	}
+	seen_ops(s, tmp, bm);
 	s->first_ns = first;
 	s->last_ns = last;
 	*qp = q;
 	*endp = end;
-	return bad;
+	return tb >> 63 | ob;
 }
 
-uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct reel_cols *c,
-			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *qp,
+			 uint64_t *endp, struct reel_summary *s)
 {
-	struct blockcols b = block_cols(tmp, stride);
-	uint16_t *ch = (uint16_t *)c->has, *cd = (uint16_t *)c->dev;
-	int64_t *cq = (int64_t *)c->queue_ns, *ci = (int64_t *)c->issue_ns,
-		*cc = (int64_t *)c->complete_ns;
-	uint64_t *co = (uint64_t *)c->offset;
-	uint32_t *cl = (uint32_t *)c->length;
-	uint8_t *cop = (uint8_t *)c->op;
-	uint64_t q = *qp, end = *endp, bad = 0;
+	return block_full(tmp, bm) ? block_recs(tmp, bm, x, qp, endp, s, 1)
+				   : block_recs(tmp, bm, x, qp, endp, s, 0);
+}
+
+static inline __attribute__((always_inline)) uint64_t
+block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c, uint64_t *qp,
+	   uint64_t *endp, struct reel_summary *s, int full)
+{
+	/* one base, constant displacements (see REEL_COLS_*) */
+	uint16_t *ch = (uint16_t *)(cb + REEL_COLS_HAS), *cd = (uint16_t *)(cb + REEL_COLS_DEV);
+	int64_t *cq = (int64_t *)(cb + REEL_COLS_QUEUE), *ci = (int64_t *)(cb + REEL_COLS_ISSUE),
+		*cc = (int64_t *)(cb + REEL_COLS_COMPLETE);
+	uint64_t *co = (uint64_t *)(cb + REEL_COLS_OFFSET);
+	uint32_t *cl = (uint32_t *)(cb + REEL_COLS_LENGTH);
+	uint8_t *cop = cb + REEL_COLS_OP;
+	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
-		unsigned has = (unsigned)b.th[i];
-		uint64_t qq = 0, is = 0, cm = 0;
-		if (has & REEL_HAS_QUEUE)
-			qq = q += (uint64_t)b.tq[i];
-		if (has & REEL_HAS_ISSUE)
-			is = qq + (uint64_t)b.ti[i];
-		if (has & REEL_HAS_COMPLETE)
-			cm = (has & REEL_HAS_ISSUE ? is : qq) + (uint64_t)b.tc[i];
-		uint64_t off = end + (uint64_t)b.to[i];
-		uint32_t len = (uint32_t)b.tl[i];
+		unsigned has = (unsigned)COL(C_HAS);
+		uint64_t qq, is, cm;
+		REC_TIMES(has, q, qq, is, cm);
+		uint64_t off = end + (uint64_t)COL(C_OFFSET);
+		uint32_t len = (uint32_t)COL(C_LENGTH);
 		end = off + len;
 		cq[i] = (int64_t)qq;
 		ci[i] = (int64_t)is;
@@ -304,20 +352,31 @@ uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct re
 		co[i] = off;
 		cl[i] = len;
 		ch[i] = (uint16_t)has;
-		cop[i] = (uint8_t)b.top[i];
-		cd[i] = (uint16_t)b.td[i];
-		bad |= reel_time_out((int64_t)qq) | reel_time_out((int64_t)is) |
-		       reel_time_out((int64_t)cm) | (off > REEL_END_LIMIT - len);
-		seen_add(s, (uint8_t)b.top[i], len, (int64_t)(has & REEL_HAS_QUEUE ? qq : is),
-			 &first, &last);
+		cop[i] = (uint8_t)COL(C_OP);
+		cd[i] = (uint16_t)COL(C_DEV);
+		REC_BOUNDS(tb, ob, qq, is, cm, off, len);
+		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
+		first = t < first ? t : first;
+		last = t > last ? t : last;
 	}
+	seen_ops(s, tmp, bm);
 	s->first_ns = first;
 	s->last_ns = last;
 	*qp = q;
 	*endp = end;
 	c->n = bm;
-	return bad;
+	return tb >> 63 | ob;
 }
+
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+{
+	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1)
+				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0);
+}
+#undef REC_BOUNDS
+#undef REC_TIMES
+#undef COL
 
 /* ---- the columns' streams ---------------------------------------------- */
 
@@ -403,6 +462,98 @@ static int varint_slow(const unsigned char **pp, const unsigned char *end, uint6
 }
 
 /*
+ * The k values of width w (1..56) at src into o as they are, or with LUT
+ * (widths up to LUT_BITS) as lut[value], reading up to 8 bytes past the
+ * last value's byte.  Inlined with a constant w (see unpack): eight values
+ * fill w whole bytes, so every load offset and shift of a group of eight
+ * is a constant.
+ */
+#define LUT_BITS 6
+#define VAL(x) (lut ? lut[x] : (int64_t)(x))
+static inline __attribute__((always_inline)) void unpack_w(const unsigned char *src, int64_t *o,
+							   size_t k, unsigned w, const int64_t *lut)
+{
+	const uint64_t mask = (1ull << w) - 1;
+	size_t i = 0;
+	for (; i + 8 <= k; i += 8, src += w) {
+#pragma GCC unroll 8
+		for (unsigned j = 0; j < 8; j++) {
+			uint64_t wd;
+			memcpy(&wd, src + (j * w >> 3), 8);
+			o[i + j] = VAL((wd >> (j * w & 7)) & mask);
+		}
+	}
+	for (uint64_t bit = 0; i < k; i++, bit += w) {
+		uint64_t wd;
+		memcpy(&wd, src + (bit >> 3), 8);
+		o[i] = VAL((wd >> (bit & 7)) & mask);
+	}
+}
+#undef VAL
+
+/* o[0, k) = unzz(umin + o[i]) * mul, four at a time with AVX2 where the
+ * processor has it and mul is a power of two (a shift) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+__attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin,
+							unsigned sh)
+{
+	const __m256i mn = _mm256_set1_epi64x((long long)umin), one = _mm256_set1_epi64x(1),
+		      zero = _mm256_setzero_si256();
+	const __m128i s = _mm_cvtsi32_si128((int)sh);
+	size_t i = 0;
+	for (; i + 4 <= k; i += 4) {
+		__m256i u = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(o + i)), mn);
+		__m256i v = _mm256_xor_si256(_mm256_srli_epi64(u, 1),
+					     _mm256_sub_epi64(zero, _mm256_and_si256(u, one)));
+		_mm256_storeu_si256((__m256i *)(o + i), _mm256_sll_epi64(v, s));
+	}
+	return i;
+}
+static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin, unsigned sh) { return 0; }
+static int has_avx2(void) { return 0; }
+#endif
+
+static void unzz_all(int64_t *o, size_t k, uint64_t umin, uint64_t mul, int avx2)
+{
+	size_t i =
+	    avx2 && !(mul & (mul - 1)) ? unzz_avx2(o, k, umin, (unsigned)__builtin_ctzll(mul)) : 0;
+	for (; i < k; i++)
+		o[i] = (int64_t)((uint64_t)unzz(umin + (uint64_t)o[i]) * mul);
+}
+
+/* unpack_w for widths 1..56: one copy per width; the narrow ones look
+ * their 2^w values up in a table made for the mini-block, the others are
+ * unzigzagged after */
+static void unpack(const unsigned char *src, int64_t *o, size_t k, unsigned w, uint64_t umin,
+		   uint64_t mul, int avx2)
+{
+	int64_t lut[1 << LUT_BITS];
+	if (w <= LUT_BITS)
+		for (uint64_t x = 0; x < (1u << w); x++)
+			lut[x] = (int64_t)((uint64_t)unzz(umin + x) * mul);
+	switch (w) {
+#define L1(n)                                                                                      \
+	case n:                                                                                    \
+		unpack_w(src, o, k, n, lut);                                                       \
+		return;
+#define W1(n)                                                                                      \
+	case n:                                                                                    \
+		unpack_w(src, o, k, n, NULL);                                                      \
+		break;
+#define W8(n) W1(n) W1(n + 1) W1(n + 2) W1(n + 3) W1(n + 4) W1(n + 5) W1(n + 6) W1(n + 7)
+		L1(1)
+		L1(2) L1(3) L1(4) L1(5) L1(6) W1(7) W1(8) W8(9) W8(17) W8(25) W8(33) W8(41) W8(49)
+#undef W8
+#undef W1
+#undef L1
+	}
+	unzz_all(o, k, umin, mul, avx2);
+}
+
+/*
  * Bitpack: mini-blocks of 128 values (the last may be short), each a varint
  * minimum, a width byte, then the values minus the minimum in width bits,
  * little-endian.  Decode blocks are multiples of 128 values, so a call
@@ -412,6 +563,7 @@ static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
 {
 	const unsigned char *p = cs->p, *end = cs->end;
 	const uint64_t mul = (uint64_t)cs->mul;
+	const int avx2 = has_avx2();
 	unsigned char pad[128 * 8 + 16];
 	for (size_t b0 = 0; b0 < m; b0 += 128) {
 		size_t k = m - b0 < 128 ? m - b0 : 128;
@@ -437,14 +589,7 @@ static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
 			src = pad;
 		}
 		if (width <= 56) {
-			const uint64_t mask = (1ull << width) - 1;
-			uint64_t bit = 0;
-			for (size_t i = 0; i < k; i++, bit += width) {
-				uint64_t wd;
-				memcpy(&wd, src + (bit >> 3), 8);
-				uint64_t u = umin + ((wd >> (bit & 7)) & mask);
-				o[i] = (int64_t)((uint64_t)unzz(u) * mul);
-			}
+			unpack(src, o, k, width, umin, mul, avx2);
 		} else {
 			const uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
 			uint64_t bit = 0;
@@ -464,6 +609,129 @@ static int decode_bitpack(struct colstate *cs, int64_t *out, size_t m)
 	return 0;
 }
 
+/* The value of the bytes v of a varint (little-endian, continuation bits
+ * set or not, the bytes past its end clear): its 7-bit groups side by side */
+static inline uint64_t compact7(uint64_t v)
+{
+	v = (v & 0x007f007f007f007full) | ((v & 0x7f007f007f007f00ull) >> 1);
+	v = (v & 0x00003fff00003fffull) | ((v & 0x3fff00003fff0000ull) >> 2);
+	return (v & 0x000000000fffffffull) | ((v & 0x0fffffff00000000ull) >> 4);
+}
+
+/* One bit per byte of w whose high bit is clear (the last byte of a varint) */
+static inline unsigned stop_bits(uint64_t w)
+{
+	return (unsigned)(((~w & 0x8080808080808080ull) * 0x0002040810204081ull) >> 56);
+}
+
+/*
+ * Varints, 16 bytes at a time: the bytes that end a varint, found at once
+ * for the 16, give each value's place, so the values of a window decode
+ * independently of each other rather than one after the other.  Varints of
+ * more than 8 bytes, and the last 24 bytes of the stream, take the slow path.
+ */
+/* compact7 in one instruction where the processor has a fast one: BMI2's
+ * pext (not the AMD processors before Zen 3, where it takes hundreds of
+ * cycles).  An asm statement, so no part of the build needs -mbmi2; only
+ * called after has_pext(). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static inline uint64_t pext7(uint64_t v)
+{
+	uint64_t r;
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "r"(0x7f7f7f7f7f7f7f7full));
+	return r;
+}
+static int has_pext(void)
+{
+	return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+	       !__builtin_cpu_is("znver2");
+}
+#else
+static inline uint64_t pext7(uint64_t v) { return compact7(v); }
+static int has_pext(void) { return 0; }
+#endif
+
+/* The value of the varint of bytes [a, e) of p (e - a in 1..8) */
+static inline __attribute__((always_inline)) int64_t varint_at(const unsigned char *p, unsigned a,
+							       unsigned e, uint64_t mul, int pext)
+{
+	uint64_t w;
+	memcpy(&w, p + a, 8);
+	w &= ~0ull >> (64 - 8 * (e - a));
+	return (int64_t)((uint64_t)unzz(pext ? pext7(w) : compact7(w)) * mul);
+}
+#define VARINT_AT(a, e) varint_at(p, a, e, mul, pext)
+
+static inline __attribute__((always_inline)) int decode_varint(struct colstate *cs, int64_t *out,
+							       size_t m, int pext)
+{
+	const unsigned char *p = cs->p, *end = cs->end;
+	const uint64_t mul = (uint64_t)cs->mul;
+	size_t i = 0;
+	while (i < m) {
+		/* four values of up to 8 bytes each in the window: the common
+		 * case, taken without a branch per value */
+		while (m - i >= 4 && end - p >= 24) {
+			uint64_t lo, hi;
+			memcpy(&lo, p, 8);
+			memcpy(&hi, p + 8, 8);
+			unsigned s1 = stop_bits(lo) | stop_bits(hi) << 8, s2 = s1 & (s1 - 1),
+				 s3 = s2 & (s2 - 1), s4 = s3 & (s3 - 1);
+			if (!s4)
+				break;
+			unsigned e1 = (unsigned)__builtin_ctz(s1) + 1,
+				 e2 = (unsigned)__builtin_ctz(s2) + 1,
+				 e3 = (unsigned)__builtin_ctz(s3) + 1,
+				 e4 = (unsigned)__builtin_ctz(s4) + 1;
+			if (e1 > 8 || e2 - e1 > 8 || e3 - e2 > 8 || e4 - e3 > 8)
+				break;
+			out[i] = VARINT_AT(0, e1);
+			out[i + 1] = VARINT_AT(e1, e2);
+			out[i + 2] = VARINT_AT(e2, e3);
+			out[i + 3] = VARINT_AT(e3, e4);
+			i += 4;
+			p += e4;
+		}
+		if (i == m)
+			break;
+		if (end - p >= 24) {
+			uint64_t lo, hi;
+			memcpy(&lo, p, 8);
+			memcpy(&hi, p + 8, 8);
+			unsigned stops = stop_bits(lo) | stop_bits(hi) << 8, start = 0;
+			while (stops && i < m) {
+				unsigned e = (unsigned)__builtin_ctz(stops) + 1, len = e - start;
+				if (len > 8)
+					break;
+				stops &= stops - 1;
+				out[i++] = VARINT_AT(start, e);
+				start = e;
+			}
+			if (start) {
+				p += start;
+				continue;
+			}
+		}
+		uint64_t u;
+		if (!varint_slow(&p, end, &u))
+			return -1;
+		out[i++] = (int64_t)((uint64_t)unzz(u) * mul);
+	}
+	cs->p = p;
+	return 0;
+}
+#undef VARINT_AT
+
+static int decode_varint_pext(struct colstate *cs, int64_t *out, size_t m)
+{
+	return decode_varint(cs, out, m, 1);
+}
+
+static int decode_varint_plain(struct colstate *cs, int64_t *out, size_t m)
+{
+	return decode_varint(cs, out, m, 0);
+}
+
 int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 {
 	size_t i = 0;
@@ -476,31 +744,9 @@ int reel_col_decode(struct colstate *cs, int64_t *out, size_t m)
 			out[i] = cs->base;
 		return 0;
 	}
-	if (cs->kind == K_VARINT) {
-		/* varints of up to 8 bytes decode branch-free from one 8-byte
-		 * load: the first clear high bit gives the length */
-		const unsigned char *p = cs->p, *end = cs->end;
-		const uint64_t mul = (uint64_t)cs->mul;
-		for (size_t i = 0; i < m; i++) {
-			uint64_t u, w8, stop;
-			if (end - p >= 8 &&
-			    (memcpy(&w8, p, 8), stop = ~w8 & 0x8080808080808080ull)) {
-				unsigned nb = ((unsigned)__builtin_ctzll(stop) + 1) >> 3;
-				uint64_t v = nb == 8 ? w8 : w8 & ((1ull << (nb * 8)) - 1);
-				u = (v & 0x7f) | ((v & 0x7f00ull) >> 1) | ((v & 0x7f0000ull) >> 2) |
-				    ((v & 0x7f000000ull) >> 3) | ((v & 0x7f00000000ull) >> 4) |
-				    ((v & 0x7f0000000000ull) >> 5) |
-				    ((v & 0x7f000000000000ull) >> 6) |
-				    ((v & 0x7f00000000000000ull) >> 7);
-				p += nb;
-			} else if (!varint_slow(&p, end, &u)) {
-				return -1;
-			}
-			out[i] = (int64_t)((uint64_t)unzz(u) * mul);
-		}
-		cs->p = p;
-		return 0;
-	}
+	if (cs->kind == K_VARINT)
+		return has_pext() ? decode_varint_pext(cs, out, m)
+				  : decode_varint_plain(cs, out, m);
 	return decode_bitpack(cs, out, m);
 }
 

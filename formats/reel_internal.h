@@ -121,17 +121,40 @@ static inline uint64_t reel_rec_out(const struct reel_rec *y)
 	       reel_time_out(y->complete_ns) | (y->offset > REEL_END_LIMIT - y->length);
 }
 
+/* Records decoded at a time: a multiple of the 128 values of a bitpack
+ * mini-block.  The decoded columns of a block are REEL_TSTRIDE values apart,
+ * not a multiple of 4 KiB, so the 13 column streams of a block do not all
+ * fall in the same L1 cache sets. */
+#define REEL_BLOCK 1024
+#define REEL_TSTRIDE (REEL_BLOCK + 40)
+
+/* The arrays of reel_read_cols (struct reel_cols): one buffer of
+ * REEL_COLS_SIZE bytes, each array at a fixed place in it, so that the
+ * loop that fills them keeps one pointer for all */
+enum {
+	REEL_COLS_QUEUE = 0,
+	REEL_COLS_ISSUE = REEL_BLOCK * 8,
+	REEL_COLS_COMPLETE = REEL_BLOCK * 16,
+	REEL_COLS_OFFSET = REEL_BLOCK * 24,
+	REEL_COLS_LENGTH = REEL_BLOCK * 32,
+	REEL_COLS_HAS = REEL_BLOCK * 36,
+	REEL_COLS_DEV = REEL_BLOCK * 38,
+	REEL_COLS_OP = REEL_BLOCK * 40,
+	REEL_COLS_SIZE = REEL_BLOCK * 41
+};
+
 /*
  * Undo the column transforms (see col_values) of the BM records of a block
- * decoded into TMP (column c at tmp + c * STRIDE), from the running queue
+ * decoded into TMP (column c at tmp + c * REEL_TSTRIDE), from the running queue
  * time *Q and end offset *END (updated), into records X, or into the
  * columns of C (has, times, offset, length, op, dev: the others need not be
- * decoded); counted in S (ops, bytes, first and last).  Non-zero when a
+ * decoded), whose arrays are those of the buffer COLBUF laid out as
+ * REEL_COLS_*; counted in S (ops, bytes, first and last).  Non-zero when a
  * record is out of the bounds of FORMAT.md 3.2.
  */
-uint64_t reel_block_recs(const int64_t *tmp, size_t stride, size_t bm, struct reel_rec *x,
-			 uint64_t *q, uint64_t *end, struct reel_summary *s);
-uint64_t reel_block_cols(const int64_t *tmp, size_t stride, size_t bm, struct reel_cols *c,
+uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
+			 uint64_t *end, struct reel_summary *s);
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
 			 uint64_t *q, uint64_t *end, struct reel_summary *s);
 /* Step over the next m values without decoding them (as reel_col_decode
  * would leave the stream); 0, or -1 on a bad or short stream. */

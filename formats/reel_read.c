@@ -162,6 +162,10 @@ static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size
 	if (content_size > MAX_FRAME)
 		return REEL_E_CORRUPT;
 	size_t need = content_size ? (size_t)content_size : 4 * len + 65536;
+	/* room for a whole block (4 MiB at most): LZ4F then decodes each block
+	 * straight into r->dec, not into a buffer of its own and copied (the
+	 * pages past the content are never touched) */
+	need = need < (4u << 20) ? 4u << 20 : need;
 	if (need > r->dec_cap) {
 		void *nd = realloc(r->dec, need);
 		if (!nd)
@@ -291,10 +295,8 @@ out:
 	return rc;
 }
 
-#define BLOCK 1024
-/* column scratch stride: not a multiple of 4 KiB, so the 13 column streams
- * of a block do not all fall in the same L1 cache sets */
-#define TSTRIDE (BLOCK + 40)
+#define BLOCK REEL_BLOCK
+#define TSTRIDE REEL_TSTRIDE
 
 /* Slow path: one varint byte by byte; 0 on a bad or short stream. */
 
@@ -418,14 +420,14 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	}
 	uint64_t q = r->cq, end = r->cend;
 	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
-	uint64_t bad = cols ? reel_block_cols(r->tmp, TSTRIDE, bm, &r->cols, &q, &end, &r->seen)
-			    : reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &r->seen);
+	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, r->colbuf, &r->cols, &q, &end, &r->seen)
+			    : reel_block_recs(r->tmp, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
 		/* the records again, for the message (their times, offsets and
 		 * lengths; the summary aside) */
 		struct reel_summary scratch = r->seen;
 		q = r->cq, end = r->cend;
-		reel_block_recs(r->tmp, TSTRIDE, bm, r->recs, &q, &end, &scratch);
+		reel_block_recs(r->tmp, bm, r->recs, &q, &end, &scratch);
 		out_of_bounds(r, r->recs, bm, whybuf, sizeof(whybuf));
 		r->seen.first_ns = first;
 		r->seen.last_ns = last;
@@ -800,19 +802,18 @@ static int cols_alloc(struct reel_reader *r)
 {
 	if (r->colbuf)
 		return 0;
-	size_t a = BLOCK * sizeof(int64_t);
-	unsigned char *p = r->colbuf = malloc(5 * a + BLOCK);
+	unsigned char *p = r->colbuf = malloc(REEL_COLS_SIZE);
 	if (!p)
 		return REEL_E_NOMEM;
 	struct reel_cols *c = &r->cols;
-	c->queue_ns = (int64_t *)p;
-	c->issue_ns = (int64_t *)(p + a);
-	c->complete_ns = (int64_t *)(p + 2 * a);
-	c->offset = (uint64_t *)(p + 3 * a);
-	c->length = (uint32_t *)(p + 4 * a);
-	c->has = (uint16_t *)(p + 4 * a + BLOCK * 4);
-	c->dev = (uint16_t *)(p + 4 * a + BLOCK * 6);
-	c->op = (uint8_t *)(p + 5 * a);
+	c->queue_ns = (int64_t *)(p + REEL_COLS_QUEUE);
+	c->issue_ns = (int64_t *)(p + REEL_COLS_ISSUE);
+	c->complete_ns = (int64_t *)(p + REEL_COLS_COMPLETE);
+	c->offset = (uint64_t *)(p + REEL_COLS_OFFSET);
+	c->length = (uint32_t *)(p + REEL_COLS_LENGTH);
+	c->has = (uint16_t *)(p + REEL_COLS_HAS);
+	c->dev = (uint16_t *)(p + REEL_COLS_DEV);
+	c->op = (uint8_t *)(p + REEL_COLS_OP);
 	return 0;
 }
 

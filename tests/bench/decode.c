@@ -1,6 +1,8 @@
 /*
  * tests/bench/decode.c - decode speed, records per CPU second.
  *   decode reel FILE.reel   read every record into struct reel_rec
+ *   decode cols FILE.reel   read every record as columns (reel_read_cols:
+ *                           times, offset, length, op, dev; what model fit reads)
  *   decode text             parse `ioreel dump`-style text from stdin into
  *                           struct reel_rec (the anchor: a minimal parser)
  * Prints: records seconds records_per_second checksum
@@ -54,12 +56,26 @@ static const char *word(const char *p, const char **start, size_t *len)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: decode reel FILE | decode text < FILE\n");
+		fprintf(stderr, "usage: decode reel|cols FILE | decode text < FILE\n");
 		return 2;
 	}
 	uint64_t n = 0, sum = 0;
 	double t0 = cpu_now();
-	if (!strcmp(argv[1], "reel")) {
+	if (!strcmp(argv[1], "cols")) {
+		struct reel_reader *r;
+		if (argc < 3 || reel_reader_open(&r, argv[2], 0)) {
+			fprintf(stderr, "cannot open\n");
+			return 1;
+		}
+		struct reel_cols c;
+		long k;
+		while ((k = reel_read_cols(r, &c)) > 0) {
+			for (long i = 0; i < k; i++)
+				sum += c.offset[i] + (uint64_t)c.complete_ns[i];
+			n += (uint64_t)k;
+		}
+		reel_reader_close(r);
+	} else if (!strcmp(argv[1], "reel")) {
 		struct reel_reader *r;
 		if (argc < 3 || reel_reader_open(&r, argv[2], 0)) {
 			fprintf(stderr, "cannot open\n");

@@ -1,0 +1,160 @@
+/* The column codec's decoders over every shape of stream they take apart:
+ * bitpack mini-blocks of every width 0..64 (each 128-record block of the
+ * file has its own), varints of every length 1..10 (heavy-tailed queue
+ * times, mostly one-byte deltas with jumps of every magnitude), multipliers
+ * 1, 512 (a shift) and 3, chunks and blocks cut short (a count that is not
+ * a multiple of 128), read back by reel_read, reel_read_chunk and
+ * reel_read_cols, field by field. */
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/reel.h"
+#include "tests/unit/unit.h"
+
+#define N 70001 /* one whole chunk and one of 4465 records */
+
+static uint64_t rs;
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+/* a value of up to w bits (w 0..64) */
+static uint64_t bits(unsigned w)
+{
+	return w == 0 ? 0 : w >= 64 ? rnd() : rnd() & ((1ull << w) - 1);
+}
+
+static void make_rec(uint64_t i, struct reel_rec *r, int64_t *q)
+{
+	unsigned w = (unsigned)(i / 128 % 65); /* the width of this mini-block */
+	memset(r, 0, sizeof(*r));
+	r->has = REEL_HAS_QUEUE | REEL_HAS_ISSUE | REEL_HAS_COMPLETE | REEL_HAS_PID |
+		 REEL_HAS_COMM | REEL_HAS_CPU | REEL_HAS_ERROR | REEL_HAS_FLAGS;
+	/* mostly +1, one in 16 a jump to a time of up to 62 bits, negative or
+	 * positive (at most 2^61, room for issue and completion): deltas of up
+	 * to 1.5 * 2^62, so varints of up to 10 bytes */
+	if (rnd() % 16) {
+		*q += 1;
+	} else {
+		int64_t v = (int64_t)bits((unsigned)(rnd() % 63));
+		*q = rnd() & 1 ? -v : v < (1ll << 61) ? v : 1ll << 61;
+	}
+	r->queue_ns = *q;
+	r->issue_ns = r->queue_ns + (int64_t)bits(w < 60 ? w : 60);
+	r->complete_ns = r->issue_ns + (int64_t)bits(w < 40 ? w : 40);
+	r->length = (uint32_t)bits(w < 32 ? w : 32);
+	r->offset = bits(w < 63 ? w : 63) % ((1ull << 63) - (1ull << 32)); /* deltas of 64 bits */
+	r->pid = (uint32_t)bits(w < 32 ? w : 32);
+	r->comm = 0;
+	r->error = -(int32_t)bits(w < 31 ? w : 31);
+	r->cpu = (uint16_t)bits(w < 16 ? w : 16);
+	r->op = (uint8_t)(bits(w < 8 ? w : 8) % REEL_OP__COUNT);
+	r->flags = (uint8_t)bits(w < 5 ? w : 5);
+	if (i >= 65536) { /* the second chunk: multipliers 512 (a shift) and 3 */
+		r->offset &= ~511ull;
+		r->length &= ~511u;
+		r->pid = (uint32_t)bits(w < 30 ? w : 30) * 3;
+	}
+	if (i % 1000 == 999)
+		r->has &= (uint16_t)~REEL_HAS_ISSUE; /* a record without one */
+	if (!(r->has & REEL_HAS_ISSUE))
+		r->issue_ns = 0;
+}
+
+static void write_file(const char *path)
+{
+	struct reel_device d = {.id = 0, .name = "t", .lbs = 512, .pbs = 512};
+	struct reel_header h = {
+	    .source = "test", .source_detail = "unit", .devices = &d, .ndevices = 1};
+	struct reel_writer *w;
+	CHECK_EQ(reel_writer_open(&w, path, -1, &h, REEL_W_OVERWRITE), 0);
+	CHECK_EQ(reel_writer_intern(w, "p"), 0);
+	rs = 0x2545F4914F6CDD1Dull;
+	int64_t q = 0;
+	for (uint64_t i = 0; i < N; i++) {
+		struct reel_rec r;
+		make_rec(i, &r, &q);
+		if (reel_write(w, &r)) {
+			fprintf(stderr, "record %llu: %s\n", (unsigned long long)i,
+				reel_writer_errmsg(w));
+			exit(1);
+		}
+	}
+	CHECK_EQ(reel_writer_close(w), 0);
+}
+
+static void same(const struct reel_rec *a, const struct reel_rec *b, uint64_t i)
+{
+	if (memcmp(a, b, sizeof(*a))) {
+		fprintf(stderr, "record %llu differs: queue %lld/%lld offset %llu/%llu pid %u/%u\n",
+			(unsigned long long)i, (long long)a->queue_ns, (long long)b->queue_ns,
+			(unsigned long long)a->offset, (unsigned long long)b->offset, a->pid,
+			b->pid);
+		exit(1);
+	}
+}
+
+/* mode 0: reel_read, 1: reel_read_chunk, 2: reel_read_cols */
+static void read_back(const char *path, int mode)
+{
+	struct reel_reader *r;
+	CHECK_EQ(reel_reader_open(&r, path, 0), 0);
+	rs = 0x2545F4914F6CDD1Dull;
+	int64_t q = 0;
+	uint64_t i = 0;
+	struct reel_rec want, got;
+	const struct reel_rec *recs;
+	struct reel_cols c;
+	long k = 1;
+	while (k > 0) {
+		if (mode == 0) {
+			k = reel_read(r, &got);
+			if (k > 0) {
+				make_rec(i, &want, &q);
+				same(&got, &want, i++);
+			}
+		} else if (mode == 1) {
+			k = reel_read_chunk(r, &recs);
+			for (long j = 0; j < k; j++) {
+				make_rec(i, &want, &q);
+				same(&recs[j], &want, i++);
+			}
+		} else {
+			k = reel_read_cols(r, &c);
+			for (long j = 0; j < k; j++, i++) {
+				make_rec(i, &want, &q);
+				CHECK_EQ(c.has[j], want.has);
+				CHECK_EQ(c.queue_ns[j], want.queue_ns);
+				CHECK_EQ(c.issue_ns[j], want.issue_ns);
+				CHECK_EQ(c.complete_ns[j], want.complete_ns);
+				CHECK_EQ(c.offset[j], want.offset);
+				CHECK_EQ(c.length[j], want.length);
+				CHECK_EQ(c.op[j], want.op);
+				CHECK_EQ(c.dev[j], want.dev);
+			}
+		}
+	}
+	CHECK_EQ(k, 0);
+	CHECK_EQ(i, N);
+	CHECK(reel_reader_complete(r));
+	reel_reader_close(r);
+}
+
+static char path[] = "/tmp/ioreel-codec-XXXXXX";
+static void rm_path(void) { unlink(path); }
+
+int main(void)
+{
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	atexit(rm_path);
+	write_file(path);
+	for (int mode = 0; mode < 3; mode++)
+		read_back(path, mode);
+	return 0;
+}
