@@ -493,6 +493,11 @@ static inline __attribute__((always_inline)) void unpack_w(const unsigned char *
 
 /* o[0, k) = unzz(umin + o[i]) * mul, four at a time with AVX2 where the
  * processor has it and mul is a power of two (a shift) */
+/* Set by reel_codec_plain (tests): the plain C paths only, so that they are
+ * exercised on a processor that has AVX2 and BMI2 too. */
+static int plain_only;
+void reel_codec_plain(int on) { plain_only = on; }
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 __attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin,
@@ -510,7 +515,7 @@ __attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, ui
 	}
 	return i;
 }
-static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static int has_avx2(void) { return !plain_only && __builtin_cpu_supports("avx2"); }
 #else
 static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin, unsigned sh) { return 0; }
 static int has_avx2(void) { return 0; }
@@ -643,7 +648,7 @@ static inline uint64_t pext7(uint64_t v)
 }
 static int has_pext(void)
 {
-	return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+	return !plain_only && __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
 	       !__builtin_cpu_is("znver2");
 }
 #else

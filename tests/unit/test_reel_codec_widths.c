@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "formats/reel.h"
+#include "formats/reel_internal.h"
 #include "tests/unit/unit.h"
 
 #define N 70001 /* one whole chunk and one of 4465 records */
@@ -154,7 +155,10 @@ int main(void)
 	close(fd);
 	atexit(rm_path);
 	write_file(path);
-	for (int mode = 0; mode < 3; mode++)
-		read_back(path, mode);
+	for (int plain = 0; plain < 2; plain++) { /* the SIMD paths, then the plain ones */
+		reel_codec_plain(plain);
+		for (int mode = 0; mode < 3; mode++)
+			read_back(path, mode);
+	}
 	return 0;
 }
