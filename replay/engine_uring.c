@@ -127,6 +127,19 @@ static unsigned wait_nr(const struct replay_engine *e)
 	return n < 1 ? 1 : n > 16 ? 16 : n;
 }
 
+/* Submit what is held back.  With all slots out (batch: the caller's next
+ * step is a wait, as it has no slot to issue from) and nothing finished
+ * in sight, wait in the same system call. */
+static int submit_held(struct replay_engine *e)
+{
+	if (!e->batch || e->out < e->depth || e->done.n || io_uring_cq_ready(&e->ring))
+		return io_uring_submit(&e->ring);
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts = {0, 200000000};
+	int rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, wait_nr(e), &ts, NULL);
+	return rc == -ETIME ? 0 : rc;
+}
+
 static int uring_commit(struct replay_engine *e)
 {
 	/* SQPOLL: the kernel's thread takes the entries when it comes to
@@ -137,7 +150,7 @@ static int uring_commit(struct replay_engine *e)
 	}
 	while (io_uring_sq_ready(&e->ring)) {
 		unsigned before = io_uring_sq_ready(&e->ring);
-		int rc = io_uring_submit(&e->ring);
+		int rc = submit_held(e);
 		if (rc >= 0 && io_uring_sq_ready(&e->ring) < before)
 			continue;
 		if (rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
