@@ -39,7 +39,7 @@ struct replay_engine {
  * work only when this (only) task asks for them (DEFER_TASKRUN, 6.1), or
  * without interrupting it (COOP_TASKRUN, 5.19); TASKRUN_FLAG makes the
  * kernel say in the SQ ring's flags that such work waits, so a look at the
- * rings (ready(), io_uring_peek_batch_cqe) tells when to enter the kernel.
+ * rings (needs_enter()) tells when to enter the kernel.
  * An older kernel refuses what it does not know (EINVAL): the next set. */
 static const unsigned setup_flags[] = {
     IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
