@@ -2,14 +2,18 @@
  * and file hole punching queued.  With original timing each I/O is
  * submitted at its time (io_uring_submit, which with SQPOLL only wakes the
  * kernel's submitting thread when it sleeps); with afap timing those ready
- * at once go in one io_uring_submit.  Completions are reaped in batches
- * (io_uring_peek_batch_cqe).  The targets' fds and the slots' buffers are
- * registered before time zero (attach), so the kernel does not look them
- * up and pin the pages for each I/O.  --hipri makes the ring IOPOLL
- * (completions polled, not interrupt-driven; block devices with poll
- * queues only).  Discards on block devices (BLKDISCARD) and write-zeroes
- * (BLKZEROOUT, or ZERO_RANGE falling back to hole punching) run
- * synchronously. */
+ * at once go in one io_uring_submit.  The ring is made with DEFER_TASKRUN
+ * where the kernel has it (else COOP_TASKRUN, else neither): finished I/Os
+ * are posted when this task enters the kernel (a submission runs them
+ * too), not by interrupting it.  Completions are read from the CQ ring in
+ * user space; with afap timing and a fixed depth a wait is for a quarter
+ * of what is out, so it ends with a batch to refill.  The ring's fd, the
+ * targets' fds and the slots' buffers are registered before time zero
+ * (create, attach), so the kernel does not look them up and pin the pages
+ * for each I/O.  --hipri makes the ring IOPOLL (completions polled, not
+ * interrupt-driven; block devices with poll queues only).  Discards on
+ * block devices (BLKDISCARD) and write-zeroes (BLKZEROOUT, or ZERO_RANGE
+ * falling back to hole punching) run synchronously. */
 #include <errno.h>
 #include <liburing.h>
 #include <linux/falloc.h>
@@ -26,9 +30,49 @@ struct replay_engine {
 	int files;    /* the targets' fds are registered */
 	int iopoll;   /* IORING_SETUP_IOPOLL: completions must be polled for */
 	int sqpoll;   /* IORING_SETUP_SQPOLL: a kernel thread takes the entries */
-	unsigned out; /* submitted, not yet reaped (IOPOLL) */
+	int batch;    /* wait for a quarter of what is out, not for one */
+	unsigned out; /* submitted, not yet reaped */
 	struct replay_donelist done;
 };
+
+/* The setup flags to try, best first: completions run as deferred task
+ * work only when this (only) task asks for them (DEFER_TASKRUN, 6.1), or
+ * without interrupting it (COOP_TASKRUN, 5.19); TASKRUN_FLAG makes the
+ * kernel say in the SQ ring's flags that such work waits, so a look at the
+ * rings (needs_enter()) tells when to enter the kernel.
+ * An older kernel refuses what it does not know (EINVAL): the next set. */
+static const unsigned setup_flags[] = {
+    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+    0,
+};
+#define NSETUP (sizeof(setup_flags) / sizeof(setup_flags[0]))
+
+static int ring_init(struct replay_engine *e, const struct replay_engine_cfg *cfg)
+{
+	int rc = -EINVAL;
+	/* SQPOLL: the kernel's thread runs the completions; nothing to defer */
+	for (size_t i = cfg->sqpoll ? NSETUP - 1 : 0; i < NSETUP; i++) {
+		struct io_uring_params p;
+		memset(&p, 0, sizeof(p));
+		p.flags = IORING_SETUP_CQSIZE | setup_flags[i];
+		p.cq_entries = e->depth * 2;
+		if (cfg->sqpoll) {
+			p.flags |= IORING_SETUP_SQPOLL;
+			p.sq_thread_idle = 100; /* ms before the kernel thread sleeps */
+		}
+		if (cfg->hipri)
+			p.flags |= IORING_SETUP_IOPOLL;
+		rc = io_uring_queue_init_params(e->depth, &e->ring, &p);
+		if (rc != -EINVAL)
+			break;
+	}
+	if (rc < 0)
+		return rc;
+	/* the ring's fd registered: io_uring_enter() does not look it up */
+	io_uring_register_ring_fd(&e->ring);
+	return 0;
+}
 
 static int uring_create(struct replay_engine **out, const struct replay_engine_cfg *cfg,
 			char *errmsg, size_t errlen)
@@ -40,19 +84,10 @@ static int uring_create(struct replay_engine **out, const struct replay_engine_c
 		return -ENOMEM;
 	}
 	e->depth = depth;
-	struct io_uring_params p;
-	memset(&p, 0, sizeof(p));
-	p.flags = IORING_SETUP_CQSIZE;
-	p.cq_entries = depth * 2;
-	if (cfg->sqpoll) {
-		p.flags |= IORING_SETUP_SQPOLL;
-		p.sq_thread_idle = 100; /* ms before the kernel thread sleeps */
-	}
-	if (cfg->hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
 	e->iopoll = cfg->hipri != 0;
 	e->sqpoll = cfg->sqpoll != 0;
-	int rc = io_uring_queue_init_params(depth, &e->ring, &p);
+	e->batch = cfg->reap_batch != 0;
+	int rc = ring_init(e, cfg);
 	if (rc < 0) {
 		reel_errf(
 		    errmsg, errlen, rc,
@@ -81,6 +116,30 @@ static int uring_attach(struct replay_engine *e, const int *fds, unsigned nfds,
 	return rc < 0 && nfds ? rc : 0;
 }
 
+/* How many completions to wait for: one, or (batch) a quarter of what is
+ * out, at most 16 (the scheduler's batch), so that a wait ends with a
+ * batch to reap and refill while the device keeps three quarters of its
+ * queue (with DEFER_TASKRUN the kernel wakes this task only when that many
+ * have finished; libaio's io_getevents would wake it at each). */
+static unsigned wait_nr(const struct replay_engine *e)
+{
+	unsigned n = e->batch ? e->out / 4 : 1;
+	return n < 1 ? 1 : n > 16 ? 16 : n;
+}
+
+/* Submit what is held back.  With all slots out (batch: the caller's next
+ * step is a wait, as it has no slot to issue from) and nothing finished
+ * in sight, wait in the same system call. */
+static int submit_held(struct replay_engine *e)
+{
+	if (!e->batch || e->out < e->depth || e->done.n || io_uring_cq_ready(&e->ring))
+		return io_uring_submit(&e->ring);
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts = {0, 200000000};
+	int rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, wait_nr(e), &ts, NULL);
+	return rc == -ETIME ? 0 : rc;
+}
+
 static int uring_commit(struct replay_engine *e)
 {
 	/* SQPOLL: the kernel's thread takes the entries when it comes to
@@ -90,8 +149,11 @@ static int uring_commit(struct replay_engine *e)
 		return rc < 0 && rc != -EBUSY && rc != -EAGAIN && rc != -EINTR ? rc : 0;
 	}
 	while (io_uring_sq_ready(&e->ring)) {
-		int rc = io_uring_submit(&e->ring);
-		if (rc > 0 || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
+		unsigned before = io_uring_sq_ready(&e->ring);
+		int rc = submit_held(e);
+		if (rc >= 0 && io_uring_sq_ready(&e->ring) < before)
+			continue;
+		if (rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
 			continue;
 		return rc < 0 ? rc : -EIO;
 	}
@@ -153,11 +215,36 @@ static int uring_submit(struct replay_engine *e, struct replay_io *io, int more)
 	return uring_commit(e);
 }
 
-/* With IOPOLL nothing completes unless someone polls: anything out may
- * be ready. */
+/* Must the kernel be entered to see what has finished?  With
+ * DEFER_TASKRUN or COOP_TASKRUN finished I/Os wait as task work until this
+ * task enters the kernel (the SQ ring's IORING_SQ_TASKRUN says there is
+ * some); with IOPOLL nothing completes unless someone polls.  Entries held
+ * back (submit(more)) are about to go in an io_uring_enter that runs that
+ * work too (liburing adds GETEVENTS when the flag is up): no call for it
+ * alone meanwhile. */
+static int needs_enter(struct replay_engine *e)
+{
+	if (io_uring_sq_ready(&e->ring))
+		return 0;
+	return (IO_URING_READ_ONCE(*e->ring.sq.kflags) & IORING_SQ_TASKRUN) ||
+	       (e->iopoll && e->out);
+}
+
 static int uring_ready(struct replay_engine *e)
 {
-	return e->done.n || io_uring_cq_ready(&e->ring) || (e->iopoll && e->out);
+	return e->done.n || io_uring_cq_ready(&e->ring) || needs_enter(e);
+}
+
+/* Wait up to t ns (t < 0: as long as it takes) for completions. */
+static int wait_some(struct replay_engine *e, int64_t t)
+{
+	struct io_uring_cqe *cqe;
+	unsigned n = wait_nr(e);
+	if (t < 0 && n > 1)
+		t = 1000000000; /* for several: never longer than 1 s at a time */
+	struct __kernel_timespec ts = {t / 1000000000, t % 1000000000};
+	int rc = io_uring_wait_cqes(&e->ring, &cqe, n, t > 0 ? &ts : NULL, NULL);
+	return rc < 0 && rc != -ETIME ? rc : 0;
 }
 
 static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned max, int64_t t)
@@ -165,27 +252,24 @@ static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned 
 	unsigned k = replay_donelist_pop(&e->done, out, max);
 	if (k == max)
 		return (int)k;
-	if (!k && t != 0 && !io_uring_cq_ready(&e->ring)) {
-		struct io_uring_cqe *cqe;
-		int rc;
-		if (t > 0) {
-			struct __kernel_timespec ts = {t / 1000000000, t % 1000000000};
-			rc = io_uring_wait_cqe_timeout(&e->ring, &cqe, &ts);
-		} else {
-			rc = io_uring_wait_cqe(&e->ring, &cqe);
-		}
-		if (rc < 0 && rc != -ETIME)
+	if (!k && !io_uring_cq_ready(&e->ring)) {
+		int rc = 0;
+		if (t != 0)
+			rc = wait_some(e, t);
+		else if (needs_enter(e))
+			rc = io_uring_get_events(&e->ring); /* run the task work, or poll once */
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 			return rc;
 	}
-	if (!k && t == 0 && e->iopoll && e->out && !io_uring_cq_ready(&e->ring))
-		io_uring_get_events(&e->ring); /* one round of polling */
-	struct io_uring_cqe *cqes[256];
-	unsigned want = max - k < 256 ? max - k : 256;
-	unsigned n = io_uring_peek_batch_cqe(&e->ring, cqes, want);
-	e->out -= n < e->out ? n : e->out;
-	for (unsigned i = 0; i < n; i++) {
-		struct replay_io *io = io_uring_cqe_get_data(cqes[i]);
-		int res = cqes[i]->res;
+	/* the CQ ring in user space, as the AIO ring in engine_libaio.c */
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	io_uring_for_each_cqe(&e->ring, head, cqe)
+	{
+		if (k == max)
+			break;
+		struct replay_io *io = io_uring_cqe_get_data(cqe);
+		int res = cqe->res;
 		if (res < 0)
 			io->res = res;
 		else if (io->op == REEL_OP_READ || io->op == REEL_OP_WRITE)
@@ -193,8 +277,10 @@ static int uring_reap(struct replay_engine *e, struct replay_io **out, unsigned 
 		else
 			io->res = io->op == REEL_OP_FLUSH ? 0 : io->length;
 		out[k++] = io;
+		n++;
 	}
 	io_uring_cq_advance(&e->ring, n);
+	e->out -= n < e->out ? n : e->out;
 	return (int)k;
 }
 

@@ -703,7 +703,10 @@ static int start_engine(struct run *r)
 	int rc = replay_datagen_create(&r->gen, &spec);
 	if (rc < 0)
 		return reel_errf(r->err, r->errlen, rc, "out of memory");
-	struct replay_engine_cfg cfg = {r->depth, r->o->hipri, r->o->sqpoll};
+	struct replay_engine_cfg cfg = {r->depth, r->o->hipri, r->o->sqpoll,
+					r->o->timing == REPLAY_TIMING_AFAP &&
+					    r->o->qd_mode == REPLAY_QD_FIXED &&
+					    r->o->order != REPLAY_ORDER_DEPENDENCY};
 	if ((rc = r->ops->create(&r->eng, &cfg, r->err, r->errlen)) < 0) {
 		if (!r->err[0])
 			reel_errf(r->err, r->errlen, rc, "%s: cannot start the engine: %s",

@@ -217,12 +217,17 @@ if want engines; then
 	echo "   engines, afap, $N random 4 KiB reads on $dev (loop over /dev/shm), IOPS; psync is synchronous" \
 		"in both tools (depth 1 whatever the QD asked)"
 	bench_load
-	for ENG in libaio io_uring psync; do
-		for QD in ${ENGINE_QDS:-1 32 128}; do
-			bench_interleave eng_ioreel eng_fio
+	# each round runs every engine in both tools, so engines compare within
+	# a round too (the load moves between rounds on a shared machine)
+	eng_all() { for ENG in libaio io_uring psync; do eng_ioreel; eng_fio; done; }
+	for QD in ${ENGINE_QDS:-1 32 128}; do
+		bench_interleave eng_all
+		for ENG in libaio io_uring psync; do
 			bench_row "afap IOPS, $ENG QD $QD" "i_$ENG$QD" iops "f_$ENG$QD" iops "" "fio $ENG"
 			[ "$QD" = 32 ] && bench_row "CPU us per I/O, $ENG QD $QD" "i_$ENG$QD" cpu "f_$ENG$QD" cpu lower "fio $ENG"
 		done
+		bench_row "afap IOPS, io_uring against libaio, QD $QD" "i_io_uring$QD" iops "i_libaio$QD" iops "" \
+			"ioreel libaio"
 	done
 	awk -v u="$(bench_med i_io_uring32 iops)" -v l="$(bench_med i_libaio32 iops)" \
 		-v f="$(bench_med f_libaio32 iops)" 'BEGIN { if (u != "nan" && l != "nan")
