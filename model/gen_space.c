@@ -559,6 +559,13 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	return 0;
 }
 
+/* Whether I/O of OP continue runs in the phase (or it is not known): in
+ * the trace a long run is of those, and in a phase that has them. */
+static int continues(const struct model_gen *g, int op)
+{
+	return !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05);
+}
+
 /* Whether the next of the model's long runs is due: the device's I/O so
  * far (in this repeat of the model's duration) has reached its start. */
 static int long_due(const struct model_devspace *dv, struct devstate *s)
@@ -593,7 +600,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	uint64_t len = *lenp;
 	double u = sdraw_sp(g, &s->s_run);
 	s->pinned = 0;
-	if (long_due(dv, s)) { /* a long run of the trace, where it was */
+	if (continues(g, op) && long_due(dv, s)) { /* a long run of the trace, where it was */
 		const struct model_long_run *lr = &dv->longrun[s->lnext++];
 		uint64_t off = (uint64_t)((double)lr->off * s->scale) / al * al;
 		if (off + *lenp > s->extent)
@@ -779,9 +786,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	/* size: of a run's next I/O or of a run start, as the trace's */
 	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
 						    s->started && s->run_left > 0);
-	if (s->pinned && s->run_left > 0 && op != REEL_OP_FLUSH &&
-	    !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05))
-		seq = 1; /* a long run of the trace runs its length (an op that continues runs) */
+	if (s->pinned && s->run_left > 0 && op != REEL_OP_FLUSH && continues(g, op))
+		seq = 1; /* a long run of the trace runs its length */
 	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
 		seq = 1; /* in place of one of its op cut short below */
 		s->seq_owed[op]--;
