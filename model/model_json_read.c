@@ -635,20 +635,21 @@ static int long_runs(struct rd *r, const struct json_object *j, struct model_dev
 	if (!n || n > MODEL_MAX_LONG)
 		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.long_runs: 1 to %d runs", w,
 				 MODEL_MAX_LONG);
+	double prev = 0; /* the start before, as read (not as stored in a float) */
 	for (size_t k = 0; k < n; k++) {
 		struct json_object *e = at(v, k);
 		double x[4] = {NAN, NAN, NAN, NAN};
 		for (size_t q = 0; q < 4 && is_arr(e, 4); q++)
 			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
 		if (!(x[0] >= 0 && x[0] < (double)d->extent && x[1] >= 1 && x[1] <= 4294967295.0 &&
-		      x[2] >= 0 && x[2] <= 9.2e18 && x[3] >= (k ? d->longrun[k - 1].at : 0) &&
-		      x[3] <= 1))
+		      x[2] >= 0 && x[2] <= 9.2e18 && x[3] >= prev && x[3] <= 1))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
 					 "%s.long_runs[%zu]: [offset in the extent, length >= 1, "
 					 "bytes, start share in [0, 1], not decreasing]",
 					 w, k);
 		d->longrun[k] = (struct model_long_run){(uint64_t)x[0], (uint64_t)x[2],
 							(uint32_t)x[1], (float)x[3]};
+		prev = x[3];
 	}
 	d->nlong = (uint32_t)n;
 	return 0;
