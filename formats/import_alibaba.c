@@ -17,14 +17,8 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 	(void)arg;
 	char *f[6];
 	int rc;
-	if (ti_blank(line))
-		return 0;
-	int n = ti_split(line, ',', f, 6);
-	if (c->in.lineno == 1 && ti_is_word(f[0]))
-		return 0; /* header */
-	if (n != 5)
-		return ti_bad(c, "%d fields, expected 5 (device_id,opcode,offset,length,timestamp)",
-			      n);
+	if (!ti_csv_fields(c, line, f, 5, "device_id,opcode,offset,length,timestamp", &rc))
+		return rc;
 	uint64_t devid, off, len, ts;
 	if ((rc = ti_field_u64(c, "device id", f[0], &devid)) ||
 	    (rc = ti_field_u64(c, "offset", f[2], &off)) ||
@@ -46,14 +40,9 @@ static int alibaba_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "timestamp '%s' is out of range", f[4]);
 	if (!c->seq && (int64_t)ts >= UNIX_US_MIN)
 		ti_set_base(c, 0); /* raw times are Unix times */
-	int dev = ti_device_find(c, devid, 0);
-	if (dev < 0) {
-		char name[32];
-		snprintf(name, sizeof(name), "dev%llu", (unsigned long long)devid);
-		dev = ti_device(c, devid, 0, 1, name, 0, 0, 0);
-		if (dev < 0)
-			return dev;
-	}
+	int dev = ti_device_numbered(c, devid, "dev", 0);
+	if (dev < 0)
+		return dev;
 	r.queue_ns = (int64_t)ts * 1000;
 	r.offset = off;
 	r.length = (uint32_t)len;
@@ -72,12 +61,10 @@ static int alibaba_run(const char *const *paths, size_t npaths, const struct ree
 static int alibaba_detect_line(char *line, int lineno)
 {
 	char *f[6];
-	if (ti_blank(line))
-		return -1;
-	int n = ti_split(line, ',', f, 6);
-	if (lineno == 1 && n == 5 && ti_is_word(f[0]))
-		return -1;
-	return n == 5 && ti_is_int(f[0]) &&
+	int k = ti_csv_detect_fields(line, lineno, f, 5);
+	if (k <= 0)
+		return k;
+	return ti_is_int(f[0]) &&
 	       (!strcmp(f[1], "R") || !strcmp(f[1], "W") || !strcmp(f[1], "r") ||
 		!strcmp(f[1], "w")) &&
 	       ti_is_int(f[2]) && ti_is_int(f[3]) && ti_is_int(f[4]);

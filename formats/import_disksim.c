@@ -40,14 +40,9 @@ static int disksim_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c,
 			      "size %llu sectors is over the largest, 8388607 (4 GiB - 512 bytes)",
 			      (unsigned long long)size);
-	int dev = ti_device_find(c, devno, 0);
-	if (dev < 0) {
-		char name[32];
-		snprintf(name, sizeof(name), "disk%llu", (unsigned long long)devno);
-		dev = ti_device(c, devno, 0, 1, name, 0, 0, 512);
-		if (dev < 0)
-			return dev;
-	}
+	int dev = ti_device_numbered(c, devno, "disk", 512);
+	if (dev < 0)
+		return dev;
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = (flags & 1) ? REEL_OP_READ : REEL_OP_WRITE;

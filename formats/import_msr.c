@@ -25,16 +25,9 @@ static int msr_line(struct ti_ctx *c, char *line, void *arg)
 	struct msr_state *s = arg;
 	char *f[8];
 	int rc;
-	if (ti_blank(line))
-		return 0;
-	int n = ti_split(line, ',', f, 8);
-	if (c->in.lineno == 1 && ti_is_word(f[0]))
-		return 0; /* a header line naming the columns */
-	if (n != 7)
-		return ti_bad(c,
-			      "%d fields, expected 7 "
-			      "(Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
-			      n);
+	if (!ti_csv_fields(c, line, f, 7,
+			   "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", &rc))
+		return rc;
 	uint64_t ts, disk, off, size, rt;
 	if ((rc = ti_field_u64(c, "timestamp", f[0], &ts)) ||
 	    (rc = ti_field_u64(c, "disk number", f[2], &disk)) ||
@@ -96,12 +89,10 @@ static int msr_run(const char *const *paths, size_t npaths, const struct reel_im
 static int msr_detect_line(char *line, int lineno)
 {
 	char *f[8];
-	if (ti_blank(line))
-		return -1;
-	int n = ti_split(line, ',', f, 8);
-	if (lineno == 1 && n == 7 && ti_is_word(f[0]))
-		return -1; /* header */
-	return n == 7 && ti_is_int(f[0]) && strlen(f[0]) >= 15 && ti_is_int(f[2]) &&
+	int k = ti_csv_detect_fields(line, lineno, f, 7);
+	if (k <= 0)
+		return k;
+	return ti_is_int(f[0]) && strlen(f[0]) >= 15 && ti_is_int(f[2]) &&
 	       (!strcasecmp(f[3], "Read") || !strcasecmp(f[3], "Write")) && ti_is_int(f[4]) &&
 	       ti_is_int(f[5]) && ti_is_int(f[6]);
 }

@@ -48,14 +48,9 @@ static int spc_line(struct ti_ctx *c, char *line, void *arg)
 		return ti_bad(c, "ASU %llu is larger than 65535", (unsigned long long)asu);
 	if (t < 0)
 		return ti_bad(c, "timestamp '%s' is negative", f[4]);
-	int dev = ti_device_find(c, asu, 0);
-	if (dev < 0) {
-		char name[32];
-		snprintf(name, sizeof(name), "asu%llu", (unsigned long long)asu);
-		dev = ti_device(c, asu, 0, 1, name, 0, 0, lbs);
-		if (dev < 0)
-			return dev;
-	}
+	int dev = ti_device_numbered(c, asu, "asu", lbs);
+	if (dev < 0)
+		return dev;
 	r.queue_ns = t;
 	r.offset = lba * lbs;
 	r.length = (uint32_t)size;

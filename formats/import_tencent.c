@@ -17,14 +17,8 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 	(void)arg;
 	char *f[6];
 	int rc;
-	if (ti_blank(line))
-		return 0;
-	int n = ti_split(line, ',', f, 6);
-	if (c->in.lineno == 1 && ti_is_word(f[0]))
-		return 0; /* header */
-	if (n != 5)
-		return ti_bad(c, "%d fields, expected 5 (Timestamp,Offset,Size,IOType,VolumeID)",
-			      n);
+	if (!ti_csv_fields(c, line, f, 5, "Timestamp,Offset,Size,IOType,VolumeID", &rc))
+		return rc;
 	int64_t t;
 	uint64_t off, size, type, vol;
 	if ((rc = ti_field_dec(c, "timestamp", f[0], 1000000000, &t)) ||
@@ -44,14 +38,9 @@ static int tencent_line(struct ti_ctx *c, char *line, void *arg)
 			      (unsigned long long)size);
 	if (!c->seq && t >= UNIX_S_MIN * 1000000000ll)
 		ti_set_base(c, 0); /* raw times are Unix times */
-	int dev = ti_device_find(c, vol, 0);
-	if (dev < 0) {
-		char name[32];
-		snprintf(name, sizeof(name), "vol%llu", (unsigned long long)vol);
-		dev = ti_device(c, vol, 0, 1, name, 0, 0, 512);
-		if (dev < 0)
-			return dev;
-	}
+	int dev = ti_device_numbered(c, vol, "vol", 512);
+	if (dev < 0)
+		return dev;
 	struct reel_rec r;
 	memset(&r, 0, sizeof(r));
 	r.op = type ? REEL_OP_WRITE : REEL_OP_READ;
@@ -73,12 +62,10 @@ static int tencent_run(const char *const *paths, size_t npaths, const struct ree
 static int tencent_detect_line(char *line, int lineno)
 {
 	char *f[6];
-	if (ti_blank(line))
-		return -1;
-	int n = ti_split(line, ',', f, 6);
-	if (lineno == 1 && n == 5 && ti_is_word(f[0]))
-		return -1;
-	return n == 5 && ti_is_num(f[0]) && ti_is_int(f[1]) && ti_is_int(f[2]) &&
+	int k = ti_csv_detect_fields(line, lineno, f, 5);
+	if (k <= 0)
+		return k;
+	return ti_is_num(f[0]) && ti_is_int(f[1]) && ti_is_int(f[2]) &&
 	       (!strcmp(f[3], "0") || !strcmp(f[3], "1")) && ti_is_int(f[4]);
 }
 

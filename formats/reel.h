@@ -667,6 +667,16 @@ void reel_welch_test(const double *a, unsigned na, const double *b, unsigned nb,
 /* Holm's step-down method: reject[i] = 1 for the p-values significant at
  * family-wise level alpha (all 0 when out of memory: conservative). */
 void reel_holm(const double *p, size_t n, double alpha, int *reject);
+/*
+ * The JSON members (no braces, no leading or trailing comma) that `ioreel
+ * compare --json` and suite's summary.json write for a sample and a test:
+ * numbers as reel_json_num with `digits`; compact: "k":v,"k":v, else
+ * "k": v, "k": v.  reel_json_summary: "n", "mean", "sd", "ci95": [lo, hi];
+ * reel_json_interval: "key": [lo, hi]; reel_json_welch: "t", "df", "p".
+ */
+void reel_json_summary(FILE *f, const struct reel_sample_stats *s, int digits, int compact);
+void reel_json_interval(FILE *f, const char *key, double lo, double hi, int digits, int compact);
+void reel_json_welch(FILE *f, const struct reel_welch *w, int digits, int compact);
 
 /* ---- small helpers shared by modules ----------------------------------- */
 /* Monotonic clock in ns. */

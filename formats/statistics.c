@@ -2,8 +2,9 @@
  * formats/statistics.c - the statistics every comparison shares (`ioreel
  * compare` and `ioreel suite`): Student's t distribution through the
  * regularized incomplete beta function, means with 95% confidence
- * intervals, Welch's t test and Holm's step-down method.  Declared in
- * formats/reel.h ("statistics of repeated runs").
+ * intervals, Welch's t test and Holm's step-down method, and the JSON
+ * of a summary and a test.  Declared in formats/reel.h ("statistics of
+ * repeated runs").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -210,4 +211,39 @@ void reel_holm(const double *p, size_t n, double alpha, int *reject)
 		reject[ix[k]] = 1;
 	}
 	free(ix);
+}
+
+/* ---- JSON of a summary and a test --------------------------------------- */
+static void json_member(FILE *f, const char *sep, const char *key, double v, int digits,
+			int compact)
+{
+	fprintf(f, "%s\"%s\":%s", sep, key, compact ? "" : " ");
+	reel_json_num(f, v, digits);
+}
+
+void reel_json_interval(FILE *f, const char *key, double lo, double hi, int digits, int compact)
+{
+	fprintf(f, compact ? "\"%s\":[" : "\"%s\": [", key);
+	reel_json_num(f, lo, digits);
+	fputs(compact ? "," : ", ", f);
+	reel_json_num(f, hi, digits);
+	fputc(']', f);
+}
+
+void reel_json_summary(FILE *f, const struct reel_sample_stats *s, int digits, int compact)
+{
+	const char *sep = compact ? "," : ", ";
+	fprintf(f, compact ? "\"n\":%u" : "\"n\": %u", s->n);
+	json_member(f, sep, "mean", s->mean, digits, compact);
+	json_member(f, sep, "sd", s->sd, digits, compact);
+	fputs(sep, f);
+	reel_json_interval(f, "ci95", s->ci_lo, s->ci_hi, digits, compact);
+}
+
+void reel_json_welch(FILE *f, const struct reel_welch *w, int digits, int compact)
+{
+	const char *sep = compact ? "," : ", ";
+	json_member(f, "", "t", w->t, digits, compact);
+	json_member(f, sep, "df", w->df, digits, compact);
+	json_member(f, sep, "p", w->p, digits, compact);
 }

@@ -386,51 +386,48 @@ int ti_field_dec(struct ti_ctx *c, const char *what, const char *s, int64_t scal
 	return 0;
 }
 
-int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2)
+/* The hash slot of a device key: the one holding it, or the empty one where
+ * it goes (linear probing). */
+static size_t dev_slot(const struct ti_ctx *c, uint64_t key, uint64_t key2)
 {
 	uint64_t hv = (key * 0x9e3779b97f4a7c15ull) ^ key2;
 	size_t slot = (size_t)(hv >> 51) & (TI_DEV_HASH - 1);
 	while (c->devhash[slot]) {
 		const struct ti_dev *d = &c->devs[c->devhash[slot] - 1];
 		if (d->key == key && d->key2 == key2)
-			return d->id;
+			break;
 		slot = (slot + 1) & (TI_DEV_HASH - 1);
 	}
-	return -1;
+	return slot;
+}
+
+int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2)
+{
+	size_t slot = dev_slot(c, key, key2);
+	return c->devhash[slot] ? c->devs[c->devhash[slot] - 1].id : -1;
+}
+
+static int id_taken(const struct ti_ctx *c, uint32_t id)
+{
+	for (size_t i = 0; i < c->ndevs; i++)
+		if (c->devs[i].id == id)
+			return 1;
+	return 0;
 }
 
 int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key, const char *name,
 	      uint32_t major, uint32_t minor, uint32_t lbs)
 {
-	uint64_t hv = (key * 0x9e3779b97f4a7c15ull) ^ key2;
-	size_t slot = (size_t)(hv >> 51) & (TI_DEV_HASH - 1);
-	while (c->devhash[slot]) {
-		const struct ti_dev *d = &c->devs[c->devhash[slot] - 1];
-		if (d->key == key && d->key2 == key2)
-			return d->id;
-		slot = (slot + 1) & (TI_DEV_HASH - 1);
-	}
+	size_t slot = dev_slot(c, key, key2);
+	if (c->devhash[slot])
+		return c->devs[c->devhash[slot] - 1].id;
 	if (c->ndevs >= TI_MAX_DEVICES)
 		return ti_fail(c, REEL_E_RANGE, "more than %d devices; split the input",
 			       TI_MAX_DEVICES);
-	uint32_t id = 0;
-	int taken;
-	if (prefer_key && key < 65536) {
-		id = (uint32_t)key;
-		taken = 0;
-		for (size_t i = 0; i < c->ndevs; i++)
-			taken |= c->devs[i].id == id;
-		if (!taken)
-			goto found;
-	}
-	for (id = 0;; id++) {
-		taken = 0;
-		for (size_t i = 0; i < c->ndevs; i++)
-			taken |= c->devs[i].id == id;
-		if (!taken)
-			break;
-	}
-found:;
+	uint32_t id = (uint32_t)key;
+	if (!prefer_key || key >= 65536 || id_taken(c, id))
+		for (id = 0; id_taken(c, id); id++)
+			;
 	struct reel_device d;
 	memset(&d, 0, sizeof(d));
 	d.id = (uint16_t)id;
@@ -448,6 +445,16 @@ found:;
 	c->ndevs++;
 	c->devhash[slot] = (uint16_t)c->ndevs;
 	return (int)id;
+}
+
+int ti_device_numbered(struct ti_ctx *c, uint64_t key, const char *prefix, uint32_t lbs)
+{
+	int dev = ti_device_find(c, key, 0);
+	if (dev >= 0)
+		return dev;
+	char name[32];
+	snprintf(name, sizeof(name), "%s%llu", prefix, (unsigned long long)key);
+	return ti_device(c, key, 0, 1, name, 0, 0, lbs);
 }
 
 /*
@@ -682,6 +689,31 @@ int ti_blank(const char *line)
 	while (*line == ' ' || *line == '\t')
 		line++;
 	return !*line || *line == '#';
+}
+
+int ti_csv_fields(struct ti_ctx *c, char *line, char **f, int nf, const char *columns, int *rc)
+{
+	*rc = 0;
+	if (ti_blank(line))
+		return 0;
+	int n = ti_split(line, ',', f, nf + 1);
+	if (c->in.lineno == 1 && ti_is_word(f[0]))
+		return 0; /* a header line naming the columns */
+	if (n != nf) {
+		*rc = ti_bad(c, "%d fields, expected %d (%s)", n, nf, columns);
+		return 0;
+	}
+	return 1;
+}
+
+int ti_csv_detect_fields(char *line, int lineno, char **f, int nf)
+{
+	if (ti_blank(line))
+		return -1;
+	int n = ti_split(line, ',', f, nf + 1);
+	if (lineno == 1 && n == nf && ti_is_word(f[0]))
+		return -1; /* header */
+	return n == nf;
 }
 
 int ti_is_word(const char *s)

@@ -155,6 +155,12 @@ int ti_device(struct ti_ctx *c, uint64_t key, uint64_t key2, int prefer_key, con
 /* The id of a device key already seen, or -1 (then name it, ti_device()). */
 int ti_device_find(const struct ti_ctx *c, uint64_t key, uint64_t key2);
 
+/* The id of a numbered source device (disk, volume, ASU): ti_device_find()
+ * with key2 0, else ti_device() naming it "<prefix><key>" (the key as the
+ * preferred id, no major:minor, logical block size lbs, 0 if unknown).
+ * Returns the id (>= 0) or a negative error. */
+int ti_device_numbered(struct ti_ctx *c, uint64_t key, const char *prefix, uint32_t lbs);
+
 /* Queue a record for the writer (sorted within the window).  0, 1 (a bad
  * line: a time beyond +-2^62 ns) or error. */
 int ti_emit(struct ti_ctx *c, const struct reel_rec *r);
@@ -185,6 +191,18 @@ int ti_is_word(const char *s);
 
 /* A blank line or a '#' comment. */
 int ti_blank(const char *line);
+
+/*
+ * A CSV record of nf fields, the start of a CSV importer's line function:
+ * returns 1 with f[0..nf) set (f has room for nf + 1 fields).  Else 0, with
+ * *rc what the line function returns: 0 for a blank line, a comment or a
+ * header (line 1 starting with a word), ti_bad()'s return for another
+ * field count ("N fields, expected nf (columns)").
+ */
+int ti_csv_fields(struct ti_ctx *c, char *line, char **f, int nf, const char *columns, int *rc);
+/* The same for a detector's line function: -1 (blank, comment or line 1's
+ * header: ignore), 0 (not nf fields) or 1 (f[0..nf) set; f as above). */
+int ti_csv_detect_fields(char *line, int lineno, char **f, int nf);
 
 /* ---- detection helpers ---- */
 /*

@@ -235,6 +235,17 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 	return 0;
 }
 
+/* A fresh start at OFF: the I/O's LEN bytes untouched, each block looked
+ * at, and its run's SPAN (LOOK blocks of it): a stretch looked at evenly
+ * steps over the blocks of a large I/O (chromium's 2.5 MiB reads landed
+ * on written blocks between the steps). */
+static int fresh_span(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t span,
+		      uint64_t look)
+{
+	return !touched(g, dev, off, span, look) &&
+	       !(span > len && touched(g, dev, off, len, TOUCH_MAX));
+}
+
 /* Mark the blocks of [off, off + len) touched (the first TOUCH_MAX of
  * them, as fit looks at them). */
 static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len)
@@ -375,11 +386,11 @@ static uint64_t near_op(const struct devstate *s, uint64_t k, int op)
 static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			int op, uint64_t len, uint64_t al, uint64_t *off)
 {
-	uint64_t base;
-	if (!dv->reuse_dist.nk ||
-	    !history_at(
-		g, s, near_op(s, (uint64_t)(model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5), op),
-		&base) ||
+	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
+	/* no distances kept (under 32 re-uses: a small trace): any I/O before */
+	double k = dv->reuse_dist.nk ? model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5
+				     : 1 + rnd_sp(g) * (double)n;
+	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
 	    base / al * al + len > s->extent || base / al * al == s->cursor ||
 	    reserved(dv, s, base / al * al, len))
 		return 0;
@@ -416,7 +427,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len)
-			  : !touched(g, dv->id, off, span, TOUCH_LOOK) &&
+			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
 				!reserved(dv, s, off, span)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
@@ -427,10 +438,20 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (!touched(g, dv->id, off, span, TOUCH_SCAN) && !reserved(dv, s, off, span)) {
+		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN) &&
+		    !reserved(dv, s, off, span)) {
 			s->fresh_fails = 0;
 			return off;
 		}
+	}
+	/* no room for the run: one for the I/O alone (the run then stops
+	 * short of touched blocks, its I/O owed), rather than a re-use the
+	 * trace's op may not make (chromium's reads of 2.5 MiB, never on
+	 * written blocks in its trace, went back to the reads before them) */
+	for (int t = 0; !*want && !full && t < GEN_TRIES; t++) {
+		uint64_t at = start_once(g, dv, s, len, al, local, &to);
+		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && !reserved(dv, s, at, len))
+			return at;
 	}
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
@@ -564,6 +585,16 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 static int continues(const struct model_gen *g, int op)
 {
 	return !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05);
+}
+
+/* Whether I/O of OP continue runs in some phase: a kept run goes on
+ * across the phases' bounds (k-means may cut its windows apart). */
+static int continues_any(const struct model_gen *g, int op)
+{
+	for (size_t p = 0; g->seq_want && p < g->m->nphases; p++)
+		if (!(g->seq_want[p][op] >= 0 && g->seq_want[p][op] < 0.05))
+			return 1;
+	return !g->seq_want;
 }
 
 /* Whether the next of the model's long runs is due: the device's I/O so
@@ -786,7 +817,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	/* size: of a run's next I/O or of a run start, as the trace's */
 	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
 						    s->started && s->run_left > 0);
-	if (s->pinned && s->run_left > 0 && op != REEL_OP_FLUSH && continues(g, op))
+	if (s->pinned && s->run_left > 0 && op != REEL_OP_FLUSH && continues_any(g, op))
 		seq = 1; /* a long run of the trace runs its length */
 	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
 		seq = 1; /* in place of one of its op cut short below */
@@ -802,12 +833,16 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	if (op != REEL_OP_FLUSH) {
 		/* a fresh run stops short of touched blocks: the trace's fresh
 		 * runs hardly ever re-use; a re-using one too, but for the
-		 * trace's share of its next I/O that re-use (reuse_cont) */
+		 * trace's share of its next I/O that re-use (reuse_cont), of an
+		 * op that re-uses (chromium's reads continued its re-writes);
+		 * never into a kept long run still to come */
+		uint64_t own = (4096 - (s->cursor & 4095)) & 4095; /* the run's own last block */
 		if (seq && !(s->pinned && s->run_left > 0 && s->cursor < s->pin_end) &&
 		    g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
 		    (reserved(dv, s, s->cursor, len) ||
-		     (!(s->run_reuse && rnd_sp(g) < dv->reuse_cont) &&
-		      touched(g, dv->id, s->cursor, len, TOUCH_LOOK)))) {
+		     (!(s->run_reuse && dv->p_reuse_op[op != REEL_OP_READ] > 0 &&
+			rnd_sp(g) < dv->reuse_cont) &&
+		      len > own && touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)))) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}

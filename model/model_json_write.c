@@ -335,6 +335,11 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 		fprintf(f, "]");
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
+	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */
+	if (d->reuse_fitted && d->reuse_dist.n >= 8 &&
+	    fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) > 0.02)
+		fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
+			d->p_reuse_op[1]);
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);
@@ -342,10 +347,6 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25)
 			fprintf(f, ",\n      \"reuse_run\": [%.3g, %.2g]", d->reuse_run,
 				d->reuse_cont);
-		if (fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) >
-		    0.02)
-			fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
-				d->p_reuse_op[1]);
 		reuse_sizes(f, d);
 	}
 	fprintf(f, ",\n      \"offsets\": ");

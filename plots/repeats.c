@@ -326,15 +326,9 @@ static void json_group(FILE *f, struct plots_run *const *runs, const struct plot
 		g->flags & PLOTS_FLAG_HOST ? "true" : "false");
 	for (int m = 0; m < PLOTS_G__COUNT; m++) {
 		const struct reel_sample_stats *s = &g->s[m];
-		fprintf(f, ",\n      \"%s\": {\"n\": %u, \"mean\": ", gm[m].key, s->n);
-		reel_json_num(f, s->mean, 10);
-		fputs(", \"sd\": ", f);
-		reel_json_num(f, s->sd, 10);
-		fputs(", \"ci95\": [", f);
-		reel_json_num(f, s->ci_lo, 10);
-		fputs(", ", f);
-		reel_json_num(f, s->ci_hi, 10);
-		fputs("], \"values\": [", f);
+		fprintf(f, ",\n      \"%s\": {", gm[m].key);
+		reel_json_summary(f, s, 10, 0);
+		fputs(", \"values\": [", f);
 		for (size_t k = 0; k < g->n; k++) {
 			fputs(k ? ", " : "", f);
 			reel_json_num(f, plots_gmetric(runs[g->idx[k]], m), 10);
@@ -346,21 +340,13 @@ static void json_group(FILE *f, struct plots_run *const *runs, const struct plot
 
 static void json_cmp(FILE *f, const struct plots_cmp *c)
 {
-	fprintf(f, "{\"a\": %zu, \"b\": %zu, \"metric\": \"%s\", \"t\": ", c->a, c->b,
-		gm[c->metric].key);
-	reel_json_num(f, c->w.t, 10);
-	fputs(", \"df\": ", f);
-	reel_json_num(f, c->w.df, 10);
-	fputs(", \"p\": ", f);
-	reel_json_num(f, c->w.p, 10);
+	fprintf(f, "{\"a\": %zu, \"b\": %zu, \"metric\": \"%s\", ", c->a, c->b, gm[c->metric].key);
+	reel_json_welch(f, &c->w, 10, 0);
 	fputs(", \"pct\": ", f);
 	reel_json_num(f, c->w.pct, 10);
-	fputs(", \"pct_ci95\": [", f);
-	reel_json_num(f, c->w.pct_lo, 10);
 	fputs(", ", f);
-	reel_json_num(f, c->w.pct_hi, 10);
-	fprintf(f, "], \"significant\": %s, \"verdict\": \"%s\"}",
-		c->significant ? "true" : "false",
+	reel_json_interval(f, "pct_ci95", c->w.pct_lo, c->w.pct_hi, 10, 0);
+	fprintf(f, ", \"significant\": %s, \"verdict\": \"%s\"}", c->significant ? "true" : "false",
 		!c->significant ? "within noise"
 		: c->better > 0 ? "better"
 				: "worse");

@@ -65,15 +65,9 @@ static void json_metric(FILE *f, const struct suite_opts *o, const struct suite_
 	struct reel_sample_stats s;
 	suite_cell_summary(o, res, c, d, m, &s);
 	jkey(f, suite_metric_key(m));
-	fprintf(f, "{\"n\":%u,\"mean\":", s.n);
-	reel_json_num(f, s.mean, 6);
-	fputs(",\"sd\":", f);
-	reel_json_num(f, s.sd, 6);
-	fputs(",\"ci95\":[", f);
-	reel_json_num(f, s.ci_lo, 6);
-	fputc(',', f);
-	reel_json_num(f, s.ci_hi, 6);
-	fputs("],\"values\":[", f);
+	fputc('{', f);
+	reel_json_summary(f, &s, 6, 1);
+	fputs(",\"values\":[", f);
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct suite_run_metrics *rm =
 		    &res->runs[(c * o->ndrives + d) * p->repeats + r];
@@ -141,16 +135,10 @@ static void json_cmp(FILE *f, const struct suite_opts *o, const struct suite_cmp
 	reel_json_str(f, o->drives[k->b].name);
 	fputs(",\"diff_pct\":", f);
 	reel_json_num(f, k->w.pct, 6);
-	fputs(",\"ci95_pct\":[", f);
-	reel_json_num(f, k->w.pct_lo, 6);
 	fputc(',', f);
-	reel_json_num(f, k->w.pct_hi, 6);
-	fputs("],\"t\":", f);
-	reel_json_num(f, k->w.t, 6);
-	fputs(",\"df\":", f);
-	reel_json_num(f, k->w.df, 6);
-	fputs(",\"p\":", f);
-	reel_json_num(f, k->w.p, 6);
+	reel_json_interval(f, "ci95_pct", k->w.pct_lo, k->w.pct_hi, 6, 1);
+	fputc(',', f);
+	reel_json_welch(f, &k->w, 6, 1);
 	fprintf(f, ",\"significant\":%s,\"verdict\":\"%s\"}", k->significant ? "true" : "false",
 		!k->significant ? "within noise"
 		: k->better > 0 ? "b better"

@@ -1,36 +1,51 @@
 #!/bin/bash
-# make bench: the issue-13 fidelity checks on every real trace at hand (the
-# public traces in $SHARED and traces/*.reel), seeds 1-3: for each trace and
-# seed, how many of `model compare`'s checks beyond the distributions (count,
-# bytes, IDC, window series, locality, re-use, read-after-write, reuse
-# distance, working set, size given sequentiality, per-device offsets and
-# gaps) are outside their targets, with ks_jump / ks_size / ks_interarrival.
-# Deterministic (seeded), so one run.  FIDELITY_BEFORE=another ioreel binary
-# (an older build) fits and generates too, compared by this build's
-# `model compare`, so both are judged by the same checks.
+# make bench: the issue-13 fidelity checks on every real trace at hand, seeds
+# 1-3: the project's own traces/*.reel always, and the public traces of the
+# shared folder ($SHARED/traces/public) when it is there; each trace left out
+# is named with the reason (folder or file absent, importer not built, import
+# failed).  For each trace and seed, how many of `model compare`'s checks
+# beyond the distributions (count, bytes, IDC, window series, locality,
+# re-use, read-after-write, reuse distance, working set, size given
+# sequentiality, per-device offsets and gaps) are outside their targets,
+# with ks_jump / ks_size / ks_interarrival.  Deterministic (seeded), so one
+# run.  FIDELITY_BEFORE=another ioreel binary (an older build) fits and
+# generates too, compared by this build's `model compare`, so both are
+# judged by the same checks.
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
 BEFORE=${FIDELITY_BEFORE:-}
 fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
-imp() { # name format files... [extra]
-	local n=$1 f=$2
+: >"$T/names"
+left_out() { echo "   $1: left out, $2"; }
+imp() { # name format files... [options]: a public trace into $T/name.reel
+	local n=$1 f=$2 a
 	shift 2
-	grep -qx "$f" <<<"$fmts" || return 0
-	"$IOREEL" import -q --from "$f" "$@" -o "$T/$n.reel" 2>/dev/null && echo "$n"
-}
-{
-	[ -d "$P" ] && {
-		imp msr msr "$P"/msr/wdev_1.csv
-		imp disksim disksim "$P"/disksim/tpcc-small.trace --time-unit ns
-		imp fiu fiu "$P"/fiu/*.blkparse
-		imp blkparse blkparse "$P"/blkparse/nvme0n1.blktrace.txt
-		imp blktrace blktrace "$P"/blktrace/sda.blktrace.*
-	}
-	for t in "$TOP"/traces/*.reel; do
-		n=$(basename "$t" .reel)
-		cp "$t" "$T/$n.reel" && echo "$n"
+	grep -qx "$f" <<<"$fmts" || { left_out "$n" "this build has no $f importer"; return; }
+	for a in "$@"; do
+		case "$a" in -*) break ;; esac
+		[ -e "$a" ] || { left_out "$n" "$a absent"; return; }
 	done
-} >"$T/names"
+	if "$IOREEL" import -q --from "$f" "$@" -o "$T/$n.reel" 2>"$T/$n.err"; then
+		echo "$n" >>"$T/names"
+	else
+		left_out "$n" "import failed: $(head -n 1 "$T/$n.err")"
+	fi
+}
+if [ -d "$P" ]; then
+	imp msr msr "$P"/msr/wdev_1.csv
+	imp disksim disksim "$P"/disksim/tpcc-small.trace --time-unit ns
+	imp fiu fiu "$P"/fiu/*.blkparse
+	imp blkparse blkparse "$P"/blkparse/nvme0n1.blktrace.txt
+	imp blktrace blktrace "$P"/blktrace/sda.blktrace.*
+else
+	left_out "the public traces (msr disksim fiu blkparse blktrace)" \
+		"$P absent (SHARED=DIR names the shared folder)"
+fi
+for t in "$TOP"/traces/*.reel; do
+	[ -e "$t" ] || { left_out "the project's traces" "no $TOP/traces/*.reel"; break; }
+	n=$(basename "$t" .reel)
+	cp "$t" "$T/$n.reel" && echo "$n" >>"$T/names"
+done
 one() { # bin tag name
 	"$1" model fit "$T/$3.reel" -o "$T/$3.$2.json" 2>/dev/null || return 1
 	for s in 1 2 3; do

@@ -76,20 +76,32 @@ echo "   machine: $(nproc) cores; target $LOOP over /dev/shm; fio $(fio --versio
 
 # ---- timing: issue error at 10k and 50k IOPS, from the kernel's side ----
 SLIP=${SLIP_US:-1000}
-ktrace() { # out command...
-	local out=$1
-	shift
-	echo 0 >"$INST/tracing_on"
-	: >"$INST/trace"
-	echo 1 >"$INST/tracing_on"
+# kinst DIR DEVICE BUFFER_KB [CLOCK]: make the private tracefs instance DIR
+# recording block_rq_issue of DEVICE alone; 1 when DIR cannot be made
+kinst() {
+	local maj min
+	mkdir "$1" || return 1
+	read -r maj min < <(stat -L -c '%t %T' "$2")
+	[ -n "${4:-}" ] && echo "$4" >"$1/trace_clock"
+	echo "$3" >"$1/buffer_size_kb"
+	echo "dev == $(((16#$maj << 20) | 16#$min))" >"$1/events/block/block_rq_issue/filter"
+	echo 1 >"$1/events/block/block_rq_issue/enable"
+	return 0
+}
+ktrace() { # DIR OUT command...: the command's events in instance DIR into OUT
+	local inst=$1 out=$2
+	shift 2
+	echo 0 >"$inst/tracing_on"
+	: >"$inst/trace"
+	echo 1 >"$inst/tracing_on"
 	"$@" >/dev/null 2>&1
-	echo 0 >"$INST/tracing_on"
-	cat "$INST/trace" >"$out"
+	echo 0 >"$inst/tracing_on"
+	cat "$inst/trace" >"$out"
 }
 timing_one() { # TAG RATE ROUND command...: one kernel-traced run
 	local tag=$1 rate=$2 r=$3 e="$S/e" k
 	shift 3
-	ktrace "$S/k.txt" "$@"
+	ktrace "$INST" "$S/k.txt" "$@"
 	"$HELP" issueerr "$S/t$rate.reel" "$S/k.txt" 1 >"$e" 2>/dev/null || { echo "     $tag: no I/O matched"; return; }
 	for k in p50 p99 jitter_p99 first_late; do bench_put "$tag$rate" "$k" "$(get "${k}_us" "$e")"; done
 	printf "     round %s %-12s p50 %7s  p99 %8s  jitter p99 %8s  first I/O late %8s  max %9s us  (%s)%s\n" \
@@ -105,13 +117,7 @@ timing_fio() { timing_one fio "$RATE" "$1" fio --name=replay --read_iolog="$S/t$
 	--iodepth=128 --direct=1 --readonly; }
 if want timing || want issue; then
 	INST=/sys/kernel/tracing/instances/ioreel-bench-$$
-	if mkdir "$INST"; then
-		read -r maj min < <(stat -L -c '%t %T' "$LOOP")
-		maj=$((16#$maj)) min=$((16#$min))
-		echo mono >"$INST/trace_clock"
-		echo 32768 >"$INST/buffer_size_kb"
-		echo "dev == $(((maj << 20) | min))" >"$INST/events/block/block_rq_issue/filter"
-		echo 1 >"$INST/events/block/block_rq_issue/enable"
+	if kinst "$INST" "$LOOP" 32768 mono; then
 		secs=${TIMING_SECS:-2}
 		for RATE in ${TIMING_RATES:-10000 50000}; do
 			n=$((RATE * secs))
@@ -153,7 +159,7 @@ fi
 INST2=""
 bench_trap '[ -n "$INST2" ] && [ -d "$INST2" ] && { echo 0 >"$INST2/events/enable"; rmdir "$INST2"; }'
 engines_large() {
-	local tr="$TOP/traces/chromium.reel" big dev2 lim maj min
+	local tr="$TOP/traces/chromium.reel" big dev2 lim
 	[ -e "$tr" ] || { echo "   large reads: $tr absent"; return; }
 	truncate -s 2G "$S/big2.img"
 	big=$(losetup -f --show --direct-io=on "$S/big2.img") || return
@@ -161,23 +167,15 @@ engines_large() {
 	dev2=$(basename "$big")
 	lim=$(($(cat "/sys/class/block/$dev2/queue/max_sectors_kb") * 1024))
 	INST2=/sys/kernel/tracing/instances/ioreel-bench-large-$$
-	mkdir "$INST2" || return
-	read -r maj min < <(stat -L -c '%t %T' "$big")
-	echo 65536 >"$INST2/buffer_size_kb"
-	echo "dev == $(((16#$maj << 20) | 16#$min))" >"$INST2/events/block/block_rq_issue/filter"
-	echo 1 >"$INST2/events/block/block_rq_issue/enable"
+	kinst "$INST2" "$big" 65536 || return
 	"$IOREEL" dump "$tr" | awk '$5 == "read" && $8 > 1048576 { print $7, $8 }' >"$S/big.txt"
 	"$IOREEL" export --to fio "$tr" -o "$S/big.log" >/dev/null 2>&1
 	large_one() { # TAG command...
 		local tag=$1
 		shift
-		echo 0 >"$INST2/tracing_on"
-		: >"$INST2/trace"
-		echo 1 >"$INST2/tracing_on"
-		"$@" >/dev/null 2>&1
-		echo 0 >"$INST2/tracing_on"
+		ktrace "$INST2" "$S/large.txt" "$@"
 		# 7,0 R 1048576 () 1050624 + 2048 [comm]
-		sed -n 's/.*block_rq_issue: //p' "$INST2/trace" | awk -v lim="$lim" -v out="$BENCH_T" -v tag="$tag" '
+		sed -n 's/.*block_rq_issue: //p' "$S/large.txt" | awk -v lim="$lim" -v out="$BENCH_T" -v tag="$tag" '
 			NR == FNR { want[NR] = $1 / 512 " " $2 / 512; n = NR; next }
 			$2 ~ /R/ { rq[$5 " " $7]++ }
 			END { for (i = 1; i <= n; i++) { split(want[i], w, " ")

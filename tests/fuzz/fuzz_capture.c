@@ -18,223 +18,133 @@
 
 static const char *const systems[] = {"block", "block", "block", "block", "block", "block",
 				      "block", "block", "block", "block", "sched"};
+/*
+ * The formats as events/SYSTEM/NAME/format reads them: each starts with the
+ * common fields, each block event with dev and sector, and the events of
+ * the kernel's block_bio template (bio_queue, bio_backmerge, bio_frontmerge,
+ * getrq) differ only in name and ID.
+ */
+#define EVENT(name, id, fields)                                                                    \
+	"name: " name "\n"                                                                         \
+	"ID: " id "\n"                                                                             \
+	"format:\n"                                                                                \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"             \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                                 \
+	"\n" fields
+#define BLOCK_EVENT(name, id, fields)                                                              \
+	EVENT(name, id,                                                                            \
+	      "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"                                \
+	      "\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n" fields)
+#define BLOCK_BIO(name, id)                                                                        \
+	BLOCK_EVENT(name, id,                                                                      \
+		    "\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"            \
+		    "\tfield:char rwbs[10];\toffset:28;\tsize:10;\tsigned:0;\n"                    \
+		    "\tfield:char comm[16];\toffset:38;\tsize:16;\tsigned:0;\n"                    \
+		    "\n"                                                                           \
+		    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> "      \
+		    "20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, "          \
+		    "(unsigned long long)REC->sector, REC->nr_sector, REC->comm\n")
+
+/* The print format of block_rq_complete and block_rq_requeue, whose last
+ * value is the error (requeue: 0). */
+#define RQ_DONE_PRINT(error)                                                                       \
+	"print fmt: \"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", ((unsigned int) "                   \
+	"((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "                  \
+	"REC->rwbs, __get_str(cmd), (unsigned long long)REC->sector, "                             \
+	"REC->nr_sector, __print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { "                   \
+	"IOPRIO_CLASS_NONE, \"none\" }, { IOPRIO_CLASS_RT, \"rt\" }, { "                           \
+	"IOPRIO_CLASS_BE, \"be\" }, { IOPRIO_CLASS_IDLE, \"idle\" }, { "                           \
+	"IOPRIO_CLASS_INVALID, \"invalid\"}), (((REC->ioprio) >> 3) & ((1 << 10) "                 \
+	"- 1)), ((REC->ioprio) & ((1 << 3) - 1)), " error "\n"
+
 static const char *const formats[] = {
     /* block:block_bio_queue */
-    "name: block_bio_queue\n"
-    "ID: 2097\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:char rwbs[10];	offset:28;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:38;	size:16;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) "
-    "((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, "
-    "REC->comm\n",
+    BLOCK_BIO("block_bio_queue", "2097"),
     /* block:block_bio_backmerge */
-    "name: block_bio_backmerge\n"
-    "ID: 2099\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:char rwbs[10];	offset:28;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:38;	size:16;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) "
-    "((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, "
-    "REC->comm\n",
+    BLOCK_BIO("block_bio_backmerge", "2099"),
     /* block:block_bio_frontmerge */
-    "name: block_bio_frontmerge\n"
-    "ID: 2098\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:char rwbs[10];	offset:28;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:38;	size:16;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) "
-    "((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, "
-    "REC->comm\n",
+    BLOCK_BIO("block_bio_frontmerge", "2098"),
     /* block:block_split */
-    "name: block_split\n"
-    "ID: 2092\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:sector_t new_sector;	offset:24;	size:8;	signed:0;\n"
-    "	field:char rwbs[10];	offset:32;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:42;	size:16;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu / %llu [%s]\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned "
-    "int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, (unsigned "
-    "long long)REC->new_sector, REC->comm\n",
+    BLOCK_EVENT("block_split", "2092",
+		"\tfield:sector_t new_sector;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n"
+		"\tfield:char comm[16];\toffset:42;\tsize:16;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"%d,%d %s %llu / %llu [%s]\", ((unsigned int) ((REC->dev) "
+		">> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, "
+		"(unsigned long long)REC->sector, (unsigned long long)REC->new_sector, "
+		"REC->comm\n"),
     /* block:block_bio_remap */
-    "name: block_bio_remap\n"
-    "ID: 2091\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:dev_t old_dev;	offset:28;	size:4;	signed:0;\n"
-    "	field:sector_t old_sector;	offset:32;	size:8;	signed:0;\n"
-    "	field:char rwbs[10];	offset:40;	size:10;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u <- (%d,%d) %llu\", ((unsigned int) ((REC->dev) >> 20)), "
-    "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, "
-    "REC->nr_sector, ((unsigned int) ((REC->old_dev) >> 20)), ((unsigned int) ((REC->old_dev) & "
-    "((1U << 20) - 1))), (unsigned long long)REC->old_sector\n",
+    BLOCK_EVENT("block_bio_remap", "2091",
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:dev_t old_dev;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:sector_t old_sector;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:40;\tsize:10;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"%d,%d %s %llu + %u <- (%d,%d) %llu\", ((unsigned int) "
+		"((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
+		"REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, ((unsigned "
+		"int) ((REC->old_dev) >> 20)), ((unsigned int) ((REC->old_dev) & ((1U << "
+		"20) - 1))), (unsigned long long)REC->old_sector\n"),
     /* block:block_rq_remap */
-    "name: block_rq_remap\n"
-    "ID: 2090\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:dev_t old_dev;	offset:28;	size:4;	signed:0;\n"
-    "	field:sector_t old_sector;	offset:32;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_bios;	offset:40;	size:4;	signed:0;\n"
-    "	field:char rwbs[10];	offset:44;	size:10;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u <- (%d,%d) %llu %u\", ((unsigned int) ((REC->dev) >> 20)), "
-    "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, "
-    "REC->nr_sector, ((unsigned int) ((REC->old_dev) >> 20)), ((unsigned int) ((REC->old_dev) & "
-    "((1U << 20) - 1))), (unsigned long long)REC->old_sector, REC->nr_bios\n",
+    BLOCK_EVENT("block_rq_remap", "2090",
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:dev_t old_dev;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:sector_t old_sector;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned int nr_bios;\toffset:40;\tsize:4;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:44;\tsize:10;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"%d,%d %s %llu + %u <- (%d,%d) %llu %u\", ((unsigned int) "
+		"((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
+		"REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, ((unsigned "
+		"int) ((REC->old_dev) >> 20)), ((unsigned int) ((REC->old_dev) & ((1U << "
+		"20) - 1))), (unsigned long long)REC->old_sector, REC->nr_bios\n"),
     /* block:block_getrq */
-    "name: block_getrq\n"
-    "ID: 2096\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:char rwbs[10];	offset:28;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:38;	size:16;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %llu + %u [%s]\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) "
-    "((REC->dev) & ((1U << 20) - 1))), REC->rwbs, (unsigned long long)REC->sector, REC->nr_sector, "
-    "REC->comm\n",
+    BLOCK_BIO("block_getrq", "2096"),
     /* block:block_rq_issue */
-    "name: block_rq_issue\n"
-    "ID: 2104\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:unsigned int bytes;	offset:28;	size:4;	signed:0;\n"
-    "	field:unsigned short ioprio;	offset:32;	size:2;	signed:0;\n"
-    "	field:char rwbs[10];	offset:34;	size:10;	signed:0;\n"
-    "	field:char comm[16];	offset:44;	size:16;	signed:0;\n"
-    "	field:__data_loc char[] cmd;	offset:60;	size:4;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]\", ((unsigned int) ((REC->dev) >> 20)), "
-    "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, REC->bytes, __get_str(cmd), "
-    "(unsigned long long)REC->sector, REC->nr_sector, __print_symbolic((((REC->ioprio) >> 13) & (8 "
-    "- 1)), { IOPRIO_CLASS_NONE, \"none\" }, { IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, "
-    "\"be\" }, { IOPRIO_CLASS_IDLE, \"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), "
-    "(((REC->ioprio) >> 3) & ((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->comm\n",
+    BLOCK_EVENT("block_rq_issue", "2104",
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned short ioprio;\toffset:32;\tsize:2;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n"
+		"\tfield:char comm[16];\toffset:44;\tsize:16;\tsigned:0;\n"
+		"\tfield:__data_loc char[] cmd;\toffset:60;\tsize:4;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"%d,%d %s %u (%s) %llu + %u %s,%u,%u [%s]\", ((unsigned "
+		"int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - "
+		"1))), REC->rwbs, REC->bytes, __get_str(cmd), (unsigned long "
+		"long)REC->sector, REC->nr_sector, __print_symbolic((((REC->ioprio) >> "
+		"13) & (8 - 1)), { IOPRIO_CLASS_NONE, \"none\" }, { IOPRIO_CLASS_RT, "
+		"\"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { IOPRIO_CLASS_IDLE, \"idle\" }, "
+		"{ IOPRIO_CLASS_INVALID, \"invalid\"}), (((REC->ioprio) >> 3) & ((1 << "
+		"10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->comm\n"),
     /* block:block_rq_complete */
-    "name: block_rq_complete\n"
-    "ID: 2107\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:int error;	offset:28;	size:4;	signed:1;\n"
-    "	field:unsigned short ioprio;	offset:32;	size:2;	signed:0;\n"
-    "	field:char rwbs[10];	offset:34;	size:10;	signed:0;\n"
-    "	field:__data_loc char[] cmd;	offset:44;	size:4;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", ((unsigned int) ((REC->dev) >> 20)), "
-    "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, __get_str(cmd), (unsigned long "
-    "long)REC->sector, REC->nr_sector, __print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { "
-    "IOPRIO_CLASS_NONE, \"none\" }, { IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { "
-    "IOPRIO_CLASS_IDLE, \"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), (((REC->ioprio) >> 3) & "
-    "((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), REC->error\n",
+    BLOCK_EVENT("block_rq_complete", "2107",
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:int error;\toffset:28;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned short ioprio;\toffset:32;\tsize:2;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n"
+		"\tfield:__data_loc char[] cmd;\toffset:44;\tsize:4;\tsigned:0;\n"
+		"\n" RQ_DONE_PRINT("REC->error")),
     /* block:block_rq_requeue */
-    "name: block_rq_requeue\n"
-    "ID: 2108\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:dev_t dev;	offset:8;	size:4;	signed:0;\n"
-    "	field:sector_t sector;	offset:16;	size:8;	signed:0;\n"
-    "	field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;\n"
-    "	field:unsigned short ioprio;	offset:28;	size:2;	signed:0;\n"
-    "	field:char rwbs[10];	offset:30;	size:10;	signed:0;\n"
-    "	field:__data_loc char[] cmd;	offset:40;	size:4;	signed:0;\n"
-    "\n"
-    "print fmt: \"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", ((unsigned int) ((REC->dev) >> 20)), "
-    "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, __get_str(cmd), (unsigned long "
-    "long)REC->sector, REC->nr_sector, __print_symbolic((((REC->ioprio) >> 13) & (8 - 1)), { "
-    "IOPRIO_CLASS_NONE, \"none\" }, { IOPRIO_CLASS_RT, \"rt\" }, { IOPRIO_CLASS_BE, \"be\" }, { "
-    "IOPRIO_CLASS_IDLE, \"idle\" }, { IOPRIO_CLASS_INVALID, \"invalid\"}), (((REC->ioprio) >> 3) & "
-    "((1 << 10) - 1)), ((REC->ioprio) & ((1 << 3) - 1)), 0\n",
+    BLOCK_EVENT("block_rq_requeue", "2108",
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned short ioprio;\toffset:28;\tsize:2;\tsigned:0;\n"
+		"\tfield:char rwbs[10];\toffset:30;\tsize:10;\tsigned:0;\n"
+		"\tfield:__data_loc char[] cmd;\toffset:40;\tsize:4;\tsigned:0;\n"
+		"\n" RQ_DONE_PRINT("0")),
     /* sched:sched_process_fork */
-    "name: sched_process_fork\n"
-    "ID: 366\n"
-    "format:\n"
-    "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n"
-    "	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n"
-    "	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n"
-    "	field:int common_pid;	offset:4;	size:4;	signed:1;\n"
-    "\n"
-    "	field:__data_loc char[] parent_comm;	offset:8;	size:4;	signed:0;\n"
-    "	field:pid_t parent_pid;	offset:12;	size:4;	signed:1;\n"
-    "	field:__data_loc char[] child_comm;	offset:16;	size:4;	signed:0;\n"
-    "	field:pid_t child_pid;	offset:20;	size:4;	signed:1;\n"
-    "\n"
-    "print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
-    "REC->parent_pid, __get_str(child_comm), REC->child_pid\n",
+    EVENT("sched_process_fork", "366",
+	  "\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+	  "\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
+	  "\n"
+	  "print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", "
+	  "__get_str(parent_comm), REC->parent_pid, __get_str(child_comm), "
+	  "REC->child_pid\n"),
 };
 
 static int push(void *ctx, const struct reel_event *e) { return reel_join_push(ctx, e); }

@@ -14,32 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 static uint64_t rs = 0x2545f4914f6cdd1dull;
 static double urand(void) { return unit_urand(&rs); }
-
-static void push(struct model_trace *tr, int64_t t, uint64_t off)
-{
-	struct reel_rec r = {0};
-	r.queue_ns = t;
-	r.op = REEL_OP_READ;
-	r.length = 4096;
-	r.offset = off;
-	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	CHECK(model_trace_push(tr, &r) == 0);
-}
 
 /* 1000 stretches of 25 ms: a burst of 100-150 I/O 1-4 us apart somewhere
  * in it and 3-10 I/O spread over it (15%), or 10-40 I/O spread over it in
  * clusters of 1-4 (50%), or nothing. */
 static void make_trace(struct model_trace *tr)
 {
-	memset(tr, 0, sizeof(*tr));
-	tr->ndev = 1;
-	strcpy(tr->devs[0].name, "casc0");
-	tr->devs[0].capacity = 1ull << 30;
+	unit_model_trace_one(tr, "casc0");
 	uint64_t off = 0;
 	for (int s = 0; s < 1000; s++) {
 		double t0 = s * 2.5e7, u = urand();
@@ -47,28 +32,21 @@ static void make_trace(struct model_trace *tr)
 			double t = t0 + urand() * 2.4e7;
 			int n = 100 + (int)(urand() * 50), k = 3 + (int)(urand() * 8);
 			for (int i = 0; i < n; i++, t += 1e3 + urand() * 3e3)
-				push(tr, (int64_t)t, off += 4096);
+				unit_model_push(tr, (int64_t)t, 0, off += 4096);
 			for (int i = 0; i < k; i++)
-				push(tr, (int64_t)(t0 + urand() * 2.5e7), off += 4096);
+				unit_model_push(tr, (int64_t)(t0 + urand() * 2.5e7), 0,
+						off += 4096);
 		} else if (u < 0.65) {
 			int n = 10 + (int)(urand() * 30);
 			for (int i = 0; i < n;) {
 				double t = t0 + urand() * 2.49e7;
 				for (int j = 1 + (int)(urand() * 4); j > 0 && i < n; j--, i++)
-					push(tr, (int64_t)(t += 2e4 * urand()), off += 4096);
+					unit_model_push(tr, (int64_t)(t += 2e4 * urand()), 0,
+							off += 4096);
 			}
 		}
 	}
 	CHECK(model_trace_sort(tr) == 0);
-}
-
-static const struct model_check *check_of(const struct model_cmp *c, const char *name)
-{
-	for (size_t i = 0; i < c->nchecks; i++)
-		if (!strcmp(c->check[i].name, name))
-			return &c->check[i];
-	fprintf(stderr, "no check %s\n", name);
-	exit(1);
 }
 
 /* Generate from M with SEED and compare with A; 1 when IDC at 1 and
@@ -76,18 +54,12 @@ static const struct model_check *check_of(const struct model_cmp *c, const char 
 static int generate(const struct model *m, const struct model_trace *a, uint64_t seed)
 {
 	struct model_trace b;
-	struct model_gen *g;
 	struct model_gen_opts o = {.seed = seed};
-	memset(&b, 0, sizeof(b));
-	CHECK(model_gen_create(&g, m, &o) == 0);
-	struct reel_rec r;
-	while (model_gen_next(g, &r) == 1)
-		CHECK(model_trace_push(&b, &r) == 0);
-	model_gen_destroy(g);
-	CHECK(model_trace_sort(&b) == 0);
+	unit_model_gen(m, &o, &b);
 	struct model_cmp c;
 	CHECK(model_compare(a, &b, &c) == 0);
-	const struct model_check *i1 = check_of(&c, "idc_1ms"), *i10 = check_of(&c, "idc_10ms");
+	const struct model_check *i1 = unit_model_check(&c, "idc_1ms"),
+				 *i10 = unit_model_check(&c, "idc_10ms");
 	printf("  seed %llu: IDC at 1 ms %.3g vs %.3g (%.3f), 10 ms %.3g vs %.3g (%.3f), gap KS "
 	       "%.4f, %zu I/O\n",
 	       (unsigned long long)seed, i1->a, i1->b, i1->value, i10->a, i10->b, i10->value,
@@ -121,12 +93,10 @@ static void json_round_trip(struct model *m)
 
 int main(void)
 {
-	char err[512];
 	struct model_trace a;
 	make_trace(&a);
 	struct model m;
-	struct model_fit_opts fo = {0, 0};
-	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	unit_model_fit(&m, &a);
 	printf("%zu I/O, %zu windows, gap_cascade %.2f\n", a.n, m.nwin, m.gap_cascade);
 	CHECK(m.gap_cascade >= 0.5);
 	double b = m.gap_cascade;

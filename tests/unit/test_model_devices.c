@@ -10,25 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 #define NDEV 8
 
 static uint64_t rs = 0x2545f4914f6cdd1dull;
 static double urand(void) { return unit_urand(&rs); }
-
-static void push(struct model_trace *tr, int64_t t, uint16_t dev, uint64_t off)
-{
-	struct reel_rec r = {0};
-	r.queue_ns = t;
-	r.op = REEL_OP_READ;
-	r.length = 4096;
-	r.offset = off;
-	r.dev = dev;
-	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	CHECK(model_trace_push(tr, &r) == 0);
-}
 
 /* NDEV independent renewal processes of 3000 I/O each, gaps exponential of
  * mean 20 us a third of the time, else 1.5 ms.  About 3 s. */
@@ -45,7 +32,7 @@ static void make_trace(struct model_trace *tr)
 		double t = 0;
 		for (int i = 0; i < 3000; i++) {
 			t += -log(urand() + 1e-12) * (urand() < 1.0 / 3 ? 2e4 : 1.5e6);
-			push(tr, (int64_t)t, (uint16_t)d, (uint64_t)i * 4096);
+			unit_model_push(tr, (int64_t)t, (uint16_t)d, (uint64_t)i * 4096);
 		}
 	}
 	CHECK(model_trace_sort(tr) == 0);
@@ -53,15 +40,8 @@ static void make_trace(struct model_trace *tr)
 
 static void gen_trace(const struct model *m, uint64_t seed, struct model_trace *out)
 {
-	struct model_gen *g;
 	struct model_gen_opts o = {.seed = seed};
-	memset(out, 0, sizeof(*out));
-	CHECK(model_gen_create(&g, m, &o) == 0);
-	struct reel_rec r;
-	while (model_gen_next(g, &r) == 1)
-		CHECK(model_trace_push(out, &r) == 0);
-	model_gen_destroy(g);
-	CHECK(model_trace_sort(out) == 0);
+	unit_model_gen(m, &o, out);
 }
 
 /* Devices whose gap check fails; the worst KS into *WORST.  The I/O count
@@ -89,12 +69,10 @@ static int dev_fails(const struct model_trace *a, const struct model_trace *b, d
 
 int main(void)
 {
-	char err[512];
 	struct model_trace a, b;
 	make_trace(&a);
 	struct model m;
-	struct model_fit_opts fo = {0, 0};
-	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	unit_model_fit(&m, &a);
 	CHECK_EQ(m.ndevs, NDEV);
 	double worst;
 	for (uint64_t seed = 1; seed <= 3; seed++) {

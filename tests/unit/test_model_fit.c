@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 static uint64_t rs = 88172645463325252ull;
 static double urand(void) { return unit_urand(&rs); }
@@ -50,19 +49,6 @@ static void make_trace(struct model_trace *tr, size_t n)
 	CHECK(model_trace_sort(tr) == 0);
 }
 
-static void gen_trace(const struct model *m, const struct model_gen_opts *o,
-		      struct model_trace *out)
-{
-	struct model_gen *g;
-	memset(out, 0, sizeof(*out));
-	CHECK(model_gen_create(&g, m, o) == 0);
-	struct reel_rec r;
-	while (model_gen_next(g, &r) == 1)
-		CHECK(model_trace_push(out, &r) == 0);
-	model_gen_destroy(g);
-	CHECK(model_trace_sort(out) == 0);
-}
-
 static char *to_json(const struct model *m, size_t *len)
 {
 	char *buf = NULL;
@@ -79,7 +65,7 @@ static void test_fidelity(const struct model_trace *a, const struct model *m,
 {
 	struct model_gen_opts go = {0, 1, 0, 1, 0};
 	struct model_trace b, c;
-	gen_trace(m, &go, &b);
+	unit_model_gen(m, &go, &b);
 	struct model_cmp r;
 	CHECK(model_compare(a, &b, &r) == 0);
 	fprintf(stderr, "model: ks size %.4f gap %.4f jump %.4f run %.4f read %.4f/%.4f b %.4f\n",
@@ -89,7 +75,7 @@ static void test_fidelity(const struct model_trace *a, const struct model *m,
 	CHECK(r.ks_jump <= 0.05);
 	CHECK(fabs(r.read_a - r.read_b) <= 0.01);
 	CHECK(r.bmodel_diff <= 0.02);
-	gen_trace(naive, &go, &c);
+	unit_model_gen(naive, &go, &c);
 	struct model_cmp rn;
 	CHECK(model_compare(a, &c, &rn) == 0);
 	fprintf(stderr, "naive: ks size %.4f gap %.4f jump %.4f run %.4f b %.4f\n", rn.ks_size,
@@ -104,13 +90,13 @@ static void test_determinism(const struct model *m)
 {
 	struct model_gen_opts go = {0, 1, 0, 1, 0};
 	struct model_trace b, b2, b3;
-	gen_trace(m, &go, &b);
-	gen_trace(m, &go, &b2);
+	unit_model_gen(m, &go, &b);
+	unit_model_gen(m, &go, &b2);
 	CHECK_EQ(b.n, b2.n);
 	CHECK(!memcmp(b.t, b2.t, b.n * sizeof(*b.t)) &&
 	      !memcmp(b.off, b2.off, b.n * sizeof(*b.off)));
 	go.seed = 2;
-	gen_trace(m, &go, &b3);
+	unit_model_gen(m, &go, &b3);
 	CHECK(b3.n != b.n || memcmp(b.off, b3.off, b.n * sizeof(*b.off)));
 	model_trace_free(&b);
 	model_trace_free(&b2);
@@ -122,13 +108,13 @@ static void test_scaling(const struct model_trace *a, const struct model *m)
 {
 	struct model_trace b2;
 	struct model_gen_opts s2 = {0, 2, 0, 3, 0};
-	gen_trace(m, &s2, &b2);
+	unit_model_gen(m, &s2, &b2);
 	CHECK(fabs((double)b2.n / (double)a->n - 2) < 0.05);
 	CHECK(b2.t[b2.n - 1] <= m->duration_ns);
 	model_trace_free(&b2);
 	s2.rate = 1;
 	s2.duration_ns = 2 * m->duration_ns;
-	gen_trace(m, &s2, &b2);
+	unit_model_gen(m, &s2, &b2);
 	CHECK(fabs((double)b2.n / (double)a->n - 2) < 0.05);
 	CHECK(b2.t[b2.n - 1] > m->duration_ns);
 	struct model_cmp r2;
@@ -137,7 +123,7 @@ static void test_scaling(const struct model_trace *a, const struct model *m)
 	model_trace_free(&b2);
 	s2.duration_ns = 0;
 	s2.capacity = 32ull << 30;
-	gen_trace(m, &s2, &b2);
+	unit_model_gen(m, &s2, &b2);
 	uint64_t mx = 0;
 	for (size_t i = 0; i < b2.n; i++)
 		if (b2.off[i] + b2.len[i] > mx)
@@ -163,8 +149,8 @@ static void test_json_round_trip(const struct model *m)
 	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
 	CHECK(model_read_json(&m3, j2, l2, err, sizeof(err)) == 0);
 	struct model_trace b2, b3;
-	gen_trace(&m2, &go, &b2);
-	gen_trace(&m3, &go, &b3);
+	unit_model_gen(&m2, &go, &b2);
+	unit_model_gen(&m3, &go, &b3);
 	CHECK_EQ(b2.n, b3.n);
 	CHECK(!memcmp(b2.t, b3.t, b2.n * sizeof(*b2.t)) &&
 	      !memcmp(b2.off, b3.off, b2.n * sizeof(*b2.off)) &&

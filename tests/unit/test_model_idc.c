@@ -9,31 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
 static double urand(void) { return unit_urand(&rs); }
-
-static void push(struct model_trace *tr, int64_t t, uint64_t off)
-{
-	struct reel_rec r = {0};
-	r.queue_ns = t;
-	r.op = REEL_OP_READ;
-	r.length = 4096;
-	r.offset = off;
-	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	CHECK(model_trace_push(tr, &r) == 0);
-}
 
 /* 2000 stretches of 20 ms: a burst of 20-60 I/O 10-30 us apart, or 5-15
  * I/O spread at random over the stretch, or nothing. */
 static void make_trace(struct model_trace *tr)
 {
-	memset(tr, 0, sizeof(*tr));
-	tr->ndev = 1;
-	strcpy(tr->devs[0].name, "idc0");
-	tr->devs[0].capacity = 1ull << 30;
+	unit_model_trace_one(tr, "idc0");
 	uint64_t off = 0;
 	for (int s = 0; s < 2000; s++) {
 		double t0 = s * 2e7, u = urand();
@@ -41,47 +26,29 @@ static void make_trace(struct model_trace *tr)
 			double t = t0 + urand() * 1.9e7;
 			int n = 20 + (int)(urand() * 40);
 			for (int i = 0; i < n; i++, t += 1e4 + urand() * 2e4)
-				push(tr, (int64_t)t, off += 4096);
+				unit_model_push(tr, (int64_t)t, 0, off += 4096);
 		} else if (u < 0.8) {
 			int n = 5 + (int)(urand() * 10);
 			for (int i = 0; i < n; i++)
-				push(tr, (int64_t)(t0 + urand() * 2e7), off += 4096);
+				unit_model_push(tr, (int64_t)(t0 + urand() * 2e7), 0, off += 4096);
 		}
 	}
 	CHECK(model_trace_sort(tr) == 0);
 }
 
-static const struct model_check *check_of(const struct model_cmp *c, const char *name)
-{
-	for (size_t i = 0; i < c->nchecks; i++)
-		if (!strcmp(c->check[i].name, name))
-			return &c->check[i];
-	fprintf(stderr, "no check %s\n", name);
-	exit(1);
-}
-
 int main(void)
 {
-	char err[512];
 	struct model_trace a, b;
 	make_trace(&a);
 	struct model m;
-	struct model_fit_opts fo = {0, 0};
-	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	unit_model_fit(&m, &a);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct model_gen *g;
 		struct model_gen_opts o = {.seed = seed};
-		memset(&b, 0, sizeof(b));
-		CHECK(model_gen_create(&g, &m, &o) == 0);
-		struct reel_rec r;
-		while (model_gen_next(g, &r) == 1)
-			CHECK(model_trace_push(&b, &r) == 0);
-		model_gen_destroy(g);
-		CHECK(model_trace_sort(&b) == 0);
+		unit_model_gen(&m, &o, &b);
 		struct model_cmp c;
 		CHECK(model_compare(&a, &b, &c) == 0);
-		const struct model_check *i1 = check_of(&c, "idc_1ms"),
-					 *i10 = check_of(&c, "idc_10ms");
+		const struct model_check *i1 = unit_model_check(&c, "idc_1ms"),
+					 *i10 = unit_model_check(&c, "idc_10ms");
 		printf("seed %llu: IDC at 1 ms %.3g vs %.3g (%.3f), 10 ms %.3g vs %.3g (%.3f), "
 		       "gap KS %.4f\n",
 		       (unsigned long long)seed, i1->a, i1->b, i1->value, i10->a, i10->b,

@@ -1,0 +1,72 @@
+/*
+ * tests/unit/unit_model.h - what the model tests share to build a trace in
+ * code, generate from a fitted model and read a comparison's checks.
+ * Each helper stops the test (exit 1, via CHECK) when a call fails.
+ */
+#ifndef IOREEL_UNIT_MODEL_H
+#define IOREEL_UNIT_MODEL_H
+#include <string.h>
+
+#include "model/model.h"
+#include "tests/unit/unit.h"
+
+/* An empty trace of one 1 GiB device called name. */
+static inline void unit_model_trace_one(struct model_trace *tr, const char *name)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->ndev = 1;
+	snprintf(tr->devs[0].name, sizeof(tr->devs[0].name), "%s", name);
+	tr->devs[0].capacity = 1ull << 30;
+}
+
+/* Append a 4 KiB read queued at t ns at offset off of device dev. */
+static inline void unit_model_push(struct model_trace *tr, int64_t t, uint16_t dev, uint64_t off)
+{
+	struct reel_rec r = {0};
+	r.queue_ns = t;
+	r.op = REEL_OP_READ;
+	r.length = 4096;
+	r.offset = off;
+	r.dev = dev;
+	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+	CHECK(model_trace_push(tr, &r) == 0);
+}
+
+/* Fit m to tr with the default options (the test fails with the fit's
+ * message when it cannot); the caller frees m with model_free(). */
+static inline void unit_model_fit(struct model *m, const struct model_trace *tr)
+{
+	char err[512];
+	struct model_fit_opts fo = {0, 0};
+	if (model_fit(m, tr, &fo, err, sizeof(err))) {
+		fprintf(stderr, "model_fit: %s\n", err);
+		exit(1);
+	}
+}
+
+/* Generate from m with o into out (set up here, sorted; the caller frees
+ * it with model_trace_free()). */
+static inline void unit_model_gen(const struct model *m, const struct model_gen_opts *o,
+				  struct model_trace *out)
+{
+	struct model_gen *g;
+	memset(out, 0, sizeof(*out));
+	CHECK(model_gen_create(&g, m, o) == 0);
+	struct reel_rec r;
+	while (model_gen_next(g, &r) == 1)
+		CHECK(model_trace_push(out, &r) == 0);
+	model_gen_destroy(g);
+	CHECK(model_trace_sort(out) == 0);
+}
+
+/* The check called name of a comparison; a test without it fails. */
+static inline const struct model_check *unit_model_check(const struct model_cmp *c,
+							 const char *name)
+{
+	for (size_t i = 0; i < c->nchecks; i++)
+		if (!strcmp(c->check[i].name, name))
+			return &c->check[i];
+	fprintf(stderr, "no check %s\n", name);
+	exit(1);
+}
+#endif
