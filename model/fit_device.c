@@ -154,6 +154,14 @@ struct dev_fit {
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
+	/* the longest runs so far (MODEL_MAX_LONG): where and when each
+	 * started; the current run's start, the walk's I/O so far */
+	struct long_cand {
+		uint64_t off, at, bytes;
+		uint32_t len, reg;
+	} lc[MODEL_MAX_LONG];
+	uint32_t nlc;
+	uint64_t run_off, run_at, run_bytes, wi;
 };
 
 /* Every device at once. */
@@ -419,9 +427,29 @@ static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_
 	return reused ? 1 : any ? 0 : -1;
 }
 
+/* A run of N I/O ends: one of the longest so far (replacing the shortest
+ * of them when they are MODEL_MAX_LONG; the earlier of equal ones kept). */
+static void long_add(struct dev_fit *f, int64_t n)
+{
+	uint32_t k = f->nlc;
+	if (k == MODEL_MAX_LONG) {
+		k = 0;
+		for (uint32_t i = 1; i < f->nlc; i++)
+			k = f->lc[i].len < f->lc[k].len ? i : k;
+		if ((int64_t)f->lc[k].len >= n)
+			return;
+	} else {
+		f->nlc++;
+	}
+	f->lc[k] = (struct long_cand){f->run_off, f->run_at, f->run_bytes,
+				      (uint32_t)(n < UINT32_MAX ? n : UINT32_MAX), f->run_reg};
+}
+
 /* A run of N I/O ends: its length, summed in the region it started in. */
 static inline void run_end(struct dev_fit *f, int64_t n)
 {
+	if (n >= 8)
+		long_add(f, n);
 	samp_add(&f->runs, n);
 	f->run_sum[f->run_reg] += (uint64_t)n;
 	f->run_cnt[f->run_reg]++;
@@ -470,6 +498,9 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
+			f->run_off = off;
+			f->run_at = f->wi;
+			f->run_bytes = 0;
 			reuse_start(f, reuse, dist, op, len);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
@@ -485,8 +516,13 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		f->seen = 1;
 		f->run = 1;
 		f->run_reg = f->reg;
+		f->run_off = off;
+		f->run_at = f->wi;
+		f->run_bytes = 0;
 	}
 	f->prev_end = off + len;
+	f->run_bytes += len;
+	f->wi++;
 }
 
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
@@ -549,6 +585,31 @@ static int device_transitions(struct dev_fit *f)
 	return 0;
 }
 
+static int long_cmp(const void *a, const void *b)
+{
+	const struct long_cand *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The long runs kept (those of at least MODEL_LONG_SHARE of the device's
+ * I/O, in the order they start), taken out of their region's mean run. */
+static void device_long(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	double thr = fmax(8, MODEL_LONG_SHARE * (double)f->wi);
+	qsort(f->lc, f->nlc, sizeof(*f->lc), long_cmp);
+	d->nlong = 0;
+	for (uint32_t i = 0; i < f->nlc; i++) {
+		const struct long_cand *c = &f->lc[i];
+		if ((double)c->len < thr)
+			continue;
+		d->longrun[d->nlong++] = (struct model_long_run){
+		    c->off, c->bytes, c->len, (float)((double)c->at / (double)f->wi)};
+		f->run_sum[c->reg] -= c->len;
+		f->run_cnt[c->reg]--;
+	}
+}
+
 /* The regions' weights, jumps, runs and local jumps from the walk. */
 static void device_fill(struct dev_fit *f)
 {
@@ -561,6 +622,7 @@ static void device_fill(struct dev_fit *f)
 	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;
 	model_dist_coarsen(&d->jump, je > 0.02 ? je : 0.02);
 	samp_fit(&f->runs, &d->run);
+	device_long(f);
 	d->run_mean_fitted = 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
 		d->run_mean[r] =

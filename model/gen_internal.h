@@ -35,6 +35,8 @@ struct strat {
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
+#define GEN_OVER_TOL 0.25	       /* a region over its share by more: over-visited */
+#define GEN_OVER_TRIES 4	       /* remote jumps redrawn while they go to one */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -54,6 +56,13 @@ struct devstate {
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
+	uint32_t rn[MODEL_MAX_REGIONS];	   /* I/O generated in each region */
+	double nper;			   /* of addressed I/O per model duration */
+	float run_cap;			   /* runs drawn below the long runs: the run CDF's share */
+	uint32_t lnext;			   /* the next long run to place (of the model's) */
+	uint64_t lcycle;		   /* the model's duration repeated: which time */
+	int pinned;			   /* the run is a long run of the model, where it was */
+	uint64_t pin_end;		   /* and where it ends (its bytes in the trace) */
 	uint64_t extent;
 };
 

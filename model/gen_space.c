@@ -13,6 +13,9 @@
 #include "model/gen_internal.h"
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
+static float run_cap(const struct model_devspace *dv);
+static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+		    uint64_t span);
 static int64_t run_length(const struct model_devspace *dv, const struct devstate *s, double u,
 			  int64_t r);
 
@@ -83,7 +86,17 @@ int gen_space_init(struct model_gen *g)
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
 			g->ds[d].rc[r] = below;
 		}
+		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		run_tilt(&m->devs[d], &g->ds[d]);
+	}
+	double fl = 0, all = 0; /* the addressed I/O's share */
+	for (size_t w = 0; w < m->nwin; w++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			all += (double)m->win_ops[w * REEL_OP__COUNT + o];
+			fl += o == REEL_OP_FLUSH ? (double)m->win_ops[w * REEL_OP__COUNT + o] : 0;
+		}
+	for (size_t d = 0; d < m->ndevs; d++) {
+		g->ds[d].nper = (all - fl) * g->o.rate * m->devs[d].share;
 	}
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
 		if (m->devs[d].reuse_fitted &&
@@ -118,6 +131,14 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 	return lo;
 }
 
+/* Whether region R holds more of the device's generated I/O than its
+ * share (the model's weight) by more than the tolerance. */
+static int over(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	double want = d->weight[r] * (double)s->hn;
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
+}
+
 /* A remote jump's destination: the region *TO (drawn from the chain when
  * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
@@ -129,6 +150,19 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		to = (uint32_t)*tor;
 	} else if (d->row[from + 1] > d->row[from]) {
 		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
+		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
+			uint32_t a1 = a, b1 = b;
+			while (a1 < b1) {
+				uint32_t mid = (a1 + b1) / 2;
+				if (d->tr_p[mid] > u)
+					b1 = mid;
+				else
+					a1 = mid + 1;
+			}
+			if (!over(d, s, d->tr_to[a1]))
+				break;
+			u = rnd_sp(g);
+		}
 		while (a < b) {
 			uint32_t mid = (a + b) / 2;
 			if (d->tr_p[mid] > u)
@@ -357,7 +391,8 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	double k = dv->reuse_dist.nk ? model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5
 				     : 1 + rnd_sp(g) * (double)n;
 	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
-	    base / al * al + len > s->extent || base / al * al == s->cursor)
+	    base / al * al + len > s->extent || base / al * al == s->cursor ||
+	    reserved(dv, s, base / al * al, len))
 		return 0;
 	*off = base / al * al;
 	return 1;
@@ -391,8 +426,9 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 				       (double)(run_length(dv, s, u,
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
-		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK)
-			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK)) {
+		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len)
+			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
+				!reserved(dv, s, off, span)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
 		}
@@ -402,7 +438,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN)) {
+		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN) &&
+		    !reserved(dv, s, off, span)) {
 			s->fresh_fails = 0;
 			return off;
 		}
@@ -413,7 +450,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * written blocks in its trace, went back to the reads before them) */
 	for (int t = 0; !*want && !full && t < GEN_TRIES; t++) {
 		uint64_t at = start_once(g, dv, s, len, al, local, &to);
-		if (!touched(g, dv->id, at, len, TOUCH_LOOK))
+		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && !reserved(dv, s, at, len))
 			return at;
 	}
 	s->fresh_fails += !*want;
@@ -528,6 +565,53 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	return off;
 }
 
+/* Whether [OFF, OFF + SPAN) overlaps a long run of the model still to
+ * come in this repeat of the model's duration: fresh starts keep off them,
+ * as the trace's other I/O did (the long run is fresh there). */
+static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+		    uint64_t span)
+{
+	for (uint32_t i = s->lnext; i < dv->nlong; i++) {
+		double a = (double)dv->longrun[i].off * s->scale;
+		if ((double)off < a + (double)dv->longrun[i].bytes * s->scale &&
+		    (double)off + (double)span > a)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether I/O of OP continue runs in the phase (or it is not known): in
+ * the trace a long run is of those, and in a phase that has them. */
+static int continues(const struct model_gen *g, int op)
+{
+	return !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05);
+}
+
+/* Whether I/O of OP continue runs in some phase: a kept run goes on
+ * across the phases' bounds (k-means may cut its windows apart). */
+static int continues_any(const struct model_gen *g, int op)
+{
+	for (size_t p = 0; g->seq_want && p < g->m->nphases; p++)
+		if (!(g->seq_want[p][op] >= 0 && g->seq_want[p][op] < 0.05))
+			return 1;
+	return !g->seq_want;
+}
+
+/* Whether the next of the model's long runs is due: the device's I/O so
+ * far (in this repeat of the model's duration) has reached its start. */
+static int long_due(const struct model_devspace *dv, struct devstate *s)
+{
+	if (!dv->nlong || !(s->nper >= 1))
+		return 0;
+	uint64_t cycle = (uint64_t)((double)s->hn / s->nper);
+	if (cycle != s->lcycle) {
+		s->lcycle = cycle;
+		s->lnext = 0;
+	}
+	double pos = (double)s->hn - (double)cycle * s->nper;
+	return s->lnext < dv->nlong && pos >= (double)dv->longrun[s->lnext].at * s->nper;
+}
+
 /*
  * Where a new run starts.  The jump's kind (local or remote) is drawn with
  * the model's share; with a fitted re-use, so is whether the start re-uses
@@ -542,14 +626,31 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
 static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  int op, uint64_t len, uint64_t al, double unit)
+			  int op, uint64_t *lenp, uint64_t al, double unit)
 {
+	uint64_t len = *lenp;
 	double u = sdraw_sp(g, &s->s_run);
+	s->pinned = 0;
+	if (continues(g, op) && long_due(dv, s)) { /* a long run of the trace, where it was */
+		const struct model_long_run *lr = &dv->longrun[s->lnext++];
+		uint64_t off = (uint64_t)((double)lr->off * s->scale) / al * al;
+		if (off + *lenp > s->extent)
+			off = (s->extent - *lenp) / al * al;
+		s->run_left = (int64_t)lr->len - 1;
+		s->pin_end = off + (uint64_t)((double)lr->bytes * s->scale);
+		if (*lenp + off > s->pin_end) /* not over the long runs after it */
+			*lenp = s->pin_end > off + al ? (s->pin_end - off) / al * al : al;
+		s->run_reuse = 0;
+		s->pinned = 1;
+		return off;
+	}
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
 	int want = 0, asked = 0;
 	if (!g->touched || !dv->reuse_fitted || !s->started) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
+		for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
+			off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else if (dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_hot(g, dv, s, op, len, al, local);
 	} else {
@@ -592,17 +693,31 @@ static int64_t run_length(const struct model_devspace *dv, const struct devstate
 {
 	if (r >= 0 && dv->run_mean_fitted && s->run_a[r] != 1)
 		u = pow(u, s->run_a[r]);
+	u *= s->run_cap;
 	double L = dv->run.nk ? model_dist_inv(&dv->run, u) : 1;
 	int64_t left = (int64_t)(L + 0.5) - 1;
 	return left > 0 ? left : 0;
 }
 
-/* The mean run length of draws U^a (128 strata). */
-static double tilt_mean(const struct model_devspace *dv, double a)
+/* The run CDF's share below the shortest long run the model keeps (1:
+ * none kept): the other runs are drawn below it. */
+static float run_cap(const struct model_devspace *dv)
+{
+	uint32_t lmin = UINT32_MAX;
+	for (uint32_t i = 0; i < dv->nlong; i++)
+		lmin = dv->longrun[i].len < lmin ? dv->longrun[i].len : lmin;
+	double below = 1, at = 1;
+	if (dv->nlong && dv->run.nk >= 2)
+		model_dist_cdf(&dv->run, (double)lmin - 1, &below, &at);
+	return at > 0.5 ? (float)at : 1;
+}
+
+/* The mean run length of draws U^a (128 strata), below the long runs. */
+static double tilt_mean(const struct model_devspace *dv, const struct devstate *st, double a)
 {
 	double s = 0;
 	for (int i = 0; i < 128; i++) {
-		double L = model_dist_inv(&dv->run, pow((i + 0.5) / 128, a));
+		double L = model_dist_inv(&dv->run, pow((i + 0.5) / 128, a) * st->run_cap);
 		s += floor(L + 0.5) > 1 ? floor(L + 0.5) : 1;
 	}
 	return s / 128;
@@ -610,12 +725,12 @@ static double tilt_mean(const struct model_devspace *dv, double a)
 
 /* The exponent a whose draws U^a have the mean run length MEAN (bisection
  * over log a in [2^-20, 2^20]). */
-static float tilt_for(const struct model_devspace *dv, double mean)
+static float tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean)
 {
 	double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
 	for (int it = 0; it < 24; it++) {
 		double mid = (lo + hi) / 2;
-		if (tilt_mean(dv, exp2(mid)) > mean)
+		if (tilt_mean(dv, s, exp2(mid)) > mean)
 			lo = mid;
 		else
 			hi = mid;
@@ -628,7 +743,7 @@ static float tilt_for(const struct model_devspace *dv, double mean)
  * (0: drawn as the others). */
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
-	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, dv->reuse_run) : 0;
+	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, s, dv->reuse_run) : 0;
 	/* the fresh runs' mean, from the runs' and the re-using ones': the
 	 * regions' means scaled by it over the runs' */
 	double p = dv->p_reuse, k = 1;
@@ -637,7 +752,7 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 	for (uint32_t r = 0; r < dv->nregions; r++) {
 		s->run_a[r] = 1;
 		if (dv->run_mean_fitted && dv->run_mean[r] >= 1 && dv->run.nk >= 2)
-			s->run_a[r] = tilt_for(dv, dv->run_mean[r] * k);
+			s->run_a[r] = tilt_for(dv, s, dv->run_mean[r] * k);
 	}
 }
 
@@ -702,11 +817,15 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	/* size: of a run's next I/O or of a run start, as the trace's */
 	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
 						    s->started && s->run_left > 0);
+	if (s->pinned && s->run_left > 0 && op != REEL_OP_FLUSH && continues_any(g, op))
+		seq = 1; /* a long run of the trace runs its length */
 	if (!seq && op != REEL_OP_FLUSH && s->seq_owed[op] && s->started && !s->run_reuse) {
 		seq = 1; /* in place of one of its op cut short below */
 		s->seq_owed[op]--;
 	}
 	uint64_t len = size_draw(g, ph, op, seq, al, s->extent);
+	if (s->pinned && s->run_left > 0 && reserved(dv, s, s->cursor, len))
+		s->run_left = 0; /* a long run ends short of the next ones */
 	/* a run's span: its I/O of the size of a run's next I/O */
 	const struct model_dist *cs = g->csize ? &g->csize[g->phase][op][1] : NULL;
 	double unit = cs && cs->nk ? cs->mean : ph->size[op].mean;
@@ -715,12 +834,15 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		/* a fresh run stops short of touched blocks: the trace's fresh
 		 * runs hardly ever re-use; a re-using one too, but for the
 		 * trace's share of its next I/O that re-use (reuse_cont), of an
-		 * op that re-uses (chromium's reads continued its re-writes) */
+		 * op that re-uses (chromium's reads continued its re-writes);
+		 * never into a kept long run still to come */
 		uint64_t own = (4096 - (s->cursor & 4095)) & 4095; /* the run's own last block */
-		if (seq && g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
-		    !(s->run_reuse && dv->p_reuse_op[op != REEL_OP_READ] > 0 &&
-		      rnd_sp(g) < dv->reuse_cont) &&
-		    len > own && touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)) {
+		if (seq && !(s->pinned && s->run_left > 0 && s->cursor < s->pin_end) &&
+		    g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
+		    (reserved(dv, s, s->cursor, len) ||
+		     (!(s->run_reuse && dv->p_reuse_op[op != REEL_OP_READ] > 0 &&
+			rnd_sp(g) < dv->reuse_cont) &&
+		      len > own && touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)))) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
 		}
@@ -728,10 +850,13 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			off = s->cursor;
 			s->run_left -= s->run_left > 0;
 		} else {
-			off = run_start(g, dv, s, op, len, al, unit);
+			off = run_start(g, dv, s, op, &len, al, unit);
 		}
 		s->cursor = off + len;
 		s->started = 1;
+		s->rn[region_of(dv, s->scale, off)]++;
+		if (!g->touched)
+			s->hn++;
 		if (g->touched) {
 			s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 			s->opn[op]++;

@@ -101,6 +101,8 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_CNT_BUCKETS 27 /* windows by floor(log2(I/O in the window)), 2 .. 2^26 */
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
+#define MODEL_MAX_LONG 32      /* long runs kept per device */
+#define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_WINDOWS 4096
 
@@ -206,6 +208,17 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * run_mean_fitted 0 in models before it */
 	int run_mean_fitted;
 	float run_mean[MODEL_MAX_REGIONS];
+	/* the device's longest sequential runs, kept where they are (each
+	 * at least MODEL_LONG_SHARE of the device's I/O and 8 I/O long, at
+	 * most MODEL_MAX_LONG, in the order they start): the offset, length
+	 * (I/O), bytes and where the run starts (the share of the device's I/O before
+	 * it); nlong 0 in models before it */
+	uint32_t nlong;
+	struct model_long_run {
+		uint64_t off, bytes;
+		uint32_t len;
+		float at;
+	} longrun[MODEL_MAX_LONG];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

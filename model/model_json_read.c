@@ -622,6 +622,39 @@ static int reuse_sizes(struct rd *r, const struct json_object *j, struct model_d
 	return 0;
 }
 
+/* The optional long_runs of the device W: [offset, length, bytes, at] each,
+ * offsets inside the extent, starts (at) not decreasing. */
+static int long_runs(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		     const char *w)
+{
+	struct json_object *v = get(j, "long_runs");
+	d->nlong = 0;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	if (!n || n > MODEL_MAX_LONG)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.long_runs: 1 to %d runs", w,
+				 MODEL_MAX_LONG);
+	double prev = 0; /* the start before, as read (not as stored in a float) */
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = at(v, k);
+		double x[4] = {NAN, NAN, NAN, NAN};
+		for (size_t q = 0; q < 4 && is_arr(e, 4); q++)
+			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
+		if (!(x[0] >= 0 && x[0] < (double)d->extent && x[1] >= 1 && x[1] <= 4294967295.0 &&
+		      x[2] >= 0 && x[2] <= 9.2e18 && x[3] >= prev && x[3] <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.long_runs[%zu]: [offset in the extent, length >= 1, "
+					 "bytes, start share in [0, 1], not decreasing]",
+					 w, k);
+		d->longrun[k] = (struct model_long_run){(uint64_t)x[0], (uint64_t)x[2],
+							(uint32_t)x[1], (float)x[3]};
+		prev = x[3];
+	}
+	d->nlong = (uint32_t)n;
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -681,7 +714,7 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	d->reuse_run = rr[0];
 	d->reuse_cont = rr[1];
-	if (reuse_sizes(r, j, d, w))
+	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w))
 		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);
 }

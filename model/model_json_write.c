@@ -327,6 +327,12 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g,\n      \"local_jumps\": ",
 	    (unsigned long long)d->local_limit, d->p_local);
 	dist(f, &d->local, 0);
+	for (uint32_t i = 0; i < d->nlong; i++) /* [offset, length, bytes, at] */
+		fprintf(f, "%s[%llu,%u,%llu,%.3f]", i ? "," : ",\n      \"long_runs\": [",
+			(unsigned long long)d->longrun[i].off, d->longrun[i].len,
+			(unsigned long long)d->longrun[i].bytes, d->longrun[i].at);
+	if (d->nlong)
+		fprintf(f, "]");
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */

@@ -1,0 +1,162 @@
+/*
+ * test_model_offsets: a device's longest runs are kept where they ran.  One
+ * device: 6,000 reads at random offsets over 1 GiB and three runs of 500
+ * writes each, in narrow bands at 200, 600 and 900 MiB (a file written
+ * whole, a log): a fifth of the I/O.  The model keeps the three runs
+ * (long_runs: offset, length, bytes, when), writes them to MODEL.json and
+ * reads them back; a long_runs out of order is refused with its path.
+ * Generated (seeds 1-3), the device's offsets are within target (KS <=
+ * 0.1) and each band holds its run; with the long runs taken out of the
+ * model, the runs land where the chain and the offsets CDF put them, and
+ * the offsets are further from the trace's on every seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "tests/unit/unit.h"
+
+#define NIO 7500
+#define RUN 500
+#define MIB (1ull << 20)
+
+static uint64_t rs = 0x9e3779b97f4a7c15ull;
+
+static const uint64_t band[3] = {200 * MIB, 600 * MIB, 900 * MIB};
+
+static void make_trace(struct model_trace *tr)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->ndev = 1;
+	snprintf(tr->devs[0].name, sizeof(tr->devs[0].name), "sda");
+	tr->devs[0].capacity = 1ull << 30;
+	for (int i = 0; i < NIO; i++) {
+		struct reel_rec r = {0};
+		int k = i < 1000	 ? -1
+			: i < 1000 + RUN ? 0
+			: i < 3500	 ? -1
+			: i < 3500 + RUN ? 1
+			: i < 6000	 ? -1
+			: i < 6000 + RUN ? 2
+					 : -1;
+		r.queue_ns = (int64_t)i * 1000000;
+		r.op = REEL_OP_READ;
+		r.length = 4096;
+		r.offset = k < 0 ? (uint64_t)(unit_urand(&rs) * (double)(1ull << 18)) * 4096
+				 : band[k] + (uint64_t)(i - (k == 0   ? 1000
+							     : k == 1 ? 3500
+								      : 6000)) *
+						 4096;
+		r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+		CHECK(model_trace_push(tr, &r) == 0);
+	}
+	CHECK(model_trace_sort(tr) == 0);
+}
+
+static void gen_trace(const struct model *m, uint64_t seed, struct model_trace *out)
+{
+	struct model_gen *g;
+	struct model_gen_opts o = {.seed = seed};
+	memset(out, 0, sizeof(*out));
+	CHECK(model_gen_create(&g, m, &o) == 0);
+	struct reel_rec r;
+	while (model_gen_next(g, &r) == 1)
+		CHECK(model_trace_push(out, &r) == 0);
+	model_gen_destroy(g);
+	CHECK(model_trace_sort(out) == 0);
+}
+
+/* The offset KS of device 0 (its check's value); *OK: within target. */
+static double offset_ks(const struct model_trace *a, const struct model_trace *b, int *ok)
+{
+	struct model_cmp c;
+	CHECK(model_compare(a, b, &c) == 0);
+	CHECK_EQ(c.nb, c.na);
+	for (size_t i = 0; i < c.nchecks; i++)
+		if (!strcmp(c.check[i].name, "ks_offset.dev0")) {
+			*ok = c.check[i].ok == 1;
+			return c.check[i].value;
+		}
+	CHECK(!"no ks_offset.dev0 check");
+	return 1;
+}
+
+/* I/O of B inside band K's run (its 500 blocks). */
+static size_t in_band(const struct model_trace *b, int k)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		n += b->off[i] >= band[k] && b->off[i] < band[k] + RUN * 4096;
+	return n;
+}
+
+static void round_trip(const struct model *m)
+{
+	char *text = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f && model_write_json(m, f) == 0);
+	fclose(f);
+	struct model r;
+	CHECK(model_read_json(&r, text, len, err, sizeof(err)) == 0);
+	CHECK_EQ(r.devs[0].nlong, m->devs[0].nlong);
+	for (uint32_t i = 0; i < m->devs[0].nlong; i++) {
+		CHECK_EQ(r.devs[0].longrun[i].off, m->devs[0].longrun[i].off);
+		CHECK_EQ(r.devs[0].longrun[i].len, m->devs[0].longrun[i].len);
+		CHECK_EQ(r.devs[0].longrun[i].bytes, m->devs[0].longrun[i].bytes);
+	}
+	model_free(&r);
+	/* the runs out of order: refused, with the field's path */
+	char *p = strstr(text, "\"long_runs\": [[");
+	CHECK(p != NULL);
+	char *q = strstr(p, "0.133]"); /* the first run's start, 1000 of 7500 */
+	CHECK(q != NULL);
+	memcpy(q, "0.999]", 6);
+	CHECK(model_read_json(&r, text, len, err, sizeof(err)) != 0);
+	printf("out of order: %s\n", err);
+	CHECK(strstr(err, "devices[0].long_runs[1]") != NULL); /* the next one is earlier */
+	free(text);
+}
+
+int main(void)
+{
+	char err[512];
+	struct model_trace a, b;
+	make_trace(&a);
+	struct model m;
+	struct model_fit_opts fo = {0, 0};
+	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	CHECK_EQ(m.devs[0].nlong, 3);
+	for (int k = 0; k < 3; k++) {
+		CHECK_EQ(m.devs[0].longrun[k].off, band[k]);
+		CHECK_EQ(m.devs[0].longrun[k].len, RUN);
+		CHECK_EQ(m.devs[0].longrun[k].bytes, RUN * 4096);
+	}
+	round_trip(&m);
+	double with[4];
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		int ok;
+		gen_trace(&m, seed, &b);
+		with[seed] = offset_ks(&a, &b, &ok);
+		printf("seed %llu: offset KS %.4f, I/O in the bands %zu %zu %zu\n",
+		       (unsigned long long)seed, with[seed], in_band(&b, 0), in_band(&b, 1),
+		       in_band(&b, 2));
+		CHECK(ok && with[seed] <= 0.1);
+		for (int k = 0; k < 3; k++)
+			CHECK(in_band(&b, k) >= RUN * 9 / 10);
+		model_trace_free(&b);
+	}
+	m.devs[0].nlong = 0; /* the model without them */
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		int ok;
+		gen_trace(&m, seed, &b);
+		double ks = offset_ks(&a, &b, &ok);
+		printf("without the long runs, seed %llu: offset KS %.4f\n",
+		       (unsigned long long)seed, ks);
+		CHECK(ks > with[seed]);
+		model_trace_free(&b);
+	}
+	model_trace_free(&a);
+	model_free(&m);
+	return 0;
+}
