@@ -29,8 +29,8 @@ struct replay_engine_cfg {
 	unsigned depth; /* most I/Os in flight at once */
 	int hipri;	/* polled completions (io_uring IOPOLL) */
 	int sqpoll;	/* a kernel thread submits (io_uring SQPOLL) */
-	int reap_batch; /* afap, fixed depth, no dependency order: a wait
-			   may be for several completions, not the first */
+	int reap_batch; /* afap, fixed depth, no dependency order: with
+			   every slot out, submit and wait in one call */
 };
 
 /* What an engine is, for the scheduler (fio's FIO_DISKLESSIO, FIO_SYNCIO). */

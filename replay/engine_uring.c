@@ -6,8 +6,10 @@
  * where the kernel has it (else COOP_TASKRUN, else neither): finished I/Os
  * are posted when this task enters the kernel (a submission runs them
  * too), not by interrupting it.  Completions are read from the CQ ring in
- * user space; with afap timing and a fixed depth a wait is for a quarter
- * of what is out, so it ends with a batch to refill.  The ring's fd, the
+ * user space; a wait ends at the first completion (a wait for several
+ * would stamp the earlier ones late: latency is taken at the reap), and
+ * with afap timing and a fixed depth a submission that leaves every slot
+ * out waits in the same system call.  The ring's fd, the
  * targets' fds and the slots' buffers are registered before time zero
  * (create, attach), so the kernel does not look them up and pin the pages
  * for each I/O.  --hipri makes the ring IOPOLL (completions polled, not
@@ -30,7 +32,7 @@ struct replay_engine {
 	int files;    /* the targets' fds are registered */
 	int iopoll;   /* IORING_SETUP_IOPOLL: completions must be polled for */
 	int sqpoll;   /* IORING_SETUP_SQPOLL: a kernel thread takes the entries */
-	int batch;    /* wait for a quarter of what is out, not for one */
+	int batch;    /* afap, fixed depth: submit and wait in one call */
 	unsigned out; /* submitted, not yet reaped */
 	struct replay_donelist done;
 };
@@ -116,17 +118,6 @@ static int uring_attach(struct replay_engine *e, const int *fds, unsigned nfds,
 	return rc < 0 && nfds ? rc : 0;
 }
 
-/* How many completions to wait for: one, or (batch) a quarter of what is
- * out, at most 16 (the scheduler's batch), so that a wait ends with a
- * batch to reap and refill while the device keeps three quarters of its
- * queue (with DEFER_TASKRUN the kernel wakes this task only when that many
- * have finished; libaio's io_getevents would wake it at each). */
-static unsigned wait_nr(const struct replay_engine *e)
-{
-	unsigned n = e->batch ? e->out / 4 : 1;
-	return n < 1 ? 1 : n > 16 ? 16 : n;
-}
-
 /* Submit what is held back.  With all slots out (batch: the caller's next
  * step is a wait, as it has no slot to issue from) and nothing finished
  * in sight, wait in the same system call. */
@@ -136,7 +127,7 @@ static int submit_held(struct replay_engine *e)
 		return io_uring_submit(&e->ring);
 	struct io_uring_cqe *cqe;
 	struct __kernel_timespec ts = {0, 200000000};
-	int rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, wait_nr(e), &ts, NULL);
+	int rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
 	return rc == -ETIME ? 0 : rc;
 }
 
@@ -239,11 +230,8 @@ static int uring_ready(struct replay_engine *e)
 static int wait_some(struct replay_engine *e, int64_t t)
 {
 	struct io_uring_cqe *cqe;
-	unsigned n = wait_nr(e);
-	if (t < 0 && n > 1)
-		t = 1000000000; /* for several: never longer than 1 s at a time */
 	struct __kernel_timespec ts = {t / 1000000000, t % 1000000000};
-	int rc = io_uring_wait_cqes(&e->ring, &cqe, n, t > 0 ? &ts : NULL, NULL);
+	int rc = io_uring_wait_cqes(&e->ring, &cqe, 1, t > 0 ? &ts : NULL, NULL);
 	return rc < 0 && rc != -ETIME ? rc : 0;
 }
 
