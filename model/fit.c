@@ -357,6 +357,7 @@ struct fit_run {
 	struct model_bm bm[REEL_OP__COUNT + 1]; /* the whole trace's */
 	int sh[REEL_OP__COUNT];
 	struct model_pqrs pq;
+	struct fit_side *side; /* the devices' part of passes 3 and 4, or NULL */
 };
 
 /* One pass: each chunk with its records' windows to FN (0 or an error). */
@@ -377,34 +378,51 @@ static int fit_pass(struct fit_run *fr, pass_fn fn)
 	return e ? e : k < 0 ? (int)k : 0;
 }
 
+static int side_offsets(void *df, const struct fit_cols *c)
+{
+	model_devs_offsets(df, c);
+	return 0;
+}
+
 static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 {
+	fit_side_post(fr->side, side_offsets, fr->df, c);
 	window_sums(&fr->ws, fr->m, c);
-	model_devs_offsets(fr->df, c);
+	return fit_side_wait(fr->side);
+}
+
+/* The devices' parts of passes 3 and 4 (their state is the devices' own):
+ * on the second thread while the rest of the pass runs. */
+static int side_walk(void *df, const struct fit_cols *c) { return model_devs_walk(df, c); }
+static int side_seq(void *df, const struct fit_cols *c)
+{
+	model_devs_seq(df, c);
 	return 0;
 }
 
 static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {
+	int e = fit_side_post(fr->side, side_walk, fr->df, c);
 	if (!fr->m->naive)
 		model_phases_scan(fr->pf, c);
 	for (size_t i = 0; i < c->n; i++) {
 		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
 		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
 	}
-	int e = model_devs_walk(fr->df, c);
-	return e ? e : inflight_chunk(&fr->inf, c);
+	int ei = inflight_chunk(&fr->inf, c), es = fit_side_wait(fr->side);
+	return e ? e : es ? es : ei;
 }
 
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
+	fit_side_post(fr->side, side_seq, fr->df, c);
 	model_phases_chain(fr->pf, c);
-	model_devs_seq(fr->df, c);
-	return 0;
+	return fit_side_wait(fr->side);
 }
 
 static void fit_run_free(struct fit_run *fr)
 {
+	fit_side_stop(fr->side);
 	free(fr->sc.slot);
 	free(fr->ws.cnt);
 	free(fr->ws.rd);
@@ -551,6 +569,7 @@ static int fit_source(struct model *m, struct fit_src *src, const struct reel_de
 		hdev = h->devices;
 		nhdev = h->ndevices < 64 ? h->ndevices : 64;
 	}
+	fr.side = fit_side_start();
 	if (!(e = fit_frame(&fr, hdev, nhdev)) && !(e = fit_windows(&fr, maxp, &cap)))
 		e = fit_rest(&fr, cap);
 	if (e == REEL_E_NOMEM)
