@@ -18,6 +18,7 @@
  * blocks (8 MiB of table), then sampled (SHARDS) */
 #define FIT_REUSE_EXACT (1u << 18)
 #define FIT_REUSE_SPAN 4096
+#define SEG_MEMO 256
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
@@ -169,6 +170,10 @@ struct devs_fit {
 	uint64_t (*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2];
 	uint64_t sq_end[MODEL_MAX_DEVS];
 	uint8_t sq_seen[MODEL_MAX_DEVS];
+	/* the segments of sizes seen (a few sizes recur): phase, op and size
+	 * as a key (+ 1, 0 empty) in a direct-mapped table */
+	uint64_t sq_key[SEG_MEMO];
+	uint32_t sq_seg[SEG_MEMO];
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -609,6 +614,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	df->m = m;
 	df->wphase = wphase;
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
+	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	return df->sq ? 0 : REEL_E_NOMEM;
 }
@@ -646,7 +652,14 @@ void model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		const struct model_dist *d = &df->m->phases[p].size[op];
 		if (d->nk < 2)
 			continue;
-		uint64_t *n = df->sq[p][op][size_segment(d, (double)c->len[i])];
+		/* a pure function of the phase's size CDF and the size: memoised */
+		uint64_t key = ((uint64_t)p << 40 | (uint64_t)op << 32 | c->len[i]) + 1;
+		size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & (SEG_MEMO - 1);
+		if (df->sq_key[h] != key) {
+			df->sq_key[h] = key;
+			df->sq_seg[h] = size_segment(d, (double)c->len[i]);
+		}
+		uint64_t *n = df->sq[p][op][df->sq_seg[h]];
 		n[0]++;
 		n[1] += (uint64_t)seq;
 	}
