@@ -118,9 +118,70 @@ REEL_HEAP(ic_heap, struct ic_ev, IC_BEFORE)
 #define I64_BEFORE(a, b) (*(a) < *(b))
 REEL_HEAP(i64_heap, int64_t, I64_BEFORE)
 
+/* The completions of the issues counted, of which those up to an issue
+ * time come out (only their count matters): a sorted array while few are
+ * in flight (an insertion near its end, the earliest at its start: no
+ * branch to mispredict at every level of a heap), a heap beyond. */
+#define DONE_SORTED 128
+struct done_set {
+	int64_t *v; /* sorted: v[lo..hi) */
+	size_t lo, hi, cap;
+	int heaped; /* too many in flight once: the heap from then on */
+	struct i64_heap h;
+};
+
+static int done_add(struct done_set *s, int64_t c)
+{
+	if (s->heaped)
+		return i64_heap_push(&s->h, c);
+	if (s->hi - s->lo >= DONE_SORTED) {
+		for (size_t i = s->lo; i < s->hi; i++)
+			if (i64_heap_push(&s->h, s->v[i]))
+				return REEL_E_NOMEM;
+		s->heaped = 1;
+		return i64_heap_push(&s->h, c);
+	}
+	if (s->hi == s->cap) { /* to the front (or a larger array) */
+		if (s->lo) {
+			memmove(s->v, s->v + s->lo, (s->hi - s->lo) * sizeof(*s->v));
+			s->hi -= s->lo;
+			s->lo = 0;
+		} else {
+			int64_t *nv = realloc(s->v, 2 * DONE_SORTED * sizeof(*nv));
+			if (!nv)
+				return REEL_E_NOMEM;
+			s->v = nv;
+			s->cap = 2 * DONE_SORTED;
+		}
+	}
+	size_t j = s->hi++;
+	for (; j > s->lo && s->v[j - 1] > c; j--) /* an insertion sort's step */
+		s->v[j] = s->v[j - 1];
+	s->v[j] = c;
+	return 0;
+}
+
+/* Those up to X out: their count. */
+static uint64_t done_upto(struct done_set *s, int64_t x)
+{
+	uint64_t k = 0;
+	if (s->heaped) {
+		while (s->h.n && s->h.v[0] <= x) {
+			i64_heap_pop(&s->h);
+			k++;
+		}
+		return k;
+	}
+	while (s->lo < s->hi && s->v[s->lo] <= x) {
+		s->lo++;
+		k++;
+	}
+	return k;
+}
+
 struct inflight_fit {
 	struct ic_heap pend;  /* issued after the arrivals so far, or not yet counted */
-	struct i64_heap done; /* completions of the issues counted */
+	struct done_set done; /* completions of the issues counted */
 	struct samp lat, dep;
 	uint64_t issued, completed, seq;
 	double sum, mx;
@@ -146,14 +207,11 @@ static int inflight_drain(struct inflight_fit *f, int64_t limit)
 		uint64_t g = 0;
 		while (f->pend.n && f->pend.v[0].issue == x) { /* ties together */
 			struct ic_ev ev = ic_heap_pop(&f->pend);
-			if (i64_heap_push(&f->done, ev.complete))
+			if (done_add(&f->done, ev.complete))
 				return REEL_E_NOMEM;
 			g++;
 		}
-		while (f->done.n && f->done.v[0] <= x) {
-			i64_heap_pop(&f->done);
-			f->completed++;
-		}
+		f->completed += done_upto(&f->done, x);
 		for (uint64_t k = 0; k < g; k++) {
 			int64_t d = (int64_t)(++f->issued) - (int64_t)f->completed;
 			samp_add(&f->dep, d);
@@ -197,6 +255,7 @@ static int inflight_finish(struct inflight_fit *f, struct model *m)
 	}
 	free(f->pend.v);
 	free(f->done.v);
+	free(f->done.h.v);
 	free(f->lat.v);
 	free(f->dep.v);
 	return e;
@@ -434,6 +493,7 @@ static void fit_run_free(struct fit_run *fr)
 	model_devs_free(fr->df);
 	free(fr->inf.pend.v);
 	free(fr->inf.done.v);
+	free(fr->inf.done.h.v);
 	free(fr->inf.lat.v);
 	free(fr->inf.dep.v);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
