@@ -453,11 +453,7 @@ static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 /* The devices' parts of passes 3 and 4 (their state is the devices' own):
  * on the second thread while the rest of the pass runs. */
 static int side_walk(void *df, const struct fit_cols *c) { return model_devs_walk(df, c); }
-static int side_seq(void *df, const struct fit_cols *c)
-{
-	model_devs_seq(df, c);
-	return 0;
-}
+static int side_seq(void *df, const struct fit_cols *c) { return model_devs_seq(df, c); }
 
 static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {

@@ -136,6 +136,7 @@ struct dev_fit {
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	int run_reused;		      /* the current run started with a re-use */
+	int64_t rrun;		      /* the re-use pass's run so far */
 	uint64_t *tc;		      /* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;	      /* blocks written, read */
 	int sh;			      /* block = offset >> sh */
@@ -377,8 +378,6 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 {
-	if (!df->naive && bmap_init(&df->bm, FIT_REUSE_EXACT))
-		return REEL_E_NOMEM;
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done || df->naive)
@@ -430,6 +429,12 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 	samp_add(&f->runs, n);
 	f->run_sum[f->run_reg] += (uint64_t)n;
 	f->run_cnt[f->run_reg]++;
+}
+
+/* A run of N I/O ends (the re-use pass): the I/O of runs starting with a
+ * re-use. */
+static inline void reuse_run_end(struct dev_fit *f, int64_t n)
+{
 	f->rrun_sum += f->run_reused ? (uint64_t)n : 0;
 	f->rrun_cnt += (uint64_t)f->run_reused;
 }
@@ -453,10 +458,8 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 
 /* One I/O of the walk, in time order: its jump, the run it ends or
  * extends, its region (weights) and a remote jump counted in a from x to
- * matrix; read/write overlap; the re-use of run starts (REUSE, DIST as
- * reuse_touch found them). */
-static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, int reuse,
-			       uint64_t dist)
+ * matrix; read/write overlap. */
+static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len)
 {
 	struct model_devspace *d = f->d;
 	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
@@ -469,13 +472,10 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
-			f->rcont += f->run_reused && reuse >= 0;
-			f->rcont_reused += f->run_reused && reuse > 0;
 		} else {
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
-			reuse_start(f, reuse, dist, op, len);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -504,12 +504,7 @@ int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->rb, &f->ra, &f->wa);
 			continue;
 		}
-		uint64_t dist = 0;
-		int reuse = reuse_touch(&df->bm, f, c->dev[i], c->off[i], c->len[i],
-					c->op[i] == REEL_OP_READ, &dist);
-		if (reuse == REEL_E_NOMEM)
-			return reuse;
-		device_step(f, c->op[i], c->off[i], c->len[i], reuse, dist);
+		device_step(f, c->op[i], c->off[i], c->len[i]);
 	}
 	return 0;
 }
@@ -572,6 +567,12 @@ static void device_fill(struct dev_fit *f)
 		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+}
+
+/* The re-use of run starts, from the re-use pass. */
+static void device_reuse_fill(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
@@ -616,7 +617,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
-	return df->sq ? 0 : REEL_E_NOMEM;
+	return df->sq && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
 }
 
 /* The segment of D (knot k to k + 1) that size X falls in: a point mass
@@ -636,18 +637,49 @@ static uint32_t size_segment(const struct model_dist *d, double x)
 	return lo < d->nk - 1 ? lo : d->nk - 2;
 }
 
+/* The re-use of I/O K of the pass (device F, SEQ: it continues the run of
+ * the device's I/O before, FIRST: the device's first): the blocks it
+ * touches; at a run start, whether one was touched before and how long
+ * ago; in a run, whether the run's start re-used and this one does.
+ * 0 or REEL_E_NOMEM. */
+static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_cols *c, size_t i,
+		      int seq, int first)
+{
+	uint64_t dist = 0;
+	uint8_t op = c->op[i];
+	int reuse =
+	    reuse_touch(&df->bm, f, c->dev[i], c->off[i], c->len[i], op == REEL_OP_READ, &dist);
+	if (reuse == REEL_E_NOMEM)
+		return reuse;
+	if (first) {
+		f->rrun = 1;
+	} else if (seq) {
+		f->rrun++;
+		f->rcont += f->run_reused && reuse >= 0;
+		f->rcont_reused += f->run_reused && reuse > 0;
+	} else {
+		reuse_run_end(f, f->rrun);
+		f->rrun = 1;
+		reuse_start(f, reuse, dist, op, c->len[i]);
+	}
+	return 0;
+}
+
 /* One pass in time order: each I/O's phase, op, size segment, and whether
- * it starts where its device's previous one ended (compare's definition). */
-void model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
+ * it starts where its device's previous one ended (compare's definition);
+ * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
+int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		uint8_t op = c->op[i];
 		int k = df->slot[c->dev[i]];
 		if (op == REEL_OP_FLUSH || df->f[k].done)
 			continue;
-		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k];
+		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
 		df->sq_seen[k] = 1;
 		df->sq_end[k] = c->off[i] + c->len[i];
+		if (reuse_step(df, &df->f[k], c, i, seq, first))
+			return REEL_E_NOMEM;
 		size_t p = (size_t)df->wphase[c->win[i]];
 		const struct model_dist *d = &df->m->phases[p].size[op];
 		if (d->nk < 2)
@@ -663,10 +695,19 @@ void model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		n[0]++;
 		n[1] += (uint64_t)seq;
 	}
+	return 0;
 }
 
 void model_devs_seq_finish(struct devs_fit *df, struct model *m)
 {
+	for (size_t i = 0; i < df->nd; i++) {
+		struct dev_fit *f = &df->f[i];
+		if (f->done)
+			continue;
+		if (df->sq_seen[i]) /* the last run */
+			reuse_run_end(f, f->rrun);
+		device_reuse_fill(f);
+	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];
 		ph->seq_fitted = 1;

@@ -188,9 +188,11 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_finish(struct devs_fit *df);
 /* Pass 4, after the phases' sizes: the share of each size segment that
- * continues a run (WPHASE: each window's phase), per phase and op. */
+ * continues a run (WPHASE: each window's phase), per phase and op; the
+ * re-use of run starts (the block map: here, not in pass 3, whose devices'
+ * part is the longer on the second thread; the sample sizes of pass 3). */
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
-void model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
+int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
 void model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 
