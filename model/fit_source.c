@@ -214,7 +214,7 @@ static int ra_start(struct fit_src *s)
 			return REEL_E_NOMEM;
 		ra->r = s->r;
 		ra->threaded = fit_spare_core();
-		ra->cap = ra->threaded ? RA_CAP : 1; /* one thread: a batch at a time */
+		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
 	}
@@ -234,20 +234,60 @@ static int ra_start(struct fit_src *s)
 	return 0;
 }
 
-/* One thread: the next batch into slot 0, as the reading thread would. */
-static struct ra_slot *src_fill_here(struct fit_ra *ra)
+/* Whether batch RC is as fit_cols holds it: every record with its arrival
+ * (queue time) and device, a known op, issue and completion times in all
+ * or none (*ic: in all).  Then one thread uses it where it lies. */
+static int cols_plain(const struct reel_cols *rc, int *ic)
 {
-	struct ra_slot *sl = &ra->slot[0];
-	if (!ra->live) {
-		sl->k = 0;
-	} else if (ra->nleft < 0) {
-		sl->k = ra->nleft;
-		ra->nleft = 0;
-	} else {
-		slot_fill(ra, sl);
+	unsigned all = 0xffff, any = 0, opmax = 0;
+	for (size_t i = 0; i < rc->n; i++) {
+		all &= rc->has[i];
+		any |= rc->has[i];
+		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
 	}
-	ra->live = sl->k > 0;
-	return sl;
+	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
+		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
+	*ic = (all & ic2) == ic2;
+	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
+}
+
+/* One thread: the next batch, read here (as the reading thread would read
+ * it into a slot: a plain batch used in the reader's buffers, another
+ * through slot 0); its record count, 0 at the end, or an error. */
+static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
+{
+	if (!ra->live)
+		return 0;
+	const struct reel_cols *rc = &ra->left;
+	long k = reel_read_cols(ra->r, &ra->left);
+	int ic = 0;
+	ra->live = k > 0;
+	if (k <= 0)
+		return k;
+	if (cols_plain(rc, &ic)) {
+		c->t = rc->queue_ns;
+		c->issue = ic ? rc->issue_ns : NULL;
+		c->complete = ic ? rc->complete_ns : NULL;
+		c->off = rc->offset;
+		c->len = rc->length;
+		c->op = rc->op;
+		c->dev = rc->dev;
+		return k;
+	}
+	struct ra_slot *sl = &ra->slot[0];
+	sl->k = 0;
+	sl->ic = 0;
+	if (slot_room(sl, (size_t)k))
+		return REEL_E_NOMEM;
+	slot_add(sl, rc);
+	c->t = sl->t;
+	c->issue = sl->ic ? sl->issue : NULL;
+	c->complete = sl->ic ? sl->complete : NULL;
+	c->off = sl->off;
+	c->len = sl->len;
+	c->op = sl->op;
+	c->dev = sl->dev;
+	return k;
 }
 
 /* The next slot of the reading thread; the previous one given back. */
@@ -281,7 +321,14 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 	struct fit_ra *ra = s->ra;
 	if (!ra)
 		return 0;
-	struct ra_slot *sl = ra->threaded ? src_wait(ra) : src_fill_here(ra);
+	if (!ra->threaded) {
+		long k = src_next_here(ra, c);
+		c->n = k > 0 ? (size_t)k : 0;
+		c->base = s->pos;
+		s->pos += k > 0 ? (uint64_t)k : 0;
+		return k;
+	}
+	struct ra_slot *sl = src_wait(ra);
 	long k = sl->k;
 	if (k <= 0)
 		return k;
