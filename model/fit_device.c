@@ -163,7 +163,8 @@ struct devs_fit {
 	size_t nd;
 	int naive;
 	const int8_t *slot; /* device id -> index */
-	struct bmap bm;	    /* blocks touched, of every device (the walk) */
+	struct bmap bm;	    /* blocks touched, of every device (the re-use pass) */
+	struct reuse_batch *rb;
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -197,6 +198,7 @@ void model_devs_free(struct devs_fit *df)
 	for (size_t k = 0; k < df->nd; k++)
 		dev_fit_free(&df->f[k]);
 	bmap_free(&df->bm);
+	free(df->rb);
 	free(df->sq);
 	free(df);
 }
@@ -396,21 +398,68 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 	return 0;
 }
 
-/* The blocks of one I/O of device slot DEV touched: 1 when one of them was
- * touched before (*dist: I/O of the device since the most recent touch),
- * 0 not, -1 none of them sampled; REEL_E_NOMEM.  At most its first
- * FIT_REUSE_SPAN blocks are looked at (16 MiB). */
-static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_t off, uint32_t len,
-		       int rd, uint64_t *dist)
+/* The sampled blocks of a batch of I/O, gathered (hashed, their slots
+ * prefetched) before the batch touches them: the block map's lookups are
+ * cache misses, and one at a time each waits for the one before. */
+#define RB_IO 32    /* I/O a batch */
+#define RB_CAP 8192 /* blocks a batch (>= FIT_REUSE_SPAN: one I/O fits) */
+struct reuse_batch {
+	uint64_t k[RB_CAP], h[RB_CAP];
+	uint32_t at[RB_IO + 1]; /* I/O j's blocks: [at[j], at[j + 1]) */
+};
+
+/* The blocks of an I/O that the walk looks at: at most its first
+ * FIT_REUSE_SPAN (16 MiB). */
+static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64_t *b1)
 {
-	uint64_t b0 = off >> BMAP_BLOCK_SHIFT, b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
-	if (b1 - b0 >= FIT_REUSE_SPAN)
-		b1 = b0 + FIT_REUSE_SPAN - 1;
+	*b0 = off >> BMAP_BLOCK_SHIFT;
+	*b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
+	if (*b1 - *b0 >= FIT_REUSE_SPAN)
+		*b1 = *b0 + FIT_REUSE_SPAN - 1;
+}
+
+/* Gather the sampled blocks of the I/O from A on (flushes and devices done
+ * have none) into RB: the end of the batch. */
+static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c,
+			   size_t a)
+{
+	uint32_t m = 0;
+	size_t j = 0;
+	rb->at[0] = 0;
+	for (; j < RB_IO && a + j < c->n; j++) {
+		size_t i = a + j;
+		if (c->op[i] != REEL_OP_FLUSH && !df->f[df->slot[c->dev[i]]].done) {
+			uint64_t b0, b1, dev = c->dev[i];
+			reuse_blocks(c->off[i], c->len[i], &b0, &b1);
+			if (m + (b1 - b0 + 1) > RB_CAP)
+				break;
+			for (uint64_t b = b0; b <= b1; b++) {
+				uint64_t k = (dev << 52) ^ b, h = mix64(k);
+				rb->k[m] = k;
+				rb->h[m] = h;
+				m += (uint32_t)bmap_sampled(&df->bm, h);
+			}
+		}
+		rb->at[j + 1] = m;
+	}
+	for (uint32_t x = 0; x < m; x++)
+		bmap_prefetch(&df->bm, rb->h[x]);
+	return a + j;
+}
+
+/* The blocks of one I/O (device F; its sampled blocks, gathered, in KB and
+ * HB) touched: 1 when one of them was touched before (*dist: I/O of the
+ * device since the most recent touch), 0 not, -1 none of them sampled;
+ * REEL_E_NOMEM.  A block gathered as sampled may not be any more (the map
+ * halved its rate since): bmap_touch_h looks again. */
+static int reuse_touch(struct bmap *bm, struct dev_fit *f, const uint64_t *kb, const uint64_t *hb,
+		       size_t nb, int rd, uint64_t *dist)
+{
 	uint64_t last = 0, i = f->di++;
 	int any = 0, reused = 0;
-	for (uint64_t b = b0; b <= b1; b++) {
+	for (size_t x = 0; x < nb; x++) {
 		uint64_t li = 0;
-		int w = 0, t = bmap_touch(bm, (dev << 52) ^ b, i, rd, &li, &w);
+		int w = 0, t = bmap_touch_h(bm, kb[x], hb[x], i, rd, &li, &w);
 		if (t == REEL_E_NOMEM)
 			return t;
 		any |= t >= 0;
@@ -617,7 +666,8 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
-	return df->sq && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
+	df->rb = malloc(sizeof(*df->rb));
+	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
 }
 
 /* The segment of D (knot k to k + 1) that size X falls in: a point mass
@@ -643,12 +693,14 @@ static uint32_t size_segment(const struct model_dist *d, double x)
  * ago; in a run, whether the run's start re-used and this one does.
  * 0 or REEL_E_NOMEM. */
 static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_cols *c, size_t i,
-		      int seq, int first)
+		      size_t j, int seq, int first)
 {
 	uint64_t dist = 0;
 	uint8_t op = c->op[i];
-	int reuse =
-	    reuse_touch(&df->bm, f, c->dev[i], c->off[i], c->len[i], op == REEL_OP_READ, &dist);
+	const struct reuse_batch *rb = df->rb;
+	uint32_t x = rb->at[j];
+	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x,
+				op == REEL_OP_READ, &dist);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;
 	if (first) {
@@ -670,7 +722,11 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
  * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t a = 0, e = 0, i = 0; i < c->n; i++) {
+		if (i == e) { /* the next batch's blocks */
+			a = i;
+			e = reuse_gather(df, df->rb, c, a);
+		}
 		uint8_t op = c->op[i];
 		int k = df->slot[c->dev[i]];
 		if (op == REEL_OP_FLUSH || df->f[k].done)
@@ -678,7 +734,7 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
 		df->sq_seen[k] = 1;
 		df->sq_end[k] = c->off[i] + c->len[i];
-		if (reuse_step(df, &df->f[k], c, i, seq, first))
+		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first))
 			return REEL_E_NOMEM;
 		size_t p = (size_t)df->wphase[c->win[i]];
 		const struct model_dist *d = &df->m->phases[p].size[op];
