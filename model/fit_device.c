@@ -425,6 +425,9 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 {
 	uint32_t m = 0;
 	size_t j = 0;
+	/* bmap_sampled as one comparison: the top `shift` bits of h are 0 */
+	int sh = df->bm.shift;
+	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
 	rb->at[0] = 0;
 	for (; j < RB_IO && a + j < c->n; j++) {
 		size_t i = a + j;
@@ -437,7 +440,7 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 				uint64_t k = (dev << 52) ^ b, h = mix64(k);
 				rb->k[m] = k;
 				rb->h[m] = h;
-				m += (uint32_t)bmap_sampled(&df->bm, h);
+				m += h <= lim;
 			}
 		}
 		rb->at[j + 1] = m;
