@@ -66,6 +66,18 @@ static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
 	return i;
 }
 
+/* Prefetch the slot of a key of hash H (a hint: touches nothing), so that a touch a
+ * few keys later finds it in cache; the table is far larger than the
+ * caches and the touches random.  Always inlined: a call to a function
+ * without effects (as gcc's IPA judges one that only prefetches) is
+ * dropped. */
+static inline __attribute__((always_inline)) void bmap_prefetch(const struct bmap *m, uint64_t h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+	__builtin_prefetch(&m->key[i]);
+	__builtin_prefetch(&m->val[i]);
+}
+
 /* Halve the sampling rate: keep the keys still sampled, re-inserted
  * (through a copy: moving keys in place would break probe chains). */
 static inline int bmap_halve(struct bmap *m)
@@ -92,13 +104,13 @@ static inline int bmap_halve(struct bmap *m)
 	return 0;
 }
 
-/* Touch key K at index I (RD: a read): 1 when it was there (*last: its
+/* Touch key K (H: mix64(K), computed once by a caller that prefetched
+ * its slot) at index I (RD: a read): 1 when it was there (*last: its
  * previous index, *written: written before), 0 when new, -1 not sampled;
  * REEL_E_NOMEM. */
-static inline int bmap_touch(struct bmap *m, uint64_t k, uint64_t i, int rd, uint64_t *last,
-			     int *written)
+static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t i, int rd,
+			       uint64_t *last, int *written)
 {
-	uint64_t h = mix64(k);
 	if (!bmap_sampled(m, h))
 		return -1;
 	size_t s = bmap_slot(m, k, h);
@@ -114,6 +126,12 @@ static inline int bmap_touch(struct bmap *m, uint64_t k, uint64_t i, int rd, uin
 	if (++m->n > m->exact && bmap_halve(m))
 		return REEL_E_NOMEM;
 	return 0;
+}
+
+static inline int bmap_touch(struct bmap *m, uint64_t k, uint64_t i, int rd, uint64_t *last,
+			     int *written)
+{
+	return bmap_touch_h(m, k, mix64(k), i, rd, last, written);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,19 +182,108 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 	return w;
 }
 
+/* The writing of the generated records on a thread of its own: the
+ * generator fills one batch while the writer packs the one before (the
+ * records in the same order: the same file). */
+#define GEN_BATCH 8192
+struct gen_pipe {
+	struct reel_writer *w;
+	struct reel_rec *buf[2];
+	size_t n[2];
+	int full[2], done, werr;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *gen_pipe_main(void *arg)
+{
+	struct gen_pipe *p = arg;
+	for (int k = 0;; k ^= 1) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->full[k] && !p->done)
+			pthread_cond_wait(&p->cv, &p->mu);
+		int have = p->full[k], werr = p->werr;
+		pthread_mutex_unlock(&p->mu);
+		if (!have)
+			return NULL;
+		for (size_t i = 0; i < p->n[k] && !werr; i++)
+			werr = reel_write(p->w, &p->buf[k][i]);
+		pthread_mutex_lock(&p->mu);
+		p->werr = werr;
+		p->full[k] = 0;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Generate into batches for the writer: the generator's last result (0 at
+ * the end, < 0 an error), or 1 when the writer failed (p->werr). */
+static int gen_pipe_run(struct gen_pipe *p, struct model_gen *g, uint64_t *n)
+{
+	int x = 1;
+	for (int k = 0; x == 1; k ^= 1) {
+		pthread_mutex_lock(&p->mu);
+		while (p->full[k] && !p->werr)
+			pthread_cond_wait(&p->cv, &p->mu);
+		int werr = p->werr;
+		pthread_mutex_unlock(&p->mu);
+		if (werr)
+			return 1;
+		size_t m = 0;
+		while (m < GEN_BATCH && (x = model_gen_next(g, &p->buf[k][m])) == 1)
+			m++;
+		*n += m;
+		pthread_mutex_lock(&p->mu);
+		p->n[k] = m;
+		p->full[k] = m > 0;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return x;
+}
+
+/* Every record of G into W on a second thread (or here without the
+ * memory for it): the generator's result, *werr the writer's. */
+static int gen_records(struct model_gen *g, struct reel_writer *w, uint64_t *n, int *werr)
+{
+	struct gen_pipe p = {.w = w};
+	pthread_t th;
+	int x;
+	p.buf[0] = malloc(2 * GEN_BATCH * sizeof(*p.buf[0]));
+	p.buf[1] = p.buf[0] + GEN_BATCH;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (!p.buf[0] || pthread_create(&th, NULL, gen_pipe_main, &p)) {
+		struct reel_rec r;
+		while ((x = model_gen_next(g, &r)) == 1 && !(*werr = reel_write(w, &r)))
+			++*n;
+	} else {
+		x = gen_pipe_run(&p, g, n);
+		pthread_mutex_lock(&p.mu);
+		p.done = 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+		pthread_join(th, NULL);
+		*werr = p.werr;
+		x = *werr ? 1 : x;
+	}
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	free(p.buf[0]);
+	return x;
+}
+
 /* Every generated record into W, which is closed and its file committed
  * (or destroyed and the temporary removed on a failure): 0 or 1 after
  * saying why. */
 static int gen_write(struct model_gen *g, struct reel_writer *w, struct reel_out *o, const char *in,
 		     const char *out)
 {
-	struct reel_rec r;
 	uint64_t n = 0;
 	int x, werr = 0;
 	char err[600];
 	int64_t t0 = reel_now_ns();
-	while ((x = model_gen_next(g, &r)) == 1 && !(werr = reel_write(w, &r)))
-		n++;
+	x = gen_records(g, w, &n, &werr);
 	if (werr)
 		fprintf(stderr, "ioreel model gen: %s: %s\n", out, reel_writer_errmsg(w));
 	else if (x < 0)

@@ -118,9 +118,70 @@ REEL_HEAP(ic_heap, struct ic_ev, IC_BEFORE)
 #define I64_BEFORE(a, b) (*(a) < *(b))
 REEL_HEAP(i64_heap, int64_t, I64_BEFORE)
 
+/* The completions of the issues counted, of which those up to an issue
+ * time come out (only their count matters): a sorted array while few are
+ * in flight (an insertion near its end, the earliest at its start: no
+ * branch to mispredict at every level of a heap), a heap beyond. */
+#define DONE_SORTED 128
+struct done_set {
+	int64_t *v; /* sorted: v[lo..hi) */
+	size_t lo, hi, cap;
+	int heaped; /* too many in flight once: the heap from then on */
+	struct i64_heap h;
+};
+
+static int done_add(struct done_set *s, int64_t c)
+{
+	if (s->heaped)
+		return i64_heap_push(&s->h, c);
+	if (s->hi - s->lo >= DONE_SORTED) {
+		for (size_t i = s->lo; i < s->hi; i++)
+			if (i64_heap_push(&s->h, s->v[i]))
+				return REEL_E_NOMEM;
+		s->heaped = 1;
+		return i64_heap_push(&s->h, c);
+	}
+	if (s->hi == s->cap) { /* to the front (or a larger array) */
+		if (s->lo) {
+			memmove(s->v, s->v + s->lo, (s->hi - s->lo) * sizeof(*s->v));
+			s->hi -= s->lo;
+			s->lo = 0;
+		} else {
+			int64_t *nv = realloc(s->v, 2 * DONE_SORTED * sizeof(*nv));
+			if (!nv)
+				return REEL_E_NOMEM;
+			s->v = nv;
+			s->cap = 2 * DONE_SORTED;
+		}
+	}
+	size_t j = s->hi++;
+	for (; j > s->lo && s->v[j - 1] > c; j--) /* an insertion sort's step */
+		s->v[j] = s->v[j - 1];
+	s->v[j] = c;
+	return 0;
+}
+
+/* Those up to X out: their count. */
+static uint64_t done_upto(struct done_set *s, int64_t x)
+{
+	uint64_t k = 0;
+	if (s->heaped) {
+		while (s->h.n && s->h.v[0] <= x) {
+			i64_heap_pop(&s->h);
+			k++;
+		}
+		return k;
+	}
+	while (s->lo < s->hi && s->v[s->lo] <= x) {
+		s->lo++;
+		k++;
+	}
+	return k;
+}
+
 struct inflight_fit {
 	struct ic_heap pend;  /* issued after the arrivals so far, or not yet counted */
-	struct i64_heap done; /* completions of the issues counted */
+	struct done_set done; /* completions of the issues counted */
 	struct samp lat, dep;
 	uint64_t issued, completed, seq;
 	double sum, mx;
@@ -146,14 +207,11 @@ static int inflight_drain(struct inflight_fit *f, int64_t limit)
 		uint64_t g = 0;
 		while (f->pend.n && f->pend.v[0].issue == x) { /* ties together */
 			struct ic_ev ev = ic_heap_pop(&f->pend);
-			if (i64_heap_push(&f->done, ev.complete))
+			if (done_add(&f->done, ev.complete))
 				return REEL_E_NOMEM;
 			g++;
 		}
-		while (f->done.n && f->done.v[0] <= x) {
-			i64_heap_pop(&f->done);
-			f->completed++;
-		}
+		f->completed += done_upto(&f->done, x);
 		for (uint64_t k = 0; k < g; k++) {
 			int64_t d = (int64_t)(++f->issued) - (int64_t)f->completed;
 			samp_add(&f->dep, d);
@@ -197,6 +255,7 @@ static int inflight_finish(struct inflight_fit *f, struct model *m)
 	}
 	free(f->pend.v);
 	free(f->done.v);
+	free(f->done.h.v);
 	free(f->lat.v);
 	free(f->dep.v);
 	return e;
@@ -357,6 +416,7 @@ struct fit_run {
 	struct model_bm bm[REEL_OP__COUNT + 1]; /* the whole trace's */
 	int sh[REEL_OP__COUNT];
 	struct model_pqrs pq;
+	struct fit_side *side; /* the devices' part of passes 3 and 4, or NULL */
 };
 
 /* One pass: each chunk with its records' windows to FN (0 or an error). */
@@ -377,34 +437,47 @@ static int fit_pass(struct fit_run *fr, pass_fn fn)
 	return e ? e : k < 0 ? (int)k : 0;
 }
 
-static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
+static int side_offsets(void *df, const struct fit_cols *c)
 {
-	window_sums(&fr->ws, fr->m, c);
-	model_devs_offsets(fr->df, c);
+	model_devs_offsets(df, c);
 	return 0;
 }
 
+static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
+{
+	fit_side_post(fr->side, side_offsets, fr->df, c);
+	window_sums(&fr->ws, fr->m, c);
+	return fit_side_wait(fr->side);
+}
+
+/* The devices' parts of passes 3 and 4 (their state is the devices' own):
+ * on the second thread while the rest of the pass runs. */
+static int side_walk(void *df, const struct fit_cols *c) { return model_devs_walk(df, c); }
+static int side_seq(void *df, const struct fit_cols *c) { return model_devs_seq(df, c); }
+
 static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {
+	int e = fit_side_post(fr->side, side_walk, fr->df, c);
 	if (!fr->m->naive)
 		model_phases_scan(fr->pf, c);
 	for (size_t i = 0; i < c->n; i++) {
 		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
 		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
 	}
-	int e = model_devs_walk(fr->df, c);
-	return e ? e : inflight_chunk(&fr->inf, c);
+	int ei = inflight_chunk(&fr->inf, c), es = fit_side_wait(fr->side);
+	return e ? e : es ? es : ei;
 }
 
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
+	fit_side_post(fr->side, side_seq, fr->df, c);
 	model_phases_chain(fr->pf, c);
-	model_devs_seq(fr->df, c);
-	return 0;
+	return fit_side_wait(fr->side);
 }
 
 static void fit_run_free(struct fit_run *fr)
 {
+	fit_side_stop(fr->side);
 	free(fr->sc.slot);
 	free(fr->ws.cnt);
 	free(fr->ws.rd);
@@ -416,6 +489,7 @@ static void fit_run_free(struct fit_run *fr)
 	model_devs_free(fr->df);
 	free(fr->inf.pend.v);
 	free(fr->inf.done.v);
+	free(fr->inf.done.h.v);
 	free(fr->inf.lat.v);
 	free(fr->inf.dep.v);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
@@ -551,6 +625,7 @@ static int fit_source(struct model *m, struct fit_src *src, const struct reel_de
 		hdev = h->devices;
 		nhdev = h->ndevices < 64 ? h->ndevices : 64;
 	}
+	fr.side = fit_side_start();
 	if (!(e = fit_frame(&fr, hdev, nhdev)) && !(e = fit_windows(&fr, maxp, &cap)))
 		e = fit_rest(&fr, cap);
 	if (e == REEL_E_NOMEM)

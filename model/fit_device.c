@@ -18,6 +18,7 @@
  * blocks (8 MiB of table), then sampled (SHARDS) */
 #define FIT_REUSE_EXACT (1u << 18)
 #define FIT_REUSE_SPAN 4096
+#define SEG_MEMO 256
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
@@ -135,6 +136,7 @@ struct dev_fit {
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	int run_reused;		      /* the current run started with a re-use */
+	int64_t rrun;		      /* the re-use pass's run so far */
 	uint64_t *tc;		      /* remote jumps: from x to region counts */
 	uint8_t *wb, *rb;	      /* blocks written, read */
 	int sh;			      /* block = offset >> sh */
@@ -169,7 +171,8 @@ struct devs_fit {
 	size_t nd;
 	int naive;
 	const int8_t *slot; /* device id -> index */
-	struct bmap bm;	    /* blocks touched, of every device (the walk) */
+	struct bmap bm;	    /* blocks touched, of every device (the re-use pass) */
+	struct reuse_batch *rb;
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -177,6 +180,10 @@ struct devs_fit {
 	uint64_t (*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2];
 	uint64_t sq_end[MODEL_MAX_DEVS];
 	uint8_t sq_seen[MODEL_MAX_DEVS];
+	/* the segments of sizes seen (a few sizes recur): phase, op and size
+	 * as a key (+ 1, 0 empty) in a direct-mapped table */
+	uint64_t sq_key[SEG_MEMO];
+	uint32_t sq_seg[SEG_MEMO];
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -199,6 +206,7 @@ void model_devs_free(struct devs_fit *df)
 	for (size_t k = 0; k < df->nd; k++)
 		dev_fit_free(&df->f[k]);
 	bmap_free(&df->bm);
+	free(df->rb);
 	free(df->sq);
 	free(df);
 }
@@ -380,8 +388,6 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 {
-	if (!df->naive && bmap_init(&df->bm, FIT_REUSE_EXACT))
-		return REEL_E_NOMEM;
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done || df->naive)
@@ -400,21 +406,71 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 	return 0;
 }
 
-/* The blocks of one I/O of device slot DEV touched: 1 when one of them was
- * touched before (*dist: I/O of the device since the most recent touch),
- * 0 not, -1 none of them sampled; REEL_E_NOMEM.  At most its first
- * FIT_REUSE_SPAN blocks are looked at (16 MiB). */
-static int reuse_touch(struct bmap *bm, struct dev_fit *f, uint64_t dev, uint64_t off, uint32_t len,
-		       int rd, uint64_t *dist)
+/* The sampled blocks of a batch of I/O, gathered (hashed, their slots
+ * prefetched) before the batch touches them: the block map's lookups are
+ * cache misses, and one at a time each waits for the one before. */
+#define RB_IO 32    /* I/O a batch */
+#define RB_CAP 8192 /* blocks a batch (>= FIT_REUSE_SPAN: one I/O fits) */
+struct reuse_batch {
+	uint64_t k[RB_CAP], h[RB_CAP];
+	uint32_t at[RB_IO + 1]; /* I/O j's blocks: [at[j], at[j + 1]) */
+};
+
+/* The blocks of an I/O that the walk looks at: at most its first
+ * FIT_REUSE_SPAN (16 MiB). */
+static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64_t *b1)
 {
-	uint64_t b0 = off >> BMAP_BLOCK_SHIFT, b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
-	if (b1 - b0 >= FIT_REUSE_SPAN)
-		b1 = b0 + FIT_REUSE_SPAN - 1;
+	*b0 = off >> BMAP_BLOCK_SHIFT;
+	*b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
+	if (*b1 - *b0 >= FIT_REUSE_SPAN)
+		*b1 = *b0 + FIT_REUSE_SPAN - 1;
+}
+
+/* Gather the sampled blocks of the I/O from A on (flushes and devices done
+ * have none) into RB: the end of the batch. */
+static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c,
+			   size_t a)
+{
+	uint32_t m = 0;
+	size_t j = 0;
+	/* bmap_sampled as one comparison: the top `shift` bits of h are 0 */
+	int sh = df->bm.shift;
+	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
+	rb->at[0] = 0;
+	for (; j < RB_IO && a + j < c->n; j++) {
+		size_t i = a + j;
+		if (c->op[i] != REEL_OP_FLUSH && !df->f[df->slot[c->dev[i]]].done) {
+			uint64_t b0, b1, dev = c->dev[i];
+			reuse_blocks(c->off[i], c->len[i], &b0, &b1);
+			if (m + (b1 - b0 + 1) > RB_CAP)
+				break;
+			for (uint64_t b = b0; b <= b1; b++) {
+				uint64_t k = (dev << 52) ^ b, h = mix64(k);
+				rb->k[m] = k;
+				rb->h[m] = h;
+				m += h <= lim;
+			}
+		}
+		rb->at[j + 1] = m;
+	}
+	for (uint32_t x = 0; x < m; x++)
+		bmap_prefetch(&df->bm, rb->h[x]);
+	return a + j;
+}
+
+/* The blocks of one I/O (device F; its sampled blocks, gathered, in KB and
+ * HB) touched: 1 when one of them was touched before (*dist: I/O of the
+ * device since the most recent touch), 0 not, -1 none of them sampled;
+ * REEL_E_NOMEM.  A block gathered as sampled may not be any more (the map
+ * halved its rate since): bmap_touch_h looks again. */
+static int reuse_touch(struct bmap *bm, struct dev_fit *f, const uint64_t *kb, const uint64_t *hb,
+		       size_t nb, int rd, uint64_t *dist)
+{
 	uint64_t last = 0, i = f->di++;
 	int any = 0, reused = 0;
-	for (uint64_t b = b0; b <= b1; b++) {
+	for (size_t x = 0; x < nb; x++) {
 		uint64_t li = 0;
-		int w = 0, t = bmap_touch(bm, (dev << 52) ^ b, i, rd, &li, &w);
+		int w = 0, t = bmap_touch_h(bm, kb[x], hb[x], i, rd, &li, &w);
 		if (t == REEL_E_NOMEM)
 			return t;
 		any |= t >= 0;
@@ -453,6 +509,12 @@ static inline void run_end(struct dev_fit *f, int64_t n)
 	samp_add(&f->runs, n);
 	f->run_sum[f->run_reg] += (uint64_t)n;
 	f->run_cnt[f->run_reg]++;
+}
+
+/* A run of N I/O ends (the re-use pass): the I/O of runs starting with a
+ * re-use. */
+static inline void reuse_run_end(struct dev_fit *f, int64_t n)
+{
 	f->rrun_sum += f->run_reused ? (uint64_t)n : 0;
 	f->rrun_cnt += (uint64_t)f->run_reused;
 }
@@ -476,10 +538,8 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 
 /* One I/O of the walk, in time order: its jump, the run it ends or
  * extends, its region (weights) and a remote jump counted in a from x to
- * matrix; read/write overlap; the re-use of run starts (REUSE, DIST as
- * reuse_touch found them). */
-static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, int reuse,
-			       uint64_t dist)
+ * matrix; read/write overlap. */
+static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len)
 {
 	struct model_devspace *d = f->d;
 	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
@@ -492,8 +552,6 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
-			f->rcont += f->run_reused && reuse >= 0;
-			f->rcont_reused += f->run_reused && reuse > 0;
 		} else {
 			run_end(f, f->run);
 			f->run = 1;
@@ -501,7 +559,6 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			f->run_off = off;
 			f->run_at = f->wi;
 			f->run_bytes = 0;
-			reuse_start(f, reuse, dist, op, len);
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
@@ -535,12 +592,7 @@ int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->rb, &f->ra, &f->wa);
 			continue;
 		}
-		uint64_t dist = 0;
-		int reuse = reuse_touch(&df->bm, f, c->dev[i], c->off[i], c->len[i],
-					c->op[i] == REEL_OP_READ, &dist);
-		if (reuse == REEL_E_NOMEM)
-			return reuse;
-		device_step(f, c->op[i], c->off[i], c->len[i], reuse, dist);
+		device_step(f, c->op[i], c->off[i], c->len[i]);
 	}
 	return 0;
 }
@@ -629,6 +681,12 @@ static void device_fill(struct dev_fit *f)
 		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+}
+
+/* The re-use of run starts, from the re-use pass. */
+static void device_reuse_fill(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
@@ -671,8 +729,10 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	df->m = m;
 	df->wphase = wphase;
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
+	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
-	return df->sq ? 0 : REEL_E_NOMEM;
+	df->rb = malloc(sizeof(*df->rb));
+	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
 }
 
 /* The segment of D (knot k to k + 1) that size X falls in: a point mass
@@ -692,30 +752,83 @@ static uint32_t size_segment(const struct model_dist *d, double x)
 	return lo < d->nk - 1 ? lo : d->nk - 2;
 }
 
-/* One pass in time order: each I/O's phase, op, size segment, and whether
- * it starts where its device's previous one ended (compare's definition). */
-void model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
+/* The re-use of I/O K of the pass (device F, SEQ: it continues the run of
+ * the device's I/O before, FIRST: the device's first): the blocks it
+ * touches; at a run start, whether one was touched before and how long
+ * ago; in a run, whether the run's start re-used and this one does.
+ * 0 or REEL_E_NOMEM. */
+static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_cols *c, size_t i,
+		      size_t j, int seq, int first)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	uint64_t dist = 0;
+	uint8_t op = c->op[i];
+	const struct reuse_batch *rb = df->rb;
+	uint32_t x = rb->at[j];
+	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x,
+				op == REEL_OP_READ, &dist);
+	if (reuse == REEL_E_NOMEM)
+		return reuse;
+	if (first) {
+		f->rrun = 1;
+	} else if (seq) {
+		f->rrun++;
+		f->rcont += f->run_reused && reuse >= 0;
+		f->rcont_reused += f->run_reused && reuse > 0;
+	} else {
+		reuse_run_end(f, f->rrun);
+		f->rrun = 1;
+		reuse_start(f, reuse, dist, op, c->len[i]);
+	}
+	return 0;
+}
+
+/* One pass in time order: each I/O's phase, op, size segment, and whether
+ * it starts where its device's previous one ended (compare's definition);
+ * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
+int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
+{
+	for (size_t a = 0, e = 0, i = 0; i < c->n; i++) {
+		if (i == e) { /* the next batch's blocks */
+			a = i;
+			e = reuse_gather(df, df->rb, c, a);
+		}
 		uint8_t op = c->op[i];
 		int k = df->slot[c->dev[i]];
 		if (op == REEL_OP_FLUSH || df->f[k].done)
 			continue;
-		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k];
+		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
 		df->sq_seen[k] = 1;
 		df->sq_end[k] = c->off[i] + c->len[i];
+		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first))
+			return REEL_E_NOMEM;
 		size_t p = (size_t)df->wphase[c->win[i]];
 		const struct model_dist *d = &df->m->phases[p].size[op];
 		if (d->nk < 2)
 			continue;
-		uint64_t *n = df->sq[p][op][size_segment(d, (double)c->len[i])];
+		/* a pure function of the phase's size CDF and the size: memoised */
+		uint64_t key = ((uint64_t)p << 40 | (uint64_t)op << 32 | c->len[i]) + 1;
+		size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & (SEG_MEMO - 1);
+		if (df->sq_key[h] != key) {
+			df->sq_key[h] = key;
+			df->sq_seg[h] = size_segment(d, (double)c->len[i]);
+		}
+		uint64_t *n = df->sq[p][op][df->sq_seg[h]];
 		n[0]++;
 		n[1] += (uint64_t)seq;
 	}
+	return 0;
 }
 
 void model_devs_seq_finish(struct devs_fit *df, struct model *m)
 {
+	for (size_t i = 0; i < df->nd; i++) {
+		struct dev_fit *f = &df->f[i];
+		if (f->done)
+			continue;
+		if (df->sq_seen[i]) /* the last run */
+			reuse_run_end(f, f->rrun);
+		device_reuse_fill(f);
+	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];
 		ph->seq_fitted = 1;

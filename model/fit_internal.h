@@ -96,6 +96,24 @@ long fit_src_next(struct fit_src *s, struct fit_cols *c);
 int fit_src_rewind(struct fit_src *s);
 void fit_src_close(struct fit_src *s);
 
+/* A core to spare (load average below the cores less one), or as
+ * IOREEL_FIT_READAHEAD says (1 or 0): then the fit reads ahead and runs
+ * the independent parts of a pass on two threads. */
+int fit_spare_core(void);
+/* A part of a pass on a second thread, one chunk at a time: post it, do
+ * the rest of the pass, wait for it before the next chunk.  Without a
+ * spare core fit_side_start gives NULL, and fit_side_post runs FN here
+ * (its result, else 0; fit_side_wait gives the job's result, else 0). */
+typedef int (*fit_side_fn)(void *arg, const struct fit_cols *c);
+struct fit_side;
+struct fit_side *fit_side_start(void);
+int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c);
+int fit_side_wait(struct fit_side *s);
+void fit_side_stop(struct fit_side *s); /* NULL: nothing */
+/* FN(ARG, i) for i in [0, N), on two threads when a core is to spare: the
+ * calls must be independent (each writes its own result). */
+void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
+
 /* the device's non-flush I/O: their count, highest end and the OR of their
  * offsets and lengths (for the alignment), from the first pass */
 struct dev_pre {
@@ -170,9 +188,11 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_finish(struct devs_fit *df);
 /* Pass 4, after the phases' sizes: the share of each size segment that
- * continues a run (WPHASE: each window's phase), per phase and op. */
+ * continues a run (WPHASE: each window's phase), per phase and op; the
+ * re-use of run starts (the block map: here, not in pass 3, whose devices'
+ * part is the longer on the second thread; the sample sizes of pass 3). */
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
-void model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
+int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
 void model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 

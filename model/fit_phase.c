@@ -633,6 +633,23 @@ static double idc_miss(const struct model *m, size_t nwin, int seeds, const doub
 	return e;
 }
 
+/* The misses of the chain's order (0) and of each cascade (1 + i), each on
+ * a copy of the model with its own split: independent, on two threads. */
+#define NTRY (sizeof(cascade_try) / sizeof(cascade_try[0]))
+struct idc_try {
+	const struct model *m;
+	size_t nwin;
+	int seeds;
+	double want[MODEL_IDC_SCALES], miss[NTRY + 1];
+};
+static void idc_try_one(void *arg, size_t i)
+{
+	struct idc_try *t = arg;
+	struct model mc = *t->m; /* the arrays shared, read only */
+	mc.gap_cascade = i ? cascade_try[i - 1] : 0;
+	t->miss[i] = idc_miss(&mc, t->nwin, t->seeds, t->want);
+}
+
 static void calibrate_order(struct phases_fit *pf)
 {
 	struct model *m = pf->m;
@@ -648,16 +665,16 @@ static void calibrate_order(struct phases_fit *pf)
 		pf->is2[s] += pf->icn[s] * pf->icn[s];
 		want[s] = nb >= 8 ? (pf->is2[s] / nb - mean * mean) / mean : -1;
 	}
-	int seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1; /* a long stretch: less noise */
-	double chain = idc_miss(m, pf->idc_win, seeds, want), best = chain, bb = 0;
-	for (size_t i = 0; i < sizeof(cascade_try) / sizeof(cascade_try[0]); i++) {
-		m->gap_cascade = cascade_try[i];
-		double e = idc_miss(m, pf->idc_win, seeds, want);
-		if (e < best) {
-			best = e;
+	struct idc_try t = {
+	    .m = m, .nwin = pf->idc_win, .seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1};
+	memcpy(t.want, want, sizeof(want)); /* a long stretch: one seed, less noise */
+	fit_par_for(NTRY + 1, idc_try_one, &t);
+	double chain = t.miss[0], best = chain, bb = 0;
+	for (size_t i = 0; i < NTRY; i++)
+		if (t.miss[i + 1] < best) {
+			best = t.miss[i + 1];
 			bb = cascade_try[i];
 		}
-	}
 	m->gap_cascade = best < FIT_IDC_GAIN * chain ? bb : 0;
 }
 

@@ -193,8 +193,9 @@ static void ra_stop(struct fit_ra *ra)
 	ra->running = 0;
 }
 
-/* Whether to read ahead: a core to spare, or IOREEL_FIT_READAHEAD. */
-static int ra_wanted(void)
+/* Whether to read ahead (and to run a pass's parts on a second thread):
+ * a core to spare, or IOREEL_FIT_READAHEAD. */
+int fit_spare_core(void)
 {
 	const char *v = getenv("IOREEL_FIT_READAHEAD");
 	if (v && *v)
@@ -212,8 +213,8 @@ static int ra_start(struct fit_src *s)
 		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
 			return REEL_E_NOMEM;
 		ra->r = s->r;
-		ra->threaded = ra_wanted();
-		ra->cap = ra->threaded ? RA_CAP : 1; /* one thread: a batch at a time */
+		ra->threaded = fit_spare_core();
+		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
 	}
@@ -233,20 +234,60 @@ static int ra_start(struct fit_src *s)
 	return 0;
 }
 
-/* One thread: the next batch into slot 0, as the reading thread would. */
-static struct ra_slot *src_fill_here(struct fit_ra *ra)
+/* Whether batch RC is as fit_cols holds it: every record with its arrival
+ * (queue time) and device, a known op, issue and completion times in all
+ * or none (*ic: in all).  Then one thread uses it where it lies. */
+static int cols_plain(const struct reel_cols *rc, int *ic)
 {
-	struct ra_slot *sl = &ra->slot[0];
-	if (!ra->live) {
-		sl->k = 0;
-	} else if (ra->nleft < 0) {
-		sl->k = ra->nleft;
-		ra->nleft = 0;
-	} else {
-		slot_fill(ra, sl);
+	unsigned all = 0xffff, any = 0, opmax = 0;
+	for (size_t i = 0; i < rc->n; i++) {
+		all &= rc->has[i];
+		any |= rc->has[i];
+		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
 	}
-	ra->live = sl->k > 0;
-	return sl;
+	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
+		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
+	*ic = (all & ic2) == ic2;
+	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
+}
+
+/* One thread: the next batch, read here (as the reading thread would read
+ * it into a slot: a plain batch used in the reader's buffers, another
+ * through slot 0); its record count, 0 at the end, or an error. */
+static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
+{
+	if (!ra->live)
+		return 0;
+	const struct reel_cols *rc = &ra->left;
+	long k = reel_read_cols(ra->r, &ra->left);
+	int ic = 0;
+	ra->live = k > 0;
+	if (k <= 0)
+		return k;
+	if (cols_plain(rc, &ic)) {
+		c->t = rc->queue_ns;
+		c->issue = ic ? rc->issue_ns : NULL;
+		c->complete = ic ? rc->complete_ns : NULL;
+		c->off = rc->offset;
+		c->len = rc->length;
+		c->op = rc->op;
+		c->dev = rc->dev;
+		return k;
+	}
+	struct ra_slot *sl = &ra->slot[0];
+	sl->k = 0;
+	sl->ic = 0;
+	if (slot_room(sl, (size_t)k))
+		return REEL_E_NOMEM;
+	slot_add(sl, rc);
+	c->t = sl->t;
+	c->issue = sl->ic ? sl->issue : NULL;
+	c->complete = sl->ic ? sl->complete : NULL;
+	c->off = sl->off;
+	c->len = sl->len;
+	c->op = sl->op;
+	c->dev = sl->dev;
+	return k;
 }
 
 /* The next slot of the reading thread; the previous one given back. */
@@ -280,7 +321,14 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 	struct fit_ra *ra = s->ra;
 	if (!ra)
 		return 0;
-	struct ra_slot *sl = ra->threaded ? src_wait(ra) : src_fill_here(ra);
+	if (!ra->threaded) {
+		long k = src_next_here(ra, c);
+		c->n = k > 0 ? (size_t)k : 0;
+		c->base = s->pos;
+		s->pos += k > 0 ? (uint64_t)k : 0;
+		return k;
+	}
+	struct ra_slot *sl = src_wait(ra);
 	long k = sl->k;
 	if (k <= 0)
 		return k;
@@ -328,6 +376,133 @@ void fit_src_close(struct fit_src *s)
 	pthread_cond_destroy(&ra->cv);
 	free(ra);
 	s->ra = NULL;
+}
+
+/* ---- a second thread for a part of a pass ------------------------------------ */
+/* One job at a time: posted with a chunk, waited for before the chunk goes
+ * back to the reader.  The job's state is its own (no other part of the
+ * pass touches it), so the model is the same on one thread or two. */
+struct fit_side {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	fit_side_fn fn;
+	void *arg;
+	const struct fit_cols *c;
+	int busy, stop, err;
+};
+
+static void *side_main(void *arg)
+{
+	struct fit_side *s = arg;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->busy && !s->stop)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (!s->busy)
+			break;
+		pthread_mutex_unlock(&s->mu);
+		int e = s->fn(s->arg, s->c);
+		pthread_mutex_lock(&s->mu);
+		s->err = e;
+		s->busy = 0;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+struct fit_side *fit_side_start(void)
+{
+	if (!fit_spare_core())
+		return NULL;
+	struct fit_side *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	if (pthread_create(&s->th, NULL, side_main, s)) {
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->cv);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c)
+{
+	if (!s)
+		return fn(arg, c);
+	pthread_mutex_lock(&s->mu);
+	s->fn = fn;
+	s->arg = arg;
+	s->c = c;
+	s->busy = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+int fit_side_wait(struct fit_side *s)
+{
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->mu);
+	while (s->busy)
+		pthread_cond_wait(&s->cv, &s->mu);
+	int e = s->err;
+	s->err = 0;
+	pthread_mutex_unlock(&s->mu);
+	return e;
+}
+
+void fit_side_stop(struct fit_side *s)
+{
+	if (!s)
+		return;
+	fit_side_wait(s);
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->th, NULL);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+/* ---- independent jobs on two threads ----------------------------------------- */
+struct par_run {
+	void (*fn)(void *arg, size_t i);
+	void *arg;
+	size_t n, next;
+	pthread_mutex_t mu;
+};
+
+static void *par_main(void *arg)
+{
+	struct par_run *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		size_t i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->n)
+			return NULL;
+		p->fn(p->arg, i);
+	}
+}
+
+void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg)
+{
+	struct par_run p = {.fn = fn, .arg = arg, .n = n};
+	pthread_t th;
+	pthread_mutex_init(&p.mu, NULL);
+	int two = n > 1 && fit_spare_core() && !pthread_create(&th, NULL, par_main, &p);
+	par_main(&p);
+	if (two)
+		pthread_join(th, NULL);
+	pthread_mutex_destroy(&p.mu);
 }
 
 /* ---- the first pass ------------------------------------------------------- */
