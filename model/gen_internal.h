@@ -37,6 +37,8 @@ struct strat {
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
 #define GEN_OVER_TOL 0.25	       /* a region over its share by more: over-visited */
 #define GEN_OVER_TRIES 4	       /* remote jumps redrawn while they go to one */
+#define GEN_POOL 32		       /* sizes drawn and set aside per stream (kept runs') */
+#define GEN_PICK_DRAWS 2	       /* sizes a kept run's I/O draws into the pool */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -63,6 +65,8 @@ struct devstate {
 	uint64_t lcycle;		   /* the model's duration repeated: which time */
 	int pinned;			   /* the run is a long run of the model, where it was */
 	uint64_t pin_end;		   /* and where it ends (its bytes in the trace) */
+	uint64_t pin_left;		   /* its bytes still to come (as in the trace) */
+	int pin_op;			   /* the op it started with: its I/O sized from the pool */
 	uint64_t extent;
 };
 
@@ -91,6 +95,11 @@ struct model_gen {
 	int *gap_class;
 	int *last_op;
 	struct strat *s_size; /* per phase, op and kind (run start, run continued) */
+	/* per stream of s_size, sizes drawn that a kept run's I/O left (up to
+	 * GEN_POOL): the stream's other I/O take them first (size_pick) */
+	double *pool;
+	uint8_t *npool;
+	double *pool_want; /* the size the last kept run's I/O wanted (0: none) */
 	/* sizes given the kind of I/O: per phase and op, [0] a run start, [1]
 	 * a run's next I/O (no knots: the op's sizes alone) */
 	struct model_dist (*csize)[REEL_OP__COUNT][2];

@@ -8,7 +8,11 @@
  * Generated (seeds 1-3), the device's offsets are within target (KS <=
  * 0.1) and each band holds its run; with the long runs taken out of the
  * model, the runs land where the chain and the offsets CDF put them, and
- * the offsets are further from the trace's on every seed.
+ * the offsets are further from the trace's on every seed.  A kept run of 4
+ * KiB reads while another device reads runs of 4 KiB ending in 1 MiB (a
+ * quarter of the runs' next I/O 1 MiB): the kept run's I/O take the sizes
+ * near its own, most of them in its band; drawn as the op's, a quarter
+ * would be 1 MiB and the run would run far past its band.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +122,63 @@ static void round_trip(const struct model *m)
 	free(text);
 }
 
+/* Device 0: a run of RUN reads of 4 KiB at band[1] among reads at random;
+ * device 1 at the same time: runs of three reads of 4 KiB then one of 1
+ * MiB (a quarter of the runs' next I/O 1 MiB). */
+static void make_sizes(struct model_trace *tr)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->ndev = 2;
+	for (int d = 0; d < 2; d++) {
+		tr->devs[d].id = (uint16_t)d;
+		snprintf(tr->devs[d].name, sizeof(tr->devs[d].name), "dev%d", d);
+		tr->devs[d].capacity = 1ull << 30;
+	}
+	uint64_t base = 0;
+	for (int i = 0; i < 4000; i++) {
+		struct reel_rec r = {0};
+		int k = i / 2, run = i % 2 == 0 && k >= 500 && k < 500 + RUN;
+		r.queue_ns = (int64_t)i * 1000000;
+		r.op = REEL_OP_READ;
+		r.dev = (uint16_t)(i % 2);
+		r.length = i % 2 && k % 4 == 3 ? 1u << 20 : 4096;
+		if (i % 2 && k % 4 == 0)
+			base = (uint64_t)(unit_urand(&rs) * (double)(1ull << 17)) * 4096;
+		r.offset = run	   ? band[1] + (uint64_t)(k - 500) * 4096
+			   : i % 2 ? base + (uint64_t)(k % 4) * 4096
+				   : (uint64_t)(unit_urand(&rs) * (double)(1ull << 18)) * 4096;
+		r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+		CHECK(model_trace_push(tr, &r) == 0);
+	}
+	CHECK(model_trace_sort(tr) == 0);
+}
+
+static void run_sizes(void)
+{
+	char err[512];
+	struct model_trace a, b;
+	make_sizes(&a);
+	struct model m;
+	struct model_fit_opts fo = {0, 0};
+	CHECK(model_fit(&m, &a, &fo, err, sizeof(err)) == 0);
+	CHECK_EQ(m.devs[0].nlong, 1);
+	CHECK_EQ(m.devs[0].longrun[0].off, band[1]);
+	CHECK_EQ(m.devs[0].longrun[0].bytes, RUN * 4096);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		gen_trace(&m, seed, &b);
+		size_t n = 0;
+		for (size_t i = 0; i < b.n; i++)
+			n +=
+			    b.dev[i] == 0 && b.off[i] >= band[1] && b.off[i] < band[1] + RUN * 4096;
+		printf("sizes, seed %llu: %zu I/O of device 0 in the kept run's band\n",
+		       (unsigned long long)seed, n);
+		CHECK(n >= RUN * 8 / 10);
+		model_trace_free(&b);
+	}
+	model_trace_free(&a);
+	model_free(&m);
+}
+
 int main(void)
 {
 	char err[512];
@@ -158,5 +219,6 @@ int main(void)
 	}
 	model_trace_free(&a);
 	model_free(&m);
+	run_sizes();
 	return 0;
 }
