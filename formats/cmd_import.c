@@ -29,7 +29,9 @@ static void list_formats(void)
 		printf("%-10s %s\n", (*p)->name, (*p)->describe);
 }
 
-/* ---- progress: a thread that reports bytes read every 2 s ---- */
+/* ---- progress: a thread that reports bytes read ----
+ * On a terminal one line rewritten every 2 s; otherwise (a log, a pipe) a
+ * whole line every 5 s, never a carriage return glued into the log. */
 struct progress {
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -43,24 +45,26 @@ struct progress {
 static void *progress_main(void *arg)
 {
 	struct progress *p = arg;
+	int tty = isatty(2);
+	const char *pre = tty ? "\r" : "", *post = tty ? "   " : "\n";
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 2;
+		ts.tv_sec += tty ? 2 : 5;
 		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 		if (p->stop)
 			break;
 		uint64_t b = __atomic_load_n(&p->st->bytes_in, __ATOMIC_RELAXED);
 		double secs = (double)(reel_now_ns() - p->start) / 1e9;
 		if (p->total)
-			fprintf(stderr, "\rioreel import: %.0f of %.0f MB (%.0f%%), %.1f MB/s   ",
-				b / 1e6, p->total / 1e6, 100.0 * (double)b / (double)p->total,
-				b / 1e6 / secs);
+			fprintf(stderr, "%sioreel import: %.0f of %.0f MB (%.0f%%), %.1f MB/s%s",
+				pre, b / 1e6, p->total / 1e6, 100.0 * (double)b / (double)p->total,
+				b / 1e6 / secs, post);
 		else
-			fprintf(stderr, "\rioreel import: %.0f MB, %.1f MB/s   ", b / 1e6,
-				b / 1e6 / secs);
-		p->printed = 1;
+			fprintf(stderr, "%sioreel import: %.0f MB, %.1f MB/s%s", pre, b / 1e6,
+				b / 1e6 / secs, post);
+		p->printed = tty;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
