@@ -527,10 +527,9 @@ static const struct reel_cmd_doc doc = {
 	     "(report.html, report.md, plots and the results) is kept.  The scratch files are\n"
 	     "removed.",
     .footer = "The bundled trace (demo.reel, else boot.reel: a cold boot captured under\n"
-	      "QEMU, else git.reel, else the first .reel) is looked\n"
-	      "up in $IOREEL_TRACES, next to the binary\n"
-	      "(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
-	      "/usr/share/ioreel/traces.\n",
+	      "QEMU, else git.reel, else the first .reel) is looked up in $IOREEL_TRACES,\n"
+	      "next to the binary (../traces, ../share/ioreel/traces),\n"
+	      "/usr/local/share/ioreel/traces and /usr/share/ioreel/traces.\n",
 };
 
 int cmd_demo(int argc, char **argv)
