@@ -503,9 +503,9 @@ static int demo_report(const struct demo *d)
 		fprintf(stderr, "ioreel demo: %s\n", err);
 		return rc;
 	}
-	printf("\nNote: the targets are files on the file system of %s, so differences "
-	       "between data modes\nshow the file system and caches, not a compressing "
-	       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
+	printf("\nNote: the targets are files on the file system of %s,\nso differences "
+	       "between data modes show the file system and caches, not a\ncompressing "
+	       "drive; replay onto a drive (ioreel replay --target /dev/...)\nto see "
 	       "its own.\n",
 	       d->tmp);
 	printf("\nreport: %s/report.html (report.md, plots and the %d results in %s)\n", d->outdir,
