@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,25 +73,6 @@ static void *progress_main(void *arg)
  * --overwrite (its header's source is imported:FMT). */
 static int import_is_ours(const char *path) { return reel_out_reel_source(path, "imported"); }
 
-/* SIGINT, SIGTERM: nothing under the final name, then die of the signal. */
-static void on_signal(int sig)
-{
-	reel_out_signal_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* The output: a temporary beside OUT (or stdout), the writer on its fd. */
 static int open_output(const struct import_opts *o, const struct reel_importer *imp, char **in,
 		       size_t nin, struct reel_out *out, struct reel_writer **w)
@@ -141,7 +121,7 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 	}
 	struct reel_writer *w = NULL;
 	struct reel_out out;
-	catch_signals();
+	reel_out_catch_signals(); /* nothing under the final name */
 	if (open_output(o, imp, in, nin, &out, &w))
 		return 1;
 	int rc;

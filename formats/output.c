@@ -51,6 +51,26 @@ void reel_out_signal_cleanup(void)
 	}
 }
 
+static void out_on_signal(int sig)
+{
+	reel_out_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void reel_out_catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = out_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		/* one the caller ignores (nohup, a background job) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 static const char *type_name(mode_t m)
 {
 	if (S_ISBLK(m))
