@@ -192,10 +192,14 @@ int reel_out_open(struct reel_out *o, int dirfd, const char *path, unsigned flag
 	int rc = check_existing(o, flags, ours, inputs, ninputs, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = make_tmp(o, err, errlen);
-	if (rc < 0)
-		return rc;
+	/* known to the signal cleanup before the temporary exists: a signal
+	 * just after its creation removes it too (the name is this pid's) */
 	live_add(o);
+	rc = make_tmp(o, err, errlen);
+	if (rc < 0) {
+		live_del(o);
+		return rc;
+	}
 	if (!(flags & REEL_OUT_FD_ONLY)) {
 		o->f = fdopen(o->fd, "w");
 		if (!o->f) {
