@@ -66,8 +66,10 @@ void reel_out_catch_signals(void)
 	sa.sa_handler = out_on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		/* one the caller ignores (nohup, a background job) stays ignored */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		/* a SIGHUP the caller ignores (nohup) stays ignored; SIGINT is
+		 * caught even in a background job, whose shell ignores it */
+		if (sigs[i] != SIGHUP ||
+		    (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN))
 			sigaction(sigs[i], &sa, NULL);
 }
 
