@@ -1,6 +1,7 @@
 /*
  * ioreel.c - the dispatcher: a table of subcommands, nothing else.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static const struct command {
     {"capture", cmd_capture, "-o OUT.reel [-d DEV]... [--duration S] [--drop-caches] [-- CMD ...]"},
     {"import", cmd_import, "[--from FMT] IN... -o OUT.reel"},
     {"export", cmd_export, "--to fio|csv|blkparse IN.reel -o OUT"},
-    {"info", cmd_info, "[--json] [--salvage] FILE.reel"},
+    {"info", cmd_info, "[--json] [--salvage] [--strict] FILE.reel"},
     {"dump", cmd_dump, "[--salvage] FILE.reel"},
     {"replay", cmd_replay, "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [--json FILE] ..."},
     {"model", cmd_model, "fit|gen|compare ..."},
@@ -45,7 +46,21 @@ static void usage(FILE *f)
 	fprintf(f, "\n'ioreel COMMAND --help' describes a command; 'man ioreel' all of them.\n");
 }
 
-int main(int argc, char **argv)
+/* Output that standard output could not take (a full disk, a closed pipe)
+ * must not pass for a whole one: it fails the command, as in git and the
+ * coreutils.  A closed pipe is the reader's choice: no message then. */
+static int finish(const char *cmd, int rc)
+{
+	int e = fflush(stdout) ? errno : 0;
+	if (!e && !ferror(stdout))
+		return rc;
+	if (!rc && e != EPIPE) /* a command that failed has said why */
+		fprintf(stderr, "ioreel%s%s: cannot write to standard output: %s\n", cmd ? " " : "",
+			cmd ? cmd : "", e ? strerror(e) : "a write failed");
+	return rc ? rc : 1;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -80,4 +95,10 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "ioreel: '%s' is not a command; 'ioreel --help' lists them\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+	return finish(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, rc);
 }

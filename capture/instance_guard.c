@@ -25,7 +25,16 @@
 static int lock_dir(char *err, size_t errlen)
 {
 	struct stat st;
-	if (mkdir(CAPTURE_LOCK_DIR, 0700) < 0 && errno != EEXIST)
+	int made = mkdir(CAPTURE_LOCK_DIR, 0700) == 0 || errno == EEXIST;
+	/* a user other than root fails here first: say what is missing, not
+	 * that root's folder should go (it holds the locks of live captures) */
+	if (geteuid() != 0 && (!made || (lstat(CAPTURE_LOCK_DIR, &st) == 0 && S_ISDIR(st.st_mode) &&
+					 st.st_uid != geteuid())))
+		return reel_errf(err, errlen, -EPERM,
+				 "capture needs root (tracefs instances and the capture locks "
+				 "in %s are root's): run it as root, e.g. sudo ioreel capture ...",
+				 CAPTURE_LOCK_DIR);
+	if (!made)
 		return reel_errf(err, errlen, -errno, "cannot create %s for the capture's lock: %s",
 				 CAPTURE_LOCK_DIR, strerror(errno));
 	if (lstat(CAPTURE_LOCK_DIR, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())

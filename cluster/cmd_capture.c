@@ -94,7 +94,7 @@ static int parse_opts(const struct cluster_world *w, struct ccap *c, int argc, c
 	};
 	static const struct reel_cmd_doc doc = {
 	    .name = "capture --mpi",
-	    .usage = "--mpi -d [RANK:]DEV... -o OUT.reel [--duration S] [-- CMD ...]",
+	    .usage = "-d [RANK:]DEV... -o OUT.reel [--duration S] [-- CMD ...]",
 	    .about = "Under mpirun: every rank records its devices from one start agreed on the\n"
 		     "common clock; they stop together (duration, every CMD exited, or a\n"
 		     "signal).  CMD runs on every rank with IOREEL_MPI_RANK, IOREEL_MPI_SIZE and\n"

@@ -160,7 +160,7 @@ static int parse_opts(const struct cluster_world *w, struct crep *c, int argc, c
 	};
 	static const struct reel_cmd_doc doc = {
 	    .name = "replay --mpi",
-	    .usage = "TRACE.reel --mpi --target PATH[,PATH...] [-o RESULT.reel] [options]",
+	    .usage = "TRACE.reel --target PATH[,PATH...] [-o RESULT.reel] [options]",
 	    .about = "Under mpirun: each rank replays its share of the trace's devices, all\n"
 		     "starting at one time agreed on a clock measured against rank 0's; rank 0\n"
 		     "writes one result whose devices are named host:device.",

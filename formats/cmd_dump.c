@@ -2,6 +2,7 @@
  * formats/cmd_dump.c - `ioreel dump FILE.reel`: one I/O per line, stable
  * text for grep and diff.  Absent fields print as '-'.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,9 +55,10 @@ int cmd_dump(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	printf("# queue_ns issue_ns complete_ns dev op flags offset length pid comm cpu error\n");
 	const struct reel_rec *recs;
-	long n;
+	long n = 0;
 	char fl[64], comm[300];
-	while ((n = reel_read_chunk(r, &recs)) > 0) {
+	int werr = 0; /* stdout failing (a full disk) ends the dump */
+	while (!werr && (n = reel_read_chunk(r, &recs)) > 0) {
 		for (long i = 0; i < n; i++) {
 			const struct reel_rec *x = &recs[i];
 			put_i64(stdout, x->has & REEL_HAS_QUEUE, x->queue_ns);
@@ -85,10 +87,17 @@ int cmd_dump(int argc, char **argv)
 			else
 				fputs("-\n", stdout);
 		}
+		if (ferror(stdout))
+			werr = errno ? errno : EIO;
 	}
-	fflush(stdout);
+	if (!werr && fflush(stdout))
+		werr = errno;
 	int rc = 0;
-	if (n < 0) {
+	if (werr) {
+		fprintf(stderr, "ioreel dump: cannot write to standard output: %s\n",
+			strerror(werr));
+		rc = 1;
+	} else if (n < 0) {
 		fprintf(stderr, "ioreel dump: %s\n", reel_reader_errmsg(r));
 		rc = 1;
 	} else if (!reel_reader_complete(r)) {

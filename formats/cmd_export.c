@@ -62,6 +62,7 @@ int cmd_export(int argc, char **argv)
 		reel_reader_close(r);
 		return 1;
 	}
+	reel_out_catch_signals(); /* Ctrl-C leaves no temporary behind */
 	int to_stdout = !strcmp(out, "-");
 	struct reel_out ro;
 	char errmsg[1024] = "";

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,9 @@ static void list_formats(void)
 		printf("%-10s %s\n", (*p)->name, (*p)->describe);
 }
 
-/* ---- progress: a thread that reports bytes read every 2 s ---- */
+/* ---- progress: a thread that reports bytes read ----
+ * On a terminal one line rewritten every 2 s; otherwise (a log, a pipe) a
+ * whole line every 5 s, never a carriage return glued into the log. */
 struct progress {
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -43,24 +44,26 @@ struct progress {
 static void *progress_main(void *arg)
 {
 	struct progress *p = arg;
+	int tty = isatty(2);
+	const char *pre = tty ? "\r" : "", *post = tty ? "   " : "\n";
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 2;
+		ts.tv_sec += tty ? 2 : 5;
 		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 		if (p->stop)
 			break;
 		uint64_t b = __atomic_load_n(&p->st->bytes_in, __ATOMIC_RELAXED);
 		double secs = (double)(reel_now_ns() - p->start) / 1e9;
 		if (p->total)
-			fprintf(stderr, "\rioreel import: %.0f of %.0f MB (%.0f%%), %.1f MB/s   ",
-				b / 1e6, p->total / 1e6, 100.0 * (double)b / (double)p->total,
-				b / 1e6 / secs);
+			fprintf(stderr, "%sioreel import: %.0f of %.0f MB (%.0f%%), %.1f MB/s%s",
+				pre, b / 1e6, p->total / 1e6, 100.0 * (double)b / (double)p->total,
+				b / 1e6 / secs, post);
 		else
-			fprintf(stderr, "\rioreel import: %.0f MB, %.1f MB/s   ", b / 1e6,
-				b / 1e6 / secs);
-		p->printed = 1;
+			fprintf(stderr, "%sioreel import: %.0f MB, %.1f MB/s%s", pre, b / 1e6,
+				b / 1e6 / secs, post);
+		p->printed = tty;
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -69,25 +72,6 @@ static void *progress_main(void *arg)
 /* An existing .reel that an earlier import wrote: replaced without
  * --overwrite (its header's source is imported:FMT). */
 static int import_is_ours(const char *path) { return reel_out_reel_source(path, "imported"); }
-
-/* SIGINT, SIGTERM: nothing under the final name, then die of the signal. */
-static void on_signal(int sig)
-{
-	reel_out_signal_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* The output: a temporary beside OUT (or stdout), the writer on its fd. */
 static int open_output(const struct import_opts *o, const struct reel_importer *imp, char **in,
@@ -137,7 +121,7 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 	}
 	struct reel_writer *w = NULL;
 	struct reel_out out;
-	catch_signals();
+	reel_out_catch_signals(); /* nothing under the final name */
 	if (open_output(o, imp, in, nin, &out, &w))
 		return 1;
 	int rc;

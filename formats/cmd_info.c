@@ -213,9 +213,14 @@ static void print_text(FILE *f, const char *path, struct reel_reader *r, const s
 		fprintf(f, " %s (%.1f%%)", human(s->top_size[i], b1, sizeof(b1)),
 			100.0 * (double)s->top_count[i] / (double)s->sum.count);
 	fputc('\n', f);
-	fprintf(f, "rate         mean %.1f IOPS %.2f MB/s; peak 1 s window %.0f IOPS %.2f MB/s\n",
-		d > 0 ? (double)s->sum.count * 1e9 / d : 0, d > 0 ? (double)bytes * 1e3 / d : 0,
-		s->peak_iops, s->peak_mbps);
+	fprintf(f, "rate         mean %.1f IOPS %.2f MB/s; ",
+		d > 0 ? (double)s->sum.count * 1e9 / d : 0, d > 0 ? (double)bytes * 1e3 / d : 0);
+	/* a trace under 1 s has no whole window: its "peak" would be its
+	 * count, below its mean rate */
+	if (d < 1e9)
+		fprintf(f, "no peak (under 1 s: no whole 1 s window)\n");
+	else
+		fprintf(f, "peak 1 s window %.0f IOPS %.2f MB/s\n", s->peak_iops, s->peak_mbps);
 	fprintf(f, "timing       %llu with issue time, %llu with completion, %llu errors\n",
 		(unsigned long long)s->with_issue, (unsigned long long)s->with_complete,
 		(unsigned long long)s->errors);

@@ -13,6 +13,7 @@
  * then R, W, D or F (flush), then F (fua), A (readahead), S (sync),
  * M (meta); write-zeroes, which the kernel shows as N, appear as N.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,8 @@ static int blkparse_run(struct reel_reader *r, FILE *out, char *errmsg, size_t e
 				goto out;
 		}
 		if (ferror(out)) {
-			rc = reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
+			rc = reel_errf(errmsg, errlen, REEL_E_IO, "cannot write the output: %s",
+				       strerror(errno ? errno : EIO));
 			goto out;
 		}
 	}

@@ -7,6 +7,7 @@
  * and length in bytes.  A field the record lacks is empty.  comm is quoted
  * (RFC 4180) when it holds a comma, quote or blank at either end.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,7 +77,8 @@ static int csv_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen
 			fputc('\n', out);
 		}
 		if (ferror(out)) {
-			return reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
+			return reel_errf(errmsg, errlen, REEL_E_IO, "cannot write the output: %s",
+					 strerror(errno ? errno : EIO));
 		}
 	}
 	if (n < 0) {

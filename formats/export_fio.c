@@ -17,6 +17,7 @@
  * 1 us.  Flushes become "sync"; write-zeroes become writes (fio's log has
  * no such action).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,8 @@ static int fio_run(struct reel_reader *r, FILE *out, char *errmsg, size_t errlen
 			}
 		}
 		if (ferror(out)) {
-			rc = reel_errf(errmsg, errlen, REEL_E_IO, "write error on the output");
+			rc = reel_errf(errmsg, errlen, REEL_E_IO, "cannot write the output: %s",
+				       strerror(errno ? errno : EIO));
 			goto out;
 		}
 	}

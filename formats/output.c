@@ -51,6 +51,28 @@ void reel_out_signal_cleanup(void)
 	}
 }
 
+static void out_on_signal(int sig)
+{
+	reel_out_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void reel_out_catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = out_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		/* a SIGHUP the caller ignores (nohup) stays ignored; SIGINT is
+		 * caught even in a background job, whose shell ignores it */
+		if (sigs[i] != SIGHUP ||
+		    (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN))
+			sigaction(sigs[i], &sa, NULL);
+}
+
 static const char *type_name(mode_t m)
 {
 	if (S_ISBLK(m))
@@ -172,10 +194,14 @@ int reel_out_open(struct reel_out *o, int dirfd, const char *path, unsigned flag
 	int rc = check_existing(o, flags, ours, inputs, ninputs, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = make_tmp(o, err, errlen);
-	if (rc < 0)
-		return rc;
+	/* known to the signal cleanup before the temporary exists: a signal
+	 * just after its creation removes it too (the name is this pid's) */
 	live_add(o);
+	rc = make_tmp(o, err, errlen);
+	if (rc < 0) {
+		live_del(o);
+		return rc;
+	}
 	if (!(flags & REEL_OUT_FD_ONLY)) {
 		o->f = fdopen(o->fd, "w");
 		if (!o->f) {

@@ -942,6 +942,9 @@ int reel_out_commit(struct reel_out *o, char *err, size_t errlen);
 void reel_out_abort(struct reel_out *o);
 /* From a signal handler: remove every temporary still open. */
 void reel_out_signal_cleanup(void);
+/* SIGINT, SIGTERM, SIGHUP (unless ignored: nohup): remove every temporary
+ * still open, then die of the signal.  For commands that write with reel_out. */
+void reel_out_catch_signals(void);
 /* Open (creating when absent) an output folder: refuses a symbolic link,
  * a non-folder, and, as root, a folder owned by another user.  Returns a
  * directory fd (the caller closes it) or a negative error. */

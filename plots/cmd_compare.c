@@ -147,6 +147,7 @@ int cmd_compare(int argc, char **argv)
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
 		return reel_opt_exit(i);
+	reel_out_catch_signals(); /* Ctrl-C leaves no temporary in DIR */
 	if (i >= argc) {
 		fprintf(stderr, "ioreel compare: give one or more .reel files\n"
 				"Try 'ioreel compare --help'.\n");

@@ -503,9 +503,9 @@ static int demo_report(const struct demo *d)
 		fprintf(stderr, "ioreel demo: %s\n", err);
 		return rc;
 	}
-	printf("\nNote: the targets are files on the file system of %s, so differences "
-	       "between data modes\nshow the file system and caches, not a compressing "
-	       "drive; replay onto a drive\n(ioreel replay --target /dev/...) to see "
+	printf("\nNote: the targets are files on the file system of %s,\nso differences "
+	       "between data modes show the file system and caches, not a\ncompressing "
+	       "drive; replay onto a drive (ioreel replay --target /dev/...)\nto see "
 	       "its own.\n",
 	       d->tmp);
 	printf("\nreport: %s/report.html (report.md, plots and the %d results in %s)\n", d->outdir,
@@ -527,10 +527,9 @@ static const struct reel_cmd_doc doc = {
 	     "(report.html, report.md, plots and the results) is kept.  The scratch files are\n"
 	     "removed.",
     .footer = "The bundled trace (demo.reel, else boot.reel: a cold boot captured under\n"
-	      "QEMU, else git.reel, else the first .reel) is looked\n"
-	      "up in $IOREEL_TRACES, next to the binary\n"
-	      "(../traces, ../share/ioreel/traces), /usr/local/share/ioreel/traces and\n"
-	      "/usr/share/ioreel/traces.\n",
+	      "QEMU, else git.reel, else the first .reel) is looked up in $IOREEL_TRACES,\n"
+	      "next to the binary (../traces, ../share/ioreel/traces),\n"
+	      "/usr/local/share/ioreel/traces and /usr/share/ioreel/traces.\n",
 };
 
 int cmd_demo(int argc, char **argv)

@@ -57,6 +57,7 @@ int cmd_plot(int argc, char **argv)
 	int i = reel_opt_parse(&doc, opts, argc, argv);
 	if (i < 0)
 		return reel_opt_exit(i);
+	reel_out_catch_signals(); /* Ctrl-C leaves no temporary in DIR */
 	if (i >= argc || !dir) {
 		fprintf(stderr, "ioreel plot: %s\nTry 'ioreel plot --help'.\n",
 			!dir ? "name the output directory with -o DIR"

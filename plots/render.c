@@ -357,7 +357,11 @@ static int write_lattime(struct job *j, const struct plots_run *r, const char *n
 			continue;
 		}
 		gap = 0;
-		double t = ((double)b + 0.5) * iv;
+		/* the middle of what the bucket covers: the last one is cut short
+		 * by the end of the run (not past it, nor past 100% of it) */
+		double w = span - (double)b * iv;
+		w = w > iv ? iv : w < 0 ? 0 : w;
+		double t = (double)b * iv + w / 2;
 		fprintf(f, "%.6f %.3f %.3f %.3f %llu %.4f\n", t,
 			(double)reel_hist_quantile(h, 0.5) / 1e3,
 			(double)reel_hist_quantile(h, 0.99) / 1e3,
