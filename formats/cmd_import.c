@@ -118,6 +118,12 @@ static int run_import(const struct import_opts *o, const struct reel_importer *i
 		struct stat sb;
 		if (strcmp(in[i], "-") && !stat(in[i], &sb) && S_ISREG(sb.st_mode))
 			total += (uint64_t)sb.st_size;
+		else if (strcmp(in[i], "-") && !stat(in[i], &sb) && S_ISDIR(sb.st_mode)) {
+			fprintf(stderr,
+				"ioreel import: %s is a folder: name the trace files in it\n",
+				in[i]);
+			return 1;
+		}
 	}
 	struct reel_writer *w = NULL;
 	struct reel_out out;

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,14 +134,6 @@ static const struct reel_cmd_doc gen_doc = {
 
 /* An existing .reel that `model gen` wrote may be replaced. */
 static int is_generated_reel(const char *path) { return reel_out_reel_source(path, "synthetic"); }
-
-/* SIGINT / SIGTERM: nothing under the final name, then the default action. */
-static void gen_on_signal(int sig)
-{
-	reel_out_signal_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 /* The generated trace's writer, on a temporary beside OUT: header (devices
  * as scaled) and the model's metadata.  NULL after saying why. */
@@ -360,8 +351,7 @@ static int cmd_gen(int argc, char **argv)
 	}
 	int rc = 1;
 	struct reel_out o;
-	signal(SIGINT, gen_on_signal);
-	signal(SIGTERM, gen_on_signal);
+	reel_out_catch_signals(); /* Ctrl-C: no temporary left, nothing under OUT */
 	struct reel_writer *w = gen_open(&m, g, &go, in, &o, out, overwrite);
 	if (w)
 		rc = gen_write(g, w, &o, in, out);

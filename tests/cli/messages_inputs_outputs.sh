@@ -61,6 +61,7 @@ test_inputs_named() {
 	expect_err 1 "folder: is a folder, not a .reel file" "$IOREEL" dump folder
 	expect_err 1 "empty.reel: empty file \(0 bytes\)" "$IOREEL" info empty.reel
 	expect_err 1 "folder is a folder" "$IOREEL" import folder -o x.reel
+	expect_err 1 "folder is a folder" "$IOREEL" import --from msr folder -o x.reel
 	expect_err 1 "a.reel is already a .reel file" "$IOREEL" import a.reel -o x.reel
 	expect_err 1 "empty.reel is empty" "$IOREEL" import empty.reel -o x.reel
 	expect_err 1 "m.csv: not a MODEL.json" "$IOREEL" model gen m.csv -o x.reel
