@@ -251,6 +251,18 @@ static int cols_plain(const struct reel_cols *rc, int *ic)
 	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
 }
 
+/* c's arrays: those of slot sl (its times when it has them) */
+static void slot_cols(struct fit_cols *c, const struct ra_slot *sl)
+{
+	c->t = sl->t;
+	c->issue = sl->ic ? sl->issue : NULL;
+	c->complete = sl->ic ? sl->complete : NULL;
+	c->off = sl->off;
+	c->len = sl->len;
+	c->op = sl->op;
+	c->dev = sl->dev;
+}
+
 /* One thread: the next batch, read here (as the reading thread would read
  * it into a slot: a plain batch used in the reader's buffers, another
  * through slot 0); its record count, 0 at the end, or an error. */
@@ -280,13 +292,7 @@ static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
 	if (slot_room(sl, (size_t)k))
 		return REEL_E_NOMEM;
 	slot_add(sl, rc);
-	c->t = sl->t;
-	c->issue = sl->ic ? sl->issue : NULL;
-	c->complete = sl->ic ? sl->complete : NULL;
-	c->off = sl->off;
-	c->len = sl->len;
-	c->op = sl->op;
-	c->dev = sl->dev;
+	slot_cols(c, sl);
 	return k;
 }
 
@@ -334,13 +340,7 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 		return k;
 	c->n = (size_t)k;
 	c->base = s->pos;
-	c->t = sl->t;
-	c->issue = sl->ic ? sl->issue : NULL;
-	c->complete = sl->ic ? sl->complete : NULL;
-	c->off = sl->off;
-	c->len = sl->len;
-	c->op = sl->op;
-	c->dev = sl->dev;
+	slot_cols(c, sl);
 	s->pos += (uint64_t)k;
 	return k;
 }
