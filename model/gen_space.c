@@ -394,8 +394,9 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 {
 	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
 	/* no distances kept (under 32 re-uses: a small trace): any I/O before */
-	double k = dv->reuse_dist.nk ? model_dist_inv(&dv->reuse_dist, rnd_sp(g)) + 0.5
-				     : 1 + rnd_sp(g) * (double)n;
+	const struct model_dist *rd =
+	    op != REEL_OP_READ && dv->reuse_dist_w.nk ? &dv->reuse_dist_w : &dv->reuse_dist;
+	double k = rd->nk ? model_dist_inv(rd, rnd_sp(g)) + 0.5 : 1 + rnd_sp(g) * (double)n;
 	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
 	    base / al * al + len > s->extent || base / al * al == s->cursor ||
 	    reserved(dv, s, base / al * al, len))
@@ -419,7 +420,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 {
 	uint64_t off = 0, span = len;
 	int64_t to = -1;
-	if (*want && !local && history_back(g, dv, s, op, len, al, &off))
+	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
+	    history_back(g, dv, s, op, len, al, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
@@ -678,7 +680,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
-		s->run_left = run_length(dv, s, pow(u, s->reuse_a), -1);
+		s->run_left = run_length(dv, s, pow(u, s->reuse_a_op[op != REEL_OP_READ]), -1);
 		/* a fresh run that found no room: the I/O it would have run on
 		 * continue later runs of its op (the runs keep their share) */
 		if (!asked && fresh > s->run_left)
@@ -752,6 +754,11 @@ static float tilt_for(const struct model_devspace *dv, const struct devstate *s,
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
 	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, s, dv->reuse_run) : 0;
+	for (int k = 0; k < 2; k++) /* by the start's op where the model has it */
+		s->reuse_a_op[k] = s->reuse_a > 0 && dv->reuse_run_op[k] >= 1 &&
+					   dv->reuse_run_op[k] != dv->reuse_run
+				       ? tilt_for(dv, s, dv->reuse_run_op[k])
+				       : s->reuse_a;
 	/* the fresh runs' mean, from the runs' and the re-using ones': the
 	 * regions' means scaled by it over the runs' */
 	double p = dv->p_reuse, k = 1;
@@ -922,7 +929,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		    g->touched && dv->reuse_fitted && dv->p_reuse < GEN_REUSE_GATE &&
 		    (reserved(dv, s, s->cursor, len) ||
 		     (!(s->run_reuse && dv->p_reuse_op[op != REEL_OP_READ] > 0 &&
-			rnd_sp(g) < dv->reuse_cont) &&
+			rnd_sp(g) < dv->reuse_cont_op[op != REEL_OP_READ]) &&
 		      len > own && touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)))) {
 			seq = 0; /* a run's next I/O owed: the runs keep their share */
 			s->seq_owed[op] += s->seq_owed[op] < GEN_SEQ_OWED;
