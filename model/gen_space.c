@@ -522,6 +522,23 @@ static int fresh_at(struct model_gen *g, const struct model_devspace *dv, struct
 	return 1;
 }
 
+/* The next untouched stretch of LEN bytes up from *AT in [LO, HI), block
+ * by block (wrapping at HI), GEN_SCAN looked at: 1 and *AT, else 0.  Steps
+ * of the I/O's own length found no room in msr's 36-block regions half
+ * written (two places for a 15-block write). */
+static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at)
+{
+	uint64_t step = al >= 4096 ? al : 4096 / al * al;
+	lo = (lo + al - 1) / al * al;
+	for (int t = 0; t < GEN_SCAN && hi > lo + len; t++) {
+		*at = *at + step + len > hi ? lo : *at + step;
+		if (fresh_at(g, dv, s, *at, len))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A start on a device re-using most starts (p_reuse >= GEN_REUSE_GATE: hot
  * blocks, whose jumps the region chain keeps exactly): drawn once, as the
@@ -557,16 +574,15 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	for (int t = 0; t < GEN_TRIES; t++)
 		if (fresh_at(g, dv, s, at = remote(g, dv, s, &to) / al * al, len))
 			return at;
-	uint64_t step = (len + al - 1) / al * al;
-	lo = (lo + al - 1) / al * al;
-	for (int t = 0; t < GEN_SCAN && hi > lo + len; t++) {
-		at = at + step + len > hi ? lo : at + step;
-		if (fresh_at(g, dv, s, at, len))
-			return at;
-	}
+	if (scan_fresh(g, dv, s, lo, hi, len, al, &at))
+		return at;
 	for (int t = 0; hi < lo + len && t < GEN_TRIES; t++) { /* too narrow: another region */
 		to = t < GEN_TRIES / 2 ? -1 : wide_region(g, dv, s, len);
 		if (fresh_at(g, dv, s, at = remote(g, dv, s, &to) / al * al, len))
+			return at;
+		if (to >= 0 &&
+		    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[to] * s->scale),
+			       (uint64_t)((double)dv->bound[to + 1] * s->scale), len, al, &at))
 			return at;
 	}
 	s->fresh_fails += s->fresh_fails < GEN_FULL;
