@@ -40,7 +40,7 @@ static void seq_dist(struct model_dist *out, const struct model_dist *d, const f
 	out->c[d->nk - 1] = 1;
 	out->nk = d->nk;
 	out->n = (uint64_t)((double)d->n * c + 0.5); /* the I/O of this kind */
-	for (uint32_t k = 0; k + 1 < d->nk; k++) /* the knots' mean: a run's I/O size */
+	for (uint32_t k = 0; k + 1 < d->nk; k++)     /* the knots' mean: a run's I/O size */
 		out->mean += (out->c[k + 1] - out->c[k]) * (out->v[k] + out->v[k + 1]) / 2;
 	model_dist_prepare(out);
 }
@@ -840,19 +840,19 @@ static const struct model_dist *sizes_of(const struct model_gen *g, size_t p, in
 
 /* A size of D at U, as model_dist_inv but for a largest size seen once
  * above a point mass (knots v[k-3] == v[k-2] < v[k-1], the top stretch
- * half an I/O of the D->n: none seen in between): that size itself, at
- * twice the top stretch's odds (from the point mass below), its share in
- * the trace (the knots stand at mid-ranks: the max gets half its share,
- * the mass below half one too much).  Drawn
- * along the stretch, it came out at half its size and half its odds:
+ * half an I/O to one of the D->n: none seen in between): that size itself,
+ * at its share 1 / n (taken from the point mass below where the stretch
+ * holds less: knots at mid-ranks give the max half its share).  Drawn
+ * along the stretch, it came out at half its size (and at half its odds):
  * boot-nspawn's one write of 844 KiB among 127 of 4 KiB (211 of its 342
  * blocks written) went out in 2 seeds of 9. */
 static double size_inv(const struct model_dist *d, double u)
 {
 	uint32_t k = d->nk;
 	if (k >= 3 && d->v[k - 3] == d->v[k - 2] && d->v[k - 2] < d->v[k - 1] &&
-	    d->c[k - 2] > d->c[k - 3] && (1 - d->c[k - 2]) * (double)d->n <= 0.75) {
-		double split = 1 - 2 * (1 - d->c[k - 2]);
+	    d->c[k - 2] > d->c[k - 3] && (1 - d->c[k - 2]) * (double)d->n >= 0.4 &&
+	    (1 - d->c[k - 2]) * (double)d->n <= 1 + 1e-6) {
+		double split = 1 - 1 / (double)d->n;
 		if (u >= (split > d->c[k - 3] ? split : d->c[k - 3]))
 			return d->v[k - 1];
 	}
