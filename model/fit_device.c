@@ -128,21 +128,25 @@ struct dev_fit {
 	struct model_devspace *d;
 	const struct dev_pre *pre;
 	struct samp addr, jumps, runs, loc; /* offsets; every jump; run lengths; local jumps */
-	struct samp rdist; /* reuse distances of run starts, in I/O of the device */
-	uint64_t di;	   /* the walk's I/O of the device so far */
-	uint64_t starts_sampled, starts_reused; /* run starts with a sampled block; re-used */
-	uint64_t rrun_sum, rrun_cnt;		/* runs starting with a re-use: I/O, runs */
-	uint64_t op_sampled[2], op_reused[2];	/* run starts sampled, re-using: reads, writes */
+	struct samp rdist;   /* reuse distances of run starts, in I/O of the device */
+	struct samp rdist_w; /* the same of writes' starts */
+	uint64_t di;	     /* the walk's I/O of the device so far */
+	uint64_t starts_sampled, starts_reused;	 /* run starts with a sampled block; re-used */
+	uint64_t rrun_sum, rrun_cnt;		 /* runs starting with a re-use: I/O, runs */
+	uint64_t rrun_sum_op[2], rrun_cnt_op[2]; /* the same by the start's op: reads, writes */
+	int run_op;				 /* the current run's start: a write */
+	uint64_t op_sampled[2], op_reused[2];	 /* run starts sampled, re-using: reads, writes */
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
-	int run_reused;		      /* the current run started with a re-use */
-	int64_t rrun;		      /* the re-use pass's run so far */
-	uint64_t *tc;		      /* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;	      /* blocks written, read */
-	int sh;			      /* block = offset >> sh */
-	int done;		      /* nothing more to fit (no addressed I/O) */
-	size_t k, nr, nw, ra, wa;     /* I/O; reads, writes; of those in blocks of the other */
-	uint64_t nruns, nlocal;	      /* the first pass's count of runs, of local jumps (at most) */
+	uint64_t rcont_op[2], rcont_op_reused[2]; /* the same by the I/O's op: reads, writes */
+	int run_reused;				  /* the current run started with a re-use */
+	int64_t rrun;				  /* the re-use pass's run so far */
+	uint64_t *tc;				  /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;			  /* blocks written, read */
+	int sh;					  /* block = offset >> sh */
+	int done;				  /* nothing more to fit (no addressed I/O) */
+	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
+	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
@@ -194,6 +198,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->runs.v);
 	free(f->loc.v);
 	free(f->rdist.v);
+	free(f->rdist_w.v);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -400,6 +405,7 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		    samp_init(&f->runs, f->nruns, fit_stride(f->nruns, cap)) ||
 		    samp_init(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
 		    samp_init(&f->rdist, f->nruns, fit_stride(f->nruns, cap)) ||
+		    samp_init(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
 		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
 			return REEL_E_NOMEM;
 	}
@@ -517,6 +523,8 @@ static inline void reuse_run_end(struct dev_fit *f, int64_t n)
 {
 	f->rrun_sum += f->run_reused ? (uint64_t)n : 0;
 	f->rrun_cnt += (uint64_t)f->run_reused;
+	f->rrun_sum_op[f->run_op] += f->run_reused ? (uint64_t)n : 0;
+	f->rrun_cnt_op[f->run_op] += (uint64_t)f->run_reused;
 }
 
 /* A run start's re-use: counted, its distance sampled. */
@@ -530,9 +538,12 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 	f->op_sampled[op != REEL_OP_READ] += reuse >= 0;
 	f->op_reused[op != REEL_OP_READ] += reuse > 0;
 	f->run_reused = reuse > 0;
+	f->run_op = op != REEL_OP_READ;
 	if (reuse > 0) {
 		f->starts_reused++;
 		samp_add(&f->rdist, (int64_t)dist);
+		if (op != REEL_OP_READ)
+			samp_add(&f->rdist_w, (int64_t)dist);
 	}
 }
 
@@ -690,8 +701,23 @@ static void device_reuse_fill(struct dev_fit *f)
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
+	memset(&d->reuse_dist_w, 0, sizeof(d->reuse_dist_w));
+	/* the writes' own from 32 of them, where they are the fewer re-using
+	 * starts (else the device's are mostly theirs: boot) */
+	if (f->op_reused[1] >= 32 && 2 * f->op_reused[1] < f->starts_reused)
+		samp_fit(&f->rdist_w, &d->reuse_dist_w);
 	d->reuse_run = f->rrun_cnt ? (float)((double)f->rrun_sum / (double)f->rrun_cnt) : 0;
 	d->reuse_cont = f->rcont ? (float)((double)f->rcont_reused / (double)f->rcont) : 1;
+	for (int k = 0; k < 2; k++) /* fewer than 8 runs: the pooled mean */
+		d->reuse_run_op[k] =
+		    f->rrun_cnt_op[k] >= 8
+			? (float)((double)f->rrun_sum_op[k] / (double)f->rrun_cnt_op[k])
+			: d->reuse_run;
+	for (int k = 0; k < 2; k++) /* fewer than 8: the pooled share */
+		d->reuse_cont_op[k] =
+		    f->rcont_op[k] >= 8
+			? (float)((double)f->rcont_op_reused[k] / (double)f->rcont_op[k])
+			: d->reuse_cont;
 	for (int k = 0; k < 2; k++)
 		d->p_reuse_op[k] = f->op_sampled[k]
 				       ? (float)((double)f->op_reused[k] / (double)f->op_sampled[k])
@@ -774,6 +800,8 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 		f->rrun++;
 		f->rcont += f->run_reused && reuse >= 0;
 		f->rcont_reused += f->run_reused && reuse > 0;
+		f->rcont_op[op != REEL_OP_READ] += f->run_reused && reuse >= 0;
+		f->rcont_op_reused[op != REEL_OP_READ] += f->run_reused && reuse > 0;
 	} else {
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;

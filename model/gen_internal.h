@@ -58,6 +58,7 @@ struct devstate {
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
+	float reuse_a_op[2];		   /* the same of a read's start, a write's */
 	uint32_t rn[MODEL_MAX_REGIONS];	   /* I/O generated in each region */
 	double nper;			   /* of addressed I/O per model duration */
 	float run_cap;			   /* runs drawn below the long runs: the run CDF's share */

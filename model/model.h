@@ -179,15 +179,27 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * the device back it was last touched (0 and empty: none) */
 	double p_reuse;
 	struct model_dist reuse_dist;
+	/* the reuse distances of the re-using starts of writes alone, where
+	 * they are the fewer (fiu: median 23 I/O, a file's blocks re-written;
+	 * its reads' 1, a block read twice); empty: reuse_dist */
+	struct model_dist reuse_dist_w;
 	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
 	/* the mean length (I/O) of the runs whose start re-uses a block (a
 	 * block re-read or re-written, seldom a file read again whole); 0:
 	 * not fitted, or like the device's runs: gen draws them as the others */
 	float reuse_run;
+	/* the same of the runs whose start is a read, a write (fiu: 1.7, a
+	 * block re-read; 2.6, re-written on); reuse_run of both in models
+	 * before it */
+	float reuse_run_op[2];
 	/* the share of the next I/O of those runs that re-use a block too
 	 * (fiu: 17%, a block re-read then the file read on; disksim: 79%,
 	 * rewritten); 1 in models before it */
 	float reuse_cont;
+	/* the same of reads and of writes (fiu: a re-read runs on fresh, 0%;
+	 * a re-write runs on over what it wrote, 88%); reuse_cont of both in
+	 * models before it */
+	float reuse_cont_op[2];
 	/* the share of run starts re-using a block, of reads and of writes
 	 * (chromium: no read re-reads, a quarter of the write starts re-write);
 	 * p_reuse of both in models before it */

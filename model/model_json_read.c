@@ -462,6 +462,13 @@ static int read_device_dists(struct rd *r, const struct json_object *j, struct m
 		if (d->reuse_dist.nk && d->reuse_dist.v[0] < 1)
 			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: distances >= 1", ww);
 	}
+	if (get(j, "reuse_distance_write")) { /* optional: the writes' own */
+		snprintf(ww, sizeof(ww), "%s.reuse_distance_write", w);
+		if (read_dist(r, get(j, "reuse_distance_write"), &d->reuse_dist_w, ww))
+			return REEL_E_PARSE;
+		if (d->reuse_dist_w.nk && d->reuse_dist_w.v[0] < 1)
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: distances >= 1", ww);
+	}
 	snprintf(ww, sizeof(ww), "%s.offsets", w);
 	if (read_dist(r, get(j, "offsets"), &d->addr, ww))
 		return REEL_E_PARSE;
@@ -589,16 +596,17 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 }
 
 /* The optional pair KEY of the device W, [x in [LO, HI], a share] (0: absent
- * or read), else REEL_E_PARSE: reuse_run, p_reuse_rw. */
+ * or read), else REEL_E_PARSE: reuse_run, p_reuse_rw, reuse_cont_rw; BOTH:
+ * y in [LO, HI] too (reuse_run_rw). */
 static int opt_pair(struct rd *r, const struct json_object *j, const char *key, const char *w,
-		    double lo, double hi, float *out)
+		    double lo, double hi, int both, float *out)
 {
 	struct json_object *v = get(j, key);
 	double x = v && is_arr(v, 2) && is_num(at(v, 0)) ? num(at(v, 0)) : NAN;
 	double y = v && is_arr(v, 2) && is_num(at(v, 1)) ? num(at(v, 1)) : NAN;
-	if (v && !(x >= lo && x <= hi && y >= 0 && y <= 1))
-		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: [%g to %g, a share]", w, key,
-				 lo, hi);
+	if (v && !(x >= lo && x <= hi && (both ? y >= lo && y <= hi : y >= 0 && y <= 1)))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: [%g to %g, %s]", w, key, lo,
+				 hi, both ? "the same" : "a share");
 	out[0] = v ? (float)x : out[0];
 	out[1] = v ? (float)y : out[1];
 	return 0;
@@ -709,11 +717,16 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	float rr[2] = {0, 1}; /* optional, left out where they say nothing */
 	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
-	if (opt_pair(r, j, "reuse_run", w, 1, 1e12, rr) ||
-	    opt_pair(r, j, "p_reuse_rw", w, 0, 1, d->p_reuse_op))
+	if (opt_pair(r, j, "reuse_run", w, 1, 1e12, 0, rr) ||
+	    opt_pair(r, j, "p_reuse_rw", w, 0, 1, 0, d->p_reuse_op))
 		return REEL_E_PARSE;
 	d->reuse_run = rr[0];
 	d->reuse_cont = rr[1];
+	d->reuse_cont_op[0] = d->reuse_cont_op[1] = d->reuse_cont;
+	d->reuse_run_op[0] = d->reuse_run_op[1] = d->reuse_run;
+	if (opt_pair(r, j, "reuse_cont_rw", w, 0, 1, 0, d->reuse_cont_op) ||
+	    opt_pair(r, j, "reuse_run_rw", w, 1, 1e12, 1, d->reuse_run_op))
+		return REEL_E_PARSE;
 	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w))
 		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);

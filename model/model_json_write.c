@@ -343,10 +343,23 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	if (d->reuse_fitted && d->reuse_dist.n >= 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		dist(f, &d->reuse_dist, 0);
+		if (d->reuse_dist_w.nk) {
+			fprintf(f, ",\n      \"reuse_distance_write\": ");
+			dist(f, &d->reuse_dist_w, 0);
+		}
 		/* the re-using runs' mean length where it differs from the runs' */
-		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25)
+		if (d->reuse_run > 0 && fabs(d->reuse_run / d->run.mean - 1) > 0.25) {
 			fprintf(f, ",\n      \"reuse_run\": [%.3g, %.2g]", d->reuse_run,
 				d->reuse_cont);
+			if (fabsf(d->reuse_run_op[0] - d->reuse_run_op[1]) > 0.25f * d->reuse_run)
+				fprintf(f, ",\n      \"reuse_run_rw\": [%.3g, %.3g]",
+					d->reuse_run_op[0], d->reuse_run_op[1]);
+			if (fabsf(d->reuse_cont_op[0] - d->reuse_cont) +
+				fabsf(d->reuse_cont_op[1] - d->reuse_cont) >
+			    0.02f)
+				fprintf(f, ",\n      \"reuse_cont_rw\": [%.2g, %.2g]",
+					d->reuse_cont_op[0], d->reuse_cont_op[1]);
+		}
 		reuse_sizes(f, d);
 	}
 	fprintf(f, ",\n      \"offsets\": ");
