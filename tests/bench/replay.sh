@@ -277,7 +277,7 @@ if want rss; then
 		# --read-only creates no target: the (sparse) file is made here, for
 		# both tools (fio's null engine opens it too)
 		truncate -s 1G "$S/big.img"
-		/usr/bin/time -o "$S/m" -f '%M' "$IOREEL" replay "$S/big.reel" --target "$S/big.img" --read-only \
+		/usr/bin/time -o "$S/m" -f '%M' "$IOREEL" replay -q "$S/big.reel" --target "$S/big.img" --read-only \
 			--engine null --timing afap --qd 32 --fit wrap -o "$S/big-r.reel" >/dev/null
 		bench_put "i_rss$n" mib "$(awk '{ print $1 / 1024 }' "$S/m")"
 		rm -f "$S/big-r.reel"
