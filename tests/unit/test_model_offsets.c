@@ -19,6 +19,7 @@
 
 #include "model/model.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 #define NIO 7500
 #define RUN 500
@@ -57,17 +58,11 @@ static void make_trace(struct model_trace *tr)
 	CHECK(model_trace_sort(tr) == 0);
 }
 
+/* The trace m generates for seed (unit_model_gen with only a seed) */
 static void gen_trace(const struct model *m, uint64_t seed, struct model_trace *out)
 {
-	struct model_gen *g;
 	struct model_gen_opts o = {.seed = seed};
-	memset(out, 0, sizeof(*out));
-	CHECK(model_gen_create(&g, m, &o) == 0);
-	struct reel_rec r;
-	while (model_gen_next(g, &r) == 1)
-		CHECK(model_trace_push(out, &r) == 0);
-	model_gen_destroy(g);
-	CHECK(model_trace_sort(out) == 0);
+	unit_model_gen(m, &o, out);
 }
 
 /* The offset KS of device 0 (its check's value); *OK: within target. */
