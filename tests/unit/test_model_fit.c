@@ -49,16 +49,6 @@ static void make_trace(struct model_trace *tr, size_t n)
 	CHECK(model_trace_sort(tr) == 0);
 }
 
-static char *to_json(const struct model *m, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	CHECK(f);
-	CHECK(model_write_json(m, f) == 0);
-	fclose(f);
-	return buf;
-}
-
 /* the model reproduces the trace; the naive model does not */
 static void test_fidelity(const struct model_trace *a, const struct model *m,
 			  const struct model *naive)
@@ -139,13 +129,15 @@ static void test_json_round_trip(const struct model *m)
 	char err[512];
 	struct model_gen_opts go = {0, 1, 0, 1, 0};
 	size_t l1, l2;
-	char *j1 = to_json(m, &l1);
+	char *j1;
+	unit_model_json(m, &j1, &l1);
 	struct model m2, m3;
 	if (model_read_json(&m2, j1, l1, err, sizeof(err))) {
 		fprintf(stderr, "read back: %s\n", err);
 		exit(1);
 	}
-	char *j2 = to_json(&m2, &l2);
+	char *j2;
+	unit_model_json(&m2, &j2, &l2);
 	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
 	CHECK(model_read_json(&m3, j2, l2, err, sizeof(err)) == 0);
 	struct model_trace b2, b3;
@@ -172,14 +164,16 @@ static void test_json_gzip(const struct model *m)
 	FILE *f = open_memstream(&gz, &lg);
 	CHECK(f && model_write_json_gz(m, f) == 0);
 	fclose(f);
-	char *j1 = to_json(m, &l1);
+	char *j1;
+	unit_model_json(m, &j1, &l1);
 	CHECK(model_json_is_gzip(gz, lg) && lg < l1 / 2);
 	struct model m2;
 	if (model_read_json(&m2, gz, lg, err, sizeof(err))) {
 		fprintf(stderr, "gzip read back: %s\n", err);
 		exit(1);
 	}
-	char *j2 = to_json(&m2, &l2);
+	char *j2;
+	unit_model_json(&m2, &j2, &l2);
 	CHECK(l1 == l2 && !memcmp(j1, j2, l1));
 	model_free(&m2);
 	CHECK(model_read_json(&m2, gz, lg / 2, err, sizeof(err)) != 0 && strstr(err, "gzip"));
@@ -220,7 +214,8 @@ static void check_refused(const char *json, const char *needle, const char *repl
 static void test_json_refused(const struct model *m)
 {
 	size_t l;
-	char *j = to_json(m, &l);
+	char *j;
+	unit_model_json(m, &j, &l);
 	static const struct {
 		const char *needle, *repl, *want;
 	} cases[] = {

@@ -91,11 +91,10 @@ static size_t in_band(const struct model_trace *b, int k)
 
 static void round_trip(const struct model *m)
 {
-	char *text = NULL, err[512];
+	char err[512];
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	CHECK(f && model_write_json(m, f) == 0);
-	fclose(f);
+	char *text;
+	unit_model_json(m, &text, &len);
 	struct model r;
 	CHECK(model_read_json(&r, text, len, err, sizeof(err)) == 0);
 	CHECK_EQ(r.devs[0].nlong, m->devs[0].nlong);

@@ -137,11 +137,10 @@ static int64_t write_reuse(const struct model_trace *t, size_t *ws, size_t *rw)
 
 static void round_trip(const struct model *m)
 {
-	char *text = NULL, err[512];
+	char err[512];
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	CHECK(f && model_write_json(m, f) == 0);
-	fclose(f);
+	char *text;
+	unit_model_json(m, &text, &len);
 	CHECK(strstr(text, "\"reuse_distance_write\"") != NULL);
 	CHECK(strstr(text, "\"reuse_cont_rw\"") != NULL);
 	struct model r;

@@ -5,6 +5,7 @@
  */
 #ifndef IOREEL_UNIT_MODEL_H
 #define IOREEL_UNIT_MODEL_H
+#include <stdio.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -57,6 +58,17 @@ static inline void unit_model_gen(const struct model *m, const struct model_gen_
 		CHECK(model_trace_push(out, &r) == 0);
 	model_gen_destroy(g);
 	CHECK(model_trace_sort(out) == 0);
+}
+
+/* m's MODEL.json text (plain) into *text, *len its length; the caller
+ * frees *text. */
+static inline void unit_model_json(const struct model *m, char **text, size_t *len)
+{
+	*text = NULL;
+	FILE *f = open_memstream(text, len);
+	CHECK(f != NULL);
+	CHECK(model_write_json(m, f) == 0);
+	CHECK(fclose(f) == 0);
 }
 
 /* The check called name of a comparison; a test without it fails. */
