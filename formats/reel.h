@@ -728,6 +728,23 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
 	return 0;
 }
 
+/*
+ * REEL_RESIZE(v, k): v reallocated to k elements (for arrays side by side
+ * that share one capacity, which the caller keeps).  Returns 0, or
+ * REEL_E_NOMEM with v unchanged.
+ */
+#define REEL_RESIZE(v, k) reel_resize_(&(v), (k), sizeof(*(v)))
+static inline int reel_resize_(void *vp, size_t k, size_t size)
+{
+	void *v, *nv;
+	memcpy(&v, vp, sizeof(v));
+	nv = realloc(v, k * size);
+	if (!nv)
+		return REEL_E_NOMEM;
+	memcpy(vp, &nv, sizeof(nv));
+	return 0;
+}
+
 /* ---- the one heap: a binary min-heap without callbacks ------------------ */
 /*
  * REEL_HEAP(name, type, before) defines `struct name` (v, n, cap) and

@@ -69,21 +69,10 @@ static int slot_room(struct ra_slot *s, size_t k)
 {
 	if (s->cap >= k)
 		return 0;
-#define G(f)                                                                                       \
-	do {                                                                                       \
-		void *p = realloc(s->f, k * sizeof(*s->f));                                        \
-		if (!p)                                                                            \
-			return REEL_E_NOMEM;                                                       \
-		s->f = p;                                                                          \
-	} while (0)
-	G(t);
-	G(issue);
-	G(complete);
-	G(off);
-	G(len);
-	G(op);
-	G(dev);
-#undef G
+	if (REEL_RESIZE(s->t, k) || REEL_RESIZE(s->issue, k) || REEL_RESIZE(s->complete, k) ||
+	    REEL_RESIZE(s->off, k) || REEL_RESIZE(s->len, k) || REEL_RESIZE(s->op, k) ||
+	    REEL_RESIZE(s->dev, k))
+		return REEL_E_NOMEM;
 	s->cap = k;
 	return 0;
 }

@@ -12,23 +12,12 @@
 static int grow(struct model_trace *tr, int want_ic)
 {
 	size_t cap = tr->cap ? tr->cap * 2 : 4096;
-#define G(f)                                                                                       \
-	do {                                                                                       \
-		void *p = realloc(tr->f, cap * sizeof(*tr->f));                                    \
-		if (!p)                                                                            \
-			return REEL_E_NOMEM;                                                       \
-		tr->f = p;                                                                         \
-	} while (0)
-	G(t);
-	G(off);
-	G(len);
-	G(op);
-	G(dev);
-	if (tr->issue || want_ic) {
-		G(issue);
-		G(complete);
-	}
-#undef G
+	if (REEL_RESIZE(tr->t, cap) || REEL_RESIZE(tr->off, cap) || REEL_RESIZE(tr->len, cap) ||
+	    REEL_RESIZE(tr->op, cap) || REEL_RESIZE(tr->dev, cap))
+		return REEL_E_NOMEM;
+	if ((tr->issue || want_ic) &&
+	    (REEL_RESIZE(tr->issue, cap) || REEL_RESIZE(tr->complete, cap)))
+		return REEL_E_NOMEM;
 	tr->cap = cap;
 	return 0;
 }
