@@ -109,13 +109,7 @@ print("   %-10s %-6s %7.4f %7.4f %7.4f %7.4f %8.2f %8.4f  %s" % (f, k, r["ks_siz
       "within targets" if r["within_targets"] else "outside"))
 PY
 	done
-done <<'LIST'
-msr msr/wdev_1.csv
-disksim disksim/tpcc-small.trace --time-unit ns
-fiu fiu/*.blkparse
-blkparse blkparse/nvme0n1.blktrace.txt
-blktrace blktrace/sda.blktrace.*
-LIST
+done < <(grep -v '^#' "$TOP/tests/public_traces.list")
 
 # ---- demerit: replay original (twice: the noise floor), synthetic and naive
 echo

@@ -32,11 +32,10 @@ imp() { # name format files... [options]: a public trace into $T/name.reel
 	fi
 }
 if [ -d "$P" ]; then
-	imp msr msr "$P"/msr/wdev_1.csv
-	imp disksim disksim "$P"/disksim/tpcc-small.trace --time-unit ns
-	imp fiu fiu "$P"/fiu/*.blkparse
-	imp blkparse blkparse "$P"/blkparse/nvme0n1.blktrace.txt
-	imp blktrace blktrace "$P"/blktrace/sda.blktrace.*
+	while read -r fmt rel extra; do
+		# shellcheck disable=SC2086
+		imp "$fmt" "$fmt" "$P"/$rel $extra
+	done < <(grep -v '^#' "$TOP/tests/public_traces.list")
 else
 	left_out "the public traces (msr disksim fiu blkparse blktrace)" \
 		"$P absent (SHARED=DIR names the shared folder)"

@@ -95,13 +95,7 @@ while read -r fmt rel extra; do
 	# shellcheck disable=SC2086
 	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/$fmt.reel" || fail "import $rel"
 	fidelity "$fmt" "$rel"
-done <<'LIST'
-msr msr/wdev_1.csv
-disksim disksim/tpcc-small.trace --time-unit ns
-fiu fiu/*.blkparse
-blkparse blkparse/nvme0n1.blktrace.txt
-blktrace blktrace/sda.blktrace.*
-LIST
+done < <(grep -v '^#' "$TOP/tests/public_traces.list")
 for f in "$TOP"/traces/*.reel; do
 	n=$(basename "$f" .reel)
 	cp "$f" "$T/$n.reel"

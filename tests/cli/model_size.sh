@@ -26,13 +26,7 @@ while read -r fmt rel extra; do
 	# shellcheck disable=SC2086
 	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/$fmt.reel" || fail "import $rel"
 	ratio "$T/$fmt.reel" "$T/$fmt.json" 100
-done <<'LIST'
-msr msr/wdev_1.csv
-disksim disksim/tpcc-small.trace --time-unit ns
-fiu fiu/*.blkparse
-blkparse blkparse/nvme0n1.blktrace.txt
-blktrace blktrace/sda.blktrace.*
-LIST
+done < <(grep -v '^#' "$TOP/tests/public_traces.list")
 "$TOP/$BUILD/tests/bench/gen_reel" 100000 "$T/g100k.reel" 5 >/dev/null || fail "gen_reel"
 ratio "$T/g100k.reel" "$T/g.json" 10
 if [ -f "$T/fiu.json" ]; then
