@@ -75,13 +75,14 @@ fi
 
 ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
 	rm -f "$T/c.reel"
-	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture -q --buffer-kb "$BUFKB" -d "$LOOP" \
+	: >"$T/c.err" # emptied before the capture starts: its last "recording" line is gone
+	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture --buffer-kb "$BUFKB" -d "$LOOP" \
 		-o "$T/c.reel" 2>"$T/c.err" &
 	local p=$! cp=""
 	bg_pids="$bg_pids $p"
 	# the capture is rusage.py's child: wait until its instance records
 	for _ in $(seq 100); do cp=$(pgrep -P $p) && break; sleep 0.02; done
-	[ -n "$cp" ] && bench_capture_ready "$cp" || echo "   (capture not seen recording before fio started)"
+	[ -n "$cp" ] && bench_capture_ready "$cp" "$T/c.err" || echo "   (capture not seen recording before fio started)"
 	read -r i_iops i_ios < <(fio_run)
 	kill -INT $p
 	wait $p
