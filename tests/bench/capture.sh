@@ -2,7 +2,9 @@
 # tests/bench/capture.sh - the cost of `ioreel capture` beside its anchor,
 # measured in the same run: fio at its top rate (4k random reads, io_uring,
 # QD64) on a loop device over a file in /dev/shm, with no capture, with
-# `ioreel capture`, and with `trace-cmd record` of the same events (or, when
+# `ioreel capture`, with the capture's events alone (enabled and filtered in
+# an instance that nothing reads: what the tracepoints cost, whoever reads
+# them) and with `trace-cmd record` of the same events (or, when
 # trace-cmd cannot run on this kernel, the same per-CPU raw-page recorder
 # built on libtracefs: tests/bench/capture_rawrec.c).  Runs interleave, ROUNDS
 # times; figures are medians and ranges (tests/bench/lib.sh).
@@ -26,8 +28,9 @@ bg_pids=""
 # (at_exit takes one word: a function)
 bench_cleanup() {
 	for p in $bg_pids; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done
-	for d in $TRACEFS/instances/ioreel-rawrec-* $TRACEFS/instances/ioreel-tc-$$; do
-		[ -d "$d" ] && rmdir "$d"
+	for d in $TRACEFS/instances/ioreel-rawrec-* $TRACEFS/instances/ioreel-tc-$$ \
+		$TRACEFS/instances/ioreel-bare-$$; do
+		[ -d "$d" ] && { echo 0 >"$d/tracing_on"; echo 0 >"$d/events/enable"; rmdir "$d"; }
 	done
 	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
 	rm -f "$SHMF"
@@ -94,6 +97,26 @@ ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
 	i_recs=$(awk '$2 == "capture.join.records" { print $3 }' "$T/meta")
 	i_bytes=$(stat -c %s "$T/c.reel")
 }
+# bare_run -> e_iops: the capture's events, with its device filter, enabled in
+# an instance of their own that nothing reads (overwrite on, so the kernel
+# keeps writing every event): what the tracepoints cost fio, whoever reads
+BARE=$TRACEFS/instances/ioreel-bare-$$
+bare_run() {
+	mkdir "$BARE" && echo 0 >"$BARE/tracing_on" || fail "cannot make $BARE"
+	echo mono >"$BARE/trace_clock"
+	echo "$BUFKB" >"$BARE/buffer_size_kb"
+	echo 64 >"$BARE/buffer_subbuf_size_kb" 2>/dev/null # as the capture (kernel 6.8+)
+	for e in $EVENTS; do
+		case $e in *remap) echo "dev == $DEVT || old_dev == $DEVT" ;; *) echo "dev == $DEVT" ;; esac \
+			>"$BARE/events/block/$e/filter"
+		echo 1 >"$BARE/events/block/$e/enable"
+	done
+	echo 1 >"$BARE/tracing_on"
+	read -r e_iops _ < <(fio_run)
+	echo 0 >"$BARE/tracing_on"
+	echo 0 >"$BARE/events/enable"
+	rmdir "$BARE"
+}
 anchor_run() { # -> a_iops a_ios a_cpu a_lost a_bytes
 	rm -f "$T"/a.dat*
 	if [ $ANCHOR = rawrec ]; then
@@ -122,11 +145,13 @@ round() {
 	local r=$1
 	read -r b_iops b_ios < <(fio_run)
 	ioreel_run
+	bare_run
 	anchor_run
-	echo "   round $r: no capture $b_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
+	echo "   round $r: no capture $b_iops IOPS; events alone $e_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
 	bench_put none iops "$b_iops"
 	bench_put ioreel iops "$i_iops"
 	bench_put anchor iops "$a_iops"
+	bench_put bare iops "$e_iops"
 	bench_put ioreel rel "$(calc "$i_iops / $b_iops")"
 	bench_put anchor rel "$(calc "$a_iops / $b_iops")"
 	bench_put ioreel lost "$i_lost"
@@ -142,6 +167,10 @@ REPEATS=$ROUNDS bench_interleave round
 bench_row "capture: fio IOPS while capturing" ioreel iops none iops "" "no capture"
 bench_row "capture: fio IOPS while capturing ($ANCHOR)" anchor iops none iops "" "no capture"
 bench_row "capture: fio rate while capturing, x no capture" ioreel rel anchor rel "" "$ANCHOR"
+bench_row "capture: fio IOPS with the events alone (enabled, filtered, nothing reading)" \
+	bare iops none iops "" "no capture"
+bench_row "capture: fio IOPS while capturing, against the events alone" ioreel iops bare iops "" \
+	"events alone"
 bench_row "capture: events lost" ioreel lost anchor lost "" "$ANCHOR"
 bench_row "capture: CPU s per 100k I/Os" ioreel cpu anchor cpu "" "$ANCHOR"
 bench_row "capture: bytes per I/O" ioreel bpi anchor bpi lower "$ANCHOR"
