@@ -181,5 +181,5 @@ bi=$(bench_med ioreel bpi) ba=$(bench_med anchor bpi)
 ok() { if awk "BEGIN { exit !($1) }"; then echo met; else echo MISSED; fi; }
 de=$(calc "1 - $(bench_med bare iops) / $(bench_med none iops)")
 echo "   targets (medians): no event lost [$(ok "$li == 0")]; slowdown <= 10% [$(ok "$di <= 0.10")]" \
-	"(the events alone: $(calc "100 * $de")%);" \
+	"(the events alone: $(awk "BEGIN { printf \"%.0f\", 100 * $de }")%);" \
 	"slowdown below $ANCHOR's [$(ok "$di < $da")]; file >= 10x smaller [$(ok "$ba >= 10 * $bi")]"
