@@ -2,7 +2,9 @@
 # tests/bench/capture.sh - the cost of `ioreel capture` beside its anchor,
 # measured in the same run: fio at its top rate (4k random reads, io_uring,
 # QD64) on a loop device over a file in /dev/shm, with no capture, with
-# `ioreel capture`, and with `trace-cmd record` of the same events (or, when
+# `ioreel capture`, with the capture's events alone (enabled and filtered in
+# an instance that nothing reads: what the tracepoints cost, whoever reads
+# them) and with `trace-cmd record` of the same events (or, when
 # trace-cmd cannot run on this kernel, the same per-CPU raw-page recorder
 # built on libtracefs: tests/bench/capture_rawrec.c).  Runs interleave, ROUNDS
 # times; figures are medians and ranges (tests/bench/lib.sh).
@@ -26,8 +28,9 @@ bg_pids=""
 # (at_exit takes one word: a function)
 bench_cleanup() {
 	for p in $bg_pids; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done
-	for d in $TRACEFS/instances/ioreel-rawrec-* $TRACEFS/instances/ioreel-tc-$$; do
-		[ -d "$d" ] && rmdir "$d"
+	for d in $TRACEFS/instances/ioreel-rawrec-* $TRACEFS/instances/ioreel-tc-$$ \
+		$TRACEFS/instances/ioreel-bare-$$; do
+		[ -d "$d" ] && { echo 0 >"$d/tracing_on"; echo 0 >"$d/events/enable"; rmdir "$d"; }
 	done
 	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
 	rm -f "$SHMF"
@@ -75,13 +78,14 @@ fi
 
 ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
 	rm -f "$T/c.reel"
-	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture -q --buffer-kb "$BUFKB" -d "$LOOP" \
+	: >"$T/c.err" # emptied before the capture starts: its last "recording" line is gone
+	$PY "$T/rusage.py" "$T/cpu" "$IOREEL" capture --buffer-kb "$BUFKB" -d "$LOOP" \
 		-o "$T/c.reel" 2>"$T/c.err" &
 	local p=$! cp=""
 	bg_pids="$bg_pids $p"
 	# the capture is rusage.py's child: wait until its instance records
 	for _ in $(seq 100); do cp=$(pgrep -P $p) && break; sleep 0.02; done
-	[ -n "$cp" ] && bench_capture_ready "$cp" || echo "   (capture not seen recording before fio started)"
+	[ -n "$cp" ] && bench_capture_ready "$cp" "$T/c.err" || echo "   (capture not seen recording before fio started)"
 	read -r i_iops i_ios < <(fio_run)
 	kill -INT $p
 	wait $p
@@ -92,6 +96,26 @@ ioreel_run() { # round -> sets i_iops i_ios i_cpu i_lost i_recs i_bytes
 	i_lost=$(awk '$2 == "capture.lost_events" { print $3 }' "$T/meta")
 	i_recs=$(awk '$2 == "capture.join.records" { print $3 }' "$T/meta")
 	i_bytes=$(stat -c %s "$T/c.reel")
+}
+# bare_run -> e_iops: the capture's events, with its device filter, enabled in
+# an instance of their own that nothing reads (overwrite on, so the kernel
+# keeps writing every event): what the tracepoints cost fio, whoever reads
+BARE=$TRACEFS/instances/ioreel-bare-$$
+bare_run() {
+	mkdir "$BARE" && echo 0 >"$BARE/tracing_on" || fail "cannot make $BARE"
+	echo mono >"$BARE/trace_clock"
+	echo "$BUFKB" >"$BARE/buffer_size_kb"
+	echo 64 >"$BARE/buffer_subbuf_size_kb" 2>/dev/null # as the capture (kernel 6.8+)
+	for e in $EVENTS; do
+		case $e in *remap) echo "dev == $DEVT || old_dev == $DEVT" ;; *) echo "dev == $DEVT" ;; esac \
+			>"$BARE/events/block/$e/filter"
+		echo 1 >"$BARE/events/block/$e/enable"
+	done
+	echo 1 >"$BARE/tracing_on"
+	read -r e_iops _ < <(fio_run)
+	echo 0 >"$BARE/tracing_on"
+	echo 0 >"$BARE/events/enable"
+	rmdir "$BARE"
 }
 anchor_run() { # -> a_iops a_ios a_cpu a_lost a_bytes
 	rm -f "$T"/a.dat*
@@ -121,11 +145,13 @@ round() {
 	local r=$1
 	read -r b_iops b_ios < <(fio_run)
 	ioreel_run
+	bare_run
 	anchor_run
-	echo "   round $r: no capture $b_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
+	echo "   round $r: no capture $b_iops IOPS; events alone $e_iops IOPS; ioreel $i_iops IOPS, $i_recs records, ${i_cpu}s CPU, $i_bytes B, lost $i_lost; $ANCHOR $a_iops IOPS, ${a_cpu}s CPU, $a_bytes B, lost $a_lost"
 	bench_put none iops "$b_iops"
 	bench_put ioreel iops "$i_iops"
 	bench_put anchor iops "$a_iops"
+	bench_put bare iops "$e_iops"
 	bench_put ioreel rel "$(calc "$i_iops / $b_iops")"
 	bench_put anchor rel "$(calc "$a_iops / $b_iops")"
 	bench_put ioreel lost "$i_lost"
@@ -141,6 +167,10 @@ REPEATS=$ROUNDS bench_interleave round
 bench_row "capture: fio IOPS while capturing" ioreel iops none iops "" "no capture"
 bench_row "capture: fio IOPS while capturing ($ANCHOR)" anchor iops none iops "" "no capture"
 bench_row "capture: fio rate while capturing, x no capture" ioreel rel anchor rel "" "$ANCHOR"
+bench_row "capture: fio IOPS with the events alone (enabled, filtered, nothing reading)" \
+	bare iops none iops "" "no capture"
+bench_row "capture: fio IOPS while capturing, against the events alone" ioreel iops bare iops "" \
+	"events alone"
 bench_row "capture: events lost" ioreel lost anchor lost "" "$ANCHOR"
 bench_row "capture: CPU s per 100k I/Os" ioreel cpu anchor cpu "" "$ANCHOR"
 bench_row "capture: bytes per I/O" ioreel bpi anchor bpi lower "$ANCHOR"
@@ -149,5 +179,7 @@ li=$(awk '{ s += $1 } END { print s + 0 }' "$BENCH_T/ioreel.lost")
 di=$(calc "1 - $(bench_med ioreel rel)") da=$(calc "1 - $(bench_med anchor rel)")
 bi=$(bench_med ioreel bpi) ba=$(bench_med anchor bpi)
 ok() { if awk "BEGIN { exit !($1) }"; then echo met; else echo MISSED; fi; }
-echo "   targets (medians): no event lost [$(ok "$li == 0")]; slowdown <= 10% [$(ok "$di <= 0.10")];" \
+de=$(calc "1 - $(bench_med bare iops) / $(bench_med none iops)")
+echo "   targets (medians): no event lost [$(ok "$li == 0")]; slowdown <= 10% [$(ok "$di <= 0.10")]" \
+	"(the events alone: $(awk "BEGIN { printf \"%.0f\", 100 * $de }")%);" \
 	"slowdown below $ANCHOR's [$(ok "$di < $da")]; file >= 10x smaller [$(ok "$ba >= 10 * $bi")]"

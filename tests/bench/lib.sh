@@ -104,12 +104,14 @@ bench_fig() { echo "   $1: $(bench_stat "$2" "$3")${4:+ $4} (median [range] of $
 # bench_det LABEL TEXT: a deterministic figure (every run gives the same)
 bench_det() { echo "   $1: $2 (deterministic: one run)"; }
 
-# bench_capture_ready PID: wait (up to 10 s) until `ioreel capture` running
-# as PID has its tracefs instance recording; 1 if it never does
+# bench_capture_ready PID ERRFILE: wait (up to 10 s) until `ioreel capture`
+# running as PID (not -q, stderr in ERRFILE) says it is recording; 1 if it
+# never does.  Not the instance's tracing_on: an instance is born with
+# tracing on, before its capture turns it off to set it up (I/O done then
+# is not recorded; one boot round trip of `make bench` lost its start so).
 bench_capture_ready() {
-	local on=/sys/kernel/tracing/instances/ioreel-$1/tracing_on
 	for _ in $(seq 200); do
-		[ "$(cat "$on" 2>/dev/null)" = 1 ] && return 0
+		grep -q '^ioreel capture: recording ' "$2" 2>/dev/null && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done

@@ -346,10 +346,11 @@ rt_run() {
 	local tool=$1 tr=$2 l=$3 out=$4 p rc
 	shift 4
 	rm -f "$out"
-	"$IOREEL" capture -q --allow-loss -d "$l" -o "$out" 2>"$out.err" &
+	: >"$out.err" # emptied before the capture starts: the last run's line is gone
+	"$IOREEL" capture --allow-loss -d "$l" -o "$out" 2>"$out.err" &
 	p=$!
 	CAPS="$CAPS $p"
-	bench_capture_ready $p || echo "     (capture of $l not seen recording)"
+	bench_capture_ready $p "$out.err" || echo "     (capture of $l not seen recording)"
 	if [ "$tool" = ioreel ]; then
 		"$IOREEL" replay "$tr" --target "$l" "$@" >/dev/null 2>"$out.replay.err" || echo "     ioreel replay of $tr failed"
 	else
@@ -362,7 +363,7 @@ rt_run() {
 	wait $p
 	rc=$?
 	CAPS=${CAPS/ $p/}
-	[ $rc = 0 ] || echo "     capture of $(basename "$tr") under $tool exited $rc: $(head -c 200 "$out.err")"
+	[ $rc = 0 ] || echo "     capture of $(basename "$tr") under $tool exited $rc: $(grep -v '^ioreel capture: \(recording\|written as\) ' "$out.err" | head -c 200)"
 }
 # rt_put TAG TRACE CAPTURE: the capture from the replay's first I/O on (the
 # same rule for both tools: replay_roundtrip.py --kv finds it; before it,
