@@ -508,9 +508,10 @@ static int head_may_go(struct run *r, const struct pend *p)
  * half the system calls.  Not more than two: the kernel plugs a
  * submission of three or more (io_submit's AIO_PLUG_THRESHOLD, io_uring's
  * likewise), so each I/O in it reaches the device only once the last is
- * queued: 4.8-5.4 us from queue to issue at 160-190k IOPS on a loop
- * device where the original (fio, one io_submit per I/O) took 0.6, time
- * the test counts in flight (tests/cli/replay_qd_original.sh).  A burst
+ * queued: 3.0-6.6 us from queue to issue at iodepth 8, 5.6-13.2 at 32,
+ * on a loop device where the original (fio, one io_submit per I/O) took
+ * 0.4-0.9, time counted in flight (tests/cli/replay_qd_original.sh; two
+ * to a submission: 0.4-1.0).  A burst
  * the original plugged goes as one (group_next).  No I/O goes earlier
  * than its time. */
 #define HOLD_OVERDUE 1
