@@ -45,6 +45,7 @@ struct target {
 struct pend {
 	int64_t sched;	/* ns from replay start (timing original) */
 	int64_t orig_q; /* original queue time (dependency) */
+	int64_t orig_d; /* original issue time where the record has both, else INT64_MIN */
 	uint64_t off;
 	uint32_t len;
 	uint32_t limit; /* original in-flight count (qd original/xK) */
