@@ -926,6 +926,14 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	for (unsigned i = 0; i < g->npool[ix]; i++)
 		best = fabs(q[i] - want) < fabs(q[best] - want) ? i : best;
 	g->pool_want[ix] = want;
+	/* none near (a 1 MiB read in a run of 4 KiB ones): a few more drawn in */
+	for (int k = 0;
+	     k < 4 * GEN_PICK_DRAWS && q[best] > 2 * want && g->npool[ix] < GEN_POOL && d->nk;
+	     k++) {
+		unsigned n = g->npool[ix]++;
+		g->pool[ix * GEN_POOL + n] = size_inv(d, sdraw_sp(g, &g->s_size[ix]));
+		best = fabs(q[n] - want) < fabs(q[best] - want) ? n : best;
+	}
 	return size_round(pool_take(g, ix, best), al, s->extent);
 }
 
