@@ -80,6 +80,7 @@ struct devstate {
 	double short_tot;		  /* their sum */
 	uint64_t short_at;		  /* the device's I/O when last refreshed */
 	int short_pick;			  /* this run start drew a short region */
+	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 };
 
 /* A device's own arrival process: when its last I/O arrived. */
@@ -181,9 +182,10 @@ void gen_space_free(struct model_gen *g);
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
 
 /* gen_offsets.c: the regions' shares kept as generation goes. */
-/* A region short of its share of the device's I/O for a remote jump to
- * make up (drawn by shortfall, at odds growing with the drift; once per
- * run start), or -1: the chain's. */
+/* A region short of its share of the device's I/O (less the kept runs
+ * not yet due) for a remote jump to make up (drawn by shortfall, at odds
+ * growing with the drift; once per run start, not for a re-using one), or
+ * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
 /* The I/O at OFF (its region R) counted. */
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,

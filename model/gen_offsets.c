@@ -8,7 +8,10 @@
  * them into wide, sparse stretches.  So a remote jump goes now and then to
  * a region short of its share (drawn by how short), at odds that grow with
  * the device's drift; a local jump or a re-use landing where the device
- * already holds more than its share is drawn again.
+ * already holds more than its share is drawn again.  Re-using starts keep
+ * the chain and their jumps (the re-use share held), and a region is not
+ * short of a kept run not yet due (starts sent there would land on blocks
+ * the run then reads).
  */
 #include <math.h>
 
@@ -51,12 +54,14 @@ static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, dou
 	return lo;
 }
 
-/* The shortfall of region R below its share of the device's I/O so far,
- * beyond chance (2 sqrt + 1 of the I/O it should hold): 0 when none. */
-static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+/* The shortfall of region R below its share of the device's I/O so far
+ * (less PEND, the kept runs' I/O there still to come: they come whole
+ * when due), beyond chance (2 sqrt + 1 of the I/O it should hold). */
+static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double pend)
 {
-	double want = d->weight[r] * (double)s->hn;
-	double x = want - (double)s->rn[r] - 2 * sqrt(want) - 1;
+	double want = d->weight[r] * (double)s->hn - pend;
+	double x = want - (double)s->rn[r] - 2 * sqrt(want > 0 ? want : 0) - 1;
 	return x > 0 ? x : 0;
 }
 
@@ -67,16 +72,29 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	uint64_t every = d->nregions / 4 > GEN_SHORT_EVERY ? d->nregions / 4 : GEN_SHORT_EVERY;
 	if (s->short_at && s->hn < s->short_at + every)
 		return;
-	double c = 0;
-	for (uint32_t r = 0; r < d->nregions; r++)
-		s->short_c[r] = (float)(c += shortfall(d, s, r));
+	/* the kept runs still to come in this repeat: their I/O times the
+	 * share of the repeat gone (a region is not short of a run not due) */
+	double pend[MODEL_MAX_LONG], c = 0, f = 0;
+	uint32_t at[MODEL_MAX_LONG], nl = 0;
+	if (s->nper >= 1)
+		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
+	for (uint32_t i = s->lnext; i < d->nlong && f > 0; i++, nl++) {
+		at[nl] = region_at(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
+		pend[nl] = (double)d->longrun[i].len * f;
+	}
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		double p = 0;
+		for (uint32_t i = 0; i < nl; i++)
+			p += at[i] == r ? pend[i] : 0;
+		s->short_c[r] = (float)(c += shortfall(d, s, r, p));
+	}
 	s->short_tot = c;
 	s->short_at = s->hn ? s->hn : 1;
 }
 
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
 {
-	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN || s->short_pick)
+	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN || s->short_pick || s->reusing)
 		return -1;
 	shortfalls(d, s);
 	if (!(s->short_tot > 0) || rnd_sp(g) >= GEN_SHORT_ODDS * s->short_tot / (double)s->hn)
@@ -112,7 +130,7 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
-	if (s->hn < GEN_SHORT_MIN)
+	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
 	if (d->nregions >= 2) {
 		uint32_t r = region_at(d, s, off);

@@ -409,6 +409,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
 	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	s->reusing = *want; /* local jumps onto touched blocks: where they are */
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
 		if (!*want) /* the run as long as it would be there */
@@ -653,7 +654,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->pinned = 1;
 		return off;
 	}
-	s->short_pick = 0;
+	s->short_pick = s->reusing = 0;
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
 	int want = 0, asked = 0;
