@@ -39,6 +39,11 @@ struct strat {
 #define GEN_OVER_TRIES 4	       /* remote jumps redrawn while they go to one */
 #define GEN_POOL 32		       /* sizes drawn and set aside per stream (kept runs') */
 #define GEN_PICK_DRAWS 2	       /* sizes a kept run's I/O draws into the pool */
+#define GEN_SHORT_EVERY 16	       /* regions' shortfalls refreshed every so many I/O */
+#define GEN_SHORT_MIN 32	       /* I/O of the device before its shares are kept */
+#define GEN_SHORT_ODDS 3	       /* remote jumps to a short region: odds per drift */
+#define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
+#define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -69,6 +74,13 @@ struct devstate {
 	uint64_t pin_left;		   /* its bytes still to come (as in the trace) */
 	int pin_op;			   /* the op it started with: its I/O sized from the pool */
 	uint64_t extent;
+	/* shares kept as they go (gen_offsets.c) */
+	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */
+	float short_c[MODEL_MAX_REGIONS]; /* the regions' shortfalls, cumulated */
+	double short_tot;		  /* their sum */
+	uint64_t short_at;		  /* the device's I/O when last refreshed */
+	int short_pick;			  /* this run start drew a short region */
+	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 };
 
 /* A device's own arrival process: when its last I/O arrived. */
@@ -168,5 +180,28 @@ int gen_space_init(struct model_gen *g);
 void gen_space_free(struct model_gen *g);
 /* The size and offset of the next I/O, of op OP, on device D (index). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
+
+/* gen_offsets.c: the regions' shares kept as generation goes. */
+/* A region short of its share of the device's I/O (less the kept runs
+ * not yet due) for a remote jump to make up (drawn by shortfall, at odds
+ * growing with the drift; once per run start, not for a re-using one), or
+ * -1: the chain's. */
+int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
+/* The I/O at OFF (its region R) counted. */
+void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,
+		       uint64_t off);
+/* OFF's region holds more than its share by GEN_OVER_TOL and 2 sqrt + 1:
+ * a re-use at a reuse distance drawn again. */
+int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* Region R holds more of the device's I/O so far than its share (the
+ * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance): the chain's draw
+ * is drawn again. */
+int gen_offsets_region_over(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+/* Offset A (generated, scaled) falls where the trace has offsets: within
+ * their range and not in a stretch of the offsets CDF holding none. */
+int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a);
+/* OFF's region, or its stretch of the offsets CDF, holds more than its
+ * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
+int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
 
 #endif

@@ -137,14 +137,6 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 	return lo;
 }
 
-/* Whether region R holds more of the device's generated I/O than its
- * share (the model's weight) by more than the tolerance. */
-static int over(const struct model_devspace *d, const struct devstate *s, uint32_t r)
-{
-	double want = d->weight[r] * (double)s->hn;
-	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
-}
-
 /* A remote jump's destination: the region *TO (drawn from the chain when
  * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
@@ -152,6 +144,8 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 {
 	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
+	if (*tor < 0)
+		*tor = gen_offsets_region(g, d, s);
 	if (*tor >= 0) {
 		to = (uint32_t)*tor;
 	} else if (d->row[from + 1] > d->row[from]) {
@@ -165,7 +159,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 				else
 					a1 = mid + 1;
 			}
-			if (!over(d, s, d->tr_to[a1]))
+			if (!gen_offsets_region_over(d, s, d->tr_to[a1]))
 				break;
 			u = rnd_sp(g);
 		}
@@ -306,28 +300,6 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
 	return 1;
 }
 
-/* Whether offset A (generated, scaled) falls where the trace has offsets:
- * within their range and not in a stretch of the offsets CDF that holds
- * none (a gap between two files, the empty space between two bands). */
-static int in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
-{
-	const struct model_dist *d = &dv->addr;
-	double x = (double)a / s->scale;
-	if (d->nk < 2)
-		return 1;
-	if (x < d->v[0] || x > d->v[d->nk - 1])
-		return 0;
-	uint32_t lo = 0, hi = d->nk - 1; /* the last lo with v[lo] <= x */
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
-}
-
 /* A local jump from the cursor (1, *off set) or none fits (0): drawn again
  * (up to GEN_LOCAL_TRIES times) while it lands outside the trace's
  * extents.  Jumps drawn independently walk the cursor away: a device of
@@ -336,6 +308,7 @@ static int in_extents(const struct model_devspace *dv, const struct devstate *s,
 static int local_jump(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
+	int over = 0; /* one landing where the device holds more: the last resort */
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
@@ -343,12 +316,17 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
 		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
-		    (uint64_t)a + len > s->extent || !in_extents(dv, s, (uint64_t)a))
+		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
 			continue;
+		if (gen_offsets_local_over(dv, s, (uint64_t)a)) {
+			*off = over ? *off : (uint64_t)a;
+			over = 1;
+			continue;
+		}
 		*off = (uint64_t)a;
 		return 1;
 	}
-	return 0;
+	return over;
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote
@@ -397,6 +375,11 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	const struct model_dist *rd =
 	    op != REEL_OP_READ && dv->reuse_dist_w.nk ? &dv->reuse_dist_w : &dv->reuse_dist;
 	double k = rd->nk ? model_dist_inv(rd, rnd_sp(g)) + 0.5 : 1 + rnd_sp(g) * (double)n;
+	for (int t = 0;
+	     t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
+	     history_at(g, s, near_op(s, (uint64_t)k, op), &base) && gen_offsets_over(dv, s, base);
+	     t++)
+		k = rd->nk ? model_dist_inv(rd, rnd_sp(g)) + 0.5 : 1 + rnd_sp(g) * (double)n;
 	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
 	    base / al * al + len > s->extent || base / al * al == s->cursor ||
 	    reserved(dv, s, base / al * al, len))
@@ -426,6 +409,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
 	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	s->reusing = *want; /* local jumps onto touched blocks: where they are */
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
 		if (!*want) /* the run as long as it would be there */
@@ -670,6 +654,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->pinned = 1;
 		return off;
 	}
+	s->short_pick = s->reusing = 0;
 	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
 	int want = 0, asked = 0;
@@ -926,6 +911,14 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	for (unsigned i = 0; i < g->npool[ix]; i++)
 		best = fabs(q[i] - want) < fabs(q[best] - want) ? i : best;
 	g->pool_want[ix] = want;
+	/* none near (a 1 MiB read in a run of 4 KiB ones): a few more drawn in */
+	for (int k = 0;
+	     k < 4 * GEN_PICK_DRAWS && q[best] > 2 * want && g->npool[ix] < GEN_POOL && d->nk;
+	     k++) {
+		unsigned n = g->npool[ix]++;
+		g->pool[ix * GEN_POOL + n] = size_inv(d, sdraw_sp(g, &g->s_size[ix]));
+		best = fabs(q[n] - want) < fabs(q[best] - want) ? n : best;
+	}
 	return size_round(pool_take(g, ix, best), al, s->extent);
 }
 
@@ -979,7 +972,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		}
 		s->cursor = off + len;
 		s->started = 1;
-		s->rn[region_of(dv, s->scale, off)]++;
+		gen_offsets_count(dv, s, region_of(dv, s->scale, off), off);
 		if (!g->touched)
 			s->hn++;
 		if (g->touched) {

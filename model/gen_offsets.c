@@ -1,0 +1,173 @@
+/*
+ * model/gen_offsets.c - each region's share of a device's I/O kept as
+ * generation goes (MODEL.md, "Offsets: shares kept as they go").  Local
+ * jumps, re-uses at a reuse distance and fresh starts moved past touched
+ * blocks each leave the region the chain drew: in a trace whose dense
+ * bands are narrow (boot: regions of 190 KiB holding 2-3% of the I/O each,
+ * read once in random order by local jumps) the generated I/O drift out of
+ * them into wide, sparse stretches.  So a remote jump goes now and then to
+ * a region short of its share (drawn by how short), at odds that grow with
+ * the device's drift; a local jump or a re-use landing where the device
+ * already holds more than its share is drawn again.  Re-using starts keep
+ * the chain and their jumps (the re-use share held), and a region is not
+ * short of a kept run not yet due (starts sent there would land on blocks
+ * the run then reads).
+ */
+#include <math.h>
+
+#include "model/gen_internal.h"
+
+/* The region of offset A (generated, scaled). */
+static uint32_t region_at(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+{
+	uint32_t lo = 0, hi = d->nregions;
+	double x = (double)a / s->scale;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if ((double)d->bound[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The segment of the offsets CDF (knot to knot) holding A (generated,
+ * scaled), its share of the trace's offsets in *W (with a point mass at
+ * its low knot). */
+static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, double *w)
+{
+	double x = (double)a / scale;
+	uint32_t lo = 0, hi = d->nk - 1;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (w) {
+		*w = d->c[lo + 1] - d->c[lo];
+		if (lo && d->v[lo - 1] == d->v[lo])
+			*w += d->c[lo] - d->c[lo - 1];
+	}
+	return lo;
+}
+
+/* The shortfall of region R below its share of the device's I/O so far
+ * (less PEND, the kept runs' I/O there still to come: they come whole
+ * when due), beyond chance (2 sqrt + 1 of the I/O it should hold). */
+static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double pend)
+{
+	double want = d->weight[r] * (double)s->hn - pend;
+	double x = want - (double)s->rn[r] - 2 * sqrt(want > 0 ? want : 0) - 1;
+	return x > 0 ? x : 0;
+}
+
+/* The regions' shortfalls, cumulated, refreshed every nregions / 4 I/O
+ * (at least GEN_SHORT_EVERY): each I/O pays O(1) for them. */
+static void shortfalls(const struct model_devspace *d, struct devstate *s)
+{
+	uint64_t every = d->nregions / 4 > GEN_SHORT_EVERY ? d->nregions / 4 : GEN_SHORT_EVERY;
+	if (s->short_at && s->hn < s->short_at + every)
+		return;
+	/* the kept runs still to come in this repeat: their I/O times the
+	 * share of the repeat gone (a region is not short of a run not due) */
+	double pend[MODEL_MAX_LONG], c = 0, f = 0;
+	uint32_t at[MODEL_MAX_LONG], nl = 0;
+	if (s->nper >= 1)
+		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
+	for (uint32_t i = s->lnext; i < d->nlong && f > 0; i++, nl++) {
+		at[nl] = region_at(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
+		pend[nl] = (double)d->longrun[i].len * f;
+	}
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		double p = 0;
+		for (uint32_t i = 0; i < nl; i++)
+			p += at[i] == r ? pend[i] : 0;
+		s->short_c[r] = (float)(c += shortfall(d, s, r, p));
+	}
+	s->short_tot = c;
+	s->short_at = s->hn ? s->hn : 1;
+}
+
+int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
+{
+	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN || s->short_pick || s->reusing)
+		return -1;
+	shortfalls(d, s);
+	if (!(s->short_tot > 0) || rnd_sp(g) >= GEN_SHORT_ODDS * s->short_tot / (double)s->hn)
+		return -1;
+	double u = rnd_sp(g) * s->short_tot;
+	uint32_t lo = 0, hi = d->nregions - 1;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (s->short_c[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	s->short_pick = 1;
+	return lo;
+}
+
+void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)
+{
+	s->rn[r]++;
+	if (d->addr.nk >= 2)
+		s->kn[seg_of(&d->addr, s->scale, off, NULL)]++;
+}
+
+int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
+{
+	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
+		return 0;
+	uint32_t r = region_at(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
+	double want = d->weight[r] * (double)s->hn;
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+}
+
+int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
+{
+	if (s->hn < GEN_SHORT_MIN || s->reusing)
+		return 0;
+	if (d->nregions >= 2) {
+		uint32_t r = region_at(d, s, off);
+		if ((double)s->rn[r] + 1 > (d->weight[r] * (double)s->hn + 1) * GEN_LOCAL_REGION)
+			return 1;
+	}
+	if (d->addr.nk < 2)
+		return 0;
+	double w;
+	uint32_t k = seg_of(&d->addr, s->scale, off, &w);
+	return (double)s->kn[k] + 1 > (w * (double)s->hn + 1) * GEN_LOCAL_SEG;
+}
+
+int gen_offsets_region_over(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	double want = d->weight[r] * (double)s->hn;
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
+}
+
+/* Whether offset A (generated, scaled) falls where the trace has offsets:
+ * within their range and not in a stretch of the offsets CDF that holds
+ * none (a gap between two files, the empty space between two bands). */
+int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
+{
+	const struct model_dist *d = &dv->addr;
+	double x = (double)a / s->scale;
+	if (d->nk < 2)
+		return 1;
+	if (x < d->v[0] || x > d->v[d->nk - 1])
+		return 0;
+	uint32_t lo = 0, hi = d->nk - 1; /* the last lo with v[lo] <= x */
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
+}
