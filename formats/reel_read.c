@@ -40,6 +40,10 @@ struct reel_reader {
 	struct reel_cols cols; /* or the current block as columns (reel_read_cols) */
 	void *colbuf;
 	int64_t *tmp;
+	/* tmp's column c holds tval[c] in its first tfill[c] places (an
+	 * absent or constant column: not written again for the next block) */
+	int64_t tval[C__COUNT];
+	size_t tfill[C__COUNT];
 	msgpack_unpacked cur; /* the current chunk's map */
 	struct colstate cs[C__COUNT];
 	size_t chunk_n, chunk_left;
@@ -417,6 +421,12 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	size_t bm = r->chunk_left < BLOCK ? r->chunk_left : BLOCK;
 	unsigned mask = cols ? COLS_SHAPE : (1u << C__COUNT) - 1;
 	for (int c = 0; c < C__COUNT; c++) {
+		const struct colstate *cs = &r->cs[c];
+		int64_t v = cs->kind == K_CONST ? cs->base : 0;
+		if (cs->kind <= K_CONST && (mask >> c & 1) && r->tfill[c] >= bm && r->tval[c] == v)
+			continue; /* tmp holds it from the block before */
+		r->tfill[c] = cs->kind <= K_CONST && (mask >> c & 1) ? bm : 0;
+		r->tval[c] = v;
 		/* the other columns are stepped over: the streams stay in step
 		 * for reel_read, and every column is checked */
 		if ((mask >> c & 1) ? reel_col_decode(&r->cs[c], r->tmp + (size_t)c * TSTRIDE, bm)
