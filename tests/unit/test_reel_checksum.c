@@ -70,12 +70,23 @@ static void put(const char *path, const unsigned char *p, size_t n)
 	close(fd);
 }
 
+static char dir[] = "/dev/shm/ioreel-ck.XXXXXX", path[64], bad[64];
+
+/* the files and their folder removed at exit, a failed check's too */
+static void cleanup(void)
+{
+	unlink(path);
+	unlink(bad);
+	rmdir(dir);
+}
+
 int main(void)
 {
-	char dir[] = "/dev/shm/ioreel-ck.XXXXXX", path[64], bad[64], msg[600];
+	char msg[600];
 	CHECK(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/a.reel", dir);
 	snprintf(bad, sizeof(bad), "%s/b.reel", dir);
+	atexit(cleanup);
 	size_t size = write_file(path);
 	unsigned char *f = malloc(size), *g = malloc(size);
 	CHECK(f && g);
@@ -119,9 +130,6 @@ int main(void)
 	}
 	/* most of the frame is literal bytes: only the checksum sees a flip there */
 	CHECK(mismatch > (b - a) / 2);
-	unlink(path);
-	unlink(bad);
-	rmdir(dir);
 	free(f);
 	free(g);
 	printf("checksum ok: %zu flips, %zu named as checksum mismatches\n", b - a - 4, mismatch);
