@@ -123,8 +123,9 @@ REEL_HEAP(i64_heap, int64_t, I64_BEFORE)
  * in flight (an insertion near its end, the earliest at its start: no
  * branch to mispredict at every level of a heap), a heap beyond. */
 #define DONE_SORTED 128
+#define DONE_PAD 4 /* v[hi..hi + 4): INT64_MAX, so done_upto looks at 4 at once */
 struct done_set {
-	int64_t *v; /* sorted: v[lo..hi) */
+	int64_t *v; /* sorted: v[lo..hi), then DONE_PAD of INT64_MAX */
 	size_t lo, hi, cap;
 	int heaped; /* too many in flight once: the heap from then on */
 	struct i64_heap h;
@@ -147,17 +148,21 @@ static int done_add(struct done_set *s, int64_t c)
 			s->hi -= s->lo;
 			s->lo = 0;
 		} else {
-			int64_t *nv = realloc(s->v, 2 * DONE_SORTED * sizeof(*nv));
+			int64_t *nv = realloc(s->v, (2 * DONE_SORTED + DONE_PAD) * sizeof(*nv));
 			if (!nv)
 				return REEL_E_NOMEM;
 			s->v = nv;
 			s->cap = 2 * DONE_SORTED;
 		}
 	}
-	size_t j = s->hi++;
-	for (; j > s->lo && s->v[j - 1] > c; j--) /* an insertion sort's step */
-		s->v[j] = s->v[j - 1];
-	s->v[j] = c;
+	/* locals: a store to v could alias the fields, reloaded at each step */
+	int64_t *v = s->v;
+	size_t j = s->hi++, lo = s->lo;
+	for (; j > lo && v[j - 1] > c; j--) /* an insertion sort's step */
+		v[j] = v[j - 1];
+	v[j] = c;
+	for (int k = 0; k < DONE_PAD; k++)
+		v[s->hi + (size_t)k] = INT64_MAX;
 	return 0;
 }
 
@@ -172,10 +177,23 @@ static uint64_t done_upto(struct done_set *s, int64_t x)
 		}
 		return k;
 	}
-	while (s->lo < s->hi && s->v[s->lo] <= x) {
-		s->lo++;
-		k++;
+	if (s->lo == s->hi)
+		return 0;
+	if (x == INT64_MAX) { /* all of them (the padding would count too) */
+		k = s->hi - s->lo;
+		s->lo = s->hi;
+		return k;
 	}
+	/* sorted and padded: the count of the leading four up to x, without a
+	 * branch per completion (mostly one or none comes out) */
+	const int64_t *v = s->v;
+	size_t lo = s->lo;
+	do {
+		k = (uint64_t)(v[lo] <= x) + (v[lo + 1] <= x) + (v[lo + 2] <= x) + (v[lo + 3] <= x);
+		lo += k;
+	} while (k == 4);
+	k = lo - s->lo;
+	s->lo = lo;
 	return k;
 }
 

@@ -80,29 +80,42 @@ static int u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the slice of the 1024 equal ones of [0, ext) where off falls, and the
- * offsets [lo, hi) that fall there too, to skip the division for the next */
+/* the slice of the 1024 equal ones of [0, ext) where off falls */
 static uint64_t slice_of(uint64_t off, uint64_t ext)
 {
 	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
 	return s < 1024 ? s : 1023;
 }
-static void slice_range(uint64_t off, uint64_t ext, uint64_t *lo, uint64_t *hi, uint64_t *s)
+/* The first offset of slice k, from LO on: slice_of is monotone on
+ * [0, ext] and slice_of(ext) is the last slice, so a binary search between
+ * bounds around the estimate (a double is off by ext / 2^52 at most) */
+static uint64_t slice_start(uint64_t k, uint64_t ext, uint64_t lo)
 {
-	uint64_t k = slice_of(off, ext), h = UINT64_MAX;
-	if (k < 1023) { /* the binning is monotone: correct an estimate */
-		double est = (double)(k + 1) * (double)ext / 1024;
-		h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
-		if (h <= off)
-			h = off + 1;
-		while (h > off + 1 && slice_of(h - 1, ext) > k)
-			h--;
-		while (h < UINT64_MAX && slice_of(h, ext) <= k)
-			h++;
+	double est = (double)k * (double)ext / 1024;
+	uint64_t h = est < 1.8e19 ? (uint64_t)est : ext, m = (ext >> 50) + 2;
+	h = h > ext ? ext : h < lo ? lo : h;
+	uint64_t a = h - lo > m ? h - m : lo, b = ext - h > m ? h + m : ext;
+	if (a > lo && slice_of(a - 1, ext) >= k)
+		a = lo;
+	if (slice_of(b, ext) < k)
+		b = ext;
+	while (a < b) { /* the first of [a, b] in slice k or later: b is */
+		uint64_t mid = a + (b - a) / 2;
+		if (slice_of(mid, ext) >= k)
+			b = mid;
+		else
+			a = mid + 1;
 	}
-	*lo = off;
-	*hi = h;
-	*s = k;
+	return a;
+}
+/* Where each slice starts, then UINT64_MAX: slice k holds the offsets
+ * [sb[k], sb[k + 1]), so that a new slice costs one division. */
+static void slice_bounds(uint64_t ext, uint64_t *sb)
+{
+	sb[0] = 0;
+	for (uint64_t k = 1; k < 1024; k++)
+		sb[k] = slice_start(k, ext, sb[k - 1]);
+	sb[1024] = UINT64_MAX;
 }
 
 /* a read whose block is also written, or a write whose block is also read */
@@ -148,6 +161,7 @@ struct dev_fit {
 	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
 	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
+	uint64_t *sb;			 /* where each slice starts (slice_bounds) */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
 	int seen;
@@ -202,6 +216,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
+	free(f->sb);
 }
 
 void model_devs_free(struct devs_fit *df)
@@ -264,7 +279,10 @@ static int dev_fit_init(struct dev_fit *f, struct model_devspace *d, const struc
 	size_t nb = (size_t)(d->extent >> f->sh) + 1;
 	f->wb = calloc(nb / 8 + 1, 1);
 	f->rb = calloc(nb / 8 + 1, 1);
-	return f->wb && f->rb ? 0 : REEL_E_NOMEM;
+	if (!f->wb || !f->rb || !(f->sb = malloc(1025 * sizeof(*f->sb))))
+		return REEL_E_NOMEM;
+	slice_bounds(d->extent, f->sb);
+	return 0;
 }
 
 int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_scan *sc, uint64_t cap)
@@ -300,8 +318,11 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
 		uint64_t off = c->off[i];
 		f->k++;
 		samp_add(&f->addr, (int64_t)off);
-		if (!(off >= f->slo && off < f->shi))
-			slice_range(off, f->d->extent, &f->slo, &f->shi, &f->sc);
+		if (!(off >= f->slo && off < f->shi)) {
+			f->sc = slice_of(off, f->d->extent);
+			f->slo = f->sb[f->sc];
+			f->shi = f->sb[f->sc + 1];
+		}
 		f->sl[f->sc]++;
 		uint64_t b = ((off >> 20) << 20) >> f->sh;
 		size_t rd = c->op[i] == REEL_OP_READ;

@@ -2,7 +2,7 @@
 # Checks the Debian packages ioreel needs; installs the missing ones when run
 # as root (apt-get update first), otherwise prints the one apt-get line.
 # deps.sh [check]: "check" adds what the tests and benchmarks use besides.
-PKGS="build-essential pkg-config liblz4-dev zlib1g-dev libmsgpack-dev libaio-dev liburing-dev
+PKGS="build-essential pkg-config liblz4-dev libxxhash-dev zlib1g-dev libmsgpack-dev libaio-dev liburing-dev
 libtracefs-dev libtraceevent-dev libblkid-dev libjson-c-dev libinih-dev gnuplot-nox fio xz-utils zstd lz4 util-linux"
 [ "${1:-}" = check ] && PKGS="$PKGS clang python3 python3-lz4 python3-msgpack trace-cmd blktrace
 e2fsprogs bc procps time chromium clang-format libopenmpi-dev openmpi-bin"
