@@ -465,7 +465,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	/* reads that never re-use in the trace: a stretch no write of the ring touched */
-	int nw = op == REEL_OP_READ && dv->p_reuse_op[0] <= 0;
+	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0;
 	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
 		if (history_back(g, dv, s, op, len, al, &off) && !(nw && gen_written(s, off, len)))
 			break;
