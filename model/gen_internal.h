@@ -128,6 +128,7 @@ struct model_gen {
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
 };
+int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */

@@ -237,13 +237,14 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 
 /* A fresh start at OFF: the I/O's LEN bytes untouched, each block looked
  * at, and its run's SPAN (LOOK blocks of it): a stretch looked at evenly
- * steps over the blocks of a large I/O (chromium's 2.5 MiB reads landed
- * on written blocks between the steps). */
+ * steps over the blocks of a large I/O (chromium's 2.5 MiB reads, a scan's
+ * too, landed on written blocks between the steps). */
 static int fresh_span(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t span,
 		      uint64_t look)
 {
+	uint64_t nb = len ? ((off + len - 1) >> 12) - (off >> 12) : 0; /* blocks - 1 */
 	return !touched(g, dev, off, span, look) &&
-	       !(span > len && touched(g, dev, off, len, TOUCH_MAX));
+	       !((span > len || nb >= look) && touched(g, dev, off, len, TOUCH_MAX));
 }
 
 /* Mark the blocks of [off, off + len) touched (the first TOUCH_MAX of
@@ -447,7 +448,11 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	}
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
-	history_back(g, dv, s, op, len, al, &off);
+	/* reads that never re-use in the trace: a stretch no write of the ring touched */
+	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0;
+	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
+		if (history_back(g, dv, s, op, len, al, &off) && !(nw && gen_written(s, off, len)))
+			break;
 	return off;
 }
 
