@@ -133,6 +133,19 @@ int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
 #define TOUCH_SCAN 64	/* the same, scanning on for a fresh stretch */
+/* Where bit K of the touched set is kept: at K * TOUCH_INV (mod 2^TOUCH_BITS),
+ * the inverse of the step that the hash's K takes from one block to the
+ * next (TOUCH_MUL / 2^(64 - TOUCH_BITS), rounded: 9 steps in 10), so an
+ * I/O's blocks fall side by side in memory, not a cache miss each (the
+ * same set: only where its bits are kept changes). */
+#define TOUCH_MUL 0x9e3779b97f4a7c15ull
+#define TOUCH_STEP ((TOUCH_MUL + (1ull << (63 - TOUCH_BITS))) >> (64 - TOUCH_BITS))
+#define TOUCH_INV 0x252e5d7ull
+_Static_assert(((TOUCH_STEP * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1)) == 1, "TOUCH_INV");
+static inline uint64_t touch_slot(uint64_t k)
+{
+	return (k * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1);
+}
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

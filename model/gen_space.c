@@ -199,14 +199,13 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 /* ---- run starts: jumps, and re-use as the model's share ----------------- */
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
 {
-	uint64_t x = (b ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
-	return x >> (64 - TOUCH_BITS);
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	return touch_slot(x >> (64 - TOUCH_BITS));
 }
 
 /* The hash of touch_bit is additive over blocks below 2^48 (where the
  * device's bits do not mix with the block's): block B + STEP's is B's
  * plus STEP times TOUCH_MUL (touch_bit's), one add per block looked at. */
-#define TOUCH_MUL 0x9e3779b97f4a7c15ull
 #define TOUCH_ADDITIVE(b1) (!((b1) >> 48))
 
 /* Whether [off, off + len) touches a block touched before (LOOK of its
@@ -228,7 +227,7 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 	}
 	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
 	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
-		uint64_t k = x >> (64 - TOUCH_BITS);
+		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
 		if ((t[k >> 6] >> (k & 63)) & 1)
 			return 1;
 	}
@@ -262,11 +261,17 @@ static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 		}
 		return;
 	}
-	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, w = 0, bits = 0;
 	for (uint64_t n = b1 - b0 + 1; n; n--, x += TOUCH_MUL) {
-		uint64_t k = x >> (64 - TOUCH_BITS);
-		t[k >> 6] |= 1ull << (k & 63);
+		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
+		if (k >> 6 != w) { /* a word's bits set at once: its blocks are side by side */
+			t[w] |= bits;
+			w = k >> 6;
+			bits = 0;
+		}
+		bits |= 1ull << (k & 63);
 	}
+	t[w] |= bits;
 }
 
 /* OFF joins the device's history: the ring of the last GEN_HIST and a
