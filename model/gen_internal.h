@@ -146,6 +146,22 @@ static inline uint64_t touch_slot(uint64_t k)
 {
 	return (k * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1);
 }
+/* Mark N blocks in T from the one of hash X on (each next one's hash X +
+ * TOUCH_MUL): a word's bits set at once, its blocks side by side. */
+static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
+{
+	uint64_t w = 0, bits = 0;
+	for (; n; n--, x += TOUCH_MUL) {
+		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
+		if (k >> 6 != w) {
+			t[w] |= bits;
+			w = k >> 6;
+			bits = 0;
+		}
+		bits |= 1ull << (k & 63);
+	}
+	t[w] |= bits;
+}
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

@@ -261,17 +261,7 @@ static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 		}
 		return;
 	}
-	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, w = 0, bits = 0;
-	for (uint64_t n = b1 - b0 + 1; n; n--, x += TOUCH_MUL) {
-		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
-		if (k >> 6 != w) { /* a word's bits set at once: its blocks are side by side */
-			t[w] |= bits;
-			w = k >> 6;
-			bits = 0;
-		}
-		bits |= 1ull << (k & 63);
-	}
-	t[w] |= bits;
+	touch_run(t, (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, b1 - b0 + 1);
 }
 
 /* OFF joins the device's history: the ring of the last GEN_HIST and a
