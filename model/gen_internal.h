@@ -127,6 +127,7 @@ struct model_gen {
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
+	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_BITS 26
@@ -233,5 +234,13 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 /* OFF's region, or its stretch of the offsets CDF, holds more than its
  * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+
+/* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
+ * its phase; 1, 0 at the end or a REEL_E_ code. */
+int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
+/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread;
+ * gen_thread_stop: stop and join it (none: nothing). */
+int gen_thread_next(struct model_gen *g, double *t, int *op, size_t *d);
+void gen_thread_stop(struct model_gen *g);
 
 #endif
