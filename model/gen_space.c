@@ -123,16 +123,13 @@ void gen_space_free(struct model_gen *g)
 
 static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
 {
-	uint32_t lo = 0, hi = d->nregions;
+	uint32_t lo = 0, n = d->nregions;
 	double x = (double)a / scale;
 	if (x >= (double)d->bound[d->nregions])
 		return d->nregions - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if ((double)d->bound[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
+	for (uint32_t h; n > 1; n -= h) { /* the last bound <= x; no branch to miss */
+		h = n / 2;
+		lo = (double)d->bound[lo + h] <= x ? lo + h : lo;
 	}
 	return lo;
 }
@@ -980,6 +977,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->opn[op]++;
 			remember(g, s, off);
 			touch_mark(g, dv->id, off, len);
+			touch_prefetch(g->touched, dv->id, s->cursor >> 12);
 		}
 	}
 	*offp = off;
