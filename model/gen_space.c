@@ -102,8 +102,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].nper = (all - fl) * g->o.rate * m->devs[d].share;
 	}
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
-		if (m->devs[d].reuse_fitted &&
-		    !(g->touched = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof(uint64_t))))
+		if (m->devs[d].reuse_fitted && !(g->touched = touch_alloc()))
 			return REEL_E_NOMEM;
 	return 0;
 }

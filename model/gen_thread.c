@@ -77,6 +77,8 @@ int model_gen_thread(struct model_gen *g)
 		free(t);
 		return REEL_E_NOMEM;
 	}
+	free(t->twin->touched); /* the twin places nothing */
+	t->twin->touched = NULL;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
 	if (pthread_create(&t->th, NULL, gt_main, t)) { /* G draws them itself */
