@@ -126,7 +126,13 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 	double x = (double)a / scale;
 	if (x >= (double)d->bound[d->nregions])
 		return d->nregions - 1;
-	for (uint32_t h; n > 1; n -= h) { /* the last bound <= x; no branch to miss */
+	uint64_t xi = (uint64_t)x; /* B <= x as B <= floor(x): bounds under 2^53 are exact */
+	if (d->bound[d->nregions] < (1ull << 53))
+		for (uint32_t h; n > 1; n -= h) { /* the last bound <= x; no branch to miss */
+			h = n / 2;
+			lo = d->bound[lo + h] <= xi ? lo + h : lo;
+		}
+	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
 		lo = (double)d->bound[lo + h] <= x ? lo + h : lo;
 	}
@@ -138,7 +144,7 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : region_of(d, s->scale, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
