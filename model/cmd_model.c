@@ -343,6 +343,8 @@ static int cmd_gen(int argc, char **argv)
 	}
 	struct model_gen *g;
 	int x = model_gen_create(&g, &m, &go);
+	if (!x && sysconf(_SC_NPROCESSORS_ONLN) > 1) /* the same records, on two cores */
+		x = model_gen_thread(g);
 	if (x) {
 		fprintf(stderr, "ioreel model gen: %s: cannot generate: %s\n", in,
 			reel_strerror(x));

@@ -144,6 +144,7 @@ void model_gen_destroy(struct model_gen *g)
 {
 	if (!g)
 		return;
+	gen_thread_stop(g);
 	free(g->bt);
 	free(g->bop);
 	free(g->gap_class);
@@ -716,9 +717,9 @@ static int fill_window(struct model_gen *g)
 	}
 }
 
-int model_gen_next(struct model_gen *g, struct reel_rec *r)
+/* The next arrival (gen_internal.h). */
+int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d)
 {
-	const struct model *m = g->m;
 	if (g->o.max_records && g->count >= g->o.max_records)
 		return 0;
 	if (g->pos >= g->nbuf) {
@@ -726,9 +727,22 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 		if (k <= 0)
 			return k == -1 ? REEL_E_NOMEM : k < 0 ? REEL_E_RANGE : 0;
 	}
-	double t = g->bt[g->pos];
-	int op = g->bop[g->pos++];
-	size_t d = pick_device(g, t);
+	*t = g->bt[g->pos];
+	*op = g->bop[g->pos++];
+	*d = pick_device(g, *t);
+	g->count++;
+	return 1;
+}
+
+int model_gen_next(struct model_gen *g, struct reel_rec *r)
+{
+	const struct model *m = g->m;
+	double t;
+	int op;
+	size_t d;
+	int k = g->thr ? gen_thread_next(g, &t, &op, &d) : gen_arrival(g, &t, &op, &d);
+	if (k != 1)
+		return k;
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
 	memset(r, 0, sizeof(*r));
@@ -738,7 +752,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	r->length = (uint32_t)len;
 	r->dev = m->devs[d].id;
 	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	g->count++;
+	g->count += g->thr != NULL; /* gen_arrival counts it on the arrivals' thread */
 	return 1;
 }
 

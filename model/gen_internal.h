@@ -10,6 +10,9 @@
 #ifndef IOREEL_MODEL_GEN_INTERNAL_H
 #define IOREEL_MODEL_GEN_INTERNAL_H
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "model/model.h"
 
@@ -127,12 +130,68 @@ struct model_gen {
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
+	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
 #define TOUCH_SCAN 64	/* the same, scanning on for a fresh stretch */
+/* Where bit K of the touched set is kept: at K * TOUCH_INV (mod 2^TOUCH_BITS),
+ * the inverse of the step that the hash's K takes from one block to the
+ * next (TOUCH_MUL / 2^(64 - TOUCH_BITS), rounded: 9 steps in 10), so an
+ * I/O's blocks fall side by side in memory, not a cache miss each (the
+ * same set: only where its bits are kept changes). */
+#define TOUCH_MUL 0x9e3779b97f4a7c15ull
+#define TOUCH_STEP ((TOUCH_MUL + (1ull << (63 - TOUCH_BITS))) >> (64 - TOUCH_BITS))
+#define TOUCH_INV 0x252e5d7ull
+_Static_assert(((TOUCH_STEP * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1)) == 1, "TOUCH_INV");
+static inline uint64_t touch_slot(uint64_t k)
+{
+	return (k * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1);
+}
+/* Mark N blocks in T from the one of hash X on (each next one's hash X +
+ * TOUCH_MUL): a word's bits set at once, its blocks side by side. */
+static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
+{
+	uint64_t w = 0, bits = 0;
+	for (; n; n--, x += TOUCH_MUL) {
+		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
+		if (k >> 6 != w) {
+			t[w] |= bits;
+			w = k >> 6;
+			bits = 0;
+		}
+		bits |= 1ull << (k & 63);
+	}
+	t[w] |= bits;
+}
+
+/* Ask for the words of the blocks from B0 on (device DEV), as a run's next
+ * I/O marks them: a run goes on at the cursor, mostly.  The block's slots
+ * jump every 9 or 10 blocks, so a look every 8th finds each stretch (of
+ * the first 32 blocks: 128 KiB).  Inlined: a call of it GCC would take
+ * for one without effect and drop. */
+/* The touched set, zeroed (NULL without memory), on 2 MiB pages where the
+ * kernel gives them: its probes land anywhere in its 8 MiB, each a TLB
+ * miss and a page walk on 4 KiB pages (10-25% of a probe's time here). */
+static inline uint64_t *touch_alloc(void)
+{
+	size_t n = (size_t)1 << (TOUCH_BITS - 3);
+	void *p = NULL;
+	if (posix_memalign(&p, (size_t)2 << 20, n))
+		return NULL;
+	madvise(p, n, MADV_HUGEPAGE);
+	return memset(p, 0, n);
+}
+
+__attribute__((always_inline)) static inline void touch_prefetch(const uint64_t *t, uint16_t dev,
+								 uint64_t b0)
+{
+	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	for (int i = 0; i < 4 && !((b0 + 32) >> 48); i++, x += 8 * TOUCH_MUL)
+		__builtin_prefetch(&t[touch_slot(x >> (64 - TOUCH_BITS)) >> 6]);
+}
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
@@ -204,5 +263,13 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 /* OFF's region, or its stretch of the offsets CDF, holds more than its
  * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+
+/* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
+ * its phase; 1, 0 at the end or a REEL_E_ code. */
+int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
+/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread;
+ * gen_thread_stop: stop and join it (none: nothing). */
+int gen_thread_next(struct model_gen *g, double *t, int *op, size_t *d);
+void gen_thread_stop(struct model_gen *g);
 
 #endif

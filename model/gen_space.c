@@ -102,8 +102,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].nper = (all - fl) * g->o.rate * m->devs[d].share;
 	}
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
-		if (m->devs[d].reuse_fitted &&
-		    !(g->touched = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof(uint64_t))))
+		if (m->devs[d].reuse_fitted && !(g->touched = touch_alloc()))
 			return REEL_E_NOMEM;
 	return 0;
 }
@@ -123,16 +122,19 @@ void gen_space_free(struct model_gen *g)
 
 static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
 {
-	uint32_t lo = 0, hi = d->nregions;
+	uint32_t lo = 0, n = d->nregions;
 	double x = (double)a / scale;
 	if (x >= (double)d->bound[d->nregions])
 		return d->nregions - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if ((double)d->bound[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
+	uint64_t xi = (uint64_t)x; /* B <= x as B <= floor(x): bounds under 2^53 are exact */
+	if (d->bound[d->nregions] < (1ull << 53))
+		for (uint32_t h; n > 1; n -= h) { /* the last bound <= x; no branch to miss */
+			h = n / 2;
+			lo = d->bound[lo + h] <= xi ? lo + h : lo;
+		}
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = (double)d->bound[lo + h] <= x ? lo + h : lo;
 	}
 	return lo;
 }
@@ -142,7 +144,7 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = region_of(d, s->scale, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : region_of(d, s->scale, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
@@ -199,14 +201,13 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 /* ---- run starts: jumps, and re-use as the model's share ----------------- */
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
 {
-	uint64_t x = (b ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
-	return x >> (64 - TOUCH_BITS);
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	return touch_slot(x >> (64 - TOUCH_BITS));
 }
 
 /* The hash of touch_bit is additive over blocks below 2^48 (where the
  * device's bits do not mix with the block's): block B + STEP's is B's
  * plus STEP times TOUCH_MUL (touch_bit's), one add per block looked at. */
-#define TOUCH_MUL 0x9e3779b97f4a7c15ull
 #define TOUCH_ADDITIVE(b1) (!((b1) >> 48))
 
 /* Whether [off, off + len) touches a block touched before (LOOK of its
@@ -228,7 +229,7 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 	}
 	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
 	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
-		uint64_t k = x >> (64 - TOUCH_BITS);
+		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
 		if ((t[k >> 6] >> (k & 63)) & 1)
 			return 1;
 	}
@@ -262,11 +263,7 @@ static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 		}
 		return;
 	}
-	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
-	for (uint64_t n = b1 - b0 + 1; n; n--, x += TOUCH_MUL) {
-		uint64_t k = x >> (64 - TOUCH_BITS);
-		t[k >> 6] |= 1ull << (k & 63);
-	}
+	touch_run(t, (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, b1 - b0 + 1);
 }
 
 /* OFF joins the device's history: the ring of the last GEN_HIST and a
@@ -985,6 +982,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->opn[op]++;
 			remember(g, s, off);
 			touch_mark(g, dv->id, off, len);
+			touch_prefetch(g->touched, dv->id, s->cursor >> 12);
 		}
 	}
 	*offp = off;

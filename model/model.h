@@ -327,6 +327,12 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r);
 void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
+/* Draw G's arrivals (times, ops, devices) on a second thread, a few
+ * batches ahead of the addresses and sizes drawn in model_gen_next: the
+ * same records, on two cores.  Before the first model_gen_next: 0,
+ * REEL_E_NOMEM, or REEL_E_ARG (G has begun); without a thread to be had,
+ * 0 and G draws them itself.  model_gen_destroy stops it. */
+int model_gen_thread(struct model_gen *g);
 
 /* ---- statistics shared by fit and compare (measures.c) ----------------- */
 /* Two-sample Kolmogorov-Smirnov distance of sorted samples. */

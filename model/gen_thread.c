@@ -1,0 +1,141 @@
+/*
+ * model/gen_thread.c - a generator's arrivals (times, ops, devices: what
+ * gen.c draws from the main random stream) drawn on a thread of their own,
+ * a few batches ahead of the placement (gen_space.c, its own stream), so
+ * the two halves run on two cores.  The thread draws from a twin of the
+ * generator made as it was (the same model, options and seed: the same
+ * arrivals in the same order), so the records are those of one thread.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "model/gen_internal.h"
+
+#define GT_BATCH 4096 /* arrivals handed over at once */
+#define GT_SLOTS 4    /* batches drawn ahead, at most */
+
+struct gen_arr {
+	double t;
+	uint32_t phase;
+	uint8_t op;
+	uint8_t dev;
+};
+
+struct gen_batch {
+	struct gen_arr a[GT_BATCH];
+	size_t n;
+	int end; /* after these: 1 more to come, else gen_arrival's last (0, REEL_E_) */
+};
+
+struct gen_thread {
+	struct model_gen *twin; /* draws the arrivals, on the thread */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t filled, taken; /* batches drawn, and placed (slot: % GT_SLOTS) */
+	int stop;
+	int have;   /* the placing side holds batch `taken` (no lock to read it) */
+	size_t pos; /* its next arrival */
+	struct gen_batch b[GT_SLOTS];
+};
+
+static void *gt_main(void *arg)
+{
+	struct gen_thread *t = arg;
+	for (int k = 1; k == 1;) {
+		pthread_mutex_lock(&t->mu);
+		while (t->filled - t->taken >= GT_SLOTS && !t->stop)
+			pthread_cond_wait(&t->cv, &t->mu);
+		int stop = t->stop;
+		pthread_mutex_unlock(&t->mu);
+		if (stop)
+			break;
+		struct gen_batch *b = &t->b[t->filled % GT_SLOTS];
+		size_t n = 0, d;
+		for (int op; n < GT_BATCH && (k = gen_arrival(t->twin, &b->a[n].t, &op, &d)) == 1;
+		     n++) {
+			b->a[n].phase = (uint32_t)t->twin->phase;
+			b->a[n].op = (uint8_t)op;
+			b->a[n].dev = (uint8_t)d;
+		}
+		b->n = n;
+		b->end = k;
+		pthread_mutex_lock(&t->mu);
+		t->filled++;
+		pthread_cond_broadcast(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+	}
+	return NULL;
+}
+
+int model_gen_thread(struct model_gen *g)
+{
+	if (g->thr || g->count || g->win)
+		return g->thr ? 0 : REEL_E_ARG;
+	struct gen_thread *t = calloc(1, sizeof(*t));
+	if (!t || model_gen_create(&t->twin, g->m, &g->o)) {
+		free(t);
+		return REEL_E_NOMEM;
+	}
+	free(t->twin->touched); /* the twin places nothing */
+	t->twin->touched = NULL;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	if (pthread_create(&t->th, NULL, gt_main, t)) { /* G draws them itself */
+		pthread_mutex_destroy(&t->mu);
+		pthread_cond_destroy(&t->cv);
+		model_gen_destroy(t->twin);
+		free(t);
+		return 0;
+	}
+	g->thr = t;
+	return 0;
+}
+
+int gen_thread_next(struct model_gen *g, double *tp, int *op, size_t *d)
+{
+	struct gen_thread *t = g->thr;
+	for (;;) {
+		if (!t->have) {
+			pthread_mutex_lock(&t->mu);
+			while (t->filled == t->taken)
+				pthread_cond_wait(&t->cv, &t->mu);
+			pthread_mutex_unlock(&t->mu);
+			t->have = 1;
+			t->pos = 0;
+		}
+		const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
+		if (t->pos < b->n) {
+			const struct gen_arr *a = &b->a[t->pos++];
+			*tp = a->t;
+			*op = a->op;
+			*d = a->dev;
+			g->phase = a->phase;
+			return 1;
+		}
+		if (b->end != 1)
+			return b->end; /* and again on each call, as gen_arrival */
+		pthread_mutex_lock(&t->mu);
+		t->taken++;
+		pthread_cond_broadcast(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		t->have = 0;
+	}
+}
+
+void gen_thread_stop(struct model_gen *g)
+{
+	struct gen_thread *t = g->thr;
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->stop = 1;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(t->th, NULL);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	model_gen_destroy(t->twin);
+	free(t);
+	g->thr = NULL;
+}

@@ -1,0 +1,115 @@
+/*
+ * test_model_gen_thread: a generator whose arrivals are drawn on a second
+ * thread (model_gen_thread) gives the records of one drawing them itself,
+ * every field of every record, to the end or to --count: on a model of 16
+ * devices (each its own arrival clock), one of 2 phases and one of 3
+ * (models in the model_json fuzz corpus), rate factors that make several
+ * of the thread's batches.  A generator stopped early is destroyed with
+ * its thread; one already begun refuses a thread.
+ */
+#include <string.h>
+
+#include "model/model.h"
+#include "tests/unit/unit.h"
+
+static void load(struct model *m, const char *name)
+{
+	char path[256], err[600];
+	snprintf(path, sizeof(path), "tests/fuzz/corpus/model_json/%s.json", name);
+	if (model_load_file(m, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+}
+
+/* The records of M with O, drawn with and without the thread, the same;
+ * how many. */
+static size_t same_records(const struct model *m, const struct model_gen_opts *o)
+{
+	struct model_gen *a, *b;
+	CHECK(model_gen_create(&a, m, o) == 0);
+	CHECK(model_gen_create(&b, m, o) == 0);
+	CHECK(model_gen_thread(b) == 0);
+	CHECK(model_gen_thread(b) == 0); /* a second call: the thread it has */
+	size_t n = 0;
+	for (;;) {
+		struct reel_rec ra, rb;
+		memset(&ra, 0, sizeof(ra));
+		memset(&rb, 0, sizeof(rb));
+		int ka = model_gen_next(a, &ra), kb = model_gen_next(b, &rb);
+		CHECK_EQ(kb, ka);
+		if (ka != 1)
+			break;
+		CHECK_EQ(rb.queue_ns, ra.queue_ns);
+		CHECK_EQ(rb.op, ra.op);
+		CHECK_EQ(rb.offset, ra.offset);
+		CHECK_EQ(rb.length, ra.length);
+		CHECK_EQ(rb.dev, ra.dev);
+		CHECK(!memcmp(&ra, &rb, sizeof(ra)));
+		n++;
+	}
+	CHECK_EQ(model_gen_next(b, &(struct reel_rec){0}), 0); /* at the end it stays there */
+	model_gen_destroy(a);
+	model_gen_destroy(b);
+	return n;
+}
+
+static void test_same(const char *name, double rate, uint64_t max, uint64_t seed)
+{
+	struct model m;
+	load(&m, name);
+	struct model_gen_opts o = {.rate = rate, .seed = seed, .max_records = max};
+	size_t n = same_records(&m, &o);
+	printf("%s rate %g seed %llu: %zu records the same\n", name, rate, (unsigned long long)seed,
+	       n);
+	CHECK(n > 0);
+	if (max)
+		CHECK_EQ(n, max);
+	model_free(&m);
+}
+
+/* Stopped after a few records, while the thread draws ahead (or waits for
+ * room): destroy joins it (the sanitizers see a leak or a race). */
+static void test_stop_early(void)
+{
+	struct model m;
+	load(&m, "fiu_2phases");
+	for (int k = 0; k < 50; k += 7) {
+		struct model_gen *g;
+		struct model_gen_opts o = {.rate = 20, .seed = 9};
+		CHECK(model_gen_create(&g, &m, &o) == 0);
+		CHECK(model_gen_thread(g) == 0);
+		struct reel_rec r;
+		for (int i = 0; i < k * 1000; i++)
+			CHECK_EQ(model_gen_next(g, &r), 1);
+		model_gen_destroy(g);
+	}
+	model_free(&m);
+}
+
+static void test_begun(void)
+{
+	struct model m;
+	load(&m, "msr_wdev1");
+	struct model_gen *g;
+	struct model_gen_opts o = {.seed = 1};
+	CHECK(model_gen_create(&g, &m, &o) == 0);
+	struct reel_rec r;
+	CHECK_EQ(model_gen_next(g, &r), 1);
+	CHECK_EQ(model_gen_thread(g), REEL_E_ARG);
+	model_gen_destroy(g);
+	model_free(&m);
+}
+
+int main(void)
+{
+	test_same("disksim_16dev", 8, 0, 1);
+	test_same("disksim_16dev", 1, 0, 2);
+	test_same("fiu_2phases", 5, 0, 3);
+	test_same("fiu_2phases", 5, 12345, 4);
+	test_same("msr_wdev1", 30, 0, 5);
+	test_same("msr_wdev1", 30, 4096, 6); /* the end at a batch's end */
+	test_stop_early();
+	test_begun();
+	return 0;
+}
