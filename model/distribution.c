@@ -300,6 +300,19 @@ double model_dist_inv(const struct model_dist *d, double u)
 	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * (u - c0) / (c1 - c0);
 }
 
+size_t model_dist_knot(const struct model_dist *d, double x, size_t hi)
+{
+	size_t lo = 0;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at)
 {
 	*below = *at = 0;
@@ -312,15 +325,7 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 		*below = *at = 1;
 		return;
 	}
-	/* at: largest i with v[i] <= x */
-	size_t lo = 0, hi = n;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	size_t lo = model_dist_knot(d, x, n); /* at: largest i with v[i] <= x */
 	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
 		*at = d->c[lo];
 	else
@@ -328,7 +333,7 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 		      (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
 	/* below: smallest j with v[j] >= x */
 	lo = 0;
-	hi = n - 1;
+	size_t hi = n - 1;
 	if (d->v[0] >= x) {
 		*below = d->v[0] == x ? d->c[0] : 0;
 		return;

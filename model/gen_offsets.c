@@ -38,14 +38,7 @@ static uint32_t region_at(const struct model_devspace *d, const struct devstate 
 static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, double *w)
 {
 	double x = (double)a / scale;
-	uint32_t lo = 0, hi = d->nk - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	uint32_t lo = (uint32_t)model_dist_knot(d, x, d->nk - 1);
 	if (w) {
 		*w = d->c[lo + 1] - d->c[lo];
 		if (lo && d->v[lo - 1] == d->v[lo])
@@ -161,13 +154,6 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 		return 1;
 	if (x < d->v[0] || x > d->v[d->nk - 1])
 		return 0;
-	uint32_t lo = 0, hi = d->nk - 1; /* the last lo with v[lo] <= x */
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	size_t lo = model_dist_knot(d, x, d->nk - 1); /* the last lo with v[lo] <= x */
 	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
 }

@@ -91,6 +91,9 @@ void model_dist_prepare(struct model_dist *d);
 double model_dist_inv(const struct model_dist *d, double u);
 /* CDF just below x and at x. */
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
+/* The last knot i < HI with v[i] <= x (0 when x is below every knot), by
+ * bisection: the one search of a distribution's knots. */
+size_t model_dist_knot(const struct model_dist *d, double x, size_t hi);
 /* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
 int model_dist_valid(const struct model_dist *d);
 /* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */

@@ -40,3 +40,16 @@ shared_trace() {
 		skip "$SHARED/traces/public/$1 absent (SHARED=DIR names the shared folder)"
 	eval "$2=\$SHARED/traces/public/\$1"
 }
+# model_fit_csv NAME: $T/NAME.csv (MSR format) imported into $T/NAME.reel
+# and fitted into $T/NAME.json.
+model_fit_csv() {
+	"$IOREEL" import -q --from msr "$T/$1.csv" -o "$T/$1.reel" || fail "import $1.csv"
+	"$IOREEL" model fit "$T/$1.reel" -o "$T/$1.json" 2>/dev/null || fail "fit $1.reel"
+}
+# model_gen_compare NAME SEED: $T/NAME.json generated with SEED into
+# $T/syn.reel, compared with $T/NAME.reel into $T/c.json.
+model_gen_compare() {
+	"$IOREEL" model gen "$T/$1.json" --seed "$2" --overwrite -o "$T/syn.reel" 2>/dev/null ||
+		fail "gen seed $2"
+	"$IOREEL" model compare --json "$T/$1.reel" "$T/syn.reel" >"$T/c.json" || fail "compare"
+}

@@ -21,12 +21,9 @@ while n < 3000:
         n += 1
 open(sys.argv[1], "w").write("\n".join(out) + "\n")
 PY
-"$IOREEL" import -q --from msr "$T/runs.csv" -o "$T/runs.reel" || fail "import"
-"$IOREEL" model fit "$T/runs.reel" -o "$T/runs.json" 2>/dev/null || fail "fit"
+model_fit_csv runs
 for seed in 1 2 3; do
-	"$IOREEL" model gen "$T/runs.json" --seed $seed --overwrite -o "$T/syn.reel" 2>/dev/null ||
-		fail "gen seed $seed"
-	"$IOREEL" model compare --json "$T/runs.reel" "$T/syn.reel" >"$T/c.json" || fail "compare"
+	model_gen_compare runs $seed
 	/usr/bin/python3 - "$T/c.json" $seed <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))

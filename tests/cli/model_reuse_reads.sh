@@ -33,12 +33,9 @@ while n < 3000:
             break
 open(sys.argv[1], "w").write("\n".join(out) + "\n")
 PY
-"$IOREEL" import -q --from msr "$T/rw.csv" -o "$T/rw.reel" || fail "import"
-"$IOREEL" model fit "$T/rw.reel" -o "$T/rw.json" 2>/dev/null || fail "fit"
+model_fit_csv rw
 for seed in 1 2 3; do
-	"$IOREEL" model gen "$T/rw.json" --seed $seed --overwrite -o "$T/syn.reel" 2>/dev/null ||
-		fail "gen seed $seed"
-	"$IOREEL" model compare --json "$T/rw.reel" "$T/syn.reel" >"$T/c.json" || fail "compare"
+	model_gen_compare rw $seed
 	/usr/bin/python3 - "$T/c.json" $seed <<'PY' || exit 1
 import json, sys
 c = json.load(open(sys.argv[1]))["checks"]
