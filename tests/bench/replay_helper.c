@@ -9,7 +9,9 @@
  *       jitter_p99 = p99 of err minus its median; first_late = the first
  *       scheduled I/O's (k - s) minus the median (k - s) of the I/Os
  *       scheduled 10-110 ms after it (all of them when fewer than 10): how
- *       late it went out against where the schedule settled
+ *       late it went out against where the schedule settled; an I/O whose
+ *       sector was issued more than once (the replay's reads before time
+ *       zero: the safety probe, the warm-up read) counts its last issue
  *   datagen                              achieved LZ4 ratio per R and size,
  *       generation GB/s, and memcpy GB/s as the anchor
  *   lz4ratio FILE BS                     LZ4 ratio of FILE cut in BS blocks
@@ -65,6 +67,7 @@ static int cmp64(const void *a, const void *b)
 struct ent {
 	uint64_t sector;
 	int64_t t;
+	int64_t k; /* its event's index in d[], -1 before one matched */
 };
 static int cmp_ent(const void *a, const void *b)
 {
@@ -86,7 +89,8 @@ static int issueerr(const char *in, const char *ktrace, double speed)
 			t0 = rec.queue_ns;
 		if (ns == cap)
 			s = realloc(s, (cap *= 2) * sizeof(*s));
-		s[ns++] = (struct ent){rec.offset / 512, (int64_t)((rec.queue_ns - t0) / speed)};
+		s[ns++] =
+		    (struct ent){rec.offset / 512, (int64_t)((rec.queue_ns - t0) / speed), -1};
 	}
 	reel_reader_close(r);
 	qsort(s, ns, sizeof(*s), cmp_ent);
@@ -114,17 +118,25 @@ static int issueerr(const char *in, const char *ktrace, double speed)
 		while (q > p && *q != ' ')
 			q--;
 		uint64_t sector = strtoull(q + 1, NULL, 10);
-		struct ent key = {sector, 0};
+		struct ent key = {sector, 0, -1};
 		struct ent *e = bsearch(&key, s, ns, sizeof(*s), cmp_ent);
 		if (!e)
 			continue;
+		int64_t dk = (int64_t)llround(ts * 1e9) - e->t;
+		if (e->k >= 0) { /* matched before: the replay's issue is the last */
+			d[e->k] = dk;
+			if (e->t == first_t)
+				first_d = dk;
+			continue;
+		}
+		e->k = (int64_t)nk;
 		if (nk == kcap) {
 			kcap *= 2;
 			d = realloc(d, kcap * sizeof(*d));
 			ts_of = realloc(ts_of, kcap * sizeof(*ts_of));
 		}
 		ts_of[nk] = e->t;
-		d[nk] = (int64_t)llround(ts * 1e9) - e->t;
+		d[nk] = dk;
 		if (e->t < first_t) {
 			first_t = e->t;
 			first_d = d[nk];

@@ -10,7 +10,9 @@ put in one of these classes, or the check fails:
     trace's next ones: see replay_start): nothing of the replay
     is issued then, so these are the safety probe's reads (libblkid,
     buffered, start and end of a device the replay will write; ioreel
-    replay only) or anything else on the device before the replay began;
+    replay only), its warm-up read (4 KiB at offset 0 of each target, just
+    before time zero) or anything else on the device before the replay
+    began;
   - a trace I/O the replay submitted as one request that arrived as several
     bios (pieces that tile it exactly, same op): the kernel's direct-I/O path
     puts at most 256 segments in a bio (BIO_MAX_VECS), so a buffer of
@@ -59,7 +61,12 @@ def replay_start(data, cap, k=8):
                 got[q[:3]] -= 1
                 hit += 1
         if 4 * hit >= 3 * n:
-            return r[4]
+            # the trace's first extent read once more just before the replay
+            # (its warm-up read; the probe may read it too): the replay's
+            # own copies are the last as many as the trace begins with
+            m = next((j for j, q in enumerate(data) if q[:3] != r[:3]), len(data))
+            c = next((j for j, q in enumerate(cap[i:]) if q[:3] != r[:3]), len(cap) - i)
+            return cap[i + max(c - m, 0)][4]
     return None
 
 def attribute(trace, cap):
@@ -134,7 +141,8 @@ def describe(a, trace, cap, dev):
         who = collections.Counter(r[3] for r in b)
         ops = collections.Counter(r[0] for r in b)
         print(f"  {len(b):+d} before the replay's first I/O ({dict(ops)}, {kib} KiB, by "
-              f"{dict(who)}, from {lead:.1f} ms before it): the safety probe (libblkid)")
+              f"{dict(who)}, from {lead:.1f} ms before it): the safety probe (libblkid) "
+              f"and the warm-up read")
     else:
         print("  +0 before the replay's first I/O")
     if a['splits']:
