@@ -718,12 +718,24 @@ static int start_engine(struct run *r)
 }
 
 /* ---- buffers -----------------------------------------------------------
- * An I/O buffer made of scattered 4 KiB pages costs the block layer one
- * segment per page: a 1 MiB read then exceeds a device's max_segments (128
- * on a loop device) and is split.  Buffers are therefore cut from 2 MiB
- * huge pages: MAP_HUGETLB when the host has reserved some, else
- * transparent huge pages (madvise MADV_HUGEPAGE), and touched now so no
- * page fault falls inside the replay. */
+ * An I/O buffer made of scattered 4 KiB pages costs the direct-I/O path
+ * one bio_vec per page, and a bio holds at most 256 (BIO_MAX_VECS): a
+ * 2.5 MiB read leaves as bios of 1 MiB, 1 MiB and 512 KiB, three I/Os
+ * where the trace had one (and more segments than a loop device's
+ * max_segments, 128).  Buffers are therefore cut from 2 MiB huge pages:
+ * MAP_HUGETLB when the host has reserved some, else transparent huge
+ * pages (madvise MADV_HUGEPAGE), and touched now so no page fault falls
+ * inside the replay.
+ *
+ * The transparent ones are mapped PROT_NONE, advised, then made writable.
+ * Under mlockall(MCL_FUTURE), which the replay holds from before time zero
+ * (schedule.c: lock_memory), mmap() itself populates a writable mapping,
+ * in 4 KiB pages since it is not yet advised: every buffer made during
+ * the replay (an I/O longer than the arena's slices) was small pages, and
+ * each such I/O over 1 MiB reached the device as several bios (git.reel:
+ * 8 I/Os, +20..+24 bios; chromium.reel at --qd 128: 76-81, +135..+144).
+ * A PROT_NONE mapping is not populated; mprotect() populates it once
+ * advised, in huge pages. */
 static void *huge_map(size_t len, size_t *maplen, int *huge)
 {
 	size_t l = (len + HUGE_SZ - 1) & ~(size_t)(HUGE_SZ - 1);
@@ -735,17 +747,21 @@ static void *huge_map(size_t len, size_t *maplen, int *huge)
 		return p;
 	}
 	/* over-map by a huge page, then trim to a 2 MiB-aligned start */
-	char *q =
-	    mmap(NULL, l + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *q = mmap(NULL, l + HUGE_SZ, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q == MAP_FAILED)
 		return NULL;
 	size_t lead = (HUGE_SZ - ((uintptr_t)q & (HUGE_SZ - 1))) & (HUGE_SZ - 1);
 	if (lead)
 		munmap(q, lead);
 	munmap(q + lead + l, HUGE_SZ - lead);
-	*huge = madvise(q + lead, l, MADV_HUGEPAGE) == 0;
+	q += lead;
+	*huge = madvise(q, l, MADV_HUGEPAGE) == 0;
+	if (mprotect(q, l, PROT_READ | PROT_WRITE) < 0) {
+		munmap(q, l);
+		return NULL;
+	}
 	*maplen = l;
-	return q + lead;
+	return q;
 }
 
 void *iobuf_alloc(size_t len, size_t *cap)

@@ -407,6 +407,8 @@ rt_rows() { # NAME
 	bench_row "  inter-arrival KS" "$i" ks_ia "$f" ks_ia lower "fio"
 	bench_row "  inter-arrival KS, ioreel --qd $RTQD" "$q" ks_ia "$f" ks_ia lower "fio"
 	bench_row "  I/Os captured minus original, ioreel --qd $RTQD" "$q" dios "$f" dios "" "fio"
+	bench_row "    of which extra bios of I/Os split at submission, ioreel --qd $RTQD" "$q" split_extra \
+		"$f" split_extra "" "fio"
 }
 echo "   round trip: replay onto a 2 GiB loop device over /dev/shm while \`ioreel capture\` records it;" \
 	"ioreel replay (defaults, then --qd $RTQD) vs fio read_iolog of \`ioreel export --to fio\`" \

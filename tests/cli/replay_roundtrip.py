@@ -16,8 +16,10 @@ put in one of these classes, or the check fails:
   - a trace I/O the replay submitted as one request that arrived as several
     bios (pieces that tile it exactly, same op): the kernel's direct-I/O path
     puts at most 256 segments in a bio (BIO_MAX_VECS), so a buffer of
-    scattered 4 KiB pages makes bios of at most 1 MiB; the block layer's own
-    splits (max_sectors_kb, max_segments) are joined back by the capture;
+    scattered 4 KiB pages makes bios of at most 1 MiB (fio's buffers;
+    ioreel's are in 2 MiB huge pages and make none: cli/replay_split); the
+    block layer's own splits (max_sectors_kb, max_segments) are joined back
+    by the capture;
   - flushes: each trace flush is one fdatasync, which the block layer may
     send as a flush or not at all (nothing dirty): counted, not required.
 Then, on the capture from the replay's first I/O on, split pieces rejoined:
@@ -28,6 +30,9 @@ saw, probe and splits included), not checked.
 --kv prints the counts as "key value" lines (for tests/bench/replay.sh):
 start_ns (queue time of the replay's first I/O in the capture, -1 if not
 found), before, split_ios, split_extra, flush_diff, unexplained, missing.
+
+--splits prints the trace I/Os that arrived as several bios, one a line:
+"op offset length pieces" (for tests/cli/replay_split.sh).
 """
 import bisect, collections, json, os, sys
 
@@ -198,6 +203,10 @@ def main(argv):
         print("flush_diff", a['flush_diff'])
         print("unexplained", len(a['other']))
         print("missing", a['missing'])
+        return 0
+    if argv[1] == '--splits':
+        for (op, off, n), g in attribute(load(argv[2]), load(argv[3]))['splits']:
+            print(op, off, n, len(g))
         return 0
     trace, cap = load(argv[1]), load(argv[2])
     cmp = json.load(open(argv[3]))
