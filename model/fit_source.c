@@ -77,12 +77,45 @@ static int slot_room(struct ra_slot *s, size_t k)
 	return 0;
 }
 
+/* Whether batch RC is as fit_cols holds it: every record with its arrival
+ * (queue time) and device, a known op, issue and completion times in all
+ * or none (*ic: in all).  Then one thread uses it where it lies. */
+static int cols_plain(const struct reel_cols *rc, int *ic)
+{
+	unsigned all = 0xffff, any = 0, opmax = 0;
+	for (size_t i = 0; i < rc->n; i++) {
+		all &= rc->has[i];
+		any |= rc->has[i];
+		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
+	}
+	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
+		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
+	*ic = (all & ic2) == ic2;
+	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
+}
+
 /* Batch RC after the slot's first A records, as model_trace_push would hold
  * them: the arrival (queue, else issue, else completion), issue (else
  * queue) and completion or -1, unknown ops as reads, dev 0 where absent. */
 static void slot_add(struct ra_slot *s, const struct reel_cols *rc)
 {
 	size_t a = (size_t)s->k, k = rc->n;
+	int plain_ic;
+	if (cols_plain(rc, &plain_ic) && (a == 0 || plain_ic == s->ic)) {
+		/* as the loops below would hold it: copied column by column */
+		memcpy(s->t + a, rc->queue_ns, k * sizeof(*s->t));
+		memcpy(s->op + a, rc->op, k * sizeof(*s->op));
+		memcpy(s->dev + a, rc->dev, k * sizeof(*s->dev));
+		memcpy(s->off + a, rc->offset, k * sizeof(*s->off));
+		memcpy(s->len + a, rc->length, k * sizeof(*s->len));
+		if (plain_ic) {
+			memcpy(s->issue + a, rc->issue_ns, k * sizeof(*s->issue));
+			memcpy(s->complete + a, rc->complete_ns, k * sizeof(*s->complete));
+		}
+		s->ic = plain_ic;
+		s->k += (long)k;
+		return;
+	}
 	unsigned ic = 0;
 	for (size_t i = 0; i < k; i++) {
 		unsigned h = rc->has[i];
@@ -225,23 +258,6 @@ static int ra_start(struct fit_src *s)
 		return REEL_E_NOMEM;
 	ra->running = 1;
 	return 0;
-}
-
-/* Whether batch RC is as fit_cols holds it: every record with its arrival
- * (queue time) and device, a known op, issue and completion times in all
- * or none (*ic: in all).  Then one thread uses it where it lies. */
-static int cols_plain(const struct reel_cols *rc, int *ic)
-{
-	unsigned all = 0xffff, any = 0, opmax = 0;
-	for (size_t i = 0; i < rc->n; i++) {
-		all &= rc->has[i];
-		any |= rc->has[i];
-		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
-	}
-	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
-		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
-	*ic = (all & ic2) == ic2;
-	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
 }
 
 /* c's arrays: those of slot sl (its times when it has them) */
