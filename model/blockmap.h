@@ -17,9 +17,13 @@
 
 #define BMAP_BLOCK_SHIFT 12
 
+/* a key and its value side by side: a touch misses the cache once */
+struct bmap_ent {
+	uint64_t key; /* 0: empty (keys are stored + 1) */
+	uint64_t val; /* last index << 2 | written << 1 | read */
+};
 struct bmap {
-	uint64_t *key; /* 0: empty (keys are stored + 1) */
-	uint64_t *val; /* last index << 2 | written << 1 | read */
+	struct bmap_ent *e;
 	size_t cap, n, exact;
 	int shift; /* sampled when the top `shift` bits of the hash are 0 */
 };
@@ -40,16 +44,14 @@ static inline int bmap_init(struct bmap *m, size_t exact)
 	memset(m, 0, sizeof(*m));
 	m->exact = exact;
 	m->cap = 2 * exact;
-	m->key = calloc(m->cap, sizeof(*m->key));
-	m->val = calloc(m->cap, sizeof(*m->val));
-	return m->key && m->val ? 0 : REEL_E_NOMEM;
+	m->e = calloc(m->cap, sizeof(*m->e));
+	return m->e ? 0 : REEL_E_NOMEM;
 }
 
 static inline void bmap_free(struct bmap *m)
 {
-	free(m->key);
-	free(m->val);
-	m->key = m->val = NULL;
+	free(m->e);
+	m->e = NULL;
 }
 
 static inline int bmap_sampled(const struct bmap *m, uint64_t h)
@@ -61,7 +63,7 @@ static inline int bmap_sampled(const struct bmap *m, uint64_t h)
 static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
-	while (m->key[i] && m->key[i] != k + 1)
+	while (m->e[i].key && m->e[i].key != k + 1)
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -74,8 +76,7 @@ static inline size_t bmap_slot(const struct bmap *m, uint64_t k, uint64_t h)
 static inline __attribute__((always_inline)) void bmap_prefetch(const struct bmap *m, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
-	__builtin_prefetch(&m->key[i]);
-	__builtin_prefetch(&m->val[i]);
+	__builtin_prefetch(&m->e[i]);
 }
 
 /* Halve the sampling rate: keep the keys still sampled, re-inserted
@@ -88,16 +89,16 @@ static inline int bmap_halve(struct bmap *m)
 		return REEL_E_NOMEM;
 	size_t live = 0;
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->key[i] && bmap_sampled(m, mix64(m->key[i] - 1))) {
-			kv[2 * live] = m->key[i] - 1;
-			kv[2 * live++ + 1] = m->val[i];
+		if (m->e[i].key && bmap_sampled(m, mix64(m->e[i].key - 1))) {
+			kv[2 * live] = m->e[i].key - 1;
+			kv[2 * live++ + 1] = m->e[i].val;
 		}
-	memset(m->key, 0, m->cap * sizeof(*m->key));
+	memset(m->e, 0, m->cap * sizeof(*m->e));
 	for (size_t i = 0; i < live; i++) {
 		uint64_t k = kv[2 * i];
 		size_t j = bmap_slot(m, k, mix64(k));
-		m->key[j] = k + 1;
-		m->val[j] = kv[2 * i + 1];
+		m->e[j].key = k + 1;
+		m->e[j].val = kv[2 * i + 1];
 	}
 	m->n = live;
 	free(kv);
@@ -114,15 +115,16 @@ static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t 
 	if (!bmap_sampled(m, h))
 		return -1;
 	size_t s = bmap_slot(m, k, h);
-	if (m->key[s]) {
-		uint64_t v = m->val[s];
+	struct bmap_ent *en = &m->e[s];
+	if (en->key) {
+		uint64_t v = en->val;
 		*last = v >> 2;
 		*written = (int)((v >> 1) & 1);
-		m->val[s] = (i << 2) | (v & 3) | (rd ? 1 : 2);
+		en->val = (i << 2) | (v & 3) | (rd ? 1 : 2);
 		return 1;
 	}
-	m->key[s] = k + 1;
-	m->val[s] = (i << 2) | (rd ? 1 : 2);
+	en->key = k + 1;
+	en->val = (i << 2) | (rd ? 1 : 2);
 	if (++m->n > m->exact && bmap_halve(m))
 		return REEL_E_NOMEM;
 	return 0;

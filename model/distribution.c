@@ -331,6 +331,11 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 	else
 		*at = d->c[lo] +
 		      (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
+	if (d->v[lo] < x) { /* inside segment lo: the search below would find
+			     * it again, and the same sum */
+		*below = *at;
+		return;
+	}
 	/* below: smallest j with v[j] >= x */
 	lo = 0;
 	size_t hi = n - 1;

@@ -178,9 +178,9 @@ static void fid_working_set(struct model_fid *f, const struct bmap *bm)
 {
 	uint64_t r = 0, w = 0;
 	for (size_t s = 0; s < bm->cap; s++)
-		if (bm->key[s]) {
-			r += bm->val[s] & 1;
-			w += (bm->val[s] >> 1) & 1;
+		if (bm->e[s].key) {
+			r += bm->e[s].val & 1;
+			w += (bm->e[s].val >> 1) & 1;
 		}
 	double scale = ldexp(1.0, bm->shift);
 	f->sample_rate = 1 / scale;

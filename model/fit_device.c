@@ -471,8 +471,17 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 			reuse_blocks(c->off[i], c->len[i], &b0, &b1);
 			if (m + (b1 - b0 + 1) > RB_CAP)
 				break;
-			for (uint64_t b = b0; b <= b1; b++) {
-				uint64_t k = (dev << 52) ^ b, h = mix64(k);
+			/* the hashes first, independent of each other (pipelined);
+			 * then the sampled ones kept, in place: one store a block
+			 * whose address waits on a hash would chain them */
+			uint32_t nb = (uint32_t)(b1 - b0 + 1);
+			uint64_t *kb = rb->k + m, *hb = rb->h + m;
+			for (uint32_t x = 0; x < nb; x++) {
+				kb[x] = (dev << 52) ^ (b0 + x);
+				hb[x] = mix64(kb[x]);
+			}
+			for (uint32_t x = 0; x < nb; x++) {
+				uint64_t k = kb[x], h = hb[x];
 				rb->k[m] = k;
 				rb->h[m] = h;
 				m += h <= lim;

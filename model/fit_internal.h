@@ -96,13 +96,13 @@ long fit_src_next(struct fit_src *s, struct fit_cols *c);
 int fit_src_rewind(struct fit_src *s);
 void fit_src_close(struct fit_src *s);
 
-/* A core to spare (load average below the cores less one), or as
+/* Two CPUs the process may run on (its affinity), or as
  * IOREEL_FIT_READAHEAD says (1 or 0): then the fit reads ahead and runs
  * the independent parts of a pass on two threads. */
 int fit_spare_core(void);
 /* A part of a pass on a second thread, one chunk at a time: post it, do
- * the rest of the pass, wait for it before the next chunk.  Without a
- * spare core fit_side_start gives NULL, and fit_side_post runs FN here
+ * the rest of the pass, wait for it before the next chunk.  Without
+ * fit_spare_core fit_side_start gives NULL, and fit_side_post runs FN here
  * (its result, else 0; fit_side_wait gives the job's result, else 0). */
 typedef int (*fit_side_fn)(void *arg, const struct fit_cols *c);
 struct fit_side;
@@ -110,7 +110,7 @@ struct fit_side *fit_side_start(void);
 int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c);
 int fit_side_wait(struct fit_side *s);
 void fit_side_stop(struct fit_side *s); /* NULL: nothing */
-/* FN(ARG, i) for i in [0, N), on two threads when a core is to spare: the
+/* FN(ARG, i) for i in [0, N), on two threads when fit_spare_core: the
  * calls must be independent (each writes its own result). */
 void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
 
