@@ -512,16 +512,52 @@ static int fresh_at(struct model_gen *g, const struct model_devspace *dv, struct
  * by block (wrapping at HI), GEN_SCAN looked at: 1 and *AT, else 0.  Steps
  * of the I/O's own length found no room in msr's 36-block regions half
  * written (two places for a 15-block write). */
+#define SCAN_AHEAD 16 /* stretches whose touched words are asked for ahead */
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at)
 {
-	uint64_t step = al >= 4096 ? al : 4096 / al * al;
+	uint64_t step = al >= 4096 ? al : 4096 / al * al, ahead = *at;
 	lo = (lo + al - 1) / al * al;
-	for (int t = 0; t < GEN_SCAN && hi > lo + len; t++) {
+	for (int t = 0, na = 0; t < GEN_SCAN && hi > lo + len; t++) {
+		/* the touched words of the stretches up to SCAN_AHEAD on asked
+		 * for: the blocks' slots jump every 9 or 10 blocks, each jump a
+		 * cache miss, else one after the other */
+		for (; na < GEN_SCAN && na <= t + SCAN_AHEAD; na++) {
+			ahead = ahead + step + len > hi ? lo : ahead + step;
+			__builtin_prefetch(&g->touched[touch_bit(dv->id, ahead >> 12) >> 6]);
+		}
 		*at = *at + step + len > hi ? lo : *at + step;
 		if (fresh_at(g, dv, s, *at, len))
 			return 1;
 	}
+	return 0;
+}
+
+/* GEN_TRIES positions in region TO for a fresh start of LEN bytes, as
+ * that many fresh_at(remote()) one after the other: all drawn first and
+ * their words of the touched set asked for, so that their cache misses
+ * overlap (on a full band each try is one: 8 in a row), then looked at in
+ * order; the first fresh one is taken with the random state as after its
+ * draw (the draws after it undone).  1 and *AT, or 0 and *AT the last. */
+static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		       int64_t to, uint64_t len, uint64_t al, uint64_t *at)
+{
+	struct {
+		uint64_t at, sp[4];
+		struct strat pos;
+	} c[GEN_TRIES];
+	for (int t = 0; t < GEN_TRIES; t++) {
+		c[t].at = remote(g, dv, s, &to) / al * al;
+		memcpy(c[t].sp, g->sp, sizeof(g->sp));
+		c[t].pos = s->s_pos;
+		__builtin_prefetch(&g->touched[touch_bit(dv->id, c[t].at >> 12) >> 6]);
+	}
+	for (int t = 0; t < GEN_TRIES; t++)
+		if (fresh_at(g, dv, s, *at = c[t].at, len)) {
+			memcpy(g->sp, c[t].sp, sizeof(g->sp));
+			s->s_pos = c[t].pos;
+			return 1;
+		}
 	return 0;
 }
 
@@ -557,9 +593,8 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		return off;
 	uint64_t lo = (uint64_t)((double)dv->bound[to] * s->scale),
 		 hi = (uint64_t)((double)dv->bound[to + 1] * s->scale), at = off;
-	for (int t = 0; t < GEN_TRIES; t++)
-		if (fresh_at(g, dv, s, at = remote(g, dv, s, &to) / al * al, len))
-			return at;
+	if (fresh_tries(g, dv, s, to, len, al, &at))
+		return at;
 	if (scan_fresh(g, dv, s, lo, hi, len, al, &at))
 		return at;
 	for (int t = 0; hi < lo + len && t < GEN_TRIES; t++) { /* too narrow: another region */
