@@ -91,6 +91,27 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 }
 
 /* ---- encoder ------------------------------------------------------------ */
+unsigned reel_col_zero(const struct reel_rec *r, size_t n)
+{
+	uint64_t has = 0, len = 0, op = 0, fl = 0, dev = 0, pid = 0, comm = 0, cpu = 0, err = 0;
+	for (size_t i = 0; i < n; i++) {
+		has |= r[i].has;
+		len |= r[i].length;
+		op |= r[i].op;
+		fl |= r[i].flags;
+		dev |= r[i].dev;
+		pid |= r[i].pid;
+		comm |= r[i].comm;
+		cpu |= r[i].cpu;
+		err |= (uint32_t)r[i].error;
+	}
+	return (unsigned)(!has << C_HAS | !(has & REEL_HAS_QUEUE) << C_QUEUE |
+			  !(has & REEL_HAS_ISSUE) << C_ISSUE |
+			  !(has & REEL_HAS_COMPLETE) << C_COMPLETE | !len << C_LENGTH |
+			  !op << C_OP | !fl << C_FLAGS | !dev << C_DEV | !pid << C_PID |
+			  !comm << C_COMM | !cpu << C_CPU | !err << C_ERROR);
+}
+
 static unsigned char *put_varint(unsigned char *p, uint64_t v)
 {
 	while (v >= 0x80) {

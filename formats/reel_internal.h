@@ -96,6 +96,12 @@ extern const char *const reel_col_names[C__COUNT];
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n, int64_t *vals,
 		   unsigned char *vbuf, int *packed);
 
+/* The columns of recs[0, n) that are all zero for want of their field (no
+ * record has its has bit, or the field is 0 in every record), as bits
+ * 1 << C_*: one pass over the records, where reel_col_pack would take one
+ * per column to find them so (a generated trace has 6 of 13). */
+unsigned reel_col_zero(const struct reel_rec *recs, size_t n);
+
 /* One column being decoded, a block of records at a time. */
 enum { K_ZERO, K_CONST, K_BP, K_VARINT };
 struct colstate {

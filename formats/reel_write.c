@@ -313,8 +313,11 @@ static void chunk_cols(msgpack_sbuffer *sb, const struct reel_rec *recs, size_t 
 	msgpack_packer_init(&cpk, &cb, msgpack_sbuffer_write);
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	int ncols = 0;
+	unsigned zero = n ? reel_col_zero(recs, n) : 0;
 	for (int c = 0; n && c < C__COUNT; c++) {
 		int packed;
+		if ((zero >> c) & 1) /* all zero: not packed */
+			continue;
 		reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
 		ncols += packed;
 	}
