@@ -54,6 +54,7 @@ struct devstate {
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
 	uint64_t cursor;
+	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;
 	int started;
 	int run_reuse;	      /* the run started with a re-use (not extended past its length) */
@@ -167,11 +168,6 @@ static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
 	t[w] |= bits;
 }
 
-/* Ask for the words of the blocks from B0 on (device DEV), as a run's next
- * I/O marks them: a run goes on at the cursor, mostly.  The block's slots
- * jump every 9 or 10 blocks, so a look every 8th finds each stretch (of
- * the first 32 blocks: 128 KiB).  Inlined: a call of it GCC would take
- * for one without effect and drop. */
 /* The touched set, zeroed (NULL without memory), on 2 MiB pages where the
  * kernel gives them: its probes land anywhere in its 8 MiB, each a TLB
  * miss and a page walk on 4 KiB pages (10-25% of a probe's time here). */
@@ -185,12 +181,23 @@ static inline uint64_t *touch_alloc(void)
 	return memset(p, 0, n);
 }
 
+/* Ask for the words of the blocks from B0 on (device DEV) to TOUCH_AHEAD
+ * past it, as a run's next I/O mark them: a run goes on at the cursor,
+ * mostly.  From *PF on (where the last ask stopped, then set) while it is
+ * in that stretch: each block asked for a few I/O before it is marked
+ * (asked for one I/O ahead, a miss to memory still came in after the mark
+ * wanted it).  The block's slots jump every 9 or 10 blocks, so a look
+ * every 8th finds each stretch.  Inlined: a call of it GCC would take for
+ * one without effect and drop. */
+#define TOUCH_AHEAD 128 /* blocks (512 KiB: a few I/O of a run) */
 __attribute__((always_inline)) static inline void touch_prefetch(const uint64_t *t, uint16_t dev,
-								 uint64_t b0)
+								 uint64_t *pf, uint64_t b0)
 {
-	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
-	for (int i = 0; i < 4 && !((b0 + 32) >> 48); i++, x += 8 * TOUCH_MUL)
+	uint64_t b = *pf > b0 && *pf <= b0 + TOUCH_AHEAD ? *pf : b0, end = b0 + TOUCH_AHEAD;
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
+	for (; b < end && !(end >> 48); b += 8, x += 8 * TOUCH_MUL)
 		__builtin_prefetch(&t[touch_slot(x >> (64 - TOUCH_BITS)) >> 6]);
+	*pf = b;
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -1017,7 +1017,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->opn[op]++;
 			remember(g, s, off);
 			touch_mark(g, dv->id, off, len);
-			touch_prefetch(g->touched, dv->id, s->cursor >> 12);
+			touch_prefetch(g->touched, dv->id, &s->touch_pf, s->cursor >> 12);
 		}
 	}
 	*offp = off;
