@@ -343,7 +343,9 @@ static int cmd_gen(int argc, char **argv)
 	}
 	struct model_gen *g;
 	int x = model_gen_create(&g, &m, &go);
-	if (!x && sysconf(_SC_NPROCESSORS_ONLN) > 1) /* the same records, on two cores */
+	/* the same records, on two cores; whatever the load (not fit's rule):
+	 * on one core the threads cost no more than one (MODEL.md, speed) */
+	if (!x && sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		x = model_gen_thread(g);
 	if (x) {
 		fprintf(stderr, "ioreel model gen: %s: cannot generate: %s\n", in,
