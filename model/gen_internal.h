@@ -29,6 +29,7 @@ struct strat {
 };
 
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
+#define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
 #define GEN_RES 1024		       /* a uniform sample (reservoir) of all its earlier ones */
 #define GEN_TRIES 8		       /* run starts drawn until one re-uses as the model says */
@@ -51,6 +52,8 @@ struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
+	uint64_t rend[GEN_HIST];      /* and ends */
+	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
 	uint64_t cursor;
