@@ -452,7 +452,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->reusing = *want; /* local jumps onto touched blocks: where they are */
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
-		if (!t && !*want && to >= 0 && resume_at(g, dv, s, op, len, &off))
+		if (!t && !*want && !full && to >= 0 && resume_at(g, dv, s, op, len, &off))
 			return off;
 		if (!*want) /* the run as long as it would be there */
 			span =
