@@ -170,6 +170,9 @@ struct dev_fit {
 	size_t nloc, nrem;
 	struct region_lut lut;
 	uint64_t regc[MODEL_MAX_REGIONS];
+	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
+	 * (reads, the others), a ring each; remote jumps to one of them */
+	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
 	/* run lengths by the region the run starts in: I/O, runs */
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
@@ -577,6 +580,17 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 	}
 }
 
+/* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
+ * (0 reads, 1 the others) ended. */
+static int resumes(const struct dev_fit *f, int k, uint64_t off)
+{
+	uint64_t n = f->rs_n[k] < MODEL_RESUME_BACK ? f->rs_n[k] : MODEL_RESUME_BACK;
+	for (uint64_t i = 0; i < n; i++)
+		if (f->rs_end[k][i] == off)
+			return 1;
+	return 0;
+}
+
 /* One I/O of the walk, in time order: its jump, the run it ends or
  * extends, its region (weights) and a remote jump counted in a from x to
  * matrix; read/write overlap. */
@@ -608,6 +622,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 				f->tc[(size_t)region_of(d, &f->lut, f->prev_end) * d->nregions +
 				      f->reg]++;
 				f->nrem++;
+				f->nresume += resumes(f, op != REEL_OP_READ, off);
 			}
 		}
 	} else {
@@ -621,6 +636,8 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	f->prev_end = off + len;
 	f->run_bytes += len;
 	f->wi++;
+	int k = op != REEL_OP_READ;
+	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = off + len;
 }
 
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
@@ -722,6 +739,7 @@ static void device_fill(struct dev_fit *f)
 		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
 	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+	d->p_resume = f->nresume >= 8 ? (double)f->nresume / (double)f->nrem : 0;
 }
 
 /* The re-use of run starts, from the re-use pass. */

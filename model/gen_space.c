@@ -307,7 +307,9 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
-	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
+	int sh = gen_offsets_local_short(g, dv, s), fit = 0;
+	uint64_t fit_off = 0;
+	for (int t = 0; t < (sh ? GEN_TRIES : GEN_LOCAL_TRIES); t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
 		if (jj == 0)
@@ -321,10 +323,17 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			over = 1;
 			continue;
 		}
+		if (sh && !gen_offsets_is_short(dv, s, (uint64_t)a)) {
+			fit_off = fit ? fit_off : (uint64_t)a;
+			fit = 1;
+			continue;
+		}
 		*off = (uint64_t)a;
 		return 1;
 	}
-	return over;
+	if (fit)
+		*off = fit_off;
+	return fit || over;
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote
@@ -386,6 +395,39 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	return 1;
 }
 
+/*
+ * A fresh remote start that resumes a stream (1, *OFF set): at the end of
+ * the latest of the device's last GEN_RESUME I/O of its op (a read, or
+ * not) whose blocks after it are untouched and whose region is not over its
+ * share, at the odds of the trace's resumed remote starts (p_resume), paced
+ * by those made so far (a prior of GEN_PACE_PRIOR: many find none).  A log
+ * written in order among other I/O (chromium's band: each of its 95
+ * entries resumes at the end of the band's last write; fiu, 58% of its
+ * remote starts) came out as starts at random in the band, which found it
+ * full of their neighbours and scanned up out of it.
+ */
+static int resume_at(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		     int op, uint64_t len, uint64_t *off)
+{
+	if (!(dv->p_resume > 0))
+		return 0;
+	double want = dv->p_resume * (double)s->nremote++ + GEN_PACE_PRIOR;
+	if (rnd_sp(g) >= dv->p_resume * want / ((double)s->nresumed + GEN_PACE_PRIOR))
+		return 0;
+	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
+	for (uint64_t j = 1; j <= n; j++) {
+		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
+		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
+		    e + len > s->extent || touched(g, dv->id, e, len, TOUCH_LOOK) ||
+		    reserved(dv, s, e, len) || gen_offsets_over(dv, s, e))
+			continue;
+		*off = e;
+		s->nresumed++;
+		return 1;
+	}
+	return 0;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -410,6 +452,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->reusing = *want; /* local jumps onto touched blocks: where they are */
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
+		if (!t && !*want && !full && to >= 0 && resume_at(g, dv, s, op, len, &off))
+			return off;
 		if (!*want) /* the run as long as it would be there */
 			span =
 			    (uint64_t)(unit *
@@ -1014,6 +1058,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->hn++;
 		if (g->touched) {
 			s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
+			s->rend[s->hn % GEN_HIST] = off + len;
 			s->opn[op]++;
 			remember(g, s, off);
 			touch_mark(g, dv->id, off, len);

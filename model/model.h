@@ -104,6 +104,7 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_CNT_BUCKETS 27 /* windows by floor(log2(I/O in the window)), 2 .. 2^26 */
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
+#define MODEL_RESUME_BACK 64   /* p_resume: the I/O of the same op looked back at */
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_DEVS 64
@@ -177,6 +178,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	struct model_dist jump;	 /* every jump, for people and compare */
 	struct model_dist local; /* non-zero jumps with |d| <= local_limit */
 	double p_local;		 /* fraction of run starts that are local jumps */
+	/* of the remote jumps, the share that land where one of the
+	 * device's last MODEL_RESUME_BACK I/O of the same op (read, or not)
+	 * ended: a stream resumed after other I/O (a log written in order
+	 * among reads); 0 where under 8 do, and in models before it */
+	double p_resume;
 	/* re-use (a stack-distance model of run starts): the share of run
 	 * starts touching a 4 KiB block touched before, and how many I/O of
 	 * the device back it was last touched (0 and empty: none) */

@@ -712,6 +712,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	d->local_limit = (uint64_t)x;
 	if (get_num(r, j, "p_local", w, 0, 1, &d->p_local))
 		return REEL_E_PARSE;
+	if (get(j, "p_resume") && get_num(r, j, "p_resume", w, 0, 1, &d->p_resume))
+		return REEL_E_PARSE; /* optional: models before it, devices without */
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;

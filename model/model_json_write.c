@@ -339,9 +339,11 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	dist(f, &d->run, 1);
 	fprintf(f, ",\n      \"jumps\": ");
 	dist(f, &d->jump, 0);
-	fprintf(
-	    f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g,\n      \"local_jumps\": ",
-	    (unsigned long long)d->local_limit, d->p_local);
+	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g",
+		(unsigned long long)d->local_limit, d->p_local);
+	if (d->p_resume > 0)
+		fprintf(f, ",\n      \"p_resume\": %.3g", d->p_resume);
+	fprintf(f, ",\n      \"local_jumps\": ");
 	dist(f, &d->local, 0);
 	for (uint32_t i = 0; i < d->nlong; i++) /* [offset, length, bytes, at] */
 		fprintf(f, "%s[%llu,%u,%llu,%.3f]", i ? "," : ",\n      \"long_runs\": [",
