@@ -44,6 +44,7 @@ struct strat {
 #define QUOTA_MAX 4096
 struct quota {
 	uint16_t *perm; /* the block: [0, end0) run starts', [end0, n) the others' */
+	uint16_t *inv;	/* each stratum's place in perm */
 	uint32_t n, end0, pos[2];
 };
 
