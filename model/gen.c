@@ -171,6 +171,8 @@ static int gen_time_init(struct model_gen *g, const struct model *m, const struc
 		g->s[i] = splitmix(&sd);
 	for (int i = 0; i < 4; i++)
 		g->sp[i] = splitmix(&sd);
+	for (int i = 0; i < 4; i++)
+		g->sz[i] = splitmix(&sd);
 	g->wl = (double)m->duration_ns / (double)m->nwin;
 	g->gap_class = calloc(m->nphases, sizeof(*g->gap_class));
 	g->last_op = calloc(m->nphases, sizeof(*g->last_op));

@@ -28,6 +28,26 @@ struct strat {
 	uint8_t pos;
 };
 
+/*
+ * Quota draws (the sizes, per phase and op): a block holds as many strata
+ * of the op's size CDF as the phase draws sizes of the op over the whole
+ * trace generated (at most QUOTA_MAX; more in equal blocks that tile it),
+ * each stratum drawn once, so the sizes' mix is the model's and not a
+ * sample of it: a stratified block of 64 drawn 20 times took 20 strata
+ * at random, and the few large sizes that carry a small trace's bytes
+ * came out 0, 1 or 2 times.  Each stratum is a run start's or a run's
+ * next I/O's (as the model's shares of either kind along the CDF say, by
+ * one systematic draw), each kind's in a random order; an I/O of a kind
+ * whose strata are all drawn takes the other kind's nearest a point of its
+ * own kind's CDF.  The quotas draw from a stream of their own (sz).
+ */
+#define QUOTA_MAX 4096
+struct quota {
+	uint16_t *perm; /* the block: [0, end0) run starts', [end0, n) the others' */
+	uint16_t *inv;	/* each stratum's place in perm */
+	uint32_t n, end0, pos[2];
+};
+
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
@@ -102,7 +122,8 @@ struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;
 	uint64_t s[4];	/* xoshiro256** */
-	uint64_t sp[4]; /* the same, for addresses and sizes */
+	uint64_t sp[4]; /* the same, for addresses (and whether an I/O continues a run) */
+	uint64_t sz[4]; /* the same, for the sizes' quotas */
 	double end;
 	double wl;		       /* window length, ns */
 	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
@@ -115,9 +136,10 @@ struct model_gen {
 	size_t nbuf, pos, cap;
 	int *gap_class;
 	int *last_op;
-	struct strat *s_size; /* per phase, op and kind (run start, run continued) */
-	/* per stream of s_size, sizes drawn that a kept run's I/O left (up to
-	 * GEN_POOL): the stream's other I/O take them first (size_pick) */
+	struct quota *s_size; /* per phase and op */
+	/* per phase, op and kind (run start, run continued), sizes drawn that
+	 * a kept run's I/O left (up to GEN_POOL): the stream's other I/O take
+	 * them first (size_pick) */
 	double *pool;
 	uint8_t *npool;
 	double *pool_want; /* the size the last kept run's I/O wanted (0: none) */
@@ -244,6 +266,10 @@ static inline double sdraw(struct model_gen *g, struct strat *st) { return sdraw
 static inline uint64_t next64_sp(struct model_gen *g) { return xo_next(g->sp); }
 static inline double rnd_sp(struct model_gen *g) { return unit(next64_sp(g)); }
 static inline double sdraw_sp(struct model_gen *g, struct strat *st) { return sdraw_s(g->sp, st); }
+/* The sizes' quotas draw from a third stream: how many sizes a change
+ * draws does not move the addresses drawn. */
+static inline uint64_t next64_sz(struct model_gen *g) { return xo_next(g->sz); }
+static inline double rnd_sz(struct model_gen *g) { return unit(next64_sz(g)); }
 
 /* gen_space.c: set up the devices' state and the sizes given
  * sequentiality (0 or REEL_E_NOMEM); free what it allocated. */

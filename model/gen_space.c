@@ -70,15 +70,179 @@ static int seq_sizes_init(struct model_gen *g)
 	return 0;
 }
 
+/* A new block of phase P's quota of OP: each stratum a run start's or a
+ * run's next I/O's by one systematic draw along the CDF (the kinds'
+ * counts by the model's shares of run continuations there; all run
+ * starts without them), each kind's strata in a random order. */
+static void quota_block(struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	const float *share = g->m->phases[p].seq_share[op];
+	int seq = g->seq_want && g->seq_want[p][op] >= 0;
+	double u = rnd_sz(g), w = 0, prev = 0; /* w: the share cumulated to knot k */
+	uint32_t k = 0, n = q->n, i = 0, j = n;
+	for (uint32_t s = 0; s < n; s++) { /* the label in bit 15 */
+		double x = (double)(s + 1) / n, c;
+		while (seq && k + 1 < d->nk && d->c[k + 1] <= x) {
+			w += (d->c[k + 1] - d->c[k]) * share[k];
+			k++;
+		}
+		c = seq && k + 1 < d->nk ? w + (x - d->c[k]) * share[k] : w;
+		c *= n;
+		q->perm[s] = (uint16_t)(s | (floor(c + u) > floor(prev + u)) << 15);
+		prev = c;
+	}
+	while (i < j) { /* starts to the front */
+		if (q->perm[i] >> 15) {
+			uint16_t t = q->perm[--j];
+			q->perm[j] = q->perm[i];
+			q->perm[i] = t;
+		} else {
+			i++;
+		}
+	}
+	q->end0 = i;
+	for (int h = 0; h < 2; h++) {
+		uint32_t lo = h ? q->end0 : 0, m = h ? n - q->end0 : q->end0;
+		for (uint32_t r = m; r > 1; r--) {
+			uint32_t x = (uint32_t)(next64_sz(g) % r);
+			uint16_t t = q->perm[lo + r - 1];
+			q->perm[lo + r - 1] = q->perm[lo + x];
+			q->perm[lo + x] = t;
+		}
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		q->perm[s] &= 0x7fff;
+		q->inv[q->perm[s]] = (uint16_t)s;
+	}
+	q->pos[0] = 0;
+	q->pos[1] = q->end0;
+}
+
+/* A point of phase P's size CDF of OP in its stratum I for an I/O of kind
+ * SEQ (UINT32_MAX: anywhere): with the density of the kind's share there
+ * (uniform where the kind has none, and without the model's shares). */
+static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t i)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	const float *share = g->m->phases[p].seq_share[op];
+	uint32_t n = g->s_size[p * REEL_OP__COUNT + (size_t)op].n, k0 = 0, hi = 0;
+	double a = i < n ? (double)i / n : 0, b = i < n ? (double)(i + 1) / n : 1, tot = 0;
+	if (!g->seq_want || !(g->seq_want[p][op] >= 0) || d->nk < 2)
+		return a + rnd_sz(g) * (b - a);
+	for (hi = d->nk - 1; hi - k0 > 1;) { /* the last knot with c <= a (c[0] = 0) */
+		uint32_t mid = (k0 + hi) / 2;
+		if (d->c[mid] <= a)
+			k0 = mid;
+		else
+			hi = mid;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		double x = pass ? rnd_sz(g) * tot : 0;
+		if (pass && !(tot > 0))
+			break;
+		for (uint32_t j = k0; j + 1 < d->nk && d->c[j] < b; j++) {
+			double lo = d->c[j] > a ? d->c[j] : a,
+			       hi = d->c[j + 1] < b ? d->c[j + 1] : b;
+			double w = seq ? share[j] : 1 - share[j];
+			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
+			if (!pass)
+				tot += pw;
+			else if (x < pw)
+				return lo + (hi - lo) * x / pw;
+			else
+				x -= pw;
+		}
+		if (pass)
+			return b;
+	}
+	return a + rnd_sz(g) * (b - a);
+}
+
+/* The next quota draw of phase P's sizes of OP for an I/O of kind SEQ, a
+ * point of the CDF: in a stratum of its kind, or where none of them is
+ * left, in the other kind's stratum nearest a point of its own kind's CDF
+ * (any one gave disksim's sequential I/O the sizes of its run starts),
+ * looked for outward from that point (a look over every stratum left took
+ * fiu at --rate 300 6x the CPU: its runs propose more continuations than
+ * its model's share, and each I/O past its kind's looked at 4,096). */
+static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
+{
+	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
+	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n)
+		quota_block(g, q, p, op);
+	if (q->pos[seq] < (seq ? q->n : q->end0))
+		return quota_at(g, p, op, seq, q->perm[q->pos[seq]++]);
+	double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
+	uint32_t lo = q->pos[!seq], end = seq ? q->end0 : q->n;
+	/* the strata still to come nearest T first, from both sides (each
+	 * one's place in the block in inv) */
+	int64_t a = (int64_t)floor(t), b = a + 1, x = -1;
+	while (x < 0) {
+		int left = a >= 0 && (b >= (int64_t)q->n || t - (double)a <= (double)b - t);
+		int64_t i = left ? a-- : b++;
+		if (i >= 0 && i < (int64_t)q->n && q->inv[i] >= lo && q->inv[i] < end)
+			x = i;
+	}
+	uint32_t at = q->inv[x];
+	q->perm[at] = q->perm[lo];
+	q->inv[q->perm[at]] = (uint16_t)at;
+	q->perm[lo] = (uint16_t)x;
+	q->inv[x] = (uint16_t)lo;
+	q->pos[!seq]++;
+	return quota_at(g, p, op, seq, (uint32_t)x);
+}
+
+/* Each phase's and op's quota block: its sizes drawn over the trace
+ * generated (its I/O in the windows generated, times the rate), in blocks
+ * of at most QUOTA_MAX. */
+static int size_quota_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	size_t ns = m->nphases * REEL_OP__COUNT;
+	double *e = calloc(ns, sizeof(*e));
+	if (!e)
+		return -1;
+	/* windows generated: whole repeats of the model's, then a part */
+	double wt = ceil(g->end / g->wl - 1e-9);
+	double reps = floor(wt / (double)m->nwin), part = wt - reps * (double)m->nwin;
+	for (size_t w = 0; w < m->nwin; w++) {
+		double k = (reps + ((double)w < part)) * g->o.rate;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			e[m->win_phase[w] * REEL_OP__COUNT + (size_t)o] +=
+			    (double)m->win_ops[w * REEL_OP__COUNT + o] * k;
+	}
+	size_t tot = 0;
+	for (size_t i = 0; i < ns; i++) {
+		double n = floor(e[i] + 0.5);
+		if (g->o.max_records && n > (double)g->o.max_records)
+			n = (double)g->o.max_records;
+		n = n < 1 ? 1 : n > QUOTA_MAX ? floor(n / ceil(n / QUOTA_MAX) + 0.5) : n;
+		g->s_size[i].n = (uint32_t)(n < QUOTA_MAX ? n : QUOTA_MAX);
+		g->s_size[i].pos[1] = g->s_size[i].n; /* none left: a block at the first draw */
+		tot += g->s_size[i].n;
+	}
+	free(e);
+	uint16_t *perm = malloc(2 * tot * sizeof(*perm));
+	if (!perm)
+		return -1;
+	for (size_t i = 0; i < ns; i++) {
+		g->s_size[i].perm = perm;
+		g->s_size[i].inv = perm + tot;
+		perm += g->s_size[i].n;
+	}
+	return 0;
+}
+
 int gen_space_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
 	if (!(g->ds = calloc(m->ndevs, sizeof(*g->ds))) ||
-	    !(g->s_size = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->s_size))) ||
+	    !(g->s_size = calloc(m->nphases * REEL_OP__COUNT, sizeof(*g->s_size))) ||
 	    !(g->pool = calloc(m->nphases * REEL_OP__COUNT * 2 * GEN_POOL, sizeof(*g->pool))) ||
 	    !(g->npool = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->npool))) ||
 	    !(g->pool_want = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->pool_want))) ||
-	    seq_sizes_init(g))
+	    seq_sizes_init(g) || size_quota_init(g))
 		return REEL_E_NOMEM;
 	for (size_t d = 0; d < m->ndevs; d++) {
 		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
@@ -110,6 +274,8 @@ int gen_space_init(struct model_gen *g)
 void gen_space_free(struct model_gen *g)
 {
 	free(g->ds);
+	if (g->s_size)
+		free(g->s_size[0].perm);
 	free(g->s_size);
 	free(g->pool);
 	free(g->npool);
@@ -955,13 +1121,13 @@ static unsigned pool_far(const struct model_gen *g, size_t ix)
 static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int op, int seq,
 			  uint64_t al, uint64_t extent)
 {
-	size_t ix;
-	const struct model_dist *d = sizes_of(g, (size_t)(ph - g->m->phases), op, seq, &ix);
+	size_t ix, p = (size_t)(ph - g->m->phases);
+	sizes_of(g, p, op, seq, &ix);
 	double sz = 4096;
 	if (g->npool[ix])
 		sz = pool_take(g, ix, pool_far(g, ix));
-	else if (d->nk)
-		sz = size_inv(d, sdraw_sp(g, &g->s_size[ix]));
+	else if (ph->size[op].nk)
+		sz = size_inv(&ph->size[op], quota_draw(g, p, op, seq));
 	return size_round(sz, al, extent);
 }
 
@@ -980,13 +1146,14 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
 static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int op,
 			  const struct devstate *s, uint64_t al)
 {
-	size_t ix;
-	const struct model_dist *d = sizes_of(g, (size_t)(ph - g->m->phases), op, 1, &ix);
+	size_t ix, p = (size_t)(ph - g->m->phases);
+	const struct model_dist *d = &ph->size[op];
+	sizes_of(g, p, op, 1, &ix);
 	double want = (double)s->pin_left / (double)(s->run_left > 0 ? s->run_left : 1);
 	const double *q = &g->pool[ix * GEN_POOL];
 	unsigned best = 0;
 	for (int k = 0; k < GEN_PICK_DRAWS && g->npool[ix] < GEN_POOL && d->nk; k++)
-		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(d, sdraw_sp(g, &g->s_size[ix]));
+		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(d, quota_draw(g, p, op, 1));
 	if (!g->npool[ix])
 		return size_round(4096, al, s->extent);
 	for (unsigned i = 0; i < g->npool[ix]; i++)
@@ -997,7 +1164,7 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	     k < 4 * GEN_PICK_DRAWS && q[best] > 2 * want && g->npool[ix] < GEN_POOL && d->nk;
 	     k++) {
 		unsigned n = g->npool[ix]++;
-		g->pool[ix * GEN_POOL + n] = size_inv(d, sdraw_sp(g, &g->s_size[ix]));
+		g->pool[ix * GEN_POOL + n] = size_inv(d, quota_draw(g, p, op, 1));
 		best = fabs(q[n] - want) < fabs(q[best] - want) ? n : best;
 	}
 	return size_round(pool_take(g, ix, best), al, s->extent);
