@@ -68,7 +68,6 @@ struct quota {
 #define GEN_SHORT_ODDS 3	       /* remote jumps to a short region: odds per drift */
 #define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
 #define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
-#define GEN_LOCAL_PULL 0.9	       /* local jumps sent to short regions: p_local from */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -300,13 +299,6 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 /* OFF's region, or its stretch of the offsets CDF, holds more than its
  * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
-
-/* A local jump of a start not re-using is to land in a region short of its
- * share (at the odds of gen_offsets_region, the regions' shortfalls
- * refreshed): 1, and gen_offsets_is_short tells whether OFF's region is. */
-int gen_offsets_local_short(struct model_gen *g, const struct model_devspace *d,
-			    struct devstate *s);
-int gen_offsets_is_short(const struct model_devspace *d, const struct devstate *s, uint64_t off);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */

@@ -157,17 +157,3 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 	size_t lo = model_dist_knot(d, x, d->nk - 1); /* the last lo with v[lo] <= x */
 	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
 }
-
-int gen_offsets_local_short(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
-{
-	if (d->p_local < GEN_LOCAL_PULL || d->nregions < 2 || s->hn < GEN_SHORT_MIN || s->reusing)
-		return 0;
-	shortfalls(d, s);
-	return s->short_tot > 0 && rnd_sp(g) < GEN_SHORT_ODDS * s->short_tot / (double)s->hn;
-}
-
-int gen_offsets_is_short(const struct model_devspace *d, const struct devstate *s, uint64_t off)
-{
-	uint32_t r = region_at(d, s, off);
-	return s->short_c[r] > (r ? s->short_c[r - 1] : 0);
-}

@@ -473,9 +473,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
-	int sh = gen_offsets_local_short(g, dv, s), fit = 0;
-	uint64_t fit_off = 0;
-	for (int t = 0; t < (sh ? GEN_TRIES : GEN_LOCAL_TRIES); t++) {
+	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
 		if (jj == 0)
@@ -489,17 +487,10 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			over = 1;
 			continue;
 		}
-		if (sh && !gen_offsets_is_short(dv, s, (uint64_t)a)) {
-			fit_off = fit ? fit_off : (uint64_t)a;
-			fit = 1;
-			continue;
-		}
 		*off = (uint64_t)a;
 		return 1;
 	}
-	if (fit)
-		*off = fit_off;
-	return fit || over;
+	return over;
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote
