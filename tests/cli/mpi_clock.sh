@@ -8,8 +8,19 @@
 make_loops 4
 # 32 I/Os 25 ms apart, round-robin over the 4 ranks' devices
 make_trace4 "$T/t.reel" 25 32
-mpirun_n 4 replay "$T/t.reel" --mpi --target "${LOOPS// /,}" --clock-offset-test 2:300000000 \
-	-o "$T/r.reel" --json "$T/r.json" >"$T/out" 2>&1 || { cat "$T/out"; fail "replay --mpi exited $?"; }
+# the cross-rank order holds only where the schedule held: 4 ranks on a
+# 2-core machine under load can issue an I/O more than the 25 ms between
+# them late; such a run (lateness above 20 ms) is run again, at most 3 times
+run() {
+	mpirun_n 4 replay "$T/t.reel" --mpi --target "${LOOPS// /,}" --clock-offset-test 2:300000000 \
+		-o "$T/r.reel" --json "$T/r.json" >"$T/out" 2>&1 || { cat "$T/out"; fail "replay --mpi exited $?"; }
+}
+late_ms() { "$IOREEL" dump "$T/r.reel" | awk '!/^#/ { l = $2 - $1; if (l > m) m = l } END { printf "%d", m / 1000000 }'; }
+order() {
+	"$IOREEL" dump "$T/r.reel" | grep -v '^#' | sort -n -k2,2 | awk '{ print $4 }' >"$T/devs"
+	got=$(while read -r d; do printf '%s ' "${td[$d]}"; done <"$T/devs")
+}
+run
 cat "$T/out"
 off=$(meta "$T/r.reel" cluster.rank.2.offset_ns)
 awk -v o="$off" 'BEGIN { exit !(o > 299000000 && o < 301000000) }' ||
@@ -25,10 +36,20 @@ grep -q "start skew" "$T/out" || fail "start skew not printed"
 # devices in the trace's order (0 1 2 3 0 1 ...)
 declare -A td
 for i in 0 1 2 3; do td[$i]=$(meta "$T/r.reel" cluster.dev.$i.trace_dev); done
-"$IOREEL" dump "$T/r.reel" | grep -v '^#' | sort -n -k2,2 | awk '{ print $4 }' >"$T/devs"
-got=$(while read -r d; do printf '%s ' "${td[$d]}"; done <"$T/devs")
 want=$("$IOREEL" dump "$T/t.reel" | grep -v '^#' | awk '{ printf "%s ", $4 }')
-[ "$got" = "$want" ] || fail "cross-rank order differs from the trace's:
+order
+tries=1
+while [ "$got" != "$want" ] && [ "$(late_ms)" -gt 20 ] && [ $tries -lt 3 ]; do
+	echo "order differs in a run whose latest I/O was $(late_ms) ms late (the host's load): again"
+	run
+	order
+	tries=$((tries + 1))
+done
+if [ "$got" != "$want" ] && [ "$(late_ms)" -gt 20 ]; then
+	echo "cross-rank order not judged: every run had an I/O over 20 ms late (load $(cut -d' ' -f1 /proc/loadavg))"
+else
+	[ "$got" = "$want" ] || fail "cross-rank order differs from the trace's:
   got  $got
   want $want"
-echo "ok: offset of rank 2 measured as $off ns; order kept; start skew $skew ns"
+fi
+echo "ok: offset of rank 2 measured as $off ns; start skew $skew ns"
