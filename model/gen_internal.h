@@ -45,7 +45,11 @@ struct strat {
 struct quota {
 	uint16_t *perm; /* the block: [0, end0) run starts', [end0, n) the others' */
 	uint16_t *inv;	/* each stratum's place in perm */
-	uint32_t n, end0, pos[2];
+	/* the strata still to draw of each kind, a bit each: [0, nw) run
+	 * starts', [nw, 2 nw) the others' (an I/O past its kind's finds the
+	 * other kind's nearest a word at a time) */
+	uint64_t *left;
+	uint32_t n, nw, end0, pos[2];
 };
 
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */

@@ -111,12 +111,38 @@ static void quota_block(struct model_gen *g, struct quota *q, size_t p, int op)
 			q->perm[lo + x] = t;
 		}
 	}
+	memset(q->left, 0, 2 * q->nw * sizeof(*q->left));
 	for (uint32_t s = 0; s < n; s++) {
-		q->perm[s] &= 0x7fff;
-		q->inv[q->perm[s]] = (uint16_t)s;
+		uint32_t x = q->perm[s] &= 0x7fff, w = (s >= q->end0) * q->nw + x / 64;
+		q->inv[x] = (uint16_t)s;
+		q->left[w] |= 1ull << (x % 64);
 	}
 	q->pos[0] = 0;
 	q->pos[1] = q->end0;
+}
+
+/* Of the strata set in W (bits), the last at or below A (-1: none). */
+static int64_t left_below(const uint64_t *w, int64_t a)
+{
+	if (a < 0)
+		return -1;
+	int64_t i = a / 64;
+	uint64_t m = w[i] & (~0ull >> (63 - a % 64));
+	while (!m && i > 0)
+		m = w[--i];
+	return m ? i * 64 + 63 - __builtin_clzll(m) : -1;
+}
+
+/* The first set at or above B, under N (-1: none). */
+static int64_t left_above(const uint64_t *w, uint32_t n, int64_t b)
+{
+	if (b >= (int64_t)n)
+		return -1;
+	int64_t i = b / 64, nw = ((int64_t)n + 63) / 64;
+	uint64_t m = w[i] & (~0ull << (b % 64));
+	while (!m && i + 1 < nw)
+		m = w[++i];
+	return m ? i * 64 + __builtin_ctzll(m) : -1;
 }
 
 /* A point of phase P's size CDF of OP in its stratum I for an I/O of kind
@@ -126,17 +152,17 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	const float *share = g->m->phases[p].seq_share[op];
-	uint32_t n = g->s_size[p * REEL_OP__COUNT + (size_t)op].n, k0 = 0, hi = 0;
+	uint32_t n = g->s_size[p * REEL_OP__COUNT + (size_t)op].n, k0;
 	double a = i < n ? (double)i / n : 0, b = i < n ? (double)(i + 1) / n : 1, tot = 0;
 	if (!g->seq_want || !(g->seq_want[p][op] >= 0) || d->nk < 2)
 		return a + rnd_sz(g) * (b - a);
-	for (hi = d->nk - 1; hi - k0 > 1;) { /* the last knot with c <= a (c[0] = 0) */
-		uint32_t mid = (k0 + hi) / 2;
-		if (d->c[mid] <= a)
-			k0 = mid;
-		else
-			hi = mid;
-	}
+	/* the last knot below the last with c <= a (c[0] = 0): from the
+	 * guide, then forward (as model_dist_inv) */
+	k0 = d->guide[(size_t)(a * MODEL_DIST_GUIDE)];
+	if (k0 > d->nk - 2)
+		k0 = 0;
+	while (k0 + 2 < d->nk && d->c[k0 + 1] <= a)
+		k0++;
 	for (int pass = 0; pass < 2; pass++) {
 		double x = pass ? rnd_sz(g) * tot : 0;
 		if (pass && !(tot > 0))
@@ -171,19 +197,21 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
 	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
 	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n)
 		quota_block(g, q, p, op);
-	if (q->pos[seq] < (seq ? q->n : q->end0))
-		return quota_at(g, p, op, seq, q->perm[q->pos[seq]++]);
-	double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
-	uint32_t lo = q->pos[!seq], end = seq ? q->end0 : q->n;
-	/* the strata still to come nearest T first, from both sides (each
-	 * one's place in the block in inv) */
-	int64_t a = (int64_t)floor(t), b = a + 1, x = -1;
-	while (x < 0) {
-		int left = a >= 0 && (b >= (int64_t)q->n || t - (double)a <= (double)b - t);
-		int64_t i = left ? a-- : b++;
-		if (i >= 0 && i < (int64_t)q->n && q->inv[i] >= lo && q->inv[i] < end)
-			x = i;
+	if (q->pos[seq] < (seq ? q->n : q->end0)) {
+		uint32_t x = q->perm[q->pos[seq]++];
+		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
+		return quota_at(g, p, op, seq, x);
 	}
+	double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
+	uint32_t lo = q->pos[!seq];
+	/* the other kind's strata still to come nearest T, below and above
+	 * it (the nearer, the one below on a tie: as a walk outward from T
+	 * would meet them); each one's place in the block in inv */
+	uint64_t *w = q->left + (size_t)!seq * q->nw;
+	int64_t a = (int64_t)floor(t), ra = left_above(w, q->n, a + 1);
+	int64_t lb = left_below(w, a < (int64_t)q->n ? a : (int64_t)q->n - 1);
+	int64_t x = lb >= 0 && (ra < 0 || t - (double)lb <= (double)ra - t) ? lb : ra;
+	w[x / 64] &= ~(1ull << (x % 64));
 	uint32_t at = q->inv[x];
 	q->perm[at] = q->perm[lo];
 	q->inv[q->perm[at]] = (uint16_t)at;
@@ -224,12 +252,19 @@ static int size_quota_init(struct model_gen *g)
 	}
 	free(e);
 	uint16_t *perm = malloc(2 * tot * sizeof(*perm));
-	if (!perm)
+	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
+	if (!perm || !left) {
+		free(perm);
+		free(left);
 		return -1;
+	}
 	for (size_t i = 0; i < ns; i++) {
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
 		perm += g->s_size[i].n;
+		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
+		g->s_size[i].left = left;
+		left += 2 * g->s_size[i].nw;
 	}
 	return 0;
 }
@@ -274,8 +309,10 @@ int gen_space_init(struct model_gen *g)
 void gen_space_free(struct model_gen *g)
 {
 	free(g->ds);
-	if (g->s_size)
+	if (g->s_size) {
 		free(g->s_size[0].perm);
+		free(g->s_size[0].left);
+	}
 	free(g->s_size);
 	free(g->pool);
 	free(g->npool);
