@@ -114,11 +114,14 @@ void fit_side_stop(struct fit_side *s); /* NULL: nothing */
  * calls must be independent (each writes its own result). */
 void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
 
-/* the device's non-flush I/O: their count, highest end and the OR of their
- * offsets and lengths (for the alignment), from the first pass */
+/* the device's non-flush I/O: their count, highest end and, for the
+ * alignment, per K the I/O whose offset and length are multiples of 2^K
+ * but not 2^(K + 1) (K < 12; [12]: of 4 KiB), from the first pass */
+#define FIT_ALIGN_BITS 12
 struct dev_pre {
 	size_t nd;
-	uint64_t maxend, alignbits;
+	uint64_t maxend;
+	uint64_t grid[FIT_ALIGN_BITS + 1];
 };
 
 /* What the first pass over the trace finds (fit_source.c). */

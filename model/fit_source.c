@@ -522,7 +522,7 @@ static int scan_newdev(struct fit_scan *sc, uint16_t d)
 		return -1;
 	sc->slot[d] = (int8_t)sc->nd;
 	sc->ids[sc->nd] = d;
-	sc->pre[sc->nd] = (struct dev_pre){0, 0, ~0ull};
+	sc->pre[sc->nd] = (struct dev_pre){0};
 	return (int)sc->nd++;
 }
 
@@ -556,7 +556,8 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 			struct dev_pre *p = &sc->pre[sd];
 			p->nd++;
 			p->maxend = end > p->maxend ? end : p->maxend;
-			p->alignbits &= c->off[i] | (c->len[i] ? c->len[i] : 4096);
+			uint64_t x = c->off[i] | (c->len[i] ? c->len[i] : 4096) | 4096;
+			p->grid[__builtin_ctzll(x)]++;
 		}
 	}
 	return 0;
