@@ -187,6 +187,10 @@ struct phases_fit {
 	size_t idc_win;
 	int64_t icur[MODEL_IDC_SCALES];
 	double icn[MODEL_IDC_SCALES], is2[MODEL_IDC_SCALES], in;
+	/* the kept windows (model.kept): window -> index + 1 (0: not kept),
+	 * and each one's first and last arrival */
+	uint8_t *kslot;
+	int64_t kfirst[MODEL_MAX_KEPT], klast[MODEL_MAX_KEPT];
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -277,6 +281,50 @@ static int phase_fit_init(struct phase_fit *f, struct model *m, size_t pi, const
 	return 0;
 }
 
+/* the kept windows hold at least this share of the windows' squared
+ * counts (or are MODEL_MAX_KEPT); none are kept where MODEL_MAX_KEPT hold
+ * less than FIT_KEPT_FEW of it (no few windows decide the IDC) */
+#define FIT_KEPT_SHARE 0.75
+#define FIT_KEPT_FEW 0.5
+
+/*
+ * The densest windows, whose first and last arrivals the model keeps: by
+ * count, down to the fewest whose squared counts hold FIT_KEPT_SHARE of
+ * the sum over all windows (the IDC below the window's size is that sum
+ * over bins: a few windows decide it on a bursty trace), at most
+ * MODEL_MAX_KEPT, windows of 2 I/O or more, none where those hold less
+ * than FIT_KEPT_FEW of the sum; in window order in m->kept, their slots
+ * in KSLOT.
+ */
+static void kept_choose(struct model *m, const uint32_t *wcnt, uint8_t *kslot)
+{
+	double all = 0, got = 0;
+	for (size_t w = 0; w < m->nwin; w++)
+		all += (double)wcnt[w] * wcnt[w];
+	size_t n = 0;
+	while (n < MODEL_MAX_KEPT && got < FIT_KEPT_SHARE * all) {
+		size_t best = m->nwin; /* the densest window not yet kept */
+		for (size_t w = 0; w < m->nwin; w++)
+			if (wcnt[w] >= 2 && !kslot[w] && (best == m->nwin || wcnt[w] > wcnt[best]))
+				best = w;
+		if (best == m->nwin)
+			break;
+		kslot[best] = 1;
+		n++;
+		got += (double)wcnt[best] * wcnt[best];
+	}
+	m->nkept = 0;
+	if (got < FIT_KEPT_FEW * all) { /* spread over many windows: none kept */
+		memset(kslot, 0, m->nwin);
+		return;
+	}
+	for (size_t w = 0; w < m->nwin; w++)
+		if (kslot[w]) {
+			m->kept[m->nkept] = (struct model_kept_window){(uint32_t)w, 0, 0};
+			kslot[w] = (uint8_t)++m->nkept;
+		}
+}
+
 int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphase,
 		      const uint32_t *wcnt, int64_t t0, uint64_t cap)
 {
@@ -296,6 +344,9 @@ int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphas
 		nc += wcnt[pf->idc_win++];
 	for (int s = 0; s < MODEL_IDC_SCALES; s++)
 		pf->icur[s] = -1;
+	if (!(pf->kslot = calloc(m->nwin, 1)))
+		return REEL_E_NOMEM;
+	kept_choose(m, wcnt, pf->kslot);
 	int64_t acc[MODEL_MAX_PHASES] = {0};
 	for (size_t w = 0; w < m->nwin; w++) {
 		pf->wacc[w] = acc[wphase[w]];
@@ -328,6 +379,7 @@ void model_phases_free(struct phases_fit *pf)
 	for (size_t d = 0; d < MODEL_MAX_DEVS; d++)
 		free(pf->dgap[d].v);
 	free(pf->dslot);
+	free(pf->kslot);
 	free(pf->f);
 	free(pf->wacc);
 	free(pf);
@@ -362,10 +414,14 @@ void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 			samp_add(&f->gaps, g);
 			samp_add(&f->fam, g);
 			f->nz += g == 0;
+		} else if (pf->kslot[w]) { /* a kept window: its own first arrival */
+			pf->kfirst[pf->kslot[w] - 1] = t - pf->cws;
 		} else { /* where the window's first I/O falls, in ppm */
 			double fr = (double)(t - pf->cws) / pf->wl * 1e6;
 			f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
 		}
+		if (pf->kslot[w])
+			pf->klast[pf->kslot[w] - 1] = t - pf->cws;
 		pf->has_prev = 1;
 		pf->pt = t;
 		pf->pop = op;
@@ -464,8 +520,20 @@ static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, 
 	return c;
 }
 
+/* In millionths of the window: T ns from its start. */
+static uint32_t window_ppm(int64_t t, double wl)
+{
+	double x = floor((double)t / wl * 1e6);
+	return x < 0 ? 0 : x > 999999 ? 999999 : (uint32_t)x;
+}
+
 void model_phases_fill(struct phases_fit *pf)
 {
+	for (size_t k = 0; k < pf->m->nkept; k++) {
+		struct model_kept_window *kw = &pf->m->kept[k];
+		kw->first_ppm = window_ppm(pf->kfirst[k], pf->wl);
+		kw->last_ppm = window_ppm(pf->klast[k], pf->wl);
+	}
 	for (size_t p = 0; p < pf->m->nphases; p++) {
 		struct phase_fit *f = &pf->f[p];
 		phase_fill(f, &pf->m->phases[p], pf->m);

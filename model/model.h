@@ -109,6 +109,7 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_WINDOWS 4096
+#define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
 
 struct model_family { /* a fitted parametric family of inter-arrival times */
 	double loglik, aic;
@@ -277,6 +278,13 @@ struct model {
 	 * chain's, else a b-model cascade of this split (0.5 .. 1), which the
 	 * fit calibrates against the trace's IDC (model_gen_idc) */
 	double gap_cascade;
+	/* the densest windows (by their squared counts, up to 3/4 of the sum
+	 * over all windows, at most MODEL_MAX_KEPT; in window order): where
+	 * their first and last arrivals fall, in millionths of the window */
+	size_t nkept;
+	struct model_kept_window {
+		uint32_t w, first_ppm, last_ppm;
+	} kept[MODEL_MAX_KEPT];
 };
 
 struct model_fit_opts {

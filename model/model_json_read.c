@@ -831,6 +831,42 @@ static int read_window_ops(struct rd *r, const struct json_object *a, struct mod
 	return 0;
 }
 
+/* The optional windows.kept: [window, first, last] each, windows
+ * increasing, first <= last, in ppm; a kept window holds I/O. */
+static int read_kept(struct rd *r, const struct json_object *wn, struct model *m)
+{
+	struct json_object *v = get(wn, "kept");
+	m->nkept = 0;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	if (!n || n > MODEL_MAX_KEPT)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.kept: 1 to %d windows",
+				 MODEL_MAX_KEPT);
+	double prev = -1;
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = at(v, k);
+		double x[3] = {NAN, NAN, NAN};
+		for (size_t q = 0; q < 3 && is_arr(e, 3); q++)
+			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
+		uint64_t c = 0;
+		for (int o = 0; o < REEL_OP__COUNT && x[0] >= 0 && x[0] < (double)m->nwin; o++)
+			c += m->win_ops[(size_t)x[0] * REEL_OP__COUNT + o];
+		if (!(x[0] > prev && x[0] < (double)m->nwin && x[0] == floor(x[0]) && c &&
+		      x[1] >= 0 && x[1] <= x[2] && x[2] < 1e6 && x[1] == floor(x[1]) &&
+		      x[2] == floor(x[2])))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "windows.kept[%zu]: [window with I/O, increasing; first "
+					 "<= last, whole ppm below 1e6]",
+					 k);
+		m->kept[k] =
+		    (struct model_kept_window){(uint32_t)x[0], (uint32_t)x[1], (uint32_t)x[2]};
+		prev = x[0];
+	}
+	m->nkept = n;
+	return 0;
+}
+
 static int read_windows(struct rd *r, const struct json_object *root, struct model *m)
 {
 	double x;
@@ -868,7 +904,7 @@ static int read_windows(struct rd *r, const struct json_object *root, struct mod
 	}
 	if (!total)
 		return reel_errf(r->err, r->len, REEL_E_PARSE, "windows.ops: no I/O at all");
-	return 0;
+	return read_kept(r, wn, m);
 }
 
 static int read_devices(struct rd *r, const struct json_object *root, struct model *m)

@@ -40,9 +40,9 @@ static void dist(FILE *f, const struct model_dist *d, int top)
 		int first = 1;
 		for (uint32_t i = 0; i + 1 < d->nk; i++)
 			if (d->v[i] == d->v[i + 1] && d->c[i + 1] - d->c[i] >= 0.01) {
-				fprintf(f, "%s[", first ? "" : ", ");
+				fprintf(f, "%s[", first ? "" : ",");
 				num(f, d->v[i]);
-				fprintf(f, ", %.4f]", d->c[i + 1] - d->c[i]);
+				fprintf(f, ",%.3g]", d->c[i + 1] - d->c[i]);
 				first = 0;
 			}
 		fprintf(f, "]");
@@ -90,7 +90,11 @@ static void write_windows(const struct model *m, FILE *f)
 		fprintf(f, "]");
 		first = 0;
 	}
-	fprintf(f, "}\n  },\n");
+	fprintf(f, "}");
+	for (size_t k = 0; k < m->nkept; k++) /* [window, first, last] */
+		fprintf(f, "%s[%u,%u,%u]", k ? "," : ",\n    \"kept\": [", m->kept[k].w,
+			m->kept[k].first_ppm, m->kept[k].last_ppm);
+	fprintf(f, "%s\n  },\n", m->nkept ? "]" : "");
 }
 
 static void matrix(FILE *f, const double *m, int n)
@@ -225,9 +229,11 @@ static void write_seq_share(const struct model_phase *ph, FILE *f)
 
 static void write_phase(const struct model_phase *ph, int last, FILE *f)
 {
-	fprintf(f, "    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": ",
-		(unsigned long long)ph->ios, (unsigned long long)ph->windows);
-	num(f, ph->rate);
+	/* the rate (for people) to 6 digits: a small model stays below its trace */
+	fprintf(f,
+		"    {\n      \"ios\": %llu,\n      \"windows\": %llu,\n      \"rate_iops\": %.6g",
+		(unsigned long long)ph->ios, (unsigned long long)ph->windows,
+		isfinite(ph->rate) ? ph->rate : 0);
 	fprintf(f, ",\n      \"op_mix\": {");
 	for (int o = 0, first = 1; o < REEL_OP__COUNT; o++)
 		if (ph->op_mix[o] > 0) {
