@@ -72,6 +72,7 @@ struct quota {
 #define GEN_SHORT_ODDS 3	       /* remote jumps to a short region: odds per drift */
 #define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
 #define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
+#define GEN_DENSE 4		       /* a fresh start covers at most so many of the trace's */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -303,6 +304,12 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 /* OFF's region, or its stretch of the offsets CDF, holds more than its
  * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+
+/* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
+ * trace's I/O starts (its offsets CDF times their count, past OFF): a
+ * fresh start drawn again. */
+int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+		      uint64_t len);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */

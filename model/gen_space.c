@@ -613,7 +613,8 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
 		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
 		    e + len > s->extent || touched(g, dv->id, e, len, TOUCH_LOOK) ||
-		    reserved(dv, s, e, len) || gen_offsets_over(dv, s, e))
+		    reserved(dv, s, e, len) || gen_offsets_over(dv, s, e) ||
+		    gen_offsets_dense(dv, s, e, len))
 			continue;
 		*off = e;
 		s->nresumed++;
@@ -654,9 +655,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 				       (double)(run_length(dv, s, u,
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
-		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len)
-			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
-				!reserved(dv, s, off, span)) {
+		if (*want
+			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len)
+			: fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
+			      !reserved(dv, s, off, span) && !gen_offsets_dense(dv, s, off, len)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
 		}
@@ -667,7 +669,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			break;
 		off = next;
 		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN) &&
-		    !reserved(dv, s, off, span)) {
+		    !reserved(dv, s, off, span) && !gen_offsets_dense(dv, s, off, len)) {
 			s->fresh_fails = 0;
 			return off;
 		}
@@ -678,7 +680,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * written blocks in its trace, went back to the reads before them) */
 	for (int t = 0; !*want && !full && t < GEN_TRIES; t++) {
 		uint64_t at = start_once(g, dv, s, len, al, local, &to);
-		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && !reserved(dv, s, at, len))
+		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && !reserved(dv, s, at, len) &&
+		    !gen_offsets_dense(dv, s, at, len))
 			return at;
 	}
 	s->fresh_fails += !*want;
