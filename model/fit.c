@@ -274,8 +274,8 @@ static int inflight_finish(struct inflight_fit *f, struct model *m)
 	free(f->pend.v);
 	free(f->done.v);
 	free(f->done.h.v);
-	free(f->lat.v);
-	free(f->dep.v);
+	samp_free(&f->lat);
+	samp_free(&f->dep);
 	return e;
 }
 
@@ -508,8 +508,8 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->inf.pend.v);
 	free(fr->inf.done.v);
 	free(fr->inf.done.h.v);
-	free(fr->inf.lat.v);
-	free(fr->inf.dep.v);
+	samp_free(&fr->inf.lat);
+	samp_free(&fr->inf.dep);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		free(fr->bm[k].c);
 	free(fr->pq.c);
