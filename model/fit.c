@@ -437,13 +437,14 @@ struct fit_run {
 	struct fit_side *side; /* the devices' part of passes 3 and 4, or NULL */
 };
 
-/* One pass: each chunk with its records' windows to FN (0 or an error). */
+/* One pass: each chunk with its records' windows to FN (0 or an error);
+ * IC: FN reads the issue and completion times. */
 typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
-static int fit_pass(struct fit_run *fr, pass_fn fn)
+static int fit_pass(struct fit_run *fr, pass_fn fn, int ic)
 {
 	struct fit_cols c;
 	long k;
-	int e = fit_src_rewind(fr->src);
+	int e = fit_src_rewind(fr->src, ic);
 	fr->cut.wlo = INT64_MAX;
 	fr->cut.wend = INT64_MIN;
 	while (!e && (k = fit_src_next(fr->src, &c)) > 0) {
@@ -572,7 +573,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	bm_op_shifts(fr->bm, fr->sh);
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
-	if (e || (e = fit_pass(fr, pass_windows)))
+	if (e || (e = fit_pass(fr, pass_windows, 0)))
 		return e;
 	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
 		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
@@ -606,7 +607,7 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
 		return e;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
-	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main)))
+	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main, 1)))
 		return e;
 	if ((e = model_devs_finish(fr->df)) || (e = inflight_finish(&fr->inf, m)))
 		return e;
@@ -614,7 +615,7 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if (m->naive)
 		return 0;
 	model_phases_fill(fr->pf);
-	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain)))
+	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
 	model_devs_seq_finish(fr->df, m);

@@ -110,10 +110,13 @@ struct fit_src {
 	struct reel_reader *r;
 	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
+	int ic; /* the pass reads issue and completion times */
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */
 long fit_src_next(struct fit_src *s, struct fit_cols *c);
-int fit_src_rewind(struct fit_src *s);
+/* From the first record again; IC: the pass reads the issue and
+ * completion times (else its chunks have none: not copied for it) */
+int fit_src_rewind(struct fit_src *s, int ic);
 void fit_src_close(struct fit_src *s);
 
 /* Two CPUs the process may run on (its affinity), or as
