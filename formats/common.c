@@ -168,6 +168,19 @@ int reel_parse_size(const char *s, uint64_t *out)
 
 /* ---- large arrays on huge pages ----------------------------------------- */
 #define BIG_PAGE ((size_t)2 << 20)
+/* under AddressSanitizer every array from malloc, where it sees overflows
+ * and leaks */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_ASAN 1
+#endif
+#endif
+#ifndef BIG_ASAN
+#define BIG_ASAN 0
+#endif
+static int big_small(size_t n) { return BIG_ASAN || n < BIG_PAGE; }
 
 /* The bytes mapped for N: whole huge pages, the last one too when at
  * least half of it is used (a tail of small pages takes a fault a page). */
@@ -179,7 +192,7 @@ static size_t big_len(size_t n)
 
 void *reel_malloc_big(size_t n)
 {
-	if (n < BIG_PAGE)
+	if (big_small(n))
 		return malloc(n);
 	/* mapped on its own (freed, it goes back to the kernel, not to a
 	 * heap where a 2 MiB-aligned block leaves holes), from a 2 MiB bound */
@@ -203,7 +216,7 @@ void *reel_calloc_big(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	if (n * size < BIG_PAGE)
+	if (big_small(n * size))
 		return calloc(n, size);
 	return reel_malloc_big(n * size); /* a new mapping: zero */
 }
@@ -212,7 +225,7 @@ void reel_free_big(void *p, size_t n)
 {
 	if (!p)
 		return;
-	if (n < BIG_PAGE) {
+	if (big_small(n)) {
 		free(p);
 		return;
 	}
