@@ -1,6 +1,7 @@
 /*
  * formats/common.c - small helpers every module shares: the one
- * error-formatting helper.  (The heap is inline in reel.h.)
+ * error-formatting helper, large arrays on huge pages.  (The heap is
+ * inline in reel.h.)
  */
 #include <errno.h>
 #include <math.h>
@@ -8,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "formats/reel.h"
 
@@ -161,4 +164,71 @@ int reel_parse_size(const char *s, uint64_t *out)
 		return REEL_E_RANGE;
 	*out = v * mul;
 	return 0;
+}
+
+/* ---- large arrays on huge pages ----------------------------------------- */
+#define BIG_PAGE ((size_t)2 << 20)
+/* under AddressSanitizer every array from malloc, where it sees overflows
+ * and leaks */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_ASAN 1
+#endif
+#endif
+#ifndef BIG_ASAN
+#define BIG_ASAN 0
+#endif
+static int big_small(size_t n) { return BIG_ASAN || n < BIG_PAGE; }
+
+/* The bytes mapped for N: whole huge pages, the last one too when at
+ * least half of it is used (a tail of small pages takes a fault a page). */
+static size_t big_len(size_t n)
+{
+	size_t whole = n & ~(BIG_PAGE - 1), tail = n - whole;
+	return tail >= BIG_PAGE / 2 ? whole + BIG_PAGE : n;
+}
+
+void *reel_malloc_big(size_t n)
+{
+	if (big_small(n))
+		return malloc(n);
+	/* mapped on its own (freed, it goes back to the kernel, not to a
+	 * heap where a 2 MiB-aligned block leaves holes), from a 2 MiB bound */
+	size_t len = big_len(n), map = len + BIG_PAGE;
+	if (len < n || map < len)
+		return NULL;
+	char *b = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		return NULL;
+	char *a = (char *)(((uintptr_t)b + BIG_PAGE - 1) & ~(uintptr_t)(BIG_PAGE - 1));
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), end = (len + page - 1) & ~(page - 1);
+	if (a > b)
+		munmap(b, (size_t)(a - b));
+	if (b + map > a + end)
+		munmap(a + end, (size_t)(b + map - (a + end)));
+	madvise(a, len & ~(BIG_PAGE - 1), MADV_HUGEPAGE);
+	return a;
+}
+
+void *reel_calloc_big(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	if (big_small(n * size))
+		return calloc(n, size);
+	return reel_malloc_big(n * size); /* a new mapping: zero */
+}
+
+void reel_free_big(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (big_small(n)) {
+		free(p);
+		return;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	munmap(p, (big_len(n) + page - 1) & ~(page - 1));
 }

@@ -44,13 +44,13 @@ static inline int bmap_init(struct bmap *m, size_t exact)
 	memset(m, 0, sizeof(*m));
 	m->exact = exact;
 	m->cap = 2 * exact;
-	m->e = calloc(m->cap, sizeof(*m->e));
+	m->e = reel_calloc_big(m->cap, sizeof(*m->e));
 	return m->e ? 0 : REEL_E_NOMEM;
 }
 
 static inline void bmap_free(struct bmap *m)
 {
-	free(m->e);
+	reel_free_big(m->e, m->cap * sizeof(*m->e));
 	m->e = NULL;
 }
 
@@ -84,7 +84,8 @@ static inline __attribute__((always_inline)) void bmap_prefetch(const struct bma
 static inline int bmap_halve(struct bmap *m)
 {
 	m->shift++;
-	uint64_t *kv = malloc(m->n * 2 * sizeof(*kv));
+	size_t kvb = m->n * 2 * sizeof(uint64_t);
+	uint64_t *kv = reel_malloc_big(kvb);
 	if (!kv)
 		return REEL_E_NOMEM;
 	size_t live = 0;
@@ -101,7 +102,7 @@ static inline int bmap_halve(struct bmap *m)
 		m->e[j].val = kv[2 * i + 1];
 	}
 	m->n = live;
-	free(kv);
+	reel_free_big(kv, kvb);
 	return 0;
 }
 

@@ -32,7 +32,7 @@ int model_sort_i64(int64_t *v, size_t n)
 	if (k == n) /* already sorted */
 		return 0;
 	uint64_t *a = (uint64_t *)v;
-	uint64_t *b = malloc(n * sizeof(*b));
+	uint64_t *b = reel_malloc_big(n * sizeof(*b));
 	if (!b)
 		return REEL_E_NOMEM;
 	uint64_t or_all = 0, and_all = ~0ull;
@@ -66,7 +66,7 @@ int model_sort_i64(int64_t *v, size_t n)
 		memcpy(a, src, n * sizeof(*a));
 	for (size_t i = 0; i < n; i++)
 		a[i] ^= 1ull << 63;
-	free(b);
+	reel_free_big(b, n * sizeof(*b));
 	return 0;
 }
 

@@ -2,9 +2,9 @@
  * model/fit.c - fit a workload model from a trace: the driver.  The trace
  * is read in passes (fit_source.c: from memory, or from the .reel file
  * chunk by chunk, so that memory does not grow with the trace): 1. counts,
- * time span, devices; 2. windows, their features, the devices' offsets;
- * 3. phases, devices' jumps and runs, in-flight, the whole trace's b-model
- * and PQRS; 4. the gap-class chains.  Every distribution is fitted on a
+ * time span, devices; 2. windows, their features, the devices' offsets,
+ * the whole trace's b-model and PQRS; 3. phases, devices' jumps and runs,
+ * in-flight; 4. the gap-class chains.  Every distribution is fitted on a
  * bounded sample (a fixed stride; fit_sample_cap shares a budget between
  * the distributions of one pass), so that its error stays below the knots'
  * tolerance; a trace within the bounds is fitted on every value.
@@ -274,8 +274,8 @@ static int inflight_finish(struct inflight_fit *f, struct model *m)
 	free(f->pend.v);
 	free(f->done.v);
 	free(f->done.h.v);
-	free(f->lat.v);
-	free(f->dep.v);
+	samp_free(&f->lat);
+	samp_free(&f->dep);
 	return e;
 }
 
@@ -437,13 +437,14 @@ struct fit_run {
 	struct fit_side *side; /* the devices' part of passes 3 and 4, or NULL */
 };
 
-/* One pass: each chunk with its records' windows to FN (0 or an error). */
+/* One pass: each chunk with its records' windows to FN (0 or an error);
+ * IC: FN reads the issue and completion times. */
 typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
-static int fit_pass(struct fit_run *fr, pass_fn fn)
+static int fit_pass(struct fit_run *fr, pass_fn fn, int ic)
 {
 	struct fit_cols c;
 	long k;
-	int e = fit_src_rewind(fr->src);
+	int e = fit_src_rewind(fr->src, ic);
 	fr->cut.wlo = INT64_MAX;
 	fr->cut.wend = INT64_MIN;
 	while (!e && (k = fit_src_next(fr->src, &c)) > 0) {
@@ -461,10 +462,17 @@ static int side_offsets(void *df, const struct fit_cols *c)
 	return 0;
 }
 
+/* Pass 2: the windows' sums, and the whole trace's b-model and PQRS
+ * (they need only the first pass: here, where the main thread has the
+ * least to do, not in pass 3) */
 static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 {
 	fit_side_post(fr->side, side_offsets, fr->df, c);
 	window_sums(&fr->ws, fr->m, c);
+	for (size_t i = 0; i < c->n; i++) {
+		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
+		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
+	}
 	return fit_side_wait(fr->side);
 }
 
@@ -478,10 +486,6 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 	int e = fit_side_post(fr->side, side_walk, fr->df, c);
 	if (!fr->m->naive)
 		model_phases_scan(fr->pf, c);
-	for (size_t i = 0; i < c->n; i++) {
-		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
-		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
-	}
 	int ei = inflight_chunk(&fr->inf, c), es = fit_side_wait(fr->side);
 	return e ? e : es ? es : ei;
 }
@@ -508,8 +512,8 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->inf.pend.v);
 	free(fr->inf.done.v);
 	free(fr->inf.done.h.v);
-	free(fr->inf.lat.v);
-	free(fr->inf.dep.v);
+	samp_free(&fr->inf.lat);
+	samp_free(&fr->inf.dep);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		free(fr->bm[k].c);
 	free(fr->pq.c);
@@ -559,10 +563,21 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	    n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 5 * MODEL_MAX_DEVS + 2];
 	for (size_t k = 0; k < fr->sc.nd; k++)
 		n2[k] = fr->sc.pre[k].nd;
+	const struct fit_scan *sc = &fr->sc;
+	int64_t t0 = sc->tmin, t1 = sc->tmin + m->duration_ns;
 	int e =
 	    model_devs_init(&fr->df, m, &fr->sc, fit_sample_cap(n2, fr->sc.nd, FIT_SAMPLE_BUDGET));
-	if (e || (e = fit_pass(fr, pass_windows)))
+	for (int k = 0; !e && k <= REEL_OP__COUNT; k++)
+		e = model_bm_init_max(&fr->bm[k], k ? sc->nop[k - 1] : sc->n, t0, t1,
+				      FIT_BM_LEVELS);
+	bm_op_shifts(fr->bm, fr->sh);
+	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
+		e = REEL_E_NOMEM;
+	if (e || (e = fit_pass(fr, pass_windows, 0)))
 		return e;
+	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
+		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
+	model_pqrs_finish(&fr->pq, m->pqrs);
 	long nph = 1;
 	if (!m->naive && m->nwin >= 8 &&
 	    (nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase)) < 0)
@@ -585,31 +600,22 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 {
 	struct model *m = fr->m;
 	const struct fit_scan *sc = &fr->sc;
-	int64_t t0 = sc->tmin, t1 = sc->tmin + m->duration_ns;
+	int64_t t0 = sc->tmin;
 	int e;
 	if (m->naive)
 		model_fit_naive_phase(m, sc);
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
 		return e;
-	if ((e = model_devs_walk_init(fr->df, cap)) || (e = inflight_init(&fr->inf, sc->nic, cap)))
+	if ((e = model_devs_walk_init(fr->df, cap)) ||
+	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main, 1)))
 		return e;
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		if (model_bm_init_max(&fr->bm[k], k ? sc->nop[k - 1] : sc->n, t0, t1,
-				      FIT_BM_LEVELS))
-			return REEL_E_NOMEM;
-	bm_op_shifts(fr->bm, fr->sh);
-	if (model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax) || (e = fit_pass(fr, pass_main)))
-		return e ? e : REEL_E_NOMEM;
-	for (int k = 0; k <= REEL_OP__COUNT; k++)
-		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
-	model_pqrs_finish(&fr->pq, m->pqrs);
 	if ((e = model_devs_finish(fr->df)) || (e = inflight_finish(&fr->inf, m)))
 		return e;
 	memset(&fr->inf, 0, sizeof(fr->inf));
 	if (m->naive)
 		return 0;
 	model_phases_fill(fr->pf);
-	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain)))
+	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
 	model_devs_seq_finish(fr->df, m);

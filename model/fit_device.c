@@ -218,12 +218,12 @@ struct devs_fit {
 
 static void dev_fit_free(struct dev_fit *f)
 {
-	free(f->addr.v);
-	free(f->jumps.v);
-	free(f->runs.v);
-	free(f->loc.v);
-	free(f->rdist.v);
-	free(f->rdist_w.v);
+	samp_free(&f->addr);
+	samp_free(&f->jumps);
+	samp_free(&f->runs);
+	samp_free(&f->loc);
+	samp_free(&f->rdist);
+	samp_free(&f->rdist_w);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -376,8 +376,7 @@ static void device_regions(struct dev_fit *f)
 	struct model_devspace *d = f->d;
 	uint64_t ext = d->extent, align = d->align;
 	samp_fit(&f->addr, &d->addr);
-	free(f->addr.v);
-	f->addr.v = NULL;
+	samp_free(&f->addr);
 	uint32_t R = (uint32_t)(f->k / 32);
 	if (R < 1)
 		R = 1;
@@ -414,8 +413,7 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 		device_hot10(f);
 		f->seen = 0;
 		if (df->naive) {
-			free(f->addr.v);
-			f->addr.v = NULL;
+			samp_free(&f->addr);
 			continue;
 		}
 		device_regions(f);
@@ -439,9 +437,9 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		/* the jumps' stride as model_dist_fit would take it from all of them */
 		if (samp_init(&f->jumps, nd, fit_stride(nd ? nd - 1 : 0, cap)) ||
 		    samp_init(&f->runs, f->nruns, fit_stride(f->nruns, cap)) ||
-		    samp_init(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
-		    samp_init(&f->rdist, f->nruns, fit_stride(f->nruns, cap)) ||
-		    samp_init(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
+		    samp_init_upto(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
+		    samp_init_upto(&f->rdist, f->nruns, fit_stride(f->nruns, cap)) ||
+		    samp_init_upto(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
 		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
 			return REEL_E_NOMEM;
 	}

@@ -23,15 +23,35 @@ struct samp {
 	uint32_t k, cd, st;
 	unsigned long long n;
 	double sum;
+	size_t bytes; /* v's size for reel_free_big (0: malloc's) */
 };
-static inline int samp_init(struct samp *s, uint64_t n, size_t st)
+static inline int samp_init_(struct samp *s, uint64_t n, size_t st, int whole)
 {
 	memset(s, 0, sizeof(*s));
 	if (st > UINT32_MAX)
 		return REEL_E_RANGE;
 	s->st = (uint32_t)st;
-	s->v = malloc((size_t)(n / st + 2) * sizeof(*s->v)); /* + 1: samp_add's spare */
+	size_t sz = (size_t)(n / st + 2) * sizeof(*s->v); /* + 1: samp_add's spare */
+	s->bytes = whole ? sz : 0;
+	s->v = whole ? reel_malloc_big(sz) : malloc(sz);
 	return s->v ? 0 : REEL_E_NOMEM;
+}
+/* N values to come: the array is written whole (on huge pages when large:
+ * reel_malloc_big) */
+static inline int samp_init(struct samp *s, uint64_t n, size_t st)
+{
+	return samp_init_(s, n, st, 1);
+}
+/* at most N values, maybe far fewer: on small pages, resident only as far
+ * as it is written */
+static inline int samp_init_upto(struct samp *s, uint64_t n, size_t st)
+{
+	return samp_init_(s, n, st, 0);
+}
+static inline void samp_free(struct samp *s)
+{
+	reel_free_big(s->v, s->bytes);
+	s->v = NULL;
 }
 static inline void samp_add(struct samp *s, int64_t x)
 {
@@ -90,10 +110,13 @@ struct fit_src {
 	struct reel_reader *r;
 	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
+	int ic; /* the pass reads issue and completion times */
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */
 long fit_src_next(struct fit_src *s, struct fit_cols *c);
-int fit_src_rewind(struct fit_src *s);
+/* From the first record again; IC: the pass reads the issue and
+ * completion times (else its chunks have none: not copied for it) */
+int fit_src_rewind(struct fit_src *s, int ic);
 void fit_src_close(struct fit_src *s);
 
 /* Two CPUs the process may run on (its affinity), or as

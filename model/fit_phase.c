@@ -196,11 +196,11 @@ struct phases_fit {
 static void phase_fit_free(struct phase_fit *f)
 {
 	for (int o = 0; o < REEL_OP__COUNT; o++)
-		free(f->sizes[o].v);
+		samp_free(&f->sizes[o]);
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		free(f->bm[k].c);
-	free(f->gaps.v);
-	free(f->fam.v);
+	samp_free(&f->gaps);
+	samp_free(&f->fam);
 	free(f->leads);
 	free(f->gc);
 }
@@ -377,7 +377,7 @@ void model_phases_free(struct phases_fit *pf)
 		for (size_t p = 0; p < pf->m->nphases; p++)
 			phase_fit_free(&pf->f[p]);
 	for (size_t d = 0; d < MODEL_MAX_DEVS; d++)
-		free(pf->dgap[d].v);
+		samp_free(&pf->dgap[d]);
 	free(pf->dslot);
 	free(pf->kslot);
 	free(pf->f);
@@ -538,13 +538,10 @@ void model_phases_fill(struct phases_fit *pf)
 		struct phase_fit *f = &pf->f[p];
 		phase_fill(f, &pf->m->phases[p], pf->m);
 		/* the samples are fitted: their memory goes before the next pass */
-		for (int o = 0; o < REEL_OP__COUNT; o++) {
-			free(f->sizes[o].v);
-			f->sizes[o].v = NULL;
-		}
-		free(f->gaps.v);
-		free(f->fam.v);
-		f->gaps.v = f->fam.v = NULL;
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			samp_free(&f->sizes[o]);
+		samp_free(&f->gaps);
+		samp_free(&f->fam);
 		if ((f->gc = malloc(sizeof(*f->gc))))
 			gap_classes_init(f->gc, &pf->m->phases[p].gap);
 	}
@@ -553,8 +550,7 @@ void model_phases_fill(struct phases_fit *pf)
 			samp_fit(&pf->dgap[d], &pf->m->devs[d].gap);
 			model_dist_coarsen(&pf->m->devs[d].gap, DEV_GAP_EPS);
 		}
-		free(pf->dgap[d].v);
-		pf->dgap[d].v = NULL;
+		samp_free(&pf->dgap[d]);
 	}
 	pf->has_prev = 0;
 }

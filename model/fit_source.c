@@ -22,8 +22,8 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 	c->n = k;
 	c->base = a;
 	c->t = tr->t + a;
-	c->issue = tr->issue ? tr->issue + a : NULL;
-	c->complete = tr->complete ? tr->complete + a : NULL;
+	c->issue = tr->issue && s->ic ? tr->issue + a : NULL;
+	c->complete = tr->complete && s->ic ? tr->complete + a : NULL;
 	c->off = tr->off + a;
 	c->len = tr->len + a;
 	c->op = tr->op + a;
@@ -55,6 +55,7 @@ struct fit_ra {
 	struct reel_reader *r;
 	pthread_t th;
 	int threaded, live; /* read ahead; the pass not at its end (one thread) */
+	int want_ic;	    /* the pass reads issue and completion times */
 	size_t cap;	    /* records a slot gathers */
 	int running, stop, held;
 	pthread_mutex_t mu;
@@ -96,12 +97,14 @@ static int cols_plain(const struct reel_cols *rc, int *ic)
 
 /* Batch RC after the slot's first A records, as model_trace_push would hold
  * them: the arrival (queue, else issue, else completion), issue (else
- * queue) and completion or -1, unknown ops as reads, dev 0 where absent. */
-static void slot_add(struct ra_slot *s, const struct reel_cols *rc)
+ * queue) and completion or -1, unknown ops as reads, dev 0 where absent;
+ * without IC, no issue and completion times (the pass does not read
+ * them: two fifths of the bytes not copied). */
+static void slot_add(struct ra_slot *s, const struct reel_cols *rc, int ic_wanted)
 {
 	size_t a = (size_t)s->k, k = rc->n;
 	int plain_ic;
-	if (cols_plain(rc, &plain_ic) && (a == 0 || plain_ic == s->ic)) {
+	if (cols_plain(rc, &plain_ic) && (plain_ic &= ic_wanted, a == 0 || plain_ic == s->ic)) {
 		/* as the loops below would hold it: copied column by column */
 		memcpy(s->t + a, rc->queue_ns, k * sizeof(*s->t));
 		memcpy(s->op + a, rc->op, k * sizeof(*s->op));
@@ -128,7 +131,7 @@ static void slot_add(struct ra_slot *s, const struct reel_cols *rc)
 	}
 	memcpy(s->off + a, rc->offset, k * sizeof(*s->off));
 	memcpy(s->len + a, rc->length, k * sizeof(*s->len));
-	if ((ic & (REEL_HAS_ISSUE | REEL_HAS_COMPLETE)) && !s->ic) {
+	if ((ic & (REEL_HAS_ISSUE | REEL_HAS_COMPLETE)) && !s->ic && ic_wanted) {
 		for (size_t i = 0; i < a; i++)
 			s->issue[i] = s->complete[i] = -1;
 		s->ic = 1;
@@ -171,7 +174,7 @@ static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
 			s->k = REEL_E_NOMEM;
 			return;
 		}
-		slot_add(s, &ra->left);
+		slot_add(s, &ra->left, ra->want_ic);
 	}
 }
 
@@ -252,6 +255,7 @@ static int ra_start(struct fit_src *s)
 	ra->stop = ra->held = 0;
 	ra->nleft = 0;
 	ra->live = 1;
+	ra->want_ic = s->ic;
 	if (!ra->threaded)
 		return 0;
 	if (pthread_create(&ra->th, NULL, ra_main, ra))
@@ -286,6 +290,7 @@ static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
 	if (k <= 0)
 		return k;
 	if (cols_plain(rc, &ic)) {
+		ic &= ra->want_ic;
 		c->t = rc->queue_ns;
 		c->issue = ic ? rc->issue_ns : NULL;
 		c->complete = ic ? rc->complete_ns : NULL;
@@ -300,7 +305,7 @@ static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
 	sl->ic = 0;
 	if (slot_room(sl, (size_t)k))
 		return REEL_E_NOMEM;
-	slot_add(sl, rc);
+	slot_add(sl, rc, ra->want_ic);
 	slot_cols(c, sl);
 	return k;
 }
@@ -359,9 +364,10 @@ long fit_src_next(struct fit_src *s, struct fit_cols *c)
 	return s->tr ? src_next_mem(s, c) : src_next_file(s, c);
 }
 
-int fit_src_rewind(struct fit_src *s)
+int fit_src_rewind(struct fit_src *s, int ic)
 {
 	s->pos = 0;
+	s->ic = ic;
 	return s->tr ? 0 : ra_start(s);
 }
 
@@ -573,7 +579,7 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 	memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
 	struct fit_cols c;
 	long k = 0;
-	int e = fit_src_rewind(s);
+	int e = fit_src_rewind(s, 1); /* issue <= completion counted */
 	while (!e && (k = fit_src_next(s, &c)) > 0)
 		e = scan_chunk(sc, &c);
 	if (!e && k < 0)
