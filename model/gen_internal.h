@@ -69,7 +69,7 @@ struct quota {
 #define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
 #define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
 #define GEN_RECENT_SHARE 0.01	       /* re-uses nearer than the trace's 1%, */
-#define GEN_RECENT_MAX 16	       /* (at most this many I/O back) drawn again */
+#define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
