@@ -73,11 +73,14 @@ struct quota {
 #define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
 #define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
 #define GEN_DENSE 4		       /* a fresh start covers at most so many of the trace's */
+#define GEN_RECENT_SHARE 0.01	       /* re-uses nearer than the trace's 1%, */
+#define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
 	uint64_t rend[GEN_HIST];      /* and ends */
+	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */

@@ -269,6 +269,21 @@ static int size_quota_init(struct model_gen *g)
 	return 0;
 }
 
+/* The I/O back under which the trace made under GEN_RECENT_SHARE of its
+ * re-uses (at most GEN_RECENT_MAX); 0: none. */
+static uint32_t recent_of(const struct model_devspace *dv)
+{
+	uint32_t k = 0;
+	if (!dv->reuse_fitted || dv->reuse_dist.nk < 2)
+		return 0;
+	for (double below, at; k < GEN_RECENT_MAX; k++) {
+		model_dist_cdf(&dv->reuse_dist, (double)k + 1.5, &below, &at);
+		if (at >= GEN_RECENT_SHARE)
+			break;
+	}
+	return k;
+}
+
 int gen_space_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -289,6 +304,7 @@ int gen_space_init(struct model_gen *g)
 			g->ds[d].rc[r] = below;
 		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
+		g->ds[d].recent = recent_of(&m->devs[d]);
 		run_tilt(&m->devs[d], &g->ds[d]);
 	}
 	double fl = 0, all = 0; /* the addressed I/O's share */
@@ -623,6 +639,21 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	return 0;
 }
 
+/* A re-using start drawn onto the blocks of the device's last s->recent
+ * I/O (but the last of TRY's draws): drawn again.  Local jumps land near
+ * the cursor, on the blocks just touched (boot: 35% of its generated
+ * re-uses under 16 I/O back, the trace's 8%; compile's none under 32,
+ * generated 31%). */
+static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int try)
+{
+	for (uint64_t j = 1; try < GEN_TRIES - 1 && j <= s->recent && j <= s->hn; j++) {
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		if (s->ring[i] < off + len && s->rend[i] > off)
+			return 1;
+	}
+	return 0;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -656,7 +687,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 							   (int64_t)region_of(dv, s->scale, off)) +
 						1));
 		if (*want
-			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len)
+			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len) &&
+			      !too_near(s, off, len, t)
 			: fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
 			      !reserved(dv, s, off, span) && !gen_offsets_dense(dv, s, off, len)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;

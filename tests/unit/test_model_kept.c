@@ -98,7 +98,8 @@ static void test_gen_places(const struct model *m)
 				n++;
 			}
 		printf("seed %llu: window 100 holds %zu, from %.4f to %.4f ms\n",
-		       (unsigned long long)seed, n, (double)(lo - ws) / 1e6, (double)(hi - ws) / 1e6);
+		       (unsigned long long)seed, n, (double)(lo - ws) / 1e6,
+		       (double)(hi - ws) / 1e6);
 		CHECK(n == 200);
 		CHECK(llabs(lo - ws - 3000000) <= 100);
 		CHECK(llabs(hi - ws - 6000000) <= 100);
