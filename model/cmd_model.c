@@ -349,7 +349,8 @@ static int cmd_gen(int argc, char **argv)
 	struct model_gen *g;
 	int x = model_gen_create(&g, &m, &go);
 	/* the same records, on two cores; whatever the load (not fit's rule):
-	 * on one core the threads cost no more than one (MODEL.md, speed) */
+	 * on one core the threads cost no more than one (model/HISTORY.md,
+	 * "Gen speed, third pass") */
 	if (!x && sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		x = model_gen_thread(g);
 	if (x) {

@@ -9,9 +9,9 @@
 # re-use share (within 25%, or 1 point below 4%) on every seed.  The other
 # checks of issue 13 (IDC, locality, reuse distances, working set,
 # offsets...) are printed, not asserted: the model does not hold them all
-# yet (MODEL.md, "Where the model stands").  The naive model (Poisson,
-# uniform, mean sizes) must fail the first comparison and at least three
-# of the issue-13 checks.
+# yet (model/MODEL.md, "Where the model stands"; model/HISTORY.md, pass
+# by pass).  The naive model (Poisson, uniform, mean sizes) must fail the
+# first comparison and at least three of the issue-13 checks.
 # Traces whose importer is not in this build are skipped, saying so.
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
