@@ -592,6 +592,33 @@ static int finish(const struct cluster_world *w, struct job *j, const char *trac
 	return status;
 }
 
+/* mpirun binds a rank to one core by default when it starts 2 ranks or
+ * fewer: a rank alone on its host then leaves the other cores idle, and
+ * its kernel-side work (completions, the loop device's worker) shares its
+ * core.  Said on stderr, once per rank, so the user can choose. */
+static void note_binding(const struct cluster_world *w)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int here = 1; /* ranks on this host */
+	MPI_Comm local;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(local, &here);
+		MPI_Comm_free(&local);
+	}
+	if (sched_getaffinity(0, sizeof(set), &set) < 0 || CPU_COUNT(&set) != 1 || here >= online)
+		return;
+	int cpu = 0;
+	while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set))
+		cpu++;
+	fprintf(stderr,
+		"ioreel replay --mpi: note: rank %d on %s is bound to CPU %d alone (of %ld): "
+		"mpirun binds ranks to cores by default; `mpirun --bind-to none` lets the "
+		"replay use the host's other CPUs (docs/mpi.md, CPU binding)\n",
+		w->rank, w->host, cpu, online);
+}
+
 static int run(const struct cluster_world *w, struct job *j, const char *trace)
 {
 	char err[1024];
@@ -601,6 +628,7 @@ static int run(const struct cluster_world *w, struct job *j, const char *trace)
 			fprintf(stderr, "ioreel replay --mpi: %s\n", err);
 		return 1;
 	}
+	note_binding(w);
 	snprintf(j->ri.host, sizeof(j->ri.host), "%s", w->host);
 	snprintf(j->ri.trace, sizeof(j->ri.trace), "%s", trace);
 	rc = assign(w, &j->c, trace, j->maps, &j->o.nmaps, &j->ri, err, sizeof(err));

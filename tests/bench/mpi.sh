@@ -4,8 +4,10 @@
 # `ioreel replay` processes on the same devices and traces, in the same run:
 # 3 interleaved repeats, median and range; and the start skew the ranks
 # measured.  Target: MPI within 5% of the independent processes, skew under
-# 50 us on one host.  Environment: MPI_N (I/Os per device, default 200000),
-# MPI_REPEATS (default 3), MPI_RANKS (default "1 2 4").
+# 50 us on one host.  mpirun runs with --bind-to none: the independent
+# processes are not bound either (docs/mpi.md, CPU binding).  Environment:
+# MPI_N (I/Os per device, default 200000), MPI_REPEATS (default 3),
+# MPI_RANKS (default "1 2 4").
 set -u
 : "${IOREEL:?run through make bench}"
 MPI="$TOP/$BUILD/ioreel-mpi"
@@ -44,7 +46,7 @@ run_mpi() {
 	local n=$1 traces targets
 	traces=$(for i in $(seq 0 $((n - 1))); do printf '%s,' "$S/t$i.reel"; done)
 	targets=$(IFS=,; echo "${LOOPS[*]:0:$n}")
-	mpirun --oversubscribe -np "$n" "$MPI" replay --mpi --trace-per-rank "${traces%,}" \
+	mpirun --oversubscribe --bind-to none -np "$n" "$MPI" replay --mpi --trace-per-rank "${traces%,}" \
 		--target "$targets" --timing afap --qd 32 --json "$S/m.json" -q >/dev/null 2>&1 ||
 		{ echo "0 0"; return; }
 	json "$S/m.json" '"%.0f %.1f" % (d["aggregate"]["iops"], d["start_skew_ns"] / 1e3)'

@@ -49,4 +49,22 @@ timeout 50 mpirun --oversubscribe -np 3 "$MPI" replay "$T/t.reel" --mpi --target
 	-o "$T/bad.reel" >"$T/mis" 2>&1 && fail "a checksum mismatch was not refused"
 grep -q "rank 3 on $HOST has trace checksum" "$T/mis" || { cat "$T/mis"; fail "mismatch not named"; }
 [ -e "$T/bad.reel" ] && fail "a refused job wrote a result"
+# a rank bound to one CPU by mpirun's default, on a host with CPUs to
+# spare, says so on stderr; with --bind-to none it does not
+bound=$(timeout 50 mpirun --oversubscribe -np 1 grep Cpus_allowed_list /proc/self/status | awk '{print $2}')
+if [ "$(nproc)" -ge 2 ] && [[ $bound =~ ^[0-9]+$ ]]; then
+	for b in default none; do
+		opt=()
+		[ $b = none ] && opt=(--bind-to none)
+		timeout 50 mpirun --oversubscribe "${opt[@]}" -np 1 "$MPI" \
+			replay "$T/t.reel" --mpi --target "${LOOPS%% *}" -q >"$T/bind.$b" 2>&1 ||
+			{ cat "$T/bind.$b"; fail "replay --mpi (binding $b) exited $?"; }
+	done
+	grep -q "rank 0 on $HOST is bound to CPU $bound alone" "$T/bind.default" ||
+		{ cat "$T/bind.default"; fail "a rank bound to CPU $bound did not say so"; }
+	grep -q "bound to CPU" "$T/bind.none" && { cat "$T/bind.none"; fail "an unbound rank said it was bound"; }
+	echo "ok: a rank bound to CPU $bound alone said so, unbound it did not"
+else
+	echo "note: mpirun -np 1 binds to '$bound' on $(nproc) CPUs: the binding note is not checked"
+fi
 echo "ok: 40 I/Os on the right ranks' devices, named $HOST:loopN; checksum mismatch refused"
