@@ -38,13 +38,7 @@ static void make_trace(struct model_trace *tr)
 		if (k == NBAND)
 			break;
 		int perm[BLOCKS];
-		for (int i = 0; i < BLOCKS; i++)
-			perm[i] = i;
-		for (int i = BLOCKS - 1; i > 0; i--) {
-			int j = (int)(unit_urand(&rs) * (i + 1)), x = perm[i];
-			perm[i] = perm[j];
-			perm[j] = x;
-		}
+		unit_shuffle(perm, BLOCKS, &rs);
 		for (int i = 0; i < BLOCKS; i++)
 			unit_model_push(tr, t += 1000000, 0, band_at(k) + (uint64_t)perm[i] * 4096);
 	}

@@ -36,4 +36,16 @@ static inline double unit_urand(uint64_t *rs)
 	*rs ^= *rs << 17;
 	return (double)(*rs >> 11) / 9007199254740992.0;
 }
+
+/* perm[0..n) a permutation of 0..n-1, shuffled (Fisher-Yates) from rs. */
+static inline void unit_shuffle(int *perm, int n, uint64_t *rs)
+{
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(unit_urand(rs) * (i + 1)), x = perm[i];
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+}
 #endif
