@@ -190,26 +190,40 @@ static size_t big_len(size_t n)
 	return tail >= BIG_PAGE / 2 ? whole + BIG_PAGE : n;
 }
 
+void *reel_map_huge(size_t len, int *advised)
+{
+	/* over-mapped by a huge page, PROT_NONE (not populated, even under
+	 * mlockall), trimmed to a 2 MiB-aligned start */
+	if (len + BIG_PAGE < len)
+		return NULL;
+	char *b = mmap(NULL, len + BIG_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		return NULL;
+	size_t lead = (BIG_PAGE - ((uintptr_t)b & (BIG_PAGE - 1))) & (BIG_PAGE - 1);
+	if (lead)
+		munmap(b, lead);
+	munmap(b + lead + len, BIG_PAGE - lead);
+	char *a = b + lead;
+	int adv = madvise(a, len, MADV_HUGEPAGE) == 0;
+	if (advised)
+		*advised = adv;
+	if (mprotect(a, len, PROT_READ | PROT_WRITE) < 0) {
+		munmap(a, len);
+		return NULL;
+	}
+	return a;
+}
+
 void *reel_malloc_big(size_t n)
 {
 	if (big_small(n))
 		return malloc(n);
-	/* mapped on its own (freed, it goes back to the kernel, not to a
-	 * heap where a 2 MiB-aligned block leaves holes), from a 2 MiB bound */
-	size_t len = big_len(n), map = len + BIG_PAGE;
-	if (len < n || map < len)
+	/* mapped on its own: freed, it goes back to the kernel, not to a heap
+	 * where a 2 MiB-aligned block leaves holes */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = big_len(n);
+	if (len < n)
 		return NULL;
-	char *b = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (b == MAP_FAILED)
-		return NULL;
-	char *a = (char *)(((uintptr_t)b + BIG_PAGE - 1) & ~(uintptr_t)(BIG_PAGE - 1));
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), end = (len + page - 1) & ~(page - 1);
-	if (a > b)
-		munmap(b, (size_t)(a - b));
-	if (b + map > a + end)
-		munmap(a + end, (size_t)(b + map - (a + end)));
-	madvise(a, len & ~(BIG_PAGE - 1), MADV_HUGEPAGE);
-	return a;
+	return reel_map_huge((len + page - 1) & ~(page - 1), NULL);
 }
 
 void *reel_calloc_big(size_t n, size_t size)

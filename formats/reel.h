@@ -742,6 +742,18 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
 void *reel_malloc_big(size_t n);
 void *reel_calloc_big(size_t n, size_t size);
 void reel_free_big(void *p, size_t n);
+/*
+ * reel_map_huge(len, &advised): the mapping under reel_malloc_big, for a
+ * caller that keeps it itself (munmap(p, len)): LEN bytes (a multiple of
+ * the page size) from a 2 MiB bound, zeroed, advised MADV_HUGEPAGE before
+ * it is made writable.  The order matters under mlockall(MCL_FUTURE),
+ * which populates a writable mapping at mmap(), in 4 KiB pages since it
+ * is not advised yet (the replay's buffers, replay/setup.c): mapped
+ * PROT_NONE it is not populated, and mprotect() populates it once
+ * advised.  *advised (may be NULL): 1 when the advice was taken.  NULL
+ * when out of memory.
+ */
+void *reel_map_huge(size_t len, int *advised);
 
 /*
  * REEL_RESIZE(v, k): v reallocated to k elements (for arrays side by side

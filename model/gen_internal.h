@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "model/model.h"
 
@@ -204,15 +203,8 @@ static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
 /* The touched set, zeroed (NULL without memory), on 2 MiB pages where the
  * kernel gives them: its probes land anywhere in its 8 MiB, each a TLB
  * miss and a page walk on 4 KiB pages (10-25% of a probe's time here). */
-static inline uint64_t *touch_alloc(void)
-{
-	size_t n = (size_t)1 << (TOUCH_BITS - 3);
-	void *p = NULL;
-	if (posix_memalign(&p, (size_t)2 << 20, n))
-		return NULL;
-	madvise(p, n, MADV_HUGEPAGE);
-	return memset(p, 0, n);
-}
+#define TOUCH_BYTES ((size_t)1 << (TOUCH_BITS - 3))
+static inline uint64_t *touch_alloc(void) { return reel_calloc_big(1, TOUCH_BYTES); }
 
 /* Ask for the words of the blocks from B0 on (device DEV) to TOUCH_AHEAD
  * past it, as a run's next I/O mark them: a run goes on at the cursor,

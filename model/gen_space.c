@@ -337,7 +337,7 @@ void gen_space_free(struct model_gen *g)
 	free(g->csize);
 	free(g->seq_want);
 	free(g->seq_seen);
-	free(g->touched);
+	reel_free_big(g->touched, TOUCH_BYTES);
 }
 
 static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)

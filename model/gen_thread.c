@@ -80,7 +80,7 @@ int model_gen_thread(struct model_gen *g)
 		free(t);
 		return REEL_E_NOMEM;
 	}
-	free(t->twin->touched); /* the twin places nothing */
+	reel_free_big(t->twin->touched, TOUCH_BYTES); /* the twin places nothing */
 	t->twin->touched = NULL;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);

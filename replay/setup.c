@@ -727,15 +727,14 @@ static int start_engine(struct run *r)
  * pages (madvise MADV_HUGEPAGE), and touched now so no page fault falls
  * inside the replay.
  *
- * The transparent ones are mapped PROT_NONE, advised, then made writable.
- * Under mlockall(MCL_FUTURE), which the replay holds from before time zero
- * (schedule.c: lock_memory), mmap() itself populates a writable mapping,
- * in 4 KiB pages since it is not yet advised: every buffer made during
- * the replay (an I/O longer than the arena's slices) was small pages, and
- * each such I/O over 1 MiB reached the device as several bios (git.reel:
- * 8 I/Os, +20..+24 bios; chromium.reel at --qd 128: 76-81, +135..+144).
- * A PROT_NONE mapping is not populated; mprotect() populates it once
- * advised, in huge pages. */
+ * The transparent ones come from reel_map_huge (formats/), which advises
+ * a mapping before making it writable.  Under mlockall(MCL_FUTURE), which
+ * the replay holds from before time zero (schedule.c: lock_memory), mmap()
+ * itself populates a writable mapping, in 4 KiB pages since it is not yet
+ * advised: every buffer made during the replay (an I/O longer than the
+ * arena's slices) was small pages, and each such I/O over 1 MiB reached
+ * the device as several bios (git.reel: 8 I/Os, +20..+24 bios;
+ * chromium.reel at --qd 128: 76-81, +135..+144). */
 static void *huge_map(size_t len, size_t *maplen, int *huge)
 {
 	size_t l = (len + HUGE_SZ - 1) & ~(size_t)(HUGE_SZ - 1);
@@ -746,20 +745,10 @@ static void *huge_map(size_t len, size_t *maplen, int *huge)
 		*huge = 2;
 		return p;
 	}
-	/* over-map by a huge page, then trim to a 2 MiB-aligned start */
-	char *q = mmap(NULL, l + HUGE_SZ, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (q == MAP_FAILED)
+	/* transparent huge pages, advised before the mapping is writable */
+	char *q = reel_map_huge(l, huge);
+	if (!q)
 		return NULL;
-	size_t lead = (HUGE_SZ - ((uintptr_t)q & (HUGE_SZ - 1))) & (HUGE_SZ - 1);
-	if (lead)
-		munmap(q, lead);
-	munmap(q + lead + l, HUGE_SZ - lead);
-	q += lead;
-	*huge = madvise(q, l, MADV_HUGEPAGE) == 0;
-	if (mprotect(q, l, PROT_READ | PROT_WRITE) < 0) {
-		munmap(q, l);
-		return NULL;
-	}
 	*maplen = l;
 	return q;
 }
