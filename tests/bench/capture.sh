@@ -133,7 +133,7 @@ anchor_run() { # -> a_iops a_ios a_cpu a_lost a_bytes
 	sleep 1
 	read -r a_iops a_ios < <(fio_run)
 	kill -INT $p
-	wait $p || { cat "$T/a.out"; fail "$ANCHOR exited $?"; }
+	wait $p || { rc=$?; cat "$T/a.out"; fail "$ANCHOR exited $rc"; }
 	a_cpu=$(cat "$T/cpu")
 	a_bytes=$(cat "$T"/a.dat* | wc -c)
 	a_lost=$(awk '$1 == "bytes" { print $4 }' "$T/a.out")

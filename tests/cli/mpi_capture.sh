@@ -20,7 +20,7 @@ done
 SH
 chmod +x "$T/job.sh"
 mpirun_n 4 capture --mpi -d 0:$1 -d 1:$2 -d 2:$3 -d 3:$4 -o "$T/c.reel" -- "$T/job.sh" \
-	>"$T/out" 2>&1 || { cat "$T/out"; fail "capture --mpi exited $?"; }
+	>"$T/out" 2>&1 || { rc=$?; cat "$T/out"; fail "capture --mpi exited $rc"; }
 cat "$T/out"
 for p in $(ls /sys/kernel/tracing/instances/ 2>/dev/null | grep -E '^ioreel-[0-9]+$'); do
 	kill -0 "${p#ioreel-}" 2>/dev/null || fail "tracing instance $p left behind"

@@ -13,7 +13,7 @@ make_trace4 "$T/t.reel" 25 32
 # them late; such a run (lateness above 20 ms) is run again, at most 3 times
 run() {
 	mpirun_n 4 replay "$T/t.reel" --mpi --target "${LOOPS// /,}" --clock-offset-test 2:300000000 \
-		-o "$T/r.reel" --json "$T/r.json" >"$T/out" 2>&1 || { cat "$T/out"; fail "replay --mpi exited $?"; }
+		-o "$T/r.reel" --json "$T/r.json" >"$T/out" 2>&1 || { rc=$?; cat "$T/out"; fail "replay --mpi exited $rc"; }
 }
 late_ms() { "$IOREEL" dump "$T/r.reel" | awk '!/^#/ { l = $2 - $1; if (l > m) m = l } END { printf "%d", m / 1000000 }'; }
 order() {

@@ -6,7 +6,7 @@
 make_loops 4
 make_trace4 "$T/t.reel" 2 40
 mpirun_n 4 replay "$T/t.reel" --mpi --target "${LOOPS// /,}" -o "$T/r.reel" --json "$T/r.json" \
-	>"$T/out" 2>&1 || { cat "$T/out"; fail "replay --mpi exited $?"; }
+	>"$T/out" 2>&1 || { rc=$?; cat "$T/out"; fail "replay --mpi exited $rc"; }
 cat "$T/out"
 "$IOREEL" dump "$T/r.reel" | grep -v '^#' >"$T/r.dump"
 "$IOREEL" dump "$T/t.reel" | grep -v '^#' >"$T/t.dump"
@@ -44,21 +44,21 @@ PY
 # MPMD form gives it another path) is refused before anything runs, naming it
 cp "$T/t.reel" "$T/other.reel"
 printf 'x' >>"$T/other.reel"
-timeout 50 mpirun --oversubscribe -np 3 "$MPI" replay "$T/t.reel" --mpi --target "${LOOPS// /,}" \
+timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 3 "$MPI" replay "$T/t.reel" --mpi --target "${LOOPS// /,}" \
 	-o "$T/bad.reel" : -np 1 "$MPI" replay "$T/other.reel" --mpi --target "${LOOPS// /,}" \
 	-o "$T/bad.reel" >"$T/mis" 2>&1 && fail "a checksum mismatch was not refused"
 grep -q "rank 3 on $HOST has trace checksum" "$T/mis" || { cat "$T/mis"; fail "mismatch not named"; }
 [ -e "$T/bad.reel" ] && fail "a refused job wrote a result"
 # a rank bound to one CPU by mpirun's default, on a host with CPUs to
 # spare, says so on stderr; with --bind-to none it does not
-bound=$(timeout 50 mpirun --oversubscribe -np 1 grep Cpus_allowed_list /proc/self/status | awk '{print $2}')
+bound=$(timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 1 grep Cpus_allowed_list /proc/self/status | awk '{print $2}')
 if [ "$(nproc)" -ge 2 ] && [[ $bound =~ ^[0-9]+$ ]]; then
 	for b in default none; do
 		opt=()
 		[ $b = none ] && opt=(--bind-to none)
-		timeout 50 mpirun --oversubscribe "${opt[@]}" -np 1 "$MPI" \
+		timeout "$MPI_TIMEOUT" mpirun --oversubscribe "${opt[@]}" -np 1 "$MPI" \
 			replay "$T/t.reel" --mpi --target "${LOOPS%% *}" -q >"$T/bind.$b" 2>&1 ||
-			{ cat "$T/bind.$b"; fail "replay --mpi (binding $b) exited $?"; }
+			{ rc=$?; cat "$T/bind.$b"; fail "replay --mpi (binding $b) exited $rc"; }
 	done
 	grep -q "rank 0 on $HOST is bound to CPU $bound alone" "$T/bind.default" ||
 		{ cat "$T/bind.default"; fail "a rank bound to CPU $bound did not say so"; }

@@ -7,7 +7,7 @@
 make_loops 4
 make_trace4 "$T/t.reel" 1 2000
 mpirun_n 2 replay "$T/t.reel" --mpi --target "${LOOPS// /,}" --timing afap -o "$T/r.reel" \
-	>"$T/out" 2>&1 || { cat "$T/out"; fail "replay --mpi exited $?"; }
+	>"$T/out" 2>&1 || { rc=$?; cat "$T/out"; fail "replay --mpi exited $rc"; }
 "$IOREEL" compare "$T/r.reel" --label cluster >"$T/table.txt" || fail "compare"
 cat "$T/table.txt"
 grep -q "^  cluster @$HOST#0 " "$T/table.txt" || fail "no row for rank 0"

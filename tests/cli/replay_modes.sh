@@ -49,7 +49,7 @@ run() { # target engine args...
 		rm -f "$tgt"
 	fi
 	"$IOREEL" replay "$T/mix.reel" --target "$tgt" --engine "$eng" -o "$res" "$@" >"$T/out" 2>&1 ||
-		{ cat "$T/out"; fail "$label: exit $?"; }
+		{ rc=$?; cat "$T/out"; fail "$label: exit $rc"; }
 	for op in read write discard flush write-zeroes; do
 		grep -q "^$op " "$T/out" || fail "$label: no $op line in the summary"
 	done
