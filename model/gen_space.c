@@ -222,6 +222,14 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
 	return quota_at(g, p, op, seq, (uint32_t)x);
 }
 
+/* The strata of phase P's quota block of OP still to draw (0 before the
+ * first block). */
+static uint32_t quota_left(const struct model_gen *g, size_t p, int op)
+{
+	const struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
+	return q->end0 - q->pos[0] + q->n - q->pos[1];
+}
+
 /* Each phase's and op's quota block: its sizes drawn over the trace
  * generated (its I/O in the windows generated, times the rate), in blocks
  * of at most QUOTA_MAX. */
@@ -1192,6 +1200,8 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
 	size_t ix, p = (size_t)(ph - g->m->phases);
 	sizes_of(g, p, op, seq, &ix);
 	double sz = 4096;
+	if (!g->npool[ix] && g->npool[ix ^ 1] && g->npool[ix ^ 1] >= quota_left(g, p, op))
+		ix ^= 1; /* the pool holds what the quota has left to give */
 	if (g->npool[ix])
 		sz = pool_take(g, ix, pool_far(g, ix));
 	else if (ph->size[op].nk)
@@ -1209,7 +1219,9 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
  * (they hold the kept runs' I/O too), but a kept run takes those near its
  * own and keeps its bytes (git's kept runs of 5-24 KiB reads among reads of
  * 26 KiB on average: the other reads, 63 KiB on average, get the rest;
- * a pool's sizes left at the end, 32 at most, do not go out).
+ * the pool is drawn into only while it holds fewer than the quota has
+ * left, so it empties as the quota does: 28 of blkparse's 225 writes were
+ * left in it and as many drawn from a next block, its large sizes).
  */
 static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int op,
 			  const struct devstate *s, uint64_t al)
@@ -1220,7 +1232,9 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	double want = (double)s->pin_left / (double)(s->run_left > 0 ? s->run_left : 1);
 	const double *q = &g->pool[ix * GEN_POOL];
 	unsigned best = 0;
-	for (int k = 0; k < GEN_PICK_DRAWS && g->npool[ix] < GEN_POOL && d->nk; k++)
+	for (int k = 0; k < GEN_PICK_DRAWS && g->npool[ix] < GEN_POOL && d->nk &&
+			(!g->npool[ix] || g->npool[ix] < quota_left(g, p, op));
+	     k++)
 		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(d, quota_draw(g, p, op, 1));
 	if (!g->npool[ix])
 		return size_round(4096, al, s->extent);
@@ -1228,8 +1242,8 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 		best = fabs(q[i] - want) < fabs(q[best] - want) ? i : best;
 	g->pool_want[ix] = want;
 	/* none near (a 1 MiB read in a run of 4 KiB ones): a few more drawn in */
-	for (int k = 0;
-	     k < 4 * GEN_PICK_DRAWS && q[best] > 2 * want && g->npool[ix] < GEN_POOL && d->nk;
+	for (int k = 0; k < 4 * GEN_PICK_DRAWS && want > 0 && q[best] > 2 * want &&
+			g->npool[ix] < GEN_POOL && d->nk && g->npool[ix] < quota_left(g, p, op);
 	     k++) {
 		unsigned n = g->npool[ix]++;
 		g->pool[ix * GEN_POOL + n] = size_inv(d, quota_draw(g, p, op, 1));
