@@ -143,6 +143,10 @@ struct model_gen {
 	int *gap_class;
 	int *last_op;
 	struct quota *s_size; /* per phase and op */
+	/* per phase and op: the exponent a of the sizes drawn inside a
+	 * stretch of their CDF (v0 + (v1 - v0) t^a for t uniform), so that
+	 * they have the trace's mean (size_tilt_init) */
+	double *size_tilt;
 	/* per phase, op and kind (run start, run continued), sizes drawn that
 	 * a kept run's I/O left (up to GEN_POOL): the stream's other I/O take
 	 * them first (size_pick) */
