@@ -313,6 +313,13 @@ struct reel_writer;
  * caller adds the next one's records (one chunk in flight; the file is the
  * same): for producers that cost about as much as the writer (model gen) */
 #define REEL_W_THREAD 2u
+/* REEL_W_WRITEBACK: start the kernel's writeback of each REEL_WRITEBACK_BYTES
+ * written (sync_file_range, not waited for), so that an fsync at the end
+ * (reel_out_commit) waits for the last of them only, not for the whole
+ * file: for a file written as fast as it can be (model gen), not for one
+ * written beside I/O being timed (replay's results) */
+#define REEL_W_WRITEBACK 4u
+#define REEL_WRITEBACK_BYTES (8u << 20)
 int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 		     const struct reel_header *h, unsigned flags);
 /* Set the header's start_unix_ns: allowed until the first chunk is

@@ -30,6 +30,8 @@ struct reel_writer {
 	int fd, own_fd;
 	char *path;
 	uint64_t file_off;
+	uint64_t wb_off; /* REEL_W_WRITEBACK: started up to here */
+	int writeback;
 	int header_done;
 	int level;
 	struct reel_rec *recs;
@@ -101,6 +103,13 @@ static int write_all(struct reel_writer *w, const void *buf, size_t len)
 		p += k;
 		len -= (size_t)k;
 		w->file_off += (uint64_t)k;
+	}
+	if (w->writeback && w->file_off - w->wb_off >= REEL_WRITEBACK_BYTES) {
+		/* a hint: a pipe or a file system without it says so, and the
+		 * fsync at the end writes it all as before */
+		(void)sync_file_range(w->fd, (off_t)w->wb_off, (off_t)(w->file_off - w->wb_off),
+				      SYNC_FILE_RANGE_WRITE);
+		w->wb_off = w->file_off;
 	}
 	return 0;
 }
@@ -513,6 +522,7 @@ int reel_writer_open(struct reel_writer **out, const char *path, int fd,
 	w->path = path ? strdup(path) : NULL;
 	w->level = 9;
 	w->fd = -1;
+	w->writeback = !!(flags & REEL_W_WRITEBACK);
 	const char *lvl = getenv("IOREEL_LZ4_LEVEL");
 	if (lvl)
 		w->level = atoi(lvl);

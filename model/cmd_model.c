@@ -157,7 +157,7 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
 		return NULL;
 	}
 	struct reel_writer *w;
-	int x = reel_writer_open(&w, NULL, o->fd, &h, REEL_W_THREAD);
+	int x = reel_writer_open(&w, NULL, o->fd, &h, REEL_W_THREAD | REEL_W_WRITEBACK);
 	if (x) {
 		fprintf(stderr, "ioreel model gen: cannot write %s: %s\n", out, reel_strerror(x));
 		reel_out_abort(o);
