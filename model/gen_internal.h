@@ -115,6 +115,7 @@ struct devstate {
 	uint64_t short_at;		  /* the device's I/O when last refreshed */
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
+	int op;				  /* the op of the run start being placed */
 };
 
 /* A device's own arrival process: when its last I/O arrived. */
@@ -282,6 +283,14 @@ void gen_space_free(struct model_gen *g);
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
 
 /* gen_offsets.c: the regions' shares kept as generation goes. */
+/* The share of region R's I/O of op OP (1: the regions do not hold the
+ * ops apart). */
+static inline double gen_op_share(const struct model_devspace *d, uint32_t r, int op)
+{
+	if (!d->read_share_fitted)
+		return 1;
+	return op == REEL_OP_READ ? d->read_share[r] : 1 - d->read_share[r];
+}
 /* A region short of its share of the device's I/O (less the kept runs
  * not yet due) for a remote jump to make up (drawn by shortfall, at odds
  * growing with the drift; once per run start, not for a re-using one), or

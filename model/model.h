@@ -110,6 +110,9 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
+/* regions.read_share is kept where the regions' read shares differ from
+ * the device's by this much, on average over its I/O */
+#define MODEL_OP_APART 0.2
 
 struct model_family { /* a fitted parametric family of inter-arrival times */
 	double loglik, aic;
@@ -230,6 +233,12 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * run_mean_fitted 0 in models before it */
 	int run_mean_fitted;
 	float run_mean[MODEL_MAX_REGIONS];
+	/* per region, the share of its I/O that are reads: the chain's
+	 * draws are given the op (compile reads in 5 regions, writes in 9
+	 * others); read_share_fitted 0 where the ops share the regions
+	 * alike (MODEL_OP_APART) and in models before it */
+	int read_share_fitted;
+	float read_share[MODEL_MAX_REGIONS];
 	/* the device's longest sequential runs, kept where they are (each
 	 * at least MODEL_LONG_SHARE of the device's I/O and 8 I/O long, at
 	 * most MODEL_MAX_LONG, in the order they start): the offset, length

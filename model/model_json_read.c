@@ -592,6 +592,19 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 			d->run_mean[k] = (float)x;
 		}
 	}
+	struct json_object *rs = get(reg, "read_share"); /* optional */
+	if ((d->read_share_fitted = rs != NULL)) {
+		if (!is_arr(rs, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.read_share: one per region (%u)", ww, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(rs, k)) ? num(at(rs, k)) : NAN;
+			if (!(x >= 0 && x <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.read_share[%u]: a share in [0, 1]", ww, k);
+			d->read_share[k] = (float)x;
+		}
+	}
 	return read_transitions(r, t, d, ww);
 }
 
