@@ -115,6 +115,10 @@ struct devstate {
 	uint64_t short_at;		  /* the device's I/O when last refreshed */
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
+	/* the model's re-use pass: the next of its I/O to place, of reads
+	 * and of writes; the repeat of the model's duration it is in */
+	uint32_t pnext[2];
+	uint64_t pcycle;
 };
 
 /* A device's own arrival process: when its last I/O arrived. */
