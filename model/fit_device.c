@@ -921,8 +921,10 @@ static int pass_cmp(const void *a, const void *b)
  * MODEL_PASS_MIN or more (fewer are noise), far on average (a pass over
  * what an earlier one touched: near re-uses, a block read twice, the
  * draws keep), not hot (its jumps keep its re-use: msr) and all noted,
- * the I/O taking part at most MODEL_MAX_PASS and on a 512-byte grid
- * (MODEL.json's unit). */
+ * the I/O taking part at most MODEL_MAX_PASS and a third of the
+ * device's (more is not a pass: runs re-read at random, whose I/O then
+ * leave the other sizes to the rest, a kept run's too) and on a
+ * 512-byte grid (MODEL.json's unit). */
 static int pass_fill(struct dev_fit *f, int exact)
 {
 	struct model_devspace *d = f->d;
@@ -939,7 +941,7 @@ static int pass_fill(struct dev_fit *f, int exact)
 			return 0;
 		f->pc[n++] = f->pc[k];
 	}
-	if (n > MODEL_MAX_PASS)
+	if (n > MODEL_MAX_PASS || (uint64_t)n * MODEL_PASS_SHARE > f->di)
 		return 0;
 	if (!(d->pass = malloc(n * sizeof(*d->pass))))
 		return REEL_E_NOMEM;

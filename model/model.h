@@ -112,6 +112,7 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_PASS_BACK 4096 /* a kept re-use's last touch at most so many I/O back */
 #define MODEL_PASS_MIN 16    /* re-using I/O of a device before its pass is kept */
 #define MODEL_PASS_FAR 128   /* and their mean reuse distance (I/O), at least */
+#define MODEL_PASS_SHARE 3   /* the pass's I/O at most 1 / this of the device's */
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
 
