@@ -33,6 +33,7 @@ void model_free(struct model *m)
 		for (size_t i = 0; i < m->ndevs; i++) {
 			free(m->devs[i].tr_to);
 			free(m->devs[i].tr_p);
+			free(m->devs[i].pass);
 		}
 	free(m->devs);
 	free(m->phases);
@@ -618,8 +619,7 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
-	model_devs_seq_finish(fr->df, m);
-	return 0;
+	return model_devs_seq_finish(fr->df, m);
 }
 
 /* ---- the whole fit ------------------------------------------------------- */

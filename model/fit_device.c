@@ -161,11 +161,18 @@ struct dev_fit {
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	uint64_t rcont_op[2], rcont_op_reused[2]; /* the same by the I/O's op: reads, writes */
 	int run_reused;				  /* the current run started with a re-use */
-	int64_t rrun;				  /* the re-use pass's run so far */
-	uint64_t *tc;				  /* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;			  /* blocks written, read */
-	int sh;					  /* block = offset >> sh */
-	int done;				  /* nothing more to fit (no addressed I/O) */
+	/* the re-use pass (pass_add): the last MODEL_PASS_BACK I/O's places;
+	 * the I/O taking part so far (re-using or last touched before, twice
+	 * or more), re-using ones; too many, or a last touch out of the ring */
+	struct model_pass_io *pr, *pc;
+	uint32_t npc, nprt;
+	uint64_t prt_dist; /* the re-uses' distances, summed */
+	int pass_over;
+	int64_t rrun;		  /* the re-use pass's run so far */
+	uint64_t *tc;		  /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb;	  /* blocks written, read */
+	int sh;			  /* block = offset >> sh */
+	int done;		  /* nothing more to fit (no addressed I/O) */
 	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
 	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
@@ -224,6 +231,8 @@ static void dev_fit_free(struct dev_fit *f)
 	samp_free(&f->loc);
 	samp_free(&f->rdist);
 	samp_free(&f->rdist_w);
+	free(f->pr);
+	free(f->pc);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -838,6 +847,15 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	df->rb = malloc(sizeof(*df->rb));
+	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
+		struct dev_fit *f = &df->f[k];
+		if (f->done || !f->pre->nd)
+			continue;
+		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
+		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
+		if (!f->pr || !f->pc)
+			return REEL_E_NOMEM;
+	}
 	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
 }
 
@@ -858,6 +876,104 @@ static uint32_t size_segment(const struct model_dist *d, double x)
 	return lo < d->nk - 1 ? lo : d->nk - 2;
 }
 
+/* The I/O just touched (the device's f->di - 1st) joins the ring of the
+ * pass; with a re-use at DIST (0: none), it and the I/O DIST back are
+ * noted as taking part in the re-use pass (sorted and made unique at the
+ * end: pass_fill), while they fit. */
+static void pass_add(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, uint64_t dist)
+{
+	uint64_t i = f->di - 1;
+	if (!f->pr || f->pass_over)
+		return;
+	f->pr[i % MODEL_PASS_BACK] =
+	    (struct model_pass_io){off, len, (uint32_t)i, op != REEL_OP_READ};
+	if (!dist)
+		return;
+	if (dist >= MODEL_PASS_BACK || i > UINT32_MAX || f->npc + 2 > 2 * MODEL_MAX_PASS) {
+		f->pass_over = 1;
+		return;
+	}
+	f->pc[f->npc++] = f->pr[(i - dist) % MODEL_PASS_BACK];
+	f->pc[f->npc++] = f->pr[i % MODEL_PASS_BACK];
+	f->nprt++;
+	f->prt_dist += dist;
+}
+
+/* The local jumps between two I/O of the pass next to each other taken
+ * out of the local jumps (where the walk kept every one): gen places the
+ * pass's I/O as they were, its jumps with them, and the other I/O draw
+ * from the rest (boot: the writeback's 110 short steps up drawn again by
+ * the reads, whose steps down they crowded out: jump KS 0.03 -> 0.08). */
+static void pass_local(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	struct samp *l = &f->loc;
+	if (l->st != 1 || l->n != l->k)
+		return;
+	uint64_t out = 0;
+	for (uint32_t i = 0; i + 1 < d->npass; i++) {
+		const struct model_pass_io *a = &d->pass[i], *b = a + 1;
+		int64_t j = (int64_t)(b->off - (a->off + a->len));
+		uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+		if (b->at != a->at + 1 || !j || aj > d->local_limit)
+			continue;
+		for (uint32_t x = 0; x < l->k; x++)
+			if (l->v[x] == j) {
+				l->v[x] = l->v[--l->k];
+				l->n--;
+				l->sum -= (double)j;
+				out++;
+				break;
+			}
+	}
+	if (!out || f->nloc < out)
+		return;
+	f->nloc -= out;
+	samp_fit(l, &d->local);
+	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+}
+
+static int pass_cmp(const void *a, const void *b)
+{
+	const struct model_pass_io *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The re-use pass kept: where the map was exact, the device's re-uses
+ * MODEL_PASS_MIN or more (fewer are noise), far on average (a pass over
+ * what an earlier one touched: near re-uses, a block read twice, the
+ * draws keep), not hot (its jumps keep its re-use: msr) and all noted,
+ * the I/O taking part at most MODEL_MAX_PASS and a third of the
+ * device's (more is not a pass: runs re-read at random, whose I/O then
+ * leave the other sizes to the rest, a kept run's too) and on a
+ * 512-byte grid (MODEL.json's unit). */
+static int pass_fill(struct dev_fit *f, int exact)
+{
+	struct model_devspace *d = f->d;
+	d->npass = 0;
+	if (!exact || f->pass_over || !f->pc || f->nprt < MODEL_PASS_MIN ||
+	    f->prt_dist < (uint64_t)MODEL_PASS_FAR * f->nprt || d->p_reuse >= MODEL_REUSE_HOT)
+		return 0;
+	qsort(f->pc, f->npc, sizeof(*f->pc), pass_cmp);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < f->npc; k++) {
+		if (n && f->pc[n - 1].at == f->pc[k].at)
+			continue;
+		if ((f->pc[k].off | f->pc[k].len) & 511 || !f->pc[k].len)
+			return 0;
+		f->pc[n++] = f->pc[k];
+	}
+	if (n > MODEL_MAX_PASS || (uint64_t)n * MODEL_PASS_SHARE > f->di)
+		return 0;
+	if (!(d->pass = malloc(n * sizeof(*d->pass))))
+		return REEL_E_NOMEM;
+	memcpy(d->pass, f->pc, n * sizeof(*d->pass));
+	d->npass = n;
+	d->pass_n = f->di;
+	pass_local(f);
+	return 0;
+}
+
 /* The re-use of I/O K of the pass (device F, SEQ: it continues the run of
  * the device's I/O before, FIRST: the device's first): the blocks it
  * touches; at a run start, whether one was touched before and how long
@@ -874,6 +990,7 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 				op == REEL_OP_READ, &dist);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;
+	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0);
 	if (first) {
 		f->rrun = 1;
 	} else if (seq) {
@@ -927,7 +1044,7 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 	return 0;
 }
 
-void model_devs_seq_finish(struct devs_fit *df, struct model *m)
+int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 {
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
@@ -936,6 +1053,8 @@ void model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (df->sq_seen[i]) /* the last run */
 			reuse_run_end(f, f->rrun);
 		device_reuse_fill(f);
+		if (pass_fill(f, df->bm.shift == 0))
+			return REEL_E_NOMEM;
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];
@@ -946,4 +1065,5 @@ void model_devs_seq_finish(struct devs_fit *df, struct model *m)
 				ph->seq_share[o][k] = n[0] ? (float)n[1] / (float)n[0] : 0;
 			}
 	}
+	return 0;
 }

@@ -116,6 +116,10 @@ struct devstate {
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
+	/* the model's re-use pass: the next of its I/O to place, of reads
+	 * and of writes; the repeat of the model's duration it is in */
+	uint32_t pnext[2];
+	uint64_t pcycle;
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

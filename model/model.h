@@ -108,6 +108,11 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_DEVS 64
+#define MODEL_MAX_PASS 1024  /* I/O of a device's re-use pass kept, at most */
+#define MODEL_PASS_BACK 4096 /* a kept re-use's last touch at most so many I/O back */
+#define MODEL_PASS_MIN 16    /* re-using I/O of a device before its pass is kept */
+#define MODEL_PASS_FAR 128   /* and their mean reuse distance (I/O), at least */
+#define MODEL_PASS_SHARE 3   /* the pass's I/O at most 1 / this of the device's */
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
 /* regions.read_share is kept where the regions' read shares differ from
@@ -250,6 +255,22 @@ struct model_devspace { /* spatial behaviour of one device */
 		uint32_t len;
 		float at;
 	} longrun[MODEL_MAX_LONG];
+	/* the device's re-use pass, kept where it is (a writeback re-writing
+	 * what an earlier pass wrote, a probe read twice): where every I/O
+	 * that touches a 4 KiB block touched before takes part, at most
+	 * MODEL_MAX_PASS, each of them and the I/O that touched its block
+	 * last, in the device's order: its index among the device's pass_n
+	 * addressed I/O of the trace, op and place (bytes); npass 0: none
+	 * (and in models before it).  gen places each at its index (per
+	 * repeat of the model's duration), by the next I/O of its op, and
+	 * draws no other re-use on the device.  Owned by the model (malloc). */
+	uint32_t npass;
+	uint64_t pass_n;
+	struct model_pass_io {
+		uint64_t off;
+		uint32_t len, at;
+		uint8_t write;
+	} * pass;
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

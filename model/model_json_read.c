@@ -676,6 +676,52 @@ static int long_runs(struct rd *r, const struct json_object *j, struct model_dev
 	return 0;
 }
 
+/* The optional reuse_pass of the device W: the device's I/O count, then
+ * per I/O [index step, write, offset step, length], places in 512-byte
+ * units, indices increasing, places inside the extent. */
+static int reuse_pass(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		      const char *w)
+{
+	struct json_object *v = get(j, "reuse_pass");
+	d->npass = 0;
+	d->pass = NULL;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	double cnt = n ? (is_num(at(v, 0)) ? num(at(v, 0)) : NAN) : NAN;
+	if (n < 5 || (n - 1) % 4 || (n - 1) / 4 > MODEL_MAX_PASS || !(cnt >= 1 && cnt <= 4e9))
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.reuse_pass: the I/O count, then 1 to %d I/O of 4 numbers", w,
+				 MODEL_MAX_PASS);
+	n = (n - 1) / 4;
+	if (!(d->pass = malloc(n * sizeof(*d->pass))))
+		return REEL_E_NOMEM;
+	double pa = 0, po = 0;
+	for (size_t k = 0; k < n; k++) {
+		double x[4];
+		for (size_t q = 0; q < 4; q++)
+			x[q] = is_num(at(v, 1 + 4 * k + q)) ? num(at(v, 1 + 4 * k + q)) : NAN;
+		pa += x[0];
+		po += x[2];
+		if (!(x[0] >= (k ? 1 : 0) && pa < cnt && (x[1] == 0 || x[1] == 1) && po >= 0 &&
+		      x[3] >= 1 && x[3] <= 8388607 && (po + x[3]) * 512 <= (double)d->extent &&
+		      x[0] == floor(x[0]) && x[2] == floor(x[2]) && x[3] == floor(x[3]))) {
+			free(d->pass);
+			d->pass = NULL;
+			return reel_errf(
+			    r->err, r->len, REEL_E_PARSE,
+			    "%s.reuse_pass[%zu]: [index step (> 0 after the first), "
+			    "write 0 or 1, offset step, length >= 1], inside the extent",
+			    w, k);
+		}
+		d->pass[k] = (struct model_pass_io){(uint64_t)po * 512, (uint32_t)x[3] * 512,
+						    (uint32_t)pa, (uint8_t)x[1]};
+	}
+	d->npass = (uint32_t)n;
+	d->pass_n = (uint64_t)cnt;
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -744,6 +790,9 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w))
 		return REEL_E_PARSE;
+	int e = reuse_pass(r, j, d, w);
+	if (e)
+		return e;
 	return read_regions(r, j, d, w);
 }
 

@@ -362,6 +362,19 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 			(unsigned long long)d->longrun[i].bytes, d->longrun[i].at);
 	if (d->nlong)
 		fprintf(f, "]");
+	if (d->npass) { /* the I/O count, then per I/O [index step, write, offset step, length] */
+		uint64_t pa = 0, po = 0; /* in 512-byte units */
+		fprintf(f, ",\n      \"reuse_pass\": [%llu", (unsigned long long)d->pass_n);
+		for (uint32_t i = 0; i < d->npass; i++) {
+			const struct model_pass_io *p = &d->pass[i];
+			fprintf(f, "%s%llu,%u,%lld,%u", i % 8 ? "," : ",\n        ",
+				(unsigned long long)(p->at - pa), p->write,
+				(long long)((p->off >> 9) - po), p->len >> 9);
+			pa = p->at;
+			po = p->off >> 9;
+		}
+		fprintf(f, "]");
+	}
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */
