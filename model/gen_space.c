@@ -71,7 +71,7 @@ static int seq_sizes_init(struct model_gen *g)
 	return 0;
 }
 
-static double size_inv(const struct model_dist *d, double u);
+static double size_inv(const struct model_dist *d, double u, double a);
 
 /* A new block of phase P's quota of OP: each stratum a run start's or a
  * run's next I/O's by one systematic draw along the CDF (the kinds'
@@ -264,7 +264,8 @@ static void quota_near(struct model_gen *g, size_t p, int op, int seq, double sz
 	 * rather than a size the other I/O then lack (within a factor 2:
 	 * checks out on boot and compile over seeds 1-16 24; 1.25: 21, 1.1:
 	 * 19, 1.01: 21) */
-	double near = size_inv(d, ((double)xk[k] + 0.5) / q->n);
+	double near = size_inv(d, ((double)xk[k] + 0.5) / q->n,
+			       g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
 	if (near <= 1.1 * sz && 1.1 * near >= sz)
 		quota_take(q, k, t);
 }
