@@ -497,6 +497,19 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return fit_side_wait(fr->side);
 }
 
+/* After pass 3: the devices' fit and in-flight's (fit_rest). */
+static int side_finish(void *arg, const struct fit_cols *c)
+{
+	struct fit_run *fr = arg;
+	(void)c;
+	int e = model_devs_finish(fr->df);
+	if (e)
+		return e;
+	e = inflight_finish(&fr->inf, fr->m); /* its memory freed, whatever e */
+	memset(&fr->inf, 0, sizeof(fr->inf));
+	return e;
+}
+
 static void fit_run_free(struct fit_run *fr)
 {
 	fit_side_stop(fr->side);
@@ -609,12 +622,13 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main, 1)))
 		return e;
-	if ((e = model_devs_finish(fr->df)) || (e = inflight_finish(&fr->inf, m)))
+	/* what pass 3 gathered, fitted: the devices' and in-flight's on the
+	 * second thread beside the phases' (their state apart, as in the pass) */
+	int ep = fit_side_post(fr->side, side_finish, fr, NULL);
+	if (!m->naive)
+		model_phases_fill(fr->pf);
+	if ((e = fit_side_wait(fr->side)) || (e = ep) || m->naive)
 		return e;
-	memset(&fr->inf, 0, sizeof(fr->inf));
-	if (m->naive)
-		return 0;
-	model_phases_fill(fr->pf);
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
