@@ -498,6 +498,19 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return fit_side_wait(fr->side);
 }
 
+/* After pass 3: the devices' fit and in-flight's (fit_rest). */
+static int side_finish(void *arg, const struct fit_cols *c)
+{
+	struct fit_run *fr = arg;
+	(void)c;
+	int e = model_devs_finish(fr->df);
+	if (e)
+		return e;
+	e = inflight_finish(&fr->inf, fr->m); /* its memory freed, whatever e */
+	memset(&fr->inf, 0, sizeof(fr->inf));
+	return e;
+}
+
 static void fit_run_free(struct fit_run *fr)
 {
 	fit_side_stop(fr->side);
@@ -555,6 +568,20 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 	return fit_devices_table(m, sc, hdev, nhdev);
 }
 
+/* After pass 2: the devices' regions and their samples' counts. */
+struct side_regions {
+	struct devs_fit *df;
+	size_t k;
+	uint64_t n[4 * MODEL_MAX_DEVS];
+};
+static int side_regions(void *arg, const struct fit_cols *c)
+{
+	struct side_regions *sr = arg;
+	(void)c;
+	sr->k = model_devs_regions(sr->df, sr->n);
+	return 0;
+}
+
 /* Pass 2 and what follows it: the window table, the phases, the regions;
  * the samples of pass 3 sized. */
 static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
@@ -576,12 +603,18 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, pass_windows, 0)))
 		return e;
+	/* the devices' regions on the second thread beside the rest (their
+	 * sample counts after the phases' in n3) */
+	struct side_regions sr = {.df = fr->df};
+	fit_side_post(fr->side, side_regions, &sr, NULL);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
 		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
 	model_pqrs_finish(&fr->pq, m->pqrs);
 	long nph = 1;
-	if (!m->naive && m->nwin >= 8 &&
-	    (nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase)) < 0)
+	if (!m->naive && m->nwin >= 8)
+		nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase);
+	fit_side_wait(fr->side);
+	if (nph < 0)
 		return REEL_E_NOMEM;
 	m->nphases = (size_t)nph;
 	if (!(m->phases = calloc((size_t)nph, sizeof(*m->phases))))
@@ -589,7 +622,8 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	for (size_t w = 0; w < m->nwin; w++)
 		m->win_phase[w] = (uint16_t)fr->wphase[w];
 	size_t k = m->naive ? 0 : model_phases_counts(m, fr->wphase, fr->ws.cnt, n3);
-	k += model_devs_regions(fr->df, n3 + k);
+	memcpy(n3 + k, sr.n, sr.k * sizeof(*sr.n));
+	k += sr.k;
 	n3[k++] = fr->sc.nic;
 	n3[k++] = fr->sc.nic;
 	*cap3 = fit_sample_cap(n3, k, FIT_SAMPLE_BUDGET);
@@ -610,12 +644,13 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main, 1)))
 		return e;
-	if ((e = model_devs_finish(fr->df)) || (e = inflight_finish(&fr->inf, m)))
+	/* what pass 3 gathered, fitted: the devices' and in-flight's on the
+	 * second thread beside the phases' (their state apart, as in the pass) */
+	int ep = fit_side_post(fr->side, side_finish, fr, NULL);
+	if (!m->naive)
+		model_phases_fill(fr->pf);
+	if ((e = fit_side_wait(fr->side)) || (e = ep) || m->naive)
 		return e;
-	memset(&fr->inf, 0, sizeof(fr->inf));
-	if (m->naive)
-		return 0;
-	model_phases_fill(fr->pf);
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
