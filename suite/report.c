@@ -368,7 +368,9 @@ static void fmt_time(int64_t ns, char *buf, size_t len)
 
 static const char method_text[] =
     "Each cell ran %u times per drive, repeat r on every drive before repeat r+1 (drive "
-    "order alternating). Values are means with their 95%% confidence interval (Student t, "
+    "order alternating), every run of a cell on every drive replaying the same trace "
+    "copies: the most that any drive needed to reach the plan's min-busy, found by sizing "
+    "runs that are not kept. Values are means with their 95%% confidence interval (Student t, "
     "n-1 df). Two drives differ on a metric only when Welch's t test (on the logarithms of "
     "the repeat values: rates and latencies differ by factors) is significant after "
     "Holm's correction over all %zu comparisons in this report (family-wise alpha %g); "

@@ -413,6 +413,38 @@ static int capture_series(struct runner *rn, const struct suite_cell *cell, size
 	return 0;
 }
 
+/*
+ * The trace copies of a cell, the same for every drive so that every drive
+ * replays the same work: each drive's run is sized (run_copies with no
+ * copies given: one copy, then looped to min-busy), and the largest count
+ * is kept, so that every drive's runs reach min-busy.  These sizing runs
+ * are not kept: they also warm every drive up for the cell the same way
+ * before its first kept run.  Copies sized per drive made a fast drive's
+ * runs longer in copies than a slow one's, and two identical drives could
+ * replay different amounts of work (5 copies against 6: a different share
+ * of the run's start), the same in all their repeats: a difference the
+ * repeats cannot see as noise.
+ */
+static int size_cell(struct runner *rn, size_t c, const struct pass_cfg *pc, unsigned *copies)
+{
+	const struct suite_opts *o = rn->o;
+	*copies = 1;
+	if (o->plan->min_busy_s <= 0)
+		return 0;
+	struct suite_run_metrics *m = malloc(sizeof(*m));
+	if (!m)
+		return reel_errf(rn->errmsg, rn->errlen, REEL_E_NOMEM, "out of memory");
+	int rc = 0;
+	for (size_t k = 0; k < o->ndrives && rc >= 0; k++) {
+		size_t di = c % 2 ? o->ndrives - 1 - k : k;
+		say(rn, o->drives[di].name, rn->res->cells[c].state, "sizing runs", -1, c, 0);
+		if ((rc = run_copies(rn, &o->drives[di], pc, 0, m)) > (int)*copies)
+			*copies = (unsigned)rc;
+	}
+	free(m);
+	return rc < 0 ? rc : 0;
+}
+
 static int run_cell(struct runner *rn, size_t c)
 {
 	const struct suite_opts *o = rn->o;
@@ -420,19 +452,25 @@ static int run_cell(struct runner *rn, size_t c)
 	const struct suite_cell *cell = &rn->res->cells[c];
 	struct pass_cfg pc = {cell->w, p->qd[cell->qd], p->data[cell->data],
 			      &p->timing[cell->timing]};
-	unsigned copies[SUITE_MAX_DRIVES] = {0}; /* copies, fixed per drive by its first run */
+	unsigned copies;
+	int64_t t0 = reel_now_ns();
+	int rc = size_cell(rn, c, &pc, &copies);
+	if (rc < 0)
+		return rc;
+	rn->run_ns += reel_now_ns() - t0; /* the ETA counts the sizing in the runs' time */
+	/* the drive order alternates between repeats, and the first repeat's
+	 * order alternates between cells: with an odd count of repeats, no
+	 * drive runs first more often over the report */
 	for (unsigned r = 0; r < p->repeats; r++)
 		for (size_t k = 0; k < o->ndrives; k++) {
-			size_t di = r % 2 ? o->ndrives - 1 - k : k; /* alternate the order */
+			size_t di = (r + c) % 2 ? o->ndrives - 1 - k : k;
 			const struct suite_drive *d = &o->drives[di];
 			say(rn, d->name, cell->state, "run", -1, c, r);
 			struct suite_run_metrics *m =
 			    &rn->res->runs[(c * o->ndrives + di) * p->repeats + r];
-			int64_t t0 = reel_now_ns();
-			int rc = run_copies(rn, d, &pc, copies[di], m);
-			if (rc < 0)
+			t0 = reel_now_ns();
+			if ((rc = run_copies(rn, d, &pc, copies, m)) < 0)
 				return rc;
-			copies[di] = (unsigned)rc;
 			if (r == 0 && !cell->timing && !cell->qd && !cell->data &&
 			    (rc = capture_series(rn, cell, di)) < 0)
 				return rc;
