@@ -27,6 +27,32 @@
 #define FIT_REUSE_EXACT (1u << 18)
 #define FIT_REUSE_SPAN 4096
 #define SEG_MEMO 256
+/* a hot block kept with its own period (MODEL_MAX_CYCLE): touched at
+ * least so often; its intervals in bins exact under 64 I/O, then 8 an
+ * octave (within 6%) */
+#define CYCLE_MIN 9
+#define CYCLE_EXACT 64
+#define CYCLE_BINS (CYCLE_EXACT + 8 * 58)
+struct hot_touch {
+	uint64_t first, last, n;
+	uint32_t h[CYCLE_BINS];
+};
+static inline uint32_t cycle_bin(uint64_t v)
+{
+	if (v < CYCLE_EXACT)
+		return (uint32_t)v;
+	int b = 63 - __builtin_clzll(v);
+	return (uint32_t)(CYCLE_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
+}
+/* the middle of bin K */
+static double cycle_value(uint32_t k)
+{
+	if (k < CYCLE_EXACT)
+		return k;
+	int b = (int)(k - CYCLE_EXACT) / 8 + 6;
+	double lo = ldexp(1, b) * (1 + (double)((k - CYCLE_EXACT) % 8) / 8);
+	return round(lo + ldexp(1, b - 4));
+}
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
@@ -185,6 +211,11 @@ struct dev_fit {
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
+	/* the hot blocks' touches (I/O starting in each hot region): where
+	 * the walk first and last saw one, and the I/O between them */
+	struct hot_touch *ht;
+	uint8_t hidx[MODEL_MAX_REGIONS]; /* the region's in ht */
+	uint64_t nstart;		 /* run starts of the walk */
 	/* the longest runs so far (MODEL_MAX_LONG): where and when each
 	 * started; the current run's start, the walk's I/O so far */
 	struct long_cand {
@@ -228,6 +259,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->wb);
 	free(f->rb);
 	free(f->sb);
+	free(f->ht);
 }
 
 void model_devs_free(struct devs_fit *df)
@@ -442,6 +474,11 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		    samp_init_upto(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
 		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
 			return REEL_E_NOMEM;
+		uint32_t nh = 0;
+		for (uint32_t r = 0; r < nreg; r++)
+			f->hidx[r] = (uint8_t)(f->hotr[r] ? nh++ : 0);
+		if (nh && !(f->ht = calloc(nh, sizeof(*f->ht))))
+			return REEL_E_NOMEM;
 	}
 	return 0;
 }
@@ -590,6 +627,18 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 	}
 }
 
+/* An I/O of the walk starting in the hot region R: the block touched. */
+static void hot_touch(struct dev_fit *f, uint32_t r)
+{
+	struct hot_touch *t = &f->ht[f->hidx[r]];
+	if (t->n)
+		t->h[cycle_bin(f->wi - t->last)]++;
+	else
+		t->first = f->wi;
+	t->last = f->wi;
+	t->n++;
+}
+
 /* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
  * (0 reads, 1 the others) ended. */
 static int resumes(const struct dev_fit *f, int k, uint64_t off)
@@ -612,12 +661,15 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	if (!(off >= d->bound[f->reg] && off < d->bound[f->reg + 1]))
 		f->reg = region_of(d, &f->lut, off);
 	f->regc[f->reg]++;
+	if (f->ht && f->hotr[f->reg])
+		hot_touch(f, f->reg);
 	if (f->seen) {
 		int64_t j = (int64_t)(off - f->prev_end);
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
 		} else {
+			f->nstart++;
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
@@ -636,6 +688,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			}
 		}
 	} else {
+		f->nstart++;
 		f->seen = 1;
 		f->run = 1;
 		f->run_reg = f->reg;
@@ -787,6 +840,68 @@ static void device_reuse_fill(struct dev_fit *f)
 			: (float)d->p_reuse; /* fewer starts: noise */
 }
 
+/* The quantile C of a hot block's intervals (T: N - 1 of them). */
+static float cycle_quantile(const struct hot_touch *t, double c)
+{
+	double want = c * (double)(t->n - 2), cum = 0;
+	uint32_t k = 0, last = 0;
+	for (; k < CYCLE_BINS; k++)
+		if (t->h[k]) {
+			last = k;
+			if ((cum += t->h[k]) > want)
+				break;
+		}
+	return (float)cycle_value(k < CYCLE_BINS ? k : last);
+}
+
+/*
+ * The hot blocks kept with their own period: on a device re-using most
+ * starts, those touched at least CYCLE_MIN times (the most touched, at
+ * most MODEL_MAX_CYCLE), where their re-uses are at least half the
+ * device's re-using starts (else the region chain alone, as before).  A
+ * cycle over hot blocks (msr's, each re-written every 5-34 I/O) is each
+ * block's own period, which the first-order chain does not keep: it
+ * revisited them 2-3 I/O apart, or past 32.
+ */
+static void device_cycle(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	uint32_t pick[MODEL_MAX_REGIONS], np = 0;
+	d->ncycle = 0;
+	if (!f->ht || d->p_reuse < MODEL_REUSE_HOT || !f->wi)
+		return;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		if (f->hotr[r] && f->ht[f->hidx[r]].n >= CYCLE_MIN)
+			pick[np++] = r;
+	for (uint32_t i = 1; i < np; i++) /* the most touched first (the earlier of equal ones) */
+		for (uint32_t k = i;
+		     k > 0 && f->ht[f->hidx[pick[k - 1]]].n < f->ht[f->hidx[pick[k]]].n; k--) {
+			uint32_t x = pick[k];
+			pick[k] = pick[k - 1];
+			pick[k - 1] = x;
+		}
+	np = np < MODEL_MAX_CYCLE ? np : MODEL_MAX_CYCLE;
+	double reused = 0;
+	for (uint32_t i = 0; i < np; i++)
+		reused += (double)(f->ht[f->hidx[pick[i]]].n - 1);
+	if (!np || 2 * reused < d->p_reuse * (double)f->nstart)
+		return;
+	for (uint32_t r = 0; r < d->nregions; r++) { /* in region order */
+		uint32_t i = 0;
+		while (i < np && pick[i] != r)
+			i++;
+		if (i == np)
+			continue;
+		const struct hot_touch *t = &f->ht[f->hidx[r]];
+		struct model_cycle *c = &d->cycle[d->ncycle++];
+		c->off = d->bound[r];
+		c->from = (float)((double)t->first / (double)f->wi);
+		c->to = (float)((double)t->last / (double)f->wi);
+		for (int q = 0; q < MODEL_CYCLE_Q; q++)
+			c->q[q] = cycle_quantile(t, (double)q / (MODEL_CYCLE_Q - 1));
+	}
+}
+
 int model_devs_finish(struct devs_fit *df)
 {
 	for (size_t i = 0; i < df->nd; i++) {
@@ -914,6 +1029,7 @@ void model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (df->sq_seen[i]) /* the last run */
 			reuse_run_end(f, f->rrun);
 		device_reuse_fill(f);
+		device_cycle(f);
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];

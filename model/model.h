@@ -107,6 +107,8 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_RESUME_BACK 64   /* p_resume: the I/O of the same op looked back at */
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
+#define MODEL_MAX_CYCLE 32     /* hot blocks kept with their own period, per device */
+#define MODEL_CYCLE_Q 9	       /* their intervals' quantiles: 0, 1/8, .. 1 */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
@@ -241,6 +243,19 @@ struct model_devspace { /* spatial behaviour of one device */
 		uint32_t len;
 		float at;
 	} longrun[MODEL_MAX_LONG];
+	/* the hot blocks of a device re-using most starts (p_reuse >=
+	 * MODEL_REUSE_HOT), kept where they carry most of its re-uses, each
+	 * with its own period (a renewal process; Tarasov et al.'s per-chunk
+	 * features, FAST'12): its offset, where its touches begin and end
+	 * (shares of the device's I/O before them) and the quantiles of the
+	 * I/O of the device between its touches (msr: 11 blocks, re-written
+	 * in turn every 5-34 I/O, 870 of its 873 re-uses); ncycle 0: none */
+	uint32_t ncycle;
+	struct model_cycle {
+		uint64_t off;
+		float from, to;
+		float q[MODEL_CYCLE_Q];
+	} cycle[MODEL_MAX_CYCLE];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;
