@@ -33,6 +33,9 @@
 #define CYCLE_MIN 9
 #define CYCLE_EXACT 64
 #define CYCLE_BINS (CYCLE_EXACT + 8 * 58)
+#define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
+#define CYCLE_DMAX 4096 /* their distances (run starts) counted up to */
+#define CYCLE_PMIN 4	/* the order's least length */
 struct hot_touch {
 	uint64_t first, last, n;
 	uint32_t h[CYCLE_BINS];
@@ -216,6 +219,7 @@ struct dev_fit {
 	struct hot_touch *ht;
 	uint8_t hidx[MODEL_MAX_REGIONS]; /* the region's in ht */
 	uint64_t nstart;		 /* run starts of the walk */
+	uint8_t *cyseq;			 /* the first CYCLE_SEQ starts: hot idx + 1, or 0 */
 	/* the longest runs so far (MODEL_MAX_LONG): where and when each
 	 * started; the current run's start, the walk's I/O so far */
 	struct long_cand {
@@ -260,6 +264,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->rb);
 	free(f->sb);
 	free(f->ht);
+	free(f->cyseq);
 }
 
 void model_devs_free(struct devs_fit *df)
@@ -477,7 +482,8 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		uint32_t nh = 0;
 		for (uint32_t r = 0; r < nreg; r++)
 			f->hidx[r] = (uint8_t)(f->hotr[r] ? nh++ : 0);
-		if (nh && !(f->ht = calloc(nh, sizeof(*f->ht))))
+		if (nh &&
+		    (!(f->ht = calloc(nh, sizeof(*f->ht))) || !(f->cyseq = malloc(CYCLE_SEQ))))
 			return REEL_E_NOMEM;
 	}
 	return 0;
@@ -639,6 +645,15 @@ static void hot_touch(struct dev_fit *f, uint32_t r)
 	t->n++;
 }
 
+/* A run start of the walk: one more, and, of the first CYCLE_SEQ, its hot
+ * block (or 0). */
+static inline void cycle_seq(struct dev_fit *f)
+{
+	if (f->cyseq && f->nstart < CYCLE_SEQ)
+		f->cyseq[f->nstart] = (uint8_t)(f->hotr[f->reg] ? f->hidx[f->reg] + 1 : 0);
+	f->nstart++;
+}
+
 /* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
  * (0 reads, 1 the others) ended. */
 static int resumes(const struct dev_fit *f, int k, uint64_t off)
@@ -669,7 +684,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		if (j == 0) {
 			f->run++;
 		} else {
-			f->nstart++;
+			cycle_seq(f);
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
@@ -688,7 +703,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			}
 		}
 	} else {
-		f->nstart++;
+		cycle_seq(f);
 		f->seen = 1;
 		f->run = 1;
 		f->run_reg = f->reg;
@@ -854,6 +869,85 @@ static float cycle_quantile(const struct hot_touch *t, double c)
 	return (float)cycle_value(k < CYCLE_BINS ? k : last);
 }
 
+/* The KS distance between the step CDF of the sorted V[N] and TCDF (the
+ * trace's, 0 .. CYCLE_DMAX). */
+static double cycle_ks(const uint32_t *v, uint32_t n, const double *tcdf)
+{
+	double m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + 1 < n && v[i + 1] == v[i])
+			continue;
+		double fw = (double)(i + 1) / n, lo = (double)i / n;
+		for (uint32_t b = i; b > 0 && v[b - 1] == v[i]; b--)
+			lo = (double)(b - 1) / n;
+		double a = fabs(fw - tcdf[v[i]]), b = fabs(lo - tcdf[v[i] - 1]);
+		m = fmax(m, fmax(a, b));
+	}
+	return m;
+}
+
+/*
+ * The order the kept blocks are touched in (hot_order): of the trace's own
+ * windows of CYCLE_PMIN to MODEL_MAX_ORDER run starts (the first
+ * CYCLE_SEQ), the one whose replay in turn re-uses its blocks at distances
+ * (run starts, cyclic) nearest the trace's (least KS; the shorter of equal
+ * ones).  msr's blocks are touched in a fixed order about every 25 I/O
+ * (`db.caE.dbZIFJca.dbJcaIFH.`); each block's own period (hot_cycle alone)
+ * kept the periods but not the blocks' places relative to one another.
+ */
+static void cycle_order(struct dev_fit *f, const uint8_t *kept)
+{
+	struct model_devspace *d = f->d;
+	uint32_t n = f->nstart < CYCLE_SEQ ? (uint32_t)f->nstart : CYCLE_SEQ, last[MODEL_MAX_CYCLE];
+	double *tcdf = calloc(CYCLE_DMAX + 1, sizeof(*tcdf)), tot = 0, best = 2;
+	if (!tcdf || !d->ncycle || n < 2 * MODEL_MAX_ORDER) {
+		free(tcdf);
+		return;
+	}
+	uint8_t *s = f->cyseq;
+	for (uint32_t i = 0; i < n; i++)
+		s[i] = kept[s[i]];
+	memset(last, 0, sizeof(last));
+	for (uint32_t i = 0; i < n; i++) /* the trace's distances */
+		if (s[i]) {
+			if (last[s[i] - 1]) {
+				uint32_t dd = i + 1 - last[s[i] - 1];
+				tcdf[dd < CYCLE_DMAX ? dd : CYCLE_DMAX]++;
+				tot++;
+			}
+			last[s[i] - 1] = i + 1;
+		}
+	if (!(tot > 0)) {
+		free(tcdf);
+		return;
+	}
+	for (uint32_t v = 0, c = 0; v <= CYCLE_DMAX; v++)
+		tcdf[v] = (c += (uint32_t)tcdf[v]) / tot;
+	for (uint32_t p = CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
+		for (uint32_t i = 0; i + p <= n; i++) {
+			uint32_t v[MODEL_MAX_ORDER], nv = 0;
+			for (uint32_t k = 0; k < p; k++) { /* each touch's distance to its next */
+				uint8_t x = s[i + k];
+				uint32_t dd = 1;
+				if (!x)
+					continue;
+				while (dd < p && s[i + (k + dd) % p] != x)
+					dd++;
+				uint32_t b = nv++; /* insertion */
+				for (; b > 0 && v[b - 1] > dd; b--)
+					v[b] = v[b - 1];
+				v[b] = dd;
+			}
+			double ks = nv ? cycle_ks(v, nv, tcdf) : 2;
+			if (ks < best) {
+				best = ks;
+				d->norder = p;
+				memcpy(d->order, s + i, p);
+			}
+		}
+	free(tcdf);
+}
+
 /*
  * The hot blocks kept with their own period: on a device re-using most
  * starts, those touched at least CYCLE_MIN times (the most touched, at
@@ -867,7 +961,8 @@ static void device_cycle(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
 	uint32_t pick[MODEL_MAX_REGIONS], np = 0;
-	d->ncycle = 0;
+	uint8_t kept[MODEL_MAX_REGIONS + 1] = {0}; /* hot idx + 1 -> kept block + 1 */
+	d->ncycle = d->norder = 0;
 	if (!f->ht || d->p_reuse < MODEL_REUSE_HOT || !f->wi)
 		return;
 	for (uint32_t r = 0; r < d->nregions; r++)
@@ -899,7 +994,9 @@ static void device_cycle(struct dev_fit *f)
 		c->to = (float)((double)t->last / (double)f->wi);
 		for (int q = 0; q < MODEL_CYCLE_Q; q++)
 			c->q[q] = cycle_quantile(t, (double)q / (MODEL_CYCLE_Q - 1));
+		kept[f->hidx[r] + 1] = (uint8_t)d->ncycle;
 	}
+	cycle_order(f, kept);
 }
 
 int model_devs_finish(struct devs_fit *df)

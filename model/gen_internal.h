@@ -124,6 +124,7 @@ struct devstate {
 	double cy_due[MODEL_MAX_CYCLE];
 	uint64_t cy_last[MODEL_MAX_CYCLE];
 	uint8_t cy_reg[MODEL_MAX_REGIONS];
+	uint32_t cy_pos; /* hot_order: the next start's place in it */
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

@@ -1023,7 +1023,15 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 static uint64_t start_cycle(struct model_gen *g, const struct model_devspace *dv,
 			    struct devstate *s, int op, uint64_t len, uint64_t al, int local)
 {
-	int k = reuse_odds(dv, op, len) >= 0.5 ? cycle_due(g, dv, s) : -1;
+	int fresh = reuse_odds(dv, op, len) < 0.5, k;
+	if (dv->norder) { /* the order walked: a size mostly fresh takes only a fresh place */
+		k = dv->order[s->cy_pos] - 1;
+		if (!fresh || k < 0)
+			s->cy_pos = (s->cy_pos + 1) % dv->norder;
+		k = fresh ? -1 : k;
+	} else {
+		k = fresh ? -1 : cycle_due(g, dv, s);
+	}
 	if (k < 0)
 		return start_hot(g, dv, s, op, len, al, local, 1);
 	uint64_t off = (uint64_t)((double)dv->cycle[k].off * s->scale) / al * al;

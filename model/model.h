@@ -109,6 +109,7 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_CYCLE 32     /* hot blocks kept with their own period, per device */
 #define MODEL_CYCLE_Q 9	       /* their intervals' quantiles: 0, 1/8, .. 1 */
+#define MODEL_MAX_ORDER 64     /* the hot blocks' order (hot_order): at most so many starts */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
@@ -256,6 +257,11 @@ struct model_devspace { /* spatial behaviour of one device */
 		float from, to;
 		float q[MODEL_CYCLE_Q];
 	} cycle[MODEL_MAX_CYCLE];
+	/* with hot_cycle, the order its blocks are touched in (hot_order):
+	 * norder run starts replayed in turn, each a kept block + 1 or 0 (a
+	 * fresh start); msr: 26, `db.caE.dbZIFJca.dbJcaIFH.`; norder 0: none */
+	uint32_t norder;
+	uint8_t order[MODEL_MAX_ORDER];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

@@ -705,6 +705,31 @@ static int hot_cycle(struct rd *r, const struct json_object *j, struct model_dev
 	return 0;
 }
 
+/* The optional hot_order of the device W (with hot_cycle): 2 to
+ * MODEL_MAX_ORDER run starts, each a hot_cycle block + 1 or 0. */
+static int hot_order(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		     const char *w)
+{
+	struct json_object *v = get(j, "hot_order");
+	d->norder = 0;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	int ok = d->ncycle && n >= 2 && n <= MODEL_MAX_ORDER;
+	for (size_t k = 0; ok && k < n; k++) {
+		double x = is_num(at(v, k)) ? num(at(v, k)) : NAN;
+		ok = x >= 0 && x <= d->ncycle && x == floor(x);
+		d->order[k] = ok ? (uint8_t)x : 0;
+	}
+	if (!ok)
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.hot_order: 2 to %d integers from 0 to hot_cycle's length, "
+				 "with hot_cycle",
+				 w, MODEL_MAX_ORDER);
+	d->norder = (uint32_t)n;
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -771,7 +796,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if (opt_pair(r, j, "reuse_cont_rw", w, 0, 1, 0, d->reuse_cont_op) ||
 	    opt_pair(r, j, "reuse_run_rw", w, 1, 1e12, 1, d->reuse_run_op))
 		return REEL_E_PARSE;
-	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w) || hot_cycle(r, j, d, w))
+	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w) || hot_cycle(r, j, d, w) ||
+	    hot_order(r, j, d, w))
 		return REEL_E_PARSE;
 	return read_regions(r, j, d, w);
 }
