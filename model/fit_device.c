@@ -27,6 +27,35 @@
 #define FIT_REUSE_EXACT (1u << 18)
 #define FIT_REUSE_SPAN 4096
 #define SEG_MEMO 256
+/* a hot block kept with its own period (MODEL_MAX_CYCLE): touched at
+ * least so often; its intervals in bins exact under 64 I/O, then 8 an
+ * octave (within 6%) */
+#define CYCLE_MIN 9
+#define CYCLE_EXACT 64
+#define CYCLE_BINS (CYCLE_EXACT + 8 * 58)
+#define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
+#define CYCLE_DMAX 4096 /* their distances (run starts) counted up to */
+#define CYCLE_PMIN 4	/* the order's least length */
+struct hot_touch {
+	uint64_t first, last, n;
+	uint32_t h[CYCLE_BINS];
+};
+static inline uint32_t cycle_bin(uint64_t v)
+{
+	if (v < CYCLE_EXACT)
+		return (uint32_t)v;
+	int b = 63 - __builtin_clzll(v);
+	return (uint32_t)(CYCLE_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
+}
+/* the middle of bin K */
+static double cycle_value(uint32_t k)
+{
+	if (k < CYCLE_EXACT)
+		return k;
+	int b = (int)(k - CYCLE_EXACT) / 8 + 6;
+	double lo = ldexp(1, b) * (1 + (double)((k - CYCLE_EXACT) % 8) / 8);
+	return round(lo + ldexp(1, b - 4));
+}
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
 static int regc_hot(const struct model_devspace *d, uint32_t r)
@@ -192,6 +221,12 @@ struct dev_fit {
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
+	/* the hot blocks' touches (I/O starting in each hot region): where
+	 * the walk first and last saw one, and the I/O between them */
+	struct hot_touch *ht;
+	uint8_t hidx[MODEL_MAX_REGIONS]; /* the region's in ht */
+	uint64_t nstart;		 /* run starts of the walk */
+	uint8_t *cyseq;			 /* the first CYCLE_SEQ starts: hot idx + 1, or 0 */
 	/* the longest runs so far (MODEL_MAX_LONG): where and when each
 	 * started; the current run's start, the walk's I/O so far */
 	struct long_cand {
@@ -237,6 +272,8 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->wb);
 	free(f->rb);
 	free(f->sb);
+	free(f->ht);
+	free(f->cyseq);
 }
 
 void model_devs_free(struct devs_fit *df)
@@ -451,6 +488,12 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		    samp_init_upto(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
 		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
 			return REEL_E_NOMEM;
+		uint32_t nh = 0;
+		for (uint32_t r = 0; r < nreg; r++)
+			f->hidx[r] = (uint8_t)(f->hotr[r] ? nh++ : 0);
+		if (nh &&
+		    (!(f->ht = calloc(nh, sizeof(*f->ht))) || !(f->cyseq = malloc(CYCLE_SEQ))))
+			return REEL_E_NOMEM;
 	}
 	return 0;
 }
@@ -599,6 +642,27 @@ static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint
 	}
 }
 
+/* An I/O of the walk starting in the hot region R: the block touched. */
+static void hot_touch(struct dev_fit *f, uint32_t r)
+{
+	struct hot_touch *t = &f->ht[f->hidx[r]];
+	if (t->n)
+		t->h[cycle_bin(f->wi - t->last)]++;
+	else
+		t->first = f->wi;
+	t->last = f->wi;
+	t->n++;
+}
+
+/* A run start of the walk: one more, and, of the first CYCLE_SEQ, its hot
+ * block (or 0). */
+static inline void cycle_seq(struct dev_fit *f)
+{
+	if (f->cyseq && f->nstart < CYCLE_SEQ)
+		f->cyseq[f->nstart] = (uint8_t)(f->hotr[f->reg] ? f->hidx[f->reg] + 1 : 0);
+	f->nstart++;
+}
+
 /* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
  * (0 reads, 1 the others) ended. */
 static int resumes(const struct dev_fit *f, int k, uint64_t off)
@@ -622,12 +686,15 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		f->reg = region_of(d, &f->lut, off);
 	f->regc[f->reg]++;
 	f->regr[f->reg] += op == REEL_OP_READ;
+	if (f->ht && f->hotr[f->reg])
+		hot_touch(f, f->reg);
 	if (f->seen) {
 		int64_t j = (int64_t)(off - f->prev_end);
 		samp_add(&f->jumps, j);
 		if (j == 0) {
 			f->run++;
 		} else {
+			cycle_seq(f);
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
@@ -646,6 +713,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			}
 		}
 	} else {
+		cycle_seq(f);
 		f->seen = 1;
 		f->run = 1;
 		f->run_reg = f->reg;
@@ -816,6 +884,150 @@ static void device_reuse_fill(struct dev_fit *f)
 		    f->sz_sampled[k] >= 8
 			? (float)((double)f->sz_reused[k] / (double)f->sz_sampled[k])
 			: (float)d->p_reuse; /* fewer starts: noise */
+}
+
+/* The quantile C of a hot block's intervals (T: N - 1 of them). */
+static float cycle_quantile(const struct hot_touch *t, double c)
+{
+	double want = c * (double)(t->n - 2), cum = 0;
+	uint32_t k = 0, last = 0;
+	for (; k < CYCLE_BINS; k++)
+		if (t->h[k]) {
+			last = k;
+			if ((cum += t->h[k]) > want)
+				break;
+		}
+	return (float)cycle_value(k < CYCLE_BINS ? k : last);
+}
+
+/* The KS distance between the step CDF of the sorted V[N] and TCDF (the
+ * trace's, 0 .. CYCLE_DMAX). */
+static double cycle_ks(const uint32_t *v, uint32_t n, const double *tcdf)
+{
+	double m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + 1 < n && v[i + 1] == v[i])
+			continue;
+		double fw = (double)(i + 1) / n, lo = (double)i / n;
+		for (uint32_t b = i; b > 0 && v[b - 1] == v[i]; b--)
+			lo = (double)(b - 1) / n;
+		double a = fabs(fw - tcdf[v[i]]), b = fabs(lo - tcdf[v[i] - 1]);
+		m = fmax(m, fmax(a, b));
+	}
+	return m;
+}
+
+/*
+ * The order the kept blocks are touched in (hot_order): of the trace's own
+ * windows of CYCLE_PMIN to MODEL_MAX_ORDER run starts (the first
+ * CYCLE_SEQ), the one whose replay in turn re-uses its blocks at distances
+ * (run starts, cyclic) nearest the trace's (least KS; the shorter of equal
+ * ones).  msr's blocks are touched in a fixed order about every 25 I/O
+ * (`db.caE.dbZIFJca.dbJcaIFH.`); each block's own period (hot_cycle alone)
+ * kept the periods but not the blocks' places relative to one another.
+ */
+static void cycle_order(struct dev_fit *f, const uint8_t *kept)
+{
+	struct model_devspace *d = f->d;
+	uint32_t n = f->nstart < CYCLE_SEQ ? (uint32_t)f->nstart : CYCLE_SEQ, last[MODEL_MAX_CYCLE];
+	double *tcdf = calloc(CYCLE_DMAX + 1, sizeof(*tcdf)), tot = 0, best = 2;
+	if (!tcdf || !d->ncycle || n < 2 * MODEL_MAX_ORDER) {
+		free(tcdf);
+		return;
+	}
+	uint8_t *s = f->cyseq;
+	for (uint32_t i = 0; i < n; i++)
+		s[i] = kept[s[i]];
+	memset(last, 0, sizeof(last));
+	for (uint32_t i = 0; i < n; i++) /* the trace's distances */
+		if (s[i]) {
+			if (last[s[i] - 1]) {
+				uint32_t dd = i + 1 - last[s[i] - 1];
+				tcdf[dd < CYCLE_DMAX ? dd : CYCLE_DMAX]++;
+				tot++;
+			}
+			last[s[i] - 1] = i + 1;
+		}
+	if (!(tot > 0)) {
+		free(tcdf);
+		return;
+	}
+	for (uint32_t v = 0, c = 0; v <= CYCLE_DMAX; v++)
+		tcdf[v] = (c += (uint32_t)tcdf[v]) / tot;
+	for (uint32_t p = CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
+		for (uint32_t i = 0; i + p <= n; i++) {
+			uint32_t v[MODEL_MAX_ORDER], nv = 0;
+			for (uint32_t k = 0; k < p; k++) { /* each touch's distance to its next */
+				uint8_t x = s[i + k];
+				uint32_t dd = 1;
+				if (!x)
+					continue;
+				while (dd < p && s[i + (k + dd) % p] != x)
+					dd++;
+				uint32_t b = nv++; /* insertion */
+				for (; b > 0 && v[b - 1] > dd; b--)
+					v[b] = v[b - 1];
+				v[b] = dd;
+			}
+			double ks = nv ? cycle_ks(v, nv, tcdf) : 2;
+			if (ks < best) {
+				best = ks;
+				d->norder = p;
+				memcpy(d->order, s + i, p);
+			}
+		}
+	free(tcdf);
+}
+
+/*
+ * The hot blocks kept with their own period: on a device re-using most
+ * starts, those touched at least CYCLE_MIN times (the most touched, at
+ * most MODEL_MAX_CYCLE), where their re-uses are at least half the
+ * device's re-using starts (else the region chain alone, as before).  A
+ * cycle over hot blocks (msr's, each re-written every 5-34 I/O) is each
+ * block's own period, which the first-order chain does not keep: it
+ * revisited them 2-3 I/O apart, or past 32.
+ */
+static void device_cycle(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	uint32_t pick[MODEL_MAX_REGIONS], np = 0;
+	uint8_t kept[MODEL_MAX_REGIONS + 1] = {0}; /* hot idx + 1 -> kept block + 1 */
+	d->ncycle = d->norder = 0;
+	if (!f->ht || d->p_reuse < MODEL_REUSE_HOT || !f->wi)
+		return;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		if (f->hotr[r] && f->ht[f->hidx[r]].n >= CYCLE_MIN)
+			pick[np++] = r;
+	for (uint32_t i = 1; i < np; i++) /* the most touched first (the earlier of equal ones) */
+		for (uint32_t k = i;
+		     k > 0 && f->ht[f->hidx[pick[k - 1]]].n < f->ht[f->hidx[pick[k]]].n; k--) {
+			uint32_t x = pick[k];
+			pick[k] = pick[k - 1];
+			pick[k - 1] = x;
+		}
+	np = np < MODEL_MAX_CYCLE ? np : MODEL_MAX_CYCLE;
+	double reused = 0;
+	for (uint32_t i = 0; i < np; i++)
+		reused += (double)(f->ht[f->hidx[pick[i]]].n - 1);
+	if (!np || 2 * reused < d->p_reuse * (double)f->nstart)
+		return;
+	for (uint32_t r = 0; r < d->nregions; r++) { /* in region order */
+		uint32_t i = 0;
+		while (i < np && pick[i] != r)
+			i++;
+		if (i == np)
+			continue;
+		const struct hot_touch *t = &f->ht[f->hidx[r]];
+		struct model_cycle *c = &d->cycle[d->ncycle++];
+		c->off = d->bound[r];
+		c->from = (float)((double)t->first / (double)f->wi);
+		c->to = (float)((double)t->last / (double)f->wi);
+		for (int q = 0; q < MODEL_CYCLE_Q; q++)
+			c->q[q] = cycle_quantile(t, (double)q / (MODEL_CYCLE_Q - 1));
+		kept[f->hidx[r] + 1] = (uint8_t)d->ncycle;
+	}
+	cycle_order(f, kept);
 }
 
 int model_devs_finish(struct devs_fit *df)
@@ -1055,6 +1267,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		device_reuse_fill(f);
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;
+		device_cycle(f);
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];

@@ -74,6 +74,8 @@ struct quota {
 #define GEN_DENSE 4		       /* a fresh start covers at most so many of the trace's */
 #define GEN_RECENT_SHARE 0.01	       /* re-uses nearer than the trace's 1%, */
 #define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
+#define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
+#define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -120,6 +122,14 @@ struct devstate {
 	 * and of writes; the repeat of the model's duration it is in */
 	uint32_t pnext[2];
 	uint64_t pcycle;
+	/* the hot blocks kept with their own period (hot_cycle): when each
+	 * is next due (the device's I/O), its last touch + 1 (0: none yet),
+	 * and per region its block + 1 (0: not one of them) */
+	struct strat s_cycle;
+	double cy_due[MODEL_MAX_CYCLE];
+	uint64_t cy_last[MODEL_MAX_CYCLE];
+	uint8_t cy_reg[MODEL_MAX_REGIONS];
+	uint32_t cy_pos; /* hot_order: the next start's place in it */
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

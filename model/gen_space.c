@@ -14,6 +14,7 @@
 #include "model/gen_internal.h"
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
+static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -442,6 +443,10 @@ int gen_space_init(struct model_gen *g)
 		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
+		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
+			g->ds[d].cy_reg[region_of(&m->devs[d], 1.0,
+						  (uint64_t)m->devs[d].cycle[k].off)] =
+			    (uint8_t)(k + 1);
 		run_tilt(&m->devs[d], &g->ds[d]);
 	}
 	double fl = 0, all = 0; /* the addressed I/O's share */
@@ -1072,6 +1077,122 @@ static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, str
 	return 0;
 }
 
+/* A region for a fresh start on a device whose hot blocks keep their own
+ * period: one short of its share (gen_offsets_region), else the chain's
+ * from the cursor's region, else by weight, never a kept block's. */
+static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
+{
+	int64_t r = gen_offsets_region(g, dv, s);
+	if (r >= 0 && !s->cy_reg[r])
+		return r;
+	uint32_t from = region_of(dv, s->scale, s->cursor);
+	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
+	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
+		w += s->cy_reg[dv->tr_to[x]]
+			 ? 0
+			 : dv->tr_p[x] - (x > dv->row[from] ? dv->tr_p[x - 1] : 0);
+	for (uint32_t x = dv->row[from]; w > 0 && x < dv->row[from + 1]; x++)
+		if (!s->cy_reg[dv->tr_to[x]] &&
+		    u * w < (c += dv->tr_p[x] - (x > dv->row[from] ? dv->tr_p[x - 1] : 0)))
+			return dv->tr_to[x];
+	w = c = 0;
+	for (uint32_t x = 0; x < dv->nregions; x++)
+		w += s->cy_reg[x] ? 0 : dv->weight[x];
+	for (uint32_t x = 0; w > 0 && x < dv->nregions; x++)
+		if (!s->cy_reg[x] && u * w < (c += dv->weight[x]))
+			return x;
+	return -1;
+}
+
+/* Kept block C's next interval (the device's I/O): its quantiles at a
+ * stratified draw, linear between them. */
+static double cycle_interval(struct model_gen *g, const struct model_cycle *c, struct devstate *s)
+{
+	double u = sdraw_sp(g, &s->s_cycle) * (MODEL_CYCLE_Q - 1);
+	int j = (int)u < MODEL_CYCLE_Q - 2 ? (int)u : MODEL_CYCLE_Q - 2;
+	return c->q[j] + (c->q[j + 1] - c->q[j]) * (u - j);
+}
+
+/* The chain's share of remote jumps from region FROM to region TO. */
+static double chain_p(const struct model_devspace *dv, uint32_t from, uint32_t to)
+{
+	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
+		if (dv->tr_to[x] == to)
+			return dv->tr_p[x] - (x > dv->row[from] ? dv->tr_p[x - 1] : 0);
+	return 0;
+}
+
+/*
+ * The kept block to touch at the device's I/O now, or -1 (a fresh start).
+ * Of the blocks whose touches in the trace span where the device is in the
+ * model's duration (a block's first due where its touches begin), those
+ * due, or due within GEN_CYCLE_EARLY times the chain's share of jumps from
+ * the cursor's region to them (msr's pairs: d then b, c then a, 40-47% of
+ * their jumps; drawn only when due, the pairs fell apart and the jump KS
+ * went 0.04 -> 0.09-0.10) but not nearer their last touch than their
+ * least interval; one drawn by those shares, else the earliest due.
+ */
+static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
+{
+	double nper = s->nper >= 1 ? s->nper : 1, now = (double)s->hn;
+	double rep = floor(now / nper) * nper, pos = now - rep, bd = 0, w[MODEL_MAX_CYCLE], tot = 0;
+	uint32_t from = region_of(dv, s->scale, s->cursor);
+	int best = -1;
+	for (uint32_t k = 0; k < dv->ncycle; k++) {
+		const struct model_cycle *c = &dv->cycle[k];
+		w[k] = 0;
+		if (pos < c->from * nper || pos > c->to * nper + 1)
+			continue;
+		int seen = s->cy_last[k] && (double)(s->cy_last[k] - 1) >= rep;
+		double due = seen ? s->cy_due[k] : rep + c->from * nper;
+		double pk = chain_p(dv, from, region_of(dv, 1.0, c->off));
+		if (due > now + GEN_CYCLE_EARLY * pk ||
+		    (seen && now - (double)(s->cy_last[k] - 1) < c->q[0]))
+			continue;
+		w[k] = pk;
+		tot += pk;
+		if (best < 0 || due < bd) {
+			best = (int)k;
+			bd = due;
+		}
+	}
+	if (!(tot > 0))
+		return best;
+	double u = rnd_sp(g) * tot, c = 0;
+	for (uint32_t k = 0; k < dv->ncycle; k++)
+		if (w[k] > 0 && u < (c += w[k]))
+			return (int)k;
+	return best;
+}
+
+static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			  int op, uint64_t len, uint64_t al, int local, int fresh);
+
+/* A start on a device whose hot blocks keep their own period: the block
+ * due (cycle_due), for a size that mostly re-uses; else a fresh start
+ * off the kept blocks. */
+static uint64_t start_cycle(struct model_gen *g, const struct model_devspace *dv,
+			    struct devstate *s, int op, uint64_t len, uint64_t al, int local)
+{
+	int fresh = reuse_odds(dv, op, len) < 0.5, k;
+	if (dv->norder) { /* the order walked: a size mostly fresh takes only a fresh place */
+		k = dv->order[s->cy_pos] - 1;
+		if (!fresh || k < 0)
+			s->cy_pos = (s->cy_pos + 1) % dv->norder;
+		k = fresh ? -1 : k;
+	} else {
+		k = fresh ? -1 : cycle_due(g, dv, s);
+	}
+	if (k < 0)
+		return start_hot(g, dv, s, op, len, al, local, 1);
+	uint64_t off = (uint64_t)((double)dv->cycle[k].off * s->scale) / al * al;
+	if (off + len > s->extent)
+		off = (s->extent - len) / al * al;
+	s->cy_last[k] = s->hn + 1;
+	s->cy_due[k] = (double)s->hn + cycle_interval(g, &dv->cycle[k], s) + GEN_CYCLE_LATE;
+	return off;
+}
+
 /*
  * A start on a device re-using most starts (p_reuse >= GEN_REUSE_GATE: hot
  * blocks, whose jumps the region chain keeps exactly): drawn once, as the
@@ -1091,16 +1212,19 @@ static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, str
  * writes on the hot blocks: half its working set written.
  */
 static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  int op, uint64_t len, uint64_t al, int local)
+			  int op, uint64_t len, uint64_t al, int local, int fresh)
 {
-	int64_t to = -1;
+	int64_t to = fresh ? cold_region(g, dv, s) : -1;
 	uint64_t off = start_once(g, dv, s, len, al, local, &to);
 	double p = reuse_odds(dv, op, len);
-	s->fresh_due = fmin(s->fresh_due + 1 - p, GEN_PACE_PRIOR);
 	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
-	if (!hit)
-		s->fresh_due = fmax(s->fresh_due - 1, -GEN_PACE_PRIOR);
-	if (!hit || to < 0 || (s->fresh_due < 1 && !(p < 0.5 && sdraw_sp(g, &s->s_reuse) >= p)))
+	if (!fresh) {
+		s->fresh_due = fmin(s->fresh_due + 1 - p, GEN_PACE_PRIOR);
+		if (!hit)
+			s->fresh_due = fmax(s->fresh_due - 1, -GEN_PACE_PRIOR);
+	}
+	if (!hit || to < 0 ||
+	    (!fresh && s->fresh_due < 1 && !(p < 0.5 && sdraw_sp(g, &s->s_reuse) >= p)))
 		return off;
 	if (s->fresh_fails >= GEN_FULL && s->fresh_fails++ % GEN_FULL) /* no room of late */
 		return off;
@@ -1112,8 +1236,10 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		return at;
 	/* too narrow, or full for a size mostly fresh: another region (for
 	 * every size, msr's jumps bent: KS 0.038 -> 0.052 on seed 1) */
-	for (int t = 0; (hi < lo + len || p < 0.5) && t < GEN_TRIES; t++) {
-		to = t < GEN_TRIES / 2 ? -1 : wide_region(g, dv, s, len);
+	for (int t = 0; (hi < lo + len || p < 0.5 || fresh) && t < GEN_TRIES; t++) {
+		to = fresh		 ? cold_region(g, dv, s)
+		     : t < GEN_TRIES / 2 ? -1
+					 : wide_region(g, dv, s, len);
 		if (fresh_at(g, dv, s, at = remote(g, dv, s, &to) / al * al, len))
 			return at;
 		if (to >= 0 &&
@@ -1215,8 +1341,10 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 		for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
 			off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
+	} else if (dv->p_reuse >= GEN_REUSE_GATE && dv->ncycle) {
+		off = start_cycle(g, dv, s, op, len, al, local);
 	} else if (dv->p_reuse >= GEN_REUSE_GATE) {
-		off = start_hot(g, dv, s, op, len, al, local);
+		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {
 		/* a device whose re-use pass is kept re-uses there alone */
 		want = sdraw_sp(g, &s->s_reuse) <

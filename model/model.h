@@ -107,6 +107,9 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_RESUME_BACK 64   /* p_resume: the I/O of the same op looked back at */
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
+#define MODEL_MAX_CYCLE 32     /* hot blocks kept with their own period, per device */
+#define MODEL_CYCLE_Q 9	       /* their intervals' quantiles: 0, 1/8, .. 1 */
+#define MODEL_MAX_ORDER 64     /* the hot blocks' order (hot_order): at most so many starts */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_PASS 1024  /* I/O of a device's re-use pass kept, at most */
 #define MODEL_PASS_BACK 4096 /* a kept re-use's last touch at most so many I/O back */
@@ -271,6 +274,24 @@ struct model_devspace { /* spatial behaviour of one device */
 		uint32_t len, at;
 		uint8_t write;
 	} * pass;
+	/* the hot blocks of a device re-using most starts (p_reuse >=
+	 * MODEL_REUSE_HOT), kept where they carry most of its re-uses, each
+	 * with its own period (a renewal process; Tarasov et al.'s per-chunk
+	 * features, FAST'12): its offset, where its touches begin and end
+	 * (shares of the device's I/O before them) and the quantiles of the
+	 * I/O of the device between its touches (msr: 11 blocks, re-written
+	 * in turn every 5-34 I/O, 870 of its 873 re-uses); ncycle 0: none */
+	uint32_t ncycle;
+	struct model_cycle {
+		uint64_t off;
+		float from, to;
+		float q[MODEL_CYCLE_Q];
+	} cycle[MODEL_MAX_CYCLE];
+	/* with hot_cycle, the order its blocks are touched in (hot_order):
+	 * norder run starts replayed in turn, each a kept block + 1 or 0 (a
+	 * fresh start); msr: 26, `db.caE.dbZIFJca.dbJcaIFH.`; norder 0: none */
+	uint32_t norder;
+	uint8_t order[MODEL_MAX_ORDER];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]) */
 	uint32_t row[MODEL_MAX_REGIONS + 1];
 	uint32_t ntr;

@@ -722,6 +722,73 @@ static int reuse_pass(struct rd *r, const struct json_object *j, struct model_de
 	return 0;
 }
 
+/* The optional hot_cycle of the device W: [offset, from, to, then
+ * MODEL_CYCLE_Q quantiles of the I/O between touches] each, offsets inside
+ * the extent, 0 <= from <= to <= 1, the quantiles >= 1 and not
+ * decreasing. */
+static int hot_cycle(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		     const char *w)
+{
+	struct json_object *v = get(j, "hot_cycle");
+	d->ncycle = 0;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	if (!n || n > MODEL_MAX_CYCLE)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.hot_cycle: 1 to %d blocks", w,
+				 MODEL_MAX_CYCLE);
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = at(v, k);
+		double x[3 + MODEL_CYCLE_Q];
+		int ok = is_arr(e, 3 + MODEL_CYCLE_Q);
+		for (size_t q = 0; q < 3 + MODEL_CYCLE_Q; q++)
+			x[q] = ok && is_num(at(e, q)) ? num(at(e, q)) : NAN;
+		ok = x[0] >= 0 && x[0] < (double)d->extent && x[1] >= 0 && x[2] >= x[1] &&
+		     x[2] <= 1 && x[3] >= 1;
+		for (int q = 1; q < MODEL_CYCLE_Q; q++)
+			ok = ok && x[3 + q] >= x[2 + q] && x[3 + q] <= 1e15;
+		if (!ok)
+			return reel_errf(
+			    r->err, r->len, REEL_E_PARSE,
+			    "%s.hot_cycle[%zu]: [offset in the extent, from, to "
+			    "(0 <= from <= to <= 1), %d quantiles >= 1, not decreasing]",
+			    w, k, MODEL_CYCLE_Q);
+		struct model_cycle *c = &d->cycle[k];
+		c->off = (uint64_t)x[0];
+		c->from = (float)x[1];
+		c->to = (float)x[2];
+		for (int q = 0; q < MODEL_CYCLE_Q; q++)
+			c->q[q] = (float)x[3 + q];
+	}
+	d->ncycle = (uint32_t)n;
+	return 0;
+}
+
+/* The optional hot_order of the device W (with hot_cycle): 2 to
+ * MODEL_MAX_ORDER run starts, each a hot_cycle block + 1 or 0. */
+static int hot_order(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		     const char *w)
+{
+	struct json_object *v = get(j, "hot_order");
+	d->norder = 0;
+	if (!v)
+		return 0;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+	int ok = d->ncycle && n >= 2 && n <= MODEL_MAX_ORDER;
+	for (size_t k = 0; ok && k < n; k++) {
+		double x = is_num(at(v, k)) ? num(at(v, k)) : NAN;
+		ok = x >= 0 && x <= d->ncycle && x == floor(x);
+		d->order[k] = ok ? (uint8_t)x : 0;
+	}
+	if (!ok)
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.hot_order: 2 to %d integers from 0 to hot_cycle's length, "
+				 "with hot_cycle",
+				 w, MODEL_MAX_ORDER);
+	d->norder = (uint32_t)n;
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		       size_t i)
 {
@@ -788,7 +855,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if (opt_pair(r, j, "reuse_cont_rw", w, 0, 1, 0, d->reuse_cont_op) ||
 	    opt_pair(r, j, "reuse_run_rw", w, 1, 1e12, 1, d->reuse_run_op))
 		return REEL_E_PARSE;
-	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w))
+	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w) || hot_cycle(r, j, d, w) ||
+	    hot_order(r, j, d, w))
 		return REEL_E_PARSE;
 	int e = reuse_pass(r, j, d, w);
 	if (e)

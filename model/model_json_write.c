@@ -375,6 +375,20 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 		}
 		fprintf(f, "]");
 	}
+	for (uint32_t i = 0; i < d->ncycle; i++) { /* [offset, from, to, quantiles] */
+		const struct model_cycle *c = &d->cycle[i];
+		fprintf(f, "%s[%llu,%.3f,%.3f", i ? ",\n        " : ",\n      \"hot_cycle\": [",
+			(unsigned long long)c->off, c->from, c->to);
+		for (int q = 0; q < MODEL_CYCLE_Q; q++)
+			fprintf(f, ",%.6g", c->q[q]);
+		fprintf(f, "]");
+	}
+	if (d->ncycle)
+		fprintf(f, "]");
+	for (uint32_t i = 0; i < d->norder; i++)
+		fprintf(f, "%s%u", i ? "," : ",\n      \"hot_order\": [", d->order[i]);
+	if (d->norder)
+		fprintf(f, "]");
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */
