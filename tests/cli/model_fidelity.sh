@@ -3,15 +3,15 @@
 # generated at the same length (seeds 1, 2, 3) and compared with the
 # original, and so is each of the project's own traces (traces/*.reel):
 # KS <= 0.05 for sizes, inter-arrival times and jump distances, read share
-# within 1 point, b-model within 0.02 (seed 1); I/O count within 1%, the
-# window series (correlation >= 0.9, <= 10% of I/O in another window),
-# the sizes of sequential and of random I/O (KS within target) and the
-# re-use share (within 25%, or 1 point below 4%) on every seed.  The other
-# checks of issue 13 (IDC, locality, reuse distances, working set,
-# offsets...) are printed, not asserted: the model does not hold them all
-# yet (model/MODEL.md, "Where the model stands"; model/HISTORY.md, pass
-# by pass).  The naive model (Poisson, uniform, mean sizes) must fail the
-# first comparison and at least three of the issue-13 checks.
+# within 1 point, b-model within 0.02 (seed 1); every check of issue 13
+# (`model compare`'s checks: I/O count and bytes, IDC, the window series,
+# locality, re-use, reuse distances, read-after-write, working set read,
+# sizes given sequentiality, offsets and gaps per device) on every seed,
+# but the working set written, which is printed, not asserted: boot's is
+# 0.78x on seed 3 (model/MODEL.md, "Where the model stands";
+# model/HISTORY.md, pass by pass).  The naive model (Poisson, uniform,
+# mean sizes) must fail the first comparison and at least three of the
+# issue-13 checks.
 # Traces whose importer is not in this build are skipped, saying so.
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
@@ -28,11 +28,13 @@ rd = r["read_diff_points"]
 ok = {"ks_size": r["ks_size"] <= 0.05, "ks_interarrival": r["ks_interarrival"] <= 0.05,
       "ks_jump": r["ks_jump"] <= 0.05, "read_diff": rd <= 1.0, "bmodel": r["bmodel_diff"] <= 0.02}
 c = r["checks"]
-held = ("ios", "window_corr", "window_moved", "ks_size_sequential", "ks_size_random", "reuse")
-for k in held:
-    ok[k] = c.get(k, {}).get("ok") is not False
 new13 = [k for k in c if k.startswith(("ios", "bytes", "idc_", "window_", "locality", "reuse",
          "read_after", "ks_reuse", "working_set", "ks_size_", "ks_offset", "ks_gap."))]
+# every issue-13 check is held on every seed but the working set written
+# (boot's, 0.78x on seed 3: model/MODEL.md, "Where the model stands")
+held = [k for k in new13 if k != "working_set_write"]
+for k in held:
+    ok[k] = c[k]["ok"] is not False
 off13 = [k for k in new13 if c[k]["ok"] is False]
 print("%-9s %-6s ks size %.4f gap %.4f jump %.4f run %.4f  read diff %.2f pt  b-model diff %.4f" %
       (name, want != "fail" and "model" or "naive", r["ks_size"], r["ks_interarrival"], r["ks_jump"],
@@ -70,8 +72,7 @@ fidelity() { # name trace.reel: fit, gen (3 seeds), compare, the naive model
 		"$IOREEL" model compare --json "$T/$n.reel" "$T/$n.syn.reel" >"$T/c.json" ||
 			fail "compare $rel"
 		# the distribution targets are asserted on seed 1 (fiu's jump KS is
-		# 0.055 with seed 3); count, window series, sizes given
-		# sequentiality, re-use share on every seed
+		# 0.055 with seed 3); the issue-13 checks on every seed
 		want=pass
 		[ $seed = 1 ] || want=held
 		check "$n" "$T/c.json" $want || exit 1
