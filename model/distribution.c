@@ -280,7 +280,9 @@ void model_dist_prepare(struct model_dist *d)
 	}
 }
 
-double model_dist_inv(const struct model_dist *d, double u)
+double model_dist_inv(const struct model_dist *d, double u) { return model_dist_inv_pow(d, u, 1); }
+
+double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 {
 	if (!d->nk)
 		return 0;
@@ -297,6 +299,8 @@ double model_dist_inv(const struct model_dist *d, double u)
 	double c0 = d->c[lo], c1 = d->c[lo + 1];
 	if (c1 <= c0)
 		return d->v[lo + 1];
+	if (a != 1)
+		return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * pow((u - c0) / (c1 - c0), a);
 	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * (u - c0) / (c1 - c0);
 }
 

@@ -307,17 +307,7 @@ static double size_inv(const struct model_dist *d, double u, double a)
 {
 	if (d->nk >= 2 && u >= size_top(d))
 		return d->v[d->nk - 1];
-	if (d->nk < 2 || a == 1 || u <= 0)
-		return model_dist_inv(d, u);
-	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
-	if (lo > d->nk - 2)
-		lo = 0;
-	while (lo + 2 < d->nk && d->c[lo + 1] <= u)
-		lo++;
-	double c0 = d->c[lo], c1 = d->c[lo + 1];
-	if (c1 <= c0)
-		return d->v[lo + 1];
-	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * pow((u - c0) / (c1 - c0), a);
+	return model_dist_inv_pow(d, u, a);
 }
 
 /* The exponent of each phase's and op's sizes inside their CDF's

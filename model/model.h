@@ -89,6 +89,10 @@ void model_dist_coarsen(struct model_dist *d, double eps);
 void model_dist_prepare(struct model_dist *d);
 /* Inverse CDF at u in [0,1). */
 double model_dist_inv(const struct model_dist *d, double u);
+/* As model_dist_inv, but inside the stretch between two knots at
+ * v0 + (v1 - v0) t^A for the share t of the stretch below U (A = 1:
+ * linear, model_dist_inv). */
+double model_dist_inv_pow(const struct model_dist *d, double u, double a);
 /* CDF just below x and at x. */
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
 /* The last knot i < HI with v[i] <= x (0 when x is below every knot), by
