@@ -91,12 +91,10 @@ static size_t in_band(const struct model_trace *b, int k)
 
 static void round_trip(const struct model *m)
 {
-	char err[512];
+	char err[512], *text;
 	size_t len = 0;
-	char *text;
-	unit_model_json(m, &text, &len);
 	struct model r;
-	CHECK(model_read_json(&r, text, len, err, sizeof(err)) == 0);
+	unit_model_reread(m, &r, &text, &len);
 	CHECK_EQ(r.devs[0].nlong, m->devs[0].nlong);
 	for (uint32_t i = 0; i < m->devs[0].nlong; i++) {
 		CHECK_EQ(r.devs[0].longrun[i].off, m->devs[0].longrun[i].off);

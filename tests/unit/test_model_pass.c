@@ -53,12 +53,10 @@ static void make_trace(struct model_trace *tr)
 
 static void round_trip(const struct model *m)
 {
-	char err[512];
+	char err[512], *text;
 	size_t len = 0;
-	char *text;
-	unit_model_json(m, &text, &len);
 	struct model r;
-	CHECK(model_read_json(&r, text, len, err, sizeof(err)) == 0);
+	unit_model_reread(m, &r, &text, &len);
 	CHECK_EQ(r.devs[0].npass, m->devs[0].npass);
 	CHECK_EQ(r.devs[0].pass_n, m->devs[0].pass_n);
 	for (uint32_t i = 0; i < m->devs[0].npass; i++) {

@@ -137,14 +137,12 @@ static int64_t write_reuse(const struct model_trace *t, size_t *ws, size_t *rw)
 
 static void round_trip(const struct model *m)
 {
-	char err[512];
+	char err[512], *text;
 	size_t len = 0;
-	char *text;
-	unit_model_json(m, &text, &len);
+	struct model r;
+	unit_model_reread(m, &r, &text, &len);
 	CHECK(strstr(text, "\"reuse_distance_write\"") != NULL);
 	CHECK(strstr(text, "\"reuse_cont_rw\"") != NULL);
-	struct model r;
-	CHECK(model_read_json(&r, text, len, err, sizeof(err)) == 0);
 	const struct model_devspace *a = &m->devs[0], *b = &r.devs[0];
 	CHECK_EQ(b->reuse_dist_w.nk, a->reuse_dist_w.nk);
 	CHECK(b->reuse_dist_w.nk >= 2 && b->reuse_dist_w.v[b->reuse_dist_w.nk - 1] ==

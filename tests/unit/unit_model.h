@@ -71,6 +71,20 @@ static inline void unit_model_json(const struct model *m, char **text, size_t *l
 	CHECK(fclose(f) == 0);
 }
 
+/* m written as MODEL.json (its text into *text, *len its length; the
+ * caller frees it) and read back into *r (the caller frees it with
+ * model_free): a read that fails prints its error and fails the test. */
+static inline void unit_model_reread(const struct model *m, struct model *r, char **text,
+				     size_t *len)
+{
+	char err[512];
+	unit_model_json(m, text, len);
+	if (model_read_json(r, *text, *len, err, sizeof(err))) {
+		fprintf(stderr, "model_read_json: %s\n", err);
+		exit(1);
+	}
+}
+
 /* The check called name of a comparison; a test without it fails. */
 static inline const struct model_check *unit_model_check(const struct model_cmp *c,
 							 const char *name)
