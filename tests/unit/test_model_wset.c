@@ -137,7 +137,7 @@ static int64_t write_reuse(const struct model_trace *t, size_t *ws, size_t *rw)
 
 static void round_trip(const struct model *m)
 {
-	char err[512], *text;
+	char *text;
 	size_t len = 0;
 	struct model r;
 	unit_model_reread(m, &r, &text, &len);
@@ -154,9 +154,7 @@ static void round_trip(const struct model *m)
 	char *p = strstr(text, "\"reuse_cont_rw\": [");
 	CHECK(p != NULL);
 	memcpy(p + strlen("\"reuse_cont_rw\": ["), "7", 1);
-	CHECK(model_read_json(&r, text, len, err, sizeof(err)) != 0);
-	printf("out of range: %s\n", err);
-	CHECK(strstr(err, "devices[0].reuse_cont_rw") != NULL);
+	unit_model_refused(text, len, "devices[0].reuse_cont_rw", "out of range");
 	free(text);
 }
 

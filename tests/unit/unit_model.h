@@ -85,6 +85,19 @@ static inline void unit_model_reread(const struct model *m, struct model *r, cha
 	}
 }
 
+/* TEXT (LEN bytes), a MODEL.json spoiled on purpose, refused by the
+ * reader with an error naming PATH (WHAT: the spoiling, printed with the
+ * error). */
+static inline void unit_model_refused(const char *text, size_t len, const char *path,
+				      const char *what)
+{
+	char err[512];
+	struct model r;
+	CHECK(model_read_json(&r, text, len, err, sizeof(err)) != 0);
+	printf("%s: %s\n", what, err);
+	CHECK(strstr(err, path) != NULL);
+}
+
 /* The check called name of a comparison; a test without it fails. */
 static inline const struct model_check *unit_model_check(const struct model_cmp *c,
 							 const char *name)
