@@ -49,6 +49,10 @@ struct quota {
 	 * other kind's nearest a word at a time) */
 	uint64_t *left;
 	uint32_t n, nw, end0, pos[2];
+	/* strata taken at the block's start for the re-use pass's I/O of the
+	 * op (quota_reserve): resv_n of them, for resv_want of its I/O */
+	uint16_t *resv;
+	uint32_t resv_n, resv_want;
 };
 
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
@@ -162,6 +166,8 @@ struct model_gen {
 	 * stretch of their CDF (v0 + (v1 - v0) t^a for t uniform), so that
 	 * they have the trace's mean (size_tilt_init) */
 	double *size_tilt;
+	/* each re-use pass I/O's phase (pass_phase), the devices' in turn */
+	uint16_t *pass_ph;
 	/* per phase, op and kind (run start, run continued), sizes drawn that
 	 * a kept run's I/O left (up to GEN_POOL): the stream's other I/O take
 	 * them first (size_pick) */

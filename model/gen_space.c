@@ -210,6 +210,92 @@ static uint32_t quota_take(struct quota *q, int k, double t)
 	return (uint32_t)x;
 }
 
+/* The stratum of Q (of either kind) left nearest the size SZ of phase P's
+ * OP, where it is within 10% of SZ: its kind in *K and the point T to
+ * take it at (quota_take); 0 if none. */
+static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op, int seq, double sz,
+			 int *kp, double *tp)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	double below = 0, at = 0, t, dk[2];
+	int64_t xk[2];
+	model_dist_cdf(d, sz, &below, &at);
+	t = (below + at) / 2 * q->n - 0.5;
+	for (int k = 0; k < 2; k++) { /* each kind's nearest still to come */
+		const uint64_t *w = q->left + (size_t)k * q->nw;
+		int64_t a = (int64_t)floor(t), ra = left_above(w, q->n, a + 1);
+		int64_t lb = left_below(w, a < (int64_t)q->n ? a : (int64_t)q->n - 1);
+		dk[k] =
+		    fmin(lb >= 0 ? t - (double)lb : INFINITY, ra >= 0 ? (double)ra - t : INFINITY);
+		xk[k] = lb >= 0 && dk[k] == t - (double)lb ? lb : ra;
+	}
+	int k = dk[!seq] < dk[seq] ? !seq : seq; /* the nearer kind, its own on a tie */
+	if (!(dk[k] < INFINITY))
+		return 0;
+	/* none of its size left (the other I/O drew them first): none taken,
+	 * rather than a size the other I/O then lack (within a factor 2:
+	 * checks out on boot and compile over seeds 1-16 24; 1.25: 21, 1.1:
+	 * 19, 1.01: 21) */
+	double near = size_inv(d, ((double)xk[k] + 0.5) / q->n,
+			       g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
+	*kp = k;
+	*tp = t;
+	return near <= 1.1 * sz && 1.1 * near >= sz;
+}
+
+/* The phase of the window that held pass I/O IO of device DV: the one
+ * where the model's I/O (ALL of them), counted window by window, reach its
+ * place among the device's (the device's share of each window taken as
+ * even). */
+static size_t pass_phase(const struct model *m, const struct model_devspace *dv,
+			 const struct model_pass_io *io, double all)
+{
+	double at, c = 0;
+	at = dv->pass_n ? ((double)io->at + 0.5) / (double)dv->pass_n * all : 0;
+	for (size_t w = 0; w < m->nwin; w++) {
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			c += m->win_ops[w * REEL_OP__COUNT + o];
+		if (c >= at)
+			return m->win_phase[w];
+	}
+	return m->nwin ? m->win_phase[m->nwin - 1] : 0;
+}
+
+/* A new block's strata for the re-use pass's I/O of OP it is to hold
+ * (resv_want: the pass's share of the op's I/O, of a block's): each pass
+ * I/O's nearest within 10%, taken while the block is whole.  Taken when
+ * the pass's I/O came, the late ones found only the large strata the
+ * other I/O had not drawn yet, or left them to the block's end, where
+ * which ones stayed was chance: compile's bytes 0.88-1.08x over seeds
+ * 1-16, its 36 re-writes (28 of 4 KiB) among 296 writes of up to 2 MiB. */
+static void quota_reserve(struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	const struct model *m = g->m;
+	uint32_t tot = 0, want = q->resv_want, i = 0;
+	int w = op != REEL_OP_READ;
+	size_t j = 0;
+	q->resv_n = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		for (uint32_t k = 0; k < m->devs[d].npass; k++, j++)
+			tot += m->devs[d].pass[k].write == w && g->pass_ph[j] == p;
+	if (!want || !tot || m->phases[p].size[op].nk < 2)
+		return;
+	j = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		for (uint32_t k = 0; k < m->devs[d].npass; k++, j++) {
+			const struct model_pass_io *io = &m->devs[d].pass[k];
+			int kind;
+			double t;
+			if (io->write != w || g->pass_ph[j] != p)
+				continue;
+			/* want of the tot, evenly spread */
+			if ((uint64_t)(i + 1) * want / tot > (uint64_t)i * want / tot &&
+			    quota_near_of(g, q, p, op, 0, (double)io->len, &kind, &t))
+				q->resv[q->resv_n++] = (uint16_t)quota_take(q, kind, t);
+			i++;
+		}
+}
+
 /* The next quota draw of phase P's sizes of OP for an I/O of kind SEQ, a
  * point of the CDF: in a stratum of its kind, or where none of them is
  * left, in the other kind's stratum nearest a point of its own kind's CDF
@@ -220,8 +306,10 @@ static uint32_t quota_take(struct quota *q, int k, double t)
 static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
 {
 	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
-	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n)
+	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
 		quota_block(g, q, p, op);
+		quota_reserve(g, q, p, op);
+	}
 	if (q->pos[seq] < (seq ? q->n : q->end0)) {
 		uint32_t x = q->perm[q->pos[seq]++];
 		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
@@ -244,30 +332,27 @@ static void quota_near(struct model_gen *g, size_t p, int op, int seq, double sz
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	if (!q->n || d->nk < 2)
 		return;
-	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n)
+	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
 		quota_block(g, q, p, op);
-	double below = 0, at = 0, t, dk[2];
-	int64_t xk[2];
-	model_dist_cdf(d, sz, &below, &at);
-	t = (below + at) / 2 * q->n - 0.5;
-	for (int k = 0; k < 2; k++) { /* each kind's nearest still to come */
-		const uint64_t *w = q->left + (size_t)k * q->nw;
-		int64_t a = (int64_t)floor(t), ra = left_above(w, q->n, a + 1);
-		int64_t lb = left_below(w, a < (int64_t)q->n ? a : (int64_t)q->n - 1);
-		dk[k] =
-		    fmin(lb >= 0 ? t - (double)lb : INFINITY, ra >= 0 ? (double)ra - t : INFINITY);
-		xk[k] = lb >= 0 && dk[k] == t - (double)lb ? lb : ra;
+		quota_reserve(g, q, p, op);
 	}
-	int k = dk[!seq] < dk[seq] ? !seq : seq; /* the nearer kind, its own on a tie */
-	if (!(dk[k] < INFINITY))
+	double tilt = g->size_tilt[p * REEL_OP__COUNT + (size_t)op], t;
+	uint32_t best = UINT32_MAX;
+	double be = INFINITY;
+	for (uint32_t i = 0; i < q->resv_n; i++) { /* of those taken for the pass */
+		double v = size_inv(d, ((double)q->resv[i] + 0.5) / q->n, tilt);
+		double e = fabs(log(v / sz));
+		if (e < be) {
+			be = e;
+			best = i;
+		}
+	}
+	if (best != UINT32_MAX && be <= log(1.1)) {
+		q->resv[best] = q->resv[--q->resv_n];
 		return;
-	/* none of its size left (the other I/O drew them first): none taken,
-	 * rather than a size the other I/O then lack (within a factor 2:
-	 * checks out on boot and compile over seeds 1-16 24; 1.25: 21, 1.1:
-	 * 19, 1.01: 21) */
-	double near = size_inv(d, ((double)xk[k] + 0.5) / q->n,
-			       g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
-	if (near <= 1.1 * sz && 1.1 * near >= sz)
+	}
+	int k;
+	if (quota_near_of(g, q, p, op, seq, sz, &k, &t))
 		quota_take(q, k, t);
 }
 
@@ -344,6 +429,43 @@ static void size_tilt_init(struct model_gen *g)
 		}
 }
 
+/* Each phase's and op's count of the re-use pass's I/O a quota block
+ * holds: the pass's I/O of the op in the phase per I/O of the op of the
+ * phase in the model, times the block's, at most a third. */
+static int quota_resv_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	size_t np = 0, j = 0;
+	double all = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		np += m->devs[d].npass;
+	for (size_t i = 0; i < m->nwin * REEL_OP__COUNT; i++)
+		all += m->win_ops[i];
+	if (np && !(g->pass_ph = malloc(np * sizeof(*g->pass_ph))))
+		return -1;
+	for (size_t d = 0; d < m->ndevs; d++)
+		for (uint32_t k = 0; k < m->devs[d].npass; k++)
+			g->pass_ph[j++] =
+			    (uint16_t)pass_phase(m, &m->devs[d], &m->devs[d].pass[k], all);
+	for (size_t p = 0; p < m->nphases; p++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)o];
+			double own = 0, n = 0;
+			for (size_t w = 0; w < m->nwin; w++)
+				own +=
+				    m->win_phase[w] == p ? m->win_ops[w * REEL_OP__COUNT + o] : 0;
+			j = 0;
+			for (size_t d = 0; d < m->ndevs; d++)
+				for (uint32_t k = 0; k < m->devs[d].npass; k++, j++)
+					n += m->devs[d].pass[k].write == (o != REEL_OP_READ) &&
+					     g->pass_ph[j] == p;
+			double x = own > 0 ? floor(n / own * q->n + 0.5) : 0;
+			q->resv_want =
+			    (uint32_t)(x < q->n / MODEL_PASS_SHARE ? x : q->n / MODEL_PASS_SHARE);
+		}
+	return 0;
+}
+
 /* Each phase's and op's quota block: its sizes drawn over the trace
  * generated (its I/O in the windows generated, times the rate), in blocks
  * of at most QUOTA_MAX. */
@@ -374,7 +496,7 @@ static int size_quota_init(struct model_gen *g)
 		tot += g->s_size[i].n;
 	}
 	free(e);
-	uint16_t *perm = malloc(2 * tot * sizeof(*perm));
+	uint16_t *perm = malloc(3 * tot * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
 	if (!perm || !left) {
 		free(perm);
@@ -384,12 +506,13 @@ static int size_quota_init(struct model_gen *g)
 	for (size_t i = 0; i < ns; i++) {
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
+		g->s_size[i].resv = perm + 2 * tot;
 		perm += g->s_size[i].n;
 		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
 		g->s_size[i].left = left;
 		left += 2 * g->s_size[i].nw;
 	}
-	return 0;
+	return quota_resv_init(g);
 }
 
 /* The I/O back under which the trace made under GEN_RECENT_SHARE of its
@@ -465,6 +588,7 @@ void gen_space_free(struct model_gen *g)
 	}
 	free(g->s_size);
 	free(g->size_tilt);
+	free(g->pass_ph);
 	free(g->pool);
 	free(g->npool);
 	free(g->pool_want);
