@@ -240,7 +240,7 @@ static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op,
 			       g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
 	*kp = k;
 	*tp = t;
-	return near <= 1.1 * sz && 1.1 * near >= sz;
+	return near <= GEN_PASS_NEAR * sz && GEN_PASS_NEAR * near >= sz;
 }
 
 /* The phase of the window that held pass I/O IO of device DV: the one
@@ -296,6 +296,16 @@ static void quota_reserve(struct model_gen *g, struct quota *q, size_t p, int op
 		}
 }
 
+/* Q (phase P's sizes of OP) drawn out: a new block, the re-use pass's
+ * strata reserved in it. */
+static void quota_refill(struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
+		quota_block(g, q, p, op);
+		quota_reserve(g, q, p, op);
+	}
+}
+
 /* The next quota draw of phase P's sizes of OP for an I/O of kind SEQ, a
  * point of the CDF: in a stratum of its kind, or where none of them is
  * left, in the other kind's stratum nearest a point of its own kind's CDF
@@ -306,10 +316,7 @@ static void quota_reserve(struct model_gen *g, struct quota *q, size_t p, int op
 static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
 {
 	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
-	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
-		quota_block(g, q, p, op);
-		quota_reserve(g, q, p, op);
-	}
+	quota_refill(g, q, p, op);
 	if (q->pos[seq] < (seq ? q->n : q->end0)) {
 		uint32_t x = q->perm[q->pos[seq]++];
 		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
@@ -332,10 +339,7 @@ static void quota_near(struct model_gen *g, size_t p, int op, int seq, double sz
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	if (!q->n || d->nk < 2)
 		return;
-	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
-		quota_block(g, q, p, op);
-		quota_reserve(g, q, p, op);
-	}
+	quota_refill(g, q, p, op);
 	double tilt = g->size_tilt[p * REEL_OP__COUNT + (size_t)op], t;
 	uint32_t best = UINT32_MAX;
 	double be = INFINITY;
@@ -347,7 +351,7 @@ static void quota_near(struct model_gen *g, size_t p, int op, int seq, double sz
 			best = i;
 		}
 	}
-	if (best != UINT32_MAX && be <= log(1.1)) {
+	if (best != UINT32_MAX && be <= log(GEN_PASS_NEAR)) {
 		q->resv[best] = q->resv[--q->resv_n];
 		return;
 	}
