@@ -151,6 +151,8 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->last_op);
 	gen_space_free(g);
 	free(g->dc);
+	free(g->sc);
+	free(g->sk);
 	free(g);
 }
 
@@ -441,6 +443,33 @@ static int dcmp_desc(const void *x, const void *y)
 	return a > b ? -1 : a < b;
 }
 
+/* Scratch of N doubles (g->sc) or N keys (g->sk), grown as windows need
+ * it and kept for the next (no malloc and free per window); NULL without
+ * memory (the generator frees it). */
+static double *gen_scratch(struct model_gen *g, size_t n)
+{
+	if (n > g->sc_cap) {
+		double *x = realloc(g->sc, n * sizeof(*x));
+		if (!x)
+			return NULL;
+		g->sc = x;
+		g->sc_cap = n;
+	}
+	return g->sc;
+}
+
+static uint64_t *gen_keys(struct model_gen *g, size_t n)
+{
+	if (n > g->sk_cap) {
+		uint64_t *x = realloc(g->sk, n * sizeof(*x));
+		if (!x)
+			return NULL;
+		g->sk = x;
+		g->sk_cap = n;
+	}
+	return g->sk;
+}
+
 /* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
  * digits (every digit counted in one pass; a digit all keys share is
  * skipped); B: N of scratch. */
@@ -474,17 +503,16 @@ static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
  * (the order of doubles >= 0, key_sort) when all are >= 0 and not -0,
  * else (or without memory) by qsort. */
-static void sort_gaps(double *v, size_t n, int desc)
+static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
 {
 	int pos = 1;
 	for (size_t i = 0; i < n; i++)
 		pos &= v[i] >= 0 && !signbit(v[i]);
-	uint64_t *k = pos ? malloc(2 * n * sizeof(*k)) : NULL;
+	uint64_t *k = pos ? gen_keys(g, 2 * n) : NULL;
 	if (k) {
 		memcpy(k, v, n * sizeof(*v));
 		key_sort(k, k + n, n, desc);
 		memcpy(v, k, n * sizeof(*v));
-		free(k);
 		return;
 	}
 	qsort(v, n, sizeof(*v), desc ? dcmp_desc : dcmp);
@@ -544,7 +572,7 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 static int cascade(struct model_gen *g, uint64_t c, double b)
 {
 	size_t n = c - 1;
-	double *gp = malloc(3 * n * sizeof(*gp));
+	double *gp = gen_scratch(g, 3 * n);
 	if (!gp)
 		return -1;
 	double *tmp = gp + n, *out = tmp + n;
@@ -552,12 +580,11 @@ static int cascade(struct model_gen *g, uint64_t c, double b)
 		double x = g->bt[i + 1] - g->bt[i];
 		gp[i] = x > 0 ? x : 0;
 	}
-	sort_gaps(gp, n, 1);
+	sort_gaps(g, gp, n, 1);
 	cascade_arrange(g, gp, tmp, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		g->bt[i + 1] = sum += out[i];
-	free(gp);
 	return 0;
 }
 
@@ -637,18 +664,16 @@ static int buffer_room(struct model_gen *g, uint64_t c)
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
 static double squeeze(struct model_gen *g, uint64_t c, double room)
 {
-	double *gp = malloc(c * sizeof(*gp)), *sg = malloc(c * sizeof(*sg));
-	if (!gp || !sg) { /* no memory: scale them all */
+	double *gp = gen_scratch(g, 2 * c), *sg = gp + c;
+	if (!gp) { /* no memory: scale them all */
 		double k = room / g->bt[c - 1];
 		for (uint64_t i = 1; i < c; i++)
 			g->bt[i] *= k;
-		free(gp);
-		free(sg);
 		return room;
 	}
 	for (uint64_t i = 1; i < c; i++)
 		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
-	sort_gaps(sg, c - 1, 0);
+	sort_gaps(g, sg, c - 1, 0);
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
 	for (uint64_t k = 0; k < c - 1; k++) {
@@ -663,8 +688,6 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 		sum += gp[i - 1] < cap ? gp[i - 1] : cap;
 		g->bt[i] = sum;
 	}
-	free(gp);
-	free(sg);
 	return sum;
 }
 

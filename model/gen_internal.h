@@ -190,6 +190,11 @@ struct model_gen {
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
+	/* scratch of a window's gaps (the cascade, squeeze) and of their sort's
+	 * keys, kept from window to window (gen_scratch) */
+	double *sc;
+	uint64_t *sk;
+	size_t sc_cap, sk_cap;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_BITS 26
