@@ -443,9 +443,9 @@ static int dcmp_desc(const void *x, const void *y)
 	return a > b ? -1 : a < b;
 }
 
-/* Scratch of N doubles (g->sc) or N keys (g->sk), grown as windows need
- * it and kept for the next (no malloc and free per window); NULL without
- * memory (the generator frees it). */
+/* Scratch of N doubles (*SC) or N keys (*SK), grown as windows need it and
+ * kept for the next (a window's malloc and free cost the arrivals' thread
+ * 2%); NULL without memory. */
 static double *gen_scratch(struct model_gen *g, size_t n)
 {
 	if (n > g->sc_cap) {
@@ -526,42 +526,61 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * cascade: the longest gap splits the I/O into shares B and 1 - B (which
  * side at random), the other gaps go to the sides at random in
  * proportion to their gaps (each side's longest first), and so on inside
- * each side: a uniform heap order of the split tree.  TMP: N
- * doubles of scratch. */
+ * each side: a uniform heap order of the split tree.  GP and TMP: N + 1
+ * doubles each (GP's own, then scratch; a side's place past its end is
+ * written, see below). */
 static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double *out, size_t n,
 			    double b)
 {
 	while (n > 0) {
-		double f = rnd(g) < 0.5 ? b : 1 - b;
+		if (n == 1) { /* its split's two draws, nothing to split */
+			next64(g);
+			next64(g);
+			out[0] = gp[0];
+			return;
+		}
+		/* rnd() < 0.5, as the top bit of its draw */
+		double f = next64(g) >> 63 ? 1 - b : b;
 		double x = floor(f * (double)(n + 1) + rnd(g));
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
 		size_t L = left - 1, R = n - 1 - L;
 		out[L] = gp[0];
-		/* a random L of them to the left: each with odds (places left
-		 * on the left) / (places left), U x places < left places, as
-		 * floor(U x places) < left places (the same for an integer):
-		 * no floating point in the chain from one to the next */
-		int64_t lr = (int64_t)L, left_n = (int64_t)n;
-		uint64_t li = 0, ri = L; /* the next places, left and right */
-		for (int64_t i = 1; i < left_n; i++) {
-			int64_t at = (int64_t)(rnd(g) * (double)(left_n - i));
-			uint64_t lft = at < lr, m = 0 - lft; /* no branch: no guess to miss */
-			tmp[ri ^ ((li ^ ri) & m)] = gp[i];
-			li += lft;
-			ri += 1 - lft;
-			lr -= (int64_t)lft;
+		/* a random L of them to the left, TMP[0, L), the others to the
+		 * right, TMP[L + 1, n): each with odds (places left on the left)
+		 * / (places left), U x places < left places, as floor(U x places)
+		 * < left places (the same for an integer).  U x places as the
+		 * draw's 53 bits times places / 2^53 (one rounding, as rnd()
+		 * times places: scaling by 2^-53 is exact), the places counted
+		 * down by 2^-53.  Each gap is written to both sides' next place
+		 * and only its own side moves on (no branch, no select): the
+		 * other's place is written again by the next gap that goes there,
+		 * or it is the left side's end (TMP[L], a place no side holds)
+		 * or the right side's (TMP[n]); a side's recursion writes inside
+		 * its own places and that one past them. */
+		double *lp = tmp, *rp = tmp + L + 1, places = (double)(n - 1) * 0x1p-53;
+		int64_t lr = (int64_t)L;
+		for (size_t i = 1; i < n; i++) {
+			int64_t at = (int64_t)((double)(next64(g) >> 11) * places);
+			int64_t lft = at < lr;
+			double v = gp[i];
+			*lp = v;
+			*rp = v;
+			lp += lft;
+			rp += 1 - lft;
+			lr -= lft;
+			places -= 0x1p-53;
 		}
 		double *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
 			cascade_arrange(g, gp, tmp, out, L, b);
-			gp += L;
-			tmp += L;
+			gp += L + 1;
+			tmp += L + 1;
 			out += L + 1;
 			n = R;
 		} else {
-			cascade_arrange(g, gp + L, tmp + L, out + L + 1, R, b);
+			cascade_arrange(g, gp + L + 1, tmp + L + 1, out + L + 1, R, b);
 			n = L;
 		}
 	}
@@ -572,10 +591,10 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 static int cascade(struct model_gen *g, uint64_t c, double b)
 {
 	size_t n = c - 1;
-	double *gp = gen_scratch(g, 3 * n);
+	double *gp = gen_scratch(g, 3 * n + 2);
 	if (!gp)
 		return -1;
-	double *tmp = gp + n, *out = tmp + n;
+	double *tmp = gp + n + 1, *out = tmp + n + 1;
 	for (size_t i = 0; i < n; i++) { /* longest first */
 		double x = g->bt[i + 1] - g->bt[i];
 		gp[i] = x > 0 ? x : 0;
