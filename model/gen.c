@@ -236,27 +236,45 @@ size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, siz
 	return k;
 }
 
+/* The ops whose counts CNT are not 0, in order, into AV; how many. */
+static int ops_left(const uint64_t *cnt, int *av)
+{
+	int na = 0;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		if (cnt[o])
+			av[na++] = o;
+	return na;
+}
+
 /* The window's ops in arrival order: the phase's op chain, restricted to
- * the counts left (cnt, c in all). */
+ * the counts left (cnt, c in all).  Each row's weights of the ops left,
+ * cumulated in their order (the sums as the draw adds them: the same
+ * doubles), are worked out once per row and kept until an op's count runs
+ * out; the op drawn is the first whose cumulated weight passes the draw
+ * (counted, no branch), the last one left when none does (rounding). */
 static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t *cnt,
 		     uint64_t c)
 {
+	int av[REEL_OP__COUNT], na = ops_left(cnt, av);
+	double cum[REEL_OP__COUNT][REEL_OP__COUNT];
+	unsigned ok = 0; /* the rows of cum worked out, a bit each */
 	for (uint64_t i = 0; i < c; i++) {
-		const double *row = ph->op_next[g->last_op[p]];
-		double tot = 0;
-		for (int o = 0; o < REEL_OP__COUNT; o++)
-			tot += cnt[o] ? row[o] : 0;
-		int op = -1;
+		int lo = g->last_op[p], op = -1;
+		double *cu = cum[lo];
+		if (!(ok >> lo & 1)) {
+			const double *row = ph->op_next[lo];
+			double cc = 0;
+			for (int j = 0; j < na; j++)
+				cu[j] = cc += row[av[j]];
+			ok |= 1u << lo;
+		}
+		double tot = cu[na - 1];
 		if (tot > 0) {
-			double u = rnd(g) * tot, cc = 0;
-			for (int o = 0; o < REEL_OP__COUNT; o++) {
-				if (!cnt[o])
-					continue;
-				cc += row[o];
-				op = o;
-				if (u < cc)
-					break;
-			}
+			double u = rnd(g) * tot;
+			int j = 0;
+			for (int t = 0; t < na; t++)
+				j += cu[t] <= u;
+			op = av[j < na ? j : na - 1];
 		} else { /* the chain never goes there: any op left */
 			uint64_t u = next64(g) % (c - i), cc = 0;
 			for (int o = 0; o < REEL_OP__COUNT; o++) {
@@ -267,7 +285,10 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 				}
 			}
 		}
-		cnt[op]--;
+		if (!--cnt[op]) { /* an op run out: the rows again */
+			na = ops_left(cnt, av);
+			ok = 0;
+		}
 		g->bop[i] = (uint8_t)op;
 		g->last_op[p] = op;
 	}
