@@ -413,12 +413,13 @@ static void class_budget(struct model_gen *g, const double *q, uint64_t c, uint6
 }
 
 /* Where in its class a gap falls: U^gamma for a uniform U, gamma such that
- * the mean is M (the class's mean position in windows of this bucket). */
-static double class_draw(struct model_gen *g, double m)
+ * the mean is M (the class's mean position in windows of this bucket):
+ * gamma = (1 - M) / M, M held to [0.01, 0.99]; 1 (U itself) at M = 0.5.
+ * Worked out once a window per class (draw_gaps). */
+static double class_gamma(double m)
 {
 	m = m < 0.01 ? 0.01 : m > 0.99 ? 0.99 : m;
-	double u = rnd(g);
-	return m == 0.5 ? u : pow(u, (1 - m) / m);
+	return m == 0.5 ? 1 : (1 - m) / m;
 }
 
 /* The next gap class: the chain's row from the class before, restricted to
@@ -449,6 +450,50 @@ static int next_class(struct model_gen *g, const double *row0, uint64_t *left, c
 	}
 	if (left && left[k])
 		left[k]--;
+	return k;
+}
+
+/* The rows of the class chain as next_class weighs them, cumulated in
+ * their order (the sums its draw adds up: the same doubles), kept for a
+ * window while the classes left stay the same (a class's budget run out
+ * clears them).  A row's weights are >= 0 (the model's rows are
+ * probabilities, model_json_read), so the class drawn is the first whose
+ * cumulated weight passes the draw (counted, no branch; the last when none
+ * does, rounding), one whose weight is 0 never. */
+struct class_rows {
+	double cum[MODEL_CLASSES][MODEL_CLASSES];
+	unsigned ok; /* the rows worked out, a bit each */
+};
+
+/* next_class from the class PREV before, by the rows kept in CR; a row
+ * whose weights sum to 0 (the chain never goes to what is left: weights
+ * then of the counts left, which change at each draw) by next_class. */
+static int next_class_kept(struct model_gen *g, const double (*next)[MODEL_CLASSES], int prev,
+			   uint64_t *left, const double *cb, struct class_rows *cr)
+{
+	double *cu = cr->cum[prev];
+	if (!(cr->ok >> prev & 1)) {
+		const double *row0 = next[prev];
+		double rt = 0, cbt = 0;
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			cbt += cb[j];
+		for (int j = 0; j < MODEL_CLASSES; j++)
+			cu[j] = rt += left	? (left[j] ? row0[j] : 0)
+				      : cbt > 0 ? row0[j] * cb[j]
+						: row0[j];
+		if (!(rt > 0)) { /* its draw may run a class out */
+			cr->ok = 0;
+			return next_class(g, row0, left, cb);
+		}
+		cr->ok |= 1u << prev;
+	}
+	double u = rnd(g) * cu[MODEL_CLASSES - 1];
+	int k = 0;
+	for (int j = 0; j < MODEL_CLASSES; j++)
+		k += cu[j] <= u;
+	k = k < MODEL_CLASSES ? k : MODEL_CLASSES - 1;
+	if (left && left[k] && !--left[k])
+		cr->ok = 0;
 	return k;
 }
 
@@ -641,7 +686,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b)
  * runs pile up short or long classes in dense windows: too compact or
  * squeezed, IDC at 1 ms 1.25-1.35x the trace's on chromium, boot,
  * boot-nspawn.  Inside its class a gap falls where the class's gaps of
- * windows of that bucket do on average (class_draw).
+ * windows of that bucket do on average (class_gamma).
  */
 static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
 {
@@ -664,13 +709,19 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		class_budget(g, q, c, left);
 		lp = left;
 	}
+	double ce[MODEL_CLASSES]; /* pow(U, 1) is U: M = 0.5 as before */
+	for (int k = 0; k < MODEL_CLASSES; k++)
+		ce[k] = class_gamma(pos[k]);
+	struct class_rows cr;
+	cr.ok = 0;
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			int k = next_class(g, ph->gap_next[g->gap_class[p]], lp, cb);
+			int k = next_class_kept(g, ph->gap_next, g->gap_class[p], lp, cb, &cr);
 			g->gap_class[p] = k;
-			gap = model_dist_inv(&ph->gap, (k + class_draw(g, pos[k])) / MODEL_CLASSES);
+			double u = rnd(g), at = ce[k] == 1 ? u : pow(u, ce[k]);
+			gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
 			if (!(gap >= 0))
 				gap = 0;
 		}
