@@ -652,9 +652,40 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 	}
 }
 
+/* Gaps V (N) longest first, given each one's place RANK (N, < N) in an
+ * order that is theirs but for near ties (draw_gaps): counted into place
+ * in TMP (N), put right by insertion (a gap moves past the few it was
+ * out of order with), into V.  The order of values, so the same doubles
+ * as sort_gaps; 0 when done, -1 when the places were far out of order
+ * (more moves than 8 a gap: V as it was, for sort_gaps). */
+static int place_gaps(double *v, const uint64_t *rank, double *tmp, uint64_t *cnt, size_t n)
+{
+	memset(cnt, 0, (n + 1) * sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		cnt[rank[i] + 1]++;
+	for (size_t r = 1; r < n; r++)
+		cnt[r] += cnt[r - 1];
+	for (size_t i = 0; i < n; i++)
+		tmp[cnt[rank[i]]++] = v[i];
+	size_t moves = 0, most = 8 * n;
+	for (size_t i = 1; i < n && moves <= most; i++) {
+		double x = tmp[i];
+		size_t j = i;
+		for (; j > 0 && tmp[j - 1] < x; j--)
+			tmp[j] = tmp[j - 1];
+		tmp[j] = x;
+		moves += i - j;
+	}
+	if (moves > most)
+		return -1;
+	memcpy(v, tmp, n * sizeof(*v));
+	return 0;
+}
+
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
- * cascade of split B; 0 or -1 without memory (the order as drawn). */
-static int cascade(struct model_gen *g, uint64_t c, double b)
+ * cascade of split B, sorted by their places RANK (place_gaps) when
+ * given; 0 or -1 without memory (the order as drawn). */
+static int cascade(struct model_gen *g, uint64_t c, double b, const uint64_t *rank)
 {
 	size_t n = c - 1;
 	double *gp = gen_scratch(g, 3 * n + 2);
@@ -665,7 +696,8 @@ static int cascade(struct model_gen *g, uint64_t c, double b)
 		double x = g->bt[i + 1] - g->bt[i];
 		gp[i] = x > 0 ? x : 0;
 	}
-	sort_gaps(g, gp, n, 1);
+	if (!rank || place_gaps(gp, rank, tmp, g->sk + n, n))
+		sort_gaps(g, gp, n, 1);
 	cascade_arrange(g, gp, tmp, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -714,6 +746,22 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		ce[k] = class_gamma(pos[k]);
 	struct class_rows cr;
 	cr.ok = 0;
+	/* A window the cascade orders: each gap's place longest first, but
+	 * for near ties, for its sort (place_gaps).  A gap is the gap CDF's
+	 * inverse at (k + U^gamma) / 8, which does not fall as its class k
+	 * or its uniform U rise: by class, the top class first, each class
+	 * given as many places as its budget holds gaps, spread in them by U
+	 * (a class drawn past its budget, rounding, shares its last place). */
+	int order = lp && g->m->gap_cascade > 0 && c - 1 <= GEN_CASCADE_MAX;
+	uint64_t *rank = order && ph->gap.nk ? gen_keys(g, 2 * c) : NULL;
+	double span[MODEL_CLASSES];
+	uint64_t first[MODEL_CLASSES];
+	for (int k = MODEL_CLASSES - 1, s = 0; rank && k >= 0; k--) { /* s <= 2^16 */
+		uint64_t w = left[k] ? left[k] : 1;
+		span[k] = (double)w;
+		first[k] = (uint64_t)s + w - 1; /* the class's last place: U = 0 */
+		s += (int)left[k];
+	}
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
@@ -724,12 +772,17 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 			gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
 			if (!(gap >= 0))
 				gap = 0;
+			if (rank) {
+				uint64_t r = (uint64_t)(u * span[k]);
+				r = first[k] - (r < first[k] ? r : first[k]);
+				rank[i - 1] = r < c - 2 ? r : c - 2;
+			}
 		}
 		sum += gap * inv_rate;
 		g->bt[i] = sum;
 	}
-	if (lp && g->m->gap_cascade > 0 && c - 1 <= GEN_CASCADE_MAX)
-		cascade(g, c, g->m->gap_cascade);
+	if (order)
+		cascade(g, c, g->m->gap_cascade, rank);
 	return sum;
 }
 
