@@ -153,6 +153,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->dc);
 	free(g->sc);
 	free(g->sk);
+	free(g->rk);
 	free(g);
 }
 
@@ -536,6 +537,18 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
 	return g->sk;
 }
 
+static uint32_t *gen_ranks(struct model_gen *g, size_t n)
+{
+	if (n > g->rk_cap) {
+		uint32_t *x = realloc(g->rk, n * sizeof(*x));
+		if (!x)
+			return NULL;
+		g->rk = x;
+		g->rk_cap = n;
+	}
+	return g->rk;
+}
+
 /* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
  * digits (every digit counted in one pass; a digit all keys share is
  * skipped); B: N of scratch. */
@@ -588,15 +601,16 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * as n log n / log(1 / b)) */
 #define GEN_CASCADE_MAX (1u << 16)
 
-/* N gaps GP (sorted, longest first) into OUT in the order of a b-model
- * cascade: the longest gap splits the I/O into shares B and 1 - B (which
- * side at random), the other gaps go to the sides at random in
- * proportion to their gaps (each side's longest first), and so on inside
- * each side: a uniform heap order of the split tree.  GP and TMP: N + 1
- * doubles each (GP's own, then scratch; a side's place past its end is
- * written, see below). */
-static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double *out, size_t n,
-			    double b)
+/* N gaps (sorted, longest first: their ranks GP, 0 the longest) into OUT
+ * in the order of a b-model cascade, as their ranks: the longest gap
+ * splits the I/O into shares B and 1 - B (which side at random), the
+ * other gaps go to the sides at random in proportion to their gaps (each
+ * side's longest first), and so on inside each side: a uniform heap order
+ * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
+ * side's place past its end is written, see below).  Ranks, not the gaps,
+ * are moved: squeeze sorts the window's gaps by them. */
+static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+			    size_t n, double b)
 {
 	while (n > 0) {
 		if (n == 1) { /* its split's two draws, nothing to split */
@@ -623,12 +637,13 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 		 * or it is the left side's end (TMP[L], a place no side holds)
 		 * or the right side's (TMP[n]); a side's recursion writes inside
 		 * its own places and that one past them. */
-		double *lp = tmp, *rp = tmp + L + 1, places = (double)(n - 1) * 0x1p-53;
+		uint32_t *lp = tmp, *rp = tmp + L + 1;
+		double places = (double)(n - 1) * 0x1p-53;
 		int64_t lr = (int64_t)L;
 		for (size_t i = 1; i < n; i++) {
 			int64_t at = (int64_t)((double)(next64(g) >> 11) * places);
 			int64_t lft = at < lr;
-			double v = gp[i];
+			uint32_t v = gp[i];
 			*lp = v;
 			*rp = v;
 			lp += lft;
@@ -636,7 +651,7 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 			lr -= lft;
 			places -= 0x1p-53;
 		}
-		double *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
+		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
@@ -652,13 +667,15 @@ static void cascade_arrange(struct model_gen *g, double *gp, double *tmp, double
 	}
 }
 
-/* Gaps V (N) longest first, given each one's place RANK (N, < N) in an
- * order that is theirs but for near ties (draw_gaps): counted into place
- * in TMP (N), put right by insertion (a gap moves past the few it was
- * out of order with), into V.  The order of values, so the same doubles
- * as sort_gaps; 0 when done, -1 when the places were far out of order
- * (more moves than 8 a gap: V as it was, for sort_gaps). */
-static int place_gaps(double *v, const uint64_t *rank, double *tmp, uint64_t *cnt, size_t n)
+/* Gaps V (N) longest first (DESC) or shortest first, given each one's
+ * place RANK (N, < N) in an order that is theirs but for near ties
+ * (draw_gaps, the cascade's ranks): counted into place in TMP (N), put
+ * right by insertion (a gap moves past the few it was out of order with),
+ * into V.  The order of values, so the same doubles as sort_gaps; 0 when
+ * done, -1 when the places were far out of order (more moves than 8 a
+ * gap: V as it was, for sort_gaps).  CNT: N + 1 of scratch. */
+static int place_gaps(double *v, const uint32_t *rank, double *tmp, uint32_t *cnt, size_t n,
+		      int desc)
 {
 	memset(cnt, 0, (n + 1) * sizeof(*cnt));
 	for (size_t i = 0; i < n; i++)
@@ -671,7 +688,7 @@ static int place_gaps(double *v, const uint64_t *rank, double *tmp, uint64_t *cn
 	for (size_t i = 1; i < n && moves <= most; i++) {
 		double x = tmp[i];
 		size_t j = i;
-		for (; j > 0 && tmp[j - 1] < x; j--)
+		for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
 			tmp[j] = tmp[j - 1];
 		tmp[j] = x;
 		moves += i - j;
@@ -684,24 +701,30 @@ static int place_gaps(double *v, const uint64_t *rank, double *tmp, uint64_t *cn
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
  * cascade of split B, sorted by their places RANK (place_gaps) when
- * given; 0 or -1 without memory (the order as drawn). */
-static int cascade(struct model_gen *g, uint64_t c, double b, const uint64_t *rank)
+ * given; 0 or -1 without memory (the order as drawn).  The cascade's
+ * ranks are left for squeeze (g->ranked). */
+static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *rank)
 {
 	size_t n = c - 1;
-	double *gp = gen_scratch(g, 3 * n + 2);
-	if (!gp)
+	double *gp = gen_scratch(g, 2 * n);
+	uint32_t *rk = gen_ranks(g, 3 * n + 3); /* RANK, if given, is its first N */
+	if (!gp || !rk)
 		return -1;
-	double *tmp = gp + n + 1, *out = tmp + n + 1;
+	double *tmp = gp + n;
 	for (size_t i = 0; i < n; i++) { /* longest first */
 		double x = g->bt[i + 1] - g->bt[i];
 		gp[i] = x > 0 ? x : 0;
 	}
-	if (!rank || place_gaps(gp, rank, tmp, g->sk + n, n))
+	uint32_t *out = rk + 2 * n + 2;
+	if (!rank || place_gaps(gp, rank, tmp, out, n, 1))
 		sort_gaps(g, gp, n, 1);
-	cascade_arrange(g, gp, tmp, out, n, b);
+	for (size_t i = 0; i < n; i++)
+		rk[i] = (uint32_t)i;
+	cascade_arrange(g, rk, rk + n + 1, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
-		g->bt[i + 1] = sum += out[i];
+		g->bt[i + 1] = sum += gp[out[i]];
+	g->ranked = 1;
 	return 0;
 }
 
@@ -753,7 +776,8 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	 * given as many places as its budget holds gaps, spread in them by U
 	 * (a class drawn past its budget, rounding, shares its last place). */
 	int order = lp && g->m->gap_cascade > 0 && c - 1 <= GEN_CASCADE_MAX;
-	uint64_t *rank = order && ph->gap.nk ? gen_keys(g, 2 * c) : NULL;
+	g->ranked = 0;
+	uint32_t *rank = order && ph->gap.nk ? gen_ranks(g, 3 * c) : NULL;
 	double span[MODEL_CLASSES];
 	uint64_t first[MODEL_CLASSES];
 	for (int k = MODEL_CLASSES - 1, s = 0; rank && k >= 0; k--) { /* s <= 2^16 */
@@ -808,7 +832,9 @@ static int buffer_room(struct model_gen *g, uint64_t c)
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
 static double squeeze(struct model_gen *g, uint64_t c, double room)
 {
-	double *gp = gen_scratch(g, 2 * c), *sg = gp + c;
+	double *gp = gen_scratch(g, 3 * c), *sg = gp + c;
+	int ranked = g->ranked;
+	g->ranked = 0;
 	if (!gp) { /* no memory: scale them all */
 		double k = room / g->bt[c - 1];
 		for (uint64_t i = 1; i < c; i++)
@@ -817,7 +843,14 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	}
 	for (uint64_t i = 1; i < c; i++)
 		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
-	sort_gaps(g, sg, c - 1, 0);
+	/* after a cascade, its ranks are the gaps' places longest first but
+	 * for rounding (the gaps summed again): shortest first the other way */
+	size_t n = c - 1;
+	uint32_t *rank = ranked ? g->rk + 2 * n + 2 : NULL;
+	for (size_t i = 0; rank && i < n; i++)
+		rank[i] = (uint32_t)(n - 1) - rank[i];
+	if (!rank || place_gaps(sg, rank, sg + c, g->rk, n, 0))
+		sort_gaps(g, sg, n, 0);
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
 	for (uint64_t k = 0; k < c - 1; k++) {
@@ -893,6 +926,7 @@ static double kept_draws(struct model_gen *g, const struct model_phase *ph, size
 	}
 	memcpy(g->bt, best, c * sizeof(*best));
 	free(best);
+	g->ranked = 0; /* the draw kept may not be the last */
 	return sum;
 }
 

@@ -195,6 +195,12 @@ struct model_gen {
 	double *sc;
 	uint64_t *sk;
 	size_t sc_cap, sk_cap;
+	/* the cascade's places of the gaps (their ranks), kept from window to
+	 * window; ranked: those of the window's last cascade are in place for
+	 * squeeze (the gaps in bt as the cascade left them) */
+	uint32_t *rk;
+	size_t rk_cap;
+	int ranked;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_BITS 26
