@@ -834,7 +834,10 @@ static void pass_reserve(struct model_gen *g, const struct model_devspace *dv,
 
 /* The re-use pass's I/O that an I/O of OP places, or -1: the next of its
  * op once the device's I/O so far (in this repeat of the model's
- * duration) have reached its index, scaled to the I/O per duration. */
+ * duration) have reached its index, scaled to the I/O per duration
+ * (compared as products: at / pass_n * nper rounds up past the index on
+ * about half of them, at rate 1 too, and those came one I/O late, boot's
+ * probe's re-reads but not its first reads). */
 static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int op)
 {
 	if (!(s->nper >= 1))
@@ -850,7 +853,7 @@ static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int
 		k++;
 	s->pnext[w] = k;
 	double pos = (double)s->hn - (double)cycle * s->nper;
-	if (k >= dv->npass || pos < (double)dv->pass[k].at / (double)dv->pass_n * s->nper)
+	if (k >= dv->npass || pos * (double)dv->pass_n < (double)dv->pass[k].at * s->nper)
 		return -1;
 	s->pnext[w] = k + 1;
 	return k;
