@@ -41,6 +41,14 @@ struct strat {
  * own kind's CDF.  The quotas draw from a stream of their own (sz).
  */
 #define QUOTA_MAX 4096
+/* The window of the model that held a re-use pass I/O (pass_window). */
+struct gen_pass_win {
+	double from; /* the model's addressed I/O before it */
+	double nop;  /* its I/O of the pass I/O's op (read, or not) */
+	uint32_t win;
+	uint32_t rem; /* the pass's I/O of the op in it, from this one on */
+};
+
 struct quota {
 	uint16_t *perm; /* the block: [0, end0) run starts', [end0, n) the others' */
 	uint16_t *inv;	/* each stratum's place in perm */
@@ -127,6 +135,10 @@ struct devstate {
 	 * and of writes; the repeat of the model's duration it is in */
 	uint32_t pnext[2];
 	uint64_t pcycle;
+	const struct gen_pass_win *pass_win; /* each one's window (pass_due) */
+	double addressed;		     /* the model's addressed I/O per duration */
+	uint32_t pwin[2];		     /* of reads, writes: the window counted + 1 */
+	uint64_t pseen[2];		     /* and the device's I/O of the op in it */
 	/* the hot blocks kept with their own period (hot_cycle): when each
 	 * is next due (the device's I/O), its last touch + 1 (0: none yet),
 	 * and per region its block + 1 (0: not one of them) */
@@ -167,8 +179,10 @@ struct model_gen {
 	 * stretch of their CDF (v0 + (v1 - v0) t^a for t uniform), so that
 	 * they have the trace's mean (size_tilt_init) */
 	double *size_tilt;
-	/* each re-use pass I/O's phase (pass_phase), the devices' in turn */
+	/* each re-use pass I/O's phase and window (pass_window), the
+	 * devices' in turn */
 	uint16_t *pass_ph;
+	struct gen_pass_win *pass_win;
 	/* per phase, op and kind (run start, run continued), sizes drawn that
 	 * a kept run's I/O left (up to GEN_POOL): the stream's other I/O take
 	 * them first (size_pick) */

@@ -6,9 +6,8 @@
 # within 1 point, b-model within 0.02 (seed 1); every check of issue 13
 # (`model compare`'s checks: I/O count and bytes, IDC, the window series,
 # locality, re-use, reuse distances, read-after-write, working set read,
-# sizes given sequentiality, gaps per device) on every seed, but the
-# working set written and the offsets, which are printed, not asserted:
-# boot's are out on seed 3 (model/MODEL.md, "Where the model stands";
+# sizes given sequentiality, gaps per device, the working set written,
+# the offsets) on every seed (model/MODEL.md, "Where the model stands";
 # model/HISTORY.md, pass by pass).  The naive model (Poisson, uniform,
 # mean sizes) must fail the first comparison and at least three of the
 # issue-13 checks.
@@ -30,10 +29,8 @@ ok = {"ks_size": r["ks_size"] <= 0.05, "ks_interarrival": r["ks_interarrival"] <
 c = r["checks"]
 new13 = [k for k in c if k.startswith(("ios", "bytes", "idc_", "window_", "locality", "reuse",
          "read_after", "ks_reuse", "working_set", "ks_size_", "ks_offset", "ks_gap."))]
-# every issue-13 check is held on every seed but the working set written
-# and the offsets (boot's: 0.8-0.96x on some seeds, and an offset KS of
-# 0.116 on seed 3: model/MODEL.md, "Where the model stands")
-held = [k for k in new13 if k != "working_set_write" and not k.startswith("ks_offset")]
+# every issue-13 check is held on every seed
+held = new13
 for k in held:
     ok[k] = c[k]["ok"] is not False
 off13 = [k for k in new13 if c[k]["ok"] is False]
