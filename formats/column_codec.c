@@ -125,9 +125,11 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v, st
 }
 
 /* ---- encoder ------------------------------------------------------------ */
-unsigned reel_col_zero(const struct reel_rec *r, size_t n)
+unsigned reel_col_zero(const struct reel_rec *r, size_t n, unsigned *same)
 {
 	uint64_t has = 0, len = 0, op = 0, fl = 0, dev = 0, pid = 0, comm = 0, cpu = 0, err = 0;
+	uint64_t ahas = ~0ull, alen = ~0ull, aop = ~0ull, afl = ~0ull, adev = ~0ull, apid = ~0ull,
+		 acomm = ~0ull, acpu = ~0ull, aerr = ~0ull; /* and their bits set in every one */
 	for (size_t i = 0; i < n; i++) {
 		has |= r[i].has;
 		len |= r[i].length;
@@ -138,12 +140,37 @@ unsigned reel_col_zero(const struct reel_rec *r, size_t n)
 		comm |= r[i].comm;
 		cpu |= r[i].cpu;
 		err |= (uint32_t)r[i].error;
+		ahas &= r[i].has;
+		alen &= r[i].length;
+		aop &= r[i].op;
+		afl &= r[i].flags;
+		adev &= r[i].dev;
+		apid &= r[i].pid;
+		acomm &= r[i].comm;
+		acpu &= r[i].cpu;
+		aerr &= (uint32_t)r[i].error;
 	}
+	/* a field whose bits are set in every record or none: one value */
+	*same =
+	    n ? (unsigned)((has == ahas) << C_HAS | (len == alen) << C_LENGTH |
+			   (op == aop) << C_OP | (fl == afl) << C_FLAGS | (dev == adev) << C_DEV |
+			   (pid == apid) << C_PID | (comm == acomm) << C_COMM |
+			   (cpu == acpu) << C_CPU | (err == aerr) << C_ERROR)
+	      : 0;
 	return (unsigned)(!has << C_HAS | !(has & REEL_HAS_QUEUE) << C_QUEUE |
 			  !(has & REEL_HAS_ISSUE) << C_ISSUE |
 			  !(has & REEL_HAS_COMPLETE) << C_COMPLETE | !len << C_LENGTH |
 			  !op << C_OP | !fl << C_FLAGS | !dev << C_DEV | !pid << C_PID |
 			  !comm << C_COMM | !cpu << C_CPU | !err << C_ERROR);
+}
+
+void reel_col_pack_same(msgpack_packer *pk, int c, const struct reel_rec *r)
+{
+	int64_t v;
+	struct col_stat st;
+	col_values(c, r, 1, &v, &st); /* a field's own value: its first record's */
+	reel_mp_pack_str(pk, reel_col_names[c]);
+	msgpack_pack_int64(pk, v);
 }
 
 static unsigned char *put_varint(unsigned char *p, uint64_t v)

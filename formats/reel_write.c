@@ -322,12 +322,15 @@ static void chunk_cols(msgpack_sbuffer *sb, const struct reel_rec *recs, size_t 
 	msgpack_packer_init(&cpk, &cb, msgpack_sbuffer_write);
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	int ncols = 0;
-	unsigned zero = n ? reel_col_zero(recs, n) : 0;
+	unsigned same = 0, zero = n ? reel_col_zero(recs, n, &same) : 0;
 	for (int c = 0; n && c < C__COUNT; c++) {
-		int packed;
+		int packed = 1;
 		if ((zero >> c) & 1) /* all zero: not packed */
 			continue;
-		reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
+		if ((same >> c) & 1) /* one value: a bare integer */
+			reel_col_pack_same(&cpk, c, recs);
+		else
+			reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
 		ncols += packed;
 	}
 	reel_mp_pack_str(&pk, "cols");
