@@ -754,6 +754,14 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 		return 0;
 	}
 	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
+	if (step == 1) { /* every block: a word's at once */
+		for (uint64_t n = b1 - b0 + 1, w, bits, nb; n; n -= nb, x += nb * TOUCH_MUL) {
+			nb = touch_word(x, n, &w, &bits);
+			if (t[w] & bits)
+				return 1;
+		}
+		return 0;
+	}
 	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
 		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
 		if ((t[k >> 6] >> (k & 63)) & 1)
