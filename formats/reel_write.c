@@ -36,6 +36,7 @@ struct reel_writer {
 	int level;
 	struct reel_rec *recs;
 	size_t nrec;
+	unsigned chunk_has; /* the has bits of the chunk's records, or-ed */
 	/* header */
 	int64_t start_unix_ns;
 	char *source, *source_detail;
@@ -272,7 +273,9 @@ static void chunk_head(struct reel_writer *w, msgpack_sbuffer *sb)
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	uint64_t cno = w->sum.chunks + 1;
 	size_t nnew = 0;
-	for (size_t i = 0; i < w->nrec; i++) {
+	/* the records' names looked for only where one has a name (not a
+	 * generated trace's: a pass over its 3.7 MB saved) */
+	for (size_t i = 0; (w->chunk_has & REEL_HAS_COMM) && i < w->nrec; i++) {
 		if (!(w->recs[i].has & REEL_HAS_COMM) || w->recs[i].comm >= w->nnames)
 			continue;
 		struct name_ent *e = &w->names[w->recs[i].comm];
@@ -506,6 +509,7 @@ static int write_chunk(struct reel_writer *w)
 	}
 	w->sum.chunks++;
 	w->nrec = 0;
+	w->chunk_has = 0;
 	w->devs_written = w->ndevs;
 	w->meta_written = w->meta.n;
 	w->meta_gen_written = w->meta_gen;
@@ -601,6 +605,7 @@ int reel_write(struct reel_writer *w, const struct reel_rec *r)
 			    "(FORMAT.md 3.2)",
 			    (unsigned long long)w->sum.count);
 	w->recs[w->nrec++] = *r;
+	w->chunk_has |= r->has;
 	w->sum.count++;
 	if (r->op < REEL_OP__COUNT) {
 		w->sum.ops[r->op]++;
