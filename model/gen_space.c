@@ -677,7 +677,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
 		/* the chain's row given the op */
 	} else if (d->row[from + 1] > d->row[from]) {
-		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
+		uint32_t a = d->row[from], b = d->row[from + 1] - 1, at = UINT32_MAX;
 		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
 			uint32_t a1 = a, b1 = b;
 			while (a1 < b1) {
@@ -687,18 +687,20 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 				else
 					a1 = mid + 1;
 			}
-			if (!gen_offsets_region_over(d, s, d->tr_to[a1]))
+			if (!gen_offsets_region_over(d, s, d->tr_to[a1])) {
+				at = a1; /* taken at this U: not searched again */
 				break;
+			}
 			u = rnd_sp(g);
 		}
-		while (a < b) {
+		while (at == UINT32_MAX && a < b) {
 			uint32_t mid = (a + b) / 2;
 			if (d->tr_p[mid] > u)
 				b = mid;
 			else
 				a = mid + 1;
 		}
-		to = d->tr_to[a];
+		to = d->tr_to[at != UINT32_MAX ? at : a];
 	} else {
 		double c = 0;
 		to = d->nregions - 1;
