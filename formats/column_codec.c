@@ -24,21 +24,54 @@ const char *const reel_col_names[C__COUNT] = {"has",	"queue", "issue", "complete
 					      "length", "op",	 "flags", "dev",      "pid",
 					      "comm",	"cpu",	 "error"};
 
+/* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
+static inline uint64_t gcd_step(uint64_t g, uint64_t a)
+{
+	if (g == 1 || (g && !(g & (g - 1)) && !(a & (g - 1))))
+		return g;
+	return reel_gcd64(g, a);
+}
+
+/* A column's values' range and the gcd of their magnitudes (0 while all
+ * are 0; once 1 it stays 1), kept as the values are made. */
+struct col_stat {
+	int64_t mn, mx;
+	uint64_t g;
+};
+
+static inline __attribute__((always_inline)) void col_stat_add(struct col_stat *st, int64_t x)
+{
+	st->mn = x < st->mn ? x : st->mn;
+	st->mx = x > st->mx ? x : st->mx;
+	if (st->g != 1)
+		st->g = gcd_step(st->g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
+}
+
 /*
  * The per-record values stored in column c (before scaling and zigzag), of
- * n records into v.  Each is relative to the previous record of the same
- * chunk (all zero for the first); queue times to the queue time of the last
- * record of the chunk that had one.  Absent times store 0.  One loop per
- * column: the writer's hot loop.
+ * n records into v, their range and gcd into *st.  Each is relative to the
+ * previous record of the same chunk (all zero for the first); queue times
+ * to the queue time of the last record of the chunk that had one.  Absent
+ * times store 0.  One loop per column, its range and gcd found in it: the
+ * writer's hot loop, and the column's one pass over the records.
  */
-static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
+static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v, struct col_stat *st)
 {
 	int64_t prevq = 0;
 	uint64_t pend = 0;
 	size_t i;
+	st->mn = INT64_MAX;
+	st->mx = INT64_MIN;
+	st->g = 0;
+#define PUT(expr)                                                                                  \
+	do {                                                                                       \
+		int64_t x_ = (int64_t)(expr);                                                      \
+		v[i] = x_;                                                                         \
+		col_stat_add(st, x_);                                                              \
+	} while (0)
 #define EACH(expr)                                                                                 \
 	for (i = 0; i < n; i++)                                                                    \
-		v[i] = (int64_t)(expr);                                                            \
+		PUT(expr);                                                                         \
 	break
 	switch (c) {
 	case C_HAS:
@@ -46,7 +79,7 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 	case C_QUEUE:
 		for (i = 0; i < n; i++) {
 			int q = r[i].has & REEL_HAS_QUEUE;
-			v[i] = q ? (int64_t)((uint64_t)r[i].queue_ns - (uint64_t)prevq) : 0;
+			PUT(q ? (int64_t)((uint64_t)r[i].queue_ns - (uint64_t)prevq) : 0);
 			prevq = q ? r[i].queue_ns : prevq;
 		}
 		break;
@@ -64,7 +97,7 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 			 : 0);
 	case C_OFFSET:
 		for (i = 0; i < n; i++) {
-			v[i] = (int64_t)(r[i].offset - pend);
+			PUT(r[i].offset - pend);
 			pend = r[i].offset + r[i].length;
 		}
 		break;
@@ -88,12 +121,15 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
 		EACH(0);
 	}
 #undef EACH
+#undef PUT
 }
 
 /* ---- encoder ------------------------------------------------------------ */
-unsigned reel_col_zero(const struct reel_rec *r, size_t n)
+unsigned reel_col_zero(const struct reel_rec *r, size_t n, unsigned *same)
 {
 	uint64_t has = 0, len = 0, op = 0, fl = 0, dev = 0, pid = 0, comm = 0, cpu = 0, err = 0;
+	uint64_t ahas = ~0ull, alen = ~0ull, aop = ~0ull, afl = ~0ull, adev = ~0ull, apid = ~0ull,
+		 acomm = ~0ull, acpu = ~0ull, aerr = ~0ull; /* and their bits set in every one */
 	for (size_t i = 0; i < n; i++) {
 		has |= r[i].has;
 		len |= r[i].length;
@@ -104,12 +140,37 @@ unsigned reel_col_zero(const struct reel_rec *r, size_t n)
 		comm |= r[i].comm;
 		cpu |= r[i].cpu;
 		err |= (uint32_t)r[i].error;
+		ahas &= r[i].has;
+		alen &= r[i].length;
+		aop &= r[i].op;
+		afl &= r[i].flags;
+		adev &= r[i].dev;
+		apid &= r[i].pid;
+		acomm &= r[i].comm;
+		acpu &= r[i].cpu;
+		aerr &= (uint32_t)r[i].error;
 	}
+	/* a field whose bits are set in every record or none: one value */
+	*same =
+	    n ? (unsigned)((has == ahas) << C_HAS | (len == alen) << C_LENGTH |
+			   (op == aop) << C_OP | (fl == afl) << C_FLAGS | (dev == adev) << C_DEV |
+			   (pid == apid) << C_PID | (comm == acomm) << C_COMM |
+			   (cpu == acpu) << C_CPU | (err == aerr) << C_ERROR)
+	      : 0;
 	return (unsigned)(!has << C_HAS | !(has & REEL_HAS_QUEUE) << C_QUEUE |
 			  !(has & REEL_HAS_ISSUE) << C_ISSUE |
 			  !(has & REEL_HAS_COMPLETE) << C_COMPLETE | !len << C_LENGTH |
 			  !op << C_OP | !fl << C_FLAGS | !dev << C_DEV | !pid << C_PID |
 			  !comm << C_COMM | !cpu << C_CPU | !err << C_ERROR);
+}
+
+void reel_col_pack_same(msgpack_packer *pk, int c, const struct reel_rec *r)
+{
+	int64_t v;
+	struct col_stat st;
+	col_values(c, r, 1, &v, &st); /* a field's own value: its first record's */
+	reel_mp_pack_str(pk, reel_col_names[c]);
+	msgpack_pack_int64(pk, v);
 }
 
 static unsigned char *put_varint(unsigned char *p, uint64_t v)
@@ -122,31 +183,20 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
-static inline size_t vlen(uint64_t v) { return (size_t)(63 - __builtin_clzll(v | 1)) / 7 + 1; }
-
-/* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
-static inline uint64_t gcd_step(uint64_t g, uint64_t a)
+/* The bytes of v as a varint: floor(log2 v) / 7 + 1, as (log2 * 9 + 73) / 64
+ * (the same for log2 0..63), no division */
+static inline size_t vlen(uint64_t v)
 {
-	if (g == 1 || (g && !(g & (g - 1)) && !(a & (g - 1))))
-		return g;
-	return reel_gcd64(g, a);
+	return ((size_t)(63 - __builtin_clzll(v | 1)) * 9 + 73) >> 6;
 }
 
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
 		   unsigned char *vbuf, int *packed)
 {
-	int64_t mn = INT64_MAX, mx = INT64_MIN;
-	uint64_t g = 0;
-	col_values(c, r, n, v);
-	for (size_t i = 0; i < n; i++) {
-		int64_t x = v[i];
-		mn = x < mn ? x : mn;
-		mx = x > mx ? x : mx;
-	}
-	for (size_t i = 0; i < n && g != 1 && mn != mx; i++) {
-		int64_t x = v[i];
-		g = gcd_step(g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
-	}
+	struct col_stat st;
+	col_values(c, r, n, v, &st);
+	int64_t mn = st.mn, mx = st.mx;
+	uint64_t g = st.g;
 	*packed = 0;
 	if (mn == mx && mn == 0)
 		return;
@@ -161,21 +211,23 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	/*
 	 * "bitpack": u = zigzag(x / mul); per mini-block of 128 values a
 	 * varint minimum and a width byte, then (u - min) in that many bits.
+	 * Each mini-block's values scaled, zigzagged, measured (their range,
+	 * and their size as varints) and packed while in the cache.
 	 */
 	unsigned char *p = vbuf;
+	size_t vi_size = 0;
 	/* x / g: exact, so a shift when g is a power of two */
 	int gsh = !(g & (g - 1)) ? __builtin_ctzll(g) : -1;
-	for (size_t i = 0; i < n; i++) {
-		int64_t x = gsh >= 0 ? v[i] >> gsh : v[i] / (int64_t)g;
-		v[i] = (int64_t)zz(x);
-	}
 	for (size_t b0 = 0; b0 < n; b0 += 128) {
 		size_t m = n - b0 < 128 ? n - b0 : 128;
-		uint64_t umin = UINT64_MAX, umax = 0;
+		uint64_t umin = UINT64_MAX, umax = 0, *u = (uint64_t *)v + b0;
 		for (size_t i = 0; i < m; i++) {
-			uint64_t u = (uint64_t)v[b0 + i];
-			umin = u < umin ? u : umin;
-			umax = u > umax ? u : umax;
+			int64_t x = gsh >= 0 ? v[b0 + i] >> gsh : v[b0 + i] / (int64_t)g;
+			uint64_t z = zz(x);
+			u[i] = z;
+			umin = z < umin ? z : umin;
+			umax = z > umax ? z : umax;
+			vi_size += vlen(z);
 		}
 		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
 		p = put_varint(p, umin);
@@ -183,7 +235,7 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 		uint64_t acc = 0;
 		unsigned nbits = 0;
 		for (size_t i = 0; i < m && width; i++) {
-			uint64_t d = (uint64_t)v[b0 + i] - umin;
+			uint64_t d = u[i] - umin;
 			acc |= d << nbits;
 			if (nbits + width >= 64) {
 				memcpy(p, &acc, 8);
@@ -202,9 +254,7 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 		}
 	}
 	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
-	size_t bp_size = (size_t)(p - vbuf), vi_size = 0;
-	for (size_t i = 0; i < n; i++)
-		vi_size += vlen((uint64_t)v[i]);
+	size_t bp_size = (size_t)(p - vbuf);
 	const char *enc = "bitpack";
 	if (vi_size * 10 < bp_size * 9) {
 		enc = "varint";

@@ -99,8 +99,15 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_
 /* The columns of recs[0, n) that are all zero for want of their field (no
  * record has its has bit, or the field is 0 in every record), as bits
  * 1 << C_*: one pass over the records, where reel_col_pack would take one
- * per column to find them so (a generated trace has 6 of 13). */
-unsigned reel_col_zero(const struct reel_rec *recs, size_t n);
+ * per column to find them so (a generated trace has 6 of 13).  In *same,
+ * those of the columns stored as they are (not deltas: has, length, op,
+ * flags, dev, pid, comm, cpu, error) whose field is the same in every
+ * record (a generated trace's has). */
+unsigned reel_col_zero(const struct reel_rec *recs, size_t n, unsigned *same);
+/* Pack column c, one of *same's of reel_col_zero and not all zero, as
+ * reel_col_pack would: "name": its value (recs[0]'s), with no pass over
+ * the records. */
+void reel_col_pack_same(msgpack_packer *pk, int c, const struct reel_rec *recs);
 
 /* One column being decoded, a block of records at a time. */
 enum { K_ZERO, K_CONST, K_BP, K_VARINT };

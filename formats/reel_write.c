@@ -36,6 +36,7 @@ struct reel_writer {
 	int level;
 	struct reel_rec *recs;
 	size_t nrec;
+	unsigned chunk_has; /* the has bits of the chunk's records, or-ed */
 	/* header */
 	int64_t start_unix_ns;
 	char *source, *source_detail;
@@ -272,7 +273,9 @@ static void chunk_head(struct reel_writer *w, msgpack_sbuffer *sb)
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	uint64_t cno = w->sum.chunks + 1;
 	size_t nnew = 0;
-	for (size_t i = 0; i < w->nrec; i++) {
+	/* the records' names looked for only where one has a name (not a
+	 * generated trace's: a pass over its 3.7 MB saved) */
+	for (size_t i = 0; (w->chunk_has & REEL_HAS_COMM) && i < w->nrec; i++) {
 		if (!(w->recs[i].has & REEL_HAS_COMM) || w->recs[i].comm >= w->nnames)
 			continue;
 		struct name_ent *e = &w->names[w->recs[i].comm];
@@ -322,12 +325,15 @@ static void chunk_cols(msgpack_sbuffer *sb, const struct reel_rec *recs, size_t 
 	msgpack_packer_init(&cpk, &cb, msgpack_sbuffer_write);
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	int ncols = 0;
-	unsigned zero = n ? reel_col_zero(recs, n) : 0;
+	unsigned same = 0, zero = n ? reel_col_zero(recs, n, &same) : 0;
 	for (int c = 0; n && c < C__COUNT; c++) {
-		int packed;
+		int packed = 1;
 		if ((zero >> c) & 1) /* all zero: not packed */
 			continue;
-		reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
+		if ((same >> c) & 1) /* one value: a bare integer */
+			reel_col_pack_same(&cpk, c, recs);
+		else
+			reel_col_pack(&cpk, c, recs, n, cvals, vbuf, &packed);
 		ncols += packed;
 	}
 	reel_mp_pack_str(&pk, "cols");
@@ -503,6 +509,7 @@ static int write_chunk(struct reel_writer *w)
 	}
 	w->sum.chunks++;
 	w->nrec = 0;
+	w->chunk_has = 0;
 	w->devs_written = w->ndevs;
 	w->meta_written = w->meta.n;
 	w->meta_gen_written = w->meta_gen;
@@ -598,6 +605,7 @@ int reel_write(struct reel_writer *w, const struct reel_rec *r)
 			    "(FORMAT.md 3.2)",
 			    (unsigned long long)w->sum.count);
 	w->recs[w->nrec++] = *r;
+	w->chunk_has |= r->has;
 	w->sum.count++;
 	if (r->op < REEL_OP__COUNT) {
 		w->sum.ops[r->op]++;

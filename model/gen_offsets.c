@@ -53,8 +53,13 @@ static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, dou
 static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			double pend)
 {
-	double want = d->weight[r] * (double)s->hn - pend;
-	double x = want - (double)s->rn[r] - 2 * sqrt(want > 0 ? want : 0) - 1;
+	double want = d->weight[r] * (double)s->hn - pend, a = want - (double)s->rn[r];
+	/* x below is at most a - 1 (its rounding too): a region not short
+	 * without the root is not short with it, and it is not taken (half
+	 * the regions, about) */
+	if (!(a - 1 > 0))
+		return 0;
+	double x = a - 2 * sqrt(want > 0 ? want : 0) - 1;
 	return x > 0 ? x : 0;
 }
 

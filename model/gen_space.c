@@ -703,7 +703,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
 		/* the chain's row given the op */
 	} else if (d->row[from + 1] > d->row[from]) {
-		uint32_t a = d->row[from], b = d->row[from + 1] - 1;
+		uint32_t a = d->row[from], b = d->row[from + 1] - 1, at = UINT32_MAX;
 		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
 			uint32_t a1 = a, b1 = b;
 			while (a1 < b1) {
@@ -713,18 +713,20 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 				else
 					a1 = mid + 1;
 			}
-			if (!gen_offsets_region_over(d, s, d->tr_to[a1]))
+			if (!gen_offsets_region_over(d, s, d->tr_to[a1])) {
+				at = a1; /* taken at this U: not searched again */
 				break;
+			}
 			u = rnd_sp(g);
 		}
-		while (a < b) {
+		while (at == UINT32_MAX && a < b) {
 			uint32_t mid = (a + b) / 2;
 			if (d->tr_p[mid] > u)
 				b = mid;
 			else
 				a = mid + 1;
 		}
-		to = d->tr_to[a];
+		to = d->tr_to[at != UINT32_MAX ? at : a];
 	} else {
 		double c = 0;
 		to = d->nregions - 1;
@@ -780,6 +782,14 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 		return 0;
 	}
 	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
+	if (step == 1) { /* every block: a word's at once */
+		for (uint64_t n = b1 - b0 + 1, w, bits, nb; n; n -= nb, x += nb * TOUCH_MUL) {
+			nb = touch_word(x, n, &w, &bits);
+			if (t[w] & bits)
+				return 1;
+		}
+		return 0;
+	}
 	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
 		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
 		if ((t[k >> 6] >> (k & 63)) & 1)
