@@ -562,6 +562,9 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 			struct dev_pre *p = &sc->pre[sd];
 			p->nd++;
 			p->maxend = end > p->maxend ? end : p->maxend;
+			uint64_t nb = ((c->off[i] + (c->len[i] ? c->len[i] - 1 : 0)) >> 12) -
+				      (c->off[i] >> 12) + 1;
+			p->blocks += nb < 4096 ? nb : 4096;
 			uint64_t x = c->off[i] | (c->len[i] ? c->len[i] : 4096) | 4096;
 			p->grid[__builtin_ctzll(x)]++;
 		}
