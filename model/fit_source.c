@@ -251,6 +251,8 @@ static int ra_start(struct fit_src *s)
 	int e = reel_reader_rewind(s->r);
 	if (e)
 		return e;
+	/* a pass without them: the reader steps over them (pass 1 checked them) */
+	reel_reader_cols_ic(s->r, s->ic);
 	ra->head = ra->tail = 0;
 	ra->stop = ra->held = 0;
 	ra->nleft = 0;
