@@ -399,7 +399,7 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 
 static inline __attribute__((always_inline)) uint64_t
 block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c, uint64_t *qp,
-	   uint64_t *endp, struct reel_summary *s, int full)
+	   uint64_t *endp, struct reel_summary *s, int full, int ic)
 {
 	/* one base, constant displacements (see REEL_COLS_*) */
 	uint16_t *ch = (uint16_t *)(cb + REEL_COLS_HAS), *cd = (uint16_t *)(cb + REEL_COLS_DEV);
@@ -412,14 +412,20 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 	int64_t first = s->first_ns, last = s->last_ns;
 	for (size_t i = 0; i < bm; i++) {
 		unsigned has = (unsigned)COL(C_HAS);
-		uint64_t qq, is, cm;
-		REC_TIMES(has, q, qq, is, cm);
+		uint64_t qq, is = 0, cm = 0;
+		if (ic) {
+			REC_TIMES(has, q, qq, is, cm);
+		} else { /* every record has its queue time; the others not decoded */
+			qq = q += (uint64_t)COL(C_QUEUE);
+		}
 		uint64_t off = end + (uint64_t)COL(C_OFFSET);
 		uint32_t len = (uint32_t)COL(C_LENGTH);
 		end = off + len;
 		cq[i] = (int64_t)qq;
-		ci[i] = (int64_t)is;
-		cc[i] = (int64_t)cm;
+		if (ic) {
+			ci[i] = (int64_t)is;
+			cc[i] = (int64_t)cm;
+		}
 		co[i] = off;
 		cl[i] = len;
 		ch[i] = (uint16_t)has;
@@ -440,10 +446,20 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 }
 
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
-			 uint64_t *qp, uint64_t *endp, struct reel_summary *s)
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic)
 {
-	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1)
-				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0);
+	if (!ic)
+		return block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 0);
+	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 1)
+				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0, 1);
+}
+
+int reel_block_queued(const int64_t *tmp, size_t bm)
+{
+	uint64_t all = ~0ull;
+	for (size_t i = 0; i < bm; i++)
+		all &= (uint64_t)COL(C_HAS);
+	return (all & REEL_HAS_QUEUE) != 0;
 }
 #undef REC_BOUNDS
 #undef REC_TIMES

@@ -398,6 +398,15 @@ struct reel_cols {
  * with the other reads.
  */
 long reel_read_cols(struct reel_reader *r, struct reel_cols *c);
+/*
+ * Whether reel_read_cols decodes the issue and completion times (IC 1, the
+ * default) or, in a block whose every record has its queue time, steps
+ * over them (IC 0: issue_ns and complete_ns then hold no values of the
+ * batch, though the has bits say the times are there, and those times'
+ * bounds are not checked), for a reader that reads a file again for its
+ * other columns (model fit's later passes).
+ */
+void reel_reader_cols_ic(struct reel_reader *r, int ic);
 /* Name of an interned process id, or NULL if unknown. */
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id);
 size_t reel_reader_ncomms(const struct reel_reader *r);

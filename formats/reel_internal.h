@@ -166,12 +166,18 @@ enum {
  * columns of C (has, times, offset, length, op, dev: the others need not be
  * decoded), whose arrays are those of the buffer COLBUF laid out as
  * REEL_COLS_*; counted in S (ops, bytes, first and last).  Non-zero when a
- * record is out of the bounds of FORMAT.md 3.2.
+ * record is out of the bounds of FORMAT.md 3.2.  IC 0 (reel_block_cols):
+ * the block's every record has its queue time (reel_block_queued) and
+ * its issue and completion times were stepped over, not decoded: their
+ * columns are not written and their bounds not checked.
  */
 uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
 			 uint64_t *end, struct reel_summary *s);
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
-			 uint64_t *q, uint64_t *end, struct reel_summary *s);
+			 uint64_t *q, uint64_t *end, struct reel_summary *s, int ic);
+/* 1 when every record of the block (its has column decoded in TMP) has a
+ * queue time. */
+int reel_block_queued(const int64_t *tmp, size_t bm);
 /* Step over the next m values without decoding them (as reel_col_decode
  * would leave the stream); 0, or -1 on a bad or short stream. */
 int reel_col_skip(struct colstate *cs, size_t m);

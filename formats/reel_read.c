@@ -59,6 +59,7 @@ struct reel_reader {
 	size_t ncomms;
 	/* state */
 	int header_read, done, complete, have_trailer;
+	int cols_ic; /* reel_read_cols decodes issue and completion times */
 	struct reel_summary trailer_sum, seen;
 	uint64_t skipped;
 	uint64_t chunk_no;
@@ -420,8 +421,13 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	static __thread char whybuf[128];
 	size_t bm = r->chunk_left < BLOCK ? r->chunk_left : BLOCK;
 	unsigned mask = cols ? COLS_SHAPE : (1u << C__COUNT) - 1;
+	int ic = 1; /* issue and completion times decoded */
 	for (int c = 0; c < C__COUNT; c++) {
 		const struct colstate *cs = &r->cs[c];
+		if (c == C_ISSUE && cols && !r->cols_ic && reel_block_queued(r->tmp, bm)) {
+			ic = 0; /* the has column, decoded first, says every record is queued */
+			mask &= ~(1u << C_ISSUE | 1u << C_COMPLETE);
+		}
 		int64_t v = cs->kind == K_CONST ? cs->base : 0;
 		if (cs->kind <= K_CONST && (mask >> c & 1) && r->tfill[c] >= bm && r->tval[c] == v)
 			continue; /* tmp holds it from the block before */
@@ -440,8 +446,9 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	}
 	uint64_t q = r->cq, end = r->cend;
 	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
-	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, r->colbuf, &r->cols, &q, &end, &r->seen)
-			    : reel_block_recs(r->tmp, bm, r->recs, &q, &end, &r->seen);
+	uint64_t bad =
+	    cols ? reel_block_cols(r->tmp, bm, r->colbuf, &r->cols, &q, &end, &r->seen, ic)
+		 : reel_block_recs(r->tmp, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
 		/* the records again, for the message (their times, offsets and
 		 * lengths; the summary aside) */
@@ -548,6 +555,7 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	*out = r;
 	r->fd = -1;
 	r->flags = flags;
+	r->cols_ic = 1;
 	r->path = strdup(path);
 	r->buf_cap = 1 << 20;
 	r->buf = malloc(r->buf_cap);
@@ -856,6 +864,8 @@ static void recs_to_cols(struct reel_reader *r)
 	c->n = n;
 	r->next = r->nrec;
 }
+
+void reel_reader_cols_ic(struct reel_reader *r, int ic) { r->cols_ic = ic; }
 
 long reel_read_cols(struct reel_reader *r, struct reel_cols *c)
 {

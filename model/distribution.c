@@ -306,7 +306,11 @@ double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 
 size_t model_dist_knot(const struct model_dist *d, double x, size_t hi)
 {
-	size_t lo = 0;
+	return model_dist_knot_in(d, x, 0, hi);
+}
+
+size_t model_dist_knot_in(const struct model_dist *d, double x, size_t lo, size_t hi)
+{
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 		if (d->v[mid] <= x)
@@ -329,7 +333,12 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 		*below = *at = 1;
 		return;
 	}
-	size_t lo = model_dist_knot(d, x, n); /* at: largest i with v[i] <= x */
+	model_dist_cdf_at(d, x, model_dist_knot(d, x, n), below, at);
+}
+
+void model_dist_cdf_at(const struct model_dist *d, double x, size_t lo, double *below, double *at)
+{
+	size_t n = d->nk; /* at: from knot lo, the largest i with v[i] <= x */
 	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
 		*at = d->c[lo];
 	else

@@ -144,6 +144,7 @@ void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
 struct dev_pre {
 	size_t nd;
 	uint64_t maxend;
+	uint64_t blocks; /* 4 KiB blocks its I/O touch, summed (at most 4096 an I/O) */
 	uint64_t grid[FIT_ALIGN_BITS + 1];
 };
 

@@ -463,6 +463,8 @@ static void phase_fill(struct phase_fit *f, struct model_phase *p, const struct 
 /* Class k holds the gaps between the k/8 and (k+1)/8 quantiles of the gap
  * CDF; a gap equal to a bound falls in a class at random, by the share of
  * the bound's point mass on each side. */
+#define GAP_EXACT 64
+#define GAP_BINS (GAP_EXACT + 8 * 57) /* gaps up to 2^63 - 1 */
 struct gap_classes {
 	double cb[MODEL_CLASSES + 1]; /* class bounds; the CDF only for a gap equal to one */
 	/* the same bounds for integer gaps below 2^53 (exact as doubles):
@@ -471,7 +473,42 @@ struct gap_classes {
 	/* the CDF at each bound, for gaps equal to it (a pure function of the
 	 * bound: computed once, used without a branch) */
 	double mlo[MODEL_CLASSES + 1], mhi[MODEL_CLASSES + 1];
+	/* the knots of the gap's CDF that a gap of each bin (gap_bin) can
+	 * fall on: [klo, khi), so that its search is a step or two, not a
+	 * bisection of every knot (gap_cdf) */
+	uint16_t klo[GAP_BINS], khi[GAP_BINS];
 };
+
+/* The bin of gap G >= 0: exact under GAP_EXACT, then 8 an octave. */
+static inline uint32_t gap_bin(int64_t g)
+{
+	uint64_t v = (uint64_t)g;
+	if (v < GAP_EXACT)
+		return (uint32_t)v;
+	int b = 63 - __builtin_clzll(v);
+	return (uint32_t)(GAP_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
+}
+
+/* The least gap of bin K (gap_bin's inverse). */
+static int64_t gap_bin_lo(uint32_t k)
+{
+	if (k < GAP_EXACT)
+		return k;
+	int b = (int)(k - GAP_EXACT) / 8 + 6;
+	return (int64_t)((uint64_t)(8 + (k - GAP_EXACT) % 8) << (b - 3));
+}
+
+/* The knots' table of GAP (gap_classes). */
+static void gap_bins_init(struct gap_classes *gc, const struct model_dist *gap)
+{
+	size_t n = gap->nk;
+	for (uint32_t k = 0; k < GAP_BINS; k++) {
+		double lo = (double)gap_bin_lo(k),
+		       hi = k + 1 < GAP_BINS ? (double)(gap_bin_lo(k + 1) - 1) : (double)INT64_MAX;
+		gc->klo[k] = n && lo >= gap->v[0] ? (uint16_t)model_dist_knot(gap, lo, n) : 0;
+		gc->khi[k] = n ? (uint16_t)(model_dist_knot(gap, hi, n) + 1) : 0;
+	}
+}
 
 static void gap_classes_init(struct gap_classes *gc, const struct model_dist *gap)
 {
@@ -491,6 +528,21 @@ static void gap_classes_init(struct gap_classes *gc, const struct model_dist *ga
 	}
 	for (int k = 1; k < MODEL_CLASSES; k++)
 		model_dist_cdf(gap, gc->cb[k], &gc->mlo[k], &gc->mhi[k]);
+	gap_bins_init(gc, gap);
+}
+
+/* model_dist_cdf of gap G (GC: GAP's classes, or NULL), the same values:
+ * its knot searched only among those of G's bin. */
+static inline void gap_cdf(const struct gap_classes *gc, const struct model_dist *gap, int64_t g,
+			   double *below, double *at)
+{
+	double x = (double)g;
+	if (!gc || g < 0 || !gap->nk || x < gap->v[0] || x > gap->v[gap->nk - 1]) {
+		model_dist_cdf(gap, x, below, at);
+		return;
+	}
+	uint32_t k = gap_bin(g);
+	model_dist_cdf_at(gap, x, model_dist_knot_in(gap, x, gc->klo[k], gc->khi[k]), below, at);
 }
 
 /* The class of gap G, the GI-th of phase PI (the seed of a tie's draw). */
@@ -557,11 +609,13 @@ void model_phases_fill(struct phases_fit *pf)
 
 /* Where gap G of class K falls inside its class: its CDF value (a point
  * mass split at random by SEED, as gap_class splits it) times 8 less K. */
-static double class_position(const struct model_dist *gap, int64_t g, int k, uint64_t seed)
+static double class_position(const struct gap_classes *gc, const struct model_dist *gap, int64_t g,
+			     int k, uint64_t seed)
 {
 	double below, at;
-	model_dist_cdf(gap, (double)g, &below, &at);
-	double u = (below + (at - below) * hash01(seed)) * MODEL_CLASSES - k;
+	gap_cdf(gc, gap, g, &below, &at);
+	/* no point mass at g (mostly): below + 0 * hash01 is below */
+	double u = (at == below ? below : below + (at - below) * hash01(seed)) * MODEL_CLASSES - k;
 	return u < 0 ? 0 : u > 1 ? 1 : u;
 }
 
@@ -614,7 +668,7 @@ void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 			int b = 63 - __builtin_clzll((uint64_t)pf->wcnt[w]);
 			b = b < MODEL_CNT_BUCKETS ? b : MODEL_CNT_BUCKETS - 1;
 			int k = f->gc ? gap_class(f->gc, t - pf->pt, f->gi, (size_t)pi) : 0;
-			f->pos[b][k] += class_position(&pf->m->phases[pi].gap, t - pf->pt, k,
+			f->pos[b][k] += class_position(f->gc, &pf->m->phases[pi].gap, t - pf->pt, k,
 						       (uint64_t)f->gi * 7919 + (uint64_t)pi);
 			if (f->prev >= 0)
 				f->cnt[f->gi & 3][f->prev * MODEL_CLASSES + k]++;

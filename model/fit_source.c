@@ -251,6 +251,8 @@ static int ra_start(struct fit_src *s)
 	int e = reel_reader_rewind(s->r);
 	if (e)
 		return e;
+	/* a pass without them: the reader steps over them (pass 1 checked them) */
+	reel_reader_cols_ic(s->r, s->ic);
 	ra->head = ra->tail = 0;
 	ra->stop = ra->held = 0;
 	ra->nleft = 0;
@@ -562,6 +564,9 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 			struct dev_pre *p = &sc->pre[sd];
 			p->nd++;
 			p->maxend = end > p->maxend ? end : p->maxend;
+			uint64_t nb = ((c->off[i] + (c->len[i] ? c->len[i] - 1 : 0)) >> 12) -
+				      (c->off[i] >> 12) + 1;
+			p->blocks += nb < 4096 ? nb : 4096;
 			uint64_t x = c->off[i] | (c->len[i] ? c->len[i] : 4096) | 4096;
 			p->grid[__builtin_ctzll(x)]++;
 		}

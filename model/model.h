@@ -98,6 +98,13 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 /* The last knot i < HI with v[i] <= x (0 when x is below every knot), by
  * bisection: the one search of a distribution's knots. */
 size_t model_dist_knot(const struct model_dist *d, double x, size_t hi);
+/* The same search between LO and HI (the last i in [LO, HI) with v[i] <= x),
+ * where v[LO] <= x and v[HI] > x (or HI = nk): a caller that narrowed
+ * the range (a table of the knots) finds the knot model_dist_knot finds. */
+size_t model_dist_knot_in(const struct model_dist *d, double x, size_t lo, size_t hi);
+/* model_dist_cdf once its knot is found: LO = model_dist_knot(d, x, nk),
+ * for x in [v[0], v[nk - 1]]; the same *below and *at, bit for bit. */
+void model_dist_cdf_at(const struct model_dist *d, double x, size_t lo, double *below, double *at);
 /* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
 int model_dist_valid(const struct model_dist *d);
 /* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */

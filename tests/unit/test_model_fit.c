@@ -2,7 +2,8 @@
  * test_model_fit: fit a model from a bursty, local synthetic workload, generate
  * from it and compare; the naive model must fail the same comparison.  Also:
  * the same seed gives the same trace, scaling by rate, duration and capacity,
- * MODEL.json round trip, and the reader's refusals (field paths, lines).
+ * MODEL.json round trip, the reader's refusals (field paths, lines), and a
+ * knot searched in a narrowed range (the same as the whole search).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -260,8 +261,45 @@ static void test_json_refused(const struct model *m)
 	free(j);
 }
 
+/* a knot searched in a narrowed range (model_dist_knot_in) is the one the
+ * whole search finds, and the CDF from it (model_dist_cdf_at) the same
+ * values bit for bit: on knots with point masses (equal values) and
+ * flats (equal CDF), at random points and on the knots themselves */
+static void test_dist_knot_in(void)
+{
+	uint64_t ks = 0x2545f4914f6cdd1dull; /* its own stream: the trace above stays */
+	struct model_dist d = {0};
+	d.nk = 40;
+	double v = 100, c = 0;
+	for (size_t i = 0; i < d.nk; i++) {
+		double r = unit_urand(&ks);
+		v += r < 0.2   ? 0
+		     : r < 0.3 ? 1
+			       : unit_urand(&ks) * 1000; /* point masses, unit steps */
+		c += unit_urand(&ks) < 0.2 ? 0 : unit_urand(&ks);
+		d.v[i] = v;
+		d.c[i] = c;
+	}
+	for (size_t i = 0; i < d.nk; i++)
+		d.c[i] /= c;
+	d.c[0] = 0;
+	for (int t = 0; t < 200000; t++) {
+		size_t kn = (size_t)(unit_urand(&ks) * (double)d.nk);
+		double x = t & 1 ? d.v[kn] : d.v[0] + unit_urand(&ks) * (d.v[d.nk - 1] - d.v[0]);
+		double a = x - unit_urand(&ks) * 2000, b = x + unit_urand(&ks) * 2000;
+		size_t lo = a >= d.v[0] ? model_dist_knot(&d, a, d.nk) : 0,
+		       hi = model_dist_knot(&d, b, d.nk) + 1, k = model_dist_knot(&d, x, d.nk);
+		CHECK_EQ(model_dist_knot_in(&d, x, lo, hi), k);
+		double b1, a1, b2, a2;
+		model_dist_cdf(&d, x, &b1, &a1);
+		model_dist_cdf_at(&d, x, k, &b2, &a2);
+		CHECK(memcmp(&b1, &b2, sizeof(b1)) == 0 && memcmp(&a1, &a2, sizeof(a1)) == 0);
+	}
+}
+
 int main(void)
 {
+	test_dist_knot_in();
 	char err[512];
 	struct model_trace a;
 	make_trace(&a, 20000);

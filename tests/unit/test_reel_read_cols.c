@@ -2,7 +2,9 @@
  * reel_read_cols (the column reader model fit uses) gives the same records
  * as reel_read, field by field, whatever the mix of present fields, across
  * chunks, mixed with reel_read and after a rewind; and it refuses the same
- * out-of-bounds chunks with the same message.
+ * out-of-bounds chunks with the same message.  Without issue and completion
+ * times (reel_reader_cols_ic), the same but for those times of batches
+ * whose every record is queued.
  */
 #include <stdint.h>
 #include <string.h>
@@ -22,12 +24,17 @@ static uint64_t rnd(void)
 	return s;
 }
 
+/* the records of write_trace: all three times but for records 2000-2099 */
+static int all_times;
+
 /* A record with some fields absent (and dev set where HAS_DEV is not). */
 static void make_rec(struct reel_rec *r, uint64_t i, int64_t *t)
 {
 	memset(r, 0, sizeof(*r));
 	*t += (int64_t)(rnd() % 100000);
 	unsigned k = (unsigned)(rnd() % 8);
+	if (all_times && (i < 2000 || i >= 2100)) /* queued, issued, completed */
+		k = 3 + (unsigned)(rnd() % 5);
 	r->has = REEL_HAS_PID | REEL_HAS_COMM | REEL_HAS_CPU | REEL_HAS_FLAGS;
 	r->has |= k == 1 ? REEL_HAS_ISSUE : k == 2 ? REEL_HAS_COMPLETE : REEL_HAS_QUEUE;
 	if (k >= 3)
@@ -156,6 +163,46 @@ static int test_same_refusals(void)
 	return 0;
 }
 
+/* reel_reader_cols_ic(0): the same records but for the issue and
+ * completion times of batches whose every record is queued (those stepped
+ * over), the same summary; a batch with a record not queued whole. */
+static int test_without_ic(const char *path)
+{
+	struct reel_reader *a, *b;
+	CHECK(reel_reader_open(&a, path, 0) == 0);
+	CHECK(reel_reader_open(&b, path, 0) == 0);
+	reel_reader_cols_ic(b, 0);
+	uint64_t n = 0, whole = 0;
+	struct reel_cols c;
+	static struct reel_rec y[REEL_CHUNK_MAX];
+	long k;
+	while ((k = reel_read_cols(b, &c)) > 0) {
+		int queued = 1;
+		for (long i = 0; i < k; i++) {
+			CHECK_EQ(reel_read(a, &y[i]), 1);
+			queued &= (y[i].has & REEL_HAS_QUEUE) != 0;
+		}
+		whole += !queued;
+		for (long i = 0; i < k; i++) {
+			struct reel_rec x = y[i];
+			if (queued) /* the times not decoded: as the batch holds them */
+				x.issue_ns = c.issue_ns[i], x.complete_ns = c.complete_ns[i];
+			check_same(&x, &c, (size_t)i);
+		}
+		n += (uint64_t)k;
+	}
+	CHECK(k == 0);
+	CHECK_EQ(n, N);
+	CHECK(whole >= 1 && whole < n / 1024);
+	struct reel_summary sa, sb;
+	reel_reader_seen(a, &sa);
+	reel_reader_seen(b, &sb);
+	CHECK(!memcmp(&sa, &sb, sizeof(sa)));
+	reel_reader_close(a);
+	reel_reader_close(b);
+	return 0;
+}
+
 int main(void)
 {
 	char path[] = "/tmp/ioreel-cols-XXXXXX";
@@ -163,6 +210,8 @@ int main(void)
 	CHECK(fd >= 0);
 	close(fd);
 	int e = write_trace(path) || test_same_records(path, 0) || test_same_records(path, 1);
+	all_times = 1;
+	e = e || write_trace(path) || test_same_records(path, 0) || test_without_ic(path);
 	unlink(path);
 	CHECK(e == 0);
 	CHECK(test_same_refusals() == 0);
