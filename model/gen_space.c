@@ -1139,10 +1139,17 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	/* reads that never re-use in the trace: a stretch no write of the ring touched */
-	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0;
+	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
 	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
-		if (history_back(g, dv, s, op, len, al, &off) && !(nw && gen_written(s, off, len)))
+		if ((back = history_back(g, dv, s, op, len, al, &off)) &&
+		    !(nw && gen_written(s, off, len)))
 			break;
+	/* none a reuse distance back (over a kept run still to come, past the
+	 * extent): the last draw, but not over a kept run either (chromium's
+	 * 38-block write there, the run's 12 I/O then re-used 823 back); a
+	 * remote jump, the chain's region (the draws' may be the run's band) */
+	for (int t = 0; !back && t < GEN_TRIES && reserved(dv, s, off, len); t++)
+		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
 	return off;
 }
 
