@@ -510,43 +510,37 @@ static int dcmp_desc(const void *x, const void *y)
 	return a > b ? -1 : a < b;
 }
 
-/* Scratch of N doubles (*SC) or N keys (*SK), grown as windows need it and
+/* P (its capacity *CAP items of SIZE bytes) grown to hold N; NULL
+ * without memory (P kept). */
+static void *grow_to(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return p;
+	void *x = realloc(p, n * size);
+	if (x)
+		*cap = n;
+	return x;
+}
+
+/* Scratch of N doubles, N keys or N ranks, grown as windows need it and
  * kept for the next (a window's malloc and free cost the arrivals' thread
  * 2%); NULL without memory. */
 static double *gen_scratch(struct model_gen *g, size_t n)
 {
-	if (n > g->sc_cap) {
-		double *x = realloc(g->sc, n * sizeof(*x));
-		if (!x)
-			return NULL;
-		g->sc = x;
-		g->sc_cap = n;
-	}
-	return g->sc;
+	double *x = grow_to(g->sc, &g->sc_cap, n, sizeof(*x));
+	return x ? g->sc = x : NULL;
 }
 
 static uint64_t *gen_keys(struct model_gen *g, size_t n)
 {
-	if (n > g->sk_cap) {
-		uint64_t *x = realloc(g->sk, n * sizeof(*x));
-		if (!x)
-			return NULL;
-		g->sk = x;
-		g->sk_cap = n;
-	}
-	return g->sk;
+	uint64_t *x = grow_to(g->sk, &g->sk_cap, n, sizeof(*x));
+	return x ? g->sk = x : NULL;
 }
 
 static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 {
-	if (n > g->rk_cap) {
-		uint32_t *x = realloc(g->rk, n * sizeof(*x));
-		if (!x)
-			return NULL;
-		g->rk = x;
-		g->rk_cap = n;
-	}
-	return g->rk;
+	uint32_t *x = grow_to(g->rk, &g->rk_cap, n, sizeof(*x));
+	return x ? g->rk = x : NULL;
 }
 
 /* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
