@@ -31,8 +31,7 @@
  * least so often; its intervals in bins exact under 64 I/O, then 8 an
  * octave (within 6%) */
 #define CYCLE_MIN 9
-#define CYCLE_EXACT 64
-#define CYCLE_BINS (CYCLE_EXACT + 8 * 58)
+#define CYCLE_BINS (FIT_BIN_EXACT + 8 * 58)
 #define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
 #define CYCLE_DMAX 4096 /* their distances (run starts) counted up to */
 #define CYCLE_PMIN 4	/* the order's least length */
@@ -40,21 +39,13 @@ struct hot_touch {
 	uint64_t first, last, n;
 	uint32_t h[CYCLE_BINS];
 };
-static inline uint32_t cycle_bin(uint64_t v)
-{
-	if (v < CYCLE_EXACT)
-		return (uint32_t)v;
-	int b = 63 - __builtin_clzll(v);
-	return (uint32_t)(CYCLE_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
-}
 /* the middle of bin K */
 static double cycle_value(uint32_t k)
 {
-	if (k < CYCLE_EXACT)
+	if (k < FIT_BIN_EXACT)
 		return k;
-	int b = (int)(k - CYCLE_EXACT) / 8 + 6;
-	double lo = ldexp(1, b) * (1 + (double)((k - CYCLE_EXACT) % 8) / 8);
-	return round(lo + ldexp(1, b - 4));
+	int b = (int)(k - FIT_BIN_EXACT) / 8 + 6; /* its octave: 2^b, 8 bins of 2^(b-3) */
+	return round((double)fit_bin_lo(k) + ldexp(1, b - 4));
 }
 
 /* a region one block wide holding >= 1% of the offsets: a hot block */
@@ -738,7 +729,7 @@ static void hot_touch(struct dev_fit *f, uint32_t r)
 {
 	struct hot_touch *t = &f->ht[f->hidx[r]];
 	if (t->n)
-		t->h[cycle_bin(f->wi - t->last)]++;
+		t->h[fit_bin(f->wi - t->last)]++;
 	else
 		t->first = f->wi;
 	t->last = f->wi;

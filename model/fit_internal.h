@@ -223,4 +223,24 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 
+/* Bins of 64-bit values exact under FIT_BIN_EXACT, then 8 an octave (a
+ * relative width of 1/8): fit_bin(v) the bin of V, fit_bin_lo(k) the least
+ * value of bin K; FIT_BIN_EXACT + 8 * 58 bins hold every uint64_t. */
+#define FIT_BIN_EXACT 64
+static inline uint32_t fit_bin(uint64_t v)
+{
+	if (v < FIT_BIN_EXACT)
+		return (uint32_t)v;
+	int b = 63 - __builtin_clzll(v);
+	return (uint32_t)(FIT_BIN_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
+}
+
+static inline uint64_t fit_bin_lo(uint32_t k)
+{
+	if (k < FIT_BIN_EXACT)
+		return k;
+	int b = (int)(k - FIT_BIN_EXACT) / 8 + 6;
+	return (uint64_t)(8 + (k - FIT_BIN_EXACT) % 8) << (b - 3);
+}
+
 #endif

@@ -463,8 +463,7 @@ static void phase_fill(struct phase_fit *f, struct model_phase *p, const struct 
 /* Class k holds the gaps between the k/8 and (k+1)/8 quantiles of the gap
  * CDF; a gap equal to a bound falls in a class at random, by the share of
  * the bound's point mass on each side. */
-#define GAP_EXACT 64
-#define GAP_BINS (GAP_EXACT + 8 * 57) /* gaps up to 2^63 - 1 */
+#define GAP_BINS (FIT_BIN_EXACT + 8 * 57) /* gaps up to 2^63 - 1 */
 struct gap_classes {
 	double cb[MODEL_CLASSES + 1]; /* class bounds; the CDF only for a gap equal to one */
 	/* the same bounds for integer gaps below 2^53 (exact as doubles):
@@ -479,26 +478,11 @@ struct gap_classes {
 	uint16_t klo[GAP_BINS], khi[GAP_BINS];
 };
 
-/* The bin of gap G >= 0: exact under GAP_EXACT, then 8 an octave. */
-static inline uint32_t gap_bin(int64_t g)
-{
-	uint64_t v = (uint64_t)g;
-	if (v < GAP_EXACT)
-		return (uint32_t)v;
-	int b = 63 - __builtin_clzll(v);
-	return (uint32_t)(GAP_EXACT + 8 * (b - 6) + ((v >> (b - 3)) & 7));
-}
+/* The bin of gap G >= 0 (fit_bin) and the least gap of bin K. */
+static inline uint32_t gap_bin(int64_t g) { return fit_bin((uint64_t)g); }
 
-/* The least gap of bin K (gap_bin's inverse). */
-static int64_t gap_bin_lo(uint32_t k)
-{
-	if (k < GAP_EXACT)
-		return k;
-	int b = (int)(k - GAP_EXACT) / 8 + 6;
-	return (int64_t)((uint64_t)(8 + (k - GAP_EXACT) % 8) << (b - 3));
-}
+static int64_t gap_bin_lo(uint32_t k) { return (int64_t)fit_bin_lo(k); }
 
-/* The knots' table of GAP (gap_classes). */
 static void gap_bins_init(struct gap_classes *gc, const struct model_dist *gap)
 {
 	size_t n = gap->nk;
