@@ -6,7 +6,10 @@
 # its own trace (/var/lib/ioreel/boot-*.reel, read from the image) must agree
 # with the host's trace over the same stretch of the boot, once the known
 # differences are taken out (tests/cli/boot_compare.awk says which):
-# extent counts within 2%, read bytes within 1%, request-size KS <= 0.02.
+# extent counts within 2%, read bytes within 1%, request-size KS <= 0.02;
+# a window of under 100 extents is also within target when the extents
+# differ by one split (counts 1 apart, KS <= 2/n: one extent that one side
+# splits in two moves the size CDF of n extents by up to 2/n).
 # A boot-time oneshot unit writes and fsyncs during the boot, so writes,
 # merges and flushes are in the comparison too.
 #   IOREEL_BOOT_TEST=1 IOREEL=build/ioreel bash tests/cli/boot_qemu.sh
@@ -56,7 +59,7 @@ umount "$T/mnt" || fail "umount $T/mnt"
 boot_qemu_args "$LOOP"
 s2=$(date +%s)
 "$IOREEL" capture --drop-caches --quiet -d "$LOOP" -o "$T/host.reel" -- \
-	timeout -k 5 300 "${BOOT_QEMU[@]}" >"$T/console" 2>&1 </dev/null &
+	timeout -k 5 600 "${BOOT_QEMU[@]}" >"$T/console" 2>&1 </dev/null &
 CAP=$!
 at_exit "pkill -TERM -P $CAP; kill -TERM $CAP"
 wait $CAP
@@ -102,7 +105,9 @@ echo "extents: host $he guest $ge ($(pct "$he" "$ge")% apart), $both identical"
 echo "read bytes: host $hr guest $gr ($(pct "$hr" "$gr")% apart); write bytes: host $hw guest $gw"
 echo "request-size KS: extents $kss, raw records $ksr"
 echo "flushes: host $(num flush host), guest preflush+fua writes $(num flush guest_preflush)"
-within "$(pct "$he" "$ge")" 2 || fail "extent counts $he (host) and $ge (guest) differ by more than 2%"
+d=$((he > ge ? he - ge : ge - he)) n=$((he < ge ? he : ge))
+[ "$d" -le 1 ] || within "$(pct "$he" "$ge")" 2 || fail "extent counts $he (host) and $ge (guest) differ by more than 2%"
 within "$(pct "$hr" "$gr")" 1 || fail "read bytes $hr (host) and $gr (guest) differ by more than 1%"
-within "$kss" 0.02 || fail "request-size KS $kss > 0.02"
+kslim=$(awk -v n="$n" 'BEGIN { l = n > 0 ? 2 / n : 1; printf "%.6f", l > 0.02 ? l : 0.02 }')
+within "$kss" "$kslim" || fail "request-size KS $kss > $kslim (0.02, or 2/n for n = $n extents)"
 echo "ok: times: image $((s1 - s0)) s, boot $((s3 - s2)) s, total $(($(date +%s) - s0)) s"
