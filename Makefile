@@ -103,7 +103,7 @@ check:
 check-boot:
 	$(Q)sh scripts/deps.sh check
 	$(Q)$(SUBMAKE) check-programs
-	$(Q)IOREEL_BOOT_TEST=1 BUILD=$(BUILD) TESTS=cli/boot_qemu TIMEOUT=900 sh tests/run.sh
+	$(Q)IOREEL_BOOT_TEST=1 BUILD=$(BUILD) TESTS=cli/boot_qemu TIMEOUT=1200 sh tests/run.sh
 
 bench:
 	$(Q)sh scripts/deps.sh check
