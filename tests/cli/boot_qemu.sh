@@ -108,6 +108,6 @@ echo "flushes: host $(num flush host), guest preflush+fua writes $(num flush gue
 d=$((he > ge ? he - ge : ge - he)) n=$((he < ge ? he : ge))
 [ "$d" -le 1 ] || within "$(pct "$he" "$ge")" 2 || fail "extent counts $he (host) and $ge (guest) differ by more than 2%"
 within "$(pct "$hr" "$gr")" 1 || fail "read bytes $hr (host) and $gr (guest) differ by more than 1%"
-kslim=$(awk -v n="$n" 'BEGIN { l = n > 0 ? 2 / n : 1; printf "%.6f", l > 0.02 ? l : 0.02 }')
+kslim=$(awk -v n="$n" 'BEGIN { l = n > 0 ? 2 / n : 1; printf "%.6f", (l > 0.02 ? l : 0.02) }')
 within "$kss" "$kslim" || fail "request-size KS $kss > $kslim (0.02, or 2/n for n = $n extents)"
 echo "ok: times: image $((s1 - s0)) s, boot $((s3 - s2)) s, total $(($(date +%s) - s0)) s"
