@@ -66,6 +66,7 @@ struct quota {
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
+#define GEN_FEW_REUSES 32	       /* distances kept as quartiles: from fewer re-uses */
 #define GEN_RES 1024		       /* a uniform sample (reservoir) of all its earlier ones */
 #define GEN_TRIES 8		       /* run starts drawn until one re-uses as the model says */
 #define GEN_PASS_NEAR 1.1	       /* a re-use pass I/O's size stratum: within this factor */
@@ -94,6 +95,7 @@ struct devstate {
 	uint64_t ring[GEN_HIST], res[GEN_RES];
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
 	uint64_t rend[GEN_HIST];      /* and ends */
+	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */

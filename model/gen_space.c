@@ -983,22 +983,63 @@ static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv,
 	return off;
 }
 
-/* The I/O of OP nearest K back in the ring (up to GEN_NEAR either side),
- * else K, where OP is the minority of the device's I/O: a write re-writes
- * what was written, a read re-reads (boot: 74% of its re-using writes;
- * taken at any op, 30%, and its working set written 1.4-1.8x the
- * trace's); for the majority op the I/O K back mostly is of it already
- * (steering it too bent chromium's jumps: KS 0.059 on seed 3). */
-static uint64_t near_op(const struct devstate *s, uint64_t k, int op)
+static inline int ring_gone(const struct devstate *s, uint64_t k)
+{
+	uint64_t i = (s->hn - k) % GEN_HIST;
+	return (int)(s->gone[i / 64] >> (i % 64) & 1);
+}
+
+/* The I/O K back (1 <= K <= the ring's size) that a re-use may go to: of
+ * OP where MINOR (below), and, where FEW, one that no re-use went back to
+ * since. */
+static inline int back_ok(const struct devstate *s, uint64_t k, int op, int minor, int few)
+{
+	return !(few && ring_gone(s, k)) && (!minor || s->rop[(s->hn - k) % GEN_HIST] == op);
+}
+
+/* The I/O a re-use K back goes to: the nearest to K in the ring (up to
+ * GEN_NEAR either side) of OP where OP is the minority of the device's
+ * I/O, else K.  A write re-writes what was written, a read re-reads
+ * (boot: 74% of its re-using writes; taken at any op, 30%, and its
+ * working set written 1.4-1.8x the trace's); for the majority op the I/O
+ * K back mostly is of it already (steering it too bent chromium's jumps:
+ * KS 0.059 on seed 3).  Where FEW (the device's distances kept as
+ * quartiles), not one that a re-use went back to since: that re-use is
+ * its block's last touch, and a second re-use drawn onto the same I/O
+ * measured from the first (blkparse: its metadata blocks re-written a
+ * commit after the one before, each re-use going back to the last). */
+static uint64_t back_slot(const struct devstate *s, uint64_t k, int op, int few)
 {
 	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
-	if (2 * s->opn[op] >= s->hn) /* the op's I/O the ring's most: as drawn */
+	int minor = 2 * s->opn[op] < s->hn; /* the op's I/O not the ring's most */
+	if (!minor && !few)
 		return k;
-	for (uint64_t d = 0; k <= n && d <= GEN_NEAR; d++) {
-		if (k + d <= n && s->rop[(s->hn - k - d) % GEN_HIST] == op)
+	for (uint64_t d = 0; k >= 1 && k <= n && d <= GEN_NEAR; d++) {
+		if (k + d <= n && back_ok(s, k + d, op, minor, few))
 			return k + d;
-		if (d && d < k && s->rop[(s->hn - k + d) % GEN_HIST] == op)
+		if (d && d < k && back_ok(s, k - d, op, minor, few))
 			return k - d;
+	}
+	return k;
+}
+
+/* A reuse distance drawn from RD (none kept: any of the N I/O in the
+ * ring); where FEW, given that it is not past the device's I/O so far:
+ * the draw U taken as U F(hn) where F(hn) < 1.  No re-use of a trace goes
+ * back past its first I/O, so its first re-uses are short; one drawn past
+ * them went to a random earlier I/O (blkparse: 3 of its 18-21 re-uses a
+ * seed, drawn 40-73 back at its 30th-60th I/O). */
+static double back_dist(struct model_gen *g, const struct devstate *s, const struct model_dist *rd,
+			uint64_t n, int few)
+{
+	double u = rnd_sp(g);
+	if (!rd->nk)
+		return 1 + u * (double)n;
+	double k = model_dist_inv(rd, u) + 0.5;
+	if (few && k >= (double)s->hn + 1) {
+		double below, at;
+		model_dist_cdf(rd, (double)s->hn, &below, &at);
+		k = model_dist_inv(rd, u * at) + 0.5;
 	}
 	return k;
 }
@@ -1009,19 +1050,24 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 			int op, uint64_t len, uint64_t al, uint64_t *off)
 {
 	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
-	/* no distances kept (under 32 re-uses: a small trace): any I/O before */
+	/* no distances kept (under 16 re-uses: a small trace): any I/O before */
 	const struct model_dist *rd =
 	    op != REEL_OP_READ && dv->reuse_dist_w.nk ? &dv->reuse_dist_w : &dv->reuse_dist;
-	double k = rd->nk ? model_dist_inv(rd, rnd_sp(g)) + 0.5 : 1 + rnd_sp(g) * (double)n;
-	for (int t = 0;
-	     t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
-	     history_at(g, s, near_op(s, (uint64_t)k, op), &base) && gen_offsets_over(dv, s, base);
+	int few = rd->nk && rd->n < GEN_FEW_REUSES;
+	double k = back_dist(g, s, rd, n, few);
+	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
+			history_at(g, s, back_slot(s, (uint64_t)k, op, few), &base) &&
+			gen_offsets_over(dv, s, base);
 	     t++)
-		k = rd->nk ? model_dist_inv(rd, rnd_sp(g)) + 0.5 : 1 + rnd_sp(g) * (double)n;
-	if (!n || !history_at(g, s, near_op(s, (uint64_t)k, op), &base) ||
-	    base / al * al + len > s->extent || base / al * al == s->cursor ||
-	    reserved(dv, s, base / al * al, len))
+		k = back_dist(g, s, rd, n, few);
+	uint64_t kk = back_slot(s, (uint64_t)k, op, few);
+	if (!n || !history_at(g, s, kk, &base) || base / al * al + len > s->extent ||
+	    base / al * al == s->cursor || reserved(dv, s, base / al * al, len))
 		return 0;
+	if (few && kk >= 1 && kk <= n) { /* the re-use is its block's last touch from now */
+		uint64_t i = (s->hn - kk) % GEN_HIST;
+		s->gone[i / 64] |= 1ull << (i % 64);
+	}
 	*off = base / al * al;
 	return 1;
 }
@@ -1835,6 +1881,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 	if (g->touched) {
 		s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 		s->rend[s->hn % GEN_HIST] = off + len;
+		s->gone[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
 		s->opn[op]++;
 		remember(g, s, off);
 		touch_mark(g, dv->id, off, len);
