@@ -290,10 +290,15 @@ double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 		return d->v[0];
 	if (u >= 1)
 		return d->v[d->nk - 1];
-	/* largest lo <= nk - 2 with c[lo] <= u: from the guide, then forward */
+	/* from the guide's knot (at or below the one sought: c[lo] <= u) */
 	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
-	if (lo > d->nk - 2)
-		lo = 0;
+	return model_dist_inv_from(d, u, a, lo > d->nk - 2 ? 0 : lo);
+}
+
+double model_dist_inv_from(const struct model_dist *d, double u, double a, size_t lo)
+{
+	/* the first lo (at most nk - 2) with c[lo + 1] > u, forward from LO:
+	 * the same from any LO with c[LO] <= u (c does not decrease) */
 	while (lo + 2 < d->nk && d->c[lo + 1] <= u)
 		lo++;
 	double c0 = d->c[lo], c1 = d->c[lo + 1];

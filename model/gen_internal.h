@@ -52,6 +52,9 @@ struct gen_pass_win {
 struct quota {
 	uint16_t *perm; /* the block: [0, end0) run starts', [end0, n) the others' */
 	uint16_t *inv;	/* each stratum's place in perm */
+	/* each stratum's knot of the op's size CDF: the last one at or below
+	 * its lower end (quota_at's search, done once) */
+	uint16_t *knot;
 	/* the strata still to draw of each kind, a bit each: [0, nw) run
 	 * starts', [nw, 2 nw) the others' (an I/O past its kind's finds the
 	 * other kind's nearest a word at a time) */
@@ -181,6 +184,9 @@ struct model_gen {
 	 * stretch of their CDF (v0 + (v1 - v0) t^a for t uniform), so that
 	 * they have the trace's mean (size_tilt_init) */
 	double *size_tilt;
+	/* per phase and op: where the largest size is drawn as itself
+	 * (size_top, done once; 1: nowhere) */
+	double *size_tops;
 	/* each re-use pass I/O's phase and window (pass_window), the
 	 * devices' in turn */
 	uint16_t *pass_ph;

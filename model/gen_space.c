@@ -73,7 +73,7 @@ static int seq_sizes_init(struct model_gen *g)
 	return 0;
 }
 
-static double size_inv(const struct model_dist *d, double u, double a);
+static double size_inv(const struct model_gen *g, size_t p, int op, double u, uint32_t k);
 
 /* A new block of phase P's quota of OP: each stratum a run start's or a
  * run's next I/O's by one systematic draw along the CDF (the kinds'
@@ -84,18 +84,20 @@ static void quota_block(struct model_gen *g, struct quota *q, size_t p, int op)
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	const float *share = g->m->phases[p].seq_share[op];
 	int seq = g->seq_want && g->seq_want[p][op] >= 0;
-	double u = rnd_sz(g), w = 0, prev = 0; /* w: the share cumulated to knot k */
+	double u = rnd_sz(g), w = 0; /* w: the share cumulated to knot k */
+	double fprev = floor(u);     /* floor(c + u) of the stratum before (c = 0) */
 	uint32_t k = 0, n = q->n, i = 0, j = n;
 	for (uint32_t s = 0; s < n; s++) { /* the label in bit 15 */
-		double x = (double)(s + 1) / n, c;
+		double x = (double)(s + 1) / n, c, f;
 		while (seq && k + 1 < d->nk && d->c[k + 1] <= x) {
 			w += (d->c[k + 1] - d->c[k]) * share[k];
 			k++;
 		}
 		c = seq && k + 1 < d->nk ? w + (x - d->c[k]) * share[k] : w;
 		c *= n;
-		q->perm[s] = (uint16_t)(s | (floor(c + u) > floor(prev + u)) << 15);
-		prev = c;
+		f = floor(c + u);
+		q->perm[s] = (uint16_t)(s | (f > fprev) << 15);
+		fprev = f;
 	}
 	while (i < j) { /* starts to the front */
 		if (q->perm[i] >> 15) {
@@ -153,21 +155,27 @@ static int64_t left_above(const uint64_t *w, uint32_t n, int64_t b)
 /* A point of phase P's size CDF of OP in its stratum I for an I/O of kind
  * SEQ (UINT32_MAX: anywhere): with the density of the kind's share there
  * (uniform where the kind has none, and without the model's shares). */
+#define QUOTA_ONE 0x8000u /* quota_knots: the stratum in one stretch */
 static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t i)
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	const float *share = g->m->phases[p].seq_share[op];
-	uint32_t n = g->s_size[p * REEL_OP__COUNT + (size_t)op].n, k0;
+	const struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
+	uint32_t n = q->n, k0;
 	double a = i < n ? (double)i / n : 0, b = i < n ? (double)(i + 1) / n : 1, tot = 0;
 	if (!g->seq_want || !(g->seq_want[p][op] >= 0) || d->nk < 2)
 		return a + rnd_sz(g) * (b - a);
-	/* the last knot below the last with c <= a (c[0] = 0): from the
-	 * guide, then forward (as model_dist_inv) */
-	k0 = d->guide[(size_t)(a * MODEL_DIST_GUIDE)];
-	if (k0 > d->nk - 2)
-		k0 = 0;
-	while (k0 + 2 < d->nk && d->c[k0 + 1] <= a)
-		k0++;
+	k0 = q->knot[i < n ? i : 0]; /* the last knot with c <= a (quota_knots) */
+	/* the stratum inside one stretch (quota_knots): the loops below in
+	 * short, the same draws and the same arithmetic */
+	if (k0 & QUOTA_ONE && i < n) {
+		double w = seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE];
+		double pw = b > a && w > 0 ? (b - a) * w : 0, x = rnd_sz(g) * pw;
+		if (!(pw > 0))
+			return a + rnd_sz(g) * (b - a);
+		return x < pw ? a + (b - a) * x / pw : b;
+	}
+	k0 &= ~QUOTA_ONE;
 	for (int pass = 0; pass < 2; pass++) {
 		double x = pass ? rnd_sz(g) * tot : 0;
 		if (pass && !(tot > 0))
@@ -237,8 +245,7 @@ static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op,
 	 * rather than a size the other I/O then lack (within a factor 2:
 	 * checks out on boot and compile over seeds 1-16 24; 1.25: 21, 1.1:
 	 * 19, 1.01: 21) */
-	double near = size_inv(d, ((double)xk[k] + 0.5) / q->n,
-			       g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
+	double near = size_inv(g, p, op, ((double)xk[k] + 0.5) / q->n, UINT32_MAX);
 	*kp = k;
 	*tp = t;
 	return near <= GEN_PASS_NEAR * sz && GEN_PASS_NEAR * near >= sz;
@@ -325,18 +332,24 @@ static void quota_refill(struct model_gen *g, struct quota *q, size_t p, int op)
  * (any one gave disksim's sequential I/O the sizes of its run starts),
  * looked for outward from that point (a look over every stratum left took
  * fiu at --rate 300 6x the CPU: its runs propose more continuations than
- * its model's share, and each I/O past its kind's looked at 4,096). */
-static double quota_draw(struct model_gen *g, size_t p, int op, int seq)
+ * its model's share, and each I/O past its kind's looked at 4,096).  The
+ * stratum's knot in *K (size_inv's search starts there). */
+static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_t *k)
 {
 	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
+	uint32_t x;
 	quota_refill(g, q, p, op);
 	if (q->pos[seq] < (seq ? q->n : q->end0)) {
-		uint32_t x = q->perm[q->pos[seq]++];
+		x = q->perm[q->pos[seq]++];
 		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
-		return quota_at(g, p, op, seq, x);
+	} else {
+		double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
+		x = quota_take(q, !seq, t);
 	}
-	double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
-	return quota_at(g, p, op, seq, quota_take(q, !seq, t));
+	*k = q->knot[x] & ~QUOTA_ONE;
+	if (q->pos[seq] < (seq ? q->n : q->end0)) /* the kind's next stratum's, a few I/O on */
+		__builtin_prefetch(&q->knot[q->perm[q->pos[seq]]]);
+	return quota_at(g, p, op, seq, x);
 }
 
 /* A draw of phase P's sizes of OP for an I/O of kind SEQ that is to be
@@ -353,11 +366,11 @@ static void quota_near(struct model_gen *g, size_t p, int op, int seq, double sz
 	if (!q->n || d->nk < 2)
 		return;
 	quota_refill(g, q, p, op);
-	double tilt = g->size_tilt[p * REEL_OP__COUNT + (size_t)op], t;
+	double t;
 	uint32_t best = UINT32_MAX;
 	double be = INFINITY;
 	for (uint32_t i = 0; i < q->resv_n; i++) { /* of those taken for the pass */
-		double v = size_inv(d, ((double)q->resv[i] + 0.5) / q->n, tilt);
+		double v = size_inv(g, p, op, ((double)q->resv[i] + 0.5) / q->n, UINT32_MAX);
 		double e = fabs(log(v / sz));
 		if (e < be) {
 			be = e;
@@ -402,14 +415,23 @@ static double size_top(const struct model_dist *d)
 	return 1;
 }
 
-/* A size of D at U, as model_dist_inv but for a largest size seen once
- * (size_top), and inside a stretch between knots at v0 + (v1 - v0) t^A
- * for the share t of the stretch below U (A = 1: model_dist_inv). */
-static double size_inv(const struct model_dist *d, double u, double a)
+/* A size of phase P's sizes of OP at U, as model_dist_inv but for a
+ * largest size seen once (size_top), and inside a stretch between knots
+ * at v0 + (v1 - v0) t^a for the share t of the stretch below U (a: the
+ * phase's and op's tilt; 1: model_dist_inv).  K: a knot at or below U
+ * (the stratum's of a quota draw: c[K] <= U) where the search starts
+ * (UINT32_MAX: from the guide); the same size either way. */
+static double size_inv(const struct model_gen *g, size_t p, int op, double u, uint32_t k)
 {
-	if (d->nk >= 2 && u >= size_top(d))
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	size_t ix = p * REEL_OP__COUNT + (size_t)op;
+	if (d->nk >= 2 && u >= g->size_tops[ix])
 		return d->v[d->nk - 1];
-	return model_dist_inv_pow(d, u, a);
+	if (k == UINT32_MAX || d->nk < 2 || !(u > 0) || !(u < 1))
+		return model_dist_inv_pow(d, u, g->size_tilt[ix]);
+	if (d->v[k] == d->v[k + 1] && u < d->c[k + 1])
+		return d->v[k]; /* a point mass: v0 + 0 * t, as model_dist_inv_from */
+	return model_dist_inv_from(d, u, g->size_tilt[ix], k);
 }
 
 /* The exponent of each phase's and op's sizes inside their CDF's
@@ -431,6 +453,7 @@ static void size_tilt_init(struct model_gen *g)
 			const struct model_dist *d = &g->m->phases[p].size[o];
 			double top = d->nk >= 2 ? size_top(d) : 1, A = 0, B = 0, x;
 			g->size_tilt[p * REEL_OP__COUNT + (size_t)o] = 1;
+			g->size_tops[p * REEL_OP__COUNT + (size_t)o] = top;
 			for (uint32_t k = 0; k + 1 < d->nk && d->c[k] < top; k++) {
 				double c1 = d->c[k + 1] < top ? d->c[k + 1] : top;
 				A += (c1 - d->c[k]) * d->v[k];
@@ -494,6 +517,26 @@ static int quota_resv_init(struct model_gen *g)
 	return 0;
 }
 
+/* Each stratum's knot in Q, of the sizes D: the last knot with c at or
+ * below its lower end (c[0] = 0), from the guide, then forward (as
+ * model_dist_inv); quota_at's and size_inv's search starts there.  Or'ed
+ * with QUOTA_ONE where the stratum lies in the one stretch from it to
+ * the next knot. */
+static void quota_knots(const struct model_dist *d, struct quota *q)
+{
+	uint32_t n = q->n;
+	for (uint32_t i = 0; i < n; i++) {
+		double a = (double)i / n, b = (double)(i + 1) / n; /* as quota_at */
+		uint32_t k0 = d->nk >= 2 ? d->guide[(size_t)(a * MODEL_DIST_GUIDE)] : 0;
+		if (d->nk >= 2 && k0 > d->nk - 2)
+			k0 = 0;
+		while (k0 + 2 < d->nk && d->c[k0 + 1] <= a)
+			k0++;
+		int one = d->nk >= 2 && (k0 + 2 >= d->nk || !(d->c[k0 + 1] < b));
+		q->knot[i] = (uint16_t)(k0 | (one ? QUOTA_ONE : 0));
+	}
+}
+
 /* Each phase's and op's quota block: its sizes drawn over the trace
  * generated (its I/O in the windows generated, times the rate), in blocks
  * of at most QUOTA_MAX. */
@@ -524,7 +567,7 @@ static int size_quota_init(struct model_gen *g)
 		tot += g->s_size[i].n;
 	}
 	free(e);
-	uint16_t *perm = malloc(3 * tot * sizeof(*perm));
+	uint16_t *perm = malloc(4 * tot * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
 	if (!perm || !left) {
 		free(perm);
@@ -535,6 +578,8 @@ static int size_quota_init(struct model_gen *g)
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
 		g->s_size[i].resv = perm + 2 * tot;
+		g->s_size[i].knot = perm + 3 * tot;
+		quota_knots(&m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT], &g->s_size[i]);
 		perm += g->s_size[i].n;
 		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
 		g->s_size[i].left = left;
@@ -569,9 +614,10 @@ int gen_space_init(struct model_gen *g)
 	    !(g->pool = calloc(m->nphases * REEL_OP__COUNT * 2 * GEN_POOL, sizeof(*g->pool))) ||
 	    !(g->npool = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->npool))) ||
 	    !(g->pool_want = calloc(m->nphases * REEL_OP__COUNT * 2, sizeof(*g->pool_want))) ||
-	    !(g->size_tilt = malloc(m->nphases * REEL_OP__COUNT * sizeof(*g->size_tilt))) ||
+	    !(g->size_tilt = malloc(2 * m->nphases * REEL_OP__COUNT * sizeof(*g->size_tilt))) ||
 	    seq_sizes_init(g) || size_quota_init(g))
 		return REEL_E_NOMEM;
+	g->size_tops = g->size_tilt + m->nphases * REEL_OP__COUNT;
 	size_tilt_init(g);
 	for (size_t d = 0; d < m->ndevs; d++) {
 		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
@@ -1797,9 +1843,11 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
 		ix ^= 1; /* the pool holds what the quota has left to give */
 	if (g->npool[ix])
 		sz = pool_take(g, ix, pool_far(g, ix));
-	else if (ph->size[op].nk)
-		sz = size_inv(&ph->size[op], quota_draw(g, p, op, seq),
-			      g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
+	else if (ph->size[op].nk) {
+		uint32_t k;
+		double u = quota_draw(g, p, op, seq, &k);
+		sz = size_inv(g, p, op, u, k);
+	}
 	return size_round(sz, al, extent);
 }
 
@@ -1828,9 +1876,11 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	unsigned best = 0;
 	for (int k = 0; k < GEN_PICK_DRAWS && g->npool[ix] < GEN_POOL && d->nk &&
 			(!g->npool[ix] || g->npool[ix] < quota_left(g, p, op));
-	     k++)
-		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(
-		    d, quota_draw(g, p, op, 1), g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
+	     k++) {
+		uint32_t kn;
+		double u = quota_draw(g, p, op, 1, &kn);
+		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(g, p, op, u, kn);
+	}
 	if (!g->npool[ix])
 		return size_round(4096, al, s->extent);
 	for (unsigned i = 0; i < g->npool[ix]; i++)
@@ -1841,8 +1891,9 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 			g->npool[ix] < GEN_POOL && d->nk && g->npool[ix] < quota_left(g, p, op);
 	     k++) {
 		unsigned n = g->npool[ix]++;
-		g->pool[ix * GEN_POOL + n] = size_inv(
-		    d, quota_draw(g, p, op, 1), g->size_tilt[p * REEL_OP__COUNT + (size_t)op]);
+		uint32_t kn;
+		double u = quota_draw(g, p, op, 1, &kn);
+		g->pool[ix * GEN_POOL + n] = size_inv(g, p, op, u, kn);
 		best = fabs(q[n] - want) < fabs(q[best] - want) ? n : best;
 	}
 	return size_round(pool_take(g, ix, best), al, s->extent);

@@ -93,6 +93,10 @@ double model_dist_inv(const struct model_dist *d, double u);
  * v0 + (v1 - v0) t^A for the share t of the stretch below U (A = 1:
  * linear, model_dist_inv). */
 double model_dist_inv_pow(const struct model_dist *d, double u, double a);
+/* model_dist_inv_pow for U in (0,1), the knots searched from LO on (LO at
+ * most nk - 2, c[LO] <= U; nk >= 2): a caller that knows a knot at or
+ * below U (a stratum's lower end's) skips the guide. */
+double model_dist_inv_from(const struct model_dist *d, double u, double a, size_t lo);
 /* CDF just below x and at x. */
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at);
 /* The last knot i < HI with v[i] <= x (0 when x is below every knot), by
