@@ -60,6 +60,7 @@ struct reel_reader {
 	/* state */
 	int header_read, done, complete, have_trailer;
 	int cols_ic; /* reel_read_cols decodes issue and completion times */
+	int regular; /* a regular file (frame_skip seeks in it) */
 	struct reel_summary trailer_sum, seen;
 	uint64_t skipped;
 	uint64_t chunk_no;
@@ -162,6 +163,59 @@ static long frame_length(struct reel_reader *r, uint64_t *content_size)
 	if (avail(r, len) < len)
 		return 0;
 	return (long)len;
+}
+
+/*
+ * Step over the LZ4 frame at buf[pos] (a chunk not decoded) in a regular
+ * file: its block headers read where they lie (pread), not the frame into
+ * the buffer, then the file read on from after it.  As frame_length: 1
+ * stepped over, 0 when the file ends inside the frame, or an error.
+ */
+static int frame_skip(struct reel_reader *r)
+{
+	size_t a = avail(r, 19);
+	if (a < 7)
+		return 0;
+	const unsigned char *p = r->buf + r->pos;
+	unsigned flg = p[4];
+	if ((flg >> 6) != 1)
+		return REEL_E_CORRUPT;
+	size_t hl = 7 + ((flg & 8) ? 8 : 0) + ((flg & 1) ? 4 : 0);
+	if (a < hl)
+		return 0;
+	int bsum = (flg >> 4) & 1, csum = (flg >> 2) & 1;
+	uint64_t at = r->buf_off + r->pos;
+	size_t len = hl;
+	unsigned char h[4];
+	for (;;) {
+		if (len > MAX_FRAME)
+			return REEL_E_CORRUPT;
+		if (r->pos + len + 4 <= r->buf_len)
+			memcpy(h, r->buf + r->pos + len, 4);
+		else if (pread(r->fd, h, 4, (off_t)(at + len)) != 4)
+			return 0;
+		uint32_t bs = get_le32(h);
+		len += 4;
+		if (bs == 0)
+			break;
+		bs &= 0x7fffffffu;
+		if (bs > (4u << 20))
+			return REEL_E_CORRUPT;
+		len += bs + (bsum ? 4 : 0);
+	}
+	len += csum ? 4 : 0;
+	if (r->pos + len <= r->buf_len) {
+		r->pos += len;
+		return 1;
+	}
+	if (pread(r->fd, h, 1, (off_t)(at + len - 1)) != 1) /* the frame's last byte */
+		return 0;
+	if (lseek(r->fd, (off_t)(at + len), SEEK_SET) < 0)
+		return rerr(r, REEL_E_IO, "cannot seek: %s", strerror(errno));
+	r->buf_off = at + len;
+	r->buf_len = r->pos = 0;
+	r->eof = 0;
+	return 1;
 }
 
 static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size, size_t *outlen)
@@ -532,6 +586,7 @@ static void load_trailer(struct reel_reader *r)
 	struct stat st;
 	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 16)
 		return;
+	r->regular = 1;
 	unsigned char tail[8];
 	if (pread(r->fd, tail, 8, st.st_size - 8) != 8 || memcmp(tail + 4, TRAILER_TAG, 4))
 		return;
@@ -664,8 +719,9 @@ static int salvage_skip(struct reel_reader *r)
 	return 0;
 }
 
-/* Load the next chunk into r->recs; 1 loaded, 0 end, <0 error. */
-static int next_chunk(struct reel_reader *r)
+/* Load the next chunk into r->recs (SKIP: step over it, not decompressed:
+ * its records never read); 1 loaded, 0 end, <0 error. */
+static int next_chunk(struct reel_reader *r, int skip)
 {
 	for (;;) {
 		if (r->done)
@@ -731,6 +787,11 @@ static int next_chunk(struct reel_reader *r)
 		if (magic != LZ4F_MAGIC) {
 			rc = REEL_E_CORRUPT;
 			why = "no frame starts here";
+		} else if (skip && r->regular && (rc = frame_skip(r)) > 0) {
+			r->chunk_no++;
+			return 1;
+		} else if (skip && r->regular && rc < 0) {
+			why = rc == REEL_E_IO ? "cannot seek past it" : "malformed LZ4 frame";
 		} else {
 			uint64_t cs;
 			long fl = frame_length(r, &cs);
@@ -749,6 +810,10 @@ static int next_chunk(struct reel_reader *r)
 			if (fl < 0) {
 				rc = (int)fl;
 				why = "malformed LZ4 frame";
+			} else if (skip) {
+				r->pos += (size_t)fl;
+				r->chunk_no++;
+				return 1;
 			} else if ((rc = decode_frame(r, (size_t)fl, cs, &dl))) {
 				why = rc == REEL_E_CHECKSUM ? "LZ4 checksum mismatch"
 							    : "LZ4 data does not decode";
@@ -799,10 +864,22 @@ static int fill(struct reel_reader *r, int cols)
 				    (unsigned long long)r->cur_chunk, (unsigned long long)r->cur_at,
 				    why);
 		}
-		int rc = next_chunk(r);
+		int rc = next_chunk(r, 0);
 		if (rc <= 0)
 			return rc;
 	}
+}
+
+int reel_reader_next_chunk(struct reel_reader *r, int skip)
+{
+	if (r->chunk_left || r->next < r->nrec)
+		return REEL_E_ARG; /* inside a chunk */
+	return next_chunk(r, skip);
+}
+
+size_t reel_reader_chunk_left(const struct reel_reader *r)
+{
+	return r->chunk_left + (r->nrec - r->next);
 }
 
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)

@@ -155,15 +155,17 @@ static int done_add(struct done_set *s, int64_t c)
 			s->v = nv;
 			s->cap = 2 * DONE_SORTED;
 		}
+		for (int k = 0; k < DONE_PAD; k++)
+			s->v[s->hi + (size_t)k] = INT64_MAX;
 	}
 	/* locals: a store to v could alias the fields, reloaded at each step */
 	int64_t *v = s->v;
-	size_t j = s->hi++, lo = s->lo;
+	size_t hi = s->hi, j = hi, lo = s->lo;
+	s->hi = hi + 1;
 	for (; j > lo && v[j - 1] > c; j--) /* an insertion sort's step */
 		v[j] = v[j - 1];
 	v[j] = c;
-	for (int k = 0; k < DONE_PAD; k++)
-		v[s->hi + (size_t)k] = INT64_MAX;
+	v[hi + DONE_PAD] = INT64_MAX; /* v[hi + 1 .. hi + DONE_PAD) were already */
 	return 0;
 }
 
@@ -717,7 +719,7 @@ int model_fit_file(struct model *m, const char *path, const struct model_fit_opt
 		   size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
-	struct fit_src src = {0};
+	struct fit_src src = {.path = path};
 	if (reel_reader_open(&src.r, path, 0)) /* model_trace_load says why */
 		return model_trace_load(&(struct model_trace){0}, path, err, errlen);
 	char source[64];
