@@ -1212,12 +1212,86 @@ static int fresh_at(struct model_gen *g, const struct model_devspace *dv, struct
  * by block (wrapping at HI), GEN_SCAN looked at: 1 and *AT, else 0.  Steps
  * of the I/O's own length found no room in msr's 36-block regions half
  * written (two places for a 15-block write). */
-#define SCAN_AHEAD 16 /* stretches whose touched words are asked for ahead */
+#define SCAN_AHEAD 16  /* stretches whose touched words are asked for ahead */
+#define SCAN_BLOCKS 96 /* blocks past the look whose words scan_run asks for ahead */
+
+/* The blocks of a stretch of LEN bytes at A (touched's: touched looks at
+ * each of them up to TOUCH_LOOK). */
+static inline uint64_t span_blocks(uint64_t a, uint64_t len)
+{
+	return ((a + (len ? len - 1 : 0)) >> 12) - (a >> 12) + 1;
+}
+
+/* Of the stretches of M blocks starting at block B, B + 1, ..., B + K - 1
+ * (device DEV), the first with no block touched: its index, else K.  The
+ * blocks are looked at once each, in order, a word of the set at a time
+ * (the blocks whose slots lie side by side): a touched block rules out
+ * every stretch over it, so the next one that may be fresh starts past
+ * it (in a full band, a block per stretch, ten to a word). */
+static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
+{
+	uint64_t cs = 0, j = 0, n = k + m - 1, pf = 0; /* cs: the first stretch still possible */
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * TOUCH_MUL, y = x;
+	while (j < n && cs < k) {
+		for (; pf < n && pf < j + SCAN_BLOCKS; pf += 8, y += 8 * TOUCH_MUL)
+			__builtin_prefetch(&t[touch_slot(y >> (64 - TOUCH_BITS)) >> 6]);
+		uint64_t w, bits, nb = touch_word(x, n - j, &w, &bits);
+		uint64_t v = (t[w] & bits) >> __builtin_ctzll(bits);
+		for (; v; v &= v - 1) { /* each touched block: the stretches over it out */
+			uint64_t l = j + (uint64_t)__builtin_ctzll(v);
+			if (l - cs >= m)
+				return cs < k ? cs : k;
+			cs = l + 1;
+		}
+		j += nb;
+		x += nb * TOUCH_MUL;
+		if (j - cs >= m && cs < k)
+			return cs;
+	}
+	return k;
+}
+
+/* scan_fresh's look for stretches a block apart (its step 4096): the
+ * stretches of each pass up the region (from *AT, then from LO after each
+ * wrap) looked at by scan_run, the same one found as fresh_at's one by one
+ * (those past the extent not fresh); *AT the last looked at when none is. */
+static int scan_blocks(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		       uint64_t lo, uint64_t hi, uint64_t len, uint64_t *at)
+{
+	uint64_t p = *at + 4096 + len > hi ? lo : *at + 4096, last = *at;
+	for (uint64_t done = 0; done < GEN_SCAN; p = lo) {
+		uint64_t k = (hi - len - p) / 4096 + 1; /* this pass's stretches */
+		k = k < GEN_SCAN - done ? k : GEN_SCAN - done;
+		uint64_t kok = p + len > s->extent ? 0 : (s->extent - len - p) / 4096 + 1;
+		kok = kok < k ? kok : k;
+		uint64_t i =
+		    kok ? scan_run(g->touched, dv->id, p >> 12, kok, span_blocks(p, len)) : 0;
+		if (i < kok) {
+			*at = p + 4096 * i;
+			s->fresh_due -= 1;
+			s->fresh_fails = 0;
+			return 1;
+		}
+		done += k;
+		last = p + 4096 * (k - 1);
+		if (p == lo && done < GEN_SCAN) { /* a whole pass from LO: the ones after it too */
+			uint64_t full = (hi - len - lo) / 4096 + 1, r = (GEN_SCAN - done) % full;
+			last = lo + 4096 * ((r ? r : full) - 1);
+			break;
+		}
+	}
+	*at = last;
+	return 0;
+}
+
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at)
 {
 	uint64_t step = al >= 4096 ? al : 4096 / al * al, ahead = *at;
 	lo = (lo + al - 1) / al * al;
+	if (step == 4096 && hi > lo + len && !(hi >> 60) && span_blocks(*at, len) <= TOUCH_LOOK &&
+	    span_blocks(lo, len) <= TOUCH_LOOK)
+		return scan_blocks(g, dv, s, lo, hi, len, at);
 	for (int t = 0, na = 0; t < GEN_SCAN && hi > lo + len; t++) {
 		/* the touched words of the stretches up to SCAN_AHEAD on asked
 		 * for: the blocks' slots jump every 9 or 10 blocks, each jump a
