@@ -89,6 +89,7 @@ struct quota {
 #define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
+#define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -147,6 +148,10 @@ struct devstate {
 	uint64_t cy_last[MODEL_MAX_CYCLE];
 	uint8_t cy_reg[MODEL_MAX_REGIONS];
 	uint32_t cy_pos; /* hot_order: the next start's place in it */
+	/* the region at each 1/GEN_RLUT of the model's extent, from offset
+	 * >> rlut_sh (gen_space.c, region_of) */
+	uint8_t rlut[GEN_RLUT + 1];
+	uint8_t rlut_sh;
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

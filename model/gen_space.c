@@ -14,7 +14,9 @@
 #include "model/gen_internal.h"
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
-static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a);
+static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
+static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
+static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -583,9 +585,10 @@ int gen_space_init(struct model_gen *g)
 		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
+		region_lut_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
-			g->ds[d].cy_reg[region_of(&m->devs[d], 1.0,
-						  (uint64_t)m->devs[d].cycle[k].off)] =
+			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
+						      (uint64_t)m->devs[d].cycle[k].off)] =
 			    (uint8_t)(k + 1);
 		run_tilt(&m->devs[d], &g->ds[d]);
 	}
@@ -628,7 +631,7 @@ void gen_space_free(struct model_gen *g)
 	reel_free_big(g->touched, TOUCH_BYTES);
 }
 
-static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
+static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a)
 {
 	uint32_t lo = 0, n = d->nregions;
 	double x = (double)a / scale;
@@ -643,6 +646,36 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
 		lo = (double)d->bound[lo + h] <= x ? lo + h : lo;
+	}
+	return lo;
+}
+
+/* The region at each 1/GEN_RLUT of the model's extent (bounds under 2^53:
+ * then region_of searches between two neighbouring entries only; a
+ * search over the bounds took 7 dependent loads, at every I/O). */
+static void region_lut_init(const struct model_devspace *d, struct devstate *s)
+{
+	uint64_t e = d->bound[d->nregions];
+	int sh = 0;
+	while ((e >> sh) >= GEN_RLUT)
+		sh++;
+	s->rlut_sh = (uint8_t)sh;
+	for (uint64_t j = 0; j <= GEN_RLUT; j++)
+		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
+}
+
+/* The region of offset A (generated, scaled by s->scale): region_search's
+ * answer, through the table. */
+static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+{
+	double x = (double)a / s->scale;
+	if (!(d->bound[d->nregions] < (1ull << 53)) || x >= (double)d->bound[d->nregions])
+		return region_search(d, s->scale, a);
+	uint64_t xi = (uint64_t)x, j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
+	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = d->bound[lo + h] <= xi ? lo + h : lo;
 	}
 	return lo;
 }
@@ -694,7 +727,7 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = *tor >= 0 ? 0 : region_of(d, s->scale, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : region_of(d, s, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
@@ -955,7 +988,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
 			continue;
 		if (gen_offsets_local_over(dv, s, (uint64_t)a) ||
-		    !(gen_op_share(dv, region_of(dv, s->scale, (uint64_t)a), s->op) > 0)) {
+		    !(gen_op_share(dv, region_of(dv, s, (uint64_t)a), s->op) > 0)) {
 			*off = over ? *off : (uint64_t)a;
 			over = 1;
 			continue;
@@ -1102,10 +1135,9 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 		if (!*want) /* the run as long as it would be there */
 			span =
-			    (uint64_t)(unit *
-				       (double)(run_length(dv, s, u,
-							   (int64_t)region_of(dv, s->scale, off)) +
-						1));
+			    (uint64_t)(unit * (double)(run_length(dv, s, u,
+								  (int64_t)region_of(dv, s, off)) +
+						       1));
 		if (*want
 			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len) &&
 			      !too_near(s, off, len, t)
@@ -1343,7 +1375,7 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	int64_t r = gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = region_of(dv, s->scale, s->cursor);
+	uint32_t from = region_of(dv, s, s->cursor);
 	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
 	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
 		w += s->cy_reg[dv->tr_to[x]]
@@ -1394,7 +1426,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 {
 	double nper = s->nper >= 1 ? s->nper : 1, now = (double)s->hn;
 	double rep = floor(now / nper) * nper, pos = now - rep, bd = 0, w[MODEL_MAX_CYCLE], tot = 0;
-	uint32_t from = region_of(dv, s->scale, s->cursor);
+	uint32_t from = region_of(dv, s, s->cursor);
 	int best = -1;
 	for (uint32_t k = 0; k < dv->ncycle; k++) {
 		const struct model_cycle *c = &dv->cycle[k];
@@ -1403,7 +1435,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 			continue;
 		int seen = s->cy_last[k] && (double)(s->cy_last[k] - 1) >= rep;
 		double due = seen ? s->cy_due[k] : rep + c->from * nper;
-		double pk = chain_p(dv, from, region_of(dv, 1.0, c->off));
+		double pk = chain_p(dv, from, region_search(dv, 1.0, c->off));
 		if (due > now + GEN_CYCLE_EARLY * pk ||
 		    (seen && now - (double)(s->cy_last[k] - 1) < c->q[0]))
 			continue;
@@ -1618,7 +1650,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->reuse_owed += (uint32_t)(want && !asked);
 		s->reused += (uint64_t)want;
 	}
-	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
+	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -1879,7 +1911,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	gen_offsets_count(dv, s, region_of(dv, s->scale, off), off);
+	gen_offsets_count(dv, s, region_of(dv, s, off), off);
 	if (!g->touched)
 		s->hn++;
 	if (g->touched) {
