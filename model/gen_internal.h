@@ -89,6 +89,7 @@ struct quota {
 #define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
+#define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
@@ -152,6 +153,9 @@ struct devstate {
 	 * >> rlut_sh (gen_space.c, region_of) */
 	uint8_t rlut[GEN_RLUT + 1];
 	uint8_t rlut_sh;
+	/* per region, its row of the chain searched from (gen_space.c,
+	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
+	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

@@ -17,6 +17,7 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
 static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
+static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -586,6 +587,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		region_lut_init(&m->devs[d], &g->ds[d]);
+		chain_guide_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
 						      (uint64_t)m->devs[d].cycle[k].off)] =
@@ -722,6 +724,45 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	return 0;
 }
 
+/* The row FROM's first entry whose cumulated share passes U, else its last
+ * (a search of the row): searched between the entries the table gives for
+ * U's 1/GEN_TRG of [0, 1) (the row's shares cumulated do not fall). */
+static uint32_t chain_find(const struct model_devspace *d, const struct devstate *s, uint32_t from,
+			   double u)
+{
+	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	uint32_t a = d->row[from] + s->tr_guide[from][q],
+		 b = d->row[from] + s->tr_guide[from][q + 1];
+	while (a < b) {
+		uint32_t mid = (a + b) / 2;
+		if (d->tr_p[mid] > u)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
+/* Each row's table for chain_find: the entry the row's search gives at
+ * each 1/GEN_TRG of [0, 1] (q / GEN_TRG is exact: U at or above it is
+ * found there or after, U below (q + 1) / GEN_TRG there or before). */
+static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
+{
+	for (uint32_t r = 0; r < d->nregions; r++)
+		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
+			uint32_t a = d->row[r], b = d->row[r + 1] - 1;
+			double u = (double)q / GEN_TRG;
+			while (a < b) {
+				uint32_t mid = (a + b) / 2;
+				if (d->tr_p[mid] > u)
+					b = mid;
+				else
+					a = mid + 1;
+			}
+			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
+		}
+}
+
 /* A remote jump's destination: the region *TO (drawn from the chain when
  * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
@@ -736,30 +777,16 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
 		/* the chain's row given the op */
 	} else if (d->row[from + 1] > d->row[from]) {
-		uint32_t a = d->row[from], b = d->row[from + 1] - 1, at = UINT32_MAX;
+		uint32_t at = UINT32_MAX;
 		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
-			uint32_t a1 = a, b1 = b;
-			while (a1 < b1) {
-				uint32_t mid = (a1 + b1) / 2;
-				if (d->tr_p[mid] > u)
-					b1 = mid;
-				else
-					a1 = mid + 1;
-			}
+			uint32_t a1 = chain_find(d, s, from, u);
 			if (!gen_offsets_region_over(d, s, d->tr_to[a1])) {
 				at = a1; /* taken at this U: not searched again */
 				break;
 			}
 			u = rnd_sp(g);
 		}
-		while (at == UINT32_MAX && a < b) {
-			uint32_t mid = (a + b) / 2;
-			if (d->tr_p[mid] > u)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		to = d->tr_to[at != UINT32_MAX ? at : a];
+		to = d->tr_to[at != UINT32_MAX ? at : chain_find(d, s, from, u)];
 	} else {
 		double c = 0;
 		to = d->nregions - 1;
