@@ -133,6 +133,13 @@ struct devstate {
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
+	/* the run start's draws made before its size (gen_space.c,
+	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
+	 * place (its region in early_to) */
+	int early, early_local;
+	double early_u;
+	uint64_t early_off;
+	int64_t early_to;
 	/* the model's re-use pass: the next of its I/O to place, of reads
 	 * and of writes; the repeat of the model's duration it is in */
 	uint32_t pnext[2];

@@ -1532,7 +1532,16 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 			  int op, uint64_t len, uint64_t al, int local, int fresh)
 {
 	int64_t to = fresh ? cold_region(g, dv, s) : -1;
-	uint64_t off = start_once(g, dv, s, len, al, local, &to);
+	uint64_t off;
+	if (!fresh && s->early == 2) { /* start_once's draws made before the size's */
+		off = s->early_off;
+		to = s->early_to;
+		if (off + len > s->extent)
+			off = (s->extent - len) / al * al;
+	} else {
+		off = start_once(g, dv, s, len, al, local, &to);
+	}
+	s->early = 0;
 	double p = reuse_odds(dv, op, len);
 	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
 	if (!fresh) {
@@ -1616,6 +1625,42 @@ static int long_due(const struct model_devspace *dv, struct devstate *s)
 }
 
 /*
+ * A run start of OP on a device whose starts mostly re-use (start_hot),
+ * its draws made before its size is drawn (the sizes draw from a stream of
+ * their own, sz, so the records are the same): run_start's run length and
+ * local draws, and when remote, start_once's place but for the clamp at
+ * the extent (s->early 1 or 2, taken by run_start and start_hot).  The
+ * touched set's word of the place asked for: the probe's cache miss (an
+ * 8 MiB set probed at random) then overlaps the size's draws.  Only where
+ * run_start is sure to come (no run continued, no kept run going on).
+ */
+static void start_early(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			int op, uint64_t al)
+{
+	s->early = 0;
+	if (!g->touched || !dv->reuse_fitted || !s->started || !(dv->p_reuse >= GEN_REUSE_GATE) ||
+	    dv->ncycle || (s->pinned && s->run_left > 0))
+		return;
+	s->early_u = sdraw_sp(g, &s->s_run);
+	s->early = 1;
+	s->pinned = 0;
+	s->op = op;
+	if (continues(g, op) && long_due(dv, s))
+		return; /* run_start's kept run: the rest as it draws them */
+	s->short_pick = s->reusing = 0;
+	s->early_local = dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
+	if (s->early_local)
+		return; /* a local jump: drawn by start_once, given the size */
+	s->early_to = -1;
+	uint64_t off = remote(g, dv, s, &s->early_to) / al * al;
+	if (off == s->cursor) /* not a run: keep it a jump (start_once's) */
+		off = off >= al ? off - al : off + al;
+	s->early_off = off;
+	s->early = 2;
+	__builtin_prefetch(&g->touched[touch_bit(dv->id, off >> 12) >> 6]);
+}
+
+/*
  * Where a new run starts.  The jump's kind (local or remote) is drawn with
  * the model's share; with a fitted re-use, so is whether the start re-uses
  * a block (p_reuse), and the jump is drawn again until it lands on touched
@@ -1632,10 +1677,11 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 			  int op, uint64_t *lenp, uint64_t al, double unit)
 {
 	uint64_t len = *lenp;
-	double u = sdraw_sp(g, &s->s_run);
+	double u = s->early ? s->early_u : sdraw_sp(g, &s->s_run);
 	s->pinned = 0;
 	s->op = op;
 	if (continues(g, op) && long_due(dv, s)) { /* a long run of the trace, where it was */
+		s->early = 0;
 		const struct model_long_run *lr = &dv->longrun[s->lnext++];
 		uint64_t off = (uint64_t)((double)lr->off * s->scale) / al * al;
 		if (off + *lenp > s->extent)
@@ -1650,10 +1696,14 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->pinned = 1;
 		return off;
 	}
-	s->short_pick = s->reusing = 0;
-	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
+	if (!s->early) /* start_early's reset them before its remote draw */
+		s->short_pick = s->reusing = 0;
+	int local = s->early
+			? s->early_local
+			: s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
 	int want = 0, asked = 0;
+	s->early = s->early == 2 ? 2 : 0; /* the place drawn early: start_hot's */
 	if (!g->touched || !dv->reuse_fitted || !s->started) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 		for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
@@ -1989,6 +2039,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		seq = 1; /* in place of one of its op cut short below */
 		s->seq_owed[op]--;
 	}
+	if (!seq && op != REEL_OP_FLUSH)
+		start_early(g, dv, s, op, al);
 	uint64_t len = s->pinned && s->run_left > 0 && seq && op == s->pin_op
 			   ? size_pick(g, ph, op, s, al)
 			   : size_draw(g, ph, op, seq, al, s->extent);
