@@ -1295,8 +1295,13 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 		for (; pf < n && pf < j + SCAN_BLOCKS; pf += 8, y += 8 * TOUCH_MUL)
 			__builtin_prefetch(&t[touch_slot(y >> (64 - TOUCH_BITS)) >> 6]);
 		uint64_t w, bits, nb = touch_word(x, n - j, &w, &bits);
-		uint64_t v = (t[w] & bits) >> __builtin_ctzll(bits);
-		for (; v; v &= v - 1) { /* each touched block: the stretches over it out */
+		uint64_t v = t[w] & bits;
+		if (v == bits) { /* all touched (a full band): past them */
+			cs = j + nb;
+			v = 0;
+		}
+		for (v >>= __builtin_ctzll(bits); v; v &= v - 1) {
+			/* each touched block: the stretches over it out */
 			uint64_t l = j + (uint64_t)__builtin_ctzll(v);
 			if (l - cs >= m)
 				return cs < k ? cs : k;
