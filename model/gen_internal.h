@@ -93,6 +93,8 @@ struct quota {
 #define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
+#define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
+#define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -136,6 +138,13 @@ struct devstate {
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
+	/* the run start's draws made before its size (gen_space.c,
+	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
+	 * place (its region in early_to) */
+	int early, early_local;
+	double early_u;
+	uint64_t early_off;
+	int64_t early_to;
 	/* the model's re-use pass: the next of its I/O to place, of reads
 	 * and of writes; the repeat of the model's duration it is in */
 	uint32_t pnext[2];
@@ -152,6 +161,13 @@ struct devstate {
 	uint64_t cy_last[MODEL_MAX_CYCLE];
 	uint8_t cy_reg[MODEL_MAX_REGIONS];
 	uint32_t cy_pos; /* hot_order: the next start's place in it */
+	/* the region at each 1/GEN_RLUT of the model's extent, from offset
+	 * >> rlut_sh (gen_space.c, region_of) */
+	uint8_t rlut[GEN_RLUT + 1];
+	uint8_t rlut_sh;
+	/* per region, its row of the chain searched from (gen_space.c,
+	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
+	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
 };
 
 /* A device's own arrival process: when its last I/O arrived. */

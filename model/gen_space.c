@@ -14,7 +14,10 @@
 #include "model/gen_internal.h"
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
-static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a);
+static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
+static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
+static void region_lut_init(const struct model_devspace *d, struct devstate *s);
+static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -630,9 +633,11 @@ int gen_space_init(struct model_gen *g)
 		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
+		region_lut_init(&m->devs[d], &g->ds[d]);
+		chain_guide_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
-			g->ds[d].cy_reg[region_of(&m->devs[d], 1.0,
-						  (uint64_t)m->devs[d].cycle[k].off)] =
+			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
+						      (uint64_t)m->devs[d].cycle[k].off)] =
 			    (uint8_t)(k + 1);
 		run_tilt(&m->devs[d], &g->ds[d]);
 	}
@@ -675,7 +680,7 @@ void gen_space_free(struct model_gen *g)
 	reel_free_big(g->touched, TOUCH_BYTES);
 }
 
-static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t a)
+static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a)
 {
 	uint32_t lo = 0, n = d->nregions;
 	double x = (double)a / scale;
@@ -690,6 +695,36 @@ static uint32_t region_of(const struct model_devspace *d, double scale, uint64_t
 	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
 		lo = (double)d->bound[lo + h] <= x ? lo + h : lo;
+	}
+	return lo;
+}
+
+/* The region at each 1/GEN_RLUT of the model's extent (bounds under 2^53:
+ * then region_of searches between two neighbouring entries only; a
+ * search over the bounds took 7 dependent loads, at every I/O). */
+static void region_lut_init(const struct model_devspace *d, struct devstate *s)
+{
+	uint64_t e = d->bound[d->nregions];
+	int sh = 0;
+	while ((e >> sh) >= GEN_RLUT)
+		sh++;
+	s->rlut_sh = (uint8_t)sh;
+	for (uint64_t j = 0; j <= GEN_RLUT; j++)
+		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
+}
+
+/* The region of offset A (generated, scaled by s->scale): region_search's
+ * answer, through the table. */
+static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+{
+	double x = (double)a / s->scale;
+	if (!(d->bound[d->nregions] < (1ull << 53)) || x >= (double)d->bound[d->nregions])
+		return region_search(d, s->scale, a);
+	uint64_t xi = (uint64_t)x, j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
+	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = d->bound[lo + h] <= xi ? lo + h : lo;
 	}
 	return lo;
 }
@@ -736,12 +771,51 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	return 0;
 }
 
+/* The row FROM's first entry whose cumulated share passes U, else its last
+ * (a search of the row): searched between the entries the table gives for
+ * U's 1/GEN_TRG of [0, 1) (the row's shares cumulated do not fall). */
+static uint32_t chain_find(const struct model_devspace *d, const struct devstate *s, uint32_t from,
+			   double u)
+{
+	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	uint32_t a = d->row[from] + s->tr_guide[from][q],
+		 b = d->row[from] + s->tr_guide[from][q + 1];
+	while (a < b) {
+		uint32_t mid = (a + b) / 2;
+		if (d->tr_p[mid] > u)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
+/* Each row's table for chain_find: the entry the row's search gives at
+ * each 1/GEN_TRG of [0, 1] (q / GEN_TRG is exact: U at or above it is
+ * found there or after, U below (q + 1) / GEN_TRG there or before). */
+static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
+{
+	for (uint32_t r = 0; r < d->nregions; r++)
+		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
+			uint32_t a = d->row[r], b = d->row[r + 1] - 1;
+			double u = (double)q / GEN_TRG;
+			while (a < b) {
+				uint32_t mid = (a + b) / 2;
+				if (d->tr_p[mid] > u)
+					b = mid;
+				else
+					a = mid + 1;
+			}
+			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
+		}
+}
+
 /* A remote jump's destination: the region *TO (drawn from the chain when
  * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = *tor >= 0 ? 0 : region_of(d, s->scale, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : region_of(d, s, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
@@ -750,30 +824,16 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
 		/* the chain's row given the op */
 	} else if (d->row[from + 1] > d->row[from]) {
-		uint32_t a = d->row[from], b = d->row[from + 1] - 1, at = UINT32_MAX;
+		uint32_t at = UINT32_MAX;
 		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
-			uint32_t a1 = a, b1 = b;
-			while (a1 < b1) {
-				uint32_t mid = (a1 + b1) / 2;
-				if (d->tr_p[mid] > u)
-					b1 = mid;
-				else
-					a1 = mid + 1;
-			}
+			uint32_t a1 = chain_find(d, s, from, u);
 			if (!gen_offsets_region_over(d, s, d->tr_to[a1])) {
 				at = a1; /* taken at this U: not searched again */
 				break;
 			}
 			u = rnd_sp(g);
 		}
-		while (at == UINT32_MAX && a < b) {
-			uint32_t mid = (a + b) / 2;
-			if (d->tr_p[mid] > u)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		to = d->tr_to[at != UINT32_MAX ? at : a];
+		to = d->tr_to[at != UINT32_MAX ? at : chain_find(d, s, from, u)];
 	} else {
 		double c = 0;
 		to = d->nregions - 1;
@@ -1002,7 +1062,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
 			continue;
 		if (gen_offsets_local_over(dv, s, (uint64_t)a) ||
-		    !(gen_op_share(dv, region_of(dv, s->scale, (uint64_t)a), s->op) > 0)) {
+		    !(gen_op_share(dv, region_of(dv, s, (uint64_t)a), s->op) > 0)) {
 			*off = over ? *off : (uint64_t)a;
 			over = 1;
 			continue;
@@ -1195,10 +1255,9 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 		if (!*want) /* the run as long as it would be there */
 			span =
-			    (uint64_t)(unit *
-				       (double)(run_length(dv, s, u,
-							   (int64_t)region_of(dv, s->scale, off)) +
-						1));
+			    (uint64_t)(unit * (double)(run_length(dv, s, u,
+								  (int64_t)region_of(dv, s, off)) +
+						       1));
 		if (*want
 			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len) &&
 			      !too_near(s, off, len, t)
@@ -1305,12 +1364,91 @@ static int fresh_at(struct model_gen *g, const struct model_devspace *dv, struct
  * by block (wrapping at HI), GEN_SCAN looked at: 1 and *AT, else 0.  Steps
  * of the I/O's own length found no room in msr's 36-block regions half
  * written (two places for a 15-block write). */
-#define SCAN_AHEAD 16 /* stretches whose touched words are asked for ahead */
+#define SCAN_AHEAD 16  /* stretches whose touched words are asked for ahead */
+#define SCAN_BLOCKS 96 /* blocks past the look whose words scan_run asks for ahead */
+
+/* The blocks of a stretch of LEN bytes at A (touched's: touched looks at
+ * each of them up to TOUCH_LOOK). */
+static inline uint64_t span_blocks(uint64_t a, uint64_t len)
+{
+	return ((a + (len ? len - 1 : 0)) >> 12) - (a >> 12) + 1;
+}
+
+/* Of the stretches of M blocks starting at block B, B + 1, ..., B + K - 1
+ * (device DEV), the first with no block touched: its index, else K.  The
+ * blocks are looked at once each, in order, a word of the set at a time
+ * (the blocks whose slots lie side by side): a touched block rules out
+ * every stretch over it, so the next one that may be fresh starts past
+ * it (in a full band, a block per stretch, ten to a word). */
+static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
+{
+	uint64_t cs = 0, j = 0, n = k + m - 1, pf = 0; /* cs: the first stretch still possible */
+	uint64_t x = (b ^ ((uint64_t)dev << 48)) * TOUCH_MUL, y = x;
+	while (j < n && cs < k) {
+		for (; pf < n && pf < j + SCAN_BLOCKS; pf += 8, y += 8 * TOUCH_MUL)
+			__builtin_prefetch(&t[touch_slot(y >> (64 - TOUCH_BITS)) >> 6]);
+		uint64_t w, bits, nb = touch_word(x, n - j, &w, &bits);
+		uint64_t v = t[w] & bits;
+		if (v == bits) { /* all touched (a full band): past them */
+			cs = j + nb;
+			v = 0;
+		}
+		for (v >>= __builtin_ctzll(bits); v; v &= v - 1) {
+			/* each touched block: the stretches over it out */
+			uint64_t l = j + (uint64_t)__builtin_ctzll(v);
+			if (l - cs >= m)
+				return cs < k ? cs : k;
+			cs = l + 1;
+		}
+		j += nb;
+		x += nb * TOUCH_MUL;
+		if (j - cs >= m && cs < k)
+			return cs;
+	}
+	return k;
+}
+
+/* scan_fresh's look for stretches a block apart (its step 4096): the
+ * stretches of each pass up the region (from *AT, then from LO after each
+ * wrap) looked at by scan_run, the same one found as fresh_at's one by one
+ * (those past the extent not fresh); *AT the last looked at when none is. */
+static int scan_blocks(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		       uint64_t lo, uint64_t hi, uint64_t len, uint64_t *at)
+{
+	uint64_t p = *at + 4096 + len > hi ? lo : *at + 4096, last = *at;
+	for (uint64_t done = 0; done < GEN_SCAN; p = lo) {
+		uint64_t k = (hi - len - p) / 4096 + 1; /* this pass's stretches */
+		k = k < GEN_SCAN - done ? k : GEN_SCAN - done;
+		uint64_t kok = p + len > s->extent ? 0 : (s->extent - len - p) / 4096 + 1;
+		kok = kok < k ? kok : k;
+		uint64_t i =
+		    kok ? scan_run(g->touched, dv->id, p >> 12, kok, span_blocks(p, len)) : 0;
+		if (i < kok) {
+			*at = p + 4096 * i;
+			s->fresh_due -= 1;
+			s->fresh_fails = 0;
+			return 1;
+		}
+		done += k;
+		last = p + 4096 * (k - 1);
+		if (p == lo && done < GEN_SCAN) { /* a whole pass from LO: the ones after it too */
+			uint64_t full = (hi - len - lo) / 4096 + 1, r = (GEN_SCAN - done) % full;
+			last = lo + 4096 * ((r ? r : full) - 1);
+			break;
+		}
+	}
+	*at = last;
+	return 0;
+}
+
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at)
 {
 	uint64_t step = al >= 4096 ? al : 4096 / al * al, ahead = *at;
 	lo = (lo + al - 1) / al * al;
+	if (step == 4096 && hi > lo + len && !(hi >> 60) && span_blocks(*at, len) <= TOUCH_LOOK &&
+	    span_blocks(lo, len) <= TOUCH_LOOK)
+		return scan_blocks(g, dv, s, lo, hi, len, at);
 	for (int t = 0, na = 0; t < GEN_SCAN && hi > lo + len; t++) {
 		/* the touched words of the stretches up to SCAN_AHEAD on asked
 		 * for: the blocks' slots jump every 9 or 10 blocks, each jump a
@@ -1362,7 +1500,7 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	int64_t r = gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = region_of(dv, s->scale, s->cursor);
+	uint32_t from = region_of(dv, s, s->cursor);
 	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
 	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
 		w += s->cy_reg[dv->tr_to[x]]
@@ -1413,7 +1551,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 {
 	double nper = s->nper >= 1 ? s->nper : 1, now = (double)s->hn;
 	double rep = floor(now / nper) * nper, pos = now - rep, bd = 0, w[MODEL_MAX_CYCLE], tot = 0;
-	uint32_t from = region_of(dv, s->scale, s->cursor);
+	uint32_t from = region_of(dv, s, s->cursor);
 	int best = -1;
 	for (uint32_t k = 0; k < dv->ncycle; k++) {
 		const struct model_cycle *c = &dv->cycle[k];
@@ -1422,7 +1560,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 			continue;
 		int seen = s->cy_last[k] && (double)(s->cy_last[k] - 1) >= rep;
 		double due = seen ? s->cy_due[k] : rep + c->from * nper;
-		double pk = chain_p(dv, from, region_of(dv, 1.0, c->off));
+		double pk = chain_p(dv, from, region_search(dv, 1.0, c->off));
 		if (due > now + GEN_CYCLE_EARLY * pk ||
 		    (seen && now - (double)(s->cy_last[k] - 1) < c->q[0]))
 			continue;
@@ -1492,7 +1630,16 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 			  int op, uint64_t len, uint64_t al, int local, int fresh)
 {
 	int64_t to = fresh ? cold_region(g, dv, s) : -1;
-	uint64_t off = start_once(g, dv, s, len, al, local, &to);
+	uint64_t off;
+	if (!fresh && s->early == 2) { /* start_once's draws made before the size's */
+		off = s->early_off;
+		to = s->early_to;
+		if (off + len > s->extent)
+			off = (s->extent - len) / al * al;
+	} else {
+		off = start_once(g, dv, s, len, al, local, &to);
+	}
+	s->early = 0;
 	double p = reuse_odds(dv, op, len);
 	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
 	if (!fresh) {
@@ -1576,6 +1723,42 @@ static int long_due(const struct model_devspace *dv, struct devstate *s)
 }
 
 /*
+ * A run start of OP on a device whose starts mostly re-use (start_hot),
+ * its draws made before its size is drawn (the sizes draw from a stream of
+ * their own, sz, so the records are the same): run_start's run length and
+ * local draws, and when remote, start_once's place but for the clamp at
+ * the extent (s->early 1 or 2, taken by run_start and start_hot).  The
+ * touched set's word of the place asked for: the probe's cache miss (an
+ * 8 MiB set probed at random) then overlaps the size's draws.  Only where
+ * run_start is sure to come (no run continued, no kept run going on).
+ */
+static void start_early(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			int op, uint64_t al)
+{
+	s->early = 0;
+	if (!g->touched || !dv->reuse_fitted || !s->started || !(dv->p_reuse >= GEN_REUSE_GATE) ||
+	    dv->ncycle || (s->pinned && s->run_left > 0))
+		return;
+	s->early_u = sdraw_sp(g, &s->s_run);
+	s->early = 1;
+	s->pinned = 0;
+	s->op = op;
+	if (continues(g, op) && long_due(dv, s))
+		return; /* run_start's kept run: the rest as it draws them */
+	s->short_pick = s->reusing = 0;
+	s->early_local = dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
+	if (s->early_local)
+		return; /* a local jump: drawn by start_once, given the size */
+	s->early_to = -1;
+	uint64_t off = remote(g, dv, s, &s->early_to) / al * al;
+	if (off == s->cursor) /* not a run: keep it a jump (start_once's) */
+		off = off >= al ? off - al : off + al;
+	s->early_off = off;
+	s->early = 2;
+	__builtin_prefetch(&g->touched[touch_bit(dv->id, off >> 12) >> 6]);
+}
+
+/*
  * Where a new run starts.  The jump's kind (local or remote) is drawn with
  * the model's share; with a fitted re-use, so is whether the start re-uses
  * a block (p_reuse), and the jump is drawn again until it lands on touched
@@ -1592,7 +1775,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 			  int op, uint64_t *lenp, uint64_t al, double unit)
 {
 	uint64_t len = *lenp;
-	double u = sdraw_sp(g, &s->s_run);
+	double u = s->early ? s->early_u : sdraw_sp(g, &s->s_run);
 	s->pinned = 0;
 	s->op = op;
 	/* an I/O larger than the kept run now due, where no later I/O of its
@@ -1604,7 +1787,10 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	int due = continues(g, op) && long_due(dv, s);
 	int defer = due && (double)*lenp > (double)dv->longrun[s->lnext].bytes * s->scale &&
 		    !pool_later(g, op, dv->longrun[s->lnext].len);
+	if (defer) /* start_early drew the run length alone (long_due): the rest below */
+		s->early = 0;
 	if (due && !defer) { /* a long run of the trace, where it was */
+		s->early = 0;
 		const struct model_long_run *lr = &dv->longrun[s->lnext++];
 		uint64_t off = (uint64_t)((double)lr->off * s->scale) / al * al;
 		if (off + *lenp > s->extent)
@@ -1619,10 +1805,14 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->pinned = 1;
 		return off;
 	}
-	s->short_pick = s->reusing = 0;
-	int local = s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
+	if (!s->early) /* start_early's reset them before its remote draw */
+		s->short_pick = s->reusing = 0;
+	int local = s->early
+			? s->early_local
+			: s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
 	uint64_t off;
 	int want = 0, asked = 0;
+	s->early = s->early == 2 ? 2 : 0; /* the place drawn early: start_hot's */
 	if (!g->touched || !dv->reuse_fitted || !s->started) {
 		off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 		for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
@@ -1646,7 +1836,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		s->reuse_owed += (uint32_t)(want && !asked);
 		s->reused += (uint64_t)want;
 	}
-	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s->scale, off));
+	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -1926,7 +2116,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	gen_offsets_count(dv, s, region_of(dv, s->scale, off), off);
+	gen_offsets_count(dv, s, region_of(dv, s, off), off);
 	if (!g->touched)
 		s->hn++;
 	if (g->touched) {
@@ -1978,6 +2168,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		seq = 1; /* in place of one of its op cut short below */
 		s->seq_owed[op]--;
 	}
+	if (!seq && op != REEL_OP_FLUSH)
+		start_early(g, dv, s, op, al);
 	uint64_t len = s->pinned && s->run_left > 0 && seq && op == s->pin_op
 			   ? size_pick(g, ph, op, s, al)
 			   : size_draw(g, ph, op, seq, al, s->extent);
