@@ -178,6 +178,7 @@ struct dev_fit {
 	int run_op;				 /* the current run's start: a write */
 	uint64_t op_sampled[2], op_reused[2];	 /* run starts sampled, re-using: reads, writes */
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
+	uint32_t sz_reg[MODEL_REUSE_SIZES][MODEL_MAX_REGIONS]; /* sampled, by size and region */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	uint64_t rcont_op[2], rcont_op_reused[2]; /* the same by the I/O's op: reads, writes */
 	int run_reused;				  /* the current run started with a re-use */
@@ -706,10 +707,11 @@ static inline void reuse_run_end(struct dev_fit *f, int64_t n)
 
 /* A run start's re-use: counted, its distance sampled. */
 static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op,
-			       uint32_t len)
+			       uint64_t off, uint32_t len)
 {
 	int c = model_reuse_size(len);
 	f->sz_sampled[c] += reuse >= 0;
+	f->sz_reg[c][region_of(f->d, &f->lut, off)] += reuse >= 0;
 	f->sz_reused[c] += reuse > 0;
 	f->starts_sampled += reuse >= 0;
 	f->op_sampled[op != REEL_OP_READ] += reuse >= 0;
@@ -933,6 +935,31 @@ static void device_fill(struct dev_fit *f)
 	d->p_resume = f->nresume >= 8 ? (double)f->nresume / (double)f->nrem : 0;
 }
 
+/* Where the run starts of the sizes mostly fresh start, on a device whose
+ * starts mostly re-use (gen draws their regions from it): each region's
+ * share of the starts of the size classes of 8 starts or more re-using
+ * under half of them. */
+static void fresh_share_fill(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	uint64_t n = 0;
+	d->fresh_share_fitted = 0;
+	if (!(d->p_reuse >= MODEL_REUSE_HOT) || d->nregions < 2)
+		return;
+	memset(d->fresh_share, 0, sizeof(d->fresh_share));
+	for (int k = 0; k < MODEL_REUSE_SIZES; k++) {
+		if (f->sz_sampled[k] < 8 || !(d->p_reuse_size[k] < 0.5))
+			continue;
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			d->fresh_share[r] += (float)f->sz_reg[k][r];
+			n += f->sz_reg[k][r];
+		}
+	}
+	for (uint32_t r = 0; n >= 8 && r < d->nregions; r++)
+		d->fresh_share[r] = (float)((double)d->fresh_share[r] / (double)n);
+	d->fresh_share_fitted = n >= 8;
+}
+
 /* The re-use of run starts, from the re-use pass. */
 static void device_reuse_fill(struct dev_fit *f)
 {
@@ -966,6 +993,7 @@ static void device_reuse_fill(struct dev_fit *f)
 		    f->sz_sampled[k] >= 8
 			? (float)((double)f->sz_reused[k] / (double)f->sz_sampled[k])
 			: (float)d->p_reuse; /* fewer starts: noise */
+	fresh_share_fill(f);
 }
 
 /* The quantile C of a hot block's intervals (T: N - 1 of them). */
@@ -1296,7 +1324,7 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 	} else {
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
-		reuse_start(f, reuse, dist, op, c->len[i]);
+		reuse_start(f, reuse, dist, op, c->off[i], c->len[i]);
 	}
 	return 0;
 }

@@ -1519,6 +1519,20 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	return -1;
 }
 
+/* A region for a start of a size mostly fresh, by the trace's such starts
+ * (fresh_share). */
+static int64_t fresh_region(struct model_gen *g, const struct model_devspace *dv)
+{
+	double w = 0, c = 0;
+	for (uint32_t r = 0; r < dv->nregions; r++)
+		w += dv->fresh_share[r];
+	double u = rnd_sp(g) * w;
+	for (uint32_t r = 0; r < dv->nregions; r++)
+		if (dv->fresh_share[r] > 0 && u < (c += dv->fresh_share[r]))
+			return r;
+	return -1;
+}
+
 /* Kept block C's next interval (the device's I/O): its quantiles at a
  * stratified draw, linear between them. */
 static double cycle_interval(struct model_gen *g, const struct model_cycle *c, struct devstate *s)
@@ -1629,7 +1643,9 @@ static uint64_t start_cycle(struct model_gen *g, const struct model_devspace *dv
 static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  int op, uint64_t len, uint64_t al, int local, int fresh)
 {
-	int64_t to = fresh ? cold_region(g, dv, s) : -1;
+	double p = reuse_odds(dv, op, len);
+	int sized = p < 0.5 && dv->fresh_share_fitted; /* a size mostly fresh: its regions */
+	int64_t to = sized ? fresh_region(g, dv) : fresh ? cold_region(g, dv, s) : -1;
 	uint64_t off;
 	if (!fresh && s->early == 2) { /* start_once's draws made before the size's */
 		off = s->early_off;
@@ -1640,7 +1656,6 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_once(g, dv, s, len, al, local, &to);
 	}
 	s->early = 0;
-	double p = reuse_odds(dv, op, len);
 	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
 	if (!fresh) {
 		s->fresh_due = fmin(s->fresh_due + 1 - p, GEN_PACE_PRIOR);
@@ -1661,7 +1676,8 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	/* too narrow, or full for a size mostly fresh: another region (for
 	 * every size, msr's jumps bent: KS 0.038 -> 0.052 on seed 1) */
 	for (int t = 0; (hi < lo + len || p < 0.5 || fresh) && t < GEN_TRIES; t++) {
-		to = fresh		 ? cold_region(g, dv, s)
+		to = sized		 ? fresh_region(g, dv)
+		     : fresh		 ? cold_region(g, dv, s)
 		     : t < GEN_TRIES / 2 ? -1
 					 : wide_region(g, dv, s, len);
 		if (fresh_at(g, dv, s, at = remote(g, dv, s, &to) / al * al, len))
@@ -1737,8 +1753,8 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
 {
 	s->early = 0;
 	if (!g->touched || !dv->reuse_fitted || !s->started || !(dv->p_reuse >= GEN_REUSE_GATE) ||
-	    dv->ncycle || (s->pinned && s->run_left > 0))
-		return;
+	    dv->ncycle || dv->fresh_share_fitted || (s->pinned && s->run_left > 0))
+		return; /* fresh_share_fitted: a start's region waits for its size */
 	s->early_u = sdraw_sp(g, &s->s_run);
 	s->early = 1;
 	s->pinned = 0;

@@ -262,6 +262,14 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * alike (MODEL_OP_APART) and in models before it */
 	int read_share_fitted;
 	float read_share[MODEL_MAX_REGIONS];
+	/* per region, the share of the device's run starts of the sizes
+	 * mostly fresh (p_reuse_size under 0.5) starting there: msr's 15-block
+	 * writes, all in one band of region 0, drawn to the 36-block regions
+	 * of its cold 1-block writes by the chain, filled them and landed on
+	 * written blocks; fresh_share_fitted 0 where no such size has 8
+	 * starts, on devices under MODEL_REUSE_HOT, and in models before it */
+	int fresh_share_fitted;
+	float fresh_share[MODEL_MAX_REGIONS];
 	/* the device's longest sequential runs, kept where they are (each
 	 * at least MODEL_LONG_SHARE of the device's I/O and 8 I/O long, at
 	 * most MODEL_MAX_LONG, in the order they start): the offset, length

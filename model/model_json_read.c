@@ -605,6 +605,24 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 			d->read_share[k] = (float)x;
 		}
 	}
+	struct json_object *fs = get(reg, "fresh_share"); /* optional */
+	if ((d->fresh_share_fitted = fs != NULL)) {
+		double sum = 0;
+		if (!is_arr(fs, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.fresh_share: one per region (%u)", ww, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(fs, k)) ? num(at(fs, k)) : NAN;
+			if (!(x >= 0 && x <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.fresh_share[%u]: a share in [0, 1]", ww, k);
+			d->fresh_share[k] = (float)x;
+			sum += x;
+		}
+		if (!(sum > 0))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.fresh_share: some region's share above 0", ww);
+	}
 	return read_transitions(r, t, d, ww);
 }
 

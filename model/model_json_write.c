@@ -287,6 +287,11 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 		for (uint32_t r = 0; r < d->nregions; r++)
 			fprintf(f, "%s%.3g", r ? "," : "", d->read_share[r]);
 	}
+	if (d->fresh_share_fitted) {
+		fprintf(f, "],\n        \"fresh_share\": [");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.3g", r ? "," : "", d->fresh_share[r]);
+	}
 	fprintf(f, "],\n        \"transitions\": [");
 	int first = 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
