@@ -188,9 +188,12 @@ struct phases_fit {
 	int64_t icur[MODEL_IDC_SCALES];
 	double icn[MODEL_IDC_SCALES], is2[MODEL_IDC_SCALES], in;
 	/* the kept windows (model.kept): window -> index + 1 (0: not kept),
-	 * and each one's first and last arrival */
+	 * and each one's first and last arrival, its I/O so far and the
+	 * arrivals at its knots */
 	uint8_t *kslot;
 	int64_t kfirst[MODEL_MAX_KEPT], klast[MODEL_MAX_KEPT];
+	uint64_t kn[MODEL_MAX_KEPT];
+	int64_t kknot[MODEL_MAX_KEPT][MODEL_KEPT_KNOTS];
 };
 
 static void phase_fit_free(struct phase_fit *f)
@@ -320,7 +323,9 @@ static void kept_choose(struct model *m, const uint32_t *wcnt, uint8_t *kslot)
 	}
 	for (size_t w = 0; w < m->nwin; w++)
 		if (kslot[w]) {
-			m->kept[m->nkept] = (struct model_kept_window){(uint32_t)w, 0, 0};
+			struct model_kept_window *kw = &m->kept[m->nkept];
+			*kw = (struct model_kept_window){.w = (uint32_t)w};
+			kw->nknot = wcnt[w] - 2 < MODEL_KEPT_KNOTS ? wcnt[w] - 2 : MODEL_KEPT_KNOTS;
 			kslot[w] = (uint8_t)++m->nkept;
 		}
 }
@@ -420,8 +425,15 @@ void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 			double fr = (double)(t - pf->cws) / pf->wl * 1e6;
 			f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
 		}
-		if (pf->kslot[w])
-			pf->klast[pf->kslot[w] - 1] = t - pf->cws;
+		if (pf->kslot[w]) { /* its last arrival so far, and its knots */
+			size_t k = pf->kslot[w] - 1;
+			const struct model_kept_window *kw = &pf->m->kept[k];
+			pf->klast[k] = t - pf->cws;
+			for (uint32_t j = 0; j < kw->nknot; j++)
+				if (model_kept_knot_io(pf->wcnt[w], kw->nknot, j) == pf->kn[k])
+					pf->kknot[k][j] = t - pf->cws;
+			pf->kn[k]++;
+		}
 		pf->has_prev = 1;
 		pf->pt = t;
 		pf->pop = op;
@@ -569,6 +581,16 @@ void model_phases_fill(struct phases_fit *pf)
 		struct model_kept_window *kw = &pf->m->kept[k];
 		kw->first_ppm = window_ppm(pf->kfirst[k], pf->wl);
 		kw->last_ppm = window_ppm(pf->klast[k], pf->wl);
+		double f = (double)kw->first_ppm, span = (double)kw->last_ppm - f;
+		for (uint32_t j = 0; j < kw->nknot; j++) { /* in units of the span, rounded */
+			double x =
+			    span > 0 ? ((double)window_ppm(pf->kknot[k][j], pf->wl) - f) / span : 0;
+			x = floor(x * MODEL_KNOT_UNIT + 0.5);
+			x = x < 0 ? 0 : x > MODEL_KNOT_UNIT ? MODEL_KNOT_UNIT : x;
+			kw->knot[j] = (uint16_t)(j && x < kw->knot[j - 1] ? kw->knot[j - 1] : x);
+		}
+		if (!(span > 0))
+			kw->nknot = 0;
 	}
 	for (size_t p = 0; p < pf->m->nphases; p++) {
 		struct phase_fit *f = &pf->f[p];

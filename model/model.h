@@ -132,7 +132,16 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_PASS_FAR 128   /* and their mean reuse distance (I/O), at least */
 #define MODEL_PASS_SHARE 3   /* the pass's I/O at most 1 / this of the device's */
 #define MODEL_MAX_WINDOWS 4096
-#define MODEL_MAX_KEPT 16 /* densest windows whose first and last arrivals are kept */
+#define MODEL_MAX_KEPT 16   /* densest windows whose first and last arrivals are kept */
+#define MODEL_KEPT_KNOTS 4  /* knots of a kept window's arrival curve, at most */
+#define MODEL_KNOT_UNIT 100 /* a knot's place: in hundredths of the window's span */
+/* The I/O (0 its first) of a kept window of C I/O whose arrival knot J of
+ * N falls: (J + 1) / (N + 1) of the way from its first I/O to its last,
+ * rounded (distinct for N <= C - 2). */
+static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
+{
+	return ((uint64_t)(j + 1) * (c - 1) * 2 + n + 1) / (2 * (uint64_t)(n + 1));
+}
 /* regions.read_share is kept where the regions' read shares differ from
  * the device's by this much, on average over its I/O */
 #define MODEL_OP_APART 0.2
@@ -354,10 +363,15 @@ struct model {
 	double gap_cascade;
 	/* the densest windows (by their squared counts, up to 3/4 of the sum
 	 * over all windows, at most MODEL_MAX_KEPT; in window order): where
-	 * their first and last arrivals fall, in millionths of the window */
+	 * their first and last arrivals fall, in millionths of the window, and
+	 * the knots of their arrival curve between: knot j the arrival of the
+	 * window's I/O model_kept_knot_io(c, nknot, j) (c: its count), in
+	 * MODEL_KNOT_UNIT-ths of the span from first to last (nondecreasing) */
 	size_t nkept;
 	struct model_kept_window {
 		uint32_t w, first_ppm, last_ppm;
+		uint32_t nknot;
+		uint16_t knot[MODEL_KEPT_KNOTS];
 	} kept[MODEL_MAX_KEPT];
 };
 

@@ -979,8 +979,10 @@ static int read_window_ops(struct rd *r, const struct json_object *a, struct mod
 	return 0;
 }
 
-/* The optional windows.kept: [window, first, last] each, windows
- * increasing, first <= last, in ppm; a kept window holds I/O. */
+/* The optional windows.kept: [window, first, last, knots...] each,
+ * windows increasing, first <= last, in ppm, up to MODEL_KEPT_KNOTS knots
+ * nondecreasing in [0, MODEL_KNOT_UNIT] (models before them: none); a
+ * kept window holds I/O, more than its knots. */
 static int read_kept(struct rd *r, const struct json_object *wn, struct model *m)
 {
 	struct json_object *v = get(wn, "kept");
@@ -994,21 +996,34 @@ static int read_kept(struct rd *r, const struct json_object *wn, struct model *m
 	double prev = -1;
 	for (size_t k = 0; k < n; k++) {
 		struct json_object *e = at(v, k);
-		double x[3] = {NAN, NAN, NAN};
-		for (size_t q = 0; q < 3 && is_arr(e, 3); q++)
+		size_t ne =
+		    json_object_is_type(e, json_type_array) ? json_object_array_length(e) : 0;
+		double x[3 + MODEL_KEPT_KNOTS];
+		int ok = ne >= 3 && ne <= 3 + MODEL_KEPT_KNOTS;
+		for (size_t q = 0; q < ne && ok; q++) {
 			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
+			ok = x[q] == floor(x[q]);
+		}
 		uint64_t c = 0;
-		for (int o = 0; o < REEL_OP__COUNT && x[0] >= 0 && x[0] < (double)m->nwin; o++)
+		for (int o = 0; ok && o < REEL_OP__COUNT && x[0] >= 0 && x[0] < (double)m->nwin;
+		     o++)
 			c += m->win_ops[(size_t)x[0] * REEL_OP__COUNT + o];
-		if (!(x[0] > prev && x[0] < (double)m->nwin && x[0] == floor(x[0]) && c &&
-		      x[1] >= 0 && x[1] <= x[2] && x[2] < 1e6 && x[1] == floor(x[1]) &&
-		      x[2] == floor(x[2])))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "windows.kept[%zu]: [window with I/O, increasing; first "
-					 "<= last, whole ppm below 1e6]",
-					 k);
-		m->kept[k] =
-		    (struct model_kept_window){(uint32_t)x[0], (uint32_t)x[1], (uint32_t)x[2]};
+		ok = ok && x[0] > prev && x[0] < (double)m->nwin && c && x[1] >= 0 &&
+		     x[1] <= x[2] && x[2] < 1e6 && (ne == 3 || c >= ne - 1);
+		for (size_t q = 3; q < ne && ok; q++)
+			ok = x[q] >= (q > 3 ? x[q - 1] : 0) && x[q] <= MODEL_KNOT_UNIT;
+		if (!ok)
+			return reel_errf(
+			    r->err, r->len, REEL_E_PARSE,
+			    "windows.kept[%zu]: [window with I/O, increasing; first "
+			    "<= last, whole ppm below 1e6; up to %d knots, nondecreasing "
+			    "whole numbers 0 to %d, fewer than the window's I/O less 1]",
+			    k, MODEL_KEPT_KNOTS, MODEL_KNOT_UNIT);
+		struct model_kept_window *kw = &m->kept[k];
+		*kw = (struct model_kept_window){
+		    (uint32_t)x[0], (uint32_t)x[1], (uint32_t)x[2], (uint32_t)(ne - 3), {0}};
+		for (size_t q = 3; q < ne; q++)
+			kw->knot[q - 3] = (uint16_t)x[q];
 		prev = x[0];
 	}
 	m->nkept = n;

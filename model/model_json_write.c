@@ -91,9 +91,14 @@ static void write_windows(const struct model *m, FILE *f)
 		first = 0;
 	}
 	fprintf(f, "}");
-	for (size_t k = 0; k < m->nkept; k++) /* [window, first, last] */
-		fprintf(f, "%s[%u,%u,%u]", k ? "," : ",\n    \"kept\": [", m->kept[k].w,
-			m->kept[k].first_ppm, m->kept[k].last_ppm);
+	for (size_t k = 0; k < m->nkept; k++) { /* [window, first, last, knots...] */
+		const struct model_kept_window *kw = &m->kept[k];
+		fprintf(f, "%s[%u,%u,%u", k ? "," : ",\n    \"kept\": [", kw->w, kw->first_ppm,
+			kw->last_ppm);
+		for (uint32_t j = 0; j < kw->nknot; j++)
+			fprintf(f, ",%u", kw->knot[j]);
+		fprintf(f, "]");
+	}
 	fprintf(f, "%s\n  },\n", m->nkept ? "]" : "");
 }
 

@@ -1,17 +1,25 @@
 /*
- * test_model_kept: the densest windows' first and last arrivals kept.
+ * test_model_kept: the densest windows' first and last arrivals kept,
+ * and the knots of their arrival curve.
  *
  * A trace of 2.56 s (256 windows of 10 ms): one 4 KiB read every 50 ms
- * (but in window 100), 1 ms into its window, and in window 100 a burst of
- * 200 reads from 3 ms
- * to 6 ms into it (two runs of 100 reads 2 us apart).  The burst is
- * nearly all of the windows' squared counts, so the model keeps it:
- * windows.kept holds [100, 300000, 600000] (ppm of the window), which
- * MODEL.json gives back, and a kept window out of order or ending before
- * it starts is refused with its path.  Generated (seeds 1-5), window
- * 100's arrivals start at 3 ms and end at 6 ms into it (within 100 ns);
- * drawn as before, the burst started where the sparse windows' first
- * arrivals do (1 ms) and ran as long as its gaps drew.
+ * (but in windows 100 and 200), 1 ms into its window, and in each of
+ * windows 100 and 200 a burst of 200 reads from 3 ms to 6 ms into it:
+ * two runs of reads 2 us apart, of 40 then 160 reads in window 100, of
+ * 160 then 40 in window 200.  The bursts are nearly all of the windows'
+ * squared counts, so the model keeps them: windows.kept holds [100,
+ * 300000, 600000, ...] (ppm of the window), which MODEL.json gives back,
+ * and a kept window out of order, ending before it starts or with its
+ * knots out of order is refused with its path.  Generated (seeds 1-5),
+ * window 100's arrivals start at 3 ms and end at 6 ms into it (within
+ * 100 ns); drawn as before, the burst started where the sparse windows'
+ * first arrivals do (1 ms) and ran as long as its gaps drew.  The knots:
+ * window 100's I/O 40, 80, 119 and 159 at 5.682, 5.762, 5.84 and 5.92
+ * ms, [89, 92, 95, 97] hundredths of its span; window 200's at 3.08,
+ * 3.16, 3.238 and 3.318 ms, [3, 5, 8, 11].  Generated, window 100's I/O
+ * 80 falls after 5.5 ms and window 200's I/O 119 before 3.5 ms (with the
+ * first and last alone, the windows draw their gaps from the same chain,
+ * and the long gap falls where the draw puts it: the same I/O in both).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +39,11 @@ static void make_trace(struct model_trace *tr)
 		int64_t ws = (int64_t)w * WIN;
 		if (w == 0)
 			unit_model_push(tr, 0, 0, off += 1 << 20);
-		else if (w % 5 == 0 && w != 100)
+		else if (w % 5 == 0 && w != 100 && w != 200)
 			unit_model_push(tr, ws + 1000000, 0, off += 1 << 20);
-		if (w == 100)
-			for (int k = 0; k < 200; k++) {
-				int64_t t = k < 100 ? ws + 3000000 + k * 2000
+		if (w == 100 || w == 200)
+			for (int k = 0, run = w == 100 ? 40 : 160; k < 200; k++) {
+				int64_t t = k < run ? ws + 3000000 + k * 2000
 						    : ws + 6000000 - (199 - k) * 2000;
 				unit_model_push(tr, t, 0, off += 4096);
 			}
@@ -48,12 +56,17 @@ static void test_fit_keeps(const struct model *m)
 	CHECK(m->nwin == NWIN);
 	int found = 0;
 	for (size_t k = 0; k < m->nkept; k++)
-		if (m->kept[k].w == 100) {
-			found = 1;
+		if (m->kept[k].w == 100 || m->kept[k].w == 200) {
+			found++;
 			CHECK(m->kept[k].first_ppm >= 299999 && m->kept[k].first_ppm <= 300001);
 			CHECK(m->kept[k].last_ppm >= 599999 && m->kept[k].last_ppm <= 600001);
+			const uint16_t want[2][4] = {{89, 92, 95, 97}, {3, 5, 8, 11}};
+			CHECK(m->kept[k].nknot == 4);
+			for (int j = 0; j < 4; j++)
+				CHECK(abs((int)m->kept[k].knot[j] - want[m->kept[k].w == 200][j]) <=
+				      1);
 		}
-	CHECK(found);
+	CHECK(found == 2);
 }
 
 static void test_json(const struct model *m)
@@ -65,7 +78,9 @@ static void test_json(const struct model *m)
 	CHECK(r.nkept == m->nkept);
 	for (size_t k = 0; k < m->nkept; k++)
 		CHECK(r.kept[k].w == m->kept[k].w && r.kept[k].first_ppm == m->kept[k].first_ppm &&
-		      r.kept[k].last_ppm == m->kept[k].last_ppm);
+		      r.kept[k].last_ppm == m->kept[k].last_ppm &&
+		      r.kept[k].nknot == m->kept[k].nknot &&
+		      !memcmp(r.kept[k].knot, m->kept[k].knot, sizeof(r.kept[k].knot)));
 	model_free(&r);
 	char *at = strstr(text, "\"kept\": [");
 	CHECK(at != NULL);
@@ -77,6 +92,9 @@ static void test_json(const struct model *m)
 	size_t n = (size_t)sprintf(bad + head, "[100,700000,600000],");
 	memcpy(bad + head + n, text + head, len - head);
 	unit_model_refused(bad, len + n, "windows.kept", "the last before the first");
+	n = (size_t)sprintf(bad + head, "[100,300000,600000,50,40],"); /* knots back */
+	memcpy(bad + head + n, text + head, len - head);
+	unit_model_refused(bad, len + n, "windows.kept", "knots out of order");
 	free(bad);
 	free(text);
 }
@@ -87,14 +105,22 @@ static void test_gen_places(const struct model *m)
 		struct model_trace g;
 		struct model_gen_opts o = {.seed = seed};
 		unit_model_gen(m, &o, &g);
-		int64_t ws = 100 * WIN, lo = -1, hi = -1;
+		int64_t ws = 100 * WIN, lo = -1, hi = -1, at80 = -1, at119 = -1;
+		for (size_t i = 0, n = 0; i < g.n; i++) /* window 200's I/O 119 */
+			if (g.t[i] >= 200 * WIN && g.t[i] < 201 * WIN && n++ == 119)
+				at119 = g.t[i] - 200 * WIN;
 		size_t n = 0;
 		for (size_t i = 0; i < g.n; i++)
 			if (g.t[i] >= ws && g.t[i] < ws + WIN) {
 				lo = lo < 0 ? g.t[i] : lo;
 				hi = g.t[i];
+				at80 = n == 80 ? g.t[i] - ws : at80;
 				n++;
 			}
+		printf("seed %llu: window 100's I/O 80 at %.4f ms, window 200's 119 at %.4f ms\n",
+		       (unsigned long long)seed, (double)at80 / 1e6, (double)at119 / 1e6);
+		CHECK(at80 > 5500000);
+		CHECK(at119 >= 0 && at119 < 3500000);
 		printf("seed %llu: window 100 holds %zu, from %.4f to %.4f ms\n",
 		       (unsigned long long)seed, n, (double)(lo - ws) / 1e6,
 		       (double)(hi - ws) / 1e6);
