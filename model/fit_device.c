@@ -179,6 +179,7 @@ struct dev_fit {
 	uint64_t op_sampled[2], op_reused[2];	 /* run starts sampled, re-using: reads, writes */
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint32_t sz_reg[MODEL_REUSE_SIZES][MODEL_MAX_REGIONS]; /* sampled, by size and region */
+	uint64_t ph_sampled[MODEL_MAX_PHASES][2], ph_reused[MODEL_MAX_PHASES][2]; /* by phase, op */
 	uint64_t rcont, rcont_reused; /* the next I/O of runs starting with a re-use; re-using */
 	uint64_t rcont_op[2], rcont_op_reused[2]; /* the same by the I/O's op: reads, writes */
 	int run_reused;				  /* the current run started with a re-use */
@@ -705,11 +706,13 @@ static inline void reuse_run_end(struct dev_fit *f, int64_t n)
 	f->rrun_cnt_op[f->run_op] += (uint64_t)f->run_reused;
 }
 
-/* A run start's re-use: counted, its distance sampled. */
+/* A run start's re-use (in phase P): counted, its distance sampled. */
 static inline void reuse_start(struct dev_fit *f, int reuse, uint64_t dist, uint8_t op,
-			       uint64_t off, uint32_t len)
+			       uint64_t off, uint32_t len, size_t p)
 {
 	int c = model_reuse_size(len);
+	f->ph_sampled[p][op != REEL_OP_READ] += reuse >= 0;
+	f->ph_reused[p][op != REEL_OP_READ] += reuse > 0;
 	f->sz_sampled[c] += reuse >= 0;
 	f->sz_reg[c][region_of(f->d, &f->lut, off)] += reuse >= 0;
 	f->sz_reused[c] += reuse > 0;
@@ -958,6 +961,35 @@ static void fresh_share_fill(struct dev_fit *f)
 	for (uint32_t r = 0; n >= 8 && r < d->nregions; r++)
 		d->fresh_share[r] = (float)((double)d->fresh_share[r] / (double)n);
 	d->fresh_share_fitted = n >= 8;
+}
+
+/* The re-use of run starts by phase (NPH of them), where the phases' shares
+ * of an op differ from the op's by MODEL_REUSE_APART on average over its
+ * starts (fiu's writes: 0.21, its journal re-written in one phase, fresh
+ * writes in another); else none. */
+static void reuse_phase_fill(struct dev_fit *f, size_t nph)
+{
+	struct model_devspace *d = f->d;
+	int apart[2] = {0, 0};
+	d->reuse_ph_fitted = 0;
+	for (int k = 0; k < 2 && nph >= 2; k++) {
+		double dev = 0, n = 0;
+		for (size_t p = 0; p < nph; p++) {
+			uint64_t s = f->ph_sampled[p][k];
+			d->p_reuse_ph[p][k] = s >= MODEL_REUSE_PHASE_MIN
+						  ? (float)((double)f->ph_reused[p][k] / (double)s)
+						  : -1;
+			if (s >= MODEL_REUSE_PHASE_MIN) {
+				dev += (double)s * fabs(d->p_reuse_ph[p][k] - d->p_reuse_op[k]);
+				n += (double)s;
+			}
+		}
+		apart[k] = n > 0 && dev >= MODEL_REUSE_APART * n;
+	}
+	for (int k = 0; k < 2 && nph >= 2; k++)
+		for (size_t p = 0; p < nph; p++)
+			d->p_reuse_ph[p][k] = apart[k] ? d->p_reuse_ph[p][k] : -1;
+	d->reuse_ph_fitted = apart[0] || apart[1];
 }
 
 /* The re-use of run starts, from the re-use pass. */
@@ -1302,7 +1334,7 @@ static int pass_fill(struct dev_fit *f, int exact)
  * ago; in a run, whether the run's start re-used and this one does.
  * 0 or REEL_E_NOMEM. */
 static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_cols *c, size_t i,
-		      size_t j, int seq, int first)
+		      size_t j, int seq, int first, size_t p)
 {
 	uint64_t dist = 0;
 	uint8_t op = c->op[i];
@@ -1324,7 +1356,7 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 	} else {
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
-		reuse_start(f, reuse, dist, op, c->off[i], c->len[i]);
+		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
 	}
 	return 0;
 }
@@ -1346,9 +1378,9 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
 		df->sq_seen[k] = 1;
 		df->sq_end[k] = c->off[i] + c->len[i];
-		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first))
-			return REEL_E_NOMEM;
 		size_t p = (size_t)df->wphase[c->win[i]];
+		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first, p))
+			return REEL_E_NOMEM;
 		const struct model_dist *d = &df->m->phases[p].size[op];
 		if (d->nk < 2)
 			continue;
@@ -1375,6 +1407,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (df->sq_seen[i]) /* the last run */
 			reuse_run_end(f, f->rrun);
 		device_reuse_fill(f);
+		reuse_phase_fill(f, m->nphases);
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;
 		device_cycle(f);

@@ -109,9 +109,16 @@ struct devstate {
 	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;
 	int started;
-	int run_reuse;	      /* the run started with a re-use (not extended past its length) */
-	uint32_t reuse_owed;  /* fresh starts that re-used: re-using starts to skip */
-	uint64_t reused;      /* starts that re-used */
+	int run_reuse;	     /* the run started with a re-use (not extended past its length) */
+	uint32_t reuse_owed; /* fresh starts that re-used: re-using starts to skip */
+	uint64_t reused;     /* starts that re-used */
+	/* with p_reuse_phase: the re-using starts of reads, writes the trace
+	 * makes in as many I/O of the op in their phases; those made */
+	double ph_want[2];
+	uint64_t ph_reused[2];
+	/* a re-using start gone back to the first I/O of a run of its op:
+	 * that run's I/O (its length replayed), else 0 */
+	uint32_t replay;
 	double fresh_due;     /* hot devices: fresh starts owed (the op's share of the starts) */
 	uint32_t fresh_fails; /* fresh starts in a row that found no room */
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */

@@ -1150,10 +1150,35 @@ static double back_dist(struct model_gen *g, const struct devstate *s, const str
 	return k;
 }
 
+/* A re-use of the minority op going back to the I/O AT back in the ring
+ * (of N): the first I/O of the run of its op it is in (the I/O before it
+ * of the op, ending where it starts), and that run's I/O from there on
+ * noted (s->replay) for the run the re-use starts.  A re-write replays
+ * the run it re-writes: in the traces 83-100% of the writes' re-using
+ * starts go back to a run's first I/O and run as long as it did (fiu's
+ * journal, 3-7 blocks written, re-written from its first block a few
+ * I/O later); at the I/O a distance back, mid-run, they ran on past
+ * what was written (fiu: its writes over read blocks 6 -> 38-47). */
+static uint64_t replay_from(struct devstate *s, uint64_t at, uint64_t n)
+{
+#define RING(x) ((s->hn - (x)) % GEN_HIST)
+	uint8_t op = s->rop[RING(at)];
+	while (at < n && s->rop[RING(at + 1)] == op && s->rend[RING(at + 1)] == s->ring[RING(at)])
+		at++;
+	uint32_t len = 1;
+	for (uint64_t e = at; e > 1 && s->rop[RING(e - 1)] == op &&
+			      s->ring[RING(e - 1)] == s->rend[RING(e)] && len < GEN_NEAR;
+	     e--)
+		len++;
+#undef RING
+	s->replay = len;
+	return at;
+}
+
 /* *OFF: the offset of the I/O a reuse distance back on the device, drawn
  * from the model's (1), or none fits (0). */
 static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			int op, uint64_t len, uint64_t al, uint64_t *off)
+			int op, uint64_t len, uint64_t al, int replay, uint64_t *off)
 {
 	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
 	/* no distances kept (under 16 re-uses: a small trace): any I/O before */
@@ -1166,12 +1191,26 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 			gen_offsets_over(dv, s, base);
 	     t++)
 		k = back_dist(g, s, rd, n, few);
-	uint64_t kk = back_slot(s, (uint64_t)k, op, few);
-	if (!n || !history_at(g, s, kk, &base) || base / al * al + len > s->extent ||
-	    base / al * al == s->cursor || reserved(dv, s, base / al * al, len))
+	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
+	/* a write with its own distances, the fewer of the device's I/O: the
+	 * run of writes it lands in replayed; none near the distance (a
+	 * sparse phase of writes among reads), the latest one further back
+	 * (else it wrote over read blocks: fiu's writes over read blocks
+	 * 6 in the trace, 33-40 generated) */
+	int minor = replay && rd == &dv->reuse_dist_w && 2 * s->opn[op] < s->hn;
+	for (uint64_t b = at + 1;
+	     minor && at >= 1 && b <= n && s->rop[(s->hn - at) % GEN_HIST] != op; b++)
+		if (s->rop[(s->hn - b) % GEN_HIST] == op)
+			at = b;
+	if (minor && at >= 1 && at <= n && s->rop[(s->hn - at) % GEN_HIST] == op)
+		at = replay_from(s, at, n);
+	if (!n || !history_at(g, s, at, &base) || base / al * al + len > s->extent ||
+	    base / al * al == s->cursor || reserved(dv, s, base / al * al, len)) {
+		s->replay = 0;
 		return 0;
-	if (few && kk >= 1 && kk <= n) { /* the re-use is its block's last touch from now */
-		uint64_t i = (s->hn - kk) % GEN_HIST;
+	}
+	if (few && at >= 1 && at <= n) { /* the re-use is its block's last touch from now */
+		uint64_t i = (s->hn - at) % GEN_HIST;
 		s->gone[i / 64] |= 1ull << (i % 64);
 	}
 	*off = base / al * al;
@@ -1243,7 +1282,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	uint64_t off = 0, span = len;
 	int64_t to = -1;
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
-	    history_back(g, dv, s, op, len, al, &off))
+	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
@@ -1293,7 +1332,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	/* reads that never re-use in the trace: a stretch no write of the ring touched */
 	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
 	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
-		if ((back = history_back(g, dv, s, op, len, al, &off)) &&
+		if ((back = history_back(g, dv, s, op, len, al, 0, &off)) &&
 		    !(nw && gen_written(s, off, len)))
 			break;
 	/* none a reuse distance back (over a kept run still to come, past the
@@ -1316,6 +1355,36 @@ static double reuse_pace(const struct model_devspace *dv, const struct devstate 
 	double want = (double)s->hn * dv->p_reuse / dv->run.mean + GEN_PACE_PRIOR;
 	double r = want / ((double)s->reused + GEN_PACE_PRIOR);
 	return r < 2 ? r : 2;
+}
+
+/* The odds of a re-using start of OP: the op's share (in the phase, with
+ * p_reuse_phase) times the pace.  With p_reuse_phase the pace is the op's:
+ * the re-using starts the trace makes in the I/O of the op generated so far
+ * (each I/O the phase's share times its starts per I/O, 1 - its share
+ * continuing a run) over those made, a prior of GEN_PACE_PRIOR, at most 2
+ * (the device's pace let the writes' re-uses make up for the reads'
+ * missing: fiu's reuse-distance KS to 0.15). */
+static double reuse_phase_odds(const struct model_gen *g, const struct model_devspace *dv,
+			       const struct devstate *s, int op)
+{
+	int k = op != REEL_OP_READ;
+	if (!dv->reuse_ph_fitted)
+		return dv->p_reuse_op[k] * reuse_pace(dv, s);
+	double p =
+	    dv->p_reuse_ph[g->phase][k] >= 0 ? dv->p_reuse_ph[g->phase][k] : dv->p_reuse_op[k];
+	double r = (s->ph_want[k] + GEN_PACE_PRIOR) / ((double)s->ph_reused[k] + GEN_PACE_PRIOR);
+	return p * (r < 2 ? r : 2);
+}
+
+/* The I/O of OP on the device generated in phase P: the re-using starts the
+ * trace makes in as many (reuse_phase_odds). */
+static void reuse_phase_count(const struct model_gen *g, const struct model_devspace *dv,
+			      struct devstate *s, size_t p, int op)
+{
+	int k = op != REEL_OP_READ;
+	double q = dv->p_reuse_ph[p][k] >= 0 ? dv->p_reuse_ph[p][k] : dv->p_reuse_op[k];
+	double sw = g->seq_want ? g->seq_want[p][op] : -1;
+	s->ph_want[k] += q * (sw >= 0 ? 1 - sw : 1 / fmax(1, dv->run.mean));
 }
 
 /* The odds of a run start of OP and LEN bytes re-using a block: the op's
@@ -1823,6 +1892,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	}
 	if (!s->early) /* start_early's reset them before its remote draw */
 		s->short_pick = s->reusing = 0;
+	s->replay = 0;
 	int local = s->early
 			? s->early_local
 			: s->started && dv->local.nk && sdraw_sp(g, &s->s_plocal) < dv->p_local;
@@ -1839,9 +1909,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {
 		/* a device whose re-use pass is kept re-uses there alone */
-		want = sdraw_sp(g, &s->s_reuse) <
-			   dv->p_reuse_op[op != REEL_OP_READ] * reuse_pace(dv, s) &&
-		       !dv->npass;
+		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) && !dv->npass;
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -1851,12 +1919,16 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 				   unit > (double)len ? unit : (double)len, u);
 		s->reuse_owed += (uint32_t)(want && !asked);
 		s->reused += (uint64_t)want;
+		s->ph_reused[op != REEL_OP_READ] += (uint64_t)want;
 	}
 	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
-		s->run_left = run_length(dv, s, pow(u, s->reuse_a_op[op != REEL_OP_READ]), -1);
+		s->run_left =
+		    s->replay && asked
+			? (int64_t)s->replay - 1
+			: run_length(dv, s, pow(u, s->reuse_a_op[op != REEL_OP_READ]), -1);
 		/* a fresh run that found no room: the I/O it would have run on
 		 * continue later runs of its op (the runs keep their share) */
 		if (!asked && fresh > s->run_left)
@@ -2175,6 +2247,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		*lenp = len;
 		return;
 	}
+	if (dv->reuse_ph_fitted && op != REEL_OP_FLUSH)
+		reuse_phase_count(g, dv, s, g->phase, op);
 	/* size: of a run's next I/O or of a run start, as the trace's */
 	int seq = op != REEL_OP_FLUSH && seq_decide(g, g->phase, op, s->started && !s->run_reuse,
 						    s->started && s->run_left > 0);

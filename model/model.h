@@ -191,6 +191,11 @@ struct model_phase {
  * drawn (hot blocks); only they use p_reuse_size */
 #define MODEL_REUSE_HOT 0.5
 #define MODEL_REUSE_SIZES 5 /* run starts' size classes for re-use: 1, 2-3, ... 16+ blocks */
+/* p_reuse_phase: a phase's share from so many run starts of the op; kept
+ * where the phases' shares differ from the op's by this much on average
+ * over its starts */
+#define MODEL_REUSE_PHASE_MIN 8
+#define MODEL_REUSE_APART 0.15
 /* The size class of an I/O of LEN bytes: log2 of its 4 KiB blocks, at most 4. */
 static inline int model_reuse_size(uint64_t len)
 {
@@ -255,6 +260,14 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * each in models before it, and where they say nothing (or p_reuse is
 	 * under MODEL_REUSE_HOT: gen does not use them) */
 	float p_reuse_size[MODEL_REUSE_SIZES];
+	/* the same by phase, of reads and of writes (fiu: its writes re-write
+	 * 67% of their starts in the phase of its journal's re-writes, 4% in
+	 * the phase of its fresh writes, 22% over the trace); -1 where the
+	 * phase holds under MODEL_REUSE_PHASE_MIN starts of the op (the op's
+	 * p_reuse_op); reuse_ph_fitted 0 where the phases do not differ
+	 * (MODEL_REUSE_APART) and in models before it */
+	int reuse_ph_fitted;
+	float p_reuse_ph[MODEL_MAX_PHASES][2];
 	uint64_t local_limit;
 	struct model_dist addr; /* offsets: where remote jumps land within a region */
 	uint32_t nregions;

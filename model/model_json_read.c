@@ -807,8 +807,29 @@ static int hot_order(struct rd *r, const struct json_object *j, struct model_dev
 	return 0;
 }
 
+/* The optional p_reuse_phase of the device W: NPH pairs, each a share or
+ * -1 (absent: none), else REEL_E_PARSE. */
+static int reuse_phase(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		       size_t nph, const char *w)
+{
+	struct json_object *v = get(j, "p_reuse_phase");
+	d->reuse_ph_fitted = v != NULL;
+	for (size_t p = 0; v && p < MODEL_MAX_PHASES; p++)
+		for (size_t k = 0; k < 2; k++) {
+			struct json_object *e = p < nph && is_arr(v, nph) ? at(v, p) : NULL;
+			double x = e && is_arr(e, 2) && is_num(at(e, k)) ? num(at(e, k)) : NAN;
+			if (p < nph && !(x == -1 || (x >= 0 && x <= 1)))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.p_reuse_phase: %zu pairs (one a phase), each "
+						 "a share or -1",
+						 w, nph);
+			d->p_reuse_ph[p][k] = p < nph ? (float)x : -1;
+		}
+	return 0;
+}
+
 static int read_device(struct rd *r, const struct json_object *j, struct model_devspace *d,
-		       size_t i)
+		       size_t i, size_t nph)
 {
 	char w[64];
 	snprintf(w, sizeof(w), "devices[%zu]", i);
@@ -873,8 +894,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if (opt_pair(r, j, "reuse_cont_rw", w, 0, 1, 0, d->reuse_cont_op) ||
 	    opt_pair(r, j, "reuse_run_rw", w, 1, 1e12, 1, d->reuse_run_op))
 		return REEL_E_PARSE;
-	if (reuse_sizes(r, j, d, w) || long_runs(r, j, d, w) || hot_cycle(r, j, d, w) ||
-	    hot_order(r, j, d, w))
+	if (reuse_sizes(r, j, d, w) || reuse_phase(r, j, d, nph, w) || long_runs(r, j, d, w) ||
+	    hot_cycle(r, j, d, w) || hot_order(r, j, d, w))
 		return REEL_E_PARSE;
 	int e = reuse_pass(r, j, d, w);
 	if (e)
@@ -1084,7 +1105,7 @@ static int read_devices(struct rd *r, const struct json_object *root, struct mod
 	if (!m->devs)
 		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		if (read_device(r, at(dv, i), &m->devs[i], i))
+		if (read_device(r, at(dv, i), &m->devs[i], i, m->nphases))
 			return REEL_E_PARSE;
 	return 0;
 }

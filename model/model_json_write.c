@@ -342,7 +342,7 @@ static struct model_dist quartiles(const struct model_dist *d)
 	return q;
 }
 
-static void write_device(const struct model_devspace *d, int last, FILE *f)
+static void write_device(const struct model_devspace *d, size_t nph, int last, FILE *f)
 {
 	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
 	reel_json_str(f, d->name);
@@ -406,6 +406,13 @@ static void write_device(const struct model_devspace *d, int last, FILE *f)
 	    fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) > 0.02)
 		fprintf(f, ",\n      \"p_reuse_rw\": [%.2g, %.2g]", d->p_reuse_op[0],
 			d->p_reuse_op[1]);
+	/* by phase where they differ: gen uses them on a device neither hot
+	 * nor with a re-use pass */
+	if (d->reuse_fitted && d->reuse_ph_fitted && d->reuse_dist.n >= 32 && !d->npass &&
+	    d->p_reuse < MODEL_REUSE_HOT)
+		for (size_t p = 0; p < nph; p++)
+			fprintf(f, "%s[%.2g, %.2g]%s", p ? ", " : ",\n      \"p_reuse_phase\": [",
+				d->p_reuse_ph[p][0], d->p_reuse_ph[p][1], p + 1 == nph ? "]" : "");
 	if (d->reuse_fitted && d->reuse_dist.n >= 16 && d->reuse_dist.n < 32) {
 		fprintf(f, ",\n      \"reuse_distance\": ");
 		struct model_dist q = quartiles(&d->reuse_dist);
@@ -458,7 +465,7 @@ int model_write_json(const struct model *m, FILE *f)
 		write_phase(&m->phases[p], p + 1 == m->nphases, f);
 	fprintf(f, "  ],\n  \"devices\": [\n");
 	for (size_t k = 0; k < m->ndevs; k++)
-		write_device(&m->devs[k], k + 1 == m->ndevs, f);
+		write_device(&m->devs[k], m->nphases, k + 1 == m->ndevs, f);
 	fprintf(f, "  ],\n  \"inflight\": ");
 	if (m->inflight.known) {
 		fprintf(f, "{\n    \"mean\": %.4f,\n    \"max\": %.0f,\n    \"depth\": ",
