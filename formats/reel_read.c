@@ -119,80 +119,53 @@ static size_t avail(struct reel_reader *r, size_t want)
 	return r->buf_len - r->pos;
 }
 
-/*
- * Walk the LZ4 frame at buf[pos] to find its length without decoding.
- * Returns the length, 0 when the file ends inside the frame, or a negative
- * error for a malformed frame.
- */
-static long frame_length(struct reel_reader *r, uint64_t *content_size)
+/* The LZ4 frame header at buf[pos]: its flags (*FLG) and length (*HL).
+ * 1, 0 when the file ends inside it, or an error for a malformed one. */
+static int frame_head(struct reel_reader *r, unsigned *flg, size_t *hl)
 {
 	size_t a = avail(r, 19);
 	if (a < 7)
 		return 0;
-	const unsigned char *p = r->buf + r->pos;
-	unsigned flg = p[4];
-	if ((flg >> 6) != 1)
+	*flg = r->buf[r->pos + 4];
+	if ((*flg >> 6) != 1)
 		return REEL_E_CORRUPT;
-	size_t hl = 7 + ((flg & 8) ? 8 : 0) + ((flg & 1) ? 4 : 0);
-	if (a < hl)
-		return 0;
-	*content_size = 0;
-	if (flg & 8) {
-		uint64_t cs = 0;
-		for (int i = 7; i >= 0; i--)
-			cs = cs << 8 | p[6 + i];
-		*content_size = cs;
-	}
-	int bsum = (flg >> 4) & 1, csum = (flg >> 2) & 1;
-	size_t len = hl;
-	for (;;) {
-		if (len > MAX_FRAME)
-			return REEL_E_CORRUPT;
-		if (avail(r, len + 4) < len + 4)
-			return 0;
-		uint32_t bs = get_le32(r->buf + r->pos + len);
-		len += 4;
-		if (bs == 0)
-			break;
-		bs &= 0x7fffffffu;
-		if (bs > (4u << 20))
-			return REEL_E_CORRUPT;
-		len += bs + (bsum ? 4 : 0);
-	}
-	len += csum ? 4 : 0;
-	if (avail(r, len) < len)
-		return 0;
-	return (long)len;
+	*hl = 7 + ((*flg & 8) ? 8 : 0) + ((*flg & 1) ? 4 : 0);
+	return a >= *hl;
 }
 
-/*
- * Step over the LZ4 frame at buf[pos] (a chunk not decoded) in a regular
- * file: its block headers read where they lie (pread), not the frame into
- * the buffer, then the file read on from after it.  As frame_length: 1
- * stepped over, 0 when the file ends inside the frame, or an error.
- */
-static int frame_skip(struct reel_reader *r)
+/* The 4 bytes LEN into the frame at buf[pos] (a block's header) into H:
+ * 1, or 0 when the file ends before them.  From the buffer, read on into
+ * it (peek_buf), or from the file where they lie (peek_file: a frame
+ * stepped over, not read into the buffer). */
+typedef int (*frame_peek)(struct reel_reader *r, size_t len, unsigned char h[4]);
+static int peek_buf(struct reel_reader *r, size_t len, unsigned char h[4])
 {
-	size_t a = avail(r, 19);
-	if (a < 7)
+	if (avail(r, len + 4) < len + 4)
 		return 0;
-	const unsigned char *p = r->buf + r->pos;
-	unsigned flg = p[4];
-	if ((flg >> 6) != 1)
-		return REEL_E_CORRUPT;
-	size_t hl = 7 + ((flg & 8) ? 8 : 0) + ((flg & 1) ? 4 : 0);
-	if (a < hl)
-		return 0;
+	memcpy(h, r->buf + r->pos + len, 4);
+	return 1;
+}
+static int peek_file(struct reel_reader *r, size_t len, unsigned char h[4])
+{
+	if (r->pos + len + 4 <= r->buf_len) {
+		memcpy(h, r->buf + r->pos + len, 4);
+		return 1;
+	}
+	return pread(r->fd, h, 4, (off_t)(r->buf_off + r->pos + len)) == 4;
+}
+
+/* The length of the frame at buf[pos] whose header (FLG, HL long) is
+ * read: its blocks' headers walked (PEEK), none decoded.  The length, 0
+ * when the file ends inside the frame, or an error for a malformed one. */
+static long frame_walk(struct reel_reader *r, unsigned flg, size_t hl, frame_peek peek)
+{
 	int bsum = (flg >> 4) & 1, csum = (flg >> 2) & 1;
-	uint64_t at = r->buf_off + r->pos;
 	size_t len = hl;
 	unsigned char h[4];
 	for (;;) {
 		if (len > MAX_FRAME)
 			return REEL_E_CORRUPT;
-		if (r->pos + len + 4 <= r->buf_len)
-			memcpy(h, r->buf + r->pos + len, 4);
-		else if (pread(r->fd, h, 4, (off_t)(at + len)) != 4)
+		if (!peek(r, len, h))
 			return 0;
 		uint32_t bs = get_le32(h);
 		len += 4;
@@ -203,7 +176,56 @@ static int frame_skip(struct reel_reader *r)
 			return REEL_E_CORRUPT;
 		len += bs + (bsum ? 4 : 0);
 	}
-	len += csum ? 4 : 0;
+	return (long)(len + (csum ? 4 : 0));
+}
+
+/*
+ * Walk the LZ4 frame at buf[pos] to find its length without decoding.
+ * Returns the length, 0 when the file ends inside the frame, or a negative
+ * error for a malformed frame.
+ */
+static long frame_length(struct reel_reader *r, uint64_t *content_size)
+{
+	unsigned flg;
+	size_t hl;
+	int e = frame_head(r, &flg, &hl);
+	if (e <= 0)
+		return e;
+	*content_size = 0;
+	if (flg & 8) {
+		const unsigned char *p = r->buf + r->pos;
+		uint64_t cs = 0;
+		for (int i = 7; i >= 0; i--)
+			cs = cs << 8 | p[6 + i];
+		*content_size = cs;
+	}
+	long len = frame_walk(r, flg, hl, peek_buf);
+	if (len <= 0)
+		return len;
+	if (avail(r, (size_t)len) < (size_t)len)
+		return 0;
+	return len;
+}
+
+/*
+ * Step over the LZ4 frame at buf[pos] (a chunk not decoded) in a regular
+ * file: its block headers read where they lie (pread), not the frame into
+ * the buffer, then the file read on from after it.  As frame_length: 1
+ * stepped over, 0 when the file ends inside the frame, or an error.
+ */
+static int frame_skip(struct reel_reader *r)
+{
+	unsigned flg;
+	size_t hl;
+	int e = frame_head(r, &flg, &hl);
+	if (e <= 0)
+		return e;
+	uint64_t at = r->buf_off + r->pos;
+	long l = frame_walk(r, flg, hl, peek_file);
+	if (l <= 0)
+		return (int)l;
+	size_t len = (size_t)l;
+	unsigned char h[4];
 	if (r->pos + len <= r->buf_len) {
 		r->pos += len;
 		return 1;

@@ -384,22 +384,27 @@ int fit_src_rewind(struct fit_src *s, int ic)
 	return s->tr ? 0 : ra_start(s);
 }
 
+/* The columns of RA_SLOTS slots. */
+static void slots_free(struct ra_slot *slot)
+{
+	for (int i = 0; i < RA_SLOTS; i++) {
+		free(slot[i].t);
+		free(slot[i].issue);
+		free(slot[i].complete);
+		free(slot[i].off);
+		free(slot[i].len);
+		free(slot[i].op);
+		free(slot[i].dev);
+	}
+}
+
 void fit_src_close(struct fit_src *s)
 {
 	struct fit_ra *ra = s->ra;
 	if (!ra)
 		return;
 	ra_stop(ra);
-	for (int i = 0; i < RA_SLOTS; i++) {
-		struct ra_slot *sl = &ra->slot[i];
-		free(sl->t);
-		free(sl->issue);
-		free(sl->complete);
-		free(sl->off);
-		free(sl->len);
-		free(sl->op);
-		free(sl->dev);
-	}
+	slots_free(ra->slot);
 	pthread_mutex_destroy(&ra->mu);
 	pthread_cond_destroy(&ra->cv);
 	free(ra);
@@ -709,16 +714,7 @@ static void scan_two_free(struct scan_two *x, struct reel_reader *b)
 		pthread_cond_destroy(&d->room);
 		pthread_cond_destroy(&d->got);
 	}
-	for (int i = 0; i < RA_SLOTS; i++) {
-		struct ra_slot *sl = &x->own[i];
-		free(sl->t);
-		free(sl->issue);
-		free(sl->complete);
-		free(sl->off);
-		free(sl->len);
-		free(sl->op);
-		free(sl->dev);
-	}
+	slots_free(x->own);
 	pthread_mutex_destroy(&x->mu);
 	free(x);
 	reel_reader_close(b);

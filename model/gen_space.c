@@ -771,6 +771,19 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	return 0;
 }
 
+/* The first of P[A..B) above U, or B. */
+static inline uint32_t tr_upper(const double *p, uint32_t a, uint32_t b, double u)
+{
+	while (a < b) {
+		uint32_t mid = (a + b) / 2;
+		if (p[mid] > u)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
 /* The row FROM's first entry whose cumulated share passes U, else its last
  * (a search of the row): searched between the entries the table gives for
  * U's 1/GEN_TRG of [0, 1) (the row's shares cumulated do not fall). */
@@ -778,16 +791,8 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
 			   double u)
 {
 	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
-	uint32_t a = d->row[from] + s->tr_guide[from][q],
-		 b = d->row[from] + s->tr_guide[from][q + 1];
-	while (a < b) {
-		uint32_t mid = (a + b) / 2;
-		if (d->tr_p[mid] > u)
-			b = mid;
-		else
-			a = mid + 1;
-	}
-	return a;
+	return tr_upper(d->tr_p, d->row[from] + s->tr_guide[from][q],
+			d->row[from] + s->tr_guide[from][q + 1], u);
 }
 
 /* Each row's table for chain_find: the entry the row's search gives at
@@ -797,15 +802,8 @@ static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
 {
 	for (uint32_t r = 0; r < d->nregions; r++)
 		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
-			uint32_t a = d->row[r], b = d->row[r + 1] - 1;
-			double u = (double)q / GEN_TRG;
-			while (a < b) {
-				uint32_t mid = (a + b) / 2;
-				if (d->tr_p[mid] > u)
-					b = mid;
-				else
-					a = mid + 1;
-			}
+			uint32_t a =
+			    tr_upper(d->tr_p, d->row[r], d->row[r + 1] - 1, (double)q / GEN_TRG);
 			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
 		}
 }
