@@ -23,18 +23,6 @@
 
 static uint64_t rs = 0x2545f4914f6cdd1dull;
 
-/* An I/O of OP, 4 KiB, queued at T ns at OFF. */
-static void push_op(struct model_trace *tr, int64_t t, int op, uint64_t off)
-{
-	struct reel_rec r = {0};
-	r.queue_ns = t;
-	r.op = (uint8_t)op;
-	r.length = 4096;
-	r.offset = off;
-	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	CHECK(model_trace_push(tr, &r) == 0);
-}
-
 static void make_trace(struct model_trace *tr)
 {
 	unit_model_trace_one(tr, "sda");
@@ -44,8 +32,9 @@ static void make_trace(struct model_trace *tr)
 		int k = 1 + (int)(unit_urand(&rs) * 8);
 		uint64_t base = op == REEL_OP_READ ? 0 : HALF;
 		for (int i = 0; i < k && n < NIO; i++, n++)
-			push_op(tr, t += 1000000, op,
-				base + (uint64_t)(unit_urand(&rs) * (double)(HALF / 4096)) * 4096);
+			unit_model_push_op(
+			    tr, t += 1000000, 0, op,
+			    base + (uint64_t)(unit_urand(&rs) * (double)(HALF / 4096)) * 4096);
 	}
 	CHECK(model_trace_sort(tr) == 0);
 }

@@ -23,17 +23,6 @@
 
 static uint64_t rs = 0x243f6a8885a308d3ull;
 
-static void push_write(struct model_trace *tr, int64_t t, uint64_t off)
-{
-	struct reel_rec r = {0};
-	r.queue_ns = t;
-	r.op = REEL_OP_WRITE;
-	r.length = 4096;
-	r.offset = off;
-	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-	CHECK(model_trace_push(tr, &r) == 0);
-}
-
 static void make_trace(struct model_trace *tr)
 {
 	unit_model_trace_one(tr, "log");
@@ -42,15 +31,16 @@ static void make_trace(struct model_trace *tr)
 	for (int i = 0; i < NIO; i++) {
 		int64_t t = (int64_t)i * 10000000;
 		if (i >= next - 3) { /* the commit's three blocks */
-			push_write(tr, t,
-				   (900ull << 20) + (uint64_t)(i - (next - 3)) * (8ull << 20));
+			unit_model_push_op(tr, t, 0, REEL_OP_WRITE,
+					   (900ull << 20) +
+					       (uint64_t)(i - (next - 3)) * (8ull << 20));
 			if (i == next - 1)
 				next += 16 + (int)(unit_urand(&rs) * 33);
 			continue;
 		}
 		if (unit_urand(&rs) < 0.3) /* the log moves on now and then, MiB on */
 			log += (uint64_t)(2 + unit_urand(&rs) * 8) << 20;
-		push_write(tr, t, log);
+		unit_model_push_op(tr, t, 0, REEL_OP_WRITE, log);
 		log += 4096;
 	}
 	CHECK(model_trace_sort(tr) == 0);

@@ -20,17 +20,24 @@ static inline void unit_model_trace_one(struct model_trace *tr, const char *name
 	tr->devs[0].capacity = 1ull << 30;
 }
 
-/* Append a 4 KiB read queued at t ns at offset off of device dev. */
-static inline void unit_model_push(struct model_trace *tr, int64_t t, uint16_t dev, uint64_t off)
+/* Append a 4 KiB I/O of op queued at t ns at offset off of device dev. */
+static inline void unit_model_push_op(struct model_trace *tr, int64_t t, uint16_t dev, int op,
+				      uint64_t off)
 {
 	struct reel_rec r = {0};
 	r.queue_ns = t;
-	r.op = REEL_OP_READ;
+	r.op = (uint8_t)op;
 	r.length = 4096;
 	r.offset = off;
 	r.dev = dev;
 	r.has = REEL_HAS_QUEUE | REEL_HAS_DEV;
 	CHECK(model_trace_push(tr, &r) == 0);
+}
+
+/* Append a 4 KiB read queued at t ns at offset off of device dev. */
+static inline void unit_model_push(struct model_trace *tr, int64_t t, uint16_t dev, uint64_t off)
+{
+	unit_model_push_op(tr, t, dev, REEL_OP_READ, off);
 }
 
 /* Fit m to tr with the default options (the test fails with the fit's
