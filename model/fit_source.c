@@ -609,11 +609,12 @@ struct scan_rd {
 	struct ra_slot *slot;  /* RA_SLOTS: the read-ahead's (their pages kept), or own */
 	struct reel_cols left; /* a batch for the next slot of the chunk */
 	long nleft;
-	pthread_cond_t room, got; /* a slot given back; a slot filled */
+	pthread_cond_t room; /* a slot given back */
 	struct scan_two *x;
 };
 struct scan_two {
 	pthread_mutex_t mu;
+	pthread_cond_t got; /* a slot filled */
 	int stop;
 	struct scan_rd rd[2];
 	struct ra_slot own[RA_SLOTS]; /* the second reader's */
@@ -668,7 +669,7 @@ static void scan_post(struct scan_rd *d)
 {
 	pthread_mutex_lock(&d->x->mu);
 	d->head++;
-	pthread_cond_signal(&d->got);
+	pthread_cond_signal(&d->x->got);
 	pthread_mutex_unlock(&d->x->mu);
 }
 
@@ -712,10 +713,10 @@ static void scan_two_free(struct scan_two *x, struct reel_reader *b)
 		if (d->running)
 			pthread_join(d->th, NULL);
 		pthread_cond_destroy(&d->room);
-		pthread_cond_destroy(&d->got);
 	}
 	slots_free(x->own);
 	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->got);
 	free(x);
 	reel_reader_close(b);
 }
@@ -737,10 +738,9 @@ static int scan_two(struct fit_src *s, struct fit_scan *sc)
 	x->rd[0].slot = ra->slot;
 	x->rd[1].slot = x->own;
 	pthread_mutex_init(&x->mu, NULL);
-	for (int p = 0; p < 2; p++) {
+	pthread_cond_init(&x->got, NULL);
+	for (int p = 0; p < 2; p++)
 		pthread_cond_init(&x->rd[p].room, NULL);
-		pthread_cond_init(&x->rd[p].got, NULL);
-	}
 	if (reel_reader_open(&b, s->path, 0) || !reel_reader_summary(b, &sum)) {
 		scan_two_free(x, b);
 		return 1;
@@ -762,7 +762,7 @@ static int scan_two(struct fit_src *s, struct fit_scan *sc)
 		struct scan_rd *d = &x->rd[ci & 1];
 		pthread_mutex_lock(&x->mu);
 		while (d->head == d->tail)
-			pthread_cond_wait(&d->got, &x->mu);
+			pthread_cond_wait(&x->got, &x->mu);
 		pthread_mutex_unlock(&x->mu);
 		struct ra_slot *sl = &d->slot[d->tail % RA_SLOTS];
 		if (sl->k < 0)
