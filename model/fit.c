@@ -719,7 +719,7 @@ int model_fit_file(struct model *m, const char *path, const struct model_fit_opt
 		   size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
-	struct fit_src src = {.path = path};
+	struct fit_src src = {0};
 	if (reel_reader_open(&src.r, path, 0)) /* model_trace_load says why */
 		return model_trace_load(&(struct model_trace){0}, path, err, errlen);
 	char source[64];

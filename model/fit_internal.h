@@ -108,7 +108,6 @@ struct fit_cols {
 struct fit_src {
 	const struct model_trace *tr; /* in memory (then r is NULL) */
 	struct reel_reader *r;
-	const char *path;  /* r's file: the first pass opens it again (fit_scan) */
 	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
 	int ic; /* the pass reads issue and completion times */

@@ -7,7 +7,6 @@
  */
 #include <pthread.h>
 #include <sched.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,8 +44,7 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 struct ra_slot {
 	long k; /* records; 0 the end; < 0 an error */
 	size_t cap;
-	int ic;	  /* issue and complete set */
-	int last; /* the last of its chunk's (the first pass on two readers) */
+	int ic; /* issue and complete set */
 	int64_t *t, *issue, *complete;
 	uint64_t *off;
 	uint32_t *len;
@@ -236,28 +234,19 @@ int fit_spare_core(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
-/* S's read-ahead, made the first time. */
-static struct fit_ra *ra_get(struct fit_src *s)
+/* From the start of the file: the reader rewound, a thread for the pass. */
+static int ra_start(struct fit_src *s)
 {
 	struct fit_ra *ra = s->ra;
 	if (!ra) {
 		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
-			return NULL;
+			return REEL_E_NOMEM;
 		ra->r = s->r;
 		ra->threaded = fit_spare_core();
 		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
 	}
-	return ra;
-}
-
-/* From the start of the file: the reader rewound, a thread for the pass. */
-static int ra_start(struct fit_src *s)
-{
-	struct fit_ra *ra = ra_get(s);
-	if (!ra)
-		return REEL_E_NOMEM;
 	ra_stop(ra);
 	int e = reel_reader_rewind(s->r);
 	if (e)
@@ -590,200 +579,6 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 	return 0;
 }
 
-/* ---- the first pass on two reading threads ------------------------------ */
-/* Decoding is the first pass (0.2 CPU s of its 0.26 at 10M I/O, the rest
- * the scan): two threads, each with a reader of its own, decode every
- * other chunk (one the even ones, stepping over the odd ones undecoded:
- * reel_reader_next_chunk, and the other the odd ones) into rings of slots
- * as the read-ahead's, a slot never past its chunk's end; the scan takes
- * the chunks in the file's order, from one ring then the other.  Only
- * when the file has its trailer (read at open: its tables of devices
- * whole, whatever chunks a reader steps over) and two CPUs; after an
- * error, the pass again on one reader, which says what it is. */
-struct scan_rd {
-	struct reel_reader *r;
-	int par; /* the chunks it decodes: those of index par, par + 2, ... */
-	pthread_t th;
-	int running;
-	unsigned head, tail;   /* slots filled, slots given back (ever) */
-	struct ra_slot *slot;  /* RA_SLOTS: the read-ahead's (their pages kept), or own */
-	struct reel_cols left; /* a batch for the next slot of the chunk */
-	long nleft;
-	pthread_cond_t room; /* a slot given back */
-	struct scan_two *x;
-};
-struct scan_two {
-	pthread_mutex_t mu;
-	pthread_cond_t got; /* a slot filled */
-	int stop;
-	struct scan_rd rd[2];
-	struct ra_slot own[RA_SLOTS]; /* the second reader's */
-};
-
-/* Fill slot S with the chunk's batches up to RA_CAP records: its k < 0 on
- * an error; last set at the chunk's end. */
-static void scan_fill(struct scan_rd *d, struct ra_slot *s)
-{
-	s->k = 0;
-	s->ic = 0;
-	s->last = 0;
-	for (;;) {
-		long k = d->nleft;
-		if (k) {
-			d->nleft = 0;
-		} else if (!reel_reader_chunk_left(d->r)) {
-			s->last = 1;
-			return;
-		} else {
-			k = reel_read_cols(d->r, &d->left);
-		}
-		if (k <= 0) { /* an error (0: not inside a chunk) */
-			s->k = k ? k : REEL_E_CORRUPT;
-			return;
-		}
-		if (s->k && (size_t)(s->k + k) > RA_CAP) {
-			d->nleft = k; /* the next slot's */
-			return;
-		}
-		if (slot_room(s, (size_t)(s->k + k) > RA_CAP ? (size_t)(s->k + k) : RA_CAP)) {
-			s->k = REEL_E_NOMEM;
-			return;
-		}
-		slot_add(s, &d->left, 1);
-	}
-}
-
-/* A free slot of D's ring (NULL: stopped). */
-static struct ra_slot *scan_free_slot(struct scan_rd *d)
-{
-	struct scan_two *x = d->x;
-	pthread_mutex_lock(&x->mu);
-	while (d->head - d->tail == RA_SLOTS && !x->stop)
-		pthread_cond_wait(&d->room, &x->mu);
-	int stop = x->stop;
-	pthread_mutex_unlock(&x->mu);
-	return stop ? NULL : &d->slot[d->head % RA_SLOTS];
-}
-
-static void scan_post(struct scan_rd *d)
-{
-	pthread_mutex_lock(&d->x->mu);
-	d->head++;
-	pthread_cond_signal(&d->x->got);
-	pthread_mutex_unlock(&d->x->mu);
-}
-
-static void *scan_rd_main(void *arg)
-{
-	struct scan_rd *d = arg;
-	for (uint64_t ci = 0;; ci++) {
-		int mine = (int)(ci & 1) == d->par;
-		int rc = reel_reader_next_chunk(d->r, !mine);
-		struct ra_slot *s;
-		if (rc <= 0) { /* the end, or an error */
-			if ((s = scan_free_slot(d))) {
-				s->k = rc;
-				s->last = 0;
-				scan_post(d);
-			}
-			return NULL;
-		}
-		if (!mine)
-			continue;
-		do { /* a slot at least, for an empty chunk too */
-			if (!(s = scan_free_slot(d)))
-				return NULL;
-			scan_fill(d, s);
-			scan_post(d);
-			if (s->k < 0)
-				return NULL;
-		} while (!s->last);
-	}
-}
-
-static void scan_two_free(struct scan_two *x, struct reel_reader *b)
-{
-	pthread_mutex_lock(&x->mu);
-	x->stop = 1;
-	for (int p = 0; p < 2; p++)
-		pthread_cond_signal(&x->rd[p].room);
-	pthread_mutex_unlock(&x->mu);
-	for (int p = 0; p < 2; p++) {
-		struct scan_rd *d = &x->rd[p];
-		if (d->running)
-			pthread_join(d->th, NULL);
-		pthread_cond_destroy(&d->room);
-	}
-	slots_free(x->own);
-	pthread_mutex_destroy(&x->mu);
-	pthread_cond_destroy(&x->got);
-	free(x);
-	reel_reader_close(b);
-}
-
-/* The first pass on two readers: 0, 1 when it could not be (nothing
- * scanned: the pass on one reader), or an error after which the pass
- * runs again on one reader. */
-static int scan_two(struct fit_src *s, struct fit_scan *sc)
-{
-	struct reel_summary sum;
-	struct reel_reader *b = NULL;
-	struct fit_ra *ra;
-	if (!s->r || !s->path || !fit_spare_core() || !reel_reader_summary(s->r, &sum) ||
-	    !(ra = ra_get(s)) || reel_reader_rewind(s->r))
-		return 1;
-	struct scan_two *x = calloc(1, sizeof(*x));
-	if (!x)
-		return 1;
-	x->rd[0].slot = ra->slot;
-	x->rd[1].slot = x->own;
-	pthread_mutex_init(&x->mu, NULL);
-	pthread_cond_init(&x->got, NULL);
-	for (int p = 0; p < 2; p++)
-		pthread_cond_init(&x->rd[p].room, NULL);
-	if (reel_reader_open(&b, s->path, 0) || !reel_reader_summary(b, &sum)) {
-		scan_two_free(x, b);
-		return 1;
-	}
-	for (int p = 0; p < 2; p++) {
-		struct scan_rd *d = &x->rd[p];
-		d->r = p ? b : s->r;
-		d->par = p;
-		d->x = x;
-		d->running = !pthread_create(&d->th, NULL, scan_rd_main, d);
-		if (!d->running) {
-			scan_two_free(x, b);
-			return REEL_E_NOMEM;
-		}
-	}
-	int e = 0;
-	struct fit_cols c = {0};
-	for (uint64_t ci = 0; !e;) {
-		struct scan_rd *d = &x->rd[ci & 1];
-		pthread_mutex_lock(&x->mu);
-		while (d->head == d->tail)
-			pthread_cond_wait(&x->got, &x->mu);
-		pthread_mutex_unlock(&x->mu);
-		struct ra_slot *sl = &d->slot[d->tail % RA_SLOTS];
-		if (sl->k < 0)
-			e = (int)sl->k;
-		if (sl->k < 0 || (!sl->k && !sl->last)) /* an error, or the end */
-			break;
-		c.n = (size_t)sl->k;
-		c.base = s->pos;
-		slot_cols(&c, sl);
-		s->pos += (uint64_t)sl->k;
-		e = scan_chunk(sc, &c);
-		ci += (uint64_t)sl->last;
-		pthread_mutex_lock(&x->mu);
-		d->tail++;
-		pthread_cond_signal(&d->room);
-		pthread_mutex_unlock(&x->mu);
-	}
-	scan_two_free(x, b);
-	return e;
-}
-
 int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -792,21 +587,9 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 	if (!(sc->slot = malloc(65536 * sizeof(*sc->slot))))
 		return REEL_E_NOMEM;
 	memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
-	int e = scan_two(s, sc);
-	if (e == REEL_E_RANGE)
-		return reel_errf(err, errlen, e, "the trace uses more than %d devices",
-				 MODEL_MAX_DEVS);
-	if (!e)
-		return 0;
-	if (e < 0) { /* again on one reader, from the start: it says what went wrong */
-		memset(sc, 0, offsetof(struct fit_scan, slot));
-		sc->sorted = 1;
-		sc->amax = 1;
-		memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
-	}
 	struct fit_cols c;
 	long k = 0;
-	e = fit_src_rewind(s, 1); /* issue <= completion counted */
+	int e = fit_src_rewind(s, 1); /* issue <= completion counted */
 	while (!e && (k = fit_src_next(s, &c)) > 0)
 		e = scan_chunk(sc, &c);
 	if (!e && k < 0)
