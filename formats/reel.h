@@ -407,21 +407,6 @@ long reel_read_cols(struct reel_reader *r, struct reel_cols *c);
  * other columns (model fit's later passes).
  */
 void reel_reader_cols_ic(struct reel_reader *r, int ic);
-/*
- * From one chunk to the next, for readers that share a file's chunks out
- * (model fit's first pass: two threads, each with its own reader, each
- * decoding every other chunk).  Between chunks (reel_reader_chunk_left 0),
- * to the next chunk: decoded (SKIP 0: its records then read by reel_read,
- * reel_read_chunk or reel_read_cols, called while reel_reader_chunk_left
- * is not 0: at 0 they go on to the next chunk themselves) or stepped over (SKIP 1: not
- * decompressed, its records never read, its tables of devices, process
- * names and metadata not read either: the trailer's, read at open, has
- * them all).  1, 0 at the end (as reel_read), or an error (REEL_E_ARG
- * inside a chunk).
- */
-int reel_reader_next_chunk(struct reel_reader *r, int skip);
-/* The records of the current chunk not read yet. */
-size_t reel_reader_chunk_left(const struct reel_reader *r);
 /* Name of an interned process id, or NULL if unknown. */
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id);
 size_t reel_reader_ncomms(const struct reel_reader *r);

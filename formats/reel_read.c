@@ -60,7 +60,6 @@ struct reel_reader {
 	/* state */
 	int header_read, done, complete, have_trailer;
 	int cols_ic; /* reel_read_cols decodes issue and completion times */
-	int regular; /* a regular file (frame_skip seeks in it) */
 	struct reel_summary trailer_sum, seen;
 	uint64_t skipped;
 	uint64_t chunk_no;
@@ -119,55 +118,38 @@ static size_t avail(struct reel_reader *r, size_t want)
 	return r->buf_len - r->pos;
 }
 
-/* The LZ4 frame header at buf[pos]: its flags (*FLG) and length (*HL).
- * 1, 0 when the file ends inside it, or an error for a malformed one. */
-static int frame_head(struct reel_reader *r, unsigned *flg, size_t *hl)
+/*
+ * Walk the LZ4 frame at buf[pos] to find its length without decoding.
+ * Returns the length, 0 when the file ends inside the frame, or a negative
+ * error for a malformed frame.
+ */
+static long frame_length(struct reel_reader *r, uint64_t *content_size)
 {
 	size_t a = avail(r, 19);
 	if (a < 7)
 		return 0;
-	*flg = r->buf[r->pos + 4];
-	if ((*flg >> 6) != 1)
+	const unsigned char *p = r->buf + r->pos;
+	unsigned flg = p[4];
+	if ((flg >> 6) != 1)
 		return REEL_E_CORRUPT;
-	*hl = 7 + ((*flg & 8) ? 8 : 0) + ((*flg & 1) ? 4 : 0);
-	return a >= *hl;
-}
-
-/* The 4 bytes LEN into the frame at buf[pos] (a block's header) into H:
- * 1, or 0 when the file ends before them.  From the buffer, read on into
- * it (peek_buf), or from the file where they lie (peek_file: a frame
- * stepped over, not read into the buffer). */
-typedef int (*frame_peek)(struct reel_reader *r, size_t len, unsigned char h[4]);
-static int peek_buf(struct reel_reader *r, size_t len, unsigned char h[4])
-{
-	if (avail(r, len + 4) < len + 4)
+	size_t hl = 7 + ((flg & 8) ? 8 : 0) + ((flg & 1) ? 4 : 0);
+	if (a < hl)
 		return 0;
-	memcpy(h, r->buf + r->pos + len, 4);
-	return 1;
-}
-static int peek_file(struct reel_reader *r, size_t len, unsigned char h[4])
-{
-	if (r->pos + len + 4 <= r->buf_len) {
-		memcpy(h, r->buf + r->pos + len, 4);
-		return 1;
+	*content_size = 0;
+	if (flg & 8) {
+		uint64_t cs = 0;
+		for (int i = 7; i >= 0; i--)
+			cs = cs << 8 | p[6 + i];
+		*content_size = cs;
 	}
-	return pread(r->fd, h, 4, (off_t)(r->buf_off + r->pos + len)) == 4;
-}
-
-/* The length of the frame at buf[pos] whose header (FLG, HL long) is
- * read: its blocks' headers walked (PEEK), none decoded.  The length, 0
- * when the file ends inside the frame, or an error for a malformed one. */
-static long frame_walk(struct reel_reader *r, unsigned flg, size_t hl, frame_peek peek)
-{
 	int bsum = (flg >> 4) & 1, csum = (flg >> 2) & 1;
 	size_t len = hl;
-	unsigned char h[4];
 	for (;;) {
 		if (len > MAX_FRAME)
 			return REEL_E_CORRUPT;
-		if (!peek(r, len, h))
+		if (avail(r, len + 4) < len + 4)
 			return 0;
-		uint32_t bs = get_le32(h);
+		uint32_t bs = get_le32(r->buf + r->pos + len);
 		len += 4;
 		if (bs == 0)
 			break;
@@ -176,68 +158,10 @@ static long frame_walk(struct reel_reader *r, unsigned flg, size_t hl, frame_pee
 			return REEL_E_CORRUPT;
 		len += bs + (bsum ? 4 : 0);
 	}
-	return (long)(len + (csum ? 4 : 0));
-}
-
-/*
- * Walk the LZ4 frame at buf[pos] to find its length without decoding.
- * Returns the length, 0 when the file ends inside the frame, or a negative
- * error for a malformed frame.
- */
-static long frame_length(struct reel_reader *r, uint64_t *content_size)
-{
-	unsigned flg;
-	size_t hl;
-	int e = frame_head(r, &flg, &hl);
-	if (e <= 0)
-		return e;
-	*content_size = 0;
-	if (flg & 8) {
-		const unsigned char *p = r->buf + r->pos;
-		uint64_t cs = 0;
-		for (int i = 7; i >= 0; i--)
-			cs = cs << 8 | p[6 + i];
-		*content_size = cs;
-	}
-	long len = frame_walk(r, flg, hl, peek_buf);
-	if (len <= 0)
-		return len;
-	if (avail(r, (size_t)len) < (size_t)len)
+	len += csum ? 4 : 0;
+	if (avail(r, len) < len)
 		return 0;
-	return len;
-}
-
-/*
- * Step over the LZ4 frame at buf[pos] (a chunk not decoded) in a regular
- * file: its block headers read where they lie (pread), not the frame into
- * the buffer, then the file read on from after it.  As frame_length: 1
- * stepped over, 0 when the file ends inside the frame, or an error.
- */
-static int frame_skip(struct reel_reader *r)
-{
-	unsigned flg;
-	size_t hl;
-	int e = frame_head(r, &flg, &hl);
-	if (e <= 0)
-		return e;
-	uint64_t at = r->buf_off + r->pos;
-	long l = frame_walk(r, flg, hl, peek_file);
-	if (l <= 0)
-		return (int)l;
-	size_t len = (size_t)l;
-	unsigned char h[4];
-	if (r->pos + len <= r->buf_len) {
-		r->pos += len;
-		return 1;
-	}
-	if (pread(r->fd, h, 1, (off_t)(at + len - 1)) != 1) /* the frame's last byte */
-		return 0;
-	if (lseek(r->fd, (off_t)(at + len), SEEK_SET) < 0)
-		return rerr(r, REEL_E_IO, "cannot seek: %s", strerror(errno));
-	r->buf_off = at + len;
-	r->buf_len = r->pos = 0;
-	r->eof = 0;
-	return 1;
+	return (long)len;
 }
 
 static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size, size_t *outlen)
@@ -608,7 +532,6 @@ static void load_trailer(struct reel_reader *r)
 	struct stat st;
 	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 16)
 		return;
-	r->regular = 1;
 	unsigned char tail[8];
 	if (pread(r->fd, tail, 8, st.st_size - 8) != 8 || memcmp(tail + 4, TRAILER_TAG, 4))
 		return;
@@ -741,9 +664,8 @@ static int salvage_skip(struct reel_reader *r)
 	return 0;
 }
 
-/* Load the next chunk into r->recs (SKIP: step over it, not decompressed:
- * its records never read); 1 loaded, 0 end, <0 error. */
-static int next_chunk(struct reel_reader *r, int skip)
+/* Load the next chunk into r->recs; 1 loaded, 0 end, <0 error. */
+static int next_chunk(struct reel_reader *r)
 {
 	for (;;) {
 		if (r->done)
@@ -809,11 +731,6 @@ static int next_chunk(struct reel_reader *r, int skip)
 		if (magic != LZ4F_MAGIC) {
 			rc = REEL_E_CORRUPT;
 			why = "no frame starts here";
-		} else if (skip && r->regular && (rc = frame_skip(r)) > 0) {
-			r->chunk_no++;
-			return 1;
-		} else if (skip && r->regular && rc < 0) {
-			why = rc == REEL_E_IO ? "cannot seek past it" : "malformed LZ4 frame";
 		} else {
 			uint64_t cs;
 			long fl = frame_length(r, &cs);
@@ -832,10 +749,6 @@ static int next_chunk(struct reel_reader *r, int skip)
 			if (fl < 0) {
 				rc = (int)fl;
 				why = "malformed LZ4 frame";
-			} else if (skip) {
-				r->pos += (size_t)fl;
-				r->chunk_no++;
-				return 1;
 			} else if ((rc = decode_frame(r, (size_t)fl, cs, &dl))) {
 				why = rc == REEL_E_CHECKSUM ? "LZ4 checksum mismatch"
 							    : "LZ4 data does not decode";
@@ -886,22 +799,10 @@ static int fill(struct reel_reader *r, int cols)
 				    (unsigned long long)r->cur_chunk, (unsigned long long)r->cur_at,
 				    why);
 		}
-		int rc = next_chunk(r, 0);
+		int rc = next_chunk(r);
 		if (rc <= 0)
 			return rc;
 	}
-}
-
-int reel_reader_next_chunk(struct reel_reader *r, int skip)
-{
-	if (r->chunk_left || r->next < r->nrec)
-		return REEL_E_ARG; /* inside a chunk */
-	return next_chunk(r, skip);
-}
-
-size_t reel_reader_chunk_left(const struct reel_reader *r)
-{
-	return r->chunk_left + (r->nrec - r->next);
 }
 
 long reel_read_chunk(struct reel_reader *r, const struct reel_rec **recs)

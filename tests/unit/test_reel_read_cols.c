@@ -4,8 +4,7 @@
  * chunks, mixed with reel_read and after a rewind; and it refuses the same
  * out-of-bounds chunks with the same message.  Without issue and completion
  * times (reel_reader_cols_ic), the same but for those times of batches
- * whose every record is queued.  Two readers sharing the chunks out
- * (reel_reader_next_chunk) give the same records.
+ * whose every record is queued.
  */
 #include <stdint.h>
 #include <string.h>
@@ -66,25 +65,6 @@ static int write_trace(const char *path)
 		CHECK(reel_write(w, &r) == 0);
 		if (i == 1234 || i == 3000) /* chunks of odd sizes */
 			CHECK(reel_writer_flush(w) == 0);
-	}
-	CHECK(reel_writer_close(w) == 0);
-	return 0;
-}
-
-/* NBIG records of random fields, in chunks of REEL_CHUNK_MAX */
-#define NBIG 300000
-static int write_big(const char *path)
-{
-	struct reel_writer *w;
-	struct reel_header h = {.source = "synthetic"};
-	CHECK(reel_writer_open(&w, path, -1, &h, REEL_W_OVERWRITE) == 0);
-	int64_t t = 1000;
-	for (uint64_t i = 0; i < NBIG; i++) {
-		struct reel_rec r;
-		make_rec(&r, i, &t);
-		r.pid = (uint32_t)rnd();
-		r.error = (int32_t)(rnd() % 1000);
-		CHECK(reel_write(w, &r) == 0);
 	}
 	CHECK(reel_writer_close(w) == 0);
 	return 0;
@@ -223,69 +203,15 @@ static int test_without_ic(const char *path)
 	return 0;
 }
 
-/* reel_reader_next_chunk: two readers, each decoding every other chunk
- * and stepping over the others, give the file's records (NREC in NCHUNK
- * chunks) chunk by chunk (reel_reader_chunk_left counting them down) as
- * one reader does; both end at the same chunk; no step inside a chunk. */
-static int test_chunks_shared(const char *path, uint64_t nrec, uint64_t nchunk)
-{
-	struct reel_reader *a, *r[2];
-	CHECK(reel_reader_open(&a, path, 0) == 0);
-	CHECK(reel_reader_open(&r[0], path, 0) == 0);
-	CHECK(reel_reader_open(&r[1], path, 0) == 0);
-	uint64_t n = 0, chunks = 0;
-	struct reel_rec y;
-	for (uint64_t ci = 0;; ci++) {
-		int end = 0;
-		for (int p = 0; p < 2; p++) {
-			int rc = reel_reader_next_chunk(r[p], (int)(ci & 1) != p);
-			CHECK(rc == 0 || rc == 1);
-			end += rc == 0;
-			if (rc && (int)(ci & 1) != p) /* stepped over: nothing to read */
-				CHECK_EQ(reel_reader_chunk_left(r[p]), 0);
-		}
-		CHECK(end == 0 || end == 2);
-		if (end)
-			break;
-		struct reel_reader *d = r[ci & 1];
-		CHECK(reel_reader_chunk_left(d) > 0);
-		CHECK_EQ(reel_reader_next_chunk(d, 0), REEL_E_ARG);
-		while (reel_reader_chunk_left(d)) {
-			size_t left = reel_reader_chunk_left(d);
-			struct reel_cols c;
-			long k = reel_read_cols(d, &c);
-			CHECK(k > 0 && (size_t)k <= left);
-			CHECK_EQ(reel_reader_chunk_left(d), left - (size_t)k);
-			for (long i = 0; i < k; i++) {
-				CHECK_EQ(reel_read(a, &y), 1);
-				check_same(&y, &c, (size_t)i);
-			}
-			n += (uint64_t)k;
-		}
-		chunks++;
-	}
-	CHECK_EQ(reel_read(a, &y), 0);
-	CHECK_EQ(n, nrec);
-	CHECK_EQ(chunks, nchunk);
-	reel_reader_close(a);
-	reel_reader_close(r[0]);
-	reel_reader_close(r[1]);
-	return 0;
-}
-
 int main(void)
 {
 	char path[] = "/tmp/ioreel-cols-XXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
-	int e = write_trace(path) || test_same_records(path, 0) || test_same_records(path, 1) ||
-		test_chunks_shared(path, N, 3);
+	int e = write_trace(path) || test_same_records(path, 0) || test_same_records(path, 1);
 	all_times = 1;
 	e = e || write_trace(path) || test_same_records(path, 0) || test_without_ic(path);
-	/* chunks of REEL_CHUNK_MAX records, their frames longer than what the
-	 * reader reads at a time: stepped over by seeking past them */
-	e = e || write_big(path) || test_chunks_shared(path, NBIG, (NBIG + 65535) / 65536);
 	unlink(path);
 	CHECK(e == 0);
 	CHECK(test_same_refusals() == 0);
