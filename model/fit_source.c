@@ -39,8 +39,17 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
  * Only when the process may run on two CPUs (fit_spare_core), or
  * IOREEL_FIT_READAHEAD=1 (=0: never); one thread reads one batch at a
  * time, as it needs it. */
-#define RA_SLOTS 4
-#define RA_CAP 16384 /* records a slot gathers, from the reader's batches */
+/* Slots of a whole chunk (FIT_CHUNK records, 2.5 MiB: the reader's
+ * batches of REEL_BLOCK gathered), three of them: a pass hands each chunk
+ * to the devices' thread and the ring's slots to the reader, a futex wake
+ * and a switch each (15-30 us of system time on this VM), so fewer and
+ * larger chunks cost less (4 slots of 16 Ki records before: 7k voluntary
+ * switches a 10M-I/O fit, 1k now; HISTORY.md "Fit, eighth pass"). */
+#define RA_SLOTS 3
+#define RA_CAP FIT_CHUNK /* records a slot gathers, from the reader's batches */
+/* A thread that waits (the reader for free slots, the pass for filled
+ * ones) is woken when RA_WAKE are there, not at the first one. */
+#define RA_WAKE 2
 struct ra_slot {
 	long k; /* records; 0 the end; < 0 an error */
 	size_t cap;
@@ -59,8 +68,10 @@ struct fit_ra {
 	size_t cap;	    /* records a slot gathers */
 	int running, stop, held;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned head, tail; /* slots filled, slots given back (ever) */
+	pthread_cond_t cv;	 /* the reader waits for free slots */
+	pthread_cond_t cv_fill;	 /* the pass waits for filled slots */
+	int rwait, cwait, ended; /* who waits; the last slot filled (k <= 0) */
+	unsigned head, tail;	 /* slots filled, slots given back (ever) */
 	struct ra_slot slot[RA_SLOTS];
 	struct reel_cols left; /* a batch that did not fit in the last slot */
 	long nleft;	       /* its count, or an error that came after records */
@@ -183,8 +194,12 @@ static void *ra_main(void *arg)
 	struct fit_ra *ra = arg;
 	for (;;) {
 		pthread_mutex_lock(&ra->mu);
-		while (ra->head - ra->tail == RA_SLOTS && !ra->stop)
-			pthread_cond_wait(&ra->cv, &ra->mu);
+		if (ra->head - ra->tail == RA_SLOTS && !ra->stop) {
+			ra->rwait = 1;
+			while (ra->head - ra->tail > RA_SLOTS - RA_WAKE && !ra->stop)
+				pthread_cond_wait(&ra->cv, &ra->mu);
+			ra->rwait = 0;
+		}
 		int stop = ra->stop;
 		pthread_mutex_unlock(&ra->mu);
 		if (stop)
@@ -198,7 +213,9 @@ static void *ra_main(void *arg)
 		}
 		pthread_mutex_lock(&ra->mu);
 		ra->head++;
-		pthread_cond_broadcast(&ra->cv);
+		ra->ended = s->k <= 0;
+		if (ra->cwait && (ra->head - ra->tail >= RA_WAKE || ra->ended))
+			pthread_cond_signal(&ra->cv_fill);
 		pthread_mutex_unlock(&ra->mu);
 		if (s->k <= 0)
 			return NULL;
@@ -246,6 +263,7 @@ static int ra_start(struct fit_src *s)
 		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
+		pthread_cond_init(&ra->cv_fill, NULL);
 	}
 	ra_stop(ra);
 	int e = reel_reader_rewind(s->r);
@@ -255,6 +273,7 @@ static int ra_start(struct fit_src *s)
 	reel_reader_cols_ic(s->r, s->ic);
 	ra->head = ra->tail = 0;
 	ra->stop = ra->held = 0;
+	ra->rwait = ra->cwait = ra->ended = 0;
 	ra->nleft = 0;
 	ra->live = 1;
 	ra->want_ic = s->ic;
@@ -323,10 +342,15 @@ static struct ra_slot *src_wait(struct fit_ra *ra)
 	if (ra->held) { /* the slot of the previous call, given back */
 		ra->tail++;
 		ra->held = 0;
-		pthread_cond_broadcast(&ra->cv);
+		if (ra->rwait && ra->head - ra->tail <= RA_SLOTS - RA_WAKE)
+			pthread_cond_signal(&ra->cv);
 	}
-	while (ra->head == ra->tail)
-		pthread_cond_wait(&ra->cv, &ra->mu);
+	if (ra->head == ra->tail) {
+		ra->cwait = 1;
+		while (ra->head - ra->tail < RA_WAKE && !ra->ended)
+			pthread_cond_wait(&ra->cv_fill, &ra->mu);
+		ra->cwait = 0;
+	}
 	pthread_mutex_unlock(&ra->mu);
 	struct ra_slot *sl = &ra->slot[ra->tail % RA_SLOTS];
 	if (sl->k <= 0) { /* the thread has ended: the reader is this thread's again */
@@ -396,6 +420,7 @@ void fit_src_close(struct fit_src *s)
 	slots_free(ra->slot);
 	pthread_mutex_destroy(&ra->mu);
 	pthread_cond_destroy(&ra->cv);
+	pthread_cond_destroy(&ra->cv_fill);
 	free(ra);
 	s->ra = NULL;
 }
