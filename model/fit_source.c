@@ -53,7 +53,8 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
 struct ra_slot {
 	long k; /* records; 0 the end; < 0 an error */
 	size_t cap;
-	int ic; /* issue and complete set */
+	int carved; /* its columns in fit_ra's big block (not freed one by one) */
+	int ic;	    /* issue and complete set */
 	int64_t *t, *issue, *complete;
 	uint64_t *off;
 	uint32_t *len;
@@ -73,6 +74,7 @@ struct fit_ra {
 	int rwait, cwait, ended; /* who waits; the last slot filled (k <= 0) */
 	unsigned head, tail;	 /* slots filled, slots given back (ever) */
 	struct ra_slot slot[RA_SLOTS];
+	void *big;	       /* the slots' columns, on huge pages (ra_carve) */
 	struct reel_cols left; /* a batch that did not fit in the last slot */
 	long nleft;	       /* its count, or an error that came after records */
 };
@@ -81,6 +83,8 @@ static int slot_room(struct ra_slot *s, size_t k)
 {
 	if (s->cap >= k)
 		return 0;
+	if (s->carved) /* never (batches are smaller): then arrays of its own */
+		memset(s, 0, sizeof(*s));
 	if (REEL_RESIZE(s->t, k) || REEL_RESIZE(s->issue, k) || REEL_RESIZE(s->complete, k) ||
 	    REEL_RESIZE(s->off, k) || REEL_RESIZE(s->len, k) || REEL_RESIZE(s->op, k) ||
 	    REEL_RESIZE(s->dev, k))
@@ -222,6 +226,31 @@ static void *ra_main(void *arg)
 	}
 }
 
+/* The slots' columns at RA_CAP records each in one block on huge pages
+ * (7.3 MiB: about 1,900 faults of 4 KiB pages at about 20 us each, in the
+ * reading thread of the first pass, else); slot_room's arrays if not. */
+#define RA_REC 39 /* bytes a record: t, issue, complete, off, len, dev, op */
+static void ra_carve(struct fit_ra *ra)
+{
+	const size_t n = RA_SLOTS * (size_t)RA_CAP;
+	char *p = ra->big = reel_malloc_big(n * RA_REC);
+	if (!p)
+		return;
+	for (int i = 0; i < RA_SLOTS; i++) {
+		struct ra_slot *s = &ra->slot[i];
+		size_t a = (size_t)i * RA_CAP;
+		s->t = (int64_t *)p + a;
+		s->issue = (int64_t *)(p + 8 * n) + a;
+		s->complete = (int64_t *)(p + 16 * n) + a;
+		s->off = (uint64_t *)(p + 24 * n) + a;
+		s->len = (uint32_t *)(p + 32 * n) + a;
+		s->dev = (uint16_t *)(p + 36 * n) + a;
+		s->op = (uint8_t *)(p + 38 * n) + a;
+		s->cap = RA_CAP;
+		s->carved = 1;
+	}
+}
+
 /* Stop the pass's thread (it may be waiting for a slot). */
 static void ra_stop(struct fit_ra *ra)
 {
@@ -264,6 +293,8 @@ static int ra_start(struct fit_src *s)
 		pthread_mutex_init(&ra->mu, NULL);
 		pthread_cond_init(&ra->cv, NULL);
 		pthread_cond_init(&ra->cv_fill, NULL);
+		if (ra->threaded)
+			ra_carve(ra);
 	}
 	ra_stop(ra);
 	int e = reel_reader_rewind(s->r);
@@ -401,6 +432,8 @@ int fit_src_rewind(struct fit_src *s, int ic)
 static void slots_free(struct ra_slot *slot)
 {
 	for (int i = 0; i < RA_SLOTS; i++) {
+		if (slot[i].carved)
+			continue;
 		free(slot[i].t);
 		free(slot[i].issue);
 		free(slot[i].complete);
@@ -418,6 +451,7 @@ void fit_src_close(struct fit_src *s)
 		return;
 	ra_stop(ra);
 	slots_free(ra->slot);
+	reel_free_big(ra->big, RA_SLOTS * (size_t)RA_CAP * RA_REC);
 	pthread_mutex_destroy(&ra->mu);
 	pthread_cond_destroy(&ra->cv);
 	pthread_cond_destroy(&ra->cv_fill);
