@@ -1070,10 +1070,9 @@ static void kept_times(const double *sa, const double *lo, const double *hi, uin
 }
 
 /* The running sums bt[] (C of them) fitted piecewise to a kept window's
- * anchors (kept_anchors: NA of them), in turn: where an anchor's I/O falls
- * outside its times, the gaps before it (from the anchor before, as
- * fitted) are fitted to reach the nearest (fit_gaps); the sum, the last
- * anchor's time. */
+ * anchors (kept_anchors: NA of them): the anchors' times placed together
+ * (kept_times), then each stretch whose drawn sum differs fitted to its
+ * share (fit_gaps); the sum, the last anchor's time. */
 static double kept_fit(struct model_gen *g, uint64_t c, const uint64_t *at, const double *lo,
 		       const double *hi, uint32_t na)
 {
