@@ -235,6 +235,9 @@ struct model_gen {
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
+	/* the placing side's batch from it: its next arrival and its end
+	 * (model_gen_next takes them here, gen_thread_next at the end) */
+	const struct gen_arr *arr_at, *arr_end;
 	/* scratch of a window's gaps (the cascade, squeeze) and of their sort's
 	 * keys, kept from window to window (gen_scratch) */
 	double *sc;
@@ -420,7 +423,15 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
 int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
-/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread;
+/* An arrival drawn on the arrivals' thread (gen_thread.c). */
+struct gen_arr {
+	double t;
+	uint32_t phase;
+	uint8_t op;
+	uint8_t dev;
+};
+/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread (past
+ * g->arr_at .. arr_end, which it sets to its next batch);
  * gen_thread_stop: stop and join it (none: nothing). */
 int gen_thread_next(struct model_gen *g, double *t, int *op, size_t *d);
 void gen_thread_stop(struct model_gen *g);
