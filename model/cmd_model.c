@@ -181,20 +181,11 @@ static struct reel_writer *gen_open(const struct model *m, const struct model_ge
  * arrivals' and is off it for a few ms at a time), with eight 0.001-0.07 s. */
 #define GEN_BATCH 8192
 #define GEN_NBUF 8
-/* The writer, once it finds no batch filled, sleeps until this many are
- * (or the last): woken once per GEN_WAKE batches, not after each (it is
- * faster than the generator, so it slept at nearly every one: a futex
- * wake on the generator's side each 8192 I/O, and another when the woken
- * writer found the lock still held).  Each side wakes the other only
- * when it sleeps, after letting go of the lock. */
-#define GEN_WAKE 4
 struct gen_pipe {
 	struct reel_writer *w;
 	struct reel_rec *buf[GEN_NBUF];
 	size_t n[GEN_NBUF];
 	int full[GEN_NBUF], done, werr;
-	int nfull;	    /* batches filled, not yet written */
-	int wsleep, gsleep; /* the writer, the generator waits */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -204,12 +195,8 @@ static void *gen_pipe_main(void *arg)
 	struct gen_pipe *p = arg;
 	for (int k = 0;; k = (k + 1) % GEN_NBUF) {
 		pthread_mutex_lock(&p->mu);
-		if (!p->full[k] && !p->done) {
-			p->wsleep = 1;
-			while (p->nfull < GEN_WAKE && !p->done)
-				pthread_cond_wait(&p->cv, &p->mu);
-			p->wsleep = 0;
-		}
+		while (!p->full[k] && !p->done)
+			pthread_cond_wait(&p->cv, &p->mu);
 		int have = p->full[k], werr = p->werr;
 		pthread_mutex_unlock(&p->mu);
 		if (!have)
@@ -219,11 +206,8 @@ static void *gen_pipe_main(void *arg)
 		pthread_mutex_lock(&p->mu);
 		p->werr = werr;
 		p->full[k] = 0;
-		p->nfull--;
-		int wake = p->gsleep;
+		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
-		if (wake)
-			pthread_cond_broadcast(&p->cv);
 	}
 }
 
@@ -234,10 +218,8 @@ static int gen_pipe_run(struct gen_pipe *p, struct model_gen *g, uint64_t *n)
 	int x = 1;
 	for (int k = 0; x == 1; k = (k + 1) % GEN_NBUF) {
 		pthread_mutex_lock(&p->mu);
-		p->gsleep = 1;
 		while (p->full[k] && !p->werr)
 			pthread_cond_wait(&p->cv, &p->mu);
-		p->gsleep = 0;
 		int werr = p->werr;
 		pthread_mutex_unlock(&p->mu);
 		if (werr)
@@ -249,11 +231,8 @@ static int gen_pipe_run(struct gen_pipe *p, struct model_gen *g, uint64_t *n)
 		pthread_mutex_lock(&p->mu);
 		p->n[k] = m;
 		p->full[k] = m > 0;
-		p->nfull += m > 0;
-		int wake = p->wsleep && (p->nfull >= GEN_WAKE || x != 1);
+		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
-		if (wake)
-			pthread_cond_broadcast(&p->cv);
 	}
 	return x;
 }

@@ -16,11 +16,6 @@
  * placing) the placing side waited 1.5 s of a 10 s run at load 11 for the
  * thread (off its core a few ms at a time), with 32 (2 MiB) 0.04-0.71 s */
 #define GT_SLOTS 32
-/* the thread, once it finds them all drawn, sleeps until this many are
- * free again: woken once per GT_REFILL batches placed, not after each
- * (it runs ahead, so it waited at nearly every one: a futex wake on the
- * placing side each 4096 I/O) */
-#define GT_REFILL 8
 
 struct gen_batch {
 	struct gen_arr a[GT_BATCH];
@@ -35,8 +30,7 @@ struct gen_thread {
 	pthread_cond_t cv;
 	uint64_t filled, taken; /* batches drawn, and placed (slot: % GT_SLOTS) */
 	int stop;
-	int asleep; /* the thread waits for GT_REFILL free batches */
-	int have;   /* the placing side holds batch `taken` (no lock to read it) */
+	int have; /* the placing side holds batch `taken` (no lock to read it) */
 	struct gen_batch b[GT_SLOTS];
 };
 
@@ -45,12 +39,8 @@ static void *gt_main(void *arg)
 	struct gen_thread *t = arg;
 	for (int k = 1; k == 1;) {
 		pthread_mutex_lock(&t->mu);
-		if (t->filled - t->taken >= GT_SLOTS && !t->stop) {
-			t->asleep = 1;
-			while (t->filled - t->taken > GT_SLOTS - GT_REFILL && !t->stop)
-				pthread_cond_wait(&t->cv, &t->mu);
-			t->asleep = 0;
-		}
+		while (t->filled - t->taken >= GT_SLOTS && !t->stop)
+			pthread_cond_wait(&t->cv, &t->mu);
 		int stop = t->stop;
 		pthread_mutex_unlock(&t->mu);
 		if (stop)
@@ -115,10 +105,8 @@ int gen_thread_next(struct model_gen *g, double *tp, int *op, size_t *d)
 				return b->end; /* and again on each call, as gen_arrival */
 			pthread_mutex_lock(&t->mu);
 			t->taken++;
-			int wake = t->asleep && t->filled - t->taken <= GT_SLOTS - GT_REFILL;
+			pthread_cond_broadcast(&t->cv);
 			pthread_mutex_unlock(&t->mu);
-			if (wake) /* after the lock: it finds it free */
-				pthread_cond_broadcast(&t->cv);
 			t->have = 0;
 		}
 		pthread_mutex_lock(&t->mu);
