@@ -1253,9 +1253,17 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	double t;
 	int op;
 	size_t d;
-	int k = g->thr ? gen_thread_next(g, &t, &op, &d) : gen_arrival(g, &t, &op, &d);
-	if (k != 1)
-		return k;
+	if (g->arr_at < g->arr_end) { /* the thread's batch: no call */
+		const struct gen_arr *a = g->arr_at++;
+		t = a->t;
+		op = a->op;
+		d = a->dev;
+		g->phase = a->phase;
+	} else {
+		int k = g->thr ? gen_thread_next(g, &t, &op, &d) : gen_arrival(g, &t, &op, &d);
+		if (k != 1)
+			return k;
+	}
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
 	memset(r, 0, sizeof(*r));

@@ -41,6 +41,18 @@ struct strat {
  * own kind's CDF.  The quotas draw from a stream of their own (sz).
  */
 #define QUOTA_MAX 4096
+/* V mod R for 2 <= R <= QUOTA_MAX, M = ceil(2^64 / R): Lemire, Kaser and
+ * Kurz's remainder by direct computation ((M a mod 2^64) R / 2^64 is a
+ * mod R for a < 2^N where N + log2 R <= 64), taken for V's high 32 bits
+ * and then for that remainder times 2^32 plus its low 32 (under R 2^32):
+ * exact, with no division (a 64-bit one was a quarter of quota_block's
+ * samples). */
+static inline uint32_t quota_mod(uint64_t v, uint32_t r, uint64_t m)
+{
+	uint64_t h = (uint64_t)(((unsigned __int128)(m * (v >> 32)) * r) >> 64);
+	uint64_t a = h << 32 | (v & 0xffffffffu);
+	return (uint32_t)(((unsigned __int128)(m * a) * r) >> 64);
+}
 /* The window of the model that held a re-use pass I/O (pass_window). */
 struct gen_pass_win {
 	double from; /* the model's addressed I/O before it */
@@ -203,6 +215,9 @@ struct model_gen {
 	int *gap_class;
 	int *last_op;
 	struct quota *s_size; /* per phase and op */
+	/* ceil(2^64 / r) for r in [0, QUOTA_MAX] (0, 1: unused): quota_block's
+	 * shuffle takes its draws mod r by multiplies (quota_mod) */
+	uint64_t *quota_mul;
 	/* per phase and op: the exponent a of the sizes drawn inside a
 	 * stretch of their CDF (v0 + (v1 - v0) t^a for t uniform), so that
 	 * they have the trace's mean (size_tilt_init) */
@@ -235,6 +250,9 @@ struct model_gen {
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
+	/* the placing side's batch from it: its next arrival and its end
+	 * (model_gen_next takes them here, gen_thread_next at the end) */
+	const struct gen_arr *arr_at, *arr_end;
 	/* scratch of a window's gaps (the cascade, squeeze) and of their sort's
 	 * keys, kept from window to window (gen_scratch) */
 	double *sc;
@@ -420,7 +438,15 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
 int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
-/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread;
+/* An arrival drawn on the arrivals' thread (gen_thread.c). */
+struct gen_arr {
+	double t;
+	uint32_t phase;
+	uint8_t op;
+	uint8_t dev;
+};
+/* gen_thread.c (model_gen_thread): as gen_arrival, from the thread (past
+ * g->arr_at .. arr_end, which it sets to its next batch);
  * gen_thread_stop: stop and join it (none: nothing). */
 int gen_thread_next(struct model_gen *g, double *t, int *op, size_t *d);
 void gen_thread_stop(struct model_gen *g);

@@ -115,7 +115,7 @@ static void quota_block(struct model_gen *g, struct quota *q, size_t p, int op)
 	for (int h = 0; h < 2; h++) {
 		uint32_t lo = h ? q->end0 : 0, m = h ? n - q->end0 : q->end0;
 		for (uint32_t r = m; r > 1; r--) {
-			uint32_t x = (uint32_t)(next64_sz(g) % r);
+			uint32_t x = quota_mod(next64_sz(g), r, g->quota_mul[r]);
 			uint16_t t = q->perm[lo + r - 1];
 			q->perm[lo + r - 1] = q->perm[lo + x];
 			q->perm[lo + x] = t;
@@ -572,11 +572,13 @@ static int size_quota_init(struct model_gen *g)
 	free(e);
 	uint16_t *perm = malloc(4 * tot * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
-	if (!perm || !left) {
+	if (!perm || !left || !(g->quota_mul = calloc(QUOTA_MAX + 1, sizeof(*g->quota_mul)))) {
 		free(perm);
 		free(left);
 		return -1;
 	}
+	for (uint32_t r = 2; r <= QUOTA_MAX; r++)
+		g->quota_mul[r] = UINT64_MAX / r + 1;
 	for (size_t i = 0; i < ns; i++) {
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
@@ -668,6 +670,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->s_size[0].left);
 	}
 	free(g->s_size);
+	free(g->quota_mul);
 	free(g->size_tilt);
 	free(g->pass_ph);
 	free(g->pass_win);

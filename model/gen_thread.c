@@ -17,13 +17,6 @@
  * thread (off its core a few ms at a time), with 32 (2 MiB) 0.04-0.71 s */
 #define GT_SLOTS 32
 
-struct gen_arr {
-	double t;
-	uint32_t phase;
-	uint8_t op;
-	uint8_t dev;
-};
-
 struct gen_batch {
 	struct gen_arr a[GT_BATCH];
 	size_t n;
@@ -37,8 +30,7 @@ struct gen_thread {
 	pthread_cond_t cv;
 	uint64_t filled, taken; /* batches drawn, and placed (slot: % GT_SLOTS) */
 	int stop;
-	int have;   /* the placing side holds batch `taken` (no lock to read it) */
-	size_t pos; /* its next arrival */
+	int have; /* the placing side holds batch `taken` (no lock to read it) */
 	struct gen_batch b[GT_SLOTS];
 };
 
@@ -99,30 +91,32 @@ int gen_thread_next(struct model_gen *g, double *tp, int *op, size_t *d)
 {
 	struct gen_thread *t = g->thr;
 	for (;;) {
-		if (!t->have) {
-			pthread_mutex_lock(&t->mu);
-			while (t->filled == t->taken)
-				pthread_cond_wait(&t->cv, &t->mu);
-			pthread_mutex_unlock(&t->mu);
-			t->have = 1;
-			t->pos = 0;
-		}
-		const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
-		if (t->pos < b->n) {
-			const struct gen_arr *a = &b->a[t->pos++];
+		if (g->arr_at < g->arr_end) {
+			const struct gen_arr *a = g->arr_at++;
 			*tp = a->t;
 			*op = a->op;
 			*d = a->dev;
 			g->phase = a->phase;
 			return 1;
 		}
-		if (b->end != 1)
-			return b->end; /* and again on each call, as gen_arrival */
+		if (t->have) { /* batch `taken` placed */
+			const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
+			if (b->end != 1)
+				return b->end; /* and again on each call, as gen_arrival */
+			pthread_mutex_lock(&t->mu);
+			t->taken++;
+			pthread_cond_broadcast(&t->cv);
+			pthread_mutex_unlock(&t->mu);
+			t->have = 0;
+		}
 		pthread_mutex_lock(&t->mu);
-		t->taken++;
-		pthread_cond_broadcast(&t->cv);
+		while (t->filled == t->taken)
+			pthread_cond_wait(&t->cv, &t->mu);
 		pthread_mutex_unlock(&t->mu);
-		t->have = 0;
+		t->have = 1;
+		const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
+		g->arr_at = b->a;
+		g->arr_end = b->a + b->n;
 	}
 }
 
@@ -141,4 +135,5 @@ void gen_thread_stop(struct model_gen *g)
 	model_gen_destroy(t->twin);
 	free(t);
 	g->thr = NULL;
+	g->arr_at = g->arr_end = NULL;
 }
