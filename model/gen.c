@@ -50,7 +50,8 @@ static int dev_clocks(struct model_gen *g)
  * from LO on (a knot at or below X); *AT: the last knot at or below X.
  * The search gallops from LO (1, 2, 4, ... knots on) and then halves: the
  * same knot from any LO, found in a step or two from a knot near it. */
-static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *at)
+static inline __attribute__((always_inline)) double cdf_from(const struct model_dist *d, double x,
+							     size_t lo, size_t *at)
 {
 	size_t n = d->nk, hi = lo + 1;
 	*at = lo;
