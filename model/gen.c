@@ -47,11 +47,13 @@ static int dev_clocks(struct model_gen *g)
 }
 
 /* The CDF of D at X (a point mass at X included), searching the knots
- * from LO on (the last knot at or below the previous X); *AT: the last knot
- * at or below X. */
-static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *at)
+ * from LO on (a knot at or below X); *AT: the last knot at or below X.
+ * The search gallops from LO (1, 2, 4, ... knots on) and then halves: the
+ * same knot from any LO, found in a step or two from a knot near it. */
+static inline __attribute__((always_inline)) double cdf_from(const struct model_dist *d, double x,
+							     size_t lo, size_t *at)
 {
-	size_t n = d->nk, hi = n;
+	size_t n = d->nk, hi = lo + 1;
 	*at = lo;
 	if (x < d->v[0])
 		return 0;
@@ -59,6 +61,11 @@ static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *
 		*at = n - 1;
 		return 1;
 	}
+	for (size_t step = 1; hi < n && d->v[hi] <= x; step *= 2) { /* v[hi] > x, or n */
+		lo = hi;
+		hi += step;
+	}
+	hi = hi < n ? hi : n;
 	while (hi - lo > 1) { /* the last knot with v <= x */
 		size_t mid = (lo + hi) / 2;
 		if (d->v[mid] <= x)
@@ -76,16 +83,21 @@ static double cdf_from(const struct model_dist *d, double x, size_t lo, size_t *
  * measured over one tick DT of the clock (so a point mass at A, such as
  * zero gaps, counts).  Past its longest gap, that of an exponential of its
  * mean (a device idle for a phase is not overdue for ever). */
-static double dev_hazard(const struct model_gen *g, size_t d, double a, double dt)
+static double dev_hazard(struct model_gen *g, size_t d, double a, double dt)
 {
-	const struct devclock *k = &g->dc[d];
+	struct devclock *k = &g->dc[d];
 	const struct model_dist *gp = &g->m->devs[d].gap;
 	if (!isfinite(k->mean))
 		return 0;
 	if (!gp->nk) /* exponential of its mean */
 		return 1 / k->mean;
-	size_t i;
-	double t0 = cdf_from(gp, a - dt / 2, 0, &i), t1 = cdf_from(gp, a + dt / 2, i, &i);
+	/* from the knot of its last look while its age only grew (each I/O
+	 * looks at every device: a binary search from the first knot each
+	 * time took 3/4 of the arrivals' time of a model of 16 devices) */
+	size_t i, j = k->knot < gp->nk && gp->v[k->knot] <= a - dt / 2 ? k->knot : 0;
+	double t0 = cdf_from(gp, a - dt / 2, j, &i);
+	k->knot = i;
+	double t1 = cdf_from(gp, a + dt / 2, i, &i);
 	double surv = 1 - t0;
 	if (surv <= 1e-9)
 		return 1 / k->mean;

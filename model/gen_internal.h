@@ -194,6 +194,7 @@ struct devclock {
 	uint64_t n;  /* I/O given to it so far */
 	double last; /* ns, in the model's clock (times the rate factor) */
 	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
+	size_t knot; /* its gap CDF's knot at its last look (dev_hazard) */
 };
 
 struct model_gen {
