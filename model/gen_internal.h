@@ -187,6 +187,13 @@ struct devstate {
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
 	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
+	/* the regions' quotas (gen_offsets.c, quota_over): the device's
+	 * addressed I/O in the trace generated, of them the kept runs' per
+	 * region and in all; the kept runs' I/O generated, per region and
+	 * in all */
+	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
+	uint32_t rk[MODEL_MAX_REGIONS];
+	uint64_t hk;
 };
 
 /* A device's own arrival process: when its last I/O arrived. */
@@ -226,6 +233,9 @@ struct model_gen {
 	/* per phase and op: where the largest size is drawn as itself
 	 * (size_top, done once; 1: nowhere) */
 	double *size_tops;
+	/* per phase and op: its CDF's thin stretches (stretch_thin), drawn
+	 * at their mean (0: none) */
+	double *size_thin;
 	/* each re-use pass I/O's phase and window (pass_window), the
 	 * devices' in turn */
 	uint16_t *pass_ph;
@@ -420,9 +430,14 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
  * a re-use at a reuse distance drawn again. */
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
 /* Region R holds more of the device's I/O so far than its share (the
- * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance): the chain's draw
- * is drawn again. */
-int gen_offsets_region_over(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+ * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance), or, in a model
+ * of one phase, a draw against its quota says so: the chain's draw is
+ * drawn again. */
+int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
+			    const struct devstate *s, uint32_t r);
+/* The regions' quotas of S's device (DV) for the trace generated: its N
+ * addressed I/O, the kept runs' I/O per region. */
+void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s, double n);
 /* Offset A (generated, scaled) falls where the trace has offsets: within
  * their range and not in a stretch of the offsets CDF holding none. */
 int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a);
