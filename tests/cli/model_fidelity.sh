@@ -1,8 +1,10 @@
 #!/bin/bash
-# model_fidelity: every public real trace with enough I/O is imported, fitted,
+# model_fidelity: every public real trace is imported, fitted,
 # generated at the same length (seeds 1, 2, 3) and compared with the
 # original, and so is each of the project's own traces (traces/*.reel):
-# KS <= 0.05 for sizes, inter-arrival times and jump distances, read share
+# KS <= 0.05 for sizes, inter-arrival times and jump distances (or the
+# two-sample 5% critical value where that is larger: 0.18 for the 113-I/O
+# blktrace trace, as `compare` widens its own KS checks), read share
 # within 1 point, b-model within 0.02 (seed 1); every check of issue 13
 # (`model compare`'s checks: I/O count and bytes, IDC, the window series,
 # locality, re-use, reuse distances, read-after-write, working set read,
@@ -15,7 +17,6 @@
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
 [ -d "$P" ] || skip "$P absent"
-MIN=1000
 fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
 tested=0
 check() { # name compare.json want(pass|fail)
@@ -24,9 +25,14 @@ import json, sys
 name, path, want = sys.argv[1:]
 r = json.load(open(path))
 rd = r["read_diff_points"]
-ok = {"ks_size": r["ks_size"] <= 0.05, "ks_interarrival": r["ks_interarrival"] <= 0.05,
-      "ks_jump": r["ks_jump"] <= 0.05, "read_diff": rd <= 1.0, "bmodel": r["bmodel_diff"] <= 0.02}
 c = r["checks"]
+def ks_max(na, nb): # 0.05, or the two-sample 5% critical value where larger (model/compare.c)
+    return max(0.05, 1.358 * ((na + nb) / (na * nb)) ** 0.5) if na > 0 and nb > 0 else 0.05
+na, nb = c["ios"]["a"], c["ios"]["b"]
+ok = {"ks_size": r["ks_size"] <= ks_max(na, nb),
+      "ks_interarrival": r["ks_interarrival"] <= ks_max(na - 1, nb - 1),
+      "ks_jump": r["ks_jump"] <= ks_max(na - 1, nb - 1), "read_diff": rd <= 1.0,
+      "bmodel": r["bmodel_diff"] <= 0.02}
 new13 = [k for k in c if k.startswith(("ios", "bytes", "idc_", "window_", "locality", "reuse",
          "read_after", "ks_reuse", "working_set", "ks_size_", "ks_offset", "ks_gap."))]
 # every issue-13 check is held on every seed
@@ -57,13 +63,8 @@ if want == "fail" and len(off13) < 3:
 PY
 }
 fidelity() { # name trace.reel: fit, gen (3 seeds), compare, the naive model
-	local n=$1 rel=$2 ios
+	local n=$1 rel=$2
 	"$IOREEL" model fit "$T/$n.reel" -o "$T/$n.json" 2>"$T/fit.log" || { cat "$T/fit.log"; fail "fit $rel"; }
-	ios=$(sed -n 's/.*fit: \([0-9]*\) I\/O.*/\1/p' "$T/fit.log")
-	if [ "${ios:-0}" -lt $MIN ]; then
-		echo "skip $rel: $ios I/O (fewer than $MIN)"
-		return 0
-	fi
 	for seed in 1 2 3; do
 		"$IOREEL" model gen "$T/$n.json" --seed $seed --overwrite -o "$T/$n.syn.reel" \
 			2>/dev/null || fail "gen $rel"
