@@ -614,61 +614,49 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * side's longest first), and so on inside each side: a uniform heap order
  * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
  * side's place past its end is written, see below).  Ranks, not the gaps,
- * are moved: squeeze sorts the window's gaps by them.  N <= 2^16
- * (GEN_CASCADE_MAX). */
+ * are moved: squeeze sorts the window's gaps by them. */
 static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 			    size_t n, double b)
 {
 	while (n > 0) {
-		if (n == 1) { /* nothing to split */
+		if (n == 1) { /* its split's two draws, nothing to split */
+			next64(g);
+			next64(g);
 			out[0] = gp[0];
 			return;
 		}
-		/* one draw for the split: its top bit the side (rnd() < 0.5),
-		 * its next 52 the uniform */
-		uint64_t d = next64(g);
-		double f = d >> 63 ? 1 - b : b;
-		double u = (double)(d & ((1ull << 52) - 1)) * 0x1p-52;
-		double x = floor(f * (double)(n + 1) + u);
+		/* rnd() < 0.5, as the top bit of its draw */
+		double f = next64(g) >> 63 ? 1 - b : b;
+		double x = floor(f * (double)(n + 1) + rnd(g));
 		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
 		size_t L = left - 1, R = n - 1 - L;
 		out[L] = gp[0];
 		/* a random L of them to the left, TMP[0, L), the others to the
 		 * right, TMP[L + 1, n): each with odds (places left on the left)
-		 * / (places left), as floor(U x places) < left places, U 16 bits
-		 * of a draw (four gaps a draw; places < 2^16, so the odds are
-		 * off by under 2^-16).  Each gap is written to both sides' next
-		 * place and only its own side moves on (no branch, no select):
-		 * the other's place is written again by the next gap that goes
-		 * there, or it is the left side's end (TMP[L], a place no side
-		 * holds) or the right side's (TMP[n]); a side's recursion writes
-		 * inside its own places and that one past them. */
+		 * / (places left), U x places < left places, as floor(U x places)
+		 * < left places (the same for an integer).  U x places as the
+		 * draw's 53 bits times places / 2^53 (one rounding, as rnd()
+		 * times places: scaling by 2^-53 is exact), the places counted
+		 * down by 2^-53.  Each gap is written to both sides' next place
+		 * and only its own side moves on (no branch, no select): the
+		 * other's place is written again by the next gap that goes there,
+		 * or it is the left side's end (TMP[L], a place no side holds)
+		 * or the right side's (TMP[n]); a side's recursion writes inside
+		 * its own places and that one past them. */
 		uint32_t *lp = tmp, *rp = tmp + L + 1;
-		uint64_t places = n - 1, lr = L;
-#define CASCADE_STEP(v, bits)                                                                      \
-	do {                                                                                       \
-		uint64_t lft = (((bits)&0xffff) * places) >> 16 < lr;                              \
-		*lp = (v);                                                                         \
-		*rp = (v);                                                                         \
-		lp += lft;                                                                         \
-		rp += 1 - lft;                                                                     \
-		lr -= lft;                                                                         \
-		places--;                                                                          \
-	} while (0)
-		size_t i = 1;
-		for (; i + 4 <= n; i += 4) {
-			uint64_t bits = next64(g);
-			CASCADE_STEP(gp[i], bits);
-			CASCADE_STEP(gp[i + 1], bits >> 16);
-			CASCADE_STEP(gp[i + 2], bits >> 32);
-			CASCADE_STEP(gp[i + 3], bits >> 48);
+		double places = (double)(n - 1) * 0x1p-53;
+		int64_t lr = (int64_t)L;
+		for (size_t i = 1; i < n; i++) {
+			int64_t at = (int64_t)((double)(next64(g) >> 11) * places);
+			int64_t lft = at < lr;
+			uint32_t v = gp[i];
+			*lp = v;
+			*rp = v;
+			lp += lft;
+			rp += 1 - lft;
+			lr -= lft;
+			places -= 0x1p-53;
 		}
-		if (i < n) {
-			uint64_t bits = next64(g);
-			for (; i < n; i++, bits >>= 16)
-				CASCADE_STEP(gp[i], bits);
-		}
-#undef CASCADE_STEP
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
