@@ -557,13 +557,11 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->flags = flags;
 	r->cols_ic = 1;
 	r->path = strdup(path);
-	r->buf_cap = 1 << 20;
-	r->buf = malloc(r->buf_cap);
 	r->recs = malloc(BLOCK * sizeof(*r->recs));
 	msgpack_unpacked_init(&r->cur);
 	r->tmp = malloc((size_t)C__COUNT * TSTRIDE * sizeof(*r->tmp));
 	r->hdr.source = r->hdr.source_detail = "";
-	if (!r->path || !r->buf || !r->recs || !r->tmp) {
+	if (!r->path || !r->recs || !r->tmp) {
 		if (!r->path)
 			r->path = NULL;
 		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory");
@@ -574,11 +572,18 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->fd = !strcmp(path, "-") ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
 		return rerr(r, REEL_E_IO, "cannot open: %s", strerror(errno));
-	struct stat st;
+	struct stat st = {0};
 	if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode))
 		return rerr(r, REEL_E_NOTREEL, "is a folder, not a .reel file; name a file in it");
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 		return rerr(r, REEL_E_NOTREEL, "empty file (0 bytes), not a .reel file");
+	/* the read window: 1 MiB, or a small file's size (avail grows it) */
+	r->buf_cap = 1 << 20;
+	if (S_ISREG(st.st_mode) && st.st_size < (off_t)r->buf_cap)
+		r->buf_cap = st.st_size < 4096 ? 4096 : (size_t)st.st_size;
+	r->buf = malloc(r->buf_cap);
+	if (!r->buf)
+		return rerr(r, REEL_E_NOMEM, "out of memory");
 	load_trailer(r);
 	/* header frame */
 	uint64_t cs;
