@@ -16,7 +16,6 @@
 # Traces whose importer is not in this build are skipped, saying so.
 . "$TOP/tests/lib.sh"
 P="$SHARED/traces/public"
-[ -d "$P" ] || skip "$P absent"
 fmts=$("$IOREEL" import --from list 2>/dev/null | awk '{print $1}')
 tested=0
 check() { # name compare.json want(pass|fail)
@@ -85,7 +84,9 @@ fidelity() { # name trace.reel: fit, gen (3 seeds), compare, the naive model
 	[ "$sz" -le 400000 ] || fail "$n.json is $sz bytes"
 	tested=$((tested + 1))
 }
+[ -d "$P" ] || echo "skip the public traces: $P absent (SHARED=DIR names the shared folder); the project's own traces still run"
 while read -r fmt rel extra; do
+	[ -d "$P" ] || break
 	files=$(ls "$P"/$rel 2>/dev/null) || true
 	[ -n "$files" ] || { echo "skip $rel: absent"; continue; }
 	if ! grep -qx "$fmt" <<<"$fmts"; then
