@@ -566,6 +566,30 @@ static int read_transitions(struct rd *r, const struct json_object *t, struct mo
 	return 0;
 }
 
+/* The optional per-region shares KEY of REG (device W): N of them, each
+ * in [0, 1], into OUT; *FITTED whether present; *SUM their sum (0 when
+ * absent).  0, or REEL_E_PARSE naming the field. */
+static int region_shares(struct rd *r, const struct json_object *reg, const char *key,
+			 const char *w, uint32_t n, float *out, int *fitted, double *sum)
+{
+	struct json_object *a = get(reg, key);
+	*sum = 0;
+	if (!(*fitted = a != NULL))
+		return 0;
+	if (!is_arr(a, n))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: one per region (%u)", w, key,
+				 n);
+	for (uint32_t k = 0; k < n; k++) {
+		double x = is_num(at(a, k)) ? num(at(a, k)) : NAN;
+		if (!(x >= 0 && x <= 1))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.%s[%u]: a share in [0, 1]", w, key, k);
+		out[k] = (float)x;
+		*sum += x;
+	}
+	return 0;
+}
+
 static int read_regions(struct rd *r, const struct json_object *j, struct model_devspace *d,
 			const char *w)
 {
@@ -592,37 +616,17 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 			d->run_mean[k] = (float)x;
 		}
 	}
-	struct json_object *rs = get(reg, "read_share"); /* optional */
-	if ((d->read_share_fitted = rs != NULL)) {
-		if (!is_arr(rs, d->nregions))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.read_share: one per region (%u)", ww, d->nregions);
-		for (uint32_t k = 0; k < d->nregions; k++) {
-			double x = is_num(at(rs, k)) ? num(at(rs, k)) : NAN;
-			if (!(x >= 0 && x <= 1))
-				return reel_errf(r->err, r->len, REEL_E_PARSE,
-						 "%s.read_share[%u]: a share in [0, 1]", ww, k);
-			d->read_share[k] = (float)x;
-		}
-	}
-	struct json_object *fs = get(reg, "fresh_share"); /* optional */
-	if ((d->fresh_share_fitted = fs != NULL)) {
-		double sum = 0;
-		if (!is_arr(fs, d->nregions))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.fresh_share: one per region (%u)", ww, d->nregions);
-		for (uint32_t k = 0; k < d->nregions; k++) {
-			double x = is_num(at(fs, k)) ? num(at(fs, k)) : NAN;
-			if (!(x >= 0 && x <= 1))
-				return reel_errf(r->err, r->len, REEL_E_PARSE,
-						 "%s.fresh_share[%u]: a share in [0, 1]", ww, k);
-			d->fresh_share[k] = (float)x;
-			sum += x;
-		}
-		if (!(sum > 0))
-			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.fresh_share: some region's share above 0", ww);
-	}
+	double sum = 0;
+	int rc = region_shares(r, reg, "read_share", ww, d->nregions, d->read_share,
+			       &d->read_share_fitted, &sum);
+	if (!rc)
+		rc = region_shares(r, reg, "fresh_share", ww, d->nregions, d->fresh_share,
+				   &d->fresh_share_fitted, &sum);
+	if (rc)
+		return rc;
+	if (d->fresh_share_fitted && !(sum > 0))
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.fresh_share: some region's share above 0", ww);
 	return read_transitions(r, t, d, ww);
 }
 
