@@ -260,6 +260,12 @@ struct model_gen {
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */
 	uint64_t *touched;
+	/* the same set kept direct (gen_space.c, touch_direct_init): bit B is
+	 * block B of the model's one device, for blocks below touch_nb, where
+	 * no two of them share a hashed bit; NULL: the hashed set is used
+	 * (then TOUCHED holds it; untouched memory until then) */
+	uint64_t *touch_d;
+	uint64_t touch_nb;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
 	/* the placing side's batch from it: its next arrival and its end
 	 * (model_gen_next takes them here, gen_thread_next at the end) */
@@ -290,6 +296,10 @@ int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 #define TOUCH_STEP ((TOUCH_MUL + (1ull << (63 - TOUCH_BITS))) >> (64 - TOUCH_BITS))
 #define TOUCH_INV 0x252e5d7ull
 _Static_assert(((TOUCH_STEP * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1)) == 1, "TOUCH_INV");
+/* The first block distance D > 0 whose hashes' difference, D * TOUCH_MUL
+ * mod 2^64, is within 2^(64 - TOUCH_BITS) of 0: blocks of one device less
+ * than it apart never share a bit (gen_space.c's direct set). */
+#define TOUCH_D0 39088169u
 static inline uint64_t touch_slot(uint64_t k)
 {
 	return (k * TOUCH_INV) & ((1ull << TOUCH_BITS) - 1);

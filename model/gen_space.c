@@ -639,6 +639,7 @@ static uint32_t recent_of(const struct model_devspace *dv)
 
 static void pass_reserve(struct model_gen *g, const struct model_devspace *dv,
 			 const struct devstate *s);
+static void touch_direct_init(struct model_gen *g);
 
 int gen_space_init(struct model_gen *g)
 {
@@ -693,6 +694,8 @@ int gen_space_init(struct model_gen *g)
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)
 		if (m->devs[d].reuse_fitted && !(g->touched = touch_alloc()))
 			return REEL_E_NOMEM;
+	if (g->touched)
+		touch_direct_init(g);
 	for (size_t d = 0; d < m->ndevs && g->touched; d++)
 		pass_reserve(g, &m->devs[d], &g->ds[d]);
 	return 0;
@@ -717,6 +720,7 @@ void gen_space_free(struct model_gen *g)
 	free(g->seq_want);
 	free(g->seq_seen);
 	reel_free_big(g->touched, TOUCH_BYTES);
+	reel_free_big(g->touch_d, g->touch_nb / 8);
 }
 
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a)
@@ -908,6 +912,72 @@ static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
  * plus STEP times TOUCH_MUL (touch_bit's), one add per block looked at. */
 #define TOUCH_ADDITIVE(b1) (!((b1) >> 48))
 
+/*
+ * The touched set kept direct: bit B of g->touch_d is block B of the one
+ * device, a run's blocks side by side in a word (a run of 50 blocks one
+ * line, not the 5-10 lines its hashed bits jump over), and a 64 GiB
+ * device's 2 MiB where the hashed set takes 8.  The same set, false
+ * "touched" included: two blocks share a hashed bit only if their
+ * hashes' difference, (B' - B) * TOUCH_MUL mod 2^64, is within
+ * 2^(64 - TOUCH_BITS) of 0, and the first B' - B for which it is, is
+ * TOUCH_D0 (a Fibonacci number; test_model_touch_d0 finds it), so the
+ * blocks below TOUCH_D0 of one device (whose hashes differ by that
+ * alone) never share one: each is touched alone, as here.  A block
+ * asked for or marked at or past touch_nb (past the extent and a
+ * margin) first moves the set to the hashed bits (touch_hash), for good.
+ */
+#define TOUCH_MARGIN (2 * TOUCH_MAX) /* blocks past the extent kept direct */
+
+static void touch_direct_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	uint64_t nb = (g->ds[0].extent + 4095) / 4096 + TOUCH_MARGIN;
+	nb = (nb + 511) / 512 * 512; /* whole lines */
+	if (m->ndevs != 1 || nb > TOUCH_D0 || nb / 8 >= TOUCH_BYTES)
+		return;
+	if ((g->touch_d = reel_calloc_big(1, nb / 8)))
+		g->touch_nb = nb;
+}
+
+/* The direct set's blocks marked in the hashed one, the direct one freed:
+ * a block at or past touch_nb asked for or marked. */
+static void touch_hash(struct model_gen *g)
+{
+	uint16_t dev = g->m->devs[0].id;
+	for (uint64_t w = 0; w < g->touch_nb / 64; w++)
+		for (uint64_t v = g->touch_d[w]; v; v &= v - 1) {
+			uint64_t k = touch_bit(dev, w * 64 + (uint64_t)__builtin_ctzll(v));
+			g->touched[k >> 6] |= 1ull << (k & 63);
+		}
+	reel_free_big(g->touch_d, g->touch_nb / 8);
+	g->touch_d = NULL;
+	g->touch_nb = 0;
+}
+
+/* The direct set's blocks B0 up to B1 (below touch_nb): the first set bit
+ * among them, else B1 + 1. */
+static inline uint64_t touch_d_next(const uint64_t *t, uint64_t b0, uint64_t b1)
+{
+	uint64_t w = b0 >> 6, we = b1 >> 6;
+	uint64_t v = t[w] & (~0ull << (b0 & 63));
+	while (!v) {
+		if (++w > we)
+			return b1 + 1;
+		v = t[w];
+	}
+	uint64_t b = w * 64 + (uint64_t)__builtin_ctzll(v);
+	return b <= b1 ? b : b1 + 1;
+}
+
+/* The touched set's word of block B (device DEV) asked for. */
+static inline void touch_ask(const struct model_gen *g, uint16_t dev, uint64_t b)
+{
+	if (g->touch_d)
+		__builtin_prefetch(&g->touch_d[b < g->touch_nb ? b >> 6 : 0]);
+	else
+		__builtin_prefetch(&g->touched[touch_bit(dev, b) >> 6]);
+}
+
 /* Whether [off, off + len) touches a block touched before (LOOK of its
  * blocks looked at, evenly spread, when it has more): the first such
  * block ends the look. */
@@ -916,6 +986,16 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (b1 - b0 >= look)
 		step = (b1 - b0) / look + 1;
+	if (g->touch_d && b1 < g->touch_nb) {
+		if (step == 1)
+			return touch_d_next(g->touch_d, b0, b1) <= b1;
+		for (uint64_t b = b0; b <= b1; b += step)
+			if ((g->touch_d[b >> 6] >> (b & 63)) & 1)
+				return 1;
+		return 0;
+	}
+	if (g->touch_d)
+		touch_hash(g);
 	const uint64_t *t = g->touched;
 	if (!TOUCH_ADDITIVE(b1)) {
 		for (uint64_t b = b0; b <= b1; b += step) {
@@ -961,6 +1041,21 @@ static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
 	if (b1 - b0 >= TOUCH_MAX)
 		b1 = b0 + TOUCH_MAX - 1;
+	if (g->touch_d && b1 < g->touch_nb) {
+		uint64_t *d = g->touch_d, w = b0 >> 6, we = b1 >> 6;
+		uint64_t lo = ~0ull << (b0 & 63), hi = ~0ull >> (63 - (b1 & 63));
+		if (w == we) {
+			d[w] |= lo & hi;
+			return;
+		}
+		d[w] |= lo;
+		while (++w < we)
+			d[w] = ~0ull;
+		d[w] |= hi;
+		return;
+	}
+	if (g->touch_d)
+		touch_hash(g);
 	uint64_t *t = g->touched;
 	if (!TOUCH_ADDITIVE(b1)) {
 		for (uint64_t b = b0; b <= b1; b++) {
@@ -1514,6 +1609,24 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 	return k;
 }
 
+/* scan_run on the touched set as it is kept (the direct set: each touched
+ * block found by its word, the stretches over it out). */
+static uint64_t touch_scan(struct model_gen *g, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
+{
+	if (g->touch_d && b + k + m - 1 <= g->touch_nb) {
+		for (uint64_t cs = 0; cs < k;) {
+			uint64_t p = touch_d_next(g->touch_d, b + cs, b + cs + m - 1);
+			if (p == b + cs + m)
+				return cs;
+			cs = p - b + 1;
+		}
+		return k;
+	}
+	if (g->touch_d)
+		touch_hash(g);
+	return scan_run(g->touched, dev, b, k, m);
+}
+
 /* scan_fresh's look for stretches a block apart (its step 4096): the
  * stretches of each pass up the region (from *AT, then from LO after each
  * wrap) looked at by scan_run, the same one found as fresh_at's one by one
@@ -1527,8 +1640,7 @@ static int scan_blocks(struct model_gen *g, const struct model_devspace *dv, str
 		k = k < GEN_SCAN - done ? k : GEN_SCAN - done;
 		uint64_t kok = p + len > s->extent ? 0 : (s->extent - len - p) / 4096 + 1;
 		kok = kok < k ? kok : k;
-		uint64_t i =
-		    kok ? scan_run(g->touched, dv->id, p >> 12, kok, span_blocks(p, len)) : 0;
+		uint64_t i = kok ? touch_scan(g, dv->id, p >> 12, kok, span_blocks(p, len)) : 0;
 		if (i < kok) {
 			*at = p + 4096 * i;
 			s->fresh_due -= 1;
@@ -1561,7 +1673,7 @@ static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, stru
 		 * cache miss, else one after the other */
 		for (; na < GEN_SCAN && na <= t + SCAN_AHEAD; na++) {
 			ahead = ahead + step + len > hi ? lo : ahead + step;
-			__builtin_prefetch(&g->touched[touch_bit(dv->id, ahead >> 12) >> 6]);
+			touch_ask(g, dv->id, ahead >> 12);
 		}
 		*at = *at + step + len > hi ? lo : *at + step;
 		if (fresh_at(g, dv, s, *at, len))
@@ -1587,7 +1699,7 @@ static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, str
 		c[t].at = remote(g, dv, s, &to) / al * al;
 		memcpy(c[t].sp, g->sp, sizeof(g->sp));
 		c[t].pos = s->s_pos;
-		__builtin_prefetch(&g->touched[touch_bit(dv->id, c[t].at >> 12) >> 6]);
+		touch_ask(g, dv->id, c[t].at >> 12);
 	}
 	for (int t = 0; t < GEN_TRIES; t++)
 		if (fresh_at(g, dv, s, *at = c[t].at, len)) {
@@ -1877,7 +1989,7 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
 		off = off >= al ? off - al : off + al;
 	s->early_off = off;
 	s->early = 2;
-	__builtin_prefetch(&g->touched[touch_bit(dv->id, off >> 12) >> 6]);
+	touch_ask(g, dv->id, off >> 12);
 }
 
 /*
@@ -2251,7 +2363,10 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		s->opn[op]++;
 		remember(g, s, off);
 		touch_mark(g, dv->id, off, len);
-		touch_prefetch(g->touched, dv->id, &s->touch_pf, s->cursor >> 12);
+		if (g->touch_d) /* a run's next 128 blocks: a word or two */
+			touch_ask(g, dv->id, (s->cursor >> 12) + TOUCH_AHEAD);
+		else
+			touch_prefetch(g->touched, dv->id, &s->touch_pf, s->cursor >> 12);
 	}
 }
 

@@ -74,6 +74,8 @@ int model_gen_thread(struct model_gen *g)
 	}
 	reel_free_big(t->twin->touched, TOUCH_BYTES); /* the twin places nothing */
 	t->twin->touched = NULL;
+	reel_free_big(t->twin->touch_d, t->twin->touch_nb / 8);
+	t->twin->touch_d = NULL;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
 	if (pthread_create(&t->th, NULL, gt_main, t)) { /* G draws them itself */
