@@ -954,16 +954,16 @@ static void touch_hash(struct model_gen *g)
 	g->touch_nb = 0;
 }
 
-/* The direct set's blocks B0 up to B1 (below touch_nb): the first set bit
- * among them, else B1 + 1. */
-static inline uint64_t touch_d_next(const uint64_t *t, uint64_t b0, uint64_t b1)
+/* The direct set's blocks B0 up to B1 (below touch_nb): the first touched
+ * among them (FLIP 0; the first untouched: FLIP ~0), else B1 + 1. */
+static inline uint64_t touch_d_next(const uint64_t *t, uint64_t b0, uint64_t b1, uint64_t flip)
 {
 	uint64_t w = b0 >> 6, we = b1 >> 6;
-	uint64_t v = t[w] & (~0ull << (b0 & 63));
+	uint64_t v = (t[w] ^ flip) & (~0ull << (b0 & 63));
 	while (!v) {
 		if (++w > we)
 			return b1 + 1;
-		v = t[w];
+		v = t[w] ^ flip;
 	}
 	uint64_t b = w * 64 + (uint64_t)__builtin_ctzll(v);
 	return b <= b1 ? b : b1 + 1;
@@ -988,7 +988,7 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 		step = (b1 - b0) / look + 1;
 	if (g->touch_d && b1 < g->touch_nb) {
 		if (step == 1)
-			return touch_d_next(g->touch_d, b0, b1) <= b1;
+			return touch_d_next(g->touch_d, b0, b1, 0) <= b1;
 		for (uint64_t b = b0; b <= b1; b += step)
 			if ((g->touch_d[b >> 6] >> (b & 63)) & 1)
 				return 1;
@@ -1615,9 +1615,13 @@ static uint64_t touch_scan(struct model_gen *g, uint16_t dev, uint64_t b, uint64
 {
 	if (g->touch_d && b + k + m - 1 <= g->touch_nb) {
 		for (uint64_t cs = 0; cs < k;) {
-			uint64_t p = touch_d_next(g->touch_d, b + cs, b + cs + m - 1);
-			if (p == b + cs + m)
-				return cs;
+			/* the next untouched block (a start on a touched one is out) */
+			uint64_t s = touch_d_next(g->touch_d, b + cs, b + k - 1, ~0ull);
+			if (s >= b + k)
+				return k;
+			uint64_t p = touch_d_next(g->touch_d, s, s + m - 1, 0);
+			if (p == s + m)
+				return s - b;
 			cs = p - b + 1;
 		}
 		return k;
