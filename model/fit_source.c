@@ -71,6 +71,7 @@ struct fit_ra {
 	int want_ic;	    /* the pass reads issue and completion times */
 	size_t cap;	    /* records a slot gathers */
 	int running, stop, held;
+	unsigned passes; /* started (rewinds) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	 /* the reader waits for free slots */
 	pthread_cond_t cv_fill;	 /* the pass waits for filled slots */
@@ -104,16 +105,34 @@ static int slot_room(struct ra_slot *s, size_t k)
  * or none (*ic: in all).  Then one thread uses it where it lies. */
 static int cols_plain(const struct reel_cols *rc, int *ic)
 {
-	unsigned all = 0xffff, any = 0, opmax = 0;
-	for (size_t i = 0; i < rc->n; i++) {
-		all &= rc->has[i];
-		any |= rc->has[i];
-		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
+	/* eight bytes at a time (four has words, eight ops): a loop a value
+	 * was 1% of the fit's time; an op byte of REEL_OP__COUNT or more sets
+	 * its high bit in big (REEL_OP__COUNT < 128) */
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, hi = ~lo7,
+		       up = 0x0101010101010101ull * (128 - REEL_OP__COUNT);
+	uint64_t all8 = ~0ull, any8 = 0, big = 0, w;
+	size_t n = rc->n, i = 0;
+	for (; i + 4 <= n; i += 4) {
+		memcpy(&w, rc->has + i, 8);
+		all8 &= w;
+		any8 |= w;
 	}
+	for (; i < n; i++) {
+		all8 &= ~0xffffull | rc->has[i];
+		any8 |= rc->has[i];
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, rc->op + i, 8);
+		big |= (((w & lo7) + up) | w) & hi;
+	}
+	for (; i < n; i++)
+		big |= rc->op[i] >= REEL_OP__COUNT;
+	unsigned all = (unsigned)(all8 & all8 >> 16 & all8 >> 32 & all8 >> 48) & 0xffff,
+		 any = (unsigned)(any8 | any8 >> 16 | any8 >> 32 | any8 >> 48) & 0xffff;
 	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
 		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
 	*ic = (all & ic2) == ic2;
-	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
+	return (all & need) == need && ((any & ic2) == 0 || *ic) && !big;
 }
 
 /* Batch RC after the slot's first A records, as model_trace_push would hold
@@ -309,6 +328,8 @@ static int ra_start(struct fit_src *s)
 		return e;
 	/* a pass without them: the reader steps over them (pass 1 checked them) */
 	reel_reader_cols_ic(s->r, s->ic);
+	/* after the first pass: its checksums not computed again */
+	reel_reader_reread(s->r, ra->passes++ > 0);
 	ra->head = ra->taken = ra->tail = 0;
 	ra->stop = ra->held = 0;
 	ra->rwait = ra->cwait = ra->ended = 0;
