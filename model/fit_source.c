@@ -419,14 +419,15 @@ static struct ra_slot *src_wait(struct fit_ra *ra)
 			pthread_cond_wait(&ra->cv_fill, &ra->mu);
 		ra->cwait = 0;
 	}
-	pthread_mutex_unlock(&ra->mu);
 	struct ra_slot *sl = &ra->slot[ra->taken % RA_SLOTS];
-	if (sl->k <= 0) { /* the thread has ended: the reader is this thread's again */
+	int end = sl->k <= 0;
+	ra->taken += !end; /* under the lock: slot_unref reads it */
+	pthread_mutex_unlock(&ra->mu);
+	if (end) { /* the thread has ended: the reader is this thread's again */
 		pthread_join(ra->th, NULL);
 		ra->running = 0;
 		return sl;
 	}
-	ra->taken++;
 	ra->held = 1;
 	return sl;
 }
