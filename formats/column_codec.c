@@ -399,7 +399,7 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 
 static inline __attribute__((always_inline)) uint64_t
 block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c, uint64_t *qp,
-	   uint64_t *endp, struct reel_summary *s, int full, int ic)
+	   uint64_t *endp, struct reel_summary *s, int full, int ic, int ops)
 {
 	/* one base, constant displacements (see REEL_COLS_*) */
 	uint16_t *ch = (uint16_t *)(cb + REEL_COLS_HAS), *cd = (uint16_t *)(cb + REEL_COLS_DEV);
@@ -436,7 +436,8 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 		first = t < first ? t : first;
 		last = t > last ? t : last;
 	}
-	seen_ops(s, tmp, bm);
+	if (ops)
+		seen_ops(s, tmp, bm);
 	s->first_ns = first;
 	s->last_ns = last;
 	*qp = q;
@@ -446,12 +447,12 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 }
 
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
-			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic)
+			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic, int ops)
 {
 	if (!ic)
-		return block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 0);
-	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 1)
-				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0, 1);
+		return block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 0, ops);
+	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 1, ops)
+				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0, 1, ops);
 }
 
 int reel_block_queued(const int64_t *tmp, size_t bm)

@@ -407,6 +407,15 @@ long reel_read_cols(struct reel_reader *r, struct reel_cols *c);
  * other columns (model fit's later passes).
  */
 void reel_reader_cols_ic(struct reel_reader *r, int ic);
+/*
+ * REREAD 1: the file is read again after a whole read of it (every chunk's
+ * content checksum and bounds checked then), so the checksums are not
+ * computed again and reel_reader_seen counts no ops and bytes (its records,
+ * chunks and first and last times are kept); 0 (the default): both.  Set
+ * after reel_reader_rewind, for a reader that reads a file again (model
+ * fit's later passes).
+ */
+void reel_reader_reread(struct reel_reader *r, int reread);
 /* Name of an interned process id, or NULL if unknown. */
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id);
 size_t reel_reader_ncomms(const struct reel_reader *r);

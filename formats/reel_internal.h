@@ -169,12 +169,13 @@ enum {
  * record is out of the bounds of FORMAT.md 3.2.  IC 0 (reel_block_cols):
  * the block's every record has its queue time (reel_block_queued) and
  * its issue and completion times were stepped over, not decoded: their
- * columns are not written and their bounds not checked.
+ * columns are not written and their bounds not checked.  OPS 0
+ * (reel_block_cols): the ops and bytes not counted in S.
  */
 uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
 			 uint64_t *end, struct reel_summary *s);
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
-			 uint64_t *q, uint64_t *end, struct reel_summary *s, int ic);
+			 uint64_t *q, uint64_t *end, struct reel_summary *s, int ic, int ops);
 /* 1 when every record of the block (its has column decoded in TMP) has a
  * queue time. */
 int reel_block_queued(const int64_t *tmp, size_t bm);

@@ -429,7 +429,7 @@ struct fit_run {
 	struct fit_scan sc;
 	struct win_cut cut;
 	struct win_sums ws;
-	uint16_t *win; /* the current chunk's windows */
+	uint16_t *win; /* the windows of the last FIT_WIN_BUFS chunks */
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -437,32 +437,54 @@ struct fit_run {
 	struct model_bm bm[REEL_OP__COUNT + 1]; /* the whole trace's */
 	int sh[REEL_OP__COUNT];
 	struct model_pqrs pq;
-	struct fit_side *side; /* the devices' part of passes 3 and 4, or NULL */
+	struct fit_side *side; /* the second thread of passes 2-4, or NULL */
 };
 
-/* One pass: each chunk with its records' windows to FN (0 or an error);
- * IC: FN reads the issue and completion times. */
+/* One pass: each chunk with its records' windows to SIDE (the devices'
+ * part, their state their own: on the second thread, a few chunks behind
+ * at most) and to FN (the rest, here); 0 or an error.  IC: they read the
+ * issue and completion times. */
 typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
-static int fit_pass(struct fit_run *fr, pass_fn fn, int ic)
+#define FIT_WIN_BUFS (FIT_SIDE_JOBS + 1) /* a chunk's windows kept until its job ran */
+static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic)
 {
 	struct fit_cols c;
 	long k;
 	int e = fit_src_rewind(fr->src, ic);
 	fr->cut.wlo = INT64_MAX;
 	fr->cut.wend = INT64_MIN;
-	while (!e && (k = fit_src_next(fr->src, &c)) > 0) {
+	for (size_t j = 0; !e && (k = fit_src_next(fr->src, &c)) > 0; j++) {
+		uint16_t *win = fr->win + j % FIT_WIN_BUFS * FIT_CHUNK;
 		for (size_t i = 0; i < c.n; i++)
-			fr->win[i] = (uint16_t)win_of(&fr->cut, c.t[i]);
-		c.win = fr->win;
-		e = fn(fr, &c);
+			win[i] = (uint16_t)win_of(&fr->cut, c.t[i]);
+		c.win = win;
+		e = fit_side_post(fr->side, side, fr, &c, fr->src);
+		int ef = fn(fr, &c);
+		e = e ? e : ef;
 	}
-	return e ? e : k < 0 ? (int)k : 0;
+	int es = fit_side_wait(fr->side);
+	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
 
-static int side_offsets(void *df, const struct fit_cols *c)
+/* The second thread's parts of the passes (their state their own): the
+ * devices', and in pass 3 the phases' scan (the main thread has in-flight,
+ * as long: HISTORY.md "Fit, tenth pass"). */
+static int side_offsets(void *arg, const struct fit_cols *c)
 {
-	model_devs_offsets(df, c);
+	model_devs_offsets(((struct fit_run *)arg)->df, c);
 	return 0;
+}
+static int side_walk(void *arg, const struct fit_cols *c)
+{
+	struct fit_run *fr = arg;
+	int e = model_devs_walk(fr->df, c);
+	if (!fr->m->naive)
+		model_phases_scan(fr->pf, c);
+	return e;
+}
+static int side_seq(void *arg, const struct fit_cols *c)
+{
+	return model_devs_seq(((struct fit_run *)arg)->df, c);
 }
 
 /* Pass 2: the windows' sums, and the whole trace's b-model and PQRS
@@ -470,34 +492,23 @@ static int side_offsets(void *df, const struct fit_cols *c)
  * least to do, not in pass 3) */
 static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 {
-	fit_side_post(fr->side, side_offsets, fr->df, c);
 	window_sums(&fr->ws, fr->m, c);
 	for (size_t i = 0; i < c->n; i++) {
 		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
 		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
 	}
-	return fit_side_wait(fr->side);
+	return 0;
 }
-
-/* The devices' parts of passes 3 and 4 (their state is the devices' own):
- * on the second thread while the rest of the pass runs. */
-static int side_walk(void *df, const struct fit_cols *c) { return model_devs_walk(df, c); }
-static int side_seq(void *df, const struct fit_cols *c) { return model_devs_seq(df, c); }
 
 static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {
-	int e = fit_side_post(fr->side, side_walk, fr->df, c);
-	if (!fr->m->naive)
-		model_phases_scan(fr->pf, c);
-	int ei = inflight_chunk(&fr->inf, c), es = fit_side_wait(fr->side);
-	return e ? e : es ? es : ei;
+	return inflight_chunk(&fr->inf, c);
 }
 
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
-	fit_side_post(fr->side, side_seq, fr->df, c);
 	model_phases_chain(fr->pf, c);
-	return fit_side_wait(fr->side);
+	return 0;
 }
 
 /* After pass 3: the devices' fit and in-flight's (fit_rest). */
@@ -560,7 +571,7 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 	fr->ws.rd = calloc(nwin, sizeof(*fr->ws.rd));
 	fr->ws.sq = calloc(nwin, sizeof(*fr->ws.sq));
 	fr->ws.ls = calloc(nwin, sizeof(*fr->ws.ls));
-	fr->win = malloc(FIT_CHUNK * sizeof(*fr->win));
+	fr->win = malloc(FIT_WIN_BUFS * FIT_CHUNK * sizeof(*fr->win));
 	fr->wphase = calloc(nwin, sizeof(*fr->wphase));
 	m->win_phase = malloc(nwin * sizeof(*m->win_phase));
 	m->win_ops = calloc(nwin * REEL_OP__COUNT, sizeof(*m->win_ops));
@@ -603,12 +614,12 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	bm_op_shifts(fr->bm, fr->sh);
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
-	if (e || (e = fit_pass(fr, pass_windows, 0)))
+	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0)))
 		return e;
 	/* the devices' regions on the second thread beside the rest (their
 	 * sample counts after the phases' in n3) */
 	struct side_regions sr = {.df = fr->df};
-	fit_side_post(fr->side, side_regions, &sr, NULL);
+	fit_side_post(fr->side, side_regions, &sr, NULL, NULL);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
 		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
 	model_pqrs_finish(&fr->pq, m->pqrs);
@@ -644,16 +655,18 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
 		return e;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
-	    (e = inflight_init(&fr->inf, sc->nic, cap)) || (e = fit_pass(fr, pass_main, 1)))
+	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
+	    (e = fit_pass(fr, side_walk, pass_main, 1)))
 		return e;
 	/* what pass 3 gathered, fitted: the devices' and in-flight's on the
 	 * second thread beside the phases' (their state apart, as in the pass) */
-	int ep = fit_side_post(fr->side, side_finish, fr, NULL);
+	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL);
 	if (!m->naive)
 		model_phases_fill(fr->pf);
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || m->naive)
 		return e;
-	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) || (e = fit_pass(fr, pass_chain, 0)))
+	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
+	    (e = fit_pass(fr, side_seq, pass_chain, 0)))
 		return e;
 	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);

@@ -103,6 +103,7 @@ struct fit_cols {
 	const uint8_t *op;
 	const uint16_t *dev;
 	const uint16_t *win; /* each record's window (the driver fills it) */
+	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
 };
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
@@ -112,8 +113,16 @@ struct fit_src {
 	uint64_t pos;
 	int ic; /* the pass reads issue and completion times */
 };
-/* The next chunk: its record count, 0 at the end, or a REEL_E_* code. */
+/* The next chunk: its record count, 0 at the end, or a REEL_E_* code.
+ * The chunk before it is given back (its arrays no longer valid) unless
+ * fit_src_keep kept it. */
 long fit_src_next(struct fit_src *s, struct fit_cols *c);
+/* Chunk C's arrays kept valid past the next fit_src_next, until
+ * fit_src_drop(S, C) (from any thread): 1; 0 when they stay valid anyway (a
+ * trace in memory; no drop needed); -1 when they cannot be kept (the file
+ * read on this thread: use C before the next fit_src_next). */
+int fit_src_keep(struct fit_src *s, const struct fit_cols *c);
+void fit_src_drop(struct fit_src *s, const struct fit_cols *c);
 /* From the first record again; IC: the pass reads the issue and
  * completion times (else its chunks have none: not copied for it) */
 int fit_src_rewind(struct fit_src *s, int ic);
@@ -123,14 +132,22 @@ void fit_src_close(struct fit_src *s);
  * IOREEL_FIT_READAHEAD says (1 or 0): then the fit reads ahead and runs
  * the independent parts of a pass on two threads. */
 int fit_spare_core(void);
-/* A part of a pass on a second thread, one chunk at a time: post it, do
- * the rest of the pass, wait for it before the next chunk.  Without
- * fit_spare_core fit_side_start gives NULL, and fit_side_post runs FN here
- * (its result, else 0; fit_side_wait gives the job's result, else 0). */
+/* A part of a pass on a second thread: jobs run there in the order
+ * posted, up to FIT_SIDE_JOBS waiting or running (fit_side_post waits for
+ * room), while the rest of the pass goes on; fit_side_wait waits for all
+ * of them.  A job's chunk (C, copied; NULL: none) must stay valid until it
+ * has run: with SRC, fit_side_post keeps it (fit_src_keep) and the job
+ * drops it, and when it cannot be kept fit_side_post waits for the job.
+ * Without fit_spare_core fit_side_start gives NULL, and fit_side_post runs
+ * FN here (its result, else 0; fit_side_wait gives the first error of the
+ * jobs since the last wait, else 0; after an error the jobs still queued
+ * are not run). */
+#define FIT_SIDE_JOBS 4
 typedef int (*fit_side_fn)(void *arg, const struct fit_cols *c);
 struct fit_side;
 struct fit_side *fit_side_start(void);
-int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c);
+int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c,
+		  struct fit_src *src);
 int fit_side_wait(struct fit_side *s);
 void fit_side_stop(struct fit_side *s); /* NULL: nothing */
 /* FN(ARG, i) for i in [0, N), on two threads when fit_spare_core: the

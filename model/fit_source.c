@@ -40,18 +40,21 @@ static long src_next_mem(struct fit_src *s, struct fit_cols *c)
  * IOREEL_FIT_READAHEAD=1 (=0: never); one thread reads one batch at a
  * time, as it needs it. */
 /* Slots of a whole chunk (FIT_CHUNK records, 2.5 MiB: the reader's
- * batches of REEL_BLOCK gathered), three of them: a pass hands each chunk
- * to the devices' thread and the ring's slots to the reader, a futex wake
- * and a switch each (15-30 us of system time on this VM), so fewer and
- * larger chunks cost less (4 slots of 16 Ki records before: 7k voluntary
- * switches a 10M-I/O fit, 1k now; HISTORY.md "Fit, eighth pass"). */
-#define RA_SLOTS 3
+ * batches of REEL_BLOCK gathered): a pass hands the ring's slots to the
+ * reader, a futex wake and a switch each (15-30 us of system time on this
+ * VM), so fewer and larger chunks cost less (4 slots of 16 Ki records
+ * before: 7k voluntary switches a 10M-I/O fit, 1k; HISTORY.md "Fit, eighth
+ * pass").  Four of them: the pass holds one, the second thread's jobs (a
+ * chunk or two behind, fit_side_post) the ones before it, the reader
+ * fills the rest ("Fit, tenth pass"). */
+#define RA_SLOTS 4
 #define RA_CAP FIT_CHUNK /* records a slot gathers, from the reader's batches */
 /* A thread that waits (the reader for free slots, the pass for filled
  * ones) is woken when RA_WAKE are there, not at the first one. */
 #define RA_WAKE 2
 struct ra_slot {
-	long k; /* records; 0 the end; < 0 an error */
+	long k;	  /* records; 0 the end; < 0 an error */
+	int refs; /* filled and not given back: by the pass, by fit_src_keep */
 	size_t cap;
 	int carved; /* its columns in fit_ra's big block (not freed one by one) */
 	int ic;	    /* issue and complete set */
@@ -68,11 +71,15 @@ struct fit_ra {
 	int want_ic;	    /* the pass reads issue and completion times */
 	size_t cap;	    /* records a slot gathers */
 	int running, stop, held;
+	unsigned passes; /* started (rewinds) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	 /* the reader waits for free slots */
 	pthread_cond_t cv_fill;	 /* the pass waits for filled slots */
 	int rwait, cwait, ended; /* who waits; the last slot filled (k <= 0) */
-	unsigned head, tail;	 /* slots filled, slots given back (ever) */
+	/* slots filled, taken by the pass, given back by all that held them
+	 * (ever): tail <= taken <= head; a slot is given back once its refs
+	 * are 0 and those before it are given back */
+	unsigned head, taken, tail;
 	struct ra_slot slot[RA_SLOTS];
 	void *big;	       /* the slots' columns, on huge pages (ra_carve) */
 	struct reel_cols left; /* a batch that did not fit in the last slot */
@@ -98,16 +105,34 @@ static int slot_room(struct ra_slot *s, size_t k)
  * or none (*ic: in all).  Then one thread uses it where it lies. */
 static int cols_plain(const struct reel_cols *rc, int *ic)
 {
-	unsigned all = 0xffff, any = 0, opmax = 0;
-	for (size_t i = 0; i < rc->n; i++) {
-		all &= rc->has[i];
-		any |= rc->has[i];
-		opmax = rc->op[i] > opmax ? rc->op[i] : opmax;
+	/* eight bytes at a time (four has words, eight ops): a loop a value
+	 * was 1% of the fit's time; an op byte of REEL_OP__COUNT or more sets
+	 * its high bit in big (REEL_OP__COUNT < 128) */
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, hi = ~lo7,
+		       up = 0x0101010101010101ull * (128 - REEL_OP__COUNT);
+	uint64_t all8 = ~0ull, any8 = 0, big = 0, w;
+	size_t n = rc->n, i = 0;
+	for (; i + 4 <= n; i += 4) {
+		memcpy(&w, rc->has + i, 8);
+		all8 &= w;
+		any8 |= w;
 	}
+	for (; i < n; i++) {
+		all8 &= ~0xffffull | rc->has[i];
+		any8 |= rc->has[i];
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, rc->op + i, 8);
+		big |= (((w & lo7) + up) | w) & hi;
+	}
+	for (; i < n; i++)
+		big |= rc->op[i] >= REEL_OP__COUNT;
+	unsigned all = (unsigned)(all8 & all8 >> 16 & all8 >> 32 & all8 >> 48) & 0xffff,
+		 any = (unsigned)(any8 | any8 >> 16 | any8 >> 32 | any8 >> 48) & 0xffff;
 	const unsigned need = REEL_HAS_QUEUE | REEL_HAS_DEV,
 		       ic2 = REEL_HAS_ISSUE | REEL_HAS_COMPLETE;
 	*ic = (all & ic2) == ic2;
-	return (all & need) == need && ((any & ic2) == 0 || *ic) && opmax < REEL_OP__COUNT;
+	return (all & need) == need && ((any & ic2) == 0 || *ic) && !big;
 }
 
 /* Batch RC after the slot's first A records, as model_trace_push would hold
@@ -216,9 +241,10 @@ static void *ra_main(void *arg)
 			slot_fill(ra, s);
 		}
 		pthread_mutex_lock(&ra->mu);
+		s->refs = 1;
 		ra->head++;
 		ra->ended = s->k <= 0;
-		if (ra->cwait && (ra->head - ra->tail >= RA_WAKE || ra->ended))
+		if (ra->cwait && (ra->head - ra->taken >= RA_WAKE || ra->ended))
 			pthread_cond_signal(&ra->cv_fill);
 		pthread_mutex_unlock(&ra->mu);
 		if (s->k <= 0)
@@ -302,7 +328,9 @@ static int ra_start(struct fit_src *s)
 		return e;
 	/* a pass without them: the reader steps over them (pass 1 checked them) */
 	reel_reader_cols_ic(s->r, s->ic);
-	ra->head = ra->tail = 0;
+	/* after the first pass: its checksums not computed again */
+	reel_reader_reread(s->r, ra->passes++ > 0);
+	ra->head = ra->taken = ra->tail = 0;
 	ra->stop = ra->held = 0;
 	ra->rwait = ra->cwait = ra->ended = 0;
 	ra->nleft = 0;
@@ -362,6 +390,17 @@ static long src_next_here(struct fit_ra *ra, struct fit_cols *c)
 	return k;
 }
 
+/* One holder of slot SL fewer (ra->mu held): the slots no one holds given
+ * back to the reader, in order. */
+static void slot_unref(struct fit_ra *ra, struct ra_slot *sl)
+{
+	sl->refs--;
+	while (ra->tail != ra->taken && ra->slot[ra->tail % RA_SLOTS].refs == 0)
+		ra->tail++;
+	if (ra->rwait && ra->head - ra->tail <= RA_SLOTS - RA_WAKE)
+		pthread_cond_signal(&ra->cv);
+}
+
 /* The next slot of the reading thread; the previous one given back. */
 static struct ra_slot *src_wait(struct fit_ra *ra)
 {
@@ -371,20 +410,20 @@ static struct ra_slot *src_wait(struct fit_ra *ra)
 	}
 	pthread_mutex_lock(&ra->mu);
 	if (ra->held) { /* the slot of the previous call, given back */
-		ra->tail++;
+		slot_unref(ra, &ra->slot[(ra->taken - 1) % RA_SLOTS]);
 		ra->held = 0;
-		if (ra->rwait && ra->head - ra->tail <= RA_SLOTS - RA_WAKE)
-			pthread_cond_signal(&ra->cv);
 	}
-	if (ra->head == ra->tail) {
+	if (ra->head == ra->taken) {
 		ra->cwait = 1;
-		while (ra->head - ra->tail < RA_WAKE && !ra->ended)
+		while (ra->head - ra->taken < RA_WAKE && !ra->ended)
 			pthread_cond_wait(&ra->cv_fill, &ra->mu);
 		ra->cwait = 0;
 	}
+	struct ra_slot *sl = &ra->slot[ra->taken % RA_SLOTS];
+	int end = sl->k <= 0;
+	ra->taken += !end; /* under the lock: slot_unref reads it */
 	pthread_mutex_unlock(&ra->mu);
-	struct ra_slot *sl = &ra->slot[ra->tail % RA_SLOTS];
-	if (sl->k <= 0) { /* the thread has ended: the reader is this thread's again */
+	if (end) { /* the thread has ended: the reader is this thread's again */
 		pthread_join(ra->th, NULL);
 		ra->running = 0;
 		return sl;
@@ -412,13 +451,36 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 	c->n = (size_t)k;
 	c->base = s->pos;
 	slot_cols(c, sl);
+	c->slot = sl;
 	s->pos += (uint64_t)k;
 	return k;
 }
 
 long fit_src_next(struct fit_src *s, struct fit_cols *c)
 {
+	c->slot = NULL;
 	return s->tr ? src_next_mem(s, c) : src_next_file(s, c);
+}
+
+int fit_src_keep(struct fit_src *s, const struct fit_cols *c)
+{
+	if (s->tr)
+		return 0;
+	if (!c->slot)
+		return -1;
+	struct fit_ra *ra = s->ra;
+	pthread_mutex_lock(&ra->mu);
+	((struct ra_slot *)c->slot)->refs++;
+	pthread_mutex_unlock(&ra->mu);
+	return 1;
+}
+
+void fit_src_drop(struct fit_src *s, const struct fit_cols *c)
+{
+	struct fit_ra *ra = s->ra;
+	pthread_mutex_lock(&ra->mu);
+	slot_unref(ra, c->slot);
+	pthread_mutex_unlock(&ra->mu);
 }
 
 int fit_src_rewind(struct fit_src *s, int ic)
@@ -460,17 +522,27 @@ void fit_src_close(struct fit_src *s)
 }
 
 /* ---- a second thread for a part of a pass ------------------------------------ */
-/* One job at a time: posted with a chunk, waited for before the chunk goes
- * back to the reader.  The job's state is its own (no other part of the
- * pass touches it), so the model is the same on one thread or two. */
+/* Jobs in a queue, run in order: the pass posts a chunk's job and goes on
+ * to the next chunk, the two threads each at their own pace (the read-ahead
+ * keeps the chunk's slot until the job drops it), so neither waits for the
+ * other at every chunk (HISTORY.md "Fit, tenth pass").  A job's state is
+ * its own (no other part of the pass touches it), so the model is the same
+ * on one thread or two. */
+struct side_job {
+	fit_side_fn fn;
+	void *arg;
+	struct fit_cols c;
+	int has_c;
+	struct fit_src *src; /* to drop c (fit_src_keep kept it) */
+};
 struct fit_side {
 	pthread_t th;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	fit_side_fn fn;
-	void *arg;
-	const struct fit_cols *c;
-	int busy, stop, err;
+	pthread_cond_t cv;	/* the thread waits for a job */
+	pthread_cond_t cv_done; /* the poster waits for room, or for all done */
+	struct side_job q[FIT_SIDE_JOBS];
+	unsigned posted, done; /* jobs (ever) */
+	int stop, err, idle, pwait;
 };
 
 static void *side_main(void *arg)
@@ -478,16 +550,24 @@ static void *side_main(void *arg)
 	struct fit_side *s = arg;
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
-		while (!s->busy && !s->stop)
+		while (s->done == s->posted && !s->stop) {
+			s->idle = 1;
 			pthread_cond_wait(&s->cv, &s->mu);
-		if (!s->busy)
+			s->idle = 0;
+		}
+		if (s->done == s->posted)
 			break;
+		struct side_job *j = &s->q[s->done % FIT_SIDE_JOBS];
+		int skip = s->err != 0; /* after an error: dropped, not run */
 		pthread_mutex_unlock(&s->mu);
-		int e = s->fn(s->arg, s->c);
+		int e = skip ? 0 : j->fn(j->arg, j->has_c ? &j->c : NULL);
+		if (j->src)
+			fit_src_drop(j->src, &j->c);
 		pthread_mutex_lock(&s->mu);
-		s->err = e;
-		s->busy = 0;
-		pthread_cond_broadcast(&s->cv);
+		s->err = s->err ? s->err : e;
+		s->done++;
+		if (s->pwait)
+			pthread_cond_broadcast(&s->cv_done);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
@@ -502,25 +582,45 @@ struct fit_side *fit_side_start(void)
 		return NULL;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	pthread_cond_init(&s->cv_done, NULL);
 	if (pthread_create(&s->th, NULL, side_main, s)) {
 		pthread_mutex_destroy(&s->mu);
 		pthread_cond_destroy(&s->cv);
+		pthread_cond_destroy(&s->cv_done);
 		free(s);
 		return NULL;
 	}
 	return s;
 }
 
-int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c)
+/* Wait (s->mu held) until at most N jobs are left. */
+static void side_wait_upto(struct fit_side *s, unsigned n)
+{
+	while (s->posted - s->done > n) {
+		s->pwait = 1;
+		pthread_cond_wait(&s->cv_done, &s->mu);
+		s->pwait = 0;
+	}
+}
+
+int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fit_cols *c,
+		  struct fit_src *src)
 {
 	if (!s)
 		return fn(arg, c);
+	int keep = c && src ? fit_src_keep(src, c) : 0;
 	pthread_mutex_lock(&s->mu);
-	s->fn = fn;
-	s->arg = arg;
-	s->c = c;
-	s->busy = 1;
-	pthread_cond_broadcast(&s->cv);
+	side_wait_upto(s, FIT_SIDE_JOBS - 1);
+	struct side_job *j = &s->q[s->posted % FIT_SIDE_JOBS];
+	*j = (struct side_job){.fn = fn, .arg = arg, .has_c = c != NULL};
+	if (c)
+		j->c = *c;
+	j->src = keep > 0 ? src : NULL;
+	s->posted++;
+	if (s->idle)
+		pthread_cond_signal(&s->cv);
+	if (keep < 0) /* C is valid only until the next chunk is read */
+		side_wait_upto(s, 0);
 	pthread_mutex_unlock(&s->mu);
 	return 0;
 }
@@ -530,8 +630,7 @@ int fit_side_wait(struct fit_side *s)
 	if (!s)
 		return 0;
 	pthread_mutex_lock(&s->mu);
-	while (s->busy)
-		pthread_cond_wait(&s->cv, &s->mu);
+	side_wait_upto(s, 0);
 	int e = s->err;
 	s->err = 0;
 	pthread_mutex_unlock(&s->mu);
@@ -550,6 +649,7 @@ void fit_side_stop(struct fit_side *s)
 	pthread_join(s->th, NULL);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
+	pthread_cond_destroy(&s->cv_done);
 	free(s);
 }
 

@@ -4,7 +4,8 @@
  * chunks, mixed with reel_read and after a rewind; and it refuses the same
  * out-of-bounds chunks with the same message.  Without issue and completion
  * times (reel_reader_cols_ic), the same but for those times of batches
- * whose every record is queued.
+ * whose every record is queued.  Read again (reel_reader_reread), the same
+ * records, the summary without ops and bytes.
  */
 #include <stdint.h>
 #include <string.h>
@@ -203,6 +204,44 @@ static int test_without_ic(const char *path)
 	return 0;
 }
 
+/* reel_reader_reread(1) after a whole read and a rewind: the same records
+ * (as reel_read gives them), the same count, chunks and first and last
+ * times, no ops or bytes counted. */
+static int test_reread(const char *path)
+{
+	struct reel_reader *a, *b;
+	CHECK(reel_reader_open(&a, path, 0) == 0);
+	CHECK(reel_reader_open(&b, path, 0) == 0);
+	struct reel_cols c;
+	struct reel_rec y;
+	long k;
+	while ((k = reel_read_cols(b, &c)) > 0)
+		;
+	CHECK(k == 0);
+	CHECK(reel_reader_rewind(b) == 0);
+	reel_reader_reread(b, 1);
+	uint64_t n = 0;
+	while ((k = reel_read_cols(b, &c)) > 0)
+		for (long i = 0; i < k; i++, n++) {
+			CHECK_EQ(reel_read(a, &y), 1);
+			check_same(&y, &c, (size_t)i);
+		}
+	CHECK(k == 0);
+	CHECK_EQ(n, N);
+	CHECK_EQ(reel_read(a, &y), 0);
+	struct reel_summary sa, sb;
+	reel_reader_seen(a, &sa);
+	reel_reader_seen(b, &sb);
+	CHECK_EQ(sb.count, sa.count);
+	CHECK_EQ(sb.chunks, sa.chunks);
+	CHECK(sb.first_ns == sa.first_ns && sb.last_ns == sa.last_ns);
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		CHECK(sb.ops[o] == 0 && sb.bytes[o] == 0 && sa.ops[o] > 0);
+	reel_reader_close(a);
+	reel_reader_close(b);
+	return 0;
+}
+
 int main(void)
 {
 	char path[] = "/tmp/ioreel-cols-XXXXXX";
@@ -211,7 +250,8 @@ int main(void)
 	close(fd);
 	int e = write_trace(path) || test_same_records(path, 0) || test_same_records(path, 1);
 	all_times = 1;
-	e = e || write_trace(path) || test_same_records(path, 0) || test_without_ic(path);
+	e = e || write_trace(path) || test_same_records(path, 0) || test_without_ic(path) ||
+	    test_reread(path);
 	unlink(path);
 	CHECK(e == 0);
 	CHECK(test_same_refusals() == 0);
