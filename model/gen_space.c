@@ -1764,12 +1764,13 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	s->early = 0;
 	int hit = touched(g, dv->id, off, len, TOUCH_LOOK);
 	/* a local start landing on touched blocks, on a device without hot
-	 * blocks of their own period (disksim's disk 8, whose 4 KiB blocks
-	 * re-use as its 512-byte writes share them): the I/O a reuse distance
-	 * back re-used, where a jump kept would land on any touched block
-	 * (disk 8's reuse distance KS 0.18-0.24 on 10 seeds of 32) */
+	 * blocks of their own period whose I/O are finer than a block
+	 * (disksim's disk 8, whose 4 KiB blocks re-use as its 512-byte writes
+	 * share them): the I/O a reuse distance back re-used, where a jump
+	 * kept would land on any touched block (disk 8's reuse distance KS
+	 * 0.18-0.24 on 10 seeds of 32) */
 	uint64_t back;
-	if (hit && local && !fresh && !dv->ncycle && dv->reuse_dist.nk &&
+	if (hit && local && !fresh && !dv->ncycle && dv->align < 4096 && dv->reuse_dist.nk &&
 	    history_back(g, dv, s, op, len, al, 0, &back))
 		off = back;
 	if (!fresh) {
