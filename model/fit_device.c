@@ -172,6 +172,12 @@ struct dev_fit {
 	struct samp rdist;   /* reuse distances of run starts, in I/O of the device */
 	struct samp rdist_w; /* the same of writes' starts */
 	uint64_t di;	     /* the walk's I/O of the device so far */
+	/* by op (reads, the others), on a trace of several devices: its I/O
+	 * at their phases' op mix, and its own (op_bias); its run starts'
+	 * sizes, and the means of their phases' sizes summed (dsize) */
+	double op_exp[2], sz_exp[2];
+	uint64_t op_seen[2];
+	struct samp dsz[2];
 	uint64_t starts_sampled, starts_reused;	 /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		 /* runs starting with a re-use: I/O, runs */
 	uint64_t rrun_sum_op[2], rrun_cnt_op[2]; /* the same by the start's op: reads, writes */
@@ -265,6 +271,8 @@ static void dev_fit_free(struct dev_fit *f)
 	samp_free(&f->loc);
 	samp_free(&f->rdist);
 	samp_free(&f->rdist_w);
+	samp_free(&f->dsz[0]);
+	samp_free(&f->dsz[1]);
 	free(f->pr);
 	free(f->pc);
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
@@ -1201,10 +1209,18 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	df->rb = malloc(sizeof(*df->rb));
+	size_t live = 0;
+	for (size_t k = 0; k < df->nd; k++)
+		live += !df->f[k].done && df->f[k].pre->nd;
 	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
 		struct dev_fit *f = &df->f[k];
 		if (f->done || !f->pre->nd)
 			continue;
+		/* a device's own ops and sizes: only among others */
+		size_t nd = f->pre->nd, st = fit_stride(nd, FIT_SAMPLE_MIN);
+		if (live > 1 &&
+		    (samp_init_upto(&f->dsz[0], nd, st) || samp_init_upto(&f->dsz[1], nd, st)))
+			return REEL_E_NOMEM;
 		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
 		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
 		if (!f->pr || !f->pc)
@@ -1361,6 +1377,54 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 	return 0;
 }
 
+/* An I/O of OP and LEN in phase PH counted in its device's own ops and
+ * sizes against its phase's. */
+static void own_step(struct dev_fit *f, const struct model_phase *ph, uint8_t op, uint32_t len,
+		     int seq)
+{
+	const double *mix = ph->op_mix;
+	double rw = 1 - mix[REEL_OP_FLUSH];
+	int k = op != REEL_OP_READ;
+	if (rw > 0) {
+		f->op_exp[0] += mix[REEL_OP_READ] / rw;
+		f->op_exp[1] += 1 - mix[REEL_OP_READ] / rw;
+	}
+	f->op_seen[k]++;
+	if (!seq) { /* a run's next I/O: the phase's (its runs' sizes) */
+		f->sz_exp[k] += ph->size[op].mean;
+		samp_add(&f->dsz[k], (int64_t)len);
+	}
+}
+
+/* The device's own ops and sizes where they differ from its phases': its
+ * I/O of each op over those at its phases' op mix, kept where they differ
+ * from it by MODEL_OP_APART or more on average over its I/O (disksim's
+ * disk 8: 8 reads of 150, its phases' mix 100); the sizes of an op's run
+ * starts where their mean is off the phases' by MODEL_SIZE_APART (disk 8's
+ * writes: 17 KiB against 8). */
+static void device_own(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	double n = (double)(f->op_seen[0] + f->op_seen[1]), apart = 0;
+	d->op_bias[0] = d->op_bias[1] = 1;
+	d->op_bias_fitted = 0;
+	if (!f->dsz[0].v || !(n > 0))
+		return;
+	for (int k = 0; k < 2; k++)
+		apart += fabs((double)f->op_seen[k] - f->op_exp[k]);
+	d->op_bias_fitted = apart / n >= MODEL_OP_APART;
+	for (int k = 0; k < 2 && d->op_bias_fitted; k++)
+		d->op_bias[k] =
+		    f->op_exp[k] > 0 ? (float)((double)f->op_seen[k] / f->op_exp[k]) : 1;
+	for (int k = 0; k < 2; k++) {
+		struct samp *z = &f->dsz[k];
+		double want = z->n ? f->sz_exp[k] / (double)z->n : 0;
+		if (z->n >= MODEL_SIZE_MIN && want > 0 &&
+		    fabs(z->sum / (double)z->n / want - 1) >= MODEL_SIZE_APART)
+			samp_fit(z, &d->dsize[k]);
+	}
+}
+
 /* One pass in time order: each I/O's phase, op, size segment, and whether
  * it starts where its device's previous one ended (compare's definition);
  * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
@@ -1381,6 +1445,8 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		size_t p = (size_t)df->wphase[c->win[i]];
 		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first, p))
 			return REEL_E_NOMEM;
+		if (df->f[k].dsz[0].v)
+			own_step(&df->f[k], &df->m->phases[p], op, c->len[i], seq);
 		const struct model_dist *d = &df->m->phases[p].size[op];
 		if (d->nk < 2)
 			continue;
@@ -1411,6 +1477,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;
 		device_cycle(f);
+		device_own(f);
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];

@@ -118,7 +118,7 @@ static double dev_hazard(struct model_gen *g, size_t d, double a, double dt)
  * gaps) thins the merged stream at random instead, the devices' gaps then
  * those of a thinned process (disksim's per-device gap KS 0.09-0.18).
  */
-static size_t pick_device(struct model_gen *g, double t)
+static size_t pick_device(struct model_gen *g, double t, int op)
 {
 	const struct model *m = g->m;
 	size_t d = 0;
@@ -135,6 +135,8 @@ static size_t pick_device(struct model_gen *g, double t)
 		double want = m->devs[k].share * (double)(g->count + 1);
 		h[k] =
 		    dev_hazard(g, k, x - g->dc[k].last, dt) * (want + 4) / ((double)g->dc[k].n + 4);
+		if (m->devs[k].op_bias_fitted && op != REEL_OP_FLUSH) /* its ops, not the phase's */
+			h[k] *= m->devs[k].op_bias[op != REEL_OP_READ];
 		tot += h[k];
 	}
 	if (tot > 0) {
@@ -1254,7 +1256,7 @@ int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d)
 	}
 	*t = g->bt[g->pos];
 	*op = g->bop[g->pos++];
-	*d = pick_device(g, *t);
+	*d = pick_device(g, *t, *op);
 	g->count++;
 	return 1;
 }

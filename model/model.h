@@ -145,6 +145,10 @@ static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
 /* regions.read_share is kept where the regions' read shares differ from
  * the device's by this much, on average over its I/O */
 #define MODEL_OP_APART 0.2
+/* a device's own run-start sizes of an op (dsize) are kept where their
+ * mean is off its phases' mean for them by this share or more */
+#define MODEL_SIZE_APART 0.25
+#define MODEL_SIZE_MIN 32 /* and of at least so many I/O */
 
 struct model_family { /* a fitted parametric family of inter-arrival times */
 	double loglik, aic;
@@ -224,6 +228,21 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * ended: a stream resumed after other I/O (a log written in order
 	 * among reads); 0 where under 8 do, and in models before it */
 	double p_resume;
+	/* per op (reads, the others): the device's I/O of the op over those
+	 * at the op mix of the phases its I/O fall in; op_bias_fitted where
+	 * the ops differ from that mix by MODEL_OP_APART or more on average
+	 * over its I/O (disksim's disk 8, a log: 8 reads of 150 where its
+	 * phases' mix has 100), else 1 and 0; gen weights the device's
+	 * hazard for an arrival of the op by it */
+	float op_bias[2];
+	int op_bias_fitted;
+	/* per op (reads, the others): the sizes of the device's run starts,
+	 * where their mean differs from their phases' by MODEL_SIZE_APART or
+	 * more (disk 8's writes: 17 KiB against the phases' 8); empty: the
+	 * phase's.  gen draws the device's run starts of the op from it and
+	 * takes the phase's size nearest out of the phase's quota; a run's
+	 * next I/O takes the phase's (its runs' sizes) */
+	struct model_dist dsize[2];
 	/* re-use (a stack-distance model of run starts): the share of run
 	 * starts touching a 4 KiB block touched before, and how many I/O of
 	 * the device back it was last touched (0 and empty: none) */

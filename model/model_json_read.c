@@ -647,6 +647,32 @@ static int opt_pair(struct rd *r, const struct json_object *j, const char *key, 
 	return 0;
 }
 
+/* The optional own_sizes of the device W (its reads' and its other I/O's
+ * sizes where they are its own), else REEL_E_PARSE. */
+static int own_sizes(struct rd *r, const struct json_object *j, struct model_devspace *d,
+		     const char *w)
+{
+	struct json_object *sz = get(j, "own_sizes"), *v;
+	if (!sz)
+		return 0;
+	if (!json_object_is_type(sz, json_type_object))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.own_sizes: expected an object",
+				 w);
+	for (int k = 0; k < 2; k++) {
+		char ww[96];
+		if (!member(sz, k ? "others" : "read", &v))
+			continue;
+		snprintf(ww, sizeof(ww), "%s.own_sizes.%s", w, k ? "others" : "read");
+		if (read_dist(r, v, &d->dsize[k], ww))
+			return REEL_E_PARSE;
+		if (d->dsize[k].nk &&
+		    (d->dsize[k].v[0] < 0 || d->dsize[k].v[d->dsize[k].nk - 1] > 4294967295.0))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: sizes are 0..4 GiB",
+					 ww);
+	}
+	return 0;
+}
+
 /* The optional p_reuse_size of the device W: MODEL_REUSE_SIZES shares
  * (absent: p_reuse for each), else REEL_E_PARSE. */
 static int reuse_sizes(struct rd *r, const struct json_object *j, struct model_devspace *d,
@@ -883,6 +909,10 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 		return REEL_E_PARSE;
 	if (get(j, "p_resume") && get_num(r, j, "p_resume", w, 0, 1, &d->p_resume))
 		return REEL_E_PARSE; /* optional: models before it, devices without */
+	d->op_bias[0] = d->op_bias[1] = 1;
+	d->op_bias_fitted = get(j, "op_bias") != NULL;
+	if (opt_pair(r, j, "op_bias", w, 0, 1e6, 1, d->op_bias) || own_sizes(r, j, d, w))
+		return REEL_E_PARSE; /* the same */
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;

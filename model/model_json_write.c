@@ -364,6 +364,19 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 		(unsigned long long)d->local_limit, d->p_local);
 	if (d->p_resume > 0)
 		fprintf(f, ",\n      \"p_resume\": %.3g", d->p_resume);
+	if (d->op_bias_fitted)
+		fprintf(f, ",\n      \"op_bias\": [%.3g, %.3g]", d->op_bias[0], d->op_bias[1]);
+	if (d->dsize[0].nk || d->dsize[1].nk) { /* the device's own sizes: reads, the others */
+		fprintf(f, ",\n      \"own_sizes\": {");
+		for (int k = 0, first = 1; k < 2; k++)
+			if (d->dsize[k].nk) {
+				fprintf(f, "%s\n        \"%s\": ", first ? "" : ",",
+					k ? "others" : "read");
+				dist(f, &d->dsize[k], 1);
+				first = 0;
+			}
+		fprintf(f, "}");
+	}
 	fprintf(f, ",\n      \"local_jumps\": ");
 	dist(f, &d->local, 0);
 	for (uint32_t i = 0; i < d->nlong; i++) /* [offset, length, bytes, at] */
