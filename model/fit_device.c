@@ -1403,10 +1403,7 @@ static void device_near_fill(struct dev_fit *f)
 	if (!f->nr_look || !(d->p_reuse < MODEL_REUSE_HOT))
 		return;
 	double p = (double)f->nr_near / (double)f->nr_look, c = f->nr_chance / (double)f->nr_look;
-	double over = getenv("X_NEAR_OVER") ? atof(getenv("X_NEAR_OVER")) : MODEL_NEAR_OVER;
-	uint64_t nmin =
-	    getenv("X_NEAR_MIN") ? (uint64_t)atoi(getenv("X_NEAR_MIN")) : MODEL_NEAR_MIN;
-	if (f->nr_near < nmin || p < over * c || !(c < 1))
+	if (f->nr_near < MODEL_NEAR_MIN || p < MODEL_NEAR_OVER * c || !(c < 1))
 		return;
 	d->p_near = (p - c) / (1 - c);
 	samp_fit(&f->nr_back, &d->near_back);

@@ -1310,7 +1310,7 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 static int near_at(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		   uint64_t len, uint64_t al, double unit, double u, uint64_t *off)
 {
-	if (!(dv->p_near > 0) || getenv("X_NONEAR") || !paced(g, dv->p_near, &s->nfar, s->nnear))
+	if (!(dv->p_near > 0) || !paced(g, dv->p_near, &s->nfar, s->nnear))
 		return 0;
 	uint64_t n = s->hn < MODEL_NEAR_BACK ? s->hn : MODEL_NEAR_BACK, lim = dv->local_limit;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n; t++) {
