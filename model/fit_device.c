@@ -33,6 +33,7 @@
 #define CYCLE_MIN 9
 #define CYCLE_BINS (FIT_BIN_EXACT + 8 * 58)
 #define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
+#define NEAR_LOOK 4096	/* fresh remote starts looked at for p_near, about */
 #define CYCLE_DMAX 4096 /* their distances (run starts) counted up to */
 #define CYCLE_PMIN 4	/* the order's least length */
 struct hot_touch {
@@ -221,6 +222,13 @@ struct dev_fit {
 	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
+	/* near starts (the re-use pass, near_start): the offsets of the
+	 * device's last MODEL_NEAR_BACK I/O, a ring; fresh remote starts seen,
+	 * looked at (every nr_stride-th), near one of those I/O; the chance
+	 * shares of those looked at, summed; the near ones' I/O back, jumps */
+	uint64_t nr_off[MODEL_NEAR_BACK], nr_n, nr_seen, nr_look, nr_near, nr_stride;
+	double nr_chance;
+	struct samp nr_back, nr_jump;
 	/* run lengths by the region the run starts in: I/O, runs */
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
@@ -273,6 +281,8 @@ static void dev_fit_free(struct dev_fit *f)
 	samp_free(&f->rdist_w);
 	samp_free(&f->dsz[0]);
 	samp_free(&f->dsz[1]);
+	samp_free(&f->nr_back);
+	samp_free(&f->nr_jump);
 	free(f->pr);
 	free(f->pc);
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
@@ -1223,7 +1233,12 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 			return REEL_E_NOMEM;
 		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
 		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
-		if (!f->pr || !f->pc)
+		/* near starts: the resumes' rings again, from the first I/O */
+		f->rs_n[0] = f->rs_n[1] = 0;
+		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
+		uint64_t nl = f->nruns / f->nr_stride + 1;
+		if (!f->pr || !f->pc || samp_init_upto(&f->nr_back, nl, 1) ||
+		    samp_init_upto(&f->nr_jump, nl, 1))
 			return REEL_E_NOMEM;
 	}
 	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
@@ -1344,13 +1359,80 @@ static int pass_fill(struct dev_fit *f, int exact)
 	return 0;
 }
 
+/* The share of the device's offsets CDF within local_limit of one of the
+ * N offsets V (sorted in place): where a start drawn from the CDF alone
+ * would land near one of them. */
+static double near_chance(const struct model_devspace *d, uint64_t *v, uint64_t n)
+{
+	double lim = (double)d->local_limit, m = 0, lo, hi, x;
+	qsort(v, n, sizeof(*v), u64cmp);
+	for (uint64_t i = 0, j; i < n; i = j) { /* the windows overlapping, merged */
+		for (j = i + 1; j < n && (double)v[j] - lim <= (double)v[j - 1] + lim; j++)
+			;
+		model_dist_cdf(&d->addr, (double)v[i] - lim, &lo, &x);
+		model_dist_cdf(&d->addr, (double)v[j - 1] + lim, &x, &hi);
+		m += hi - lo;
+	}
+	return m;
+}
+
+/* A run start of the re-use pass (not the device's first; PEND: where the
+ * I/O before ended; REUSE: reuse_touch's): of the fresh remote ones (no
+ * block touched before, the jump past local_limit, not where one of the
+ * last MODEL_RESUME_BACK I/O of its op ended: p_resume's), every
+ * nr_stride-th is looked at: whether it lands within local_limit of one of
+ * the device's last MODEL_NEAR_BACK I/O (offset to offset, as compare's
+ * locality), the latest such I/O's distance back and the jump from it, and
+ * the share of the offsets CDF near those I/O (where a start drawn from it
+ * would land by chance).  disksim's disks: 2-12 of their ~450 starts near
+ * one of the 100 I/O before, by chance 0.2%. */
+static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pend, int reuse)
+{
+	uint64_t lim = f->d->local_limit, n = f->nr_n < MODEL_NEAR_BACK ? f->nr_n : MODEL_NEAR_BACK;
+	if (reuse || (off > pend ? off - pend : pend - off) <= lim ||
+	    resumes(f, op != REEL_OP_READ, off) || f->nr_seen++ % f->nr_stride || !n)
+		return;
+	uint64_t v[MODEL_NEAR_BACK]; /* v[j - 1]: the I/O j back */
+	for (uint64_t j = 1; j <= n; j++)
+		v[j - 1] = f->nr_off[(f->nr_n - j) % MODEL_NEAR_BACK];
+	f->nr_look++;
+	for (uint64_t j = 1; j <= n; j++)
+		if ((off > v[j - 1] ? off - v[j - 1] : v[j - 1] - off) <= lim) {
+			f->nr_near++;
+			samp_add(&f->nr_back, (int64_t)j);
+			samp_add(&f->nr_jump, (int64_t)(off - v[j - 1]));
+			break;
+		}
+	f->nr_chance += near_chance(f->d, v, n);
+}
+
+/* p_near and its distances from the near starts looked at: the share of
+ * them near one of the last MODEL_NEAR_BACK I/O beyond the chance share c,
+ * (p - c) / (1 - c) (gen's fresh remote starts land near by chance too),
+ * kept from MODEL_NEAR_MIN near starts at MODEL_NEAR_OVER times c or more
+ * (elsewhere the offsets CDF puts them there already), on a device whose
+ * starts mostly draw fresh (start_wanted's; hot devices keep their jumps). */
+static void device_near_fill(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	d->p_near = 0;
+	if (!f->nr_look || !(d->p_reuse < MODEL_REUSE_HOT))
+		return;
+	double p = (double)f->nr_near / (double)f->nr_look, c = f->nr_chance / (double)f->nr_look;
+	if (f->nr_near < MODEL_NEAR_MIN || p < MODEL_NEAR_OVER * c || !(c < 1))
+		return;
+	d->p_near = (p - c) / (1 - c);
+	samp_fit(&f->nr_back, &d->near_back);
+	samp_fit(&f->nr_jump, &d->near_jump);
+}
+
 /* The re-use of I/O K of the pass (device F, SEQ: it continues the run of
  * the device's I/O before, FIRST: the device's first): the blocks it
  * touches; at a run start, whether one was touched before and how long
  * ago; in a run, whether the run's start re-used and this one does.
  * 0 or REEL_E_NOMEM. */
 static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_cols *c, size_t i,
-		      size_t j, int seq, int first, size_t p)
+		      size_t j, int seq, int first, size_t p, uint64_t pend)
 {
 	uint64_t dist = 0;
 	uint8_t op = c->op[i];
@@ -1373,7 +1455,12 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
 		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
+		if (reuse >= 0)
+			near_start(f, op, c->off[i], pend, reuse);
 	}
+	f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
+	int k = op != REEL_OP_READ;
+	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = c->off[i] + c->len[i];
 	return 0;
 }
 
@@ -1440,10 +1527,11 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 		if (op == REEL_OP_FLUSH || df->f[k].done)
 			continue;
 		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
+		uint64_t pend = df->sq_end[k];
 		df->sq_seen[k] = 1;
 		df->sq_end[k] = c->off[i] + c->len[i];
 		size_t p = (size_t)df->wphase[c->win[i]];
-		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first, p))
+		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first, p, pend))
 			return REEL_E_NOMEM;
 		if (df->f[k].dsz[0].v)
 			own_step(&df->f[k], &df->m->phases[p], op, c->len[i], seq);
@@ -1473,6 +1561,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (df->sq_seen[i]) /* the last run */
 			reuse_run_end(f, f->rrun);
 		device_reuse_fill(f);
+		device_near_fill(f);
 		reuse_phase_fill(f, m->nphases);
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;

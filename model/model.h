@@ -120,6 +120,9 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_MAX_PHASES 16
 #define MODEL_MAX_REGIONS 256
 #define MODEL_RESUME_BACK 64   /* p_resume: the I/O of the same op looked back at */
+#define MODEL_NEAR_BACK 100    /* p_near: the I/O looked back at (compare's locality's) */
+#define MODEL_NEAR_MIN 2       /* p_near: kept from so many near starts, */
+#define MODEL_NEAR_OVER 2      /* at this many times the chance share or more */
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
 #define MODEL_MAX_CYCLE 32     /* hot blocks kept with their own period, per device */
@@ -243,6 +246,15 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * takes the phase's size nearest out of the phase's quota; a run's
 	 * next I/O takes the phase's (its runs' sizes) */
 	struct model_dist dsize[2];
+	/* of the fresh remote starts (no block touched before, not a resumed
+	 * stream), the share landing within local_limit of one of the
+	 * device's last MODEL_NEAR_BACK I/O (offset to offset) beyond the
+	 * share its offsets CDF puts there by chance; how many I/O back the
+	 * latest such I/O is and how far from it they land (empty: uniform
+	 * over those I/O and within local_limit); 0 where not kept (the
+	 * chance share holds, or under MODEL_NEAR_MIN), and in models before it */
+	double p_near;
+	struct model_dist near_back, near_jump;
 	/* re-use (a stack-distance model of run starts): the share of run
 	 * starts touching a 4 KiB block touched before, and how many I/O of
 	 * the device back it was last touched (0 and empty: none) */

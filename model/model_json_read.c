@@ -469,6 +469,16 @@ static int read_device_dists(struct rd *r, const struct json_object *j, struct m
 		if (d->reuse_dist_w.nk && d->reuse_dist_w.v[0] < 1)
 			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: distances >= 1", ww);
 	}
+	if (get(j, "near_back")) { /* optional: with p_near, from 8 near starts */
+		snprintf(ww, sizeof(ww), "%s.near_back", w);
+		if (read_dist(r, get(j, "near_back"), &d->near_back, ww))
+			return REEL_E_PARSE;
+		if (d->near_back.nk && d->near_back.v[0] < 1)
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: distances >= 1", ww);
+		snprintf(ww, sizeof(ww), "%s.near_jump", w);
+		if (read_dist(r, get(j, "near_jump"), &d->near_jump, ww))
+			return REEL_E_PARSE;
+	}
 	snprintf(ww, sizeof(ww), "%s.offsets", w);
 	if (read_dist(r, get(j, "offsets"), &d->addr, ww))
 		return REEL_E_PARSE;
@@ -912,6 +922,8 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	d->op_bias[0] = d->op_bias[1] = 1;
 	d->op_bias_fitted = get(j, "op_bias") != NULL;
 	if (opt_pair(r, j, "op_bias", w, 0, 1e6, 1, d->op_bias) || own_sizes(r, j, d, w))
+		return REEL_E_PARSE; /* the same */
+	if (get(j, "p_near") && get_num(r, j, "p_near", w, 0, 1, &d->p_near))
 		return REEL_E_PARSE; /* the same */
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))

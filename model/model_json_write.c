@@ -342,6 +342,21 @@ static struct model_dist quartiles(const struct model_dist *d)
 	return q;
 }
 
+/* p_near's distances, from 8 near starts: their quartiles under 32 (a
+ * few of disksim's disks' 2-12 near starts a disk). */
+static void near_dists(FILE *f, const struct model_devspace *d)
+{
+	fprintf(f, ",\n      \"p_near\": %.3g", d->p_near);
+	if (d->near_back.n < 8)
+		return;
+	struct model_dist q = quartiles(&d->near_back);
+	fprintf(f, ",\n      \"near_back\": ");
+	dist(f, d->near_back.n < 32 ? &q : &d->near_back, 0);
+	q = quartiles(&d->near_jump);
+	fprintf(f, ",\n      \"near_jump\": ");
+	dist(f, d->near_jump.n < 32 ? &q : &d->near_jump, 0);
+}
+
 static void write_device(const struct model_devspace *d, size_t nph, int last, FILE *f)
 {
 	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
@@ -377,6 +392,8 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 			}
 		fprintf(f, "}");
 	}
+	if (d->p_near > 0)
+		near_dists(f, d);
 	fprintf(f, ",\n      \"local_jumps\": ");
 	dist(f, &d->local, 0);
 	for (uint32_t i = 0; i < d->nlong; i++) /* [offset, length, bytes, at] */
