@@ -1554,6 +1554,9 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 
 int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 {
+	size_t live = 0; /* near starts, as a device's own sizes: only among others */
+	for (size_t i = 0; i < df->nd; i++)
+		live += !df->f[i].done && df->f[i].pre->nd;
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done)
@@ -1561,7 +1564,10 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		if (df->sq_seen[i]) /* the last run */
 			reuse_run_end(f, f->rrun);
 		device_reuse_fill(f);
-		device_near_fill(f);
+		if (live > 1)
+			device_near_fill(f);
+		else
+			f->d->p_near = 0;
 		reuse_phase_fill(f, m->nphases);
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;
