@@ -86,6 +86,7 @@ struct quota {
 #define GEN_TRIES 8		       /* run starts drawn until one re-uses as the model says */
 #define GEN_PASS_NEAR 1.1	       /* a re-use pass I/O's size stratum: within this factor */
 #define GEN_SCAN 64		       /* then stretches past the last one looked at */
+#define GEN_SCAN_FAR 65536	       /* an op never re-using: places up the device */
 #define GEN_REUSE_GATE MODEL_REUSE_HOT /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4	       /* local jumps drawn until one lands in the extents */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */

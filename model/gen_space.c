@@ -24,6 +24,8 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 static int64_t run_length(const struct model_devspace *dv, const struct devstate *s, double u,
 			  int64_t r);
 static int pool_later(const struct model_gen *g, int op, uint32_t len);
+static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			  uint64_t from, uint64_t len, uint64_t al, uint64_t *at);
 
 /* The size CDF of a run start (SEQ 0) or a run's next I/O (1): the op's
  * knots, each segment weighted by its share of either kind. */
@@ -1512,6 +1514,13 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		    !gen_offsets_dense(dv, s, at, len))
 			return at;
 	}
+	/* an op that never re-uses in the trace: the nearest untouched stretch
+	 * up the device (chromium's reads of 1-2.5 MiB, none re-reading in the
+	 * trace, re-read 8-16 times a seed here, and took the write starts'
+	 * re-uses from the pace: reuse_owed) */
+	if (!*want && !full && dv->reuse_fitted && dv->p_reuse_op[op != REEL_OP_READ] <= 0 &&
+	    scan_untouched(g, dv, s, off, len, al, &off))
+		return off;
 	s->fresh_fails += !*want;
 	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	/* reads that never re-use in the trace: a stretch no write of the ring touched */
@@ -1735,6 +1744,35 @@ static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, stru
 		*at = *at + step + len > hi ? lo : *at + step;
 		if (fresh_at(g, dv, s, *at, len))
 			return 1;
+	}
+	return 0;
+}
+
+/* The first untouched stretch of LEN bytes from FROM up the device (then
+ * from its start), at most GEN_SCAN_FAR places a block apart, off the kept
+ * runs still to come and the dense places: 1 and *AT, else 0.  Devices
+ * whose grid is not the block's: none. */
+static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			  uint64_t from, uint64_t len, uint64_t al, uint64_t *at)
+{
+	if (al > 4096 || 4096 % al || !len || len > s->extent)
+		return 0;
+	uint64_t p = from >> 12 << 12, left = GEN_SCAN_FAR, m = span_blocks(0, len);
+	for (int wrap = 0; left && wrap < 2; wrap++, p = 0) {
+		while (left && p + len <= s->extent) {
+			uint64_t k = (s->extent - len - p) / 4096 + 1;
+			k = k < left ? k : left;
+			uint64_t i = scan_run(g->touched, dv->id, p >> 12, k, m);
+			left -= i < k ? i + 1 : k;
+			if (i == k)
+				break;
+			uint64_t a = p + 4096 * i;
+			if (!reserved(dv, s, a, len) && !gen_offsets_dense(dv, s, a, len)) {
+				*at = a;
+				return 1;
+			}
+			p = a + 4096;
+		}
 	}
 	return 0;
 }
