@@ -1762,7 +1762,7 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 		while (left && p + len <= s->extent) {
 			uint64_t k = (s->extent - len - p) / 4096 + 1;
 			k = k < left ? k : left;
-			uint64_t i = scan_run(g->touched, dv->id, p >> 12, k, m);
+			uint64_t i = touch_scan(g, dv->id, p >> 12, k, m);
 			left -= i < k ? i + 1 : k;
 			if (i == k)
 				break;
