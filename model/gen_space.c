@@ -27,6 +27,14 @@ static int pool_later(const struct model_gen *g, int op, uint32_t len);
 static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  uint64_t from, uint64_t len, uint64_t al, uint64_t *at);
 
+/* Whether a start of LEN bytes at AT, its run spanning SPAN bytes, keeps
+ * off the kept runs still to come and the dense stretches. */
+static int start_clear(const struct model_devspace *dv, const struct devstate *s, uint64_t at,
+		       uint64_t len, uint64_t span)
+{
+	return !reserved(dv, s, at, span) && !gen_offsets_dense(dv, s, at, len);
+}
+
 /* The size CDF of a run start (SEQ 0) or a run's next I/O (1): the op's
  * knots, each segment weighted by its share of either kind. */
 static void seq_dist(struct model_dist *out, const struct model_dist *d, const float *share,
@@ -1382,8 +1390,7 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
 		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
 		    e + len > s->extent || touched(g, dv->id, e, len, TOUCH_LOOK) ||
-		    reserved(dv, s, e, len) || gen_offsets_over(dv, s, e) ||
-		    gen_offsets_dense(dv, s, e, len))
+		    gen_offsets_over(dv, s, e) || !start_clear(dv, s, e, len, len))
 			continue;
 		*off = e;
 		s->nresumed++;
@@ -1426,8 +1433,7 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 			       (double)(run_length(dv, s, u, (int64_t)region_of(dv, s, at)) + 1));
 		if ((at > s->cursor ? at - s->cursor : s->cursor - at) <= lim ||
 		    !fresh_span(g, dv->id, at, len, span, TOUCH_LOOK) ||
-		    reserved(dv, s, at, span) || gen_offsets_over(dv, s, at) ||
-		    gen_offsets_dense(dv, s, at, len))
+		    gen_offsets_over(dv, s, at) || !start_clear(dv, s, at, len, span))
 			continue;
 		*off = at;
 		s->nnear++;
@@ -1484,11 +1490,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			    (uint64_t)(unit * (double)(run_length(dv, s, u,
 								  (int64_t)region_of(dv, s, off)) +
 						       1));
-		if (*want
-			? touched(g, dv->id, off, len, TOUCH_LOOK) && !reserved(dv, s, off, len) &&
-			      !too_near(s, off, len, t)
-			: fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
-			      !reserved(dv, s, off, span) && !gen_offsets_dense(dv, s, off, len)) {
+		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
+				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
+			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
+				start_clear(dv, s, off, len, span)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			return off;
 		}
@@ -1499,7 +1504,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			break;
 		off = next;
 		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN) &&
-		    !reserved(dv, s, off, span) && !gen_offsets_dense(dv, s, off, len)) {
+		    start_clear(dv, s, off, len, span)) {
 			s->fresh_fails = 0;
 			return off;
 		}
@@ -1510,8 +1515,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * written blocks in its trace, went back to the reads before them) */
 	for (int t = 0; !*want && !full && t < GEN_TRIES; t++) {
 		uint64_t at = start_once(g, dv, s, len, al, local, &to);
-		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && !reserved(dv, s, at, len) &&
-		    !gen_offsets_dense(dv, s, at, len))
+		if (!touched(g, dv->id, at, len, TOUCH_LOOK) && start_clear(dv, s, at, len, len))
 			return at;
 	}
 	/* an op that never re-uses in the trace: the nearest untouched stretch
@@ -1767,7 +1771,7 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			if (i == k)
 				break;
 			uint64_t a = p + 4096 * i;
-			if (!reserved(dv, s, a, len) && !gen_offsets_dense(dv, s, a, len)) {
+			if (start_clear(dv, s, a, len, len)) {
 				*at = a;
 				return 1;
 			}
