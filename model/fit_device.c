@@ -1211,6 +1211,16 @@ int model_devs_finish(struct devs_fit *df)
 }
 
 /* ---- size given sequentiality ---------------------------------------------- */
+/* The devices the re-use pass fits (not done, with I/O): a device's own
+ * ops, sizes and near starts are fitted only where there are several. */
+static size_t devs_live(const struct devs_fit *df)
+{
+	size_t live = 0;
+	for (size_t k = 0; k < df->nd; k++)
+		live += !df->f[k].done && df->f[k].pre->nd;
+	return live;
+}
+
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase)
 {
 	df->m = m;
@@ -1219,9 +1229,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	df->rb = malloc(sizeof(*df->rb));
-	size_t live = 0;
-	for (size_t k = 0; k < df->nd; k++)
-		live += !df->f[k].done && df->f[k].pre->nd;
+	size_t live = devs_live(df);
 	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
 		struct dev_fit *f = &df->f[k];
 		if (f->done || !f->pre->nd)
@@ -1554,9 +1562,7 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 
 int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 {
-	size_t live = 0; /* near starts, as a device's own sizes: only among others */
-	for (size_t i = 0; i < df->nd; i++)
-		live += !df->f[i].done && df->f[i].pre->nd;
+	size_t live = devs_live(df); /* near starts, as own sizes: only among others */
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done)
