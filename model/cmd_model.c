@@ -245,9 +245,7 @@ static int gen_records(struct model_gen *g, struct reel_writer *w, uint64_t *n, 
 	struct gen_pipe p = {.w = w};
 	pthread_t th;
 	int x;
-	/* 3.7 MB: on huge pages, the generator's first pass over it is not
-	 * 900 page faults (20-30 us each in a VM) */
-	p.buf[0] = reel_malloc_big(GEN_NBUF * GEN_BATCH * sizeof(*p.buf[0]));
+	p.buf[0] = malloc(GEN_NBUF * GEN_BATCH * sizeof(*p.buf[0]));
 	for (int i = 1; i < GEN_NBUF && p.buf[0]; i++)
 		p.buf[i] = p.buf[i - 1] + GEN_BATCH;
 	pthread_mutex_init(&p.mu, NULL);
@@ -268,7 +266,7 @@ static int gen_records(struct model_gen *g, struct reel_writer *w, uint64_t *n, 
 	}
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
-	reel_free_big(p.buf[0], GEN_NBUF * GEN_BATCH * sizeof(*p.buf[0]));
+	free(p.buf[0]);
 	return x;
 }
 

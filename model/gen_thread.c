@@ -68,10 +68,9 @@ int model_gen_thread(struct model_gen *g)
 {
 	if (g->thr || g->count || g->win)
 		return g->thr ? 0 : REEL_E_ARG;
-	/* 2 MiB of batches: a huge page, not 512 faults on the thread */
-	struct gen_thread *t = reel_calloc_big(1, sizeof(*t));
+	struct gen_thread *t = calloc(1, sizeof(*t));
 	if (!t || model_gen_create(&t->twin, g->m, &g->o)) {
-		reel_free_big(t, sizeof(*t));
+		free(t);
 		return REEL_E_NOMEM;
 	}
 	reel_free_big(t->twin->touched, TOUCH_BYTES); /* the twin places nothing */
@@ -84,7 +83,7 @@ int model_gen_thread(struct model_gen *g)
 		pthread_mutex_destroy(&t->mu);
 		pthread_cond_destroy(&t->cv);
 		model_gen_destroy(t->twin);
-		reel_free_big(t, sizeof(*t));
+		free(t);
 		return 0;
 	}
 	g->thr = t;
@@ -137,7 +136,7 @@ void gen_thread_stop(struct model_gen *g)
 	pthread_mutex_destroy(&t->mu);
 	pthread_cond_destroy(&t->cv);
 	model_gen_destroy(t->twin);
-	reel_free_big(t, sizeof(*t));
+	free(t);
 	g->thr = NULL;
 	g->arr_at = g->arr_end = NULL;
 }
