@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -212,6 +213,19 @@ void *reel_map_huge(size_t len, int *advised)
 		return NULL;
 	}
 	return a;
+}
+
+int reel_thread_lower(int by)
+{
+	id_t tid = (id_t)gettid();
+	errno = 0;
+	int cur = getpriority(PRIO_PROCESS, tid);
+	if (cur == -1 && errno)
+		return -errno;
+	int to = cur + by > 19 ? 19 : cur + by;
+	if (to <= cur)
+		return 0;
+	return setpriority(PRIO_PROCESS, tid, to) ? -errno : 0;
 }
 
 void *reel_malloc_big(size_t n)

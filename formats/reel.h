@@ -779,6 +779,15 @@ void reel_free_big(void *p, size_t n);
  * when out of memory.
  */
 void *reel_map_huge(size_t len, int *advised);
+/*
+ * reel_thread_lower(by): the calling thread's nice value raised by BY (at
+ * most to 19): a helper thread that feeds or drains one doing the work
+ * that bounds the wall (gen's arrivals and writer threads, which share two
+ * cores with its placing thread) gives that one the core when both are
+ * runnable, and runs when it waits or on the other core.  Only this
+ * thread; nice is relative to the others of its autogroup.  0 or -errno.
+ */
+int reel_thread_lower(int by);
 
 /*
  * REEL_RESIZE(v, k): v reallocated to k elements (for arrays side by side

@@ -193,6 +193,7 @@ struct gen_pipe {
 static void *gen_pipe_main(void *arg)
 {
 	struct gen_pipe *p = arg;
+	reel_thread_lower(MODEL_GEN_WRITER_NICE); /* the generator first */
 	for (int k = 0;; k = (k + 1) % GEN_NBUF) {
 		pthread_mutex_lock(&p->mu);
 		while (!p->full[k] && !p->done)

@@ -37,6 +37,7 @@ struct gen_thread {
 static void *gt_main(void *arg)
 {
 	struct gen_thread *t = arg;
+	reel_thread_lower(MODEL_GEN_ARRIVALS_NICE); /* the placing thread first */
 	for (int k = 1; k == 1;) {
 		pthread_mutex_lock(&t->mu);
 		while (t->filled - t->taken >= GT_SLOTS && !t->stop)

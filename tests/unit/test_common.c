@@ -3,8 +3,12 @@
  * option table (ranges, choices, junk), and the metadata-key table in
  * FORMAT.md.  One named function per behaviour.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "formats/reel.h"
 #include "tests/unit/unit.h"
@@ -126,11 +130,48 @@ static int test_meta_keys_documented(void)
 	return 0;
 }
 
+static int nice_of(void)
+{
+	errno = 0;
+	int n = getpriority(PRIO_PROCESS, (id_t)gettid());
+	CHECK(!(n == -1 && errno));
+	return n;
+}
+
+static void *lower_here(void *arg)
+{
+	int *out = arg, before = nice_of();
+	CHECK(reel_thread_lower(3) == 0);
+	out[0] = before;
+	out[1] = nice_of();
+	CHECK(reel_thread_lower(100) == 0); /* at most 19 */
+	out[2] = nice_of();
+	CHECK(reel_thread_lower(0) == 0); /* nothing to do */
+	CHECK_EQ(nice_of(), out[2]);
+	return NULL;
+}
+
+/* reel_thread_lower: the calling thread's nice raised by the steps asked,
+ * up to 19, and only its own (the thread that made it keeps its own) */
+static int test_thread_lower_own_thread(void)
+{
+	int mine = nice_of(), seen[3];
+	pthread_t th;
+	CHECK(pthread_create(&th, NULL, lower_here, seen) == 0);
+	CHECK(pthread_join(th, NULL) == 0);
+	CHECK_EQ(seen[0], mine); /* a new thread starts at its maker's */
+	CHECK_EQ(seen[1], mine + 3 > 19 ? 19 : mine + 3);
+	CHECK_EQ(seen[2], 19);
+	CHECK_EQ(nice_of(), mine);
+	return 0;
+}
+
 int main(void)
 {
 	test_heap_orders_keys();
 	test_errf_formats_and_returns();
 	test_opt_table_parses_and_checks();
 	test_meta_keys_documented();
+	test_thread_lower_own_thread();
 	return 0;
 }
