@@ -409,13 +409,16 @@ struct model {
 	 * over all windows, at most MODEL_MAX_KEPT; in window order): where
 	 * their first and last arrivals fall, in millionths of the window, and
 	 * the knots of their arrival curve between: knot j the arrival of the
-	 * window's I/O model_kept_knot_io(c, nknot, j) (c: its count), in
-	 * MODEL_KNOT_UNIT-ths of the span from first to last (nondecreasing) */
+	 * window's I/O knot_io[j] (increasing, 1 to c - 2 for its count c;
+	 * models before them: all 0, the I/O model_kept_knot_io(c, nknot, j)),
+	 * in MODEL_KNOT_UNIT-ths of the span from first to last
+	 * (nondecreasing) */
 	size_t nkept;
 	struct model_kept_window {
 		uint32_t w, first_ppm, last_ppm;
 		uint32_t nknot;
 		uint16_t knot[MODEL_KEPT_KNOTS];
+		uint32_t knot_io[MODEL_KEPT_KNOTS];
 	} kept[MODEL_MAX_KEPT];
 };
 

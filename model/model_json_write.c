@@ -96,7 +96,10 @@ static void write_windows(const struct model *m, FILE *f)
 		fprintf(f, "%s[%u,%u,%u", k ? "," : ",\n    \"kept\": [", kw->w, kw->first_ppm,
 			kw->last_ppm);
 		for (uint32_t j = 0; j < kw->nknot; j++)
-			fprintf(f, ",%u", kw->knot[j]);
+			if (kw->knot_io[0]) /* [its I/O, its place] */
+				fprintf(f, ",[%u,%u]", kw->knot_io[j], kw->knot[j]);
+			else
+				fprintf(f, ",%u", kw->knot[j]);
 		fprintf(f, "]");
 	}
 	fprintf(f, "%s\n  },\n", m->nkept ? "]" : "");
