@@ -626,6 +626,24 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 			d->run_mean[k] = (float)x;
 		}
 	}
+	d->p_local_fitted = 0;
+	for (int o = 0; o < 2; o++) { /* optional, each */
+		const char *nm = o ? "p_local_write" : "p_local_read";
+		struct json_object *pl = get(reg, nm);
+		if (!(d->p_local_op[o] = pl != NULL))
+			continue;
+		d->p_local_fitted = 1;
+		if (!is_arr(pl, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: one per region (%u)",
+					 ww, nm, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(pl, k)) ? num(at(pl, k)) : NAN;
+			if (!(x >= 0 && x <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.%s[%u]: a share in [0, 1]", ww, nm, k);
+			d->p_local_r[o][k] = (float)x;
+		}
+	}
 	double sum = 0;
 	int rc = region_shares(r, reg, "read_share", ww, d->nregions, d->read_share,
 			       &d->read_share_fitted, &sum);

@@ -295,6 +295,13 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 		for (uint32_t r = 0; r < d->nregions; r++)
 			fprintf(f, "%s%.3g", r ? "," : "", d->read_share[r]);
 	}
+	for (int k = 0; k < 2; k++) {
+		if (!d->p_local_fitted || !d->p_local_op[k])
+			continue;
+		fprintf(f, "],\n        \"%s\": [", k ? "p_local_write" : "p_local_read");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.2g", r ? "," : "", d->p_local_r[k][r]);
+	}
 	if (d->fresh_share_fitted) {
 		fprintf(f, "],\n        \"fresh_share\": [");
 		for (uint32_t r = 0; r < d->nregions; r++)
