@@ -232,6 +232,10 @@ struct dev_fit {
 	/* run lengths by the region the run starts in: I/O, runs */
 	uint32_t run_reg;
 	uint64_t run_sum[MODEL_MAX_REGIONS], run_cnt[MODEL_MAX_REGIONS];
+	/* run starts by their op (reads, the others) and the region the
+	 * jump leaves (where the I/O before ended): local jumps, all
+	 * (regions.p_local) */
+	uint64_t locr[2][MODEL_MAX_REGIONS], stcr[2][MODEL_MAX_REGIONS];
 	uint8_t hotr[MODEL_MAX_REGIONS];
 	/* the hot blocks' touches (I/O starting in each hot region): where
 	 * the walk first and last saw one, and the I/O between them */
@@ -786,6 +790,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 {
 	struct model_devspace *d = f->d;
 	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
+	uint32_t pr = f->reg; /* the region of the I/O before */
 	/* sequential I/O mostly stays in the region of the one before */
 	if (!(off >= d->bound[f->reg] && off < d->bound[f->reg + 1]))
 		f->reg = region_of(d, &f->lut, off);
@@ -807,12 +812,15 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			f->run_at = f->wi;
 			f->run_bytes = 0;
 			uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
+			if (!(f->prev_end >= d->bound[pr] && f->prev_end < d->bound[pr + 1]))
+				pr = region_of(d, &f->lut, f->prev_end); /* where the jump leaves */
+			f->stcr[op != REEL_OP_READ][pr]++;
 			if (aj <= d->local_limit && !f->hotr[f->reg]) {
 				samp_add(&f->loc, j);
 				f->nloc++;
+				f->locr[op != REEL_OP_READ][pr]++;
 			} else {
-				f->tc[(size_t)region_of(d, &f->lut, f->prev_end) * d->nregions +
-				      f->reg]++;
+				f->tc[(size_t)pr * d->nregions + f->reg]++;
 				f->nrem++;
 				f->nresume += resumes(f, op != REEL_OP_READ, off);
 			}
@@ -913,6 +921,39 @@ static void device_long(struct dev_fit *f)
 	}
 }
 
+/* The share of run starts that are local jumps, the device's and, kept
+ * where the regions differ (regions.p_local_read, p_local_write), each
+ * region's for each op (reads, the others): of the op's starts whose jump
+ * leaves the region, where they are further than MODEL_LOCAL_Z binomial
+ * standard deviations from the device's share (with a prior of
+ * MODEL_LOCAL_PRIOR starts at it), else the device's.  Written where they
+ * differ from the device's by MODEL_LOCAL_APART on average over the
+ * starts.  Boot-nspawn: 90% of the reads leaving its 0.8 MiB band local,
+ * 10-17% of those leaving the regions above it, 53% over the device. */
+static void local_fill(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	double p = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+	double apart = 0, n = 0;
+	d->p_local = p;
+	for (int k = 0; k < 2; k++) {
+		uint64_t nk = 0;
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			double nr = (double)f->stcr[k][r], l = (double)f->locr[k][r];
+			int apart_r =
+			    nr > 0 && fabs(l / nr - p) > MODEL_LOCAL_Z * sqrt(p * (1 - p) / nr);
+			d->p_local_r[k][r] =
+			    (float)(apart_r ? (l + MODEL_LOCAL_PRIOR * p) / (nr + MODEL_LOCAL_PRIOR)
+					    : p);
+			apart += nr * fabs(d->p_local_r[k][r] - p);
+			n += nr;
+			nk += f->stcr[k][r];
+		}
+		d->p_local_op[k] = nk > 0;
+	}
+	d->p_local_fitted = n > 0 && apart / n >= MODEL_LOCAL_APART;
+}
+
 /* The regions' read shares, kept where the regions hold the ops apart:
  * the mean distance of a region's read share from the device's, over its
  * I/O, at least MODEL_OP_APART (compile 0.41: its reads and writes in
@@ -952,7 +993,7 @@ static void device_fill(struct dev_fit *f)
 		d->run_mean[r] =
 		    f->run_cnt[r] ? (float)((double)f->run_sum[r] / (double)f->run_cnt[r]) : 0;
 	samp_fit(&f->loc, &d->local);
-	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+	local_fill(f);
 	d->p_resume = f->nresume >= 8 ? (double)f->nresume / (double)f->nrem : 0;
 }
 
@@ -1316,6 +1357,9 @@ static void pass_local(struct dev_fit *f)
 				l->n--;
 				l->sum -= (double)j;
 				out++;
+				uint32_t pr = region_of(d, &f->lut, a->off + a->len);
+				f->locr[b->write][pr] -= f->locr[b->write][pr] > 0;
+				f->stcr[b->write][pr] -= f->stcr[b->write][pr] > 0;
 				break;
 			}
 	}
@@ -1323,7 +1367,7 @@ static void pass_local(struct dev_fit *f)
 		return;
 	f->nloc -= out;
 	samp_fit(l, &d->local);
-	d->p_local = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
+	local_fill(f);
 }
 
 static int pass_cmp(const void *a, const void *b)

@@ -948,26 +948,33 @@ static void fit_gaps(struct model_gen *g, double *x, double *s, size_t n, double
 	}
 }
 
-/* A kept window's knots for its C I/O: the I/O at each (AT[0..n+1], its
- * first and last among them) and the times from the first that each
- * stands for (LO to HI: a knot is rounded to a whole unit, so half a unit
- * either side), for a span KS; the number of anchors, 2 where the knots
- * do not fit C. */
-static uint32_t kept_anchors(const struct model_kept_window *kw, uint64_t c, double ks,
+/* A kept window's knots for its C I/O (C0 in the model): the I/O at each
+ * (AT[0..n+1], its first and last among them; a knot's own I/O scaled by
+ * (C - 1) / (C0 - 1), one that falls on the I/O before it or on the last
+ * left out) and the times from the first that each stands for (LO to HI:
+ * a knot is rounded to a whole unit, so half a unit either side), for a
+ * span KS; the number of anchors, 2 where the knots do not fit C. */
+static uint32_t kept_anchors(const struct model_kept_window *kw, uint64_t c, uint64_t c0, double ks,
 			     uint64_t *at, double *lo, double *hi)
 {
-	uint32_t n = c >= 2 && kw->nknot <= c - 2 ? kw->nknot : 0;
+	uint32_t n = c >= 2 && kw->nknot <= c - 2 ? kw->nknot : 0, a = 1;
 	at[0] = 0;
 	lo[0] = hi[0] = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		double k = kw->knot[j];
-		at[j + 1] = model_kept_knot_io(c, n, j);
-		lo[j + 1] = k > 0 ? ks * (k - 0.5) / MODEL_KNOT_UNIT : 0;
-		hi[j + 1] = k < MODEL_KNOT_UNIT ? ks * (k + 0.5) / MODEL_KNOT_UNIT : ks;
+		at[a] =
+		    !kw->knot_io[j] ? model_kept_knot_io(c, n, j)
+		    : c == c0
+			? kw->knot_io[j]
+			: (uint64_t)((double)kw->knot_io[j] * (double)(c - 1) / (double)(c0 - 1) +
+				     0.5);
+		lo[a] = k > 0 ? ks * (k - 0.5) / MODEL_KNOT_UNIT : 0;
+		hi[a] = k < MODEL_KNOT_UNIT ? ks * (k + 0.5) / MODEL_KNOT_UNIT : ks;
+		a += at[a] > at[a - 1] && at[a] < c - 1;
 	}
-	at[n + 1] = c - 1;
-	lo[n + 1] = hi[n + 1] = ks;
-	return n + 2;
+	at[a] = c - 1;
+	lo[a] = hi[a] = ks;
+	return a + 1;
 }
 
 #define GEN_KEPT_SWAPS 256
@@ -982,7 +989,10 @@ static uint32_t kept_anchors(const struct model_kept_window *kw, uint64_t c, dou
  * GEN_KEPT_MAX_GAPS gaps; above, the stretches are fitted alone).  The gaps stay those
  * drawn and nearly all where the draw put them (dealing them all again,
  * longest first, evened them out within a stretch: blktrace's IDC at
- * 1 ms out 10 of 32 seeds, against 3). */
+ * 1 ms out 10 of 32 seeds, against 3).  A stretch between two anchors in
+ * one unit keeps its drawn sum: its share, 0, took the shortest gaps and
+ * kept_fit squeezed them to nothing (knots where the curve bends put a
+ * short burst's two ends in one unit). */
 static void kept_swap(struct model_gen *g, uint64_t c, const uint64_t *at, const double *lo,
 		      const double *hi, uint32_t na)
 {
@@ -997,11 +1007,15 @@ static void kept_swap(struct model_gen *g, uint64_t c, const uint64_t *at, const
 		over[a] = g->bt[at[a + 1]] - g->bt[at[a]] -
 			  k * ((lo[a + 1] + hi[a + 1]) - (lo[a] + hi[a])) / 2;
 	for (int it = 0; it < GEN_KEPT_SWAPS; it++) {
-		uint32_t e = 0, d = 0;
+		uint32_t e = na, d = na;
 		for (uint32_t a = 0; a + 1 < na; a++) {
-			e = over[a] > over[e] ? a : e;
-			d = over[a] < over[d] ? a : d;
+			if (hi[a] == hi[a + 1]) /* anchors in one unit: the draw's sum */
+				continue;
+			e = e == na || over[a] > over[e] ? a : e;
+			d = d == na || over[a] < over[d] ? a : d;
 		}
+		if (e == na)
+			break;
 		double want = over[e] < -over[d] ? over[e] : -over[d];
 		if (!(want > 0))
 			break;
@@ -1207,7 +1221,10 @@ static int fill_window(struct model_gen *g)
 			double ks = (kw->last_ppm - kw->first_ppm) / 1e6 * g->wl;
 			double lo[MODEL_KEPT_KNOTS + 2], hi[MODEL_KEPT_KNOTS + 2];
 			uint64_t at[MODEL_KEPT_KNOTS + 2];
-			uint32_t na = kept_anchors(kw, c, ks, at, lo, hi);
+			uint64_t c0 = 0;
+			for (int o = 0; o < REEL_OP__COUNT; o++)
+				c0 += m->win_ops[w * REEL_OP__COUNT + o];
+			uint32_t na = kept_anchors(kw, c, c0, ks, at, lo, hi);
 			sum = kept_draws(g, ph, p, c, sum, at, lo, hi, na);
 			if (na > 2) { /* swapped and fitted to its knots */
 				if (c - 1 <= GEN_KEPT_MAX_GAPS) /* the swaps' scans: c each */

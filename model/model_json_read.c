@@ -626,6 +626,24 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 			d->run_mean[k] = (float)x;
 		}
 	}
+	d->p_local_fitted = 0;
+	for (int o = 0; o < 2; o++) { /* optional, each */
+		const char *nm = o ? "p_local_write" : "p_local_read";
+		struct json_object *pl = get(reg, nm);
+		if (!(d->p_local_op[o] = pl != NULL))
+			continue;
+		d->p_local_fitted = 1;
+		if (!is_arr(pl, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: one per region (%u)",
+					 ww, nm, d->nregions);
+		for (uint32_t k = 0; k < d->nregions; k++) {
+			double x = is_num(at(pl, k)) ? num(at(pl, k)) : NAN;
+			if (!(x >= 0 && x <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s.%s[%u]: a share in [0, 1]", ww, nm, k);
+			d->p_local_r[o][k] = (float)x;
+		}
+	}
 	double sum = 0;
 	int rc = region_shares(r, reg, "read_share", ww, d->nregions, d->read_share,
 			       &d->read_share_fitted, &sum);
@@ -1047,9 +1065,11 @@ static int read_window_ops(struct rd *r, const struct json_object *a, struct mod
 }
 
 /* The optional windows.kept: [window, first, last, knots...] each,
- * windows increasing, first <= last, in ppm, up to MODEL_KEPT_KNOTS knots
- * nondecreasing in [0, MODEL_KNOT_UNIT] (models before them: none); a
- * kept window holds I/O, more than its knots. */
+ * windows increasing, first <= last, in ppm, up to MODEL_KEPT_KNOTS knots,
+ * each [its I/O, its place] (I/O increasing from 1 to the window's count
+ * less 2) or its place alone (models before: the I/O model_kept_knot_io's),
+ * places nondecreasing in [0, MODEL_KNOT_UNIT]; a kept window holds I/O,
+ * more than its knots. */
 static int read_kept(struct rd *r, const struct json_object *wn, struct model *m)
 {
 	struct json_object *v = get(wn, "kept");
@@ -1065,11 +1085,21 @@ static int read_kept(struct rd *r, const struct json_object *wn, struct model *m
 		struct json_object *e = at(v, k);
 		size_t ne =
 		    json_object_is_type(e, json_type_array) ? json_object_array_length(e) : 0;
-		double x[3 + MODEL_KEPT_KNOTS];
-		int ok = ne >= 3 && ne <= 3 + MODEL_KEPT_KNOTS;
+		double x[3 + MODEL_KEPT_KNOTS], io[MODEL_KEPT_KNOTS] = {0};
+		int ok = ne >= 3 && ne <= 3 + MODEL_KEPT_KNOTS, pairs = 0;
 		for (size_t q = 0; q < ne && ok; q++) {
-			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
-			ok = x[q] == floor(x[q]);
+			struct json_object *y = at(e, q);
+			int pair = q >= 3 && json_object_is_type(y, json_type_array);
+			if (q == 3)
+				pairs = pair;
+			ok = pair == pairs && (!pair || json_object_array_length(y) == 2);
+			if (pair) {
+				io[q - 3] = is_num(at(y, 0)) ? num(at(y, 0)) : NAN;
+				y = at(y, 1);
+				ok = ok && io[q - 3] == floor(io[q - 3]);
+			}
+			x[q] = ok && is_num(y) ? num(y) : NAN;
+			ok = ok && x[q] == floor(x[q]);
 		}
 		uint64_t c = 0;
 		for (int o = 0; ok && o < REEL_OP__COUNT && x[0] >= 0 && x[0] < (double)m->nwin;
@@ -1078,19 +1108,25 @@ static int read_kept(struct rd *r, const struct json_object *wn, struct model *m
 		ok = ok && x[0] > prev && x[0] < (double)m->nwin && c && x[1] >= 0 &&
 		     x[1] <= x[2] && x[2] < 1e6 && (ne == 3 || c >= ne - 1);
 		for (size_t q = 3; q < ne && ok; q++)
-			ok = x[q] >= (q > 3 ? x[q - 1] : 0) && x[q] <= MODEL_KNOT_UNIT;
+			ok = x[q] >= (q > 3 ? x[q - 1] : 0) && x[q] <= MODEL_KNOT_UNIT &&
+			     (!pairs ||
+			      (io[q - 3] > (q > 3 ? io[q - 4] : 0) && io[q - 3] <= (double)c - 2));
 		if (!ok)
 			return reel_errf(
 			    r->err, r->len, REEL_E_PARSE,
 			    "windows.kept[%zu]: [window with I/O, increasing; first "
-			    "<= last, whole ppm below 1e6; up to %d knots, nondecreasing "
-			    "whole numbers 0 to %d, fewer than the window's I/O less 1]",
+			    "<= last, whole ppm below 1e6; up to %d knots, [I/O increasing from 1 "
+			    "to the window's count less 2, place] or place alone, places "
+			    "nondecreasing whole numbers 0 to %d, fewer than the window's I/O "
+			    "less 1]",
 			    k, MODEL_KEPT_KNOTS, MODEL_KNOT_UNIT);
 		struct model_kept_window *kw = &m->kept[k];
 		*kw = (struct model_kept_window){
-		    (uint32_t)x[0], (uint32_t)x[1], (uint32_t)x[2], (uint32_t)(ne - 3), {0}};
-		for (size_t q = 3; q < ne; q++)
+		    (uint32_t)x[0], (uint32_t)x[1], (uint32_t)x[2], (uint32_t)(ne - 3), {0}, {0}};
+		for (size_t q = 3; q < ne; q++) {
 			kw->knot[q - 3] = (uint16_t)x[q];
+			kw->knot_io[q - 3] = (uint32_t)io[q - 3];
+		}
 		prev = x[0];
 	}
 	m->nkept = n;

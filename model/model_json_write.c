@@ -96,7 +96,10 @@ static void write_windows(const struct model *m, FILE *f)
 		fprintf(f, "%s[%u,%u,%u", k ? "," : ",\n    \"kept\": [", kw->w, kw->first_ppm,
 			kw->last_ppm);
 		for (uint32_t j = 0; j < kw->nknot; j++)
-			fprintf(f, ",%u", kw->knot[j]);
+			if (kw->knot_io[0]) /* [its I/O, its place] */
+				fprintf(f, ",[%u,%u]", kw->knot_io[j], kw->knot[j]);
+			else
+				fprintf(f, ",%u", kw->knot[j]);
 		fprintf(f, "]");
 	}
 	fprintf(f, "%s\n  },\n", m->nkept ? "]" : "");
@@ -291,6 +294,13 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 		fprintf(f, "],\n        \"read_share\": [");
 		for (uint32_t r = 0; r < d->nregions; r++)
 			fprintf(f, "%s%.3g", r ? "," : "", d->read_share[r]);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!d->p_local_fitted || !d->p_local_op[k])
+			continue;
+		fprintf(f, "],\n        \"%s\": [", k ? "p_local_write" : "p_local_read");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.2g", r ? "," : "", d->p_local_r[k][r]);
 	}
 	if (d->fresh_share_fitted) {
 		fprintf(f, "],\n        \"fresh_share\": [");

@@ -10,25 +10,28 @@
  * squared counts, so the model keeps them: windows.kept holds [100,
  * 300000, 600000, ...] (ppm of the window), which MODEL.json gives back,
  * and a kept window out of order, ending before it starts or with its
- * knots out of order is refused with its path.  Generated (seeds 1-5),
+ * knots out of order (their places or their I/O) is refused with its
+ * path.  Generated (seeds 1-5),
  * window 100's arrivals start at 3 ms and end at 6 ms into it (within
  * 100 ns); drawn as before, the burst started where the sparse windows'
- * first arrivals do (1 ms) and ran as long as its gaps drew.  The knots:
- * window 100's I/O 40, 80, 119 and 159 at 5.682, 5.762, 5.84 and 5.92
- * ms, [89, 92, 95, 97] hundredths of its span; window 200's at 3.08,
- * 3.16, 3.238 and 3.318 ms, [3, 5, 8, 11].  Generated, window 100's I/O
+ * first arrivals do (1 ms) and ran as long as its gaps drew.  The knots
+ * where the arrival curves bend, each a run's bound: window 100's I/O 39
+ * and 40 at 3.078 and 5.682 ms, 3 and 89 hundredths of its span; window
+ * 200's I/O 159 and 160 at 3.318 and 5.922 ms, 11 and 97 (the other two
+ * knots anywhere: two make each curve exact).  Generated, window 100's I/O
  * 80 falls after 5.5 ms and window 200's I/O 119 before 3.5 ms (with the
  * first and last alone, the windows draw their gaps from the same chain,
  * and the long gap falls where the draw puts it: the same I/O in both).
  *
  * Knots in one hundredth (blkparse's densest window): a second trace
  * whose window 100 holds 41 reads, one at 1 ms, 30 from 5.98 ms 500 ns
- * apart, 10 from 6.1 to 7 ms 100 us apart; its I/O 8, 16 and 24 all fall
- * at 83 hundredths of the 6 ms span (knots [83, 83, 83, 87]).
+ * apart, 10 from 6.1 to 7 ms 100 us apart; its knots include I/O 1, 30
+ * and 31, at 83, 83 and 85 hundredths of the 6 ms span.
  * Generated (seeds 1-8), no gap of that window is under 100 ns (the
  * trace's least is 500 ns); fitting each anchor in turn to the nearest
  * end of its knot's interval put I/O 8 at the top of the hundredth where
- * the draw ran past it, and squeezed the 16 gaps to I/O 24 to 0.
+ * the draw ran past it, and squeezed the gaps of a stretch to 0 (knots
+ * of evenly spaced I/O then: I/O 8, 16 and 24, all at 83).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +72,18 @@ static void test_fit_keeps(const struct model *m)
 			found++;
 			CHECK(m->kept[k].first_ppm >= 299999 && m->kept[k].first_ppm <= 300001);
 			CHECK(m->kept[k].last_ppm >= 599999 && m->kept[k].last_ppm <= 600001);
-			const uint16_t want[2][4] = {{89, 92, 95, 97}, {3, 5, 8, 11}};
+			const uint16_t want[2][2] = {{3, 89}, {11, 97}};
+			const uint32_t io[2][2] = {{39, 40}, {159, 160}};
+			int b = m->kept[k].w == 200, got = 0;
 			CHECK(m->kept[k].nknot == 4);
-			for (int j = 0; j < 4; j++)
-				CHECK(abs((int)m->kept[k].knot[j] - want[m->kept[k].w == 200][j]) <=
-				      1);
+			for (uint32_t j = 0; j < m->kept[k].nknot; j++)
+				for (int q = 0; q < 2; q++)
+					if (m->kept[k].knot_io[j] == io[b][q]) {
+						got++;
+						CHECK(abs((int)m->kept[k].knot[j] - want[b][q]) <=
+						      1);
+					}
+			CHECK(got == 2);
 		}
 	CHECK(found == 2);
 }
@@ -89,7 +99,8 @@ static void test_json(const struct model *m)
 		CHECK(r.kept[k].w == m->kept[k].w && r.kept[k].first_ppm == m->kept[k].first_ppm &&
 		      r.kept[k].last_ppm == m->kept[k].last_ppm &&
 		      r.kept[k].nknot == m->kept[k].nknot &&
-		      !memcmp(r.kept[k].knot, m->kept[k].knot, sizeof(r.kept[k].knot)));
+		      !memcmp(r.kept[k].knot, m->kept[k].knot, sizeof(r.kept[k].knot)) &&
+		      !memcmp(r.kept[k].knot_io, m->kept[k].knot_io, sizeof(r.kept[k].knot_io)));
 	model_free(&r);
 	char *at = strstr(text, "\"kept\": [");
 	CHECK(at != NULL);
@@ -104,6 +115,15 @@ static void test_json(const struct model *m)
 	n = (size_t)sprintf(bad + head, "[100,300000,600000,50,40],"); /* knots back */
 	memcpy(bad + head + n, text + head, len - head);
 	unit_model_refused(bad, len + n, "windows.kept", "knots out of order");
+	n = (size_t)sprintf(bad + head, "[100,300000,600000,[50,40],[49,50]],"); /* I/O back */
+	memcpy(bad + head + n, text + head, len - head);
+	unit_model_refused(bad, len + n, "windows.kept", "knots' I/O out of order");
+	n = (size_t)sprintf(bad + head, "[100,300000,600000,[50,40],60],"); /* mixed */
+	memcpy(bad + head + n, text + head, len - head);
+	unit_model_refused(bad, len + n, "windows.kept", "knots with and without I/O");
+	n = (size_t)sprintf(bad + head, "[100,300000,600000,[199,40]],"); /* the last I/O */
+	memcpy(bad + head + n, text + head, len - head);
+	unit_model_refused(bad, len + n, "windows.kept", "a knot at the window's last I/O");
 	free(bad);
 	free(text);
 }
@@ -169,9 +189,13 @@ static void test_gen_shared_unit(void)
 	for (size_t k = 0; k < m.nkept; k++)
 		kw = m.kept[k].w == 100 ? &m.kept[k] : kw;
 	CHECK(kw != NULL && kw->nknot == 4);
-	printf("burst window's knots [%u, %u, %u, %u]\n", kw->knot[0], kw->knot[1], kw->knot[2],
-	       kw->knot[3]);
-	CHECK(kw->knot[0] == 83 && kw->knot[1] == 83 && kw->knot[2] == 83 && kw->knot[3] == 87);
+	int got = 0;
+	for (uint32_t j = 0; kw && j < kw->nknot; j++) {
+		printf("burst window's knot %u: I/O %u at %u\n", j, kw->knot_io[j], kw->knot[j]);
+		got += (kw->knot_io[j] == 1 || kw->knot_io[j] == 30) && kw->knot[j] == 83;
+		got += kw->knot_io[j] == 31 && kw->knot[j] == 85;
+	}
+	CHECK(got == 3);
 	for (uint64_t seed = 1; seed <= 8; seed++) {
 		struct model_trace g;
 		struct model_gen_opts o = {.seed = seed};
