@@ -104,6 +104,7 @@ struct quota {
 #define GEN_DENSE 4		       /* a fresh start covers at most so many of the trace's */
 #define GEN_RECENT_SHARE 0.01	       /* re-uses nearer than the trace's 1%, */
 #define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
+#define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
@@ -115,6 +116,7 @@ struct devstate {
 	uint64_t rend[GEN_HIST];      /* and ends */
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
+	uint32_t far;		      /* this local re-using start: none on the last so many */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t nfar, nnear;	      /* those not resumed (p_near); those placed near */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
