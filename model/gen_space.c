@@ -1479,16 +1479,20 @@ static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int tr
 
 /* A local re-using start keeps off the blocks of the device's last K - 1
  * I/O, K a reuse distance drawn (at most GEN_FAR_MAX), on every draw: one
- * that finds no block so far back goes back K's kind of distance instead
+ * that finds no block so far back goes back a reuse distance instead
  * (history_back).  The local jumps land near the cursor, whose blocks the
  * recent I/O touched: chromium's local re-using writes came 2/9/23 I/O
  * back at the 10/25/50% quantiles (the trace's 15/54/94), its remote ones
- * where the trace's are. */
+ * where the trace's are.  None where the device's distances are not the
+ * op's: a device keeping the writes' own (whose re-using writes go back
+ * their distance) mixes them into the reads' (fiu's reads re-use 1 I/O
+ * back, its writes up to thousands: 20 of its local re-reads a seed sent
+ * back thousands of I/O). */
 static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 		       const struct devstate *s)
 {
 	const struct model_dist *rd = &dv->reuse_dist;
-	if (!rd->nk || dv->npass)
+	if (!rd->nk || dv->npass || dv->reuse_dist_w.nk)
 		return 0;
 	double k = back_dist(g, s, rd, s->hn, rd->n < GEN_FEW_REUSES);
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
