@@ -117,6 +117,7 @@ struct devstate {
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint32_t far;		      /* this local re-using start: none on the last so many */
+	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t nfar, nnear;	      /* those not resumed (p_near); those placed near */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */

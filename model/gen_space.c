@@ -649,6 +649,52 @@ static uint32_t recent_of(const struct model_devspace *dv)
 	return k;
 }
 
+/* The reads' reuse distances on a device keeping the writes' own
+ * (reuse_distance_write, from 32 re-using write starts, under half the
+ * device's): the device's less the writes', (n F - nw Fw) / (n - nw) at
+ * each knot of either, kept non-decreasing.  The device's mix the writes'
+ * into the reads' (fiu: its reads all re-use 1 I/O back, its writes up to
+ * 7,061; 12% of the device's beyond 1, so a re-using read went back up to
+ * thousands of I/O, 24 of them a seed).  Too many knots (past
+ * MODEL_DIST_MAXK): none (nk 0), the device's kept. */
+static void reads_dist(const struct model_devspace *dv, struct model_dist *r)
+{
+	const struct model_dist *a = &dv->reuse_dist, *w = &dv->reuse_dist_w;
+	memset(r, 0, sizeof(*r));
+	if (!a->nk || !w->nk || w->n >= a->n)
+		return;
+	double n = (double)a->n, nw = (double)w->n, last = 0;
+	size_t i = 0, j = 0, k = 0;
+	while (i < a->nk || j < w->nk) {
+		double x = j >= w->nk || (i < a->nk && a->v[i] <= w->v[j]) ? a->v[i] : w->v[j];
+		while (i < a->nk && a->v[i] == x)
+			i++;
+		while (j < w->nk && w->v[j] == x)
+			j++;
+		double ab, aa, wb, wa;
+		model_dist_cdf(a, x, &ab, &aa);
+		model_dist_cdf(w, x, &wb, &wa);
+		double c[2] = {(n * ab - nw * wb) / (n - nw), (n * aa - nw * wa) / (n - nw)};
+		for (int e = 0; e < 2; e++) {
+			c[e] = c[e] < last ? last : c[e] > 1 ? 1 : c[e];
+			if (e && c[1] <= c[0] && k)
+				continue; /* no step at x: one knot */
+			if (k == MODEL_DIST_MAXK) {
+				r->nk = 0;
+				return;
+			}
+			r->v[k] = x;
+			r->c[k++] = c[e];
+			last = c[e];
+		}
+	}
+	r->c[k - 1] = 1;
+	r->nk = (uint32_t)k;
+	r->n = a->n - w->n;
+	r->mean = (n * a->mean - nw * w->mean) / (n - nw);
+	model_dist_prepare(r);
+}
+
 static void pass_reserve(struct model_gen *g, const struct model_devspace *dv,
 			 const struct devstate *s);
 static void touch_direct_init(struct model_gen *g);
@@ -678,6 +724,7 @@ int gen_space_init(struct model_gen *g)
 		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
+		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
 		region_lut_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
@@ -1336,6 +1383,16 @@ static uint64_t replay_from(struct devstate *s, uint64_t at, uint64_t n)
 	return at;
 }
 
+/* The reuse distances of OP's re-uses: the writes' own where kept, and
+ * then the reads' (reads_dist), else the device's. */
+static const struct model_dist *op_dist(const struct model_devspace *dv, const struct devstate *s,
+					int op)
+{
+	if (op != REEL_OP_READ && dv->reuse_dist_w.nk)
+		return &dv->reuse_dist_w;
+	return op == REEL_OP_READ && s->rdist_r.nk ? &s->rdist_r : &dv->reuse_dist;
+}
+
 /* *OFF: the offset of the I/O a reuse distance back on the device, drawn
  * from the model's (1), or none fits (0). */
 static int history_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
@@ -1343,8 +1400,7 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 {
 	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
 	/* no distances kept (under 16 re-uses: a small trace): any I/O before */
-	const struct model_dist *rd =
-	    op != REEL_OP_READ && dv->reuse_dist_w.nk ? &dv->reuse_dist_w : &dv->reuse_dist;
+	const struct model_dist *rd = op_dist(dv, s, op);
 	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
 	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
@@ -1483,16 +1539,14 @@ static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int tr
  * (history_back).  The local jumps land near the cursor, whose blocks the
  * recent I/O touched: chromium's local re-using writes came 2/9/23 I/O
  * back at the 10/25/50% quantiles (the trace's 15/54/94), its remote ones
- * where the trace's are.  None where the device's distances are not the
- * op's: a device keeping the writes' own (whose re-using writes go back
- * their distance) mixes them into the reads' (fiu's reads re-use 1 I/O
- * back, its writes up to thousands: 20 of its local re-reads a seed sent
- * back thousands of I/O). */
+ * where the trace's are.  K is drawn from the op's distances (op_dist:
+ * fiu's reads re-use 1 I/O back, its writes up to thousands; drawn from
+ * the device's, 20 of its local re-reads a seed went back thousands). */
 static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
-		       const struct devstate *s)
+		       const struct devstate *s, int op)
 {
-	const struct model_dist *rd = &dv->reuse_dist;
-	if (!rd->nk || dv->npass || dv->reuse_dist_w.nk)
+	const struct model_dist *rd = op_dist(dv, s, op);
+	if (!rd->nk || dv->npass)
 		return 0;
 	double k = back_dist(g, s, rd, s->hn, rd->n < GEN_FEW_REUSES);
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
@@ -1520,7 +1574,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * full): one draw, the full search every GEN_FULL-th start */
 	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
 	s->reusing = *want; /* local jumps onto touched blocks: where they are */
-	s->far = *want && local ? far_of(g, dv, s) : 0;
+	s->far = *want && local ? far_of(g, dv, s, op) : 0;
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
 		if (!t && !*want && !full && to >= 0 &&
