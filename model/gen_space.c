@@ -1436,14 +1436,20 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
  * the 100 before: the offsets CDF placed 10-16 there.  The device's runs'
  * next I/O (nrun) are near I/O too: counted with those placed in the pace,
  * and while they alone are p_near's share of the starts or more, none is
- * placed (seq_decide extends runs on disksim's 15 disks, which have none,
- * for disk 8's share: 45-78 a seed; near I/O 163 -> 118, the trace 111).
+ * placed, nor drawn for.  seq_decide extends runs on disksim's 15 disks,
+ * which have none, for disk 8's share (42-78 I/O a seed): their near I/O
+ * 144-195 a seed, the trace 111; with the runs counted, 124-151.
  */
 static int near_at(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		   uint64_t len, uint64_t al, double unit, double u, uint64_t *off)
 {
-	if (!(dv->p_near > 0) || !paced(g, dv->p_near, &s->nfar, s->nnear + s->nrun) ||
-	    (double)s->nrun >= dv->p_near * (double)s->nfar)
+	if (!(dv->p_near > 0))
+		return 0;
+	if ((double)s->nrun >= dv->p_near * (double)(s->nfar + 1)) {
+		s->nfar++; /* the runs alone make the share: no draw */
+		return 0;
+	}
+	if (!paced(g, dv->p_near, &s->nfar, s->nnear + s->nrun))
 		return 0;
 	uint64_t n = s->hn < MODEL_NEAR_BACK ? s->hn : MODEL_NEAR_BACK, lim = dv->local_limit;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n; t++) {
