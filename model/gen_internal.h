@@ -120,6 +120,7 @@ struct devstate {
 	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t nfar, nnear;	      /* those not resumed (p_near); those placed near */
+	uint64_t nrun;		      /* I/O that continued a run (near too: near_at) */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
 	uint64_t cursor;

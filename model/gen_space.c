@@ -234,15 +234,19 @@ static uint32_t quota_take(struct quota *q, int k, double t)
 	return (uint32_t)x;
 }
 
-/* The stratum of Q (of either kind) left nearest the size SZ of phase P's
- * OP, where it is within 10% of SZ: its kind in *K and the point T to
- * take it at (quota_take); 0 if none. */
+/* The stratum of Q (of either kind, or of SEQ's alone with QUOTA_OWN_KIND
+ * or'ed in) left nearest the size SZ of phase P's OP, where it is within
+ * 10% of SZ: its kind in *K and the point T to take it at (quota_take); 0
+ * if none. */
+#define QUOTA_OWN_KIND 2
 static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op, int seq, double sz,
 			 int *kp, double *tp)
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
 	double below = 0, at = 0, t, dk[2];
 	int64_t xk[2];
+	int own = seq & QUOTA_OWN_KIND;
+	seq &= 1;
 	model_dist_cdf(d, sz, &below, &at);
 	t = (below + at) / 2 * q->n - 0.5;
 	for (int k = 0; k < 2; k++) { /* each kind's nearest still to come */
@@ -253,7 +257,7 @@ static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op,
 		    fmin(lb >= 0 ? t - (double)lb : INFINITY, ra >= 0 ? (double)ra - t : INFINITY);
 		xk[k] = lb >= 0 && dk[k] == t - (double)lb ? lb : ra;
 	}
-	int k = dk[!seq] < dk[seq] ? !seq : seq; /* the nearer kind, its own on a tie */
+	int k = !own && dk[!seq] < dk[seq] ? !seq : seq; /* the nearer kind, its own on a tie */
 	if (!(dk[k] < INFINITY))
 		return 0;
 	/* none of its size left (the other I/O drew them first): none taken,
@@ -369,7 +373,8 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 
 /* A draw of phase P's sizes of OP for an I/O of kind SEQ that is to be
  * of size SZ (the re-use pass's I/O, placed as they were): the stratum
- * nearest SZ taken, of either kind, where it is within 10% of SZ (else
+ * nearest SZ taken, of either kind (of SEQ's alone with QUOTA_OWN_KIND
+ * or'ed in: size_own), where it is within 10% of SZ (else
  * none: boot's 1-block re-writes took 17- and 43-block strata where the
  * other I/O had drawn the small ones first, and its pieces of 11-24
  * blocks the large ones its other writes lack), so the sizes drawn for
@@ -1484,12 +1489,23 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
  * up to GEN_LOCAL_TRIES draws, at the odds p_near paced (the chance ones
  * come besides: p_near is the trace's share beyond them).  disksim's 15
  * disks read and written at random, 111 of their 6,849 I/O near one of
- * the 100 before: the offsets CDF placed 10-16 there.
+ * the 100 before: the offsets CDF placed 10-16 there.  The device's runs'
+ * next I/O (nrun) are near I/O too: counted with those placed in the pace,
+ * and while they alone are p_near's share of the starts or more, none is
+ * placed, nor drawn for.  seq_decide extends runs on disksim's 15 disks,
+ * which have none, for disk 8's share (42-78 I/O a seed): their near I/O
+ * 144-195 a seed, the trace 111; with the runs counted, 124-151.
  */
 static int near_at(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		   uint64_t len, uint64_t al, double unit, double u, uint64_t *off)
 {
-	if (!(dv->p_near > 0) || !paced(g, dv->p_near, &s->nfar, s->nnear))
+	if (!(dv->p_near > 0))
+		return 0;
+	if ((double)s->nrun >= dv->p_near * (double)(s->nfar + 1)) {
+		s->nfar++; /* the runs alone make the share: no draw */
+		return 0;
+	}
+	if (!paced(g, dv->p_near, &s->nfar, s->nnear + s->nrun))
 		return 0;
 	uint64_t n = s->hn < MODEL_NEAR_BACK ? s->hn : MODEL_NEAR_BACK, lim = dv->local_limit;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n; t++) {
@@ -2508,13 +2524,18 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
 
 /* A request size of op OP of a device with sizes of its own (dsize: a
  * log's disk among disks of the phase's sizes): drawn from them, and the
- * phase's size nearest it taken out of its quota, so that the other
- * devices' I/O keep the phase's mix.  A multiple of AL, at most EXTENT. */
+ * phase's size of its kind (SEQ) nearest it taken out of its quota, so
+ * that the other devices' I/O keep the phase's mix.  Of its kind alone:
+ * disksim's disk 8 made 38% of its run starts 0.5-1.5 KiB, where the
+ * phase's strata are nearly all run continuations (disk 8's runs are the
+ * trace's only ones), and took those; the runs' next I/O then found
+ * their kind run out and took the run starts' 8 and 16 KiB.  A multiple
+ * of AL, at most EXTENT. */
 static uint64_t size_own(struct model_gen *g, const struct model_devspace *dv, int op, int seq,
 			 uint64_t al, uint64_t extent)
 {
 	double sz = model_dist_inv(&dv->dsize[op != REEL_OP_READ], rnd_sz(g));
-	quota_near(g, g->phase, op, seq, sz);
+	quota_near(g, g->phase, op, seq | QUOTA_OWN_KIND, sz);
 	return size_round(sz, al, extent);
 }
 
@@ -2681,6 +2702,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		}
 		if (seq && s->cursor + len <= s->extent) {
 			off = s->cursor;
+			s->nrun++;
 			s->run_left -= s->run_left > 0;
 			s->pin_left -= len < s->pin_left ? len : s->pin_left;
 		} else {
