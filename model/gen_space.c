@@ -674,6 +674,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].extent = cap;
 		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
 		g->ds[d].widen = g->o.rate > 1;
+		g->ds[d].pass_rest = g->ds[d].widen ? 1 - 1 / g->o.rate : 0;
 		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
 			double below, at;
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
@@ -2295,8 +2296,11 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	} else if (dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {
-		/* a device whose re-use pass is kept re-uses there alone */
-		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) && !dv->npass;
+		/* a device whose re-use pass is kept re-uses there alone, but
+		 * for the I/O generated beyond the model's rate (its pass comes
+		 * once a model duration) */
+		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) &&
+		       (!dv->npass || (s->widen && rnd_sp(g) < s->pass_rest));
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
