@@ -142,7 +142,8 @@ struct devstate {
 	 * from their region (gen_space.c, room_up); per region where its last
 	 * one went (0: none yet), and the prefix maxima of those (front_upto) */
 	int widen;
-	double pass_rest; /* and the share of its I/O beyond the rate's (1 - 1 / rate) */
+	double
+	    pass_rest; /* a kept pass's device: its starts' share that may re-use (1 - 1 / rate) */
 	uint64_t front[MODEL_MAX_REGIONS];
 	uint64_t front_tree[MODEL_MAX_REGIONS + 1];
 	/* with widen: per region, the share of its fresh starts of late (an
