@@ -92,6 +92,8 @@ struct quota {
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
+#define GEN_ROOM_SCAN 16384	       /* room_up: places up from a region's frontier looked at */
+#define GEN_ROOM_FULL 0.875	       /* widen: a region full past this share of misses */
 #define GEN_OVER_TOL 0.25	       /* a region over its share by more: over-visited */
 #define GEN_OVER_TRIES 4	       /* remote jumps redrawn while they go to one */
 #define GEN_POOL 32		       /* sizes drawn and set aside per stream (kept runs') */
@@ -139,6 +141,23 @@ struct devstate {
 	uint32_t replay;
 	double fresh_due;     /* hot devices: fresh starts owed (the op's share of the starts) */
 	uint32_t fresh_fails; /* fresh starts in a row that found no room */
+	/* generated above the model's rate (gen --rate > 1): fresh starts
+	 * that find no room where the trace's offsets fall go up the device
+	 * from their region (gen_space.c, room_up); per region where its last
+	 * one went (0: none yet), and the prefix maxima of those (front_upto) */
+	int widen;
+	double
+	    pass_rest; /* a kept pass's device: its starts' share that may re-use (1 - 1 / rate) */
+	uint64_t front[MODEL_MAX_REGIONS];
+	uint64_t front_tree[MODEL_MAX_REGIONS + 1];
+	/* with widen: per region, the share of its fresh starts of late (an
+	 * average over about GEN_FULL) whose draws found no room there; the
+	 * last one's region, whether its draws found none (-1: resumed, not
+	 * counted); the fresh starts made in a full region */
+	float missed[MODEL_MAX_REGIONS];
+	uint32_t miss_at;
+	int miss;
+	uint64_t nfresh;
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */

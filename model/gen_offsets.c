@@ -80,12 +80,11 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 		at[nl] = region_at(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
 		pend[nl] = (double)d->longrun[i].len * f;
 	}
-	for (uint32_t r = 0; r < d->nregions; r++) {
-		double p = 0;
-		for (uint32_t i = 0; i < nl; i++)
-			p += at[i] == r ? pend[i] : 0;
-		s->short_c[r] = (float)(c += shortfall(d, s, r, p));
-	}
+	double p[MODEL_MAX_REGIONS] = {0}; /* per region, summed in the runs' order */
+	for (uint32_t i = 0; i < nl; i++)
+		p[at[i]] += pend[i];
+	for (uint32_t r = 0; r < d->nregions; r++)
+		s->short_c[r] = (float)(c += shortfall(d, s, r, p[r]));
 	s->short_tot = c;
 	s->short_at = s->hn ? s->hn : 1;
 }

@@ -28,6 +28,8 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			  uint64_t from, uint64_t len, uint64_t al, uint64_t *at);
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at);
+static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		   uint32_t r, uint64_t len, uint64_t span, uint64_t al, uint64_t *at);
 
 /* Whether a start of LEN bytes at AT, its run spanning SPAN bytes, keeps
  * off the kept runs still to come and the dense stretches. */
@@ -722,6 +724,8 @@ int gen_space_init(struct model_gen *g)
 		uint64_t cap = g->o.capacity ? g->o.capacity : m->devs[d].extent;
 		g->ds[d].extent = cap;
 		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
+		g->ds[d].widen = g->o.rate > 1;
+		g->ds[d].pass_rest = g->ds[d].widen ? 1 - 1 / g->o.rate : 0;
 		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
 			double below, at;
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
@@ -1588,15 +1592,28 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		return off; /* a remote re-use: at the trace's reuse distance */
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
-	int full = !*want && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	int full = !*want && !s->widen && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
+	s->miss = 1;	    /* a fresh start's tries found no room, unless said */
+	uint32_t r0 = 0;    /* the first draw's region */
 	s->reusing = *want; /* local jumps onto touched blocks: where they are */
 	s->far = *want && local ? far_of(g, dv, s, op) : 0;
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
-		if (!t && !*want && !full && to >= 0 &&
+		if (!t) {
+			r0 = to >= 0 ? (uint32_t)to : region_of(dv, s, off);
+			/* widened, the first draw's region full of late: one
+			 * draw, the full search every GEN_FULL-th start (a
+			 * stream resumed all the same) */
+			full |= !*want && s->widen && s->missed[r0] > GEN_ROOM_FULL &&
+				s->nfresh++ % GEN_FULL;
+			s->miss_at = r0;
+		}
+		if (!t && !*want && (!full || s->widen) && to >= 0 &&
 		    (resume_at(g, dv, s, op, len, &off) ||
-		     near_at(g, dv, s, len, al, unit, u, &off)))
+		     near_at(g, dv, s, len, al, unit, u, &off))) {
+			s->miss = -1; /* not the bands' room: not counted */
 			return off;
+		}
 		if (!*want) /* the run as long as it would be there */
 			span =
 			    (uint64_t)(unit * (double)(run_length(dv, s, u,
@@ -1607,6 +1624,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
 				start_clear(dv, s, off, len, span)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
+			s->miss = 0;
 			return off;
 		}
 	}
@@ -1658,7 +1676,9 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	    scan_untouched(g, dv, s, off, len, al, &off))
 		return off;
 	s->fresh_fails += !*want;
-	*want = 1; /* a fresh stretch not found: it re-uses, as the model's re-uses do */
+	if (!*want && room_up(g, dv, s, r0, len, span, al, &off))
+		return off; /* generated above the trace's rate: its bands widened */
+	*want = 1;	    /* a fresh stretch not found: it re-uses, as the model's re-uses do */
 	/* reads that never re-use in the trace: a stretch no write of the ring touched */
 	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
 	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
@@ -1910,6 +1930,74 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			p = a + 4096;
 		}
 	}
+	return 0;
+}
+
+/* The frontiers' greatest up to region Q (a Fenwick tree of maxima over
+ * s->front: they only grow) and the update of region Q's to V. */
+static uint64_t front_upto(const struct devstate *s, uint32_t q)
+{
+	uint64_t m = 0;
+	for (uint32_t i = q + 1; i; i &= i - 1)
+		m = s->front_tree[i] > m ? s->front_tree[i] : m;
+	return m;
+}
+
+static void front_set(const struct model_devspace *dv, struct devstate *s, uint32_t q, uint64_t v)
+{
+	s->front[q] = v;
+	for (uint32_t i = q + 1; i <= dv->nregions; i += i & -i)
+		s->front_tree[i] = v > s->front_tree[i] ? v : s->front_tree[i];
+}
+
+/*
+ * A fresh start of LEN bytes (its run SPAN) that found no room where the
+ * trace's offsets fall, on a model generated above its rate (s->widen):
+ * the first untouched stretch for the run up from region R's start to the
+ * device's end, off the kept runs still to come and the dense
+ * places: 1 and *AT, else 0 (none within GEN_ROOM_SCAN places).  Each
+ * region's frontier (s->front) keeps where its last one went, and the
+ * stretches that the frontiers of the regions below looked through are
+ * stepped over (to the greatest frontier of the regions up to the place),
+ * so a place is looked at about once: a dense cluster of regions widens
+ * upward as one band.  The trace's bands hold its fresh blocks at its
+ * rate; at X times it they fill, and every later fresh start searched them
+ * in full, failed and re-used (fiu's model x2000: re-use 23% of the I/O
+ * against the trace's 7.9%, working set 1300x the trace's; 1.16 M I/O/s).
+ * Grids other than the block's: none.
+ */
+static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		   uint32_t r, uint64_t len, uint64_t span, uint64_t al, uint64_t *at)
+{
+	if (!s->widen || al > 4096 || 4096 % al || !len || len > s->extent)
+		return 0;
+	uint64_t need = span > len ? span : len, hi = s->extent, left = GEN_ROOM_SCAN;
+	uint64_t p = ((uint64_t)((double)dv->bound[r] * s->scale) + 4095) >> 12 << 12;
+	uint64_t m = span_blocks(0, need);
+	m = m < TOUCH_MAX ? m : TOUCH_MAX;
+	p = s->front[r] > p ? s->front[r] : p;
+	while (left && p + need <= hi) {
+		for (uint64_t f; (f = front_upto(s, region_of(dv, s, p))) > p;)
+			p = f; /* looked through */
+		if (p + need > hi)
+			break;
+		uint64_t k = (hi - need - p) / 4096 + 1;
+		k = k < left ? k : left;
+		uint64_t i = touch_scan(g, dv->id, p >> 12, k, m);
+		left -= i < k ? i + 1 : k;
+		if (i == k) {
+			p += 4096 * k;
+			break;
+		}
+		uint64_t a = p + 4096 * i;
+		p = a + 4096;
+		if (start_clear(dv, s, a, len, span)) {
+			front_set(dv, s, r, a);
+			*at = a;
+			return 1;
+		}
+	}
+	front_set(dv, s, r, p);
 	return 0;
 }
 
@@ -2301,8 +2389,11 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	} else if (dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {
-		/* a device whose re-use pass is kept re-uses there alone */
-		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) && !dv->npass;
+		/* a device whose re-use pass is kept re-uses there alone, but
+		 * for the I/O generated beyond the model's rate (its pass comes
+		 * once a model duration) */
+		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) &&
+		       (!dv->npass || (s->widen && rnd_sp(g) < s->pass_rest));
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -2311,6 +2402,9 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_wanted(g, dv, s, op, len, al, local, &want,
 				   unit > (double)len ? unit : (double)len, u);
 		s->reuse_owed += (uint32_t)(want && !asked);
+		if (!asked && s->widen && s->miss >= 0) /* the region without room of late */
+			s->missed[s->miss_at] +=
+			    ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
 		s->reused += (uint64_t)want;
 		s->ph_reused[op != REEL_OP_READ] += (uint64_t)want;
 	}
