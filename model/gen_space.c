@@ -1532,9 +1532,15 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * room: the tries for the I/O alone each draw the chain's region. */
 	uint64_t at = off;
 	int kept = to >= 0;
-	if (!*want && !full && to >= 0 &&
-	    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[to] * s->scale),
-		       (uint64_t)((double)dv->bound[to + 1] * s->scale), len, al, &at) &&
+	/* so too a local start on a device with its regions' own odds, up the
+	 * region of its last landing: a band read once, the span's scan past
+	 * its tries left it (boot: 6 of 36 starts a seed from its band) */
+	int64_t in = to;
+	if (in < 0 && local && dv->p_local_fitted)
+		in = (int64_t)region_of(dv, s, off);
+	if (!*want && !full && in >= 0 &&
+	    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[in] * s->scale),
+		       (uint64_t)((double)dv->bound[in + 1] * s->scale), len, al, &at) &&
 	    start_clear(dv, s, at, len, len)) {
 		s->fresh_fails = 0;
 		return at;
