@@ -477,8 +477,12 @@ void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s,
  * their range and not in a stretch of the offsets CDF holding none. */
 int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a);
 /* OFF's region, or its stretch of the offsets CDF, holds more than its
- * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG): a local jump drawn again. */
+ * share (GEN_LOCAL_REGION, GEN_LOCAL_SEG) of the device's I/O so far: a
+ * local jump drawn again. */
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* The same held to the device's I/O to the end of this repeat of the
+ * model's duration (the region's whole share). */
+int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -129,20 +129,47 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
 
-int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
+/* The device's I/O to the end of this repeat of the model's duration: a
+ * region's whole share is of those.  A band is read in one stretch of the
+ * trace (boot: 110 of the 162 I/O of its 0.8 MiB band in one tenth of
+ * it; boot-nspawn's, git's, fiu's and compile's bands alike), where it
+ * holds more than its share of the I/O so far without being over. */
+static double repeat_end(const struct devstate *s)
 {
-	if (s->hn < GEN_SHORT_MIN || s->reusing)
-		return 0;
-	if (d->nregions >= 2) {
-		uint32_t r = region_at(d, s, off);
-		if ((double)s->rn[r] + 1 > (d->weight[r] * (double)s->hn + 1) * GEN_LOCAL_REGION)
-			return 1;
-	}
+	if (!(s->nper >= 1))
+		return (double)s->hn;
+	double end = s->nper * ceil(((double)s->hn + 1) / s->nper);
+	return fmax(fmin(end, s->ntot), (double)s->hn);
+}
+
+/* Whether OFF's region, or its stretch of the offsets CDF, holds more
+ * than its share of N of the device's I/O. */
+static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
+			 uint32_t r, double n)
+{
+	if (d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION)
+		return 1;
 	if (d->addr.nk < 2)
 		return 0;
 	double w;
 	uint32_t k = seg_of(&d->addr, s->scale, off, &w);
-	return (double)s->kn[k] + 1 > (w * (double)s->hn + 1) * GEN_LOCAL_SEG;
+	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
+}
+
+int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
+{
+	if (s->hn < GEN_SHORT_MIN || s->reusing)
+		return 0;
+	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	return local_over_of(d, s, off, r, (double)s->hn);
+}
+
+int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off)
+{
+	if (s->hn < GEN_SHORT_MIN || s->reusing)
+		return 0;
+	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	return local_over_of(d, s, off, r, repeat_end(s));
 }
 
 /*

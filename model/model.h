@@ -157,10 +157,10 @@ static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
  * standard deviations from the device's (with a prior of
  * MODEL_LOCAL_PRIOR starts at the device's), else the device's; written
  * where they differ from the device's by MODEL_LOCAL_APART on average
- * over its run starts */
+ * over its run starts (boot 0.076: a band of an eighth of its I/O) */
 #define MODEL_LOCAL_Z 3
 #define MODEL_LOCAL_PRIOR 4
-#define MODEL_LOCAL_APART 0.1
+#define MODEL_LOCAL_APART 0.06
 
 struct model_family { /* a fitted parametric family of inter-arrival times */
 	double loglik, aic;
