@@ -320,7 +320,9 @@ static int cmd_gen(int argc, char **argv)
 		    "seconds of trace, 1e-6 to 1e8 (default: the original's);\n"
 		    "the phase timeline repeats or is cut to fit"),
 	    OPT_DBL(0, "rate", "X", &go.rate, 1e-6, 1e6,
-		    "X times the original arrival rate, 1e-6 to 1e6 (default 1)"),
+		    "X times the original arrival rate, 1e-6 to 1e6 (default 1);\n"
+		    "above 1 the working set grows X times too, its new blocks\n"
+		    "up the device past the original's address bands"),
 	    OPT_SIZE(0, "capacity", "BYTES", &go.capacity, 4096, 1152921504606846976.0,
 		     "address space per device (\"4T\", \"512G\"; 4k to 1E);\n"
 		     "regions scale with it, local jumps keep their size"),

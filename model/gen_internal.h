@@ -118,7 +118,7 @@ struct devstate {
 	uint64_t rend[GEN_HIST];      /* and ends */
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
-	uint32_t far;		      /* this local re-using start: none on the last so many */
+	uint32_t far;		      /* a local re-using start: off the last so many (far_of) */
 	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
 	uint64_t nremote, nresumed;   /* fresh remote starts; those resuming a stream */
 	uint64_t nfar, nnear;	      /* those not resumed (p_near); those placed near */
@@ -146,8 +146,6 @@ struct devstate {
 	 * from their region (gen_space.c, room_up); per region where its last
 	 * one went (0: none yet), and the prefix maxima of those (front_upto) */
 	int widen;
-	double
-	    pass_rest; /* a kept pass's device: its starts' share that may re-use (1 - 1 / rate) */
 	uint64_t front[MODEL_MAX_REGIONS];
 	uint64_t front_tree[MODEL_MAX_REGIONS + 1];
 	/* with widen: per region, the share of its fresh starts of late (an
@@ -158,6 +156,9 @@ struct devstate {
 	uint32_t miss_at;
 	int miss;
 	uint64_t nfresh;
+	/* with widen, a device whose re-use pass is kept: the share of its
+	 * starts that may re-use besides the pass, 1 - 1 / rate (run_start) */
+	double pass_rest;
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */

@@ -236,11 +236,14 @@ static uint32_t quota_take(struct quota *q, int k, double t)
 	return (uint32_t)x;
 }
 
+/* Or'ed into quota_near's and quota_near_of's SEQ (0 or 1): the stratum
+ * of SEQ's kind alone, never the other's where it is nearer (size_own). */
+#define QUOTA_OWN_KIND 2
+
 /* The stratum of Q (of either kind, or of SEQ's alone with QUOTA_OWN_KIND
  * or'ed in) left nearest the size SZ of phase P's OP, where it is within
  * 10% of SZ: its kind in *K and the point T to take it at (quota_take); 0
  * if none. */
-#define QUOTA_OWN_KIND 2
 static int quota_near_of(struct model_gen *g, struct quota *q, size_t p, int op, int seq, double sz,
 			 int *kp, double *tp)
 {
@@ -1396,8 +1399,9 @@ static uint64_t replay_from(struct devstate *s, uint64_t at, uint64_t n)
 	return at;
 }
 
-/* The reuse distances of OP's re-uses: the writes' own where kept, and
- * then the reads' (reads_dist), else the device's. */
+/* The reuse distances OP's re-uses go back: on a device keeping the
+ * writes' own (reuse_distance_write), a write's those and a read's the
+ * reads' (reads_dist: the device's less the writes'); else the device's. */
 static const struct model_dist *op_dist(const struct model_devspace *dv, const struct devstate *s,
 					int op)
 {
@@ -1542,10 +1546,10 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 }
 
 /* A re-using start drawn onto the blocks of the device's last s->recent
- * I/O (but the last of TRY's draws): drawn again.  Local jumps land near
- * the cursor, on the blocks just touched (boot: 35% of its generated
- * re-uses under 16 I/O back, the trace's 8%; compile's none under 32,
- * generated 31%). */
+ * I/O (but the last of TRY's draws), or of its last s->far (far_of; the
+ * last draw too): drawn again.  Local jumps land near the cursor, on the
+ * blocks just touched (boot: 35% of its generated re-uses under 16 I/O
+ * back, the trace's 8%; compile's none under 32, generated 31%). */
 static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int try)
 {
 	uint64_t k = try < GEN_TRIES - 1 && s->recent > s->far ? s->recent : s->far;
@@ -1565,7 +1569,8 @@ static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int tr
  * back at the 10/25/50% quantiles (the trace's 15/54/94), its remote ones
  * where the trace's are.  K is drawn from the op's distances (op_dist:
  * fiu's reads re-use 1 I/O back, its writes up to thousands; drawn from
- * the device's, 20 of its local re-reads a seed went back thousands). */
+ * the device's, 20 of its local re-reads a seed went back thousands).
+ * None (0) where the device keeps no distances, or keeps a re-use pass. */
 static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 		       const struct devstate *s, int op)
 {
@@ -1583,7 +1588,8 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
  * as they filled up); a fresh one not found by the
  * draws (the trace's band of offsets fills up) is the next stretch of the
  * run's size past the last draw that is still untouched, as a scan over
- * the band would find it; a re-use not found goes back to the I/O a reuse
+ * the band would find it, and above the model's rate the next one up the
+ * device (room_up); a re-use not found goes back to the I/O a reuse
  * distance back on the device. */
 static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
 			     struct devstate *s, int op, uint64_t len, uint64_t al, int local,
@@ -2412,7 +2418,9 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_wanted(g, dv, s, op, len, al, local, &want,
 				   unit > (double)len ? unit : (double)len, u);
 		s->reuse_owed += (uint32_t)(want && !asked);
-		if (!asked && s->widen && s->miss >= 0) /* the region without room of late */
+		/* widened: the first draw's region's share of fresh starts
+		 * finding no room, of late (start_wanted's miss, missed) */
+		if (!asked && s->widen && s->miss >= 0)
 			s->missed[s->miss_at] +=
 			    ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
 		s->reused += (uint64_t)want;
