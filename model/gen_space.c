@@ -1546,7 +1546,7 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 		       const struct devstate *s, int op)
 {
 	const struct model_dist *rd = op_dist(dv, s, op);
-	if (!rd->nk || dv->npass)
+	if (!rd->nk || model_pass_alone(dv))
 		return 0;
 	double k = back_dist(g, s, rd, s->hn, rd->n < GEN_FEW_REUSES);
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
@@ -2286,7 +2286,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {
 		/* a device whose re-use pass is kept re-uses there alone */
-		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) && !dv->npass;
+		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) &&
+		       !model_pass_alone(dv);
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -2628,6 +2629,12 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			g->seq_seen[g->phase][op][0]++;
 			g->seq_seen[g->phase][op][1] += (uint64_t)seq;
 		}
+		/* the kept long run due next starting here is the pass's own (a
+		 * burst's stretch, chromium's run of metadata writes re-written
+		 * 150 I/O on): placed with it, not again after it */
+		if (s->lnext < dv->nlong &&
+		    (uint64_t)((double)dv->longrun[s->lnext].off * s->scale) / al * al == off)
+			s->lnext++;
 		if (!(s->pinned && s->run_left > 0)) { /* a long run goes on after it */
 			s->cursor = off + len;
 			s->run_left = 0;
