@@ -55,7 +55,8 @@ static int burst_rewrites(const struct model_trace *t, int *other)
 	*other = 0;
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = i; j-- > 0;)
-			if (t->off[j] < t->off[i] + t->len[i] && t->off[i] < t->off[j] + t->len[j]) {
+			if (t->off[j] < t->off[i] + t->len[i] &&
+			    t->off[i] < t->off[j] + t->len[j]) {
 				int band = t->off[i] >= 300 * MIB && t->off[i] < 301 * MIB;
 				if (band && i - j >= 120 && i - j <= 180)
 					n++;
