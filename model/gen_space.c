@@ -1575,7 +1575,7 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 		       const struct devstate *s, int op)
 {
 	const struct model_dist *rd = op_dist(dv, s, op);
-	if (!rd->nk || dv->npass)
+	if (!rd->nk || model_pass_alone(dv))
 		return 0;
 	double k = back_dist(g, s, rd, s->hn, rd->n < GEN_FEW_REUSES);
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
@@ -2409,7 +2409,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		 * for the I/O generated beyond the model's rate (its pass comes
 		 * once a model duration) */
 		want = sdraw_sp(g, &s->s_reuse) < reuse_phase_odds(g, dv, s, op) &&
-		       (!dv->npass || (s->widen && rnd_sp(g) < s->pass_rest));
+		       (!model_pass_alone(dv) || (s->widen && rnd_sp(g) < s->pass_rest));
 		if (want && s->reuse_owed) { /* a fresh start re-used: this one does not */
 			s->reuse_owed--;
 			want = 0;
@@ -2761,6 +2761,12 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			g->seq_seen[g->phase][op][0]++;
 			g->seq_seen[g->phase][op][1] += (uint64_t)seq;
 		}
+		/* the kept long run due next starting here is the pass's own (a
+		 * burst's stretch, chromium's run of metadata writes re-written
+		 * 150 I/O on): placed with it, not again after it */
+		if (s->lnext < dv->nlong &&
+		    (uint64_t)((double)dv->longrun[s->lnext].off * s->scale) / al * al == off)
+			s->lnext++;
 		if (!(s->pinned && s->run_left > 0)) { /* a long run goes on after it */
 			s->cursor = off + len;
 			s->run_left = 0;

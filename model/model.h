@@ -134,6 +134,7 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_PASS_MIN 16    /* re-using I/O of a device before its pass is kept */
 #define MODEL_PASS_FAR 128   /* and their mean reuse distance (I/O), at least */
 #define MODEL_PASS_SHARE 3   /* the pass's I/O at most 1 / this of the device's */
+#define MODEL_PASS_BURST 8   /* or so many going back together, nearer on average */
 #define MODEL_MAX_WINDOWS 4096
 #define MODEL_MAX_KEPT 16   /* densest windows whose first and last arrivals are kept */
 #define MODEL_KEPT_KNOTS 4  /* knots of a kept window's arrival curve, at most */
@@ -360,8 +361,12 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * addressed I/O of the trace, op and place (bytes); npass 0: none
 	 * (and in models before it).  gen places each at its index (per
 	 * repeat of the model's duration), by the next I/O of its op, and
-	 * draws no other re-use on the device.  Owned by the model (malloc). */
+	 * draws no other re-use on the device, but where pass_burst: the pass
+	 * is a burst of re-uses going back together alone, the device's
+	 * other re-uses drawn as on a device without one.  Owned by the model
+	 * (malloc). */
 	uint32_t npass;
+	uint8_t pass_burst;
 	uint64_t pass_n;
 	struct model_pass_io {
 		uint64_t off;
@@ -395,6 +400,13 @@ struct model_devspace { /* spatial behaviour of one device */
 	double rw_overlap_write; /* share of written bytes in blocks also read */
 	double hot10;		 /* share of I/Os in the hottest 10% of the space */
 };
+
+/* The device's re-uses all in its kept pass (gen draws no other): a pass
+ * kept, not a burst alone (pass_burst). */
+static inline int model_pass_alone(const struct model_devspace *d)
+{
+	return d->npass && !d->pass_burst;
+}
 
 struct model_inflight { /* where the trace has issue and completion */
 	int known;

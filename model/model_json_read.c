@@ -760,6 +760,7 @@ static int reuse_pass(struct rd *r, const struct json_object *j, struct model_de
 {
 	struct json_object *v = get(j, "reuse_pass");
 	d->npass = 0;
+	d->pass_burst = 0;
 	d->pass = NULL;
 	if (!v)
 		return 0;
@@ -795,6 +796,11 @@ static int reuse_pass(struct rd *r, const struct json_object *j, struct model_de
 	}
 	d->npass = (uint32_t)n;
 	d->pass_n = (uint64_t)cnt;
+	double b = 0;
+	opt_num(j, "reuse_pass_burst", &b);
+	if (b != 0 && b != 1)
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s.reuse_pass_burst: 0 or 1", w);
+	d->pass_burst = (uint8_t)b;
 	return 0;
 }
 

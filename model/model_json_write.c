@@ -424,6 +424,8 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 			po = p->off >> 9;
 		}
 		fprintf(f, "]");
+		if (d->pass_burst)
+			fprintf(f, ",\n      \"reuse_pass_burst\": 1");
 	}
 	for (uint32_t i = 0; i < d->ncycle; i++) { /* [offset, from, to, quantiles] */
 		const struct model_cycle *c = &d->cycle[i];
@@ -448,8 +450,8 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 			d->p_reuse_op[1]);
 	/* by phase where they differ: gen uses them on a device neither hot
 	 * nor with a re-use pass */
-	if (d->reuse_fitted && d->reuse_ph_fitted && d->reuse_dist.n >= 32 && !d->npass &&
-	    d->p_reuse < MODEL_REUSE_HOT)
+	if (d->reuse_fitted && d->reuse_ph_fitted && d->reuse_dist.n >= 32 &&
+	    !model_pass_alone(d) && d->p_reuse < MODEL_REUSE_HOT)
 		for (size_t p = 0; p < nph; p++)
 			fprintf(f, "%s[%.2g, %.2g]%s", p ? ", " : ",\n      \"p_reuse_phase\": [",
 				d->p_reuse_ph[p][0], d->p_reuse_ph[p][1], p + 1 == nph ? "]" : "");
