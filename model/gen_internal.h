@@ -217,9 +217,6 @@ struct devstate {
 	 * region and in all; the kept runs' I/O generated, per region and
 	 * in all */
 	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
-	/* the kept runs' I/O per region by where their bytes fall (a run
-	 * over two regions shared by its bytes; gen_offsets.c, local_want) */
-	double kspan[MODEL_MAX_REGIONS];
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
 };

@@ -129,30 +129,13 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
 
-/* The I/O region R should hold of the device's so far, for a local jump:
- * its weight's share, but on a device with kept runs (placed whole when
- * due) the other I/O keep the region's share of the others (the trace's
- * I/O there less the runs', over all less the runs'), the runs' own added
- * as placed.  At the weight's share the walk filled a region ahead of its
- * runs, which then overfilled it (disksim's disk 8: its 0.86-1.4 MiB
- * region, 38 I/O, holds 29 of its two runs' 41, and held 45 over seeds
- * 1-40, the runs cut by reads; 52 with them kept whole). */
-static double local_want(const struct model_devspace *d, const struct devstate *s, uint32_t r)
-{
-	double nf = s->ntot - s->kall_tot;
-	if (!(s->kall_tot > 0) || !(nf > 0))
-		return d->weight[r] * (double)s->hn;
-	double q = d->weight[r] * s->ntot - s->kspan[r];
-	return (q > 0 ? q : 0) / nf * (double)(s->hn - s->hk) + (double)s->rk[r];
-}
-
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
 	if (d->nregions >= 2) {
 		uint32_t r = region_at(d, s, off);
-		if ((double)s->rn[r] + 1 > (local_want(d, s, r) + 1) * GEN_LOCAL_REGION)
+		if ((double)s->rn[r] + 1 > (d->weight[r] * (double)s->hn + 1) * GEN_LOCAL_REGION)
 			return 1;
 	}
 	if (d->addr.nk < 2)
@@ -204,16 +187,9 @@ void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s,
 	/* the kept runs come once per repeat of the model's duration */
 	double reps = s->nper >= 1 ? ceil(n / s->nper - 1e-9) : 1;
 	for (uint32_t i = 0; i < dv->nlong; i++) {
-		const struct model_long_run *lr = &dv->longrun[i];
-		uint32_t r = region_at(dv, &(struct devstate){.scale = 1}, lr->off);
-		s->kall[r] += lr->len * reps;
-		s->kall_tot += lr->len * reps;
-		double a = (double)lr->off, b = a + (double)lr->bytes;
-		for (uint32_t k = r; k < dv->nregions && (double)dv->bound[k] < b; k++) {
-			double o =
-			    fmin(b, (double)dv->bound[k + 1]) - fmax(a, (double)dv->bound[k]);
-			s->kspan[k] += o > 0 && b > a ? lr->len * reps * o / (b - a) : 0;
-		}
+		uint32_t r = region_at(dv, &(struct devstate){.scale = 1}, dv->longrun[i].off);
+		s->kall[r] += dv->longrun[i].len * reps;
+		s->kall_tot += dv->longrun[i].len * reps;
 	}
 }
 
