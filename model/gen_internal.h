@@ -228,6 +228,9 @@ struct devclock {
 	double last; /* ns, in the model's clock (times the rate factor) */
 	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
 	size_t knot; /* its gap CDF's knot at its last look (dev_hazard) */
+	/* op_bias of each arrival's op so far, and those arrivals (pick_device) */
+	double bias_sum;
+	uint64_t bias_n;
 };
 
 struct model_gen {

@@ -2743,6 +2743,26 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 	}
 }
 
+/* A kept run's place and what is left of it, kept over an I/O of another
+ * op placed inside it. */
+struct kept_run {
+	uint64_t cursor, pin_end, pin_left;
+	int64_t run_left;
+	int run_reuse, pin_op, op;
+};
+
+static void run_resume(struct devstate *s, const struct kept_run *k)
+{
+	s->cursor = k->cursor;
+	s->run_left = k->run_left;
+	s->run_reuse = k->run_reuse;
+	s->pinned = 1;
+	s->pin_end = k->pin_end;
+	s->pin_left = k->pin_left;
+	s->pin_op = k->pin_op;
+	s->op = k->op;
+}
+
 /* The size and offset of the next I/O (gen_internal.h). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint64_t *lenp)
 {
@@ -2798,6 +2818,12 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			   : size_draw(g, ph, op, seq, al, s->extent);
 	if (s->pinned && s->run_left > 0 && reserved(dv, s, s->cursor, len))
 		s->run_left = 0; /* a long run ends short of the next ones */
+	/* an I/O of another op inside a kept run (disksim's disk 8: a read
+	 * between a log's writes) starts a run of its own as any other, and
+	 * the kept run goes on after it, as after the re-use pass's I/O: it
+	 * had ended the run, whose I/O then went to the walk's jumps */
+	struct kept_run run = {0};
+	int keep = 0;
 	/* a run's span: its I/O of the size of a run's next I/O */
 	const struct model_dist *cs = g->csize ? &g->csize[g->phase][op][1] : NULL;
 	double unit = cs && cs->nk ? cs->mean : ph->size[op].mean;
@@ -2824,6 +2850,11 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->run_left -= s->run_left > 0;
 			s->pin_left -= len < s->pin_left ? len : s->pin_left;
 		} else {
+			keep = s->pinned && s->run_left > 0 && op != s->pin_op;
+			if (keep)
+				run = (struct kept_run){s->cursor,   s->pin_end,   s->pin_left,
+							s->run_left, s->run_reuse, s->pin_op,
+							s->op};
 			uint64_t drawn = len;
 			off = run_start(g, dv, s, op, &len, al, unit);
 			if (s->pinned && len < drawn)
@@ -2832,6 +2863,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		s->cursor = off + len;
 		s->started = 1;
 		placed(g, dv, s, op, off, len);
+		if (keep && !s->pinned) /* the kept run goes on after it */
+			run_resume(s, &run);
 	}
 	*offp = off;
 	*lenp = len;
