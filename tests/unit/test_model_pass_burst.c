@@ -67,9 +67,20 @@ static int burst_rewrites(const struct model_trace *t, int *other)
 	return n;
 }
 
+/* M generated with SEED: burst_rewrites of it, *OTHER as there */
+static int gen_rewrites(const struct model *m, uint64_t seed, int *other)
+{
+	struct model_gen_opts o = {.seed = seed};
+	struct model_trace b;
+	unit_model_gen(m, &o, &b);
+	int n = burst_rewrites(&b, other);
+	model_trace_free(&b);
+	return n;
+}
+
 int main(void)
 {
-	struct model_trace a, b;
+	struct model_trace a;
 	struct model m, r;
 	make_trace(&a);
 	unit_model_fit(&m, &a);
@@ -91,26 +102,20 @@ int main(void)
 	model_free(&r);
 	free(text);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct model_gen_opts o = {.seed = seed};
 		int other;
-		unit_model_gen(&m, &o, &b);
-		int n = burst_rewrites(&b, &other);
+		int n = gen_rewrites(&m, seed, &other);
 		printf("seed %llu: %d band re-writes 120-180 back, %d other re-uses\n",
 		       (unsigned long long)seed, n, other);
 		CHECK_EQ(n, BURST);
 		CHECK(other >= 10);
-		model_trace_free(&b);
 	}
 	m.devs[0].npass = 0; /* the model without it: the draws alone */
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct model_gen_opts o = {.seed = seed};
 		int other;
-		unit_model_gen(&m, &o, &b);
-		int n = burst_rewrites(&b, &other);
+		int n = gen_rewrites(&m, seed, &other);
 		printf("without the pass, seed %llu: %d band re-writes 120-180 back\n",
 		       (unsigned long long)seed, n);
 		CHECK(n < BURST / 2);
-		model_trace_free(&b);
 	}
 	model_trace_free(&a);
 	model_free(&m);
