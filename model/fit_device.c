@@ -165,6 +165,21 @@ static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t n
 }
 
 /* ---- one device ------------------------------------------------------------ */
+/* What one I/O counted in its device's re-use odds (reuse_step): a run
+ * start (sampled, re-using at DIST) or a run's next I/O in a run starting
+ * with a re-use (sampled, re-using; the start's op), in phase PH. */
+struct reuse_note {
+	uint32_t dist;
+	uint8_t ph, what;
+};
+enum {
+	NOTE_START = 1,	  /* a run start */
+	NOTE_RUN = 2,	  /* a run's next I/O, the run starting with a re-use */
+	NOTE_RUN_W = 4,	  /* that run's start a write */
+	NOTE_SAMPLED = 8, /* a block of it sampled */
+	NOTE_REUSED = 16  /* and one touched before */
+};
+
 /* What the passes over one device's I/O share. */
 struct dev_fit {
 	struct model_devspace *d;
@@ -204,6 +219,9 @@ struct dev_fit {
 	uint64_t bu_at, bu_first, bu_lo, bu_hi, bu_tlo, bu_thi;
 	uint32_t bu_n, bb_n, npb;
 	struct model_pass_io *pb;
+	/* what each I/O of the ring counted in the re-use odds; those of the
+	 * longest burst's I/O, beside pb (reuse_net takes them out) */
+	struct reuse_note *pn, *pbn;
 	int64_t rrun; /* the re-use pass's run so far */
 	/* the re-use pass's blocks sampled at the map's rate (smap_shift):
 	 * one bit a block of [0, smap_n) (reuse_smap), or NULL; the blocks
@@ -297,6 +315,8 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->pr);
 	free(f->pc);
 	free(f->pb);
+	free(f->pn);
+	free(f->pbn);
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
 	free(f->tc);
 	free(f->wb);
@@ -1291,12 +1311,14 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
 		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
 		f->pb = malloc(MODEL_MAX_PASS * sizeof(*f->pb));
+		f->pn = malloc(MODEL_PASS_BACK * sizeof(*f->pn));
+		f->pbn = malloc(MODEL_MAX_PASS * sizeof(*f->pbn));
 		/* near starts: the resumes' rings again, from the first I/O */
 		f->rs_n[0] = f->rs_n[1] = 0;
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
 		uint64_t nl = f->nruns / f->nr_stride + 1;
-		if (!f->pr || !f->pc || !f->pb || samp_init_upto(&f->nr_back, nl, 1) ||
-		    samp_init_upto(&f->nr_jump, nl, 1))
+		if (!f->pr || !f->pc || !f->pb || !f->pn || !f->pbn ||
+		    samp_init_upto(&f->nr_back, nl, 1) || samp_init_upto(&f->nr_jump, nl, 1))
 			return REEL_E_NOMEM;
 	}
 	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
@@ -1352,23 +1374,30 @@ static void pass_burst(struct dev_fit *f, uint64_t i, uint64_t dist)
 		return;
 	f->bb_n = f->bu_n;
 	f->npb = 0;
-	for (uint64_t x = f->bu_tlo; x <= f->bu_thi; x++)
-		f->pb[f->npb++] = f->pr[x % MODEL_PASS_BACK];
-	for (uint64_t x = f->bu_first; x <= i; x++)
-		f->pb[f->npb++] = f->pr[x % MODEL_PASS_BACK];
+	for (uint64_t x = f->bu_tlo; x <= f->bu_thi; x++, f->npb++) {
+		f->pb[f->npb] = f->pr[x % MODEL_PASS_BACK];
+		f->pbn[f->npb] = f->pn[x % MODEL_PASS_BACK];
+	}
+	for (uint64_t x = f->bu_first; x <= i; x++, f->npb++) {
+		f->pb[f->npb] = f->pr[x % MODEL_PASS_BACK];
+		f->pbn[f->npb] = f->pn[x % MODEL_PASS_BACK];
+	}
 }
 
 /* The I/O just touched (the device's f->di - 1st) joins the ring of the
- * pass; with a re-use at DIST (0: none), it and the I/O DIST back are
- * noted as taking part in the re-use pass (sorted and made unique at the
- * end: pass_fill), while they fit. */
-static void pass_add(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, uint64_t dist)
+ * pass, with what it counted in the re-use odds (N); with a re-use at DIST
+ * (0: none), it and the I/O DIST back are noted as taking part in the
+ * re-use pass (sorted and made unique at the end: pass_fill), while they
+ * fit. */
+static void pass_add(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len, uint64_t dist,
+		     struct reuse_note n)
 {
 	uint64_t i = f->di - 1;
 	if (!f->pr || f->pass_over)
 		return;
 	f->pr[i % MODEL_PASS_BACK] =
 	    (struct model_pass_io){off, len, (uint32_t)i, op != REEL_OP_READ};
+	f->pn[i % MODEL_PASS_BACK] = n;
 	if (!dist)
 		return;
 	if (dist >= MODEL_PASS_BACK || i > UINT32_MAX || f->npc + 2 > 2 * MODEL_MAX_PASS) {
@@ -1398,19 +1427,12 @@ static void pass_local(struct dev_fit *f)
 		const struct model_pass_io *a = &d->pass[i], *b = a + 1;
 		int64_t j = (int64_t)(b->off - (a->off + a->len));
 		uint64_t aj = j < 0 ? (uint64_t)(-j) : (uint64_t)j;
-		if (b->at != a->at + 1 || !j || aj > d->local_limit)
+		if (b->at != a->at + 1 || !j || aj > d->local_limit || !samp_drop(l, j))
 			continue;
-		for (uint32_t x = 0; x < l->k; x++)
-			if (l->v[x] == j) {
-				l->v[x] = l->v[--l->k];
-				l->n--;
-				l->sum -= (double)j;
-				out++;
-				uint32_t pr = region_of(d, &f->lut, a->off + a->len);
-				f->locr[b->write][pr] -= f->locr[b->write][pr] > 0;
-				f->stcr[b->write][pr] -= f->stcr[b->write][pr] > 0;
-				break;
-			}
+		out++;
+		uint32_t pr = region_of(d, &f->lut, a->off + a->len);
+		f->locr[b->write][pr] -= f->locr[b->write][pr] > 0;
+		f->stcr[b->write][pr] -= f->stcr[b->write][pr] > 0;
 	}
 	if (!out || f->nloc < out)
 		return;
@@ -1466,6 +1488,50 @@ static int pass_fill(struct dev_fit *f, int exact)
 	d->pass_n = f->di;
 	pass_local(f);
 	return 0;
+}
+
+/* The re-use odds, runs and distances net of the kept burst's I/O (its
+ * re-uses and the stretch they go back to): gen places them as they were,
+ * and draws the device's other re-uses from these; counted in, the pass's
+ * re-uses came on top of draws that made them already (chromium: its 4
+ * re-using starts 153-161 I/O back and 8 re-writes running on, in 66 and
+ * 6; generated re-uses 81 a seed against the trace's 74).  Each I/O takes
+ * out what it counted (reuse_note), its run's I/O included. */
+static void reuse_net(struct dev_fit *f)
+{
+	for (uint32_t x = 0; x < f->npb; x++) {
+		const struct model_pass_io *io = &f->pb[x];
+		const struct reuse_note *n = &f->pbn[x];
+		int w = io->write, s = !!(n->what & NOTE_SAMPLED), r = !!(n->what & NOTE_REUSED);
+		if (n->what & NOTE_START) {
+			int c = model_reuse_size(io->len);
+			f->ph_sampled[n->ph][w] -= (uint64_t)s;
+			f->ph_reused[n->ph][w] -= (uint64_t)r;
+			f->sz_sampled[c] -= (uint64_t)s;
+			f->sz_reg[c][region_of(f->d, &f->lut, io->off)] -= (uint32_t)s;
+			f->sz_reused[c] -= (uint64_t)r;
+			f->starts_sampled -= (uint64_t)s;
+			f->op_sampled[w] -= (uint64_t)s;
+			f->op_reused[w] -= (uint64_t)r;
+			f->starts_reused -= (uint64_t)r;
+			if (!r)
+				continue;
+			f->rrun_sum--;
+			f->rrun_cnt--;
+			f->rrun_sum_op[w]--;
+			f->rrun_cnt_op[w]--;
+			samp_drop(&f->rdist, (int64_t)n->dist);
+			if (w)
+				samp_drop(&f->rdist_w, (int64_t)n->dist);
+		} else if (n->what & NOTE_RUN) {
+			f->rrun_sum--;
+			f->rrun_sum_op[!!(n->what & NOTE_RUN_W)]--;
+			f->rcont -= (uint64_t)s;
+			f->rcont_reused -= (uint64_t)r;
+			f->rcont_op[w] -= (uint64_t)s;
+			f->rcont_op_reused[w] -= (uint64_t)r;
+		}
+	}
 }
 
 /* The share of the device's offsets CDF within local_limit of one of the
@@ -1551,22 +1617,28 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 				op == REEL_OP_READ, &dist);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;
-	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0);
+	struct reuse_note n = {
+	    dist < UINT32_MAX ? (uint32_t)dist : UINT32_MAX, (uint8_t)p,
+	    (uint8_t)((reuse >= 0 ? NOTE_SAMPLED : 0) | (reuse > 0 ? NOTE_REUSED : 0))};
 	if (first) {
 		f->rrun = 1;
+		n.what = 0;
 	} else if (seq) {
 		f->rrun++;
 		f->rcont += f->run_reused && reuse >= 0;
 		f->rcont_reused += f->run_reused && reuse > 0;
 		f->rcont_op[op != REEL_OP_READ] += f->run_reused && reuse >= 0;
 		f->rcont_op_reused[op != REEL_OP_READ] += f->run_reused && reuse > 0;
+		n.what = f->run_reused ? n.what | NOTE_RUN | (f->run_op ? NOTE_RUN_W : 0) : 0;
 	} else {
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
 		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
 		if (reuse >= 0)
 			near_start(f, op, c->off[i], pend, reuse);
+		n.what |= NOTE_START;
 	}
+	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
 	f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
 	int k = op != REEL_OP_READ;
 	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = c->off[i] + c->len[i];
@@ -1678,6 +1750,11 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 		reuse_phase_fill(f, m->nphases);
 		if (pass_fill(f, df->bm.shift == 0))
 			return REEL_E_NOMEM;
+		if (f->d->pass_burst) { /* the draws' odds: without the pass's */
+			reuse_net(f);
+			device_reuse_fill(f);
+			reuse_phase_fill(f, m->nphases);
+		}
 		device_cycle(f);
 		device_own(f);
 	}

@@ -63,6 +63,21 @@ static inline void samp_add(struct samp *s, int64_t x)
 	s->k += take;
 	s->cd = (take ? s->st : s->cd) - 1;
 }
+/* One value X taken out of a sample that kept every value: 1, else 0 (not
+ * there, or the sample kept every st-th: left as it is). */
+static inline int samp_drop(struct samp *s, int64_t x)
+{
+	if (s->st != 1 || s->n != s->k)
+		return 0;
+	for (uint32_t i = 0; i < s->k; i++)
+		if (s->v[i] == x) {
+			s->v[i] = s->v[--s->k];
+			s->n--;
+			s->sum -= (double)x;
+			return 1;
+		}
+	return 0;
+}
 static inline void samp_fit(struct samp *s, struct model_dist *d)
 {
 	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
