@@ -1550,20 +1550,15 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
  * last draw too): drawn again.  Local jumps land near the cursor, on the
  * blocks just touched (boot: 35% of its generated re-uses under 16 I/O
  * back, the trace's 8%; compile's none under 32, generated 31%). */
-static int ring_hits(const struct devstate *s, uint64_t off, uint64_t len, uint64_t k)
+static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int try)
 {
+	uint64_t k = try < GEN_TRIES - 1 && s->recent > s->far ? s->recent : s->far;
 	for (uint64_t j = 1; j <= k && j <= s->hn; j++) {
 		uint64_t i = (s->hn - j) % GEN_HIST;
 		if (s->ring[i] < off + len && s->rend[i] > off)
 			return 1;
 	}
 	return 0;
-}
-
-static int too_near(const struct devstate *s, uint64_t off, uint64_t len, int try)
-{
-	return ring_hits(s, off, len,
-			 try < GEN_TRIES - 1 && s->recent > s->far ? s->recent : s->far);
 }
 
 /* A local re-using start keeps off the blocks of the device's last K - 1
@@ -1622,22 +1617,6 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			full |= !*want && s->widen && s->missed[r0] > GEN_ROOM_FULL &&
 				s->nfresh++ % GEN_FULL;
 			s->miss_at = r0;
-		}
-		/* a fresh remote start drawn to a hot block (a region one block
-		 * wide) already touched, its I/O no wider, re-uses it and counts
-		 * as a re-use (run_start owes it): the trace's I/O there after
-		 * the first are all re-uses, and sent elsewhere (no room there)
-		 * the block kept a third of its I/O (blkparse: 9.7 I/O a seed in
-		 * its 13 hot blocks against the trace's 30, its re-uses at a
-		 * reuse distance 13 a seed in its log, which the trace never
-		 * re-writes) */
-		if (!t && !*want && to >= 0 && dv->bound[to + 1] - dv->bound[to] <= dv->align &&
-		    (double)len <= (double)(dv->bound[to + 1] - dv->bound[to]) * s->scale &&
-		    touched(g, dv->id, off, len, TOUCH_LOOK) &&
-		    !ring_hits(s, off, len, far_of(g, dv, s, op))) {
-			*want = 1;
-			s->miss = -1;
-			return off;
 		}
 		if (!t && !*want && (!full || s->widen) && to >= 0 &&
 		    (resume_at(g, dv, s, op, len, &off) ||
