@@ -81,6 +81,7 @@ struct quota {
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
+#define GEN_HOT_NEAR 8		       /* re-use: the ring's I/O looked at for a hot block */
 #define GEN_FEW_REUSES 32	       /* distances kept as quartiles: from fewer re-uses */
 #define GEN_RES 1024		       /* a uniform sample (reservoir) of all its earlier ones */
 #define GEN_TRIES 8		       /* run starts drawn until one re-uses as the model says */

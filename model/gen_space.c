@@ -1327,6 +1327,14 @@ static inline int back_ok(const struct devstate *s, uint64_t k, int op, int mino
 	return !(few && ring_gone(s, k)) && (!minor || s->rop[(s->hn - k) % GEN_HIST] == op);
 }
 
+/* Whether the I/O K back in the ring starts on a hot block (a region one
+ * block wide). */
+static inline int ring_hot(const struct model_devspace *dv, const struct devstate *s, uint64_t k)
+{
+	uint32_t r = region_of(dv, s, s->ring[(s->hn - k) % GEN_HIST]);
+	return dv->bound[r + 1] - dv->bound[r] <= dv->align;
+}
+
 /* The I/O a re-use K back goes to: the nearest to K in the ring (up to
  * GEN_NEAR either side) of OP where OP is the minority of the device's
  * I/O, else K.  A write re-writes what was written, a read re-reads
@@ -1338,12 +1346,23 @@ static inline int back_ok(const struct devstate *s, uint64_t k, int op, int mino
  * its block's last touch, and a second re-use drawn onto the same I/O
  * measured from the first (blkparse: its metadata blocks re-written a
  * commit after the one before, each re-use going back to the last). */
-static uint64_t back_slot(const struct devstate *s, uint64_t k, int op, int few)
+static uint64_t back_slot(const struct model_devspace *dv, const struct devstate *s, uint64_t k,
+			  int op, int few)
 {
 	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
 	int minor = 2 * s->opn[op] < s->hn; /* the op's I/O not the ring's most */
 	if (!minor && !few)
 		return k;
+	/* where FEW, an I/O on a hot block (a region one block wide) within
+	 * GEN_HOT_NEAR of K first: the trace's blocks re-used are its hot ones
+	 * (blkparse: all 21 re-uses on its 13 hot blocks; drawn at the I/O
+	 * nearest K, 13 a seed went to its log, which it never re-writes) */
+	for (uint64_t d = 0; few && k >= 1 && k <= n && d <= GEN_HOT_NEAR; d++) {
+		if (k + d <= n && back_ok(s, k + d, op, minor, few) && ring_hot(dv, s, k + d))
+			return k + d;
+		if (d && d < k && back_ok(s, k - d, op, minor, few) && ring_hot(dv, s, k - d))
+			return k - d;
+	}
 	for (uint64_t d = 0; k >= 1 && k <= n && d <= GEN_NEAR; d++) {
 		if (k + d <= n && back_ok(s, k + d, op, minor, few))
 			return k + d;
@@ -1421,11 +1440,11 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
 	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
-			history_at(g, s, back_slot(s, (uint64_t)k, op, few), &base) &&
+			history_at(g, s, back_slot(dv, s, (uint64_t)k, op, few), &base) &&
 			gen_offsets_over(dv, s, base);
 	     t++)
 		k = back_dist(g, s, rd, n, few);
-	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
+	uint64_t at = n ? back_slot(dv, s, (uint64_t)k, op, few) : 0;
 	/* a write with its own distances, the fewer of the device's I/O: the
 	 * run of writes it lands in replayed; none near the distance (a
 	 * sparse phase of writes among reads), the latest one further back
