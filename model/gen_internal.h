@@ -270,6 +270,11 @@ struct model_gen {
 	 * devices' in turn */
 	uint16_t *pass_ph;
 	struct gen_pass_win *pass_win;
+	/* the re-use pass's I/O as places in their window's arrivals, sorted
+	 * (pass_pins_init): window << 32 | place << 1 | write; read by the
+	 * arrivals' side (pin_ops), fixed once built */
+	int64_t *pins;
+	size_t npin;
 	/* per phase, op and kind (run start, run continued), sizes drawn that
 	 * a kept run's I/O left (up to GEN_POOL): the stream's other I/O take
 	 * them first (size_pick) */
