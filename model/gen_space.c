@@ -2706,17 +2706,6 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	return size_round(pool_take(g, ix, best), al, s->extent);
 }
 
-/* Whether a kept long run's first I/O, drawn as a run start, leaves the
- * run's bytes short of its next I/O at AL each (the least an I/O takes):
- * the run would end that many I/O short (compile's journal, runs of 4 KiB
- * writes: a 20 KiB start took 5 of them, the runs 13 I/O a seed short of
- * their 168, those I/O drawn elsewhere).  Such a start goes back to the
- * pool as a cut one (pinned_first). */
-static int pinned_large(const struct devstate *s, uint64_t al)
-{
-	return s->run_left > 0 && s->pin_left < (uint64_t)s->run_left * al;
-}
-
 /* The first I/O of a kept long run, DRAWN bytes as a run start, cut to
  * LEN (the run's bytes; a 2 MiB write drawn for compile's journal run of
  * 76 KiB lost the rest, 4-14% of its bytes): the size drawn goes back to
@@ -2875,7 +2864,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 							s->op};
 			uint64_t drawn = len;
 			off = run_start(g, dv, s, op, &len, al, unit);
-			if (s->pinned && (len < drawn || pinned_large(s, al)))
+			if (s->pinned && len < drawn)
 				len = pinned_first(g, ph, op, s, al, drawn, len);
 		}
 		s->cursor = off + len;
