@@ -374,19 +374,45 @@ static void pin_ops(struct model_gen *g, size_t w, uint64_t c)
 	}
 }
 
-/* The window's I/O per op: the model's times the rate, rounded so that
- * the running total is the rounded running total of the model's (no I/O
- * lost or added by rounding: the whole trace holds round(rate x count)). */
+/* The window's I/O per op: the model's so far times the rate, rounded, less
+ * what was generated so far; then the op furthest from its own share (its
+ * remainder) gives or takes one until the window's total is the same for
+ * all ops together.  No I/O lost or added by rounding: the whole trace
+ * holds round(rate x count) (not the sum of each op's rounding: one more at
+ * rate 0.5 when two ops' counts are odd).  The products are taken of whole
+ * counts, so a total ending in .5 rounds as round(rate x count) does.  At a
+ * whole rate nothing is rounded and nothing moves. */
 static uint64_t window_counts(struct model_gen *g, size_t w, uint64_t *cnt)
 {
 	const struct model *m = g->m;
-	uint64_t c = 0;
+	uint64_t c = 0, seen = 0, done = 0;
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
-		g->acc[o] += (double)m->win_ops[w * REEL_OP__COUNT + o] * g->o.rate;
-		uint64_t want = (uint64_t)floor(g->acc[o] + 0.5);
+		g->seen[o] += m->win_ops[w * REEL_OP__COUNT + o];
+		uint64_t want = (uint64_t)floor((double)g->seen[o] * g->o.rate + 0.5);
 		cnt[o] = want > g->done[o] ? want - g->done[o] : 0;
 		g->done[o] += cnt[o];
 		c += cnt[o];
+		seen += g->seen[o];
+		done += g->done[o];
+	}
+	uint64_t want = (uint64_t)floor((double)seen * g->o.rate + 0.5);
+	while (done != want) {
+		int up = done < want, best = -1;
+		double br = 0;
+		for (int o = 0; o < REEL_OP__COUNT; o++) {
+			double r = (double)g->seen[o] * g->o.rate - (double)g->done[o];
+			if (!up && !cnt[o])
+				continue; /* only this window's I/O can be taken */
+			if (best < 0 || (up ? r > br : r < br))
+				best = o, br = r;
+		}
+		if (best < 0)
+			break; /* none of this window's to take: the next window's */
+		if (up) {
+			cnt[best]++, g->done[best]++, c++, done++;
+		} else {
+			cnt[best]--, g->done[best]--, c--, done--;
+		}
 	}
 	return c;
 }

@@ -242,7 +242,7 @@ struct model_gen {
 	uint64_t sz[4]; /* the same, for the sizes' quotas */
 	double end;
 	double wl;		       /* window length, ns */
-	double acc[REEL_OP__COUNT];    /* the model's I/O so far, times the rate */
+	uint64_t seen[REEL_OP__COUNT]; /* the model's I/O so far (its windows') */
 	uint64_t done[REEL_OP__COUNT]; /* I/O generated so far */
 	uint64_t count;
 	uint64_t win; /* next window to fill (cycles over the model's) */

@@ -2,7 +2,8 @@
 # model_last_burst: a trace whose busiest burst is its last window (1,000
 # I/O over 10 s, then 5,000 in the last 10 ms) loses no I/O in `model gen`:
 # the generated trace holds exactly the model's count, also with --rate
-# 0.5, 2 and 10 (round(rate x count)); and `model compare --json` reports
+# 0.5, 2 and 10 (round(rate x count), also with odd counts of two ops on
+# two disks at 0.5, 0.3, 1.7 and 3.3); and `model compare --json` reports
 # every fidelity check of issue 13.
 . "$TOP/tests/lib.sh"
 "$IOREEL" import --from list 2>/dev/null | grep -q '^msr ' || skip "the msr importer is not in this build"
@@ -27,6 +28,30 @@ for rate in 1 0.5 2 10; do
 		got=$(count "$T/g.reel")
 		[ "$got" = "$want" ] || fail "--rate $rate --seed $seed: $got I/O, not $want"
 	done
+done
+# the same with odd counts of two ops on two disks (1,667 reads, 4,333
+# writes; the last burst 4,999 I/O in 5 ms): the whole trace holds
+# round(rate x count), not each op's count rounded and summed (3,001 at
+# rate 0.5 before)
+/usr/bin/python3 - "$T/burst2.csv" <<'PY'
+import sys
+t0 = 128166410318060999
+rows = [(t0 + i * 200000, i % 2, "Read" if i % 3 else "Write", (i * 7919 % 100000) * 4096, 4096 * (1 + i % 4))
+        for i in range(1001)]
+rows += [(t0 + 200000000 + i * 10, i % 2, "Write" if i % 5 else "Read", 409600000 + i * 8192, 8192)
+         for i in range(4999)]
+with open(sys.argv[1], "w") as f:
+    for r in sorted(rows):
+        f.write("%d,h,%d,%s,%d,%d,100\n" % r)
+PY
+"$IOREEL" import -q --from msr "$T/burst2.csv" -o "$T/burst2.reel" || fail "import burst2"
+"$IOREEL" model fit "$T/burst2.reel" -o "$T/m2.json" 2>/dev/null || fail "fit burst2"
+for rate in 0.5 0.3 1.7 3.3; do
+	"$IOREEL" model gen "$T/m2.json" --rate $rate --seed 1 --overwrite -o "$T/g.reel" \
+		2>/dev/null || fail "gen burst2 --rate $rate"
+	want=$(/usr/bin/python3 -c "print(int(6000 * $rate + 0.5))")
+	got=$(count "$T/g.reel")
+	[ "$got" = "$want" ] || fail "burst2 --rate $rate: $got I/O, not $want"
 done
 "$IOREEL" model gen "$T/m.json" --seed 1 --overwrite -o "$T/g.reel" 2>/dev/null || fail "gen"
 "$IOREEL" model compare --json "$T/burst.reel" "$T/g.reel" >"$T/c.json" || fail "compare"
