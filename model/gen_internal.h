@@ -447,6 +447,9 @@ int gen_space_init(struct model_gen *g);
 void gen_space_free(struct model_gen *g);
 /* The size and offset of the next I/O, of op OP, on device D (index). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
+/* The region of offset A (generated, scaled by S's scale) on device D,
+ * through S's table; S NULL: A at scale 1, before the tables are made. */
+uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 
 /* gen_offsets.c: the regions' shares kept as generation goes. */
 /* The share of region R's I/O of op OP (1: the regions do not hold the

@@ -17,21 +17,6 @@
 
 #include "model/gen_internal.h"
 
-/* The region of offset A (generated, scaled). */
-static uint32_t region_at(const struct model_devspace *d, const struct devstate *s, uint64_t a)
-{
-	uint32_t lo = 0, hi = d->nregions;
-	double x = (double)a / s->scale;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if ((double)d->bound[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The segment of the offsets CDF (knot to knot) holding A (generated,
  * scaled), its share of the trace's offsets in *W (with a point mass at
  * its low knot). */
@@ -77,7 +62,7 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	if (s->nper >= 1)
 		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
 	for (uint32_t i = s->lnext; i < d->nlong && f > 0; i++, nl++) {
-		at[nl] = region_at(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
+		at[nl] = gen_space_region(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
 		pend[nl] = (double)d->longrun[i].len * f;
 	}
 	double p[MODEL_MAX_REGIONS] = {0}; /* per region, summed in the runs' order */
@@ -124,7 +109,7 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
-	uint32_t r = region_at(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
+	uint32_t r = gen_space_region(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
 	double want = d->weight[r] * (double)s->hn;
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
@@ -160,7 +145,7 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
 	return local_over_of(d, s, off, r, (double)s->hn);
 }
 
@@ -168,7 +153,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
 	return local_over_of(d, s, off, r, repeat_end(s));
 }
 
@@ -214,7 +199,7 @@ void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s,
 	/* the kept runs come once per repeat of the model's duration */
 	double reps = s->nper >= 1 ? ceil(n / s->nper - 1e-9) : 1;
 	for (uint32_t i = 0; i < dv->nlong; i++) {
-		uint32_t r = region_at(dv, &(struct devstate){.scale = 1}, dv->longrun[i].off);
+		uint32_t r = gen_space_region(dv, NULL, dv->longrun[i].off);
 		s->kall[r] += dv->longrun[i].len * reps;
 		s->kall_tot += dv->longrun[i].len * reps;
 	}

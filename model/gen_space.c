@@ -843,6 +843,11 @@ static uint32_t region_of(const struct model_devspace *d, const struct devstate 
 	return lo;
 }
 
+uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+{
+	return s ? region_of(d, s, a) : region_search(d, 1.0, a);
+}
+
 /* The chain's row FROM given the op of the start (s->op): each
  * destination's share times its share of I/O of the op (the trace's ops
  * in regions of their own: compile's reads in 5 of its 14 regions, its
