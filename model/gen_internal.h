@@ -111,6 +111,7 @@ struct quota {
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
+#define GEN_KLUT 1024		       /* offsets CDF's knots: a table of the knot at each 1/this */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -183,6 +184,10 @@ struct devstate {
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
+	/* the offsets CDF's knot at each 1/GEN_KLUT of its range, from
+	 * (x - v[0]) / klut_w (gen_offsets.c, addr_knot; 0: no table) */
+	uint16_t klut[GEN_KLUT + 1];
+	double klut_w;
 	/* the run start's draws made before its size (gen_space.c,
 	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
 	 * place (its region in early_to) */
@@ -477,6 +482,8 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
  * drawn again. */
 int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 			    const struct devstate *s, uint32_t r);
+/* The table of S's device (DV) that finds a knot of its offsets CDF. */
+void gen_offsets_init(const struct model_devspace *dv, struct devstate *s);
 /* The regions' quotas of S's device (DV) for the trace generated: its N
  * addressed I/O, the kept runs' I/O per region. */
 void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s, double n);

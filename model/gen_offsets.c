@@ -17,13 +17,44 @@
 
 #include "model/gen_internal.h"
 
+void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
+{
+	const struct model_dist *d = &dv->addr;
+	s->klut_w = 0;
+	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
+		return;
+	s->klut_w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
+	for (uint32_t j = 0; j <= GEN_KLUT; j++)
+		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * s->klut_w, d->nk - 1);
+}
+
+/* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
+ * between X's entry and the next (a search over the 200-odd knots took
+ * 8 dependent loads and as many branches missed, at every I/O).  The
+ * entries bracket it as checked, else (a rounding at an entry's edge)
+ * the whole search. */
+static size_t addr_knot(const struct model_devspace *dv, const struct devstate *s, double x)
+{
+	const struct model_dist *d = &dv->addr;
+	size_t h = d->nk - 1;
+	double f = s->klut_w > 0 ? (x - d->v[0]) / s->klut_w : -1;
+	if (f >= 0 && f < GEN_KLUT) {
+		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
+		hi = hi < h ? hi : h;
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
+			return model_dist_knot_in(d, x, lo, hi);
+	}
+	return model_dist_knot(d, x, h);
+}
+
 /* The segment of the offsets CDF (knot to knot) holding A (generated,
  * scaled), its share of the trace's offsets in *W (with a point mass at
  * its low knot). */
-static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, double *w)
+static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+		       double *w)
 {
-	double x = (double)a / scale;
-	uint32_t lo = (uint32_t)model_dist_knot(d, x, d->nk - 1);
+	const struct model_dist *d = &dv->addr;
+	uint32_t lo = (uint32_t)addr_knot(dv, s, (double)a / s->scale);
 	if (w) {
 		*w = d->c[lo + 1] - d->c[lo];
 		if (lo && d->v[lo - 1] == d->v[lo])
@@ -102,7 +133,7 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->hk++;
 	}
 	if (d->addr.nk >= 2)
-		s->kn[seg_of(&d->addr, s->scale, off, NULL)]++;
+		s->kn[seg_of(d, s, off, NULL)]++;
 }
 
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
@@ -137,7 +168,7 @@ static int local_over_of(const struct model_devspace *d, const struct devstate *
 	if (d->addr.nk < 2)
 		return 0;
 	double w;
-	uint32_t k = seg_of(&d->addr, s->scale, off, &w);
+	uint32_t k = seg_of(d, s, off, &w);
 	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
 }
 
@@ -225,7 +256,7 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 		return 1;
 	if (x < d->v[0] || x > d->v[d->nk - 1])
 		return 0;
-	size_t lo = model_dist_knot(d, x, d->nk - 1); /* the last lo with v[lo] <= x */
+	size_t lo = addr_knot(dv, s, x); /* the last lo with v[lo] <= x */
 	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
 }
 

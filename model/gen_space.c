@@ -738,6 +738,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
 		region_lut_init(&m->devs[d], &g->ds[d]);
+		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
