@@ -126,6 +126,8 @@ struct devstate {
 	uint64_t nrun;		      /* I/O that continued a run (near too: near_at) */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
+	/* the ring's slots whose end's block is touched, for good (resume_at) */
+	uint64_t rtouch[GEN_HIST / 64];
 	uint64_t cursor;
 	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;

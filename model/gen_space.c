@@ -1487,8 +1487,17 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	for (uint64_t j = 1; j <= n; j++) {
 		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
 		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
-		    e + len > s->extent || touched(g, dv->id, e, len, TOUCH_LOOK) ||
-		    gen_offsets_over(dv, s, e) || !start_clear(dv, s, e, len, len))
+		    e + len > s->extent || (s->rtouch[i / 64] >> (i % 64) & 1))
+			continue;
+		/* touched looks at the block at E first, whatever LEN: once it is
+		 * touched (for good), the slot is known so (most are: the next
+		 * I/O of a run starts there), not looked up each time */
+		if (touched(g, dv->id, e, 1, 1)) {
+			s->rtouch[i / 64] |= 1ull << (i % 64);
+			continue;
+		}
+		if (touched(g, dv->id, e, len, TOUCH_LOOK) || gen_offsets_over(dv, s, e) ||
+		    !start_clear(dv, s, e, len, len))
 			continue;
 		*off = e;
 		s->nresumed++;
@@ -2739,6 +2748,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 		s->rend[s->hn % GEN_HIST] = off + len;
 		s->gone[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
+		s->rtouch[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
 		s->opn[op]++;
 		remember(g, s, off);
 		touch_mark(g, dv->id, off, len);
