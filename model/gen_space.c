@@ -1485,9 +1485,19 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 		return 0;
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
 	for (uint64_t j = 1; j <= n; j++) {
-		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
-		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
-		    e + len > s->extent || (s->rtouch[i / 64] >> (i % 64) & 1))
+		/* the slots known touched stepped over a word of rtouch at a
+		 * time: to the next one down the ring (j up) not known so */
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		uint64_t v = ~s->rtouch[i / 64] & (~0ull >> (63 - i % 64));
+		if (!v) {
+			j += i % 64;
+			continue;
+		}
+		j += i % 64 - (uint64_t)(63 - __builtin_clzll(v));
+		i = (s->hn - j) % GEN_HIST;
+		uint64_t e = s->rend[i];
+		if (j > n || (s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) ||
+		    e == s->cursor || e + len > s->extent)
 			continue;
 		/* touched looks at the block at E first, whatever LEN: once it is
 		 * touched (for good), the slot is known so (most are: the next
