@@ -112,6 +112,7 @@ struct quota {
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
+#define GEN_KLUT 1024		       /* offsets CDF's knots: a table of the knot at each 1/this */
 struct devstate {
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
@@ -126,6 +127,8 @@ struct devstate {
 	uint64_t nrun;		      /* I/O that continued a run (near too: near_at) */
 	uint64_t opn[REEL_OP__COUNT]; /* I/O of each op so far */
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
+	/* the ring's slots whose end's block is touched, for good (resume_at) */
+	uint64_t rtouch[GEN_HIST / 64];
 	uint64_t cursor;
 	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;
@@ -184,6 +187,10 @@ struct devstate {
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
+	/* the offsets CDF's knot at each 1/GEN_KLUT of its range, from
+	 * (x - v[0]) / klut_w (gen_offsets.c, addr_knot; 0: no table) */
+	uint16_t klut[GEN_KLUT + 1];
+	double klut_w;
 	/* the run start's draws made before its size (gen_space.c,
 	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
 	 * place (its region in early_to) */
@@ -453,6 +460,9 @@ int gen_space_init(struct model_gen *g);
 void gen_space_free(struct model_gen *g);
 /* The size and offset of the next I/O, of op OP, on device D (index). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
+/* The region of offset A (generated, scaled by S's scale) on device D,
+ * through S's table; S NULL: A at scale 1, before the tables are made. */
+uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 
 /* gen_offsets.c: the regions' shares kept as generation goes. */
 /* The share of region R's I/O of op OP (1: the regions do not hold the
@@ -480,6 +490,8 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
  * drawn again. */
 int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 			    const struct devstate *s, uint32_t r);
+/* The table of S's device (DV) that finds a knot of its offsets CDF. */
+void gen_offsets_init(const struct model_devspace *dv, struct devstate *s);
 /* The regions' quotas of S's device (DV) for the trace generated: its N
  * addressed I/O, the kept runs' I/O per region. */
 void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s, double n);

@@ -17,28 +17,44 @@
 
 #include "model/gen_internal.h"
 
-/* The region of offset A (generated, scaled). */
-static uint32_t region_at(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 {
-	uint32_t lo = 0, hi = d->nregions;
-	double x = (double)a / s->scale;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if ((double)d->bound[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
+	const struct model_dist *d = &dv->addr;
+	s->klut_w = 0;
+	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
+		return;
+	s->klut_w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
+	for (uint32_t j = 0; j <= GEN_KLUT; j++)
+		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * s->klut_w, d->nk - 1);
+}
+
+/* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
+ * between X's entry and the next (a search over the 200-odd knots took
+ * 8 dependent loads and as many branches missed, at every I/O).  The
+ * entries bracket it as checked, else (a rounding at an entry's edge)
+ * the whole search. */
+static size_t addr_knot(const struct model_devspace *dv, const struct devstate *s, double x)
+{
+	const struct model_dist *d = &dv->addr;
+	size_t h = d->nk - 1;
+	double f = s->klut_w > 0 ? (x - d->v[0]) / s->klut_w : -1;
+	if (f >= 0 && f < GEN_KLUT) {
+		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
+		hi = hi < h ? hi : h;
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
+			return model_dist_knot_in(d, x, lo, hi);
 	}
-	return lo;
+	return model_dist_knot(d, x, h);
 }
 
 /* The segment of the offsets CDF (knot to knot) holding A (generated,
  * scaled), its share of the trace's offsets in *W (with a point mass at
  * its low knot). */
-static uint32_t seg_of(const struct model_dist *d, double scale, uint64_t a, double *w)
+static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+		       double *w)
 {
-	double x = (double)a / scale;
-	uint32_t lo = (uint32_t)model_dist_knot(d, x, d->nk - 1);
+	const struct model_dist *d = &dv->addr;
+	uint32_t lo = (uint32_t)addr_knot(dv, s, (double)a / s->scale);
 	if (w) {
 		*w = d->c[lo + 1] - d->c[lo];
 		if (lo && d->v[lo - 1] == d->v[lo])
@@ -77,7 +93,7 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	if (s->nper >= 1)
 		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
 	for (uint32_t i = s->lnext; i < d->nlong && f > 0; i++, nl++) {
-		at[nl] = region_at(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
+		at[nl] = gen_space_region(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
 		pend[nl] = (double)d->longrun[i].len * f;
 	}
 	double p[MODEL_MAX_REGIONS] = {0}; /* per region, summed in the runs' order */
@@ -117,14 +133,14 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->hk++;
 	}
 	if (d->addr.nk >= 2)
-		s->kn[seg_of(&d->addr, s->scale, off, NULL)]++;
+		s->kn[seg_of(d, s, off, NULL)]++;
 }
 
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
-	uint32_t r = region_at(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
+	uint32_t r = gen_space_region(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
 	double want = d->weight[r] * (double)s->hn;
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
@@ -152,7 +168,7 @@ static int local_over_of(const struct model_devspace *d, const struct devstate *
 	if (d->addr.nk < 2)
 		return 0;
 	double w;
-	uint32_t k = seg_of(&d->addr, s->scale, off, &w);
+	uint32_t k = seg_of(d, s, off, &w);
 	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
 }
 
@@ -160,7 +176,7 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
 	return local_over_of(d, s, off, r, (double)s->hn);
 }
 
@@ -168,7 +184,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? region_at(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
 	return local_over_of(d, s, off, r, repeat_end(s));
 }
 
@@ -214,7 +230,7 @@ void gen_offsets_quota_init(const struct model_devspace *dv, struct devstate *s,
 	/* the kept runs come once per repeat of the model's duration */
 	double reps = s->nper >= 1 ? ceil(n / s->nper - 1e-9) : 1;
 	for (uint32_t i = 0; i < dv->nlong; i++) {
-		uint32_t r = region_at(dv, &(struct devstate){.scale = 1}, dv->longrun[i].off);
+		uint32_t r = gen_space_region(dv, NULL, dv->longrun[i].off);
 		s->kall[r] += dv->longrun[i].len * reps;
 		s->kall_tot += dv->longrun[i].len * reps;
 	}
@@ -240,7 +256,7 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
 		return 1;
 	if (x < d->v[0] || x > d->v[d->nk - 1])
 		return 0;
-	size_t lo = model_dist_knot(d, x, d->nk - 1); /* the last lo with v[lo] <= x */
+	size_t lo = addr_knot(dv, s, x); /* the last lo with v[lo] <= x */
 	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
 }
 

@@ -779,6 +779,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
 		region_lut_init(&m->devs[d], &g->ds[d]);
+		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
@@ -883,6 +884,11 @@ static uint32_t region_of(const struct model_devspace *d, const struct devstate 
 		lo = d->bound[lo + h] <= xi ? lo + h : lo;
 	}
 	return lo;
+}
+
+uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+{
+	return s ? region_of(d, s, a) : region_search(d, 1.0, a);
 }
 
 /* The chain's row FROM given the op of the start (s->op): each
@@ -1540,10 +1546,29 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 		return 0;
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
 	for (uint64_t j = 1; j <= n; j++) {
-		uint64_t i = (s->hn - j) % GEN_HIST, e = s->rend[i];
-		if ((s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) || e == s->cursor ||
-		    e + len > s->extent || touched(g, dv->id, e, len, TOUCH_LOOK) ||
-		    gen_offsets_over(dv, s, e) || !start_clear(dv, s, e, len, len))
+		/* the slots known touched stepped over a word of rtouch at a
+		 * time: to the next one down the ring (j up) not known so */
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		uint64_t v = ~s->rtouch[i / 64] & (~0ull >> (63 - i % 64));
+		if (!v) {
+			j += i % 64;
+			continue;
+		}
+		j += i % 64 - (uint64_t)(63 - __builtin_clzll(v));
+		i = (s->hn - j) % GEN_HIST;
+		uint64_t e = s->rend[i];
+		if (j > n || (s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) ||
+		    e == s->cursor || e + len > s->extent)
+			continue;
+		/* touched looks at the block at E first, whatever LEN: once it is
+		 * touched (for good), the slot is known so (most are: the next
+		 * I/O of a run starts there), not looked up each time */
+		if (touched(g, dv->id, e, 1, 1)) {
+			s->rtouch[i / 64] |= 1ull << (i % 64);
+			continue;
+		}
+		if (touched(g, dv->id, e, len, TOUCH_LOOK) || gen_offsets_over(dv, s, e) ||
+		    !start_clear(dv, s, e, len, len))
 			continue;
 		*off = e;
 		s->nresumed++;
@@ -2794,6 +2819,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 		s->rend[s->hn % GEN_HIST] = off + len;
 		s->gone[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
+		s->rtouch[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
 		s->opn[op]++;
 		remember(g, s, off);
 		touch_mark(g, dv->id, off, len);
