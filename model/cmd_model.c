@@ -428,6 +428,16 @@ static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
 	printf("},\n \"within_targets\": %s}\n", r->ok ? "true" : "false");
 }
 
+/* One figure of the table in WIDTH columns: "-" where there is none (the
+ * JSON's null). */
+static void cmp_cell(double x, int width, int g)
+{
+	if (!isfinite(x))
+		printf(" %*s", width, "-");
+	else
+		printf(g ? " %*.6g" : " %*.4f", width, x);
+}
+
 static void cmp_table(const struct model_cmp *r, const char *pa, const char *pb)
 {
 	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", pa, (unsigned long long)r->na, pb,
@@ -435,16 +445,24 @@ static void cmp_table(const struct model_cmp *r, const char *pa, const char *pb)
 	printf("%-24s %12s %12s %10s %-12s %s\n", "dimension", "A", "B", "value", "target", "");
 	for (size_t k = 0; k < r->nchecks; k++) {
 		const struct model_check *c = &r->check[k];
-		printf("%-24s %12.6g %12.6g %10.4f %-12s %s\n", c->name, c->a, c->b, c->value,
-		       c->target,
-		       c->ok < 0 ? "-"
-		       : c->ok	 ? "ok"
-				 : "OFF");
+		printf("%-24s", c->name);
+		cmp_cell(c->a, 12, 1);
+		cmp_cell(c->b, 12, 1);
+		cmp_cell(c->value, 10, 0);
+		printf(" %-12s %s\n", c->target, c->ok < 0 ? "-" : c->ok ? "ok" : "OFF");
 	}
-	printf("b-model A: all %.3f read %.3f write %.3f\n", r->bmodel_a[0], r->bmodel_a[1],
-	       r->bmodel_a[2]);
-	printf("b-model B: all %.3f read %.3f write %.3f\n", r->bmodel_b[0], r->bmodel_b[1],
-	       r->bmodel_b[2]);
+	/* the b-model of a series too sparse to measure is -1: "-" */
+	const double *bm[2] = {r->bmodel_a, r->bmodel_b};
+	static const char *const bn[3] = {"all", "read", "write"};
+	for (int t = 0; t < 2; t++) {
+		printf("b-model %c:", "AB"[t]);
+		for (int k = 0; k < 3; k++)
+			if (bm[t][k] < 0)
+				printf(" %s -", bn[k]);
+			else
+				printf(" %s %.3f", bn[k], bm[t][k]);
+		printf("\n");
+	}
 	if (r->latency)
 		printf("latency mean A %.1f us, B %.1f us; demerit %.2f us\n", r->mean_lat_a_us,
 		       r->mean_lat_b_us, r->demerit_us);

@@ -154,12 +154,18 @@ static void add_ratio(struct model_cmp *c, const char *name, double a, double b,
 }
 
 /* A share within R relative, or within 1 point where A's is below 4%; the
- * value is B / A either way (null when A's is 0), never a difference. */
+ * value is B / A either way (null when A's is 0), never a difference.  A
+ * share below 0 is one that cannot be measured (read_after_write of a
+ * trace without reads): the check is then not counted. */
 static void add_share(struct model_cmp *c, const char *name, double a, double b, double r)
 {
 	char tg[32];
 	int low = a < 0.04;
 	snprintf(tg, sizeof(tg), low ? "within 1 pt" : "within %.0f%%", r * 100);
+	if (a < 0 || b < 0) {
+		add(c, name, a < 0 ? NAN : a, b < 0 ? NAN : b, NAN, tg, -1);
+		return;
+	}
 	int ok = low ? fabs(b - a) <= 0.01 + 1e-12 : fabs(b / a - 1) <= r + 1e-12;
 	add(c, name, a, b, a > 0 ? b / a : NAN, tg, ok);
 }
