@@ -29,7 +29,8 @@ static const struct reel_cmd_doc fit_doc = {
     .usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--plain] [--overwrite]",
     .about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
 	     "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
-	     "MODEL.json is described field by field in model/MODEL.md.",
+	     "MODEL.json is described field by field in model/MODEL.md (installed as\n"
+	     "PREFIX/share/doc/ioreel/model/MODEL.md; PREFIX is /usr/local by default).",
 };
 
 /* An existing MODEL.json that `model fit` wrote may be replaced. */
@@ -386,7 +387,8 @@ static const struct reel_cmd_doc cmp_doc = {
 	     "and bytes, burstiness (IDC at 1 ms .. 10 s), the window series, locality,\n"
 	     "block re-use, read-after-write, working set, sizes of sequential and\n"
 	     "random I/O, per-device offsets and gaps.  Each figure is checked against\n"
-	     "its target (model/MODEL.md lists them); within_targets: all hold.",
+	     "its target (model/MODEL.md lists them; installed as\n"
+	     "PREFIX/share/doc/ioreel/model/MODEL.md); within_targets: all hold.",
 };
 
 static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
@@ -519,10 +521,25 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, stdout);
-		printf("  fit      TRACE.reel -o MODEL.json [--naive]\n"
-		       "  gen      MODEL.json -o OUT.reel [--duration S] [--rate X] [--capacity B] "
-		       "[--seed N]\n"
-		       "  compare  A.reel B.reel [--json]\n");
+		/* each subcommand's own usage line, so the summary names every
+		 * option that its --help does (its continuation lines indented
+		 * under this summary's column instead of under "usage: ...") */
+		const struct reel_cmd_doc *docs[] = {&fit_doc, &gen_doc, &cmp_doc};
+		for (size_t k = 0; k < sizeof(docs) / sizeof(docs[0]); k++) {
+			printf("  %-8s ", docs[k]->name + strlen("model "));
+			for (const char *u = docs[k]->usage; *u; u++) {
+				putchar(*u);
+				if (*u != '\n')
+					continue;
+				while (u[1] == ' ')
+					u++;
+				printf("%11s", "");
+			}
+			putchar('\n');
+		}
+		printf(
+		    "MODEL.json and compare's targets: model/MODEL.md (installed as\n"
+		    "PREFIX/share/doc/ioreel/model/MODEL.md; PREFIX is /usr/local by default).\n");
 		return 0;
 	}
 	if (!strcmp(argv[1], "fit"))

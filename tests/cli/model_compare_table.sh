@@ -40,4 +40,5 @@ print("150 writes: read_after_write -, ks_size %s, ks_jump %s; %s" % (
       c["ks_size"]["target"], c["ks_jump"]["target"],
       "within targets" if r["within_targets"] else "outside: %s" % bad))
 PY
+grep -q 'ioreel/model/MODEL.md' <("$IOREEL" model --help) || fail "model --help does not name the installed MODEL.md"
 echo ok
