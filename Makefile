@@ -16,6 +16,9 @@ DEPFLAGS = -MMD -MP
 LDLIBS += -llz4 -lz -lmsgpackc -ljson-c -laio -luring -ltracefs -ltraceevent -lblkid -linih -lpthread -lm
 PREFIX ?= /usr/local
 DESTDIR ?=
+# the reference (README.md, docs/, model/MODEL.md, formats/FORMAT.md), laid
+# out as in the source tree so that their links between them hold
+DOCDIR ?= $(PREFIX)/share/doc/ioreel
 BUILD ?= build
 Q := $(if $(V),,@)
 # The quick-start targets build in a sub-make: -j$(NPROC) unless the user
@@ -167,11 +170,17 @@ install: $(BUILD)/ioreel
 	install -m 644 ioreel.1 $(DESTDIR)$(PREFIX)/share/man/man1/ioreel.1
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	install -m 644 capture/ioreel-boot.service $(DESTDIR)$(PREFIX)/lib/systemd/system/ 2>/dev/null || true
+	install -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/model $(DESTDIR)$(DOCDIR)/formats
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 model/MODEL.md model/HISTORY.md $(DESTDIR)$(DOCDIR)/model/
+	install -m 644 formats/FORMAT.md $(DESTDIR)$(DOCDIR)/formats/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ioreel $(DESTDIR)$(PREFIX)/share/man/man1/ioreel.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/ioreel
 	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/ioreel-boot.service
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 # every build folder: the default, the sanitizers', libFuzzer's, CI's clang
 # build, and BUILD when it is another build-* folder

@@ -29,7 +29,8 @@ static const struct reel_cmd_doc fit_doc = {
     .usage = "TRACE.reel -o MODEL.json [--naive] [--phases N] [--plain] [--overwrite]",
     .about = "Fit a workload model (phases, op mix, sizes, inter-arrival times,\n"
 	     "burstiness, jumps, sequential runs, hot regions, in-flight) from a trace.\n"
-	     "MODEL.json is described field by field in model/MODEL.md.",
+	     "MODEL.json is described field by field in model/MODEL.md (installed as\n"
+	     "PREFIX/share/doc/ioreel/model/MODEL.md; PREFIX is /usr/local by default).",
 };
 
 /* An existing MODEL.json that `model fit` wrote may be replaced. */
@@ -386,7 +387,8 @@ static const struct reel_cmd_doc cmp_doc = {
 	     "and bytes, burstiness (IDC at 1 ms .. 10 s), the window series, locality,\n"
 	     "block re-use, read-after-write, working set, sizes of sequential and\n"
 	     "random I/O, per-device offsets and gaps.  Each figure is checked against\n"
-	     "its target (model/MODEL.md lists them); within_targets: all hold.",
+	     "its target (model/MODEL.md lists them; installed as\n"
+	     "PREFIX/share/doc/ioreel/model/MODEL.md); within_targets: all hold.",
 };
 
 static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
@@ -428,6 +430,16 @@ static void cmp_json(const struct model_cmp *r, const char *pa, const char *pb)
 	printf("},\n \"within_targets\": %s}\n", r->ok ? "true" : "false");
 }
 
+/* One figure of the table in WIDTH columns: "-" where there is none (the
+ * JSON's null). */
+static void cmp_cell(double x, int width, int g)
+{
+	if (!isfinite(x))
+		printf(" %*s", width, "-");
+	else
+		printf(g ? " %*.6g" : " %*.4f", width, x);
+}
+
 static void cmp_table(const struct model_cmp *r, const char *pa, const char *pb)
 {
 	printf("A: %s (%llu I/O)\nB: %s (%llu I/O)\n\n", pa, (unsigned long long)r->na, pb,
@@ -435,16 +447,24 @@ static void cmp_table(const struct model_cmp *r, const char *pa, const char *pb)
 	printf("%-24s %12s %12s %10s %-12s %s\n", "dimension", "A", "B", "value", "target", "");
 	for (size_t k = 0; k < r->nchecks; k++) {
 		const struct model_check *c = &r->check[k];
-		printf("%-24s %12.6g %12.6g %10.4f %-12s %s\n", c->name, c->a, c->b, c->value,
-		       c->target,
-		       c->ok < 0 ? "-"
-		       : c->ok	 ? "ok"
-				 : "OFF");
+		printf("%-24s", c->name);
+		cmp_cell(c->a, 12, 1);
+		cmp_cell(c->b, 12, 1);
+		cmp_cell(c->value, 10, 0);
+		printf(" %-12s %s\n", c->target, c->ok < 0 ? "-" : c->ok ? "ok" : "OFF");
 	}
-	printf("b-model A: all %.3f read %.3f write %.3f\n", r->bmodel_a[0], r->bmodel_a[1],
-	       r->bmodel_a[2]);
-	printf("b-model B: all %.3f read %.3f write %.3f\n", r->bmodel_b[0], r->bmodel_b[1],
-	       r->bmodel_b[2]);
+	/* the b-model of a series too sparse to measure is -1: "-" */
+	const double *bm[2] = {r->bmodel_a, r->bmodel_b};
+	static const char *const bn[3] = {"all", "read", "write"};
+	for (int t = 0; t < 2; t++) {
+		printf("b-model %c:", "AB"[t]);
+		for (int k = 0; k < 3; k++)
+			if (bm[t][k] < 0)
+				printf(" %s -", bn[k]);
+			else
+				printf(" %s %.3f", bn[k], bm[t][k]);
+		printf("\n");
+	}
 	if (r->latency)
 		printf("latency mean A %.1f us, B %.1f us; demerit %.2f us\n", r->mean_lat_a_us,
 		       r->mean_lat_b_us, r->demerit_us);
@@ -501,10 +521,25 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage, stdout);
-		printf("  fit      TRACE.reel -o MODEL.json [--naive]\n"
-		       "  gen      MODEL.json -o OUT.reel [--duration S] [--rate X] [--capacity B] "
-		       "[--seed N]\n"
-		       "  compare  A.reel B.reel [--json]\n");
+		/* each subcommand's own usage line, so the summary names every
+		 * option that its --help does (its continuation lines indented
+		 * under this summary's column instead of under "usage: ...") */
+		const struct reel_cmd_doc *docs[] = {&fit_doc, &gen_doc, &cmp_doc};
+		for (size_t k = 0; k < sizeof(docs) / sizeof(docs[0]); k++) {
+			printf("  %-8s ", docs[k]->name + strlen("model "));
+			for (const char *u = docs[k]->usage; *u; u++) {
+				putchar(*u);
+				if (*u != '\n')
+					continue;
+				while (u[1] == ' ')
+					u++;
+				printf("%11s", "");
+			}
+			putchar('\n');
+		}
+		printf(
+		    "MODEL.json and compare's targets: model/MODEL.md (installed as\n"
+		    "PREFIX/share/doc/ioreel/model/MODEL.md; PREFIX is /usr/local by default).\n");
 		return 0;
 	}
 	if (!strcmp(argv[1], "fit"))

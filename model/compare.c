@@ -131,16 +131,17 @@ static struct model_check *add(struct model_cmp *c, const char *name, double a, 
 }
 
 /* A KS distance below T, or below the 5% critical value of two samples of
- * these sizes when that is larger (then no sample size could tell). */
-static void add_ks(struct model_cmp *c, const char *name, const int64_t *a, size_t na,
-		   const int64_t *b, size_t nb, double t)
+ * these sizes when that is larger (then no sample size could tell).  Every
+ * KS check goes through here, so all are widened the same way. */
+static struct model_check *add_ks(struct model_cmp *c, const char *name, const int64_t *a,
+				  size_t na, const int64_t *b, size_t nb, double t)
 {
 	double ks = model_ks(a, na, b, nb);
 	double crit = na && nb ? 1.358 * sqrt((double)(na + nb) / ((double)na * (double)nb)) : 0;
 	double lim = crit > t ? crit : t;
 	char tg[32];
 	snprintf(tg, sizeof(tg), "<= %.3g", lim);
-	add(c, name, (double)na, (double)nb, ks, tg, !na && !nb ? -1 : ks <= lim);
+	return add(c, name, (double)na, (double)nb, ks, tg, !na && !nb ? -1 : ks <= lim);
 }
 
 /* B's figure over A's within a relative tolerance R. */
@@ -153,12 +154,18 @@ static void add_ratio(struct model_cmp *c, const char *name, double a, double b,
 }
 
 /* A share within R relative, or within 1 point where A's is below 4%; the
- * value is B / A either way (null when A's is 0), never a difference. */
+ * value is B / A either way (null when A's is 0), never a difference.  A
+ * share below 0 is one that cannot be measured (read_after_write of a
+ * trace without reads): the check is then not counted. */
 static void add_share(struct model_cmp *c, const char *name, double a, double b, double r)
 {
 	char tg[32];
 	int low = a < 0.04;
 	snprintf(tg, sizeof(tg), low ? "within 1 pt" : "within %.0f%%", r * 100);
+	if (a < 0 || b < 0) {
+		add(c, name, a < 0 ? NAN : a, b < 0 ? NAN : b, NAN, tg, -1);
+		return;
+	}
 	int ok = low ? fabs(b - a) <= 0.01 + 1e-12 : fabs(b / a - 1) <= r + 1e-12;
 	add(c, name, a, b, a > 0 ? b / a : NAN, tg, ok);
 }
@@ -251,13 +258,17 @@ static void fidelity_checks(struct model_cmp *c, const struct model_fid *fa,
 	device_checks(c, fa, fb);
 }
 
-/* The checks of the distributions (compare's first figures). */
-static void distribution_checks(struct model_cmp *c)
+/* The checks of the distributions (compare's first figures), while the
+ * samples are at hand: the KS distances, widened as every other KS check
+ * (a and b: the sample sizes). */
+static void distribution_checks(struct model_cmp *c, const struct model_samples *sa,
+				const struct model_samples *sb)
 {
-	add(c, "ks_size", NAN, NAN, c->ks_size, "<= 0.05", c->ks_size <= 0.05);
-	add(c, "ks_interarrival", NAN, NAN, c->ks_gap, "<= 0.05", c->ks_gap <= 0.05);
-	add(c, "ks_jump", NAN, NAN, c->ks_jump, "<= 0.05", c->ks_jump <= 0.05);
-	add(c, "ks_run", NAN, NAN, c->ks_run, "-", -1);
+	c->ks_size = add_ks(c, "ks_size", sa->size, sa->nsize, sb->size, sb->nsize, 0.05)->value;
+	c->ks_gap = add_ks(c, "ks_interarrival", sa->gap, sa->ngap, sb->gap, sb->ngap, 0.05)->value;
+	c->ks_jump = add_ks(c, "ks_jump", sa->jump, sa->njump, sb->jump, sb->njump, 0.05)->value;
+	c->ks_run = model_ks(sa->run, sa->nrun, sb->run, sb->nrun);
+	add(c, "ks_run", (double)sa->nrun, (double)sb->nrun, c->ks_run, "-", -1);
 	double rd = fabs(c->read_a - c->read_b) * 100;
 	add(c, "read_diff_points", c->read_a, c->read_b, rd, "<= 1", rd <= 1.0);
 	add(c, "bmodel_diff", c->bmodel_a[0], c->bmodel_b[0], c->bmodel_diff, "<= 0.02",
@@ -279,7 +290,6 @@ static int compare_more(const struct model_trace *a, const struct model_trace *b
 		model_fid_free(&fa);
 		return e;
 	}
-	distribution_checks(c);
 	if (a->n && b->n)
 		window_series(c, a, b);
 	fidelity_checks(c, &fa, &fb);
@@ -306,10 +316,6 @@ int model_compare(const struct model_trace *a, const struct model_trace *b, stru
 	}
 	c->na = a->n;
 	c->nb = b->n;
-	c->ks_size = model_ks(sa.size, sa.nsize, sb.size, sb.nsize);
-	c->ks_gap = model_ks(sa.gap, sa.ngap, sb.gap, sb.ngap);
-	c->ks_jump = model_ks(sa.jump, sa.njump, sb.jump, sb.njump);
-	c->ks_run = model_ks(sa.run, sa.nrun, sb.run, sb.nrun);
 	for (int o = 0; o < REEL_OP__COUNT; o++) {
 		double d = sa.op_frac[o] - sb.op_frac[o];
 		if (d < 0)
@@ -346,6 +352,7 @@ int model_compare(const struct model_trace *a, const struct model_trace *b, stru
 		c->mean_lat_b_us = sb.mean_lat / 1000.0;
 		c->demerit_pct = sa.mean_lat > 0 ? 100.0 * c->demerit_us / c->mean_lat_a_us : 0;
 	}
+	distribution_checks(c, &sa, &sb);
 	model_samples_free(&sa);
 	model_samples_free(&sb);
 	return compare_more(a, b, c);

@@ -221,7 +221,7 @@ int model_fid_get(struct model_fid *f, const struct model_trace *tr)
 			goto out;
 	f->locality = p->addressed ? (double)p->near / (double)p->addressed : 0;
 	f->reuse = p->io_sampled ? (double)p->io_reused / (double)p->io_sampled : 0;
-	f->raw = p->rd_sampled ? (double)p->rd_raw / (double)p->rd_sampled : 0;
+	f->raw = p->rd_sampled ? (double)p->rd_raw / (double)p->rd_sampled : -1;
 	fid_working_set(f, &p->bm);
 	e = fid_sort(f);
 out:

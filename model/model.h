@@ -610,7 +610,7 @@ struct model_fid {
 	double idc[MODEL_IDC_SCALES]; /* index of dispersion of counts; -1: < 8 bins */
 	double locality;	      /* share within 1 MiB of one of the device's last 100 I/O */
 	double reuse;		      /* share of I/O touching a 4 KiB block touched before */
-	double raw;		      /* share of reads touching a block written before */
+	double raw;		      /* share of reads on blocks written before; -1: none */
 	uint64_t ws_read, ws_write;   /* unique 4 KiB blocks read, written */
 	double sample_rate;	      /* of the block set: 1 exact, else SHARDS */
 	int64_t *rdist;		      /* reuse distances, in I/O since the last touch */

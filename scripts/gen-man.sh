@@ -20,7 +20,10 @@ original or a changed queue depth and speed with write data of a chosen,
 measured compressibility, fits workload models to scale it, and compares
 drives with tables and gnuplot plots.
 The .reel format is specified in formats/FORMAT.md of the source tree;
-docs/ioreel-COMMAND.md there is the reference of each command, with examples.
+docs/ioreel-COMMAND.md there is the reference of each command, with examples,
+and model/MODEL.md describes the workload model and compare's targets.
+make install puts them, laid out as in the source tree, under
+PREFIX/share/doc/ioreel (PREFIX is /usr/local by default).
 .SH COMMANDS
 HEAD
 for c in capture import export info dump replay model "model fit" "model gen" "model compare" plot compare suite demo; do
@@ -42,6 +45,10 @@ the private tracing instance of a running capture
 .TP
 .I /var/lib/ioreel/
 boot captures of ioreel-boot.service
+.TP
+.I /usr/local/share/doc/ioreel/
+the reference: README.md, docs/ioreel-COMMAND.md, model/MODEL.md,
+formats/FORMAT.md (PREFIX/share/doc/ioreel for another PREFIX)
 .SH SEE ALSO
 .BR fio (1),
 .BR blktrace (8),
