@@ -232,10 +232,11 @@ struct devstate {
 
 /* A device's own arrival process: when its last I/O arrived. */
 struct devclock {
-	uint64_t n;  /* I/O given to it so far */
-	double last; /* ns, in the model's clock (times the rate factor) */
-	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
-	size_t knot; /* its gap CDF's knot at its last look (dev_hazard) */
+	uint64_t n;	/* I/O given to it so far */
+	double last;	/* ns, in the model's clock (times the rate factor) */
+	double mean;	/* its mean gap, ns (a device without a gap CDF: exponential) */
+	size_t knot;	/* its gap CDF's knot at its last look, a tick early (pick_device) */
+	size_t knot_hi; /* the same a tick late */
 	/* op_bias of each arrival's op so far, and those arrivals (pick_device) */
 	double bias_sum;
 	uint64_t bias_n;
