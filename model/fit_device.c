@@ -901,9 +901,41 @@ static int chain_differs(const struct model_devspace *d, const uint64_t *tc, uin
 	return g > df * q * q * q;
 }
 
+/* The chain TC (NREG x NREG) summed into d->nblk blocks of regions, as
+ * many as its jumps support (B * B <= its jumps / MODEL_CHAIN_JUMPS, at
+ * least 1), each of equal numbers of regions (d->blk), in TC's first
+ * B x B cells; its non-zero cells into *NT (left as they are where the
+ * jumps support every region).  0 or REEL_E_NOMEM. */
+static int chain_blocks(struct model_devspace *d, uint64_t *tc, uint32_t nreg, size_t *nt)
+{
+	uint64_t n = 0;
+	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
+		n += tc[x];
+	uint32_t nb = (uint32_t)sqrt((double)n / MODEL_CHAIN_JUMPS);
+	if (nb >= nreg)
+		return 0;
+	nb = nb < 1 ? 1 : nb;
+	for (uint32_t k = 0; k <= nb; k++)
+		d->blk[k] = (uint16_t)((uint64_t)k * nreg / nb);
+	uint64_t *bc = calloc((size_t)nb * nb, sizeof(*bc));
+	if (!bc)
+		return REEL_E_NOMEM;
+	for (uint32_t a = 0, i = 0; a < nb; a++)
+		for (; i < d->blk[a + 1]; i++)
+			for (uint32_t b = 0, x = 0; b < nb; b++)
+				for (; x < d->blk[b + 1]; x++)
+					bc[(size_t)a * nb + b] += tc[(size_t)i * nreg + x];
+	*nt = 0;
+	for (size_t x = 0; x < (size_t)nb * nb; x++)
+		*nt += (tc[x] = bc[x]) != 0;
+	free(bc);
+	d->nblk = nb;
+	return 0;
+}
+
 /* The remote jumps as a sparse chain: the non-zero cells, row by row, as
  * cumulative shares; none where more than MODEL_CHAIN_FREE cells go as the
- * weights do (chain_differs). */
+ * weights do (chain_differs), else over blocks of regions (chain_blocks). */
 static int device_transitions(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
@@ -912,9 +944,15 @@ static int device_transitions(struct dev_fit *f)
 	size_t nt = 0;
 	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
 		nt += tc[x] != 0;
+	d->nblk = 0;
 	if (nt > MODEL_CHAIN_FREE && !chain_differs(d, tc, nreg)) {
 		memset(tc, 0, (size_t)nreg * nreg * sizeof(*tc));
 		nt = 0;
+	} else if (nt > MODEL_CHAIN_FREE) {
+		int e = chain_blocks(d, tc, nreg, &nt);
+		if (e)
+			return e;
+		nreg = d->nblk ? d->nblk : nreg;
 	}
 	d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
 	d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
