@@ -566,8 +566,10 @@ static int chain_spread(struct rd *r, struct model_devspace *d)
 		}
 	free(d->tr_to);
 	free(d->tr_p);
-	d->tr_to = to;
-	d->tr_p = p;
+	uint16_t *to2 = realloc(to, (t + 1) * sizeof(*to)); /* dense rows: up to R x R */
+	double *p2 = realloc(p, (t + 1) * sizeof(*p));
+	d->tr_to = to2 ? to2 : to;
+	d->tr_p = p2 ? p2 : p;
 	d->ntr = (uint32_t)t;
 	memcpy(d->row, row, sizeof(row));
 	d->nblk = 0;
