@@ -884,16 +884,96 @@ int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 	return 0;
 }
 
+/* Whether the chain of remote jumps (counts TC, NREG x NREG) differs from
+ * rows drawn by the regions' weights alone: the G statistic of its rows
+ * against the weights above the chi-square's quantile at MODEL_CHAIN_Z
+ * (Wilson-Hilferty) for its degrees of freedom, each row's regions of
+ * some weight less one.  A chain whose jumps go where the weights do
+ * carries only its sampling noise: at 16,384 cells it is as large as the
+ * jumps are many. */
+static int chain_differs(const struct model_devspace *d, const uint64_t *tc, uint32_t nreg)
+{
+	double g = 0, df = 0, ws = 0;
+	uint32_t nw = 0;
+	for (uint32_t x = 0; x < nreg; x++) {
+		ws += d->weight[x];
+		nw += d->weight[x] > 0;
+	}
+	for (uint32_t fr = 0; fr < nreg && ws > 0; fr++) {
+		const uint64_t *c = &tc[(size_t)fr * nreg];
+		uint64_t n = 0;
+		for (uint32_t x = 0; x < nreg; x++)
+			n += c[x];
+		if (!n)
+			continue;
+		df += nw - 1;
+		for (uint32_t x = 0; x < nreg; x++) {
+			if (!c[x])
+				continue;
+			if (!(d->weight[x] > 0))
+				return 1; /* a jump where the weights put none */
+			g += 2 * (double)c[x] * log((double)c[x] * ws / ((double)n * d->weight[x]));
+		}
+	}
+	if (!(df > 0))
+		return 0;
+	double h = 2 / (9 * df), q = 1 - h + MODEL_CHAIN_Z * sqrt(h);
+	return g > df * q * q * q;
+}
+
+/* The chain TC (NREG x NREG) summed into d->nblk blocks of regions, as
+ * many as its jumps support (B * B <= its jumps / MODEL_CHAIN_JUMPS, at
+ * least 1), each of equal numbers of regions (d->blk), in TC's first
+ * B x B cells; its non-zero cells into *NT (left as they are where the
+ * jumps support every region).  0 or REEL_E_NOMEM. */
+static int chain_blocks(struct model_devspace *d, uint64_t *tc, uint32_t nreg, size_t *nt)
+{
+	uint64_t n = 0;
+	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
+		n += tc[x];
+	uint32_t nb = (uint32_t)sqrt((double)n / MODEL_CHAIN_JUMPS);
+	if (nb >= nreg)
+		return 0;
+	nb = nb < 1 ? 1 : nb;
+	for (uint32_t k = 0; k <= nb; k++)
+		d->blk[k] = (uint16_t)((uint64_t)k * nreg / nb);
+	uint64_t *bc = calloc((size_t)nb * nb, sizeof(*bc));
+	if (!bc)
+		return REEL_E_NOMEM;
+	for (uint32_t a = 0, i = 0; a < nb; a++)
+		for (; i < d->blk[a + 1]; i++)
+			for (uint32_t b = 0, x = 0; b < nb; b++)
+				for (; x < d->blk[b + 1]; x++)
+					bc[(size_t)a * nb + b] += tc[(size_t)i * nreg + x];
+	*nt = 0;
+	for (size_t x = 0; x < (size_t)nb * nb; x++)
+		*nt += (tc[x] = bc[x]) != 0;
+	free(bc);
+	d->nblk = nb;
+	return 0;
+}
+
 /* The remote jumps as a sparse chain: the non-zero cells, row by row, as
- * cumulative shares. */
+ * cumulative shares; none where more than MODEL_CHAIN_FREE cells go as the
+ * weights do (chain_differs), else over blocks of regions (chain_blocks). */
 static int device_transitions(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
 	uint32_t nreg = d->nregions;
-	const uint64_t *tc = f->tc;
+	uint64_t *tc = f->tc;
 	size_t nt = 0;
 	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
 		nt += tc[x] != 0;
+	d->nblk = 0;
+	if (nt > MODEL_CHAIN_FREE && !chain_differs(d, tc, nreg)) {
+		memset(tc, 0, (size_t)nreg * nreg * sizeof(*tc));
+		nt = 0;
+	} else if (nt > MODEL_CHAIN_FREE) {
+		int e = chain_blocks(d, tc, nreg, &nt);
+		if (e)
+			return e;
+		nreg = d->nblk ? d->nblk : nreg;
+	}
 	d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
 	d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
 	if (!d->tr_to || !d->tr_p)

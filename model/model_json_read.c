@@ -525,12 +525,65 @@ static int read_region_bounds(struct rd *r, const struct json_object *b,
 	return 0;
 }
 
+/* The chain of blocks read (D->nblk blocks, D->blk) spread over the
+ * regions: each region of a block takes the block's row, each destination
+ * block's share going to its regions by their weights (equally where
+ * they weigh nothing); nblk is then 0.  0 or REEL_E_PARSE (out of memory). */
+static int chain_spread(struct rd *r, struct model_devspace *d)
+{
+	uint32_t nb = d->nblk, nreg = d->nregions;
+	size_t cap = (size_t)nreg * nreg + 1;
+	uint16_t *to = malloc(cap * sizeof(*to));
+	double *p = malloc(cap * sizeof(*p));
+	uint32_t row[MODEL_MAX_REGIONS + 1];
+	if (!to || !p) {
+		free(to);
+		free(p);
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "out of memory");
+	}
+	size_t t = 0;
+	row[0] = 0;
+	for (uint32_t a = 0; a < nb; a++)
+		for (uint32_t q = d->blk[a]; q < d->blk[a + 1]; q++) {
+			double c = 0;
+			for (uint32_t x = d->row[a]; x < d->row[a + 1]; x++) {
+				uint32_t b = d->tr_to[x], lo = d->blk[b], hi = d->blk[b + 1];
+				double pb = d->tr_p[x] - (x > d->row[a] ? d->tr_p[x - 1] : 0),
+				       w = 0;
+				for (uint32_t y = lo; y < hi; y++)
+					w += d->weight[y];
+				for (uint32_t y = lo; y < hi; y++) {
+					double s = w > 0 ? pb * d->weight[y] / w : pb / (hi - lo);
+					if (!(s > 0))
+						continue;
+					to[t] = (uint16_t)y;
+					p[t++] = (c += s);
+				}
+			}
+			if (t > row[q])
+				p[t - 1] = 1;
+			row[q + 1] = (uint32_t)t;
+		}
+	free(d->tr_to);
+	free(d->tr_p);
+	uint16_t *to2 = realloc(to, (t + 1) * sizeof(*to)); /* dense rows: up to R x R */
+	double *p2 = realloc(p, (t + 1) * sizeof(*p));
+	d->tr_to = to2 ? to2 : to;
+	d->tr_p = p2 ? p2 : p;
+	d->ntr = (uint32_t)t;
+	memcpy(d->row, row, sizeof(row));
+	d->nblk = 0;
+	return 0;
+}
+
 /* regions.transitions: [from, to, share] sorted, into the CSR rows with
- * cumulative shares */
+ * cumulative shares; over blocks of regions (regions.chain_blocks), then
+ * spread over their regions */
 static int read_transitions(struct rd *r, const struct json_object *t, struct model_devspace *d,
 			    const char *ww)
 {
 	size_t nt = alen(t);
+	uint32_t nreg = d->nblk ? d->nblk : d->nregions;
 	d->tr_to = malloc((nt + 1) * sizeof(*d->tr_to));
 	d->tr_p = malloc((nt + 1) * sizeof(*d->tr_p));
 	if (!d->tr_to || !d->tr_p)
@@ -543,11 +596,11 @@ static int read_transitions(struct rd *r, const struct json_object *t, struct mo
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
 					 "%s.transitions[%zu]: expected [from, to, share]", ww, k);
 		double f = num(at(e, 0)), to = num(at(e, 1)), p = num(at(e, 2));
-		if (!(f >= 0 && f < d->nregions && f == floor(f) && to >= 0 && to < d->nregions &&
+		if (!(f >= 0 && f < nreg && f == floor(f) && to >= 0 && to < nreg &&
 		      to == floor(to) && p > 0 && p <= 1))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
-					 "%s.transitions[%zu]: regions 0..%u and a share in (0, 1]",
-					 ww, k, d->nregions - 1);
+					 "%s.transitions[%zu]: %s 0..%u and a share in (0, 1]", ww,
+					 k, d->nblk ? "blocks" : "regions", nreg - 1);
 		uint32_t fi = (uint32_t)f, ti = (uint32_t)to;
 		if (k && (fi < prev_from || (fi == prev_from && ti <= prev_to)))
 			return reel_errf(r->err, r->len, REEL_E_PARSE,
@@ -560,9 +613,9 @@ static int read_transitions(struct rd *r, const struct json_object *t, struct mo
 		d->row[fi + 1]++;
 	}
 	d->ntr = (uint32_t)nt;
-	for (uint32_t q = 0; q < d->nregions; q++)
+	for (uint32_t q = 0; q < nreg; q++)
 		d->row[q + 1] += d->row[q];
-	for (uint32_t q = 0; q < d->nregions; q++) {
+	for (uint32_t q = 0; q < nreg; q++) {
 		double s = 0, c = 0;
 		for (uint32_t x = d->row[q]; x < d->row[q + 1]; x++)
 			s += d->tr_p[x];
@@ -573,7 +626,7 @@ static int read_transitions(struct rd *r, const struct json_object *t, struct mo
 			d->tr_p[x] = c / s;
 		}
 	}
-	return 0;
+	return d->nblk ? chain_spread(r, d) : 0;
 }
 
 /* The optional per-region shares KEY of REG (device W): N of them, each
@@ -655,6 +708,25 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	if (d->fresh_share_fitted && !(sum > 0))
 		return reel_errf(r->err, r->len, REEL_E_PARSE,
 				 "%s.fresh_share: some region's share above 0", ww);
+	struct json_object *cb = get(reg, "chain_blocks"); /* optional */
+	d->nblk = 0;
+	if (cb) {
+		size_t nb = json_object_get_type(cb) == json_type_array ? alen(cb) : 0;
+		int okb = nb >= 2 && nb <= d->nregions;
+		for (size_t k = 0; okb && k < nb; k++) {
+			double x = is_num(at(cb, k)) ? num(at(cb, k)) : NAN;
+			okb = x == floor(x) && (k ? x > d->blk[k - 1] : x == 0) &&
+			      (k + 1 < nb ? x < d->nregions : x == d->nregions);
+			if (okb)
+				d->blk[k] = (uint16_t)x;
+		}
+		if (!okb)
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.chain_blocks: increasing region indices from 0 to %u, "
+					 "fewer than the regions",
+					 ww, d->nregions);
+		d->nblk = (uint32_t)nb - 1;
+	}
 	return read_transitions(r, t, d, ww);
 }
 

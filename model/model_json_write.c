@@ -307,9 +307,14 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 		for (uint32_t r = 0; r < d->nregions; r++)
 			fprintf(f, "%s%.3g", r ? "," : "", d->fresh_share[r]);
 	}
+	if (d->nblk) {
+		fprintf(f, "],\n        \"chain_blocks\": [");
+		for (uint32_t k = 0; k <= d->nblk; k++)
+			fprintf(f, "%s%u", k ? "," : "", d->blk[k]);
+	}
 	fprintf(f, "],\n        \"transitions\": [");
 	int first = 1;
-	for (uint32_t r = 0; r < d->nregions; r++)
+	for (uint32_t r = 0; r < (d->nblk ? d->nblk : d->nregions); r++)
 		for (uint32_t x = d->row[r]; x < d->row[r + 1]; x++) {
 			double p = d->tr_p[x] - (x > d->row[r] ? d->tr_p[x - 1] : 0);
 			fprintf(f, "%s[%u,%u,%.5g]", first ? "" : ",", r, d->tr_to[x], p);
