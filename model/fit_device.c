@@ -1252,6 +1252,13 @@ int model_devs_finish(struct devs_fit *df)
 		if (f->seen) /* the last run */
 			run_end(f, f->run);
 		device_fill(f);
+		/* the samples are fitted: their memory goes before pass 4 (16
+		 * devices' jumps and runs: 16 MiB at 10M I/O), but the local
+		 * jumps', which pass_local fits again when it is whole */
+		samp_free(&f->jumps);
+		samp_free(&f->runs);
+		if (f->loc.st != 1 || f->loc.n != f->loc.k)
+			samp_free(&f->loc);
 		int e = device_transitions(f);
 		if (e)
 			return e;
