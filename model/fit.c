@@ -601,8 +601,7 @@ static int side_regions(void *arg, const struct fit_cols *c)
 static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 {
 	struct model *m = fr->m;
-	uint64_t n2[MODEL_MAX_DEVS],
-	    n3[(REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 5 * MODEL_MAX_DEVS + 2];
+	uint64_t n2[MODEL_MAX_DEVS], n3[FIT_PASS_DISTS];
 	for (size_t k = 0; k < fr->sc.nd; k++)
 		n2[k] = fr->sc.pre[k].nd;
 	const struct fit_scan *sc = &fr->sc;
