@@ -1352,6 +1352,13 @@ int model_devs_finish(struct devs_fit *df)
 		if (f->seen) /* the last run */
 			run_end(f, f->run);
 		device_fill(f);
+		/* the samples are fitted: their memory goes before pass 4 (16
+		 * devices' jumps and runs: 16 MiB at 10M I/O), but the local
+		 * jumps', which pass_local fits again when it is whole */
+		samp_free(&f->jumps);
+		samp_free(&f->runs);
+		if (f->loc.st != 1 || f->loc.n != f->loc.k)
+			samp_free(&f->loc);
 		int e = device_transitions(f);
 		if (e)
 			return e;
@@ -1360,6 +1367,8 @@ int model_devs_finish(struct devs_fit *df)
 }
 
 /* ---- size given sequentiality ---------------------------------------------- */
+#define OWN_SAMPLE (1u << 16)
+#define OWN_BUDGET (1u << 20)
 /* The devices the re-use pass fits (not done, with I/O): a device's own
  * ops, sizes and near starts are fitted only where there are several. */
 static size_t devs_live(const struct devs_fit *df)
@@ -1378,13 +1387,22 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	df->rb = malloc(sizeof(*df->rb));
-	size_t live = devs_live(df);
+	/* a device's own run starts' sizes: at most OWN_SAMPLE of them, and
+	 * OWN_BUDGET for all the devices (16 at OWN_SAMPLE; 64 devices' would
+	 * be 4 Mi values, 32 MiB) */
+	uint64_t nds[MODEL_MAX_DEVS];
+	size_t live = 0;
+	for (size_t k = 0; k < df->nd; k++)
+		if (!df->f[k].done && df->f[k].pre->nd)
+			nds[live++] = df->f[k].pre->nd;
+	uint64_t own = fit_sample_cap(nds, live, OWN_BUDGET);
+	own = own < OWN_SAMPLE ? own : OWN_SAMPLE;
 	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
 		struct dev_fit *f = &df->f[k];
 		if (f->done || !f->pre->nd)
 			continue;
 		/* a device's own ops and sizes: only among others */
-		size_t nd = f->pre->nd, st = fit_stride(nd, FIT_SAMPLE_MIN);
+		size_t nd = f->pre->nd, st = fit_stride(nd, own);
 		if (live > 1 &&
 		    (samp_init_upto(&f->dsz[0], nd, st) || samp_init_upto(&f->dsz[1], nd, st)))
 			return REEL_E_NOMEM;

@@ -199,9 +199,15 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen);
 /* ---- bounded samples -------------------------------------------------------- */
 /* The largest sample L <= MODEL_DIST_SAMPLE such that distributions of N[0..K)
  * observations each sampled to at most L hold at most BUDGET values together
- * (water filling: the small ones whole); at least FIT_SAMPLE_MIN. */
+ * (water filling: the small ones whole); at least FIT_SAMPLE_MIN, which is
+ * low enough that the most distributions a pass samples (FIT_PASS_DISTS:
+ * pass 3's of MODEL_MAX_PHASES phases and MODEL_MAX_DEVS devices) stay
+ * within FIT_SAMPLE_BUDGET: the budget holds on any trace (at 2^16, 16
+ * devices' 5 distributions and 8 phases' 4 took 7.5 Mi values). */
 #define FIT_SAMPLE_BUDGET (4u << 20)
-#define FIT_SAMPLE_MIN (1u << 16)
+#define FIT_SAMPLE_MIN (1u << 13)
+#define FIT_PASS_DISTS ((REEL_OP__COUNT + 1) * MODEL_MAX_PHASES + 5 * MODEL_MAX_DEVS + 2)
+_Static_assert((uint64_t)FIT_SAMPLE_MIN *FIT_PASS_DISTS <= FIT_SAMPLE_BUDGET, "FIT_SAMPLE_MIN");
 /* the b-models' bins of a fit: at most 2^FIT_BM_LEVELS (a trace of 2 Mi
  * I/O reaches it), so that their memory stays flat */
 #define FIT_BM_LEVELS 17

@@ -275,11 +275,15 @@ static int phase_fit_init(struct phase_fit *f, struct model *m, size_t pi, const
 		return REEL_E_NOMEM;
 	if (!(f->leads = malloc((nne + 1) * sizeof(*f->leads))))
 		return REEL_E_NOMEM;
-	/* the b-model's bins: at most 2^FIT_BM_LEVELS, so that its memory
-	 * does not grow with the trace */
+	/* the b-model's bins: the phases' together at most 2^FIT_BM_LEVELS
+	 * an op, as the whole trace's, so that their memory does not grow
+	 * with the trace (8 phases' of 12.5M I/O each: 24 MiB at 2^17 each) */
+	int levels = FIT_BM_LEVELS;
+	for (size_t np = 1; np < m->nphases; np <<= 1)
+		levels--;
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		if (model_bm_init_max(&f->bm[k], k ? pops[k - 1] : pios, 0, accend > 0 ? accend : 1,
-				      FIT_BM_LEVELS))
+				      levels))
 			return REEL_E_NOMEM;
 	bm_op_shifts(f->bm, f->sh);
 	return 0;

@@ -74,6 +74,21 @@ for n in ${MODEL_BENCH_SIZES:-10000000 100000000}; do
 	echo "        (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 	rm -f "$T/big.reel" "$T/gen.reel"
 done
+# fit's peak RSS on many devices: a 10M-I/O trace generated from disksim's
+# model (16 devices; x1429), one fit each (the per-device samples, block
+# sets and bins must stay within the same 64 MiB)
+if has_fmt disksim && [ -f "$P/disksim/tpcc-small.trace" ] &&
+	"$IOREEL" import -q --from disksim --time-unit ns "$P/disksim/tpcc-small.trace" -o "$T/ds.reel" &&
+	"$IOREEL" model fit "$T/ds.reel" -o "$T/ds.json" 2>/dev/null &&
+	"$IOREEL" model gen "$T/ds.json" --rate 1429 -o "$T/big.reel" 2>"$T/gen.log"; then
+	n=$(sed -n 's/.*gen: \([0-9]*\) I\/O.*/\1/p' "$T/gen.log")
+	for b in $bins; do
+		fr[$b]=""
+		timed "$b" "${n:-10000000}" fit fit "$T/big.reel" -o "$T/big.$b.json" || { echo "   fit ($b) failed"; continue; }
+		printf "   disksim x1429 (16 devices, 10M I/O) %-6s fit peak RSS %s MiB\n" "$b" "${fr[$b]# }"
+	done
+	rm -f "$T/big.reel"
+fi
 # the same, on a real trace's model scaled: fiu's model x2000 (20M I/O), the
 # command as people run it, output written (issue 13: "not only on the most
 # favourable model"); MODEL_BENCH_BEFORE runs interleaved on the same model
