@@ -530,18 +530,27 @@ static void size_tilt_init(struct model_gen *g)
 		}
 }
 
+/* The re-use passes' I/O over all devices; *ALL the model's addressed I/O. */
+static size_t pass_count(const struct model *m, double *all)
+{
+	size_t np = 0;
+	for (size_t d = 0; d < m->ndevs; d++)
+		np += m->devs[d].npass;
+	*all = 0;
+	for (size_t w = 0; w < m->nwin; w++)
+		*all += win_addressed(m, w);
+	return np;
+}
+
 /* Each phase's and op's count of the re-use pass's I/O a quota block
  * holds: the pass's I/O of the op in the phase per I/O of the op of the
  * phase in the model, times the block's, at most a third. */
 static int quota_resv_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
-	size_t np = 0, j = 0;
-	double all = 0;
-	for (size_t d = 0; d < m->ndevs; d++)
-		np += m->devs[d].npass;
-	for (size_t w = 0; w < m->nwin; w++)
-		all += win_addressed(m, w);
+	size_t j = 0;
+	double all;
+	size_t np = pass_count(m, &all);
 	if (np && (!(g->pass_ph = malloc(np * sizeof(*g->pass_ph))) ||
 		   !(g->pass_win = malloc(np * sizeof(*g->pass_win)))))
 		return -1;
@@ -589,14 +598,11 @@ static int quota_resv_init(struct model_gen *g)
 static int pass_pins_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
-	size_t np = 0, j = 0;
-	double all = 0;
-	for (size_t d = 0; d < m->ndevs; d++)
-		np += m->devs[d].npass;
+	size_t j = 0;
+	double all;
+	size_t np = pass_count(m, &all);
 	if (!np)
 		return 0;
-	for (size_t w = 0; w < m->nwin; w++)
-		all += win_addressed(m, w);
 	if (!(g->pins = malloc(np * sizeof(*g->pins))))
 		return -1;
 	for (size_t d = 0; d < m->ndevs; d++)
