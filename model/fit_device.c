@@ -268,6 +268,7 @@ struct dev_fit {
 	uint8_t hidx[MODEL_MAX_REGIONS]; /* the region's in ht */
 	uint64_t nstart;		 /* run starts of the walk */
 	uint8_t *cyseq;			 /* the first CYCLE_SEQ starts: hot idx + 1, or 0 */
+	uint8_t *cylen;			 /* their sizes in align units (at most 255) */
 	/* the longest runs so far (MODEL_MAX_LONG): where and when each
 	 * started; the current run's start, the walk's I/O so far */
 	struct long_cand {
@@ -324,6 +325,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->sb);
 	free(f->ht);
 	free(f->cyseq);
+	free(f->cylen);
 }
 
 void model_devs_free(struct devs_fit *df)
@@ -541,8 +543,8 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		uint32_t nh = 0;
 		for (uint32_t r = 0; r < nreg; r++)
 			f->hidx[r] = (uint8_t)(f->hotr[r] ? nh++ : 0);
-		if (nh &&
-		    (!(f->ht = calloc(nh, sizeof(*f->ht))) || !(f->cyseq = malloc(CYCLE_SEQ))))
+		if (nh && (!(f->ht = calloc(nh, sizeof(*f->ht))) ||
+			   !(f->cyseq = malloc(CYCLE_SEQ)) || !(f->cylen = malloc(CYCLE_SEQ))))
 			return REEL_E_NOMEM;
 	}
 	return 0;
@@ -791,12 +793,15 @@ static void hot_touch(struct dev_fit *f, uint32_t r)
 	t->n++;
 }
 
-/* A run start of the walk: one more, and, of the first CYCLE_SEQ, its hot
- * block (or 0). */
-static inline void cycle_seq(struct dev_fit *f)
+/* A run start of the walk, LEN bytes: one more, and, of the first
+ * CYCLE_SEQ, its hot block (or 0) and its size in align units. */
+static inline void cycle_seq(struct dev_fit *f, uint32_t len)
 {
-	if (f->cyseq && f->nstart < CYCLE_SEQ)
+	if (f->cyseq && f->nstart < CYCLE_SEQ) {
+		uint64_t u = (len + f->d->align - 1) / f->d->align;
 		f->cyseq[f->nstart] = (uint8_t)(f->hotr[f->reg] ? f->hidx[f->reg] + 1 : 0);
+		f->cylen[f->nstart] = (uint8_t)(u < 255 ? u : 255);
+	}
 	f->nstart++;
 }
 
@@ -832,7 +837,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		if (j == 0) {
 			f->run++;
 		} else {
-			cycle_seq(f);
+			cycle_seq(f, len);
 			run_end(f, f->run);
 			f->run = 1;
 			f->run_reg = f->reg;
@@ -854,7 +859,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			}
 		}
 	} else {
-		cycle_seq(f);
+		cycle_seq(f, len);
 		f->seen = 1;
 		f->run = 1;
 		f->run_reg = f->reg;
@@ -1226,12 +1231,61 @@ static double cycle_ks(const uint32_t *v, uint32_t n, const double *tcdf)
 	return m;
 }
 
+/* The jump from start I's kept block (of its size) to start K's: the
+ * trace's blocks are one align wide and start where their cycle entry
+ * does. */
+static int64_t cycle_jump(const struct dev_fit *f, const uint8_t *s, uint32_t i, uint32_t k)
+{
+	const struct model_devspace *d = f->d;
+	return (int64_t)d->cycle[s[k] - 1].off -
+	       (int64_t)(d->cycle[s[i] - 1].off + (uint64_t)f->cylen[i] * d->align);
+}
+
+/* KS distance of the N sorted jumps V (a window's) from the trace's, T
+ * sorted (NT of them): at each of V's steps, the trace's CDF there and
+ * just below (a binary search each), which is where the largest
+ * difference lies between two step CDFs. */
+static double cycle_jump_ks(const int64_t *v, uint32_t n, const int64_t *t, size_t nt)
+{
+	if (!n || !nt)
+		return n || nt ? 1 : 0;
+	double m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = nt; /* the trace's jumps below v[i] */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (t[mid] < v[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t below = lo;
+		for (hi = nt; lo < hi;) { /* and up to it */
+			size_t mid = (lo + hi) / 2;
+			if (t[mid] <= v[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		uint32_t b = i; /* the window's below v[i] */
+		while (b > 0 && v[b - 1] == v[i])
+			b--;
+		if (i + 1 < n && v[i + 1] == v[i])
+			continue;
+		m = fmax(m, fmax(fabs((double)(i + 1) / n - (double)lo / (double)nt),
+				 fabs((double)b / n - (double)below / (double)nt)));
+	}
+	return m;
+}
+
 /*
  * The order the kept blocks are touched in (hot_order): of the trace's own
  * windows of CYCLE_PMIN to MODEL_MAX_ORDER run starts (the first
  * CYCLE_SEQ), the one whose replay in turn re-uses its blocks at distances
  * (run starts, cyclic) nearest the trace's (least KS; the shorter of equal
- * ones).  msr's blocks are touched in a fixed order about every 25 I/O
+ * ones) that wraps from its last start to its first as the trace goes
+ * somewhere; with each start's size (hot_order_len).  msr's blocks are
+ * touched in a fixed order about every 25 I/O
  * (`db.caE.dbZIFJca.dbJcaIFH.`); each block's own period (hot_cycle alone)
  * kept the periods but not the blocks' places relative to one another.
  */
@@ -1239,14 +1293,18 @@ static void cycle_order(struct dev_fit *f, const uint8_t *kept)
 {
 	struct model_devspace *d = f->d;
 	uint32_t n = f->nstart < CYCLE_SEQ ? (uint32_t)f->nstart : CYCLE_SEQ, last[MODEL_MAX_CYCLE];
-	double *tcdf = calloc(CYCLE_DMAX + 1, sizeof(*tcdf)), tot = 0, best = 2;
+	double *tcdf = calloc(CYCLE_DMAX + 1, sizeof(*tcdf)), tot = 0, best = 4;
 	if (!tcdf || !d->ncycle || n < 2 * MODEL_MAX_ORDER) {
 		free(tcdf);
 		return;
 	}
 	uint8_t *s = f->cyseq;
-	for (uint32_t i = 0; i < n; i++)
+	uint8_t pair[MODEL_MAX_CYCLE + 1][MODEL_MAX_CYCLE + 1] = {{0}}; /* a start after another */
+	for (uint32_t i = 0; i < n; i++) {
 		s[i] = kept[s[i]];
+		if (i)
+			pair[s[i - 1]][s[i]] = 1;
+	}
 	memset(last, 0, sizeof(last));
 	for (uint32_t i = 0; i < n; i++) /* the trace's distances */
 		if (s[i]) {
@@ -1257,7 +1315,14 @@ static void cycle_order(struct dev_fit *f, const uint8_t *kept)
 			}
 			last[s[i] - 1] = i + 1;
 		}
-	if (!(tot > 0)) {
+	int64_t *tj =
+	    tot > 0 ? malloc(n * sizeof(*tj)) : NULL; /* the trace's jumps between blocks */
+	size_t ntj = 0;
+	for (uint32_t i = 1; tj && i < n; i++)
+		if (s[i - 1] && s[i])
+			tj[ntj++] = cycle_jump(f, s, i - 1, i);
+	if (!tj || model_sort_i64(tj, ntj)) {
+		free(tj);
 		free(tcdf);
 		return;
 	}
@@ -1266,6 +1331,12 @@ static void cycle_order(struct dev_fit *f, const uint8_t *kept)
 	for (uint32_t p = CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
 		for (uint32_t i = 0; i + p <= n; i++) {
 			uint32_t v[MODEL_MAX_ORDER], nv = 0;
+			/* its replay wraps from its last start to its first: only
+			 * where the trace goes so (msr's window ending on block 6
+			 * and starting on 7 made a sequential pair every turn,
+			 * which the trace never writes) */
+			if (!pair[s[i + p - 1]][s[i]])
+				continue;
 			for (uint32_t k = 0; k < p; k++) { /* each touch's distance to its next */
 				uint8_t x = s[i + k];
 				uint32_t dd = 1;
@@ -1278,13 +1349,28 @@ static void cycle_order(struct dev_fit *f, const uint8_t *kept)
 					v[b] = v[b - 1];
 				v[b] = dd;
 			}
-			double ks = nv ? cycle_ks(v, nv, tcdf) : 2;
+			int64_t jv[MODEL_MAX_ORDER];
+			uint32_t nj = 0;
+			for (uint32_t k = 0; k < p; k++) { /* the jumps of its replay, in turn */
+				uint32_t a = i + k, b = i + (k + 1) % p;
+				if (!s[a] || !s[b])
+					continue;
+				int64_t x = cycle_jump(f, s, a, b);
+				uint32_t c = nj++;
+				for (; c > 0 && jv[c - 1] > x; c--)
+					jv[c] = jv[c - 1];
+				jv[c] = x;
+			}
+			double ks = nv ? cycle_ks(v, nv, tcdf) + cycle_jump_ks(jv, nj, tj, ntj) : 4;
 			if (ks < best) {
 				best = ks;
 				d->norder = p;
 				memcpy(d->order, s + i, p);
+				for (uint32_t k = 0; k < p; k++) /* a fresh place's size is drawn */
+					d->order_len[k] = s[i + k] ? f->cylen[i + k] : 0;
 			}
 		}
+	free(tj);
 	free(tcdf);
 }
 

@@ -2246,14 +2246,21 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
  * due (cycle_due), for a size that mostly re-uses; else a fresh start
  * off the kept blocks. */
 static uint64_t start_cycle(struct model_gen *g, const struct model_devspace *dv,
-			    struct devstate *s, int op, uint64_t len, uint64_t al, int local)
+			    struct devstate *s, int op, uint64_t *lenp, uint64_t al, int local)
 {
+	uint64_t len = *lenp;
 	int fresh = reuse_odds(dv, op, len) < 0.5, k;
 	if (dv->norder) { /* the order walked: a size mostly fresh takes only a fresh place */
-		k = dv->order[s->cy_pos] - 1;
+		uint32_t at = s->cy_pos;
+		k = dv->order[at] - 1;
 		if (!fresh || k < 0)
 			s->cy_pos = (s->cy_pos + 1) % dv->norder;
 		k = fresh ? -1 : k;
+		/* a block's place writes the trace's size there (hot_order_len):
+		 * a drawn 3-block write on a block covered the next two, which
+		 * the order then re-used 1-4 starts later (msr) */
+		if (k >= 0 && dv->order_len[at])
+			*lenp = len = (uint64_t)dv->order_len[at] * al;
 	} else {
 		k = fresh ? -1 : cycle_due(g, dv, s);
 	}
@@ -2493,7 +2500,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
 			off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	} else if (dv->p_reuse >= GEN_REUSE_GATE && dv->ncycle) {
-		off = start_cycle(g, dv, s, op, len, al, local);
+		off = start_cycle(g, dv, s, op, lenp, al, local);
 	} else if (dv->p_reuse >= GEN_REUSE_GATE) {
 		off = start_hot(g, dv, s, op, len, al, local, 0);
 	} else {

@@ -408,6 +408,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * fresh start); msr: 26, `db.caE.dbZIFJca.dbJcaIFH.`; norder 0: none */
 	uint32_t norder;
 	uint8_t order[MODEL_MAX_ORDER];
+	/* each place's size in align units (hot_order_len; 0: drawn): the
+	 * trace's start there, so a block's write covers the blocks the
+	 * trace's did (msr's 3-block write at its 6th block, 1 elsewhere) */
+	uint8_t order_len[MODEL_MAX_ORDER];
 	/* sparse region transitions (CSR): row r is tr_to/tr_p[row[r]..row[r+1]).
 	 * Fit: with nblk > 0, the chain of blocks of regions (blk[k] to
 	 * blk[k + 1]), rows and tr_to blocks (regions.chain_blocks); read, it is

@@ -940,6 +940,19 @@ static int hot_order(struct rd *r, const struct json_object *j, struct model_dev
 				 "with hot_cycle",
 				 w, MODEL_MAX_ORDER);
 	d->norder = (uint32_t)n;
+	memset(d->order_len, 0, sizeof(d->order_len));
+	if (!(v = get(j, "hot_order_len"))) /* optional: models before it draw the size */
+		return 0;
+	ok = json_object_is_type(v, json_type_array) && json_object_array_length(v) == n;
+	for (size_t k = 0; ok && k < n; k++) {
+		double x = is_num(at(v, k)) ? num(at(v, k)) : NAN;
+		ok = x >= 0 && x <= 255 && x == floor(x);
+		d->order_len[k] = ok ? (uint8_t)x : 0;
+	}
+	if (!ok)
+		return reel_errf(
+		    r->err, r->len, REEL_E_PARSE,
+		    "%s.hot_order_len: as many integers from 0 to 255 as hot_order has", w);
 	return 0;
 }
 

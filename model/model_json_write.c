@@ -446,6 +446,10 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 		fprintf(f, "%s%u", i ? "," : ",\n      \"hot_order\": [", d->order[i]);
 	if (d->norder)
 		fprintf(f, "]");
+	for (uint32_t i = 0; i < d->norder; i++)
+		fprintf(f, "%s%u", i ? "," : ",\n      \"hot_order_len\": [", d->order_len[i]);
+	if (d->norder)
+		fprintf(f, "]");
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */
