@@ -2059,7 +2059,9 @@ static int run_past(struct model_gen *g, const struct model_devspace *dv, struct
 	    dv->local_limit < 4096 || !dv->read_share_fitted ||
 	    dv->read_share[region_of(dv, s, s->cursor)] > 0)
 		return 0;
-	return scan_untouched(g, dv, s, s->cursor, len, al, dv->local_limit >> 12, at) &&
+	uint64_t far = dv->local_limit >> 12; /* a model's own limit: the scan's at most */
+	return scan_untouched(g, dv, s, s->cursor, len, al, far < GEN_SCAN_FAR ? far : GEN_SCAN_FAR,
+			      at) &&
 	       *at > s->cursor && *at - s->cursor <= dv->local_limit;
 }
 
