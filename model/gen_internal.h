@@ -135,6 +135,7 @@ struct devstate {
 	int started;
 	int run_reuse;	     /* the run started with a re-use (not extended past its length) */
 	uint32_t reuse_owed; /* fresh starts that re-used: re-using starts to skip */
+	uint32_t reuse_due;  /* re-using starts made fresh (reuse_hot): starts to re-use */
 	uint64_t reused;     /* starts that re-used */
 	/* with p_reuse_phase: the re-using starts of reads, writes the trace
 	 * makes in as many I/O of the op in their phases; those made */
