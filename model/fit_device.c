@@ -244,6 +244,7 @@ struct dev_fit {
 	size_t nloc, nrem;
 	struct region_lut lut;
 	uint64_t regc[MODEL_MAX_REGIONS], regr[MODEL_MAX_REGIONS]; /* I/O, reads */
+	uint32_t segc[MODEL_SEGS][MODEL_MAX_REGIONS]; /* I/O by MODEL_SEGS-th of the walk */
 	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
@@ -272,11 +273,11 @@ struct dev_fit {
 	/* the longest runs so far (MODEL_MAX_LONG): where and when each
 	 * started; the current run's start, the walk's I/O so far */
 	struct long_cand {
-		uint64_t off, at, bytes;
+		uint64_t off, at, bytes, head;
 		uint32_t len, reg;
 	} lc[MODEL_MAX_LONG];
 	uint32_t nlc;
-	uint64_t run_off, run_at, run_bytes, wi;
+	uint64_t run_off, run_at, run_bytes, run_head, wi;
 };
 
 /* Every device at once. */
@@ -734,8 +735,12 @@ static void long_add(struct dev_fit *f, int64_t n)
 	} else {
 		f->nlc++;
 	}
-	f->lc[k] = (struct long_cand){f->run_off, f->run_at, f->run_bytes,
-				      (uint32_t)(n < UINT32_MAX ? n : UINT32_MAX), f->run_reg};
+	f->lc[k] = (struct long_cand){f->run_off,
+				      f->run_at,
+				      f->run_bytes,
+				      f->run_head,
+				      (uint32_t)(n < UINT32_MAX ? n : UINT32_MAX),
+				      f->run_reg};
 }
 
 /* A run of N I/O ends: its length, summed in the region it started in. */
@@ -829,6 +834,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		f->reg = region_of(d, &f->lut, off);
 	f->regc[f->reg]++;
 	f->regr[f->reg] += op == REEL_OP_READ;
+	f->segc[f->k ? f->wi * MODEL_SEGS / f->k : 0][f->reg]++;
 	if (f->ht && f->hotr[f->reg])
 		hot_touch(f, f->reg);
 	if (f->seen) {
@@ -869,6 +875,8 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	}
 	f->prev_end = off + len;
 	f->run_bytes += len;
+	if (f->run == MODEL_LONG_HEAD) /* the head of a run that may be kept */
+		f->run_head = f->run_bytes;
 	f->wi++;
 	int k = op != REEL_OP_READ;
 	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = off + len;
@@ -1027,8 +1035,11 @@ static void device_long(struct dev_fit *f)
 		const struct long_cand *c = &f->lc[i];
 		if ((double)c->len < thr)
 			continue;
+		/* its head kept where its bytes are not spread evenly */
+		double even = (double)MODEL_LONG_HEAD / c->len, hs = (double)c->head / c->bytes;
 		d->longrun[d->nlong++] = (struct model_long_run){
-		    c->off, c->bytes, c->len, (float)((double)c->at / (double)f->wi)};
+		    c->off, c->bytes, c->len, (float)((double)c->at / (double)f->wi),
+		    c->bytes && fabs(hs - even) > MODEL_HEAD_APART * even ? c->head : 0};
 		f->run_sum[c->reg] -= c->len;
 		f->run_cnt[c->reg]--;
 	}
@@ -1087,6 +1098,56 @@ static void device_ops(struct dev_fit *f)
 	d->read_share_fitted = f->k && apart / (double)f->k >= MODEL_OP_APART;
 }
 
+/* The regions' weights by MODEL_SEGS-th of the device's I/O, kept where
+ * they drift (MODEL_SEG_Z, MODEL_SEG_APART): the G statistic of the
+ * segments' region counts against the weights (a test of homogeneity,
+ * (regions of some I/O - 1) x (MODEL_SEGS - 1) degrees of freedom) over
+ * the chi-square's quantile (Wilson-Hilferty), and the segments' total
+ * variation from the weights, on average, at least MODEL_SEG_APART: a
+ * device of many I/O rejects at any level on drift too small to move its
+ * offsets' KS, and its model is left as it was.  Not where the regions
+ * hold the ops apart (read_share: the phases' op mix moves the draws
+ * there; compile's offsets out 3 -> 12 of seeds 1-128 with them) nor on
+ * a device of as many remote jumps as regions (its chain's rows carry
+ * its drift: blkparse's regions visited in order, out 7 -> 12 of seeds
+ * 129-256 with them); disk 8 moves by local jumps (3 remote, 59 local). */
+static void device_segs(struct dev_fit *f)
+{
+	struct model_devspace *d = f->d;
+	double g = 0, tv = 0, nw = 0, n = (double)f->k;
+	d->seg_fitted = 0;
+	if (d->nregions < 2 || f->k < 2 * MODEL_SEGS || d->read_share_fitted ||
+	    f->nrem >= d->nregions)
+		return;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		nw += f->regc[r] > 0;
+	for (int k = 0; k < MODEL_SEGS; k++) {
+		double ns = 0, t = 0;
+		for (uint32_t r = 0; r < d->nregions; r++)
+			ns += f->segc[k][r];
+		for (uint32_t r = 0; r < d->nregions && ns > 0; r++) {
+			double o = f->segc[k][r], e = ns * d->weight[r];
+			g += o > 0 ? 2 * o * log(o / e) : 0;
+			t += fabs(o / ns - d->weight[r]);
+		}
+		tv += t / 2 * ns / n;
+	}
+	double df = (nw - 1) * (MODEL_SEGS - 1);
+	if (!(df > 0))
+		return;
+	double h = 2 / (9 * df), q = 1 - h + MODEL_SEG_Z * sqrt(h);
+	if (!(g > df * q * q * q) || tv < MODEL_SEG_APART)
+		return;
+	d->seg_fitted = 1;
+	for (int k = 0; k < MODEL_SEGS; k++) {
+		double ns = 0;
+		for (uint32_t r = 0; r < d->nregions; r++)
+			ns += f->segc[k][r];
+		for (uint32_t r = 0; r < d->nregions; r++)
+			d->seg_w[k][r] = ns > 0 ? (float)(f->segc[k][r] / ns) : (float)d->weight[r];
+	}
+}
+
 /* The regions' weights, jumps, runs and local jumps from the walk. */
 static void device_fill(struct dev_fit *f)
 {
@@ -1095,6 +1156,7 @@ static void device_fill(struct dev_fit *f)
 	for (uint32_t r = 0; r < d->nregions; r++)
 		d->weight[r] = f->k ? (double)f->regc[r] / (double)f->k : 1.0 / d->nregions;
 	device_ops(f);
+	device_segs(f);
 	samp_fit(&f->jumps, &d->jump);
 	/* for people: coarser (0.02, or half the sampling noise if larger) */
 	double je = d->jump.n ? 0.5 / sqrt((double)d->jump.n) : 0;

@@ -178,6 +178,8 @@ struct devstate {
 	int pinned;			   /* the run is a long run of the model, where it was */
 	uint64_t pin_end;		   /* and where it ends (its bytes in the trace) */
 	uint64_t pin_left;		   /* its bytes still to come (as in the trace) */
+	uint64_t head_left;		   /* of those, its head's (longrun's head) */
+	uint32_t head_n;		   /* and the head's I/O still to come */
 	int pin_op;			   /* the op it started with: its I/O sized from the pool */
 	uint64_t extent;
 	/* shares kept as they go (gen_offsets.c) */
@@ -475,6 +477,13 @@ static inline double gen_op_share(const struct model_devspace *d, uint32_t r, in
 		return 1;
 	return op == REEL_OP_READ ? d->read_share[r] : 1 - d->read_share[r];
 }
+/* Region R's weight where the device is now (its MODEL_SEGS-th of the
+ * repeat's I/O, where the model has seg_weights), else the model's. */
+double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+/* Region R's share of the device's first N I/O: N times its weight, or
+ * with seg_weights the segments' weights summed over them. */
+double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double n);
 /* A region short of its share of the device's I/O (less the kept runs
  * not yet due) for a remote jump to make up (drawn by shortfall, at odds
  * growing with the drift; once per run start, not for a re-using one), or

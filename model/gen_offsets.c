@@ -63,13 +63,46 @@ static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s
 	return lo;
 }
 
+/* The segment (MODEL_SEGS-th of a repeat of the model's duration) the
+ * device's N-th I/O falls in, and the share of it gone in *X. */
+static int seg_at(const struct devstate *s, double n, double *x)
+{
+	double c = n / s->nper, y = (c - floor(c)) * MODEL_SEGS;
+	int k = y < MODEL_SEGS - 1 ? (int)y : MODEL_SEGS - 1;
+	*x = y - k;
+	return k;
+}
+
+double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	double x;
+	if (!d->seg_fitted || !(s->nper >= 1))
+		return d->weight[r];
+	return d->seg_w[seg_at(s, (double)s->hn, &x)][r];
+}
+
+/* The trace's log front moves up the device as it goes (disksim's disk 8:
+ * its last region holds 0, 0, 0, 9, 28 of its I/O by fifth): a region's
+ * want is what the trace put there over the same share of its I/O. */
+double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double n)
+{
+	if (!d->seg_fitted || !(s->nper >= 1))
+		return d->weight[r] * n;
+	double x, w = floor(n / s->nper) * d->weight[r] * MODEL_SEGS;
+	int k = seg_at(s, n, &x);
+	for (int j = 0; j < k; j++)
+		w += d->seg_w[j][r];
+	return (w + x * d->seg_w[k][r]) * s->nper / MODEL_SEGS;
+}
+
 /* The shortfall of region R below its share of the device's I/O so far
  * (less PEND, the kept runs' I/O there still to come: they come whole
  * when due), beyond chance (2 sqrt + 1 of the I/O it should hold). */
 static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			double pend)
 {
-	double want = d->weight[r] * (double)s->hn - pend, a = want - (double)s->rn[r];
+	double want = gen_offsets_want(d, s, r, (double)s->hn) - pend, a = want - (double)s->rn[r];
 	/* x below is at most a - 1 (its rounding too): a region not short
 	 * without the root is not short with it, and it is not taken (half
 	 * the regions, about) */
@@ -141,7 +174,7 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
 	uint32_t r = gen_space_region(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
-	double want = d->weight[r] * (double)s->hn;
+	double want = gen_offsets_want(d, s, r, (double)s->hn);
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
 
@@ -163,6 +196,11 @@ static double repeat_end(const struct devstate *s)
 static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
 			 uint32_t r, double n)
 {
+	/* the region's share over the trace, also where the segments' would
+	 * do: a local jump in the region the walk is in, over the segment's
+	 * want while the walk lags the trace's front, was drawn again and
+	 * then sent remote (disk 8's offsets out on 20 of seeds 1-256, 8 with
+	 * the trace's share) */
 	if (d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION)
 		return 1;
 	if (d->addr.nk < 2)
@@ -241,7 +279,7 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 {
 	if (quota_over(g, d, s, r))
 		return 1;
-	double want = d->weight[r] * (double)s->hn;
+	double want = gen_offsets_want(d, s, r, (double)s->hn);
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
 }
 

@@ -929,10 +929,10 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	if (w > 0)
 		return 1;
 	for (uint32_t r = 0; r < d->nregions; r++)
-		w += d->weight[r] * gen_op_share(d, r, s->op);
+		w += gen_offsets_weight(d, s, r) * gen_op_share(d, r, s->op);
 	double c = 0, v = u * w;
 	for (uint32_t r = 0; r < d->nregions && w > 0; r++)
-		if (v < (c += d->weight[r] * gen_op_share(d, r, s->op))) {
+		if (v < (c += gen_offsets_weight(d, s, r) * gen_op_share(d, r, s->op))) {
 			*to = r;
 			return 1;
 		}
@@ -1004,7 +1004,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		double c = 0;
 		to = d->nregions - 1;
 		for (uint32_t r = 0; r < d->nregions; r++) {
-			c += d->weight[r];
+			c += gen_offsets_weight(d, s, r);
 			if (u < c) {
 				to = r;
 				break;
@@ -1347,8 +1347,13 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	 * whole share, not its share of the I/O so far (a band read in one
 	 * stretch is over that on most visits: boot's local jumps 520 -> 368
 	 * of its 1,334 made remote so with its odds per region, their KS
-	 * 0.039 -> 0.066 over seeds 1-16) */
-	return over && !(dv->p_local_fitted && gen_offsets_local_full(dv, s, *off));
+	 * 0.039 -> 0.066 over seeds 1-16); on a device whose regions' weights
+	 * drift (seg_weights), a remote start, drawn by where the trace was
+	 * then (disksim's disk 8: its local jumps from 0.8 MiB carried the
+	 * walk into the log's late front, past 1.7 MiB, in its first fifth:
+	 * its offsets out on 37 of seeds 1-256 without, 8 with) */
+	return over && !(dv->p_local_fitted && gen_offsets_local_full(dv, s, *off)) &&
+	       !dv->seg_fitted;
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote
@@ -1899,10 +1904,10 @@ static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv,
 {
 	double w = 0, c = 0;
 	for (uint32_t r = 0; r < dv->nregions; r++)
-		w += wide(dv, s, r, len) ? dv->weight[r] : 0;
+		w += wide(dv, s, r, len) ? gen_offsets_weight(dv, s, r) : 0;
 	double u = rnd_sp(g) * w;
 	for (uint32_t r = 0; r < dv->nregions && w > 0; r++)
-		if (u < (c += wide(dv, s, r, len) ? dv->weight[r] : 0))
+		if (u < (c += wide(dv, s, r, len) ? gen_offsets_weight(dv, s, r) : 0))
 			return r;
 	return -1;
 }
@@ -2212,9 +2217,9 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 			return dv->tr_to[x];
 	w = c = 0;
 	for (uint32_t x = 0; x < dv->nregions; x++)
-		w += s->cy_reg[x] ? 0 : dv->weight[x];
+		w += s->cy_reg[x] ? 0 : gen_offsets_weight(dv, s, x);
 	for (uint32_t x = 0; w > 0 && x < dv->nregions; x++)
-		if (!s->cy_reg[x] && u * w < (c += dv->weight[x]))
+		if (!s->cy_reg[x] && u * w < (c += gen_offsets_weight(dv, s, x)))
 			return x;
 	return -1;
 }
@@ -2513,6 +2518,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	uint64_t len = *lenp;
 	double u = s->early ? s->early_u : sdraw_sp(g, &s->s_run);
 	s->pinned = 0;
+	s->head_n = 0;
 	s->op = op;
 	/* an I/O larger than the kept run now due, where no later I/O of its
 	 * op in the phase would take its size back from the pool (pinned_first),
@@ -2536,6 +2542,9 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		if (*lenp + off > s->pin_end) /* not over the long runs after it */
 			*lenp = s->pin_end > off + al ? (s->pin_end - off) / al * al : al;
 		s->pin_left = lr->bytes > *lenp ? lr->bytes - *lenp : 0;
+		/* a head of its own: its first I/O drawn to its bytes */
+		s->head_n = lr->head ? MODEL_LONG_HEAD - 1 : 0;
+		s->head_left = lr->head > *lenp ? lr->head - *lenp : 0;
 		s->pin_op = op;
 		s->run_reuse = 0;
 		s->pinned = 1;
@@ -2813,6 +2822,15 @@ static uint64_t size_own(struct model_gen *g, const struct model_devspace *dv, i
 	return size_round(sz, al, extent);
 }
 
+/* A kept run's I/O of LEN bytes placed: its head's, while it lasts. */
+static void head_take(struct devstate *s, uint64_t len)
+{
+	if (!s->head_n)
+		return;
+	s->head_n--;
+	s->head_left -= len < s->head_left ? len : s->head_left;
+}
+
 /*
  * The size of a kept long run's next I/O (of OP, the op it started with, in
  * phase PH): GEN_PICK_DRAWS sizes of the op's run continuations drawn into
@@ -2833,7 +2851,8 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	size_t ix, p = (size_t)(ph - g->m->phases);
 	const struct model_dist *d = &ph->size[op];
 	sizes_of(g, p, op, 1, &ix);
-	double want = (double)s->pin_left / (double)(s->run_left > 0 ? s->run_left : 1);
+	double want = s->head_n ? (double)s->head_left / s->head_n
+				: (double)s->pin_left / (double)(s->run_left > 0 ? s->run_left : 1);
 	const double *q = &g->pool[ix * GEN_POOL];
 	unsigned best = 0;
 	for (int k = 0; k < GEN_PICK_DRAWS && g->npool[ix] < GEN_POOL && d->nk &&
@@ -2876,10 +2895,13 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 		g->pool[ix * GEN_POOL + g->npool[ix]++] = (double)drawn;
 	s->pin_left += len;
 	s->run_left++;
+	s->head_n += s->head_n > 0;
+	s->head_left += s->head_n ? len : 0;
 	uint64_t x = size_pick(g, ph, op, s, al);
 	x = x < len ? x : len;
 	s->run_left--;
 	s->pin_left -= x < s->pin_left ? x : s->pin_left;
+	head_take(s, x);
 	return x;
 }
 
@@ -2909,7 +2931,8 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 /* A kept run's place and what is left of it, kept over an I/O of another
  * op placed inside it. */
 struct kept_run {
-	uint64_t cursor, pin_end, pin_left;
+	uint64_t cursor, pin_end, pin_left, head_left;
+	uint32_t head_n;
 	int64_t run_left;
 	int run_reuse, pin_op, op;
 };
@@ -2922,6 +2945,8 @@ static void run_resume(struct devstate *s, const struct kept_run *k)
 	s->pinned = 1;
 	s->pin_end = k->pin_end;
 	s->pin_left = k->pin_left;
+	s->head_left = k->head_left;
+	s->head_n = k->head_n;
 	s->pin_op = k->pin_op;
 	s->op = k->op;
 }
@@ -3016,12 +3041,14 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 			s->nrun++;
 			s->run_left -= s->run_left > 0;
 			s->pin_left -= len < s->pin_left ? len : s->pin_left;
+			if (s->pinned)
+				head_take(s, len);
 		} else {
 			keep = s->pinned && s->run_left > 0 && op != s->pin_op;
 			if (keep)
-				run = (struct kept_run){s->cursor,   s->pin_end,   s->pin_left,
-							s->run_left, s->run_reuse, s->pin_op,
-							s->op};
+				run = (struct kept_run){s->cursor,    s->pin_end, s->pin_left,
+							s->head_left, s->head_n,  s->run_left,
+							s->run_reuse, s->pin_op,  s->op};
 			uint64_t drawn = len;
 			off = run_start(g, dv, s, op, &len, al, unit);
 			if (s->pinned && len < drawn)

@@ -125,9 +125,15 @@ int model_sort_i64(int64_t *v, size_t n);
 #define MODEL_NEAR_OVER 2      /* at this many times the chance share or more */
 #define MODEL_MAX_LONG 32      /* long runs kept per device */
 #define MODEL_LONG_SHARE 0.005 /* a kept run holds at least this share of the I/O */
-#define MODEL_MAX_CYCLE 32     /* hot blocks kept with their own period, per device */
-#define MODEL_CYCLE_Q 9	       /* their intervals' quantiles: 0, 1/8, .. 1 */
-#define MODEL_MAX_ORDER 64     /* the hot blocks' order (hot_order): at most so many starts */
+/* a kept run's head: the bytes of its first MODEL_LONG_HEAD I/O, kept where
+ * their share of its bytes is off MODEL_LONG_HEAD / its length by
+ * MODEL_HEAD_APART of it (disksim's disk 8: its 25-I/O run writes 66% of
+ * its 406 KiB in its first 8, 54-60 KiB each) */
+#define MODEL_LONG_HEAD 8
+#define MODEL_HEAD_APART 0.25
+#define MODEL_MAX_CYCLE 32 /* hot blocks kept with their own period, per device */
+#define MODEL_CYCLE_Q 9	   /* their intervals' quantiles: 0, 1/8, .. 1 */
+#define MODEL_MAX_ORDER 64 /* the hot blocks' order (hot_order): at most so many starts */
 #define MODEL_MAX_DEVS 64
 #define MODEL_MAX_PASS 1024  /* I/O of a device's re-use pass kept, at most */
 #define MODEL_PASS_BACK 4096 /* a kept re-use's last touch at most so many I/O back */
@@ -177,6 +183,16 @@ static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
  * blkparse, boot-nspawn, chromium and 4 more, and seeds 1-32 had 50
  * checks out for 19 */
 #define MODEL_CHAIN_FREE 1024
+/* regions.seg_weights: the regions' weights in each MODEL_SEGS-th of the
+ * device's I/O, kept where the region mix drifts between them by a
+ * G-test of homogeneity at MODEL_SEG_Z standard normal deviates and by a
+ * total variation of MODEL_SEG_APART on average over its I/O (disksim's
+ * disk 8, a log written up the device: from 1.70 MiB 0, 0, 0, 9, 28 of
+ * its I/O by fifth), on a device without regions.read_share and of fewer
+ * remote jumps than regions (device_segs) */
+#define MODEL_SEGS 5
+#define MODEL_SEG_Z 5
+#define MODEL_SEG_APART 0.2
 #define MODEL_CHAIN_Z 5
 #define MODEL_CHAIN_JUMPS 64
 
@@ -331,6 +347,11 @@ struct model_devspace { /* spatial behaviour of one device */
 	uint32_t nregions;
 	uint64_t bound[MODEL_MAX_REGIONS + 1]; /* equal-mass region bounds */
 	double weight[MODEL_MAX_REGIONS];      /* share of I/Os per region */
+	/* the same by MODEL_SEGS-th of the device's I/O (each row sums to 1),
+	 * where they drift; seg_fitted 0 where they do not and in models
+	 * before it (gen draws from weight alone) */
+	int seg_fitted;
+	float seg_w[MODEL_SEGS][MODEL_MAX_REGIONS];
 	/* run lengths by where the run starts: per region, the mean length
 	 * (I/O) of the runs starting there (0: none start there);
 	 * run_mean_fitted 0 in models before it */
@@ -369,6 +390,7 @@ struct model_devspace { /* spatial behaviour of one device */
 		uint64_t off, bytes;
 		uint32_t len;
 		float at;
+		uint64_t head; /* its first MODEL_LONG_HEAD I/O's bytes; 0: even */
 	} longrun[MODEL_MAX_LONG];
 	/* the device's re-use pass, kept where it is (a writeback re-writing
 	 * what an earlier pass wrote, a probe read twice): where every I/O

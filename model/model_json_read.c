@@ -708,6 +708,30 @@ static int read_regions(struct rd *r, const struct json_object *j, struct model_
 	if (d->fresh_share_fitted && !(sum > 0))
 		return reel_errf(r->err, r->len, REEL_E_PARSE,
 				 "%s.fresh_share: some region's share above 0", ww);
+	struct json_object *sw = get(reg, "seg_weights"); /* optional */
+	if ((d->seg_fitted = sw != NULL) && !is_arr(sw, MODEL_SEGS))
+		return reel_errf(r->err, r->len, REEL_E_PARSE,
+				 "%s.seg_weights: one row per %d-th of the I/O", ww, MODEL_SEGS);
+	for (int k = 0; d->seg_fitted && k < MODEL_SEGS; k++) {
+		char wk[112];
+		snprintf(wk, sizeof(wk), "%s.seg_weights[%d]", ww, k);
+		struct json_object *row = at(sw, k);
+		double s = 0;
+		if (!is_arr(row, d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: one per region (%u)",
+					 wk, d->nregions);
+		for (uint32_t x = 0; x < d->nregions; x++) {
+			double v = is_num(at(row, x)) ? num(at(row, x)) : NAN;
+			if (!(v >= 0 && v <= 1))
+				return reel_errf(r->err, r->len, REEL_E_PARSE,
+						 "%s[%u]: a share in [0, 1]", wk, x);
+			d->seg_w[k][x] = (float)v;
+			s += v;
+		}
+		if (!(fabs(s - 1) < 0.01 * d->nregions))
+			return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: shares summing to 1",
+					 wk);
+	}
 	struct json_object *cb = get(reg, "chain_blocks"); /* optional */
 	d->nblk = 0;
 	if (cb) {
@@ -792,7 +816,9 @@ static int reuse_sizes(struct rd *r, const struct json_object *j, struct model_d
 }
 
 /* The optional long_runs of the device W: [offset, length, bytes, at] each,
- * offsets inside the extent, starts (at) not decreasing. */
+ * offsets inside the extent, starts (at) not decreasing, and optionally the
+ * bytes of its first MODEL_LONG_HEAD I/O (head: at most its bytes, above
+ * 0, on a run longer than MODEL_LONG_HEAD). */
 static int long_runs(struct rd *r, const struct json_object *j, struct model_devspace *d,
 		     const char *w)
 {
@@ -807,8 +833,9 @@ static int long_runs(struct rd *r, const struct json_object *j, struct model_dev
 	double prev = 0; /* the start before, as read (not as stored in a float) */
 	for (size_t k = 0; k < n; k++) {
 		struct json_object *e = at(v, k);
-		double x[4] = {NAN, NAN, NAN, NAN};
-		for (size_t q = 0; q < 4 && is_arr(e, 4); q++)
+		double x[5] = {NAN, NAN, NAN, NAN, 0};
+		size_t ne = is_arr(e, 5) ? 5 : 4;
+		for (size_t q = 0; q < ne && is_arr(e, ne); q++)
 			x[q] = is_num(at(e, q)) ? num(at(e, q)) : NAN;
 		if (!(x[0] >= 0 && x[0] < (double)d->extent && x[1] >= 1 && x[1] <= 4294967295.0 &&
 		      x[2] >= 0 && x[2] <= 9.2e18 && x[3] >= prev && x[3] <= 1))
@@ -816,8 +843,14 @@ static int long_runs(struct rd *r, const struct json_object *j, struct model_dev
 					 "%s.long_runs[%zu]: [offset in the extent, length >= 1, "
 					 "bytes, start share in [0, 1], not decreasing]",
 					 w, k);
-		d->longrun[k] = (struct model_long_run){(uint64_t)x[0], (uint64_t)x[2],
-							(uint32_t)x[1], (float)x[3]};
+		if (ne == 5 &&
+		    !(x[4] > 0 && x[4] <= x[2] && x[4] == floor(x[4]) && x[1] > MODEL_LONG_HEAD))
+			return reel_errf(r->err, r->len, REEL_E_PARSE,
+					 "%s.long_runs[%zu][4]: the head's bytes, above 0 and at "
+					 "most the run's, on a run longer than %d I/O",
+					 w, k, MODEL_LONG_HEAD);
+		d->longrun[k] = (struct model_long_run){
+		    (uint64_t)x[0], (uint64_t)x[2], (uint32_t)x[1], (float)x[3], (uint64_t)x[4]};
 		prev = x[3];
 	}
 	d->nlong = (uint32_t)n;

@@ -307,6 +307,13 @@ static void write_regions(const struct model_devspace *d, FILE *f)
 		for (uint32_t r = 0; r < d->nregions; r++)
 			fprintf(f, "%s%.3g", r ? "," : "", d->fresh_share[r]);
 	}
+	for (int k = 0; d->seg_fitted && k < MODEL_SEGS; k++) {
+		fprintf(f, k ? "],\n          [" : "],\n        \"seg_weights\": [\n          [");
+		for (uint32_t r = 0; r < d->nregions; r++)
+			fprintf(f, "%s%.3g", r ? "," : "", d->seg_w[k][r]);
+		if (k == MODEL_SEGS - 1)
+			fprintf(f, "]");
+	}
 	if (d->nblk) {
 		fprintf(f, "],\n        \"chain_blocks\": [");
 		for (uint32_t k = 0; k <= d->nblk; k++)
@@ -411,10 +418,14 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 		near_dists(f, d);
 	fprintf(f, ",\n      \"local_jumps\": ");
 	dist(f, &d->local, 0);
-	for (uint32_t i = 0; i < d->nlong; i++) /* [offset, length, bytes, at] */
-		fprintf(f, "%s[%llu,%u,%llu,%.3f]", i ? "," : ",\n      \"long_runs\": [",
+	for (uint32_t i = 0; i < d->nlong; i++) { /* [offset, length, bytes, at(, head)] */
+		fprintf(f, "%s[%llu,%u,%llu,%.3f", i ? "," : ",\n      \"long_runs\": [",
 			(unsigned long long)d->longrun[i].off, d->longrun[i].len,
 			(unsigned long long)d->longrun[i].bytes, d->longrun[i].at);
+		if (d->longrun[i].head)
+			fprintf(f, ",%llu", (unsigned long long)d->longrun[i].head);
+		fprintf(f, "]");
+	}
 	if (d->nlong)
 		fprintf(f, "]");
 	if (d->npass) { /* the I/O count, then per I/O [index step, write, offset step, length] */
