@@ -290,6 +290,7 @@ struct devs_fit {
 	struct bmap bm;	     /* blocks touched, of every device (the re-use pass) */
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
 	struct reuse_batch *rb;
+	int near; /* several devices in the re-use pass: their near starts fitted */
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -1419,6 +1420,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 			nds[live++] = df->f[k].pre->nd;
 	uint64_t own = fit_sample_cap(nds, live, OWN_BUDGET);
 	own = own < OWN_SAMPLE ? own : OWN_SAMPLE;
+	df->near = live > 1;
 	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
 		struct dev_fit *f = &df->f[k];
 		if (f->done || !f->pre->nd)
@@ -1755,13 +1757,15 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
 		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
-		if (reuse >= 0)
+		if (reuse >= 0 && df->near)
 			near_start(f, op, c->off[i], pend, reuse);
 		n.what |= NOTE_START;
 	}
 	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
-	f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
-	rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
+	if (df->near) { /* near_start's rings: one device has no near starts fitted */
+		f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
+		rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
+	}
 	return 0;
 }
 
