@@ -283,6 +283,20 @@ struct dev_fit {
 };
 
 /* Every device at once. */
+/* Pass 4's sizes given sequentiality, counted on the thread of the phases'
+ * chain (model_devs_sizes) beside the re-use pass on the second thread
+ * (model_devs_seq, the pass's longest part): a state of their own, out of
+ * the lines the second thread writes. */
+struct seg_count {
+	uint64_t end[MODEL_MAX_DEVS]; /* where the device's I/O before ended */
+	uint8_t seen[MODEL_MAX_DEVS];
+	uint8_t live[MODEL_MAX_DEVS]; /* the device's I/O counted (not done) */
+	/* the segments of sizes seen (a few sizes recur): phase, op and size
+	 * as a key (+ 1, 0 empty) in a direct-mapped table */
+	uint64_t key[SEG_MEMO];
+	uint32_t seg[SEG_MEMO];
+};
+
 struct devs_fit {
 	size_t nd;
 	int naive;
@@ -296,12 +310,10 @@ struct devs_fit {
 	const struct model *m;
 	const int *wphase;
 	uint64_t (*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2];
+	struct seg_count *sz; /* their counting's own state (model_devs_sizes) */
+	/* the re-use pass's: where each device's I/O before ended */
 	uint64_t sq_end[MODEL_MAX_DEVS];
 	uint8_t sq_seen[MODEL_MAX_DEVS];
-	/* the segments of sizes seen (a few sizes recur): phase, op and size
-	 * as a key (+ 1, 0 empty) in a direct-mapped table */
-	uint64_t sq_key[SEG_MEMO];
-	uint32_t sq_seg[SEG_MEMO];
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -340,6 +352,7 @@ void model_devs_free(struct devs_fit *df)
 	bmap_free(&df->bm);
 	free(df->rb);
 	free(df->sq);
+	free(df->sz);
 	free(df);
 }
 
@@ -1407,8 +1420,11 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	df->m = m;
 	df->wphase = wphase;
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
-	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
+	if (!(df->sz = calloc(1, sizeof(*df->sz))))
+		return REEL_E_NOMEM;
+	for (size_t k = 0; k < df->nd; k++)
+		df->sz->live[k] = !df->f[k].done;
 	df->rb = malloc(sizeof(*df->rb));
 	/* a device's own run starts' sizes: at most OWN_SAMPLE of them, and
 	 * OWN_BUDGET for all the devices (16 at OWN_SAMPLE; 64 devices' would
@@ -1817,9 +1833,8 @@ static void device_own(struct dev_fit *f)
 	}
 }
 
-/* One pass in time order: each I/O's phase, op, size segment, and whether
- * it starts where its device's previous one ended (compare's definition);
- * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
+/* One pass in time order: the re-use of run starts (reuse_step), a
+ * device's own ops and sizes; 0 or REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	for (size_t a = 0, e = 0, i = 0; i < c->n; i++) {
@@ -1840,21 +1855,44 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			return REEL_E_NOMEM;
 		if (df->f[k].dsz[0].v)
 			own_step(&df->f[k], &df->m->phases[p], op, c->len[i], seq);
-		const struct model_dist *d = &df->m->phases[p].size[op];
+	}
+	return 0;
+}
+
+/* The same pass: each I/O's phase, op, size segment, and whether it starts
+ * where its device's previous one ended (compare's definition). */
+void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
+{
+	/* locals: the stores below could alias df's fields (reloaded at each
+	 * I/O, from lines the second thread writes) */
+	struct seg_count *z = df->sz;
+	const int8_t *slot = df->slot;
+	const int *wphase = df->wphase;
+	const struct model_phase *ph = df->m->phases;
+	uint64_t(*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2] = df->sq;
+	for (size_t i = 0; i < c->n; i++) {
+		uint8_t op = c->op[i];
+		int k = slot[c->dev[i]];
+		if (op == REEL_OP_FLUSH || !z->live[k])
+			continue;
+		int seq = z->seen[k] && c->off[i] == z->end[k];
+		z->seen[k] = 1;
+		z->end[k] = c->off[i] + c->len[i];
+		size_t p = (size_t)wphase[c->win[i]];
+		const struct model_dist *d = &ph[p].size[op];
 		if (d->nk < 2)
 			continue;
 		/* a pure function of the phase's size CDF and the size: memoised */
 		uint64_t key = ((uint64_t)p << 40 | (uint64_t)op << 32 | c->len[i]) + 1;
 		size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & (SEG_MEMO - 1);
-		if (df->sq_key[h] != key) {
-			df->sq_key[h] = key;
-			df->sq_seg[h] = size_segment(d, (double)c->len[i]);
+		if (z->key[h] != key) {
+			z->key[h] = key;
+			z->seg[h] = size_segment(d, (double)c->len[i]);
 		}
-		uint64_t *n = df->sq[p][op][df->sq_seg[h]];
+		uint64_t *n = sq[p][op][z->seg[h]];
 		n[0]++;
 		n[1] += (uint64_t)seq;
 	}
-	return 0;
 }
 
 int model_devs_seq_finish(struct devs_fit *df, struct model *m)
