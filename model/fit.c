@@ -509,6 +509,7 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
 	model_phases_chain(fr->pf, c);
+	model_devs_sizes(fr->df, c); /* here: the second thread has the longer part */
 	return 0;
 }
 

@@ -27,6 +27,9 @@
 #define FIT_REUSE_EXACT (1u << 18)
 #define FIT_REUSE_SPAN 4096
 #define SEG_MEMO 256
+/* resumes' filter: buckets an op (64 ends in 1024: 6% of the misses scan) */
+#define RS_FILTER_BITS 10
+#define RS_FILTER (1u << RS_FILTER_BITS)
 /* a hot block kept with its own period (MODEL_MAX_CYCLE): touched at
  * least so often; its intervals in bins exact under 64 I/O, then 8 an
  * octave (within 6%) */
@@ -248,6 +251,7 @@ struct dev_fit {
 	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
+	uint8_t rs_cnt[2][RS_FILTER]; /* the rings' ends by hash bucket (rs_push) */
 	/* near starts (the re-use pass, near_start): the offsets of the
 	 * device's last MODEL_NEAR_BACK I/O, a ring; fresh remote starts seen,
 	 * looked at (every nr_stride-th), near one of those I/O; the chance
@@ -281,6 +285,20 @@ struct dev_fit {
 };
 
 /* Every device at once. */
+/* Pass 4's sizes given sequentiality, counted on the thread of the phases'
+ * chain (model_devs_sizes) beside the re-use pass on the second thread
+ * (model_devs_seq, the pass's longest part): a state of their own, out of
+ * the lines the second thread writes. */
+struct seg_count {
+	uint64_t end[MODEL_MAX_DEVS]; /* where the device's I/O before ended */
+	uint8_t seen[MODEL_MAX_DEVS];
+	uint8_t live[MODEL_MAX_DEVS]; /* the device's I/O counted (not done) */
+	/* the segments of sizes seen (a few sizes recur): phase, op and size
+	 * as a key (+ 1, 0 empty) in a direct-mapped table */
+	uint64_t key[SEG_MEMO];
+	uint32_t seg[SEG_MEMO];
+};
+
 struct devs_fit {
 	size_t nd;
 	int naive;
@@ -288,17 +306,16 @@ struct devs_fit {
 	struct bmap bm;	     /* blocks touched, of every device (the re-use pass) */
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
 	struct reuse_batch *rb;
+	int near; /* several devices in the re-use pass: their near starts fitted */
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
 	const int *wphase;
 	uint64_t (*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2];
+	struct seg_count *sz; /* their counting's own state (model_devs_sizes) */
+	/* the re-use pass's: where each device's I/O before ended */
 	uint64_t sq_end[MODEL_MAX_DEVS];
 	uint8_t sq_seen[MODEL_MAX_DEVS];
-	/* the segments of sizes seen (a few sizes recur): phase, op and size
-	 * as a key (+ 1, 0 empty) in a direct-mapped table */
-	uint64_t sq_key[SEG_MEMO];
-	uint32_t sq_seg[SEG_MEMO];
 	struct dev_fit f[MODEL_MAX_DEVS];
 };
 
@@ -338,6 +355,7 @@ void model_devs_free(struct devs_fit *df)
 	bmap_free(&df->bm);
 	free(df->rb);
 	free(df->sq);
+	free(df->sz);
 	free(df);
 }
 
@@ -810,10 +828,29 @@ static inline void cycle_seq(struct dev_fit *f, uint32_t len)
 	f->nstart++;
 }
 
+/* The end of an I/O of op K into its ring, counted in its hash bucket
+ * (and the end it replaces out of its own): a counting filter, so that
+ * resumes scans the ring only where the bucket holds one (the scan of 64
+ * ends at every remote jump was 40% of the walk's time). */
+static inline size_t rs_bucket(uint64_t x)
+{
+	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> (64 - RS_FILTER_BITS));
+}
+static inline void rs_push(struct dev_fit *f, int k, uint64_t end)
+{
+	uint64_t *e = &f->rs_end[k][f->rs_n[k] % MODEL_RESUME_BACK];
+	if (f->rs_n[k]++ >= MODEL_RESUME_BACK)
+		f->rs_cnt[k][rs_bucket(*e)]--;
+	*e = end;
+	f->rs_cnt[k][rs_bucket(end)]++;
+}
+
 /* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
  * (0 reads, 1 the others) ended. */
 static int resumes(const struct dev_fit *f, int k, uint64_t off)
 {
+	if (!f->rs_cnt[k][rs_bucket(off)])
+		return 0;
 	uint64_t n = f->rs_n[k] < MODEL_RESUME_BACK ? f->rs_n[k] : MODEL_RESUME_BACK;
 	for (uint64_t i = 0; i < n; i++)
 		if (f->rs_end[k][i] == off)
@@ -878,8 +915,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	if (f->run == MODEL_LONG_HEAD) /* the head of a run that may be kept */
 		f->run_head = f->run_bytes;
 	f->wi++;
-	int k = op != REEL_OP_READ;
-	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = off + len;
+	rs_push(f, op != REEL_OP_READ, off + len);
 }
 
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
@@ -1532,8 +1568,11 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	df->m = m;
 	df->wphase = wphase;
 	memset(df->sq_seen, 0, sizeof(df->sq_seen));
-	memset(df->sq_key, 0, sizeof(df->sq_key));
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
+	if (!(df->sz = calloc(1, sizeof(*df->sz))))
+		return REEL_E_NOMEM;
+	for (size_t k = 0; k < df->nd; k++)
+		df->sz->live[k] = !df->f[k].done;
 	df->rb = malloc(sizeof(*df->rb));
 	/* a device's own run starts' sizes: at most OWN_SAMPLE of them, and
 	 * OWN_BUDGET for all the devices (16 at OWN_SAMPLE; 64 devices' would
@@ -1545,6 +1584,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 			nds[live++] = df->f[k].pre->nd;
 	uint64_t own = fit_sample_cap(nds, live, OWN_BUDGET);
 	own = own < OWN_SAMPLE ? own : OWN_SAMPLE;
+	df->near = live > 1;
 	for (size_t k = 0; k < df->nd; k++) { /* the re-use pass: none where it cannot help */
 		struct dev_fit *f = &df->f[k];
 		if (f->done || !f->pre->nd)
@@ -1561,6 +1601,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->pbn = malloc(MODEL_MAX_PASS * sizeof(*f->pbn));
 		/* near starts: the resumes' rings again, from the first I/O */
 		f->rs_n[0] = f->rs_n[1] = 0;
+		memset(f->rs_cnt, 0, sizeof(f->rs_cnt));
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
 		uint64_t nl = f->nruns / f->nr_stride + 1;
 		if (!f->pr || !f->pc || !f->pb || !f->pn || !f->pbn ||
@@ -1880,14 +1921,15 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
 		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
-		if (reuse >= 0)
+		if (reuse >= 0 && df->near)
 			near_start(f, op, c->off[i], pend, reuse);
 		n.what |= NOTE_START;
 	}
 	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
-	f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
-	int k = op != REEL_OP_READ;
-	f->rs_end[k][f->rs_n[k]++ % MODEL_RESUME_BACK] = c->off[i] + c->len[i];
+	if (df->near) { /* near_start's rings: one device has no near starts fitted */
+		f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
+		rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
+	}
 	return 0;
 }
 
@@ -1939,9 +1981,8 @@ static void device_own(struct dev_fit *f)
 	}
 }
 
-/* One pass in time order: each I/O's phase, op, size segment, and whether
- * it starts where its device's previous one ended (compare's definition);
- * the re-use of run starts (reuse_step).  0 or REEL_E_NOMEM. */
+/* One pass in time order: the re-use of run starts (reuse_step), a
+ * device's own ops and sizes; 0 or REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	for (size_t a = 0, e = 0, i = 0; i < c->n; i++) {
@@ -1962,21 +2003,44 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			return REEL_E_NOMEM;
 		if (df->f[k].dsz[0].v)
 			own_step(&df->f[k], &df->m->phases[p], op, c->len[i], seq);
-		const struct model_dist *d = &df->m->phases[p].size[op];
+	}
+	return 0;
+}
+
+/* The same pass: each I/O's phase, op, size segment, and whether it starts
+ * where its device's previous one ended (compare's definition). */
+void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
+{
+	/* locals: the stores below could alias df's fields (reloaded at each
+	 * I/O, from lines the second thread writes) */
+	struct seg_count *z = df->sz;
+	const int8_t *slot = df->slot;
+	const int *wphase = df->wphase;
+	const struct model_phase *ph = df->m->phases;
+	uint64_t(*sq)[REEL_OP__COUNT][MODEL_DIST_MAXK][2] = df->sq;
+	for (size_t i = 0; i < c->n; i++) {
+		uint8_t op = c->op[i];
+		int k = slot[c->dev[i]];
+		if (op == REEL_OP_FLUSH || !z->live[k])
+			continue;
+		int seq = z->seen[k] && c->off[i] == z->end[k];
+		z->seen[k] = 1;
+		z->end[k] = c->off[i] + c->len[i];
+		size_t p = (size_t)wphase[c->win[i]];
+		const struct model_dist *d = &ph[p].size[op];
 		if (d->nk < 2)
 			continue;
 		/* a pure function of the phase's size CDF and the size: memoised */
 		uint64_t key = ((uint64_t)p << 40 | (uint64_t)op << 32 | c->len[i]) + 1;
 		size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & (SEG_MEMO - 1);
-		if (df->sq_key[h] != key) {
-			df->sq_key[h] = key;
-			df->sq_seg[h] = size_segment(d, (double)c->len[i]);
+		if (z->key[h] != key) {
+			z->key[h] = key;
+			z->seg[h] = size_segment(d, (double)c->len[i]);
 		}
-		uint64_t *n = df->sq[p][op][df->sq_seg[h]];
+		uint64_t *n = sq[p][op][z->seg[h]];
 		n[0]++;
 		n[1] += (uint64_t)seq;
 	}
-	return 0;
 }
 
 int model_devs_seq_finish(struct devs_fit *df, struct model *m)

@@ -258,6 +258,7 @@ int model_devs_finish(struct devs_fit *df);
  * part is the longer on the second thread; the sample sizes of pass 3). */
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
+void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 
