@@ -529,10 +529,22 @@ int model_write_json_gz(const struct model *m, FILE *f);
 /* TEXT: MODEL.json, plain or gzip-compressed (told apart by the magic). */
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);
 /* Parse MODEL.json's text (json-c, strict) and refuse what a model may
- * not hold (model_json_syntax.c); NULL with err set (line and column, or
- * the JSON path of the value). */
+ * not hold (model_json_syntax.c); NULL with err set ("LINE:COL: ...", or
+ * "LINE:COL: field PATH: ..." naming the value). */
 struct json_object;
 struct json_object *model_json_parse(const char *text, size_t len, char *err, size_t errlen);
+/* The offset in TEXT (JSON that json-c accepts) of the value at PATH
+ * ("devices[3].regions.weights[2]", "" the top level; keys compared as
+ * json-c decodes them, the last of repeated keys), or where the text
+ * stops short of it, of the deepest value on the path it has; *FOUND: the
+ * bytes of PATH resolved (strlen(PATH) when all).  On other text it stops
+ * where it can go no further; never past LEN. */
+size_t model_json_locate(const char *text, size_t len, const char *path, size_t *found);
+/* ERR, a refusal "PATH: what" (PATH: "model" the top level, else as for
+ * model_json_locate), becomes "LINE:COL: field PATH: what", LINE:COL the
+ * value's place in TEXT (or the object's that lacks it); other messages
+ * stay as they are. */
+void model_json_place(char *err, size_t errlen, const char *text, size_t len);
 /* gzip (model_json_gz.c): is DATA gzip; inflate it into *OUT (malloc'ed,
  * at most MODEL_JSON_MAX_BYTES): 0 or REEL_E_PARSE / REEL_E_NOMEM. */
 int model_json_is_gzip(const char *data, size_t len);

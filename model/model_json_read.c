@@ -2,11 +2,13 @@
  * model/model_json_read.c - MODEL.json, the reader.  json-c parses (strict
  * mode, bounded depth) and model_json_syntax.c refuses what json-c lets
  * through (numbers that are not finite, strings holding \u0000); then
- * every field is checked against the schema. A refusal names the JSON path of the bad value
- * ("phases[2].sizes.read.cdf:
- * ..."), or the line and column of a syntax error.  model/MODEL.md
- * documents the fields.
+ * every field is checked against the schema.  A refusal here is written
+ * "PATH: what" ("phases[2].sizes.read.cdf: ...", "model.count: missing")
+ * and model_json_place() puts the line and column of the value in front
+ * ("FILE:LINE:COL: field PATH: what" from model_load_file), as a syntax
+ * error has them.  model/MODEL.md documents the fields.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -72,7 +74,7 @@ static struct json_object *need(struct rd *r, const struct json_object *o, const
 {
 	struct json_object *j;
 	if (!member(o, key, &j)) {
-		reel_errf(r->err, r->len, REEL_E_PARSE, "%s: field \"%s\" is missing", where, key);
+		reel_errf(r->err, r->len, REEL_E_PARSE, "%s.%s: missing", where, key);
 		return NULL;
 	}
 	if (t == json_type_double ? !is_num(j) : !json_object_is_type(j, t)) {
@@ -1104,7 +1106,7 @@ static int read_top(struct rd *r, const struct json_object *root, struct model *
 		return REEL_E_PARSE;
 	if (strcmp(json_object_get_string(fmt), "ioreel-model"))
 		return reel_errf(r->err, r->len, REEL_E_PARSE,
-				 "format is \"%s\", not \"ioreel-model\"",
+				 "model.format: \"%s\", not \"ioreel-model\"",
 				 json_object_get_string(fmt));
 	if (get_num(r, root, "version", w, 1, 1, &x))
 		return REEL_E_PARSE;
@@ -1372,6 +1374,8 @@ int model_read_json(struct model *m, const char *text, size_t len, char *err, si
 	if (!e)
 		e = read_inflight(&r, root, m);
 	json_object_put(root);
+	if (e == REEL_E_PARSE)
+		model_json_place(err, errlen, text, len);
 	if (e)
 		model_free(m);
 	return e;
@@ -1415,7 +1419,8 @@ int model_load_file(struct model *m, const char *path, char *err, size_t errlen)
 	char e2[400];
 	int e = model_read_json(m, buf, n, e2, sizeof(e2));
 	free(buf);
-	if (e)
-		reel_errf(err, errlen, e, "%s: %s", path, e2);
+	if (e) /* "FILE:LINE:COL: ..." where the message has a place */
+		reel_errf(err, errlen, e, "%s:%s%s", path, isdigit((unsigned char)e2[0]) ? "" : " ",
+			  e2);
 	return e;
 }

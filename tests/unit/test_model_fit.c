@@ -186,7 +186,8 @@ static void test_json_gzip(const struct model *m)
 }
 
 /* The model's text with the first NEEDLE replaced by REPL is refused, the
- * message holding WANT (the field's path, or the line of a syntax error). */
+ * message holding WANT ("LINE:COL: field PATH: ..." or "LINE:COL: ...",
+ * the place of the field or of a syntax error). */
 static void check_refused(const char *json, const char *needle, const char *repl, const char *want)
 {
 	char err[512];
@@ -211,7 +212,7 @@ static void check_refused(const char *json, const char *needle, const char *repl
 	free(t);
 }
 
-/* damaged models are refused with the field named; bad JSON with its line */
+/* damaged models are refused with the field named; both with its line */
 static void test_json_refused(const struct model *m)
 {
 	size_t l;
@@ -220,37 +221,45 @@ static void test_json_refused(const struct model *m)
 	static const struct {
 		const char *needle, *repl, *want;
 	} cases[] = {
-	    {"\"duration_ns\": ", "\"duration_ns\": -", "model.duration_ns"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": NaN", "quantum_ns: not a finite number"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": Infinity", "quantum_ns: not a finite"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e400", "quantum_ns: not a finite"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": \"1\"", "model.quantum_ns: wrong type"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": null", "model.quantum_ns: wrong type"},
+	    {"\"duration_ns\": ", "\"duration_ns\": -", "7:18: field model.duration_ns: -"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": NaN",
+	     "8:17: field quantum_ns: not a finite number"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": Infinity",
+	     "8:17: field quantum_ns: not a finite"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e400", "8:17: field quantum_ns: not a finite"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": \"1\"",
+	     "8:17: field model.quantum_ns: wrong type"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": null",
+	     "8:17: field model.quantum_ns: wrong type"},
 	    {"\"quantum_ns\": 1", "\"quantum_ns\": 99999999999999999999", "quantum_ns: 1.8"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": tru", "line 8 col"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": +1", "line 8 col"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e", "line 8 col"},
-	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1,", "line 8 col"},
-	    {"\"version\": 1,", "\"version\": 1,,", "line 3 col"},
-	    {"\"version\": 1,", "\"version\": 1, /* c */", "line 3 col"},
-	    {"\"version\": 1,", "'version': 1,", "line 3 col"},
-	    {"\"naive\":", "\"naive\" :: ", "line 4 col"},
-	    {"\"source\": \"", "\"source\": \"a\tb", "line 5 col"},
-	    {"\"source\": \"", "\"source\": \"\\u0000", "source: \\u0000"},
-	    {"\"source\": \"", "\"source\": \"\\x", "line 5 col"},
-	    {"\"format\": \"ioreel-model\"", "\"format\": \"x\"", "format is \"x\""},
-	    {"\"version\": 1", "\"version\": 2", "model.version: 2 is outside [1, 1]"},
-	    {"\"count\": ", "\"cnt\": ", "field \"count\" is missing"},
-	    {"\"phase\": [0", "\"phase\": [99", "windows.phase[0]: a phase number"},
-	    {"\"op_next\": [[", "\"op_next\": [[2, ", "phases[0].op_next[0]: expected 5"},
-	    {"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [", "line "},
-	    {"\"align\": ", "\"align\": 3", "devices[0].align"},
-	    {"\"bounds\": [0", "\"bounds\": [1", "devices[0].regions.bounds"},
-	    {"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "line "},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": tru", "8:20: bad JSON"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": +1", "8:17: bad JSON"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1e", "8:19: bad JSON"},
+	    {"\"quantum_ns\": 1", "\"quantum_ns\": 1,", "8:19: bad JSON"},
+	    {"\"version\": 1,", "\"version\": 1,,", "3:16: bad JSON"},
+	    {"\"version\": 1,", "\"version\": 1, /* c */", "3:17: bad JSON"},
+	    {"\"version\": 1,", "'version': 1,", "3:3: a single quote"},
+	    {"\"naive\":", "\"naive\" :: ", "4:12: bad JSON"},
+	    {"\"source\": \"", "\"source\": \"a\tb", "5:15: control character"},
+	    {"\"source\": \"", "\"source\": \"\\u0000", "5:13: field source: \\u0000"},
+	    {"\"source\": \"", "\"source\": \"\\x", "5:15: bad JSON"},
+	    {"\"format\": \"ioreel-model\"", "\"format\": \"x\"",
+	     "2:13: field model.format: \"x\", not"},
+	    {"\"version\": 1", "\"version\": 2", "3:14: field model.version: 2 is outside [1, 1]"},
+	    /* missing: the line of the object that lacks it */
+	    {"\"count\": ", "\"cnt\": ", "1:1: field model.count: missing"},
+	    {"\"phase\": [0", "\"phase\": [99", "14:15: field windows.phase[0]: a phase number"},
+	    {"\"op_next\": [[", "\"op_next\": [[2, ",
+	     "25:19: field phases[0].op_next[0]: expected 5"},
+	    {"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [",
+	     "bad JSON: nesting"},
+	    {"\"align\": ", "\"align\": 3", "field devices[0].align: a power of two"},
+	    {"\"bounds\": [0", "\"bounds\": [1", "field devices[0].regions.bounds: run from 0"},
+	    {"\"inflight\": null\n}\n", "\"inflight\": null\n}\n}", "bad JSON"},
 	    {"\"seq_share\": {", "\"seq_share\": {\"discard\": [0.5], ",
-	     "seq_share.discard: expected a share or an array of 0"},
+	     "field phases[0].seq_share.discard: expected a share or an array of 0"},
 	    {"\"run_mean\": [", "\"run_mean\": [-1,",
-	     "devices[0].regions.run_mean: one per region"},
+	     "field devices[0].regions.run_mean: one per region"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_refused(j, cases[i].needle, cases[i].repl, cases[i].want);
