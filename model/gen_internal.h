@@ -292,6 +292,10 @@ struct model_gen {
 	double *pool;
 	uint8_t *npool;
 	double *pool_want; /* the size the last kept run's I/O wanted (0: none) */
+	/* QUOTA_FRESH (gen_space.c) where a device has sizes of its own, else 0:
+	 * or'ed into the runs' next I/O's quota draws (disksim: the run starts'
+	 * strata are the other disks' 8 and 16 KiB, not its log's) */
+	int seq_fresh;
 	/* sizes given the kind of I/O: per phase and op, [0] a run start, [1]
 	 * a run's next I/O (no knots: the op's sizes alone) */
 	struct model_dist (*csize)[REEL_OP__COUNT][2];

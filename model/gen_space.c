@@ -239,6 +239,10 @@ static uint32_t quota_take(struct quota *q, int k, double t)
 /* Or'ed into quota_near's and quota_near_of's SEQ (0 or 1): the stratum
  * of SEQ's kind alone, never the other's where it is nearer (size_own). */
 #define QUOTA_OWN_KIND 2
+/* Or'ed into quota_draw's SEQ: where the kind's strata are drawn out, a
+ * point of its own CDF, never the other kind's stratum (a run's next I/O
+ * in a model with a device of sizes of its own: seq_fresh). */
+#define QUOTA_FRESH 4
 
 /* The stratum of Q (of either kind, or of SEQ's alone with QUOTA_OWN_KIND
  * or'ed in) left nearest the size SZ of phase P's OP, where it is within
@@ -362,13 +366,21 @@ static void quota_refill(struct model_gen *g, struct quota *q, size_t p, int op)
  * I/O's density, a run start's 2 MiB stratum given to a run's next I/O
  * came out at the 580 KiB point mass it touches by a rounding: compile's
  * bytes 0.89-0.94x on 4 of seeds 1-128).  The stratum's knot in *K
- * (size_inv's search starts there). */
+ * (size_inv's search starts there; UINT32_MAX: anywhere).  With
+ * QUOTA_FRESH or'ed into SEQ, where none of its kind is left, a fresh
+ * point of its kind's CDF instead, no stratum taken (seq_fresh). */
 static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_t *k)
 {
 	struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
 	uint32_t x;
+	int fresh = seq & QUOTA_FRESH;
+	seq &= 1;
 	int kind = seq;
 	quota_refill(g, q, p, op);
+	if (fresh && !(q->pos[seq] < (seq ? q->n : q->end0))) {
+		*k = UINT32_MAX;
+		return quota_at(g, p, op, seq, UINT32_MAX);
+	}
 	if (q->pos[seq] < (seq ? q->n : q->end0)) {
 		x = q->perm[q->pos[seq]++];
 		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
@@ -775,6 +787,8 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].extent = cap;
 		g->ds[d].scale = (double)cap / (double)m->devs[d].extent;
 		g->ds[d].widen = g->o.rate > 1;
+		for (int k = 0; k < 2; k++)
+			g->seq_fresh |= m->devs[d].dsize[k].nk ? QUOTA_FRESH : 0;
 		g->ds[d].pass_rest = g->ds[d].widen ? 1 - 1 / g->o.rate : 0;
 		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
 			double below, at;
@@ -2799,7 +2813,7 @@ static uint64_t size_draw(struct model_gen *g, const struct model_phase *ph, int
 		sz = pool_take(g, ix, pool_far(g, ix));
 	else if (ph->size[op].nk) {
 		uint32_t k;
-		double u = quota_draw(g, p, op, seq, &k);
+		double u = quota_draw(g, p, op, seq ? seq | g->seq_fresh : seq, &k);
 		sz = size_inv(g, p, op, u, k);
 	}
 	return size_round(sz, al, extent);
@@ -2859,7 +2873,7 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 			(!g->npool[ix] || g->npool[ix] < quota_left(g, p, op));
 	     k++) {
 		uint32_t kn;
-		double u = quota_draw(g, p, op, 1, &kn);
+		double u = quota_draw(g, p, op, 1 | g->seq_fresh, &kn);
 		g->pool[ix * GEN_POOL + g->npool[ix]++] = size_inv(g, p, op, u, kn);
 	}
 	if (!g->npool[ix])
@@ -2873,7 +2887,7 @@ static uint64_t size_pick(struct model_gen *g, const struct model_phase *ph, int
 	     k++) {
 		unsigned n = g->npool[ix]++;
 		uint32_t kn;
-		double u = quota_draw(g, p, op, 1, &kn);
+		double u = quota_draw(g, p, op, 1 | g->seq_fresh, &kn);
 		g->pool[ix * GEN_POOL + n] = size_inv(g, p, op, u, kn);
 		best = fabs(q[n] - want) < fabs(q[best] - want) ? n : best;
 	}
