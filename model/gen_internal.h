@@ -166,6 +166,7 @@ struct devstate {
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
+	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	float reuse_a_op[2];		   /* the same of a read's start, a write's */

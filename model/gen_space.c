@@ -781,6 +781,8 @@ int gen_space_init(struct model_gen *g)
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
 			g->ds[d].rc[r] = below;
 		}
+		for (uint32_t r = 0; r < m->devs[d].nregions; r++)
+			g->ds[d].wcum[r] = (r ? g->ds[d].wcum[r - 1] : 0) + m->devs[d].weight[r];
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
@@ -1000,16 +1002,19 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 			u = rnd_sp(g);
 		}
 		to = d->tr_to[at != UINT32_MAX ? at : chain_find(d, s, from, u)];
-	} else {
-		double c = 0;
-		to = d->nregions - 1;
-		for (uint32_t r = 0; r < d->nregions; r++) {
-			c += d->weight[r];
-			if (u < c) {
-				to = r;
-				break;
-			}
+	} else { /* the first region whose weights cumulated pass U, else the
+		  * last: searched in wcum, the sums a loop adding them gives
+		  * (not decreasing: the weights are >= 0; a walk through 128
+		  * regions was 15% of the placing thread on gen_reel's model) */
+		uint32_t lo = 0, hi = d->nregions - 1;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (u < s->wcum[mid])
+				hi = mid;
+			else
+				lo = mid + 1;
 		}
+		to = lo;
 	}
 	*tor = to;
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
