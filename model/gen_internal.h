@@ -167,6 +167,8 @@ struct devstate {
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
 	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
+	double lr_lo[MODEL_MAX_LONG];	   /* the long runs' starts, scaled (reserved) */
+	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	float reuse_a_op[2];		   /* the same of a read's start, a write's */
