@@ -887,7 +887,7 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
  * answer, through the table. */
 static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
-	double x = (double)a / s->scale;
+	double x = gen_unscale(s, a);
 	if (!(d->bound[d->nregions] < (1ull << 53)) || x >= (double)d->bound[d->nregions])
 		return region_search(d, s->scale, a);
 	uint64_t xi = (uint64_t)x, j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
