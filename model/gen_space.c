@@ -2361,9 +2361,8 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span)
 {
-	double lo = (double)off, hi = lo + (double)span; /* the runs' ends scaled once (lr_lo) */
-	for (uint32_t i = s->lnext; i < dv->nlong; i++)
-		if (lo < s->lr_hi[i] && hi > s->lr_lo[i])
+	for (uint32_t i = s->lnext; i < dv->nlong; i++) /* the runs' ends scaled once (lr_lo) */
+		if ((double)off < s->lr_hi[i] && (double)off + (double)span > s->lr_lo[i])
 			return 1;
 	return 0;
 }
