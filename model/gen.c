@@ -304,8 +304,11 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 	int av[REEL_OP__COUNT], na = ops_left(cnt, av);
 	double cum[REEL_OP__COUNT][REEL_OP__COUNT];
 	unsigned ok = 0; /* the rows of cum worked out, a bit each */
+	uint8_t *bop = g->bop;
+	int lo = g->last_op[p]; /* the op before, kept here (stored through bop, a
+				 * char's store, it was loaded again each I/O) */
 	for (uint64_t i = 0; i < c; i++) {
-		int lo = g->last_op[p], op = -1;
+		int op = -1;
 		double *cu = cum[lo];
 		if (!(ok >> lo & 1)) {
 			const double *row = ph->op_next[lo];
@@ -335,9 +338,10 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 			na = ops_left(cnt, av);
 			ok = 0;
 		}
-		g->bop[i] = (uint8_t)op;
-		g->last_op[p] = op;
+		bop[i] = (uint8_t)op;
+		lo = op;
 	}
+	g->last_op[p] = lo;
 }
 
 /* Whether O is a pass I/O's op: a write (any op but a read or a flush)

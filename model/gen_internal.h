@@ -167,6 +167,9 @@ struct devstate {
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
+	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
+	double lr_lo[MODEL_MAX_LONG];	   /* the long runs' starts, scaled (reserved) */
+	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	float reuse_a_op[2];		   /* the same of a read's start, a write's */
@@ -191,9 +194,9 @@ struct devstate {
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
 	/* the offsets CDF's knot at each 1/GEN_KLUT of its range, from
-	 * (x - v[0]) / klut_w (gen_offsets.c, addr_knot; 0: no table) */
+	 * (x - v[0]) * klut_r (gen_offsets.c, addr_knot; 0: no table) */
 	uint16_t klut[GEN_KLUT + 1];
-	double klut_w;
+	double klut_r;
 	/* the run start's draws made before its size (gen_space.c,
 	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
 	 * place (its region in early_to) */
@@ -471,6 +474,13 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint6
 /* The region of offset A (generated, scaled by S's scale) on device D,
  * through S's table; S NULL: A at scale 1, before the tables are made. */
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
+/* A generated offset A in the model's units (A / S's scale): at scale 1
+ * (no --capacity) A itself, the same double without a division (a few an
+ * I/O, each in a search's chain of loads). */
+static inline double gen_unscale(const struct devstate *s, uint64_t a)
+{
+	return s->scale == 1 ? (double)a : (double)a / s->scale;
+}
 
 /* gen_offsets.c: the regions' shares kept as generation goes. */
 /* The share of region R's I/O of op OP (1: the regions do not hold the

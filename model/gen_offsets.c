@@ -20,24 +20,26 @@
 void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 {
 	const struct model_dist *d = &dv->addr;
-	s->klut_w = 0;
+	s->klut_r = 0;
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
-	s->klut_w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
+	double w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
 	for (uint32_t j = 0; j <= GEN_KLUT; j++)
-		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * s->klut_w, d->nk - 1);
+		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * w, d->nk - 1);
+	s->klut_r = 1 / w;
 }
 
 /* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
  * between X's entry and the next (a search over the 200-odd knots took
  * 8 dependent loads and as many branches missed, at every I/O).  The
  * entries bracket it as checked, else (a rounding at an entry's edge)
- * the whole search. */
+ * the whole search; so the entry is found by a product, not a division
+ * (it may differ at an entry's edge, where the check catches it). */
 static size_t addr_knot(const struct model_devspace *dv, const struct devstate *s, double x)
 {
 	const struct model_dist *d = &dv->addr;
 	size_t h = d->nk - 1;
-	double f = s->klut_w > 0 ? (x - d->v[0]) / s->klut_w : -1;
+	double f = s->klut_r > 0 ? (x - d->v[0]) * s->klut_r : -1;
 	if (f >= 0 && f < GEN_KLUT) {
 		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
 		hi = hi < h ? hi : h;
@@ -54,7 +56,7 @@ static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s
 		       double *w)
 {
 	const struct model_dist *d = &dv->addr;
-	uint32_t lo = (uint32_t)addr_knot(dv, s, (double)a / s->scale);
+	uint32_t lo = (uint32_t)addr_knot(dv, s, gen_unscale(s, a));
 	if (w) {
 		*w = d->c[lo + 1] - d->c[lo];
 		if (lo && d->v[lo - 1] == d->v[lo])
@@ -289,7 +291,7 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
 {
 	const struct model_dist *d = &dv->addr;
-	double x = (double)a / s->scale;
+	double x = gen_unscale(s, a);
 	if (d->nk < 2)
 		return 1;
 	if (x < d->v[0] || x > d->v[d->nk - 1])
@@ -312,7 +314,7 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
 	if (d->nk < 2 || !(d->n > GEN_DENSE))
 		return 0;
 	double a, at, e, et;
-	model_dist_cdf(d, (double)off / s->scale, &a, &at);
-	model_dist_cdf(d, (double)(off + len) / s->scale, &e, &et);
+	model_dist_cdf(d, gen_unscale(s, off), &a, &at);
+	model_dist_cdf(d, gen_unscale(s, off + len), &e, &et);
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
