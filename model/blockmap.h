@@ -108,10 +108,10 @@ static inline int bmap_halve(struct bmap *m)
 
 /* Touch key K (H: mix64(K), computed once by a caller that prefetched
  * its slot) at index I (RD: a read): 1 when it was there (*last: its
- * previous index, *written: written before), 0 when new, -1 not sampled;
- * REEL_E_NOMEM. */
+ * previous index, *was: 2 when written before, | 1 when read before), 0
+ * when new, -1 not sampled; REEL_E_NOMEM. */
 static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t i, int rd,
-			       uint64_t *last, int *written)
+			       uint64_t *last, int *was)
 {
 	if (!bmap_sampled(m, h))
 		return -1;
@@ -120,7 +120,7 @@ static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t 
 	if (en->key) {
 		uint64_t v = en->val;
 		*last = v >> 2;
-		*written = (int)((v >> 1) & 1);
+		*was = (int)(v & 3);
 		en->val = (i << 2) | (v & 3) | (rd ? 1 : 2);
 		return 1;
 	}
@@ -132,9 +132,9 @@ static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t 
 }
 
 static inline int bmap_touch(struct bmap *m, uint64_t k, uint64_t i, int rd, uint64_t *last,
-			     int *written)
+			     int *was)
 {
-	return bmap_touch_h(m, k, mix64(k), i, rd, last, written);
+	return bmap_touch_h(m, k, mix64(k), i, rd, last, was);
 }
 
 #endif

@@ -75,7 +75,7 @@ static int touch_blocks(struct fid_pass *p, struct model_fid *f, int d, size_t i
 			if (!reused || li > last)
 				last = li;
 			reused = 1;
-			written |= w;
+			written |= w >> 1;
 		}
 	}
 	if (!any)

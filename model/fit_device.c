@@ -202,6 +202,7 @@ struct dev_fit {
 	uint64_t rrun_sum_op[2], rrun_cnt_op[2]; /* the same by the start's op: reads, writes */
 	int run_op;				 /* the current run's start: a write */
 	uint64_t op_sampled[2], op_reused[2];	 /* run starts sampled, re-using: reads, writes */
+	uint64_t rd_starts, rd_unread; /* reads' starts sampled; on blocks written, not yet read */
 	uint64_t sz_sampled[MODEL_REUSE_SIZES], sz_reused[MODEL_REUSE_SIZES]; /* and by size */
 	uint32_t sz_reg[MODEL_REUSE_SIZES][MODEL_MAX_REGIONS]; /* sampled, by size and region */
 	uint64_t ph_sampled[MODEL_MAX_PHASES][2], ph_reused[MODEL_MAX_PHASES][2]; /* by phase, op */
@@ -720,16 +721,18 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
  * REEL_E_NOMEM.  A block gathered as sampled may not be any more (the map
  * halved its rate since): bmap_touch_h looks again. */
 static int reuse_touch(struct bmap *bm, struct dev_fit *f, const uint64_t *kb, const uint64_t *hb,
-		       size_t nb, int rd, uint64_t *dist)
+		       size_t nb, int rd, uint64_t *dist, int *unread)
 {
 	uint64_t last = 0, i = f->di++;
 	int any = 0, reused = 0;
+	*unread = 0;
 	for (size_t x = 0; x < nb; x++) {
 		uint64_t li = 0;
 		int w = 0, t = bmap_touch_h(bm, kb[x], hb[x], i, rd, &li, &w);
 		if (t == REEL_E_NOMEM)
 			return t;
 		any |= t >= 0;
+		*unread |= t == 1 && w == 2;
 		if (t == 1 && (!reused || li > last)) {
 			last = li;
 			reused = 1;
@@ -1268,6 +1271,11 @@ static void device_reuse_fill(struct dev_fit *f)
 	struct model_devspace *d = f->d;
 	d->reuse_fitted = 1;
 	d->p_reuse = f->starts_sampled ? (double)f->starts_reused / (double)f->starts_sampled : 0;
+	/* kept from MODEL_UNREAD on, of MODEL_UNREAD_MIN read starts (fewer:
+	 * noise), as MODEL.json keeps it: gen from the fit alike */
+	d->p_unread =
+	    f->rd_starts >= MODEL_UNREAD_MIN ? (double)f->rd_unread / (double)f->rd_starts : 0;
+	d->p_unread = d->p_unread >= MODEL_UNREAD ? d->p_unread : 0;
 	samp_fit(&f->rdist, &d->reuse_dist);
 	memset(&d->reuse_dist_w, 0, sizeof(d->reuse_dist_w));
 	/* the writes' own from 32 of them, where they are the fewer re-using
@@ -1900,8 +1908,9 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 	uint8_t op = c->op[i];
 	const struct reuse_batch *rb = df->rb;
 	uint32_t x = rb->at[j];
+	int unread = 0;
 	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x,
-				op == REEL_OP_READ, &dist);
+				op == REEL_OP_READ, &dist, &unread);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;
 	struct reuse_note n = {
@@ -1921,6 +1930,8 @@ static int reuse_step(struct devs_fit *df, struct dev_fit *f, const struct fit_c
 		reuse_run_end(f, f->rrun);
 		f->rrun = 1;
 		reuse_start(f, reuse, dist, op, c->off[i], c->len[i], p);
+		f->rd_starts += op == REEL_OP_READ && reuse >= 0;
+		f->rd_unread += op == REEL_OP_READ && unread;
 		if (reuse >= 0 && df->near)
 			near_start(f, op, c->off[i], pend, reuse);
 		n.what |= NOTE_START;

@@ -113,7 +113,23 @@ struct quota {
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_KLUT 1024		       /* offsets CDF's knots: a table of the knot at each 1/this */
+#define GEN_UNREAD_BITS (1u << 23)     /* a device's map of unread written blocks: 1 MiB at most */
+#define GEN_UNREAD_SCAN 1024	       /* words looked at each way for the nearest (p_unread) */
+#define GEN_UNREAD_TRIES 8	       /* stretches looked at up from it for a read's length */
+/*
+ * A device with p_unread (a tree written, then read back): which of its
+ * granules (4 KiB, or coarser where the extent has more than
+ * GEN_UNREAD_BITS of them: bounded at any capacity, rate and length) a
+ * write wrote and no read has read since.  A read start drawn as the
+ * device's (its jump kept) moves to the nearest of them.
+ */
+struct unread {
+	uint64_t *bits, nw; /* the map, its words */
+	uint64_t n;	    /* granules set */
+	int shift;	    /* a granule: 1 << shift bytes */
+};
 struct devstate {
+	struct unread *ur; /* p_unread: the blocks written, not yet read (NULL: none) */
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */

@@ -240,6 +240,10 @@ struct model_phase {
 /* devices re-using at least this share of run starts keep their jumps as
  * drawn (hot blocks); only they use p_reuse_size */
 #define MODEL_REUSE_HOT 0.5
+/* p_unread is kept from this share on, of MODEL_UNREAD_MIN read starts
+ * or more */
+#define MODEL_UNREAD 0.5
+#define MODEL_UNREAD_MIN 256
 #define MODEL_REUSE_SIZES 5 /* run starts' size classes for re-use: 1, 2-3, ... 16+ blocks */
 /* p_reuse_phase: a phase's share from so many run starts of the op; kept
  * where the phases' shares differ from the op's by this much on average
@@ -308,6 +312,10 @@ struct model_devspace { /* spatial behaviour of one device */
 	 * its reads' 1, a block read twice); empty: reuse_dist */
 	struct model_dist reuse_dist_w;
 	int reuse_fitted; /* p_reuse was fitted (models before it: no) */
+	/* the share of the reads' run starts landing on a block written and
+	 * not read since (a tree unpacked, then read back: kernel-src 0.9999),
+	 * kept from MODEL_UNREAD on (0: not kept, and in models before it) */
+	double p_unread;
 	/* the mean length (I/O) of the runs whose start re-uses a block (a
 	 * block re-read or re-written, seldom a file read again whole); 0:
 	 * not fitted, or like the device's runs: gen draws them as the others */

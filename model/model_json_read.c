@@ -1072,6 +1072,12 @@ static int read_device(struct rd *r, const struct json_object *j, struct model_d
 	if ((d->reuse_fitted = get(j, "p_reuse") != NULL) &&
 	    get_num(r, j, "p_reuse", w, 0, 1, &d->p_reuse))
 		return REEL_E_PARSE;
+	d->p_unread = 0; /* optional: models before it, devices without */
+	if (get(j, "p_unread") &&
+	    (!d->reuse_fitted || get_num(r, j, "p_unread", w, MODEL_UNREAD, 1, &d->p_unread)))
+		return d->reuse_fitted ? REEL_E_PARSE
+				       : reel_errf(r->err, r->len, REEL_E_PARSE,
+						   "%s.p_unread: only with p_reuse", w);
 	float rr[2] = {0, 1}; /* optional, left out where they say nothing */
 	d->p_reuse_op[0] = d->p_reuse_op[1] = (float)d->p_reuse;
 	if (opt_pair(r, j, "reuse_run", w, 1, 1e12, 0, rr) ||

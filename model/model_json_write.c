@@ -463,6 +463,8 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 		fprintf(f, "]");
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
+	if (d->reuse_fitted && d->p_unread >= MODEL_UNREAD) /* the ten traces before it: none */
+		fprintf(f, ",\n      \"p_unread\": %.4g", d->p_unread);
 	/* the ops' odds from 8 re-uses: a small trace's re-uses are of one op */
 	if (d->reuse_fitted && d->reuse_dist.n >= 8 &&
 	    fabs(d->p_reuse_op[0] - d->p_reuse) + fabs(d->p_reuse_op[1] - d->p_reuse) > 0.02)
