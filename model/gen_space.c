@@ -2441,6 +2441,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 
 static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  int op, uint64_t len, uint64_t al, int local, int fresh);
+static uint64_t size_round(double sz, uint64_t al, uint64_t extent);
 
 /* A start on a device whose hot blocks keep their own period: the block
  * due (cycle_due), for a size that mostly re-uses; else a fresh start
@@ -2459,8 +2460,9 @@ static uint64_t start_cycle(struct model_gen *g, const struct model_devspace *dv
 		/* a block's place writes the trace's size there (hot_order_len):
 		 * a drawn 3-block write on a block covered the next two, which
 		 * the order then re-used 1-4 starts later (msr) */
-		if (k >= 0 && dv->order_len[at])
-			*lenp = len = (uint64_t)dv->order_len[at] * al;
+		if (k >= 0 && dv->order_len[at]) /* as any size: within the extent */
+			*lenp = len =
+			    size_round((double)dv->order_len[at] * (double)al, al, s->extent);
 	} else {
 		k = fresh ? -1 : cycle_due(g, dv, s);
 	}

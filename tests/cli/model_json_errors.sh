@@ -31,4 +31,11 @@ refused "$T/a.json" "$T/a.json:$((line + 1)):5: field devices[0].align: missing"
 # bad JSON: a ',' doubled on the line of "version"
 sed 's/^  "version": 1,$/  "version": 1,,/' "$T/plain.json" >"$T/s.json"
 refused "$T/s.json" "$T/s.json:3:16: bad JSON: quoted object property name expected"
+# a row of seg_weights (disksim's disk 8) summing to 0.925, not 1
+sw="$TOP/tests/fuzz/corpus/model_json/disksim_seg_weights.json"
+line=$(grep -n -m1 '"seg_weights": \[' "$sw" | cut -d: -f1)
+[ -n "$line" ] || fail "no seg_weights in $sw"
+awk -v l="$line" 'NR == l + 1 { sub(/\[[^]]*\]/, "[0.925,0,0,0,0,0,0,0]") } { print }' "$sw" >"$T/sw.json"
+"$IOREEL" model gen "$T/sw.json" -o "$T/out.reel" 2>"$T/err" && fail "gen read a row summing to 0.925"
+grep -q "seg_weights\[0\]: shares summing to 1" "$T/err" || { cat "$T/err"; fail "not named"; }
 echo "weights[1], a missing field and bad JSON named with their places"

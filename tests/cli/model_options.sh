@@ -34,6 +34,10 @@ usage "--bogus" compare --bogus "$tr" "$tr"
 "$IOREEL" model gen "$T/m.json" -o "$T/g.reel" --count 100 --seed 7 --rate 2 --duration 1 \
 	--capacity 1G 2>"$T/err" || { cat "$T/err"; fail "gen with good options"; }
 grep -q "100 I/O" "$T/err" || { cat "$T/err"; fail "gen --count 100"; }
+# a capacity under a kept size: msr's hot order writes 2 and 3 blocks at
+# its kept blocks (hot_order_len), each within the device as any size is
+"$IOREEL" model gen "$TOP/tests/fuzz/corpus/model_json/msr_hot_order_len.json" -o "$T/c.reel" \
+	--seed 1 --capacity 8192 2>"$T/err" || { cat "$T/err"; fail "gen of msr's hot order at --capacity 8192"; }
 echo foreign >"$T/f.reel"
 "$IOREEL" model gen "$T/m.json" -o "$T/f.reel" 2>"$T/err" && fail "gen over an existing file"
 grep -q -- "--overwrite" "$T/err" || fail "no hint of --overwrite"
