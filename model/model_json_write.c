@@ -379,45 +379,11 @@ static void near_dists(FILE *f, const struct model_devspace *d)
 	dist(f, d->near_jump.n < 32 ? &q : &d->near_jump, 0);
 }
 
-static void write_device(const struct model_devspace *d, size_t nph, int last, FILE *f)
+/* What the device keeps where the trace had it: its longest runs, its
+ * re-use pass, its hot blocks' periods and their order with each place's
+ * size. */
+static void write_kept(const struct model_devspace *d, FILE *f)
 {
-	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
-	reel_json_str(f, d->name);
-	fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
-		(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
-	fprintf(f, "      \"share\": %.6g,\n      \"hot10\": %.4g,\n", d->share, d->hot10);
-	fprintf(f, "      \"rw_overlap\": {\"read\": %.4g, \"write\": %.4g},\n", d->rw_overlap_read,
-		d->rw_overlap_write);
-	if (d->gap.nk) { /* the device's own arrivals */
-		fprintf(f, "      \"gap_ns\": ");
-		dist(f, &d->gap, 0);
-		fprintf(f, ",\n");
-	}
-	fprintf(f, "      \"runs\": ");
-	dist(f, &d->run, 1);
-	fprintf(f, ",\n      \"jumps\": ");
-	dist(f, &d->jump, 0);
-	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g",
-		(unsigned long long)d->local_limit, d->p_local);
-	if (d->p_resume > 0)
-		fprintf(f, ",\n      \"p_resume\": %.3g", d->p_resume);
-	if (d->op_bias_fitted)
-		fprintf(f, ",\n      \"op_bias\": [%.3g, %.3g]", d->op_bias[0], d->op_bias[1]);
-	if (d->dsize[0].nk || d->dsize[1].nk) { /* the device's own sizes: reads, the others */
-		fprintf(f, ",\n      \"own_sizes\": {");
-		for (int k = 0, first = 1; k < 2; k++)
-			if (d->dsize[k].nk) {
-				fprintf(f, "%s\n        \"%s\": ", first ? "" : ",",
-					k ? "others" : "read");
-				dist(f, &d->dsize[k], 1);
-				first = 0;
-			}
-		fprintf(f, "}");
-	}
-	if (d->p_near > 0)
-		near_dists(f, d);
-	fprintf(f, ",\n      \"local_jumps\": ");
-	dist(f, &d->local, 0);
 	for (uint32_t i = 0; i < d->nlong; i++) { /* [offset, length, bytes, at(, head)] */
 		fprintf(f, "%s[%llu,%u,%llu,%.3f", i ? "," : ",\n      \"long_runs\": [",
 			(unsigned long long)d->longrun[i].off, d->longrun[i].len,
@@ -461,6 +427,48 @@ static void write_device(const struct model_devspace *d, size_t nph, int last, F
 		fprintf(f, "%s%u", i ? "," : ",\n      \"hot_order_len\": [", d->order_len[i]);
 	if (d->norder)
 		fprintf(f, "]");
+}
+
+static void write_device(const struct model_devspace *d, size_t nph, int last, FILE *f)
+{
+	fprintf(f, "    {\n      \"id\": %u,\n      \"name\": ", d->id);
+	reel_json_str(f, d->name);
+	fprintf(f, ",\n      \"capacity\": %llu,\n      \"extent\": %llu,\n      \"align\": %u,\n",
+		(unsigned long long)d->capacity, (unsigned long long)d->extent, d->align);
+	fprintf(f, "      \"share\": %.6g,\n      \"hot10\": %.4g,\n", d->share, d->hot10);
+	fprintf(f, "      \"rw_overlap\": {\"read\": %.4g, \"write\": %.4g},\n", d->rw_overlap_read,
+		d->rw_overlap_write);
+	if (d->gap.nk) { /* the device's own arrivals */
+		fprintf(f, "      \"gap_ns\": ");
+		dist(f, &d->gap, 0);
+		fprintf(f, ",\n");
+	}
+	fprintf(f, "      \"runs\": ");
+	dist(f, &d->run, 1);
+	fprintf(f, ",\n      \"jumps\": ");
+	dist(f, &d->jump, 0);
+	fprintf(f, ",\n      \"local_limit\": %llu,\n      \"p_local\": %.6g",
+		(unsigned long long)d->local_limit, d->p_local);
+	if (d->p_resume > 0)
+		fprintf(f, ",\n      \"p_resume\": %.3g", d->p_resume);
+	if (d->op_bias_fitted)
+		fprintf(f, ",\n      \"op_bias\": [%.3g, %.3g]", d->op_bias[0], d->op_bias[1]);
+	if (d->dsize[0].nk || d->dsize[1].nk) { /* the device's own sizes: reads, the others */
+		fprintf(f, ",\n      \"own_sizes\": {");
+		for (int k = 0, first = 1; k < 2; k++)
+			if (d->dsize[k].nk) {
+				fprintf(f, "%s\n        \"%s\": ", first ? "" : ",",
+					k ? "others" : "read");
+				dist(f, &d->dsize[k], 1);
+				first = 0;
+			}
+		fprintf(f, "}");
+	}
+	if (d->p_near > 0)
+		near_dists(f, d);
+	fprintf(f, ",\n      \"local_jumps\": ");
+	dist(f, &d->local, 0);
+	write_kept(d, f);
 	if (d->reuse_fitted) /* the distance only from 32 re-uses: small traces stay small */
 		fprintf(f, ",\n      \"p_reuse\": %.4g", d->p_reuse);
 	if (d->reuse_fitted && d->p_unread >= MODEL_UNREAD) /* the ten traces before it: none */
