@@ -157,7 +157,8 @@ static int64_t left_below(const uint64_t *w, int64_t a)
 	return m ? i * 64 + 63 - __builtin_clzll(m) : -1;
 }
 
-/* The first set at or above B, under N (-1: none). */
+/* The first bit set in W at or above B, under N (-1: none): the strata
+ * left, the unread granules (unread_up). */
 static int64_t left_above(const uint64_t *w, uint32_t n, int64_t b)
 {
 	if (b >= (int64_t)n)
@@ -1299,15 +1300,12 @@ static inline int unread_bit(const struct unread *u, uint64_t g)
 	return g >> 6 < u->nw && (u->bits[g >> 6] >> (g & 63) & 1);
 }
 
-/* The first granule set from G up (within GEN_UNREAD_SCAN words), or -1. */
+/* The first granule set from G up (within GEN_UNREAD_SCAN words), or -1:
+ * left_above's search, its end at those words. */
 static int64_t unread_up(const struct unread *u, uint64_t g)
 {
-	for (uint64_t w = g >> 6, k = 0; k <= GEN_UNREAD_SCAN && w + k < u->nw; k++) {
-		uint64_t b = u->bits[w + k] & (k ? ~0ull : ~0ull << (g & 63));
-		if (b)
-			return (int64_t)((w + k) * 64 + (uint64_t)__builtin_ctzll(b));
-	}
-	return -1;
+	uint64_t end = ((g >> 6) + GEN_UNREAD_SCAN + 1) * 64;
+	return left_above(u->bits, (uint32_t)(end < u->nw * 64 ? end : u->nw * 64), (int64_t)g);
 }
 
 /*
