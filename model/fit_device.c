@@ -1088,7 +1088,8 @@ static void device_long(struct dev_fit *f)
  * where the regions differ (regions.p_local_read, p_local_write), each
  * region's for each op (reads, the others): of the op's starts whose jump
  * leaves the region, where they are further than MODEL_LOCAL_Z binomial
- * standard deviations from the device's share (with a prior of
+ * standard deviations (MODEL_LOCAL_Z_FEW on a device of fewer than
+ * MODEL_LOCAL_FEW starts) from the device's share (with a prior of
  * MODEL_LOCAL_PRIOR starts at it), else the device's.  Written where they
  * differ from the device's by MODEL_LOCAL_APART on average over the
  * starts.  Boot-nspawn: 90% of the reads leaving its 0.8 MiB band local,
@@ -1098,13 +1099,13 @@ static void local_fill(struct dev_fit *f)
 	struct model_devspace *d = f->d;
 	double p = (f->nloc + f->nrem) ? (double)f->nloc / (double)(f->nloc + f->nrem) : 0;
 	double apart = 0, n = 0;
+	double z = f->nloc + f->nrem < MODEL_LOCAL_FEW ? MODEL_LOCAL_Z_FEW : MODEL_LOCAL_Z;
 	d->p_local = p;
 	for (int k = 0; k < 2; k++) {
 		uint64_t nk = 0;
 		for (uint32_t r = 0; r < d->nregions; r++) {
 			double nr = (double)f->stcr[k][r], l = (double)f->locr[k][r];
-			int apart_r =
-			    nr > 0 && fabs(l / nr - p) > MODEL_LOCAL_Z * sqrt(p * (1 - p) / nr);
+			int apart_r = nr > 0 && fabs(l / nr - p) > z * sqrt(p * (1 - p) / nr);
 			d->p_local_r[k][r] =
 			    (float)(apart_r ? (l + MODEL_LOCAL_PRIOR * p) / (nr + MODEL_LOCAL_PRIOR)
 					    : p);

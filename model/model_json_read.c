@@ -1280,14 +1280,20 @@ static int read_windows(struct rd *r, const struct json_object *root, struct mod
 	m->win_ops = calloc(m->nwin * REEL_OP__COUNT, sizeof(*m->win_ops));
 	if (!m->win_phase || !m->win_ops)
 		return reel_errf(r->err, r->len, REEL_E_NOMEM, "out of memory");
-	struct json_object *wp = need(r, wn, "phase", json_type_array, "windows");
-	struct json_object *wo = wp ? need(r, wn, "ops", json_type_object, "windows") : NULL;
+	/* windows.phase: left out where the model has one phase (all 0) */
+	struct json_object *wp = NULL;
+	if ((m->nphases > 1 || member(wn, "phase", &wp)) &&
+	    !(wp = need(r, wn, "phase", json_type_array, "windows")))
+		return REEL_E_PARSE;
+	struct json_object *wo = need(r, wn, "ops", json_type_object, "windows");
 	if (!wo)
 		return REEL_E_PARSE;
-	if (alen(wp) != m->nwin)
+	if (!wp)
+		memset(m->win_phase, 0, m->nwin * sizeof(*m->win_phase));
+	else if (alen(wp) != m->nwin)
 		return reel_errf(r->err, r->len, REEL_E_PARSE,
 				 "windows.phase: %zu entries for %zu windows", alen(wp), m->nwin);
-	for (size_t i = 0; i < m->nwin; i++) {
+	for (size_t i = 0; wp && i < m->nwin; i++) {
 		struct json_object *k = at(wp, i);
 		if (!is_num(k) || !(num(k) >= 0) || num(k) >= (double)m->nphases ||
 		    num(k) != floor(num(k)))

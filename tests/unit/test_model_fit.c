@@ -156,6 +156,23 @@ static void test_json_round_trip(const struct model *m)
 	free(j2);
 }
 
+/* a model of one phase: windows.phase left out, read back as all 0 */
+static void test_json_one_phase(const struct model *m)
+{
+	char err[512];
+	size_t l;
+	char *j;
+	unit_model_json(m, &j, &l);
+	CHECK(m->nphases == 1 && !strstr(j, "\"phase\""));
+	struct model m2;
+	CHECK(model_read_json(&m2, j, l, err, sizeof(err)) == 0);
+	CHECK(m2.nphases == 1 && m2.nwin == m->nwin);
+	for (size_t i = 0; i < m2.nwin; i++)
+		CHECK(m2.win_phase[i] == 0);
+	model_free(&m2);
+	free(j);
+}
+
 /* gzip-compressed MODEL.json reads back to the same model (the same text);
  * a truncated or damaged one is refused */
 static void test_json_gzip(const struct model *m)
@@ -249,6 +266,8 @@ static void test_json_refused(const struct model *m)
 	    /* missing: the line of the object that lacks it */
 	    {"\"count\": ", "\"cnt\": ", "1:1: field model.count: missing"},
 	    {"\"phase\": [0", "\"phase\": [99", "14:15: field windows.phase[0]: a phase number"},
+	    /* left out only where the model has one phase */
+	    {"\"phase\": [0", "\"phases_\": [0", "field windows.phase: missing"},
 	    {"\"op_next\": [[", "\"op_next\": [[2, ",
 	     "25:19: field phases[0].op_next[0]: expected 5"},
 	    {"\"cdf\": [[", "\"cdf\": [[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]], [",
@@ -321,6 +340,7 @@ int main(void)
 	test_determinism(&m);
 	test_scaling(&a, &m);
 	test_json_round_trip(&m);
+	test_json_one_phase(&naive);
 	test_json_gzip(&m);
 	test_json_refused(&m);
 	model_trace_free(&a);
