@@ -158,8 +158,14 @@ struct phase_fit {
 	double nrest[MODEL_CNT_BUCKETS]; /* gaps of the windows with one */
 };
 
-/* the gap order is calibrated on the first windows of up to this many I/O */
-#define FIT_IDC_IOS (1u << 18)
+/* the gap order is calibrated on the first windows of up to this many I/O
+ * (the twelve tries run the generator's arrivals over them: at 2^18 that
+ * was 0.42-0.47 CPU s of a 10M-I/O fit's 3.7, at 2^17 half; a trace under
+ * 2^17 I/O, every fidelity trace, is calibrated on all of it either way;
+ * gen_reel's traces of 0.3M-10M I/O, seed 1, keep their pick, b 0.75;
+ * where it moved, between 0.75 and 0.8, one seed's noise: HISTORY.md
+ * "Fit, twelfth pass") */
+#define FIT_IDC_IOS (1u << 17)
 
 /* Every phase at once, and the record before (of any phase). */
 struct phases_fit {
