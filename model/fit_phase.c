@@ -999,7 +999,8 @@ void model_fit_naive_phase(struct model *m, const struct fit_scan *sc)
 	for (int q = 0; q <= MODEL_DIST_Q; q++) {
 		double c = (double)q / MODEL_DIST_Q;
 		double cc = q == MODEL_DIST_Q ? 1 - 0.1 / MODEL_DIST_Q : c;
-		g->v[q] = floor(-mean * log(1 - cc));
+		/* + 0.0: at q = 0 the product is -0, written "-0" and read back as 0 */
+		g->v[q] = floor(-mean * log(1 - cc)) + 0.0;
 		g->c[q] = c;
 	}
 	model_dist_prepare(g);
