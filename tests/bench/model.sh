@@ -1,9 +1,8 @@
 #!/bin/bash
 # make bench: ioreel model.  Fit and generate speed (I/O per second of CPU
 # time, beside the .reel writer and reader on the same records), model size,
-# the fidelity table for each public trace beside the naive model's, and the
-# demerit of replaying a trace's synthetic twin beside the noise of replaying
-# the trace itself twice.
+# and the fidelity table for each public trace beside the naive model's.  The
+# replay demerit of a trace's synthetic twin is BENCH=demerit.
 . "$TOP/tests/lib.sh"
 B="$TOP/$BUILD/tests/bench/model_speed"
 P="$SHARED/traces/public"
@@ -144,35 +143,5 @@ PY
 	done
 done < <(grep -v '^#' "$TOP/tests/public_traces.list")
 
-# ---- demerit: replay original (twice: the noise floor), synthetic and naive
-echo
-if [ "$(id -u)" != 0 ] || ! "$IOREEL" replay --help >/dev/null 2>&1 || [ ! -f "$T/fiu.reel" ]; then
-	echo "demerit: not measured (needs root, ioreel replay and the fiu importer)"
-	exit 0
-fi
-"$IOREEL" model fit "$T/fiu.reel" -o "$T/m.json" 2>/dev/null
-"$IOREEL" model fit --naive "$T/fiu.reel" -o "$T/n.json" 2>/dev/null
-"$IOREEL" model gen "$T/m.json" --seed 1 -o "$T/syn.reel" 2>/dev/null
-"$IOREEL" model gen "$T/n.json" --seed 1 -o "$T/nai.reel" 2>/dev/null
-cp "$T/fiu.reel" "$T/again.reel"
-make_loop "$T/loop.img" 512
-dd if=/dev/urandom of="$LOOP" bs=1M count=512 oflag=direct status=none
-echo "demerit (fiu trace, loop device over a file, --speed 4, target <= 10% of the mean latency):"
-for k in fiu again syn nai; do
-	"$IOREEL" replay "$T/$k.reel" --target "$LOOP" --fit scale --speed 4 -o "$T/res.$k.reel" \
-		>/dev/null 2>&1 || { echo "   replay of $k failed"; exit 0; }
-done
-for k in again syn nai; do
-	"$IOREEL" model compare --json "$T/res.fiu.reel" "$T/res.$k.reel" >"$T/d.$k.json"
-done
-/usr/bin/python3 - "$T" <<'PY'
-import json, sys
-t = sys.argv[1]
-d = {k: json.load(open("%s/d.%s.json" % (t, k))) for k in ("again", "syn", "nai")}
-floor = d["again"]["demerit_pct"]
-for k, name in (("again", "same trace again (noise floor)"), ("syn", "synthetic (model)"), ("nai", "synthetic (naive)")):
-    r = d[k]
-    print("   %-32s demerit %9.1f us = %7.1f%% of %.1f us; x%.2f the noise floor" %
-          (name, r["demerit_us"], r["demerit_pct"], r["mean_latency_a_us"],
-           r["demerit_pct"] / floor if floor > 0 else float("nan")))
-PY
+# ---- demerit: its own group, BENCH=demerit (tests/bench/demerit.sh):
+# interleaved repetitions on a target that starts every replay alike
