@@ -186,6 +186,9 @@ struct devstate {
 	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
 	double lr_lo[MODEL_MAX_LONG];	   /* the long runs' starts, scaled (reserved) */
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
+	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
+	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
+	uint32_t lr_reg[MODEL_MAX_LONG];   /* the long runs' regions (shortfalls) */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
 	float reuse_a_op[2];		   /* the same of a read's start, a write's */

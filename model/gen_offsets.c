@@ -20,6 +20,9 @@
 void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 {
 	const struct model_dist *d = &dv->addr;
+	for (uint32_t i = 0; i < dv->nlong; i++) /* after region_lut_init: its table */
+		s->lr_reg[i] =
+		    gen_space_region(dv, s, (uint64_t)((double)dv->longrun[i].off * s->scale));
 	s->klut_r = 0;
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
@@ -66,10 +69,11 @@ static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s
 }
 
 /* The segment (MODEL_SEGS-th of a repeat of the model's duration) the
- * device's N-th I/O falls in, and the share of it gone in *X. */
-static int seg_at(const struct devstate *s, double n, double *x)
+ * device's N-th I/O falls in, and the share of it gone in *X; the repeats
+ * gone before it in *F (floor(N / nper)). */
+static int seg_at(const struct devstate *s, double n, double *x, double *f)
 {
-	double c = n / s->nper, y = (c - floor(c)) * MODEL_SEGS;
+	double c = n / s->nper, y = (c - (*f = floor(c))) * MODEL_SEGS;
 	int k = y < MODEL_SEGS - 1 ? (int)y : MODEL_SEGS - 1;
 	*x = y - k;
 	return k;
@@ -77,10 +81,37 @@ static int seg_at(const struct devstate *s, double n, double *x)
 
 double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r)
 {
-	double x;
+	double x, f;
 	if (!d->seg_fitted || !(s->nper >= 1))
 		return d->weight[r];
-	return d->seg_w[seg_at(s, (double)s->hn, &x)][r];
+	return d->seg_w[seg_at(s, (double)s->hn, &x, &f)][r];
+}
+
+/* A point N of the device's I/O as the regions' wants take it. */
+struct want_at {
+	double n, f, x; /* seg_at's, at N */
+	int k, seg;	/* seg: the model's shares by segment taken */
+};
+
+static struct want_at want_at(const struct model_devspace *d, const struct devstate *s, double n)
+{
+	struct want_at a = {n, 0, 0, 0, d->seg_fitted && s->nper >= 1};
+	if (a.seg)
+		a.k = seg_at(s, n, &a.x, &a.f);
+	return a;
+}
+
+/* Region R's want at A: the same doubles at every region of one A, its
+ * division and segment found once (shortfalls asks for all of them). */
+static inline double want_of(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			     const struct want_at *a)
+{
+	if (!a->seg)
+		return d->weight[r] * a->n;
+	double w = a->f * d->weight[r] * MODEL_SEGS;
+	for (int j = 0; j < a->k; j++)
+		w += d->seg_w[j][r];
+	return (w + a->x * d->seg_w[a->k][r]) * s->nper / MODEL_SEGS;
 }
 
 /* The trace's log front moves up the device as it goes (disksim's disk 8:
@@ -89,22 +120,17 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
 double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			double n)
 {
-	if (!d->seg_fitted || !(s->nper >= 1))
-		return d->weight[r] * n;
-	double x, w = floor(n / s->nper) * d->weight[r] * MODEL_SEGS;
-	int k = seg_at(s, n, &x);
-	for (int j = 0; j < k; j++)
-		w += d->seg_w[j][r];
-	return (w + x * d->seg_w[k][r]) * s->nper / MODEL_SEGS;
+	struct want_at a = want_at(d, s, n);
+	return want_of(d, s, r, &a);
 }
 
 /* The shortfall of region R below its share of the device's I/O so far
  * (less PEND, the kept runs' I/O there still to come: they come whole
  * when due), beyond chance (2 sqrt + 1 of the I/O it should hold). */
 static double shortfall(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			double pend)
+			const struct want_at *at, double pend)
 {
-	double want = gen_offsets_want(d, s, r, (double)s->hn) - pend, a = want - (double)s->rn[r];
+	double want = want_of(d, s, r, at) - pend, a = want - (double)s->rn[r];
 	/* x below is at most a - 1 (its rounding too): a region not short
 	 * without the root is not short with it, and it is not taken (half
 	 * the regions, about) */
@@ -128,14 +154,15 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	if (s->nper >= 1)
 		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
 	for (uint32_t i = s->lnext; i < d->nlong && f > 0; i++, nl++) {
-		at[nl] = gen_space_region(d, s, (uint64_t)((double)d->longrun[i].off * s->scale));
+		at[nl] = s->lr_reg[i];
 		pend[nl] = (double)d->longrun[i].len * f;
 	}
 	double p[MODEL_MAX_REGIONS] = {0}; /* per region, summed in the runs' order */
 	for (uint32_t i = 0; i < nl; i++)
 		p[at[i]] += pend[i];
+	struct want_at wa = want_at(d, s, (double)s->hn);
 	for (uint32_t r = 0; r < d->nregions; r++)
-		s->short_c[r] = (float)(c += shortfall(d, s, r, p[r]));
+		s->short_c[r] = (float)(c += shortfall(d, s, r, &wa, p[r]));
 	s->short_tot = c;
 	s->short_at = s->hn ? s->hn : 1;
 }

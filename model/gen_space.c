@@ -803,6 +803,16 @@ int gen_space_init(struct model_gen *g)
 			g->ds[d].lr_lo[i] = (double)lr->off * g->ds[d].scale;
 			g->ds[d].lr_hi[i] = g->ds[d].lr_lo[i] + (double)lr->bytes * g->ds[d].scale;
 		}
+		for (uint32_t i = m->devs[d].nlong; i-- > 0;) { /* the hulls, from the last run */
+			struct devstate *s = &g->ds[d];
+			int last = i + 1 == m->devs[d].nlong;
+			s->lr_from_lo[i] = last || s->lr_lo[i] < s->lr_from_lo[i + 1]
+					       ? s->lr_lo[i]
+					       : s->lr_from_lo[i + 1];
+			s->lr_from_hi[i] = last || s->lr_hi[i] > s->lr_from_hi[i + 1]
+					       ? s->lr_hi[i]
+					       : s->lr_from_hi[i + 1];
+		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
@@ -2559,10 +2569,17 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span)
 {
-	for (uint32_t i = s->lnext; i < dv->nlong; i++) /* the runs' ends scaled once (lr_lo) */
-		if ((double)off < s->lr_hi[i] && (double)off + (double)span > s->lr_lo[i])
-			return 1;
-	return 0;
+	uint32_t i = s->lnext;
+	double x = (double)off, e = (double)off + (double)span;
+	/* none where the hull of the runs still to come is not (most calls:
+	 * fiu's 21 runs looked at one by one were 7% of the placing thread's
+	 * instructions at --rate 2000) */
+	if (i >= dv->nlong || !(x < s->lr_from_hi[i] && e > s->lr_from_lo[i]))
+		return 0;
+	int hit = 0;		   /* the runs' compares side by side, no branch each */
+	for (; i < dv->nlong; i++) /* the runs' ends scaled once (lr_lo) */
+		hit |= (x < s->lr_hi[i]) & (e > s->lr_lo[i]);
+	return hit;
 }
 
 /* Whether I/O of OP continue runs in the phase (or it is not known): in
