@@ -1022,17 +1022,92 @@ static void stretch(struct model_gen *g, uint64_t c, double span)
 	}
 }
 
+/* A gap and its place, for redraw_gaps' sort. */
+struct gap_at {
+	double v;
+	size_t i;
+};
+
+static int gap_at_cmp(const void *x, const void *y)
+{
+	const struct gap_at *a = x, *b = y;
+	return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The phase's gap CDF (GD) below gap X of the generated trace (the rate
+ * factor undone). */
+static double gap_cdf_below(const struct model_gen *g, const struct model_dist *gd, double x)
+{
+	double below, at;
+	model_dist_cdf(gd, x * g->o.rate, &below, &at);
+	return at;
+}
+
+/* Gaps X (N of them, summing to SUM) whose class mix does not fit the
+ * stretch D they must fill: redrawn, one at a time, from the phase's gap
+ * CDF GD on the stretch's side of its mean gap D / N, until they sum to
+ * D or none is left on the wrong side.  Too long: the longest first, each
+ * drawn below the mean; too short: the shortest first, each drawn above
+ * the mean and below what is left of D (so the sum never passes D).  A
+ * kept window holds its bucket's class mix, drawn as windows of that
+ * bucket are, and a bucket mixes tight bursts with steady windows
+ * (kernel-src's writeback: windows of 1-4k writes either all gaps under
+ * 2.5 us or none): cutting the long gaps of a burst drawn as a steady
+ * window to a common cap made gaps the trace does not hold (2.5-8.5 us:
+ * ~3,000 against 990, its gap KS out on 13 of seeds 1-128), stretching
+ * a steady window drawn as a burst left the burst's short gaps in it.
+ * The sum left over is fitted as before (fit_gaps).  The new sum. */
+static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, double *x, size_t n,
+			  double sum, double d)
+{
+	if (!gd || gd->nk < 2 || n < 2 || sum == d)
+		return sum;
+	struct gap_at *o = malloc(n * sizeof(*o));
+	if (!o)
+		return sum;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct gap_at){x[i], i};
+	qsort(o, n, sizeof(*o), gap_at_cmp);
+	double m = d / (double)n, fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
+	if (sum > d) {
+		for (size_t k = n; k-- > 0 && sum > d && o[k].v > m;) {
+			double v = model_dist_inv(gd, rnd(g) * fm) * inv_rate;
+			v = v > 0 ? v : 0;
+			sum += v - x[o[k].i];
+			x[o[k].i] = v;
+		}
+	} else {
+		for (size_t k = 0; k < n && sum < d && o[k].v < m; k++) {
+			double room = d - sum + x[o[k].i], fr = gap_cdf_below(g, gd, room);
+			if (!(fr > fm))
+				break;
+			double v = model_dist_inv(gd, fm + rnd(g) * (fr - fm)) * inv_rate;
+			v = v < room ? v : room;
+			sum += v - x[o[k].i];
+			x[o[k].i] = v;
+		}
+	}
+	free(o);
+	return sum;
+}
+
 /* Gaps X (N of them) fitted to sum to D as squeeze and stretch fit a
- * window's: cut to a common cap (water filling) when longer, grown in
- * proportion to their 4th power when shorter; S: N of scratch. */
-static void fit_gaps(struct model_gen *g, double *x, double *s, size_t n, double d)
+ * window's: redrawn on the side of their mean where the drawn class mix
+ * misses D (redraw_gaps, from the phase's gap CDF GD), then cut to a
+ * common cap (water filling) when longer, grown in proportion to their
+ * 4th power when shorter; S: N of scratch. */
+static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
+		     size_t n, double d)
 {
 	double sum = 0, top = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		sum += x[i];
-		top = x[i] > top ? x[i] : top;
-	}
 	if (!n || sum == d)
+		return;
+	sum = redraw_gaps(g, gd, x, n, sum, d);
+	for (size_t i = 0; i < n; i++)
+		top = x[i] > top ? x[i] : top;
+	if (sum == d)
 		return;
 	if (sum > d) {
 		memcpy(s, x, n * sizeof(*s));
@@ -1218,8 +1293,8 @@ static void kept_times(const double *sa, const double *lo, const double *hi, uin
  * anchors (kept_anchors: NA of them): the anchors' times placed together
  * (kept_times), then each stretch whose drawn sum differs fitted to its
  * share (fit_gaps); the sum, the last anchor's time. */
-static double kept_fit(struct model_gen *g, uint64_t c, const uint64_t *at, const double *lo,
-		       const double *hi, uint32_t na)
+static double kept_fit(struct model_gen *g, const struct model_dist *gd, uint64_t c,
+		       const uint64_t *at, const double *lo, const double *hi, uint32_t na)
 {
 	double *x = gen_scratch(g, 2 * c);
 	if (!x) { /* no memory: the whole span scaled */
@@ -1236,7 +1311,7 @@ static double kept_fit(struct model_gen *g, uint64_t c, const uint64_t *at, cons
 	kept_times(sa, lo, hi, na, ta);
 	for (uint32_t a = 0; a + 1 < na; a++)
 		if (ta[a + 1] - ta[a] != sa[a])
-			fit_gaps(g, x + at[a], x + c, (size_t)(at[a + 1] - at[a]),
+			fit_gaps(g, gd, x + at[a], x + c, (size_t)(at[a + 1] - at[a]),
 				 ta[a + 1] - ta[a]);
 	double sum = 0;
 	for (uint64_t i = 1; i < c; i++) {
@@ -1346,7 +1421,7 @@ static int fill_window(struct model_gen *g)
 			if (na > 2) { /* swapped and fitted to its knots */
 				if (c - 1 <= GEN_KEPT_MAX_GAPS) /* the swaps' scans: c each */
 					kept_swap(g, c, at, lo, hi, na);
-				sum = kept_fit(g, c, at, lo, hi, na);
+				sum = kept_fit(g, &ph->gap, c, at, lo, hi, na);
 			} else if (c > 1 && sum > ks)
 				sum = squeeze(g, c, ks);
 			else if (c > 1 && sum < ks)
