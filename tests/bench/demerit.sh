@@ -6,7 +6,8 @@
 # REPEATS times (orig again twin naive orig ...), each replay's latencies
 # compared with its round's first (`model compare --json`: RMS horizontal
 # distance between the latency CDFs).  Figures: median [range] of each
-# demerit, the floor as the anchor, the ratio per round.
+# demerit, the floor as the anchor, the ratio per round.  A round with a
+# failed replay is left out, and the group then exits 1.
 #
 # The target (DEMERIT_TARGET):
 #   zram (default): a 512 MiB zram device filled with random data.  Every
@@ -57,10 +58,16 @@ esac
 dd if=/dev/urandom of="$DEV" bs=1M count=512 oflag=direct status=none || fail "filling $DEV"
 echo "demerit (fiu trace, $target target $DEV, 512 MiB of random data, --fit $fit --speed $speed; target <= 10% of the mean latency)"
 bench_load before
-replay() { # replay KIND ROUND
+# replay KIND ROUND: 1 when it fails, its result removed (a replay stopped
+# half way leaves the I/O it did: not a figure)
+replay() {
+	local rc=0
 	"$IOREEL" replay "$T/$1.reel" --target "$DEV" --fit "$fit" --speed "$speed" -q \
-		--overwrite -o "$T/res.$1.$2.reel" >/dev/null 2>>"$T/replay.log" ||
-		echo "   replay of $1 (round $2) failed: $(tail -n 1 "$T/replay.log")"
+		--overwrite -o "$T/res.$1.$2.reel" >/dev/null 2>"$T/replay.log" || rc=$?
+	[ "$rc" = 0 ] && return 0
+	rm -f "$T/res.$1.$2.reel"
+	echo "   replay of $1 (round $2) failed (exit $rc): $(grep -v ' went over ' "$T/replay.log" | tail -n 1)"
+	return 1
 }
 # the round's demerits: model compare's figure (% of the mean latency), and
 # the same sum over the quantiles below p99 only (the body of the CDFs:
@@ -89,13 +96,22 @@ PY
 	done
 	rm -f "$T/res."*".$1.reel" "$T/res."*.csv
 }
-round() { # round R: the four replays, then their demerits
-	local k
-	for k in fiu again twin naive; do replay "$k" "$1"; done
-	judge "$1"
+# round R: the four replays, then their demerits; a round with a failed
+# replay is left out whole (bench_row pairs the figures by round)
+round() {
+	local k ok=1
+	for k in fiu again twin naive; do replay "$k" "$1" || ok=0; done
+	if [ $ok = 1 ]; then
+		judge "$1"
+	else
+		echo "   round $1 left out"
+		rm -f "$T/res."*".$1.reel"
+		failed=1
+	fi
 	bench_load "after round $1"
 }
 : >"$BENCH_T/lines"
+failed=0
 for r in $(seq "$REPEATS"); do round "$r"; done
 while read -r k pct body mean_a mean_b; do
 	bench_put "$k" pct "$pct"
@@ -111,3 +127,4 @@ bench_row "twin (model, seed 1), demerit %" twin pct again pct "" "floor"
 bench_row "naive model, demerit %" naive pct again pct "" "floor"
 bench_row "twin, body below p99 only, %" twin body again body "" "floor"
 bench_row "naive, body below p99 only, %" naive body again body "" "floor"
+[ $failed = 0 ] || { echo "   demerit: a replay failed (above): its round left out"; exit 1; }

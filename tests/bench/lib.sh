@@ -100,7 +100,7 @@ bench_row() {
 		rh == "" ? "-" : sprintf("%.2f", rh), n < 3 ? "  [fewer than 3 runs: not a figure]" : "" }'
 }
 # bench_fig LABEL TAG KEY [NOTE]: a figure with no anchor of its own
-bench_fig() { echo "   $1: $(bench_stat "$2" "$3")${4:+ $4} (median [range] of $(wc -l <"$BENCH_T/$2.$3" 2>/dev/null || echo 0) runs)"; }
+bench_fig() { echo "   $1: $(bench_stat "$2" "$3")${4:+ $4} (median [range] of $(wc -l 2>/dev/null <"$BENCH_T/$2.$3" || echo 0) runs)"; }
 # bench_det LABEL TEXT: a deterministic figure (every run gives the same)
 bench_det() { echo "   $1: $2 (deterministic: one run)"; }
 
