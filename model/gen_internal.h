@@ -136,6 +136,7 @@ struct unread {
 	 * tree of those not known read since (a read start by its drawn
 	 * reuse distance: unread_back) */
 	uint32_t *rg, *rt, *fw;
+	uint64_t *live;	 /* a bit a slot: the tree's leaves (after fw's words) */
 	uint64_t head;	 /* writes into the ring so far */
 	uint32_t last_t; /* the write count of the last read placed (unread_pick) */
 	int last_ok;	 /* and it was placed there */

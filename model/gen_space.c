@@ -824,7 +824,8 @@ int gen_space_init(struct model_gen *g)
 			u->nw = ((cap >> u->shift) + 64) / 64;
 			u->rg = malloc(GEN_UNREAD_RING * sizeof(*u->rg));
 			u->rt = malloc(GEN_UNREAD_RING * sizeof(*u->rt));
-			u->fw = calloc(GEN_UNREAD_RING, sizeof(*u->fw));
+			u->fw = calloc(GEN_UNREAD_RING + GEN_UNREAD_RING / 32, sizeof(*u->fw));
+			u->live = (uint64_t *)(u->fw + GEN_UNREAD_RING);
 			if (!(u->bits = calloc(u->nw, sizeof(*u->bits))) || !u->rg || !u->rt ||
 			    !u->fw)
 				return REEL_E_NOMEM;
@@ -1309,6 +1310,7 @@ static void unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, u
 			uint32_t i = (uint32_t)(u->head++ % GEN_UNREAD_RING);
 			if (u->rg[i] != UINT32_MAX)
 				ring_add(u->fw, i, UINT32_MAX); /* the oldest, overwritten */
+			u->live[i >> 6] |= 1ull << (i & 63);
 			u->rg[i] = (uint32_t)g;
 			u->rt[i] = (uint32_t)now;
 			ring_add(u->fw, i, 1);
@@ -1401,12 +1403,24 @@ static int64_t unread_back(struct unread *u, uint64_t now, double d, uint64_t wa
 		r0 = r1 > kn ? r1 - kn : 0;
 		int64_t best = -1;
 		uint64_t bd = UINT64_MAX;
-		for (uint32_t r = r0; r < r1; r++) /* ranks move as slots drop: all first */
-			slot[r - r0] = ring_kth(u->fw, (base + r) % all);
+		/* the first by rank, the rest the live slots after it in the
+		 * ring (the live map's next bits) */
+		slot[0] = ring_kth(u->fw, (base + r0) % all);
+		for (uint32_t r = r0 + 1, i = slot[0]; r < r1; r++) {
+			uint32_t j = (i + 1) % GEN_UNREAD_RING;
+			uint64_t w = u->live[j >> 6] & (~0ull << (j & 63));
+			while (!w) {
+				j = (j | 63) + 1 == GEN_UNREAD_RING ? 0 : (j | 63) + 1;
+				w = u->live[j >> 6];
+			}
+			i = (j & ~63u) + (uint32_t)__builtin_ctzll(w);
+			slot[r - r0] = i;
+		}
 		for (uint32_t r = r0; r < r1; r++) {
 			uint32_t i = slot[r - r0], gr = u->rg[i];
 			if (!unread_bit(u, gr)) {
 				u->rg[i] = UINT32_MAX; /* read since: dropped */
+				u->live[i >> 6] &= ~(1ull << (i & 63));
 				ring_add(u->fw, i, UINT32_MAX);
 				dead++;
 				continue;
