@@ -116,17 +116,30 @@ struct quota {
 #define GEN_UNREAD_BITS (1u << 23)     /* a device's map of unread written blocks: 1 MiB at most */
 #define GEN_UNREAD_SCAN 1024	       /* words looked at each way for the nearest (p_unread) */
 #define GEN_UNREAD_TRIES 8	       /* stretches looked at up from it for a read's length */
+#define GEN_UNREAD_RING (1u << 18)     /* the granules' last writes a read start can go back to */
+#define GEN_UNREAD_NEAR 16  /* a local read start: live slots looked at around the last's */
+#define GEN_UNREAD_FAR 1024 /* a remote one: those at or older than its distance */
 /*
  * A device with p_unread (a tree written, then read back): which of its
  * granules (4 KiB, or coarser where the extent has more than
  * GEN_UNREAD_BITS of them: bounded at any capacity, rate and length) a
- * write wrote and no read has read since.  A read start drawn as the
- * device's (its jump kept) moves to the nearest of them.
+ * write wrote and no read has read since.  A read start goes to one of
+ * them by the reads' reuse distance (unread_pick), then to the nearest
+ * with room for its bytes (unread_snap).
  */
 struct unread {
 	uint64_t *bits, nw; /* the map, its words */
 	uint64_t n;	    /* granules set */
 	int shift;	    /* a granule: 1 << shift bytes */
+	/* the last GEN_UNREAD_RING granules written, in write order (a ring
+	 * from head: granule, the device's I/O count then), and a Fenwick
+	 * tree of those not known read since (a read start by its drawn
+	 * reuse distance: unread_back) */
+	uint32_t *rg, *rt, *fw;
+	uint64_t *live;	 /* a bit a slot: the tree's leaves (after fw's words) */
+	uint64_t head;	 /* writes into the ring so far */
+	uint32_t last_t; /* the write count of the last read placed (unread_pick) */
+	int last_ok;	 /* and it was placed there */
 };
 struct devstate {
 	struct unread *ur; /* p_unread: the blocks written, not yet read (NULL: none) */
