@@ -853,6 +853,61 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 	return 0;
 }
 
+/* A burst length in [1, HI] from the phase's lengths D, the draw taken
+ * below D's CDF at HI (so a window's last bursts fit what it has left). */
+static uint64_t burst_len(struct model_gen *g, const struct model_dist *d, uint64_t hi)
+{
+	double below, at; /* at: the CDF at HI, HI's own mass in */
+	model_dist_cdf(d, (double)hi, &below, &at);
+	double l = floor(model_dist_inv(d, rnd(g) * at) + 0.5);
+	return l < 1 ? 1 : l > (double)hi ? hi : (uint64_t)l;
+}
+
+/*
+ * The window's C - 1 gaps (g->bt's running sums) laid out as bursts of
+ * the phase's lengths D: the gaps of MODEL_BURST_NS and more, in the order
+ * drawn, split the window's I/O into as many bursts plus one, each of a
+ * length drawn below what the bursts after it need (one of them, at
+ * random, takes what is left), the short gaps in the order drawn inside
+ * them.  The chain's order alone makes the lengths geometric: fiu's
+ * bursts of ten 4 KiB reads 38 us apart (60% of its I/O) came out 3 to 26
+ * long.  The gaps are the ones drawn, so the window's class mix and span
+ * stay; 0 without memory (the order as drawn).
+ */
+static int burst_layout(struct model_gen *g, const struct model_dist *d, uint64_t c)
+{
+	double *gp = gen_scratch(g, 2 * c), *lg = gp ? gp + c : NULL;
+	uint64_t ns = 0, nl = 0, *len;
+	if (!gp)
+		return 0;
+	for (uint64_t i = 1; i < c; i++) {
+		double x = g->bt[i] - g->bt[i - 1];
+		if (x >= MODEL_BURST_NS)
+			lg[nl++] = x;
+		else
+			gp[ns++] = x;
+	}
+	if (!(len = gen_keys(g, nl + 1)))
+		return 0;
+	uint64_t rest = c, last = (uint64_t)(rnd(g) * (double)(nl + 1)), drawn = 0;
+	for (uint64_t j = 0; j <= nl; j++) {
+		if (j == last)
+			continue;
+		drawn++; /* bursts still to draw after this one, each of 1 at least */
+		len[j] = burst_len(g, d, rest - (nl + 1 - drawn));
+		rest -= len[j];
+	}
+	len[last] = rest;
+	double sum = 0;
+	for (uint64_t j = 0, is = 0, pos = 1; j <= nl; j++) {
+		for (uint64_t k = 1; k < len[j]; k++)
+			g->bt[pos++] = sum += gp[is++];
+		if (j < nl)
+			g->bt[pos++] = sum += lg[j];
+	}
+	return 1;
+}
+
 /*
  * c - 1 gaps into g->bt (bt[0] = 0); their sum.  A window of MODEL_CLASSES
  * gaps or more holds the gap classes of windows of as many I/O in the
@@ -929,6 +984,12 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		}
 		sum += gap * inv_rate;
 		g->bt[i] = sum;
+	}
+	/* bursts of the phase's lengths (where fit keeps them) in place of
+	 * the cascade's order: fit kept them only where the IDC held */
+	if (lp && ph->burst.nk && burst_layout(g, &ph->burst, c)) {
+		g->ranked = 0;
+		return g->bt[c - 1];
 	}
 	if (order)
 		cascade(g, c, g->m->gap_cascade, rank);
@@ -1504,7 +1565,7 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 
 /* The IDC of the arrivals of the first NWIN windows: per scale, the sum of
  * squared bin counts, one pass over the times (they come in order). */
-int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc)
+int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc, uint64_t *burst)
 {
 	if (!m->nphases || !m->nwin || m->duration_ns <= 0)
 		return REEL_E_ARG;
@@ -1522,8 +1583,16 @@ int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc
 	for (int s = 0; s < MODEL_IDC_SCALES; s++)
 		cur[s] = -1;
 	int k;
+	double last = -INFINITY;
+	uint64_t bn = 0;
 	while ((k = fill_window(g)) > 0)
-		for (size_t i = 0; i < g->nbuf; i++, n++)
+		for (size_t i = 0; i < g->nbuf; i++, n++) {
+			if (burst && bn && !(g->bt[i] - last < MODEL_BURST_NS)) {
+				burst[bn < MODEL_BURST_HIST ? bn - 1 : MODEL_BURST_HIST - 1]++;
+				bn = 0;
+			}
+			bn++;
+			last = g->bt[i];
 			for (int s = 0; s < MODEL_IDC_SCALES; s++) {
 				int64_t b = (int64_t)(g->bt[i] / (double)model_idc_scale_ns[s]);
 				if (b != cur[s]) {
@@ -1533,6 +1602,9 @@ int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc
 				}
 				cn[s]++;
 			}
+		}
+	if (burst && bn)
+		burst[bn < MODEL_BURST_HIST ? bn - 1 : MODEL_BURST_HIST - 1]++;
 	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
 		s2[s] += cn[s] * cn[s];
 		double nb = ceil(g->end / (double)model_idc_scale_ns[s]), mean = n / nb;

@@ -218,7 +218,11 @@ struct model_phase {
 	struct model_dist size[REEL_OP__COUNT];		/* bytes, per op */
 	struct model_dist gap;				/* ns between arrivals in a window */
 	struct model_dist lead;				/* first arrival in a window, ppm */
-	double gap_next[MODEL_CLASSES][MODEL_CLASSES];	/* class chain */
+	/* I/O per burst (arrivals less than MODEL_BURST_NS apart) of the
+	 * bursts that start in the phase's windows; nk 0: left out (the
+	 * chain's lengths pass, or a model before it): fit, burst_gate */
+	struct model_dist burst;
+	double gap_next[MODEL_CLASSES][MODEL_CLASSES]; /* class chain */
 	/* share of each gap class in windows of 2^b .. 2^(b+1) - 1 I/O (all 0:
 	 * no such window); dense windows hold the short gaps */
 	double class_by_count[MODEL_CNT_BUCKETS][MODEL_CLASSES];
@@ -659,6 +663,8 @@ double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
 struct model_samples {
 	int64_t *size, *gap, *jump, *run, *lat;
 	size_t nsize, ngap, njump, nrun, nlat;
+	int64_t *burst; /* I/O per burst (arrivals less than MODEL_BURST_NS apart) */
+	size_t nburst;
 	double op_frac[REEL_OP__COUNT];
 	double bmodel[REEL_OP__COUNT + 1];
 	double pqrs[4];
@@ -673,8 +679,15 @@ void model_samples_free(struct model_samples *s);
 extern const int64_t model_idc_scale_ns[MODEL_IDC_SCALES]; /* 1 ms .. 10 s */
 /* The IDC at each scale (-1: fewer than 8 bins) of the arrival times M
  * generates for SEED over its first NWIN windows (times only: no device,
- * address or size); 0 or an error. */
-int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc);
+ * address or size), and, BURST not NULL, its bursts' lengths added to
+ * BURST (MODEL_BURST_HIST counts); 0 or an error. */
+int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc, uint64_t *burst);
+/* A burst: arrivals less than this apart (fiu's ten 4 KiB reads 38 us
+ * apart, its bursts 1 ms and more apart); model_gen_idc counts bursts of
+ * each length in MODEL_BURST_HIST bins, the last one for that many I/O
+ * and more. */
+#define MODEL_BURST_NS 100000
+#define MODEL_BURST_HIST 4096
 struct model_fid_dev {
 	uint16_t id;
 	uint64_t n;

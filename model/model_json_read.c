@@ -381,6 +381,11 @@ static int read_interarrival(struct rd *r, const struct json_object *j, struct m
 		return REEL_E_PARSE;
 	if (p->lead.nk && (p->lead.v[0] < 0 || p->lead.v[p->lead.nk - 1] > 1e6))
 		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: 0..1e6 ppm of a window", ww);
+	snprintf(ww, sizeof(ww), "%s.burst_len", ia_w); /* optional: models before it */
+	if (get(ia, "burst_len") && read_dist(r, get(ia, "burst_len"), &p->burst, ww))
+		return REEL_E_PARSE;
+	if (p->burst.nk && !(p->burst.v[0] >= 1))
+		return reel_errf(r->err, r->len, REEL_E_PARSE, "%s: bursts of 1 I/O or more", ww);
 	snprintf(ww, sizeof(ww), "%s.class_next", ia_w);
 	if (read_matrix(r, get(ia, "class_next"), &p->gap_next[0][0], MODEL_CLASSES, ww))
 		return REEL_E_PARSE;

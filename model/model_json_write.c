@@ -192,6 +192,10 @@ static void write_interarrival(const struct model_phase *ph, FILE *f)
 	}
 	if (ph->class_disp > 0)
 		fprintf(f, ",\n        \"class_dispersion\": %.4f", ph->class_disp);
+	if (ph->burst.nk) { /* left out where the chain's lengths pass */
+		fprintf(f, ",\n        \"burst_len\": ");
+		dist(f, &ph->burst, 0);
+	}
 	fprintf(f, "\n      },\n");
 }
 

@@ -38,4 +38,9 @@ line=$(grep -n -m1 '"seg_weights": \[' "$sw" | cut -d: -f1)
 awk -v l="$line" 'NR == l + 1 { sub(/\[[^]]*\]/, "[0.925,0,0,0,0,0,0,0]") } { print }' "$sw" >"$T/sw.json"
 "$IOREEL" model gen "$T/sw.json" -o "$T/out.reel" 2>"$T/err" && fail "gen read a row summing to 0.925"
 grep -q "seg_weights\[0\]: shares summing to 1" "$T/err" || { cat "$T/err"; fail "not named"; }
-echo "weights[1], a missing field and bad JSON named with their places"
+# a burst length of 0 I/O (fiu's phase 2, its first knot)
+bl="$TOP/tests/fuzz/corpus/model_json/bad_burst_len.json"
+line=$(grep -n -m1 '"burst_len": ' "$bl" | cut -d: -f1)
+[ -n "$line" ] || fail "no burst_len in $bl"
+refused "$bl" "$bl:$line:22: field phases[2].interarrival.burst_len: bursts of 1 I/O or more"
+echo "weights[1], a missing field, bad JSON and a burst of 0 I/O named with their places"
