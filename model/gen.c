@@ -1445,6 +1445,14 @@ static const struct model_kept_window *kept_window(const struct model *m, size_t
 /* Draw the arrivals of the next window with I/O; 0 when past the end.
  * Every arrival stays inside its window (a cluster longer than the window
  * is squeezed into it), so the window counts are the model's exactly. */
+double gen_win_times(const struct model_gen *g, size_t w)
+{
+	double nw = (double)g->m->nwin, wt = g->end / g->wl;
+	double whole = floor(wt + GEN_CUT_EPS), part = wt - whole;
+	double k = floor(whole / nw) + ((double)w < fmod(whole, nw));
+	return k + (part > GEN_CUT_EPS && (double)w == fmod(whole, nw) ? part : 0);
+}
+
 static int fill_window(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -1456,14 +1464,21 @@ static int fill_window(struct model_gen *g)
 		size_t w = g->win++ % m->nwin, p = m->win_phase[w];
 		const struct model_phase *ph = &m->phases[p];
 		uint64_t cnt[REEL_OP__COUNT], c = window_counts(g, w, cnt);
+		/* the window's span: the model's window, cut at the end (--duration
+		 * not a whole number of windows), and its I/O with it: the naive
+		 * model's one window at --duration 0.5 of 23 s held all its I/O */
+		double span = g->end - ws < g->wl ? g->end - ws : g->wl;
+		if (span < g->wl * (1 - GEN_CUT_EPS)) {
+			c = 0;
+			for (int o = 0; o < REEL_OP__COUNT; o++)
+				c += cnt[o] = (uint64_t)floor((double)cnt[o] * span / g->wl + 0.5);
+		}
 		if (!c)
 			continue;
 		if (c > (1u << 26))
 			return -2; /* a window of more than 64 Mi I/O: lower the rate */
 		if (buffer_room(g, c))
 			return -1;
-		/* the window's span: the model's window, cut at the end */
-		double span = g->end - ws < g->wl ? g->end - ws : g->wl;
 		double q = m->quantum_ns > 1 ? (double)m->quantum_ns : 1, room = span - q;
 		if (room < 0)
 			room = 0;

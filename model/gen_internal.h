@@ -112,13 +112,14 @@ struct quota {
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
-#define GEN_KLUT 1024		       /* offsets CDF's knots: a table of the knot at each 1/this */
-#define GEN_UNREAD_BITS (1u << 23)     /* a device's map of unread written blocks: 1 MiB at most */
-#define GEN_UNREAD_SCAN 1024	       /* words looked at each way for the nearest (p_unread) */
-#define GEN_UNREAD_TRIES 8	       /* stretches looked at up from it for a read's length */
-#define GEN_UNREAD_RING (1u << 18)     /* the granules' last writes a read start can go back to */
-#define GEN_UNREAD_NEAR 16  /* a local read start: live slots looked at around the last's */
-#define GEN_UNREAD_FAR 1024 /* a remote one: those at or older than its distance */
+#define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
+#define GEN_KLUT 1024		   /* offsets CDF's knots: a table of the knot at each 1/this */
+#define GEN_UNREAD_BITS (1u << 23) /* a device's map of unread written blocks: 1 MiB at most */
+#define GEN_UNREAD_SCAN 1024	   /* words looked at each way for the nearest (p_unread) */
+#define GEN_UNREAD_TRIES 8	   /* stretches looked at up from it for a read's length */
+#define GEN_UNREAD_RING (1u << 18) /* the granules' last writes a read start can go back to */
+#define GEN_UNREAD_NEAR 16	   /* a local read start: live slots looked at around the last's */
+#define GEN_UNREAD_FAR 1024	   /* a remote one: those at or older than its distance */
 /*
  * A device with p_unread (a tree written, then read back): which of its
  * granules (4 KiB, or coarser where the extent has more than
@@ -496,6 +497,11 @@ static inline double sdraw_sp(struct model_gen *g, struct strat *st) { return sd
  * draws does not move the addresses drawn. */
 static inline uint64_t next64_sz(struct model_gen *g) { return xo_next(g->sz); }
 static inline double rnd_sz(struct model_gen *g) { return unit(next64_sz(g)); }
+
+/* gen.c: how many times window W of the model is generated: whole repeats
+ * of the timeline, then a part, the window cut at the end counted by its
+ * share of a window (its I/O are cut in that proportion: fill_window). */
+double gen_win_times(const struct model_gen *g, size_t w);
 
 /* gen_space.c: set up the devices' state and the sizes given
  * sequentiality (0 or REEL_E_NOMEM); free what it allocated. */

@@ -661,11 +661,8 @@ static int size_quota_init(struct model_gen *g)
 	double *e = calloc(ns, sizeof(*e));
 	if (!e)
 		return -1;
-	/* windows generated: whole repeats of the model's, then a part */
-	double wt = ceil(g->end / g->wl - 1e-9);
-	double reps = floor(wt / (double)m->nwin), part = wt - reps * (double)m->nwin;
 	for (size_t w = 0; w < m->nwin; w++) {
-		double k = (reps + ((double)w < part)) * g->o.rate;
+		double k = gen_win_times(g, w) * g->o.rate;
 		for (int o = 0; o < REEL_OP__COUNT; o++)
 			e[m->win_phase[w] * REEL_OP__COUNT + (size_t)o] +=
 			    (double)m->win_ops[w * REEL_OP__COUNT + o] * k;
@@ -853,10 +850,9 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].pass_win = g->pass_win ? g->pass_win + j : NULL;
 		g->ds[d].addressed = all - fl;
 	}
-	double wt = ceil(g->end / g->wl - 1e-9), n = 0; /* the windows generated */
+	double n = 0; /* the addressed I/O of the windows generated */
 	for (size_t w = 0; w < m->nwin; w++)
-		n += win_addressed(m, w) *
-		     (floor(wt / (double)m->nwin) + ((double)w < fmod(wt, (double)m->nwin)));
+		n += win_addressed(m, w) * gen_win_times(g, w);
 	for (size_t d = 0; d < m->ndevs; d++)
 		gen_offsets_quota_init(&m->devs[d], &g->ds[d], n * g->o.rate * m->devs[d].share);
 	for (size_t d = 0; d < m->ndevs && !g->touched; d++)

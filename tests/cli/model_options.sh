@@ -38,6 +38,18 @@ grep -q "100 I/O" "$T/err" || { cat "$T/err"; fail "gen --count 100"; }
 # its kept blocks (hot_order_len), each within the device as any size is
 "$IOREEL" model gen "$TOP/tests/fuzz/corpus/model_json/msr_hot_order_len.json" -o "$T/c.reel" \
 	--seed 1 --capacity 8192 2>"$T/err" || { cat "$T/err"; fail "gen of msr's hot order at --capacity 8192"; }
+# --duration short of a whole window cuts that window's I/O with it: the
+# naive model (one window) at half the trace's duration makes half its
+# I/O (it made all of them, at twice the rate, before)
+"$IOREEL" model fit --naive "$tr" -o "$T/n.json" 2>/dev/null || fail "fit --naive"
+dur=$(gzip -dcf "$T/n.json" | sed -n 's/^ *"duration_ns": \([0-9]*\),*$/\1/p' | head -1)
+ios=$(gzip -dcf "$T/n.json" | sed -n 's/^ *"count": \([0-9]*\),*$/\1/p' | head -1)
+[ -n "$dur" ] && [ -n "$ios" ] || fail "no duration_ns or count in the naive model"
+"$IOREEL" model gen "$T/n.json" -o "$T/h.reel" --duration "$(echo "$dur / 2000000000" | bc -l)" \
+	2>"$T/err" || { cat "$T/err"; fail "naive gen at half the duration"; }
+got=$(sed -n 's/.*: \([0-9]*\) I\/O .*/\1/p' "$T/err")
+[ $((2 * got)) -ge $((ios - 2)) ] && [ $((2 * got)) -le $((ios + 2)) ] ||
+	fail "naive gen at half the duration: $got I/O, not half of $ios"
 echo foreign >"$T/f.reel"
 "$IOREEL" model gen "$T/m.json" -o "$T/f.reel" 2>"$T/err" && fail "gen over an existing file"
 grep -q -- "--overwrite" "$T/err" || fail "no hint of --overwrite"
