@@ -3270,6 +3270,36 @@ static void run_resume(struct devstate *s, const struct kept_run *k)
 }
 
 /* The size and offset of the next I/O (gen_internal.h). */
+/* The re-use pass's I/O PK, of op OP, where and as large as it was. */
+static void pass_take(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		      int op, uint32_t pk, uint64_t al, uint64_t *offp, uint64_t *lenp)
+{
+	uint64_t len, off = pass_place(dv, s, pk, &len);
+	/* a size of its kind drawn near its own: the sizes' mix and bytes
+	 * stay the model's */
+	int seq = s->started && off == s->cursor;
+	quota_near(g, g->phase, op, seq, (double)len);
+	if (g->seq_want && g->seq_want[g->phase][op] >= 0) { /* the runs' share counts it */
+		g->seq_seen[g->phase][op][0]++;
+		g->seq_seen[g->phase][op][1] += (uint64_t)seq;
+	}
+	/* the kept long run due next starting here is the pass's own (a
+	 * burst's stretch, chromium's run of metadata writes re-written 150
+	 * I/O on): placed with it, not again after it */
+	if (s->lnext < dv->nlong &&
+	    (uint64_t)((double)dv->longrun[s->lnext].off * s->scale) / al * al == off)
+		s->lnext++;
+	if (!(s->pinned && s->run_left > 0)) { /* a long run goes on after it */
+		s->cursor = off + len;
+		s->run_left = 0;
+		s->run_reuse = 0;
+	}
+	s->started = 1;
+	placed(g, dv, s, op, off, len);
+	*offp = off;
+	*lenp = len;
+}
+
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint64_t *lenp)
 {
 	const struct model_phase *ph = &g->m->phases[g->phase];
@@ -3277,31 +3307,8 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	struct devstate *s = &g->ds[d];
 	uint64_t al = dv->align ? dv->align : 1;
 	int64_t pk = op != REEL_OP_FLUSH && dv->npass ? pass_due(dv, s, op) : -1;
-	if (pk >= 0) { /* the re-use pass's I/O, where and as large as it was */
-		uint64_t len, off = pass_place(dv, s, (uint32_t)pk, &len);
-		/* a size of its kind drawn near its own: the sizes' mix and
-		 * bytes stay the model's */
-		int seq = s->started && off == s->cursor;
-		quota_near(g, g->phase, op, seq, (double)len);
-		if (g->seq_want && g->seq_want[g->phase][op] >= 0) { /* the runs' share counts it */
-			g->seq_seen[g->phase][op][0]++;
-			g->seq_seen[g->phase][op][1] += (uint64_t)seq;
-		}
-		/* the kept long run due next starting here is the pass's own (a
-		 * burst's stretch, chromium's run of metadata writes re-written
-		 * 150 I/O on): placed with it, not again after it */
-		if (s->lnext < dv->nlong &&
-		    (uint64_t)((double)dv->longrun[s->lnext].off * s->scale) / al * al == off)
-			s->lnext++;
-		if (!(s->pinned && s->run_left > 0)) { /* a long run goes on after it */
-			s->cursor = off + len;
-			s->run_left = 0;
-			s->run_reuse = 0;
-		}
-		s->started = 1;
-		placed(g, dv, s, op, off, len);
-		*offp = off;
-		*lenp = len;
+	if (pk >= 0) {
+		pass_take(g, dv, s, op, (uint32_t)pk, al, offp, lenp);
 		return;
 	}
 	if (dv->reuse_ph_fitted && op != REEL_OP_FLUSH)
