@@ -71,7 +71,14 @@ struct quota {
 	 * starts', [nw, 2 nw) the others' (an I/O past its kind's finds the
 	 * other kind's nearest a word at a time) */
 	uint64_t *left;
+	/* i / n for i <= n: the strata's bounds (quota_at, quota_knots), and
+	 * each stratum's c n in quota_block (the kinds' shares cumulated to
+	 * its upper bound, times n): the same doubles at every block, made
+	 * once (their divisions and the shares' walk were a quarter of the
+	 * quota's instructions on the bench's 10M model) */
+	double *at, *cn;
 	uint32_t n, nw, end0, pos[2];
+	int uniform; /* quota_at: uniform in a stratum (no shares, or < 2 knots) */
 	/* strata taken at the block's start for the re-use pass's I/O of the
 	 * op (quota_reserve): resv_n of them, for resv_want of its I/O */
 	uint16_t *resv;
