@@ -823,10 +823,11 @@ int gen_space_init(struct model_gen *g)
 		for (uint32_t r = 0; r < m->devs[d].nregions; r++)
 			g->ds[d].wcum[r] = (r ? g->ds[d].wcum[r - 1] : 0) + m->devs[d].weight[r];
 		uint32_t nw = m->devs[d].nregions ? m->devs[d].nregions - 1 : 0;
-		for (uint32_t q = 0; q <= GEN_WG; q++)
+		for (uint32_t q = 0; q <= GEN_WG; q++) {
+			double x = (double)q / GEN_WG;
 			g->ds[d].wguide[q] =
-			    (uint8_t)(q < GEN_WG ? cum_count(g->ds[d].wcum, 0, nw, (double)q / GEN_WG)
-						 : nw);
+			    (uint8_t)(q < GEN_WG ? cum_count(g->ds[d].wcum, 0, nw, x) : nw);
+		}
 		for (uint32_t i = 0; i < m->devs[d].nlong; i++) {
 			const struct model_long_run *lr = &m->devs[d].longrun[i];
 			g->ds[d].lr_lo[i] = (double)lr->off * g->ds[d].scale;
