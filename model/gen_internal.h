@@ -71,7 +71,14 @@ struct quota {
 	 * starts', [nw, 2 nw) the others' (an I/O past its kind's finds the
 	 * other kind's nearest a word at a time) */
 	uint64_t *left;
+	/* i / n for i <= n: the strata's bounds (quota_at, quota_knots), and
+	 * each stratum's c n in quota_block (the kinds' shares cumulated to
+	 * its upper bound, times n): the same doubles at every block, made
+	 * once (their divisions and the shares' walk were a quarter of the
+	 * quota's instructions on the bench's 10M model) */
+	double *at, *cn;
 	uint32_t n, nw, end0, pos[2];
+	int uniform; /* quota_at: uniform in a stratum (no shares, or < 2 knots) */
 	/* strata taken at the block's start for the re-use pass's I/O of the
 	 * op (quota_reserve): resv_n of them, for resv_want of its I/O */
 	uint16_t *resv;
@@ -111,6 +118,7 @@ struct quota {
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
 #define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
+#define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
 #define GEN_KLUT 1024		   /* offsets CDF's knots: a table of the knot at each 1/this */
@@ -198,6 +206,9 @@ struct devstate {
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
 	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
+	/* of wcum's first nregions - 1, how many are at or below each
+	 * 1/GEN_WG of [0, 1] (the last: all of them; remote's search) */
+	uint8_t wguide[GEN_WG + 1];
 	double lr_lo[MODEL_MAX_LONG];	   /* the long runs' starts, scaled (reserved) */
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */

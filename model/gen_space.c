@@ -17,6 +17,7 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
 static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
+static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
@@ -96,23 +97,16 @@ static double size_inv(const struct model_gen *g, size_t p, int op, double u, ui
  * run's next I/O's by one systematic draw along the CDF (the kinds'
  * counts by the model's shares of run continuations there; all run
  * starts without them), each kind's strata in a random order. */
-static void quota_block(struct model_gen *g, struct quota *q, size_t p, int op)
+static void quota_block(struct model_gen *g, struct quota *q)
 {
-	const struct model_dist *d = &g->m->phases[p].size[op];
-	const float *share = g->m->phases[p].seq_share[op];
-	int seq = g->seq_want && g->seq_want[p][op] >= 0;
-	double u = rnd_sz(g), w = 0; /* w: the share cumulated to knot k */
-	double fprev = floor(u);     /* floor(c + u) of the stratum before (c = 0) */
-	uint32_t k = 0, n = q->n, i = 0, j = n;
+	double u = rnd_sz(g);
+	int64_t fprev = 0; /* floor(c + u) of the stratum before (c = 0, u < 1) */
+	uint32_t n = q->n, i = 0, j = n;
 	for (uint32_t s = 0; s < n; s++) { /* the label in bit 15 */
-		double x = (double)(s + 1) / n, c, f;
-		while (seq && k + 1 < d->nk && d->c[k + 1] <= x) {
-			w += (d->c[k + 1] - d->c[k]) * share[k];
-			k++;
-		}
-		c = seq && k + 1 < d->nk ? w + (x - d->c[k]) * share[k] : w;
-		c *= n;
-		f = floor(c + u);
+		/* floor(c n + u) in integers: c n in [0, n] (quota_cn) */
+		double y = q->cn[s] + u;
+		int64_t f = (int64_t)y;
+		f -= (double)f > y;
 		q->perm[s] = (uint16_t)(s | (f > fprev) << 15);
 		fprev = f;
 	}
@@ -180,8 +174,8 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 	const float *share = g->m->phases[p].seq_share[op];
 	const struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)op];
 	uint32_t n = q->n, k0;
-	double a = i < n ? (double)i / n : 0, b = i < n ? (double)(i + 1) / n : 1, tot = 0;
-	if (!g->seq_want || !(g->seq_want[p][op] >= 0) || d->nk < 2)
+	double a = i < n ? q->at[i] : 0, b = i < n ? q->at[i + 1] : 1, tot = 0;
+	if (q->uniform)
 		return a + rnd_sz(g) * (b - a);
 	k0 = q->knot[i < n ? i : 0]; /* the last knot with c <= a (quota_knots) */
 	/* the stratum inside one stretch (quota_knots): the loops below in
@@ -350,7 +344,7 @@ static void quota_reserve(struct model_gen *g, struct quota *q, size_t p, int op
 static void quota_refill(struct model_gen *g, struct quota *q, size_t p, int op)
 {
 	if (q->pos[0] >= q->end0 && q->pos[1] >= q->n) {
-		quota_block(g, q, p, op);
+		quota_block(g, q);
 		quota_reserve(g, q, p, op);
 	}
 }
@@ -391,8 +385,10 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 		kind = !seq;
 	}
 	*k = q->knot[x] & ~QUOTA_ONE;
-	if (q->pos[seq] < (seq ? q->n : q->end0)) /* the kind's next stratum's, a few I/O on */
+	if (q->pos[seq] < (seq ? q->n : q->end0)) { /* the kind's next stratum's, a few I/O on */
 		__builtin_prefetch(&q->knot[q->perm[q->pos[seq]]]);
+		__builtin_prefetch(&q->at[q->perm[q->pos[seq]]]);
+	}
 	return quota_at(g, p, op, kind, x);
 }
 
@@ -639,8 +635,10 @@ static int pass_pins_init(struct model_gen *g)
 static void quota_knots(const struct model_dist *d, struct quota *q)
 {
 	uint32_t n = q->n;
+	for (uint32_t i = 0; i <= n; i++)
+		q->at[i] = (double)i / n;
 	for (uint32_t i = 0; i < n; i++) {
-		double a = (double)i / n, b = (double)(i + 1) / n; /* as quota_at */
+		double a = q->at[i], b = q->at[i + 1]; /* as quota_at */
 		uint32_t k0 = d->nk >= 2 ? d->guide[(size_t)(a * MODEL_DIST_GUIDE)] : 0;
 		if (d->nk >= 2 && k0 > d->nk - 2)
 			k0 = 0;
@@ -648,6 +646,28 @@ static void quota_knots(const struct model_dist *d, struct quota *q)
 			k0++;
 		int one = d->nk >= 2 && (k0 + 2 >= d->nk || !(d->c[k0 + 1] < b));
 		q->knot[i] = (uint16_t)(k0 | (one ? QUOTA_ONE : 0));
+	}
+}
+
+/* Q's c n of each stratum S (quota_block): the share of run continuations
+ * cumulated along phase P's size CDF of OP up to (S + 1) / n, times n (0
+ * without the model's shares: all run starts). */
+static void quota_cn(const struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	const float *share = g->m->phases[p].seq_share[op];
+	int seq = g->seq_want && g->seq_want[p][op] >= 0;
+	double w = 0; /* the share cumulated to knot k */
+	uint32_t k = 0, n = q->n;
+	q->uniform = !seq || d->nk < 2;
+	for (uint32_t s = 0; s < n; s++) {
+		double x = q->at[s + 1], c;
+		while (seq && k + 1 < d->nk && d->c[k + 1] <= x) {
+			w += (d->c[k + 1] - d->c[k]) * share[k];
+			k++;
+		}
+		c = seq && k + 1 < d->nk ? w + (x - d->c[k]) * share[k] : w;
+		q->cn[s] = c * n;
 	}
 }
 
@@ -680,9 +700,12 @@ static int size_quota_init(struct model_gen *g)
 	free(e);
 	uint16_t *perm = malloc(4 * tot * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
-	if (!perm || !left || !(g->quota_mul = calloc(QUOTA_MAX + 1, sizeof(*g->quota_mul)))) {
+	double *at = malloc((2 * tot + ns) * sizeof(*at));
+	if (!perm || !left || !at ||
+	    !(g->quota_mul = calloc(QUOTA_MAX + 1, sizeof(*g->quota_mul)))) {
 		free(perm);
 		free(left);
+		free(at);
 		return -1;
 	}
 	for (uint32_t r = 2; r <= QUOTA_MAX; r++)
@@ -692,7 +715,11 @@ static int size_quota_init(struct model_gen *g)
 		g->s_size[i].inv = perm + tot;
 		g->s_size[i].resv = perm + 2 * tot;
 		g->s_size[i].knot = perm + 3 * tot;
+		g->s_size[i].at = at;
+		g->s_size[i].cn = at + g->s_size[i].n + 1;
+		at += 2 * g->s_size[i].n + 1;
 		quota_knots(&m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT], &g->s_size[i]);
+		quota_cn(g, &g->s_size[i], i / REEL_OP__COUNT, (int)(i % REEL_OP__COUNT));
 		perm += g->s_size[i].n;
 		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
 		g->s_size[i].left = left;
@@ -795,6 +822,12 @@ int gen_space_init(struct model_gen *g)
 		}
 		for (uint32_t r = 0; r < m->devs[d].nregions; r++)
 			g->ds[d].wcum[r] = (r ? g->ds[d].wcum[r - 1] : 0) + m->devs[d].weight[r];
+		uint32_t nw = m->devs[d].nregions ? m->devs[d].nregions - 1 : 0;
+		for (uint32_t q = 0; q <= GEN_WG; q++) {
+			double x = (double)q / GEN_WG;
+			g->ds[d].wguide[q] =
+			    (uint8_t)(q < GEN_WG ? cum_count(g->ds[d].wcum, 0, nw, x) : nw);
+		}
 		for (uint32_t i = 0; i < m->devs[d].nlong; i++) {
 			const struct model_long_run *lr = &m->devs[d].longrun[i];
 			g->ds[d].lr_lo[i] = (double)lr->off * g->ds[d].scale;
@@ -879,6 +912,7 @@ void gen_space_free(struct model_gen *g)
 	if (g->s_size) {
 		free(g->s_size[0].perm);
 		free(g->s_size[0].left);
+		free(g->s_size[0].at);
 	}
 	free(g->s_size);
 	free(g->quota_mul);
@@ -933,10 +967,18 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
  * answer, through the table. */
 static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
-	double x = gen_unscale(s, a);
-	if (!(d->bound[d->nregions] < (1ull << 53)) || x >= (double)d->bound[d->nregions])
+	uint64_t top = d->bound[d->nregions], xi = a;
+	/* at scale 1, x = (double)A: A itself under TOP (< 2^53), at or
+	 * past it past TOP, without the conversions */
+	if (!(top < (1ull << 53)) || (s->scale == 1 && a >= top))
 		return region_search(d, s->scale, a);
-	uint64_t xi = (uint64_t)x, j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
+	if (s->scale != 1) {
+		double x = (double)a / s->scale;
+		if (x >= (double)top)
+			return region_search(d, s->scale, a);
+		xi = (uint64_t)x;
+	}
+	uint64_t j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
 	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
 	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
@@ -1029,6 +1071,17 @@ static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
 		}
 }
 
+/* LO plus how many of W[LO, LO + N) are at or below U (W not decreasing),
+ * by a search without a branch. */
+static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u)
+{
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo += h * (w[lo + h - 1] <= u);
+	}
+	return lo + (n && w[lo] <= u);
+}
+
 /* A remote jump's destination: the region *TO (drawn from the chain when
  * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
@@ -1068,13 +1121,13 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		  * wcum (the sums a walk adding them gives, not decreasing:
 		  * the weights are >= 0), searched without a branch (the walk
 		  * through 128 regions was 15% of the placing thread on
-		  * gen_reel's model, a search with branches half of that) */
-		uint32_t n = d->nregions - 1;
-		for (uint32_t h; n > 1; n -= h) {
-			h = n / 2;
-			to += h * (s->wcum[to + h - 1] <= u);
-		}
-		to += n && s->wcum[to] <= u;
+		  * gen_reel's model, a search with branches half of that)
+		  * between the counts at U's 1/GEN_WG and the next (q /
+		  * GEN_WG exact: those below the first are at or below U,
+		  * those past the second above it; the full search's 8
+		  * dependent loads were 40% of remote's time) */
+		uint32_t q = u * GEN_WG < GEN_WG - 1 ? (uint32_t)(u * GEN_WG) : GEN_WG - 1;
+		to = cum_count(s->wcum, s->wguide[q], (uint32_t)s->wguide[q + 1] - s->wguide[q], u);
 	}
 	*tor = to;
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
@@ -1238,13 +1291,10 @@ static int fresh_span(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t 
 	       !((span > len || nb >= look) && touched(g, dev, off, len, TOUCH_MAX));
 }
 
-/* Mark the blocks of [off, off + len) touched (the first TOUCH_MAX of
- * them, as fit looks at them). */
-static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len)
+/* Mark blocks B0 to B1 touched: touch_mark's but for an I/O inside one
+ * word of the direct set. */
+static void touch_mark_blocks(struct model_gen *g, uint16_t dev, uint64_t b0, uint64_t b1)
 {
-	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
-	if (b1 - b0 >= TOUCH_MAX)
-		b1 = b0 + TOUCH_MAX - 1;
 	if (g->touch_d && b1 < g->touch_nb) {
 		uint64_t *d = g->touch_d, w = b0 >> 6, we = b1 >> 6;
 		uint64_t lo = ~0ull << (b0 & 63), hi = ~0ull >> (63 - (b1 & 63));
@@ -1269,6 +1319,21 @@ static void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 		return;
 	}
 	touch_run(t, (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, b1 - b0 + 1);
+}
+
+/* Mark the blocks of [off, off + len) touched (the first TOUCH_MAX of
+ * them, as fit looks at them).  An I/O inside one word of the direct set
+ * (nearly all) marked here, inlined: the call's frame for the hashed
+ * set's paths was half of its instructions, at every I/O. */
+static inline void touch_mark(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len)
+{
+	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
+	if (b1 - b0 >= TOUCH_MAX)
+		b1 = b0 + TOUCH_MAX - 1;
+	if (g->touch_d && b1 < g->touch_nb && b0 >> 6 == b1 >> 6)
+		g->touch_d[b0 >> 6] |= ~0ull << (b0 & 63) & ~0ull >> (63 - (b1 & 63));
+	else
+		touch_mark_blocks(g, dev, b0, b1);
 }
 
 /* The ring's Fenwick tree (a slot's count 1 while live): V added at slot I. */
