@@ -172,9 +172,8 @@ enum {
  */
 uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
 			 uint64_t *end, struct reel_summary *s);
-uint64_t reel_block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o,
-			 uint16_t *has, uint64_t *q, uint64_t *end, struct reel_summary *s, int ic,
-			 int ops);
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t *has,
+			 uint64_t *q, uint64_t *end, struct reel_summary *s, int ic, int ops);
 /* 1 when every record of the block (its has column decoded in TMP) has a
  * queue time. */
 int reel_block_queued(const int64_t *tmp, size_t bm);

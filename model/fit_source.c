@@ -210,8 +210,9 @@ static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
 		if (k) {
 			ra->nleft = 0;
 		} else {
-			struct reel_cols_to to = {s->t + a,   s->issue + a, s->complete + a, s->off + a,
-						  s->len + a, s->op + a,    s->dev + a};
+			struct reel_cols_to to = {s->t + a,   s->issue + a, s->complete + a,
+						  s->off + a, s->len + a,   s->op + a,
+						  s->dev + a};
 			k = reel_read_cols_to(ra->r, &to, a < ra->cap ? ra->cap - a : 0, &ra->left);
 		}
 		if (k <= 0) { /* after records, the end or the error in the next slot */
