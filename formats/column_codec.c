@@ -425,8 +425,9 @@ block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t
 			cc[i] = (int64_t)cm;
 		}
 		/* REC_BOUNDS, its two halves in the two loops */
-		tb |= (qq + (uint64_t)REEL_TIME_LIMIT) | (is + (uint64_t)REEL_TIME_LIMIT) |
-		      (cm + (uint64_t)REEL_TIME_LIMIT);
+		if (ops)
+			tb |= (qq + (uint64_t)REEL_TIME_LIMIT) | (is + (uint64_t)REEL_TIME_LIMIT) |
+			      (cm + (uint64_t)REEL_TIME_LIMIT);
 		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
 		first = t < first ? t : first;
 		last = t > last ? t : last;
@@ -439,7 +440,8 @@ block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t
 		end = off + len;
 		co[i] = off;
 		cl[i] = len;
-		ob |= off > REEL_END_LIMIT - len;
+		if (ops)
+			ob |= off > REEL_END_LIMIT - len;
 	}
 	uint8_t *restrict cop = o->op;
 	uint16_t *restrict cd = o->dev;
@@ -460,10 +462,14 @@ block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t *has,
 			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic, int ops)
 {
+	/* each case its own loops (no test of a flag in them) */
+#define BLOCK_COLS(full, ic)                                                                       \
+	(ops ? block_cols(tmp, bm, o, has, qp, endp, s, full, ic, 1)                               \
+	     : block_cols(tmp, bm, o, has, qp, endp, s, full, ic, 0))
 	if (!ic)
-		return block_cols(tmp, bm, o, has, qp, endp, s, 1, 0, ops);
-	return block_full(tmp, bm) ? block_cols(tmp, bm, o, has, qp, endp, s, 1, 1, ops)
-				   : block_cols(tmp, bm, o, has, qp, endp, s, 0, 1, ops);
+		return BLOCK_COLS(1, 0);
+	return block_full(tmp, bm) ? BLOCK_COLS(1, 1) : BLOCK_COLS(0, 1);
+#undef BLOCK_COLS
 }
 
 int reel_block_queued(const int64_t *tmp, size_t bm)
