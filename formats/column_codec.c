@@ -397,21 +397,20 @@ uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint
 				   : block_recs(tmp, bm, x, qp, endp, s, 0);
 }
 
-/* Three loops, not one: the times' (their running queue time, bounds,
- * first and last), the places' (the running end offset) and the narrow
- * columns' copies, each with few values live, so that the arrays can be
- * anywhere (the caller's, reel_read_cols_to) and none of the loop's state
- * spills. */
 static inline __attribute__((always_inline)) uint64_t
-block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t *ch, uint64_t *qp,
+block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c, uint64_t *qp,
 	   uint64_t *endp, struct reel_summary *s, int full, int ic, int ops)
 {
-	int64_t *restrict cq = o->queue_ns, *restrict ci = o->issue_ns,
-			  *restrict cc = o->complete_ns;
+	/* one base, constant displacements (see REEL_COLS_*) */
+	uint16_t *ch = (uint16_t *)(cb + REEL_COLS_HAS), *cd = (uint16_t *)(cb + REEL_COLS_DEV);
+	int64_t *cq = (int64_t *)(cb + REEL_COLS_QUEUE), *ci = (int64_t *)(cb + REEL_COLS_ISSUE),
+		*cc = (int64_t *)(cb + REEL_COLS_COMPLETE);
+	uint64_t *co = (uint64_t *)(cb + REEL_COLS_OFFSET);
+	uint32_t *cl = (uint32_t *)(cb + REEL_COLS_LENGTH);
+	uint8_t *cop = cb + REEL_COLS_OP;
 	uint64_t q = *qp, end = *endp, tb = 0, ob = 0;
 	int64_t first = s->first_ns, last = s->last_ns;
-	size_t i;
-	for (i = 0; i < bm; i++) {
+	for (size_t i = 0; i < bm; i++) {
 		unsigned has = (unsigned)COL(C_HAS);
 		uint64_t qq, is = 0, cm = 0;
 		if (ic) {
@@ -419,36 +418,24 @@ block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t
 		} else { /* every record has its queue time; the others not decoded */
 			qq = q += (uint64_t)COL(C_QUEUE);
 		}
+		uint64_t off = end + (uint64_t)COL(C_OFFSET);
+		uint32_t len = (uint32_t)COL(C_LENGTH);
+		end = off + len;
 		cq[i] = (int64_t)qq;
 		if (ic) {
 			ci[i] = (int64_t)is;
 			cc[i] = (int64_t)cm;
 		}
-		/* REC_BOUNDS, its two halves in the two loops */
+		co[i] = off;
+		cl[i] = len;
+		ch[i] = (uint16_t)has;
+		cop[i] = (uint8_t)COL(C_OP);
+		cd[i] = (uint16_t)COL(C_DEV);
 		if (ops)
-			tb |= (qq + (uint64_t)REEL_TIME_LIMIT) | (is + (uint64_t)REEL_TIME_LIMIT) |
-			      (cm + (uint64_t)REEL_TIME_LIMIT);
+			REC_BOUNDS(tb, ob, qq, is, cm, off, len);
 		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
 		first = t < first ? t : first;
 		last = t > last ? t : last;
-	}
-	uint64_t *restrict co = o->offset;
-	uint32_t *restrict cl = o->length;
-	for (i = 0; i < bm; i++) {
-		uint64_t off = end + (uint64_t)COL(C_OFFSET);
-		uint32_t len = (uint32_t)COL(C_LENGTH);
-		end = off + len;
-		co[i] = off;
-		cl[i] = len;
-		if (ops)
-			ob |= off > REEL_END_LIMIT - len;
-	}
-	uint8_t *restrict cop = o->op;
-	uint16_t *restrict cd = o->dev;
-	for (i = 0; i < bm; i++) {
-		ch[i] = (uint16_t)COL(C_HAS);
-		cop[i] = (uint8_t)COL(C_OP);
-		cd[i] = (uint16_t)COL(C_DEV);
 	}
 	if (ops)
 		seen_ops(s, tmp, bm);
@@ -456,16 +443,17 @@ block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t
 	s->last_ns = last;
 	*qp = q;
 	*endp = end;
+	c->n = bm;
 	return tb >> 63 | ob;
 }
 
-uint64_t reel_block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t *has,
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
 			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic, int ops)
 {
-	/* each case its own loops (no test of a flag in them) */
+	/* each case its own loop (no test of a flag in it) */
 #define BLOCK_COLS(full, ic)                                                                       \
-	(ops ? block_cols(tmp, bm, o, has, qp, endp, s, full, ic, 1)                               \
-	     : block_cols(tmp, bm, o, has, qp, endp, s, full, ic, 0))
+	(ops ? block_cols(tmp, bm, colbuf, c, qp, endp, s, full, ic, 1)                            \
+	     : block_cols(tmp, bm, colbuf, c, qp, endp, s, full, ic, 0))
 	if (!ic)
 		return BLOCK_COLS(1, 0);
 	return block_full(tmp, bm) ? BLOCK_COLS(1, 1) : BLOCK_COLS(0, 1);

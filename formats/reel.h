@@ -407,25 +407,6 @@ long reel_read_cols(struct reel_reader *r, struct reel_cols *c);
  * other columns (model fit's later passes).
  */
 void reel_reader_cols_ic(struct reel_reader *r, int ic);
-/* The caller's arrays for reel_read_cols_to: the columns of struct
- * reel_cols but has. */
-struct reel_cols_to {
-	int64_t *queue_ns, *issue_ns, *complete_ns;
-	uint64_t *offset;
-	uint32_t *length;
-	uint8_t *op;
-	uint16_t *dev;
-};
-/*
- * As reel_read_cols, the batch decoded straight into the first values of
- * TO's arrays when it has ROOM values or fewer (no copy for a reader that
- * gathers batches: model fit's read-ahead), else into the reader's; C's
- * arrays say which (has: always the reader's).  The arrays of TO not read
- * (issue and completion times under reel_reader_cols_ic 0) may be
- * written all the same.
- */
-long reel_read_cols_to(struct reel_reader *r, const struct reel_cols_to *to, size_t room,
-		       struct reel_cols *c);
 /*
  * REREAD 1: the file is read again after a whole read of it (every chunk's
  * content checksum and bounds checked then), so the checksums are not

@@ -144,8 +144,9 @@ static inline uint64_t reel_rec_out(const struct reel_rec *y)
 #define REEL_BLOCK 1024
 #define REEL_TSTRIDE (REEL_BLOCK + 40)
 
-/* The reader's own arrays of reel_read_cols (struct reel_cols): one
- * buffer of REEL_COLS_SIZE bytes, each array at a fixed place in it */
+/* The arrays of reel_read_cols (struct reel_cols): one buffer of
+ * REEL_COLS_SIZE bytes, each array at a fixed place in it, so that the
+ * loop that fills them keeps one pointer for all */
 enum {
 	REEL_COLS_QUEUE = 0,
 	REEL_COLS_ISSUE = REEL_BLOCK * 8,
@@ -162,19 +163,19 @@ enum {
  * Undo the column transforms (see col_values) of the BM records of a block
  * decoded into TMP (column c at tmp + c * REEL_TSTRIDE), from the running queue
  * time *Q and end offset *END (updated), into records X, or into the
- * arrays of O and HAS (times, offset, length, op, dev; has: the others
- * need not be decoded); counted in S (ops, bytes, first and last).
- * Non-zero when a record is out of the bounds of FORMAT.md 3.2.  IC 0
- * (reel_block_cols): the block's every record has its queue time
- * (reel_block_queued) and its issue and completion times were stepped
- * over, not decoded: their arrays are not written and their bounds not
- * checked.  OPS 0 (reel_block_cols; a file read again, its every record
- * checked on its first read): the ops and bytes not counted in S, the
- * bounds not checked.
+ * columns of C (has, times, offset, length, op, dev: the others need not be
+ * decoded), whose arrays are those of the buffer COLBUF laid out as
+ * REEL_COLS_*; counted in S (ops, bytes, first and last).  Non-zero when a
+ * record is out of the bounds of FORMAT.md 3.2.  IC 0 (reel_block_cols):
+ * the block's every record has its queue time (reel_block_queued) and
+ * its issue and completion times were stepped over, not decoded: their
+ * columns are not written and their bounds not checked.  OPS 0
+ * (reel_block_cols; a file read again, its every record checked on its
+ * first read): the ops and bytes not counted in S, the bounds not checked.
  */
 uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
 			 uint64_t *end, struct reel_summary *s);
-uint64_t reel_block_cols(const int64_t *tmp, size_t bm, const struct reel_cols_to *o, uint16_t *has,
+uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
 			 uint64_t *q, uint64_t *end, struct reel_summary *s, int ic, int ops);
 /* 1 when every record of the block (its has column decoded in TMP) has a
  * queue time. */

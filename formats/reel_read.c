@@ -39,11 +39,6 @@ struct reel_reader {
 	size_t nrec, next;
 	struct reel_cols cols; /* or the current block as columns (reel_read_cols) */
 	void *colbuf;
-	struct reel_cols_to own; /* the arrays of colbuf (has: cols.has) */
-	/* where the next block's columns go: the caller's arrays when it has
-	 * room for room values in them (reel_read_cols_to), else own */
-	const struct reel_cols_to *to;
-	size_t room;
 	int64_t *tmp;
 	/* tmp's column c holds tval[c] in its first tfill[c] places (an
 	 * absent or constant column: not written again for the next block) */
@@ -452,9 +447,8 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	}
 	uint64_t q = r->cq, end = r->cend;
 	int64_t first = r->seen.first_ns, last = r->seen.last_ns;
-	const struct reel_cols_to *o = r->to && bm <= r->room ? r->to : &r->own;
-	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, o, (uint16_t *)r->cols.has, &q, &end,
-					      &r->seen, ic, !r->reread)
+	uint64_t bad = cols ? reel_block_cols(r->tmp, bm, r->colbuf, &r->cols, &q, &end, &r->seen,
+					      ic, !r->reread)
 			    : reel_block_recs(r->tmp, bm, r->recs, &q, &end, &r->seen);
 	if (bad) {
 		/* the records again, for the message (their times, offsets and
@@ -483,16 +477,6 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 				return REEL_E_CORRUPT;
 			}
 		}
-	}
-	if (cols) {
-		r->cols.n = bm;
-		r->cols.queue_ns = o->queue_ns;
-		r->cols.issue_ns = o->issue_ns;
-		r->cols.complete_ns = o->complete_ns;
-		r->cols.offset = o->offset;
-		r->cols.length = o->length;
-		r->cols.op = o->op;
-		r->cols.dev = o->dev;
 	}
 	r->nrec = cols ? 0 : bm;
 	r->next = 0;
@@ -855,44 +839,35 @@ static int cols_alloc(struct reel_reader *r)
 	unsigned char *p = r->colbuf = malloc(REEL_COLS_SIZE);
 	if (!p)
 		return REEL_E_NOMEM;
-	struct reel_cols_to *o = &r->own;
-	o->queue_ns = (int64_t *)(p + REEL_COLS_QUEUE);
-	o->issue_ns = (int64_t *)(p + REEL_COLS_ISSUE);
-	o->complete_ns = (int64_t *)(p + REEL_COLS_COMPLETE);
-	o->offset = (uint64_t *)(p + REEL_COLS_OFFSET);
-	o->length = (uint32_t *)(p + REEL_COLS_LENGTH);
-	o->dev = (uint16_t *)(p + REEL_COLS_DEV);
-	o->op = (uint8_t *)(p + REEL_COLS_OP);
-	r->cols.has = (uint16_t *)(p + REEL_COLS_HAS);
+	struct reel_cols *c = &r->cols;
+	c->queue_ns = (int64_t *)(p + REEL_COLS_QUEUE);
+	c->issue_ns = (int64_t *)(p + REEL_COLS_ISSUE);
+	c->complete_ns = (int64_t *)(p + REEL_COLS_COMPLETE);
+	c->offset = (uint64_t *)(p + REEL_COLS_OFFSET);
+	c->length = (uint32_t *)(p + REEL_COLS_LENGTH);
+	c->has = (uint16_t *)(p + REEL_COLS_HAS);
+	c->dev = (uint16_t *)(p + REEL_COLS_DEV);
+	c->op = (uint8_t *)(p + REEL_COLS_OP);
 	return 0;
 }
 
-/* The records of r->recs not read yet, as columns (in the reader's
- * arrays). */
+/* The records of r->recs not read yet, as columns. */
 static void recs_to_cols(struct reel_reader *r)
 {
 	struct reel_cols *c = &r->cols;
-	const struct reel_cols_to *o = &r->own;
 	size_t n = r->nrec - r->next;
 	for (size_t i = 0; i < n; i++) {
 		const struct reel_rec *y = &r->recs[r->next + i];
 		((uint16_t *)c->has)[i] = y->has;
-		o->queue_ns[i] = y->queue_ns;
-		o->issue_ns[i] = y->issue_ns;
-		o->complete_ns[i] = y->complete_ns;
-		o->offset[i] = y->offset;
-		o->length[i] = y->length;
-		o->op[i] = y->op;
-		o->dev[i] = y->dev;
+		((int64_t *)c->queue_ns)[i] = y->queue_ns;
+		((int64_t *)c->issue_ns)[i] = y->issue_ns;
+		((int64_t *)c->complete_ns)[i] = y->complete_ns;
+		((uint64_t *)c->offset)[i] = y->offset;
+		((uint32_t *)c->length)[i] = y->length;
+		((uint8_t *)c->op)[i] = y->op;
+		((uint16_t *)c->dev)[i] = y->dev;
 	}
 	c->n = n;
-	c->queue_ns = o->queue_ns;
-	c->issue_ns = o->issue_ns;
-	c->complete_ns = o->complete_ns;
-	c->offset = o->offset;
-	c->length = o->length;
-	c->op = o->op;
-	c->dev = o->dev;
 	r->next = r->nrec;
 }
 
@@ -900,28 +875,19 @@ void reel_reader_cols_ic(struct reel_reader *r, int ic) { r->cols_ic = ic; }
 
 void reel_reader_reread(struct reel_reader *r, int reread) { r->reread = reread; }
 
-long reel_read_cols_to(struct reel_reader *r, const struct reel_cols_to *to, size_t room,
-		       struct reel_cols *c)
+long reel_read_cols(struct reel_reader *r, struct reel_cols *c)
 {
 	if (cols_alloc(r))
 		return rerr(r, REEL_E_NOMEM, "out of memory");
 	if (r->next < r->nrec) { /* left by reel_read */
 		recs_to_cols(r);
 	} else {
-		r->to = to;
-		r->room = room;
 		int rc = fill(r, 1);
-		r->to = NULL;
 		if (rc <= 0)
 			return rc;
 	}
 	*c = r->cols;
 	return (long)c->n;
-}
-
-long reel_read_cols(struct reel_reader *r, struct reel_cols *c)
-{
-	return reel_read_cols_to(r, NULL, 0, c);
 }
 
 const char *reel_reader_comm(const struct reel_reader *r, uint32_t id)

@@ -139,18 +139,12 @@ static int cols_plain(const struct reel_cols *rc, int *ic)
  * them: the arrival (queue, else issue, else completion), issue (else
  * queue) and completion or -1, unknown ops as reads, dev 0 where absent;
  * without IC, no issue and completion times (the pass does not read
- * them: two fifths of the bytes not copied).  RC decoded in place (into
- * the slot's arrays from A on, slot_fill): nothing copied, and the loops
- * below read each record's values before they write its own. */
+ * them: two fifths of the bytes not copied). */
 static void slot_add(struct ra_slot *s, const struct reel_cols *rc, int ic_wanted)
 {
 	size_t a = (size_t)s->k, k = rc->n;
-	int plain_ic, here = rc->offset == s->off + a;
+	int plain_ic;
 	if (cols_plain(rc, &plain_ic) && (plain_ic &= ic_wanted, a == 0 || plain_ic == s->ic)) {
-		s->ic = plain_ic;
-		s->k += (long)k;
-		if (here)
-			return;
 		/* as the loops below would hold it: copied column by column */
 		memcpy(s->t + a, rc->queue_ns, k * sizeof(*s->t));
 		memcpy(s->op + a, rc->op, k * sizeof(*s->op));
@@ -161,6 +155,8 @@ static void slot_add(struct ra_slot *s, const struct reel_cols *rc, int ic_wante
 			memcpy(s->issue + a, rc->issue_ns, k * sizeof(*s->issue));
 			memcpy(s->complete + a, rc->complete_ns, k * sizeof(*s->complete));
 		}
+		s->ic = plain_ic;
+		s->k += (long)k;
 		return;
 	}
 	unsigned ic = 0;
@@ -173,10 +169,8 @@ static void slot_add(struct ra_slot *s, const struct reel_cols *rc, int ic_wante
 		s->dev[a + i] = h & REEL_HAS_DEV ? rc->dev[i] : 0;
 		ic |= h;
 	}
-	if (!here) {
-		memcpy(s->off + a, rc->offset, k * sizeof(*s->off));
-		memcpy(s->len + a, rc->length, k * sizeof(*s->len));
-	}
+	memcpy(s->off + a, rc->offset, k * sizeof(*s->off));
+	memcpy(s->len + a, rc->length, k * sizeof(*s->len));
 	if ((ic & (REEL_HAS_ISSUE | REEL_HAS_COMPLETE)) && !s->ic && ic_wanted) {
 		for (size_t i = 0; i < a; i++)
 			s->issue[i] = s->complete[i] = -1;
@@ -193,28 +187,18 @@ static void slot_add(struct ra_slot *s, const struct reel_cols *rc, int ic_wante
 	s->k += (long)k;
 }
 
-/* Fill slot S with batches up to ra->cap records, each decoded into the
- * slot where it fits (a batch that does not is the next slot's); its k < 0
- * on an error (the reader's message says what), 0 at the end. */
+/* Fill slot S with batches up to ra->cap records; its k < 0 on an error
+ * (the reader's message says what), 0 at the end. */
 static void slot_fill(struct fit_ra *ra, struct ra_slot *s)
 {
 	s->k = 0;
 	s->ic = 0;
-	if (slot_room(s, ra->cap)) {
-		s->k = REEL_E_NOMEM;
-		return;
-	}
 	for (;;) {
 		long k = ra->nleft;
-		size_t a = (size_t)s->k;
-		if (k) {
+		if (k)
 			ra->nleft = 0;
-		} else {
-			struct reel_cols_to to = {s->t + a,   s->issue + a, s->complete + a,
-						  s->off + a, s->len + a,   s->op + a,
-						  s->dev + a};
-			k = reel_read_cols_to(ra->r, &to, a < ra->cap ? ra->cap - a : 0, &ra->left);
-		}
+		else
+			k = reel_read_cols(ra->r, &ra->left);
 		if (k <= 0) { /* after records, the end or the error in the next slot */
 			if (!s->k)
 				s->k = k;

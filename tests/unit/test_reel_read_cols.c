@@ -5,8 +5,7 @@
  * out-of-bounds chunks with the same message.  Without issue and completion
  * times (reel_reader_cols_ic), the same but for those times of batches
  * whose every record is queued.  Read again (reel_reader_reread), the same
- * records, the summary without ops and bytes.  reel_read_cols_to: the
- * same records, in the caller's arrays when they have room for the batch.
+ * records, the summary without ops and bytes.
  */
 #include <stdint.h>
 #include <string.h>
@@ -85,19 +84,9 @@ static void check_same(const struct reel_rec *y, const struct reel_cols *c, size
 }
 
 /* Every record of PATH through reel_read_cols against reel_read; with MIX,
- * a few records of each block through reel_read first.  The second round
- * through reel_read_cols_to, with room for the batch in its arrays or not
- * (then the batch in the reader's). */
-static int64_t to_q[2048], to_i[2048], to_c[2048];
-static uint64_t to_off[2048];
-static uint32_t to_len[2048];
-static uint8_t to_op[2048];
-static uint16_t to_dev[2048];
+ * a few records of each block through reel_read first. */
 static int test_same_records(const char *path, int mix)
 {
-	static const size_t rooms[] = {2048, 100, 1024, 1023, 0};
-	const struct reel_cols_to to = {to_q, to_i, to_c, to_off, to_len, to_op, to_dev};
-	size_t calls = 0;
 	struct reel_reader *a, *b;
 	CHECK(reel_reader_open(&a, path, 0) == 0);
 	CHECK(reel_reader_open(&b, path, 0) == 0);
@@ -105,8 +94,7 @@ static int test_same_records(const char *path, int mix)
 		uint64_t n = 0;
 		struct reel_rec y;
 		for (;;) {
-			int left = mix && n % 3 == 0; /* the rest of a block reel_read began */
-			if (left) {
+			if (mix && n % 3 == 0) {
 				int rc = reel_read(b, &y);
 				if (rc < 0)
 					fprintf(stderr, "%s\n", reel_reader_errmsg(b));
@@ -117,14 +105,10 @@ static int test_same_records(const char *path, int mix)
 				n++;
 			}
 			struct reel_cols c;
-			size_t room = rooms[calls++ % 5];
-			long k =
-			    round ? reel_read_cols_to(b, &to, room, &c) : reel_read_cols(b, &c);
+			long k = reel_read_cols(b, &c);
 			CHECK(k >= 0);
 			if (k > 0)
 				CHECK_EQ(c.n, k);
-			if (k > 0 && round) /* in TO when it has room (and not left by reel_read) */
-				CHECK((c.offset == to_off) == ((size_t)k <= room && !left));
 			if (k == 0)
 				break;
 			for (long i = 0; i < k; i++) {
