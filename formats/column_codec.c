@@ -431,7 +431,8 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 		ch[i] = (uint16_t)has;
 		cop[i] = (uint8_t)COL(C_OP);
 		cd[i] = (uint16_t)COL(C_DEV);
-		REC_BOUNDS(tb, ob, qq, is, cm, off, len);
+		if (ops)
+			REC_BOUNDS(tb, ob, qq, is, cm, off, len);
 		int64_t t = (int64_t)(full || has & REEL_HAS_QUEUE ? qq : is);
 		first = t < first ? t : first;
 		last = t > last ? t : last;
@@ -449,10 +450,14 @@ block_cols(const int64_t *tmp, size_t bm, unsigned char *cb, struct reel_cols *c
 uint64_t reel_block_cols(const int64_t *tmp, size_t bm, void *colbuf, struct reel_cols *c,
 			 uint64_t *qp, uint64_t *endp, struct reel_summary *s, int ic, int ops)
 {
+	/* each case its own loop (no test of a flag in it) */
+#define BLOCK_COLS(full, ic)                                                                       \
+	(ops ? block_cols(tmp, bm, colbuf, c, qp, endp, s, full, ic, 1)                            \
+	     : block_cols(tmp, bm, colbuf, c, qp, endp, s, full, ic, 0))
 	if (!ic)
-		return block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 0, ops);
-	return block_full(tmp, bm) ? block_cols(tmp, bm, colbuf, c, qp, endp, s, 1, 1, ops)
-				   : block_cols(tmp, bm, colbuf, c, qp, endp, s, 0, 1, ops);
+		return BLOCK_COLS(1, 0);
+	return block_full(tmp, bm) ? BLOCK_COLS(1, 1) : BLOCK_COLS(0, 1);
+#undef BLOCK_COLS
 }
 
 int reel_block_queued(const int64_t *tmp, size_t bm)
@@ -556,7 +561,11 @@ static int varint_slow(const unsigned char **pp, const unsigned char *end, uint6
  * fill w whole bytes, so every load offset and shift of a group of eight
  * is a constant.
  */
-#define LUT_BITS 6
+/* 4: a table of 2^w values made for each mini-block of 128 costs more
+ * than the AVX2 unzigzag it saves past that (widths 5 and 6, a trace's
+ * lengths of 4-128 KiB: 177 -> 173 instructions a record, one read of the
+ * 1M-I/O bench trace, callgrind; HISTORY.md "The .reel decode, faster") */
+#define LUT_BITS 4
 #define VAL(x) (lut ? lut[x] : (int64_t)(x))
 static inline __attribute__((always_inline)) void unpack_w(const unsigned char *src, int64_t *o,
 							   size_t k, unsigned w, const int64_t *lut)
@@ -637,8 +646,8 @@ static void unpack(const unsigned char *src, int64_t *o, size_t k, unsigned w, u
 		unpack_w(src, o, k, n, NULL);                                                      \
 		break;
 #define W8(n) W1(n) W1(n + 1) W1(n + 2) W1(n + 3) W1(n + 4) W1(n + 5) W1(n + 6) W1(n + 7)
-		L1(1)
-		L1(2) L1(3) L1(4) L1(5) L1(6) W1(7) W1(8) W8(9) W8(17) W8(25) W8(33) W8(41) W8(49)
+		L1(1) /* the widths up to LUT_BITS */
+		L1(2) L1(3) L1(4) W1(5) W1(6) W1(7) W1(8) W8(9) W8(17) W8(25) W8(33) W8(41) W8(49)
 #undef W8
 #undef W1
 #undef L1

@@ -410,7 +410,8 @@ void reel_reader_cols_ic(struct reel_reader *r, int ic);
 /*
  * REREAD 1: the file is read again after a whole read of it (every chunk's
  * content checksum and bounds checked then), so the checksums are not
- * computed again and reel_reader_seen counts no ops and bytes (its records,
+ * computed again, nor the bounds of reel_read_cols's batches, and
+ * reel_reader_seen counts no ops and bytes (its records,
  * chunks and first and last times are kept); 0 (the default): both.  Set
  * after reel_reader_rewind, for a reader that reads a file again (model
  * fit's later passes).

@@ -170,7 +170,8 @@ enum {
  * the block's every record has its queue time (reel_block_queued) and
  * its issue and completion times were stepped over, not decoded: their
  * columns are not written and their bounds not checked.  OPS 0
- * (reel_block_cols): the ops and bytes not counted in S.
+ * (reel_block_cols; a file read again, its every record checked on its
+ * first read): the ops and bytes not counted in S, the bounds not checked.
  */
 uint64_t reel_block_recs(const int64_t *tmp, size_t bm, struct reel_rec *x, uint64_t *q,
 			 uint64_t *end, struct reel_summary *s);
