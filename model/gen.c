@@ -753,7 +753,7 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	 * might alias, would be loaded and stored at each draw), back in G
 	 * for the recursion and at the end: xo_next's steps, the same draws */
 	uint64_t s[4];
-	memcpy(s, g->s, sizeof(s));
+	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	while (n > 0) {
 		if (n == 1) { /* its split's two draws, nothing to split */
 			xo_next(s);
@@ -808,7 +808,7 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
-		memcpy(g->s, s, sizeof(s));
+		g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
 			cascade_arrange(g, gp, tmp, out, L, b);
 			gp += L + 1;
@@ -819,9 +819,9 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 			cascade_arrange(g, gp + L + 1, tmp + L + 1, out + L + 1, R, b);
 			n = L;
 		}
-		memcpy(s, g->s, sizeof(s));
+		s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	}
-	memcpy(g->s, s, sizeof(s));
+	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
 
 /* Gaps V (N) longest first (DESC) or shortest first, given each one's
