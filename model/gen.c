@@ -748,10 +748,11 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
 static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 			    size_t n, double b)
 {
-	/* the stream's state in a local of its own while a split draws
-	 * (GCC keeps it in registers: G's, which the stores to the sides
-	 * might alias, would be loaded and stored at each draw), back in G
-	 * for the recursion and at the end: xo_next's steps, the same draws */
+	/* the stream's state in registers while a split draws (xo_next's
+	 * steps: the same draws), back in G for the recursion and at the
+	 * end, word by word (a memcpy left it on the stack, reloaded 16
+	 * bytes at a time after 8-byte stores: a store-forwarding stall at
+	 * every split) */
 	uint64_t s[4];
 	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	while (n > 0) {
@@ -764,7 +765,7 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		/* rnd() < 0.5, as the top bit of its draw */
 		double f = xo_next(s) >> 63 ? 1 - b : b;
 		/* floor(f (n + 1) + U) clamped to [1, n], truncated: the sum is
-		 * in [0, n + 2) (b in [0, 1], U in [0, 1)), where truncation is
+		 * in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is
 		 * floor, and a whole number x is < 1 or > n as its double is */
 		int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
 		int64_t left = x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x;
