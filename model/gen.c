@@ -620,9 +620,20 @@ static int next_class_kept(struct model_gen *g, const double (*next)[MODEL_CLASS
 		cr->ok |= 1u << prev;
 	}
 	double u = rnd(g) * cu[MODEL_CLASSES - 1];
-	int k = 0;
-	for (int j = 0; j < MODEL_CLASSES; j++)
-		k += cu[j] <= u;
+	/* the count two lanes at a time: a lane's compare is -1 where true
+	 * (GCC's vectors; its scalar compares, setcc and adds were 41
+	 * instructions a gap of the 10M gen_reel model's arrivals) */
+	_Static_assert(MODEL_CLASSES % 2 == 0, "the classes two at a time");
+	typedef double v2d __attribute__((vector_size(16)));
+	typedef int64_t v2i __attribute__((vector_size(16)));
+	v2d uu = {u, u};
+	v2i kk = {0, 0};
+	for (int j = 0; j < MODEL_CLASSES; j += 2) {
+		v2d c2;
+		memcpy(&c2, &cu[j], sizeof(c2));
+		kk -= c2 <= uu;
+	}
+	int k = (int)(kk[0] + kk[1]);
 	k = k < MODEL_CLASSES ? k : MODEL_CLASSES - 1;
 	if (left && left[k] && !--left[k])
 		cr->ok = 0;
@@ -737,19 +748,37 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
 static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 			    size_t n, double b)
 {
+	/* the stream's state in registers while a split draws (xo_next's
+	 * steps: the same draws), back in G for the recursion and at the
+	 * end, word by word (a memcpy left it on the stack, reloaded 16
+	 * bytes at a time after 8-byte stores: a store-forwarding stall at
+	 * every split) */
+	uint64_t s[4];
+	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	while (n > 0) {
 		if (n == 1) { /* its split's two draws, nothing to split */
-			next64(g);
-			next64(g);
+			xo_next(s);
+			xo_next(s);
 			out[0] = gp[0];
-			return;
+			break;
 		}
 		/* rnd() < 0.5, as the top bit of its draw */
-		double f = next64(g) >> 63 ? 1 - b : b;
-		double x = floor(f * (double)(n + 1) + rnd(g));
-		size_t left = x < 1 ? 1 : x > (double)n ? n : (size_t)x;
-		size_t L = left - 1, R = n - 1 - L;
+		double f = xo_next(s) >> 63 ? 1 - b : b;
+		/* floor(f (n + 1) + U) clamped to [1, n], truncated: the sum is
+		 * in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is
+		 * floor, and a whole number x is < 1 or > n as its double is */
+		int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
+		int64_t left = x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x;
+		size_t L = (size_t)left - 1, R = n - 1 - L;
 		out[L] = gp[0];
+		if (n == 2) { /* the other gap to the other place (its draw below
+			       * 1 place of 1: AT 0), its side's two draws */
+			xo_next(s);
+			xo_next(s);
+			xo_next(s);
+			out[1 - L] = gp[1];
+			break;
+		}
 		/* a random L of them to the left, TMP[0, L), the others to the
 		 * right, TMP[L + 1, n): each with odds (places left on the left)
 		 * / (places left), U x places < left places, as floor(U x places)
@@ -761,24 +790,26 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		 * other's place is written again by the next gap that goes there,
 		 * or it is the left side's end (TMP[L], a place no side holds)
 		 * or the right side's (TMP[n]); a side's recursion writes inside
-		 * its own places and that one past them. */
+		 * its own places and that one past them.  AT - LR < 0 (both
+		 * under 2^17) as its sign bit: no flag to widen. */
 		uint32_t *lp = tmp, *rp = tmp + L + 1;
-		double places = (double)(n - 1) * 0x1p-53;
+		double places = (double)(int64_t)(n - 1) * 0x1p-53;
 		int64_t lr = (int64_t)L;
-		for (size_t i = 1; i < n; i++) {
-			int64_t at = (int64_t)((double)(next64(g) >> 11) * places);
-			int64_t lft = at < lr;
-			uint32_t v = gp[i];
+		for (const uint32_t *p = gp + 1, *e = gp + n; p < e; p++) {
+			int64_t at = (int64_t)((double)(xo_next(s) >> 11) * places);
+			uint64_t lft = (uint64_t)(at - lr) >> 63;
+			uint32_t v = *p;
 			*lp = v;
 			*rp = v;
 			lp += lft;
 			rp += 1 - lft;
-			lr -= lft;
+			lr -= (int64_t)lft;
 			places -= 0x1p-53;
 		}
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
+		g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 		if (L <= R) { /* the smaller side by recursion, the larger in turn */
 			cascade_arrange(g, gp, tmp, out, L, b);
 			gp += L + 1;
@@ -789,18 +820,21 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 			cascade_arrange(g, gp + L + 1, tmp + L + 1, out + L + 1, R, b);
 			n = L;
 		}
+		s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	}
+	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
 
 /* Gaps V (N) longest first (DESC) or shortest first, given each one's
  * place RANK (N, < N) in an order that is theirs but for near ties
  * (draw_gaps, the cascade's ranks): counted into place in TMP (N), put
  * right by insertion (a gap moves past the few it was out of order with),
- * into V.  The order of values, so the same doubles as sort_gaps; 0 when
- * done, -1 when the places were far out of order (more moves than 8 a
- * gap: V as it was, for sort_gaps).  CNT: N + 1 of scratch. */
-static int place_gaps(double *v, const uint32_t *rank, double *tmp, uint32_t *cnt, size_t n,
-		      int desc)
+ * in TMP.  The order of values, so the same doubles as sort_gaps; TMP
+ * when done (not copied back: 13 instructions an I/O), NULL when the
+ * places were far out of order (more moves than 8 a gap: V as it was, for
+ * sort_gaps).  CNT: N + 1 of scratch. */
+static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, uint32_t *cnt,
+			  size_t n, int desc)
 {
 	memset(cnt, 0, (n + 1) * sizeof(*cnt));
 	for (size_t i = 0; i < n; i++)
@@ -818,10 +852,7 @@ static int place_gaps(double *v, const uint32_t *rank, double *tmp, uint32_t *cn
 		tmp[j] = x;
 		moves += i - j;
 	}
-	if (moves > most)
-		return -1;
-	memcpy(v, tmp, n * sizeof(*v));
-	return 0;
+	return moves > most ? NULL : tmp;
 }
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
@@ -841,14 +872,15 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 		gp[i] = x > 0 ? x : 0;
 	}
 	uint32_t *out = rk + 2 * n + 2;
-	if (!rank || place_gaps(gp, rank, tmp, out, n, 1))
-		sort_gaps(g, gp, n, 1);
+	double *sorted = rank ? place_gaps(gp, rank, tmp, out, n, 1) : NULL;
+	if (!sorted)
+		sort_gaps(g, sorted = gp, n, 1);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
 	cascade_arrange(g, rk, rk + n + 1, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
-		g->bt[i + 1] = sum += gp[out[i]];
+		g->bt[i + 1] = sum += sorted[out[i]];
 	g->ranked = 1;
 	return 0;
 }
@@ -1035,8 +1067,10 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	uint32_t *rank = ranked ? g->rk + 2 * n + 2 : NULL;
 	for (size_t i = 0; rank && i < n; i++)
 		rank[i] = (uint32_t)(n - 1) - rank[i];
-	if (!rank || place_gaps(sg, rank, sg + c, g->rk, n, 0))
-		sort_gaps(g, sg, n, 0);
+	double *sorted = rank ? place_gaps(sg, rank, sg + c, g->rk, n, 0) : NULL;
+	if (!sorted)
+		sort_gaps(g, sorted = sg, n, 0);
+	sg = sorted;
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
 	for (uint64_t k = 0; k < c - 1; k++) {
@@ -1516,7 +1550,11 @@ static int fill_window(struct model_gen *g)
 			lead = room - sum;
 		double start = ws + lead, iq = 1 / q, top = floor((ws + span) * iq - 1e-9) * q;
 		for (uint64_t i = 0; i < c; i++) {
-			double t = floor((start + g->bt[i]) * iq + 0.5) * q;
+			/* floor(x) as x truncated in [0, 2^52), where it is the same
+			 * (above, every double is whole): GCC's floor without SSE4.1
+			 * took 21 instructions an I/O */
+			double x = (start + g->bt[i]) * iq + 0.5;
+			double t = (x >= 0 && x < 0x1p52 ? (double)(int64_t)x : floor(x)) * q;
 			if (t < ws)
 				t = ceil(ws * iq) * q;
 			g->bt[i] = t > top ? top : t;
@@ -1531,8 +1569,9 @@ static int fill_window(struct model_gen *g)
 	}
 }
 
-/* The next arrival (gen_internal.h). */
-int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d)
+/* The next arrival (gen_internal.h); inlined in gen_arrivals' loop. */
+static inline __attribute__((always_inline)) int arrival(struct model_gen *g, double *t, int *op,
+							 size_t *d)
 {
 	if (g->o.max_records && g->count >= g->o.max_records)
 		return 0;
@@ -1543,9 +1582,26 @@ int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d)
 	}
 	*t = g->bt[g->pos];
 	*op = g->bop[g->pos++];
-	*d = pick_device(g, *t, *op);
+	/* one device: pick_device's draw (the stream moves on) and no more */
+	*d = g->m->ndevs > 1 ? pick_device(g, *t, *op) : (next64(g), 0);
 	g->count++;
 	return 1;
+}
+
+int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d) { return arrival(g, t, op, d); }
+
+size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end)
+{
+	size_t i = 0;
+	int k = 1;
+	size_t d;
+	for (int op; i < n && (k = arrival(g, &a[i].t, &op, &d)) == 1; i++) {
+		a[i].phase = (uint32_t)g->phase;
+		a[i].op = (uint8_t)op;
+		a[i].dev = (uint8_t)d;
+	}
+	*end = k;
+	return i;
 }
 
 int model_gen_next(struct model_gen *g, struct reel_rec *r)

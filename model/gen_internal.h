@@ -596,6 +596,9 @@ struct gen_arr {
 	uint8_t op;
 	uint8_t dev;
 };
+/* gen.c: up to N arrivals into A, as gen_arrival's one by one; how many,
+ * *END gen_arrival's last (1: N drawn, more may come). */
+size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end);
 /* gen_thread.c (model_gen_thread): as gen_arrival, from the thread (past
  * g->arr_at .. arr_end, which it sets to its next batch);
  * gen_thread_stop: stop and join it (none: nothing). */

@@ -47,14 +47,7 @@ static void *gt_main(void *arg)
 		if (stop)
 			break;
 		struct gen_batch *b = &t->b[t->filled % GT_SLOTS];
-		size_t n = 0, d;
-		for (int op; n < GT_BATCH && (k = gen_arrival(t->twin, &b->a[n].t, &op, &d)) == 1;
-		     n++) {
-			b->a[n].phase = (uint32_t)t->twin->phase;
-			b->a[n].op = (uint8_t)op;
-			b->a[n].dev = (uint8_t)d;
-		}
-		b->n = n;
+		b->n = gen_arrivals(t->twin, b->a, GT_BATCH, &k);
 		b->end = k;
 		pthread_mutex_lock(&t->mu);
 		t->filled++;
