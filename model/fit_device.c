@@ -249,6 +249,7 @@ struct dev_fit {
 	struct region_lut lut;
 	uint64_t regc[MODEL_MAX_REGIONS], regr[MODEL_MAX_REGIONS]; /* I/O, reads */
 	uint32_t segc[MODEL_SEGS][MODEL_MAX_REGIONS]; /* I/O by MODEL_SEGS-th of the walk */
+	uint64_t seg, seg_next; /* the walk's MODEL_SEGS-th so far, the I/O starting the next */
 	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
@@ -552,6 +553,8 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		uint32_t nreg = f->d->nregions;
 		size_t nd = f->pre->nd;
 		region_lut_init(&f->lut, f->d);
+		f->seg = 0; /* device_step's segments: none past the first without I/O */
+		f->seg_next = f->k ? (f->k + MODEL_SEGS - 1) / MODEL_SEGS : UINT64_MAX;
 		/* the jumps' stride as model_dist_fit would take it from all of them */
 		if (samp_init(&f->jumps, nd, fit_stride(nd ? nd - 1 : 0, cap)) ||
 		    samp_init(&f->runs, f->nruns, fit_stride(f->nruns, cap)) ||
@@ -874,7 +877,13 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 		f->reg = region_of(d, &f->lut, off);
 	f->regc[f->reg]++;
 	f->regr[f->reg] += op == REEL_OP_READ;
-	f->segc[f->k ? f->wi * MODEL_SEGS / f->k : 0][f->reg]++;
+	/* wi * MODEL_SEGS / k, its division out of the loop: the next
+	 * segment's first I/O, ceil((seg + 1) * k / MODEL_SEGS) */
+	while (f->wi >= f->seg_next) {
+		uint64_t e = (++f->seg + 1) * f->k;
+		f->seg_next = e / MODEL_SEGS + (e % MODEL_SEGS != 0);
+	}
+	f->segc[f->seg][f->reg]++;
 	if (f->ht && f->hotr[f->reg])
 		hot_touch(f, f->reg);
 	if (f->seen) {
