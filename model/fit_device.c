@@ -581,6 +581,7 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 struct reuse_batch {
 	uint64_t k[RB_CAP], h[RB_CAP];
 	uint32_t at[RB_IO + 1]; /* I/O j's blocks: [at[j], at[j + 1]) */
+	int8_t dev[RB_IO];	/* I/O j's device (its index), or -1: a flush, a device done */
 };
 
 /* The blocks of an I/O that the walk looks at: at most its first
@@ -633,10 +634,14 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 	f->smap_n = n;
 	df->smap_bytes += nw * 8;
 	uint64_t key = (uint64_t)dev << 52;
-	for (uint64_t w = 0; w < nw; w++) {
+	for (uint64_t w = 0; w < nw; w++) { /* a tenth of the pass's work at 10M I/O */
 		uint64_t bits = 0;
-		for (uint64_t x = 0; x < 64; x++)
-			bits |= (uint64_t)(mix64(key ^ (w << 6 | x)) <= lim) << x;
+		if (sh <= 33) /* mix64(k) <= lim, one step less */
+			for (uint64_t x = 0; x < 64; x++)
+				bits |= (uint64_t)(mix64_top(key ^ (w << 6 | x)) <= lim) << x;
+		else
+			for (uint64_t x = 0; x < 64; x++)
+				bits |= (uint64_t)(mix64(key ^ (w << 6 | x)) <= lim) << x;
 		f->smap[w] = bits;
 	}
 	if (n & 63) /* past the extent: none */
@@ -669,22 +674,30 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 			   size_t a)
 {
 	uint32_t m = 0;
-	size_t j = 0;
+	size_t j = 0, nj = c->n - a < RB_IO ? c->n - a : RB_IO;
 	/* bmap_sampled as one comparison: the top `shift` bits of h are 0 */
 	int sh = df->bm.shift;
 	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
+	/* the columns and the slots in locals: the stores below (of uint64_t,
+	 * as c->n is) would reload them at every I/O */
+	const uint64_t *off = c->off + a;
+	const uint32_t *len = c->len + a;
+	const uint8_t *op = c->op + a;
+	const uint16_t *dv = c->dev + a;
+	const int8_t *slot = df->slot;
 	rb->at[0] = 0;
-	for (size_t i = a; i < a + RB_IO && i < c->n; i++) { /* their sample maps' words */
-		const struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
-		if (f->smap && (c->off[i] >> BMAP_BLOCK_SHIFT) < f->smap_n)
-			__builtin_prefetch(&f->smap[c->off[i] >> (BMAP_BLOCK_SHIFT + 6)]);
+	for (size_t x = 0; x < nj; x++) { /* their sample maps' words */
+		const struct dev_fit *f = &df->f[slot[dv[x]]];
+		if (f->smap && (off[x] >> BMAP_BLOCK_SHIFT) < f->smap_n)
+			__builtin_prefetch(&f->smap[off[x] >> (BMAP_BLOCK_SHIFT + 6)]);
 	}
-	for (; j < RB_IO && a + j < c->n; j++) {
-		size_t i = a + j;
-		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
-		if (c->op[i] != REEL_OP_FLUSH && !f->done) {
-			uint64_t b0, b1, dev = c->dev[i];
-			reuse_blocks(c->off[i], c->len[i], &b0, &b1);
+	for (; j < nj; j++) {
+		int8_t k = slot[dv[j]];
+		struct dev_fit *f = &df->f[k];
+		rb->dev[j] = op[j] != REEL_OP_FLUSH && !f->done ? k : -1;
+		if (rb->dev[j] >= 0) {
+			uint64_t b0, b1, dev = dv[j];
+			reuse_blocks(off[j], len[j], &b0, &b1);
 			if (m + (b1 - b0 + 1) > RB_CAP)
 				break;
 			f->gathered += b1 - b0 + 1;
@@ -2006,24 +2019,31 @@ static void device_own(struct dev_fit *f)
  * device's own ops and sizes; 0 or REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
-	for (size_t a = 0, e = 0, i = 0; i < c->n; i++) {
-		if (i == e) { /* the next batch's blocks */
-			a = i;
-			e = reuse_gather(df, df->rb, c, a);
+	/* locals: the stores of the steps (of uint64_t, as c->n is) would
+	 * reload them at every I/O */
+	const uint64_t *off = c->off;
+	const uint32_t *len = c->len;
+	const uint16_t *win = c->win;
+	const int *wphase = df->wphase;
+	const int8_t *dev = df->rb->dev;
+	for (size_t a = 0, e, n = c->n; a < n; a = e) {
+		e = reuse_gather(df, df->rb, c, a); /* the next batch's blocks */
+		for (size_t i = a; i < e; i++) {
+			int k = dev[i - a]; /* the gather's: its device, or none */
+			if (k < 0)
+				continue;
+			struct dev_fit *f = &df->f[k];
+			int seq = df->sq_seen[k] && off[i] == df->sq_end[k],
+			    first = !df->sq_seen[k];
+			uint64_t pend = df->sq_end[k];
+			df->sq_seen[k] = 1;
+			df->sq_end[k] = off[i] + len[i];
+			size_t p = (size_t)wphase[win[i]];
+			if (reuse_step(df, f, c, i, i - a, seq, first, p, pend))
+				return REEL_E_NOMEM;
+			if (f->dsz[0].v)
+				own_step(f, &df->m->phases[p], c->op[i], len[i], seq);
 		}
-		uint8_t op = c->op[i];
-		int k = df->slot[c->dev[i]];
-		if (op == REEL_OP_FLUSH || df->f[k].done)
-			continue;
-		int seq = df->sq_seen[k] && c->off[i] == df->sq_end[k], first = !df->sq_seen[k];
-		uint64_t pend = df->sq_end[k];
-		df->sq_seen[k] = 1;
-		df->sq_end[k] = c->off[i] + c->len[i];
-		size_t p = (size_t)df->wphase[c->win[i]];
-		if (reuse_step(df, &df->f[k], c, i, i - a, seq, first, p, pend))
-			return REEL_E_NOMEM;
-		if (df->f[k].dsz[0].v)
-			own_step(&df->f[k], &df->m->phases[p], op, c->len[i], seq);
 	}
 	return 0;
 }
