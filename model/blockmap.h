@@ -28,12 +28,21 @@ struct bmap {
 	int shift; /* sampled when the top `shift` bits of the hash are 0 */
 };
 
-static inline uint64_t mix64(uint64_t x)
+/* mix64 but its last step: the top 33 bits are mix64's already (the last
+ * step xors in x >> 33), so whether a key is sampled at a shift of 33 or
+ * less needs only this */
+static inline uint64_t mix64_top(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ull;
+	return x;
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x = mix64_top(x);
 	x ^= x >> 33;
 	return x;
 }
