@@ -8,10 +8,10 @@
  * read in a band touches half of it, and the band's own reads, fresh
  * starts, then find no room there and scan out (boot-nspawn, seed 3: two
  * reads of 444 and 712 KiB covered its band, whose 104 I/O came out as
- * 1).  Seeds 1-3, without the rule: 387-485 of the bands' 1,024 blocks
- * under reads of 256 KiB, 283-293 I/O in the bands; with it: 1-136 and
- * 333-348 (the rest of what the bands lack: local jumps leave them,
- * test_model_offsets_drift).
+ * 1).  Seeds 1-3, without the rule (when it came): 387-485 of the bands'
+ * 1,024 blocks under reads of 256 KiB, 283-293 I/O in the bands; with it
+ * (round 19's main): 2-15 and 434-468 (the rest of what the bands lack:
+ * local jumps leave them, test_model_offsets_drift).
  *
  * Then the same with each large read the second I/O of a run (a 4 KiB
  * read, the 256 KiB one after it): a run's next I/O is held to the same
