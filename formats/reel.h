@@ -437,21 +437,6 @@ uint64_t reel_reader_skipped(const struct reel_reader *r);
 const char *reel_reader_errmsg(const struct reel_reader *r);
 /* Rewind to the first record. */
 int reel_reader_rewind(struct reel_reader *r);
-/*
- * Reading a file in parts (on threads, a reader each): the chunks the
- * trailer's index lists (0 when the file has none, or one that does not
- * rise or count as its summary); the reader set to read only chunks
- * [FROM, TO) of them (REEL_E_ARG when the index has no chunk FROM), their
- * messages numbered as in the whole file; the byte offset of the next
- * frame (after the last chunk read: the part ends where the next begins
- * when this is that part's offset before its first read, else the index
- * is wrong); R's device table as though R had gone on to read LATER's
- * chunks (the devices they declare).  Rewind reads the whole file again.
- */
-uint64_t reel_reader_nchunks(const struct reel_reader *r);
-int reel_reader_range(struct reel_reader *r, uint64_t from, uint64_t to);
-uint64_t reel_reader_offset(const struct reel_reader *r);
-int reel_reader_devices_join(struct reel_reader *r, const struct reel_reader *later);
 
 /* ---- the joiner: block-layer events -> one record per I/O ------------- */
 /*

@@ -64,14 +64,6 @@ struct reel_reader {
 	struct reel_summary trailer_sum, seen;
 	uint64_t skipped;
 	uint64_t chunk_no;
-	/* the trailer's index: each chunk's byte offset (nix 0: none) */
-	uint64_t *ix_off, nix;
-	/* reel_reader_range: the chunk it stops before (UINT64_MAX: none), and
-	 * when it began after chunk 0 the devices its chunks declared */
-	uint64_t range_end;
-	int range_decl;
-	struct reel_device *decl;
-	size_t ndecl, decl_cap;
 	char errmsg[512];
 };
 
@@ -211,27 +203,7 @@ static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size
 	return 0;
 }
 
-static int dev_put(struct reel_reader *r, const struct reel_device *dev)
-{
-	size_t j;
-	for (j = 0; j < r->ndevs; j++)
-		if (r->devs[j].id == dev->id)
-			break;
-	if (j == r->ndevs) {
-		if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
-			return REEL_E_NOMEM;
-		r->ndevs++;
-	}
-	r->devs[j] = *dev;
-	r->hdr.devices = r->devs;
-	r->hdr.ndevices = r->ndevs;
-	return 0;
-}
-
-/* The device maps of ARR into the table (a later map of an id replaces
- * the earlier); a chunk's (CHUNK) also kept in order when the reader began
- * at a later chunk (reel_reader_devices_join). */
-static int read_devices(struct reel_reader *r, const msgpack_object *arr, int chunk)
+static int read_devices(struct reel_reader *r, const msgpack_object *arr)
 {
 	if (!arr)
 		return 0;
@@ -258,14 +230,19 @@ static int read_devices(struct reel_reader *r, const msgpack_object *arr, int ch
 		dev.lbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "lbs"), 0);
 		dev.pbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "pbs"), 0);
 		dev.capacity = (uint64_t)reel_mp_int_or(reel_mp_get(d, "capacity"), 0);
-		if (dev_put(r, &dev))
-			return REEL_E_NOMEM;
-		if (chunk && r->range_decl) {
-			if (REEL_VEC_RESERVE(r->decl, r->ndecl, r->decl_cap, 8))
+		size_t j;
+		for (j = 0; j < r->ndevs; j++)
+			if (r->devs[j].id == dev.id)
+				break;
+		if (j == r->ndevs) {
+			if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
 				return REEL_E_NOMEM;
-			r->decl[r->ndecl++] = dev;
+			r->ndevs++;
 		}
+		r->devs[j] = dev;
 	}
+	r->hdr.devices = r->devs;
+	r->hdr.ndevices = r->ndevs;
 	return 0;
 }
 
@@ -326,7 +303,7 @@ static int parse_header(struct reel_reader *r, const unsigned char *p, size_t le
 	r->source_detail = reel_mp_strdup(reel_mp_get(m, "source_detail"));
 	r->hdr.source = r->source;
 	r->hdr.source_detail = r->source_detail;
-	rc = read_devices(r, reel_mp_get(m, "devices"), 0);
+	rc = read_devices(r, reel_mp_get(m, "devices"));
 	if (!rc)
 		rc = reel_meta_list_read(&r->meta, reel_mp_get(m, "meta"));
 out:
@@ -368,7 +345,7 @@ static int parse_chunk(struct reel_reader *r, const unsigned char *p, size_t len
 		}
 	}
 	*why = "bad device table";
-	if (read_devices(r, reel_mp_get(m, "devices"), 1))
+	if (read_devices(r, reel_mp_get(m, "devices")))
 		goto out;
 	*why = "bad metadata";
 	if (reel_meta_list_read(&r->meta, reel_mp_get(m, "meta")))
@@ -506,33 +483,6 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	return 0;
 }
 
-/* The index's chunk offsets, when they rise from the first chunk's and
- * are as many as the summary's chunks (else the reader has none: it is
- * only for reel_reader_range, and the chunks themselves say the rest) */
-static void read_index(struct reel_reader *r, const msgpack_object *ix, uint64_t chunks)
-{
-	if (r->nix || !ix || ix->type != MSGPACK_OBJECT_ARRAY || !ix->via.array.size ||
-	    ix->via.array.size != chunks)
-		return;
-	uint32_t n = ix->via.array.size;
-	uint64_t *off = malloc(n * sizeof(*off));
-	if (!off)
-		return;
-	for (uint32_t i = 0; i < n; i++) {
-		const msgpack_object *e = &ix->via.array.ptr[i];
-		int64_t o = e->type == MSGPACK_OBJECT_ARRAY && e->via.array.size
-				? reel_mp_int_or(&e->via.array.ptr[0], -1)
-				: -1;
-		if (o <= 0 || (i && (uint64_t)o <= off[i - 1])) {
-			free(off);
-			return;
-		}
-		off[i] = (uint64_t)o;
-	}
-	r->ix_off = off;
-	r->nix = n;
-}
-
 static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t len)
 {
 	msgpack_unpacked u;
@@ -560,7 +510,7 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 		    (uint32_t)i < bytes->via.array.size)
 			sum.bytes[i] = (uint64_t)reel_mp_int_or(&bytes->via.array.ptr[i], 0);
 	}
-	if ((rc = read_devices(r, reel_mp_get(&u.data, "devices"), 0)))
+	if ((rc = read_devices(r, reel_mp_get(&u.data, "devices"))))
 		goto out;
 	if ((rc = reel_meta_list_read(&r->meta, reel_mp_get(&u.data, "meta"))))
 		goto out;
@@ -569,7 +519,6 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 		for (uint32_t i = 0; i < comms->via.array.size; i++)
 			if ((rc = set_comm(r, i, &comms->via.array.ptr[i])))
 				goto out;
-	read_index(r, reel_mp_get(&u.data, "index"), sum.chunks);
 	r->trailer_sum = sum;
 	r->have_trailer = 1;
 	rc = 0;
@@ -608,7 +557,6 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->fd = -1;
 	r->flags = flags;
 	r->cols_ic = 1;
-	r->range_end = UINT64_MAX;
 	r->path = strdup(path);
 	r->recs = malloc(BLOCK * sizeof(*r->recs));
 	msgpack_unpacked_init(&r->cur);
@@ -687,8 +635,6 @@ void reel_reader_close(struct reel_reader *r)
 	free(r->tmp);
 	msgpack_unpacked_destroy(&r->cur);
 	free(r->devs);
-	free(r->ix_off);
-	free(r->decl);
 	free(r->source);
 	free(r->source_detail);
 	free(r->path);
@@ -730,10 +676,6 @@ static int next_chunk(struct reel_reader *r)
 	for (;;) {
 		if (r->done)
 			return 0;
-		if (r->chunk_no >= r->range_end) { /* reel_reader_range's chunks read */
-			r->done = 1;
-			return 0;
-		}
 		size_t a = avail(r, 8);
 		uint64_t at = r->buf_off + r->pos;
 		if (a == 0) {
@@ -985,55 +927,19 @@ int reel_reader_complete(const struct reel_reader *r) { return r->complete; }
 
 uint64_t reel_reader_skipped(const struct reel_reader *r) { return r->skipped; }
 
-/* The reader at byte OFF of the file, chunk NO next, reading up to chunk
- * END; nothing read since (no records, chunks, devices).  REEL_E_IO with
- * errno set when it cannot seek. */
-static int seek_chunk(struct reel_reader *r, uint64_t off, uint64_t no, uint64_t end)
+int reel_reader_rewind(struct reel_reader *r)
 {
-	if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
-		return REEL_E_IO;
+	if (lseek(r->fd, 0, SEEK_SET) < 0)
+		return rerr(r, REEL_E_IO, "cannot rewind: %s", strerror(errno));
 	r->buf_len = r->pos = 0;
-	r->buf_off = off;
+	r->buf_off = 0;
 	r->eof = r->done = 0;
 	r->nrec = r->next = 0;
 	r->chunk_left = 0;
-	r->chunk_no = no;
-	r->range_end = end;
-	r->range_decl = no > 0;
-	r->ndecl = 0;
+	r->chunk_no = 0;
 	memset(&r->seen, 0, sizeof(r->seen));
 	r->seen.first_ns = INT64_MAX;
 	r->seen.last_ns = INT64_MIN;
-	return 0;
-}
-
-uint64_t reel_reader_nchunks(const struct reel_reader *r) { return r->nix; }
-
-int reel_reader_range(struct reel_reader *r, uint64_t from, uint64_t to)
-{
-	if (from >= r->nix || to <= from)
-		return rerr(r, REEL_E_ARG, "no chunks %llu to %llu in the index",
-			    (unsigned long long)from, (unsigned long long)to);
-	if (seek_chunk(r, r->ix_off[from], from, to))
-		return rerr(r, REEL_E_IO, "cannot seek to chunk %llu: %s", (unsigned long long)from,
-			    strerror(errno));
-	return 0;
-}
-
-uint64_t reel_reader_offset(const struct reel_reader *r) { return r->buf_off + r->pos; }
-
-int reel_reader_devices_join(struct reel_reader *r, const struct reel_reader *later)
-{
-	for (size_t i = 0; i < later->ndecl; i++)
-		if (dev_put(r, &later->decl[i]))
-			return REEL_E_NOMEM;
-	return 0;
-}
-
-int reel_reader_rewind(struct reel_reader *r)
-{
-	if (seek_chunk(r, 0, 0, UINT64_MAX))
-		return rerr(r, REEL_E_IO, "cannot rewind: %s", strerror(errno));
 	uint64_t cs;
 	long fl = frame_length(r, &cs);
 	if (fl <= 0)

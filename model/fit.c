@@ -663,11 +663,6 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	const struct fit_scan *sc = &fr->sc;
 	int64_t t0 = sc->tmin;
 	int e;
-	/* pass 2's freed blocks given back too: the first pass's second
-	 * reader, freed (its 4 MiB block mapped on its own), raised glibc's
-	 * threshold to keep the heap's free top to 8 MiB, which stayed
-	 * resident under pass 3 (the 10M fit's peak 2.7 MB higher) */
-	heap_trim();
 	if (m->naive)
 		model_fit_naive_phase(m, sc);
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
@@ -751,7 +746,7 @@ int model_fit_file(struct model *m, const char *path, const struct model_fit_opt
 		   size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
-	struct fit_src src = {.path = strcmp(path, "-") ? path : NULL};
+	struct fit_src src = {0};
 	if (reel_reader_open(&src.r, path, 0)) /* model_trace_load says why */
 		return model_trace_load(&(struct model_trace){0}, path, err, errlen);
 	char source[64];

@@ -126,8 +126,7 @@ struct fit_src {
 	struct reel_reader *r;
 	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
-	int ic;		  /* the pass reads issue and completion times */
-	const char *path; /* r's file (NULL: stdin): the first pass's second reader */
+	int ic; /* the pass reads issue and completion times */
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code.
  * The chunk before it is given back (its arrays no longer valid) unless

@@ -306,29 +306,22 @@ int fit_spare_core(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
-/* The read-ahead of S, made at its first use. */
-static struct fit_ra *ra_get(struct fit_src *s)
-{
-	struct fit_ra *ra = s->ra;
-	if (ra || !(ra = s->ra = calloc(1, sizeof(*ra))))
-		return ra;
-	ra->r = s->r;
-	ra->threaded = fit_spare_core();
-	ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
-	pthread_mutex_init(&ra->mu, NULL);
-	pthread_cond_init(&ra->cv, NULL);
-	pthread_cond_init(&ra->cv_fill, NULL);
-	if (ra->threaded)
-		ra_carve(ra);
-	return ra;
-}
-
 /* From the start of the file: the reader rewound, a thread for the pass. */
 static int ra_start(struct fit_src *s)
 {
-	struct fit_ra *ra = ra_get(s);
-	if (!ra)
-		return REEL_E_NOMEM;
+	struct fit_ra *ra = s->ra;
+	if (!ra) {
+		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
+			return REEL_E_NOMEM;
+		ra->r = s->r;
+		ra->threaded = fit_spare_core();
+		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
+		pthread_mutex_init(&ra->mu, NULL);
+		pthread_cond_init(&ra->cv, NULL);
+		pthread_cond_init(&ra->cv_fill, NULL);
+		if (ra->threaded)
+			ra_carve(ra);
+	}
 	ra_stop(ra);
 	int e = reel_reader_rewind(s->r);
 	if (e)
@@ -745,7 +738,7 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 	return 0;
 }
 
-static int scan_init(struct fit_scan *sc)
+int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->sorted = 1;
@@ -753,147 +746,20 @@ static int scan_init(struct fit_scan *sc)
 	if (!(sc->slot = malloc(65536 * sizeof(*sc->slot))))
 		return REEL_E_NOMEM;
 	memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
-	return 0;
-}
-
-/* B, the scan of the records that follow A's, joined to A: what a scan of
- * them all would find (the distances to B's first time are to A's first
- * the distance between the two firsts more, so the gcd takes that too;
- * B's devices new to A after A's); REEL_E_RANGE past MODEL_MAX_DEVS. */
-static int scan_join(struct fit_scan *a, const struct fit_scan *b)
-{
-	if (!b->n)
-		return 0;
-	if (a->n) {
-		uint64_t d = b->tfirst > a->tfirst ? (uint64_t)(b->tfirst - a->tfirst)
-						   : (uint64_t)(a->tfirst - b->tfirst);
-		a->sorted &= b->sorted && b->tfirst >= a->tmax;
-		a->q = reel_gcd64(reel_gcd64(a->q, b->q), d);
-		a->tmin = b->tmin < a->tmin ? b->tmin : a->tmin;
-		a->tmax = b->tmax > a->tmax ? b->tmax : a->tmax;
-	} else {
-		a->sorted = b->sorted;
-		a->q = b->q;
-		a->tfirst = b->tfirst;
-		a->tmin = b->tmin;
-		a->tmax = b->tmax;
-	}
-	a->n += b->n;
-	a->nic += b->nic;
-	for (int op = 0; op < REEL_OP__COUNT; op++) {
-		a->nop[op] += b->nop[op];
-		a->bytes[op] += b->bytes[op]; /* sums of lengths: exact below 2^53 */
-	}
-	a->amax = b->amax > a->amax ? b->amax : a->amax;
-	for (size_t k = 0; k < b->nd; k++) {
-		int sd = a->slot[b->ids[k]];
-		if (sd < 0 && (sd = scan_newdev(a, b->ids[k])) < 0)
-			return REEL_E_RANGE;
-		const struct dev_pre *q = &b->pre[k];
-		struct dev_pre *p = &a->pre[sd];
-		a->per[sd] += b->per[k];
-		p->nd += q->nd;
-		p->maxend = q->maxend > p->maxend ? q->maxend : p->maxend;
-		p->blocks += q->blocks;
-		for (int g = 0; g <= FIT_ALIGN_BITS; g++)
-			p->grid[g] += q->grid[g];
-	}
-	return 0;
-}
-
-/* SC's records scanned from R, read here a batch at a time. */
-static int scan_reader(struct fit_scan *sc, struct reel_reader *r)
-{
-	struct fit_ra ra = {.r = r, .live = 1, .want_ic = 1}; /* issue <= completion counted */
-	struct fit_cols c = {0};
-	long k = 0;
-	int e = 0;
-	while (!e && (k = src_next_here(&ra, &c)) > 0) {
-		c.n = (size_t)k;
-		e = scan_chunk(sc, &c);
-	}
-	slots_free(ra.slot);
-	return e ? e : k < 0 ? (int)k : 0;
-}
-
-/* The first pass's error E: its message from reader R (NULL: none). */
-static int scan_err(int e, const struct reel_reader *r, char *err, size_t errlen)
-{
-	if (e == REEL_E_RANGE)
-		return reel_errf(err, errlen, e, "the trace uses more than %d devices",
-				 MODEL_MAX_DEVS);
-	return reel_errf(err, errlen, e, "%s", r ? reel_reader_errmsg(r) : reel_strerror(e));
-}
-
-/* The first pass's two halves of a file's chunks, each read and scanned on
- * a thread of its own (a reader each), then joined: pass 1 was bound by
- * its one reading thread, the pass's thread idle two thirds of it
- * (HISTORY.md "Fit, twelfth pass").  0, an error, or 1: not split (one
- * CPU, no index, stdin), or the halves do not meet (a wrong index): the
- * file is to be read whole.  An error of the first half is the whole
- * read's; one of the second half is when the halves meet (after every
- * record of the first). */
-struct scan_part {
-	struct reel_reader *r;
-	struct fit_scan sc;
-	int e;
-};
-static void scan_part(void *arg, size_t i)
-{
-	struct scan_part *p = (struct scan_part *)arg + i;
-	p->e = scan_reader(&p->sc, p->r);
-}
-static int scan_split(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
-{
-	uint64_t n = reel_reader_nchunks(s->r);
-	struct fit_ra *ra;
-	if (!s->path || n < 2 || !fit_spare_core() || !(ra = ra_get(s)))
-		return 1;
-	struct scan_part p[2] = {{.r = s->r, .sc = *sc}};
-	int e = reel_reader_open(&p[1].r, s->path, 0) || scan_init(&p[1].sc) ||
-		reel_reader_range(p[1].r, n / 2, n) || reel_reader_range(s->r, 0, n / 2);
-	uint64_t meet = e ? 0 : reel_reader_offset(p[1].r);
-	if (!e) {
-		fit_par_for(2, scan_part, p);
-		*sc = p[0].sc;
-		const struct reel_reader *er = s->r;
-		if (!(e = p[0].e) && reel_reader_offset(s->r) != meet)
-			e = 1;
-		if (!e)
-			e = scan_join(sc, &p[1].sc);
-		if (!e && (e = p[1].e))
-			er = p[1].r;
-		if (!e)
-			e = reel_reader_devices_join(s->r, p[1].r);
-		if (e && e != 1)
-			scan_err(e, er, err, errlen);
-		/* every chunk's checksum checked: not again in the passes after */
-		ra->passes += !e;
-	}
-	free(p[1].sc.slot);
-	reel_reader_close(p[1].r);
-	return e;
-}
-
-int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
-{
-	int e = scan_init(sc);
-	if (e || (s->r && (e = scan_split(s, sc, err, errlen)) != 1))
-		return e;
-	if (e == 1) { /* not split: from the start again */
-		free(sc->slot);
-		if ((e = scan_init(sc)))
-			return e;
-	}
-	/* the whole trace, read ahead by the second thread (if any) */
 	struct fit_cols c;
 	long k = 0;
-	e = fit_src_rewind(s, 1); /* issue <= completion counted */
+	int e = fit_src_rewind(s, 1); /* issue <= completion counted */
 	while (!e && (k = fit_src_next(s, &c)) > 0)
 		e = scan_chunk(sc, &c);
 	if (!e && k < 0)
 		e = (int)k;
-	return e ? scan_err(e, s->r, err, errlen) : 0;
+	if (e == REEL_E_RANGE)
+		return reel_errf(err, errlen, e, "the trace uses more than %d devices",
+				 MODEL_MAX_DEVS);
+	if (e)
+		return reel_errf(err, errlen, e, "%s",
+				 s->r ? reel_reader_errmsg(s->r) : reel_strerror(e));
+	return 0;
 }
 
 /* ---- the sample budget ---------------------------------------------------- */
