@@ -566,6 +566,7 @@ static int varint_slow(const unsigned char **pp, const unsigned char *end, uint6
  * lengths of 4-128 KiB: 177 -> 173 instructions a record, one read of the
  * 1M-I/O bench trace, callgrind; HISTORY.md "The .reel decode, faster") */
 #define LUT_BITS 4
+_Static_assert(LUT_BITS == 4, "unpack's switch lists widths 1-4 as table look-ups");
 #define VAL(x) (lut ? lut[x] : (int64_t)(x))
 static inline __attribute__((always_inline)) void unpack_w(const unsigned char *src, int64_t *o,
 							   size_t k, unsigned w, const int64_t *lut)

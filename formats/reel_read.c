@@ -25,6 +25,12 @@
 struct reel_reader {
 	int fd;
 	char *path;
+	/* a regular file's size and modification time when opened: a rewind
+	 * refuses a file changed since (a re-read skips the first read's
+	 * checks, and its callers' counts are the first read's) */
+	off_t st_size;
+	struct timespec st_mtim;
+	int st_kept;
 	unsigned flags;
 	/* input window: buf[0] is file offset buf_off */
 	unsigned char *buf;
@@ -578,6 +584,11 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 		return rerr(r, REEL_E_NOTREEL, "is a folder, not a .reel file; name a file in it");
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 		return rerr(r, REEL_E_NOTREEL, "empty file (0 bytes), not a .reel file");
+	if (S_ISREG(st.st_mode)) {
+		r->st_size = st.st_size;
+		r->st_mtim = st.st_mtim;
+		r->st_kept = 1;
+	}
 	/* the read window: 1 MiB, or a small file's size (avail grows it) */
 	r->buf_cap = 1 << 20;
 	if (S_ISREG(st.st_mode) && st.st_size < (off_t)r->buf_cap)
@@ -929,6 +940,15 @@ uint64_t reel_reader_skipped(const struct reel_reader *r) { return r->skipped; }
 
 int reel_reader_rewind(struct reel_reader *r)
 {
+	struct stat st = {0};
+	if (r->st_kept &&
+	    (fstat(r->fd, &st) || st.st_size != r->st_size ||
+	     st.st_mtim.tv_sec != r->st_mtim.tv_sec || st.st_mtim.tv_nsec != r->st_mtim.tv_nsec))
+		return rerr(r, REEL_E_IO,
+			    "the file changed while it was being read (size %lld -> %lld "
+			    "bytes, or its modification time); read it again once "
+			    "nothing writes it",
+			    (long long)r->st_size, (long long)st.st_size);
 	if (lseek(r->fd, 0, SEEK_SET) < 0)
 		return rerr(r, REEL_E_IO, "cannot rewind: %s", strerror(errno));
 	r->buf_len = r->pos = 0;

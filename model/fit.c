@@ -719,6 +719,11 @@ static int fit_source(struct model *m, struct fit_src *src, const struct reel_de
 	if (e == REEL_E_NOMEM)
 		reel_errf(err, errlen, e, "out of memory fitting %llu I/O",
 			  (unsigned long long)fr.sc.n);
+	else if (e == REEL_E_CORRUPT && src->n && src->pos != src->n)
+		reel_errf(err, errlen, e,
+			  "the file changed while fit read it (%llu I/O in its first "
+			  "read, %llu in a later one); fit it again once nothing writes it",
+			  (unsigned long long)src->n, (unsigned long long)src->pos);
 	else if (e)
 		reel_errf(err, errlen, e, "%s",
 			  src->r ? reel_reader_errmsg(src->r) : reel_strerror(e));
@@ -763,6 +768,8 @@ int model_fit_file(struct model *m, const char *path, const struct model_fit_opt
 		model_trace_free(&tr);
 		return e;
 	}
+	if (e && !strncmp(err, path, strlen(path))) /* the reader's message names it */
+		return e;
 	if (e) { /* name the file */
 		char msg[512];
 		snprintf(msg, sizeof(msg), "%s", err);

@@ -126,6 +126,10 @@ struct fit_src {
 	struct reel_reader *r;
 	struct fit_ra *ra; /* the thread reading r ahead (fit_source.c) */
 	uint64_t pos;
+	/* the records pass 1 counted (0 before it): a later pass that reads
+	 * more or fewer (a file written while fit reads it) ends in
+	 * REEL_E_CORRUPT, for its arrays are sized by pass 1 */
+	uint64_t n;
 	int ic; /* the pass reads issue and completion times */
 };
 /* The next chunk: its record count, 0 at the end, or a REEL_E_* code.

@@ -459,7 +459,10 @@ static long src_next_file(struct fit_src *s, struct fit_cols *c)
 long fit_src_next(struct fit_src *s, struct fit_cols *c)
 {
 	c->slot = NULL;
-	return s->tr ? src_next_mem(s, c) : src_next_file(s, c);
+	long k = s->tr ? src_next_mem(s, c) : src_next_file(s, c);
+	if (s->n && k >= 0 && (k ? s->pos > s->n : s->pos != s->n))
+		return REEL_E_CORRUPT;
+	return k;
 }
 
 int fit_src_keep(struct fit_src *s, const struct fit_cols *c)
@@ -748,11 +751,13 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 	memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
 	struct fit_cols c;
 	long k = 0;
+	s->n = 0;
 	int e = fit_src_rewind(s, 1); /* issue <= completion counted */
 	while (!e && (k = fit_src_next(s, &c)) > 0)
 		e = scan_chunk(sc, &c);
 	if (!e && k < 0)
 		e = (int)k;
+	s->n = sc->n;
 	if (e == REEL_E_RANGE)
 		return reel_errf(err, errlen, e, "the trace uses more than %d devices",
 				 MODEL_MAX_DEVS);

@@ -1298,11 +1298,7 @@ static void touch_mark_blocks(struct model_gen *g, uint16_t dev, uint64_t b0, ui
 	if (g->touch_d && b1 < g->touch_nb) {
 		uint64_t *d = g->touch_d, w = b0 >> 6, we = b1 >> 6;
 		uint64_t lo = ~0ull << (b0 & 63), hi = ~0ull >> (63 - (b1 & 63));
-		if (w == we) {
-			d[w] |= lo & hi;
-			return;
-		}
-		d[w] |= lo;
+		d[w] |= lo; /* w < we: touch_mark marks one word's I/O */
 		while (++w < we)
 			d[w] = ~0ull;
 		d[w] |= hi;
