@@ -1,6 +1,7 @@
 /*
  * formats/common.c - small helpers every module shares: the one
- * error-formatting helper, large arrays on huge pages.  (The heap is
+ * error-formatting helper, large arrays mapped on their own, the replay's
+ * buffers on huge pages.  (The heap is
  * inline in reel.h.)
  */
 #include <errno.h>
@@ -167,7 +168,7 @@ int reel_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* ---- large arrays on huge pages ----------------------------------------- */
+/* ---- large arrays, mappings of their own; huge pages for the replay ---- */
 #define BIG_PAGE ((size_t)2 << 20)
 /* under AddressSanitizer every array from malloc, where it sees overflows
  * and leaks */
@@ -182,14 +183,6 @@ int reel_parse_size(const char *s, uint64_t *out)
 #define BIG_ASAN 0
 #endif
 static int big_small(size_t n) { return BIG_ASAN || n < BIG_PAGE; }
-
-/* The bytes mapped for N: whole huge pages, the last one too when at
- * least half of it is used (a tail of small pages takes a fault a page). */
-static size_t big_len(size_t n)
-{
-	size_t whole = n & ~(BIG_PAGE - 1), tail = n - whole;
-	return tail >= BIG_PAGE / 2 ? whole + BIG_PAGE : n;
-}
 
 void *reel_map_huge(size_t len, int *advised)
 {
@@ -233,11 +226,12 @@ void *reel_malloc_big(size_t n)
 	if (big_small(n))
 		return malloc(n);
 	/* mapped on its own: freed, it goes back to the kernel, not to a heap
-	 * where a 2 MiB-aligned block leaves holes */
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = big_len(n);
+	 * where it would stay resident under the next pass */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + page - 1) & ~(page - 1);
 	if (len < n)
 		return NULL;
-	return reel_map_huge((len + page - 1) & ~(page - 1), NULL);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 void *reel_calloc_big(size_t n, size_t size)
@@ -258,5 +252,5 @@ void reel_free_big(void *p, size_t n)
 		return;
 	}
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	munmap(p, (big_len(n) + page - 1) & ~(page - 1));
+	munmap(p, (n + page - 1) & ~(page - 1));
 }

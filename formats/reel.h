@@ -757,13 +757,15 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
 /*
  * reel_malloc_big(n): a large array that will be written through, freed
  * with reel_free_big(p, n) (the same n).  Below 2 MiB it is malloc(n)
- * (and free(p)); from 2 MiB up a mapping of its own from a 2 MiB bound,
- * which the kernel is asked to back with transparent huge pages (madvise
- * MADV_HUGEPAGE; nothing where THP is off): writing it first costs one
- * page fault per 2 MiB instead of one per 4 KiB (a fault costs about 20 us
- * of system time in a VM).  A huge page is resident whole once touched:
- * for arrays written whole, not sparse ones.  reel_calloc_big: the same,
- * zeroed.  NULL when out of memory.  reel_free_big(NULL, n) does nothing.
+ * (and free(p)); from 2 MiB up a mapping of its own, so that freed it goes
+ * back to the kernel at once (fit's passes free arrays another pass's
+ * would sit on in a heap).  Small pages, not transparent huge ones: on
+ * the VMs this is measured on a huge page first written costs 25 ms (the
+ * host backs the 2 MiB block anew: a 2 MiB block freed is given back to
+ * it), a small one 2.5 us, 4 times less a byte; the 10M fit's sys time
+ * 0.38 -> 0.21 s (model/HISTORY.md "Fit's arrays on small pages").
+ * reel_calloc_big: the same, zeroed.  NULL when out of memory.
+ * reel_free_big(NULL, n) does nothing.
  */
 void *reel_malloc_big(size_t n);
 void *reel_calloc_big(size_t n, size_t size);

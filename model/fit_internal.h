@@ -36,8 +36,8 @@ static inline int samp_init_(struct samp *s, uint64_t n, size_t st, int whole)
 	s->v = whole ? reel_malloc_big(sz) : malloc(sz);
 	return s->v ? 0 : REEL_E_NOMEM;
 }
-/* N values to come: the array is written whole (on huge pages when large:
- * reel_malloc_big) */
+/* N values to come: the array is written whole (a mapping of its own when
+ * large: reel_malloc_big) */
 static inline int samp_init(struct samp *s, uint64_t n, size_t st)
 {
 	return samp_init_(s, n, st, 1);

@@ -81,7 +81,7 @@ struct fit_ra {
 	 * are 0 and those before it are given back */
 	unsigned head, taken, tail;
 	struct ra_slot slot[RA_SLOTS];
-	void *big;	       /* the slots' columns, on huge pages (ra_carve) */
+	void *big;	       /* the slots' columns in one block (ra_carve) */
 	struct reel_cols left; /* a batch that did not fit in the last slot */
 	long nleft;	       /* its count, or an error that came after records */
 };
@@ -252,9 +252,8 @@ static void *ra_main(void *arg)
 	}
 }
 
-/* The slots' columns at RA_CAP records each in one block on huge pages
- * (7.3 MiB: about 1,900 faults of 4 KiB pages at about 20 us each, in the
- * reading thread of the first pass, else); slot_room's arrays if not. */
+/* The slots' columns at RA_CAP records each in one block (7.3 MiB, a
+ * mapping of its own: reel_malloc_big); slot_room's arrays if not. */
 #define RA_REC 39 /* bytes a record: t, issue, complete, off, len, dev, op */
 static void ra_carve(struct fit_ra *ra)
 {
