@@ -193,6 +193,7 @@ struct phases_fit {
 	 * squared counts */
 	size_t idc_win;
 	int64_t icur[MODEL_IDC_SCALES];
+	int64_t ilo[MODEL_IDC_SCALES], ihi[MODEL_IDC_SCALES]; /* icur's times */
 	double icn[MODEL_IDC_SCALES], is2[MODEL_IDC_SCALES], in;
 	/* the kept windows (model.kept): window -> index + 1 (0: not kept),
 	 * and each one's first and last arrival, its I/O so far and the
@@ -783,13 +784,22 @@ static void window_mix_done(struct phase_fit *f)
 static void idc_add(struct phases_fit *pf, int64_t t)
 {
 	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
-		int64_t b = t / model_idc_scale_ns[s];
+		/* times in order stay in the bin of the one before: a division
+		 * a scale and I/O (five on the first 2^17) only at a new bin */
+		if (t >= pf->ilo[s] && t < pf->ihi[s]) {
+			pf->icn[s]++;
+			continue;
+		}
+		int64_t sc = model_idc_scale_ns[s], b = t / sc;
 		if (b != pf->icur[s]) {
 			pf->is2[s] += pf->icn[s] * pf->icn[s];
 			pf->icur[s] = b;
 			pf->icn[s] = 0;
 		}
 		pf->icn[s]++;
+		/* [b sc, (b + 1) sc): bin b of a time >= 0 (none else cached) */
+		pf->ilo[s] = t < 0 ? 0 : b * sc;
+		pf->ihi[s] = t < 0 ? 0 : pf->ilo[s] > INT64_MAX - sc ? INT64_MAX : pf->ilo[s] + sc;
 	}
 	pf->in++;
 }
@@ -928,6 +938,7 @@ struct idc_try {
 	size_t nwin;
 	int seeds;
 	double want[MODEL_IDC_SCALES], miss[NTRY + 1];
+	uint64_t *hist; /* each try's burst lengths (MODEL_BURST_HIST), or NULL */
 };
 static void idc_try_one(void *arg, size_t j)
 {
@@ -935,7 +946,8 @@ static void idc_try_one(void *arg, size_t j)
 	size_t i = NTRY - j;
 	struct model mc = *t->m; /* the arrays shared, read only */
 	mc.gap_cascade = i ? cascade_try[i - 1] : 0;
-	t->miss[i] = idc_miss(&mc, t->nwin, t->seeds, t->want, NULL);
+	t->miss[i] = idc_miss(&mc, t->nwin, t->seeds, t->want,
+			      t->hist ? t->hist + i * MODEL_BURST_HIST : NULL);
 }
 
 /* a phase's burst lengths are kept from this many bursts on; none where
@@ -978,16 +990,21 @@ static double burst_ks(const uint64_t *a, const uint64_t *b, double *na, double 
  * on one scale); else left out, and the model is as before.  A phase of
  * fewer than FIT_BURST_MIN bursts keeps the chain's.  fiu: ten 4 KiB
  * reads 38 us apart, 60% of its I/O; the chain's lengths 3 to 26 long
- * (KS 0.27).
+ * (KS 0.27).  MISS0 and H0: the miss and bursts of the order chosen (its
+ * try's: the bursts' count draws nothing), or H0 NULL: run again here.
  */
-static void burst_gate(struct phases_fit *pf, const double *want, int seeds)
+static void burst_gate(struct phases_fit *pf, const double *want, int seeds, double miss0,
+		       const uint64_t *h0)
 {
 	struct model *m = pf->m;
 	uint64_t *h = malloc(MODEL_BURST_HIST * sizeof(*h));
 	double na, nb, ks0, ks1;
 	int any = 0;
 	if (h) {
-		double miss0 = idc_miss(m, pf->idc_win, seeds, want, h);
+		if (h0)
+			memcpy(h, h0, MODEL_BURST_HIST * sizeof(*h));
+		else
+			miss0 = idc_miss(m, pf->idc_win, seeds, want, h);
 		ks0 = burst_ks(pf->bhist, h, &na, &nb);
 		if (na >= FIT_BURST_MIN && nb > 0 && ks0 > FIT_BURST_KS &&
 		    ks0 > ks_5sigma(na, nb / seeds)) {
@@ -1022,18 +1039,29 @@ static void calibrate_order(struct phases_fit *pf)
 		pf->is2[s] += pf->icn[s] * pf->icn[s];
 		want[s] = nb >= 8 ? (pf->is2[s] / nb - mean * mean) / mean : -1;
 	}
-	struct idc_try t = {
-	    .m = m, .nwin = pf->idc_win, .seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1};
+	/* each try counts its bursts: the one chosen need not run again, alone
+	 * on one thread, for burst_gate (10M-I/O trace: 0.015 s) */
+	struct idc_try t = {.m = m,
+			    .nwin = pf->idc_win,
+			    .seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1,
+			    .hist = malloc((NTRY + 1) * MODEL_BURST_HIST * sizeof(*t.hist))};
 	memcpy(t.want, want, sizeof(want)); /* a long stretch: one seed, less noise */
 	fit_par_for(NTRY + 1, idc_try_one, &t);
 	double chain = t.miss[0], best = chain, bb = 0;
+	size_t bi = 0;
 	for (size_t i = 0; i < NTRY; i++)
 		if (t.miss[i + 1] < best) {
 			best = t.miss[i + 1];
 			bb = cascade_try[i];
+			bi = i + 1;
 		}
-	m->gap_cascade = best < FIT_IDC_GAIN * chain ? bb : 0;
-	burst_gate(pf, want, t.seeds);
+	if (!(best < FIT_IDC_GAIN * chain)) { /* the chain's order */
+		bb = 0;
+		bi = 0;
+	}
+	m->gap_cascade = bb;
+	burst_gate(pf, want, t.seeds, t.miss[bi], t.hist ? t.hist + bi * MODEL_BURST_HIST : NULL);
+	free(t.hist);
 }
 
 /* The chain's counts as shares. */

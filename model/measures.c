@@ -218,13 +218,29 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	int L = 1;
 	while (L < 6 && ((size_t)16 << (2 * (L + 1))) <= n)
 		L++;
-	p->side = (size_t)1 << L;
-	if (!(p->c = calloc(p->side * p->side, sizeof(*p->c))))
+	size_t side = p->side = (size_t)1 << L;
+	if (!(p->c = calloc(side * side + side + 1, sizeof(*p->c))))
 		return REEL_E_NOMEM;
 	p->t0 = t0;
 	p->t1 = t1;
 	p->a0 = a0;
 	p->a1 = a1;
+	/* each row's addresses [ab[y], ab[y + 1]) (pqrs_y does not decrease
+	 * in a): a random address finds its row's range with one division,
+	 * not three or more; the last row's up to UINT64_MAX, as before */
+	uint64_t *ab = p->ab = p->c + side * side;
+	for (size_t y = 1; y < side; y++) { /* the least a with pqrs_y >= y */
+		uint64_t lo = a0, hi = a1;	/* pqrs_y(a1) = side - 1 >= y */
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (pqrs_y(mid, a0, a1, side) >= y)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		ab[y] = lo;
+	}
+	ab[side] = UINT64_MAX;
 	/* empty ranges: the first add computes its cell */
 	p->tlo = 1;
 	p->alo = 1;
@@ -260,22 +276,10 @@ void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a)
 		}
 	}
 	if (!(a >= p->alo && a < p->ahi)) {
-		p->y = pqrs_y(a, a0, a1, side);
-		p->alo = a;
-		p->ahi = a + 1;
-		if (p->y + 1 < side) {
-			double est =
-			    (double)a0 + (double)(p->y + 1) * (double)(a1 - a0) / (double)side;
-			uint64_t h = est < 1.8e19 ? (uint64_t)est : UINT64_MAX - 1;
-			if (h > p->ahi)
-				p->ahi = h;
-			while (p->ahi > a + 1 && pqrs_y(p->ahi - 1, a0, a1, side) > p->y)
-				p->ahi--;
-			while (p->ahi < UINT64_MAX && pqrs_y(p->ahi, a0, a1, side) <= p->y)
-				p->ahi++;
-		} else {
-			p->ahi = UINT64_MAX;
-		}
+		size_t y = pqrs_y(a, a0, a1, side);
+		p->y = y;
+		p->alo = p->ab[y];
+		p->ahi = p->ab[y + 1];
 	}
 	p->c[p->y * side + p->x]++;
 }
