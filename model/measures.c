@@ -230,7 +230,7 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	 * not three or more; the last row's up to UINT64_MAX, as before */
 	uint64_t *ab = p->ab = p->c + side * side;
 	for (size_t y = 1; y < side; y++) { /* the least a with pqrs_y >= y */
-		uint64_t lo = a0, hi = a1;	/* pqrs_y(a1) = side - 1 >= y */
+		uint64_t lo = a0, hi = a1;  /* pqrs_y(a1) = side - 1 >= y */
 		while (lo < hi) {
 			uint64_t mid = lo + (hi - lo) / 2;
 			if (pqrs_y(mid, a0, a1, side) >= y)
