@@ -341,39 +341,6 @@ void model_dist_cdf(const struct model_dist *d, double x, double *below, double 
 	model_dist_cdf_at(d, x, model_dist_knot(d, x, n), below, at);
 }
 
-void model_dist_cdf_at(const struct model_dist *d, double x, size_t lo, double *below, double *at)
-{
-	size_t n = d->nk; /* at: from knot lo, the largest i with v[i] <= x */
-	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
-		*at = d->c[lo];
-	else
-		*at = d->c[lo] +
-		      (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
-	if (d->v[lo] < x) { /* inside segment lo: the search below would find
-			     * it again, and the same sum */
-		*below = *at;
-		return;
-	}
-	/* below: smallest j with v[j] >= x */
-	lo = 0;
-	size_t hi = n - 1;
-	if (d->v[0] >= x) {
-		*below = d->v[0] == x ? d->c[0] : 0;
-		return;
-	}
-	while (hi - lo > 1) { /* v[lo] < x <= v[hi] */
-		size_t mid = (lo + hi) / 2;
-		if (d->v[mid] < x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (d->v[hi] == x)
-		*below = d->c[hi];
-	else
-		*below = d->c[lo] + (d->c[hi] - d->c[lo]) * (x - d->v[lo]) / (d->v[hi] - d->v[lo]);
-}
-
 int model_dist_valid(const struct model_dist *d)
 {
 	if (!d->nk)

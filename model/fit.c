@@ -332,18 +332,53 @@ struct win_sums {
 	uint64_t pend; /* the previous record's end offset */
 };
 
+/* A window's sums so far in a chunk (window_sums). */
+struct win_acc {
+	uint32_t n, sq, op[REEL_OP__COUNT];
+	uint64_t ls;
+};
+/* by value: the sums stay in registers (none of their addresses taken) */
+static inline void win_acc_put(struct win_sums *ws, struct model *m, size_t w, struct win_acc a)
+{
+	ws->cnt[w] += a.n;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		m->win_ops[w * REEL_OP__COUNT + (size_t)o] += a.op[o];
+	ws->rd[w] += a.op[REEL_OP_READ];
+	ws->ls[w] += (double)a.ls; /* integers: the same sum in any order */
+	ws->sq[w] += a.sq;
+}
+
+/* Each window's sums gathered in locals while the records stay in it
+ * (times in order: a window's run of records), not in its five counters
+ * a record: each += on the one before's store waited on its forwarding,
+ * and the log sizes' on a double add too. */
 static void window_sums(struct win_sums *ws, struct model *m, const struct fit_cols *c)
 {
+	if (!c->n)
+		return;
+	struct win_acc a = {0};
+	size_t w = c->win[0];
+	int has_prev = ws->has_prev;
+	uint64_t pend = ws->pend;
 	for (size_t i = 0; i < c->n; i++) {
-		size_t w = c->win[i];
-		ws->cnt[w]++;
-		m->win_ops[w * REEL_OP__COUNT + c->op[i]]++;
-		ws->rd[w] += c->op[i] == REEL_OP_READ;
-		ws->ls[w] += 63 - __builtin_clzll((uint64_t)c->len[i] + 1);
-		ws->sq[w] += ws->has_prev && c->off[i] == ws->pend;
-		ws->has_prev = 1;
-		ws->pend = c->off[i] + c->len[i];
+		if (c->win[i] != w) {
+			win_acc_put(ws, m, w, a);
+			a = (struct win_acc){0};
+			w = c->win[i];
+		}
+		uint8_t op = c->op[i];
+		a.n++;
+#pragma GCC unroll 8 /* the counts in registers: compares, no store a record */
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			a.op[o] += op == o;
+		a.ls += (uint64_t)(63 - __builtin_clzll((uint64_t)c->len[i] + 1));
+		a.sq += has_prev && c->off[i] == pend;
+		has_prev = 1;
+		pend = c->off[i] + c->len[i];
 	}
+	win_acc_put(ws, m, w, a);
+	ws->has_prev = has_prev;
+	ws->pend = pend;
 }
 
 static void window_features(const struct win_sums *ws, size_t nwin, double (*feat)[NFEAT])

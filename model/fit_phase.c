@@ -525,7 +525,12 @@ struct gap_classes {
 	 * fall on: [klo, khi), so that its search is a step or two, not a
 	 * bisection of every knot (gap_cdf) */
 	uint16_t klo[GAP_BINS], khi[GAP_BINS];
+	/* the class of every gap of a bin, or GAP_SPLIT where a bound falls
+	 * inside it (gap_class compares then): the 14 compares a gap mostly
+	 * one look-up in the bin gap_cdf takes anyway */
+	uint8_t cls[GAP_BINS];
 };
+#define GAP_SPLIT 0xff
 
 /* The bin of gap G >= 0 (fit_bin) and the least gap of bin K. */
 static inline uint32_t gap_bin(int64_t g) { return fit_bin((uint64_t)g); }
@@ -562,6 +567,19 @@ static void gap_classes_init(struct gap_classes *gc, const struct model_dist *ga
 	for (int k = 1; k < MODEL_CLASSES; k++)
 		model_dist_cdf(gap, gc->cb[k], &gc->mlo[k], &gc->mhi[k]);
 	gap_bins_init(gc, gap);
+	for (uint32_t b = 0; b < GAP_BINS; b++) { /* gap_class's counts at both ends */
+		uint64_t lo = fit_bin_lo(b),
+			 hi = b + 1 < GAP_BINS ? fit_bin_lo(b + 1) - 1 : UINT64_MAX;
+		int n[4] = {0, 0, 0, 0};
+		for (int k = 1; k < MODEL_CLASSES && hi < (uint64_t)gc->glim; k++) {
+			n[0] += (int64_t)lo >= gc->gt[k];
+			n[1] += (int64_t)lo >= gc->ge[k];
+			n[2] += (int64_t)hi >= gc->gt[k];
+			n[3] += (int64_t)hi >= gc->ge[k];
+		}
+		int one = hi < (uint64_t)gc->glim && n[0] == n[1] && n[0] == n[2] && n[0] == n[3];
+		gc->cls[b] = one ? (uint8_t)n[0] : GAP_SPLIT;
+	}
 }
 
 /* model_dist_cdf of gap G (GC: GAP's classes, or NULL), the same values:
@@ -581,6 +599,8 @@ static inline void gap_cdf(const struct gap_classes *gc, const struct model_dist
 /* The class of gap G, the GI-th of phase PI (the seed of a tie's draw). */
 static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, size_t pi)
 {
+	if (g >= 0 && gc->cls[gap_bin(g)] != GAP_SPLIT)
+		return gc->cls[gap_bin(g)];
 	int lo = 0, hi = 0;
 	if (g >= 0 && g < gc->glim) {
 		for (int k = 1; k < MODEL_CLASSES; k++) {

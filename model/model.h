@@ -107,8 +107,42 @@ size_t model_dist_knot(const struct model_dist *d, double x, size_t hi);
  * the range (a table of the knots) finds the knot model_dist_knot finds. */
 size_t model_dist_knot_in(const struct model_dist *d, double x, size_t lo, size_t hi);
 /* model_dist_cdf once its knot is found: LO = model_dist_knot(d, x, nk),
- * for x in [v[0], v[nk - 1]]; the same *below and *at, bit for bit. */
-void model_dist_cdf_at(const struct model_dist *d, double x, size_t lo, double *below, double *at);
+ * for x in [v[0], v[nk - 1]]; the same *below and *at, bit for bit.
+ * Inline: fit's gap chain calls it at every gap (its results in
+ * registers, not through memory). */
+static inline void model_dist_cdf_at(const struct model_dist *d, double x, size_t lo, double *below,
+				     double *at)
+{
+	size_t n = d->nk; /* at: from knot lo, the largest i with v[i] <= x */
+	if (lo == n - 1 || d->v[lo + 1] <= d->v[lo])
+		*at = d->c[lo];
+	else
+		*at = d->c[lo] +
+		      (d->c[lo + 1] - d->c[lo]) * (x - d->v[lo]) / (d->v[lo + 1] - d->v[lo]);
+	if (d->v[lo] < x) { /* inside segment lo: the search below would find
+			     * it again, and the same sum */
+		*below = *at;
+		return;
+	}
+	/* below: smallest j with v[j] >= x */
+	lo = 0;
+	size_t hi = n - 1;
+	if (d->v[0] >= x) {
+		*below = d->v[0] == x ? d->c[0] : 0;
+		return;
+	}
+	while (hi - lo > 1) { /* v[lo] < x <= v[hi] */
+		size_t mid = (lo + hi) / 2;
+		if (d->v[mid] < x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (d->v[hi] == x)
+		*below = d->c[hi];
+	else
+		*below = d->c[lo] + (d->c[hi] - d->c[lo]) * (x - d->v[lo]) / (d->v[hi] - d->v[lo]);
+}
 /* Check the knots (monotone, c in [0,1], ends at 0 and 1); 0 or REEL_E_PARSE. */
 int model_dist_valid(const struct model_dist *d);
 /* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
