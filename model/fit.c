@@ -222,6 +222,18 @@ static int inflight_init(struct inflight_fit *f, uint64_t nic, uint64_t cap)
  * the I/O issued so far (itself included) less those completed by then
  * (completion <= its issue), as sorting every issue and every completion
  * would count them. */
+/* G issues at X, their completions added: the depth each sees. */
+static void inflight_count(struct inflight_fit *f, int64_t x, uint64_t g)
+{
+	f->completed += done_upto(&f->done, x);
+	for (uint64_t k = 0; k < g; k++) {
+		int64_t d = (int64_t)(++f->issued) - (int64_t)f->completed;
+		samp_add(&f->dep, d);
+		f->sum += (double)d;
+		f->mx = (double)d > f->mx ? (double)d : f->mx;
+	}
+}
+
 static int inflight_drain(struct inflight_fit *f, int64_t limit)
 {
 	while (f->pend.n && f->pend.v[0].issue < limit) {
@@ -233,13 +245,7 @@ static int inflight_drain(struct inflight_fit *f, int64_t limit)
 				return REEL_E_NOMEM;
 			g++;
 		}
-		f->completed += done_upto(&f->done, x);
-		for (uint64_t k = 0; k < g; k++) {
-			int64_t d = (int64_t)(++f->issued) - (int64_t)f->completed;
-			samp_add(&f->dep, d);
-			f->sum += (double)d;
-			f->mx = (double)d > f->mx ? (double)d : f->mx;
-		}
+		inflight_count(f, x, g);
 	}
 	return 0;
 }
@@ -258,6 +264,20 @@ static int inflight_chunk(struct inflight_fit *f, const struct fit_cols *c)
 		if (f->pend.n && f->pend.v[0].issue < c->t[i] && inflight_drain(f, c->t[i]))
 			return REEL_E_NOMEM;
 		samp_add(&f->lat, cs - is);
+		/* none pending and the next record (counted) arriving after this
+		 * issue: the next drain would take this one alone, so it is
+		 * counted now, past the heap (most I/O are issued before the
+		 * next arrives: the 10M trace's in-flight 9.2% -> 8.7% of the
+		 * fit's samples) */
+		size_t j = i + 1;
+		if (!f->pend.n && j < c->n && c->t[j] > is && c->issue[j] >= 0 &&
+		    c->complete[j] >= c->issue[j]) {
+			f->seq++;
+			if (done_add(&f->done, cs))
+				return REEL_E_NOMEM;
+			inflight_count(f, is, 1);
+			continue;
+		}
 		if (ic_heap_push(&f->pend, (struct ic_ev){is, cs, f->seq++}))
 			return REEL_E_NOMEM;
 	}
