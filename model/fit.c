@@ -549,10 +549,8 @@ static int side_seq(void *arg, const struct fit_cols *c)
 static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 {
 	window_sums(&fr->ws, fr->m, c);
-	for (size_t i = 0; i < c->n; i++) {
-		bm_add_op(fr->bm, fr->sh, c->op[i], c->t[i]);
-		model_pqrs_add(&fr->pq, c->t[i], c->off[i]);
-	}
+	bm_add_ops(fr->bm, fr->sh, c->op, c->t, c->n);
+	model_pqrs_add_n(&fr->pq, c->t, c->off, c->n);
 	return 0;
 }
 

@@ -104,6 +104,42 @@ static inline void bm_add_op(struct model_bm *bm, const int *sh, uint8_t op, int
 	if (bo->c)
 		bo->c[b0->k >> sh[op]]++;
 }
+/* bm_add_op of N records (ops OP, times T): the counts of a bin's run of
+ * records in locals (a struct by value: no address taken, so registers),
+ * added when a time leaves the bin (a counter a record, each += waiting on
+ * the one before's store, was half of pass 2's windows' part) */
+struct bm_run {
+	uint64_t n, op[REEL_OP__COUNT];
+};
+static inline void bm_run_put(struct model_bm *bm, const int *sh, struct bm_run r)
+{
+	if (r.n)
+		bm[0].c[bm[0].k] += r.n;
+	for (int o = 0; o < REEL_OP__COUNT; o++)
+		if (r.op[o] && bm[1 + o].c)
+			bm[1 + o].c[bm[0].k >> sh[o]] += r.op[o];
+}
+static inline void bm_add_ops(struct model_bm *bm, const int *sh, const uint8_t *op,
+			      const int64_t *t, size_t n)
+{
+	struct model_bm *b0 = &bm[0];
+	struct bm_run r = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] >= b0->lo && t[i] < b0->hi) {
+			r.n++;
+		} else { /* a new bin: the last one's counts added */
+			bm_run_put(bm, sh, r);
+			r = (struct bm_run){0};
+			model_bm_add_slow(b0, t[i]); /* t[i] counted in its bin */
+			if (!(t[i] >= b0->lo && t[i] < b0->hi))
+				continue; /* outside [t0, t1) or too few events */
+		}
+#pragma GCC unroll 8
+		for (int o = 0; o < REEL_OP__COUNT; o++)
+			r.op[o] += op[i] == o;
+	}
+	bm_run_put(bm, sh, r);
+}
 
 /* ---- the trace as the passes read it (fit_source.c) -------------------- */
 /* One chunk of records, column by column; issue and complete NULL when the

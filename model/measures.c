@@ -247,41 +247,59 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	return 0;
 }
 
-void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a)
+/* The column of time T and its range [tlo, thi) (a time outside the last
+ * one's). */
+static void pqrs_col(struct model_pqrs *p, int64_t t)
+{
+	int64_t t0 = p->t0, t1 = p->t1;
+	size_t side = p->side;
+	p->x = pqrs_x(t, t0, t1, side);
+	p->tlo = t;
+	p->thi = t + 1;
+	/* monotone: grow hi up to the next column, from an estimate */
+	if (p->x + 1 < side) {
+		double est = (double)t0 + (double)(p->x + 1) * (double)(t1 - t0) / (double)side;
+		int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
+		if (h > p->thi)
+			p->thi = h;
+		while (p->thi > t + 1 && pqrs_x(p->thi - 1, t0, t1, side) > p->x)
+			p->thi--;
+		while (p->thi < INT64_MAX && pqrs_x(p->thi, t0, t1, side) <= p->x)
+			p->thi++;
+	} else {
+		p->thi = INT64_MAX;
+	}
+}
+
+/* Times in order and sequential addresses mostly stay in the cell of the
+ * event before: the ranges [lo, hi) of the current column and row, in
+ * locals over the N events (the cells' stores could alias p's fields). */
+void model_pqrs_add_n(struct model_pqrs *p, const int64_t *t, const uint64_t *a, size_t n)
 {
 	if (!p->c)
 		return;
-	int64_t t0 = p->t0, t1 = p->t1;
-	uint64_t a0 = p->a0, a1 = p->a1;
-	size_t side = p->side;
-	/* times in order and sequential addresses mostly stay in the cell of
-	 * the event before: the ranges [lo, hi) of the current column and row */
-	if (!(t >= p->tlo && t < p->thi)) {
-		p->x = pqrs_x(t, t0, t1, side);
-		p->tlo = t;
-		p->thi = t + 1;
-		/* monotone: grow hi up to the next column, from an estimate */
-		if (p->x + 1 < side) {
-			double est =
-			    (double)t0 + (double)(p->x + 1) * (double)(t1 - t0) / (double)side;
-			int64_t h = est < 9.2e18 ? (int64_t)est : INT64_MAX - 1;
-			if (h > p->thi)
-				p->thi = h;
-			while (p->thi > t + 1 && pqrs_x(p->thi - 1, t0, t1, side) > p->x)
-				p->thi--;
-			while (p->thi < INT64_MAX && pqrs_x(p->thi, t0, t1, side) <= p->x)
-				p->thi++;
-		} else {
-			p->thi = INT64_MAX;
+	uint64_t *c = p->c;
+	const uint64_t *ab = p->ab;
+	uint64_t a0 = p->a0, a1 = p->a1, alo = p->alo, ahi = p->ahi;
+	int64_t tlo = p->tlo, thi = p->thi;
+	size_t side = p->side, x = p->x, y = p->y;
+	for (size_t i = 0; i < n; i++) {
+		if (!(t[i] >= tlo && t[i] < thi)) {
+			pqrs_col(p, t[i]);
+			tlo = p->tlo;
+			thi = p->thi;
+			x = p->x;
 		}
+		if (!(a[i] >= alo && a[i] < ahi)) {
+			y = pqrs_y(a[i], a0, a1, side);
+			alo = ab[y];
+			ahi = ab[y + 1];
+		}
+		c[y * side + x]++;
 	}
-	if (!(a >= p->alo && a < p->ahi)) {
-		size_t y = pqrs_y(a, a0, a1, side);
-		p->y = y;
-		p->alo = p->ab[y];
-		p->ahi = p->ab[y + 1];
-	}
-	p->c[p->y * side + p->x]++;
+	p->alo = alo;
+	p->ahi = ahi;
+	p->y = y;
 }
 
 void model_pqrs_finish(struct model_pqrs *p, double out[4])
@@ -330,8 +348,7 @@ void model_pqrs(const int64_t *t, const uint64_t *addr, size_t n, int64_t t0, in
 	out[0] = out[1] = out[2] = out[3] = -1;
 	if (model_pqrs_init(&p, n, t0, t1, a0, a1))
 		return;
-	for (size_t i = 0; i < n; i++)
-		model_pqrs_add(&p, t[i], addr[i]);
+	model_pqrs_add_n(&p, t, addr, n);
 	model_pqrs_finish(&p, out);
 }
 

@@ -688,7 +688,8 @@ struct model_pqrs {
 };
 int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint64_t a0,
 		    uint64_t a1);
-void model_pqrs_add(struct model_pqrs *p, int64_t t, uint64_t a);
+/* Add N events (times T, addresses A). */
+void model_pqrs_add_n(struct model_pqrs *p, const int64_t *t, const uint64_t *a, size_t n);
 void model_pqrs_finish(struct model_pqrs *p, double out[4]);
 /* RMS horizontal distance of two latency CDFs at 10,000 quantiles (sorted). */
 double model_demerit(const int64_t *a, size_t na, const int64_t *b, size_t nb);
