@@ -511,8 +511,10 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic)
 	fr->cut.wend = INT64_MIN;
 	for (size_t j = 0; !e && (k = fit_src_next(fr->src, &c)) > 0; j++) {
 		uint16_t *win = fr->win + j % FIT_WIN_BUFS * FIT_CHUNK;
+		struct win_cut cut = fr->cut; /* a local: its range in registers */
 		for (size_t i = 0; i < c.n; i++)
-			win[i] = (uint16_t)win_of(&fr->cut, c.t[i]);
+			win[i] = (uint16_t)win_of(&cut, c.t[i]);
+		fr->cut = cut;
 		c.win = win;
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		int ef = fn(fr, &c);
