@@ -150,21 +150,34 @@ static void slice_bounds(uint64_t ext, uint64_t *sb)
 	sb[1024] = UINT64_MAX;
 }
 
-/* a read whose block is also written, or a write whose block is also read */
-static inline void overlap_count(uint8_t op, uint64_t off, int sh, const uint8_t *wb,
-				 const uint8_t *rb, size_t *ra, size_t *wa)
+/* slice_of(off, ext) from the bounds SB and SINV = 1024 / ext, without a
+ * division (a random offset is in another slice than the one before:
+ * slice_of at every I/O, 15% of model_devs_offsets' samples at 10M I/O):
+ * the product is off by one slice at most, which the bounds correct */
+static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
 {
-	uint64_t b = ((off >> 20) << 20) >> sh;
-	size_t rd = op == REEL_OP_READ;
-	const uint8_t *other = rd ? wb : rb;
-	size_t hit = (other[b / 8] >> (b % 8)) & 1;
-	*ra += hit & rd;
-	*wa += hit & (rd ^ 1);
+	double est = (double)off * sinv;
+	uint64_t s = est >= 0 && est < 1023 ? (uint64_t)est : 1023;
+	while (s > 0 && off < sb[s])
+		s--;
+	while (s < 1023 && off >= sb[s + 1])
+		s++;
+	return s;
 }
-static void overlap_set(struct model_devspace *d, size_t ra, size_t wa, size_t nr, size_t nw)
+
+/* a read whose block is also written, or a write whose block is also read
+ * (HITS[1], HITS[0]): the I/O's own op marked its block in the first pass,
+ * so that is a block of BOTH, the blocks read and written (overlap_both) */
+static inline void overlap_count(uint8_t op, uint64_t off, int sh, const uint8_t *both,
+				 size_t *hits)
 {
-	d->rw_overlap_read = nr ? (double)ra / (double)nr : 0;
-	d->rw_overlap_write = nw ? (double)wa / (double)nw : 0;
+	uint64_t b = off >> sh; /* sh >= 20: the 1 MiB block's */
+	hits[op == REEL_OP_READ] += (both[b / 8] >> (b % 8)) & 1;
+}
+static void overlap_set(struct model_devspace *d, const size_t *hits, size_t nr, size_t nw)
+{
+	d->rw_overlap_read = nr ? (double)hits[1] / (double)nr : 0;
+	d->rw_overlap_write = nw ? (double)hits[0] / (double)nw : 0;
 }
 
 /* ---- one device ------------------------------------------------------------ */
@@ -232,14 +245,17 @@ struct dev_fit {
 	 * gathered so far */
 	uint64_t *smap, smap_n, gathered;
 	int smap_shift;
-	uint64_t *tc;		  /* remote jumps: from x to region counts */
-	uint8_t *wb, *rb;	  /* blocks written, read */
-	int sh;			  /* block = offset >> sh */
-	int done;		  /* nothing more to fit (no addressed I/O) */
-	size_t k, nr, nw, ra, wa; /* I/O; reads, writes; of those in blocks of the other */
-	uint64_t nruns, nlocal;	  /* the first pass's count of runs, of local jumps (at most) */
+	uint64_t *tc;	  /* remote jumps: from x to region counts */
+	uint8_t *wb, *rb; /* blocks written, read; after the first pass wb: both (overlap_both) */
+	size_t nwb;	  /* their bytes */
+	int sh;		  /* block = offset >> sh */
+	int done;	  /* nothing more to fit (no addressed I/O) */
+	size_t k, nr, nw; /* I/O; reads, writes */
+	size_t hits[2];	  /* writes, reads in blocks also of the other op (overlap_count) */
+	uint64_t nruns, nlocal; /* the first pass's count of runs, of local jumps (at most) */
 	uint64_t sl[1024], slo, shi, sc; /* I/O per slice of the extent; the current slice */
 	uint64_t *sb;			 /* where each slice starts (slice_bounds) */
+	double sinv;			 /* 1024 / extent (slice_near) */
 	/* the walk: the end of the I/O before, the run so far, the region */
 	uint64_t prev_end;
 	int seen;
@@ -253,7 +269,7 @@ struct dev_fit {
 	/* the ends of the device's last MODEL_RESUME_BACK I/O of each op
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
-	uint8_t rs_cnt[2][RS_FILTER]; /* the rings' ends by hash bucket (rs_push) */
+	uint32_t rs_last[2][RS_FILTER]; /* by hash bucket, its latest end's count (rs_push) */
 	/* near starts (the re-use pass, near_start): the offsets of the
 	 * device's last MODEL_NEAR_BACK I/O, a ring; fresh remote starts seen,
 	 * looked at (every nr_stride-th), near one of those I/O; the chance
@@ -410,12 +426,13 @@ static int dev_fit_init(struct dev_fit *f, struct model_devspace *d, const struc
 	f->sh = 20;
 	while ((d->extent >> f->sh) >= (1u << 26))
 		f->sh++;
-	size_t nb = (size_t)(d->extent >> f->sh) + 1;
-	f->wb = calloc(nb / 8 + 1, 1);
-	f->rb = calloc(nb / 8 + 1, 1);
+	f->nwb = (size_t)(d->extent >> f->sh) / 8 + 1;
+	f->wb = calloc(f->nwb, 1);
+	f->rb = calloc(f->nwb, 1);
 	if (!f->wb || !f->rb || !(f->sb = malloc(1025 * sizeof(*f->sb))))
 		return REEL_E_NOMEM;
 	slice_bounds(d->extent, f->sb);
+	f->sinv = 1024 / (double)d->extent;
 	return 0;
 }
 
@@ -453,12 +470,12 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
 		f->k++;
 		samp_add(&f->addr, (int64_t)off);
 		if (!(off >= f->slo && off < f->shi)) {
-			f->sc = slice_of(off, f->d->extent);
+			f->sc = slice_near(f->sb, off, f->sinv);
 			f->slo = f->sb[f->sc];
 			f->shi = f->sb[f->sc + 1];
 		}
 		f->sl[f->sc]++;
-		uint64_t b = ((off >> 20) << 20) >> f->sh;
+		uint64_t b = off >> f->sh; /* sh >= 20: the 1 MiB block's */
 		size_t rd = c->op[i] == REEL_OP_READ;
 		uint8_t *mine = rd ? f->rb : f->wb;
 		mine[b / 8] |= (uint8_t)(1u << (b % 8));
@@ -475,6 +492,16 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
 		}
 		f->prev_end = off + c->len[i];
 	}
+}
+
+/* The blocks both read and written, in wb (overlap_count); rb's memory
+ * goes. */
+static void overlap_both(struct dev_fit *f)
+{
+	for (size_t i = 0; i < f->nwb; i++)
+		f->wb[i] &= f->rb[i];
+	free(f->rb);
+	f->rb = NULL;
 }
 
 /* The share of I/O in the hottest 10% of the 1024 slices. */
@@ -530,6 +557,7 @@ size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
 		if (f->done)
 			continue;
 		device_hot10(f);
+		overlap_both(f);
 		f->seen = 0;
 		if (df->naive) {
 			samp_free(&f->addr);
@@ -852,29 +880,29 @@ static inline void cycle_seq(struct dev_fit *f, uint32_t len)
 	f->nstart++;
 }
 
-/* The end of an I/O of op K into its ring, counted in its hash bucket
- * (and the end it replaces out of its own): a counting filter, so that
- * resumes scans the ring only where the bucket holds one (the scan of 64
- * ends at every remote jump was 40% of the walk's time). */
+/* The end of an I/O of op K into its ring, its count (mod 2^32) kept in
+ * its hash bucket: a filter, so that resumes scans the ring only where
+ * one of its ends falls in the bucket (the scan of 64 ends at every remote
+ * jump was 40% of the walk's time).  The bucket's latest is all it needs:
+ * no count taken out of the bucket of the end replaced (a counting filter
+ * did, 9 instructions more an I/O); a count wrapped only scans again. */
 static inline size_t rs_bucket(uint64_t x)
 {
 	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> (64 - RS_FILTER_BITS));
 }
 static inline void rs_push(struct dev_fit *f, int k, uint64_t end)
 {
-	uint64_t *e = &f->rs_end[k][f->rs_n[k] % MODEL_RESUME_BACK];
-	if (f->rs_n[k]++ >= MODEL_RESUME_BACK)
-		f->rs_cnt[k][rs_bucket(*e)]--;
-	*e = end;
-	f->rs_cnt[k][rs_bucket(end)]++;
+	uint64_t n = f->rs_n[k]++;
+	f->rs_end[k][n % MODEL_RESUME_BACK] = end;
+	f->rs_last[k][rs_bucket(end)] = (uint32_t)n;
 }
 
 /* Whether OFF is where one of the last MODEL_RESUME_BACK I/O of op K
  * (0 reads, 1 the others) ended. */
 static int resumes(const struct dev_fit *f, int k, uint64_t off)
 {
-	if (!f->rs_cnt[k][rs_bucket(off)])
-		return 0;
+	if ((uint32_t)f->rs_n[k] - f->rs_last[k][rs_bucket(off)] > MODEL_RESUME_BACK)
+		return 0; /* none of the ring's ends in its bucket */
 	uint64_t n = f->rs_n[k] < MODEL_RESUME_BACK ? f->rs_n[k] : MODEL_RESUME_BACK;
 	for (uint64_t i = 0; i < n; i++)
 		if (f->rs_end[k][i] == off)
@@ -888,7 +916,7 @@ static int resumes(const struct dev_fit *f, int k, uint64_t off)
 static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint32_t len)
 {
 	struct model_devspace *d = f->d;
-	overlap_count(op, off, f->sh, f->wb, f->rb, &f->ra, &f->wa);
+	overlap_count(op, off, f->sh, f->wb, f->hits);
 	uint32_t pr = f->reg; /* the region of the I/O before */
 	/* sequential I/O mostly stays in the region of the one before */
 	if (!(off >= d->bound[f->reg] && off < d->bound[f->reg + 1]))
@@ -955,7 +983,7 @@ int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 		if (f->done || c->op[i] == REEL_OP_FLUSH)
 			continue;
 		if (df->naive) { /* the reads in blocks also written and the converse */
-			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->rb, &f->ra, &f->wa);
+			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->hits);
 			continue;
 		}
 		device_step(f, c->op[i], c->off[i], c->len[i]);
@@ -1219,7 +1247,7 @@ static void device_segs(struct dev_fit *f)
 static void device_fill(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
-	overlap_set(d, f->ra, f->wa, f->nr, f->nw);
+	overlap_set(d, f->hits, f->nr, f->nw);
 	for (uint32_t r = 0; r < d->nregions; r++)
 		d->weight[r] = f->k ? (double)f->regc[r] / (double)f->k : 1.0 / d->nregions;
 	device_ops(f);
@@ -1566,7 +1594,7 @@ int model_devs_finish(struct devs_fit *df)
 		if (f->done)
 			continue;
 		if (df->naive) {
-			overlap_set(f->d, f->ra, f->wa, f->nr, f->nw);
+			overlap_set(f->d, f->hits, f->nr, f->nw);
 			continue;
 		}
 		if (f->seen) /* the last run */
@@ -1637,7 +1665,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->pbn = malloc(MODEL_MAX_PASS * sizeof(*f->pbn));
 		/* near starts: the resumes' rings again, from the first I/O */
 		f->rs_n[0] = f->rs_n[1] = 0;
-		memset(f->rs_cnt, 0, sizeof(f->rs_cnt));
+		memset(f->rs_last, 0, sizeof(f->rs_last));
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
 		uint64_t nl = f->nruns / f->nr_stride + 1;
 		if (!f->pr || !f->pc || !f->pb || !f->pn || !f->pbn ||

@@ -431,51 +431,64 @@ void model_phases_free(struct phases_fit *pf)
 void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 {
 	const int *wphase = pf->wphase;
+	/* the state from one I/O to the next in locals: the samples' stores
+	 * (int64_t) could alias it, reloaded at every I/O */
+	uint16_t cw = pf->cw, pw = pf->pw;
+	int64_t cws = pf->cws, cacc = pf->cacc, pt = pf->pt;
+	uint8_t pop = pf->pop;
+	int has_prev = pf->has_prev;
 	for (size_t i = 0; i < c->n; i++) {
 		uint16_t w = c->win[i];
 		int pi = wphase[w];
 		struct phase_fit *f = &pf->f[pi];
 		struct model_phase *p = &pf->m->phases[pi];
-		if (w != pf->cw) {
-			pf->cw = w;
-			pf->cws = pf->t0 + (int64_t)((double)w * pf->wl);
-			pf->cacc = pf->wacc[w];
+		if (w != cw) {
+			cw = w;
+			cws = pf->t0 + (int64_t)((double)w * pf->wl);
+			cacc = pf->wacc[w];
 		}
 		int64_t t = c->t[i];
 		uint8_t op = c->op[i];
-		int first = !pf->has_prev || pf->pw != w;
+		int first = !has_prev || pw != w;
 		p->ios++;
 		f->opc[op]++;
 		samp_add(&f->sizes[op], c->len[i]);
-		bm_add_op(f->bm, f->sh, op, pf->cacc + (t - pf->cws));
-		if (pf->has_prev && (!first || (w > 0 && wphase[w - 1] == pi)))
-			f->opn[pf->pop][op]++;
+		bm_add_op(f->bm, f->sh, op, cacc + (t - cws));
+		if (has_prev && (!first || (w > 0 && wphase[w - 1] == pi)))
+			f->opn[pop][op]++;
 		if (!first) { /* gaps inside the window */
-			int64_t g = t - pf->pt;
+			int64_t g = t - pt;
 			samp_add(&f->gaps, g);
 			samp_add(&f->fam, g);
 			f->nz += g == 0;
 		} else if (pf->kslot[w]) { /* a kept window: its own first arrival */
-			pf->kfirst[pf->kslot[w] - 1] = t - pf->cws;
+			pf->kfirst[pf->kslot[w] - 1] = t - cws;
 		} else { /* where the window's first I/O falls, in ppm */
-			double fr = (double)(t - pf->cws) / pf->wl * 1e6;
+			double fr = (double)(t - cws) / pf->wl * 1e6;
 			f->leads[f->nlead++] = fr < 0 ? 0 : fr > 1e6 ? 1000000 : (int64_t)fr;
 		}
 		if (pf->kslot[w]) { /* its last arrival so far, and its knots */
 			size_t k = pf->kslot[w] - 1;
-			pf->klast[k] = t - pf->cws;
+			pf->klast[k] = t - cws;
 			if (pf->kn[k] % pf->kstride[k] == 0)
-				pf->ksamp[k][pf->kn[k] / pf->kstride[k]] = t - pf->cws;
+				pf->ksamp[k][pf->kn[k] / pf->kstride[k]] = t - cws;
 			if (pf->kn[k] == pf->wcnt[w] - 1) /* its last, after the samples */
 				pf->ksamp[k][(pf->kn[k] + pf->kstride[k] - 1) / pf->kstride[k]] =
-				    t - pf->cws;
+				    t - cws;
 			pf->kn[k]++;
 		}
-		pf->has_prev = 1;
-		pf->pt = t;
-		pf->pop = op;
-		pf->pw = w;
+		has_prev = 1;
+		pt = t;
+		pop = op;
+		pw = w;
 	}
+	pf->cw = cw;
+	pf->pw = pw;
+	pf->cws = cws;
+	pf->cacc = cacc;
+	pf->pt = pt;
+	pf->pop = pop;
+	pf->has_prev = has_prev;
 	if (pf->dslot)
 		for (size_t i = 0; i < c->n; i++) {
 			int d = pf->dslot[c->dev[i]] - 1;
