@@ -446,7 +446,7 @@ int reel_reader_rewind(struct reel_reader *r);
  * is not a regular file's by name or has no index of 2 chunks or more.
  * Once both have read all they read, reel_reader_halves_join proves them
  * the whole read's: R stopped after exactly its chunks at LATER's first
- * byte (R begins just after the header, so the index's first entries
+ * byte (R begins just after the header: the index's other entries
  * are not used), LATER after exactly its chunks at the trailer's first
  * byte, and their I/O add up to the summary's count; then 0 and R holds
  * the whole read's device table and reel_reader_seen (not the process

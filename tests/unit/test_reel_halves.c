@@ -48,12 +48,12 @@ static void write_trace(const char *path, int chunks, int many)
 			CHECK(reel_writer_add_device(
 				  w, &(struct reel_device){.id = 1, .name = "b"}) == 0);
 		if (i == (uint64_t)(chunks - 1) * PER + 700)
-			CHECK(reel_writer_add_device(w, &(struct reel_device){
-							    .id = 2, .name = "c", .capacity = 1 << 30}) ==
-			      0);
+			CHECK(reel_writer_add_device(
+				  w, &(struct reel_device){
+					 .id = 2, .name = "c", .capacity = 1 << 30}) == 0);
 		t += 1000 * (int64_t)(1 + unit_urand(&rs) * 50);
-		uint16_t dev = (uint16_t)(many		    ? (c < (uint64_t)chunks / 2 ? 0 : 40) + i % 40
-					  : c == 0	    ? 0
+		uint16_t dev = (uint16_t)(many	   ? (c < (uint64_t)chunks / 2 ? 0 : 40) + i % 40
+					  : c == 0 ? 0
 					  : c + 1 < (uint64_t)chunks ? i % 2
 								     : i % 3);
 		struct reel_rec r = {
@@ -179,8 +179,7 @@ static void file_write(const struct file *f, const char *path, const uint64_t *o
 }
 
 /* PATH's records read whole into V (N of them at most): their count. */
-static size_t read_whole(const char *path, struct reel_rec *v, size_t n,
-			 struct reel_reader **keep)
+static size_t read_whole(const char *path, struct reel_rec *v, size_t n, struct reel_reader **keep)
 {
 	struct reel_reader *r;
 	struct reel_rec y;
