@@ -437,6 +437,24 @@ uint64_t reel_reader_skipped(const struct reel_reader *r);
 const char *reel_reader_errmsg(const struct reel_reader *r);
 /* Rewind to the first record. */
 int reel_reader_rewind(struct reel_reader *r);
+/*
+ * A file read in two halves, a reader each (model fit's first pass on two
+ * threads): R, rewound, reads the first half of the chunks its trailer's
+ * index counts, and *LATER, a second reader of the same file (by its
+ * path, the same inode, size and time), the rest, from the index's offset
+ * of the first of them.  An error (R as if rewound, *LATER NULL) when R
+ * is not a regular file's by name or has no index of 2 chunks or more.
+ * Once both have read all they read, reel_reader_halves_join proves them
+ * the whole read's: R stopped after exactly its chunks at LATER's first
+ * byte (R begins just after the header: the index's other entries
+ * are not used), LATER after exactly its chunks at the trailer's first
+ * byte, and their I/O add up to the summary's count; then 0 and R holds
+ * the whole read's device table and reel_reader_seen (not the process
+ * names or metadata the second half's chunks set).  Else 1: the index
+ * lied, read the file whole (rewind).  Neither reads from an error on.
+ */
+int reel_reader_halve(struct reel_reader *r, struct reel_reader **later);
+int reel_reader_halves_join(struct reel_reader *r, const struct reel_reader *later);
 
 /* ---- the joiner: block-layer events -> one record per I/O ------------- */
 /*

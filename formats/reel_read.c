@@ -70,6 +70,16 @@ struct reel_reader {
 	struct reel_summary trailer_sum, seen;
 	uint64_t skipped;
 	uint64_t chunk_no;
+	/* reel_reader_halve: the trailer's frame's byte (0: no trailer found
+	 * at the end), the index's chunks (0: none or not the summary's count)
+	 * and its offset of chunk nix / 2; the chunk a half stops before
+	 * (UINT64_MAX: none) and whether it stopped there; a later half's
+	 * chunks' devices, in order */
+	uint64_t trailer_at, nix, ix_half;
+	uint64_t range_end;
+	int range_hit, range_decl;
+	struct reel_device *decl;
+	size_t ndecl, decl_cap;
 	char errmsg[512];
 };
 
@@ -209,6 +219,24 @@ static int decode_frame(struct reel_reader *r, size_t len, uint64_t content_size
 	return 0;
 }
 
+/* DEV into the table: an id declared again replaced where it is. */
+static int dev_put(struct reel_reader *r, const struct reel_device *dev)
+{
+	size_t j;
+	for (j = 0; j < r->ndevs; j++)
+		if (r->devs[j].id == dev->id)
+			break;
+	if (j == r->ndevs) {
+		if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
+			return REEL_E_NOMEM;
+		r->ndevs++;
+	}
+	r->devs[j] = *dev;
+	r->hdr.devices = r->devs;
+	r->hdr.ndevices = r->ndevs;
+	return 0;
+}
+
 static int read_devices(struct reel_reader *r, const msgpack_object *arr)
 {
 	if (!arr)
@@ -236,19 +264,14 @@ static int read_devices(struct reel_reader *r, const msgpack_object *arr)
 		dev.lbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "lbs"), 0);
 		dev.pbs = (uint32_t)reel_mp_int_or(reel_mp_get(d, "pbs"), 0);
 		dev.capacity = (uint64_t)reel_mp_int_or(reel_mp_get(d, "capacity"), 0);
-		size_t j;
-		for (j = 0; j < r->ndevs; j++)
-			if (r->devs[j].id == dev.id)
-				break;
-		if (j == r->ndevs) {
-			if (REEL_VEC_RESERVE(r->devs, r->ndevs, r->devs_cap, 8))
+		if (dev_put(r, &dev))
+			return REEL_E_NOMEM;
+		if (r->range_decl) { /* a later half's chunk (reel_reader_halves_join) */
+			if (REEL_VEC_RESERVE(r->decl, r->ndecl, r->decl_cap, 8))
 				return REEL_E_NOMEM;
-			r->ndevs++;
+			r->decl[r->ndecl++] = dev;
 		}
-		r->devs[j] = dev;
 	}
-	r->hdr.devices = r->devs;
-	r->hdr.ndevices = r->ndevs;
 	return 0;
 }
 
@@ -489,6 +512,23 @@ static int decode_next_block(struct reel_reader *r, int cols, const char **why)
 	return 0;
 }
 
+/* The index's count and its offset of chunk count / 2, when it counts the
+ * summary's chunks, 2 or more (reel_reader_halve; proved or not once the
+ * halves are read, as the index is only a hint). */
+static void read_index(struct reel_reader *r, const msgpack_object *ix, uint64_t chunks)
+{
+	if (!ix || ix->type != MSGPACK_OBJECT_ARRAY || chunks < 2 || ix->via.array.size != chunks)
+		return;
+	const msgpack_object *e = &ix->via.array.ptr[chunks / 2];
+	int64_t o = e->type == MSGPACK_OBJECT_ARRAY && e->via.array.size
+			? reel_mp_int_or(&e->via.array.ptr[0], -1)
+			: -1;
+	if (o > 0) {
+		r->nix = chunks;
+		r->ix_half = (uint64_t)o;
+	}
+}
+
 static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t len)
 {
 	msgpack_unpacked u;
@@ -525,6 +565,7 @@ static int parse_trailer(struct reel_reader *r, const unsigned char *p, size_t l
 		for (uint32_t i = 0; i < comms->via.array.size; i++)
 			if ((rc = set_comm(r, i, &comms->via.array.ptr[i])))
 				goto out;
+	read_index(r, reel_mp_get(&u.data, "index"), sum.chunks);
 	r->trailer_sum = sum;
 	r->have_trailer = 1;
 	rc = 0;
@@ -551,6 +592,13 @@ static void load_trailer(struct reel_reader *r)
 	if (pread(r->fd, p, len, st.st_size - 8 - (off_t)len) == (ssize_t)len)
 		parse_trailer(r, p, len);
 	free(p);
+	/* its frame's byte, where a whole read steps over it to the end: the
+	 * skippable frame's magic and length there (reel_reader_halves_join) */
+	unsigned char fh[8];
+	off_t at = st.st_size - 16 - (off_t)len;
+	if (r->have_trailer && len + 8 <= MAX_FRAME && pread(r->fd, fh, 8, at) == 8 &&
+	    get_le32(fh) == SKIP_MAGIC && get_le32(fh + 4) == len + 8)
+		r->trailer_at = (uint64_t)at;
 }
 
 int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
@@ -563,6 +611,7 @@ int reel_reader_open(struct reel_reader **out, const char *path, unsigned flags)
 	r->fd = -1;
 	r->flags = flags;
 	r->cols_ic = 1;
+	r->range_end = UINT64_MAX;
 	r->path = strdup(path);
 	r->recs = malloc(BLOCK * sizeof(*r->recs));
 	msgpack_unpacked_init(&r->cur);
@@ -646,6 +695,7 @@ void reel_reader_close(struct reel_reader *r)
 	free(r->tmp);
 	msgpack_unpacked_destroy(&r->cur);
 	free(r->devs);
+	free(r->decl);
 	free(r->source);
 	free(r->source_detail);
 	free(r->path);
@@ -687,6 +737,10 @@ static int next_chunk(struct reel_reader *r)
 	for (;;) {
 		if (r->done)
 			return 0;
+		if (r->chunk_no == r->range_end) { /* a half's chunks read (reel_reader_halve) */
+			r->done = r->range_hit = 1;
+			return 0;
+		}
 		size_t a = avail(r, 8);
 		uint64_t at = r->buf_off + r->pos;
 		if (a == 0) {
@@ -957,6 +1011,8 @@ int reel_reader_rewind(struct reel_reader *r)
 	r->nrec = r->next = 0;
 	r->chunk_left = 0;
 	r->chunk_no = 0;
+	r->range_end = UINT64_MAX;
+	r->range_hit = 0;
 	memset(&r->seen, 0, sizeof(r->seen));
 	r->seen.first_ns = INT64_MAX;
 	r->seen.last_ns = INT64_MIN;
@@ -965,5 +1021,62 @@ int reel_reader_rewind(struct reel_reader *r)
 	if (fl <= 0)
 		return rerr(r, REEL_E_IO, "cannot re-read the header");
 	r->pos = (size_t)fl;
+	return 0;
+}
+
+int reel_reader_halve(struct reel_reader *r, struct reel_reader **later)
+{
+	*later = NULL;
+	int e = reel_reader_rewind(r);
+	if (e)
+		return e;
+	if (!r->trailer_at || r->nix < 2 || !r->st_kept || !strcmp(r->path, "-") ||
+	    (r->flags & REEL_R_SALVAGE))
+		return REEL_E_ARG;
+	struct reel_reader *b;
+	struct stat sa, sb;
+	e = reel_reader_open(&b, r->path, r->flags);
+	/* the same file as R's, as R opened it (another may have replaced it
+	 * at its name), and its trailer where R found it */
+	if (e || fstat(r->fd, &sa) || fstat(b->fd, &sb) || sa.st_dev != sb.st_dev ||
+	    sa.st_ino != sb.st_ino || !b->st_kept || b->st_size != r->st_size ||
+	    b->st_mtim.tv_sec != r->st_mtim.tv_sec || b->st_mtim.tv_nsec != r->st_mtim.tv_nsec ||
+	    b->trailer_at != r->trailer_at || b->nix != r->nix || b->ix_half != r->ix_half ||
+	    lseek(b->fd, (off_t)r->ix_half, SEEK_SET) < 0) {
+		reel_reader_close(b);
+		return e ? e : REEL_E_ARG;
+	}
+	b->buf_len = b->pos = 0;
+	b->eof = 0;
+	b->buf_off = r->ix_half;
+	b->chunk_no = r->nix / 2;
+	b->range_end = r->nix;
+	b->range_decl = 1;
+	r->range_end = r->nix / 2;
+	*later = b;
+	return 0;
+}
+
+int reel_reader_halves_join(struct reel_reader *r, const struct reel_reader *later)
+{
+	struct reel_summary *s = &r->seen;
+	const struct reel_summary *b = &later->seen;
+	if (!r->range_hit || !later->range_hit || r->buf_off + r->pos != r->ix_half ||
+	    later->buf_off + later->pos != r->trailer_at ||
+	    s->count + b->count != r->trailer_sum.count)
+		return 1;
+	for (size_t i = 0; i < later->ndecl; i++) /* as the whole read puts them */
+		if (dev_put(r, &later->decl[i]))
+			return 1;
+	s->count += b->count;
+	s->chunks += b->chunks;
+	for (int op = 0; op < REEL_OP__COUNT; op++) {
+		s->ops[op] += b->ops[op];
+		s->bytes[op] += b->bytes[op];
+	}
+	s->first_ns = b->first_ns < s->first_ns ? b->first_ns : s->first_ns;
+	s->last_ns = b->last_ns > s->last_ns ? b->last_ns : s->last_ns;
+	r->chunk_no = later->chunk_no;
+	r->complete = 1; /* the whole read steps over the trailer at its end */
 	return 0;
 }

@@ -718,6 +718,11 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	const struct fit_scan *sc = &fr->sc;
 	int64_t t0 = sc->tmin;
 	int e;
+	/* pass 2's freed blocks given back too: the first pass's second
+	 * reader, freed (its 4 MiB block mapped on its own), raised glibc's
+	 * threshold to keep the heap's free top to 8 MiB, which stayed
+	 * resident under pass 3 (HISTORY.md "Fit, fifteenth pass") */
+	heap_trim();
 	if (m->naive)
 		model_fit_naive_phase(m, sc);
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))

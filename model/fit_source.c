@@ -305,22 +305,29 @@ int fit_spare_core(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
+/* The read-ahead of S, made at its first use. */
+static struct fit_ra *ra_get(struct fit_src *s)
+{
+	struct fit_ra *ra = s->ra;
+	if (ra || !(ra = s->ra = calloc(1, sizeof(*ra))))
+		return ra;
+	ra->r = s->r;
+	ra->threaded = fit_spare_core();
+	ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
+	pthread_mutex_init(&ra->mu, NULL);
+	pthread_cond_init(&ra->cv, NULL);
+	pthread_cond_init(&ra->cv_fill, NULL);
+	if (ra->threaded)
+		ra_carve(ra);
+	return ra;
+}
+
 /* From the start of the file: the reader rewound, a thread for the pass. */
 static int ra_start(struct fit_src *s)
 {
-	struct fit_ra *ra = s->ra;
-	if (!ra) {
-		if (!(ra = s->ra = calloc(1, sizeof(*ra))))
-			return REEL_E_NOMEM;
-		ra->r = s->r;
-		ra->threaded = fit_spare_core();
-		ra->cap = RA_CAP; /* one thread: a batch at a time (src_next_here) */
-		pthread_mutex_init(&ra->mu, NULL);
-		pthread_cond_init(&ra->cv, NULL);
-		pthread_cond_init(&ra->cv_fill, NULL);
-		if (ra->threaded)
-			ra_carve(ra);
-	}
+	struct fit_ra *ra = ra_get(s);
+	if (!ra)
+		return REEL_E_NOMEM;
 	ra_stop(ra);
 	int e = reel_reader_rewind(s->r);
 	if (e)
@@ -740,7 +747,7 @@ static int scan_chunk(struct fit_scan *sc, const struct fit_cols *c)
 	return 0;
 }
 
-int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
+static int scan_init(struct fit_scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->sorted = 1;
@@ -748,10 +755,120 @@ int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
 	if (!(sc->slot = malloc(65536 * sizeof(*sc->slot))))
 		return REEL_E_NOMEM;
 	memset(sc->slot, 0xff, 65536 * sizeof(*sc->slot));
+	return 0;
+}
+
+/* B, the scan of the records that follow A's, joined to A: what one scan
+ * of them all finds (B's distances to its first time are to A's first
+ * less the distance between the two firsts, so the gcd takes that too;
+ * B's devices new to A after A's); 1 past MODEL_MAX_DEVS or where a sum
+ * of lengths reaches 2^53 (one scan's running sum would be inexact). */
+static int scan_join(struct fit_scan *a, const struct fit_scan *b)
+{
+	if (!b->n)
+		return 0;
+	if (a->n) {
+		uint64_t d = b->tfirst > a->tfirst ? (uint64_t)(b->tfirst - a->tfirst)
+						   : (uint64_t)(a->tfirst - b->tfirst);
+		a->sorted &= b->sorted && b->tfirst >= a->tmax;
+		a->q = reel_gcd64(reel_gcd64(a->q, b->q), d);
+		a->tmin = b->tmin < a->tmin ? b->tmin : a->tmin;
+		a->tmax = b->tmax > a->tmax ? b->tmax : a->tmax;
+	} else {
+		a->sorted = b->sorted;
+		a->q = b->q;
+		a->tfirst = b->tfirst;
+		a->tmin = b->tmin;
+		a->tmax = b->tmax;
+	}
+	a->n += b->n;
+	a->nic += b->nic;
+	for (int op = 0; op < REEL_OP__COUNT; op++) {
+		a->nop[op] += b->nop[op];
+		if ((a->bytes[op] += b->bytes[op]) >= 0x1p53)
+			return 1;
+	}
+	a->amax = b->amax > a->amax ? b->amax : a->amax;
+	for (size_t k = 0; k < b->nd; k++) {
+		int sd = a->slot[b->ids[k]];
+		if (sd < 0 && (sd = scan_newdev(a, b->ids[k])) < 0)
+			return 1;
+		const struct dev_pre *q = &b->pre[k];
+		struct dev_pre *p = &a->pre[sd];
+		a->per[sd] += b->per[k];
+		p->nd += q->nd;
+		p->maxend = q->maxend > p->maxend ? q->maxend : p->maxend;
+		p->blocks += q->blocks;
+		for (int g = 0; g <= FIT_ALIGN_BITS; g++)
+			p->grid[g] += q->grid[g];
+	}
+	return 0;
+}
+
+/* Pass 1 on two threads: the file's chunks in two halves, a reader each
+ * (reel_reader_halve), each half read a batch at a time and scanned on a
+ * thread of its own, the scans joined.  The one-thread pass was bound by
+ * its reading thread, the pass's thread idle two thirds of it (HISTORY.md
+ * "Fit, twelfth pass").  0, or 1: the file to be read whole, as when it
+ * cannot be split (one CPU, stdin, no index) and on anything else: an
+ * error in either half (the whole read says which and where), halves the
+ * reader does not prove the whole file's (the index is a hint: "Fit,
+ * fifteenth pass"), a join past what one scan holds. */
+struct scan_half {
+	struct reel_reader *r;
+	struct fit_scan sc;
+	int e;
+};
+static void scan_half(void *arg, size_t i)
+{
+	struct scan_half *h = (struct scan_half *)arg + i;
+	struct fit_ra ra = {.r = h->r, .live = 1, .want_ic = 1}; /* issue <= completion counted */
+	struct fit_cols c = {0};
+	long k = 0;
+	int e = 0;
+	while (!e && (k = src_next_here(&ra, &c)) > 0) {
+		c.n = (size_t)k;
+		e = scan_chunk(&h->sc, &c);
+	}
+	slots_free(ra.slot);
+	h->e = e || k < 0;
+}
+static int scan_halves(struct fit_src *s, struct fit_scan *sc)
+{
+	struct scan_half h[2] = {{.r = s->r}};
+	struct fit_ra *ra;
+	if (!s->r || !fit_spare_core() || !(ra = ra_get(s)) || reel_reader_halve(s->r, &h[1].r))
+		return 1;
+	int e = scan_init(&h[0].sc) || scan_init(&h[1].sc);
+	if (!e) {
+		fit_par_for(2, scan_half, h);
+		e = h[0].e || h[1].e || reel_reader_halves_join(s->r, h[1].r) ||
+		    scan_join(&h[0].sc, &h[1].sc);
+	}
+	reel_reader_close(h[1].r);
+	free(h[1].sc.slot);
+	if (e) {
+		free(h[0].sc.slot);
+		return 1;
+	}
+	*sc = h[0].sc;
+	ra->passes++; /* every chunk's checksum checked: not again in the passes after */
+	return 0;
+}
+
+int fit_scan(struct fit_src *s, struct fit_scan *sc, char *err, size_t errlen)
+{
+	s->n = 0;
+	if (!scan_halves(s, sc)) {
+		s->n = sc->n;
+		return 0;
+	}
 	struct fit_cols c;
 	long k = 0;
-	s->n = 0;
-	int e = fit_src_rewind(s, 1); /* issue <= completion counted */
+	int e = scan_init(sc);
+	if (e)
+		return e;
+	e = fit_src_rewind(s, 1); /* issue <= completion counted */
 	while (!e && (k = fit_src_next(s, &c)) > 0)
 		e = scan_chunk(sc, &c);
 	if (!e && k < 0)
