@@ -745,6 +745,39 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
  * side's place past its end is written, see below).  Ranks, not the gaps,
  * are moved: squeeze sorts the window's gaps by them. */
+/* A split of N gaps (cascade_arrange): the places on the longest gap's
+ * left, L, from two draws of the stream S.  rnd() < 0.5 as the top bit
+ * of its draw; floor(f (n + 1) + U) clamped to [1, n], truncated: the sum
+ * is in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is floor,
+ * and a whole number x is < 1 or > n as its double is. */
+static inline __attribute__((always_inline)) size_t cascade_left(uint64_t *s, size_t n, double b)
+{
+	double f = xo_next(s) >> 63 ? 1 - b : b;
+	int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
+	return (size_t)(x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x) - 1;
+}
+
+/* N <= 2 gaps GP into OUT as cascade_arrange's split of them (their
+ * draws from S): no gap to split, or one gap (its split's two draws), or
+ * two: the longest to its place, the other to the other place (its draw
+ * below 1 place of 1: AT 0), its side's two draws. */
+static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, const uint32_t *gp,
+								uint32_t *out, size_t n, double b)
+{
+	if (n == 1) {
+		xo_next(s);
+		xo_next(s);
+		out[0] = gp[0];
+	} else if (n == 2) {
+		size_t L = cascade_left(s, 2, b);
+		out[L] = gp[0];
+		xo_next(s);
+		xo_next(s);
+		xo_next(s);
+		out[1 - L] = gp[1];
+	}
+}
+
 static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 			    size_t n, double b)
 {
@@ -756,29 +789,12 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	uint64_t s[4];
 	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	while (n > 0) {
-		if (n == 1) { /* its split's two draws, nothing to split */
-			xo_next(s);
-			xo_next(s);
-			out[0] = gp[0];
+		if (n <= 2) {
+			cascade_small(s, gp, out, n, b);
 			break;
 		}
-		/* rnd() < 0.5, as the top bit of its draw */
-		double f = xo_next(s) >> 63 ? 1 - b : b;
-		/* floor(f (n + 1) + U) clamped to [1, n], truncated: the sum is
-		 * in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is
-		 * floor, and a whole number x is < 1 or > n as its double is */
-		int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
-		int64_t left = x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x;
-		size_t L = (size_t)left - 1, R = n - 1 - L;
+		size_t L = cascade_left(s, n, b), R = n - 1 - L;
 		out[L] = gp[0];
-		if (n == 2) { /* the other gap to the other place (its draw below
-			       * 1 place of 1: AT 0), its side's two draws */
-			xo_next(s);
-			xo_next(s);
-			xo_next(s);
-			out[1 - L] = gp[1];
-			break;
-		}
 		/* a random L of them to the left, TMP[0, L), the others to the
 		 * right, TMP[L + 1, n): each with odds (places left on the left)
 		 * / (places left), U x places < left places, as floor(U x places)
@@ -813,18 +829,26 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
-		g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
-		if (L <= R) { /* the smaller side by recursion, the larger in turn */
-			cascade_arrange(g, gp, tmp, out, L, b);
+		/* the smaller side by recursion, the larger in turn; a smaller
+		 * side of 2 gaps or fewer here, not by a call (its frame and the
+		 * state through G) */
+		size_t sm = L <= R ? L : R;
+		uint32_t *sg = L <= R ? gp : gp + L + 1, *so = L <= R ? out : out + L + 1;
+		if (sm <= 2) {
+			cascade_small(s, sg, so, sm, b);
+		} else {
+			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
+			cascade_arrange(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
+			s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
+		}
+		if (L <= R) {
 			gp += L + 1;
 			tmp += L + 1;
 			out += L + 1;
 			n = R;
 		} else {
-			cascade_arrange(g, gp + L + 1, tmp + L + 1, out + L + 1, R, b);
 			n = L;
 		}
-		s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	}
 	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
