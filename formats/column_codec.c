@@ -10,6 +10,7 @@
  * 3.1-3.2 is normative.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,18 +34,26 @@ static inline uint64_t gcd_step(uint64_t g, uint64_t a)
 }
 
 /* A column's values' range and the gcd of their magnitudes (0 while all
- * are 0; once 1 it stays 1), kept as the values are made. */
+ * are 0; once 1 it stays 1), kept as the values are made.  MASK: the bits
+ * a value must not have for gcd_step to leave G as it is: G - 1 for a
+ * power of two G (-x has x's low zero bits), all of them for G 0 or not a
+ * power of two (gcd_step then goes to reel_gcd64 each time, as it did);
+ * so a value costs a test where G stays (offsets, lengths: 10 instructions
+ * a value of the writer's hot loop, and as many where G is 1). */
 struct col_stat {
 	int64_t mn, mx;
-	uint64_t g;
+	uint64_t g, mask;
 };
 
 static inline __attribute__((always_inline)) void col_stat_add(struct col_stat *st, int64_t x)
 {
 	st->mn = x < st->mn ? x : st->mn;
 	st->mx = x > st->mx ? x : st->mx;
-	if (st->g != 1)
-		st->g = gcd_step(st->g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
+	if ((uint64_t)x & st->mask) {
+		uint64_t g = gcd_step(st->g, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
+		st->g = g;
+		st->mask = g && !(g & (g - 1)) ? g - 1 : ~0ull;
+	}
 }
 
 /*
@@ -63,6 +72,7 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v, st
 	st->mn = INT64_MAX;
 	st->mx = INT64_MIN;
 	st->g = 0;
+	st->mask = ~0ull;
 #define PUT(expr)                                                                                  \
 	do {                                                                                       \
 		int64_t x_ = (int64_t)(expr);                                                      \
@@ -125,31 +135,35 @@ static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v, st
 }
 
 /* ---- encoder ------------------------------------------------------------ */
+/* The fields reel_col_zero looks at: a record's last three words, ORed and
+ * ANDed word by word (the same bits as field by field, whatever the byte
+ * order: 6 instructions a record, not 18), then read back as fields. */
+#define ZERO_FROM offsetof(struct reel_rec, length)
+#define ZERO_WORDS 3
+_Static_assert(ZERO_FROM + 8 * ZERO_WORDS == sizeof(struct reel_rec) &&
+		   offsetof(struct reel_rec, queue_ns) < ZERO_FROM &&
+		   offsetof(struct reel_rec, issue_ns) < ZERO_FROM &&
+		   offsetof(struct reel_rec, complete_ns) < ZERO_FROM &&
+		   offsetof(struct reel_rec, offset) < ZERO_FROM,
+	       "reel_col_zero's fields are the record's last three words");
+
 unsigned reel_col_zero(const struct reel_rec *r, size_t n, unsigned *same)
 {
-	uint64_t has = 0, len = 0, op = 0, fl = 0, dev = 0, pid = 0, comm = 0, cpu = 0, err = 0;
-	uint64_t ahas = ~0ull, alen = ~0ull, aop = ~0ull, afl = ~0ull, adev = ~0ull, apid = ~0ull,
-		 acomm = ~0ull, acpu = ~0ull, aerr = ~0ull; /* and their bits set in every one */
+	uint64_t o0 = 0, o1 = 0, o2 = 0, a0 = ~0ull, a1 = ~0ull, a2 = ~0ull;
 	for (size_t i = 0; i < n; i++) {
-		has |= r[i].has;
-		len |= r[i].length;
-		op |= r[i].op;
-		fl |= r[i].flags;
-		dev |= r[i].dev;
-		pid |= r[i].pid;
-		comm |= r[i].comm;
-		cpu |= r[i].cpu;
-		err |= (uint32_t)r[i].error;
-		ahas &= r[i].has;
-		alen &= r[i].length;
-		aop &= r[i].op;
-		afl &= r[i].flags;
-		adev &= r[i].dev;
-		apid &= r[i].pid;
-		acomm &= r[i].comm;
-		acpu &= r[i].cpu;
-		aerr &= (uint32_t)r[i].error;
+		uint64_t w[ZERO_WORDS];
+		memcpy(w, (const char *)&r[i] + ZERO_FROM, sizeof(w));
+		o0 |= w[0], o1 |= w[1], o2 |= w[2];
+		a0 &= w[0], a1 &= w[1], a2 &= w[2];
 	}
+	uint64_t ow[ZERO_WORDS] = {o0, o1, o2}, aw[ZERO_WORDS] = {a0, a1, a2};
+	struct reel_rec o, a; /* every field's bits set in some record, in every one */
+	memcpy((char *)&o + ZERO_FROM, ow, sizeof(ow));
+	memcpy((char *)&a + ZERO_FROM, aw, sizeof(aw));
+	uint64_t has = o.has, len = o.length, op = o.op, fl = o.flags, dev = o.dev, pid = o.pid,
+		 comm = o.comm, cpu = o.cpu, err = (uint32_t)o.error;
+	uint64_t ahas = a.has, alen = a.length, aop = a.op, afl = a.flags, adev = a.dev,
+		 apid = a.pid, acomm = a.comm, acpu = a.cpu, aerr = (uint32_t)a.error;
 	/* a field whose bits are set in every record or none: one value */
 	*same =
 	    n ? (unsigned)((has == ahas) << C_HAS | (len == alen) << C_LENGTH |
@@ -183,11 +197,15 @@ static unsigned char *put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
-/* The bytes of v as a varint: floor(log2 v) / 7 + 1, as (log2 * 9 + 73) / 64
- * (the same for log2 0..63), no division */
+/* The bytes of v as a varint: floor(log2 v) / 7 + 1, from a table by log2 v
+ * (a bsr and a load) */
 static inline size_t vlen(uint64_t v)
 {
-	return ((size_t)(63 - __builtin_clzll(v | 1)) * 9 + 73) >> 6;
+	static const unsigned char bytes[64] = {1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+						3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
+						5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
+						7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10};
+	return bytes[63 - __builtin_clzll(v | 1)];
 }
 
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
@@ -215,7 +233,11 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	 * and their size as varints) and packed while in the cache.
 	 */
 	unsigned char *p = vbuf;
-	size_t vi_size = 0;
+	/* the values' size as varints, as bounds: each mini-block's values
+	 * at least its minimum's bytes, at most its maximum's (vlen rises
+	 * with v); summed value by value only where the bounds do not
+	 * decide (lengths, ops: never; 8 instructions a value) */
+	size_t vi_lo = 0, vi_hi = 0;
 	/* x / g: exact, so a shift when g is a power of two */
 	int gsh = !(g & (g - 1)) ? __builtin_ctzll(g) : -1;
 	for (size_t b0 = 0; b0 < n; b0 += 128) {
@@ -227,8 +249,9 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 			u[i] = z;
 			umin = z < umin ? z : umin;
 			umax = z > umax ? z : umax;
-			vi_size += vlen(z);
 		}
+		vi_lo += m * vlen(umin);
+		vi_hi += m * vlen(umax);
 		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
 		p = put_varint(p, umin);
 		*p++ = (unsigned char)width;
@@ -254,7 +277,12 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 		}
 	}
 	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
-	size_t bp_size = (size_t)(p - vbuf);
+	size_t bp_size = (size_t)(p - vbuf), vi_size = vi_lo;
+	if (vi_lo * 10 < bp_size * 9 && !(vi_hi * 10 < bp_size * 9))
+		for (size_t i = vi_size = 0; i < n; i++)
+			vi_size += vlen((uint64_t)v[i]);
+	else if (vi_lo * 10 < bp_size * 9)
+		vi_size = vi_hi;
 	const char *enc = "bitpack";
 	if (vi_size * 10 < bp_size * 9) {
 		enc = "varint";

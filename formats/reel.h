@@ -329,6 +329,10 @@ int reel_writer_set_start(struct reel_writer *w, int64_t start_unix_ns);
 void reel_writer_set_level(struct reel_writer *w, int level);
 /* Append one record (copied).  Chunks are written as they fill. */
 int reel_write(struct reel_writer *w, const struct reel_rec *r);
+/* Append N records, as N reel_write calls would (the same file, errors
+ * and sums; the records before a failing one are in), in fewer
+ * instructions. */
+int reel_write_n(struct reel_writer *w, const struct reel_rec *r, size_t n);
 /* Intern a process name; returns its id (>= 0) or a negative error. */
 int64_t reel_writer_intern(struct reel_writer *w, const char *name);
 /* Declare a device after open (it is written with the next chunk). */

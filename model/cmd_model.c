@@ -203,8 +203,8 @@ static void *gen_pipe_main(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (!have)
 			return NULL;
-		for (size_t i = 0; i < p->n[k] && !werr; i++)
-			werr = reel_write(p->w, &p->buf[k][i]);
+		if (!werr)
+			werr = reel_write_n(p->w, p->buf[k], p->n[k]);
 		pthread_mutex_lock(&p->mu);
 		p->werr = werr;
 		p->full[k] = 0;

@@ -745,6 +745,39 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
  * side's place past its end is written, see below).  Ranks, not the gaps,
  * are moved: squeeze sorts the window's gaps by them. */
+/* A split of N gaps (cascade_arrange): the places on the longest gap's
+ * left, L, from two draws of the stream S.  rnd() < 0.5 as the top bit
+ * of its draw; floor(f (n + 1) + U) clamped to [1, n], truncated: the sum
+ * is in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is floor,
+ * and a whole number x is < 1 or > n as its double is. */
+static inline __attribute__((always_inline)) size_t cascade_left(uint64_t *s, size_t n, double b)
+{
+	double f = xo_next(s) >> 63 ? 1 - b : b;
+	int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
+	return (size_t)(x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x) - 1;
+}
+
+/* N <= 2 gaps GP into OUT as cascade_arrange's split of them (their
+ * draws from S): no gap to split, or one gap (its split's two draws), or
+ * two: the longest to its place, the other to the other place (its draw
+ * below 1 place of 1: AT 0), its side's two draws. */
+static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, const uint32_t *gp,
+								uint32_t *out, size_t n, double b)
+{
+	if (n == 1) {
+		xo_next(s);
+		xo_next(s);
+		out[0] = gp[0];
+	} else if (n == 2) {
+		size_t L = cascade_left(s, 2, b);
+		out[L] = gp[0];
+		xo_next(s);
+		xo_next(s);
+		xo_next(s);
+		out[1 - L] = gp[1];
+	}
+}
+
 static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 			    size_t n, double b)
 {
@@ -756,29 +789,12 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	uint64_t s[4];
 	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	while (n > 0) {
-		if (n == 1) { /* its split's two draws, nothing to split */
-			xo_next(s);
-			xo_next(s);
-			out[0] = gp[0];
+		if (n <= 2) {
+			cascade_small(s, gp, out, n, b);
 			break;
 		}
-		/* rnd() < 0.5, as the top bit of its draw */
-		double f = xo_next(s) >> 63 ? 1 - b : b;
-		/* floor(f (n + 1) + U) clamped to [1, n], truncated: the sum is
-		 * in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is
-		 * floor, and a whole number x is < 1 or > n as its double is */
-		int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + unit(xo_next(s)));
-		int64_t left = x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x;
-		size_t L = (size_t)left - 1, R = n - 1 - L;
+		size_t L = cascade_left(s, n, b), R = n - 1 - L;
 		out[L] = gp[0];
-		if (n == 2) { /* the other gap to the other place (its draw below
-			       * 1 place of 1: AT 0), its side's two draws */
-			xo_next(s);
-			xo_next(s);
-			xo_next(s);
-			out[1 - L] = gp[1];
-			break;
-		}
 		/* a random L of them to the left, TMP[0, L), the others to the
 		 * right, TMP[L + 1, n): each with odds (places left on the left)
 		 * / (places left), U x places < left places, as floor(U x places)
@@ -791,36 +807,48 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		 * or it is the left side's end (TMP[L], a place no side holds)
 		 * or the right side's (TMP[n]); a side's recursion writes inside
 		 * its own places and that one past them.  AT - LR < 0 (both
-		 * under 2^17) as its sign bit: no flag to widen. */
-		uint32_t *lp = tmp, *rp = tmp + L + 1;
+		 * under 2^17) as its sign bit: no flag to widen.  Gap I's right
+		 * place is TMP + I + LR (the right side's next: I - 1 - (L - LR)
+		 * gone right before it), RP[I] with RP = TMP + LR: RP moves with
+		 * LR alone, the loop's index I (GP's too) does the rest. */
+		uint32_t *lp = tmp, *rp = tmp + L;
 		double places = (double)(int64_t)(n - 1) * 0x1p-53;
 		int64_t lr = (int64_t)L;
-		for (const uint32_t *p = gp + 1, *e = gp + n; p < e; p++) {
+#pragma GCC unroll 2 /* 27 instructions a gap, not 28 */
+		for (size_t i = 1; i < n; i++) {
 			int64_t at = (int64_t)((double)(xo_next(s) >> 11) * places);
 			uint64_t lft = (uint64_t)(at - lr) >> 63;
-			uint32_t v = *p;
+			uint32_t v = gp[i];
 			*lp = v;
-			*rp = v;
+			rp[i] = v;
 			lp += lft;
-			rp += 1 - lft;
+			rp -= lft;
 			lr -= (int64_t)lft;
 			places -= 0x1p-53;
 		}
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
-		g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
-		if (L <= R) { /* the smaller side by recursion, the larger in turn */
-			cascade_arrange(g, gp, tmp, out, L, b);
+		/* the smaller side by recursion, the larger in turn; a smaller
+		 * side of 2 gaps or fewer here, not by a call (its frame and the
+		 * state through G) */
+		size_t sm = L <= R ? L : R;
+		uint32_t *sg = L <= R ? gp : gp + L + 1, *so = L <= R ? out : out + L + 1;
+		if (sm <= 2) {
+			cascade_small(s, sg, so, sm, b);
+		} else {
+			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
+			cascade_arrange(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
+			s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
+		}
+		if (L <= R) {
 			gp += L + 1;
 			tmp += L + 1;
 			out += L + 1;
 			n = R;
 		} else {
-			cascade_arrange(g, gp + L + 1, tmp + L + 1, out + L + 1, R, b);
 			n = L;
 		}
-		s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 	}
 	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
@@ -1595,10 +1623,42 @@ size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end)
 	size_t i = 0;
 	int k = 1;
 	size_t d;
-	for (int op; i < n && (k = arrival(g, &a[i].t, &op, &d)) == 1; i++) {
+	while (i < n) {
+		/* one device: the rest of the window (up to N, and to
+		 * max_records) copied, the stream stepped once each (its draw
+		 * unused, as arrival's), the state in registers (46 instructions
+		 * an I/O one by one, 17 here) */
+		size_t run = g->pos < g->nbuf && g->m->ndevs <= 1 ? g->nbuf - g->pos : 0;
+		run = run < n - i ? run : n - i;
+		if (g->o.max_records)
+			run = g->count >= g->o.max_records	  ? 0
+			      : run < g->o.max_records - g->count ? run
+								  : g->o.max_records - g->count;
+		if (run) {
+			uint64_t s[4] = {g->s[0], g->s[1], g->s[2], g->s[3]};
+			const double *bt = g->bt + g->pos;
+			const uint8_t *bo = g->bop + g->pos;
+			uint32_t ph = (uint32_t)g->phase;
+			for (size_t j = 0; j < run; j++) {
+				a[i + j].t = bt[j];
+				a[i + j].phase = ph;
+				a[i + j].op = bo[j];
+				a[i + j].dev = 0;
+				xo_next(s);
+			}
+			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
+			g->pos += run;
+			g->count += run;
+			i += run;
+			continue;
+		}
+		int op;
+		if ((k = arrival(g, &a[i].t, &op, &d)) != 1)
+			break;
 		a[i].phase = (uint32_t)g->phase;
 		a[i].op = (uint8_t)op;
 		a[i].dev = (uint8_t)d;
+		i++;
 	}
 	*end = k;
 	return i;
