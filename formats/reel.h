@@ -446,8 +446,12 @@ int reel_reader_rewind(struct reel_reader *r);
  * threads): R, rewound, reads the first half of the chunks its trailer's
  * index counts, and *LATER, a second reader of the same file (by its
  * path, the same inode, size and time), the rest, from the index's offset
- * of the first of them.  An error (R as if rewound, *LATER NULL) when R
- * is not a regular file's by name or has no index of 2 chunks or more.
+ * of the first of them.  R as just opened (LATER reads with the default
+ * columns and checks every chunk: a first read).  An error (R as if
+ * rewound, *LATER NULL) when R is not a regular file's by name, has no
+ * index of 2 chunks or more, reads with REEL_R_SALVAGE, when the file
+ * changed or was replaced since R opened it (R then keeps the rewind's
+ * message), or the second open fails.
  * Once both have read all they read, reel_reader_halves_join proves them
  * the whole read's: R stopped after exactly its chunks at LATER's first
  * byte (R begins just after the header: the index's other entries

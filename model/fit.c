@@ -218,10 +218,6 @@ static int inflight_init(struct inflight_fit *f, uint64_t nic, uint64_t cap)
 	return 0;
 }
 
-/* Count the pending issues earlier than LIMIT, in issue order: each sees
- * the I/O issued so far (itself included) less those completed by then
- * (completion <= its issue), as sorting every issue and every completion
- * would count them. */
 /* G issues at X, their completions added: the depth each sees. */
 static void inflight_count(struct inflight_fit *f, int64_t x, uint64_t g)
 {
@@ -234,6 +230,10 @@ static void inflight_count(struct inflight_fit *f, int64_t x, uint64_t g)
 	}
 }
 
+/* Count the pending issues earlier than LIMIT, in issue order: each sees
+ * the I/O issued so far (itself included) less those completed by then
+ * (completion <= its issue), as sorting every issue and every completion
+ * would count them. */
 static int inflight_drain(struct inflight_fit *f, int64_t limit)
 {
 	while (f->pend.n && f->pend.v[0].issue < limit) {

@@ -91,6 +91,9 @@ static inline void bm_op_shifts(const struct model_bm *bm, int *sh)
 	for (int op = 0; op < REEL_OP__COUNT; op++)
 		sh[op] = bm[1 + op].c ? bm[0].L - bm[1 + op].L : 0;
 }
+/* One record (the phases' scan, which counts records one at a time at
+ * times of its own making; bm_add_ops below counts a chunk's run and is
+ * the same as N of these) */
 static inline void bm_add_op(struct model_bm *bm, const int *sh, uint8_t op, int64_t t)
 {
 	struct model_bm *b0 = &bm[0], *bo = &bm[1 + op];

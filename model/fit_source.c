@@ -805,15 +805,7 @@ static int scan_join(struct fit_scan *a, const struct fit_scan *b)
 	return 0;
 }
 
-/* Pass 1 on two threads: the file's chunks in two halves, a reader each
- * (reel_reader_halve), each half read a batch at a time and scanned on a
- * thread of its own, the scans joined.  The one-thread pass was bound by
- * its reading thread, the pass's thread idle two thirds of it (HISTORY.md
- * "Fit, twelfth pass").  0, or 1: the file to be read whole, as when it
- * cannot be split (one CPU, stdin, no index) and on anything else: an
- * error in either half (the whole read says which and where), halves the
- * reader does not prove the whole file's (the index is a hint: "Fit,
- * fifteenth pass"), a join past what one scan holds. */
+/* One half of pass 1: its reader, its scan, whether it failed. */
 struct scan_half {
 	struct reel_reader *r;
 	struct fit_scan sc;
@@ -833,6 +825,15 @@ static void scan_half(void *arg, size_t i)
 	slots_free(ra.slot);
 	h->e = e || k < 0;
 }
+/* Pass 1 on two threads: the file's chunks in two halves, a reader each
+ * (reel_reader_halve), each half read a batch at a time and scanned on a
+ * thread of its own, the scans joined.  The one-thread pass was bound by
+ * its reading thread, the pass's thread idle two thirds of it (HISTORY.md
+ * "Fit, twelfth pass").  0, or 1: the file to be read whole, as when it
+ * cannot be split (one CPU, stdin, no index) and on anything else: an
+ * error in either half (the whole read says which and where), halves the
+ * reader does not prove the whole file's (the index is a hint: "Fit,
+ * fifteenth pass"), a join past what one scan holds. */
 static int scan_halves(struct fit_src *s, struct fit_scan *sc)
 {
 	struct scan_half h[2] = {{.r = s->r}};
