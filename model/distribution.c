@@ -9,6 +9,19 @@
 
 #include "model/model.h"
 
+uint64_t model_first_u64(uint64_t lo, uint64_t hi, int (*at_least)(uint64_t x, const void *ctx),
+			 const void *ctx)
+{
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (at_least(mid, ctx))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* ---- radix sort ------------------------------------------------------- */
 int model_sort_i64(int64_t *v, size_t n)
 {

@@ -118,6 +118,15 @@ static uint64_t slice_of(uint64_t off, uint64_t ext)
 	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
 	return s < 1024 ? s : 1023;
 }
+/* model_first_u64's test: OFF in slice k or a later one */
+struct slice_k {
+	uint64_t k, ext;
+};
+static int slice_from(uint64_t off, const void *ctx)
+{
+	const struct slice_k *s = ctx;
+	return slice_of(off, s->ext) >= s->k;
+}
 /* The first offset of slice k, from LO on: slice_of is monotone on
  * [0, ext] and slice_of(ext) is the last slice, so a binary search between
  * bounds around the estimate (a double is off by ext / 2^52 at most) */
@@ -131,14 +140,8 @@ static uint64_t slice_start(uint64_t k, uint64_t ext, uint64_t lo)
 		a = lo;
 	if (slice_of(b, ext) < k)
 		b = ext;
-	while (a < b) { /* the first of [a, b] in slice k or later: b is */
-		uint64_t mid = a + (b - a) / 2;
-		if (slice_of(mid, ext) >= k)
-			b = mid;
-		else
-			a = mid + 1;
-	}
-	return a;
+	/* the first of [a, b] in slice k or later: b is */
+	return model_first_u64(a, b, slice_from, &(struct slice_k){k, ext});
 }
 /* Where each slice starts, then UINT64_MAX: slice k holds the offsets
  * [sb[k], sb[k + 1]), so that a new slice costs one division. */

@@ -209,6 +209,17 @@ static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
 	return y >= side ? side - 1 : y;
 }
 
+/* model_first_u64's test: address A in row Y or a later one */
+struct pqrs_row {
+	const struct model_pqrs *p;
+	size_t y;
+};
+static int pqrs_row_from(uint64_t a, const void *ctx)
+{
+	const struct pqrs_row *r = ctx;
+	return pqrs_y(a, r->p->a0, r->p->a1, r->p->side) >= r->y;
+}
+
 int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint64_t a0,
 		    uint64_t a1)
 {
@@ -229,17 +240,8 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	 * in a): a random address finds its row's range with one division,
 	 * not three or more; the last row's up to UINT64_MAX, as before */
 	uint64_t *ab = p->ab = p->c + side * side;
-	for (size_t y = 1; y < side; y++) { /* the least a with pqrs_y >= y */
-		uint64_t lo = a0, hi = a1;  /* pqrs_y(a1) = side - 1 >= y */
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (pqrs_y(mid, a0, a1, side) >= y)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		ab[y] = lo;
-	}
+	for (size_t y = 1; y < side; y++) /* pqrs_y(a1) = side - 1 >= y */
+		ab[y] = model_first_u64(a0, a1, pqrs_row_from, &(struct pqrs_row){p, y});
 	ab[side] = UINT64_MAX;
 	/* empty ranges: the first add computes its cell */
 	p->tlo = 1;

@@ -147,6 +147,11 @@ static inline void model_dist_cdf_at(const struct model_dist *d, double x, size_
 int model_dist_valid(const struct model_dist *d);
 /* Sort int64 ascending in place (radix sort); 0 or REEL_E_NOMEM. */
 int model_sort_i64(int64_t *v, size_t n);
+/* The least x in [lo, hi] where the monotone AT_LEAST(x, ctx) holds, when
+ * it holds at hi (the bounds of a binning by doubles: fit's slices,
+ * PQRS's rows). */
+uint64_t model_first_u64(uint64_t lo, uint64_t hi, int (*at_least)(uint64_t x, const void *ctx),
+			 const void *ctx);
 
 /* ---- the model ---------------------------------------------------------- */
 #define MODEL_CLASSES 8	     /* inter-arrival classes of the gap Markov chain */
