@@ -241,6 +241,10 @@ struct devstate {
 	 * (x - v[0]) * klut_r (gen_offsets.c, addr_knot; 0: no table) */
 	uint16_t klut[GEN_KLUT + 1];
 	double klut_r;
+	/* run_length's last U, its exponent a and U^a (pow_ok: set) */
+	double pow_u, pow_v;
+	float pow_a;
+	int pow_ok;
 	/* the run start's draws made before its size (gen_space.c,
 	 * start_early): 0 none, 1 the run's and the local draws, 2 and the
 	 * place (its region in early_to) */
