@@ -24,6 +24,21 @@
 const int64_t model_idc_scale_ns[MODEL_IDC_SCALES] = {1000000, 10000000, 100000000, 1000000000,
 						      10000000000};
 
+void model_idc_init(struct model_idc *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		a->cur[s] = -1;
+}
+
+double model_idc_end(struct model_idc *a, int s, double nb)
+{
+	a->s2[s] += a->c[s] * a->c[s];
+	a->c[s] = 0;
+	double mean = a->n / nb;
+	return nb >= 8 && a->n > 0 ? (a->s2[s] / nb - mean * mean) / mean : -1;
+}
+
 #define FID_EXACT_BLOCKS (1u << 20)
 #define FID_HIST 100	    /* locality: the last 100 I/O of the device */
 #define FID_NEAR (1u << 20) /* within 1 MiB */
@@ -88,30 +103,6 @@ static int touch_blocks(struct fid_pass *p, struct model_fid *f, int d, size_t i
 		f->rdist[f->nrdist++] = (int64_t)(i - last);
 	}
 	return 0;
-}
-
-/* Index of dispersion of counts in bins of S ns from t0: var / mean of the
- * counts of the ceil(dur / S) bins (-1 with fewer than 8 bins).  Times
- * sorted: one pass, no array of bins. */
-static double idc(const int64_t *t, size_t n, int64_t t0, int64_t dur, int64_t s)
-{
-	uint64_t nb = (uint64_t)((dur + s - 1) / s);
-	if (nb < 8 || !n)
-		return -1;
-	double s2 = 0;
-	uint64_t cur = UINT64_MAX, c = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t b = (uint64_t)((t[i] - t0) / s);
-		if (b != cur) {
-			s2 += (double)c * (double)c;
-			cur = b;
-			c = 0;
-		}
-		c++;
-	}
-	s2 += (double)c * (double)c;
-	double mean = (double)n / (double)nb, var = s2 / (double)nb - mean * mean;
-	return var / mean;
 }
 
 static int dev_slot(struct model_fid *f, uint16_t id)
@@ -209,8 +200,15 @@ int model_fid_get(struct model_fid *f, const struct model_trace *tr)
 		f->bytes += tr->len[i];
 	f->t0 = n ? tr->t[0] : 0;
 	f->dur = n ? tr->t[n - 1] - tr->t[0] + 1 : 1;
-	for (int s = 0; s < MODEL_IDC_SCALES; s++)
-		f->idc[s] = idc(tr->t, n, f->t0, f->dur, model_idc_scale_ns[s]);
+	/* IDC in the ceil(dur / scale) bins from t0 (times sorted: t - t0 >= 0) */
+	struct model_idc ia;
+	model_idc_init(&ia);
+	for (size_t i = 0; i < n; i++)
+		model_idc_add(&ia, tr->t[i] - f->t0);
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		int64_t sc = model_idc_scale_ns[s];
+		f->idc[s] = model_idc_end(&ia, s, (double)(uint64_t)((f->dur + sc - 1) / sc));
+	}
 	struct fid_pass *p = calloc(1, sizeof(*p));
 	int *slot = malloc((n + 1) * sizeof(*slot));
 	int e = REEL_E_NOMEM;

@@ -189,12 +189,9 @@ struct phases_fit {
 	struct samp dgap[MODEL_MAX_DEVS];
 	int64_t dlast[MODEL_MAX_DEVS];
 	/* the trace's IDC over its first idc_win windows (the gap order's
-	 * calibration): per scale the current bin, its count, the sum of
-	 * squared counts */
+	 * calibration) */
 	size_t idc_win;
-	int64_t icur[MODEL_IDC_SCALES];
-	int64_t ilo[MODEL_IDC_SCALES], ihi[MODEL_IDC_SCALES]; /* icur's times */
-	double icn[MODEL_IDC_SCALES], is2[MODEL_IDC_SCALES], in;
+	struct model_idc idc;
 	/* the kept windows (model.kept): window -> index + 1 (0: not kept),
 	 * and each one's first and last arrival, its I/O so far and the
 	 * arrivals of every kstride-th of its I/O (the last too; the knots
@@ -375,8 +372,7 @@ int model_phases_init(struct phases_fit **pfp, struct model *m, const int *wphas
 	uint64_t nc = 0; /* the calibration's windows: up to FIT_IDC_IOS I/O */
 	while (pf->idc_win < m->nwin && (!pf->idc_win || nc + wcnt[pf->idc_win] <= FIT_IDC_IOS))
 		nc += wcnt[pf->idc_win++];
-	for (int s = 0; s < MODEL_IDC_SCALES; s++)
-		pf->icur[s] = -1;
+	model_idc_init(&pf->idc);
 	if (!(pf->kslot = calloc(m->nwin, 1)))
 		return REEL_E_NOMEM;
 	kept_choose(m, wcnt, pf->kslot);
@@ -813,30 +809,6 @@ static void window_mix_done(struct phase_fit *f)
 	f->wn = 0;
 }
 
-/* Arrival T (ns from the first) joins the trace's IDC bins. */
-static void idc_add(struct phases_fit *pf, int64_t t)
-{
-	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
-		/* times in order stay in the bin of the one before: a division
-		 * a scale and I/O (five on the first 2^17) only at a new bin */
-		if (t >= pf->ilo[s] && t < pf->ihi[s]) {
-			pf->icn[s]++;
-			continue;
-		}
-		int64_t sc = model_idc_scale_ns[s], b = t / sc;
-		if (b != pf->icur[s]) {
-			pf->is2[s] += pf->icn[s] * pf->icn[s];
-			pf->icur[s] = b;
-			pf->icn[s] = 0;
-		}
-		pf->icn[s]++;
-		/* [b sc, (b + 1) sc): bin b of a time >= 0 (none else cached) */
-		pf->ilo[s] = t < 0 ? 0 : b * sc;
-		pf->ihi[s] = t < 0 ? 0 : pf->ilo[s] > INT64_MAX - sc ? INT64_MAX : pf->ilo[s] + sc;
-	}
-	pf->in++;
-}
-
 /* The burst going on is over: its length to its phase's (and to the
  * calibration's histogram). */
 static void burst_end(struct phases_fit *pf)
@@ -857,7 +829,7 @@ void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c)
 		uint16_t w = c->win[i];
 		int64_t t = c->t[i];
 		if (w < pf->idc_win)
-			idc_add(pf, t - pf->t0);
+			model_idc_add(&pf->idc, t - pf->t0);
 		if (pf->bn && !(t - pf->pt < MODEL_BURST_NS))
 			burst_end(pf);
 		if (!pf->bn++) {
@@ -1065,18 +1037,15 @@ static void calibrate_order(struct phases_fit *pf)
 	for (size_t w = 0; w < pf->idc_win; w++)
 		budget |= pf->wcnt[w] > MODEL_CLASSES;
 	m->gap_cascade = 0;
-	if (!budget || !(pf->in > 0))
+	if (!budget || !(pf->idc.n > 0))
 		return;
-	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
-		double nb = ceil(end / (double)model_idc_scale_ns[s]), mean = pf->in / nb;
-		pf->is2[s] += pf->icn[s] * pf->icn[s];
-		want[s] = nb >= 8 ? (pf->is2[s] / nb - mean * mean) / mean : -1;
-	}
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) /* as model_gen_idc's bins */
+		want[s] = model_idc_end(&pf->idc, s, ceil(end / (double)model_idc_scale_ns[s]));
 	/* each try counts its bursts: the one chosen need not run again, alone
 	 * on one thread, for burst_gate (10M-I/O trace: 0.015 s) */
 	struct idc_try t = {.m = m,
 			    .nwin = pf->idc_win,
-			    .seeds = pf->in < 65536 ? FIT_IDC_SEEDS : 1,
+			    .seeds = pf->idc.n < 65536 ? FIT_IDC_SEEDS : 1,
 			    .hist = malloc((NTRY + 1) * MODEL_BURST_HIST * sizeof(*t.hist))};
 	memcpy(t.want, want, sizeof(want)); /* a long stretch: one seed, less noise */
 	fit_par_for(NTRY + 1, idc_try_one, &t);

@@ -1694,8 +1694,8 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	return 1;
 }
 
-/* The IDC of the arrivals of the first NWIN windows: per scale, the sum of
- * squared bin counts, one pass over the times (they come in order). */
+/* The IDC of the arrivals of the first NWIN windows (model_idc, one pass
+ * over the times: they come in order), in the bins of the windows' span. */
 int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc, uint64_t *burst)
 {
 	if (!m->nphases || !m->nwin || m->duration_ns <= 0)
@@ -1709,38 +1709,25 @@ int model_gen_idc(const struct model *m, uint64_t seed, size_t nwin, double *idc
 		return REEL_E_NOMEM;
 	}
 	g->end = (double)(nwin < m->nwin ? nwin : m->nwin) * g->wl;
-	double s2[MODEL_IDC_SCALES] = {0}, cn[MODEL_IDC_SCALES] = {0}, n = 0;
-	int64_t cur[MODEL_IDC_SCALES];
-	for (int s = 0; s < MODEL_IDC_SCALES; s++)
-		cur[s] = -1;
+	struct model_idc a;
+	model_idc_init(&a);
 	int k;
 	double last = -INFINITY;
 	uint64_t bn = 0;
 	while ((k = fill_window(g)) > 0)
-		for (size_t i = 0; i < g->nbuf; i++, n++) {
+		for (size_t i = 0; i < g->nbuf; i++) {
 			if (burst && bn && !(g->bt[i] - last < MODEL_BURST_NS)) {
 				burst[bn < MODEL_BURST_HIST ? bn - 1 : MODEL_BURST_HIST - 1]++;
 				bn = 0;
 			}
 			bn++;
 			last = g->bt[i];
-			for (int s = 0; s < MODEL_IDC_SCALES; s++) {
-				int64_t b = (int64_t)(g->bt[i] / (double)model_idc_scale_ns[s]);
-				if (b != cur[s]) {
-					s2[s] += cn[s] * cn[s];
-					cur[s] = b;
-					cn[s] = 0;
-				}
-				cn[s]++;
-			}
+			model_idc_add_d(&a, g->bt[i]);
 		}
 	if (burst && bn)
 		burst[bn < MODEL_BURST_HIST ? bn - 1 : MODEL_BURST_HIST - 1]++;
-	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
-		s2[s] += cn[s] * cn[s];
-		double nb = ceil(g->end / (double)model_idc_scale_ns[s]), mean = n / nb;
-		idc[s] = nb >= 8 && n > 0 ? (s2[s] / nb - mean * mean) / mean : -1;
-	}
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		idc[s] = model_idc_end(&a, s, ceil(g->end / (double)model_idc_scale_ns[s]));
 	model_gen_destroy(g);
 	return k < 0 ? (k == -1 ? REEL_E_NOMEM : REEL_E_RANGE) : 0;
 }

@@ -718,6 +718,63 @@ void model_samples_free(struct model_samples *s);
  * are owned and sorted; model_fid_free frees them. */
 #define MODEL_IDC_SCALES 5
 extern const int64_t model_idc_scale_ns[MODEL_IDC_SCALES]; /* 1 ms .. 10 s */
+/* The index of dispersion of counts (var / mean of the counts of events in
+ * the bins of a scale) at each scale, of events added in time order: per
+ * scale the bin being counted, its count and the sum of the squared counts
+ * before it (one pass, no array of bins).  The one way IDC is counted: the
+ * trace's (model_fid_get, compare's idc_*), the target of fit's gap order
+ * (the calibration's windows of the trace) and the generator's
+ * (model_gen_idc).  Init, add each event, then model_idc_end per scale. */
+struct model_idc {
+	int64_t cur[MODEL_IDC_SCALES]; /* the bin being counted (-1: none yet) */
+	/* model_idc_add: every time in [lo, hi) is in bin cur (empty: none) */
+	int64_t lo[MODEL_IDC_SCALES], hi[MODEL_IDC_SCALES];
+	double c[MODEL_IDC_SCALES];  /* cur's events */
+	double s2[MODEL_IDC_SCALES]; /* the sum of the squared counts before cur */
+	double n;		     /* events */
+};
+void model_idc_init(struct model_idc *a);
+/* An event in bin B of scale S (a scale's bins in order; not counted in
+ * a->n: model_idc_add and model_idc_add_d do that). */
+static inline void model_idc_bin(struct model_idc *a, int s, int64_t b)
+{
+	if (b != a->cur[s]) {
+		a->s2[s] += a->c[s] * a->c[s];
+		a->cur[s] = b;
+		a->c[s] = 0;
+	}
+	a->c[s]++;
+}
+/* An event at T ns from the start (integer times: the trace's), in bin
+ * T / scale at each scale.  A time in the bin of the one before costs no
+ * division: one a scale only at a new bin (five an I/O otherwise). */
+static inline void model_idc_add(struct model_idc *a, int64_t t)
+{
+	for (int s = 0; s < MODEL_IDC_SCALES; s++) {
+		if (t >= a->lo[s] && t < a->hi[s]) {
+			a->c[s]++;
+			continue;
+		}
+		int64_t sc = model_idc_scale_ns[s], b = t / sc;
+		model_idc_bin(a, s, b);
+		/* [b sc, (b + 1) sc): bin b of a time >= 0 (none else cached) */
+		a->lo[s] = t < 0 ? 0 : b * sc;
+		a->hi[s] = t < 0 ? 0 : a->lo[s] > INT64_MAX - sc ? INT64_MAX : a->lo[s] + sc;
+	}
+	a->n++;
+}
+/* An event at T ns from the start (double times: the generator's), in bin
+ * (int64_t)(T / scale) at each scale. */
+static inline void model_idc_add_d(struct model_idc *a, double t)
+{
+	for (int s = 0; s < MODEL_IDC_SCALES; s++)
+		model_idc_bin(a, s, (int64_t)(t / (double)model_idc_scale_ns[s]));
+	a->n++;
+}
+/* The IDC at scale S over NB bins (the span's, empty ones too; the caller
+ * says how many, each its own way): -1 with fewer than 8 bins or no
+ * events.  It closes S's last bin: once a scale, after the last add. */
+double model_idc_end(struct model_idc *a, int s, double nb);
 /* The IDC at each scale (-1: fewer than 8 bins) of the arrival times M
  * generates for SEED over its first NWIN windows (times only: no device,
  * address or size), and, BURST not NULL, its bursts' lengths added to
