@@ -112,62 +112,6 @@ static int u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the slice of the 1024 equal ones of [0, ext) where off falls */
-static uint64_t slice_of(uint64_t off, uint64_t ext)
-{
-	uint64_t s = (uint64_t)((double)off / (double)ext * 1024);
-	return s < 1024 ? s : 1023;
-}
-/* model_first_u64's test: OFF in slice k or a later one */
-struct slice_k {
-	uint64_t k, ext;
-};
-static int slice_from(uint64_t off, const void *ctx)
-{
-	const struct slice_k *s = ctx;
-	return slice_of(off, s->ext) >= s->k;
-}
-/* The first offset of slice k, from LO on: slice_of is monotone on
- * [0, ext] and slice_of(ext) is the last slice, so a binary search between
- * bounds around the estimate (a double is off by ext / 2^52 at most) */
-static uint64_t slice_start(uint64_t k, uint64_t ext, uint64_t lo)
-{
-	double est = (double)k * (double)ext / 1024;
-	uint64_t h = est < 1.8e19 ? (uint64_t)est : ext, m = (ext >> 50) + 2;
-	h = h > ext ? ext : h < lo ? lo : h;
-	uint64_t a = h - lo > m ? h - m : lo, b = ext - h > m ? h + m : ext;
-	if (a > lo && slice_of(a - 1, ext) >= k)
-		a = lo;
-	if (slice_of(b, ext) < k)
-		b = ext;
-	/* the first of [a, b] in slice k or later: b is */
-	return model_first_u64(a, b, slice_from, &(struct slice_k){k, ext});
-}
-/* Where each slice starts, then UINT64_MAX: slice k holds the offsets
- * [sb[k], sb[k + 1]), so that a new slice costs one division. */
-static void slice_bounds(uint64_t ext, uint64_t *sb)
-{
-	sb[0] = 0;
-	for (uint64_t k = 1; k < 1024; k++)
-		sb[k] = slice_start(k, ext, sb[k - 1]);
-	sb[1024] = UINT64_MAX;
-}
-
-/* slice_of(off, ext) from the bounds SB and SINV = 1024 / ext, without a
- * division (a random offset is in another slice than the one before:
- * slice_of at every I/O, 15% of model_devs_offsets' samples at 10M I/O):
- * the product is off by one slice at most, which the bounds correct */
-static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
-{
-	double est = (double)off * sinv;
-	uint64_t s = est >= 0 && est < 1023 ? (uint64_t)est : 1023;
-	while (s > 0 && off < sb[s])
-		s--;
-	while (s < 1023 && off >= sb[s + 1])
-		s++;
-	return s;
-}
-
 /* a read whose block is also written, or a write whose block is also read
  * (HITS[1], HITS[0]): the I/O's own op marked its block in the first pass,
  * so that is a block of BOTH, the blocks read and written (overlap_both) */
