@@ -853,9 +853,25 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
 
+/* Gaps TMP (N) in the order of their places (place_gaps), put right by
+ * insertion: TMP, or NULL past 8 moves a gap. */
+static double *settle_gaps(double *tmp, size_t n, int desc)
+{
+	size_t moves = 0, most = 8 * n;
+	for (size_t i = 1; i < n && moves <= most; i++) {
+		double x = tmp[i];
+		size_t j = i;
+		for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
+			tmp[j] = tmp[j - 1];
+		tmp[j] = x;
+		moves += i - j;
+	}
+	return moves > most ? NULL : tmp;
+}
+
 /* Gaps V (N) longest first (DESC) or shortest first, given each one's
  * place RANK (N, < N) in an order that is theirs but for near ties
- * (draw_gaps, the cascade's ranks): counted into place in TMP (N), put
+ * (draw_gaps' ranks): counted into place in TMP (N), put
  * right by insertion (a gap moves past the few it was out of order with),
  * in TMP.  The order of values, so the same doubles as sort_gaps; TMP
  * when done (not copied back: 13 instructions an I/O), NULL when the
@@ -871,16 +887,7 @@ static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, ui
 		cnt[r] += cnt[r - 1];
 	for (size_t i = 0; i < n; i++)
 		tmp[cnt[rank[i]]++] = v[i];
-	size_t moves = 0, most = 8 * n;
-	for (size_t i = 1; i < n && moves <= most; i++) {
-		double x = tmp[i];
-		size_t j = i;
-		for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
-			tmp[j] = tmp[j - 1];
-		tmp[j] = x;
-		moves += i - j;
-	}
-	return moves > most ? NULL : tmp;
+	return settle_gaps(tmp, n, desc);
 }
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
@@ -1087,17 +1094,26 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 			g->bt[i] *= k;
 		return room;
 	}
-	for (uint64_t i = 1; i < c; i++)
-		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
 	/* after a cascade, its ranks are the gaps' places longest first but
-	 * for rounding (the gaps summed again): shortest first the other way */
+	 * for rounding (the gaps summed again): shortest first the other way.
+	 * They are a permutation (the cascade's order of 0..n-1), so each
+	 * gap goes straight to its place, as place_gaps' count puts it */
 	size_t n = c - 1;
-	uint32_t *rank = ranked ? g->rk + 2 * n + 2 : NULL;
-	for (size_t i = 0; rank && i < n; i++)
-		rank[i] = (uint32_t)(n - 1) - rank[i];
-	double *sorted = rank ? place_gaps(sg, rank, sg + c, g->rk, n, 0) : NULL;
-	if (!sorted)
+	const uint32_t *rank = g->rk + 2 * n + 2;
+	double *sorted = NULL;
+	if (ranked) {
+		double *tmp = sg + c;
+		for (size_t i = 0; i < n; i++)
+			tmp[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
+		sorted = settle_gaps(tmp, n, 0);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			gp[i] = g->bt[i + 1] - g->bt[i];
+	}
+	if (!sorted) {
+		memcpy(sg, gp, n * sizeof(*sg));
 		sort_gaps(g, sorted = sg, n, 0);
+	}
 	sg = sorted;
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
