@@ -1531,6 +1531,45 @@ double gen_win_times(const struct model_gen *g, size_t w)
 	return k + (part > GEN_CUT_EPS && (double)w == fmod(whole, nw) ? part : 0);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* fill_window's rounding of the times BT (C) to the quantum Q (IQ = 1 /
+ * Q) from START: floor((START + t) IQ + 0.5) Q, WQ below WS, at most TOP,
+ * four at a time with AVX2 where the processor has it (vroundpd is
+ * IEEE's floor, the compares ordered as the scalar's: the same doubles;
+ * 21 instructions an I/O one by one); how many. */
+__attribute__((target("avx2"))) static size_t quantize_avx2_4(double *bt, size_t c, double start,
+							       double iq, double q, double ws,
+							       double wq, double top)
+{
+	const __m256d vs = _mm256_set1_pd(start), viq = _mm256_set1_pd(iq), vq = _mm256_set1_pd(q),
+		      vh = _mm256_set1_pd(0.5), vws = _mm256_set1_pd(ws), vwq = _mm256_set1_pd(wq),
+		      vtop = _mm256_set1_pd(top);
+	size_t i = 0;
+	for (; i + 4 <= c; i += 4) {
+		__m256d x = _mm256_add_pd(
+		    _mm256_mul_pd(_mm256_add_pd(vs, _mm256_loadu_pd(bt + i)), viq), vh);
+		__m256d t = _mm256_mul_pd(_mm256_floor_pd(x), vq);
+		t = _mm256_blendv_pd(t, vwq, _mm256_cmp_pd(t, vws, _CMP_LT_OQ));
+		t = _mm256_blendv_pd(t, vtop, _mm256_cmp_pd(t, vtop, _CMP_GT_OQ));
+		_mm256_storeu_pd(bt + i, t);
+	}
+	return i;
+}
+static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
+			    double wq, double top)
+{
+	return __builtin_cpu_supports("avx2") ? quantize_avx2_4(bt, c, start, iq, q, ws, wq, top)
+					      : 0;
+}
+#else
+static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
+			    double wq, double top)
+{
+	return 0;
+}
+#endif
+
 static int fill_window(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -1593,14 +1632,15 @@ static int fill_window(struct model_gen *g)
 		if (lead + sum > room)
 			lead = room - sum;
 		double start = ws + lead, iq = 1 / q, top = floor((ws + span) * iq - 1e-9) * q;
-		for (uint64_t i = 0; i < c; i++) {
+		double wq = ceil(ws * iq) * q;
+		for (uint64_t i = quantize_avx2(g->bt, c, start, iq, q, ws, wq, top); i < c; i++) {
 			/* floor(x) as x truncated in [0, 2^52), where it is the same
 			 * (above, every double is whole): GCC's floor without SSE4.1
 			 * took 21 instructions an I/O */
 			double x = (start + g->bt[i]) * iq + 0.5;
 			double t = (x >= 0 && x < 0x1p52 ? (double)(int64_t)x : floor(x)) * q;
 			if (t < ws)
-				t = ceil(ws * iq) * q;
+				t = wq;
 			g->bt[i] = t > top ? top : t;
 		}
 		draw_ops(g, ph, p, cnt, c);
