@@ -853,20 +853,56 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* x < y ? x : y and x > y ? x : y, as SSE2's minsd and maxsd: no branch
+ * (GCC made the selects a branch on the compare) */
+static inline double sel_min(double x, double y)
+{
+	return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(x), _mm_set_sd(y)));
+}
+static inline double sel_max(double x, double y)
+{
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_set_sd(y)));
+}
+#else
+static inline double sel_min(double x, double y) { return x < y ? x : y; }
+static inline double sel_max(double x, double y) { return x > y ? x : y; }
+#endif
+
 /* Gaps TMP (N) in the order of their places (place_gaps), put right by
- * insertion: TMP, or NULL past 8 moves a gap. */
-static double *settle_gaps(double *tmp, size_t n, int desc)
+ * insertion: TMP, or NULL past 8 moves a gap.  Insertion as swaps of
+ * neighbours: each gap's first swap by selects, no branch (the near ties
+ * out of order, one in a few gaps of a cascade's window, were a branch
+ * mispredicted each), the rest of its way (rare) by the loop: the same
+ * swaps, so the same moves and order. */
+static inline __attribute__((always_inline)) double *settle_dir(double *tmp, size_t n, int desc)
 {
 	size_t moves = 0, most = 8 * n;
+	double a = n ? tmp[0] : 0, p = 0; /* tmp[i - 1], tmp[i - 2] */
 	for (size_t i = 1; i < n && moves <= most; i++) {
-		double x = tmp[i];
-		size_t j = i;
-		for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
-			tmp[j] = tmp[j - 1];
-		tmp[j] = x;
-		moves += i - j;
+		double b = tmp[i];
+		int sw = desc ? a < b : a > b; /* out of order */
+		double x = desc ? sel_max(b, a) : sel_min(b, a);
+		tmp[i - 1] = x;
+		tmp[i] = a = desc ? sel_min(a, b) : sel_max(a, b);
+		moves += (size_t)sw;
+		if (i >= 2 && (desc ? p < x : p > x)) {
+			size_t j = i - 1;
+			for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
+				tmp[j] = tmp[j - 1];
+			tmp[j] = x;
+			moves += i - 1 - j;
+			x = tmp[i - 1];
+		}
+		p = x;
 	}
 	return moves > most ? NULL : tmp;
+}
+
+static double *settle_gaps(double *tmp, size_t n, int desc)
+{
+	return desc ? settle_dir(tmp, n, 1) : settle_dir(tmp, n, 0);
 }
 
 /* Gaps V (N) longest first (DESC) or shortest first, given each one's
@@ -1532,7 +1568,6 @@ double gen_win_times(const struct model_gen *g, size_t w)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
 /* fill_window's rounding of the times BT (C) to the quantum Q (IQ = 1 /
  * Q) from START: floor((START + t) IQ + 0.5) Q, WQ below WS, at most TOP,
  * four at a time with AVX2 where the processor has it (vroundpd is
