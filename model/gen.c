@@ -1574,8 +1574,8 @@ double gen_win_times(const struct model_gen *g, size_t w)
  * IEEE's floor, the compares ordered as the scalar's: the same doubles;
  * 21 instructions an I/O one by one); how many. */
 __attribute__((target("avx2"))) static size_t quantize_avx2_4(double *bt, size_t c, double start,
-							       double iq, double q, double ws,
-							       double wq, double top)
+							      double iq, double q, double ws,
+							      double wq, double top)
 {
 	const __m256d vs = _mm256_set1_pd(start), viq = _mm256_set1_pd(iq), vq = _mm256_set1_pd(q),
 		      vh = _mm256_set1_pd(0.5), vws = _mm256_set1_pd(ws), vwq = _mm256_set1_pd(wq),
