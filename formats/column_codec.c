@@ -25,6 +25,20 @@ const char *const reel_col_names[C__COUNT] = {"has",	"queue", "issue", "complete
 					      "length", "op",	 "flags", "dev",      "pid",
 					      "comm",	"cpu",	 "error"};
 
+/* Set by reel_codec_plain (tests): the plain C paths only, so that they are
+ * exercised on a processor that has AVX2 and BMI2 too. */
+static int plain_only;
+void reel_codec_plain(int on) { plain_only = on; }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CODEC_X86 1
+#include <immintrin.h>
+static int has_avx2(void) { return !plain_only && __builtin_cpu_supports("avx2"); }
+#else
+#define CODEC_X86 0
+static int has_avx2(void) { return 0; }
+#endif
+
 /* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
 static inline uint64_t gcd_step(uint64_t g, uint64_t a)
 {
@@ -34,7 +48,7 @@ static inline uint64_t gcd_step(uint64_t g, uint64_t a)
 }
 
 /* A column's values' range and the gcd of their magnitudes (0 while all
- * are 0; once 1 it stays 1), kept as the values are made.  MASK: the bits
+ * are 0; once 1 it stays 1), kept value by value.  MASK: the bits
  * a value must not have for gcd_step to leave G as it is: G - 1 for a
  * power of two G (-x has x's low zero bits), all of them for G 0 or not a
  * power of two (gcd_step then goes to reel_gcd64 each time, as it did);
@@ -56,29 +70,66 @@ static inline __attribute__((always_inline)) void col_stat_add(struct col_stat *
 	}
 }
 
-/*
- * The per-record values stored in column c (before scaling and zigzag), of
- * n records into v, their range and gcd into *st.  Each is relative to the
- * previous record of the same chunk (all zero for the first); queue times
- * to the queue time of the last record of the chunk that had one.  Absent
- * times store 0.  One loop per column, its range and gcd found in it: the
- * writer's hot loop, and the column's one pass over the records.
- */
-static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v, struct col_stat *st)
+#if CODEC_X86
+/* col_stat's values four at a time: the range in vectors, the gcd's test
+ * (x & MASK) of four at once, the four added one by one (col_stat_add,
+ * in order) where one of them has a bit of MASK (offsets, lengths: only
+ * the first few); the range and gcd col_stat_add finds.  How many. */
+__attribute__((target("avx2"))) static size_t col_stat_avx2(const int64_t *v, size_t n,
+							    struct col_stat *st)
 {
-	int64_t prevq = 0;
-	uint64_t pend = 0;
-	size_t i;
+	__m256i mn = _mm256_set1_epi64x(st->mn), mx = _mm256_set1_epi64x(st->mx),
+		mask = _mm256_set1_epi64x((long long)st->mask);
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(v + i));
+		mn = _mm256_blendv_epi8(mn, x, _mm256_cmpgt_epi64(mn, x));
+		mx = _mm256_blendv_epi8(mx, x, _mm256_cmpgt_epi64(x, mx));
+		if (!_mm256_testz_si256(x, mask)) {
+			for (size_t j = i; j < i + 4; j++)
+				col_stat_add(st, v[j]);
+			mask = _mm256_set1_epi64x((long long)st->mask);
+		}
+	}
+	int64_t a[4], b[4];
+	_mm256_storeu_si256((__m256i *)a, mn);
+	_mm256_storeu_si256((__m256i *)b, mx);
+	for (int j = 0; j < 4; j++) {
+		st->mn = a[j] < st->mn ? a[j] : st->mn;
+		st->mx = b[j] > st->mx ? b[j] : st->mx;
+	}
+	return i;
+}
+#else
+static size_t col_stat_avx2(const int64_t *v, size_t n, struct col_stat *st) { return 0; }
+#endif
+
+/* The range and gcd of a column's N values V (col_stat_add's, with AVX2
+ * where the processor has it: 11 instructions a value one by one, the
+ * writer's hot loop) */
+static void col_stat(const int64_t *v, size_t n, struct col_stat *st, int avx2)
+{
 	st->mn = INT64_MAX;
 	st->mx = INT64_MIN;
 	st->g = 0;
 	st->mask = ~0ull;
-#define PUT(expr)                                                                                  \
-	do {                                                                                       \
-		int64_t x_ = (int64_t)(expr);                                                      \
-		v[i] = x_;                                                                         \
-		col_stat_add(st, x_);                                                              \
-	} while (0)
+	for (size_t i = avx2 ? col_stat_avx2(v, n, st) : 0; i < n; i++)
+		col_stat_add(st, v[i]);
+}
+
+/*
+ * The per-record values stored in column c (before scaling and zigzag), of
+ * n records into v.  Each is relative to the previous record of the same
+ * chunk (all zero for the first); queue times to the queue time of the
+ * last record of the chunk that had one.  Absent times store 0.  One loop
+ * per column, the column's one pass over the records.
+ */
+static void col_values(int c, const struct reel_rec *r, size_t n, int64_t *v)
+{
+	int64_t prevq = 0;
+	uint64_t pend = 0;
+	size_t i;
+#define PUT(expr) (v[i] = (int64_t)(expr))
 #define EACH(expr)                                                                                 \
 	for (i = 0; i < n; i++)                                                                    \
 		PUT(expr);                                                                         \
@@ -181,8 +232,7 @@ unsigned reel_col_zero(const struct reel_rec *r, size_t n, unsigned *same)
 void reel_col_pack_same(msgpack_packer *pk, int c, const struct reel_rec *r)
 {
 	int64_t v;
-	struct col_stat st;
-	col_values(c, r, 1, &v, &st); /* a field's own value: its first record's */
+	col_values(c, r, 1, &v); /* a field's own value: its first record's */
 	reel_mp_pack_str(pk, reel_col_names[c]);
 	msgpack_pack_int64(pk, v);
 }
@@ -208,11 +258,55 @@ static inline size_t vlen(uint64_t v)
 	return bytes[63 - __builtin_clzll(v | 1)];
 }
 
+#if CODEC_X86
+/* zz(x >> SH) of the N values V in place (each a multiple of 2^SH: the
+ * shift is exact), four at a time, their range into *UMIN, *UMAX: zz(y)
+ * is y << 1 for y >= 0 and ~y << 1 | 1 below, and ~(x >> SH) is ~x >> SH,
+ * so zz(x >> SH) = ((x ^ s) >>> SH) << 1 | (s & 1), s x's sign (AVX2 has
+ * no arithmetic shift of 64-bit lanes); unsigned order as signed order of
+ * the values less 2^63.  How many. */
+__attribute__((target("avx2"))) static size_t zz_avx2(int64_t *v, size_t n, unsigned sh,
+						      uint64_t *umin, uint64_t *umax)
+{
+	const __m256i bias = _mm256_set1_epi64x(INT64_MIN), one = _mm256_set1_epi64x(1),
+		      zero = _mm256_setzero_si256();
+	const __m128i s = _mm_cvtsi32_si128((int)sh);
+	__m256i lo = _mm256_set1_epi64x(INT64_MAX), hi = bias; /* UINT64_MAX, 0 */
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(v + i)),
+			sg = _mm256_cmpgt_epi64(zero, x);
+		__m256i z = _mm256_or_si256(
+		    _mm256_slli_epi64(_mm256_srl_epi64(_mm256_xor_si256(x, sg), s), 1),
+		    _mm256_and_si256(sg, one));
+		_mm256_storeu_si256((__m256i *)(v + i), z);
+		__m256i b = _mm256_xor_si256(z, bias);
+		lo = _mm256_blendv_epi8(lo, b, _mm256_cmpgt_epi64(lo, b));
+		hi = _mm256_blendv_epi8(hi, b, _mm256_cmpgt_epi64(b, hi));
+	}
+	uint64_t a[4], b[4];
+	_mm256_storeu_si256((__m256i *)a, _mm256_xor_si256(lo, bias));
+	_mm256_storeu_si256((__m256i *)b, _mm256_xor_si256(hi, bias));
+	for (int j = 0; j < 4; j++) {
+		*umin = a[j] < *umin ? a[j] : *umin;
+		*umax = b[j] > *umax ? b[j] : *umax;
+	}
+	return i;
+}
+#else
+static size_t zz_avx2(int64_t *v, size_t n, unsigned sh, uint64_t *umin, uint64_t *umax)
+{
+	return 0;
+}
+#endif
+
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
 		   unsigned char *vbuf, int *packed)
 {
 	struct col_stat st;
-	col_values(c, r, n, v, &st);
+	const int avx2 = has_avx2();
+	col_values(c, r, n, v);
+	col_stat(v, n, &st, avx2);
 	int64_t mn = st.mn, mx = st.mx;
 	uint64_t g = st.g;
 	*packed = 0;
@@ -229,21 +323,25 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	/*
 	 * "bitpack": u = zigzag(x / mul); per mini-block of 128 values a
 	 * varint minimum and a width byte, then (u - min) in that many bits.
-	 * Each mini-block's values scaled, zigzagged, measured (their range,
-	 * and their size as varints) and packed while in the cache.
+	 * Each mini-block's values scaled, zigzagged and measured (their
+	 * range, their size as varints, as bitpack: ceil(128 width / 8) bytes
+	 * of bits), then packed only where bitpack is the smaller (arrival
+	 * gaps as varints were packed twice: 12 M instructions a 1M-I/O gen).
 	 */
-	unsigned char *p = vbuf;
+	uint64_t bmin[REEL_CHUNK_MAX / 128];
+	unsigned char bwidth[REEL_CHUNK_MAX / 128];
 	/* the values' size as varints, as bounds: each mini-block's values
 	 * at least its minimum's bytes, at most its maximum's (vlen rises
 	 * with v); summed value by value only where the bounds do not
 	 * decide (lengths, ops: never; 8 instructions a value) */
-	size_t vi_lo = 0, vi_hi = 0;
+	size_t vi_lo = 0, vi_hi = 0, bp_size = 0;
 	/* x / g: exact, so a shift when g is a power of two */
 	int gsh = !(g & (g - 1)) ? __builtin_ctzll(g) : -1;
 	for (size_t b0 = 0; b0 < n; b0 += 128) {
 		size_t m = n - b0 < 128 ? n - b0 : 128;
 		uint64_t umin = UINT64_MAX, umax = 0, *u = (uint64_t *)v + b0;
-		for (size_t i = 0; i < m; i++) {
+		size_t i = gsh >= 0 && avx2 ? zz_avx2(v + b0, m, (unsigned)gsh, &umin, &umax) : 0;
+		for (; i < m; i++) {
 			int64_t x = gsh >= 0 ? v[b0 + i] >> gsh : v[b0 + i] / (int64_t)g;
 			uint64_t z = zz(x);
 			u[i] = z;
@@ -253,6 +351,28 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 		vi_lo += m * vlen(umin);
 		vi_hi += m * vlen(umax);
 		unsigned width = umax == umin ? 0 : 64 - (unsigned)__builtin_clzll(umax - umin);
+		bmin[b0 / 128] = umin;
+		bwidth[b0 / 128] = (unsigned char)width;
+		bp_size += vlen(umin) + 1 + (m * width + 7) / 8;
+	}
+	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
+	size_t vi_size = vi_lo;
+	if (vi_lo * 10 < bp_size * 9 && !(vi_hi * 10 < bp_size * 9))
+		for (size_t i = vi_size = 0; i < n; i++)
+			vi_size += vlen((uint64_t)v[i]);
+	else if (vi_lo * 10 < bp_size * 9)
+		vi_size = vi_hi;
+	const char *enc = "bitpack";
+	unsigned char *p = vbuf;
+	if (vi_size * 10 < bp_size * 9) {
+		enc = "varint";
+		for (size_t i = 0; i < n; i++)
+			p = put_varint(p, (uint64_t)v[i]);
+	}
+	for (size_t b0 = 0; b0 < n && enc[0] == 'b'; b0 += 128) {
+		size_t m = n - b0 < 128 ? n - b0 : 128;
+		const uint64_t *u = (const uint64_t *)v + b0, umin = bmin[b0 / 128];
+		unsigned width = bwidth[b0 / 128];
 		p = put_varint(p, umin);
 		*p++ = (unsigned char)width;
 		uint64_t acc = 0;
@@ -275,20 +395,6 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 			acc >>= 8;
 			nbits = nbits > 8 ? nbits - 8 : 0;
 		}
-	}
-	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
-	size_t bp_size = (size_t)(p - vbuf), vi_size = vi_lo;
-	if (vi_lo * 10 < bp_size * 9 && !(vi_hi * 10 < bp_size * 9))
-		for (size_t i = vi_size = 0; i < n; i++)
-			vi_size += vlen((uint64_t)v[i]);
-	else if (vi_lo * 10 < bp_size * 9)
-		vi_size = vi_hi;
-	const char *enc = "bitpack";
-	if (vi_size * 10 < bp_size * 9) {
-		enc = "varint";
-		p = vbuf;
-		for (size_t i = 0; i < n; i++)
-			p = put_varint(p, (uint64_t)v[i]);
 	}
 	/* bitpack with mul 1: a bare bin; otherwise [mul, bin] or [mul, bin, "varint"] */
 	int varint = enc[0] == 'v';
@@ -619,13 +725,7 @@ static inline __attribute__((always_inline)) void unpack_w(const unsigned char *
 
 /* o[0, k) = unzz(umin + o[i]) * mul, four at a time with AVX2 where the
  * processor has it and mul is a power of two (a shift) */
-/* Set by reel_codec_plain (tests): the plain C paths only, so that they are
- * exercised on a processor that has AVX2 and BMI2 too. */
-static int plain_only;
-void reel_codec_plain(int on) { plain_only = on; }
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#if CODEC_X86
 __attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin,
 							unsigned sh)
 {
@@ -641,10 +741,8 @@ __attribute__((target("avx2"))) static size_t unzz_avx2(int64_t *o, size_t k, ui
 	}
 	return i;
 }
-static int has_avx2(void) { return !plain_only && __builtin_cpu_supports("avx2"); }
 #else
 static size_t unzz_avx2(int64_t *o, size_t k, uint64_t umin, unsigned sh) { return 0; }
-static int has_avx2(void) { return 0; }
 #endif
 
 static void unzz_all(int64_t *o, size_t k, uint64_t umin, uint64_t mul, int avx2)

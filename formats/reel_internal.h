@@ -89,9 +89,9 @@ extern const char *const reel_col_names[C__COUNT];
 /* Room reel_col_pack() needs in vbuf for n records. */
 #define REEL_COL_VBUF(n) ((size_t)(n)*10 + 1024)
 /*
- * Pack column c of recs[0, n) as "name": value into pk, or nothing when the
- * column is all zero; *packed says which.  vals (n) and vbuf
- * (REEL_COL_VBUF(n)) are scratch.
+ * Pack column c of recs[0, n) (n <= REEL_CHUNK_MAX: a chunk's) as "name":
+ * value into pk, or nothing when the column is all zero; *packed says
+ * which.  vals (n) and vbuf (REEL_COL_VBUF(n)) are scratch.
  */
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n, int64_t *vals,
 		   unsigned char *vbuf, int *packed);

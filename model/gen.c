@@ -853,9 +853,61 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* x < y ? x : y and x > y ? x : y, as SSE2's minsd and maxsd: no branch
+ * (GCC made the selects a branch on the compare) */
+static inline double sel_min(double x, double y)
+{
+	return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(x), _mm_set_sd(y)));
+}
+static inline double sel_max(double x, double y)
+{
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_set_sd(y)));
+}
+#else
+static inline double sel_min(double x, double y) { return x < y ? x : y; }
+static inline double sel_max(double x, double y) { return x > y ? x : y; }
+#endif
+
+/* Gaps TMP (N) in the order of their places (place_gaps), put right by
+ * insertion: TMP, or NULL past 8 moves a gap.  Insertion as swaps of
+ * neighbours: each gap's first swap by selects, no branch (the near ties
+ * out of order, one in a few gaps of a cascade's window, were a branch
+ * mispredicted each), the rest of its way (rare) by the loop: the same
+ * swaps, so the same moves and order. */
+static inline __attribute__((always_inline)) double *settle_dir(double *tmp, size_t n, int desc)
+{
+	size_t moves = 0, most = 8 * n;
+	double a = n ? tmp[0] : 0, p = 0; /* tmp[i - 1], tmp[i - 2] */
+	for (size_t i = 1; i < n && moves <= most; i++) {
+		double b = tmp[i];
+		int sw = desc ? a < b : a > b; /* out of order */
+		double x = desc ? sel_max(b, a) : sel_min(b, a);
+		tmp[i - 1] = x;
+		tmp[i] = a = desc ? sel_min(a, b) : sel_max(a, b);
+		moves += (size_t)sw;
+		if (i >= 2 && (desc ? p < x : p > x)) {
+			size_t j = i - 1;
+			for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
+				tmp[j] = tmp[j - 1];
+			tmp[j] = x;
+			moves += i - 1 - j;
+			x = tmp[i - 1];
+		}
+		p = x;
+	}
+	return moves > most ? NULL : tmp;
+}
+
+static double *settle_gaps(double *tmp, size_t n, int desc)
+{
+	return desc ? settle_dir(tmp, n, 1) : settle_dir(tmp, n, 0);
+}
+
 /* Gaps V (N) longest first (DESC) or shortest first, given each one's
  * place RANK (N, < N) in an order that is theirs but for near ties
- * (draw_gaps, the cascade's ranks): counted into place in TMP (N), put
+ * (draw_gaps' ranks): counted into place in TMP (N), put
  * right by insertion (a gap moves past the few it was out of order with),
  * in TMP.  The order of values, so the same doubles as sort_gaps; TMP
  * when done (not copied back: 13 instructions an I/O), NULL when the
@@ -871,16 +923,7 @@ static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, ui
 		cnt[r] += cnt[r - 1];
 	for (size_t i = 0; i < n; i++)
 		tmp[cnt[rank[i]]++] = v[i];
-	size_t moves = 0, most = 8 * n;
-	for (size_t i = 1; i < n && moves <= most; i++) {
-		double x = tmp[i];
-		size_t j = i;
-		for (; j > 0 && (desc ? tmp[j - 1] < x : tmp[j - 1] > x); j--)
-			tmp[j] = tmp[j - 1];
-		tmp[j] = x;
-		moves += i - j;
-	}
-	return moves > most ? NULL : tmp;
+	return settle_gaps(tmp, n, desc);
 }
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
@@ -1087,17 +1130,26 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 			g->bt[i] *= k;
 		return room;
 	}
-	for (uint64_t i = 1; i < c; i++)
-		sg[i - 1] = gp[i - 1] = g->bt[i] - g->bt[i - 1];
 	/* after a cascade, its ranks are the gaps' places longest first but
-	 * for rounding (the gaps summed again): shortest first the other way */
+	 * for rounding (the gaps summed again): shortest first the other way.
+	 * They are a permutation (the cascade's order of 0..n-1), so each
+	 * gap goes straight to its place, as place_gaps' count puts it */
 	size_t n = c - 1;
-	uint32_t *rank = ranked ? g->rk + 2 * n + 2 : NULL;
-	for (size_t i = 0; rank && i < n; i++)
-		rank[i] = (uint32_t)(n - 1) - rank[i];
-	double *sorted = rank ? place_gaps(sg, rank, sg + c, g->rk, n, 0) : NULL;
-	if (!sorted)
+	const uint32_t *rank = g->rk + 2 * n + 2;
+	double *sorted = NULL;
+	if (ranked) {
+		double *tmp = sg + c;
+		for (size_t i = 0; i < n; i++)
+			tmp[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
+		sorted = settle_gaps(tmp, n, 0);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			gp[i] = g->bt[i + 1] - g->bt[i];
+	}
+	if (!sorted) {
+		memcpy(sg, gp, n * sizeof(*sg));
 		sort_gaps(g, sorted = sg, n, 0);
+	}
 	sg = sorted;
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
 	double below = 0, cap = 0;
@@ -1515,6 +1567,44 @@ double gen_win_times(const struct model_gen *g, size_t w)
 	return k + (part > GEN_CUT_EPS && (double)w == fmod(whole, nw) ? part : 0);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* fill_window's rounding of the times BT (C) to the quantum Q (IQ = 1 /
+ * Q) from START: floor((START + t) IQ + 0.5) Q, WQ below WS, at most TOP,
+ * four at a time with AVX2 where the processor has it (vroundpd is
+ * IEEE's floor, the compares ordered as the scalar's: the same doubles;
+ * 21 instructions an I/O one by one); how many. */
+__attribute__((target("avx2"))) static size_t quantize_avx2_4(double *bt, size_t c, double start,
+							      double iq, double q, double ws,
+							      double wq, double top)
+{
+	const __m256d vs = _mm256_set1_pd(start), viq = _mm256_set1_pd(iq), vq = _mm256_set1_pd(q),
+		      vh = _mm256_set1_pd(0.5), vws = _mm256_set1_pd(ws), vwq = _mm256_set1_pd(wq),
+		      vtop = _mm256_set1_pd(top);
+	size_t i = 0;
+	for (; i + 4 <= c; i += 4) {
+		__m256d x = _mm256_add_pd(
+		    _mm256_mul_pd(_mm256_add_pd(vs, _mm256_loadu_pd(bt + i)), viq), vh);
+		__m256d t = _mm256_mul_pd(_mm256_floor_pd(x), vq);
+		t = _mm256_blendv_pd(t, vwq, _mm256_cmp_pd(t, vws, _CMP_LT_OQ));
+		t = _mm256_blendv_pd(t, vtop, _mm256_cmp_pd(t, vtop, _CMP_GT_OQ));
+		_mm256_storeu_pd(bt + i, t);
+	}
+	return i;
+}
+static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
+			    double wq, double top)
+{
+	return __builtin_cpu_supports("avx2") ? quantize_avx2_4(bt, c, start, iq, q, ws, wq, top)
+					      : 0;
+}
+#else
+static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
+			    double wq, double top)
+{
+	return 0;
+}
+#endif
+
 static int fill_window(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -1577,14 +1667,15 @@ static int fill_window(struct model_gen *g)
 		if (lead + sum > room)
 			lead = room - sum;
 		double start = ws + lead, iq = 1 / q, top = floor((ws + span) * iq - 1e-9) * q;
-		for (uint64_t i = 0; i < c; i++) {
+		double wq = ceil(ws * iq) * q;
+		for (uint64_t i = quantize_avx2(g->bt, c, start, iq, q, ws, wq, top); i < c; i++) {
 			/* floor(x) as x truncated in [0, 2^52), where it is the same
 			 * (above, every double is whole): GCC's floor without SSE4.1
 			 * took 21 instructions an I/O */
 			double x = (start + g->bt[i]) * iq + 0.5;
 			double t = (x >= 0 && x < 0x1p52 ? (double)(int64_t)x : floor(x)) * q;
 			if (t < ws)
-				t = ceil(ws * iq) * q;
+				t = wq;
 			g->bt[i] = t > top ? top : t;
 		}
 		draw_ops(g, ph, p, cnt, c);
