@@ -14,6 +14,7 @@
  * the run then reads).
  */
 #include <math.h>
+#include <string.h>
 
 #include "model/gen_internal.h"
 
@@ -182,12 +183,24 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 		at[nl] = s->lr_reg[i];
 		pend[nl] = (double)d->longrun[i].len * f;
 	}
-	double p[MODEL_MAX_REGIONS] = {0}; /* per region, summed in the runs' order */
+	/* per region, summed in the runs' order; cleared (2 KiB every 64
+	 * I/O) only with a kept run to come, else none */
+	static const double none[MODEL_MAX_REGIONS];
+	double p[MODEL_MAX_REGIONS];
+	if (nl)
+		memset(p, 0, d->nregions * sizeof(*p));
 	for (uint32_t i = 0; i < nl; i++)
 		p[at[i]] += pend[i];
+	const double *pr = nl ? p : none;
 	struct want_at wa = want_at(d, s, (double)s->hn);
-	for (uint32_t r = 0; r < d->nregions; r++)
-		s->short_c[r] = (float)(c += shortfall(d, s, r, &wa, p[r]));
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		/* c + 0 is c: the sum's chain of adds (their latency, 256 in
+		 * a row) only through the regions short */
+		double x = shortfall(d, s, r, &wa, pr[r]);
+		if (x > 0)
+			c += x;
+		s->short_c[r] = (float)c;
+	}
 	s->short_tot = c;
 	s->short_at = s->hn ? s->hn : 1;
 }
