@@ -504,8 +504,9 @@ typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
 #define FIT_WIN_BUFS (FIT_SIDE_JOBS + 1) /* a chunk's windows kept until its job ran */
 /* PRE: work of the main thread's before its part of the pass, done once
  * the second thread has the first FIT_PRE_CHUNKS chunks' jobs (their
- * slots and windows held until then: the read-ahead's ring holds them and
- * the reader's next one) */
+ * slots and windows held until then: fewer than the read-ahead's slots,
+ * RA_SLOTS in fit_source.c, so that the reader can fill the last one
+ * held, and than FIT_WIN_BUFS) */
 typedef int (*pre_fn)(struct fit_run *fr);
 #define FIT_PRE_CHUNKS (FIT_SIDE_JOBS - 1)
 
