@@ -502,11 +502,37 @@ struct fit_run {
  * issue and completion times. */
 typedef int (*pass_fn)(struct fit_run *fr, const struct fit_cols *c);
 #define FIT_WIN_BUFS (FIT_SIDE_JOBS + 1) /* a chunk's windows kept until its job ran */
-static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic)
+/* PRE: work of the main thread's before its part of the pass, done once
+ * the second thread has the first FIT_PRE_CHUNKS chunks' jobs (their
+ * slots and windows held until then: fewer than the read-ahead's slots,
+ * RA_SLOTS in fit_source.c, so that the reader can fill the last one
+ * held, and than FIT_WIN_BUFS) */
+typedef int (*pre_fn)(struct fit_run *fr);
+#define FIT_PRE_CHUNKS (FIT_SIDE_JOBS - 1)
+
+/* PRE (unless E), then FN on the NH chunks held for it, each given back. */
+static int pass_pre(struct fit_run *fr, pre_fn pre, pass_fn fn, const struct fit_cols *held,
+		    size_t nh, int e)
 {
-	struct fit_cols c;
-	long k;
+	e = e ? e : pre(fr);
+	for (size_t i = 0; i < nh; i++) {
+		e = e ? e : fn(fr, &held[i]);
+		if (held[i].slot) /* kept (a trace in memory needs no keeping) */
+			fit_src_drop(fr->src, &held[i]);
+	}
+	return e;
+}
+
+static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pre_fn pre)
+{
+	struct fit_cols c, held[FIT_PRE_CHUNKS];
+	size_t nh = 0;
+	long k = 0;
 	int e = fit_src_rewind(fr->src, ic);
+	if (pre && !fr->side) { /* one thread: nothing to do beside it */
+		e = e ? e : pre(fr);
+		pre = NULL;
+	}
 	fr->cut.wlo = INT64_MAX;
 	fr->cut.wend = INT64_MIN;
 	for (size_t j = 0; !e && (k = fit_src_next(fr->src, &c)) > 0; j++) {
@@ -517,9 +543,23 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic)
 		fr->cut = cut;
 		c.win = win;
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
-		int ef = fn(fr, &c);
+		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
+			held[nh++] = c;
+			if (nh == FIT_PRE_CHUNKS) {
+				e = pass_pre(fr, pre, fn, held, nh, e);
+				pre = NULL;
+			}
+			continue;
+		}
+		if (pre) { /* not held: PRE first */
+			e = pass_pre(fr, pre, fn, held, nh, e);
+			pre = NULL;
+		}
+		int ef = e ? 0 : fn(fr, &c);
 		e = e ? e : ef;
 	}
+	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
+		e = pass_pre(fr, pre, fn, held, nh, e);
 	int es = fit_side_wait(fr->side);
 	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
@@ -568,16 +608,31 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return 0;
 }
 
-/* After pass 3: the devices' fit and in-flight's (fit_rest). */
+/* After pass 3: the devices' fit (fit_rest). */
 static int side_finish(void *arg, const struct fit_cols *c)
 {
-	struct fit_run *fr = arg;
 	(void)c;
-	int e = model_devs_finish(fr->df);
-	if (e)
-		return e;
-	e = inflight_finish(&fr->inf, fr->m); /* its memory freed, whatever e */
+	return model_devs_finish(((struct fit_run *)arg)->df);
+}
+
+/* In-flight's fit, from pass 3. */
+static int inflight_fit(struct fit_run *fr)
+{
+	int e = inflight_finish(&fr->inf, fr->m); /* its memory freed, whatever e */
 	memset(&fr->inf, 0, sizeof(fr->inf));
+	return e;
+}
+
+/* Pass 4's start on the main thread (fit_pass's PRE): in-flight's fit and
+ * the phases' gaps, which only the main thread's part of the pass needs,
+ * while the second thread begins its part: the re-use pass, whose first
+ * chunks are its slowest (every block kept until the map halves; the main
+ * thread waited for it 0.1-0.15 s at 10M I/O), so that they are not
+ * between the passes on one thread (0.045-0.06 s at 10M I/O). */
+static int pass_pre4(struct fit_run *fr)
+{
+	int e = inflight_fit(fr);
+	model_phases_fill(fr->pf);
 	return e;
 }
 
@@ -670,7 +725,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	bm_op_shifts(fr->bm, fr->sh);
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
-	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0)))
+	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
 		return e;
 	/* the devices' regions on the second thread beside the rest (their
 	 * sample counts after the phases' in n3) */
@@ -729,18 +784,21 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 		return e;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
-	    (e = fit_pass(fr, side_walk, pass_main, 1)))
+	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL)))
 		return e;
-	/* what pass 3 gathered, fitted: the devices' and in-flight's on the
-	 * second thread beside the phases' (their state apart, as in the pass) */
-	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL);
-	if (!m->naive)
-		model_phases_fill(fr->pf);
-	if ((e = fit_side_wait(fr->side)) || (e = ep) || m->naive)
+	/* what pass 3 gathered, fitted: the devices' on the second thread
+	 * beside the phases' sizes, which the devices' part of pass 4 reads
+	 * (their state apart, as in the pass); the rest at pass 4's start */
+	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL), ei = 0;
+	if (m->naive)
+		ei = inflight_fit(fr);
+	else
+		model_phases_fill_sizes(fr->pf);
+	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
 		return e;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (e = fit_pass(fr, side_seq, pass_chain, 0)))
+	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))
 		return e;
 	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);

@@ -332,7 +332,11 @@ int model_phases_init(struct phases_fit **pf, struct model *m, const int *wphase
 size_t model_phases_counts(const struct model *m, const int *wphase, const uint32_t *wcnt,
 			   uint64_t *n);
 void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c);
-/* After the scan: fill the phases; then the gap-class chain's pass. */
+/* After the scan: the phases' rate, op mix and sizes (what the devices'
+ * part of pass 4 reads), then the rest (the gap CDF, classes, families,
+ * b-models, kept windows, devices' gaps: what the gap-class chain's pass
+ * reads); then that pass. */
+void model_phases_fill_sizes(struct phases_fit *pf);
 void model_phases_fill(struct phases_fit *pf);
 void model_phases_chain(struct phases_fit *pf, const struct fit_cols *c);
 void model_phases_finish(struct phases_fit *pf);

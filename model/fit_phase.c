@@ -496,9 +496,8 @@ void model_phases_scan(struct phases_fit *pf, const struct fit_cols *c)
 		}
 }
 
-/* From the gathered samples: rate, op mix and chain, sizes, b-model,
- * leads, families and the gap CDF. */
-static void phase_fill(struct phase_fit *f, struct model_phase *p, const struct model *m)
+/* From the gathered samples: rate, op mix and chain, sizes. */
+static void phase_fill_sizes(struct phase_fit *f, struct model_phase *p, const struct model *m)
 {
 	double wl = (double)m->duration_ns / (double)m->nwin;
 	p->rate = p->windows ? (double)p->ios / ((double)p->windows * wl) * 1e9 : 0;
@@ -510,6 +509,11 @@ static void phase_fill(struct phase_fit *f, struct model_phase *p, const struct 
 	normalize_rows(&p->op_next[0][0], REEL_OP__COUNT, REEL_OP__COUNT, p->op_mix);
 	for (int o = 0; o < REEL_OP__COUNT; o++)
 		samp_fit(&f->sizes[o], &p->size[o]);
+}
+
+/* The rest: b-model, leads, families and the gap CDF. */
+static void phase_fill(struct phase_fit *f, struct model_phase *p)
+{
 	for (int k = 0; k <= REEL_OP__COUNT; k++)
 		p->bmodel[k] = model_bm_finish(&f->bm[k]);
 	model_dist_fit(&p->lead, f->leads, f->nlead);
@@ -738,6 +742,16 @@ out:
 	free(from);
 }
 
+void model_phases_fill_sizes(struct phases_fit *pf)
+{
+	for (size_t p = 0; p < pf->m->nphases; p++) {
+		struct phase_fit *f = &pf->f[p];
+		phase_fill_sizes(f, &pf->m->phases[p], pf->m);
+		for (int o = 0; o < REEL_OP__COUNT; o++) /* their memory goes */
+			samp_free(&f->sizes[o]);
+	}
+}
+
 void model_phases_fill(struct phases_fit *pf)
 {
 	for (size_t k = 0; k < pf->m->nkept; k++) {
@@ -758,11 +772,8 @@ void model_phases_fill(struct phases_fit *pf)
 	}
 	for (size_t p = 0; p < pf->m->nphases; p++) {
 		struct phase_fit *f = &pf->f[p];
-		phase_fill(f, &pf->m->phases[p], pf->m);
-		/* the samples are fitted: their memory goes before the next pass */
-		for (int o = 0; o < REEL_OP__COUNT; o++)
-			samp_free(&f->sizes[o]);
-		samp_free(&f->gaps);
+		phase_fill(f, &pf->m->phases[p]);
+		samp_free(&f->gaps); /* fitted: their memory goes */
 		samp_free(&f->fam);
 		if ((f->gc = malloc(sizeof(*f->gc))))
 			gap_classes_init(f->gc, &pf->m->phases[p].gap);
