@@ -1021,108 +1021,17 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	rs_push(f, op != REEL_OP_READ, off + len);
 }
 
-/*
- * The walk's state that an I/O continuing its device's run changes, in
- * locals over a run of the device's I/O in the chunk (walk_load,
- * walk_store): the stores of every I/O (counters, the jumps' sample, the
- * ring of ends) made the compiler reload f's fields at each.  Such an I/O
- * (the same region and MODEL_SEGS-th, no hot region, not the run's
- * MODEL_LONG_HEAD-th; 82% of the 10M-I/O bench trace's) is device_step's
- * sequential branch; any other goes through device_step.
- */
-struct walk_hot {
-	struct samp jumps;
-	uint64_t pend, wi, rbytes, rsn0, rsn1, lo, hi, seg_next;
-	int64_t run;
-	size_t h0, h1;
-	uint32_t reg, *segc;
-	int fast;
-};
-static inline void walk_load(struct dev_fit *f, struct walk_hot *w)
-{
-	*w = (struct walk_hot){f->jumps,
-			       f->prev_end,
-			       f->wi,
-			       f->run_bytes,
-			       f->rs_n[0],
-			       f->rs_n[1],
-			       f->d->bound[f->reg],
-			       f->d->bound[f->reg + 1],
-			       f->seg_next,
-			       f->run,
-			       f->hits[0],
-			       f->hits[1],
-			       f->reg,
-			       f->segc[f->seg],
-			       f->seen && !(f->ht && f->hotr[f->reg])};
-}
-static inline void walk_store(struct dev_fit *f, const struct walk_hot *w)
-{
-	f->jumps = w->jumps;
-	f->prev_end = w->pend;
-	f->wi = w->wi;
-	f->run_bytes = w->rbytes;
-	f->rs_n[0] = w->rsn0;
-	f->rs_n[1] = w->rsn1;
-	f->run = w->run;
-	f->hits[0] = w->h0;
-	f->hits[1] = w->h1;
-}
-
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
 {
-	const uint16_t *dv = c->dev;
-	const uint8_t *ops = c->op;
-	const uint64_t *offs = c->off;
-	const uint32_t *lens = c->len;
-	const int8_t *slot = df->slot;
-	for (size_t i = 0, n = c->n; i < n;) {
-		int8_t s = slot[dv[i]];
-		struct dev_fit *f = &df->f[s];
-		if (f->done || df->naive) {
-			/* the reads in blocks also written and the converse */
-			if (!f->done && ops[i] != REEL_OP_FLUSH)
-				overlap_count(ops[i], offs[i], f->sh, f->wb, f->hits);
-			i++;
+	for (size_t i = 0; i < c->n; i++) {
+		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
+		if (f->done || c->op[i] == REEL_OP_FLUSH)
+			continue;
+		if (df->naive) { /* the reads in blocks also written and the converse */
+			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->hits);
 			continue;
 		}
-		struct walk_hot w;
-		walk_load(f, &w);
-		const uint8_t *both = f->wb;
-		int sh = f->sh;
-		uint64_t *regc = f->regc, *regr = f->regr;
-		for (; i < n && slot[dv[i]] == s; i++) {
-			uint8_t op = ops[i];
-			if (op == REEL_OP_FLUSH)
-				continue;
-			uint64_t off = offs[i];
-			uint32_t len = lens[i];
-			if (!(w.fast && off == w.pend && off >= w.lo && off < w.hi &&
-			      w.wi < w.seg_next && w.run + 1 != MODEL_LONG_HEAD)) {
-				walk_store(f, &w);
-				device_step(f, op, off, len);
-				walk_load(f, &w);
-				continue;
-			}
-			size_t rd = op == REEL_OP_READ, b = off >> sh;
-			size_t hit = (both[b / 8] >> (b % 8)) & 1;
-			w.h1 += rd ? hit : 0;
-			w.h0 += rd ? 0 : hit;
-			regc[w.reg]++;
-			regr[w.reg] += rd;
-			w.segc[w.reg]++;
-			samp_add(&w.jumps, 0);
-			w.run++;
-			w.pend = off + len;
-			w.rbytes += len;
-			w.wi++;
-			uint64_t e = off + len, k = rd ^ 1, rn = k ? w.rsn1 : w.rsn0;
-			w.rsn1 += k;
-			w.rsn0 += k ^ 1;
-			f->rs_end[k][rn % MODEL_RESUME_BACK] = e;
-			f->rs_last[k][rs_bucket(e)] = (uint32_t)rn;
-		}
-		walk_store(f, &w);
+		device_step(f, c->op[i], c->off[i], c->len[i]);
 	}
 	return 0;
 }
