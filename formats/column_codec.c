@@ -9,6 +9,7 @@
  * (reel_block_recs, reel_block_cols) the reader.  formats/FORMAT.md
  * 3.1-3.2 is normative.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -328,6 +329,7 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	 * of bits), then packed only where bitpack is the smaller (arrival
 	 * gaps as varints were packed twice: 12 M instructions a 1M-I/O gen).
 	 */
+	assert(n <= REEL_CHUNK_MAX); /* one chunk (reel_internal.h): the two arrays below */
 	uint64_t bmin[REEL_CHUNK_MAX / 128];
 	unsigned char bwidth[REEL_CHUNK_MAX / 128];
 	/* the values' size as varints, as bounds: each mini-block's values

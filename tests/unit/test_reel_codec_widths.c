@@ -5,7 +5,8 @@
  * 1, 512 (a shift) and 3, chunks and blocks cut short (a count that is not
  * a multiple of 128), read back by reel_read, reel_read_chunk and
  * reel_read_cols, field by field; the encoder's SIMD paths write the plain
- * ones' bytes. */
+ * ones' bytes, also on one column's edge values (edge_cols). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,98 @@ static void read_back(const char *path, int mode)
 	reel_reader_close(r);
 }
 
+/* One column (queue times from deltas X[0..n)) packed by the SIMD paths
+ * and by the plain ones: the same bytes.  The values the SIMD range, gcd
+ * and zigzag could get wrong (round 21's reviewer): INT64_MIN/MAX, a gcd
+ * of 2^63 (clamped to 1), every power-of-two gcd, mostly zeros, one odd
+ * value among multiples, lengths around the 4-lane and 128-value blocks. */
+#define EN 1100
+static struct reel_rec erec[EN];
+static int64_t evals[EN], ex[EN];
+static unsigned char evbuf[REEL_COL_VBUF(EN)];
+
+static size_t pack_col(size_t n, int plain, unsigned char **out)
+{
+	int64_t q = 0;
+	for (size_t i = 0; i < n; i++) {
+		memset(&erec[i], 0, sizeof erec[i]);
+		erec[i].has = REEL_HAS_QUEUE;
+		q = (int64_t)((uint64_t)q + (uint64_t)ex[i]);
+		erec[i].queue_ns = q;
+	}
+	msgpack_sbuffer sb;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	int packed;
+	reel_codec_plain(plain);
+	reel_col_pack(&pk, C_QUEUE, erec, n, evals, evbuf, &packed);
+	size_t len = packed ? sb.size : 0;
+	*out = malloc(len + 1);
+	CHECK(*out != NULL);
+	memcpy(*out, sb.data, len);
+	msgpack_sbuffer_destroy(&sb);
+	return len;
+}
+
+static void edge_cols(void)
+{
+	static const int64_t special[] = {0,
+					  1,
+					  -1,
+					  2,
+					  -2,
+					  INT64_MIN,
+					  INT64_MAX,
+					  INT64_MIN + 1,
+					  INT64_MAX - 1,
+					  (int64_t)1 << 62,
+					  -((int64_t)1 << 62),
+					  4096,
+					  -4096,
+					  3,
+					  -3,
+					  (int64_t)1 << 32,
+					  6};
+	static const size_t lens[] = {0,   1,	2,   3,	  4,   5,   7,	 8,   9,    127,
+				      128, 129, 131, 255, 256, 257, 511, 513, 1000, 1027};
+	const size_t nl = sizeof lens / sizeof lens[0], ns = sizeof special / sizeof special[0];
+	for (int trial = 0; trial < 1200; trial++) {
+		size_t n = lens[(size_t)trial % nl];
+		int mode = trial / (int)nl % 6;
+		int64_t mul = (int64_t)(1ull << (rnd() % 63));
+		for (size_t i = 0; i < n; i++) {
+			switch (mode) {
+			case 0:
+				ex[i] = special[rnd() % ns];
+				break;
+			case 1:
+				ex[i] = (int64_t)(rnd() % 5) * mul - 2 * mul;
+				break; /* gcd 2^k */
+			case 2:
+				ex[i] = rnd() % 3 ? 0 : (int64_t)rnd();
+				break; /* mostly zeros */
+			case 3:
+				ex[i] = rnd() % 2 ? INT64_MIN : 0;
+				break; /* gcd 2^63 */
+			case 4:
+				ex[i] = (int64_t)(rnd() % 1000) * 4096 - 2048 * 4096;
+				break;
+			default:
+				ex[i] = (int64_t)(rnd() % 7) * mul - (i == n / 2);
+				break; /* one odd */
+			}
+		}
+		unsigned char *a, *b;
+		size_t na = pack_col(n, 1, &a), nb = pack_col(n, 0, &b);
+		CHECK_EQ(na, nb);
+		CHECK(memcmp(a, b, na) == 0);
+		free(a);
+		free(b);
+	}
+	reel_codec_plain(0);
+}
+
 static char path[] = "/tmp/ioreel-codec-XXXXXX", path2[] = "/tmp/ioreel-codec-XXXXXX";
 static void rm_path(void)
 {
@@ -180,6 +273,7 @@ int main(void)
 	CHECK((fd = mkstemp(path2)) >= 0);
 	close(fd);
 	atexit(rm_path);
+	edge_cols();
 	/* the encoder's SIMD paths (the range, gcd, scaling and zigzag) write
 	 * the plain ones' bytes */
 	reel_codec_plain(1);
