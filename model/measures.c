@@ -199,13 +199,15 @@ static int dcmp_desc(const void *x, const void *y)
 static size_t pqrs_x(int64_t t, int64_t t0, int64_t t1, size_t side)
 {
 	double ft = (double)(t - t0) / (double)(t1 - t0);
-	size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
+	/* past the end: the last column, before the conversion (a time far
+	 * past t1 would overflow size_t) */
+	size_t x = ft < 0 ? 0 : !(ft < 1) ? side - 1 : (size_t)(ft * (double)side);
 	return x >= side ? side - 1 : x;
 }
 static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
 {
 	double fa = a < a0 ? 0 : (double)(a - a0) / (double)(a1 - a0);
-	size_t y = (size_t)(fa * (double)side);
+	size_t y = !(fa < 1) ? side - 1 : (size_t)(fa * (double)side); /* as pqrs_x */
 	return y >= side ? side - 1 : y;
 }
 

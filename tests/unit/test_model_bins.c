@@ -154,9 +154,9 @@ static size_t pqrs_cell(const struct model_pqrs *p, int64_t t, uint64_t a)
 {
 	size_t side = p->side;
 	double ft = (double)(t - p->t0) / (double)(p->t1 - p->t0);
-	size_t x = ft < 0 ? 0 : (size_t)(ft * (double)side);
+	size_t x = ft < 0 ? 0 : !(ft < 1) ? side - 1 : (size_t)(ft * (double)side);
 	double fa = a < p->a0 ? 0 : (double)(a - p->a0) / (double)(p->a1 - p->a0);
-	size_t y = (size_t)(fa * (double)side);
+	size_t y = !(fa < 1) ? side - 1 : (size_t)(fa * (double)side);
 	return (y >= side ? side - 1 : y) * side + (x >= side ? side - 1 : x);
 }
 static void pqrs_one(size_t n, int64_t t0, int64_t t1, uint64_t a0, uint64_t a1, int sorted)
