@@ -178,7 +178,8 @@ static size_t pack_col(size_t n, int plain, unsigned char **out)
 	size_t len = packed ? sb.size : 0;
 	*out = malloc(len + 1);
 	CHECK(*out != NULL);
-	memcpy(*out, sb.data, len);
+	if (len)
+		memcpy(*out, sb.data, len);
 	msgpack_sbuffer_destroy(&sb);
 	return len;
 }
