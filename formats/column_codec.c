@@ -39,6 +39,7 @@ static int has_avx2(void) { return !plain_only && __builtin_cpu_supports("avx2")
 #define CODEC_X86 0
 static int has_avx2(void) { return 0; }
 #endif
+int reel_has_avx2(void) { return has_avx2(); }
 
 /* gcd(g, a), quick when a power of two g divides a (offsets, lengths) */
 static inline uint64_t gcd_step(uint64_t g, uint64_t a)

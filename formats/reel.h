@@ -1070,4 +1070,8 @@ int cmd_dump(int argc, char **argv);
 #ifdef __cplusplus
 }
 #endif
+/* AVX2 paths may run: the processor has AVX2 and reel_codec_plain (tests,
+ * reel_internal.h) is off; the codec's and gen's SIMD paths ask it. */
+int reel_has_avx2(void);
+
 #endif

@@ -65,8 +65,9 @@ int64_t reel_mp_int_or(const msgpack_object *o, int64_t dflt);
 char *reel_mp_strdup(const msgpack_object *o);
 
 /* ---- column layout and codec (column_codec.c) --------------------------- */
-/* Decode with the plain C paths only, not AVX2 or BMI2 (for tests: the
- * fallbacks of a processor without them). */
+/* Decode and encode with the plain C paths only, not AVX2 or BMI2 (for
+ * tests: the fallbacks of a processor without them); gen's rounding too
+ * (it asks reel_has_avx2, reel.h). */
 void reel_codec_plain(int on);
 enum col_id {
 	C_HAS,

@@ -1594,8 +1594,7 @@ __attribute__((target("avx2"))) static size_t quantize_avx2_4(double *bt, size_t
 static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
 			    double wq, double top)
 {
-	return __builtin_cpu_supports("avx2") ? quantize_avx2_4(bt, c, start, iq, q, ws, wq, top)
-					      : 0;
+	return reel_has_avx2() ? quantize_avx2_4(bt, c, start, iq, q, ws, wq, top) : 0;
 }
 #else
 static size_t quantize_avx2(double *bt, size_t c, double start, double iq, double q, double ws,
