@@ -138,6 +138,7 @@ struct quota {
  */
 struct unread {
 	uint64_t *bits, nw; /* the map, its words */
+	uint64_t *nz;	    /* a bit a word: not zero (after bits' words: unread_near) */
 	uint64_t n;	    /* granules set */
 	int shift;	    /* a granule: 1 << shift bytes */
 	/* the last GEN_UNREAD_RING granules written, in write order (a ring
