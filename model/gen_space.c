@@ -1387,12 +1387,11 @@ void gen_unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint
 		*z = *w ? *z | 1ull << (g >> 6 & 63) : *z & ~(1ull << (g >> 6 & 63));
 		if (set) {
 			uint32_t i = (uint32_t)(u->head++ % GEN_UNREAD_RING);
-			if (u->rg[i] != UINT32_MAX)
-				ring_add(u->fw, i, UINT32_MAX); /* the oldest, overwritten */
+			if (u->rg[i] == UINT32_MAX) /* else the oldest, overwritten: live still */
+				ring_add(u->fw, i, 1);
 			u->live[i >> 6] |= 1ull << (i & 63);
 			u->rg[i] = (uint32_t)g;
 			u->rt[i] = (uint32_t)now;
-			ring_add(u->fw, i, 1);
 		}
 	}
 }

@@ -3,7 +3,8 @@
  * ring of writes (model/gen_space.c) answer as their plain forms, copied
  * here from before round 22 (unread_near looking at each word out from
  * the start's, unread_back collecting its whole window again after each
- * slot found read since): on random writes and reads, a dense map and a
+ * slot found read since, unread_mark taking a live slot overwritten out
+ * of the Fenwick tree and back in): on random writes and reads, a dense map and a
  * sparse one, the ring past its wrap, every call's granule, write count
  * and the ring's slots dropped the same.
  */
@@ -52,6 +53,27 @@ static uint32_t fw_count(const uint32_t *fw, uint64_t a, uint64_t b)
 		return 0;
 	return pa < pb ? fw_below(fw, pb) - fw_below(fw, pa)
 		       : fw_below(fw, GEN_UNREAD_RING) - fw_below(fw, pa) + fw_below(fw, pb);
+}
+
+/* unread_mark before round 22 */
+static void ref_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint64_t now)
+{
+	uint64_t g1 = (off + (len ? len - 1 : 0)) >> u->shift;
+	for (uint64_t g = off >> u->shift; g <= g1 && g >> 6 < u->nw; g++) {
+		uint64_t *w = &u->bits[g >> 6], b = 1ull << (g & 63);
+		u->n += set && !(*w & b);
+		u->n -= !set && (*w & b);
+		*w = set ? *w | b : *w & ~b;
+		if (set) {
+			uint32_t i = (uint32_t)(u->head++ % GEN_UNREAD_RING);
+			if (u->rg[i] != UINT32_MAX)
+				fw_add(u->fw, i, UINT32_MAX);
+			u->live[i >> 6] |= 1ull << (i & 63);
+			u->rg[i] = (uint32_t)g;
+			u->rt[i] = (uint32_t)now;
+			fw_add(u->fw, i, 1);
+		}
+	}
 }
 
 /* unread_near before round 22 */
@@ -164,9 +186,13 @@ static void ur_free(struct unread *u)
 	free(u);
 }
 
+/* A's map, ring and tree as B's (the live map after the tree's words). */
 static void same_ring(const struct unread *a, const struct unread *b)
 {
+	CHECK(a->n == b->n && !memcmp(a->bits, b->bits, a->nw * sizeof(*a->bits)));
 	CHECK(!memcmp(a->rg, b->rg, GEN_UNREAD_RING * sizeof(*a->rg)));
+	for (uint64_t w = 0; w < a->nw; w++) /* the map of its words set */
+		CHECK(!(a->nz[w >> 6] >> (w & 63) & 1) == !a->bits[w]);
 	CHECK(!memcmp(a->fw, b->fw, (GEN_UNREAD_RING + GEN_UNREAD_RING / 32) * sizeof(*a->fw)));
 }
 
@@ -189,7 +215,7 @@ static void run(uint64_t ng, uint64_t span, uint32_t nops, uint64_t seed)
 		uint64_t len = (1 + (uint64_t)(unit_urand(&rs) * 16)) << 12;
 		if (p < 0.6) {
 			gen_unread_mark(a, g << 12, len, p < 0.35, now);
-			gen_unread_mark(b, g << 12, len, p < 0.35, now);
+			ref_mark(b, g << 12, len, p < 0.35, now);
 			continue;
 		}
 		CHECK_EQ(gen_unread_near(a, g), ref_near(b, g));
