@@ -138,12 +138,13 @@ struct quota {
  */
 struct unread {
 	uint64_t *bits, nw; /* the map, its words */
+	uint64_t *nz;	    /* a bit a word: not zero (after bits' words: gen_unread_near) */
 	uint64_t n;	    /* granules set */
 	int shift;	    /* a granule: 1 << shift bytes */
 	/* the last GEN_UNREAD_RING granules written, in write order (a ring
 	 * from head: granule, the device's I/O count then), and a Fenwick
 	 * tree of those not known read since (a read start by its drawn
-	 * reuse distance: unread_back) */
+	 * reuse distance: gen_unread_back) */
 	uint32_t *rg, *rt, *fw;
 	uint64_t *live;	 /* a bit a slot: the tree's leaves (after fw's words) */
 	uint64_t head;	 /* writes into the ring so far */
@@ -384,6 +385,13 @@ struct model_gen {
 	int ranked;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
+/* A device's unread granules (gen_space.c; tests/unit/test_model_unread.c
+ * holds them to a copy of their plain forms): marked by an I/O, the
+ * nearest set to a granule, a read start's by its reuse distance. */
+void gen_unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint64_t now);
+int64_t gen_unread_near(const struct unread *u, uint64_t g);
+int64_t gen_unread_back(struct unread *u, uint64_t now, double d, uint64_t want, uint32_t before,
+			uint32_t after, uint32_t *t);
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
