@@ -1224,25 +1224,6 @@ static void touch_hash(struct model_gen *g)
 	g->touch_nb = 0;
 }
 
-/* The direct set T's blocks B0 up to B1 (below TOUCH_D0; those at or past
- * its NB untouched): the first touched among them (FLIP 0; the first
- * untouched: FLIP ~0), else B1 + 1. */
-static inline uint64_t touch_d_next(const uint64_t *t, uint64_t nb, uint64_t b0, uint64_t b1,
-				    uint64_t flip)
-{
-	uint64_t e = b1 < nb ? b1 : nb - 1; /* the last block kept */
-	if (b0 <= e) {
-		uint64_t w = b0 >> 6, we = e >> 6;
-		uint64_t v = (t[w] ^ flip) & (~0ull << (b0 & 63));
-		while (!v && ++w <= we)
-			v = t[w] ^ flip;
-		uint64_t b = w * 64 + (uint64_t)__builtin_ctzll(v | 1ull << 63);
-		if (v && b <= e)
-			return b;
-	}
-	return flip && b1 >= nb ? (b0 > nb ? b0 : nb) : b1 + 1;
-}
-
 /* The touched set's word of block B (device DEV) asked for.  Inlined
  * always: GCC took a call of it for one without effect and dropped all
  * four (round 20: no prefetch of the direct set in the binary). */
