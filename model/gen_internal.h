@@ -448,6 +448,26 @@ static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
 	}
 }
 
+/* The direct set T's blocks B0 up to B1 (below TOUCH_D0; T holds NB of
+ * them, whole words, and those past it are untouched: gen_space.c's
+ * touch_direct_init): the first touched among them (FLIP 0; the first
+ * untouched: FLIP ~0), else B1 + 1. */
+static inline uint64_t touch_d_next(const uint64_t *t, uint64_t nb, uint64_t b0, uint64_t b1,
+				    uint64_t flip)
+{
+	uint64_t e = b1 < nb ? b1 : nb - 1; /* the last block kept */
+	if (b0 <= e) {
+		uint64_t w = b0 >> 6, we = e >> 6;
+		uint64_t v = (t[w] ^ flip) & (~0ull << (b0 & 63));
+		while (!v && ++w <= we)
+			v = t[w] ^ flip;
+		uint64_t b = w * 64 + (uint64_t)__builtin_ctzll(v | 1ull << 63);
+		if (v && b <= e)
+			return b;
+	}
+	return flip && b1 >= nb ? (b0 > nb ? b0 : nb) : b1 + 1;
+}
+
 /* The touched set, zeroed (NULL without memory), a mapping of its own.
  * (On 2 MiB pages until round 20: its probes land anywhere in its 8 MiB;
  * on small pages gen's CPU measured the same, 4.04 s against 4.01 at 10M
