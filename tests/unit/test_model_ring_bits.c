@@ -1,12 +1,13 @@
 /*
- * test_model_ring_nearest: ring_nearest (gen_internal.h), back_slot's
- * search over the ring's bitmaps a word at a time, answers as the loop it
- * replaced: over K, K + 1, K - 1, .. (GEN_NEAR either side), each slot's
- * op (rop), whether a re-use went back to it (gone) and whether it is on a
- * hot block looked at one by one, where FEW first a hot one within
- * GEN_HOT_NEAR.  Random rings (sparse to dense bits, the ring part full or
- * wrapped many times), every K from 1 to the ring's I/O, every op, MINOR
- * and FEW.
+ * test_model_ring_bits: gen's searches over the ring's bitmaps a word at a
+ * time answer as the loops they replaced.  ring_nearest (gen_internal.h),
+ * back_slot's: as the loop over K, K + 1, K - 1, .. (GEN_NEAR either
+ * side), each slot's op (rop), whether a re-use went back to it (gone) and
+ * whether it is on a hot block looked at one by one, where FEW first a hot
+ * one within GEN_HOT_NEAR.  gen_written (gen_reuse.c): as the loop over
+ * the ring's last I/O for a write starting in the stretch.  Random rings
+ * (sparse to dense bits, the ring part full or wrapped many times), every
+ * K from 1 to the ring's I/O, every op, MINOR and FEW.
  */
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
@@ -51,6 +52,7 @@ static void fill(struct devstate *s, uint64_t hn, double p_op, double p_gone, do
 	s->hn = hn;
 	for (uint64_t i = 0; i < GEN_HIST; i++) {
 		double u = unit_urand(&rs);
+		s->ring[i] = (uint64_t)(unit_urand(&rs) * 100000) * 512;
 		s->rop[i] =
 		    (uint8_t)(u < p_op		   ? REEL_OP_WRITE
 			      : u < (1 + p_op) / 2 ? REEL_OP_READ
@@ -87,11 +89,46 @@ static void test_random_rings(struct devstate *s)
 	CHECK(checked > 1000000 && moved > checked / 10);
 }
 
+/* The loop gen_written ran before. */
+static int written_plain(const struct devstate *s, uint64_t off, uint64_t len)
+{
+	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
+	for (uint64_t j = 1; j <= n; j++) {
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		if (s->rop[i] != REEL_OP_READ && s->ring[i] >= off && s->ring[i] - off < len)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_written(struct devstate *s)
+{
+	const double odds[] = {0, 0.001, 0.01, 0.1, 0.5, 1};
+	uint64_t checked = 0, hits = 0;
+	for (int t = 0; t < 300; t++) {
+		uint64_t hn = t % 3 == 0   ? 1 + (uint64_t)(unit_urand(&rs) * 200)
+			      : t % 3 == 1 ? GEN_HIST + (uint64_t)(unit_urand(&rs) * 3 * GEN_HIST)
+					   : 1 + (uint64_t)(unit_urand(&rs) * GEN_HIST);
+		fill(s, hn, odds[t % 6], 0, 0);
+		for (int q = 0; q < 200; q++) {
+			uint64_t off = (uint64_t)(unit_urand(&rs) * 100000) * 512;
+			uint64_t len =
+			    q % 4 ? 512ull << (q % 13) : (uint64_t)(unit_urand(&rs) * 1e9);
+			int want = written_plain(s, off, len);
+			CHECK_EQ(gen_written(s, off, len), want);
+			checked++;
+			hits += (uint64_t)want;
+		}
+	}
+	CHECK(hits > checked / 10 && hits < checked * 9 / 10);
+}
+
 int main(void)
 {
 	struct devstate *s = calloc(1, sizeof(*s));
 	CHECK(s != NULL);
 	test_random_rings(s);
+	test_written(s);
 	free(s);
 	return 0;
 }
