@@ -158,6 +158,10 @@ struct devstate {
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
 	uint64_t rend[GEN_HIST];      /* and ends */
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
+	/* and which are of each op, which start on a hot block (a region one
+	 * block wide): back_slot's tests a word at a time (ring_nearest) */
+	uint64_t ropm[REEL_OP__COUNT][GEN_HIST / 64];
+	uint64_t rhot[GEN_HIST / 64];
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint32_t far;		      /* a local re-using start: off the last so many (far_of) */
 	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
@@ -392,6 +396,48 @@ void gen_unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint
 int64_t gen_unread_near(const struct unread *u, uint64_t g);
 int64_t gen_unread_back(struct unread *u, uint64_t now, double d, uint64_t want, uint32_t before,
 			uint32_t after, uint32_t *t);
+
+/* Of the ring's slots from 64 below slot I + 64 B (B the slot's bit) up to
+ * 64 above it, in the 3 words W (bit B of W[1]: the slot): the one nearest
+ * (NEAR at most either side, the older first where as near) whose bit is
+ * set, as I/O back from the slot's K (K + D's slot is D below; the ring's
+ * N I/O), or 0. */
+static inline uint64_t ring_pick(const uint64_t *w, uint64_t b, uint64_t k, uint64_t n,
+				 uint64_t near)
+{
+	if (w[1] >> b & 1)
+		return k;
+	uint64_t up = n - k < near ? n - k : near, dn = k - 1 < near ? k - 1 : near;
+	/* bit J of A: K + 64 - J back; bit J of C: K - 1 - J */
+	uint64_t a = (b ? w[0] >> b | w[1] << (64 - b) : w[0]) & (up ? ~0ull << (64 - up) : 0);
+	uint64_t c =
+	    (b < 63 ? w[1] >> (b + 1) | w[2] << (63 - b) : w[2]) & (dn ? ~0ull >> (64 - dn) : 0);
+	if (!a && !c)
+		return 0;
+	uint64_t da = a ? (uint64_t)__builtin_clzll(a) + 1 : 65;
+	uint64_t dc = c ? (uint64_t)__builtin_ctzll(c) + 1 : 65;
+	return da <= dc ? k + da : k - dc;
+}
+
+/* back_slot's search (gen_space.c), 1 <= K <= N (the ring's I/O): the I/O
+ * nearest K back, K first, then K + 1, K - 1, K + 2, .. (GEN_NEAR either
+ * side), that no re-use went back to since where FEW, of OP where MINOR,
+ * and where FEW first one on a hot block (GEN_HOT_NEAR either side); none,
+ * K.  The ring's bitmaps a word at a time, the 3 words around K's slot. */
+static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64_t n, int op,
+				    int minor, int few)
+{
+	uint64_t i = (s->hn - k) % GEN_HIST, w[3], h[3];
+	for (uint64_t x = 0; x < 3; x++) {
+		uint64_t q = (i / 64 + GEN_HIST / 64 - 1 + x) % (GEN_HIST / 64);
+		w[x] = (few ? ~s->gone[q] : ~0ull) & (minor ? s->ropm[op][q] : ~0ull);
+		h[x] = w[x] & s->rhot[q];
+	}
+	uint64_t at = few ? ring_pick(h, i % 64, k, n, GEN_HOT_NEAR) : 0;
+	if (!at)
+		at = ring_pick(w, i % 64, k, n, GEN_NEAR);
+	return at ? at : k;
+}
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
@@ -556,6 +602,11 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint6
 /* The region of offset A (generated, scaled by S's scale) on device D,
  * through S's table; S NULL: A at scale 1, before the tables are made. */
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
+/* Whether region R is a hot block (one block wide). */
+static inline int region_hot(const struct model_devspace *d, uint32_t r)
+{
+	return d->bound[r + 1] - d->bound[r] <= d->align;
+}
 /* A generated offset A in the model's units (A / S's scale): at scale 1
  * (no --capacity) A itself, the same double without a division (a few an
  * I/O, each in a search's chain of loads). */

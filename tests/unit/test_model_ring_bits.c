@@ -1,0 +1,134 @@
+/*
+ * test_model_ring_bits: gen's searches over the ring's bitmaps a word at a
+ * time answer as the loops they replaced.  ring_nearest (gen_internal.h),
+ * back_slot's: as the loop over K, K + 1, K - 1, .. (GEN_NEAR either
+ * side), each slot's op (rop), whether a re-use went back to it (gone) and
+ * whether it is on a hot block looked at one by one, where FEW first a hot
+ * one within GEN_HOT_NEAR.  gen_written (gen_reuse.c): as the loop over
+ * the ring's last I/O for a write starting in the stretch.  Random rings
+ * (sparse to dense bits, the ring part full or wrapped many times), every
+ * K from 1 to the ring's I/O, every op, MINOR and FEW.
+ */
+#include "model/gen_internal.h"
+#include "tests/unit/unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rs = 0x2545f4914f6cdd1dull;
+static uint8_t hot[GEN_HIST];
+
+static int ok(const struct devstate *s, uint64_t k, int op, int minor, int few)
+{
+	uint64_t i = (s->hn - k) % GEN_HIST;
+	return !(few && (s->gone[i / 64] >> (i % 64) & 1)) && (!minor || s->rop[i] == op);
+}
+
+/* The loop back_slot ran before (K in the ring: 1 <= K <= N). */
+static uint64_t plain(const struct devstate *s, uint64_t k, uint64_t n, int op, int minor, int few)
+{
+	for (uint64_t d = 0; few && d <= GEN_HOT_NEAR; d++) {
+		if (k + d <= n && ok(s, k + d, op, minor, few) && hot[(s->hn - k - d) % GEN_HIST])
+			return k + d;
+		if (d && d < k && ok(s, k - d, op, minor, few) && hot[(s->hn - k + d) % GEN_HIST])
+			return k - d;
+	}
+	for (uint64_t d = 0; d <= GEN_NEAR; d++) {
+		if (k + d <= n && ok(s, k + d, op, minor, few))
+			return k + d;
+		if (d && d < k && ok(s, k - d, op, minor, few))
+			return k - d;
+	}
+	return k;
+}
+
+/* A ring of HN I/O: each slot's op, gone and hot bits at the odds given,
+ * in the arrays the loop reads and in the bitmaps. */
+static void fill(struct devstate *s, uint64_t hn, double p_op, double p_gone, double p_hot)
+{
+	memset(s->gone, 0, sizeof(s->gone));
+	memset(s->ropm, 0, sizeof(s->ropm));
+	memset(s->rhot, 0, sizeof(s->rhot));
+	s->hn = hn;
+	for (uint64_t i = 0; i < GEN_HIST; i++) {
+		double u = unit_urand(&rs);
+		s->ring[i] = (uint64_t)(unit_urand(&rs) * 100000) * 512;
+		s->rop[i] =
+		    (uint8_t)(u < p_op		   ? REEL_OP_WRITE
+			      : u < (1 + p_op) / 2 ? REEL_OP_READ
+						   : (uint8_t)(2 + (int)(unit_urand(&rs) * 3)));
+		s->ropm[s->rop[i]][i / 64] |= 1ull << (i % 64);
+		if (unit_urand(&rs) < p_gone)
+			s->gone[i / 64] |= 1ull << (i % 64);
+		hot[i] = unit_urand(&rs) < p_hot;
+		if (hot[i])
+			s->rhot[i / 64] |= 1ull << (i % 64);
+	}
+}
+
+static void test_random_rings(struct devstate *s)
+{
+	const double odds[] = {0, 0.002, 0.02, 0.2, 0.5, 0.9, 0.99, 1};
+	const size_t no = sizeof(odds) / sizeof(odds[0]);
+	uint64_t checked = 0, moved = 0;
+	for (int t = 0; t < 600; t++) {
+		uint64_t hn = t % 3 == 0   ? 1 + (uint64_t)(unit_urand(&rs) * 200)
+			      : t % 3 == 1 ? GEN_HIST + (uint64_t)(unit_urand(&rs) * 3 * GEN_HIST)
+					   : 1 + (uint64_t)(unit_urand(&rs) * GEN_HIST);
+		fill(s, hn, odds[t % no], odds[(t / no) % no], odds[(t / no / no) % no]);
+		uint64_t n = hn < GEN_HIST ? hn : GEN_HIST;
+		for (int op = 0; op < REEL_OP__COUNT; op++)
+			for (int m = 0; m < 4; m++)
+				for (uint64_t k = 1; k <= n; k += 1 + (n > 600) * (t % 7)) {
+					uint64_t want = plain(s, k, n, op, m & 1, m >> 1);
+					CHECK_EQ(ring_nearest(s, k, n, op, m & 1, m >> 1), want);
+					checked++;
+					moved += want != k;
+				}
+	}
+	CHECK(checked > 1000000 && moved > checked / 10);
+}
+
+/* The loop gen_written ran before. */
+static int written_plain(const struct devstate *s, uint64_t off, uint64_t len)
+{
+	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
+	for (uint64_t j = 1; j <= n; j++) {
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		if (s->rop[i] != REEL_OP_READ && s->ring[i] >= off && s->ring[i] - off < len)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_written(struct devstate *s)
+{
+	const double odds[] = {0, 0.001, 0.01, 0.1, 0.5, 1};
+	uint64_t checked = 0, hits = 0;
+	for (int t = 0; t < 300; t++) {
+		uint64_t hn = t % 3 == 0   ? 1 + (uint64_t)(unit_urand(&rs) * 200)
+			      : t % 3 == 1 ? GEN_HIST + (uint64_t)(unit_urand(&rs) * 3 * GEN_HIST)
+					   : 1 + (uint64_t)(unit_urand(&rs) * GEN_HIST);
+		fill(s, hn, odds[t % 6], 0, 0);
+		for (int q = 0; q < 200; q++) {
+			uint64_t off = (uint64_t)(unit_urand(&rs) * 100000) * 512;
+			uint64_t len =
+			    q % 4 ? 512ull << (q % 13) : (uint64_t)(unit_urand(&rs) * 1e9);
+			int want = written_plain(s, off, len);
+			CHECK_EQ(gen_written(s, off, len), want);
+			checked++;
+			hits += (uint64_t)want;
+		}
+	}
+	CHECK(hits > checked / 10 && hits < checked * 9 / 10);
+}
+
+int main(void)
+{
+	struct devstate *s = calloc(1, sizeof(*s));
+	CHECK(s != NULL);
+	test_random_rings(s);
+	test_written(s);
+	free(s);
+	return 0;
+}
