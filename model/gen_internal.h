@@ -79,6 +79,14 @@ struct quota {
 	double *at, *cn;
 	uint32_t n, nw, end0, pos[2];
 	int uniform; /* quota_at: uniform in a stratum (no shares, or < 2 knots) */
+	/* quota_at's draw anywhere (no stratum: an I/O past its kind's
+	 * strata, seq_fresh) for each kind, made once (quota_any): the
+	 * stretches of the CDF it weighs above 0, in order (any_k their
+	 * knots, any_w their weights), and all its weights summed in its
+	 * order (boot x7491: 0.8 such draws an I/O, over 55 knots twice) */
+	double *any_w[2], any_tot[2];
+	uint16_t *any_k[2];
+	uint32_t any_n[2];
 	/* strata taken at the block's start for the re-use pass's I/O of the
 	 * op (quota_reserve): resv_n of them, for resv_want of its I/O */
 	uint16_t *resv;

@@ -193,6 +193,22 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 		return x < pw ? a + (b - a) * x / pw : b;
 	}
 	k0 &= ~QUOTA_ONE;
+	if (i >= n) { /* anywhere: the second pass alone, over the weights made once */
+		double x = rnd_sz(g) * q->any_tot[seq];
+		if (!(q->any_tot[seq] > 0))
+			return a + rnd_sz(g) * (b - a);
+		for (uint32_t t = 0; t < q->any_n[seq]; t++) {
+			double pw = q->any_w[seq][t];
+			uint32_t j = q->any_k[seq][t];
+			if (x < pw) {
+				double lo = d->c[j] > a ? d->c[j] : a,
+				       hi = d->c[j + 1] < b ? d->c[j + 1] : b;
+				return lo + (hi - lo) * x / pw;
+			}
+			x -= pw;
+		}
+		return b;
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		double x = pass ? rnd_sz(g) * tot : 0;
 		if (pass && !(tot > 0))
@@ -676,6 +692,34 @@ static void quota_cn(const struct model_gen *g, struct quota *q, size_t p, int o
 	}
 }
 
+/* Q's weights for quota_at's draw anywhere in phase P's sizes of OP, for
+ * each kind: quota_at's first pass over the whole CDF (a = 0, b = 1), its
+ * sum the same doubles added in the same order.  The stretches of weight
+ * 0 are left out: they add 0 to the sum, and its second pass's x (never
+ * below 0) walks past them unchanged. */
+static void quota_any(const struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	const float *share = g->m->phases[p].seq_share[op];
+	for (int seq = 0; seq < 2; seq++) {
+		double tot = 0;
+		uint32_t m = 0;
+		for (uint32_t j = q->knot[0] & ~QUOTA_ONE;
+		     !q->uniform && j + 1 < d->nk && d->c[j] < 1; j++) {
+			double lo = d->c[j] > 0 ? d->c[j] : 0, hi = d->c[j + 1] < 1 ? d->c[j + 1] : 1;
+			double w = seq ? share[j] : 1 - share[j];
+			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
+			tot += pw;
+			if (pw > 0) {
+				q->any_w[seq][m] = pw;
+				q->any_k[seq][m++] = (uint16_t)j;
+			}
+		}
+		q->any_n[seq] = m;
+		q->any_tot[seq] = tot;
+	}
+}
+
 /* Each phase's and op's quota block: its sizes drawn over the trace
  * generated (its I/O in the windows generated, times the rate), in blocks
  * of at most QUOTA_MAX. */
@@ -692,9 +736,10 @@ static int size_quota_init(struct model_gen *g)
 			e[m->win_phase[w] * REEL_OP__COUNT + (size_t)o] +=
 			    (double)m->win_ops[w * REEL_OP__COUNT + o] * k;
 	}
-	size_t tot = 0;
+	size_t tot = 0, nk = 0; /* the strata, the knots (quota_any) */
 	for (size_t i = 0; i < ns; i++) {
 		double n = floor(e[i] + 0.5);
+		nk += m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT].nk;
 		if (g->o.max_records && n > (double)g->o.max_records)
 			n = (double)g->o.max_records;
 		n = n < 1 ? 1 : n > QUOTA_MAX ? floor(n / ceil(n / QUOTA_MAX) + 0.5) : n;
@@ -703,9 +748,9 @@ static int size_quota_init(struct model_gen *g)
 		tot += g->s_size[i].n;
 	}
 	free(e);
-	uint16_t *perm = malloc(4 * tot * sizeof(*perm));
+	uint16_t *perm = malloc((4 * tot + 2 * nk) * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
-	double *at = malloc((2 * tot + ns) * sizeof(*at));
+	double *at = malloc((2 * tot + ns + 2 * nk) * sizeof(*at));
 	if (!perm || !left || !at ||
 	    !(g->quota_mul = calloc(QUOTA_MAX + 1, sizeof(*g->quota_mul)))) {
 		free(perm);
@@ -715,7 +760,10 @@ static int size_quota_init(struct model_gen *g)
 	}
 	for (uint32_t r = 2; r <= QUOTA_MAX; r++)
 		g->quota_mul[r] = UINT64_MAX / r + 1;
+	uint16_t *any_k = perm + 4 * tot;
+	double *any_w = at + 2 * tot + ns;
 	for (size_t i = 0; i < ns; i++) {
+		uint32_t nki = m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT].nk;
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
 		g->s_size[i].resv = perm + 2 * tot;
@@ -725,6 +773,11 @@ static int size_quota_init(struct model_gen *g)
 		at += 2 * g->s_size[i].n + 1;
 		quota_knots(&m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT], &g->s_size[i]);
 		quota_cn(g, &g->s_size[i], i / REEL_OP__COUNT, (int)(i % REEL_OP__COUNT));
+		for (int k = 0; k < 2; k++, any_k += nki, any_w += nki) {
+			g->s_size[i].any_k[k] = any_k;
+			g->s_size[i].any_w[k] = any_w;
+		}
+		quota_any(g, &g->s_size[i], i / REEL_OP__COUNT, (int)(i % REEL_OP__COUNT));
 		perm += g->s_size[i].n;
 		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
 		g->s_size[i].left = left;
