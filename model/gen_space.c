@@ -706,7 +706,8 @@ static void quota_any(const struct model_gen *g, struct quota *q, size_t p, int 
 		uint32_t m = 0;
 		for (uint32_t j = q->knot[0] & ~QUOTA_ONE;
 		     !q->uniform && j + 1 < d->nk && d->c[j] < 1; j++) {
-			double lo = d->c[j] > 0 ? d->c[j] : 0, hi = d->c[j + 1] < 1 ? d->c[j + 1] : 1;
+			double lo = d->c[j] > 0 ? d->c[j] : 0,
+			       hi = d->c[j + 1] < 1 ? d->c[j + 1] : 1;
 			double w = seq ? share[j] : 1 - share[j];
 			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
 			tot += pw;
