@@ -522,6 +522,59 @@ static inline double sdraw_sp(struct model_gen *g, struct strat *st) { return sd
 static inline uint64_t next64_sz(struct model_gen *g) { return xo_next(g->sz); }
 static inline double rnd_sz(struct model_gen *g) { return unit(next64_sz(g)); }
 
+/* The weight quota_at gives the stretch of the size CDF D from knot J to
+ * J + 1, inside [A, B], for an I/O of kind SEQ: its width there times the
+ * kind's share of it (SHARE: of run continuations), 0 where either is
+ * none; its ends in [A, B] in *LO and *HI. */
+static inline double quota_weight(const struct model_dist *d, const float *share, int seq,
+				  uint32_t j, double a, double b, double *lo, double *hi)
+{
+	*lo = d->c[j] > a ? d->c[j] : a;
+	*hi = d->c[j + 1] < b ? d->c[j + 1] : b;
+	double w = seq ? share[j] : 1 - share[j];
+	return *hi > *lo && w > 0 ? (*hi - *lo) * w : 0;
+}
+
+/* quota_at's weights over the whole of D (A = 0, B = 1) for kind SEQ,
+ * from knot K0: those above 0 in W, their knots in K (as many as D's
+ * knots at most), their count returned, and the sum of all of them in
+ * *TOT, added in quota_at's order (its first pass: the weights of 0 add
+ * nothing). */
+static inline uint32_t quota_any_make(const struct model_dist *d, const float *share, int seq,
+				      uint32_t k0, double *w, uint16_t *k, double *tot)
+{
+	uint32_t m = 0;
+	*tot = 0;
+	for (uint32_t j = k0; j + 1 < d->nk && d->c[j] < 1; j++) {
+		double lo, hi, pw = quota_weight(d, share, seq, j, 0, 1, &lo, &hi);
+		*tot += pw;
+		if (pw > 0) {
+			w[m] = pw;
+			k[m++] = (uint16_t)j;
+		}
+	}
+	return m;
+}
+
+/* quota_at's second pass over the N weights W (of knots K) quota_any_make
+ * kept, for X in [0, its sum): the point of D it gives, 1 past them all.
+ * The same as the pass over every weight: X is never below 0 (it goes
+ * on only where X >= the weight, then less it), so a weight of 0 neither
+ * stops it nor changes X. */
+static inline double quota_any_walk(const struct model_dist *d, const double *w, const uint16_t *k,
+				    uint32_t n, double x)
+{
+	for (uint32_t t = 0; t < n; t++) {
+		if (x < w[t]) {
+			double lo = d->c[k[t]] > 0 ? d->c[k[t]] : 0,
+			       hi = d->c[k[t] + 1] < 1 ? d->c[k[t] + 1] : 1;
+			return lo + (hi - lo) * x / w[t];
+		}
+		x -= w[t];
+	}
+	return 1;
+}
+
 /* gen.c: how many times window W of the model is generated: whole repeats
  * of the timeline, then a part, the window cut at the end counted by its
  * share of a window (its I/O are cut in that proportion: fill_window). */

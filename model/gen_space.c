@@ -197,27 +197,14 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 		double x = rnd_sz(g) * q->any_tot[seq];
 		if (!(q->any_tot[seq] > 0))
 			return a + rnd_sz(g) * (b - a);
-		for (uint32_t t = 0; t < q->any_n[seq]; t++) {
-			double pw = q->any_w[seq][t];
-			uint32_t j = q->any_k[seq][t];
-			if (x < pw) {
-				double lo = d->c[j] > a ? d->c[j] : a,
-				       hi = d->c[j + 1] < b ? d->c[j + 1] : b;
-				return lo + (hi - lo) * x / pw;
-			}
-			x -= pw;
-		}
-		return b;
+		return quota_any_walk(d, q->any_w[seq], q->any_k[seq], q->any_n[seq], x);
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		double x = pass ? rnd_sz(g) * tot : 0;
 		if (pass && !(tot > 0))
 			break;
 		for (uint32_t j = k0; j + 1 < d->nk && d->c[j] < b; j++) {
-			double lo = d->c[j] > a ? d->c[j] : a,
-			       hi = d->c[j + 1] < b ? d->c[j + 1] : b;
-			double w = seq ? share[j] : 1 - share[j];
-			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
+			double lo, hi, pw = quota_weight(d, share, seq, j, a, b, &lo, &hi);
 			if (!pass)
 				tot += pw;
 			else if (x < pw)
@@ -693,32 +680,15 @@ static void quota_cn(const struct model_gen *g, struct quota *q, size_t p, int o
 }
 
 /* Q's weights for quota_at's draw anywhere in phase P's sizes of OP, for
- * each kind: quota_at's first pass over the whole CDF (a = 0, b = 1), its
- * sum the same doubles added in the same order.  The stretches of weight
- * 0 are left out: they add 0 to the sum, and its second pass's x (never
- * below 0) walks past them unchanged. */
+ * each kind (quota_any_make): none where it draws uniformly. */
 static void quota_any(const struct model_gen *g, struct quota *q, size_t p, int op)
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
-	const float *share = g->m->phases[p].seq_share[op];
-	for (int seq = 0; seq < 2; seq++) {
-		double tot = 0;
-		uint32_t m = 0;
-		for (uint32_t j = q->knot[0] & ~QUOTA_ONE;
-		     !q->uniform && j + 1 < d->nk && d->c[j] < 1; j++) {
-			double lo = d->c[j] > 0 ? d->c[j] : 0,
-			       hi = d->c[j + 1] < 1 ? d->c[j + 1] : 1;
-			double w = seq ? share[j] : 1 - share[j];
-			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
-			tot += pw;
-			if (pw > 0) {
-				q->any_w[seq][m] = pw;
-				q->any_k[seq][m++] = (uint16_t)j;
-			}
-		}
-		q->any_n[seq] = m;
-		q->any_tot[seq] = tot;
-	}
+	for (int seq = 0; seq < 2; seq++)
+		q->any_n[seq] = q->uniform ? 0
+					   : quota_any_make(d, g->m->phases[p].seq_share[op], seq,
+							    q->knot[0] & ~QUOTA_ONE, q->any_w[seq],
+							    q->any_k[seq], &q->any_tot[seq]);
 }
 
 /* Each phase's and op's quota block: its sizes drawn over the trace
