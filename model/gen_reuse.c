@@ -12,13 +12,29 @@
  * before or since, and it reads after a write, which the trace's reads
  * (on a device whose reads never re-use: chromium's) never do.
  */
-int gen_written(const struct devstate *s, uint64_t off, uint64_t len)
+static int written_in(const struct devstate *s, uint64_t lo, uint64_t hi, uint64_t off,
+		      uint64_t len)
 {
-	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
-	for (uint64_t j = 1; j <= n; j++) {
-		uint64_t i = (s->hn - j) % GEN_HIST;
-		if (s->rop[i] != REEL_OP_READ && s->ring[i] >= off && s->ring[i] - off < len)
+	while (hi > lo) { /* newest first, 32 slots at a time */
+		uint64_t a = hi - lo > 32 ? hi - 32 : lo;
+		int any = 0;
+		for (uint64_t i = a; i < hi; i++)
+			any |= (s->rop[i] != REEL_OP_READ) & (s->ring[i] >= off) &
+			       (s->ring[i] - off < len);
+		if (any)
 			return 1;
+		hi = a;
 	}
 	return 0;
+}
+
+int gen_written(const struct devstate *s, uint64_t off, uint64_t len)
+{
+	/* whether any slot holds one, looked at newest first as before, but
+	 * in runs of slots without a branch each (the slot by slot walk's
+	 * branches were 6.5% of chromium x6036's placing thread): the slots
+	 * below the next one, then (the ring full) those from it up */
+	uint64_t h = s->hn % GEN_HIST;
+	return written_in(s, 0, h, off, len) ||
+	       (s->hn >= GEN_HIST && written_in(s, h, GEN_HIST, off, len));
 }
