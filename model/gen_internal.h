@@ -94,6 +94,7 @@ struct quota {
 };
 
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
+#define GEN_WRUN 32		       /* the ring's slots with one write bound (gen_written) */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
 #define GEN_HOT_NEAR 8		       /* re-use: the ring's I/O looked at for a hot block */
@@ -165,6 +166,11 @@ struct devstate {
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
 	uint64_t rend[GEN_HIST];      /* and ends */
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
+	/* the least and the greatest write start of each GEN_WRUN slots of
+	 * the ring, those written since its first slot was (or wider: 0, 0
+	 * at the start); gen_written looks only in the runs that may hold
+	 * one in its stretch, and in the one being filled */
+	uint64_t wlo[GEN_HIST / GEN_WRUN], whi[GEN_HIST / GEN_WRUN];
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint32_t far;		      /* a local re-using start: off the last so many (far_of) */
 	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
@@ -392,6 +398,20 @@ struct model_gen {
 	int ranked;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
+/* An I/O of OP at OFF about to fill the ring's next slot: its run's
+ * write bounds (gen_written), begun anew at the run's first slot. */
+static inline void gen_written_note(struct devstate *s, int op, uint64_t off)
+{
+	uint64_t r = s->hn % GEN_HIST / GEN_WRUN;
+	if (s->hn % GEN_WRUN == 0) {
+		s->wlo[r] = UINT64_MAX;
+		s->whi[r] = 0;
+	}
+	if (op != REEL_OP_READ) {
+		s->wlo[r] = off < s->wlo[r] ? off : s->wlo[r];
+		s->whi[r] = off > s->whi[r] ? off : s->whi[r];
+	}
+}
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */

@@ -3334,6 +3334,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 	if (!g->touched)
 		s->hn++;
 	if (g->touched) {
+		gen_written_note(s, op, off);
 		s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
 		s->rend[s->hn % GEN_HIST] = off + len;
 		s->gone[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
