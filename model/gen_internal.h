@@ -79,6 +79,14 @@ struct quota {
 	double *at, *cn;
 	uint32_t n, nw, end0, pos[2];
 	int uniform; /* quota_at: uniform in a stratum (no shares, or < 2 knots) */
+	/* quota_at's draw anywhere (no stratum: an I/O past its kind's
+	 * strata, seq_fresh) for each kind, made once (quota_any): the
+	 * stretches of the CDF it weighs above 0, in order (any_k their
+	 * knots, any_w their weights), and all its weights summed in its
+	 * order (boot x7491: 0.8 such draws an I/O, over 55 knots twice) */
+	double *any_w[2], any_tot[2];
+	uint16_t *any_k[2];
+	uint32_t any_n[2];
 	/* strata taken at the block's start for the re-use pass's I/O of the
 	 * op (quota_reserve): resv_n of them, for resv_want of its I/O */
 	uint16_t *resv;
@@ -86,6 +94,7 @@ struct quota {
 };
 
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
+#define GEN_WRUN 32		       /* the ring's slots with one write bound (gen_written) */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
 #define GEN_HOT_NEAR 8		       /* re-use: the ring's I/O looked at for a hot block */
@@ -162,6 +171,11 @@ struct devstate {
 	 * block wide): back_slot's tests a word at a time (ring_nearest) */
 	uint64_t ropm[REEL_OP__COUNT][GEN_HIST / 64];
 	uint64_t rhot[GEN_HIST / 64];
+	/* the least and the greatest write start of each GEN_WRUN slots of
+	 * the ring, those written since its first slot was (or wider: 0, 0
+	 * at the start); gen_written looks only in the runs that may hold
+	 * one in its stretch, and in the one being filled */
+	uint64_t wlo[GEN_HIST / GEN_WRUN], whi[GEN_HIST / GEN_WRUN];
 	uint32_t recent;	      /* re-using starts on the last so many I/O drawn again */
 	uint32_t far;		      /* a local re-using start: off the last so many (far_of) */
 	struct model_dist rdist_r;    /* the reads' reuse distances (reads_dist; nk 0: none) */
@@ -438,6 +452,26 @@ static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64
 		at = ring_pick(w, i % 64, k, n, GEN_NEAR);
 	return at ? at : k;
 }
+
+/* An I/O of OP at OFF about to fill the ring's next slot (placed, before
+ * remember writes its offset): the slot's op, in rop and in the ops'
+ * bitmaps (ring_nearest, gen_written), and its run's write bounds
+ * (gen_written), begun anew at the run's first slot. */
+static inline void gen_ring_op(struct devstate *s, int op, uint64_t off)
+{
+	uint64_t i = s->hn % GEN_HIST, bit = 1ull << (i % 64), r = i / GEN_WRUN;
+	s->ropm[s->rop[i]][i / 64] &= ~bit;
+	s->ropm[op][i / 64] |= bit;
+	s->rop[i] = (uint8_t)op;
+	if (s->hn % GEN_WRUN == 0) {
+		s->wlo[r] = UINT64_MAX;
+		s->whi[r] = 0;
+	}
+	if (op != REEL_OP_READ) {
+		s->wlo[r] = off < s->wlo[r] ? off : s->wlo[r];
+		s->whi[r] = off > s->whi[r] ? off : s->whi[r];
+	}
+}
 #define TOUCH_BITS 26
 #define TOUCH_MAX 4096	/* blocks of one I/O marked (16 MiB) */
 #define TOUCH_LOOK 1024 /* blocks of a stretch looked at (evenly spread) */
@@ -587,6 +621,59 @@ static inline double sdraw_sp(struct model_gen *g, struct strat *st) { return sd
  * draws does not move the addresses drawn. */
 static inline uint64_t next64_sz(struct model_gen *g) { return xo_next(g->sz); }
 static inline double rnd_sz(struct model_gen *g) { return unit(next64_sz(g)); }
+
+/* The weight quota_at gives the stretch of the size CDF D from knot J to
+ * J + 1, inside [A, B], for an I/O of kind SEQ: its width there times the
+ * kind's share of it (SHARE: of run continuations), 0 where either is
+ * none; its ends in [A, B] in *LO and *HI. */
+static inline double quota_weight(const struct model_dist *d, const float *share, int seq,
+				  uint32_t j, double a, double b, double *lo, double *hi)
+{
+	*lo = d->c[j] > a ? d->c[j] : a;
+	*hi = d->c[j + 1] < b ? d->c[j + 1] : b;
+	double w = seq ? share[j] : 1 - share[j];
+	return *hi > *lo && w > 0 ? (*hi - *lo) * w : 0;
+}
+
+/* quota_at's weights over the whole of D (A = 0, B = 1) for kind SEQ,
+ * from knot K0: those above 0 in W, their knots in K (as many as D's
+ * knots at most), their count returned, and the sum of all of them in
+ * *TOT, added in quota_at's order (its first pass: the weights of 0 add
+ * nothing). */
+static inline uint32_t quota_any_make(const struct model_dist *d, const float *share, int seq,
+				      uint32_t k0, double *w, uint16_t *k, double *tot)
+{
+	uint32_t m = 0;
+	*tot = 0;
+	for (uint32_t j = k0; j + 1 < d->nk && d->c[j] < 1; j++) {
+		double lo, hi, pw = quota_weight(d, share, seq, j, 0, 1, &lo, &hi);
+		*tot += pw;
+		if (pw > 0) {
+			w[m] = pw;
+			k[m++] = (uint16_t)j;
+		}
+	}
+	return m;
+}
+
+/* quota_at's second pass over the N weights W (of knots K) quota_any_make
+ * kept, for X in [0, its sum): the point of D it gives, 1 past them all.
+ * The same as the pass over every weight: X is never below 0 (it goes
+ * on only where X >= the weight, then less it), so a weight of 0 neither
+ * stops it nor changes X. */
+static inline double quota_any_walk(const struct model_dist *d, const double *w, const uint16_t *k,
+				    uint32_t n, double x)
+{
+	for (uint32_t t = 0; t < n; t++) {
+		if (x < w[t]) {
+			double lo = d->c[k[t]] > 0 ? d->c[k[t]] : 0,
+			       hi = d->c[k[t] + 1] < 1 ? d->c[k[t] + 1] : 1;
+			return lo + (hi - lo) * x / w[t];
+		}
+		x -= w[t];
+	}
+	return 1;
+}
 
 /* gen.c: how many times window W of the model is generated: whole repeats
  * of the timeline, then a part, the window cut at the end counted by its

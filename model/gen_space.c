@@ -197,15 +197,18 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 		return x < pw ? a + (b - a) * x / pw : b;
 	}
 	k0 &= ~QUOTA_ONE;
+	if (i >= n) { /* anywhere: the second pass alone, over the weights made once */
+		double x = rnd_sz(g) * q->any_tot[seq];
+		if (!(q->any_tot[seq] > 0))
+			return a + rnd_sz(g) * (b - a);
+		return quota_any_walk(d, q->any_w[seq], q->any_k[seq], q->any_n[seq], x);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		double x = pass ? rnd_sz(g) * tot : 0;
 		if (pass && !(tot > 0))
 			break;
 		for (uint32_t j = k0; j + 1 < d->nk && d->c[j] < b; j++) {
-			double lo = d->c[j] > a ? d->c[j] : a,
-			       hi = d->c[j + 1] < b ? d->c[j + 1] : b;
-			double w = seq ? share[j] : 1 - share[j];
-			double pw = hi > lo && w > 0 ? (hi - lo) * w : 0;
+			double lo, hi, pw = quota_weight(d, share, seq, j, a, b, &lo, &hi);
 			if (!pass)
 				tot += pw;
 			else if (x < pw)
@@ -680,6 +683,18 @@ static void quota_cn(const struct model_gen *g, struct quota *q, size_t p, int o
 	}
 }
 
+/* Q's weights for quota_at's draw anywhere in phase P's sizes of OP, for
+ * each kind (quota_any_make): none where it draws uniformly. */
+static void quota_any(const struct model_gen *g, struct quota *q, size_t p, int op)
+{
+	const struct model_dist *d = &g->m->phases[p].size[op];
+	for (int seq = 0; seq < 2; seq++)
+		q->any_n[seq] = q->uniform ? 0
+					   : quota_any_make(d, g->m->phases[p].seq_share[op], seq,
+							    q->knot[0] & ~QUOTA_ONE, q->any_w[seq],
+							    q->any_k[seq], &q->any_tot[seq]);
+}
+
 /* Each phase's and op's quota block: its sizes drawn over the trace
  * generated (its I/O in the windows generated, times the rate), in blocks
  * of at most QUOTA_MAX. */
@@ -696,9 +711,10 @@ static int size_quota_init(struct model_gen *g)
 			e[m->win_phase[w] * REEL_OP__COUNT + (size_t)o] +=
 			    (double)m->win_ops[w * REEL_OP__COUNT + o] * k;
 	}
-	size_t tot = 0;
+	size_t tot = 0, nk = 0; /* the strata, the knots (quota_any) */
 	for (size_t i = 0; i < ns; i++) {
 		double n = floor(e[i] + 0.5);
+		nk += m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT].nk;
 		if (g->o.max_records && n > (double)g->o.max_records)
 			n = (double)g->o.max_records;
 		n = n < 1 ? 1 : n > QUOTA_MAX ? floor(n / ceil(n / QUOTA_MAX) + 0.5) : n;
@@ -707,9 +723,9 @@ static int size_quota_init(struct model_gen *g)
 		tot += g->s_size[i].n;
 	}
 	free(e);
-	uint16_t *perm = malloc(4 * tot * sizeof(*perm));
+	uint16_t *perm = malloc((4 * tot + 2 * nk) * sizeof(*perm));
 	uint64_t *left = calloc(2 * (tot / 64 + ns), sizeof(*left));
-	double *at = malloc((2 * tot + ns) * sizeof(*at));
+	double *at = malloc((2 * tot + ns + 2 * nk) * sizeof(*at));
 	if (!perm || !left || !at ||
 	    !(g->quota_mul = calloc(QUOTA_MAX + 1, sizeof(*g->quota_mul)))) {
 		free(perm);
@@ -719,7 +735,10 @@ static int size_quota_init(struct model_gen *g)
 	}
 	for (uint32_t r = 2; r <= QUOTA_MAX; r++)
 		g->quota_mul[r] = UINT64_MAX / r + 1;
+	uint16_t *any_k = perm + 4 * tot;
+	double *any_w = at + 2 * tot + ns;
 	for (size_t i = 0; i < ns; i++) {
+		uint32_t nki = m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT].nk;
 		g->s_size[i].perm = perm;
 		g->s_size[i].inv = perm + tot;
 		g->s_size[i].resv = perm + 2 * tot;
@@ -729,6 +748,11 @@ static int size_quota_init(struct model_gen *g)
 		at += 2 * g->s_size[i].n + 1;
 		quota_knots(&m->phases[i / REEL_OP__COUNT].size[i % REEL_OP__COUNT], &g->s_size[i]);
 		quota_cn(g, &g->s_size[i], i / REEL_OP__COUNT, (int)(i % REEL_OP__COUNT));
+		for (int k = 0; k < 2; k++, any_k += nki, any_w += nki) {
+			g->s_size[i].any_k[k] = any_k;
+			g->s_size[i].any_w[k] = any_w;
+		}
+		quota_any(g, &g->s_size[i], i / REEL_OP__COUNT, (int)(i % REEL_OP__COUNT));
 		perm += g->s_size[i].n;
 		g->s_size[i].nw = (g->s_size[i].n + 63) / 64;
 		g->s_size[i].left = left;
@@ -3379,11 +3403,9 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		s->hn++;
 	if (g->touched) {
 		uint64_t i = s->hn % GEN_HIST, bit = 1ull << (i % 64);
-		s->ropm[s->rop[i]][i / 64] &= ~bit;
-		s->ropm[op][i / 64] |= bit;
 		s->rhot[i / 64] =
 		    region_hot(dv, r) ? s->rhot[i / 64] | bit : s->rhot[i / 64] & ~bit;
-		s->rop[s->hn % GEN_HIST] = (uint8_t)op; /* the slot remember fills */
+		gen_ring_op(s, op, off); /* the slot remember fills */
 		s->rend[s->hn % GEN_HIST] = off + len;
 		s->gone[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
 		s->rtouch[s->hn % GEN_HIST / 64] &= ~(1ull << (s->hn % 64));
