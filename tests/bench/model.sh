@@ -107,14 +107,14 @@ if [ "$model" = "$T/speed.json" ]; then
 	rm -f "$T/gen.reel"
 fi
 # gen on every real trace's model, each scaled to about 10M I/O (--rate
-# ceil(10M / its I/O)): the project's own captures (traces/*.reel) and the
-# public traces that import here, each fitted by the binary that generates
-# from it; 3 interleaved runs each.  The per-I/O cost differs by model (the
+# ceil(10M / its I/O)), and fit of what it wrote: the project's own
+# captures (traces/*.reel) and the public traces that import here, each
+# fitted by the binary that generates from it; 3 interleaved runs each.  The per-I/O cost differs by model (the
 # rules a model's device takes: re-use, the unread ring, a device that fills
 # at a high rate), so the summary is the median and the slowest model.
 # MODEL_BENCH_REAL_IOS: the size (default 10M I/O).
 rn=${MODEL_BENCH_REAL_IOS:-10000000}
-echo "   gen of each real trace's model at about $rn I/O (load average now: $(cut -d' ' -f1-3 /proc/loadavg)):"
+echo "   gen of each real trace's model at about $rn I/O, then fit of its output (load average now: $(cut -d' ' -f1-3 /proc/loadavg)):"
 real=()
 for f in "$TOP"/traces/*.reel; do
 	[ -f "$f" ] && real+=("$(basename "$f" .reel)=$f")
@@ -125,21 +125,22 @@ while read -r fmt rel extra; do
 	# shellcheck disable=SC2086
 	"$IOREEL" import -q --from "$fmt" $extra $files -o "$T/real-$fmt.reel" && real+=("$fmt=$T/real-$fmt.reel")
 done < <(grep -v '^#' "$TOP/tests/public_traces.list")
-declare -A rmed
+declare -A rmed rfmed
 for nf in "${real[@]}"; do
 	name=${nf%%=*} f=${nf#*=}
 	for b in $bins; do
 		exe=$IOREEL
 		[ "$b" = before ] && exe=$MODEL_BENCH_BEFORE
 		"$exe" model fit "$f" -o "$T/real.$b.json" --overwrite 2>"$T/fit.log" || continue 2
-		gw[$b]="" gc[$b]="" gr[$b]=""
+		fw[$b]="" fc[$b]="" fr[$b]="" gw[$b]="" gc[$b]="" gr[$b]=""
 	done
 	ios=$(sed -n 's/.*fit: \([0-9]*\) I\/O.*/\1/p' "$T/fit.log")
 	rate=$(((rn + ios - 1) / ios))
 	n=$((rate * ios))
 	for run in 1 2 3; do
 		for b in $bins; do
-			timed "$b" "$n" gen gen "$T/real.$b.json" --rate "$rate" -o "$T/gen.reel" ||
+			timed "$b" "$n" gen gen "$T/real.$b.json" --rate "$rate" -o "$T/gen.reel" &&
+				timed "$b" "$n" fit fit "$T/gen.reel" -o "$T/real.fit.json" ||
 				{ echo "   $name x$rate ($b) failed"; continue 3; }
 		done
 	done
@@ -148,15 +149,23 @@ for nf in "${real[@]}"; do
 		printf "   %-11s x%-6d %-6s gen %s M I/O/s wall, %s per CPU s, peak RSS %s MiB\n" \
 			"$name" "$rate" "$b" "$(stats ${gw[$b]})" "$(stats ${gc[$b]})" "$(stats ${gr[$b]})"
 		# shellcheck disable=SC2086
+		printf "   %-11s x%-6d %-6s fit %s M I/O/s wall, %s per CPU s, peak RSS %s MiB (of that output)\n" \
+			"$name" "$rate" "$b" "$(stats ${fw[$b]})" "$(stats ${fc[$b]})" "$(stats ${fr[$b]})"
+		# shellcheck disable=SC2086
 		rmed[$b]="${rmed[$b]:-} $(printf "%s\n" ${gw[$b]} | sort -g | sed -n 2p)"
+		# shellcheck disable=SC2086
+		rfmed[$b]="${rfmed[$b]:-} $(printf "%s\n" ${fw[$b]} | sort -g | sed -n 2p)"
 	done
 	rm -f "$T/gen.reel"
 done
-rm -f "$T"/real-*.reel "$T"/real.*.json
+rm -f "$T"/real-*.reel "$T"/real.*.json "$T/real.fit.json"
 for b in $bins; do
 	# shellcheck disable=SC2086
 	[ -n "${rmed[$b]:-}" ] && printf "   real models %-6s gen: median over %d models %s M I/O/s wall (their medians: median [slowest-fastest])\n" \
 		"$b" "$(wc -w <<<"${rmed[$b]}")" "$(stats ${rmed[$b]})"
+	# shellcheck disable=SC2086
+	[ -n "${rfmed[$b]:-}" ] && printf "   real models %-6s fit: median over %d models %s M I/O/s wall (of gen's output)\n" \
+		"$b" "$(wc -w <<<"${rfmed[$b]}")" "$(stats ${rfmed[$b]})"
 done
 echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
