@@ -293,10 +293,10 @@ void model_dist_prepare(struct model_dist *d)
 	}
 }
 
-double model_dist_inv(const struct model_dist *d, double u) { return model_dist_inv_pow(d, u, 1); }
-
 double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 {
+	if (a == 1)
+		return model_dist_inv(d, u);
 	if (!d->nk)
 		return 0;
 	if (u <= 0)
@@ -310,16 +310,13 @@ double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 
 double model_dist_inv_from(const struct model_dist *d, double u, double a, size_t lo)
 {
-	/* the first lo (at most nk - 2) with c[lo + 1] > u, forward from LO:
-	 * the same from any LO with c[LO] <= u (c does not decrease) */
-	while (lo + 2 < d->nk && d->c[lo + 1] <= u)
-		lo++;
+	lo = model_dist_seek(d, u, lo);
+	if (a == 1)
+		return model_dist_lerp(d, u, lo);
 	double c0 = d->c[lo], c1 = d->c[lo + 1];
 	if (c1 <= c0)
 		return d->v[lo + 1];
-	if (a != 1)
-		return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * pow((u - c0) / (c1 - c0), a);
-	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * (u - c0) / (c1 - c0);
+	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * pow((u - c0) / (c1 - c0), a);
 }
 
 size_t model_dist_knot(const struct model_dist *d, double x, size_t hi)

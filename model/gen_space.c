@@ -500,9 +500,7 @@ static double size_inv(const struct model_gen *g, size_t p, int op, double u, ui
 		return d->v[d->nk - 1];
 	if (g->size_thin[ix] > 0 && u > 0 && u < 1) { /* a stretch of under one I/O: its mean */
 		size_t lo = k != UINT32_MAX ? k : d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
-		lo = lo > d->nk - 2 ? 0 : lo;
-		while (lo + 2 < d->nk && d->c[lo + 1] <= u)
-			lo++;
+		lo = model_dist_seek(d, u, lo > d->nk - 2 ? 0 : lo);
 		if (stretch_thin(d, lo))
 			return d->v[lo] + (d->v[lo + 1] - d->v[lo]) / (g->size_tilt[ix] + 1);
 	}
