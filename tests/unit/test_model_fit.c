@@ -374,7 +374,9 @@ static void test_dist_inv(void)
 		model_dist_prepare(&d);
 		for (int t = 0; t < 20000; t++) {
 			size_t kn = (size_t)(unit_urand(&ks) * (double)d.nk);
-			double u = t % 3 == 0 ? d.c[kn] : t % 97 == 1 ? (double)(t & 2) / 2 : unit_urand(&ks);
+			double u = t % 3 == 0	 ? d.c[kn]
+				   : t % 97 == 1 ? (double)(t & 2) / 2
+						 : unit_urand(&ks);
 			double a = t & 1 ? 1 : 0.05 + unit_urand(&ks) * 4;
 			double w = plain_inv_pow(&d, u, a), x = model_dist_inv_pow(&d, u, a);
 			CHECK(memcmp(&w, &x, sizeof(w)) == 0);
