@@ -64,12 +64,14 @@ static void fill(struct devstate *s, uint64_t hn, double p_op, double p_gone, do
 		if (hot[i])
 			s->rhot[i / 64] |= 1ull << (i % 64);
 	}
-	/* each run's write bounds over all its slots (gen_written: bounds as
-	 * wide as its writes or wider) */
+	/* each run's write bounds as gen_ring_op leaves them: over all its
+	 * slots, but the run being filled's over its slots written since its
+	 * first (its older ones outside them: gen_written must look there) */
+	uint64_t at = hn % GEN_HIST, fill = at / GEN_WRUN;
 	for (uint64_t r = 0; r < GEN_HIST / GEN_WRUN; r++) {
 		s->wlo[r] = UINT64_MAX;
 		s->whi[r] = 0;
-		for (uint64_t i = r * GEN_WRUN; i < (r + 1) * GEN_WRUN; i++)
+		for (uint64_t i = r * GEN_WRUN; i < (r == fill ? at : (r + 1) * GEN_WRUN); i++)
 			if (s->rop[i] != REEL_OP_READ) {
 				s->wlo[r] = s->ring[i] < s->wlo[r] ? s->ring[i] : s->wlo[r];
 				s->whi[r] = s->ring[i] > s->whi[r] ? s->ring[i] : s->whi[r];
