@@ -38,7 +38,7 @@ static const char *kind_word(const struct reel_opt *o)
 	case REEL_OPT_U64:
 		return "a whole number";
 	case REEL_OPT_SIZE:
-		return "a size in bytes (suffixes k, M, G, T)";
+		return "a size in bytes (suffixes k, M, G, T, P, E)";
 	default:
 		return "a number";
 	}
@@ -54,14 +54,14 @@ static void opt_label(const struct reel_opt *o, char *buf, size_t len)
 }
 
 /* A bound as the user would type it: sizes with the largest exact suffix
- * (2^60 is "1048576T", not 1.15292150460685e+18), whole numbers in full. */
+ * (2^60 is "1E", not 1.15292150460685e+18), whole numbers in full. */
 static const char *bound(const struct reel_opt *o, double v, char *buf, size_t len)
 {
-	static const char suf[] = "TGMk";
+	static const char suf[] = "EPTGMk";
 	if (o->kind == REEL_OPT_SIZE && v >= 1024 && v < 1.8e19) {
 		uint64_t u = (uint64_t)v;
-		for (int k = 0; k < 4; k++) {
-			uint64_t unit = 1ull << (10 * (4 - k));
+		for (int k = 0; k < 6; k++) {
+			uint64_t unit = 1ull << (10 * (6 - k));
 			if (u % unit == 0) {
 				snprintf(buf, len, "%llu%c", (unsigned long long)(u / unit),
 					 suf[k]);

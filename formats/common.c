@@ -153,6 +153,16 @@ int reel_parse_size(const char *s, uint64_t *out)
 		mul = 1ull << 40;
 		end++;
 		break;
+	case 'p':
+	case 'P':
+		mul = 1ull << 50;
+		end++;
+		break;
+	case 'e':
+	case 'E':
+		mul = 1ull << 60;
+		end++;
+		break;
 	default:
 		return REEL_E_ARG;
 	}

@@ -69,7 +69,10 @@ test_inputs_named() {
 	[ ! -e x.reel ] || fail "an output was left by a refused input"
 	expect_err 2 "name the .reel file to read" "$IOREEL" info
 	expect_err 2 "exactly one .reel file \(2 given\)" "$IOREEL" dump a.reel b.reel
-	expect_err 2 "from 4k to 1048576T" "$IOREEL" model gen m.json -o x.reel --capacity 2E
+	expect_err 2 "from 4k to 1E" "$IOREEL" model gen m.json -o x.reel --capacity 2E
+	"$IOREEL" model gen m.json -o x.reel --capacity 1E --count 10 2>/dev/null ||
+		fail "--capacity 1E (the bound the help names) refused"
+	rm -f x.reel
 	"$IOREEL" --help | grep -q "capture  -o OUT.reel" || fail "top-level help: capture -o optional"
 	echo "inputs: folders, empty files, .reel and non-models named"
 }
