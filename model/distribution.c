@@ -295,17 +295,9 @@ void model_dist_prepare(struct model_dist *d)
 
 double model_dist_inv_pow(const struct model_dist *d, double u, double a)
 {
-	if (a == 1)
+	if (a == 1 || !d->nk || u <= 0 || u >= 1) /* the ends: as U^1 */
 		return model_dist_inv(d, u);
-	if (!d->nk)
-		return 0;
-	if (u <= 0)
-		return d->v[0];
-	if (u >= 1)
-		return d->v[d->nk - 1];
-	/* from the guide's knot (at or below the one sought: c[lo] <= u) */
-	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
-	return model_dist_inv_from(d, u, a, lo > d->nk - 2 ? 0 : lo);
+	return model_dist_inv_from(d, u, a, model_dist_guided(d, u));
 }
 
 double model_dist_inv_from(const struct model_dist *d, double u, double a, size_t lo)

@@ -104,6 +104,14 @@ static inline double model_dist_lerp(const struct model_dist *d, double u, size_
 		return d->v[lo + 1];
 	return d->v[lo] + (d->v[lo + 1] - d->v[lo]) * (u - c0) / (c1 - c0);
 }
+/* The guide's knot for U in (0, 1) of D (knots: at or below the one
+ * sought, c[lo] <= u): where model_dist_inv's and model_dist_inv_pow's
+ * searches start. */
+static inline size_t model_dist_guided(const struct model_dist *d, double u)
+{
+	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
+	return lo > d->nk - 2 ? 0 : lo;
+}
 /* Inverse CDF at u in [0,1).  Inline: every draw of every model asks it
  * (boot at --rate 7491: 1.5 M asks per 150k I/O, a call and a call
  * through model_dist_inv_pow each time before). */
@@ -115,9 +123,7 @@ static inline double model_dist_inv(const struct model_dist *d, double u)
 		return d->v[0];
 	if (u >= 1)
 		return d->v[d->nk - 1];
-	/* from the guide's knot (at or below the one sought: c[lo] <= u) */
-	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
-	return model_dist_lerp(d, u, model_dist_seek(d, u, lo > d->nk - 2 ? 0 : lo));
+	return model_dist_lerp(d, u, model_dist_seek(d, u, model_dist_guided(d, u)));
 }
 /* As model_dist_inv, but inside the stretch between two knots at
  * v0 + (v1 - v0) t^A for the share t of the stretch below U (A = 1:

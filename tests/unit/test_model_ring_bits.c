@@ -4,8 +4,8 @@
  * back_slot's: as the loop over K, K + 1, K - 1, .. (GEN_NEAR either
  * side), each slot's op (rop), whether a re-use went back to it (gone) and
  * whether it is on a hot block looked at one by one, where FEW first a hot
- * one within GEN_HOT_NEAR.  gen_written (gen_reuse.c): as the loop over
- * the ring's last I/O for a write starting in the stretch.  Random rings
+ * one within GEN_HOT_NEAR (gen_written, over the same bitmaps, has its own
+ * test: test_model_written, the ring filled by gen_ring_op).  Random rings
  * (sparse to dense bits, the ring part full or wrapped many times), every
  * K from 1 to the ring's I/O, every op, MINOR and FEW.
  */
@@ -64,19 +64,6 @@ static void fill(struct devstate *s, uint64_t hn, double p_op, double p_gone, do
 		if (hot[i])
 			s->rhot[i / 64] |= 1ull << (i % 64);
 	}
-	/* each run's write bounds as gen_ring_op leaves them: over all its
-	 * slots, but the run being filled's over its slots written since its
-	 * first (its older ones outside them: gen_written must look there) */
-	uint64_t at = hn % GEN_HIST, fill = at / GEN_WRUN;
-	for (uint64_t r = 0; r < GEN_HIST / GEN_WRUN; r++) {
-		s->wlo[r] = UINT64_MAX;
-		s->whi[r] = 0;
-		for (uint64_t i = r * GEN_WRUN; i < (r == fill ? at : (r + 1) * GEN_WRUN); i++)
-			if (s->rop[i] != REEL_OP_READ) {
-				s->wlo[r] = s->ring[i] < s->wlo[r] ? s->ring[i] : s->wlo[r];
-				s->whi[r] = s->ring[i] > s->whi[r] ? s->ring[i] : s->whi[r];
-			}
-	}
 }
 
 static void test_random_rings(struct devstate *s)
@@ -102,46 +89,11 @@ static void test_random_rings(struct devstate *s)
 	CHECK(checked > 1000000 && moved > checked / 10);
 }
 
-/* The loop gen_written ran before. */
-static int written_plain(const struct devstate *s, uint64_t off, uint64_t len)
-{
-	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
-	for (uint64_t j = 1; j <= n; j++) {
-		uint64_t i = (s->hn - j) % GEN_HIST;
-		if (s->rop[i] != REEL_OP_READ && s->ring[i] >= off && s->ring[i] - off < len)
-			return 1;
-	}
-	return 0;
-}
-
-static void test_written(struct devstate *s)
-{
-	const double odds[] = {0, 0.001, 0.01, 0.1, 0.5, 1};
-	uint64_t checked = 0, hits = 0;
-	for (int t = 0; t < 300; t++) {
-		uint64_t hn = t % 3 == 0   ? 1 + (uint64_t)(unit_urand(&rs) * 200)
-			      : t % 3 == 1 ? GEN_HIST + (uint64_t)(unit_urand(&rs) * 3 * GEN_HIST)
-					   : 1 + (uint64_t)(unit_urand(&rs) * GEN_HIST);
-		fill(s, hn, odds[t % 6], 0, 0);
-		for (int q = 0; q < 200; q++) {
-			uint64_t off = (uint64_t)(unit_urand(&rs) * 100000) * 512;
-			uint64_t len =
-			    q % 4 ? 512ull << (q % 13) : (uint64_t)(unit_urand(&rs) * 1e9);
-			int want = written_plain(s, off, len);
-			CHECK_EQ(gen_written(s, off, len), want);
-			checked++;
-			hits += (uint64_t)want;
-		}
-	}
-	CHECK(hits > checked / 10 && hits < checked * 9 / 10);
-}
-
 int main(void)
 {
 	struct devstate *s = calloc(1, sizeof(*s));
 	CHECK(s != NULL);
 	test_random_rings(s);
-	test_written(s);
 	free(s);
 	return 0;
 }
