@@ -4,6 +4,7 @@
  * buffers on huge pages.  (The heap is
  * inline in reel.h.)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -129,42 +130,14 @@ int reel_parse_size(const char *s, uint64_t *out)
 	unsigned long long v = strtoull(s, &end, 10);
 	if (end == s || errno || *s == '-')
 		return REEL_E_ARG;
+	static const char units[] = "kmgtpe"; /* 2^10 to 2^60, either case */
 	uint64_t mul = 1;
-	switch (*end) {
-	case 0:
-		break;
-	case 'k':
-	case 'K':
-		mul = 1ull << 10;
+	if (*end) {
+		const char *u = strchr(units, tolower((unsigned char)*end));
+		if (!u)
+			return REEL_E_ARG;
+		mul = 1ull << (10 * (u - units + 1));
 		end++;
-		break;
-	case 'm':
-	case 'M':
-		mul = 1ull << 20;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		mul = 1ull << 30;
-		end++;
-		break;
-	case 't':
-	case 'T':
-		mul = 1ull << 40;
-		end++;
-		break;
-	case 'p':
-	case 'P':
-		mul = 1ull << 50;
-		end++;
-		break;
-	case 'e':
-	case 'E':
-		mul = 1ull << 60;
-		end++;
-		break;
-	default:
-		return REEL_E_ARG;
 	}
 	if (*end == 'i' && mul > 1)
 		end++;
