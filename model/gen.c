@@ -46,52 +46,6 @@ static int dev_clocks(struct model_gen *g)
 	return 0;
 }
 
-/* Where X falls in D's knots, searching from LO on (a knot at or below X):
- * the terms of the CDF there (a point mass at X included), c0 + (c1 - c0)
- * (x - v0) / (v1 - v0), set so that the same sum gives 0 below the first
- * knot, 1 from the last on and c[k + 1] on a point mass; *AT: the last knot
- * at or below X.  The search gallops from LO (1, 2, 4, ... knots on) and
- * then halves: the same knot from any LO, found in a step or two from a
- * knot near it. */
-struct cdf_at {
-	double x, v0, v1, c0, c1;
-};
-
-static inline __attribute__((always_inline)) size_t cdf_find(const struct model_dist *d, double x,
-							     size_t lo, struct cdf_at *p)
-{
-	size_t n = d->nk, hi = lo + 1;
-	*p = (struct cdf_at){x, 0, 1, 0, 0};
-	if (x < d->v[0])
-		return lo;
-	if (x >= d->v[n - 1]) {
-		p->c0 = p->c1 = 1;
-		return n - 1;
-	}
-	for (size_t step = 1; hi < n && d->v[hi] <= x; step *= 2) { /* v[hi] > x, or n */
-		lo = hi;
-		hi += step;
-	}
-	hi = hi < n ? hi : n;
-	while (hi - lo > 1) { /* the last knot with v <= x */
-		size_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (d->v[lo + 1] - d->v[lo] > 0)
-		*p = (struct cdf_at){x, d->v[lo], d->v[lo + 1], d->c[lo], d->c[lo + 1]};
-	else
-		p->c0 = p->c1 = d->c[lo + 1];
-	return lo;
-}
-
-static inline double cdf_sum(const struct cdf_at *p)
-{
-	return p->c0 + (p->c1 - p->c0) * (p->x - p->v0) / (p->v1 - p->v0);
-}
-
 /*
  * The device of the I/O arriving at T.  The devices are independent
  * renewal processes (each its own gap CDF) whose superposition the
@@ -118,40 +72,15 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 	}
 	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate;
 	double dt = (m->quantum_ns > 1 ? (double)m->quantum_ns : 1) * g->o.rate;
-	/* Each device's hazard at its age A: the density of its gaps at A over
-	 * the share of them not shorter, per ns, measured over one tick DT of
-	 * the clock (so a point mass at A, such as zero gaps, counts).  Past
-	 * its longest gap, that of an exponential of its mean (a device idle
-	 * for a phase is not overdue for ever).  The knots of every device
-	 * first, searched from the knot of its last look while its age only
-	 * grew (a binary search from the first knot each time took 3/4 of the
-	 * arrivals' time of a model of 16 devices), then the arithmetic of all
-	 * of them with no search's branch in between, so that one device's
-	 * divisions overlap the next's (searches and divisions in turn: 70% of
-	 * the arrivals' thread on disksim's model of 16 devices) */
-	struct cdf_at lo[MODEL_MAX_DEVS], hi[MODEL_MAX_DEVS];
+	/* Each device's hazard at its age, from the stretches of its gap CDF
+	 * at its last look (devclock_hazard): a search of the knots only when
+	 * an end of its tick has left its stretch (a galloping search from the
+	 * knot of its last look at every arrival, two a device: 1/3 of the
+	 * arrivals' instructions on disksim's model of 16 devices; a binary
+	 * search from the first knot each time took 3/4 of its time) */
 	for (size_t k = 0; k < m->ndevs; k++) {
 		struct devclock *c = &g->dc[k];
-		const struct model_dist *gp = &m->devs[k].gap;
-		double a = x - c->last;
-		lo[k] = hi[k] = (struct cdf_at){0, 0, 1, 0, 0};
-		if (!isfinite(c->mean) || !gp->nk)
-			continue;
-		size_t j = c->knot < gp->nk && gp->v[c->knot] <= a - dt / 2 ? c->knot : 0;
-		c->knot = cdf_find(gp, a - dt / 2, j, &lo[k]);
-		/* a tick wide (--rate ticks: x1429 spans most of disksim's
-		 * knots) from the later of its two knots at or below it */
-		j = c->knot_hi > c->knot && gp->v[c->knot_hi] <= a + dt / 2 ? c->knot_hi : c->knot;
-		c->knot_hi = cdf_find(gp, a + dt / 2, j, &hi[k]);
-	}
-	for (size_t k = 0; k < m->ndevs; k++) {
-		const struct devclock *c = &g->dc[k];
-		double t0 = cdf_sum(&lo[k]), t1 = cdf_sum(&hi[k]), surv = 1 - t0;
-		double hz = (t1 - t0) / (surv * dt);
-		if (!isfinite(c->mean))
-			hz = 0;
-		else if (!m->devs[k].gap.nk || surv <= 1e-9) /* exponential of its mean */
-			hz = 1 / c->mean;
+		double hz = devclock_hazard(c, &m->devs[k].gap, x - c->last, dt);
 		/* a device ahead of its share held back, one behind pushed on */
 		double want = m->devs[k].share * (double)(g->count + 1);
 		h[k] = hz * (want + 4) / ((double)c->n + 4);
