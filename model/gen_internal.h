@@ -330,8 +330,8 @@ static inline void cdf_piece_find(struct cdf_piece *p, const struct model_dist *
 				  size_t alt)
 {
 	size_t n = d->nk, lo = p->knot < n && d->v[p->knot] <= x ? p->knot
-			       : alt < n && d->v[alt] <= x	    ? alt
-								    : 0;
+			       : alt < n && d->v[alt] <= x	 ? alt
+								 : 0;
 	size_t hi = lo + 1;
 	if (x < d->v[0]) {
 		*p = (struct cdf_piece){-INFINITY, d->v[0], 0, 1, 0, 0, 0};
@@ -357,8 +357,10 @@ static inline void cdf_piece_find(struct cdf_piece *p, const struct model_dist *
 	 * c[lo + 1] below stands for knots out of order, refused on reading:
 	 * an empty stretch, searched again at the next X) */
 	if (d->v[lo + 1] - d->v[lo] > 0)
-		*p = (struct cdf_piece){d->v[lo], d->v[lo + 1], d->v[lo], d->v[lo + 1] - d->v[lo],
-					d->c[lo], d->c[lo + 1] - d->c[lo],	    lo};
+		*p = (struct cdf_piece){d->v[lo], d->v[lo + 1],
+					d->v[lo], d->v[lo + 1] - d->v[lo],
+					d->c[lo], d->c[lo + 1] - d->c[lo],
+					lo};
 	else
 		*p = (struct cdf_piece){x, x, 0, 1, d->c[lo + 1], 0, lo};
 }
@@ -376,9 +378,9 @@ static inline double cdf_piece_at(struct cdf_piece *p, const struct model_dist *
 
 /* A device's own arrival process: when its last I/O arrived. */
 struct devclock {
-	uint64_t n;	/* I/O given to it so far */
-	double last;	/* ns, in the model's clock (times the rate factor) */
-	double mean;	/* its mean gap, ns (a device without a gap CDF: exponential) */
+	uint64_t n;  /* I/O given to it so far */
+	double last; /* ns, in the model's clock (times the rate factor) */
+	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
 	/* its gap CDF's stretches at its last look, a tick early and a tick
 	 * late (pick_device) */
 	struct cdf_piece lo, hi;
