@@ -78,20 +78,18 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 	 * knot of its last look at every arrival, two a device: 1/3 of the
 	 * arrivals' instructions on disksim's model of 16 devices; a binary
 	 * search from the first knot each time took 3/4 of its time) */
+	double count = (double)(g->count + 1);
 	for (size_t k = 0; k < m->ndevs; k++) {
 		struct devclock *c = &g->dc[k];
 		double hz = devclock_hazard(c, &m->devs[k].gap, x - c->last, dt);
 		/* a device ahead of its share held back, one behind pushed on */
-		double want = m->devs[k].share * (double)(g->count + 1);
-		h[k] = hz * (want + 4) / ((double)c->n + 4);
-	}
-	for (size_t k = 0; k < m->ndevs; k++) {
+		double want = m->devs[k].share * count;
+		h[k] = hz * (want + 4) / (c->n + 4);
 		/* its ops, not the phase's: the bias over its mean over the
 		 * arrivals so far (a prior of 4 at 1), so that the device keeps
 		 * its share (disksim's disk 8, [0.1, 2.02] with writes 37% of the
 		 * arrivals: 121-154 of its 150 I/O, mean 137, by the bias alone) */
 		if (m->devs[k].op_bias_fitted && op != REEL_OP_FLUSH) {
-			struct devclock *c = &g->dc[k];
 			double b = m->devs[k].op_bias[op != REEL_OP_READ];
 			h[k] *= b * ((double)c->bias_n + 4) / (c->bias_sum + 4);
 			c->bias_sum += b;
@@ -110,7 +108,7 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 			d++;
 	}
 	g->dc[d].last = x;
-	g->dc[d].n++;
+	g->dc[d].n += 1;
 	return d;
 }
 

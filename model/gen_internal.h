@@ -378,7 +378,7 @@ static inline double cdf_piece_at(struct cdf_piece *p, const struct model_dist *
 
 /* A device's own arrival process: when its last I/O arrived. */
 struct devclock {
-	uint64_t n;  /* I/O given to it so far */
+	double n;    /* I/O given to it so far (whole: exact in a double) */
 	double last; /* ns, in the model's clock (times the rate factor) */
 	double mean; /* its mean gap, ns (a device without a gap CDF: exponential) */
 	/* its gap CDF's stretches at its last look, a tick early and a tick
