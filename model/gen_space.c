@@ -2139,6 +2139,12 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->far = *want && local ? far_of(g, dv, s, op) : 0;
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
+		/* its touched word asked for now, under the region's and the
+		 * run's look-ups before touched reads it: a miss on the hashed
+		 * set's 8 MiB at nearly every I/O of a model of many devices
+		 * (disksim's one-I/O runs, p_reuse 0: no start_early) */
+		if (g->touched)
+			touch_ask(g, dv->id, off >> 12);
 		if (!t) {
 			r0 = to >= 0 ? (uint32_t)to : region_of(dv, s, off);
 			/* widened, the first draw's region full of late: one
