@@ -23,6 +23,8 @@ static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
 static int64_t run_length(const struct model_devspace *dv, struct devstate *s, double u, int64_t r);
+static double run_exp(const struct model_devspace *dv, const struct devstate *s, uint32_t t);
+static int64_t run_reused(const struct model_devspace *dv, struct devstate *s, double u, int op);
 static int pool_later(const struct model_gen *g, int op, uint32_t len);
 static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  uint64_t from, uint64_t len, uint64_t al, uint64_t far, uint64_t *at);
@@ -888,6 +890,10 @@ int gen_space_init(struct model_gen *g)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
 						      (uint64_t)m->devs[d].cycle[k].off)] =
 			    (uint8_t)(k + 1);
+		g->ds[d].run_e =
+		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
+		if (!g->ds[d].run_e)
+			return REEL_E_NOMEM;
 		run_tilt(&m->devs[d], &g->ds[d]);
 		if (m->devs[d].p_unread > 0) {
 			struct unread *u = g->ds[d].ur = calloc(1, sizeof(*u));
@@ -936,6 +942,8 @@ int gen_space_init(struct model_gen *g)
 
 void gen_space_free(struct model_gen *g)
 {
+	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
+		free(g->ds[d].run_e);
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
 			free(g->ds[d].ur->bits);
@@ -3082,9 +3090,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
 		s->run_left =
-		    s->replay && asked
-			? (int64_t)s->replay - 1
-			: run_length(dv, s, pow(u, s->reuse_a_op[op != REEL_OP_READ]), -1);
+		    s->replay && asked ? (int64_t)s->replay - 1 : run_reused(dv, s, u, op);
 		/* a fresh run that found no room: the I/O it would have run on
 		 * continue later runs of its op (the runs keep their share) */
 		if (!asked && fresh > s->run_left)
@@ -3106,22 +3112,97 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
  */
 static int64_t run_length(const struct model_devspace *dv, struct devstate *s, double u, int64_t r)
 {
-	if (r >= 0 && dv->run_mean_fitted && s->run_a[r] != 1) {
-		/* a start's tries and the start itself ask with one U, mostly
-		 * of one region: U^a kept for the next ask (fiu at --rate
-		 * 2000: pow 2% of gen's CPU) */
-		if (!s->pow_ok || s->pow_u != u || s->pow_a != s->run_a[r]) {
-			s->pow_u = u;
-			s->pow_a = s->run_a[r];
-			s->pow_v = pow(u, s->run_a[r]);
-			s->pow_ok = 1;
-		}
-		u = s->pow_v;
+	uint32_t t = r >= 0 ? (uint32_t)r : dv->nregions;
+	return gen_run_left(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
+			    u);
+}
+
+/* The exponent of run_length's table T (run_e): a region's, no region's
+ * (1), a re-using read's or write's (gen_run_edges). */
+static double run_exp(const struct model_devspace *dv, const struct devstate *s, uint32_t t)
+{
+	if (t < dv->nregions)
+		return dv->run_mean_fitted ? s->run_a[t] : 1;
+	return t == dv->nregions ? 1 : s->reuse_a_op[t - dv->nregions - 1];
+}
+
+/* gen_run_ys's question: more than K at X (bits of a double >= 0)? */
+struct run_more {
+	const struct model_dist *run;
+	int64_t k;
+};
+static int run_more(uint64_t x, const void *ctx)
+{
+	const struct run_more *q = ctx;
+	double y;
+	memcpy(&y, &x, sizeof(y));
+	return gen_run_plain(q->run, 1, 1, y) > q->k;
+}
+
+void gen_run_ys(const struct model_dist *run, double cap, double *y)
+{
+	uint64_t top;
+	memcpy(&top, &cap, sizeof(top));
+	for (int64_t k = 0; k < GEN_RUN_EDGES; k++) {
+		/* over the doubles in [0, cap] in order (their bits, as
+		 * integers, are): the first one it is more than k at */
+		struct run_more q = {run, k};
+		uint64_t at = model_first_u64(0, top, run_more, &q);
+		if (run_more(at, &q))
+			memcpy(&y[k], &at, sizeof(y[k]));
+		else
+			y[k] = INFINITY;
 	}
-	u *= s->run_cap;
-	double L = dv->run.nk ? model_dist_inv(&dv->run, u) : 1;
-	int64_t left = (int64_t)(L + 0.5) - 1;
-	return left > 0 ? left : 0;
+}
+
+void gen_run_edges(const struct model_dist *run, double cap, double a, const double *y,
+		   struct gen_run_edge *e)
+{
+	int k = 0;
+	/* the margin, relative: 1e-9 in U, and U^a's at least 1e-12 (4,500
+	 * of its last bits; a < 1 flattens it: 1e-9 in U is a * 1e-9 in U^a) */
+	double m = fmax(1e-9, 1e-12 / a);
+	/* a CDF a MODEL.json can hold (model_dist_valid): monotone */
+	for (; a > 0 && !model_dist_valid(run) && k < GEN_RUN_EDGES; k++) {
+		if (y[k] == INFINITY) { /* k at most up to U = 1 (U^a * cap <= cap) */
+			e[k].hi = INFINITY;
+			e[k].lo = 1;
+			if (gen_run_plain(run, cap, a, 1) > k)
+				break;
+			k++;
+			break;
+		}
+		double t = a == 1 ? y[k] / cap : pow(y[k] / cap, 1 / a);
+		e[k].hi = t * (1 + m);
+		e[k].lo = t * (1 - m);
+		if (y[k] == 0) /* more than k at 0 already */
+			e[k].lo = -1;
+		else if (e[k].hi == 0) /* a small a: past y[k] from the least U > 0 on */
+			e[k].hi = 0x1p-1074;
+		/* asked of the formula itself: the table holds only what it
+		 * answers (monotone in U), else it ends here */
+		if (gen_run_plain(run, cap, a, e[k].hi) <= k ||
+		    (e[k].lo >= 0 && gen_run_plain(run, cap, a, e[k].lo) > k))
+			break;
+		if (e[k].lo >= 1) { /* at most k up to 1 */
+			e[k].hi = INFINITY;
+			k++;
+			break;
+		}
+	}
+	for (; k < GEN_RUN_EDGES; k++) { /* past the table: the formula */
+		e[k].hi = INFINITY;
+		e[k].lo = -INFINITY;
+	}
+}
+
+/* run_length of a run starting with a re-use by op OP: at U^a of the
+ * re-using runs' exponent (reuse_a_op), as of no region's at U^a. */
+static int64_t run_reused(const struct model_devspace *dv, struct devstate *s, double u, int op)
+{
+	uint32_t t = dv->nregions + 1 + (op != REEL_OP_READ);
+	return gen_run_left(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
+			    u);
 }
 
 /* The run CDF's share below the shortest long run the model keeps (1:
@@ -3184,6 +3265,11 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 		if (dv->run_mean_fitted && dv->run_mean[r] >= 1 && dv->run.nk >= 2)
 			s->run_a[r] = tilt_for(dv, s, dv->run_mean[r] * k);
 	}
+	double y[GEN_RUN_EDGES];
+	gen_run_ys(&dv->run, s->run_cap, y);
+	for (uint32_t t = 0; t < dv->nregions + 3; t++)
+		gen_run_edges(&dv->run, s->run_cap, run_exp(dv, s, t), y,
+			      s->run_e + t * GEN_RUN_EDGES);
 }
 
 /*
