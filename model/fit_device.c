@@ -611,15 +611,21 @@ static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64
  * (a sampled block's hash is its slot), not every block of every I/O to
  * know whether it is (a third of the pass's time at 10M I/O, about 9
  * blocks an I/O).  Made from every block of the device's extent (one hash
- * each) at the map's first halving (half sampled: the pass then hashes
- * half the blocks it did, chromium's 10M I/O of ~48 blocks each 476M ->
- * 238M; an eighth before, HISTORY.md "Fit's re-use pass ...") where the
- * blocks still to come are at least twice as many, within SMAP_MAX bytes
- * for all the devices; when the rate halves again, the bits set are
- * hashed once more (half of them at most: n/2 + n/4 + ... in all) and
- * those no longer sampled cleared.  The sample is the same as hashing
- * every block: the map, the same model. */
+ * each) once an eighth or less is sampled (SMAP_SHIFT: after the halvings
+ * that come soonest, each of which would hash again the half of the bits
+ * set) where the blocks still to come are at least twice as many, or
+ * sooner, from the first halving, where they are SMAP_EARLY times as many
+ * (a small extent read over and over in large I/O: gen's chromium at 10M
+ * I/O, ~48 blocks an I/O in 524,288, hashes 238M blocks, not 476M; the
+ * 10M gen_reel trace's 16M-block extent keeps the eighth: its map's bits
+ * set hashed again at each halving and its words' misses cost more than
+ * they saved), within SMAP_MAX bytes for all the devices; when the rate
+ * halves again, the bits set are hashed once more and those no longer
+ * sampled cleared.  The sample is the same as hashing every block: the
+ * map, the same model. */
 #define SMAP_MAX (4u << 20)
+#define SMAP_SHIFT 3
+#define SMAP_EARLY 16
 static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 {
 	int sh = df->bm.shift;
@@ -637,10 +643,11 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 		}
 		return;
 	}
-	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
+	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT,
+		 left = f->pre->blocks - f->gathered;
 	nw = (n + 63) / 64;
-	if (n < 64 || f->pre->blocks - f->gathered < 2 * n || df->smap_bytes + nw * 8 > SMAP_MAX ||
-	    !(f->smap = reel_malloc_big(nw * 8)))
+	if (n < 64 || left < 2 * n || (sh < SMAP_SHIFT && left / SMAP_EARLY < n) ||
+	    df->smap_bytes + nw * 8 > SMAP_MAX || !(f->smap = reel_malloc_big(nw * 8)))
 		return; /* not worth it, or no room: hashed as they come */
 	f->smap_n = n;
 	df->smap_bytes += nw * 8;
