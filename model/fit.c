@@ -494,6 +494,8 @@ struct fit_run {
 	int sh[REEL_OP__COUNT];
 	struct model_pqrs pq;
 	struct fit_side *side; /* the second thread of passes 2-4, or NULL */
+	int scan_main;	       /* pass 3's phases' scan on the main thread (side_walk) */
+	uint64_t devs_main;    /* the devices (bit k: index k) whose part of the pass is here */
 };
 
 /* One pass: each chunk with its records' windows to SIDE (the devices'
@@ -565,18 +567,21 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 }
 
 /* The second thread's parts of the passes (their state their own): the
- * devices', and in pass 3 the phases' scan (the main thread has in-flight,
- * as long: HISTORY.md "Fit, tenth pass"). */
+ * devices', and in pass 3 the phases' scan where the main thread has
+ * in-flight, as long (HISTORY.md "Fit, tenth pass"); a trace without issue
+ * and completion times (gen's) has no in-flight: the scan is the main
+ * thread's then (pass_main), beside the walk, not after it (scan_main). */
 static int side_offsets(void *arg, const struct fit_cols *c)
 {
-	model_devs_offsets(((struct fit_run *)arg)->df, c);
+	struct fit_run *fr = arg;
+	model_devs_offsets(fr->df, c, ~fr->devs_main);
 	return 0;
 }
 static int side_walk(void *arg, const struct fit_cols *c)
 {
 	struct fit_run *fr = arg;
-	int e = model_devs_walk(fr->df, c);
-	if (!fr->m->naive)
+	int e = model_devs_walk(fr->df, c, ~fr->devs_main);
+	if (!fr->m->naive && !fr->scan_main)
 		model_phases_scan(fr->pf, c);
 	return e;
 }
@@ -590,6 +595,8 @@ static int side_seq(void *arg, const struct fit_cols *c)
  * least to do, not in pass 3) */
 static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 {
+	if (fr->devs_main)
+		model_devs_offsets(fr->df, c, fr->devs_main);
 	window_sums(&fr->ws, fr->m, c);
 	bm_add_ops(fr->bm, fr->sh, c->op, c->t, c->n);
 	model_pqrs_add_n(&fr->pq, c->t, c->off, c->n);
@@ -598,7 +605,26 @@ static int pass_windows(struct fit_run *fr, const struct fit_cols *c)
 
 static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 {
+	if (fr->scan_main && !fr->m->naive)
+		model_phases_scan(fr->pf, c);
+	if (fr->devs_main && model_devs_walk(fr->df, c, fr->devs_main))
+		return REEL_E_NOMEM;
 	return inflight_chunk(&fr->inf, c);
+}
+
+/* Of several devices, those whose part of passes 2 and 3 (offsets, walk)
+ * the main thread takes beside its own (devs_main): the last ones, a
+ * third of the I/O or less (its own part of pass 2, and pass 3's scan,
+ * are about half the devices' on disksim's 16 disks), the rest the second
+ * thread's.  Each device's state is its own: the same model. */
+static uint64_t devs_split(const struct fit_scan *sc)
+{
+	uint64_t mine = 0, n = 0;
+	for (size_t k = sc->nd; k-- > 1 && 3 * (n + sc->per[k]) <= sc->n;) {
+		n += sc->per[k];
+		mine |= 1ull << k;
+	}
+	return mine;
 }
 
 static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
@@ -725,6 +751,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	bm_op_shifts(fr->bm, fr->sh);
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
+	fr->devs_main = fr->side ? devs_split(sc) : 0;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
 		return e;
 	/* the devices' regions on the second thread beside the rest (their
@@ -782,6 +809,9 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 		model_fit_naive_phase(m, sc);
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
 		return e;
+	fr->scan_main = !sc->nic;
+	if (!fr->scan_main) /* in-flight: the main thread's part is as long */
+		fr->devs_main = 0;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
 	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL)))

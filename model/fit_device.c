@@ -406,8 +406,10 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 
 /* First pass: the offsets (sampled), the blocks read and written, the I/O
  * per slice of the extent (for the hottest 10%); runs and local jumps
- * counted, to size the walk's samples. */
-void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
+ * counted, to size the walk's samples.  Of the devices whose index is in
+ * MINE only (bit k: index k): each device's state its own, two threads
+ * may take a part each. */
+void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
 	const uint16_t *dv = c->dev;
 	const uint8_t *op = c->op;
@@ -417,7 +419,7 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c)
 	for (size_t i = 0, n = c->n; i < n;) {
 		int8_t k = slot[dv[i]];
 		struct dev_fit *f = &df->f[k];
-		if (f->done) {
+		if (f->done || !(mine >> k & 1)) {
 			i++;
 			continue;
 		}
@@ -611,12 +613,19 @@ static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64
  * blocks an I/O).  Made from every block of the device's extent (one hash
  * each) once an eighth or less is sampled (SMAP_SHIFT: after the halvings
  * that come soonest, each of which would hash again the half of the bits
- * set) where the blocks still to come are at least twice as many, within
- * SMAP_MAX bytes for all the devices; when the rate halves again, the bits
- * set are hashed once more and those no longer sampled cleared.  The
- * sample is the same as hashing every block: the map, the same model. */
+ * set) where the blocks still to come are at least twice as many, or
+ * sooner, from the first halving, where they are SMAP_EARLY times as many
+ * (a small extent read over and over in large I/O: gen's chromium at 10M
+ * I/O, ~48 blocks an I/O in 524,288, hashes 238M blocks, not 476M; the
+ * 10M gen_reel trace's 16M-block extent keeps the eighth: its map's bits
+ * set hashed again at each halving and its words' misses cost more than
+ * they saved), within SMAP_MAX bytes for all the devices; when the rate
+ * halves again, the bits set are hashed once more and those no longer
+ * sampled cleared.  The sample is the same as hashing every block: the
+ * map, the same model. */
 #define SMAP_MAX (4u << 20)
 #define SMAP_SHIFT 3
+#define SMAP_EARLY 16
 static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 {
 	int sh = df->bm.shift;
@@ -634,12 +643,11 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 		}
 		return;
 	}
-	if (sh < SMAP_SHIFT) /* a quarter or more sampled: hashing them costs less */
-		return;
-	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
+	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT,
+		 left = f->pre->blocks - f->gathered;
 	nw = (n + 63) / 64;
-	if (n < 64 || f->pre->blocks - f->gathered < 2 * n || df->smap_bytes + nw * 8 > SMAP_MAX ||
-	    !(f->smap = reel_malloc_big(nw * 8)))
+	if (n < 64 || left < 2 * n || (sh < SMAP_SHIFT && left / SMAP_EARLY < n) ||
+	    df->smap_bytes + nw * 8 > SMAP_MAX || !(f->smap = reel_malloc_big(nw * 8)))
 		return; /* not worth it, or no room: hashed as they come */
 	f->smap_n = n;
 	df->smap_bytes += nw * 8;
@@ -965,11 +973,14 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	rs_push(f, op != REEL_OP_READ, off + len);
 }
 
-int model_devs_walk(struct devs_fit *df, const struct fit_cols *c)
+/* Pass 3's walk of the devices whose index is in MINE (as
+ * model_devs_offsets'). */
+int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		struct dev_fit *f = &df->f[df->slot[c->dev[i]]];
-		if (f->done || c->op[i] == REEL_OP_FLUSH)
+		int k = df->slot[c->dev[i]];
+		struct dev_fit *f = &df->f[k];
+		if (f->done || c->op[i] == REEL_OP_FLUSH || !(mine >> k & 1))
 			continue;
 		if (df->naive) { /* the reads in blocks also written and the converse */
 			overlap_count(c->op[i], c->off[i], f->sh, f->wb, f->hits);

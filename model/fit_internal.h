@@ -350,13 +350,13 @@ struct devs_fit;
  * CAP bounds the offsets' samples. */
 int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc, uint64_t cap);
 /* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
-void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c);
+void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
 /* Between the passes: regions from the offsets; the counts of the second
  * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
 size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
 /* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
-int model_devs_walk(struct devs_fit *df, const struct fit_cols *c);
+int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
 int model_devs_finish(struct devs_fit *df);
 /* Pass 4, after the phases' sizes: the share of each size segment that
  * continues a run (WPHASE: each window's phase), per phase and op; the

@@ -36,5 +36,23 @@ test_same_error_both_ways() {
 	cmp -s cut0.json cut1.json || fail "the models of the file cut short differ"
 }
 
+# A trace of several devices without issue and completion times (gen's
+# output of disksim's model, 16 disks): on two threads the main one takes the
+# phases' scan and some devices' offsets and walk (devs_split), so each
+# device's part runs on either thread: the same model as on one.
+test_devices_split_same_model() {
+	local src=$SHARED/traces/public/disksim/tpcc-small.trace
+	[ -e "$src" ] || return 0
+	"$IOREEL" import -q --from disksim --time-unit ns "$src" -o d.reel || fail "import disksim"
+	"$IOREEL" model fit d.reel -o d.json 2>/dev/null || fail "fit disksim"
+	"$IOREEL" model gen d.json --rate 100 --count 400000 -o dg.reel 2>/dev/null || fail "gen disksim"
+	for ra in 0 1; do
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit dg.reel -o dg$ra.json 2>/dev/null ||
+			fail "fit of gen's disksim (readahead $ra)"
+	done
+	cmp -s dg0.json dg1.json || fail "the models of gen's disksim differ"
+}
+
 test_same_model_both_ways
 test_same_error_both_ways
+test_devices_split_same_model
