@@ -762,7 +762,7 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
 int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
 /* gen.c: a window with arrivals left: G's, or the next one drawn now (as
  * gen_arrival draws it when it needs it: the same draws); 1, else
- * gen_arrival's end (0) or REEL_E_ code, and no window drawn. */
+ * gen_arrival's end (0) or REEL_E_ code. */
 int gen_window(struct model_gen *g);
 /* An arrival drawn on the arrivals' thread (gen_thread.c). */
 struct gen_arr {

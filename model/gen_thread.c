@@ -1,7 +1,7 @@
 /*
  * model/gen_thread.c - a generator's arrivals (times, ops, devices: what
  * gen.c draws from the main random stream) drawn on a thread of their own,
- * a few batches ahead of the placement (gen_space.c, its own stream), so
+ * up to a window ahead of the placement (gen_space.c, its own stream), so
  * the two halves run on two cores.  The thread draws from a twin of the
  * generator made as it was (the same model, options and seed: the same
  * arrivals in the same order), so the records are those of one thread.
