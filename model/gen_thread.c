@@ -1,8 +1,8 @@
 /*
  * model/gen_thread.c - a generator's arrivals (times, ops, devices: what
  * gen.c draws from the main random stream) drawn on a thread of their own,
- * up to a window ahead of the placement (gen_space.c, its own stream), so
- * the two halves run on two cores.  The thread draws from a twin of the
+ * a window or more ahead of the placement (gen_space.c, its own stream),
+ * so the two halves run on two cores.  The thread draws from a twin of the
  * generator made as it was (the same model, options and seed: the same
  * arrivals in the same order), so the records are those of one thread.
  */
@@ -13,10 +13,20 @@
 
 #define GT_BATCH 4096 /* arrivals handed over at once */
 /* batches handed over ahead, at most, before the thread hands its next
- * window over: with 4 (16 Ki arrivals, a few ms of placing) the placing
- * side waited 1.5 s of a 10 s run at load 11 for the thread (off its core
- * a few ms at a time), with 32 (2 MiB) 0.04-0.71 s */
+ * window over (at the least: GT_AHEAD_MAX): with 4 (16 Ki arrivals, a few
+ * ms of placing) the placing side waited 1.5 s of a 10 s run at load 11
+ * for the thread (off its core a few ms at a time), with 32 (2 MiB)
+ * 0.04-0.71 s */
 #define GT_SLOTS 32
+/* Before it hands a window over, the thread waits until fewer batches are
+ * ahead than the largest window it has drawn (GT_SLOTS at least, this at
+ * most: 4 Mi arrivals, 64 MiB).  Ahead by one window alone, a large window
+ * after a small one was drawn while the placing side placed the small one
+ * and then waited (blkparse's model at --rate 40323: 10 windows of 1-1.5 M
+ * arrivals between windows of 40 K; wall 4.24 s, 3.43 with at most 256
+ * batches ahead, 3.06 with 1024, against 4.77 handed over 32 batches at a
+ * time; peak RSS 101, 109, 115 MB against 77). */
+#define GT_AHEAD_MAX 1024
 
 struct gen_batch {
 	struct gen_batch *next; /* handed over after this one (NULL: none yet) */
@@ -45,6 +55,7 @@ struct gen_thread {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t filled, taken; /* batches handed over, and placed */
+	uint64_t ahead;		/* batches ahead at most before a window (GT_AHEAD_MAX) */
 	int stop;
 	/* under mu: the batches handed over and not taken by the placing
 	 * side, first to last, and those placed, for the thread to fill */
@@ -86,7 +97,10 @@ static void *gt_main(void *arg)
 		pthread_mutex_unlock(&t->mu);
 		k = gen_window(w); /* the next window, while the last is placed */
 		pthread_mutex_lock(&t->mu);
-		while (t->filled - t->taken >= GT_SLOTS && !t->stop)
+		uint64_t n = (w->nbuf + GT_BATCH - 1) / GT_BATCH;
+		if (n > t->ahead)
+			t->ahead = n < GT_AHEAD_MAX ? n : GT_AHEAD_MAX;
+		while (t->filled - t->taken >= t->ahead && !t->stop)
 			pthread_cond_wait(&t->cv, &t->mu);
 		/* the window handed over whole (its end: a batch of none) */
 		do {
@@ -119,8 +133,10 @@ int model_gen_thread(struct model_gen *g)
 	if (g->thr || g->count || g->win)
 		return g->thr ? 0 : REEL_E_ARG;
 	struct gen_thread *t = calloc(1, sizeof(*t));
-	if (t)
+	if (t) {
 		t->spare = calloc(1, sizeof(*t->spare));
+		t->ahead = GT_SLOTS;
+	}
 	if (!t || !t->spare || model_gen_create(&t->twin, g->m, &g->o)) {
 		if (t)
 			free(t->spare);
