@@ -12,8 +12,8 @@
 #include "model/gen_internal.h"
 
 #define GT_BATCH 4096 /* arrivals handed over at once */
-/* batches handed over ahead, at most, before the thread hands its next
- * window over (at the least: GT_AHEAD_MAX): with 4 (16 Ki arrivals, a few
+/* batches ahead the thread waits for before it hands its next window
+ * over, the fewest (the most: GT_AHEAD_MAX): with 4 (16 Ki arrivals, a few
  * ms of placing) the placing side waited 1.5 s of a 10 s run at load 11
  * for the thread (off its core a few ms at a time), with 32 (2 MiB)
  * 0.04-0.71 s */
