@@ -1614,9 +1614,8 @@ static int fill_window(struct model_gen *g)
 	}
 }
 
-/* The next arrival (gen_internal.h); inlined in gen_arrivals' loop. */
-static inline __attribute__((always_inline)) int arrival(struct model_gen *g, double *t, int *op,
-							 size_t *d)
+/* A window with arrivals left (gen_internal.h); inlined in arrival. */
+static inline __attribute__((always_inline)) int window(struct model_gen *g)
 {
 	if (g->o.max_records && g->count >= g->o.max_records)
 		return 0;
@@ -1625,6 +1624,18 @@ static inline __attribute__((always_inline)) int arrival(struct model_gen *g, do
 		if (k <= 0)
 			return k == -1 ? REEL_E_NOMEM : k < 0 ? REEL_E_RANGE : 0;
 	}
+	return 1;
+}
+
+int gen_window(struct model_gen *g) { return window(g); }
+
+/* The next arrival (gen_internal.h); inlined in gen_arrivals' loop. */
+static inline __attribute__((always_inline)) int arrival(struct model_gen *g, double *t, int *op,
+							 size_t *d)
+{
+	int k = window(g);
+	if (k != 1)
+		return k;
 	*t = g->bt[g->pos];
 	*op = g->bop[g->pos++];
 	/* one device: pick_device's draw (the stream moves on) and no more */

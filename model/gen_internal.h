@@ -903,6 +903,10 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
 int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
+/* gen.c: a window with arrivals left: G's, or the next one drawn now (as
+ * gen_arrival draws it when it needs it: the same draws); 1, else
+ * gen_arrival's end (0) or REEL_E_ code. */
+int gen_window(struct model_gen *g);
 /* An arrival drawn on the arrivals' thread (gen_thread.c). */
 struct gen_arr {
 	double t;

@@ -1,8 +1,8 @@
 /*
  * model/gen_thread.c - a generator's arrivals (times, ops, devices: what
  * gen.c draws from the main random stream) drawn on a thread of their own,
- * a few batches ahead of the placement (gen_space.c, its own stream), so
- * the two halves run on two cores.  The thread draws from a twin of the
+ * a window or more ahead of the placement (gen_space.c, its own stream),
+ * so the two halves run on two cores.  The thread draws from a twin of the
  * generator made as it was (the same model, options and seed: the same
  * arrivals in the same order), so the records are those of one thread.
  */
@@ -12,48 +12,119 @@
 #include "model/gen_internal.h"
 
 #define GT_BATCH 4096 /* arrivals handed over at once */
-/* batches drawn ahead, at most: with 4 (16 Ki arrivals, a few ms of
- * placing) the placing side waited 1.5 s of a 10 s run at load 11 for the
- * thread (off its core a few ms at a time), with 32 (2 MiB) 0.04-0.71 s */
+/* batches ahead the thread waits for before it hands its next window
+ * over, the fewest (the most: GT_AHEAD_MAX): with 4 (16 Ki arrivals, a few
+ * ms of placing) the placing side waited 1.5 s of a 10 s run at load 11
+ * for the thread (off its core a few ms at a time), with 32 (2 MiB)
+ * 0.04-0.71 s */
 #define GT_SLOTS 32
+/* Before it hands a window over, the thread waits until fewer batches are
+ * ahead than the largest window it has drawn (GT_SLOTS at least, this at
+ * most: 4 Mi arrivals, 64 MiB).  Ahead by one window alone, a large window
+ * after a small one was drawn while the placing side placed the small one
+ * and then waited (blkparse's model at --rate 40323: 10 windows of 1-1.5 M
+ * arrivals between windows of 40 K; wall 4.24 s, 3.43 with at most 256
+ * batches ahead, 3.06 with 1024, against 4.77 handed over 32 batches at a
+ * time; peak RSS 101, 109, 115 MB against 77). */
+#define GT_AHEAD_MAX 1024
 
 struct gen_batch {
-	struct gen_arr a[GT_BATCH];
+	struct gen_batch *next; /* handed over after this one (NULL: none yet) */
 	size_t n;
 	int end; /* after these: 1 more to come, else gen_arrival's last (0, REEL_E_) */
+	struct gen_arr a[GT_BATCH];
 };
 
+/*
+ * The thread hands a window over whole, then draws the next one at once,
+ * while the placing side places the last: pick_device's draws of a
+ * window's arrivals (as they are handed over) come before the next
+ * window's on the same stream, so a window cannot be drawn before the
+ * last one's arrivals are all out.  Handed over GT_SLOTS batches at a time
+ * (the thread waiting for room, as it once did), a window of more
+ * arrivals than those was drawn only when the placing side had its last
+ * 128 Ki left: the two threads took turns (blkparse's model at --rate
+ * 40323, a window of ~1 M arrivals: 4.45 s of wall for 2.65 s of
+ * placing).  The thread now waits for room only before a window; the
+ * batches past GT_SLOTS are kept for the next large window (16 bytes an
+ * arrival of the largest window, once).
+ */
 struct gen_thread {
 	struct model_gen *twin; /* draws the arrivals, on the thread */
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint64_t filled, taken; /* batches drawn, and placed (slot: % GT_SLOTS) */
+	uint64_t filled, taken; /* batches handed over, and placed */
+	uint64_t ahead;		/* batches ahead at most before a window (GT_AHEAD_MAX) */
 	int stop;
-	int have; /* the placing side holds batch `taken` (no lock to read it) */
-	struct gen_batch b[GT_SLOTS];
+	/* under mu: the batches handed over and not taken by the placing
+	 * side, first to last, and those placed, for the thread to fill */
+	struct gen_batch *head, *tail, *spare;
+	struct gen_batch *cur; /* the placing side's batch (no lock to read it) */
 };
+
+/* A batch for the thread to fill, with mu held (and held again when it
+ * returns): a spare one, a new one, or (no memory) one placed; NULL when
+ * stopped. */
+static struct gen_batch *gt_batch(struct gen_thread *t)
+{
+	while (!t->stop) {
+		struct gen_batch *b = t->spare;
+		if (b) {
+			t->spare = b->next;
+			return b;
+		}
+		pthread_mutex_unlock(&t->mu);
+		b = malloc(sizeof(*b));
+		pthread_mutex_lock(&t->mu);
+		if (b)
+			return b;
+		/* every batch is handed over (one at least, made with the
+		 * thread): the placing side gives one back, or stops */
+		while (!t->spare && !t->stop)
+			pthread_cond_wait(&t->cv, &t->mu);
+	}
+	return NULL;
+}
 
 static void *gt_main(void *arg)
 {
 	struct gen_thread *t = arg;
+	struct model_gen *w = t->twin;
 	reel_thread_lower(MODEL_GEN_ARRIVALS_NICE); /* the placing thread first */
+	pthread_mutex_lock(&t->mu);
 	for (int k = 1; k == 1;) {
+		pthread_mutex_unlock(&t->mu);
+		k = gen_window(w); /* the next window, while the last is placed */
 		pthread_mutex_lock(&t->mu);
-		while (t->filled - t->taken >= GT_SLOTS && !t->stop)
+		uint64_t n = (w->nbuf + GT_BATCH - 1) / GT_BATCH;
+		if (n > t->ahead)
+			t->ahead = n < GT_AHEAD_MAX ? n : GT_AHEAD_MAX;
+		while (t->filled - t->taken >= t->ahead && !t->stop)
 			pthread_cond_wait(&t->cv, &t->mu);
-		int stop = t->stop;
-		pthread_mutex_unlock(&t->mu);
-		if (stop)
+		/* the window handed over whole (its end: a batch of none) */
+		do {
+			struct gen_batch *b = gt_batch(t);
+			if (!b)
+				break;
+			pthread_mutex_unlock(&t->mu);
+			size_t n = w->nbuf - w->pos;
+			b->n = k == 1 ? gen_arrivals(w, b->a, n < GT_BATCH ? n : GT_BATCH, &k) : 0;
+			b->end = k;
+			b->next = NULL;
+			pthread_mutex_lock(&t->mu);
+			if (t->tail)
+				t->tail->next = b;
+			else
+				t->head = b;
+			t->tail = b;
+			t->filled++;
+			pthread_cond_broadcast(&t->cv);
+		} while (k == 1 && w->pos < w->nbuf);
+		if (t->stop)
 			break;
-		struct gen_batch *b = &t->b[t->filled % GT_SLOTS];
-		b->n = gen_arrivals(t->twin, b->a, GT_BATCH, &k);
-		b->end = k;
-		pthread_mutex_lock(&t->mu);
-		t->filled++;
-		pthread_cond_broadcast(&t->cv);
-		pthread_mutex_unlock(&t->mu);
 	}
+	pthread_mutex_unlock(&t->mu);
 	return NULL;
 }
 
@@ -62,7 +133,13 @@ int model_gen_thread(struct model_gen *g)
 	if (g->thr || g->count || g->win)
 		return g->thr ? 0 : REEL_E_ARG;
 	struct gen_thread *t = calloc(1, sizeof(*t));
-	if (!t || model_gen_create(&t->twin, g->m, &g->o)) {
+	if (t) {
+		t->spare = calloc(1, sizeof(*t->spare));
+		t->ahead = GT_SLOTS;
+	}
+	if (!t || !t->spare || model_gen_create(&t->twin, g->m, &g->o)) {
+		if (t)
+			free(t->spare);
 		free(t);
 		return REEL_E_NOMEM;
 	}
@@ -76,6 +153,7 @@ int model_gen_thread(struct model_gen *g)
 		pthread_mutex_destroy(&t->mu);
 		pthread_cond_destroy(&t->cv);
 		model_gen_destroy(t->twin);
+		free(t->spare);
 		free(t);
 		return 0;
 	}
@@ -95,24 +173,34 @@ int gen_thread_next(struct model_gen *g, double *tp, int *op, size_t *d)
 			g->phase = a->phase;
 			return 1;
 		}
-		if (t->have) { /* batch `taken` placed */
-			const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
-			if (b->end != 1)
-				return b->end; /* and again on each call, as gen_arrival */
-			pthread_mutex_lock(&t->mu);
-			t->taken++;
-			pthread_cond_broadcast(&t->cv);
-			pthread_mutex_unlock(&t->mu);
-			t->have = 0;
-		}
+		struct gen_batch *b = t->cur;
+		if (b && b->end != 1)
+			return b->end; /* and again on each call, as gen_arrival */
 		pthread_mutex_lock(&t->mu);
-		while (t->filled == t->taken)
+		if (b) { /* placed: back to the thread */
+			t->taken++;
+			b->next = t->spare;
+			t->spare = b;
+			pthread_cond_broadcast(&t->cv);
+		}
+		while (!t->head)
 			pthread_cond_wait(&t->cv, &t->mu);
+		b = t->cur = t->head;
+		t->head = b->next;
+		if (!t->head)
+			t->tail = NULL;
 		pthread_mutex_unlock(&t->mu);
-		t->have = 1;
-		const struct gen_batch *b = &t->b[t->taken % GT_SLOTS];
 		g->arr_at = b->a;
 		g->arr_end = b->a + b->n;
+	}
+}
+
+static void gt_free(struct gen_batch *b)
+{
+	while (b) {
+		struct gen_batch *n = b->next;
+		free(b);
+		b = n;
 	}
 }
 
@@ -129,6 +217,9 @@ void gen_thread_stop(struct model_gen *g)
 	pthread_mutex_destroy(&t->mu);
 	pthread_cond_destroy(&t->cv);
 	model_gen_destroy(t->twin);
+	free(t->cur);
+	gt_free(t->head);
+	gt_free(t->spare);
 	free(t);
 	g->thr = NULL;
 	g->arr_at = g->arr_end = NULL;

@@ -4,7 +4,8 @@
  * every field of every record, to the end or to --count: on a model of 16
  * devices (each its own arrival clock), one of 2 phases and one of 3
  * (models in the model_json fuzz corpus), rate factors that make several
- * of the thread's batches.  A generator stopped early is destroyed with
+ * of the thread's batches, and windows of more arrivals than the batches
+ * it holds ahead.  A generator stopped early is destroyed with
  * its thread; one already begun refuses a thread.  The records are also the
  * same with gen's SIMD paths off (reel_codec_plain: fill_window's rounding
  * one by one, as on a processor without AVX2).
@@ -117,6 +118,18 @@ static void test_stop_early(void)
 			CHECK_EQ(model_gen_next(g, &r), 1);
 		model_gen_destroy(g);
 	}
+	/* in windows of 200 K arrivals, handed over whole past the thread's
+	 * slots while it draws the next: its batches all freed */
+	for (int k = 760; k < 1000; k += 110) {
+		struct model_gen *g;
+		struct model_gen_opts o = {.rate = 2000, .seed = 9};
+		CHECK(model_gen_create(&g, &m, &o) == 0);
+		CHECK(model_gen_thread(g) == 0);
+		struct reel_rec r;
+		for (int i = 0; i < k * 1000; i++)
+			CHECK_EQ(model_gen_next(g, &r), 1);
+		model_gen_destroy(g);
+	}
 	model_free(&m);
 }
 
@@ -142,6 +155,11 @@ int main(void)
 	test_same("fiu_2phases", 5, 12345, 4);
 	test_same("msr_wdev1", 30, 0, 5);
 	test_same("msr_wdev1", 30, 4096, 6); /* the end at a batch's end */
+	/* windows of more arrivals than the thread's GT_SLOTS batches (128
+	 * Ki), handed over whole: fiu's 64th-68th of 200 K, disksim's 29th of
+	 * 150 K (each its device drawn) */
+	test_same("fiu_2phases", 2000, 1000000, 7);
+	test_same("disksim_16dev", 6000, 1500000, 8);
 	test_stop_early();
 	test_begun();
 	return 0;
