@@ -449,8 +449,8 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t 
 			sl[sc]++;
 			uint64_t b = off >> sh; /* sh >= 20: the 1 MiB block's */
 			size_t rd = op[i] == REEL_OP_READ;
-			uint8_t *mine = rd ? rb : wb;
-			mine[b / 8] |= (uint8_t)(1u << (b % 8));
+			uint8_t *bits = rd ? rb : wb;
+			bits[b / 8] |= (uint8_t)(1u << (b % 8));
 			nr += rd;
 			nw += rd ^ 1;
 			if (seen) {

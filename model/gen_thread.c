@@ -12,8 +12,8 @@
 #include "model/gen_internal.h"
 
 #define GT_BATCH 4096 /* arrivals handed over at once */
-/* batches ahead the thread waits for before it hands its next window
- * over, the fewest (the most: GT_AHEAD_MAX): with 4 (16 Ki arrivals, a few
+/* the fewest batches ahead the thread waits for before it hands its next
+ * window over (GT_AHEAD_MAX below: the most): with 4 (16 Ki arrivals, a few
  * ms of placing) the placing side waited 1.5 s of a 10 s run at load 11
  * for the thread (off its core a few ms at a time), with 32 (2 MiB)
  * 0.04-0.71 s */
@@ -27,6 +27,13 @@
  * batches ahead, 3.06 with 1024, against 4.77 handed over 32 batches at a
  * time; peak RSS 101, 109, 115 MB against 77). */
 #define GT_AHEAD_MAX 1024
+/* Batches handed over and not placed, at most, within a window too (8 Mi
+ * arrivals, 128 MiB): with GT_AHEAD_MAX ahead and a window handed over
+ * whole, the batches held grew with --rate (blktrace's model at x88496:
+ * a window of 4.07 M arrivals, 2018 batches at most, under this; ten
+ * times that rate would hold ~0.7 GB).  Past it the thread waits inside
+ * the window, and the threads take turns again on windows that large. */
+#define GT_HELD_MAX 2048
 
 struct gen_batch {
 	struct gen_batch *next; /* handed over after this one (NULL: none yet) */
@@ -45,9 +52,11 @@ struct gen_batch {
  * arrivals than those was drawn only when the placing side had its last
  * 128 Ki left: the two threads took turns (blkparse's model at --rate
  * 40323, a window of ~1 M arrivals: 4.45 s of wall for 2.65 s of
- * placing).  The thread now waits for room only before a window; the
- * batches past GT_SLOTS are kept for the next large window (16 bytes an
- * arrival of the largest window, once).
+ * placing).  The thread now waits for room before a window (fewer
+ * batches ahead than its largest window, GT_AHEAD_MAX at most) and within
+ * one only at GT_HELD_MAX; the batches placed are kept for the next large
+ * window (16 bytes an arrival held: up to about twice the largest window,
+ * 128 MiB at most, until the generator stops).
  */
 struct gen_thread {
 	struct model_gen *twin; /* draws the arrivals, on the thread */
@@ -97,13 +106,15 @@ static void *gt_main(void *arg)
 		pthread_mutex_unlock(&t->mu);
 		k = gen_window(w); /* the next window, while the last is placed */
 		pthread_mutex_lock(&t->mu);
-		uint64_t n = (w->nbuf + GT_BATCH - 1) / GT_BATCH;
-		if (n > t->ahead)
-			t->ahead = n < GT_AHEAD_MAX ? n : GT_AHEAD_MAX;
+		uint64_t nb = (w->nbuf + GT_BATCH - 1) / GT_BATCH;
+		if (nb > t->ahead)
+			t->ahead = nb < GT_AHEAD_MAX ? nb : GT_AHEAD_MAX;
 		while (t->filled - t->taken >= t->ahead && !t->stop)
 			pthread_cond_wait(&t->cv, &t->mu);
 		/* the window handed over whole (its end: a batch of none) */
 		do {
+			while (t->filled - t->taken >= GT_HELD_MAX && !t->stop)
+				pthread_cond_wait(&t->cv, &t->mu);
 			struct gen_batch *b = gt_batch(t);
 			if (!b)
 				break;

@@ -42,7 +42,10 @@ test_same_error_both_ways() {
 # device's part runs on either thread: the same model as on one.
 test_devices_split_same_model() {
 	local src=$SHARED/traces/public/disksim/tpcc-small.trace
-	[ -e "$src" ] || return 0
+	if [ ! -e "$src" ]; then
+		echo "not checked: the devices' split ($src absent)"
+		return 0
+	fi
 	"$IOREEL" import -q --from disksim --time-unit ns "$src" -o d.reel || fail "import disksim"
 	"$IOREEL" model fit d.reel -o d.json 2>/dev/null || fail "fit disksim"
 	"$IOREEL" model gen d.json --rate 100 --count 400000 -o dg.reel 2>/dev/null || fail "gen disksim"
