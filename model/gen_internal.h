@@ -796,10 +796,10 @@ uint32_t gen_space_region(const struct model_devspace *d, const struct devstate 
  * or more from, and LO, up to where it is K at most, both asked of
  * gen_run_plain itself when the table is made, about the U where it
  * changes (solved from RUN's) less and more a margin (1e-9 of U, and
- * U^A's 1e-12 at least: wider where A < 1e-3 flattens U^A), so that pow's last-bit rounding near the change
- * cannot move them.  A U that reaches edge K (past the HI before) below
- * its LO is K; between LO and HI, or past the table, or not in [0, 1]: the
- * plain formula.
+ * U^A's 1e-12 at least: wider where A < 1e-3 flattens U^A), so that
+ * pow's last-bit rounding near the change cannot move them.  A U that
+ * reaches edge K (past the HI before) below its LO is K; between LO and
+ * HI, or past the table, or not in [0, 1]: the plain formula.
  */
 #define GEN_RUN_EDGES 32
 struct gen_run_edge {
