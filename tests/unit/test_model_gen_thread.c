@@ -102,34 +102,31 @@ static void test_same(const char *name, double rate, uint64_t max, uint64_t seed
 	model_free(&m);
 }
 
+/* N records of M at RATE, the thread started, then destroyed. */
+static void stop_after(const struct model *m, double rate, int n)
+{
+	struct model_gen *g;
+	struct model_gen_opts o = {.rate = rate, .seed = 9};
+	CHECK(model_gen_create(&g, m, &o) == 0);
+	CHECK(model_gen_thread(g) == 0);
+	struct reel_rec r;
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(model_gen_next(g, &r), 1);
+	model_gen_destroy(g);
+}
+
 /* Stopped after a few records, while the thread draws ahead (or waits for
  * room): destroy joins it (the sanitizers see a leak or a race). */
 static void test_stop_early(void)
 {
 	struct model m;
 	load(&m, "fiu_2phases");
-	for (int k = 0; k < 50; k += 7) {
-		struct model_gen *g;
-		struct model_gen_opts o = {.rate = 20, .seed = 9};
-		CHECK(model_gen_create(&g, &m, &o) == 0);
-		CHECK(model_gen_thread(g) == 0);
-		struct reel_rec r;
-		for (int i = 0; i < k * 1000; i++)
-			CHECK_EQ(model_gen_next(g, &r), 1);
-		model_gen_destroy(g);
-	}
+	for (int k = 0; k < 50; k += 7)
+		stop_after(&m, 20, k * 1000);
 	/* in windows of 200 K arrivals, handed over whole past the thread's
 	 * slots while it draws the next: its batches all freed */
-	for (int k = 760; k < 1000; k += 110) {
-		struct model_gen *g;
-		struct model_gen_opts o = {.rate = 2000, .seed = 9};
-		CHECK(model_gen_create(&g, &m, &o) == 0);
-		CHECK(model_gen_thread(g) == 0);
-		struct reel_rec r;
-		for (int i = 0; i < k * 1000; i++)
-			CHECK_EQ(model_gen_next(g, &r), 1);
-		model_gen_destroy(g);
-	}
+	for (int k = 760; k < 1000; k += 110)
+		stop_after(&m, 2000, k * 1000);
 	model_free(&m);
 }
 
