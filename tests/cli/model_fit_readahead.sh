@@ -56,6 +56,22 @@ test_devices_split_same_model() {
 	cmp -s dg0.json dg1.json || fail "the models of gen's disksim differ"
 }
 
+# A small extent read over and over in large I/O (gen's output of
+# chromium.reel's model at --rate 300: 497,100 I/O, ~48 blocks each, in a
+# 2 GiB extent): the re-use pass's sample map is made at the block map's
+# first halving (fit_device.c, SMAP_EARLY; a build printing there showed it
+# taken, 23.4M blocks still to come), on either thread the same model.
+test_early_sample_map() {
+	"$IOREEL" model fit "$TOP/traces/chromium.reel" -o c.json 2>/dev/null || fail "fit chromium.reel"
+	"$IOREEL" model gen c.json --rate 300 -o cg.reel 2>/dev/null || fail "gen chromium x300"
+	for ra in 0 1; do
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit cg.reel -o cg$ra.json 2>/dev/null ||
+			fail "fit of gen's chromium (readahead $ra)"
+	done
+	cmp -s cg0.json cg1.json || fail "the models of gen's chromium differ"
+}
+
 test_same_model_both_ways
 test_same_error_both_ways
 test_devices_split_same_model
+test_early_sample_map
