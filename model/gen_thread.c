@@ -30,9 +30,10 @@
 /* Batches handed over and not placed, at most, within a window too (8 Mi
  * arrivals, 128 MiB): with GT_AHEAD_MAX ahead and a window handed over
  * whole, the batches held grew with --rate (blktrace's model at x88496:
- * a window of 4.07 M arrivals, 2018 batches at most, under this; ten
- * times that rate would hold ~0.7 GB).  Past it the thread waits inside
- * the window, and the threads take turns again on windows that large. */
+ * a window of 4.07 M arrivals, 2018 batches at most, under this; at
+ * x265488, 14M I/O, peak RSS 706 MB without it, 638 with it, 509 MB held
+ * a window ahead at most).  Past it the thread waits inside the window,
+ * and the threads take turns again on windows that large. */
 #define GT_HELD_MAX 2048
 
 struct gen_batch {
