@@ -1273,6 +1273,18 @@ __attribute__((always_inline)) static inline void touch_ask(const struct model_g
 		__builtin_prefetch(&g->touched[touch_bit(dev, b) >> 6]);
 }
 
+/* The touched word of a fresh try's start at OFF asked for as soon as it
+ * is drawn, under the region's and the run's look-ups before touched
+ * reads it: a miss on the hashed set's 8 MiB at nearly every I/O of a
+ * model of many devices (disksim's one-I/O runs, p_reuse 0: no
+ * start_early; HISTORY.md, "Gen on 16 devices"). */
+__attribute__((always_inline)) static inline void touch_ask_early(const struct model_gen *g,
+								  uint16_t dev, uint64_t off)
+{
+	if (g->touched)
+		touch_ask(g, dev, off >> 12);
+}
+
 /* Whether [off, off + len) touches a block touched before (LOOK of its
  * blocks looked at, evenly spread, when it has more): the first such
  * block ends the look. */
@@ -2147,12 +2159,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	s->far = *want && local ? far_of(g, dv, s, op) : 0;
 	for (int t = 0; t < (full ? 1 : GEN_TRIES); t++) {
 		off = start_once(g, dv, s, len, al, local, &to);
-		/* its touched word asked for now, under the region's and the
-		 * run's look-ups before touched reads it: a miss on the hashed
-		 * set's 8 MiB at nearly every I/O of a model of many devices
-		 * (disksim's one-I/O runs, p_reuse 0: no start_early) */
-		if (g->touched)
-			touch_ask(g, dv->id, off >> 12);
+		touch_ask_early(g, dv->id, off); /* before the look-ups below */
 		if (!t) {
 			r0 = to >= 0 ? (uint32_t)to : region_of(dv, s, off);
 			/* widened, the first draw's region full of late: one
