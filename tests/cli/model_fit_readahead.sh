@@ -7,15 +7,19 @@
 cd "$T"
 "$TOP/$BUILD/tests/bench/gen_reel" 300000 g.reel 5 || fail "gen_reel"
 
-test_same_model_both_ways() {
-	IOREEL_FIT_READAHEAD=0 "$IOREEL" model fit g.reel -o one.json 2>/dev/null || fail "fit, one thread"
-	IOREEL_FIT_READAHEAD=1 "$IOREEL" model fit g.reel -o two.json 2>/dev/null || fail "fit, read ahead"
-	cmp -s one.json two.json || fail "the models differ"
+# fit_both_ways FILE NAME: FILE fitted on one thread and read ahead on two,
+# the same MODEL.json (NAME.0.json, NAME.1.json).
+fit_both_ways() {
 	for ra in 0 1; do
-		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit "$TOP/traces/git.reel" -o g$ra.json \
-			2>/dev/null || fail "fit git.reel (readahead $ra)"
+		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit "$1" -o "$2.$ra.json" 2>/dev/null ||
+			fail "fit $2 (readahead $ra)"
 	done
-	cmp -s g0.json g1.json || fail "the models of git.reel differ"
+	cmp -s "$2.0.json" "$2.1.json" || fail "the models of $2 differ"
+}
+
+test_same_model_both_ways() {
+	fit_both_ways g.reel gen_reel
+	fit_both_ways "$TOP/traces/git.reel" git.reel
 }
 
 test_same_error_both_ways() {
@@ -49,11 +53,7 @@ test_devices_split_same_model() {
 	"$IOREEL" import -q --from disksim --time-unit ns "$src" -o d.reel || fail "import disksim"
 	"$IOREEL" model fit d.reel -o d.json 2>/dev/null || fail "fit disksim"
 	"$IOREEL" model gen d.json --rate 100 --count 400000 -o dg.reel 2>/dev/null || fail "gen disksim"
-	for ra in 0 1; do
-		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit dg.reel -o dg$ra.json 2>/dev/null ||
-			fail "fit of gen's disksim (readahead $ra)"
-	done
-	cmp -s dg0.json dg1.json || fail "the models of gen's disksim differ"
+	fit_both_ways dg.reel gen_disksim
 }
 
 # A small extent read over and over in large I/O (gen's output of
@@ -64,11 +64,7 @@ test_devices_split_same_model() {
 test_early_sample_map() {
 	"$IOREEL" model fit "$TOP/traces/chromium.reel" -o c.json 2>/dev/null || fail "fit chromium.reel"
 	"$IOREEL" model gen c.json --rate 300 -o cg.reel 2>/dev/null || fail "gen chromium x300"
-	for ra in 0 1; do
-		IOREEL_FIT_READAHEAD=$ra "$IOREEL" model fit cg.reel -o cg$ra.json 2>/dev/null ||
-			fail "fit of gen's chromium (readahead $ra)"
-	done
-	cmp -s cg0.json cg1.json || fail "the models of gen's chromium differ"
+	fit_both_ways cg.reel gen_chromium
 }
 
 test_same_model_both_ways
