@@ -614,8 +614,10 @@ static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 
 /* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
  * digits (every digit counted in one pass; a digit all keys share is
- * skipped); B: N of scratch. */
-static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+ * skipped), stable; each key's tag in TA (N) moved with it when TA is not
+ * NULL; B and TB: N of scratch. */
+static inline __attribute__((always_inline)) void
+key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
 {
 	size_t cnt[8][256];
 	memset(cnt, 0, sizeof(cnt));
@@ -623,6 +625,7 @@ static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 		for (int d = 0; d < 8; d++)
 			cnt[d][(a[i] >> (8 * d)) & 255]++;
 	uint64_t *src = a, *dst = b;
+	size_t *tsrc = ta, *tdst = tb;
 	for (int d = 0; d < 8 && n; d++) {
 		size_t *c = cnt[d], sum = 0;
 		if (c[(src[0] >> (8 * d)) & 255] == n)
@@ -632,14 +635,29 @@ static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 			*e = sum;
 			sum += t;
 		}
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i] >> (8 * d)) & 255]++] = src[i];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = c[(src[i] >> (8 * d)) & 255]++;
+			dst[at] = src[i];
+			if (ta)
+				tdst[at] = tsrc[i];
+		}
 		uint64_t *t = src;
 		src = dst;
 		dst = t;
+		size_t *tt = tsrc;
+		tsrc = tdst;
+		tdst = tt;
 	}
-	if (src != a)
+	if (src != a) {
 		memcpy(a, src, n * sizeof(*a));
+		if (ta)
+			memcpy(ta, tsrc, n * sizeof(*ta));
+	}
+}
+
+static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+{
+	key_sort_tagged(a, b, NULL, NULL, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
@@ -1124,16 +1142,35 @@ static void stretch(struct model_gen *g, uint64_t c, double span)
 	}
 }
 
-/* A gap and its place, for redraw_gaps' sort. */
-struct gap_at {
-	double v;
-	size_t i;
-};
-
-static int gap_at_cmp(const void *x, const void *y)
+/* V's place in the order of doubles as an unsigned key (-0 as 0; NaN
+ * not asked): the bits of one >= 0 with the sign bit set, of one < 0
+ * flipped. */
+static inline uint64_t order_key(double v)
 {
-	const struct gap_at *a = x, *b = y;
-	return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
+	uint64_t u;
+	v = v == 0 ? 0 : v;
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | 1ull << 63;
+}
+
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += above ? x[i] > m : x[i] < m;
+	*nb = k;
+	uint64_t *key = malloc((k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t)));
+	if (!key)
+		return NULL;
+	size_t *at = (size_t *)(key + 2 * k), j = 0;
+	for (size_t i = 0; i < n; i++)
+		if (above ? x[i] > m : x[i] < m) {
+			key[j] = order_key(x[i]);
+			at[j++] = i;
+		}
+	key_sort_tagged(key, key + k, at, at + k, k, 0);
+	memmove(key, at, k * sizeof(*at));
+	return (size_t *)key;
 }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
@@ -1164,29 +1201,27 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 {
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
-	struct gap_at *o = malloc(n * sizeof(*o));
+	double m = d / (double)n;
+	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
 	if (!o)
 		return sum;
-	for (size_t i = 0; i < n; i++)
-		o[i] = (struct gap_at){x[i], i};
-	qsort(o, n, sizeof(*o), gap_at_cmp);
-	double m = d / (double)n, fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
+	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
 	if (sum > d) {
-		for (size_t k = n; k-- > 0 && sum > d && o[k].v > m;) {
+		for (size_t k = nb; k-- > 0 && sum > d;) {
 			double v = model_dist_inv(gd, rnd(g) * fm) * inv_rate;
 			v = v > 0 ? v : 0;
-			sum += v - x[o[k].i];
-			x[o[k].i] = v;
+			sum += v - x[o[k]];
+			x[o[k]] = v;
 		}
 	} else {
-		for (size_t k = 0; k < n && sum < d && o[k].v < m; k++) {
-			double room = d - sum + x[o[k].i], fr = gap_cdf_below(g, gd, room);
+		for (size_t k = 0; k < nb && sum < d; k++) {
+			double room = d - sum + x[o[k]], fr = gap_cdf_below(g, gd, room);
 			if (!(fr > fm))
 				break;
 			double v = model_dist_inv(gd, fm + rnd(g) * (fr - fm)) * inv_rate;
 			v = v < room ? v : room;
-			sum += v - x[o[k].i];
-			x[o[k].i] = v;
+			sum += v - x[o[k]];
+			x[o[k]] = v;
 		}
 	}
 	free(o);

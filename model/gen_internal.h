@@ -900,6 +900,14 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		      uint64_t len);
 
+/* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
+ * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
+ * them from the low end (from the high end when ABOVE), as a qsort of
+ * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
+ * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
+ * free(), NULL without memory. */
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
+
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
 int gen_arrival(struct model_gen *g, double *t, int *op, size_t *d);
