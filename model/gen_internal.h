@@ -410,6 +410,15 @@ static inline double devclock_hazard(struct devclock *c, const struct model_dist
 	return surv <= 1e-9 ? 1 / c->mean : (t1 - t0) / (surv * dt);
 }
 
+/* gen.c: each device's weight for the I/O arriving at X (model clock; DT:
+ * a tick of it) in pick_device's draw: its hazard at its age
+ * (devclock_hazard) times its share's push, (its share of COUNT + 4) /
+ * (its I/O + 4), times its op's bias where fitted (whose sums it moves
+ * on); into H (M->ndevs).  SIMD: with AVX2 where the processor has it
+ * (the same doubles). */
+void gen_dev_weights(const struct model *m, struct devclock *dc, double x, double dt, double count,
+		     int op, double *h, int simd);
+
 struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;

@@ -139,6 +139,61 @@ static void test_random(void)
 	}
 }
 
+/* gen_dev_weights with AVX2 against one device at a time: models of 1-9
+ * and 16 devices (past the vectors' 4 and not a multiple of them) of
+ * random CDFs, some without knots or a mean, op biases on some; ages
+ * that grow, go back to 0 for the device drawn, jump past the knots. */
+static void test_weights(void)
+{
+	static const uint32_t ns[] = {0, 1, 2, 3, 5, 37, 120, MODEL_DIST_MAXK};
+	struct model *m = calloc(1, sizeof(*m));
+	CHECK(m && (m->devs = calloc(16, sizeof(*m->devs))));
+	long compared = 0;
+	for (int round = 0; round < 300; round++) {
+		size_t nd = round % 10 < 9 ? (size_t)(round % 10) + 1 : 16;
+		double span = urand() < 0.5 ? 1e6 : 100;
+		double dt = span * (round % 3 == 0 ? 1e-4 : round % 3 == 1 ? 0.05 : 0.9);
+		struct devclock cp[16] = {{0}}, cs[16];
+		m->ndevs = nd;
+		for (size_t k = 0; k < nd; k++) {
+			struct model_devspace *d = &m->devs[k];
+			random_cdf(&d->gap, ns[(size_t)(urand() * 8)], span);
+			d->share = urand() / (double)nd;
+			d->op_bias_fitted = urand() < 0.3;
+			d->op_bias[0] = (float)(urand() * 2);
+			d->op_bias[1] = (float)(urand() * 2);
+			cp[k].mean = urand() < 0.1 ? INFINITY : span / 3;
+			cp[k].last = isfinite(cp[k].mean) ? -urand() * cp[k].mean : -INFINITY;
+		}
+		memcpy(cs, cp, sizeof(cp));
+		double x = 0;
+		for (int i = 0; i < 2000; i++) {
+			double hp[MODEL_MAX_DEVS], hs[MODEL_MAX_DEVS];
+			int op = urand() < 0.4	 ? REEL_OP_WRITE
+				 : urand() < 0.1 ? REEL_OP_FLUSH
+						 : REEL_OP_READ;
+			gen_dev_weights(m, cp, x, dt, (double)(i + 1), op, hp, 0);
+			gen_dev_weights(m, cs, x, dt, (double)(i + 1), op, hs, 1);
+			for (size_t k = 0; k < nd; k++, compared++)
+				if (!same(hp[k], hs[k]) || !same(cp[k].bias_sum, cs[k].bias_sum)) {
+					fprintf(stderr,
+						"round %d step %d device %zu: %.17g != %.17g\n",
+						round, i, k, hp[k], hs[k]);
+					exit(1);
+				}
+			size_t dn = (size_t)(urand() * (double)nd);
+			cp[dn].last = cs[dn].last = x;
+			cp[dn].n += 1;
+			cs[dn].n += 1;
+			double u = urand();
+			x += u < 0.01 ? span * 3 : urand() * span * (u < 0.5 ? 0.003 : 0.05);
+		}
+	}
+	printf("%ld weights the same both ways\n", compared);
+	free(m->devs);
+	free(m);
+}
+
 /* pick_device's draw from each arrival's hazards, both ways (the share's
  * push as it has it; no op bias: its code did not change). */
 static void test_model(const struct model *m)
@@ -149,7 +204,7 @@ static void test_model(const struct model *m)
 	for (int ri = 0; ri < 3; ri++) {
 		double dt = (double)m->quantum_ns * rates[ri], x = 0;
 		double gap = (double)m->duration_ns / (double)m->count;
-		struct devclock c[MODEL_MAX_DEVS] = {{0}};
+		struct devclock c[MODEL_MAX_DEVS] = {{0}}, cp[MODEL_MAX_DEVS], cs[MODEL_MAX_DEVS];
 		struct ref_clock r[MODEL_MAX_DEVS] = {{0}};
 		double last[MODEL_MAX_DEVS];
 		uint64_t n[MODEL_MAX_DEVS] = {0}, moved = 0;
@@ -160,7 +215,19 @@ static void test_model(const struct model *m)
 								  : INFINITY;
 			last[k] = isfinite(c[k].mean) ? -urand() * c[k].mean : -INFINITY;
 		}
+		memcpy(cp, c, sizeof(c));
+		for (size_t k = 0; k < nd; k++)
+			cp[k].last = last[k];
+		memcpy(cs, cp, sizeof(cp));
 		for (uint64_t i = 0; i < 200000; i++) {
+			double hp[MODEL_MAX_DEVS], hs[MODEL_MAX_DEVS];
+			int op = urand() < 0.4	  ? REEL_OP_WRITE
+				 : urand() < 0.05 ? REEL_OP_FLUSH
+						  : REEL_OP_READ;
+			gen_dev_weights(m, cp, x, dt, (double)(i + 1), op, hp, 0);
+			gen_dev_weights(m, cs, x, dt, (double)(i + 1), op, hs, 1);
+			for (size_t k = 0; k < nd; k++)
+				CHECK(same(hp[k], hs[k]) && same(cp[k].bias_sum, cs[k].bias_sum));
 			double hn[MODEL_MAX_DEVS], hr[MODEL_MAX_DEVS], tn = 0, tr = 0;
 			for (size_t k = 0; k < nd; k++) {
 				const struct model_dist *gp = &m->devs[k].gap;
@@ -182,6 +249,9 @@ static void test_model(const struct model *m)
 			moved += dn != 0;
 			last[dn] = x;
 			n[dn]++;
+			cp[dn].last = cs[dn].last = x;
+			cp[dn].n += 1;
+			cs[dn].n += 1;
 			x += -log(1 - urand()) * gap;
 		}
 		CHECK(moved > 100000); /* the draw spread over the devices */
@@ -193,6 +263,7 @@ static char tmpdir[] = "/tmp/ioreel-test-hazard.XXXXXX";
 int main(void)
 {
 	test_random();
+	test_weights();
 	const char *io = getenv("IOREEL"), *shared = getenv("SHARED");
 	char tr[600], cmd[2000];
 	snprintf(tr, sizeof(tr), "%s/traces/public/disksim/tpcc-small.trace", shared ? shared : "");
