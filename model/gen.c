@@ -43,6 +43,7 @@ static int dev_clocks(struct model_gen *g)
 		/* as if its process had been running before the trace began */
 		k->last = isfinite(k->mean) ? -rnd(g) * k->mean : -INFINITY;
 	}
+	g->dl = gen_dev_lanes(m, g->dc); /* NULL: one device at a time */
 	return 0;
 }
 
@@ -81,110 +82,158 @@ static void dev_weights_plain(const struct model *m, struct devclock *dc, double
 	}
 }
 
+/* pick_device's terms of each device in rows by device, for AVX2's lanes
+ * (gen_dev_lanes): its clock (last, n, as its devclock's), its share, and
+ * the stretches of its gap CDF at its last look (as the devclock's lo and
+ * hi, but its own copies: a stretch found is the same from any start), a
+ * term a row; ODD: by 4 devices, those devclock_hazard answers without
+ * the CDF (no mean, no CDF) and the lanes past the last device (their
+ * stretches everywhere, so never searched). */
+enum { DL_FROM, DL_TO, DL_V0, DL_DV, DL_C0, DL_DC, DL_TERMS };
+struct devlanes {
+	double last[MODEL_MAX_DEVS], n[MODEL_MAX_DEVS], share[MODEL_MAX_DEVS];
+	double lo[DL_TERMS][MODEL_MAX_DEVS], hi[DL_TERMS][MODEL_MAX_DEVS];
+	size_t lo_knot[MODEL_MAX_DEVS], hi_knot[MODEL_MAX_DEVS];
+	int odd[MODEL_MAX_DEVS / 4];
+};
+
+static void dl_piece_set(double (*row)[MODEL_MAX_DEVS], size_t *knot, size_t k,
+			 const struct cdf_piece *p)
+{
+	row[DL_FROM][k] = p->from, row[DL_TO][k] = p->to, row[DL_V0][k] = p->v0;
+	row[DL_DV][k] = p->dv, row[DL_C0][k] = p->c0, row[DL_DC][k] = p->dc;
+	knot[k] = p->knot;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-/* gen_dev_weights four devices at a time with AVX2: each device's
- * stretches checked (and searched again) one by one as devclock_hazard
- * does, then the CDF's two values, the hazard and the share's push as
- * vectors, the same IEEE operations in the same order lane by lane (no
- * FMA in the target, so no contraction); a lane where devclock_hazard
- * returns before or instead of the hazard (no mean, no CDF, survival
- * under 1e-9) and the op bias, one by one.  The divisions, 4-5 a device
- * and each waiting on the one before, were most of pick_device's time on
- * disksim's 16 devices. */
-__attribute__((target("avx2"))) static void dev_weights_avx2(const struct model *m,
-							     struct devclock *dc, double x,
-							     double dt, double count, int op,
-							     double *h)
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
+{
+	struct devlanes *l;
+	if (!reel_has_avx2() || m->ndevs > MODEL_MAX_DEVS || !(l = calloc(1, sizeof(*l))))
+		return NULL;
+	const struct cdf_piece all = {-INFINITY, INFINITY, 0, 1, 0, 0, 0};
+	for (size_t k = 0; k < MODEL_MAX_DEVS; k++) {
+		int odd = k >= m->ndevs || !isfinite(dc[k].mean) || !m->devs[k].gap.nk;
+		/* a stretch to search at the first look: none */
+		const struct cdf_piece none = {0, 0, 0, 1, 0, 0, 0};
+		dl_piece_set(l->lo, l->lo_knot, k, odd ? &all : &none);
+		dl_piece_set(l->hi, l->hi_knot, k, odd ? &all : &none);
+		l->odd[k / 4] |= odd << (k % 4);
+		if (k < m->ndevs) {
+			l->last[k] = dc[k].last;
+			l->n[k] = dc[k].n;
+			l->share[k] = m->devs[k].share;
+		}
+	}
+	return l;
+}
+
+/* gen_dev_weights four devices at a time with AVX2, from the rows of L:
+ * each end of a tick checked against its stretch four at once (and
+ * searched again one by one, as devclock_hazard does), then the CDF's two
+ * values, the hazard and the share's push as vectors, the same IEEE
+ * operations in the same order lane by lane (no FMA in the target, so no
+ * contraction); a lane where devclock_hazard returns before or instead of
+ * the hazard (no mean, no CDF, survival under 1e-9) and the op bias, one
+ * by one.  The divisions, 4-5 a device and each waiting on the one
+ * before, were most of pick_device's time on disksim's 16 devices. */
+__attribute__((target("avx2"))) static void
+dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
+		 double dt, double count, int op, double *h)
 {
 	size_t nd = m->ndevs;
 	const __m256d hd = _mm256_set1_pd(dt / 2), one = _mm256_set1_pd(1),
-		      four = _mm256_set1_pd(4);
+		      four = _mm256_set1_pd(4), vx = _mm256_set1_pd(x), vdt = _mm256_set1_pd(dt),
+		      vc = _mm256_set1_pd(count), tiny = _mm256_set1_pd(1e-9);
 	for (size_t k0 = 0; k0 < nd; k0 += 4) {
-		/* the lanes past the last device read it again */
-		size_t i[4];
-		int odd = 0; /* lanes devclock_hazard answers without the CDF */
-		for (int j = 0; j < 4; j++) {
-			i[j] = k0 + j < nd ? k0 + j : nd - 1;
-			if (k0 + j >= nd || !isfinite(dc[i[j]].mean) || !m->devs[i[j]].gap.nk)
-				odd |= 1 << j;
-		}
-#define DEV_LANES(f) _mm256_set_pd(dc[i[3]].f, dc[i[2]].f, dc[i[1]].f, dc[i[0]].f)
-		__m256d a = _mm256_sub_pd(_mm256_set1_pd(x), DEV_LANES(last));
+#define DL_ROW(r) _mm256_loadu_pd((r) + k0)
+		int odd = l->odd[k0 / 4];
+		__m256d a = _mm256_sub_pd(vx, DL_ROW(l->last));
 		__m256d xl = _mm256_sub_pd(a, hd), xh = _mm256_add_pd(a, hd);
-		__m256d in =
-		    _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(xl, DEV_LANES(lo.from), _CMP_GE_OQ),
-						_mm256_cmp_pd(xl, DEV_LANES(lo.to), _CMP_LT_OQ)),
-				  _mm256_and_pd(_mm256_cmp_pd(xh, DEV_LANES(hi.from), _CMP_GE_OQ),
-						_mm256_cmp_pd(xh, DEV_LANES(hi.to), _CMP_LT_OQ)));
+		__m256d in = _mm256_and_pd(
+		    _mm256_and_pd(_mm256_cmp_pd(xl, DL_ROW(l->lo[DL_FROM]), _CMP_GE_OQ),
+				  _mm256_cmp_pd(xl, DL_ROW(l->lo[DL_TO]), _CMP_LT_OQ)),
+		    _mm256_and_pd(_mm256_cmp_pd(xh, DL_ROW(l->hi[DL_FROM]), _CMP_GE_OQ),
+				  _mm256_cmp_pd(xh, DL_ROW(l->hi[DL_TO]), _CMP_LT_OQ)));
 		int out = ~_mm256_movemask_pd(in) & ~odd & 15;
 		if (out) { /* an end has left its stretch: as devclock_hazard */
-			double l[4], u[4];
-			_mm256_storeu_pd(l, xl);
-			_mm256_storeu_pd(u, xh);
+			double xs[2][4];
+			_mm256_storeu_pd(xs[0], xl);
+			_mm256_storeu_pd(xs[1], xh);
 			for (int j = 0; j < 4; j++) {
-				struct devclock *c = &dc[i[j]];
-				const struct model_dist *gp = &m->devs[i[j]].gap;
+				size_t k = k0 + j;
+				const struct model_dist *gp = &m->devs[k].gap;
+				double xj = xs[0][j], yj = xs[1][j];
 				if (!(out >> j & 1))
 					continue;
-				if (!(l[j] >= c->lo.from && l[j] < c->lo.to))
-					cdf_piece_find(&c->lo, gp, l[j], 0);
-				if (!(u[j] >= c->hi.from && u[j] < c->hi.to))
-					cdf_piece_find(&c->hi, gp, u[j], c->lo.knot);
+				if (!(xj >= l->lo[DL_FROM][k] && xj < l->lo[DL_TO][k])) {
+					struct cdf_piece p = {.knot = l->lo_knot[k]};
+					cdf_piece_find(&p, gp, xj, 0);
+					dl_piece_set(l->lo, l->lo_knot, k, &p);
+				}
+				if (!(yj >= l->hi[DL_FROM][k] && yj < l->hi[DL_TO][k])) {
+					struct cdf_piece p = {.knot = l->hi_knot[k]};
+					cdf_piece_find(&p, gp, yj, l->lo_knot[k]);
+					dl_piece_set(l->hi, l->hi_knot, k, &p);
+				}
 			}
 		}
-		__m256d t0 =
-		    _mm256_add_pd(DEV_LANES(lo.c0),
-				  _mm256_div_pd(_mm256_mul_pd(DEV_LANES(lo.dc),
-							      _mm256_sub_pd(xl, DEV_LANES(lo.v0))),
-						DEV_LANES(lo.dv)));
-		__m256d t1 =
-		    _mm256_add_pd(DEV_LANES(hi.c0),
-				  _mm256_div_pd(_mm256_mul_pd(DEV_LANES(hi.dc),
-							      _mm256_sub_pd(xh, DEV_LANES(hi.v0))),
-						DEV_LANES(hi.dv)));
+		__m256d t0 = _mm256_add_pd(
+		    DL_ROW(l->lo[DL_C0]),
+		    _mm256_div_pd(_mm256_mul_pd(DL_ROW(l->lo[DL_DC]),
+						_mm256_sub_pd(xl, DL_ROW(l->lo[DL_V0]))),
+				  DL_ROW(l->lo[DL_DV])));
+		__m256d t1 = _mm256_add_pd(
+		    DL_ROW(l->hi[DL_C0]),
+		    _mm256_div_pd(_mm256_mul_pd(DL_ROW(l->hi[DL_DC]),
+						_mm256_sub_pd(xh, DL_ROW(l->hi[DL_V0]))),
+				  DL_ROW(l->hi[DL_DV])));
 		__m256d surv = _mm256_sub_pd(one, t0);
-		__m256d hz =
-		    _mm256_div_pd(_mm256_sub_pd(t1, t0), _mm256_mul_pd(surv, _mm256_set1_pd(dt)));
-		odd |= _mm256_movemask_pd(_mm256_cmp_pd(surv, _mm256_set1_pd(1e-9), _CMP_LE_OQ));
+		__m256d hz = _mm256_div_pd(_mm256_sub_pd(t1, t0), _mm256_mul_pd(surv, vdt));
+		odd |= _mm256_movemask_pd(_mm256_cmp_pd(surv, tiny, _CMP_LE_OQ));
 		if (odd) {
 			double hs[4];
 			_mm256_storeu_pd(hs, hz);
-			for (int j = 0; j < 4; j++)
+			for (int j = 0; j < 4 && k0 + j < nd; j++)
 				if (odd >> j & 1)
-					hs[j] = !isfinite(dc[i[j]].mean) ? 0 : 1 / dc[i[j]].mean;
+					hs[j] =
+					    !isfinite(dc[k0 + j].mean) ? 0 : 1 / dc[k0 + j].mean;
 			hz = _mm256_loadu_pd(hs);
 		}
-		__m256d sh = _mm256_set_pd(m->devs[i[3]].share, m->devs[i[2]].share,
-					   m->devs[i[1]].share, m->devs[i[0]].share);
-		__m256d want = _mm256_mul_pd(sh, _mm256_set1_pd(count));
-		__m256d w = _mm256_div_pd(_mm256_mul_pd(hz, _mm256_add_pd(want, four)),
-					  _mm256_add_pd(DEV_LANES(n), four));
-#undef DEV_LANES
-		if (k0 + 4 <= nd) {
-			_mm256_storeu_pd(h + k0, w);
-		} else {
-			double hs[4];
-			_mm256_storeu_pd(hs, w);
-			memcpy(h + k0, hs, (nd - k0) * sizeof(*h));
-		}
+		__m256d want = _mm256_mul_pd(DL_ROW(l->share), vc);
+		_mm256_storeu_pd(h + k0, _mm256_div_pd(_mm256_mul_pd(hz, _mm256_add_pd(want, four)),
+						       _mm256_add_pd(DL_ROW(l->n), four)));
+#undef DL_ROW
 	}
 	for (size_t k = 0; k < nd; k++)
 		if (m->devs[k].op_bias_fitted)
 			h[k] = dev_bias(&m->devs[k], &dc[k], op, h[k]);
 }
+#else
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc) { return NULL; }
 #endif
 
-void gen_dev_weights(const struct model *m, struct devclock *dc, double x, double dt, double count,
-		     int op, double *h, int simd)
+void gen_dev_weights(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
+		     double dt, double count, int op, double *h)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (simd && reel_has_avx2()) {
-		dev_weights_avx2(m, dc, x, dt, count, op, h);
+	if (l) {
+		dev_weights_avx2(m, dc, l, x, dt, count, op, h);
 		return;
 	}
 #endif
 	dev_weights_plain(m, dc, x, dt, count, op, h);
+}
+
+void gen_dev_drawn(struct devclock *dc, struct devlanes *l, size_t d, double x)
+{
+	dc[d].last = x;
+	dc[d].n += 1;
+	if (l) {
+		l->last[d] = x;
+		l->n[d] += 1;
+	}
 }
 
 /*
@@ -211,9 +260,9 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 			d++;
 		return d;
 	}
-	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate;
+	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate; /* room for the lanes' 4 */
 	double dt = (m->quantum_ns > 1 ? (double)m->quantum_ns : 1) * g->o.rate;
-	gen_dev_weights(m, g->dc, x, dt, (double)(g->count + 1), op, h, 1);
+	gen_dev_weights(m, g->dc, g->dl, x, dt, (double)(g->count + 1), op, h);
 	for (size_t k = 0; k < m->ndevs; k++)
 		tot += h[k];
 	if (tot > 0) {
@@ -226,8 +275,7 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
 			d++;
 	}
-	g->dc[d].last = x;
-	g->dc[d].n += 1;
+	gen_dev_drawn(g->dc, g->dl, d, x);
 	return d;
 }
 
@@ -242,6 +290,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->last_op);
 	gen_space_free(g);
 	free(g->dc);
+	free(g->dl);
 	free(g->sc);
 	free(g->sk);
 	free(g->rk);
