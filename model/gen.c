@@ -95,7 +95,9 @@ struct devlanes {
 	double lo[DL_TERMS][MODEL_MAX_DEVS], hi[DL_TERMS][MODEL_MAX_DEVS];
 	size_t lo_knot[MODEL_MAX_DEVS], hi_knot[MODEL_MAX_DEVS];
 	int odd[MODEL_MAX_DEVS / 4];
+	uint64_t biased; /* the devices with an op bias fitted, a bit each */
 };
+_Static_assert(MODEL_MAX_DEVS <= 64, "devlanes' biased: a bit a device");
 
 static void dl_piece_set(double (*row)[MODEL_MAX_DEVS], size_t *knot, size_t k,
 			 const struct cdf_piece *p)
@@ -120,6 +122,8 @@ struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
 		dl_piece_set(l->lo, l->lo_knot, k, odd ? &all : &none);
 		dl_piece_set(l->hi, l->hi_knot, k, odd ? &all : &none);
 		l->odd[k / 4] |= odd << (k % 4);
+		if (k < m->ndevs && m->devs[k].op_bias_fitted)
+			l->biased |= 1ull << k;
 		if (k < m->ndevs) {
 			l->last[k] = dc[k].last;
 			l->n[k] = dc[k].n;
@@ -206,9 +210,10 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 						       _mm256_add_pd(DL_ROW(l->n), four)));
 #undef DL_ROW
 	}
-	for (size_t k = 0; k < nd; k++)
-		if (m->devs[k].op_bias_fitted)
-			h[k] = dev_bias(&m->devs[k], &dc[k], op, h[k]);
+	for (uint64_t b = l->biased; b; b &= b - 1) {
+		size_t k = (size_t)__builtin_ctzll(b);
+		h[k] = dev_bias(&m->devs[k], &dc[k], op, h[k]);
+	}
 }
 #else
 struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc) { return NULL; }
