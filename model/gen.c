@@ -166,11 +166,11 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 			_mm256_storeu_pd(xs[0], xl);
 			_mm256_storeu_pd(xs[1], xh);
 			for (int j = 0; j < 4; j++) {
+				if (!(out >> j & 1))
+					continue;
 				size_t k = k0 + j;
 				const struct model_dist *gp = &m->devs[k].gap;
 				double xj = xs[0][j], yj = xs[1][j];
-				if (!(out >> j & 1))
-					continue;
 				if (!(xj >= l->lo[DL_FROM][k] && xj < l->lo[DL_TO][k])) {
 					struct cdf_piece p = {.knot = l->lo_knot[k]};
 					cdf_piece_find(&p, gp, xj, 0);
