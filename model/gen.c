@@ -43,7 +43,202 @@ static int dev_clocks(struct model_gen *g)
 		/* as if its process had been running before the trace began */
 		k->last = isfinite(k->mean) ? -rnd(g) * k->mean : -INFINITY;
 	}
+	g->dl = gen_dev_lanes(m, g->dc); /* NULL: one device at a time */
 	return 0;
+}
+
+/* A device's op bias on its weight (pick_device): the bias over its mean
+ * over the arrivals so far (a prior of 4 at 1), so that the device keeps
+ * its share (disksim's disk 8, [0.1, 2.02] with writes 37% of the
+ * arrivals: 121-154 of its 150 I/O, mean 137, by the bias alone); its
+ * sums moved on. */
+static inline double dev_bias(const struct model_devspace *md, struct devclock *c, int op, double h)
+{
+	if (md->op_bias_fitted && op != REEL_OP_FLUSH) {
+		double b = md->op_bias[op != REEL_OP_READ];
+		h *= b * ((double)c->bias_n + 4) / (c->bias_sum + 4);
+		c->bias_sum += b;
+		c->bias_n++;
+	}
+	return h;
+}
+
+/* gen_dev_weights one device at a time.  Each device's hazard at its
+ * age, from the stretches of its gap CDF at its last look
+ * (devclock_hazard): a search of the knots only when an end of its tick
+ * has left its stretch (a galloping search from the knot of its last look
+ * at every arrival, two a device: 1/3 of the arrivals' instructions on
+ * disksim's model of 16 devices; a binary search from the first knot each
+ * time took 3/4 of its time). */
+static void dev_weights_plain(const struct model *m, struct devclock *dc, double x, double dt,
+			      double count, int op, double *h)
+{
+	for (size_t k = 0; k < m->ndevs; k++) {
+		struct devclock *c = &dc[k];
+		double hz = devclock_hazard(c, &m->devs[k].gap, x - c->last, dt);
+		/* a device ahead of its share held back, one behind pushed on */
+		double want = m->devs[k].share * count;
+		h[k] = dev_bias(&m->devs[k], c, op, hz * (want + 4) / (c->n + 4));
+	}
+}
+
+/* pick_device's terms of each device in rows by device, for AVX2's lanes
+ * (gen_dev_lanes): its clock (last, n, as its devclock's), its share, and
+ * the stretches of its gap CDF at its last look (as the devclock's lo and
+ * hi, but its own copies: a stretch found is the same from any start), a
+ * term a row; ODD: by 4 devices, those devclock_hazard answers without
+ * the CDF (no mean, no CDF) and the lanes past the last device (their
+ * stretches everywhere, so never searched). */
+enum { DL_FROM, DL_TO, DL_V0, DL_DV, DL_C0, DL_DC, DL_TERMS };
+struct devlanes {
+	double last[MODEL_MAX_DEVS], n[MODEL_MAX_DEVS], share[MODEL_MAX_DEVS];
+	double lo[DL_TERMS][MODEL_MAX_DEVS], hi[DL_TERMS][MODEL_MAX_DEVS];
+	size_t lo_knot[MODEL_MAX_DEVS], hi_knot[MODEL_MAX_DEVS];
+	int odd[MODEL_MAX_DEVS / 4];
+	uint64_t biased; /* the devices with an op bias fitted, a bit each */
+};
+_Static_assert(MODEL_MAX_DEVS <= 64, "devlanes' biased: a bit a device");
+
+static void dl_piece_set(double (*row)[MODEL_MAX_DEVS], size_t *knot, size_t k,
+			 const struct cdf_piece *p)
+{
+	row[DL_FROM][k] = p->from, row[DL_TO][k] = p->to, row[DL_V0][k] = p->v0;
+	row[DL_DV][k] = p->dv, row[DL_C0][k] = p->c0, row[DL_DC][k] = p->dc;
+	knot[k] = p->knot;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
+{
+	struct devlanes *l;
+	if (!reel_has_avx2() || m->ndevs > MODEL_MAX_DEVS || !(l = calloc(1, sizeof(*l))))
+		return NULL;
+	const struct cdf_piece all = {-INFINITY, INFINITY, 0, 1, 0, 0, 0};
+	for (size_t k = 0; k < MODEL_MAX_DEVS; k++) {
+		int odd = k >= m->ndevs || !isfinite(dc[k].mean) || !m->devs[k].gap.nk;
+		/* a stretch to search at the first look: none */
+		const struct cdf_piece none = {0, 0, 0, 1, 0, 0, 0};
+		dl_piece_set(l->lo, l->lo_knot, k, odd ? &all : &none);
+		dl_piece_set(l->hi, l->hi_knot, k, odd ? &all : &none);
+		l->odd[k / 4] |= odd << (k % 4);
+		if (k < m->ndevs && m->devs[k].op_bias_fitted)
+			l->biased |= 1ull << k;
+		if (k < m->ndevs) {
+			l->last[k] = dc[k].last;
+			l->n[k] = dc[k].n;
+			l->share[k] = m->devs[k].share;
+		}
+	}
+	return l;
+}
+
+/* gen_dev_weights four devices at a time with AVX2, from the rows of L:
+ * each end of a tick checked against its stretch four at once (and
+ * searched again one by one, as devclock_hazard does), then the CDF's two
+ * values, the hazard and the share's push as vectors, the same IEEE
+ * operations in the same order lane by lane (no FMA in the target, so no
+ * contraction); a lane where devclock_hazard returns before or instead of
+ * the hazard (no mean, no CDF, survival under 1e-9) and the op bias, one
+ * by one.  The divisions, 4-5 a device and each waiting on the one
+ * before, were most of pick_device's time on disksim's 16 devices. */
+__attribute__((target("avx2"))) static void
+dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
+		 double dt, double count, int op, double *h)
+{
+	size_t nd = m->ndevs;
+	const __m256d hd = _mm256_set1_pd(dt / 2), one = _mm256_set1_pd(1),
+		      four = _mm256_set1_pd(4), vx = _mm256_set1_pd(x), vdt = _mm256_set1_pd(dt),
+		      vc = _mm256_set1_pd(count), tiny = _mm256_set1_pd(1e-9);
+	for (size_t k0 = 0; k0 < nd; k0 += 4) {
+#define DL_ROW(r) _mm256_loadu_pd((r) + k0)
+		int odd = l->odd[k0 / 4];
+		__m256d a = _mm256_sub_pd(vx, DL_ROW(l->last));
+		__m256d xl = _mm256_sub_pd(a, hd), xh = _mm256_add_pd(a, hd);
+		__m256d in = _mm256_and_pd(
+		    _mm256_and_pd(_mm256_cmp_pd(xl, DL_ROW(l->lo[DL_FROM]), _CMP_GE_OQ),
+				  _mm256_cmp_pd(xl, DL_ROW(l->lo[DL_TO]), _CMP_LT_OQ)),
+		    _mm256_and_pd(_mm256_cmp_pd(xh, DL_ROW(l->hi[DL_FROM]), _CMP_GE_OQ),
+				  _mm256_cmp_pd(xh, DL_ROW(l->hi[DL_TO]), _CMP_LT_OQ)));
+		int out = ~_mm256_movemask_pd(in) & ~odd & 15;
+		if (out) { /* an end has left its stretch: as devclock_hazard */
+			double xs[2][4];
+			_mm256_storeu_pd(xs[0], xl);
+			_mm256_storeu_pd(xs[1], xh);
+			for (int j = 0; j < 4; j++) {
+				if (!(out >> j & 1))
+					continue;
+				size_t k = k0 + j;
+				const struct model_dist *gp = &m->devs[k].gap;
+				double xj = xs[0][j], yj = xs[1][j];
+				if (!(xj >= l->lo[DL_FROM][k] && xj < l->lo[DL_TO][k])) {
+					struct cdf_piece p = {.knot = l->lo_knot[k]};
+					cdf_piece_find(&p, gp, xj, 0);
+					dl_piece_set(l->lo, l->lo_knot, k, &p);
+				}
+				if (!(yj >= l->hi[DL_FROM][k] && yj < l->hi[DL_TO][k])) {
+					struct cdf_piece p = {.knot = l->hi_knot[k]};
+					cdf_piece_find(&p, gp, yj, l->lo_knot[k]);
+					dl_piece_set(l->hi, l->hi_knot, k, &p);
+				}
+			}
+		}
+		__m256d t0 = _mm256_add_pd(
+		    DL_ROW(l->lo[DL_C0]),
+		    _mm256_div_pd(_mm256_mul_pd(DL_ROW(l->lo[DL_DC]),
+						_mm256_sub_pd(xl, DL_ROW(l->lo[DL_V0]))),
+				  DL_ROW(l->lo[DL_DV])));
+		__m256d t1 = _mm256_add_pd(
+		    DL_ROW(l->hi[DL_C0]),
+		    _mm256_div_pd(_mm256_mul_pd(DL_ROW(l->hi[DL_DC]),
+						_mm256_sub_pd(xh, DL_ROW(l->hi[DL_V0]))),
+				  DL_ROW(l->hi[DL_DV])));
+		__m256d surv = _mm256_sub_pd(one, t0);
+		__m256d hz = _mm256_div_pd(_mm256_sub_pd(t1, t0), _mm256_mul_pd(surv, vdt));
+		odd |= _mm256_movemask_pd(_mm256_cmp_pd(surv, tiny, _CMP_LE_OQ));
+		if (odd) {
+			double hs[4];
+			_mm256_storeu_pd(hs, hz);
+			for (int j = 0; j < 4 && k0 + j < nd; j++)
+				if (odd >> j & 1)
+					hs[j] =
+					    !isfinite(dc[k0 + j].mean) ? 0 : 1 / dc[k0 + j].mean;
+			hz = _mm256_loadu_pd(hs);
+		}
+		__m256d want = _mm256_mul_pd(DL_ROW(l->share), vc);
+		_mm256_storeu_pd(h + k0, _mm256_div_pd(_mm256_mul_pd(hz, _mm256_add_pd(want, four)),
+						       _mm256_add_pd(DL_ROW(l->n), four)));
+#undef DL_ROW
+	}
+	for (uint64_t b = l->biased; b; b &= b - 1) {
+		size_t k = (size_t)__builtin_ctzll(b);
+		h[k] = dev_bias(&m->devs[k], &dc[k], op, h[k]);
+	}
+}
+#else
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc) { return NULL; }
+#endif
+
+void gen_dev_weights(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
+		     double dt, double count, int op, double *h)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (l) {
+		dev_weights_avx2(m, dc, l, x, dt, count, op, h);
+		return;
+	}
+#endif
+	dev_weights_plain(m, dc, x, dt, count, op, h);
+}
+
+void gen_dev_drawn(struct devclock *dc, struct devlanes *l, size_t d, double x)
+{
+	dc[d].last = x;
+	dc[d].n += 1;
+	if (l) {
+		l->last[d] = x;
+		l->n[d] += 1;
+	}
 }
 
 /*
@@ -70,33 +265,11 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 			d++;
 		return d;
 	}
-	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate;
+	double h[MODEL_MAX_DEVS], tot = 0, x = t * g->o.rate; /* room for the lanes' 4 */
 	double dt = (m->quantum_ns > 1 ? (double)m->quantum_ns : 1) * g->o.rate;
-	/* Each device's hazard at its age, from the stretches of its gap CDF
-	 * at its last look (devclock_hazard): a search of the knots only when
-	 * an end of its tick has left its stretch (a galloping search from the
-	 * knot of its last look at every arrival, two a device: 1/3 of the
-	 * arrivals' instructions on disksim's model of 16 devices; a binary
-	 * search from the first knot each time took 3/4 of its time) */
-	double count = (double)(g->count + 1);
-	for (size_t k = 0; k < m->ndevs; k++) {
-		struct devclock *c = &g->dc[k];
-		double hz = devclock_hazard(c, &m->devs[k].gap, x - c->last, dt);
-		/* a device ahead of its share held back, one behind pushed on */
-		double want = m->devs[k].share * count;
-		h[k] = hz * (want + 4) / (c->n + 4);
-		/* its ops, not the phase's: the bias over its mean over the
-		 * arrivals so far (a prior of 4 at 1), so that the device keeps
-		 * its share (disksim's disk 8, [0.1, 2.02] with writes 37% of the
-		 * arrivals: 121-154 of its 150 I/O, mean 137, by the bias alone) */
-		if (m->devs[k].op_bias_fitted && op != REEL_OP_FLUSH) {
-			double b = m->devs[k].op_bias[op != REEL_OP_READ];
-			h[k] *= b * ((double)c->bias_n + 4) / (c->bias_sum + 4);
-			c->bias_sum += b;
-			c->bias_n++;
-		}
+	gen_dev_weights(m, g->dc, g->dl, x, dt, (double)(g->count + 1), op, h);
+	for (size_t k = 0; k < m->ndevs; k++)
 		tot += h[k];
-	}
 	if (tot > 0) {
 		double u = rnd(g) * tot, c = 0;
 		for (d = 0; d + 1 < m->ndevs; d++)
@@ -107,8 +280,7 @@ static size_t pick_device(struct model_gen *g, double t, int op)
 		while (d + 1 < m->ndevs && g->dev_cum[d] <= u)
 			d++;
 	}
-	g->dc[d].last = x;
-	g->dc[d].n += 1;
+	gen_dev_drawn(g->dc, g->dl, d, x);
 	return d;
 }
 
@@ -123,6 +295,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->last_op);
 	gen_space_free(g);
 	free(g->dc);
+	free(g->dl);
 	free(g->sc);
 	free(g->sk);
 	free(g->rk);
@@ -317,11 +490,19 @@ static void pin_ops(struct model_gen *g, size_t w, uint64_t c)
 			j++;
 		if (j >= c)
 			continue; /* none of its op left in the window */
-		for (e = j + 1; e < c && op_is(op[e], wr);)
-			e++;
-		reverse_ops(op + i, j - i); /* op[i, j) and op[j, e) swapped */
-		reverse_ops(op + j, e - j);
-		reverse_ops(op + i, e - i);
+		/* op[i, j) and op[j, e) swapped: nothing to do when the run
+		 * starts at the place (j = i: the last two reversals undo
+		 * each other), 68 or more of the 74 pins in boot's first 1M
+		 * I/O at --rate 7491, whose runs (82 K I/O on average) the
+		 * scan for e and the reversals went over: 1/10 of the
+		 * arrivals' instructions */
+		if (j > i) {
+			for (e = j + 1; e < c && op_is(op[e], wr);)
+				e++;
+			reverse_ops(op + i, j - i);
+			reverse_ops(op + j, e - j);
+			reverse_ops(op + i, e - i);
+		}
 		i++;
 		a++;
 	}
@@ -614,8 +795,10 @@ static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 
 /* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
  * digits (every digit counted in one pass; a digit all keys share is
- * skipped); B: N of scratch. */
-static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+ * skipped), stable; each key's tag in TA (N) moved with it when TA is not
+ * NULL; B and TB: N of scratch. */
+static inline __attribute__((always_inline)) void
+key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
 {
 	size_t cnt[8][256];
 	memset(cnt, 0, sizeof(cnt));
@@ -623,6 +806,7 @@ static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 		for (int d = 0; d < 8; d++)
 			cnt[d][(a[i] >> (8 * d)) & 255]++;
 	uint64_t *src = a, *dst = b;
+	size_t *tsrc = ta, *tdst = tb;
 	for (int d = 0; d < 8 && n; d++) {
 		size_t *c = cnt[d], sum = 0;
 		if (c[(src[0] >> (8 * d)) & 255] == n)
@@ -632,14 +816,29 @@ static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 			*e = sum;
 			sum += t;
 		}
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i] >> (8 * d)) & 255]++] = src[i];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = c[(src[i] >> (8 * d)) & 255]++;
+			dst[at] = src[i];
+			if (ta)
+				tdst[at] = tsrc[i];
+		}
 		uint64_t *t = src;
 		src = dst;
 		dst = t;
+		size_t *tt = tsrc;
+		tsrc = tdst;
+		tdst = tt;
 	}
-	if (src != a)
+	if (src != a) {
 		memcpy(a, src, n * sizeof(*a));
+		if (ta)
+			memcpy(ta, tsrc, n * sizeof(*ta));
+	}
+}
+
+static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+{
+	key_sort_tagged(a, b, NULL, NULL, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
@@ -1124,16 +1323,35 @@ static void stretch(struct model_gen *g, uint64_t c, double span)
 	}
 }
 
-/* A gap and its place, for redraw_gaps' sort. */
-struct gap_at {
-	double v;
-	size_t i;
-};
-
-static int gap_at_cmp(const void *x, const void *y)
+/* V's place in the order of doubles as an unsigned key (-0 as 0; NaN
+ * not asked): the bits of one >= 0 with the sign bit set, of one < 0
+ * flipped. */
+static inline uint64_t order_key(double v)
 {
-	const struct gap_at *a = x, *b = y;
-	return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
+	uint64_t u;
+	v = v == 0 ? 0 : v;
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | 1ull << 63;
+}
+
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += above ? x[i] > m : x[i] < m;
+	*nb = k;
+	uint64_t *key = malloc((k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t)));
+	if (!key)
+		return NULL;
+	size_t *at = (size_t *)(key + 2 * k), j = 0;
+	for (size_t i = 0; i < n; i++)
+		if (above ? x[i] > m : x[i] < m) {
+			key[j] = order_key(x[i]);
+			at[j++] = i;
+		}
+	key_sort_tagged(key, key + k, at, at + k, k, 0);
+	memmove(key, at, k * sizeof(*at));
+	return (size_t *)key;
 }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
@@ -1164,29 +1382,27 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 {
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
-	struct gap_at *o = malloc(n * sizeof(*o));
+	double m = d / (double)n;
+	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
 	if (!o)
 		return sum;
-	for (size_t i = 0; i < n; i++)
-		o[i] = (struct gap_at){x[i], i};
-	qsort(o, n, sizeof(*o), gap_at_cmp);
-	double m = d / (double)n, fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
+	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
 	if (sum > d) {
-		for (size_t k = n; k-- > 0 && sum > d && o[k].v > m;) {
+		for (size_t k = nb; k-- > 0 && sum > d;) {
 			double v = model_dist_inv(gd, rnd(g) * fm) * inv_rate;
 			v = v > 0 ? v : 0;
-			sum += v - x[o[k].i];
-			x[o[k].i] = v;
+			sum += v - x[o[k]];
+			x[o[k]] = v;
 		}
 	} else {
-		for (size_t k = 0; k < n && sum < d && o[k].v < m; k++) {
-			double room = d - sum + x[o[k].i], fr = gap_cdf_below(g, gd, room);
+		for (size_t k = 0; k < nb && sum < d; k++) {
+			double room = d - sum + x[o[k]], fr = gap_cdf_below(g, gd, room);
 			if (!(fr > fm))
 				break;
 			double v = model_dist_inv(gd, fm + rnd(g) * (fr - fm)) * inv_rate;
 			v = v < room ? v : room;
-			sum += v - x[o[k].i];
-			x[o[k].i] = v;
+			sum += v - x[o[k]];
+			x[o[k]] = v;
 		}
 	}
 	free(o);

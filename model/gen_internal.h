@@ -410,6 +410,24 @@ static inline double devclock_hazard(struct devclock *c, const struct model_dist
 	return surv <= 1e-9 ? 1 / c->mean : (t1 - t0) / (surv * dt);
 }
 
+/* gen.c: pick_device's terms of each device kept in rows for AVX2's
+ * lanes (the same doubles as one device at a time), made from clocks DC
+ * (M->ndevs); NULL without AVX2 or memory (one device at a time then).
+ * free() it. */
+struct devlanes;
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc);
+/* gen.c: each device's weight for the I/O arriving at X (model clock; DT:
+ * a tick of it) in pick_device's draw: its hazard at its age
+ * (devclock_hazard) times its share's push, (its share of COUNT + 4) /
+ * (its I/O + 4), times its op's bias where fitted (whose sums it moves
+ * on); into H (M->ndevs rounded up to 4).  From L's rows when L is not
+ * NULL, else from DC one device at a time. */
+void gen_dev_weights(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
+		     double dt, double count, int op, double *h);
+/* gen.c: device D drawn for the I/O at X: its clock in DC and L (or NULL)
+ * moved on. */
+void gen_dev_drawn(struct devclock *dc, struct devlanes *l, size_t d, double x);
+
 struct model_gen {
 	const struct model *m;
 	struct model_gen_opts o;
@@ -471,6 +489,7 @@ struct model_gen {
 	struct strat s_lead;
 	double dev_cum[MODEL_MAX_DEVS];
 	struct devclock *dc; /* NULL: each I/O's device drawn by share */
+	struct devlanes *dl; /* dc's terms for AVX2 (gen_dev_lanes), or NULL */
 	struct devstate *ds;
 	/* blocks touched, hashed (2^TOUCH_BITS bits: a false "touched" now and
 	 * then), when a device has a fitted re-use */
@@ -899,6 +918,14 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
  * fresh start drawn again. */
 int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		      uint64_t len);
+
+/* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
+ * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
+ * them from the low end (from the high end when ABOVE), as a qsort of
+ * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
+ * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
+ * free(), NULL without memory. */
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */

@@ -8,7 +8,12 @@
  * back to 0, ticks of a hair to most of the knots' span), and on the
  * model of disksim's public trace (16 devices; fitted here when $IOREEL
  * and $SHARED have it): each arrival's 16 hazards, and the device drawn
- * from them, over 200k arrivals at --rate 1, 200 and 1429.
+ * from them, over 200k arrivals at --rate 1, 200 and 1429.  And
+ * gen_dev_weights (pick_device's weights: hazard, share's push, op bias)
+ * from AVX2's rows (gen_dev_lanes) against one device at a time, bit for
+ * bit: random models of 1-9 and 16 devices (lanes past the last, devices
+ * without a CDF or a mean, survival under 1e-9 past the last knot, op
+ * biases), and disksim's model at those rates with random ops.
  */
 #include <math.h>
 #include <stdio.h>
@@ -139,8 +144,95 @@ static void test_random(void)
 	}
 }
 
+/* Two clocks of M's devices: CP weighed one device at a time, CS with
+ * AVX2 from the rows L (NULL without it: then both one at a time). */
+struct both {
+	struct devclock cp[MODEL_MAX_DEVS], cs[MODEL_MAX_DEVS];
+	struct devlanes *l;
+};
+
+/* One arrival at X weighed both ways: the same bits, the op biases' sums
+ * too; 1, or 0 with the device that differs in *BAD. */
+static int weigh_both(const struct model *m, struct both *b, double x, double dt, double count,
+		      int op, size_t *bad)
+{
+	double hp[MODEL_MAX_DEVS], hs[MODEL_MAX_DEVS];
+	gen_dev_weights(m, b->cp, NULL, x, dt, count, op, hp);
+	gen_dev_weights(m, b->cs, b->l, x, dt, count, op, hs);
+	for (size_t k = 0; k < m->ndevs; k++)
+		if (!same(hp[k], hs[k]) || !same(b->cp[k].bias_sum, b->cs[k].bias_sum)) {
+			fprintf(stderr, "device %zu: %.17g != %.17g\n", k, hp[k], hs[k]);
+			*bad = k;
+			return 0;
+		}
+	return 1;
+}
+
+static void drawn_both(struct both *b, size_t d, double x)
+{
+	gen_dev_drawn(b->cp, NULL, d, x);
+	gen_dev_drawn(b->cs, b->l, d, x);
+}
+
+static int any_op(void)
+{
+	return urand() < 0.4 ? REEL_OP_WRITE : urand() < 0.1 ? REEL_OP_FLUSH : REEL_OP_READ;
+}
+
+/* gen_dev_weights with AVX2 against one device at a time: models of 1-9
+ * and 16 devices (past the vectors' 4 and not a multiple of them) of
+ * random CDFs, some without knots or a mean, op biases on some; ages
+ * that grow, go back to 0 for the device drawn, jump past the knots. */
+static void test_weights(void)
+{
+	static const uint32_t ns[] = {0, 1, 2, 3, 5, 37, 120, MODEL_DIST_MAXK};
+	struct model *m = calloc(1, sizeof(*m));
+	CHECK(m && (m->devs = calloc(16, sizeof(*m->devs))));
+	long compared = 0;
+	for (int round = 0; round < 300; round++) {
+		size_t nd = round % 10 < 9 ? (size_t)(round % 10) + 1 : 16;
+		double span = urand() < 0.5 ? 1e6 : 100;
+		double dt = span * (round % 3 == 0 ? 1e-4 : round % 3 == 1 ? 0.05 : 0.9);
+		static struct both b;
+		memset(&b, 0, sizeof(b));
+		m->ndevs = nd;
+		for (size_t k = 0; k < nd; k++) {
+			struct model_devspace *d = &m->devs[k];
+			random_cdf(&d->gap, ns[(size_t)(urand() * 8)], span);
+			d->share = urand() / (double)nd;
+			d->op_bias_fitted = urand() < 0.3;
+			d->op_bias[0] = (float)(urand() * 2);
+			d->op_bias[1] = (float)(urand() * 2);
+			b.cp[k].mean = urand() < 0.1 ? INFINITY : span / 3;
+			b.cp[k].last = isfinite(b.cp[k].mean) ? -urand() * b.cp[k].mean : -INFINITY;
+		}
+		memcpy(b.cs, b.cp, sizeof(b.cp));
+		if (!(b.l = gen_dev_lanes(m, b.cs))) {
+			printf("no AVX2: the weights' lanes not tested\n");
+			break;
+		}
+		double x = 0;
+		for (int i = 0; i < 2000; i++, compared += (long)nd) {
+			size_t bad;
+			if (!weigh_both(m, &b, x, dt, (double)(i + 1), any_op(), &bad)) {
+				fprintf(stderr, "round %d step %d device %zu\n", round, i, bad);
+				exit(1);
+			}
+			drawn_both(&b, (size_t)(urand() * (double)nd), x);
+			double u = urand();
+			x += u < 0.01 ? span * 3 : urand() * span * (u < 0.5 ? 0.003 : 0.05);
+		}
+		free(b.l);
+	}
+	printf("%ld weights the same both ways\n", compared);
+	free(m->devs);
+	free(m);
+}
+
 /* pick_device's draw from each arrival's hazards, both ways (the share's
- * push as it has it; no op bias: its code did not change). */
+ * push as it has it; no op bias: its code did not change); and each
+ * arrival's weights (gen_dev_weights) with AVX2 and one device at a time,
+ * ops drawn at random (disksim's disk 8 has an op bias). */
 static void test_model(const struct model *m)
 {
 	static const double rates[] = {1, 200, 1429};
@@ -150,6 +242,7 @@ static void test_model(const struct model *m)
 		double dt = (double)m->quantum_ns * rates[ri], x = 0;
 		double gap = (double)m->duration_ns / (double)m->count;
 		struct devclock c[MODEL_MAX_DEVS] = {{0}};
+		static struct both b;
 		struct ref_clock r[MODEL_MAX_DEVS] = {{0}};
 		double last[MODEL_MAX_DEVS];
 		uint64_t n[MODEL_MAX_DEVS] = {0}, moved = 0;
@@ -160,7 +253,14 @@ static void test_model(const struct model *m)
 								  : INFINITY;
 			last[k] = isfinite(c[k].mean) ? -urand() * c[k].mean : -INFINITY;
 		}
+		memcpy(b.cp, c, sizeof(c));
+		for (size_t k = 0; k < nd; k++)
+			b.cp[k].last = last[k];
+		memcpy(b.cs, b.cp, sizeof(b.cp));
+		b.l = gen_dev_lanes(m, b.cs);
 		for (uint64_t i = 0; i < 200000; i++) {
+			size_t bad;
+			CHECK(weigh_both(m, &b, x, dt, (double)(i + 1), any_op(), &bad));
 			double hn[MODEL_MAX_DEVS], hr[MODEL_MAX_DEVS], tn = 0, tr = 0;
 			for (size_t k = 0; k < nd; k++) {
 				const struct model_dist *gp = &m->devs[k].gap;
@@ -182,8 +282,10 @@ static void test_model(const struct model *m)
 			moved += dn != 0;
 			last[dn] = x;
 			n[dn]++;
+			drawn_both(&b, dn, x);
 			x += -log(1 - urand()) * gap;
 		}
+		free(b.l);
 		CHECK(moved > 100000); /* the draw spread over the devices */
 	}
 }
@@ -193,6 +295,7 @@ static char tmpdir[] = "/tmp/ioreel-test-hazard.XXXXXX";
 int main(void)
 {
 	test_random();
+	test_weights();
 	const char *io = getenv("IOREEL"), *shared = getenv("SHARED");
 	char tr[600], cmd[2000];
 	snprintf(tr, sizeof(tr), "%s/traces/public/disksim/tpcc-small.trace", shared ? shared : "");
