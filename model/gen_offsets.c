@@ -240,7 +240,7 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
-	uint32_t r = gen_space_region(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
+	uint32_t r = gen_region_of(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
 	double want = gen_offsets_want(d, s, r, (double)s->hn);
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
@@ -281,7 +281,7 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_region_of(d, s, off) : 0;
 	return local_over_of(d, s, off, r, (double)s->hn);
 }
 
@@ -289,7 +289,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_region_of(d, s, off) : 0;
 	return local_over_of(d, s, off, r, repeat_end(s));
 }
 

@@ -15,7 +15,6 @@
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
-static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
@@ -882,7 +881,7 @@ int gen_space_init(struct model_gen *g)
 		region_lut_init(&m->devs[d], &g->ds[d]);
 		/* the ring's slots as they start (offset 0, a read) in its bitmaps */
 		memset(g->ds[d].ropm[REEL_OP_READ], 0xff, sizeof(g->ds[d].ropm[0]));
-		if (region_hot(&m->devs[d], region_of(&m->devs[d], &g->ds[d], 0)))
+		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
@@ -1005,11 +1004,14 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
 	s->rlut_sh = (uint8_t)sh;
 	for (uint64_t j = 0; j <= GEN_RLUT; j++)
 		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
+	s->rtop = s->scale == 1 && e < (1ull << 53) ? e : 0;
 }
 
 /* The region of offset A (generated, scaled by s->scale): region_search's
- * answer, through the table. */
-static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+ * answer, through the table (gen_region_of: the offsets under s->rtop
+ * without a call). */
+static uint32_t region_of_any(const struct model_devspace *d, const struct devstate *s,
+			      uint64_t a)
 {
 	uint64_t top = d->bound[d->nregions], xi = a;
 	/* at scale 1, x = (double)A: A itself under TOP (< 2^53), at or
@@ -1033,7 +1035,7 @@ static uint32_t region_of(const struct model_devspace *d, const struct devstate 
 
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
-	return s ? region_of(d, s, a) : region_search(d, 1.0, a);
+	return s ? region_of_any(d, s, a) : region_search(d, 1.0, a);
 }
 
 /* The chain's row FROM given the op of the start (s->op): each
@@ -1131,7 +1133,7 @@ static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, doubl
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = *tor >= 0 ? 0 : region_of(d, s, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : gen_region_of(d, s, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
@@ -1199,7 +1201,7 @@ static inline double local_odds(const struct model_devspace *dv, const struct de
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][region_of(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_of(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -1818,7 +1820,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
 			continue;
 		if (gen_offsets_local_over(dv, s, (uint64_t)a) ||
-		    !(gen_op_share(dv, region_of(dv, s, (uint64_t)a), s->op) > 0)) {
+		    !(gen_op_share(dv, gen_region_of(dv, s, (uint64_t)a), s->op) > 0)) {
 			*off = over ? *off : (uint64_t)a;
 			over = 1;
 			continue;
@@ -2083,7 +2085,7 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 		uint64_t at = al_down((uint64_t)a, al);
 		uint64_t span =
 		    (uint64_t)(unit *
-			       (double)(run_length(dv, s, u, (int64_t)region_of(dv, s, at)) + 1));
+			       (double)(run_length(dv, s, u, (int64_t)gen_region_of(dv, s, at)) + 1));
 		if ((at > s->cursor ? at - s->cursor : s->cursor - at) <= lim ||
 		    !fresh_span(g, dv->id, at, len, span, TOUCH_LOOK) ||
 		    gen_offsets_over(dv, s, at) || !start_clear(dv, s, at, len, span))
@@ -2161,7 +2163,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		off = start_once(g, dv, s, len, al, local, &to);
 		touch_ask_early(g, dv->id, off); /* before the look-ups below */
 		if (!t) {
-			r0 = to >= 0 ? (uint32_t)to : region_of(dv, s, off);
+			r0 = to >= 0 ? (uint32_t)to : gen_region_of(dv, s, off);
 			/* widened, the first draw's region full of late: one
 			 * draw, the full search every GEN_FULL-th start (a
 			 * stream resumed all the same) */
@@ -2178,7 +2180,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (!*want) /* the run as long as it would be there */
 			span =
 			    (uint64_t)(unit * (double)(run_length(dv, s, u,
-								  (int64_t)region_of(dv, s, off)) +
+								  (int64_t)gen_region_of(dv, s, off)) +
 						       1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
@@ -2205,7 +2207,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * its tries left it (boot: 6 of 36 starts a seed from its band) */
 	int64_t in = to;
 	if (in < 0 && local && dv->p_local_fitted)
-		in = (int64_t)region_of(dv, s, off);
+		in = (int64_t)gen_region_of(dv, s, off);
 	if (!*want && !full && in >= 0 &&
 	    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[in] * s->scale),
 		       (uint64_t)((double)dv->bound[in + 1] * s->scale), len, al, &at) &&
@@ -2563,7 +2565,7 @@ static int run_past(struct model_gen *g, const struct model_devspace *dv, struct
 {
 	if (op == REEL_OP_READ || s->run_reuse || s->pinned || s->run_left <= 0 ||
 	    dv->local_limit < 4096 || !dv->read_share_fitted ||
-	    dv->read_share[region_of(dv, s, s->cursor)] > 0)
+	    dv->read_share[gen_region_of(dv, s, s->cursor)] > 0)
 		return 0;
 	uint64_t far = dv->local_limit >> 12; /* a model's own limit: the scan's at most */
 	return scan_untouched(g, dv, s, s->cursor, len, al, far < GEN_SCAN_FAR ? far : GEN_SCAN_FAR,
@@ -2615,7 +2617,7 @@ static int room_up(struct model_gen *g, const struct model_devspace *dv, struct 
 	m = m < TOUCH_MAX ? m : TOUCH_MAX;
 	p = s->front[r] > p ? s->front[r] : p;
 	while (left && p + need <= hi) {
-		for (uint64_t f; (f = front_upto(s, region_of(dv, s, p))) > p;)
+		for (uint64_t f; (f = front_upto(s, gen_region_of(dv, s, p))) > p;)
 			p = f; /* looked through */
 		if (p + need > hi)
 			break;
@@ -2675,7 +2677,7 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	int64_t r = gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = region_of(dv, s, s->cursor);
+	uint32_t from = gen_region_of(dv, s, s->cursor);
 	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
 	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
 		w += s->cy_reg[dv->tr_to[x]]
@@ -2740,7 +2742,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 {
 	double nper = s->nper >= 1 ? s->nper : 1, now = (double)s->hn;
 	double rep = floor(now / nper) * nper, pos = now - rep, bd = 0, w[MODEL_MAX_CYCLE], tot = 0;
-	uint32_t from = region_of(dv, s, s->cursor);
+	uint32_t from = gen_region_of(dv, s, s->cursor);
 	int best = -1;
 	for (uint32_t k = 0; k < dv->ncycle; k++) {
 		const struct model_cycle *c = &dv->cycle[k];
@@ -3092,7 +3094,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	/* start_hot's places know nothing of what was written */
 	if (s->ur && op == REEL_OP_READ && s->ur->n && rnd_sp(g) < dv->p_unread)
 		off = unread_snap(s, unread_pick(g, dv, s, off, local), len, al);
-	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s, off));
+	s->run_left = run_length(dv, s, u, (int64_t)gen_region_of(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -3492,7 +3494,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	uint32_t r = region_of(dv, s, off);
+	uint32_t r = gen_region_of(dv, s, off);
 	gen_offsets_count(dv, s, r, off);
 	if (s->ur && (op == REEL_OP_WRITE || op == REEL_OP_READ))
 		gen_unread_mark(s->ur, off, len, op == REEL_OP_WRITE, s->hn);
