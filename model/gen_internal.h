@@ -867,6 +867,19 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
 	return s->scale == 1 ? (double)a : (double)a / s->scale;
 }
 
+/* llround(X): X truncated, then a step away from 0 where the part cut is
+ * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
+ * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
+ * every try (27 instructions in libm, a call). */
+static inline int64_t gen_lround(double x)
+{
+	if (!(x < 0x1p62 && x > -0x1p62))
+		return llround(x);
+	int64_t i = (int64_t)x;
+	double f = x - (double)i;
+	return i + (f >= 0.5) - (f <= -0.5);
+}
+
 /* gen_offsets.c: the regions' shares kept as generation goes. */
 /* The share of region R's I/O of op OP (1: the regions do not hold the
  * ops apart). */
@@ -915,6 +928,11 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 /* The same held to the device's I/O to the end of this repeat of the
  * model's duration (the region's whole share). */
 int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
+ * gen_offsets_local_over in *OVER and A's region in *R, the offsets CDF's
+ * knot and the region found once for the three (each looked them up). */
+int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+			 int *over, uint32_t *r);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -1812,15 +1812,17 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	int over = 0; /* one landing where the device holds more: the last resort */
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
-		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
+		int64_t jj = gen_lround(j / (double)al) * (int64_t)al;
 		if (jj == 0)
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
+		int lover;
+		uint32_t r;
 		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
-		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
+		    (uint64_t)a + len > s->extent ||
+		    !gen_offsets_local_at(dv, s, (uint64_t)a, &lover, &r))
 			continue;
-		if (gen_offsets_local_over(dv, s, (uint64_t)a) ||
-		    !(gen_op_share(dv, gen_region_of(dv, s, (uint64_t)a), s->op) > 0)) {
+		if (lover || !(gen_op_share(dv, r, s->op) > 0)) {
 			*off = over ? *off : (uint64_t)a;
 			over = 1;
 			continue;
@@ -2079,7 +2081,7 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 					    : (2 * rnd_sp(g) - 1) * (double)lim;
 		uint64_t back = k < 1 ? 1 : k > (double)n ? n : (uint64_t)k;
 		int64_t a = (int64_t)s->ring[(s->hn - back) % GEN_HIST] +
-			    (int64_t)llround(j / (double)al) * (int64_t)al;
+			    gen_lround(j / (double)al) * (int64_t)al;
 		if (a < 0 || (uint64_t)a + len > s->extent)
 			continue;
 		uint64_t at = al_down((uint64_t)a, al);
