@@ -233,6 +233,7 @@ struct devstate {
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
 	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
+	double *lr_by; /* per run I, runs I on by start (gen_lr_rows; reserved) */
 	uint32_t lr_reg[MODEL_MAX_LONG];   /* the long runs' regions (shortfalls) */
 	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
 	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
@@ -865,6 +866,23 @@ static inline int region_hot(const struct model_devspace *d, uint32_t r)
 static inline double gen_unscale(const struct devstate *s, uint64_t a)
 {
 	return s->scale == 1 ? (double)a : (double)a / s->scale;
+}
+
+/* Kept runs over a stretch (gen_space.c, reserved): run J over [LO[J],
+ * HI[J]), the stretch [X, E) over it where X < HI[J] and E > LO[J].  ROWS
+ * (2 N N doubles) holds per run I the runs I to N - 1 by start: their
+ * starts up, then the greatest end of those up to each; a stretch is over
+ * a run I on where, of those starting before E, the greatest end is past
+ * X.  A search of 5 steps, where the runs' compares one by one (up to 32,
+ * git's and chromium's) were 17% of git's placing thread. */
+void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
+static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
+{
+	const double *lo = rows + (size_t)i * 2 * n, *pm = lo + n;
+	uint32_t m = n - i, c = 0; /* of runs I on, how many start before E */
+	for (uint32_t h = 32; h; h >>= 1)
+		c += c + h <= m && lo[c + h - 1] < e ? h : 0;
+	return c && pm[c - 1] > x;
 }
 
 /* llround(X): X truncated, then a step away from 0 where the part cut is

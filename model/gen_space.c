@@ -875,6 +875,12 @@ int gen_space_init(struct model_gen *g)
 					       ? s->lr_hi[i]
 					       : s->lr_from_hi[i + 1];
 		}
+		if (m->devs[d].nlong) {
+			uint32_t n = m->devs[d].nlong;
+			if (!(g->ds[d].lr_by = malloc(2 * (size_t)n * n * sizeof(double))))
+				return REEL_E_NOMEM;
+			gen_lr_rows(g->ds[d].lr_lo, g->ds[d].lr_hi, n, g->ds[d].lr_by);
+		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
@@ -941,8 +947,10 @@ int gen_space_init(struct model_gen *g)
 
 void gen_space_free(struct model_gen *g)
 {
-	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
+	for (size_t d = 0; g->ds && d < g->m->ndevs; d++) {
 		free(g->ds[d].run_e);
+		free(g->ds[d].lr_by);
+	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
 			free(g->ds[d].ur->bits);
@@ -2916,10 +2924,26 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	 * instructions at --rate 2000) */
 	if (i >= dv->nlong || !(x < s->lr_from_hi[i] && e > s->lr_from_lo[i]))
 		return 0;
-	int hit = 0;		   /* the runs' compares side by side, no branch each */
-	for (; i < dv->nlong; i++) /* the runs' ends scaled once (lr_lo) */
-		hit |= (x < s->lr_hi[i]) & (e > s->lr_lo[i]);
-	return hit;
+	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
+}
+
+void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		double *rl = rows + (size_t)i * 2 * n, *pm = rl + n, rh[MODEL_MAX_LONG];
+		uint32_t m = 0;
+		for (uint32_t j = i; j < n; j++, m++) { /* by start, an insertion */
+			uint32_t k = m;
+			for (; k && rl[k - 1] > lo[j]; k--) {
+				rl[k] = rl[k - 1];
+				rh[k] = rh[k - 1];
+			}
+			rl[k] = lo[j];
+			rh[k] = hi[j];
+		}
+		for (uint32_t k = 0; k < m; k++)
+			pm[k] = k && pm[k - 1] > rh[k] ? pm[k - 1] : rh[k];
+	}
 }
 
 /* Of the kept runs still to come over [OFF, OFF + SPAN) (reserved's), the
