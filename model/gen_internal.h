@@ -233,22 +233,22 @@ struct devstate {
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
 	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
-	double *lr_by; /* per run I, runs I on by start (gen_lr_rows; reserved) */
-	uint32_t lr_reg[MODEL_MAX_LONG];   /* the long runs' regions (shortfalls) */
-	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
-	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
-	float reuse_a_op[2];		   /* the same of a read's start, a write's */
-	uint32_t rn[MODEL_MAX_REGIONS];	   /* I/O generated in each region */
-	double nper;			   /* of addressed I/O per model duration */
-	float run_cap;			   /* runs drawn below the long runs: the run CDF's share */
-	uint32_t lnext;			   /* the next long run to place (of the model's) */
-	uint64_t lcycle;		   /* the model's duration repeated: which time */
-	int pinned;			   /* the run is a long run of the model, where it was */
-	uint64_t pin_end;		   /* and where it ends (its bytes in the trace) */
-	uint64_t pin_left;		   /* its bytes still to come (as in the trace) */
-	uint64_t head_left;		   /* of those, its head's (longrun's head) */
-	uint32_t head_n;		   /* and the head's I/O still to come */
-	int pin_op;			   /* the op it started with: its I/O sized from the pool */
+	double *lr_by;			 /* per run I, runs I on by start (gen_lr_rows; reserved) */
+	uint32_t lr_reg[MODEL_MAX_LONG]; /* the long runs' regions (shortfalls) */
+	float run_a[MODEL_MAX_REGIONS];	 /* run draws U^a starting in each region */
+	float reuse_a;			 /* and of runs starting with a re-use (0: as above) */
+	float reuse_a_op[2];		 /* the same of a read's start, a write's */
+	uint32_t rn[MODEL_MAX_REGIONS];	 /* I/O generated in each region */
+	double nper;			 /* of addressed I/O per model duration */
+	float run_cap;			 /* runs drawn below the long runs: the run CDF's share */
+	uint32_t lnext;			 /* the next long run to place (of the model's) */
+	uint64_t lcycle;		 /* the model's duration repeated: which time */
+	int pinned;			 /* the run is a long run of the model, where it was */
+	uint64_t pin_end;		 /* and where it ends (its bytes in the trace) */
+	uint64_t pin_left;		 /* its bytes still to come (as in the trace) */
+	uint64_t head_left;		 /* of those, its head's (longrun's head) */
+	uint32_t head_n;		 /* and the head's I/O still to come */
+	int pin_op;			 /* the op it started with: its I/O sized from the pool */
 	uint64_t extent;
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */

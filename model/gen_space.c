@@ -1018,8 +1018,7 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
 /* The region of offset A (generated, scaled by s->scale): region_search's
  * answer, through the table (gen_region_of: the offsets under s->rtop
  * without a call). */
-static uint32_t region_of_any(const struct model_devspace *d, const struct devstate *s,
-			      uint64_t a)
+static uint32_t region_of_any(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
 	uint64_t top = d->bound[d->nregions], xi = a;
 	/* at scale 1, x = (double)A: A itself under TOP (< 2^53), at or
@@ -1298,8 +1297,7 @@ __attribute__((always_inline)) static inline void touch_ask_early(const struct m
 /* Whether [off, off + len) touches a block touched before (LOOK of its
  * blocks looked at, evenly spread, when it has more): the first such
  * block ends the look. */
-static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len,
-		       uint64_t look)
+static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (b1 - b0 >= look)
@@ -2109,7 +2107,8 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 		uint64_t at = al_down((uint64_t)a, al);
 		uint64_t span =
 		    (uint64_t)(unit *
-			       (double)(run_length(dv, s, u, (int64_t)gen_region_of(dv, s, at)) + 1));
+			       (double)(run_length(dv, s, u, (int64_t)gen_region_of(dv, s, at)) +
+					1));
 		if ((at > s->cursor ? at - s->cursor : s->cursor - at) <= lim ||
 		    !fresh_span(g, dv->id, at, len, span, TOUCH_LOOK) ||
 		    gen_offsets_over(dv, s, at) || !start_clear(dv, s, at, len, span))
@@ -2202,10 +2201,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 		}
 		if (!*want) /* the run as long as it would be there */
-			span =
-			    (uint64_t)(unit * (double)(run_length(dv, s, u,
-								  (int64_t)gen_region_of(dv, s, off)) +
-						       1));
+			span = (uint64_t)(unit *
+					  (double)(run_length(dv, s, u,
+							      (int64_t)gen_region_of(dv, s, off)) +
+						   1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
 			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&

@@ -141,8 +141,12 @@ static void test_lround(void)
 int main(void)
 {
 	test_lround();
-	const char *names[] = {"boot_nspawn_local_odds", "compile_read_share", "disksim_16dev",
-			       "disksim_seg_weights",	 "fiu_2phases",	       "blktrace_one_phase",
+	const char *names[] = {"boot_nspawn_local_odds",
+			       "compile_read_share",
+			       "disksim_16dev",
+			       "disksim_seg_weights",
+			       "fiu_2phases",
+			       "blktrace_one_phase",
 			       "msr_1phase"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		test_model(names[i], 0);

@@ -29,19 +29,24 @@ int main(void)
 		double lo[MODEL_MAX_LONG], hi[MODEL_MAX_LONG], top = 1 + unit_urand(&rs) * 1e6;
 		for (uint32_t j = 0; j < n; j++) {
 			double u = unit_urand(&rs);
-			lo[j] = j && u < 0.1 ? lo[j - 1] : (double)(uint64_t)(unit_urand(&rs) * top);
-			hi[j] = u < 0.05 ? lo[j] : lo[j] + (double)(uint64_t)(unit_urand(&rs) * top / 8);
+			lo[j] =
+			    j && u < 0.1 ? lo[j - 1] : (double)(uint64_t)(unit_urand(&rs) * top);
+			hi[j] = u < 0.05 ? lo[j]
+					 : lo[j] + (double)(uint64_t)(unit_urand(&rs) * top / 8);
 		}
 		gen_lr_rows(lo, hi, n, rows);
 		for (uint32_t i = 0; i < n; i++)
 			for (int q = 0; q < 200; q++) {
 				uint32_t j = (uint32_t)(unit_urand(&rs) * n);
-				double x = (double)(uint64_t)(unit_urand(&rs) * top * 1.2), u = unit_urand(&rs);
+				double x = (double)(uint64_t)(unit_urand(&rs) * top * 1.2),
+				       u = unit_urand(&rs);
 				if (u < 0.2)
 					x = hi[j];
 				else if (u < 0.3)
 					x = lo[j];
-				double e = x + (u > 0.9 ? 0 : (double)(uint64_t)(unit_urand(&rs) * top / 4));
+				double e =
+				    x +
+				    (u > 0.9 ? 0 : (double)(uint64_t)(unit_urand(&rs) * top / 4));
 				if (u >= 0.3 && u < 0.4)
 					e = lo[j];
 				int want = ref_over(lo, hi, n, i, x, e);
