@@ -925,6 +925,10 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 /* OFF's region holds more than its share by GEN_OVER_TOL and 2 sqrt + 1:
  * a re-use at a reuse distance drawn again. */
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* The same of region R (OFF's): a function of R, the device's I/O so far
+ * (s->hn) and R's (s->rn), so one answer holds for every offset of R
+ * asked while they stay. */
+int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r);
 /* Region R holds more of the device's I/O so far than its share (the
  * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance), or, in a model
  * of one phase, a draw against its quota says so: the chain's draw is

@@ -240,13 +240,24 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->kn[seg_of(d, s, off, NULL)]++;
 }
 
+static inline int over_in(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	double want = gen_offsets_want(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+}
+
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
-	uint32_t r = gen_region_of(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
-	double want = gen_offsets_want(d, s, r, (double)s->hn);
-	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+	return over_in(d, s, gen_region_of(d, s, off));
+}
+
+int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
+		return 0;
+	return over_in(d, s, r);
 }
 
 /* The device's I/O to the end of this repeat of the model's duration: a
