@@ -951,10 +951,13 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
  * model's duration (the region's whole share). */
 int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
 /* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
- * gen_offsets_local_over in *OVER and A's region in *R, the offsets CDF's
- * knot and the region found once for the three (each looked them up). */
+ * gen_offsets_local_over in *OVER, A's region in *R and its knot of the
+ * offsets CDF in *K (0 without one), found once for the three (each
+ * looked them up); gen_offsets_local_full of that A from *R and *K. */
 int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
-			 int *over, uint32_t *r);
+			 int *over, uint32_t *r, uint32_t *k);
+int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+			      uint32_t k);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -320,7 +320,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 }
 
 int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
-			 int *over, uint32_t *r)
+			 int *over, uint32_t *r, uint32_t *k)
 {
 	const struct model_dist *d = &dv->addr;
 	uint32_t lo = 0;
@@ -333,6 +333,7 @@ int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate 
 			return 0;
 	}
 	*r = gen_region_of(dv, s, a);
+	*k = lo;
 	*over = 0;
 	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
 		return 1;
@@ -340,6 +341,16 @@ int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate 
 	*over = region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
 		(d->nk >= 2 && seg_over_of(s, seg_weight(d, lo), lo, n));
 	return 1;
+}
+
+int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+			      uint32_t k)
+{
+	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_full's */
+		return 0;
+	double n = repeat_end(s);
+	return region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
+	       (dv->addr.nk >= 2 && seg_over_of(s, seg_weight(&dv->addr, k), k, n));
 }
 
 /*

@@ -1845,6 +1845,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
+	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 		int64_t jj = gen_lround(j / (double)al) * (int64_t)al;
@@ -1852,13 +1853,17 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
 		int lover;
-		uint32_t r;
+		uint32_t r, k;
 		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
 		    (uint64_t)a + len > s->extent ||
-		    !gen_offsets_local_at(dv, s, (uint64_t)a, &lover, &r))
+		    !gen_offsets_local_at(dv, s, (uint64_t)a, &lover, &r, &k))
 			continue;
 		if (lover || !(gen_op_share(dv, r, s->op) > 0)) {
-			*off = over ? *off : (uint64_t)a;
+			if (!over) {
+				*off = (uint64_t)a;
+				over_r = r;
+				over_k = k;
+			}
 			over = 1;
 			continue;
 		}
@@ -1876,7 +1881,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	 * then (disksim's disk 8: its local jumps from 0.8 MiB carried the
 	 * walk into the log's late front, past 1.7 MiB, in its first fifth:
 	 * its offsets out on 37 of seeds 1-256 without, 8 with) */
-	return over && !(dv->p_local_fitted && gen_offsets_local_full(dv, s, *off)) &&
+	return over && !(dv->p_local_fitted && gen_offsets_local_full_at(dv, s, over_r, over_k)) &&
 	       !dv->seg_fitted;
 }
 

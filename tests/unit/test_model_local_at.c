@@ -7,7 +7,9 @@
  *   copied below) at scale 1 and at a --capacity's, and as
  *   gen_space_region;
  * - gen_offsets_local_at as gen_offsets_in_extents, then
- *   gen_offsets_local_over and gen_space_region, reusing or not;
+ *   gen_offsets_local_over and gen_space_region, reusing or not, and
+ *   gen_offsets_local_full_at of its region and knot as
+ *   gen_offsets_local_full;
  * - gen_lround as llround over random doubles, halves and their
  *   neighbours, and past 2^52, 2^62 and the int64 range's ends.
  * On the fuzz corpus' models of 1 to 16 devices, their state as placing
@@ -55,12 +57,14 @@ static void check_at(const struct model_devspace *dv, const struct devstate *s, 
 	for (int reusing = 0; reusing < 2; reusing++) {
 		t.reusing = reusing;
 		int over = -1;
-		uint32_t r = UINT32_MAX;
-		int in = gen_offsets_local_at(dv, &t, a, &over, &r);
+		uint32_t r = UINT32_MAX, k = UINT32_MAX;
+		int in = gen_offsets_local_at(dv, &t, a, &over, &r, &k);
 		CHECK_EQ(in, gen_offsets_in_extents(dv, &t, a));
 		if (in) {
 			CHECK_EQ(over, gen_offsets_local_over(dv, &t, a));
 			CHECK_EQ(r, gen_space_region(dv, &t, a));
+			CHECK_EQ(gen_offsets_local_full_at(dv, &t, r, k),
+				 gen_offsets_local_full(dv, &t, a));
 		}
 	}
 	n_asked++;
