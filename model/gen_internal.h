@@ -794,18 +794,23 @@ uint32_t gen_space_region(const struct model_devspace *d, const struct devstate 
  * gen_space_region.  About ten asks an I/O from a dozen places (the
  * cursor's, each try's, the placed I/O's): the call and the scale's tests
  * were a third of each. */
+static inline uint32_t gen_region_lut(const struct model_devspace *d, const struct devstate *s,
+				      uint64_t xi) /* XI (unscaled) under the last bound */
+{
+	uint64_t j = xi >> s->rlut_sh;				/* j < GEN_RLUT */
+	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = d->bound[lo + h] <= xi ? lo + h : lo;
+	}
+	return lo;
+}
 static inline uint32_t gen_region_of(const struct model_devspace *d, const struct devstate *s,
 				     uint64_t a)
 {
 	if (!(a < s->rtop))
 		return gen_space_region(d, s, a);
-	uint64_t j = a >> s->rlut_sh; /* A < the last bound: j < GEN_RLUT */
-	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
-	for (uint32_t h; n > 1; n -= h) {
-		h = n / 2;
-		lo = d->bound[lo + h] <= a ? lo + h : lo;
-	}
-	return lo;
+	return gen_region_lut(d, s, a);
 }
 /*
  * Run lengths (gen_space.c, run_length): the I/O left in a run drawn at

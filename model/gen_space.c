@@ -1031,13 +1031,7 @@ static uint32_t region_of_any(const struct model_devspace *d, const struct devst
 			return region_search(d, s->scale, a);
 		xi = (uint64_t)x;
 	}
-	uint64_t j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
-	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
-	for (uint32_t h; n > 1; n -= h) {
-		h = n / 2;
-		lo = d->bound[lo + h] <= xi ? lo + h : lo;
-	}
-	return lo;
+	return gen_region_lut(d, s, xi);
 }
 
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a)
