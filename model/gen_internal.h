@@ -788,12 +788,13 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint6
 /* The region of offset A (generated, scaled by S's scale) on device D,
  * through S's table; S NULL: A at scale 1, before the tables are made. */
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
-/* gen_space_region with S given, inline: an offset under s->rtop (scale
- * 1, A itself under the last bound) searched between its two neighbouring
- * entries of s->rlut, as gen_space_region's table does; any other, by
- * gen_space_region.  About ten asks an I/O from a dozen places (the
- * cursor's, each try's, the placed I/O's): the call and the scale's tests
- * were a third of each. */
+/* gen_region_of: gen_space_region with S given, inline: an offset under
+ * s->rtop (scale 1, A itself under the last bound) searched between its
+ * two neighbouring entries of s->rlut (gen_region_lut, which
+ * gen_space_region's table takes too); any other, by gen_space_region.
+ * About ten asks an I/O from a dozen places (the cursor's, each try's,
+ * the placed I/O's): the call and the scale's tests were a third of
+ * each. */
 static inline uint32_t gen_region_lut(const struct model_devspace *d, const struct devstate *s,
 				      uint64_t xi) /* XI (unscaled) under the last bound */
 {

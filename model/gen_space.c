@@ -1797,8 +1797,6 @@ static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int
 	return k;
 }
 
-/* The offset of the I/O K back on the device (1: the one before), or one
- * of the sample of older ones; 0 when there is none. */
 /* gen_offsets_over(DV, S, OFF), the last region asked and its answer kept
  * in *LR and *LOVER (start UINT32_MAX): one answer per region while the
  * regions' counts stay (within one of the loops below, whose tries land
@@ -1814,6 +1812,8 @@ static inline int over_kept(const struct model_devspace *dv, const struct devsta
 	return *lover;
 }
 
+/* The offset of the I/O K back on the device (1: the one before), or one
+ * of the sample of older ones; 0 when there is none. */
 static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k, uint64_t *off)
 {
 	if (k < 1)
