@@ -233,21 +233,22 @@ struct devstate {
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
 	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
-	uint32_t lr_reg[MODEL_MAX_LONG];   /* the long runs' regions (shortfalls) */
-	float run_a[MODEL_MAX_REGIONS];	   /* run draws U^a starting in each region */
-	float reuse_a;			   /* and of runs starting with a re-use (0: as above) */
-	float reuse_a_op[2];		   /* the same of a read's start, a write's */
-	uint32_t rn[MODEL_MAX_REGIONS];	   /* I/O generated in each region */
-	double nper;			   /* of addressed I/O per model duration */
-	float run_cap;			   /* runs drawn below the long runs: the run CDF's share */
-	uint32_t lnext;			   /* the next long run to place (of the model's) */
-	uint64_t lcycle;		   /* the model's duration repeated: which time */
-	int pinned;			   /* the run is a long run of the model, where it was */
-	uint64_t pin_end;		   /* and where it ends (its bytes in the trace) */
-	uint64_t pin_left;		   /* its bytes still to come (as in the trace) */
-	uint64_t head_left;		   /* of those, its head's (longrun's head) */
-	uint32_t head_n;		   /* and the head's I/O still to come */
-	int pin_op;			   /* the op it started with: its I/O sized from the pool */
+	double *lr_by;			 /* per run I, runs I on by start (gen_lr_rows; reserved) */
+	uint32_t lr_reg[MODEL_MAX_LONG]; /* the long runs' regions (shortfalls) */
+	float run_a[MODEL_MAX_REGIONS];	 /* run draws U^a starting in each region */
+	float reuse_a;			 /* and of runs starting with a re-use (0: as above) */
+	float reuse_a_op[2];		 /* the same of a read's start, a write's */
+	uint32_t rn[MODEL_MAX_REGIONS];	 /* I/O generated in each region */
+	double nper;			 /* of addressed I/O per model duration */
+	float run_cap;			 /* runs drawn below the long runs: the run CDF's share */
+	uint32_t lnext;			 /* the next long run to place (of the model's) */
+	uint64_t lcycle;		 /* the model's duration repeated: which time */
+	int pinned;			 /* the run is a long run of the model, where it was */
+	uint64_t pin_end;		 /* and where it ends (its bytes in the trace) */
+	uint64_t pin_left;		 /* its bytes still to come (as in the trace) */
+	uint64_t head_left;		 /* of those, its head's (longrun's head) */
+	uint32_t head_n;		 /* and the head's I/O still to come */
+	int pin_op;			 /* the op it started with: its I/O sized from the pool */
 	uint64_t extent;
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */
@@ -291,6 +292,9 @@ struct devstate {
 	 * >> rlut_sh (gen_space.c, region_of) */
 	uint8_t rlut[GEN_RLUT + 1];
 	uint8_t rlut_sh;
+	/* the offsets below it take gen_region_of's table at once: the last
+	 * bound at scale 1 (no --capacity) under 2^53, else 0 (none) */
+	uint64_t rtop;
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
 	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
@@ -803,6 +807,31 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint6
 /* The region of offset A (generated, scaled by S's scale) on device D,
  * through S's table; S NULL: A at scale 1, before the tables are made. */
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a);
+/* gen_region_of: gen_space_region with S given, inline: an offset under
+ * s->rtop (scale 1, A itself under the last bound) searched between its
+ * two neighbouring entries of s->rlut (gen_region_lut, which
+ * gen_space_region's table takes too); any other, by gen_space_region.
+ * About ten asks an I/O from a dozen places (the cursor's, each try's,
+ * the placed I/O's): the call and the scale's tests were a third of
+ * each. */
+static inline uint32_t gen_region_lut(const struct model_devspace *d, const struct devstate *s,
+				      uint64_t xi) /* XI (unscaled) under the last bound */
+{
+	uint64_t j = xi >> s->rlut_sh;				/* j < GEN_RLUT */
+	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = d->bound[lo + h] <= xi ? lo + h : lo;
+	}
+	return lo;
+}
+static inline uint32_t gen_region_of(const struct model_devspace *d, const struct devstate *s,
+				     uint64_t a)
+{
+	if (!(a < s->rtop))
+		return gen_space_region(d, s, a);
+	return gen_region_lut(d, s, a);
+}
 /*
  * Run lengths (gen_space.c, run_length): the I/O left in a run drawn at
  * U in [0, 1], with the exponent A and the device's run CDF RUN below its
@@ -864,6 +893,36 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
 	return s->scale == 1 ? (double)a : (double)a / s->scale;
 }
 
+/* Kept runs over a stretch (gen_space.c, reserved): run J over [LO[J],
+ * HI[J]), the stretch [X, E) over it where X < HI[J] and E > LO[J].  ROWS
+ * (2 N N doubles) holds per run I the runs I to N - 1 by start: their
+ * starts up, then the greatest end of those up to each; a stretch is over
+ * a run I on where, of those starting before E, the greatest end is past
+ * X.  A search of 5 steps, where the runs' compares one by one (up to 32,
+ * git's and chromium's) were 17% of git's placing thread. */
+void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
+static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
+{
+	const double *lo = rows + (size_t)i * 2 * n, *pm = lo + n;
+	uint32_t m = n - i, c = 0; /* of runs I on, how many start before E */
+	for (uint32_t h = 32; h; h >>= 1)
+		c += c + h <= m && lo[c + h - 1] < e ? h : 0;
+	return c && pm[c - 1] > x;
+}
+
+/* llround(X): X truncated, then a step away from 0 where the part cut is
+ * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
+ * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
+ * every try (27 instructions in libm, a call). */
+static inline int64_t gen_lround(double x)
+{
+	if (!(x < 0x1p62 && x > -0x1p62))
+		return llround(x);
+	int64_t i = (int64_t)x;
+	double f = x - (double)i;
+	return i + (f >= 0.5) - (f <= -0.5);
+}
+
 /* gen_offsets.c: the regions' shares kept as generation goes. */
 /* The share of region R's I/O of op OP (1: the regions do not hold the
  * ops apart). */
@@ -891,6 +950,10 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 /* OFF's region holds more than its share by GEN_OVER_TOL and 2 sqrt + 1:
  * a re-use at a reuse distance drawn again. */
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* The same of region R (OFF's): a function of R, the device's I/O so far
+ * (s->hn) and R's (s->rn), so one answer holds for every offset of R
+ * asked while they stay. */
+int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r);
 /* Region R holds more of the device's I/O so far than its share (the
  * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance), or, in a model
  * of one phase, a draw against its quota says so: the chain's draw is
@@ -912,6 +975,14 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 /* The same held to the device's I/O to the end of this repeat of the
  * model's duration (the region's whole share). */
 int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
+ * gen_offsets_local_over in *OVER, A's region in *R and its knot of the
+ * offsets CDF in *K (0 without one), found once for the three (each
+ * looked them up); gen_offsets_local_full of that A from *R and *K. */
+int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+			 int *over, uint32_t *r, uint32_t *k);
+int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+			      uint32_t k);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -81,16 +81,20 @@ static void addr_cdf(const struct model_devspace *dv, const struct devstate *s, 
 /* The segment of the offsets CDF (knot to knot) holding A (generated,
  * scaled), its share of the trace's offsets in *W (with a point mass at
  * its low knot). */
+static double seg_weight(const struct model_dist *d, uint32_t lo)
+{
+	double w = d->c[lo + 1] - d->c[lo];
+	if (lo && d->v[lo - 1] == d->v[lo])
+		w += d->c[lo] - d->c[lo - 1];
+	return w;
+}
+
 static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
 		       double *w)
 {
-	const struct model_dist *d = &dv->addr;
 	uint32_t lo = (uint32_t)addr_knot(dv, s, gen_unscale(s, a));
-	if (w) {
-		*w = d->c[lo + 1] - d->c[lo];
-		if (lo && d->v[lo - 1] == d->v[lo])
-			*w += d->c[lo] - d->c[lo - 1];
-	}
+	if (w)
+		*w = seg_weight(&dv->addr, lo);
 	return lo;
 }
 
@@ -236,13 +240,24 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->kn[seg_of(d, s, off, NULL)]++;
 }
 
+static inline int over_in(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	double want = gen_offsets_want(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+}
+
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
 		return 0;
-	uint32_t r = gen_space_region(d, s, off); /* as gen_offsets_region_over, at chance + 1 */
-	double want = gen_offsets_want(d, s, r, (double)s->hn);
-	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+	return over_in(d, s, gen_region_of(d, s, off));
+}
+
+int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+{
+	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
+		return 0;
+	return over_in(d, s, r);
 }
 
 /* The device's I/O to the end of this repeat of the model's duration: a
@@ -260,28 +275,39 @@ static double repeat_end(const struct devstate *s)
 
 /* Whether OFF's region, or its stretch of the offsets CDF, holds more
  * than its share of N of the device's I/O. */
-static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
-			 uint32_t r, double n)
+static int region_over_of(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			  double n)
 {
 	/* the region's share over the trace, also where the segments' would
 	 * do: a local jump in the region the walk is in, over the segment's
 	 * want while the walk lags the trace's front, was drawn again and
 	 * then sent remote (disk 8's offsets out on 20 of seeds 1-256, 8 with
 	 * the trace's share) */
-	if (d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION)
+	return d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION;
+}
+
+static int seg_over_of(const struct devstate *s, double w, uint32_t k, double n)
+{
+	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
+}
+
+static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
+			 uint32_t r, double n)
+{
+	if (region_over_of(d, s, r, n))
 		return 1;
 	if (d->addr.nk < 2)
 		return 0;
 	double w;
 	uint32_t k = seg_of(d, s, off, &w);
-	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
+	return seg_over_of(s, w, k, n);
 }
 
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_region_of(d, s, off) : 0;
 	return local_over_of(d, s, off, r, (double)s->hn);
 }
 
@@ -289,8 +315,42 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
-	uint32_t r = d->nregions >= 2 ? gen_space_region(d, s, off) : 0;
+	uint32_t r = d->nregions >= 2 ? gen_region_of(d, s, off) : 0;
 	return local_over_of(d, s, off, r, repeat_end(s));
+}
+
+int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+			 int *over, uint32_t *r, uint32_t *k)
+{
+	const struct model_dist *d = &dv->addr;
+	uint32_t lo = 0;
+	if (d->nk >= 2) { /* gen_offsets_in_extents, its knot kept */
+		double x = gen_unscale(s, a);
+		if (x < d->v[0] || x > d->v[d->nk - 1])
+			return 0;
+		lo = (uint32_t)addr_knot(dv, s, x);
+		if (!(d->c[lo + 1] > d->c[lo] || d->v[lo] == x))
+			return 0;
+	}
+	*r = gen_region_of(dv, s, a);
+	*k = lo;
+	*over = 0;
+	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
+		return 1;
+	double n = (double)s->hn;
+	*over = region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
+		(d->nk >= 2 && seg_over_of(s, seg_weight(d, lo), lo, n));
+	return 1;
+}
+
+int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+			      uint32_t k)
+{
+	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_full's */
+		return 0;
+	double n = repeat_end(s);
+	return region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
+	       (dv->addr.nk >= 2 && seg_over_of(s, seg_weight(&dv->addr, k), k, n));
 }
 
 /*

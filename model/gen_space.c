@@ -15,7 +15,6 @@
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
-static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a);
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
@@ -876,13 +875,19 @@ int gen_space_init(struct model_gen *g)
 					       ? s->lr_hi[i]
 					       : s->lr_from_hi[i + 1];
 		}
+		if (m->devs[d].nlong) {
+			uint32_t n = m->devs[d].nlong;
+			if (!(g->ds[d].lr_by = malloc(2 * (size_t)n * n * sizeof(double))))
+				return REEL_E_NOMEM;
+			gen_lr_rows(g->ds[d].lr_lo, g->ds[d].lr_hi, n, g->ds[d].lr_by);
+		}
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
 		region_lut_init(&m->devs[d], &g->ds[d]);
 		/* the ring's slots as they start (offset 0, a read) in its bitmaps */
 		memset(g->ds[d].ropm[REEL_OP_READ], 0xff, sizeof(g->ds[d].ropm[0]));
-		if (region_hot(&m->devs[d], region_of(&m->devs[d], &g->ds[d], 0)))
+		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
@@ -942,8 +947,10 @@ int gen_space_init(struct model_gen *g)
 
 void gen_space_free(struct model_gen *g)
 {
-	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
+	for (size_t d = 0; g->ds && d < g->m->ndevs; d++) {
 		free(g->ds[d].run_e);
+		free(g->ds[d].lr_by);
+	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
 			free(g->ds[d].ur->bits);
@@ -1005,11 +1012,13 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
 	s->rlut_sh = (uint8_t)sh;
 	for (uint64_t j = 0; j <= GEN_RLUT; j++)
 		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
+	s->rtop = s->scale == 1 && e < (1ull << 53) ? e : 0;
 }
 
 /* The region of offset A (generated, scaled by s->scale): region_search's
- * answer, through the table. */
-static uint32_t region_of(const struct model_devspace *d, const struct devstate *s, uint64_t a)
+ * answer, through the table (gen_region_of: the offsets under s->rtop
+ * without a call). */
+static uint32_t region_of_any(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
 	uint64_t top = d->bound[d->nregions], xi = a;
 	/* at scale 1, x = (double)A: A itself under TOP (< 2^53), at or
@@ -1022,18 +1031,12 @@ static uint32_t region_of(const struct model_devspace *d, const struct devstate 
 			return region_search(d, s->scale, a);
 		xi = (uint64_t)x;
 	}
-	uint64_t j = xi >> s->rlut_sh; /* xi < the last bound: j < GEN_RLUT */
-	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
-	for (uint32_t h; n > 1; n -= h) {
-		h = n / 2;
-		lo = d->bound[lo + h] <= xi ? lo + h : lo;
-	}
-	return lo;
+	return gen_region_lut(d, s, xi);
 }
 
 uint32_t gen_space_region(const struct model_devspace *d, const struct devstate *s, uint64_t a)
 {
-	return s ? region_of(d, s, a) : region_search(d, 1.0, a);
+	return s ? region_of_any(d, s, a) : region_search(d, 1.0, a);
 }
 
 /* The chain's row FROM given the op of the start (s->op): each
@@ -1131,7 +1134,7 @@ static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, doubl
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = *tor >= 0 ? 0 : region_of(d, s, s->cursor), to = 0;
+	uint32_t from = *tor >= 0 ? 0 : gen_region_of(d, s, s->cursor), to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
@@ -1199,7 +1202,7 @@ static inline double local_odds(const struct model_devspace *dv, const struct de
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][region_of(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_of(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -1288,7 +1291,7 @@ __attribute__((always_inline)) static inline void touch_ask_early(const struct m
 /* Whether [off, off + len) touches a block touched before (LOOK of its
  * blocks looked at, evenly spread, when it has more): the first such
  * block ends the look. */
-static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
+static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (b1 - b0 >= look)
@@ -1329,12 +1332,28 @@ static int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len
 	return 0;
 }
 
+/* touched_any, its most asked case inline: the direct set, every block
+ * looked at (fewer than LOOK).  Seven asks an I/O on boot's model, a
+ * third of each the call's (touched_any saves six registers for the
+ * hashed set's paths). */
+static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len,
+			  uint64_t look)
+{
+	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
+	if (g->touch_d && b1 < TOUCH_D0 && b1 - b0 < look)
+		return touch_d_next(g->touch_d, g->touch_nb, b0, b1, 0) <= b1;
+	return touched_any(g, dev, off, len, look);
+}
+
 /* A fresh start at OFF: the I/O's LEN bytes untouched, each block looked
  * at, and its run's SPAN (LOOK blocks of it): a stretch looked at evenly
  * steps over the blocks of a large I/O (chromium's 2.5 MiB reads, a scan's
- * too, landed on written blocks between the steps). */
-static int fresh_span(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t span,
-		      uint64_t look)
+ * too, landed on written blocks between the steps).  Inline: 3-5 asks an
+ * I/O, its frame (the registers touched_any's paths need) a third of
+ * each (blktrace: 8% of the placing thread). */
+static inline __attribute__((always_inline)) int fresh_span(struct model_gen *g, uint16_t dev,
+							    uint64_t off, uint64_t len,
+							    uint64_t span, uint64_t look)
 {
 	uint64_t nb = len ? ((off + len - 1) >> 12) - (off >> 12) : 0; /* blocks - 1 */
 	return !touched(g, dev, off, span, look) &&
@@ -1778,6 +1797,21 @@ static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int
 	return k;
 }
 
+/* gen_offsets_over(DV, S, OFF), the last region asked and its answer kept
+ * in *LR and *LOVER (start UINT32_MAX): one answer per region while the
+ * regions' counts stay (within one of the loops below, whose tries land
+ * in few regions: chromium's history_back asked 3.7 times an I/O). */
+static inline int over_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+			    uint32_t *lr, int *lover)
+{
+	if (dv->nregions < 2 || s->hn < GEN_SHORT_MIN)
+		return 0;
+	uint32_t r = gen_region_of(dv, s, off);
+	if (r != *lr)
+		*lover = gen_offsets_over_r(dv, s, *lr = r);
+	return *lover;
+}
+
 /* The offset of the I/O K back on the device (1: the one before), or one
  * of the sample of older ones; 0 when there is none. */
 static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k, uint64_t *off)
@@ -1808,18 +1842,25 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		      uint64_t len, uint64_t al, uint64_t *off)
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
+	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
-		int64_t jj = (int64_t)llround(j / (double)al) * (int64_t)al;
+		int64_t jj = gen_lround(j / (double)al) * (int64_t)al;
 		if (jj == 0)
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
+		int lover;
+		uint32_t r, k;
 		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
-		    (uint64_t)a + len > s->extent || !gen_offsets_in_extents(dv, s, (uint64_t)a))
+		    (uint64_t)a + len > s->extent ||
+		    !gen_offsets_local_at(dv, s, (uint64_t)a, &lover, &r, &k))
 			continue;
-		if (gen_offsets_local_over(dv, s, (uint64_t)a) ||
-		    !(gen_op_share(dv, region_of(dv, s, (uint64_t)a), s->op) > 0)) {
-			*off = over ? *off : (uint64_t)a;
+		if (lover || !(gen_op_share(dv, r, s->op) > 0)) {
+			if (!over) {
+				*off = (uint64_t)a;
+				over_r = r;
+				over_k = k;
+			}
 			over = 1;
 			continue;
 		}
@@ -1837,14 +1878,16 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	 * then (disksim's disk 8: its local jumps from 0.8 MiB carried the
 	 * walk into the log's late front, past 1.7 MiB, in its first fifth:
 	 * its offsets out on 37 of seeds 1-256 without, 8 with) */
-	return over && !(dv->p_local_fitted && gen_offsets_local_full(dv, s, *off)) &&
+	return over && !(dv->p_local_fitted && gen_offsets_local_full_at(dv, s, over_r, over_k)) &&
 	       !dv->seg_fitted;
 }
 
 /* One draw of a run start of the kind LOCAL (a local jump, else remote
- * into the region *TO, drawn when -1). */
-static uint64_t start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			   uint64_t len, uint64_t al, int local, int64_t *to)
+ * into the region *TO, drawn when -1).  Inline: 1.5 draws an I/O from
+ * start_wanted's loops and start_hot, its frame 1-2% of the thread. */
+static inline __attribute__((always_inline)) uint64_t
+start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, uint64_t len,
+	   uint64_t al, int local, int64_t *to)
 {
 	uint64_t off = 0;
 	if (!(local && local_jump(g, dv, s, len, al, &off))) {
@@ -1951,9 +1994,11 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	const struct model_dist *rd = op_dist(dv, s, op);
 	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
+	uint32_t lr = UINT32_MAX;
+	int lover = 0;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
 			history_at(g, s, back_slot(s, (uint64_t)k, op, few), &base) &&
-			gen_offsets_over(dv, s, base);
+			over_kept(dv, s, base, &lr, &lover);
 	     t++)
 		k = back_dist(g, s, rd, n, few);
 	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
@@ -2009,6 +2054,10 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	if (!(dv->p_resume > 0) || !paced(g, dv->p_resume, &s->nremote, s->nresumed))
 		return 0;
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
+	/* whether over, asked once a region (over_kept): the ring's I/O come
+	 * in runs (git: 4.3 asks an I/O, 5% of its placing thread) */
+	uint32_t lr = UINT32_MAX;
+	int lover = 0;
 	for (uint64_t j = 1; j <= n; j++) {
 		/* the slots known touched stepped over a word of rtouch at a
 		 * time: to the next one down the ring (j up) not known so */
@@ -2031,7 +2080,7 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 			s->rtouch[i / 64] |= 1ull << (i % 64);
 			continue;
 		}
-		if (touched(g, dv->id, e, len, TOUCH_LOOK) || gen_offsets_over(dv, s, e) ||
+		if (touched(g, dv->id, e, len, TOUCH_LOOK) || over_kept(dv, s, e, &lr, &lover) ||
 		    !start_clear(dv, s, e, len, len))
 			continue;
 		*off = e;
@@ -2077,13 +2126,14 @@ static int near_at(struct model_gen *g, const struct model_devspace *dv, struct 
 					    : (2 * rnd_sp(g) - 1) * (double)lim;
 		uint64_t back = k < 1 ? 1 : k > (double)n ? n : (uint64_t)k;
 		int64_t a = (int64_t)s->ring[(s->hn - back) % GEN_HIST] +
-			    (int64_t)llround(j / (double)al) * (int64_t)al;
+			    gen_lround(j / (double)al) * (int64_t)al;
 		if (a < 0 || (uint64_t)a + len > s->extent)
 			continue;
 		uint64_t at = al_down((uint64_t)a, al);
 		uint64_t span =
 		    (uint64_t)(unit *
-			       (double)(run_length(dv, s, u, (int64_t)region_of(dv, s, at)) + 1));
+			       (double)(run_length(dv, s, u, (int64_t)gen_region_of(dv, s, at)) +
+					1));
 		if ((at > s->cursor ? at - s->cursor : s->cursor - at) <= lim ||
 		    !fresh_span(g, dv->id, at, len, span, TOUCH_LOOK) ||
 		    gen_offsets_over(dv, s, at) || !start_clear(dv, s, at, len, span))
@@ -2161,7 +2211,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		off = start_once(g, dv, s, len, al, local, &to);
 		touch_ask_early(g, dv->id, off); /* before the look-ups below */
 		if (!t) {
-			r0 = to >= 0 ? (uint32_t)to : region_of(dv, s, off);
+			r0 = to >= 0 ? (uint32_t)to : gen_region_of(dv, s, off);
 			/* widened, the first draw's region full of late: one
 			 * draw, the full search every GEN_FULL-th start (a
 			 * stream resumed all the same) */
@@ -2176,10 +2226,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			return off;
 		}
 		if (!*want) /* the run as long as it would be there */
-			span =
-			    (uint64_t)(unit * (double)(run_length(dv, s, u,
-								  (int64_t)region_of(dv, s, off)) +
-						       1));
+			span = (uint64_t)(unit *
+					  (double)(run_length(dv, s, u,
+							      (int64_t)gen_region_of(dv, s, off)) +
+						   1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
 			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
@@ -2205,7 +2255,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	 * its tries left it (boot: 6 of 36 starts a seed from its band) */
 	int64_t in = to;
 	if (in < 0 && local && dv->p_local_fitted)
-		in = (int64_t)region_of(dv, s, off);
+		in = (int64_t)gen_region_of(dv, s, off);
 	if (!*want && !full && in >= 0 &&
 	    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[in] * s->scale),
 		       (uint64_t)((double)dv->bound[in + 1] * s->scale), len, al, &at) &&
@@ -2563,7 +2613,7 @@ static int run_past(struct model_gen *g, const struct model_devspace *dv, struct
 {
 	if (op == REEL_OP_READ || s->run_reuse || s->pinned || s->run_left <= 0 ||
 	    dv->local_limit < 4096 || !dv->read_share_fitted ||
-	    dv->read_share[region_of(dv, s, s->cursor)] > 0)
+	    dv->read_share[gen_region_of(dv, s, s->cursor)] > 0)
 		return 0;
 	uint64_t far = dv->local_limit >> 12; /* a model's own limit: the scan's at most */
 	return scan_untouched(g, dv, s, s->cursor, len, al, far < GEN_SCAN_FAR ? far : GEN_SCAN_FAR,
@@ -2615,7 +2665,7 @@ static int room_up(struct model_gen *g, const struct model_devspace *dv, struct 
 	m = m < TOUCH_MAX ? m : TOUCH_MAX;
 	p = s->front[r] > p ? s->front[r] : p;
 	while (left && p + need <= hi) {
-		for (uint64_t f; (f = front_upto(s, region_of(dv, s, p))) > p;)
+		for (uint64_t f; (f = front_upto(s, gen_region_of(dv, s, p))) > p;)
 			p = f; /* looked through */
 		if (p + need > hi)
 			break;
@@ -2675,7 +2725,7 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	int64_t r = gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = region_of(dv, s, s->cursor);
+	uint32_t from = gen_region_of(dv, s, s->cursor);
 	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
 	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
 		w += s->cy_reg[dv->tr_to[x]]
@@ -2740,7 +2790,7 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 {
 	double nper = s->nper >= 1 ? s->nper : 1, now = (double)s->hn;
 	double rep = floor(now / nper) * nper, pos = now - rep, bd = 0, w[MODEL_MAX_CYCLE], tot = 0;
-	uint32_t from = region_of(dv, s, s->cursor);
+	uint32_t from = gen_region_of(dv, s, s->cursor);
 	int best = -1;
 	for (uint32_t k = 0; k < dv->ncycle; k++) {
 		const struct model_cycle *c = &dv->cycle[k];
@@ -2898,10 +2948,26 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	 * instructions at --rate 2000) */
 	if (i >= dv->nlong || !(x < s->lr_from_hi[i] && e > s->lr_from_lo[i]))
 		return 0;
-	int hit = 0;		   /* the runs' compares side by side, no branch each */
-	for (; i < dv->nlong; i++) /* the runs' ends scaled once (lr_lo) */
-		hit |= (x < s->lr_hi[i]) & (e > s->lr_lo[i]);
-	return hit;
+	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
+}
+
+void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		double *rl = rows + (size_t)i * 2 * n, *pm = rl + n, rh[MODEL_MAX_LONG];
+		uint32_t m = 0;
+		for (uint32_t j = i; j < n; j++, m++) { /* by start, an insertion */
+			uint32_t k = m;
+			for (; k && rl[k - 1] > lo[j]; k--) {
+				rl[k] = rl[k - 1];
+				rh[k] = rh[k - 1];
+			}
+			rl[k] = lo[j];
+			rh[k] = hi[j];
+		}
+		for (uint32_t k = 0; k < m; k++)
+			pm[k] = k && pm[k - 1] > rh[k] ? pm[k - 1] : rh[k];
+	}
 }
 
 /* Of the kept runs still to come over [OFF, OFF + SPAN) (reserved's), the
@@ -3092,7 +3158,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	/* start_hot's places know nothing of what was written */
 	if (s->ur && op == REEL_OP_READ && s->ur->n && rnd_sp(g) < dv->p_unread)
 		off = unread_snap(s, unread_pick(g, dv, s, off, local), len, al);
-	s->run_left = run_length(dv, s, u, (int64_t)region_of(dv, s, off));
+	s->run_left = run_length(dv, s, u, (int64_t)gen_region_of(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -3492,7 +3558,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	uint32_t r = region_of(dv, s, off);
+	uint32_t r = gen_region_of(dv, s, off);
 	gen_offsets_count(dv, s, r, off);
 	if (s->ur && (op == REEL_OP_WRITE || op == REEL_OP_READ))
 		gen_unread_mark(s->ur, off, len, op == REEL_OP_WRITE, s->hn);
