@@ -562,6 +562,8 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 	}
 	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
 		e = pass_pre(fr, pre, fn, held, nh, e);
+	if (e || k < 0) /* the second thread may wait for what this one would gather */
+		model_devs_abort(fr->df);
 	int es = fit_side_wait(fr->side);
 	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
@@ -588,6 +590,10 @@ static int side_walk(void *arg, const struct fit_cols *c)
 static int side_seq(void *arg, const struct fit_cols *c)
 {
 	return model_devs_seq(((struct fit_run *)arg)->df, c);
+}
+static int side_touch(void *arg, const struct fit_cols *c)
+{
+	return model_devs_touch(((struct fit_run *)arg)->df, c);
 }
 
 /* Pass 2: the windows' sums, and the whole trace's b-model and PQRS
@@ -631,6 +637,22 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
 	model_phases_chain(fr->pf, c);
 	model_devs_sizes(fr->df, c); /* here: the second thread has the longer part */
+	return 0;
+}
+
+/* Pass 4 with the re-use pass's gather here (fit_rest): a stretch of the
+ * chunk's blocks gathered for the second thread's touches, then its part
+ * of the chain, so that the touches have batches while it runs. */
+#define FIT_GATHER_STEP 1024
+static int pass_chain_gather(struct fit_run *fr, const struct fit_cols *c)
+{
+	for (size_t a = 0; a < c->n; a += FIT_GATHER_STEP) {
+		size_t b = c->n - a < FIT_GATHER_STEP ? c->n : a + FIT_GATHER_STEP;
+		if (model_devs_gather(fr->df, c, a, b))
+			return REEL_E_NOMEM;
+		struct fit_cols p = fit_cols_part(c, a, b);
+		pass_chain(fr, &p);
+	}
 	return 0;
 }
 
@@ -827,9 +849,14 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
 		return e;
 	heap_trim();
+	/* the re-use pass's gather here where the second thread's part is the
+	 * longer by more than the gather (model_devs_gather_init) */
+	int gather = 0;
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))
-		return e;
+	    (fr->side && (gather = model_devs_gather_init(fr->df)) < 0) ||
+	    (e = fit_pass(fr, gather ? side_touch : side_seq,
+			  gather ? pass_chain_gather : pass_chain, 0, pass_pre4)))
+		return e ? e : gather;
 	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);
 }

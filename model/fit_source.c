@@ -662,6 +662,135 @@ void fit_side_stop(struct fit_side *s)
 	free(s);
 }
 
+/* ---- a ring of slots between two threads ------------------------------------- */
+/* The counts put and given back (ever), each written by its side alone.  A
+ * side that finds the ring full or empty spins a while (the other is most
+ * often microseconds from its next slot), then sleeps; the consumer wakes
+ * a sleeping producer only once half the ring is free, so that the
+ * consumer, the pass's longer part, pays a wake every n / 2 slots at most. */
+#define RING_SPIN 512
+struct fit_ring {
+	unsigned n, put, got;
+	size_t size;
+	char *slots;
+	int sleep_put, sleep_get, abort;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_put, cv_get; /* the producer waits for room; the consumer for a slot */
+};
+
+static inline void ring_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+#define RING_LOAD(x) __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define RING_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+struct fit_ring *fit_ring_new(unsigned n, size_t size)
+{
+	struct fit_ring *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->n = n;
+	r->size = size;
+	/* mapped on its own: only the slots' pages written are resident */
+	if (!(r->slots = reel_malloc_big(n * size))) {
+		free(r);
+		return NULL;
+	}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv_put, NULL);
+	pthread_cond_init(&r->cv_get, NULL);
+	return r;
+}
+
+/* The producer's side (PUT) finds the ring full, the consumer's empty. */
+static int ring_blocked(struct fit_ring *r, int put)
+{
+	return put ? r->put - RING_LOAD(r->got) == r->n : RING_LOAD(r->put) == r->got;
+}
+
+/* Wait while side PUT is blocked: 0, or -1 once aborted. */
+static int ring_wait(struct fit_ring *r, int put)
+{
+	int *sleep = put ? &r->sleep_put : &r->sleep_get;
+	pthread_cond_t *cv = put ? &r->cv_put : &r->cv_get;
+	for (unsigned s = 0; ring_blocked(r, put); s++) {
+		if (RING_LOAD(r->abort))
+			return -1;
+		if (s < RING_SPIN) {
+			ring_relax();
+			continue;
+		}
+		pthread_mutex_lock(&r->mu);
+		RING_STORE(*sleep, 1); /* then looks again: the other side's wake is not missed */
+		while (ring_blocked(r, put) && !r->abort)
+			pthread_cond_wait(cv, &r->mu);
+		RING_STORE(*sleep, 0);
+		pthread_mutex_unlock(&r->mu);
+	}
+	return RING_LOAD(r->abort) ? -1 : 0;
+}
+
+void *fit_ring_slot(struct fit_ring *r)
+{
+	return ring_wait(r, 1) ? NULL : r->slots + (size_t)(r->put & (r->n - 1)) * r->size;
+}
+
+void fit_ring_put(struct fit_ring *r)
+{
+	RING_STORE(r->put, r->put + 1);
+	if (RING_LOAD(r->sleep_get)) {
+		pthread_mutex_lock(&r->mu);
+		pthread_cond_signal(&r->cv_get);
+		pthread_mutex_unlock(&r->mu);
+	}
+}
+
+void *fit_ring_get(struct fit_ring *r)
+{
+	return ring_wait(r, 0) ? NULL : r->slots + (size_t)(r->got & (r->n - 1)) * r->size;
+}
+
+void *fit_ring_peek(struct fit_ring *r, unsigned k)
+{
+	unsigned g = r->got + k;
+	return RING_LOAD(r->put) - g - 1 < r->n ? r->slots + (size_t)(g & (r->n - 1)) * r->size
+						: NULL;
+}
+
+void fit_ring_free(struct fit_ring *r)
+{
+	unsigned g = r->got + 1;
+	RING_STORE(r->got, g);
+	if (RING_LOAD(r->sleep_put) && r->n - (RING_LOAD(r->put) - g) >= r->n / 2) {
+		pthread_mutex_lock(&r->mu);
+		pthread_cond_signal(&r->cv_put);
+		pthread_mutex_unlock(&r->mu);
+	}
+}
+
+void fit_ring_abort(struct fit_ring *r)
+{
+	pthread_mutex_lock(&r->mu);
+	RING_STORE(r->abort, 1);
+	pthread_cond_broadcast(&r->cv_put);
+	pthread_cond_broadcast(&r->cv_get);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void fit_ring_destroy(struct fit_ring *r)
+{
+	if (!r)
+		return;
+	reel_free_big(r->slots, r->n * r->size);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv_put);
+	pthread_cond_destroy(&r->cv_get);
+	free(r);
+}
+
 /* ---- independent jobs on two threads ----------------------------------------- */
 struct par_run {
 	void (*fn)(void *arg, size_t i);
