@@ -562,10 +562,11 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 	}
 	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
 		e = pass_pre(fr, pre, fn, held, nh, e);
-	if (e || k < 0) /* the second thread may wait for what this one would gather */
-		model_devs_abort(fr->df);
+	/* the second thread may wait for what this one would gather: its
+	 * error then is the abort's, not the pass's */
+	int aborted = (e || k < 0) && model_devs_abort(fr->df);
 	int es = fit_side_wait(fr->side);
-	return e ? e : es ? es : k < 0 ? (int)k : 0;
+	return e ? e : es && !aborted ? es : k < 0 ? (int)k : 0;
 }
 
 /* The second thread's parts of the passes (their state their own): the

@@ -2194,10 +2194,12 @@ int model_devs_touch(struct devs_fit *df, const struct fit_cols *c)
 	return 0;
 }
 
-void model_devs_abort(struct devs_fit *df)
+int model_devs_abort(struct devs_fit *df)
 {
-	if (df && df->ring)
-		fit_ring_abort(df->ring);
+	if (!df || !df->ring)
+		return 0;
+	fit_ring_abort(df->ring);
+	return 1;
 }
 
 /* The same pass: each I/O's phase, op, size segment, and whether it starts

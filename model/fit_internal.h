@@ -407,11 +407,12 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
  * does not pay, then model_devs_seq as on one thread; REEL_E_NOMEM); the
  * same model as model_devs_seq's.  A pass ending in an error calls model_devs_abort
  * before it waits for the second thread (whose touches would wait for
- * batches never gathered). */
+ * batches never gathered; they then end in REEL_E_NOMEM, which is not the
+ * pass's error). */
 int model_devs_gather_init(struct devs_fit *df);
 int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t a, size_t end);
 int model_devs_touch(struct devs_fit *df, const struct fit_cols *c);
-void model_devs_abort(struct devs_fit *df);
+int model_devs_abort(struct devs_fit *df); /* 1: a ring was aborted */
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
