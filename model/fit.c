@@ -641,18 +641,28 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return 0;
 }
 
-/* Pass 4 with the re-use pass's gather here (fit_rest): a stretch of the
- * chunk's blocks gathered for the second thread's touches, then its part
- * of the chain, so that the touches have batches while it runs. */
-#define FIT_GATHER_STEP 1024
+/* Pass 4 with the re-use pass's gather here (fit_rest): the chunk's
+ * blocks gathered a batch at a time for the second thread's touches while
+ * their ring has room, its part of the chain a stretch at a time while it
+ * has none (they are independent): the touches, the longer part, have
+ * batches while the chain runs, and this thread does not wait while it
+ * has work. */
+#define FIT_CHAIN_STEP 256
 static int pass_chain_gather(struct fit_run *fr, const struct fit_cols *c)
 {
-	for (size_t a = 0; a < c->n; a += FIT_GATHER_STEP) {
-		size_t b = c->n - a < FIT_GATHER_STEP ? c->n : a + FIT_GATHER_STEP;
-		if (model_devs_gather(fr->df, c, a, b))
-			return REEL_E_NOMEM;
-		struct fit_cols p = fit_cols_part(c, a, b);
+	size_t g = 0, ch = 0, n = c->n;
+	while (g < n || ch < n) {
+		if (g < n && (ch == n || model_devs_gather_room(fr->df))) {
+			if (model_devs_gather(fr->df, c, &g))
+				return REEL_E_NOMEM;
+			if (g == n) /* the touches need the chunk's whole */
+				model_devs_gather_flush(fr->df);
+			continue;
+		}
+		size_t b = n - ch < FIT_CHAIN_STEP ? n : ch + FIT_CHAIN_STEP;
+		struct fit_cols p = fit_cols_part(c, ch, b);
 		pass_chain(fr, &p);
+		ch = b;
 	}
 	return 0;
 }

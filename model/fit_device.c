@@ -2157,18 +2157,19 @@ int model_devs_gather_init(struct devs_fit *df)
 	return df->ring ? 1 : REEL_E_NOMEM;
 }
 
-int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t a, size_t end)
+int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t *a)
 {
-	int sh = __atomic_load_n(&df->shift_pub, __ATOMIC_RELAXED);
-	while (a < end) {
-		struct reuse_batch *rb = fit_ring_slot(df->ring);
-		if (!rb) /* the touches failed (out of memory) */
-			return REEL_E_NOMEM;
-		a = reuse_gather(df, rb, c, a, end, sh);
-		fit_ring_put(df->ring);
-	}
+	struct reuse_batch *rb = fit_ring_slot(df->ring);
+	if (!rb) /* the touches failed (out of memory) */
+		return REEL_E_NOMEM;
+	*a = reuse_gather(df, rb, c, *a, c->n, __atomic_load_n(&df->shift_pub, __ATOMIC_RELAXED));
+	fit_ring_put(df->ring);
 	return 0;
 }
+
+int model_devs_gather_room(struct devs_fit *df) { return fit_ring_room(df->ring); }
+
+void model_devs_gather_flush(struct devs_fit *df) { fit_ring_flush(df->ring); }
 
 int model_devs_touch(struct devs_fit *df, const struct fit_cols *c)
 {

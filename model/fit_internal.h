@@ -295,7 +295,11 @@ struct fit_ring;
 struct fit_ring *fit_ring_new(unsigned n, size_t size);
 void *fit_ring_slot(struct fit_ring *r);
 void fit_ring_put(struct fit_ring *r);
+/* the slots put so far wanted soon (a sleeping consumer is woken only
+ * once a quarter of the ring is put, or at this call) */
+void fit_ring_flush(struct fit_ring *r);
 void *fit_ring_get(struct fit_ring *r);
+int fit_ring_room(struct fit_ring *r); /* 1: fit_ring_slot would not wait */
 /* the slot K after the one fit_ring_get gave, if already put, else NULL
  * (no wait: for a prefetch) */
 void *fit_ring_peek(struct fit_ring *r, unsigned k);
@@ -400,9 +404,10 @@ int model_devs_finish(struct devs_fit *df);
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
 /* The same pass on two threads: the main thread gathers each chunk's
- * blocks (model_devs_gather of its I/O [A, END), in order, a stretch at a
- * time beside its own part), the second touches them (model_devs_touch
- * of the chunk, in the same order), handed over in a ring of batches
+ * blocks (model_devs_gather: a batch of its I/O from *A on, *A moved past
+ * them; in order, beside its own part of the pass), the second touches
+ * them (model_devs_touch of the chunk, in the same order), handed over in
+ * a ring of batches
  * (model_devs_gather_init, after model_devs_seq_init: 1, or 0 where it
  * does not pay, then model_devs_seq as on one thread; REEL_E_NOMEM); the
  * same model as model_devs_seq's.  A pass ending in an error calls model_devs_abort
@@ -410,7 +415,9 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
  * batches never gathered; they then end in REEL_E_NOMEM, which is not the
  * pass's error). */
 int model_devs_gather_init(struct devs_fit *df);
-int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t a, size_t end);
+int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t *a);
+int model_devs_gather_room(struct devs_fit *df);   /* 1: model_devs_gather would not wait */
+void model_devs_gather_flush(struct devs_fit *df); /* after a chunk's last batch */
 int model_devs_touch(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_abort(struct devs_fit *df); /* 1: a ring was aborted */
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);

@@ -2,7 +2,8 @@
  * test_fit_ring: fit's ring of slots between two threads (fit_source.c,
  * pass 4's gather on the main thread and touches on the second) hands
  * every slot over once and in order, through rings full and empty and the
- * sleeps of either side; fit_ring_peek sees only slots put; an abort ends
+ * sleeps of either side (a consumer asleep woken by a quarter of the ring
+ * or a flush); fit_ring_peek sees only slots put; an abort ends
  * the waits of a producer on a full ring and of a consumer on an empty one.
  */
 #include <pthread.h>
@@ -28,6 +29,8 @@ static void *producer(void *arg)
 		s[0] = i;
 		s[1] = ~(uint64_t)i;
 		fit_ring_put(p->r);
+		if (i + 1 == p->n || i % 1000 == 999) /* a sleeping consumer woken */
+			fit_ring_flush(p->r);
 		if (p->pause_every && i % p->pause_every == 0)
 			usleep(200); /* the consumer sleeps on an empty ring */
 	}
