@@ -562,11 +562,8 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 	}
 	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
 		e = pass_pre(fr, pre, fn, held, nh, e);
-	/* the second thread may wait for what this one would gather: its
-	 * error then is the abort's, not the pass's */
-	int aborted = (e || k < 0) && model_devs_abort(fr->df);
 	int es = fit_side_wait(fr->side);
-	return e ? e : es && !aborted ? es : k < 0 ? (int)k : 0;
+	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
 
 /* The second thread's parts of the passes (their state their own): the
@@ -591,10 +588,6 @@ static int side_walk(void *arg, const struct fit_cols *c)
 static int side_seq(void *arg, const struct fit_cols *c)
 {
 	return model_devs_seq(((struct fit_run *)arg)->df, c);
-}
-static int side_touch(void *arg, const struct fit_cols *c)
-{
-	return model_devs_touch(((struct fit_run *)arg)->df, c);
 }
 
 /* Pass 2: the windows' sums, and the whole trace's b-model and PQRS
@@ -638,32 +631,6 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 {
 	model_phases_chain(fr->pf, c);
 	model_devs_sizes(fr->df, c); /* here: the second thread has the longer part */
-	return 0;
-}
-
-/* Pass 4 with the re-use pass's gather here (fit_rest): the chunk's
- * blocks gathered a batch at a time for the second thread's touches while
- * their ring has room, its part of the chain a stretch at a time while it
- * has none (they are independent): the touches, the longer part, have
- * batches while the chain runs, and this thread does not wait while it
- * has work. */
-#define FIT_CHAIN_STEP 256
-static int pass_chain_gather(struct fit_run *fr, const struct fit_cols *c)
-{
-	size_t g = 0, ch = 0, n = c->n;
-	while (g < n || ch < n) {
-		if (g < n && (ch == n || model_devs_gather_room(fr->df))) {
-			if (model_devs_gather(fr->df, c, &g))
-				return REEL_E_NOMEM;
-			if (g == n) /* the touches need the chunk's whole */
-				model_devs_gather_flush(fr->df);
-			continue;
-		}
-		size_t b = n - ch < FIT_CHAIN_STEP ? n : ch + FIT_CHAIN_STEP;
-		struct fit_cols p = fit_cols_part(c, ch, b);
-		pass_chain(fr, &p);
-		ch = b;
-	}
 	return 0;
 }
 
@@ -860,14 +827,9 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
 		return e;
 	heap_trim();
-	/* the re-use pass's gather here where the second thread's part is the
-	 * longer by more than the gather (model_devs_gather_init) */
-	int gather = 0;
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (fr->side && (gather = model_devs_gather_init(fr->df)) < 0) ||
-	    (e = fit_pass(fr, gather ? side_touch : side_seq,
-			  gather ? pass_chain_gather : pass_chain, 0, pass_pre4)))
-		return e ? e : gather;
+	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))
+		return e;
 	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);
 }

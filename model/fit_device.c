@@ -186,7 +186,12 @@ struct dev_fit {
 	/* what each I/O of the ring counted in the re-use odds; those of the
 	 * longest burst's I/O, beside pb (reuse_net takes them out) */
 	struct reuse_note *pn, *pbn;
-	int64_t rrun;	  /* the re-use pass's run so far */
+	int64_t rrun; /* the re-use pass's run so far */
+	/* the re-use pass's blocks sampled at the map's rate (smap_shift):
+	 * one bit a block of [0, smap_n) (reuse_smap), or NULL; the blocks
+	 * gathered so far */
+	uint64_t *smap, smap_n, gathered;
+	int smap_shift;
 	uint64_t *tc;	  /* remote jumps: from x to region counts */
 	uint8_t *wb, *rb; /* blocks written, read; after the first pass wb: both (overlap_both) */
 	size_t nwb;	  /* their bytes */
@@ -259,17 +264,6 @@ struct seg_count {
 	uint32_t seg[SEG_MEMO];
 };
 
-/* The re-use pass's gather of a device's blocks (reuse_gather; its
- * thread's alone, on a line of its own: it may not be the touches'):
- * the blocks sampled at the map's rate (smap_shift) as one bit a block of
- * [0, smap_n) (reuse_smap), or NULL; the blocks gathered so far. */
-struct dev_gather {
-	uint64_t *smap, smap_n, gathered;
-	int smap_shift;
-	int done;		   /* the device's dev_fit's, copied */
-	const struct dev_pre *pre; /* the same */
-} __attribute__((aligned(64)));
-
 struct devs_fit {
 	size_t nd;
 	int naive;
@@ -277,12 +271,6 @@ struct devs_fit {
 	struct bmap bm;	     /* blocks touched, of every device (the re-use pass) */
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
 	struct reuse_batch *rb;
-	/* the gather on the main thread (model_devs_gather), batches handed
-	 * over to the touches (model_devs_touch) in a ring, or NULL; the map's
-	 * shift as the touches last left it (the gather's, read late: a
-	 * lower shift keeps more blocks, which bmap_touch_h looks at again) */
-	struct fit_ring *ring;
-	int shift_pub;
 	int near; /* several devices in the re-use pass: their near starts fitted */
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
@@ -294,7 +282,6 @@ struct devs_fit {
 	uint64_t sq_end[MODEL_MAX_DEVS];
 	uint8_t sq_seen[MODEL_MAX_DEVS];
 	struct dev_fit f[MODEL_MAX_DEVS];
-	struct dev_gather g[MODEL_MAX_DEVS];
 };
 
 static void dev_fit_free(struct dev_fit *f)
@@ -314,6 +301,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->pb);
 	free(f->pn);
 	free(f->pbn);
+	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -327,13 +315,10 @@ void model_devs_free(struct devs_fit *df)
 {
 	if (!df)
 		return;
-	for (size_t k = 0; k < df->nd; k++) {
+	for (size_t k = 0; k < df->nd; k++)
 		dev_fit_free(&df->f[k]);
-		reel_free_big(df->g[k].smap, (df->g[k].smap_n + 63) / 64 * 8);
-	}
 	bmap_free(&df->bm);
 	free(df->rb);
-	fit_ring_destroy(df->ring);
 	free(df->sq);
 	free(df->sz);
 	free(df);
@@ -606,10 +591,9 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 #define RB_IO 32    /* I/O a batch */
 #define RB_CAP 8192 /* blocks a batch (>= FIT_REUSE_SPAN: one I/O fits) */
 struct reuse_batch {
-	uint32_t nio;		/* its I/O */
+	uint64_t k[RB_CAP], h[RB_CAP];
 	uint32_t at[RB_IO + 1]; /* I/O j's blocks: [at[j], at[j + 1]) */
 	int8_t dev[RB_IO];	/* I/O j's device (its index), or -1: a flush, a device done */
-	uint64_t k[RB_CAP], h[RB_CAP];
 };
 
 /* The blocks of an I/O that the walk looks at: at most its first
@@ -642,9 +626,9 @@ static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64
 #define SMAP_MAX (4u << 20)
 #define SMAP_SHIFT 3
 #define SMAP_EARLY 16
-static void reuse_smap(struct devs_fit *df, struct dev_gather *f, const struct dev_pre *pre,
-		       uint16_t dev, int sh)
+static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 {
+	int sh = df->bm.shift;
 	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0, nw = (f->smap_n + 63) / 64;
 	f->smap_shift = sh;
 	if (f->smap) { /* fewer sampled: those no longer cleared */
@@ -659,8 +643,8 @@ static void reuse_smap(struct devs_fit *df, struct dev_gather *f, const struct d
 		}
 		return;
 	}
-	uint64_t n = (pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT,
-		 left = pre->blocks - f->gathered;
+	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT,
+		 left = f->pre->blocks - f->gathered;
 	nw = (n + 63) / 64;
 	if (n < 64 || left < 2 * n || (sh < SMAP_SHIFT && left / SMAP_EARLY < n) ||
 	    df->smap_bytes + nw * 8 > SMAP_MAX || !(f->smap = reel_malloc_big(nw * 8)))
@@ -684,7 +668,7 @@ static void reuse_smap(struct devs_fit *df, struct dev_gather *f, const struct d
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its
  * sample map into RB from M on: the new count. */
-static uint32_t smap_gather(const struct dev_gather *f, uint64_t dev, uint64_t b0, uint64_t b1,
+static uint32_t smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, uint64_t b1,
 			    struct reuse_batch *rb, uint32_t m)
 {
 	for (uint64_t w = b0 >> 6; w <= b1 >> 6; w++) {
@@ -702,15 +686,15 @@ static uint32_t smap_gather(const struct dev_gather *f, uint64_t dev, uint64_t b
 	return m;
 }
 
-/* Gather the sampled blocks at the map's shift SH (the touches' or an
- * earlier one) of the I/O from A on, before END (flushes and devices done
+/* Gather the sampled blocks of the I/O from A on (flushes and devices done
  * have none) into RB: the end of the batch. */
 static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c,
-			   size_t a, size_t end, int sh)
+			   size_t a)
 {
 	uint32_t m = 0;
-	size_t j = 0, nj = end - a < RB_IO ? end - a : RB_IO;
+	size_t j = 0, nj = c->n - a < RB_IO ? c->n - a : RB_IO;
 	/* bmap_sampled as one comparison: the top `shift` bits of h are 0 */
+	int sh = df->bm.shift;
 	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
 	/* the columns and the slots in locals: the stores below (of uint64_t,
 	 * as c->n is) would reload them at every I/O */
@@ -724,15 +708,15 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 	 * chunk's start): fetched while this one is touched (this batch's,
 	 * fetched just before the gather reads them, came late: 5% more
 	 * samples of the pass at 10M I/O) */
-	for (size_t x = a ? RB_IO : 0, xe = end - a < 2 * RB_IO ? end - a : 2 * RB_IO; x < xe;
+	for (size_t x = a ? RB_IO : 0, xe = c->n - a < 2 * RB_IO ? c->n - a : 2 * RB_IO; x < xe;
 	     x++) {
-		const struct dev_gather *f = &df->g[slot[dv[x]]];
+		const struct dev_fit *f = &df->f[slot[dv[x]]];
 		if (f->smap && (off[x] >> BMAP_BLOCK_SHIFT) < f->smap_n)
 			__builtin_prefetch(&f->smap[off[x] >> (BMAP_BLOCK_SHIFT + 6)]);
 	}
 	for (; j < nj; j++) {
 		int8_t k = slot[dv[j]];
-		struct dev_gather *f = &df->g[k];
+		struct dev_fit *f = &df->f[k];
 		rb->dev[j] = op[j] != REEL_OP_FLUSH && !f->done ? k : -1;
 		if (rb->dev[j] >= 0) {
 			uint64_t b0, b1, dev = dv[j];
@@ -741,7 +725,7 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 				break;
 			f->gathered += b1 - b0 + 1;
 			if (sh && f->smap_shift != sh)
-				reuse_smap(df, f, f->pre, (uint16_t)dev, sh);
+				reuse_smap(df, f, (uint16_t)dev);
 			if (f->smap && b1 < f->smap_n) { /* the sampled ones, in order */
 				m = smap_gather(f, dev, b0, b1, rb, m);
 				rb->at[j + 1] = m;
@@ -765,15 +749,9 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 		}
 		rb->at[j + 1] = m;
 	}
-	rb->nio = (uint32_t)j;
+	for (uint32_t x = 0; x < m; x++)
+		bmap_prefetch(&df->bm, rb->h[x]);
 	return a + j;
-}
-
-/* The slots of a batch's blocks fetched (on the thread that touches them). */
-static void batch_prefetch(const struct bmap *bm, const struct reuse_batch *rb)
-{
-	for (uint32_t x = 0; x < rb->at[rb->nio]; x++)
-		bmap_prefetch(bm, rb->h[x]);
 }
 
 /* The blocks of one I/O (device F; its sampled blocks, gathered, in KB and
@@ -1657,11 +1635,8 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	df->sq = calloc(m->nphases, sizeof(*df->sq));
 	if (!(df->sz = calloc(1, sizeof(*df->sz))))
 		return REEL_E_NOMEM;
-	for (size_t k = 0; k < df->nd; k++) {
+	for (size_t k = 0; k < df->nd; k++)
 		df->sz->live[k] = !df->f[k].done;
-		df->g[k].done = df->f[k].done;
-		df->g[k].pre = df->f[k].pre;
-	}
 	df->rb = malloc(2 * sizeof(*df->rb)); /* one gathered ahead: model_devs_seq */
 	/* a device's own run starts' sizes: at most OWN_SAMPLE of them, and
 	 * OWN_BUDGET for all the devices (16 at OWN_SAMPLE; 64 devices' would
@@ -2073,10 +2048,9 @@ static void device_own(struct dev_fit *f)
 	}
 }
 
-/* The I/O [A, E) of chunk C, gathered in RB: their re-use (reuse_step),
- * their device's own ops and sizes; 0 or REEL_E_NOMEM. */
-static int seq_batch(struct devs_fit *df, const struct reuse_batch *rb, const struct fit_cols *c,
-		     size_t a, size_t e)
+/* One pass in time order: the re-use of run starts (reuse_step), a
+ * device's own ops and sizes; 0 or REEL_E_NOMEM. */
+int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	/* locals: the stores of the steps (of uint64_t, as c->n is) would
 	 * reload them at every I/O */
@@ -2084,123 +2058,33 @@ static int seq_batch(struct devs_fit *df, const struct reuse_batch *rb, const st
 	const uint32_t *len = c->len;
 	const uint16_t *win = c->win;
 	const int *wphase = df->wphase;
-	for (size_t i = a; i < e; i++) {
-		int k = rb->dev[i - a]; /* the gather's: its device, or none */
-		if (k < 0)
-			continue;
-		struct dev_fit *f = &df->f[k];
-		int seq = df->sq_seen[k] && off[i] == df->sq_end[k], first = !df->sq_seen[k];
-		uint64_t pend = df->sq_end[k];
-		df->sq_seen[k] = 1;
-		df->sq_end[k] = off[i] + len[i];
-		size_t p = (size_t)wphase[win[i]];
-		if (reuse_step(df, rb, f, c, i, i - a, seq, first, p, pend))
-			return REEL_E_NOMEM;
-		if (f->dsz[0].v)
-			own_step(f, &df->m->phases[p], c->op[i], len[i], seq);
-	}
-	return 0;
-}
-
-/* One pass in time order: the re-use of run starts (reuse_step), a
- * device's own ops and sizes; 0 or REEL_E_NOMEM.  The blocks gathered
- * here (one thread: model_devs_gather_init not called). */
-int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
-{
 	/* a batch gathered (its blocks' slots prefetched) one batch ahead of
 	 * its touches, so that the slots are in cache by then (the pass 7%
 	 * fewer samples at 10M I/O).  A gather before the touches of the batch
 	 * ahead of it may keep blocks that those touches' halving leaves out
 	 * of the sample: bmap_touch_h looks again, the same sample. */
-	size_t n = c->n, e = 0;
-	if (n) {
-		e = reuse_gather(df, df->rb, c, 0, n, df->bm.shift);
-		batch_prefetch(&df->bm, df->rb);
-	}
+	size_t n = c->n, e = n ? reuse_gather(df, df->rb, c, 0) : 0;
 	for (size_t a = 0, b = 0, ne; a < n; a = e, e = ne, b ^= 1) {
-		ne = e < n ? reuse_gather(df, &df->rb[b ^ 1], c, e, n, df->bm.shift) : n;
-		if (e < n)
-			batch_prefetch(&df->bm, &df->rb[b ^ 1]);
-		if (seq_batch(df, &df->rb[b], c, a, e))
-			return REEL_E_NOMEM;
-	}
-	return 0;
-}
-
-/* The ring's batches: enough that the touches rarely find it empty while
- * the main thread takes its part of a stretch of the chunk (FIT_GATHER_STEP
- * I/O, fit.c), few enough that their pages written stay small (a batch's
- * blocks' 16 bytes each: 1.5 Ki blocks a batch on gen's chromium). */
-#define GR_BATCHES 64
-
-/* The gather on the main thread pays where the touches' thread has the
- * longer part of pass 4 by more than the gather: where the devices' near
- * starts are fitted (several devices: disksim's 16, whose second thread's
- * part was 2.4 times the main thread's at 10M I/O), or the I/O touch
- * GATHER_BLOCKS blocks or more on average (chromium's 47.6, compile's
- * 10.3, boot's 9.3: 2-4 times).  Where they touch fewer (msr 1.3, fiu 1.0,
- * kernel-src 2.3) the two parts were about even and the gather made the
- * main thread's the longer; at 7-8 (blktrace, boot-nspawn, git) it was
- * about even either way (HISTORY.md "Fit's gather on the main thread"). */
-#define GATHER_BLOCKS 8
-int model_devs_gather_init(struct devs_fit *df)
-{
-	uint64_t blocks = 0, nio = 0;
-	for (size_t k = 0; k < df->nd; k++)
-		if (!df->f[k].done) {
-			blocks += df->f[k].pre->blocks;
-			nio += df->f[k].pre->nd;
-		}
-	if (!df->near && blocks < GATHER_BLOCKS * nio)
-		return 0;
-	df->ring = fit_ring_new(GR_BATCHES, sizeof(struct reuse_batch));
-	return df->ring ? 1 : REEL_E_NOMEM;
-}
-
-int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t *a)
-{
-	struct reuse_batch *rb = fit_ring_slot(df->ring);
-	if (!rb) /* the touches failed (out of memory) */
-		return REEL_E_NOMEM;
-	*a = reuse_gather(df, rb, c, *a, c->n, __atomic_load_n(&df->shift_pub, __ATOMIC_RELAXED));
-	fit_ring_put(df->ring);
-	return 0;
-}
-
-int model_devs_gather_room(struct devs_fit *df) { return fit_ring_room(df->ring); }
-
-void model_devs_gather_flush(struct devs_fit *df) { fit_ring_flush(df->ring); }
-
-int model_devs_touch(struct devs_fit *df, const struct fit_cols *c)
-{
-	int ahead = 0; /* the batch after this one's slots fetched */
-	for (size_t a = 0; a < c->n;) {
-		const struct reuse_batch *rb = fit_ring_get(df->ring), *nx;
-		if (!rb) /* the pass ended in an error on the main thread */
-			return REEL_E_NOMEM;
-		if (!ahead)
-			batch_prefetch(&df->bm, rb);
-		if ((ahead = (nx = fit_ring_peek(df->ring, 1)) != NULL))
-			batch_prefetch(&df->bm, nx);
-		int e = seq_batch(df, rb, c, a, a + rb->nio);
-		a += rb->nio;
-		fit_ring_free(df->ring);
-		if (df->bm.shift != df->shift_pub)
-			__atomic_store_n(&df->shift_pub, df->bm.shift, __ATOMIC_RELAXED);
-		if (e) {
-			fit_ring_abort(df->ring);
-			return e;
+		const struct reuse_batch *rb = &df->rb[b];
+		ne = e < n ? reuse_gather(df, &df->rb[b ^ 1], c, e) : n;
+		for (size_t i = a; i < e; i++) {
+			int k = rb->dev[i - a]; /* the gather's: its device, or none */
+			if (k < 0)
+				continue;
+			struct dev_fit *f = &df->f[k];
+			int seq = df->sq_seen[k] && off[i] == df->sq_end[k],
+			    first = !df->sq_seen[k];
+			uint64_t pend = df->sq_end[k];
+			df->sq_seen[k] = 1;
+			df->sq_end[k] = off[i] + len[i];
+			size_t p = (size_t)wphase[win[i]];
+			if (reuse_step(df, rb, f, c, i, i - a, seq, first, p, pend))
+				return REEL_E_NOMEM;
+			if (f->dsz[0].v)
+				own_step(f, &df->m->phases[p], c->op[i], len[i], seq);
 		}
 	}
 	return 0;
-}
-
-int model_devs_abort(struct devs_fit *df)
-{
-	if (!df || !df->ring)
-		return 0;
-	fit_ring_abort(df->ring);
-	return 1;
 }
 
 /* The same pass: each I/O's phase, op, size segment, and whether it starts

@@ -218,23 +218,6 @@ struct fit_cols {
 	const uint16_t *win; /* each record's window (the driver fills it) */
 	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
 };
-/* The records [A, B) of chunk C as a chunk of their own (for a pass's
- * part that keeps its state from record to record: the same counts) */
-static inline struct fit_cols fit_cols_part(const struct fit_cols *c, size_t a, size_t b)
-{
-	struct fit_cols p = *c;
-	p.n = b - a;
-	p.base += a;
-	p.t += a;
-	p.issue = c->issue ? c->issue + a : NULL;
-	p.complete = c->complete ? c->complete + a : NULL;
-	p.off += a;
-	p.len += a;
-	p.op += a;
-	p.dev += a;
-	p.win = c->win ? c->win + a : NULL;
-	return p;
-}
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
 	const struct model_trace *tr; /* in memory (then r is NULL) */
@@ -284,28 +267,6 @@ int fit_side_post(struct fit_side *s, fit_side_fn fn, void *arg, const struct fi
 		  struct fit_src *src);
 int fit_side_wait(struct fit_side *s);
 void fit_side_stop(struct fit_side *s); /* NULL: nothing */
-/* A ring of N (a power of two) slots of SIZE bytes from one thread to one
- * other, in order: the producer fills fit_ring_slot's slot and hands it
- * over (fit_ring_put), the consumer takes the slots in the order put
- * (fit_ring_get) and gives each back (fit_ring_free).  Each side waits
- * while the ring is full or empty; fit_ring_abort ends the waits of both
- * (they then give NULL: an error elsewhere ended the pass).  The slots are
- * the caller's to read and write between those calls only. */
-struct fit_ring;
-struct fit_ring *fit_ring_new(unsigned n, size_t size);
-void *fit_ring_slot(struct fit_ring *r);
-void fit_ring_put(struct fit_ring *r);
-/* the slots put so far wanted soon (a sleeping consumer is woken only
- * once a quarter of the ring is put, or at this call) */
-void fit_ring_flush(struct fit_ring *r);
-void *fit_ring_get(struct fit_ring *r);
-int fit_ring_room(struct fit_ring *r); /* 1: fit_ring_slot would not wait */
-/* the slot K after the one fit_ring_get gave, if already put, else NULL
- * (no wait: for a prefetch) */
-void *fit_ring_peek(struct fit_ring *r, unsigned k);
-void fit_ring_free(struct fit_ring *r);
-void fit_ring_abort(struct fit_ring *r);
-void fit_ring_destroy(struct fit_ring *r); /* NULL: nothing */
 /* FN(ARG, i) for i in [0, N), on two threads when fit_spare_core: the
  * calls must be independent (each writes its own result). */
 void fit_par_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
@@ -403,23 +364,6 @@ int model_devs_finish(struct devs_fit *df);
  * part is the longer on the second thread; the sample sizes of pass 3). */
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
-/* The same pass on two threads: the main thread gathers each chunk's
- * blocks (model_devs_gather: a batch of its I/O from *A on, *A moved past
- * them; in order, beside its own part of the pass), the second touches
- * them (model_devs_touch of the chunk, in the same order), handed over in
- * a ring of batches
- * (model_devs_gather_init, after model_devs_seq_init: 1, or 0 where it
- * does not pay, then model_devs_seq as on one thread; REEL_E_NOMEM); the
- * same model as model_devs_seq's.  A pass ending in an error calls model_devs_abort
- * before it waits for the second thread (whose touches would wait for
- * batches never gathered; they then end in REEL_E_NOMEM, which is not the
- * pass's error). */
-int model_devs_gather_init(struct devs_fit *df);
-int model_devs_gather(struct devs_fit *df, const struct fit_cols *c, size_t *a);
-int model_devs_gather_room(struct devs_fit *df);   /* 1: model_devs_gather would not wait */
-void model_devs_gather_flush(struct devs_fit *df); /* after a chunk's last batch */
-int model_devs_touch(struct devs_fit *df, const struct fit_cols *c);
-int model_devs_abort(struct devs_fit *df); /* 1: a ring was aborted */
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
