@@ -690,9 +690,7 @@ static int reuse_htab(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 		return REEL_E_NOMEM;
 	f->htab_n = n;
 	df->htab_bytes += n * 8;
-	uint64_t key = (uint64_t)dev << 52;
-	for (uint64_t b = 0; b < n; b++)
-		f->htab[b] = mix64(key ^ b);
+	reuse_htab_fill(f->htab, n, dev);
 	return 0;
 }
 
@@ -754,13 +752,8 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 			if (m + (b1 - b0 + 1) > RB_CAP)
 				break;
 			f->gathered += b1 - b0 + 1;
-			if (f->htab && b1 < f->htab_n) { /* the sampled ones kept, in place */
-				const uint64_t *ht = f->htab + b0;
-				for (uint32_t x = 0, nb = (uint32_t)(b1 - b0 + 1); x < nb; x++) {
-					rb->k[m] = (dev << 52) ^ (b0 + x);
-					rb->h[m] = ht[x];
-					m += ht[x] <= lim;
-				}
+			if (f->htab && b1 < f->htab_n) {
+				m = reuse_looked_up(f->htab, dev, b0, b1, lim, rb->k, rb->h, m);
 				rb->at[j + 1] = m;
 				continue;
 			}
@@ -771,21 +764,7 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 				rb->at[j + 1] = m;
 				continue;
 			}
-			/* the hashes first, independent of each other (pipelined);
-			 * then the sampled ones kept, in place: one store a block
-			 * whose address waits on a hash would chain them */
-			uint32_t nb = (uint32_t)(b1 - b0 + 1);
-			uint64_t *kb = rb->k + m, *hb = rb->h + m;
-			for (uint32_t x = 0; x < nb; x++) {
-				kb[x] = (dev << 52) ^ (b0 + x);
-				hb[x] = mix64(kb[x]);
-			}
-			for (uint32_t x = 0; x < nb; x++) {
-				uint64_t k = kb[x], h = hb[x];
-				rb->k[m] = k;
-				rb->h[m] = h;
-				m += h <= lim;
-			}
+			m = reuse_hashed(dev, b0, b1, lim, rb->k, rb->h, m);
 		}
 		rb->at[j + 1] = m;
 	}
