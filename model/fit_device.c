@@ -678,20 +678,19 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
  * sample map's walk over the bits set and hash of each was ~40% of the
  * re-use pass), within HTAB_MAX for all the devices.  The blocks kept are
  * those whose hash is under the map's limit, as when hashed as they come:
- * the same sample, the same model. */
+ * the same sample, the same model (and without the table, no room: the
+ * same). */
 #define HTAB_MAX (4u << 20)
 #define HTAB_PAYS 16
-static int reuse_htab(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
+static void reuse_htab(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 {
 	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
-	if (n < 64 || f->pre->blocks / HTAB_PAYS < n || df->htab_bytes + n * 8 > HTAB_MAX)
-		return 0;
-	if (!(f->htab = reel_malloc_big(n * 8)))
-		return REEL_E_NOMEM;
+	if (n < 64 || f->pre->blocks / HTAB_PAYS < n || df->htab_bytes + n * 8 > HTAB_MAX ||
+	    !(f->htab = reel_malloc_big(n * 8)))
+		return; /* not worth it, or no room: hashed as they come */
 	f->htab_n = n;
 	df->htab_bytes += n * 8;
 	reuse_htab_fill(f->htab, n, dev);
-	return 0;
 }
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its
@@ -1686,8 +1685,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->rs_n[0] = f->rs_n[1] = 0;
 		memset(f->rs_last, 0, sizeof(f->rs_last));
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
-		if (reuse_htab(df, f, df->m->devs[k].id))
-			return REEL_E_NOMEM;
+		reuse_htab(df, f, df->m->devs[k].id);
 		uint64_t nl = f->nruns / f->nr_stride + 1;
 		if (!f->pr || !f->pc || !f->pb || !f->pn || !f->pbn ||
 		    samp_init_upto(&f->nr_back, nl, 1) || samp_init_upto(&f->nr_jump, nl, 1))
