@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/blockmap.h"
 #include "model/model.h"
 
 /* a fixed-stride sample of a stream of values (every st-th, from the first)
@@ -201,6 +202,49 @@ static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
 	while (s < 1023 && off >= sb[s + 1])
 		s++;
 	return s;
+}
+
+/* ---- the re-use pass's blocks (fit_device.c; here for
+ * tests/unit/test_model_reuse_htab.c: the table's way against hashing) ---- */
+/* The blocks B0..B1 of device DEV sampled at LIM (their hash at most LIM),
+ * in order, their keys and hashes into K and H from M on: the new count. */
+static inline uint32_t reuse_hashed(uint64_t dev, uint64_t b0, uint64_t b1, uint64_t lim,
+				    uint64_t *k, uint64_t *h, uint32_t m)
+{
+	/* the hashes first, independent of each other (pipelined); then the
+	 * sampled ones kept, in place: one store a block whose address waits
+	 * on a hash would chain them */
+	uint32_t nb = (uint32_t)(b1 - b0 + 1);
+	uint64_t *kb = k + m, *hb = h + m;
+	for (uint32_t x = 0; x < nb; x++) {
+		kb[x] = (dev << 52) ^ (b0 + x);
+		hb[x] = mix64(kb[x]);
+	}
+	for (uint32_t x = 0; x < nb; x++) {
+		uint64_t kx = kb[x], hx = hb[x];
+		k[m] = kx;
+		h[m] = hx;
+		m += hx <= lim;
+	}
+	return m;
+}
+/* Every block's hash of device DEV's extent of N blocks, into T. */
+static inline void reuse_htab_fill(uint64_t *t, uint64_t n, uint64_t dev)
+{
+	for (uint64_t b = 0; b < n; b++)
+		t[b] = mix64(dev << 52 ^ b);
+}
+/* reuse_hashed with the hashes looked up in HTAB (reuse_htab_fill's). */
+static inline uint32_t reuse_looked_up(const uint64_t *htab, uint64_t dev, uint64_t b0, uint64_t b1,
+				       uint64_t lim, uint64_t *k, uint64_t *h, uint32_t m)
+{
+	const uint64_t *ht = htab + b0;
+	for (uint32_t x = 0, nb = (uint32_t)(b1 - b0 + 1); x < nb; x++) {
+		k[m] = (dev << 52) ^ (b0 + x);
+		h[m] = ht[x];
+		m += ht[x] <= lim;
+	}
+	return m;
 }
 
 /* ---- the trace as the passes read it (fit_source.c) -------------------- */
