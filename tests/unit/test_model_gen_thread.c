@@ -15,16 +15,7 @@
 #include "formats/reel_internal.h"
 #include "model/model.h"
 #include "tests/unit/unit.h"
-
-static void load(struct model *m, const char *name)
-{
-	char path[256], err[600];
-	snprintf(path, sizeof(path), "tests/fuzz/corpus/model_json/%s.json", name);
-	if (model_load_file(m, path, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-}
+#include "tests/unit/unit_model.h"
 
 /* The records of M with O, drawn with and without the thread, the same;
  * how many. */
@@ -86,7 +77,7 @@ static uint64_t records_hash(const struct model *m, const struct model_gen_opts 
 static void test_same(const char *name, double rate, uint64_t max, uint64_t seed)
 {
 	struct model m;
-	load(&m, name);
+	unit_model_load_corpus(&m, name);
 	struct model_gen_opts o = {.rate = rate, .seed = seed, .max_records = max};
 	size_t n = same_records(&m, &o);
 	size_t n0, n1;
@@ -120,7 +111,7 @@ static void stop_after(const struct model *m, double rate, int n)
 static void test_stop_early(void)
 {
 	struct model m;
-	load(&m, "fiu_2phases");
+	unit_model_load_corpus(&m, "fiu_2phases");
 	for (int k = 0; k < 50; k += 7)
 		stop_after(&m, 20, k * 1000);
 	/* in windows of 200 K arrivals, handed over whole past the thread's
@@ -133,7 +124,7 @@ static void test_stop_early(void)
 static void test_begun(void)
 {
 	struct model m;
-	load(&m, "msr_wdev1");
+	unit_model_load_corpus(&m, "msr_wdev1");
 	struct model_gen *g;
 	struct model_gen_opts o = {.seed = 1};
 	CHECK(model_gen_create(&g, &m, &o) == 0);

@@ -22,16 +22,7 @@
 
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
-
-static void load(struct model *m, const char *name)
-{
-	char path[256], err[600];
-	snprintf(path, sizeof(path), "tests/fuzz/corpus/model_json/%s.json", name);
-	if (model_load_file(m, path, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-}
+#include "tests/unit/unit_model.h"
 
 /* the region of A at SCALE: the last bound at or below A / SCALE (round
  * 22's region_search, one loop over the doubles) */
@@ -90,7 +81,7 @@ static void check_dev(const struct model_devspace *dv, const struct devstate *s,
 static void test_model(const char *name, uint64_t capacity)
 {
 	struct model m;
-	load(&m, name);
+	unit_model_load_corpus(&m, name);
 	struct model_gen *g;
 	struct model_gen_opts o = {.seed = 3, .rate = 4, .capacity = capacity};
 	CHECK(model_gen_create(&g, &m, &o) == 0);

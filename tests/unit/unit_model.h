@@ -40,6 +40,19 @@ static inline void unit_model_push(struct model_trace *tr, int64_t t, uint16_t d
 	unit_model_push_op(tr, t, dev, REEL_OP_READ, off);
 }
 
+/* Load the fuzz corpus' model NAME (tests/fuzz/corpus/model_json/NAME.json,
+ * the tests run from the tree's top) into m; the test fails with the
+ * loader's message when it cannot. */
+static inline void unit_model_load_corpus(struct model *m, const char *name)
+{
+	char path[256], err[600];
+	snprintf(path, sizeof(path), "tests/fuzz/corpus/model_json/%s.json", name);
+	if (model_load_file(m, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+}
+
 /* Fit m to tr with the default options (the test fails with the fit's
  * message when it cannot); the caller frees m with model_free(). */
 static inline void unit_model_fit(struct model *m, const struct model_trace *tr)
