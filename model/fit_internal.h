@@ -207,7 +207,9 @@ static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
 /* ---- the re-use pass's blocks (fit_device.c; here for
  * tests/unit/test_model_reuse_htab.c: the table's way against hashing) ---- */
 /* The blocks B0..B1 of device DEV sampled at LIM (their hash at most LIM),
- * in order, their keys and hashes into K and H from M on: the new count. */
+ * in order, their keys and hashes into K and H from M on: the new count.
+ * K and H need room for B1 - B0 + 1 entries from M (every block is
+ * written there before the kept ones are packed down). */
 static inline uint32_t reuse_hashed(uint64_t dev, uint64_t b0, uint64_t b1, uint64_t lim,
 				    uint64_t *k, uint64_t *h, uint32_t m)
 {

@@ -86,19 +86,27 @@ static void dev_weights_plain(const struct model *m, struct devclock *dc, double
  * (gen_dev_lanes): its clock (last, n, as its devclock's), its share, and
  * the stretches of its gap CDF at its last look (as the devclock's lo and
  * hi, but its own copies: a stretch found is the same from any start), a
- * term a row; ODD: by 4 devices, those devclock_hazard answers without
- * the CDF (no mean, no CDF) and the lanes past the last device (their
- * stretches everywhere, so never searched). */
+ * term a row (DL_*: struct cdf_piece's from, to, v0, dv, c0 and dc);
+ * ONE_BY_ONE: by 4 devices, a bit a lane, those devclock_hazard answers
+ * without the CDF (no mean, no CDF) and the lanes past the last device
+ * (their stretches everywhere, so never searched).  LAST and N are kept
+ * in step with the devclocks by gen_dev_drawn, the only place a clock
+ * moves. */
 enum { DL_FROM, DL_TO, DL_V0, DL_DV, DL_C0, DL_DC, DL_TERMS };
 struct devlanes {
 	double last[MODEL_MAX_DEVS], n[MODEL_MAX_DEVS], share[MODEL_MAX_DEVS];
 	double lo[DL_TERMS][MODEL_MAX_DEVS], hi[DL_TERMS][MODEL_MAX_DEVS];
 	size_t lo_knot[MODEL_MAX_DEVS], hi_knot[MODEL_MAX_DEVS];
-	int odd[MODEL_MAX_DEVS / 4];
+	int one_by_one[MODEL_MAX_DEVS / 4];
 	uint64_t biased; /* the devices with an op bias fitted, a bit each */
 };
 _Static_assert(MODEL_MAX_DEVS <= 64, "devlanes' biased: a bit a device");
+_Static_assert(MODEL_MAX_DEVS % 4 == 0, "devlanes' rows: read and written four lanes at a time");
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Lane K of the stretch rows ROW and KNOT: the piece P. */
 static void dl_piece_set(double (*row)[MODEL_MAX_DEVS], size_t *knot, size_t k,
 			 const struct cdf_piece *p)
 {
@@ -107,8 +115,6 @@ static void dl_piece_set(double (*row)[MODEL_MAX_DEVS], size_t *knot, size_t k,
 	knot[k] = p->knot;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
 struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
 {
 	struct devlanes *l;
@@ -116,12 +122,12 @@ struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
 		return NULL;
 	const struct cdf_piece all = {-INFINITY, INFINITY, 0, 1, 0, 0, 0};
 	for (size_t k = 0; k < MODEL_MAX_DEVS; k++) {
-		int odd = k >= m->ndevs || !isfinite(dc[k].mean) || !m->devs[k].gap.nk;
+		int by_one = k >= m->ndevs || !isfinite(dc[k].mean) || !m->devs[k].gap.nk;
 		/* a stretch to search at the first look: none */
 		const struct cdf_piece none = {0, 0, 0, 1, 0, 0, 0};
-		dl_piece_set(l->lo, l->lo_knot, k, odd ? &all : &none);
-		dl_piece_set(l->hi, l->hi_knot, k, odd ? &all : &none);
-		l->odd[k / 4] |= odd << (k % 4);
+		dl_piece_set(l->lo, l->lo_knot, k, by_one ? &all : &none);
+		dl_piece_set(l->hi, l->hi_knot, k, by_one ? &all : &none);
+		l->one_by_one[k / 4] |= by_one << (k % 4);
 		if (k < m->ndevs && m->devs[k].op_bias_fitted)
 			l->biased |= 1ull << k;
 		if (k < m->ndevs) {
@@ -137,11 +143,12 @@ struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
  * each end of a tick checked against its stretch four at once (and
  * searched again one by one, as devclock_hazard does), then the CDF's two
  * values, the hazard and the share's push as vectors, the same IEEE
- * operations in the same order lane by lane (no FMA in the target, so no
- * contraction); a lane where devclock_hazard returns before or instead of
- * the hazard (no mean, no CDF, survival under 1e-9) and the op bias, one
- * by one.  The divisions, 4-5 a device and each waiting on the one
- * before, were most of pick_device's time on disksim's 16 devices. */
+ * operations in the same order lane by lane (where the build's flags
+ * enable FMA, the compiler fuses the same ones in both: test_model_hazard
+ * holds the lanes to dev_weights_plain bit for bit); a lane where devclock_hazard returns before or
+ * instead of the hazard (no mean, no CDF, survival under 1e-9) and the op bias, one by one.  The
+ * divisions, 4-5 a device and each waiting on the one before, were most of pick_device's time on
+ * disksim's 16 devices. */
 __attribute__((target("avx2"))) static void
 dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
 		 double dt, double count, int op, double *h)
@@ -152,7 +159,7 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 		      vc = _mm256_set1_pd(count), tiny = _mm256_set1_pd(1e-9);
 	for (size_t k0 = 0; k0 < nd; k0 += 4) {
 #define DL_ROW(r) _mm256_loadu_pd((r) + k0)
-		int odd = l->odd[k0 / 4];
+		int by_one = l->one_by_one[k0 / 4];
 		__m256d a = _mm256_sub_pd(vx, DL_ROW(l->last));
 		__m256d xl = _mm256_sub_pd(a, hd), xh = _mm256_add_pd(a, hd);
 		__m256d in = _mm256_and_pd(
@@ -160,7 +167,7 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 				  _mm256_cmp_pd(xl, DL_ROW(l->lo[DL_TO]), _CMP_LT_OQ)),
 		    _mm256_and_pd(_mm256_cmp_pd(xh, DL_ROW(l->hi[DL_FROM]), _CMP_GE_OQ),
 				  _mm256_cmp_pd(xh, DL_ROW(l->hi[DL_TO]), _CMP_LT_OQ)));
-		int out = ~_mm256_movemask_pd(in) & ~odd & 15;
+		int out = ~_mm256_movemask_pd(in) & ~by_one & 15;
 		if (out) { /* an end has left its stretch: as devclock_hazard */
 			double xs[2][4];
 			_mm256_storeu_pd(xs[0], xl);
@@ -195,12 +202,12 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 				  DL_ROW(l->hi[DL_DV])));
 		__m256d surv = _mm256_sub_pd(one, t0);
 		__m256d hz = _mm256_div_pd(_mm256_sub_pd(t1, t0), _mm256_mul_pd(surv, vdt));
-		odd |= _mm256_movemask_pd(_mm256_cmp_pd(surv, tiny, _CMP_LE_OQ));
-		if (odd) {
+		by_one |= _mm256_movemask_pd(_mm256_cmp_pd(surv, tiny, _CMP_LE_OQ));
+		if (by_one) {
 			double hs[4];
 			_mm256_storeu_pd(hs, hz);
 			for (int j = 0; j < 4 && k0 + j < nd; j++)
-				if (odd >> j & 1)
+				if (by_one >> j & 1)
 					hs[j] =
 					    !isfinite(dc[k0 + j].mean) ? 0 : 1 / dc[k0 + j].mean;
 			hz = _mm256_loadu_pd(hs);
@@ -216,7 +223,12 @@ dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l,
 	}
 }
 #else
-struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc) { return NULL; }
+struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
+{
+	(void)m;
+	(void)dc;
+	return NULL;
+}
 #endif
 
 void gen_dev_weights(const struct model *m, struct devclock *dc, struct devlanes *l, double x,

@@ -233,7 +233,11 @@ struct devstate {
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
 	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
-	double *lr_by;			 /* per run I, runs I on by start (gen_lr_rows; reserved) */
+	/* per run I, runs I on by start (gen_lr_rows; reserved): 2 n n
+	 * doubles made once from lr_lo and lr_hi at gen_space_init (which
+	 * never change after; made again if they ever do), freed by
+	 * gen_space_free */
+	double *lr_by;
 	uint32_t lr_reg[MODEL_MAX_LONG]; /* the long runs' regions (shortfalls) */
 	float run_a[MODEL_MAX_REGIONS];	 /* run draws U^a starting in each region */
 	float reuse_a;			 /* and of runs starting with a re-use (0: as above) */
@@ -379,7 +383,9 @@ static inline double cdf_piece_at(struct cdf_piece *p, const struct model_dist *
 	return p->c0 + p->dc * (x - p->v0) / p->dv;
 }
 
-/* A device's own arrival process: when its last I/O arrived. */
+/* A device's own arrival process: when its last I/O arrived.  N and LAST
+ * move only through gen_dev_drawn, which keeps pick_device's AVX2 rows
+ * (struct devlanes) in step. */
 struct devclock {
 	double n;    /* I/O given to it so far (whole: exact in a double) */
 	double last; /* ns, in the model's clock (times the rate factor) */
@@ -898,8 +904,10 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
  * (2 N N doubles) holds per run I the runs I to N - 1 by start: their
  * starts up, then the greatest end of those up to each; a stretch is over
  * a run I on where, of those starting before E, the greatest end is past
- * X.  A search of 5 steps, where the runs' compares one by one (up to 32,
- * git's and chromium's) were 17% of git's placing thread. */
+ * X.  A search of 6 steps (h = 32 down to 1: up to 63 runs), where the
+ * runs' compares one by one (up to 32, git's and chromium's) were 17% of
+ * git's placing thread. */
+_Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {
@@ -947,6 +955,13 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 /* The I/O at OFF (its region R) counted. */
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,
 		       uint64_t off);
+/* Whether the regions' shares are kept on the device yet: several
+ * regions, and GEN_SHORT_MIN of its I/O (gen_offsets_over's guard, and
+ * over_kept's in gen_space.c). */
+static inline int gen_shares_kept(const struct model_devspace *d, const struct devstate *s)
+{
+	return d->nregions >= 2 && s->hn >= GEN_SHORT_MIN;
+}
 /* OFF's region holds more than its share by GEN_OVER_TOL and 2 sqrt + 1:
  * a re-use at a reuse distance drawn again. */
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off);
@@ -981,7 +996,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
  * looked them up); gen_offsets_local_full of that A from *R and *K. */
 int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
 			 int *over, uint32_t *r, uint32_t *k);
-int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the

@@ -78,9 +78,8 @@ static void addr_cdf(const struct model_devspace *dv, const struct devstate *s, 
 	model_dist_cdf_at(d, x, *lo, below, at);
 }
 
-/* The segment of the offsets CDF (knot to knot) holding A (generated,
- * scaled), its share of the trace's offsets in *W (with a point mass at
- * its low knot). */
+/* Segment LO's share of the offsets (knot LO to the next), with a point
+ * mass at its low knot. */
 static double seg_weight(const struct model_dist *d, uint32_t lo)
 {
 	double w = d->c[lo + 1] - d->c[lo];
@@ -89,6 +88,9 @@ static double seg_weight(const struct model_dist *d, uint32_t lo)
 	return w;
 }
 
+/* The segment of the offsets CDF (knot to knot) holding A (generated,
+ * scaled), its share of the trace's offsets in *W (with a point mass at
+ * its low knot). */
 static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
 		       double *w)
 {
@@ -248,16 +250,12 @@ static inline int over_in(const struct model_devspace *d, const struct devstate 
 
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
 {
-	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
-		return 0;
-	return over_in(d, s, gen_region_of(d, s, off));
+	return gen_shares_kept(d, s) && over_in(d, s, gen_region_of(d, s, off));
 }
 
 int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r)
 {
-	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN)
-		return 0;
-	return over_in(d, s, r);
+	return gen_shares_kept(d, s) && over_in(d, s, r);
 }
 
 /* The device's I/O to the end of this repeat of the model's duration: a
@@ -273,8 +271,7 @@ static double repeat_end(const struct devstate *s)
 	return fmax(fmin(end, s->ntot), (double)s->hn);
 }
 
-/* Whether OFF's region, or its stretch of the offsets CDF, holds more
- * than its share of N of the device's I/O. */
+/* Whether region R holds more than its share of N of the device's I/O. */
 static int region_over_of(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			  double n)
 {
@@ -286,11 +283,14 @@ static int region_over_of(const struct model_devspace *d, const struct devstate 
 	return d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION;
 }
 
+/* Whether segment K (of share W) holds more than its share of N. */
 static int seg_over_of(const struct devstate *s, double w, uint32_t k, double n)
 {
 	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
 }
 
+/* Whether OFF's region R, or its stretch of the offsets CDF, holds more
+ * than its share of N of the device's I/O. */
 static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
 			 uint32_t r, double n)
 {
@@ -319,19 +319,29 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 	return local_over_of(d, s, off, r, repeat_end(s));
 }
 
+/* gen_offsets_in_extents, A's knot of the offsets CDF (the last with
+ * v <= A unscaled) into *LO when it looks one up (left as it is without
+ * two knots). */
+static inline __attribute__((always_inline)) int
+in_extents_knot(const struct model_devspace *dv, const struct devstate *s, uint64_t a, uint32_t *lo)
+{
+	const struct model_dist *d = &dv->addr;
+	if (d->nk < 2)
+		return 1;
+	double x = gen_unscale(s, a);
+	if (x < d->v[0] || x > d->v[d->nk - 1])
+		return 0;
+	*lo = (uint32_t)addr_knot(dv, s, x);
+	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
+}
+
 int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
 			 int *over, uint32_t *r, uint32_t *k)
 {
 	const struct model_dist *d = &dv->addr;
 	uint32_t lo = 0;
-	if (d->nk >= 2) { /* gen_offsets_in_extents, its knot kept */
-		double x = gen_unscale(s, a);
-		if (x < d->v[0] || x > d->v[d->nk - 1])
-			return 0;
-		lo = (uint32_t)addr_knot(dv, s, x);
-		if (!(d->c[lo + 1] > d->c[lo] || d->v[lo] == x))
-			return 0;
-	}
+	if (!in_extents_knot(dv, s, a, &lo))
+		return 0;
 	*r = gen_region_of(dv, s, a);
 	*k = lo;
 	*over = 0;
@@ -343,7 +353,7 @@ int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate 
 	return 1;
 }
 
-int gen_offsets_local_full_at(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
+int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k)
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_full's */
@@ -415,14 +425,8 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
  * none (a gap between two files, the empty space between two bands). */
 int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
 {
-	const struct model_dist *d = &dv->addr;
-	double x = gen_unscale(s, a);
-	if (d->nk < 2)
-		return 1;
-	if (x < d->v[0] || x > d->v[d->nk - 1])
-		return 0;
-	size_t lo = addr_knot(dv, s, x); /* the last lo with v[lo] <= x */
-	return d->c[lo + 1] > d->c[lo] || d->v[lo] == x;
+	uint32_t lo;
+	return in_extents_knot(dv, s, a, &lo);
 }
 
 /* Sizes and places are drawn apart: a large I/O placed where the trace's

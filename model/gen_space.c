@@ -1297,7 +1297,7 @@ static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 	if (b1 - b0 >= look)
 		step = (b1 - b0) / look + 1;
 	if (g->touch_d && b1 < TOUCH_D0) {
-		if (step == 1)
+		if (step == 1) /* touched answers this case inline; kept whole here */
 			return touch_d_next(g->touch_d, g->touch_nb, b0, b1, 0) <= b1;
 		for (uint64_t b = b0; b <= b1 && b < g->touch_nb; b += step)
 			if ((g->touch_d[b >> 6] >> (b & 63)) & 1)
@@ -1798,18 +1798,18 @@ static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int
 }
 
 /* gen_offsets_over(DV, S, OFF), the last region asked and its answer kept
- * in *LR and *LOVER (start UINT32_MAX): one answer per region while the
+ * in *LAST_R and *LAST_OVER (*LAST_R starts at UINT32_MAX): one answer per region while the
  * regions' counts stay (within one of the loops below, whose tries land
  * in few regions: chromium's history_back asked 3.7 times an I/O). */
 static inline int over_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
-			    uint32_t *lr, int *lover)
+			    uint32_t *last_r, int *last_over)
 {
-	if (dv->nregions < 2 || s->hn < GEN_SHORT_MIN)
+	if (!gen_shares_kept(dv, s))
 		return 0;
 	uint32_t r = gen_region_of(dv, s, off);
-	if (r != *lr)
-		*lover = gen_offsets_over_r(dv, s, *lr = r);
-	return *lover;
+	if (r != *last_r)
+		*last_over = gen_offsets_over_r(dv, s, *last_r = r);
+	return *last_over;
 }
 
 /* The offset of the I/O K back on the device (1: the one before), or one
@@ -1849,13 +1849,13 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		if (jj == 0)
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
-		int lover;
+		int landing_over;
 		uint32_t r, k;
 		if (__builtin_add_overflow((int64_t)s->cursor, jj, &a) || a < 0 ||
 		    (uint64_t)a + len > s->extent ||
-		    !gen_offsets_local_at(dv, s, (uint64_t)a, &lover, &r, &k))
+		    !gen_offsets_local_at(dv, s, (uint64_t)a, &landing_over, &r, &k))
 			continue;
-		if (lover || !(gen_op_share(dv, r, s->op) > 0)) {
+		if (landing_over || !(gen_op_share(dv, r, s->op) > 0)) {
 			if (!over) {
 				*off = (uint64_t)a;
 				over_r = r;
@@ -1878,7 +1878,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	 * then (disksim's disk 8: its local jumps from 0.8 MiB carried the
 	 * walk into the log's late front, past 1.7 MiB, in its first fifth:
 	 * its offsets out on 37 of seeds 1-256 without, 8 with) */
-	return over && !(dv->p_local_fitted && gen_offsets_local_full_at(dv, s, over_r, over_k)) &&
+	return over && !(dv->p_local_fitted && gen_offsets_local_full_rk(dv, s, over_r, over_k)) &&
 	       !dv->seg_fitted;
 }
 
@@ -1994,11 +1994,11 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	const struct model_dist *rd = op_dist(dv, s, op);
 	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
-	uint32_t lr = UINT32_MAX;
-	int lover = 0;
+	uint32_t last_r = UINT32_MAX;
+	int last_over = 0;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
 			history_at(g, s, back_slot(s, (uint64_t)k, op, few), &base) &&
-			over_kept(dv, s, base, &lr, &lover);
+			over_kept(dv, s, base, &last_r, &last_over);
 	     t++)
 		k = back_dist(g, s, rd, n, few);
 	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
@@ -2056,8 +2056,8 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
 	/* whether over, asked once a region (over_kept): the ring's I/O come
 	 * in runs (git: 4.3 asks an I/O, 5% of its placing thread) */
-	uint32_t lr = UINT32_MAX;
-	int lover = 0;
+	uint32_t last_r = UINT32_MAX;
+	int last_over = 0;
 	for (uint64_t j = 1; j <= n; j++) {
 		/* the slots known touched stepped over a word of rtouch at a
 		 * time: to the next one down the ring (j up) not known so */
@@ -2080,8 +2080,8 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 			s->rtouch[i / 64] |= 1ull << (i % 64);
 			continue;
 		}
-		if (touched(g, dv->id, e, len, TOUCH_LOOK) || over_kept(dv, s, e, &lr, &lover) ||
-		    !start_clear(dv, s, e, len, len))
+		if (touched(g, dv->id, e, len, TOUCH_LOOK) ||
+		    over_kept(dv, s, e, &last_r, &last_over) || !start_clear(dv, s, e, len, len))
 			continue;
 		*off = e;
 		s->nresumed++;
@@ -2972,7 +2972,9 @@ void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
 
 /* Of the kept runs still to come over [OFF, OFF + SPAN) (reserved's), the
  * greatest end, rounded up to a byte (0: none).  A run over it is over
- * every stretch as wide from OFF up to its end: reserved there too. */
+ * every stretch as wide from OFF up to its end: reserved there too.  The
+ * runs one by one, not by gen_lr_over's table: it is asked only after
+ * reserved has said yes, and wants the greatest end, not whether any. */
 static uint64_t reserved_end(const struct model_devspace *dv, const struct devstate *s,
 			     uint64_t off, uint64_t span)
 {

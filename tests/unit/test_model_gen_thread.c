@@ -8,7 +8,8 @@
  * it holds ahead.  A generator stopped early is destroyed with
  * its thread; one already begun refuses a thread.  The records are also the
  * same with gen's SIMD paths off (reel_codec_plain: fill_window's rounding
- * one by one, as on a processor without AVX2).
+ * and pick_device's weights one by one, as on a processor without AVX2):
+ * the test that runs gen's scalar weights end to end on 16 devices.
  */
 #include <string.h>
 

@@ -8,7 +8,7 @@
  *   gen_space_region;
  * - gen_offsets_local_at as gen_offsets_in_extents, then
  *   gen_offsets_local_over and gen_space_region, reusing or not, and
- *   gen_offsets_local_full_at of its region and knot as
+ *   gen_offsets_local_full_rk of its region and knot as
  *   gen_offsets_local_full;
  * - gen_lround as llround over random doubles, halves and their
  *   neighbours, and past 2^52, 2^62 and the int64 range's ends.
@@ -54,7 +54,7 @@ static void check_at(const struct model_devspace *dv, const struct devstate *s, 
 		if (in) {
 			CHECK_EQ(over, gen_offsets_local_over(dv, &t, a));
 			CHECK_EQ(r, gen_space_region(dv, &t, a));
-			CHECK_EQ(gen_offsets_local_full_at(dv, &t, r, k),
+			CHECK_EQ(gen_offsets_local_full_rk(dv, &t, r, k),
 				 gen_offsets_local_full(dv, &t, a));
 		}
 	}
