@@ -672,14 +672,14 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 }
 
 /* The hash table: every block's mix64 on an extent of at most HTAB_MAX / 8
- * blocks (HTAB_MAX: bytes of hashes for all the devices) whose I/O touch HTAB_PAYS times as many
- * blocks or more (one hash a block of the extent, made once, against one a block touched: gen's
- * chromium at 10M I/O, 476M blocks touched in an extent of 524,288, whose
- * sample map's walk over the bits set and hash of each was ~40% of the
- * re-use pass), within HTAB_MAX for all the devices.  The blocks kept are
- * those whose hash is under the map's limit, as when hashed as they come:
- * the same sample, the same model; with no table (no room), the blocks
- * are hashed as they come: the same sample again. */
+ * blocks (HTAB_MAX: bytes of hashes for all the devices together) whose
+ * I/O touch HTAB_PAYS times as many blocks or more: one hash a block of
+ * the extent, made once, against one a block touched (gen's chromium at
+ * 10M I/O, 476M blocks touched in an extent of 524,288, whose sample
+ * map's walk over the bits set and hash of each was ~40% of the re-use
+ * pass).  The blocks kept are those whose hash is under the map's limit,
+ * as when hashed as they come, and without a table (no room) they are
+ * hashed as they come: the same sample either way. */
 #define HTAB_MAX (4u << 20)
 #define HTAB_PAYS 16
 static void reuse_htab(struct devs_fit *df, struct dev_fit *f, uint16_t dev)

@@ -145,10 +145,11 @@ struct devlanes *gen_dev_lanes(const struct model *m, const struct devclock *dc)
  * values, the hazard and the share's push as vectors, the same IEEE
  * operations in the same order lane by lane (where the build's flags
  * enable FMA, the compiler fuses the same ones in both: test_model_hazard
- * holds the lanes to dev_weights_plain bit for bit); a lane where devclock_hazard returns before or
- * instead of the hazard (no mean, no CDF, survival under 1e-9) and the op bias, one by one.  The
- * divisions, 4-5 a device and each waiting on the one before, were most of pick_device's time on
- * disksim's 16 devices. */
+ * holds the lanes to dev_weights_plain bit for bit); one by one, a lane
+ * where devclock_hazard returns before or instead of the hazard (no mean,
+ * no CDF, survival under 1e-9), and the op bias.  The divisions, 4-5 a
+ * device and each waiting on the one before, were most of pick_device's
+ * time on disksim's 16 devices. */
 __attribute__((target("avx2"))) static void
 dev_weights_avx2(const struct model *m, struct devclock *dc, struct devlanes *l, double x,
 		 double dt, double count, int op, double *h)

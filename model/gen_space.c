@@ -1797,10 +1797,11 @@ static int64_t pass_due(const struct model_devspace *dv, struct devstate *s, int
 	return k;
 }
 
-/* gen_offsets_over(DV, S, OFF), the last region asked and its answer kept
- * in *LAST_R and *LAST_OVER (*LAST_R starts at UINT32_MAX): one answer per region while the
- * regions' counts stay (within one of the loops below, whose tries land
- * in few regions: chromium's history_back asked 3.7 times an I/O). */
+/* gen_offsets_over(DV, S, OFF), the last region asked and its answer
+ * kept in *LAST_R and *LAST_OVER (*LAST_R starts at UINT32_MAX): one
+ * answer per region while the regions' counts stay (within one of the
+ * loops below, whose tries land in few regions: chromium's history_back
+ * asked 3.7 times an I/O). */
 static inline int over_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 			    uint32_t *last_r, int *last_over)
 {
