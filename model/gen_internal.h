@@ -536,25 +536,31 @@ int64_t gen_unread_back(struct unread *u, uint64_t now, double d, uint64_t want,
 			uint32_t after, uint32_t *t);
 
 /* Of the ring's slots from 64 below slot I + 64 B (B the slot's bit) up to
- * 64 above it, in the 3 words W (bit B of W[1]: the slot): the one nearest
- * (NEAR at most either side, the older first where as near) whose bit is
- * set, as I/O back from the slot's K (K + D's slot is D below; the ring's
- * N I/O), or 0. */
-static inline uint64_t ring_pick(const uint64_t *w, uint64_t b, uint64_t k, uint64_t n,
-				 uint64_t near)
+ * 64 above it, in the 3 words W0, W1, W2 (bit B of W1: the slot, whose
+ * bit is clear): the one nearest (NEAR at most either side, the older
+ * first where as near) whose bit is set, as I/O back from the slot's K
+ * (K + D's slot is D below; the ring's N I/O), or 0.  The words by value:
+ * in registers (from an array, ~160 instructions a call: compile's
+ * back_slot). */
+static inline uint64_t ring_pick(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t b, uint64_t k,
+				 uint64_t n, uint64_t near)
 {
-	if (w[1] >> b & 1)
-		return k;
 	uint64_t up = n - k < near ? n - k : near, dn = k - 1 < near ? k - 1 : near;
 	/* bit J of A: K + 64 - J back; bit J of C: K - 1 - J */
-	uint64_t a = (b ? w[0] >> b | w[1] << (64 - b) : w[0]) & (up ? ~0ull << (64 - up) : 0);
-	uint64_t c =
-	    (b < 63 ? w[1] >> (b + 1) | w[2] << (63 - b) : w[2]) & (dn ? ~0ull >> (64 - dn) : 0);
+	uint64_t a = (b ? w0 >> b | w1 << (64 - b) : w0) & (up ? ~0ull << (64 - up) : 0);
+	uint64_t c = (b < 63 ? w1 >> (b + 1) | w2 << (63 - b) : w2) & (dn ? ~0ull >> (64 - dn) : 0);
 	if (!a && !c)
 		return 0;
 	uint64_t da = a ? (uint64_t)__builtin_clzll(a) + 1 : 65;
 	uint64_t dc = c ? (uint64_t)__builtin_ctzll(c) + 1 : 65;
 	return da <= dc ? k + da : k - dc;
+}
+
+/* Word Q of the ring's slots back_slot may take: of OP where MINOR, not
+ * gone (a re-use went back to it since) where FEW. */
+static inline uint64_t ring_ok(const struct devstate *s, uint64_t q, int op, int minor, int few)
+{
+	return (few ? ~s->gone[q] : ~0ull) & (minor ? s->ropm[op][q] : ~0ull);
 }
 
 /* back_slot's search (gen_space.c), 1 <= K <= N (the ring's I/O): the I/O
@@ -565,15 +571,19 @@ static inline uint64_t ring_pick(const uint64_t *w, uint64_t b, uint64_t k, uint
 static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64_t n, int op,
 				    int minor, int few)
 {
-	uint64_t i = (s->hn - k) % GEN_HIST, w[3], h[3];
-	for (uint64_t x = 0; x < 3; x++) {
-		uint64_t q = (i / 64 + GEN_HIST / 64 - 1 + x) % (GEN_HIST / 64);
-		w[x] = (few ? ~s->gone[q] : ~0ull) & (minor ? s->ropm[op][q] : ~0ull);
-		h[x] = w[x] & s->rhot[q];
+	uint64_t i = (s->hn - k) % GEN_HIST, b = i % 64, q = i / 64;
+	uint64_t q0 = (q + GEN_HIST / 64 - 1) % (GEN_HIST / 64), q2 = (q + 1) % (GEN_HIST / 64);
+	uint64_t w1 = ring_ok(s, q, op, minor, few), at = 0;
+	if (few) { /* a hot one first: K's own, else the nearest */
+		uint64_t h1 = w1 & s->rhot[q];
+		if (h1 >> b & 1)
+			return k;
+		at = ring_pick(ring_ok(s, q0, op, minor, few) & s->rhot[q0], h1,
+			       ring_ok(s, q2, op, minor, few) & s->rhot[q2], b, k, n, GEN_HOT_NEAR);
 	}
-	uint64_t at = few ? ring_pick(h, i % 64, k, n, GEN_HOT_NEAR) : 0;
-	if (!at)
-		at = ring_pick(w, i % 64, k, n, GEN_NEAR);
+	if (!at && !(w1 >> b & 1))
+		at = ring_pick(ring_ok(s, q0, op, minor, few), w1, ring_ok(s, q2, op, minor, few),
+			       b, k, n, GEN_NEAR);
 	return at ? at : k;
 }
 

@@ -1997,12 +1997,15 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	double k = back_dist(g, s, rd, n, few);
 	uint32_t last_r = UINT32_MAX;
 	int last_over = 0;
-	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
-			history_at(g, s, back_slot(s, (uint64_t)k, op, few), &base) &&
-			over_kept(dv, s, base, &last_r, &last_over);
-	     t++)
-		k = back_dist(g, s, rd, n, few);
+	/* each K's slot found once: the try that stops the loop keeps its
+	 * own (back_slot's answer is K's and the ring's alone) */
 	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
+	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
+			history_at(g, s, at, &base) && over_kept(dv, s, base, &last_r, &last_over);
+	     t++) {
+		k = back_dist(g, s, rd, n, few);
+		at = back_slot(s, (uint64_t)k, op, few);
+	}
 	/* a write with its own distances, the fewer of the device's I/O: the
 	 * run of writes it lands in replayed; none near the distance (a
 	 * sparse phase of writes among reads), the latest one further back
