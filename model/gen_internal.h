@@ -587,6 +587,18 @@ static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64
 	return at ? at : k;
 }
 
+/* resume_at's walk down the ring (gen_space.c): of the slots from slot I
+ * down to the first of its word, those not known touched (rtouch) and of
+ * OP's kind (a read, or not: rop's bitmap of reads), as bits of the word
+ * (bit P: slot I - I % 64 + P).  The walk takes them from the highest
+ * bit, a word at a time: one by one, each slot's bits were found again
+ * (git: 10 slots looked at a call, ~50 instructions each). */
+static inline uint64_t ring_resume_bits(const struct devstate *s, uint64_t i, int op)
+{
+	uint64_t flip = op != REEL_OP_READ ? ~0ull : 0, q = i / 64;
+	return ~s->rtouch[q] & (s->ropm[REEL_OP_READ][q] ^ flip) & (~0ull >> (63 - i % 64));
+}
+
 /* An I/O of OP at OFF about to fill the ring's next slot (placed, before
  * remember writes its offset): the slot's op, in rop and in the ops'
  * bitmaps (ring_nearest, gen_written), and its run's write bounds

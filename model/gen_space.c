@@ -2062,35 +2062,33 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	 * in runs (git: 4.3 asks an I/O, 5% of its placing thread) */
 	uint32_t last_r = UINT32_MAX;
 	int last_over = 0;
-	for (uint64_t j = 1; j <= n; j++) {
-		/* the slots known touched stepped over a word of rtouch at a
-		 * time: to the next one down the ring (j up) not known so */
-		uint64_t i = (s->hn - j) % GEN_HIST;
-		uint64_t v = ~s->rtouch[i / 64] & (~0ull >> (63 - i % 64));
-		if (!v) {
-			j += i % 64;
-			continue;
+	/* the slots known touched, or of the other kind, stepped over a
+	 * word of the bitmaps at a time (ring_resume_bits): J I/O back is
+	 * slot I, the word's slots below it J + 1 on */
+	for (uint64_t j = 1, i; j <= n; j += i % 64 + 1)
+		for (uint64_t v = ring_resume_bits(s, i = (s->hn - j) % GEN_HIST, op); v;) {
+			uint64_t p = 63 - (uint64_t)__builtin_clzll(v), k = i - i % 64 + p;
+			v ^= 1ull << p;
+			if (j + i % 64 - p > n)
+				return 0;
+			uint64_t e = s->rend[k];
+			if (e == s->cursor || e + len > s->extent)
+				continue;
+			/* touched looks at the block at E first, whatever LEN: once it is
+			 * touched (for good), the slot is known so (most are: the next
+			 * I/O of a run starts there), not looked up each time */
+			if (touched(g, dv->id, e, 1, 1)) {
+				s->rtouch[k / 64] |= 1ull << (k % 64);
+				continue;
+			}
+			if (touched(g, dv->id, e, len, TOUCH_LOOK) ||
+			    over_kept(dv, s, e, &last_r, &last_over) ||
+			    !start_clear(dv, s, e, len, len))
+				continue;
+			*off = e;
+			s->nresumed++;
+			return 1;
 		}
-		j += i % 64 - (uint64_t)(63 - __builtin_clzll(v));
-		i = (s->hn - j) % GEN_HIST;
-		uint64_t e = s->rend[i];
-		if (j > n || (s->rop[i] != REEL_OP_READ) != (op != REEL_OP_READ) ||
-		    e == s->cursor || e + len > s->extent)
-			continue;
-		/* touched looks at the block at E first, whatever LEN: once it is
-		 * touched (for good), the slot is known so (most are: the next
-		 * I/O of a run starts there), not looked up each time */
-		if (touched(g, dv->id, e, 1, 1)) {
-			s->rtouch[i / 64] |= 1ull << (i % 64);
-			continue;
-		}
-		if (touched(g, dv->id, e, len, TOUCH_LOOK) ||
-		    over_kept(dv, s, e, &last_r, &last_over) || !start_clear(dv, s, e, len, len))
-			continue;
-		*off = e;
-		s->nresumed++;
-		return 1;
-	}
 	return 0;
 }
 
