@@ -1933,9 +1933,12 @@ static uint64_t back_slot(const struct devstate *s, uint64_t k, int op, int few)
  * the draw U taken as U F(hn) where F(hn) < 1.  No re-use of a trace goes
  * back past its first I/O, so its first re-uses are short; one drawn past
  * them went to a random earlier I/O (blkparse: 3 of its 18-21 re-uses a
- * seed, drawn 40-73 back at its 30th-60th I/O). */
-static double back_dist(struct model_gen *g, const struct devstate *s, const struct model_dist *rd,
-			uint64_t n, int few)
+ * seed, drawn 40-73 back at its 30th-60th I/O).  Inline: chromium draws
+ * 4.6 an I/O, its frame a sixth of each. */
+static inline __attribute__((always_inline)) double back_dist(struct model_gen *g,
+							      const struct devstate *s,
+							      const struct model_dist *rd,
+							      uint64_t n, int few)
 {
 	double u = rnd_sp(g);
 	if (!rd->nk)
