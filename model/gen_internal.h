@@ -574,7 +574,9 @@ static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64
 	uint64_t i = (s->hn - k) % GEN_HIST, b = i % 64, q = i / 64;
 	uint64_t q0 = (q + GEN_HIST / 64 - 1) % (GEN_HIST / 64), q2 = (q + 1) % (GEN_HIST / 64);
 	uint64_t w1 = ring_ok(s, q, op, minor, few), at = 0;
-	if (few) { /* a hot one first: K's own, else the nearest */
+	/* a hot one first: K's own, else the nearest; none in the 3 words
+	 * (a device without hot blocks: compile), no search */
+	if (few && (s->rhot[q0] | s->rhot[q] | s->rhot[q2])) {
 		uint64_t h1 = w1 & s->rhot[q];
 		if (h1 >> b & 1)
 			return k;
