@@ -104,10 +104,7 @@ static inline __attribute__((always_inline)) void bmap_prefetch(const struct bma
 }
 
 /* The level of a hash H: sampled at the shifts up to it (bmap_sampled). */
-static inline uint64_t bmap_level(uint64_t h)
-{
-	return h ? (uint64_t)__builtin_clzll(h) : 64;
-}
+static inline uint64_t bmap_level(uint64_t h) { return h ? (uint64_t)__builtin_clzll(h) : 64; }
 
 /* Block B's entry of D before any touch: its level, nothing touched. */
 static inline uint64_t bmap_dir_empty(const struct bmap_dir *d, uint64_t b)
@@ -182,24 +179,6 @@ static inline int bmap_touch_h(struct bmap *m, uint64_t k, uint64_t h, uint64_t 
 	}
 	en->key = k + 1;
 	en->val = (i << 2) | (rd ? 1 : 2);
-	if (++m->n > m->exact && bmap_halve(m))
-		return REEL_E_NOMEM;
-	return 0;
-}
-
-/* bmap_touch_h of block B of D (its key D->key ^ B), kept in D. */
-static inline int bmap_dir_touch(struct bmap *m, struct bmap_dir *d, uint64_t b, uint64_t i,
-				 int rd, uint64_t *last, int *was)
-{
-	uint64_t v = d->e[b];
-	if (BMAP_DIR_LEVEL(v) < m->shift)
-		return -1;
-	d->e[b] = i << 9 | (v & 0x1ff) | (rd ? 1 : 2);
-	if (v & 3) {
-		*last = v >> 9;
-		*was = (int)(v & 3);
-		return 1;
-	}
 	if (++m->n > m->exact && bmap_halve(m))
 		return REEL_E_NOMEM;
 	return 0;
