@@ -267,24 +267,26 @@ static inline int reuse_touch_keys(struct bmap *bm, const uint64_t *kb, const ui
 static inline int reuse_touch_dir(struct bmap *bm, struct bmap_dir *d, uint64_t b0, uint64_t b1,
 				  uint64_t i, int rd, uint64_t *dist, int *unread)
 {
-	uint64_t last = 0, ib = i << 9 | (rd ? 1 : 2), *e = d->e;
+	/* the entries touched before: the greatest (its last index the most
+	 * recent; 0 when none: an entry touched is not), whether one was
+	 * written and not read (bit 0 of unr) */
+	uint64_t top = 0, unr = 0, ib = i << 9 | (rd ? 1 : 2);
 	uint64_t be = b1 < d->n ? b1 : d->n - 1; /* the last in the extent */
-	int any = 0, reused = 0, un = 0;
+	int any = 0;
 	for (uint64_t w = b0 >> 6; b0 < d->n && w <= be >> 6; w++) {
-		uint64_t bits = d->bits[w];
+		uint64_t bits = d->bits[w], *ew = d->e + (w << 6);
 		if (w == b0 >> 6)
 			bits &= ~0ull << (b0 & 63);
 		if (w == be >> 6)
 			bits &= ~0ull >> (63 - (be & 63));
+		any |= bits != 0;
 		while (bits) {
-			uint64_t b = w << 6 | (uint64_t)__builtin_ctzll(bits), v = e[b];
+			uint64_t *en = ew + __builtin_ctzll(bits), v = *en;
 			bits &= bits - 1;
-			any = 1;
-			e[b] = ib | (v & 0x1ff);
+			*en = ib | (v & 0x1ff);
 			if (v & 3) {
-				reused = 1;
-				last = v >> 9 > last ? v >> 9 : last;
-				un |= (v & 3) == 2;
+				top = v > top ? v : top;
+				unr |= v >> 1 & ~v;
 			} else if (++bm->n > bm->exact) {
 				if (bmap_halve(bm))
 					return REEL_E_NOMEM;
@@ -292,6 +294,8 @@ static inline int reuse_touch_dir(struct bmap *bm, struct bmap_dir *d, uint64_t 
 			}
 		}
 	}
+	uint64_t last = top >> 9;
+	int reused = top != 0, un = (int)(unr & 1);
 	for (uint64_t b = b0 > be + 1 ? b0 : be + 1; b <= b1; b++) { /* past the extent */
 		uint64_t li = 0;
 		int w = 0, t = bmap_touch(bm, d->key ^ b, i, rd, &li, &w);
