@@ -6,7 +6,8 @@
  * falls under a threshold (spatially hashed sampling, SHARDS: Waldspurger
  * et al., FAST'15), halving the rate each time it fills, so memory stays
  * bounded (32 bytes a block of the exact count, half as much more while
- * halving).
+ * halving).  A caller may keep a small extent's blocks apart, indexed
+ * directly (struct bmap_dir), with the same sample and answers.
  */
 #ifndef IOREEL_MODEL_BLOCKMAP_H
 #define IOREEL_MODEL_BLOCKMAP_H
