@@ -6,7 +6,8 @@
  * falls under a threshold (spatially hashed sampling, SHARDS: Waldspurger
  * et al., FAST'15), halving the rate each time it fills, so memory stays
  * bounded (32 bytes a block of the exact count, half as much more while
- * halving).
+ * halving).  A caller may keep a small extent's blocks apart, indexed
+ * directly (struct bmap_dir), with the same sample and answers.
  */
 #ifndef IOREEL_MODEL_BLOCKMAP_H
 #define IOREEL_MODEL_BLOCKMAP_H
@@ -22,10 +23,25 @@ struct bmap_ent {
 	uint64_t key; /* 0: empty (keys are stored + 1) */
 	uint64_t val; /* last index << 2 | written << 1 | read */
 };
+/* A device's blocks 0..n-1 kept beside the table, indexed directly (a
+ * small extent touched over and over: fit_device.c's reuse_dir): one entry
+ * a block, last index << 9 | level << 2 | written << 1 | read, where level
+ * is the count of the leading zero bits of the block's hash (64 for 0):
+ * sampled when level >= shift, as bmap_sampled says.  Its blocks count in
+ * the map's n and are halved with the table's; they never enter the table,
+ * so the map keeps and answers the same as one without it. */
+#define BMAP_DIR_LEVEL(v) ((int)((v) >> 2 & 127))
+struct bmap_dir {
+	uint64_t *e;
+	uint64_t *bits;	 /* block b sampled at the map's shift: bit b % 64 of word b / 64 */
+	uint64_t n, key; /* blocks; the keys' high bits (block b's key: key ^ b) */
+	struct bmap_dir *next;
+};
 struct bmap {
 	struct bmap_ent *e;
 	size_t cap, n, exact;
-	int shift; /* sampled when the top `shift` bits of the hash are 0 */
+	int shift;	      /* sampled when the top `shift` bits of the hash are 0 */
+	struct bmap_dir *dir; /* extents kept apart (the caller's), or NULL */
 };
 
 /* mix64 but its last step: the top 33 bits are mix64's already (the last
@@ -88,6 +104,35 @@ static inline __attribute__((always_inline)) void bmap_prefetch(const struct bma
 	__builtin_prefetch(&m->e[i]);
 }
 
+/* The level of a hash H: sampled at the shifts up to it (bmap_sampled). */
+static inline uint64_t bmap_level(uint64_t h) { return h ? (uint64_t)__builtin_clzll(h) : 64; }
+
+/* Block B's entry of D before any touch: its level, nothing touched. */
+static inline uint64_t bmap_dir_empty(const struct bmap_dir *d, uint64_t b)
+{
+	return bmap_level(mix64(d->key ^ b)) << 2;
+}
+
+/* The direct extents' blocks no longer sampled at shift SH dropped (and
+ * their bits cleared): how many are kept. */
+static inline size_t bmap_dir_halve(struct bmap_dir *d, int sh)
+{
+	size_t live = 0;
+	for (; d; d = d->next) {
+		memset(d->bits, 0, (d->n + 63) / 64 * 8);
+		for (uint64_t b = 0; b < d->n; b++) {
+			uint64_t v = d->e[b];
+			if (BMAP_DIR_LEVEL(v) < sh)
+				v &= 127 << 2;
+			else
+				d->bits[b >> 6] |= 1ull << (b & 63);
+			d->e[b] = v;
+			live += (v & 3) != 0;
+		}
+	}
+	return live;
+}
+
 /* Halve the sampling rate: keep the keys still sampled, re-inserted
  * (through a copy: moving keys in place would break probe chains). */
 static inline int bmap_halve(struct bmap *m)
@@ -110,7 +155,7 @@ static inline int bmap_halve(struct bmap *m)
 		m->e[j].key = k + 1;
 		m->e[j].val = kv[2 * i + 1];
 	}
-	m->n = live;
+	m->n = live + bmap_dir_halve(m->dir, m->shift);
 	reel_free_big(kv, kvb);
 	return 0;
 }

@@ -192,9 +192,10 @@ struct dev_fit {
 	 * gathered so far */
 	uint64_t *smap, smap_n, gathered;
 	int smap_shift;
-	/* or, on a small extent read over and over, every block's hash (htab:
-	 * reuse_htab), so that the gather hashes none */
-	uint64_t *htab, htab_n;
+	/* or, on a small extent read over and over, every block's entry in
+	 * an array of its own beside the block map (reuse_dir): the gather
+	 * leaves its I/O to the touches, a block one access, not a probe */
+	struct bmap_dir dir;
 	uint64_t *tc;	  /* remote jumps: from x to region counts */
 	uint8_t *wb, *rb; /* blocks written, read; after the first pass wb: both (overlap_both) */
 	size_t nwb;	  /* their bytes */
@@ -273,7 +274,7 @@ struct devs_fit {
 	const int8_t *slot;  /* device id -> index */
 	struct bmap bm;	     /* blocks touched, of every device (the re-use pass) */
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
-	uint64_t htab_bytes; /* their hash tables (reuse_htab) */
+	uint64_t dir_bytes;  /* their direct extents (reuse_dir) */
 	struct reuse_batch *rb;
 	int near; /* several devices in the re-use pass: their near starts fitted */
 	/* size given sequentiality: per phase, op and segment of the phase's
@@ -306,7 +307,8 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->pn);
 	free(f->pbn);
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
-	reel_free_big(f->htab, f->htab_n * 8);
+	reel_free_big(f->dir.e, f->dir.n * 8);
+	free(f->dir.bits);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -671,26 +673,39 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 		f->smap[nw - 1] &= ~0ull >> (64 - (n & 63));
 }
 
-/* The hash table: every block's mix64 on an extent of at most HTAB_MAX / 8
- * blocks (HTAB_MAX: bytes of hashes for all the devices together) whose
- * I/O touch HTAB_PAYS times as many blocks or more: one hash a block of
- * the extent, made once, against one a block touched (gen's chromium at
- * 10M I/O, 476M blocks touched in an extent of 524,288, whose sample
- * map's walk over the bits set and hash of each was ~40% of the re-use
- * pass).  The blocks kept are those whose hash is under the map's limit,
- * as when hashed as they come, and without a table (no room) they are
- * hashed as they come: the same sample either way. */
-#define HTAB_MAX (4u << 20)
-#define HTAB_PAYS 16
-static void reuse_htab(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
+/* The direct extent: on an extent of at most DIR_MAX / 8 blocks (DIR_MAX:
+ * bytes of entries for all the devices together) whose I/O touch DIR_PAYS
+ * times as many blocks or more, every block's entry (its hash's level and
+ * last touch: bmap_dir) in an array, made at the pass's start (one mix64 a
+ * block of the extent, against one a block touched).  On gen's chromium at
+ * 10M I/O, 476M blocks touched in an extent of 524,288 (4 MiB of entries),
+ * the gather of a hash table of the extent and the probes of the block
+ * map's 8 MiB were ~1.2 s of the second thread (the re-use pass's
+ * instructions 2.9x fewer without them).  The map keeps and answers the
+ * same with it or without it (no room: the table). */
+#define DIR_MAX (4u << 20)
+#define DIR_PAYS 16
+static void reuse_dir(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 {
 	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
-	if (n < 64 || f->pre->blocks / HTAB_PAYS < n || df->htab_bytes + n * 8 > HTAB_MAX ||
-	    !(f->htab = reel_malloc_big(n * 8)))
-		return; /* not worth it, or no room: hashed as they come */
-	f->htab_n = n;
-	df->htab_bytes += n * 8;
-	reuse_htab_fill(f->htab, n, dev);
+	if (n < 64 || f->pre->blocks / DIR_PAYS < n || df->dir_bytes + n * 8 > DIR_MAX)
+		return; /* not worth it, or no room: the table */
+	f->dir.e = reel_malloc_big(n * 8);
+	f->dir.bits = malloc((n + 63) / 64 * 8);
+	if (!f->dir.e || !f->dir.bits) { /* no room: the table */
+		reel_free_big(f->dir.e, n * 8);
+		free(f->dir.bits);
+		f->dir.e = f->dir.bits = NULL;
+		return;
+	}
+	f->dir.n = n;
+	f->dir.key = (uint64_t)dev << 52;
+	df->dir_bytes += n * 8;
+	for (uint64_t b = 0; b < n; b++) /* at shift 0: every block sampled */
+		f->dir.e[b] = bmap_dir_empty(&f->dir, b);
+	memset(f->dir.bits, 0xff, (n + 63) / 64 * 8);
+	if (n & 63) /* past the extent: none */
+		f->dir.bits[(n - 1) / 64] = ~0ull >> (64 - (n & 63));
 }
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its
@@ -751,8 +766,7 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 			if (m + (b1 - b0 + 1) > RB_CAP)
 				break;
 			f->gathered += b1 - b0 + 1;
-			if (f->htab && b1 < f->htab_n) {
-				m = reuse_looked_up(f->htab, dev, b0, b1, lim, rb->k, rb->h, m);
+			if (f->dir.e) { /* none: touched in place (reuse_step) */
 				rb->at[j + 1] = m;
 				continue;
 			}
@@ -773,30 +787,14 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 }
 
 /* The blocks of one I/O (device F; its sampled blocks, gathered, in KB and
- * HB) touched: 1 when one of them was touched before (*dist: I/O of the
- * device since the most recent touch), 0 not, -1 none of them sampled;
- * REEL_E_NOMEM.  A block gathered as sampled may not be any more (the map
- * halved its rate since): bmap_touch_h looks again. */
+ * HB, or in its direct extent B0..B1) touched: reuse_touch_keys. */
 static int reuse_touch(struct bmap *bm, struct dev_fit *f, const uint64_t *kb, const uint64_t *hb,
-		       size_t nb, int rd, uint64_t *dist, int *unread)
+		       size_t nb, uint64_t b0, uint64_t b1, int rd, uint64_t *dist, int *unread)
 {
-	uint64_t last = 0, i = f->di++;
-	int any = 0, reused = 0;
-	*unread = 0;
-	for (size_t x = 0; x < nb; x++) {
-		uint64_t li = 0;
-		int w = 0, t = bmap_touch_h(bm, kb[x], hb[x], i, rd, &li, &w);
-		if (t == REEL_E_NOMEM)
-			return t;
-		any |= t >= 0;
-		*unread |= t == 1 && w == 2;
-		if (t == 1 && (!reused || li > last)) {
-			last = li;
-			reused = 1;
-		}
-	}
-	*dist = i - last;
-	return reused ? 1 : any ? 0 : -1;
+	uint64_t i = f->di++;
+	if (f->dir.e)
+		return reuse_touch_dir(bm, &f->dir, b0, b1, i, rd, dist, unread);
+	return reuse_touch_keys(bm, kb, hb, nb, i, rd, dist, unread);
 }
 
 /* A run of N I/O ends: one of the longest so far (replacing the shortest
@@ -1685,13 +1683,20 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->rs_n[0] = f->rs_n[1] = 0;
 		memset(f->rs_last, 0, sizeof(f->rs_last));
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
-		reuse_htab(df, f, df->m->devs[k].id);
+		reuse_dir(df, f, df->m->devs[k].id);
 		uint64_t nl = f->nruns / f->nr_stride + 1;
 		if (!f->pr || !f->pc || !f->pb || !f->pn || !f->pbn ||
 		    samp_init_upto(&f->nr_back, nl, 1) || samp_init_upto(&f->nr_jump, nl, 1))
 			return REEL_E_NOMEM;
 	}
-	return df->sq && df->rb && !bmap_init(&df->bm, FIT_REUSE_EXACT) ? 0 : REEL_E_NOMEM;
+	if (!df->sq || !df->rb || bmap_init(&df->bm, FIT_REUSE_EXACT))
+		return REEL_E_NOMEM;
+	for (size_t k = 0; k < df->nd; k++)
+		if (df->f[k].dir.e) {
+			df->f[k].dir.next = df->bm.dir;
+			df->bm.dir = &df->f[k].dir;
+		}
+	return 0;
 }
 
 /* The segment of D (knot k to k + 1) that size X falls in: a point mass
@@ -1984,7 +1989,10 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 	uint8_t op = c->op[i];
 	uint32_t x = rb->at[j];
 	int unread = 0;
-	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x,
+	uint64_t b0 = 0, b1 = 0;
+	if (f->dir.e)
+		reuse_blocks(c->off[i], c->len[i], &b0, &b1);
+	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x, b0, b1,
 				op == REEL_OP_READ, &dist, &unread);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;

@@ -205,7 +205,8 @@ static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
 }
 
 /* ---- the re-use pass's blocks (fit_device.c; here for
- * tests/unit/test_model_reuse_htab.c: the table's way against hashing) ---- */
+ * tests/unit/test_model_reuse_dir.c: a direct extent's way against the
+ * table's) ---- */
 /* The blocks B0..B1 of device DEV sampled at LIM (their hash at most LIM),
  * in order, their keys and hashes into K and H from M on: the new count.
  * K and H need room for B1 - B0 + 1 entries from M (every block is
@@ -230,23 +231,86 @@ static inline uint32_t reuse_hashed(uint64_t dev, uint64_t b0, uint64_t b1, uint
 	}
 	return m;
 }
-/* Every block's hash of device DEV's extent of N blocks, into T. */
-static inline void reuse_htab_fill(uint64_t *t, uint64_t n, uint64_t dev)
+/* The touches of one I/O's blocks, at index I (RD: a read): the re-use
+ * pass's answer for the I/O.  1 when one of them was touched before
+ * (*dist: I - the most recent of their last touches), 0 not, -1 none of
+ * them sampled; *unread: one touched before was written and never read.
+ * REEL_E_NOMEM.  reuse_touch_keys: the blocks' keys and hashes in KB and
+ * HB (N of them; a block gathered as sampled may not be any more, the map
+ * having halved its rate since: bmap_touch_h looks again). */
+static inline int reuse_touch_keys(struct bmap *bm, const uint64_t *kb, const uint64_t *hb,
+				   size_t nb, uint64_t i, int rd, uint64_t *dist, int *unread)
 {
-	for (uint64_t b = 0; b < n; b++)
-		t[b] = mix64(dev << 52 ^ b);
-}
-/* reuse_hashed with the hashes looked up in HTAB (reuse_htab_fill's). */
-static inline uint32_t reuse_looked_up(const uint64_t *htab, uint64_t dev, uint64_t b0, uint64_t b1,
-				       uint64_t lim, uint64_t *k, uint64_t *h, uint32_t m)
-{
-	const uint64_t *ht = htab + b0;
-	for (uint32_t x = 0, nb = (uint32_t)(b1 - b0 + 1); x < nb; x++) {
-		k[m] = (dev << 52) ^ (b0 + x);
-		h[m] = ht[x];
-		m += ht[x] <= lim;
+	uint64_t last = 0;
+	int any = 0, reused = 0;
+	*unread = 0;
+	for (size_t x = 0; x < nb; x++) {
+		uint64_t li = 0;
+		int w = 0, t = bmap_touch_h(bm, kb[x], hb[x], i, rd, &li, &w);
+		if (t == REEL_E_NOMEM)
+			return t;
+		any |= t >= 0;
+		*unread |= t == 1 && w == 2;
+		if (t == 1 && (!reused || li > last)) {
+			last = li;
+			reused = 1;
+		}
 	}
-	return m;
+	*dist = i - last;
+	return reused ? 1 : any ? 0 : -1;
+}
+
+/* reuse_touch_keys of blocks B0..B1 of direct extent D (those past its end
+ * in the table), in order: the sampled ones from its bits (half of them at
+ * random, on gen's chromium, as a branch each would miss half the time),
+ * each a load and a store in its neighbours' lines, not a probe. */
+static inline int reuse_touch_dir(struct bmap *bm, struct bmap_dir *d, uint64_t b0, uint64_t b1,
+				  uint64_t i, int rd, uint64_t *dist, int *unread)
+{
+	/* the entries touched before: the greatest (its last index the most
+	 * recent; 0 when none: an entry touched is not), whether one was
+	 * written and not read (bit 0 of unr) */
+	uint64_t top = 0, unr = 0, ib = i << 9 | (rd ? 1 : 2);
+	uint64_t be = b1 < d->n ? b1 : d->n - 1; /* the last in the extent */
+	int any = 0;
+	for (uint64_t w = b0 >> 6; b0 < d->n && w <= be >> 6; w++) {
+		uint64_t bits = d->bits[w], *ew = d->e + (w << 6);
+		if (w == b0 >> 6)
+			bits &= ~0ull << (b0 & 63);
+		if (w == be >> 6)
+			bits &= ~0ull >> (63 - (be & 63));
+		any |= bits != 0;
+		while (bits) {
+			uint64_t *en = ew + __builtin_ctzll(bits), v = *en;
+			bits &= bits - 1;
+			*en = ib | (v & 0x1ff);
+			if (v & 3) {
+				top = v > top ? v : top;
+				unr |= v >> 1 & ~v;
+			} else if (++bm->n > bm->exact) {
+				if (bmap_halve(bm))
+					return REEL_E_NOMEM;
+				bits &= d->bits[w]; /* those still sampled */
+			}
+		}
+	}
+	uint64_t last = top >> 9;
+	int reused = top != 0, un = (int)(unr & 1);
+	for (uint64_t b = b0 > be + 1 ? b0 : be + 1; b <= b1; b++) { /* past the extent */
+		uint64_t li = 0;
+		int w = 0, t = bmap_touch(bm, d->key ^ b, i, rd, &li, &w);
+		if (t == REEL_E_NOMEM)
+			return t;
+		any |= t >= 0;
+		un |= t == 1 && w == 2;
+		if (t == 1 && (!reused || li > last)) {
+			last = li;
+			reused = 1;
+		}
+	}
+	*unread = un;
+	*dist = i - last;
+	return reused ? 1 : any ? 0 : -1;
 }
 
 /* ---- the trace as the passes read it (fit_source.c) -------------------- */
