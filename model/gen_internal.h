@@ -719,20 +719,16 @@ static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
 static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
 
+/* A new block of ST's strata from the stream S: the identity shuffled
+ * (Fisher-Yates from the top, a draw mod i + 1 each), pos at 0.  Out of
+ * line and unrolled, each remainder by a constant: a 64-bit division each
+ * before (63 a block, one a draw), the loop inlined at each draw. */
+void gen_strat_fill(uint64_t *s, struct strat *st);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
-	if (st->pos == 0 || st->pos >= STRATA) {
-		for (int i = 0; i < STRATA; i++)
-			st->perm[i] = (uint8_t)i;
-		for (int i = STRATA - 1; i > 0; i--) {
-			int j = (int)(xo_next(s) % (uint64_t)(i + 1));
-			uint8_t t = st->perm[i];
-			st->perm[i] = st->perm[j];
-			st->perm[j] = t;
-		}
-		st->pos = 0;
-	}
+	if (st->pos == 0 || st->pos >= STRATA)
+		gen_strat_fill(s, st);
 	return (st->perm[st->pos++] + unit(xo_next(s))) * (1.0 / STRATA);
 }
 static inline double sdraw(struct model_gen *g, struct strat *st) { return sdraw_s(g->s, st); }
