@@ -986,12 +986,92 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 /* The same held to the device's I/O to the end of this repeat of the
  * model's duration (the region's whole share). */
 int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
+ * between X's entry and the next (a search over the 200-odd knots took
+ * 8 dependent loads and as many branches missed, at every I/O).  The
+ * entries bracket it as checked, else (a rounding at an entry's edge)
+ * the whole search; so the entry is found by a product, not a division
+ * (it may differ at an entry's edge, where the check catches it).
+ * Inline, as the four below (from gen_offsets.c): gen_offsets_local_at
+ * is asked 3-4 times a local jump (compile), and its calls' frames
+ * (this one's, the search's, its own, its answers through memory) were
+ * 40-odd instructions of each ask's 130. */
+static inline size_t gen_addr_knot(const struct model_devspace *dv, const struct devstate *s,
+				   double x)
+{
+	const struct model_dist *d = &dv->addr;
+	size_t h = d->nk - 1;
+	double f = s->klut_r > 0 ? (x - d->v[0]) * s->klut_r : -1;
+	if (f >= 0 && f < GEN_KLUT) {
+		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
+		hi = hi < h ? hi : h;
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
+			return model_dist_knot_in(d, x, lo, hi);
+	}
+	return model_dist_knot(d, x, h);
+}
+/* Segment LO's share of the offsets (knot LO to the next), with a point
+ * mass at its low knot. */
+static inline double gen_seg_weight(const struct model_dist *d, uint32_t lo)
+{
+	double w = d->c[lo + 1] - d->c[lo];
+	if (lo && d->v[lo - 1] == d->v[lo])
+		w += d->c[lo] - d->c[lo - 1];
+	return w;
+}
+/* Whether region R holds more than its share of N of the device's I/O. */
+static inline int gen_region_over_of(const struct model_devspace *d, const struct devstate *s,
+				     uint32_t r, double n)
+{
+	/* the region's share over the trace, also where the segments' would
+	 * do: a local jump in the region the walk is in, over the segment's
+	 * want while the walk lags the trace's front, was drawn again and
+	 * then sent remote (disk 8's offsets out on 20 of seeds 1-256, 8 with
+	 * the trace's share) */
+	return d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION;
+}
+/* Whether segment K (of share W) holds more than its share of N. */
+static inline int gen_seg_over_of(const struct devstate *s, double w, uint32_t k, double n)
+{
+	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
+}
+/* gen_offsets_in_extents, A's knot of the offsets CDF (the last with
+ * v <= A unscaled) into *LO when it looks one up (left as it is without
+ * two knots). */
+static inline __attribute__((always_inline)) int
+gen_in_extents_knot(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+		    uint32_t *lo)
+{
+	const struct model_dist *d = &dv->addr;
+	if (d->nk < 2)
+		return 1;
+	double x = gen_unscale(s, a);
+	if (x < d->v[0] || x > d->v[d->nk - 1])
+		return 0;
+	*lo = (uint32_t)gen_addr_knot(dv, s, x);
+	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
+}
 /* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
  * gen_offsets_local_over in *OVER, A's region in *R and its knot of the
  * offsets CDF in *K (0 without one), found once for the three (each
  * looked them up); gen_offsets_local_full of that A from *R and *K. */
-int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
-			 int *over, uint32_t *r, uint32_t *k);
+static inline int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s,
+				       uint64_t a, int *over, uint32_t *r, uint32_t *k)
+{
+	const struct model_dist *d = &dv->addr;
+	uint32_t lo = 0;
+	if (!gen_in_extents_knot(dv, s, a, &lo))
+		return 0;
+	*r = gen_region_of(dv, s, a);
+	*k = lo;
+	*over = 0;
+	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
+		return 1;
+	double n = (double)s->hn;
+	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
+		(d->nk >= 2 && gen_seg_over_of(s, gen_seg_weight(d, lo), lo, n));
+	return 1;
+}
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
 
