@@ -914,6 +914,18 @@ static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double
 	return c && pm[c - 1] > x;
 }
 
+/* 1 / AL for AL a power of two (a device's grid: fit makes it one, the
+ * reader checks it), from its exponent: X * gen_al_inv(AL) is X / AL bit
+ * for bit (the same real, rounded once; 2^-k is exact), without the
+ * division (a local jump's every try, in its chain to the landing). */
+static inline double gen_al_inv(uint64_t al)
+{
+	uint64_t b = (uint64_t)(1023 - __builtin_ctzll(al)) << 52;
+	double x;
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at

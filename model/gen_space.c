@@ -1844,9 +1844,10 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
 	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
+	double ial = gen_al_inv(al);
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
-		int64_t jj = gen_lround(j / (double)al) * (int64_t)al;
+		int64_t jj = gen_lround(j * ial) * (int64_t)al; /* j / al */
 		if (jj == 0)
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
