@@ -672,6 +672,37 @@ static inline uint64_t touch_d_next(const uint64_t *t, uint64_t nb, uint64_t b0,
 	return flip && b1 >= nb ? (b0 > nb ? b0 : nb) : b1 + 1;
 }
 
+/* The direct set T's (as touch_d_next's, NB blocks) first stretch of M
+ * untouched blocks (1 <= M <= 64) starting at block B + I, I < K: I, else
+ * K.  A word of starts at a time: the untouched bits of its word and the
+ * next (128), and'ed with themselves shifted (doubling to M) leave the
+ * starts of M untouched in a row; a word with none untouched from B on
+ * passed at once.  gen_space.c's touch_scan: two touch_d_next a hole
+ * before, up to the first that fits (git: 11 holes a scan, its scans 7%
+ * of the placing thread). */
+static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
+				       uint64_t m)
+{
+	uint64_t nw = nb / 64, end = b + k, w0 = b >> 6, we = (end - 1) >> 6;
+	for (uint64_t w = w0; w <= we && k; w++) {
+		uint64_t lo = (w < nw ? ~t[w] : ~0ull) & (w == w0 ? ~0ull << (b & 63) : ~0ull);
+		if (!lo)
+			continue; /* every block from B on touched: no start here */
+		uint64_t hi = w + 1 < nw ? ~t[w + 1] : ~0ull;
+		unsigned __int128 r = (unsigned __int128)hi << 64 | lo;
+		for (uint64_t n = 1; n < m;) { /* r: the starts of N untouched, N to M */
+			uint64_t sh = n < m - n ? n : m - n;
+			r &= r >> sh;
+			n += sh;
+		}
+		uint64_t v =
+		    (uint64_t)r & (w == we && end & 63 ? ~0ull >> (64 - (end & 63)) : ~0ull);
+		if (v)
+			return w * 64 + (uint64_t)__builtin_ctzll(v) - b;
+	}
+	return k;
+}
+
 /* The touched set, zeroed (NULL without memory), a mapping of its own.
  * (On 2 MiB pages until round 20: its probes land anywhere in its 8 MiB;
  * on small pages gen's CPU measured the same, 4.04 s against 4.01 at 10M

@@ -2482,6 +2482,8 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 static uint64_t touch_scan(struct model_gen *g, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
 {
 	if (g->touch_d && b + k + m - 1 <= TOUCH_D0) {
+		if (m >= 1 && m <= 64)
+			return gen_touch_d_fit(g->touch_d, g->touch_nb, b, k, m);
 		for (uint64_t cs = 0; cs < k;) {
 			/* the next untouched block (a start on a touched one is out) */
 			uint64_t s =
