@@ -672,6 +672,17 @@ static inline uint64_t touch_d_next(const uint64_t *t, uint64_t nb, uint64_t b0,
 	return flip && b1 >= nb ? (b0 > nb ? b0 : nb) : b1 + 1;
 }
 
+/* Whether any of the direct set T's blocks B0 to B1 (B0 <= B1; NB as
+ * touch_d_next's) is touched: touch_d_next(T, NB, B0, B1, 0) <= B1, the
+ * bits at once where B0 and B1 share a word under NB (a block or a few:
+ * touched's asks, 30 an I/O on git's model). */
+static inline int gen_touch_d_any(const uint64_t *t, uint64_t nb, uint64_t b0, uint64_t b1)
+{
+	if (!((b0 ^ b1) >> 6) && b1 < nb)
+		return (t[b0 >> 6] >> (b0 & 63) & ~0ull >> (63 - (b1 - b0))) != 0;
+	return touch_d_next(t, nb, b0, b1, 0) <= b1;
+}
+
 /* The direct set T's (as touch_d_next's, NB blocks) first stretch of M
  * untouched blocks (1 <= M <= 64) starting at block B + I, I < K: I, else
  * K.  A word of starts at a time: the untouched bits of its word and the

@@ -1341,7 +1341,7 @@ static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint6
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
 	if (g->touch_d && b1 < TOUCH_D0 && b1 - b0 < look)
-		return touch_d_next(g->touch_d, g->touch_nb, b0, b1, 0) <= b1;
+		return gen_touch_d_any(g->touch_d, g->touch_nb, b0, b1);
 	return touched_any(g, dev, off, len, look);
 }
 

@@ -5,7 +5,8 @@
  * touch_d_next a hole): the same start, or none, for M of 1 to 64, on
  * sets touched sparsely, densely, in bands and in runs, starts anywhere
  * (at a word's edges, past the blocks the set holds), K from 0 up to
- * past the set's end.
+ * past the set's end.  And whether a stretch holds a touched block
+ * (gen_touch_d_any, one word's bits at once) as touch_d_next says.
  */
 #include <string.h>
 
@@ -59,6 +60,9 @@ int main(void)
 			uint64_t want = ref_fit(t, NB, b, k, m);
 			CHECK_EQ(gen_touch_d_fit(t, NB, b, k, m), want);
 			found += want < k;
+			uint64_t b1 = b + (uint64_t)(unit_urand(&rs) * (q % 2 ? 70 : 4));
+			CHECK_EQ(gen_touch_d_any(t, NB, b, b1),
+				 touch_d_next(t, NB, b, b1, 0) <= b1);
 		}
 	}
 	printf("%llu scans, %llu found a stretch: the same\n", (unsigned long long)asked,
