@@ -95,7 +95,8 @@ struct want_at {
 	int k, seg;	/* seg: the model's shares by segment taken */
 };
 
-static struct want_at want_at(const struct model_devspace *d, const struct devstate *s, double n)
+static inline struct want_at want_at(const struct model_devspace *d, const struct devstate *s,
+				     double n)
 {
 	struct want_at a = {n, 0, 0, 0, d->seg_fitted && s->nper >= 1};
 	if (a.seg)
@@ -119,11 +120,17 @@ static inline double want_of(const struct model_devspace *d, const struct devsta
 /* The trace's log front moves up the device as it goes (disksim's disk 8:
  * its last region holds 0, 0, 0, 9, 28 of its I/O by fifth): a region's
  * want is what the trace put there over the same share of its I/O. */
-double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			double n)
+static inline double want_n(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			    double n)
 {
 	struct want_at a = want_at(d, s, n);
 	return want_of(d, s, r, &a);
+}
+
+double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double n)
+{
+	return want_n(d, s, r, n);
 }
 
 /* The shortfall of region R below its share of the device's I/O so far
@@ -214,7 +221,7 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 
 static inline int over_in(const struct model_devspace *d, const struct devstate *s, uint32_t r)
 {
-	double want = gen_offsets_want(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
+	double want = want_n(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
 
@@ -334,7 +341,7 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 {
 	if (quota_over(g, d, s, r))
 		return 1;
-	double want = gen_offsets_want(d, s, r, (double)s->hn);
+	double want = want_n(d, s, r, (double)s->hn);
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
 }
 
