@@ -687,8 +687,8 @@ static inline int gen_touch_d_any(const uint64_t *t, uint64_t nb, uint64_t b0, u
  * untouched blocks (1 <= M <= 64) starting at block B + I, I < K: I, else
  * K.  A word of starts at a time: the untouched bits of its word and the
  * next (128), and'ed with themselves shifted (doubling to M) leave the
- * starts of M untouched in a row; a word with none untouched from B on
- * passed at once.  gen_space.c's touch_scan: two touch_d_next a hole
+ * starts of M untouched in a row (none left: the word passed); a word
+ * with none untouched from B on passed at once.  gen_space.c's touch_scan: two touch_d_next a hole
  * before, up to the first that fits (git: 11 holes a scan, its scans 7%
  * of the placing thread). */
 static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
@@ -701,7 +701,7 @@ static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t 
 			continue; /* every block from B on touched: no start here */
 		uint64_t hi = w + 1 < nw ? ~t[w + 1] : ~0ull;
 		unsigned __int128 r = (unsigned __int128)hi << 64 | lo;
-		for (uint64_t n = 1; n < m;) { /* r: the starts of N untouched, N to M */
+		for (uint64_t n = 1; n < m && r;) { /* r: the starts of N untouched, N to M */
 			uint64_t sh = n < m - n ? n : m - n;
 			r &= r >> sh;
 			n += sh;
