@@ -316,18 +316,6 @@ size_t model_dist_knot(const struct model_dist *d, double x, size_t hi)
 	return model_dist_knot_in(d, x, 0, hi);
 }
 
-size_t model_dist_knot_in(const struct model_dist *d, double x, size_t lo, size_t hi)
-{
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (d->v[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 void model_dist_cdf(const struct model_dist *d, double x, double *below, double *at)
 {
 	*below = *at = 0;

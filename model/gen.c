@@ -24,6 +24,20 @@ static uint64_t splitmix(uint64_t *x)
 /* ---- which device: each its own arrival process -------------------------- */
 /* Devices with fitted gaps (a model of more than one device from this
  * version on) get clocks; 0, or -1 without memory. */
+void gen_strat_fill(uint64_t *s, struct strat *st)
+{
+	for (int i = 0; i < STRATA; i++)
+		st->perm[i] = (uint8_t)i;
+#pragma GCC unroll 64 /* each remainder by a constant: a multiply */
+	for (int i = STRATA - 1; i > 0; i--) {
+		int j = (int)(xo_next(s) % (uint64_t)(i + 1));
+		uint8_t t = st->perm[i];
+		st->perm[i] = st->perm[j];
+		st->perm[j] = t;
+	}
+	st->pos = 0;
+}
+
 static int dev_clocks(struct model_gen *g)
 {
 	const struct model *m = g->m;

@@ -696,6 +696,48 @@ static inline uint64_t touch_d_next(const uint64_t *t, uint64_t nb, uint64_t b0,
 	return flip && b1 >= nb ? (b0 > nb ? b0 : nb) : b1 + 1;
 }
 
+/* Whether any of the direct set T's blocks B0 to B1 (B0 <= B1; NB as
+ * touch_d_next's) is touched: touch_d_next(T, NB, B0, B1, 0) <= B1, the
+ * bits at once where B0 and B1 share a word under NB (a block or a few:
+ * touched's asks, 30 an I/O on git's model). */
+static inline int gen_touch_d_any(const uint64_t *t, uint64_t nb, uint64_t b0, uint64_t b1)
+{
+	if (!((b0 ^ b1) >> 6) && b1 < nb)
+		return (t[b0 >> 6] >> (b0 & 63) & ~0ull >> (63 - (b1 - b0))) != 0;
+	return touch_d_next(t, nb, b0, b1, 0) <= b1;
+}
+
+/* The direct set T's (as touch_d_next's, NB blocks) first stretch of M
+ * untouched blocks (1 <= M <= 64) starting at block B + I, I < K: I, else
+ * K.  A word of starts at a time: the untouched bits of its word and the
+ * next (128), and'ed with themselves shifted (doubling to M) leave the
+ * starts of M untouched in a row (none left: the word passed); a word
+ * with none untouched from B on passed at once.  gen_space.c's touch_scan: two touch_d_next a hole
+ * before, up to the first that fits (git: 11 holes a scan, its scans 7%
+ * of the placing thread). */
+static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
+				       uint64_t m)
+{
+	uint64_t nw = nb / 64, end = b + k, w0 = b >> 6, we = (end - 1) >> 6;
+	for (uint64_t w = w0; w <= we && k; w++) {
+		uint64_t lo = (w < nw ? ~t[w] : ~0ull) & (w == w0 ? ~0ull << (b & 63) : ~0ull);
+		if (!lo)
+			continue; /* every block from B on touched: no start here */
+		uint64_t hi = w + 1 < nw ? ~t[w + 1] : ~0ull;
+		unsigned __int128 r = (unsigned __int128)hi << 64 | lo;
+		for (uint64_t n = 1; n < m && r;) { /* r: the starts of N untouched, N to M */
+			uint64_t sh = n < m - n ? n : m - n;
+			r &= r >> sh;
+			n += sh;
+		}
+		uint64_t v =
+		    (uint64_t)r & (w == we && end & 63 ? ~0ull >> (64 - (end & 63)) : ~0ull);
+		if (v)
+			return w * 64 + (uint64_t)__builtin_ctzll(v) - b;
+	}
+	return k;
+}
+
 /* The touched set, zeroed (NULL without memory), a mapping of its own.
  * (On 2 MiB pages until round 20: its probes land anywhere in its 8 MiB;
  * on small pages gen's CPU measured the same, 4.04 s against 4.01 at 10M
@@ -743,20 +785,16 @@ static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
 static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
 
+/* A new block of ST's strata from the stream S: the identity shuffled
+ * (Fisher-Yates from the top, a draw mod i + 1 each), pos at 0.  Out of
+ * line and unrolled, each remainder by a constant: a 64-bit division each
+ * before (63 a block, one a draw), the loop inlined at each draw. */
+void gen_strat_fill(uint64_t *s, struct strat *st);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
-	if (st->pos == 0 || st->pos >= STRATA) {
-		for (int i = 0; i < STRATA; i++)
-			st->perm[i] = (uint8_t)i;
-		for (int i = STRATA - 1; i > 0; i--) {
-			int j = (int)(xo_next(s) % (uint64_t)(i + 1));
-			uint8_t t = st->perm[i];
-			st->perm[i] = st->perm[j];
-			st->perm[j] = t;
-		}
-		st->pos = 0;
-	}
+	if (st->pos == 0 || st->pos >= STRATA)
+		gen_strat_fill(s, st);
 	return (st->perm[st->pos++] + unit(xo_next(s))) * (1.0 / STRATA);
 }
 static inline double sdraw(struct model_gen *g, struct strat *st) { return sdraw_s(g->s, st); }
@@ -942,6 +980,18 @@ static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double
 	return c && pm[c - 1] > x;
 }
 
+/* 1 / AL for AL a power of two (a device's grid: fit makes it one, the
+ * reader checks it), from its exponent: X * gen_al_inv(AL) is X / AL bit
+ * for bit (the same real, rounded once; 2^-k is exact), without the
+ * division (a local jump's every try, in its chain to the landing). */
+static inline double gen_al_inv(uint64_t al)
+{
+	uint64_t b = (uint64_t)(1023 - __builtin_ctzll(al)) << 52;
+	double x;
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
@@ -1014,12 +1064,92 @@ int gen_offsets_local_over(const struct model_devspace *d, const struct devstate
 /* The same held to the device's I/O to the end of this repeat of the
  * model's duration (the region's whole share). */
 int gen_offsets_local_full(const struct model_devspace *d, const struct devstate *s, uint64_t off);
+/* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
+ * between X's entry and the next (a search over the 200-odd knots took
+ * 8 dependent loads and as many branches missed, at every I/O).  The
+ * entries bracket it as checked, else (a rounding at an entry's edge)
+ * the whole search; so the entry is found by a product, not a division
+ * (it may differ at an entry's edge, where the check catches it).
+ * Inline, as the four below (from gen_offsets.c): gen_offsets_local_at
+ * is asked 3-4 times a local jump (compile), and its calls' frames
+ * (this one's, the search's, its own, its answers through memory) were
+ * 40-odd instructions of each ask's 130. */
+static inline size_t gen_addr_knot(const struct model_devspace *dv, const struct devstate *s,
+				   double x)
+{
+	const struct model_dist *d = &dv->addr;
+	size_t h = d->nk - 1;
+	double f = s->klut_r > 0 ? (x - d->v[0]) * s->klut_r : -1;
+	if (f >= 0 && f < GEN_KLUT) {
+		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
+		hi = hi < h ? hi : h;
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
+			return model_dist_knot_in(d, x, lo, hi);
+	}
+	return model_dist_knot(d, x, h);
+}
+/* Segment LO's share of the offsets (knot LO to the next), with a point
+ * mass at its low knot. */
+static inline double gen_seg_weight(const struct model_dist *d, uint32_t lo)
+{
+	double w = d->c[lo + 1] - d->c[lo];
+	if (lo && d->v[lo - 1] == d->v[lo])
+		w += d->c[lo] - d->c[lo - 1];
+	return w;
+}
+/* Whether region R holds more than its share of N of the device's I/O. */
+static inline int gen_region_over_of(const struct model_devspace *d, const struct devstate *s,
+				     uint32_t r, double n)
+{
+	/* the region's share over the trace, also where the segments' would
+	 * do: a local jump in the region the walk is in, over the segment's
+	 * want while the walk lags the trace's front, was drawn again and
+	 * then sent remote (disk 8's offsets out on 20 of seeds 1-256, 8 with
+	 * the trace's share) */
+	return d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION;
+}
+/* Whether segment K (of share W) holds more than its share of N. */
+static inline int gen_seg_over_of(const struct devstate *s, double w, uint32_t k, double n)
+{
+	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
+}
+/* gen_offsets_in_extents, A's knot of the offsets CDF (the last with
+ * v <= A unscaled) into *LO when it looks one up (left as it is without
+ * two knots). */
+static inline __attribute__((always_inline)) int
+gen_in_extents_knot(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
+		    uint32_t *lo)
+{
+	const struct model_dist *d = &dv->addr;
+	if (d->nk < 2)
+		return 1;
+	double x = gen_unscale(s, a);
+	if (x < d->v[0] || x > d->v[d->nk - 1])
+		return 0;
+	*lo = (uint32_t)gen_addr_knot(dv, s, x);
+	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
+}
 /* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
  * gen_offsets_local_over in *OVER, A's region in *R and its knot of the
  * offsets CDF in *K (0 without one), found once for the three (each
  * looked them up); gen_offsets_local_full of that A from *R and *K. */
-int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
-			 int *over, uint32_t *r, uint32_t *k);
+static inline int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s,
+				       uint64_t a, int *over, uint32_t *r, uint32_t *k)
+{
+	const struct model_dist *d = &dv->addr;
+	uint32_t lo = 0;
+	if (!gen_in_extents_knot(dv, s, a, &lo))
+		return 0;
+	*r = gen_region_of(dv, s, a);
+	*k = lo;
+	*over = 0;
+	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
+		return 1;
+	double n = (double)s->hn;
+	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
+		(d->nk >= 2 && gen_seg_over_of(s, gen_seg_weight(d, lo), lo, n));
+	return 1;
+}
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
 

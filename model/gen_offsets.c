@@ -33,26 +33,6 @@ void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 	s->klut_r = 1 / w;
 }
 
-/* model_dist_knot(&dv->addr, x, nk - 1) through the table: the knot is
- * between X's entry and the next (a search over the 200-odd knots took
- * 8 dependent loads and as many branches missed, at every I/O).  The
- * entries bracket it as checked, else (a rounding at an entry's edge)
- * the whole search; so the entry is found by a product, not a division
- * (it may differ at an entry's edge, where the check catches it). */
-static size_t addr_knot(const struct model_devspace *dv, const struct devstate *s, double x)
-{
-	const struct model_dist *d = &dv->addr;
-	size_t h = d->nk - 1;
-	double f = s->klut_r > 0 ? (x - d->v[0]) * s->klut_r : -1;
-	if (f >= 0 && f < GEN_KLUT) {
-		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
-		hi = hi < h ? hi : h;
-		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
-			return model_dist_knot_in(d, x, lo, hi);
-	}
-	return model_dist_knot(d, x, h);
-}
-
 /* model_dist_cdf(&dv->addr, X, ...), its knot (*LO) found through the
  * table, or up from *LO when HINT and v[*LO] <= X (a few steps from
  * the I/O's start to its end); fiu at --rate 2000: the searches
@@ -74,18 +54,8 @@ static void addr_cdf(const struct model_devspace *dv, const struct devstate *s, 
 			k++, t++;
 		hint = t < 4;
 	}
-	*lo = hint ? k : addr_knot(dv, s, x);
+	*lo = hint ? k : gen_addr_knot(dv, s, x);
 	model_dist_cdf_at(d, x, *lo, below, at);
-}
-
-/* Segment LO's share of the offsets (knot LO to the next), with a point
- * mass at its low knot. */
-static double seg_weight(const struct model_dist *d, uint32_t lo)
-{
-	double w = d->c[lo + 1] - d->c[lo];
-	if (lo && d->v[lo - 1] == d->v[lo])
-		w += d->c[lo] - d->c[lo - 1];
-	return w;
 }
 
 /* The segment of the offsets CDF (knot to knot) holding A (generated,
@@ -94,9 +64,9 @@ static double seg_weight(const struct model_dist *d, uint32_t lo)
 static uint32_t seg_of(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
 		       double *w)
 {
-	uint32_t lo = (uint32_t)addr_knot(dv, s, gen_unscale(s, a));
+	uint32_t lo = (uint32_t)gen_addr_knot(dv, s, gen_unscale(s, a));
 	if (w)
-		*w = seg_weight(&dv->addr, lo);
+		*w = gen_seg_weight(&dv->addr, lo);
 	return lo;
 }
 
@@ -125,7 +95,8 @@ struct want_at {
 	int k, seg;	/* seg: the model's shares by segment taken */
 };
 
-static struct want_at want_at(const struct model_devspace *d, const struct devstate *s, double n)
+static inline struct want_at want_at(const struct model_devspace *d, const struct devstate *s,
+				     double n)
 {
 	struct want_at a = {n, 0, 0, 0, d->seg_fitted && s->nper >= 1};
 	if (a.seg)
@@ -149,11 +120,17 @@ static inline double want_of(const struct model_devspace *d, const struct devsta
 /* The trace's log front moves up the device as it goes (disksim's disk 8:
  * its last region holds 0, 0, 0, 9, 28 of its I/O by fifth): a region's
  * want is what the trace put there over the same share of its I/O. */
-double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			double n)
+static inline double want_n(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			    double n)
 {
 	struct want_at a = want_at(d, s, n);
 	return want_of(d, s, r, &a);
+}
+
+double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			double n)
+{
+	return want_n(d, s, r, n);
 }
 
 /* The shortfall of region R below its share of the device's I/O so far
@@ -244,7 +221,7 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 
 static inline int over_in(const struct model_devspace *d, const struct devstate *s, uint32_t r)
 {
-	double want = gen_offsets_want(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
+	double want = want_n(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
 }
 
@@ -271,36 +248,18 @@ static double repeat_end(const struct devstate *s)
 	return fmax(fmin(end, s->ntot), (double)s->hn);
 }
 
-/* Whether region R holds more than its share of N of the device's I/O. */
-static int region_over_of(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			  double n)
-{
-	/* the region's share over the trace, also where the segments' would
-	 * do: a local jump in the region the walk is in, over the segment's
-	 * want while the walk lags the trace's front, was drawn again and
-	 * then sent remote (disk 8's offsets out on 20 of seeds 1-256, 8 with
-	 * the trace's share) */
-	return d->nregions >= 2 && (double)s->rn[r] + 1 > (d->weight[r] * n + 1) * GEN_LOCAL_REGION;
-}
-
-/* Whether segment K (of share W) holds more than its share of N. */
-static int seg_over_of(const struct devstate *s, double w, uint32_t k, double n)
-{
-	return (double)s->kn[k] + 1 > (w * n + 1) * GEN_LOCAL_SEG;
-}
-
 /* Whether OFF's region R, or its stretch of the offsets CDF, holds more
  * than its share of N of the device's I/O. */
 static int local_over_of(const struct model_devspace *d, const struct devstate *s, uint64_t off,
 			 uint32_t r, double n)
 {
-	if (region_over_of(d, s, r, n))
+	if (gen_region_over_of(d, s, r, n))
 		return 1;
 	if (d->addr.nk < 2)
 		return 0;
 	double w;
 	uint32_t k = seg_of(d, s, off, &w);
-	return seg_over_of(s, w, k, n);
+	return gen_seg_over_of(s, w, k, n);
 }
 
 int gen_offsets_local_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)
@@ -319,48 +278,14 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 	return local_over_of(d, s, off, r, repeat_end(s));
 }
 
-/* gen_offsets_in_extents, A's knot of the offsets CDF (the last with
- * v <= A unscaled) into *LO when it looks one up (left as it is without
- * two knots). */
-static inline __attribute__((always_inline)) int
-in_extents_knot(const struct model_devspace *dv, const struct devstate *s, uint64_t a, uint32_t *lo)
-{
-	const struct model_dist *d = &dv->addr;
-	if (d->nk < 2)
-		return 1;
-	double x = gen_unscale(s, a);
-	if (x < d->v[0] || x > d->v[d->nk - 1])
-		return 0;
-	*lo = (uint32_t)addr_knot(dv, s, x);
-	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
-}
-
-int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s, uint64_t a,
-			 int *over, uint32_t *r, uint32_t *k)
-{
-	const struct model_dist *d = &dv->addr;
-	uint32_t lo = 0;
-	if (!in_extents_knot(dv, s, a, &lo))
-		return 0;
-	*r = gen_region_of(dv, s, a);
-	*k = lo;
-	*over = 0;
-	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
-		return 1;
-	double n = (double)s->hn;
-	*over = region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
-		(d->nk >= 2 && seg_over_of(s, seg_weight(d, lo), lo, n));
-	return 1;
-}
-
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k)
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_full's */
 		return 0;
 	double n = repeat_end(s);
-	return region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
-	       (dv->addr.nk >= 2 && seg_over_of(s, seg_weight(&dv->addr, k), k, n));
+	return gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
+	       (dv->addr.nk >= 2 && gen_seg_over_of(s, gen_seg_weight(&dv->addr, k), k, n));
 }
 
 /*
@@ -416,7 +341,7 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 {
 	if (quota_over(g, d, s, r))
 		return 1;
-	double want = gen_offsets_want(d, s, r, (double)s->hn);
+	double want = want_n(d, s, r, (double)s->hn);
 	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 2;
 }
 
@@ -426,7 +351,7 @@ int gen_offsets_region_over(struct model_gen *g, const struct model_devspace *d,
 int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstate *s, uint64_t a)
 {
 	uint32_t lo;
-	return in_extents_knot(dv, s, a, &lo);
+	return gen_in_extents_knot(dv, s, a, &lo);
 }
 
 /* Sizes and places are drawn apart: a large I/O placed where the trace's

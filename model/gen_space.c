@@ -1341,7 +1341,7 @@ static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint6
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
 	if (g->touch_d && b1 < TOUCH_D0 && b1 - b0 < look)
-		return touch_d_next(g->touch_d, g->touch_nb, b0, b1, 0) <= b1;
+		return gen_touch_d_any(g->touch_d, g->touch_nb, b0, b1);
 	return touched_any(g, dev, off, len, look);
 }
 
@@ -1844,9 +1844,10 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 {
 	int over = 0; /* one landing where the device holds more: the last resort */
 	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
+	double ial = gen_al_inv(al);
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
-		int64_t jj = gen_lround(j / (double)al) * (int64_t)al;
+		int64_t jj = gen_lround(j * ial) * (int64_t)al; /* j / al */
 		if (jj == 0)
 			jj = j < 0 ? -(int64_t)al : (int64_t)al;
 		int64_t a;
@@ -2485,6 +2486,8 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 static uint64_t touch_scan(struct model_gen *g, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
 {
 	if (g->touch_d && b + k + m - 1 <= TOUCH_D0) {
+		if (m >= 1 && m <= 64)
+			return gen_touch_d_fit(g->touch_d, g->touch_nb, b, k, m);
 		for (uint64_t cs = 0; cs < k;) {
 			/* the next untouched block (a start on a touched one is out) */
 			uint64_t s =
