@@ -196,7 +196,6 @@ struct dev_fit {
 	 * reuse_htab), so that the gather hashes none */
 	uint64_t *htab, htab_n;
 	uint64_t *tc;	  /* remote jumps: from x to region counts */
-	struct lag_count tcl; /* tc's counts yet to make (device_transitions makes them) */
 	uint8_t *wb, *rb; /* blocks written, read; after the first pass wb: both (overlap_both) */
 	size_t nwb;	  /* their bytes */
 	int sh;		  /* block = offset >> sh */
@@ -970,7 +969,7 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 				f->nloc++;
 				f->locr[op != REEL_OP_READ][pr]++;
 			} else {
-				lag_count(&f->tcl, f->tc, pr * d->nregions + f->reg);
+				f->tc[(size_t)pr * d->nregions + f->reg]++;
 				f->nrem++;
 				f->nresume += resumes(f, op != REEL_OP_READ, off);
 			}
@@ -994,22 +993,9 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 
 /* Pass 3's walk of the devices whose index is in MINE (as
  * model_devs_offsets'). */
-#define WALK_AHEAD 8
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		/* the cache lines I/O i + WALK_AHEAD will want first, asked for
-		 * now (on several devices each most often a miss): its device's
-		 * state where done, sh and wb are, 2 * WALK_AHEAD ahead; its
-		 * block in wb.  Only loads: the same counts.  (In the loop: a
-		 * function of prefetches alone is pure to gcc, its call dropped.) */
-		if (i + 2 * WALK_AHEAD < c->n)
-			__builtin_prefetch(&df->f[df->slot[c->dev[i + 2 * WALK_AHEAD]]].done);
-		if (i + WALK_AHEAD < c->n) {
-			const struct dev_fit *g = &df->f[df->slot[c->dev[i + WALK_AHEAD]]];
-			if (g->wb && !g->done)
-				__builtin_prefetch(&g->wb[(c->off[i + WALK_AHEAD] >> g->sh) / 8]);
-		}
 		int k = df->slot[c->dev[i]];
 		struct dev_fit *f = &df->f[k];
 		if (f->done || c->op[i] == REEL_OP_FLUSH || !(mine >> k & 1))
@@ -1100,7 +1086,6 @@ static int device_transitions(struct dev_fit *f)
 	struct model_devspace *d = f->d;
 	uint32_t nreg = d->nregions;
 	uint64_t *tc = f->tc;
-	lag_flush(&f->tcl, tc);
 	size_t nt = 0;
 	for (size_t x = 0; x < (size_t)nreg * nreg; x++)
 		nt += tc[x] != 0;

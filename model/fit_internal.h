@@ -84,33 +84,6 @@ static inline void samp_fit(struct samp *s, struct model_dist *d)
 	model_dist_fit_sample(d, s->v, s->k, s->n, s->sum);
 }
 
-/* Counts in a table too large for the cache (the walk's remote jumps, a
- * device's 128 x 128 cells: most counts a miss), each made LAG_COUNT
- * counts later, its cell prefetched now: the misses overlap.  Sums are
- * sums in any order: after lag_flush the table holds what counting at
- * once would have. */
-#define LAG_COUNT 8
-struct lag_count {
-	uint32_t q[LAG_COUNT]; /* the cells waiting, the n % LAG_COUNT-th the oldest */
-	uint64_t n;	       /* counts so far */
-};
-static inline void lag_count(struct lag_count *l, uint64_t *cells, uint32_t x)
-{
-	__builtin_prefetch(&cells[x], 1);
-	uint32_t *q = &l->q[l->n++ % LAG_COUNT];
-	if (l->n > LAG_COUNT)
-		cells[*q]++;
-	*q = x;
-}
-/* The counts still waiting made: CELLS as counted at once; L empty. */
-static inline void lag_flush(struct lag_count *l, uint64_t *cells)
-{
-	uint64_t k = l->n < LAG_COUNT ? l->n : LAG_COUNT;
-	for (uint64_t i = 0; i < k; i++)
-		cells[l->q[i]]++;
-	l->n = 0;
-}
-
 /* b-model of all I/O (bm[0]) and per op (bm[1 + op]) over one span: the
  * bins are powers of two and x * 2^L is exact, so an op's bin (it has
  * fewer) is the all-I/O bin shifted right by sh[op]: one range check */
