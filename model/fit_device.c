@@ -1915,7 +1915,7 @@ static void reuse_net(struct dev_fit *f)
 static double near_chance(const struct model_devspace *d, uint64_t *v, uint64_t n)
 {
 	double lim = (double)d->local_limit, m = 0, lo, hi, x;
-	qsort(v, n, sizeof(*v), u64cmp);
+	fit_sort_u64_small(v, n);
 	for (uint64_t i = 0, j; i < n; i = j) { /* the windows overlapping, merged */
 		for (j = i + 1; j < n && (double)v[j] - lim <= (double)v[j - 1] + lim; j++)
 			;
