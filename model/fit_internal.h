@@ -378,8 +378,9 @@ int fit_src_rewind(struct fit_src *s, int ic);
 void fit_src_close(struct fit_src *s);
 
 /* Two CPUs the process may run on (its affinity), or as
- * IOREEL_FIT_READAHEAD says (1 or 0): then the fit reads ahead and runs
- * the independent parts of a pass on two threads. */
+ * IOREEL_FIT_READAHEAD says (1 or 0): then the fit reads ahead, runs the
+ * independent parts of a pass on two threads, and deflates a large
+ * MODEL.json's two halves at once (model_json_gz.c). */
 int fit_spare_core(void);
 /* A part of a pass on a second thread: jobs run there in the order
  * posted, up to FIT_SIDE_JOBS waiting or running (fit_side_post waits for

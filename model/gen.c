@@ -21,9 +21,7 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-/* ---- which device: each its own arrival process -------------------------- */
-/* Devices with fitted gaps (a model of more than one device from this
- * version on) get clocks; 0, or -1 without memory. */
+/* A stratum's shuffle of its STRATA places (gen_internal.h's sdraw_s). */
 void gen_strat_fill(uint64_t *s, struct strat *st)
 {
 	for (int i = 0; i < STRATA; i++)
@@ -38,6 +36,9 @@ void gen_strat_fill(uint64_t *s, struct strat *st)
 	st->pos = 0;
 }
 
+/* ---- which device: each its own arrival process -------------------------- */
+/* Devices with fitted gaps (a model of more than one device from this
+ * version on) get clocks; 0, or -1 without memory. */
 static int dev_clocks(struct model_gen *g)
 {
 	const struct model *m = g->m;

@@ -707,7 +707,8 @@ static inline int gen_touch_d_any(const uint64_t *t, uint64_t nb, uint64_t b0, u
 	return touch_d_next(t, nb, b0, b1, 0) <= b1;
 }
 
-/* The direct set T's (as touch_d_next's, NB blocks) first stretch of M
+/* The direct set T's (as touch_d_next's, NB blocks, a multiple of 64:
+ * touch_direct_init makes it one of 512) first stretch of M
  * untouched blocks (1 <= M <= 64) starting at block B + I, I < K: I, else
  * K.  A word of starts at a time: the untouched bits of its word and the
  * next (128), and'ed with themselves shifted (doubling to M) leave the
@@ -980,8 +981,9 @@ static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double
 	return c && pm[c - 1] > x;
 }
 
-/* 1 / AL for AL a power of two (a device's grid: fit makes it one, the
- * reader checks it), from its exponent: X * gen_al_inv(AL) is X / AL bit
+/* 1 / AL for AL a power of two, at least 1 (a device's grid: fit makes
+ * it one, the reader checks it; any other AL gives a wrong grid, and 0 is
+ * undefined), from its exponent: X * gen_al_inv(AL) is X / AL bit
  * for bit (the same real, rounded once; 2^-k is exact), without the
  * division (a local jump's every try, in its chain to the landing). */
 static inline double gen_al_inv(uint64_t al)
@@ -1017,10 +1019,6 @@ static inline double gen_op_share(const struct model_devspace *d, uint32_t r, in
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */
 double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r);
-/* Region R's share of the device's first N I/O: N times its weight, or
- * with seg_weights the segments' weights summed over them. */
-double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			double n);
 /* A region short of its share of the device's I/O (less the kept runs
  * not yet due) for a remote jump to make up (drawn by shortfall, at odds
  * growing with the drift; once per run start, not for a re-using one), or

@@ -127,12 +127,6 @@ static inline double want_n(const struct model_devspace *d, const struct devstat
 	return want_of(d, s, r, &a);
 }
 
-double gen_offsets_want(const struct model_devspace *d, const struct devstate *s, uint32_t r,
-			double n)
-{
-	return want_n(d, s, r, n);
-}
-
 /* The shortfall of region R below its share of the device's I/O so far
  * (less PEND, the kept runs' I/O there still to come: they come whole
  * when due), beyond chance (2 sqrt + 1 of the I/O it should hold). */

@@ -634,14 +634,14 @@ int model_write_json(const struct model *m, FILE *f);
 void model_write_bmodel(FILE *f, const double *b);
 /* The same gzip-compressed (what `model fit` writes by default): a text of
  * MODEL_GZ_SPLIT bytes or more as one gzip member of two halves deflated
- * at MODEL_GZ_LEVEL on two threads (disksim's 10M model: 0.6% larger than
+ * at MODEL_GZ_LEVEL, on two threads when a core is spare (disksim's 10M model: 0.6% larger than
  * at level 9 in one stream, deflated in an eighth of its wall time), a
  * smaller one at level 9 in one stream (the bytes fit wrote before). */
 #define MODEL_GZ_SPLIT (64u << 10)
 #define MODEL_GZ_LEVEL 7
 int model_write_json_gz(const struct model *m, FILE *f);
-/* TEXT[0, LEN) (at most 64 MiB) gzip-compressed to F as the above: 0 or
- * REEL_E_NOMEM / REEL_E_IO. */
+/* TEXT[0, LEN) gzip-compressed to F as the above: 0 or REEL_E_NOMEM /
+ * REEL_E_IO, REEL_E_RANGE past MODEL_JSON_MAX_BYTES. */
 int model_json_deflate(const char *text, size_t len, FILE *f);
 /* TEXT: MODEL.json, plain or gzip-compressed (told apart by the magic). */
 int model_read_json(struct model *m, const char *text, size_t len, char *err, size_t errlen);

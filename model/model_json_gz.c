@@ -92,6 +92,8 @@ static void *gz_piece_run(void *arg)
 		return NULL;
 	size_t cap = deflateBound(&z, p->len) + 64;
 	p->out = malloc(cap);
+	if (p->out)
+		p->err = REEL_E_IO; /* from here on a deflate's failure */
 	if (p->out && (!p->dictlen || deflateSetDictionary(&z, p->dict, p->dictlen) == Z_OK)) {
 		z.next_in = (unsigned char *)p->text;
 		z.avail_in = (unsigned)p->len; /* a model is at most 64 MiB */
@@ -112,7 +114,9 @@ static void *gz_piece_run(void *arg)
 /* TEXT[0, LEN) as one gzip member made of two raw deflate pieces, the
  * halves, deflated on two threads when there is a spare core (the second
  * primed with the last 32 KiB of the first, pigz's way: the same bytes on
- * one thread or two); the member's CRC combined from the halves'. */
+ * one thread or two); the member's CRC combined from the halves'.  Unlike
+ * gz_write_one it holds the whole compressed member in memory (about the
+ * text's size at most) before writing it: nothing is written on an error. */
 static int gz_write_halves(const char *text, size_t len, FILE *f)
 {
 	size_t h = len / 2, d = h < 32768 ? h : 32768;
@@ -134,8 +138,9 @@ static int gz_write_halves(const char *text, size_t len, FILE *f)
 	else
 		gz_piece_run(&p[1]);
 	int e = p[0].err ? p[0].err : p[1].err;
-	/* zlib's own header for a level other than 1 or 9: no name, no
-	 * time, XFL 0, OS 3 (Unix) */
+	/* zlib's own header for the levels 2 to 8: no name, no time, XFL 0,
+	 * OS 3 (Unix) */
+	_Static_assert(MODEL_GZ_LEVEL >= 2 && MODEL_GZ_LEVEL <= 8, "XFL 0 is for levels 2-8");
 	static const unsigned char head[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
 	unsigned long crc = crc32_combine(p[0].crc, p[1].crc, (z_off_t)p[1].len);
 	unsigned char tail[8];
@@ -179,6 +184,8 @@ static int gz_write_one(const char *text, size_t len, FILE *f)
 
 int model_json_deflate(const char *text, size_t len, FILE *f)
 {
+	if (len > MODEL_JSON_MAX_BYTES) /* the lengths below are 32-bit */
+		return REEL_E_RANGE;
 	int e = len < MODEL_GZ_SPLIT ? gz_write_one(text, len, f) : gz_write_halves(text, len, f);
 	if (e)
 		return e;

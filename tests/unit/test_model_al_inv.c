@@ -35,7 +35,8 @@ int main(void)
 		CHECK(same(ial, 1.0 / (double)al));
 		for (size_t e = 0; e < sizeof(ends) / sizeof(*ends); e++, asked++)
 			CHECK(same(ends[e] * ial, ends[e] / (double)al));
-		for (int q = 0; q < 200000; q++, asked++) {
+		/* the same real rounded once either way: these confirm it */
+		for (int q = 0; q < 4000; q++, asked++) {
 			double u = unit_urand(&rs), x;
 			int sh = (int)(unit_urand(&rs) * 140) - 70; /* 2^-70 .. 2^70 */
 			x = ldexp(u, sh) * (unit_urand(&rs) < 0.5 ? -1 : 1);
