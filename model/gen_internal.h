@@ -302,6 +302,11 @@ struct devstate {
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
 	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
+	/* the chain's rows given the op (gen_chain_sums: a read's, then
+	 * another op's, row[nregions] each; NULL without read_share) and
+	 * whether all of them go up */
+	double *tr_cw;
+	int tr_cw_up;
 	/* the regions' quotas (gen_offsets.c, quota_over): the device's
 	 * addressed I/O in the trace generated, of them the kept runs' per
 	 * region and in all; the kept runs' I/O generated, per region and
@@ -1027,6 +1032,35 @@ static inline double gen_op_share(const struct model_devspace *d, uint32_t r, in
 	if (!d->read_share_fitted)
 		return 1;
 	return op == REEL_OP_READ ? d->read_share[r] : 1 - d->read_share[r];
+}
+/* chain_op's (gen_space.c) sums of the chain's rows given the op: for
+ * each entry X of row [A, B), the row's shares from A to X each times its
+ * destination's share of the op (gen_op_share), added up from A in order:
+ * CW[X] the sum chain_op's walk had at X at every draw, the same adds in
+ * the same order (CW: a read's, then another op's, row[nregions] each).
+ * 1 where every row's sums go up (no NaN), else 0. */
+int gen_chain_sums(const struct model_devspace *d, double *cw);
+/* The first of P[A..B) above U, or B (P not decreasing). */
+static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double u)
+{
+	while (a < b) {
+		uint32_t mid = (a + b) / 2;
+		if (p[mid] > u)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+/* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
+ * chain_op's walk (v < c), searched where the sums go up (UP). */
+static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, double v, int up)
+{
+	if (up)
+		return gen_upper(cw, a, b, v);
+	while (a < b && !(v < cw[a]))
+		a++;
+	return a;
 }
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */

@@ -891,6 +891,12 @@ int gen_space_init(struct model_gen *g)
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		chain_guide_init(&m->devs[d], &g->ds[d]);
+		if (m->devs[d].read_share_fitted && m->devs[d].nregions) {
+			uint32_t n = m->devs[d].row[m->devs[d].nregions];
+			if (!(g->ds[d].tr_cw = malloc((2 * (size_t)n + 1) * sizeof(double))))
+				return REEL_E_NOMEM;
+			g->ds[d].tr_cw_up = gen_chain_sums(&m->devs[d], g->ds[d].tr_cw);
+		}
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
 						      (uint64_t)m->devs[d].cycle[k].off)] =
@@ -950,6 +956,7 @@ void gen_space_free(struct model_gen *g)
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++) {
 		free(g->ds[d].run_e);
 		free(g->ds[d].lr_by);
+		free(g->ds[d].tr_cw);
 	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
@@ -1051,19 +1058,13 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 		    uint32_t from, double u, uint32_t *to)
 {
 	uint32_t a = d->row[from], b = d->row[from + 1];
-	double w = 0;
-	for (uint32_t x = a; x < b; x++)
-		w += (d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0)) *
-		     gen_op_share(d, d->tr_to[x], s->op);
+	/* the row's sums given the op made once (gen_chain_sums): the walk
+	 * summed them twice a draw (chromium: ~100 instructions an I/O) */
+	const double *cw = s->tr_cw + (s->op != REEL_OP_READ ? d->row[d->nregions] : 0);
+	double w = b > a ? cw[b - 1] : 0;
 	for (int t = 0; w > 0 && t < GEN_OVER_TRIES; t++) {
-		double c = 0, v = u * w;
-		*to = d->tr_to[b - 1];
-		for (uint32_t x = a; x < b; x++)
-			if (v < (c += (d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0)) *
-				      gen_op_share(d, d->tr_to[x], s->op))) {
-				*to = d->tr_to[x];
-				break;
-			}
+		uint32_t x = gen_chain_pick(cw, a, b, u * w, s->tr_cw_up);
+		*to = d->tr_to[x < b ? x : b - 1];
 		if (!gen_offsets_region_over(g, d, s, *to))
 			return 1;
 		u = rnd_sp(g);
@@ -1081,19 +1082,6 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	return 0;
 }
 
-/* The first of P[A..B) above U, or B. */
-static inline uint32_t tr_upper(const double *p, uint32_t a, uint32_t b, double u)
-{
-	while (a < b) {
-		uint32_t mid = (a + b) / 2;
-		if (p[mid] > u)
-			b = mid;
-		else
-			a = mid + 1;
-	}
-	return a;
-}
-
 /* The row FROM's first entry whose cumulated share passes U, else its last
  * (a search of the row): searched between the entries the table gives for
  * U's 1/GEN_TRG of [0, 1) (the row's shares cumulated do not fall). */
@@ -1101,8 +1089,26 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
 			   double u)
 {
 	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
-	return tr_upper(d->tr_p, d->row[from] + s->tr_guide[from][q],
-			d->row[from] + s->tr_guide[from][q + 1], u);
+	return gen_upper(d->tr_p, d->row[from] + s->tr_guide[from][q],
+			 d->row[from] + s->tr_guide[from][q + 1], u);
+}
+
+int gen_chain_sums(const struct model_devspace *d, double *cw)
+{
+	uint32_t n = d->row[d->nregions];
+	int up = 1;
+	for (int k = 0; k < 2; k++)
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			double c = 0;
+			for (uint32_t x = d->row[r], a = x; x < d->row[r + 1]; x++) {
+				double p = c;
+				c += (d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0)) *
+				     gen_op_share(d, d->tr_to[x], k ? REEL_OP_WRITE : REEL_OP_READ);
+				cw[k * n + x] = c;
+				up &= c >= p;
+			}
+		}
+	return up;
 }
 
 /* Each row's table for chain_find: the entry the row's search gives at
@@ -1113,7 +1119,7 @@ static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
 	for (uint32_t r = 0; r < d->nregions; r++)
 		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
 			uint32_t a =
-			    tr_upper(d->tr_p, d->row[r], d->row[r + 1] - 1, (double)q / GEN_TRG);
+			    gen_upper(d->tr_p, d->row[r], d->row[r + 1] - 1, (double)q / GEN_TRG);
 			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
 		}
 }
