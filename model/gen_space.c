@@ -17,7 +17,7 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
-static void chain_guide_init(const struct model_devspace *d, struct devstate *s);
+static int chain_guide_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -890,13 +890,8 @@ int gen_space_init(struct model_gen *g)
 		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
-		chain_guide_init(&m->devs[d], &g->ds[d]);
-		if (m->devs[d].read_share_fitted && m->devs[d].nregions) {
-			uint32_t n = m->devs[d].row[m->devs[d].nregions];
-			if (!(g->ds[d].tr_cw = malloc((2 * (size_t)n + 1) * sizeof(double))))
-				return REEL_E_NOMEM;
-			g->ds[d].tr_cw_up = gen_chain_sums(&m->devs[d], g->ds[d].tr_cw);
-		}
+		if (chain_guide_init(&m->devs[d], &g->ds[d]))
+			return REEL_E_NOMEM;
 		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
 						      (uint64_t)m->devs[d].cycle[k].off)] =
@@ -1113,8 +1108,9 @@ int gen_chain_sums(const struct model_devspace *d, double *cw)
 
 /* Each row's table for chain_find: the entry the row's search gives at
  * each 1/GEN_TRG of [0, 1] (q / GEN_TRG is exact: U at or above it is
- * found there or after, U below (q + 1) / GEN_TRG there or before). */
-static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
+ * found there or after, U below (q + 1) / GEN_TRG there or before); and
+ * chain_op's sums (0, or REEL_E_NOMEM). */
+static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 {
 	for (uint32_t r = 0; r < d->nregions; r++)
 		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
@@ -1122,6 +1118,13 @@ static void chain_guide_init(const struct model_devspace *d, struct devstate *s)
 			    gen_upper(d->tr_p, d->row[r], d->row[r + 1] - 1, (double)q / GEN_TRG);
 			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
 		}
+	/* chain_op's sums given the op (read_share: the only chain_op) */
+	if (!d->read_share_fitted || !d->nregions)
+		return 0;
+	if (!(s->tr_cw = malloc((2 * (size_t)d->row[d->nregions] + 1) * sizeof(double))))
+		return REEL_E_NOMEM;
+	s->tr_cw_up = gen_chain_sums(d, s->tr_cw);
+	return 0;
 }
 
 /* LO plus how many of W[LO, LO + N) are at or below U (W not decreasing),
