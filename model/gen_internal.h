@@ -1173,24 +1173,33 @@ gen_in_extents_knot(const struct model_devspace *dv, const struct devstate *s, u
 	*lo = (uint32_t)gen_addr_knot(dv, s, x);
 	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
 }
-/* A local jump's landing A: gen_offsets_in_extents (0: out), else 1 with
- * gen_offsets_local_over in *OVER, A's region in *R and its knot of the
- * offsets CDF in *K (0 without one), found once for the three (each
- * looked them up); gen_offsets_local_full of that A from *R and *K. */
+/* Whether region R holds more than its share of the device's I/O so far
+ * as gen_offsets_local_over counts it (its region's half: a landing in R
+ * is over whatever its segment). */
+static inline int gen_local_region_over(const struct model_devspace *dv, const struct devstate *s,
+					uint32_t r)
+{
+	return !(s->hn < GEN_SHORT_MIN || s->reusing) &&
+	       gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, (double)s->hn);
+}
+/* A local jump's landing A in region R (gen_region_of's):
+ * gen_offsets_in_extents (0: out), else 1 with gen_offsets_local_over in
+ * *OVER and its knot of the offsets CDF in *K (0 without one), found once
+ * for the two (each looked them up); gen_offsets_local_full of that A
+ * from R and *K. */
 static inline int gen_offsets_local_at(const struct model_devspace *dv, const struct devstate *s,
-				       uint64_t a, int *over, uint32_t *r, uint32_t *k)
+				       uint64_t a, uint32_t r, int *over, uint32_t *k)
 {
 	const struct model_dist *d = &dv->addr;
 	uint32_t lo = 0;
 	if (!gen_in_extents_knot(dv, s, a, &lo))
 		return 0;
-	*r = gen_region_of(dv, s, a);
 	*k = lo;
 	*over = 0;
 	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
 		return 1;
 	double n = (double)s->hn;
-	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? *r : 0, n) ||
+	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
 		(d->nk >= 2 && gen_seg_over_of(s, gen_seg_weight(d, lo), lo, n));
 	return 1;
 }

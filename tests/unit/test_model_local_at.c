@@ -48,11 +48,13 @@ static void check_at(const struct model_devspace *dv, const struct devstate *s, 
 	for (int reusing = 0; reusing < 2; reusing++) {
 		t.reusing = reusing;
 		int over = -1;
-		uint32_t r = UINT32_MAX, k = UINT32_MAX;
-		int in = gen_offsets_local_at(dv, &t, a, &over, &r, &k);
+		uint32_t r = gen_region_of(dv, s, a), k = UINT32_MAX;
+		int in = gen_offsets_local_at(dv, &t, a, r, &over, &k);
 		CHECK_EQ(in, gen_offsets_in_extents(dv, &t, a));
 		if (in) {
 			CHECK_EQ(over, gen_offsets_local_over(dv, &t, a));
+			/* the region's half: over whatever the segment */
+			CHECK(!gen_local_region_over(dv, &t, r) || over);
 			CHECK_EQ(r, gen_space_region(dv, &t, a));
 			CHECK_EQ(gen_offsets_local_full_rk(dv, &t, r, k),
 				 gen_offsets_local_full(dv, &t, a));
