@@ -1143,10 +1143,14 @@ static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, doubl
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
 		       int64_t *tor)
 {
-	uint32_t from = *tor >= 0 ? 0 : gen_region_of(d, s, s->cursor), to = 0;
+	uint32_t from = 0, to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
 	if (*tor < 0)
 		*tor = gen_offsets_region(g, d, s);
+	/* the chain's row, the cursor's region's: not looked up where a
+	 * region short of its share is drawn */
+	if (*tor < 0)
+		from = gen_region_of(d, s, s->cursor);
 	if (*tor >= 0) {
 		to = (uint32_t)*tor;
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
