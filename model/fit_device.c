@@ -1909,23 +1909,6 @@ static void reuse_net(struct dev_fit *f)
 	}
 }
 
-/* The share of the device's offsets CDF within local_limit of one of the
- * N offsets V (sorted in place): where a start drawn from the CDF alone
- * would land near one of them. */
-static double near_chance(const struct model_devspace *d, uint64_t *v, uint64_t n)
-{
-	double lim = (double)d->local_limit, m = 0, lo, hi, x;
-	fit_sort_u64_small(v, n);
-	for (uint64_t i = 0, j; i < n; i = j) { /* the windows overlapping, merged */
-		for (j = i + 1; j < n && (double)v[j] - lim <= (double)v[j - 1] + lim; j++)
-			;
-		model_dist_cdf(&d->addr, (double)v[i] - lim, &lo, &x);
-		model_dist_cdf(&d->addr, (double)v[j - 1] + lim, &x, &hi);
-		m += hi - lo;
-	}
-	return m;
-}
-
 /* A run start of the re-use pass (not the device's first; PEND: where the
  * I/O before ended; REUSE: reuse_touch's): of the fresh remote ones (no
  * block touched before, the jump past local_limit, not where one of the
@@ -1953,7 +1936,7 @@ static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pen
 			samp_add(&f->nr_jump, (int64_t)(off - v[j - 1]));
 			break;
 		}
-	f->nr_chance += near_chance(f->d, v, n);
+	f->nr_chance += fit_near_chance(&f->d->addr, f->d->local_limit, v, n);
 }
 
 /* p_near and its distances from the near starts looked at: the share of
