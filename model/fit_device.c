@@ -226,6 +226,7 @@ struct dev_fit {
 	 * looked at (every nr_stride-th), near one of those I/O; the chance
 	 * shares of those looked at, summed; the near ones' I/O back, jumps */
 	uint64_t nr_off[MODEL_NEAR_BACK], nr_n, nr_seen, nr_look, nr_near, nr_stride;
+	uint32_t nr_at; /* nr_n % MODEL_NEAR_BACK: the ring's next slot */
 	double nr_chance;
 	struct samp nr_back, nr_jump;
 	/* run lengths by the region the run starts in: I/O, runs */
@@ -1926,8 +1927,8 @@ static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pen
 	    resumes(f, op != REEL_OP_READ, off) || f->nr_seen++ % f->nr_stride || !n)
 		return;
 	uint64_t v[MODEL_NEAR_BACK]; /* v[j - 1]: the I/O j back */
-	for (uint64_t j = 1; j <= n; j++)
-		v[j - 1] = f->nr_off[(f->nr_n - j) % MODEL_NEAR_BACK];
+	for (uint64_t j = 1, at = f->nr_at; j <= n; j++) /* slot (nr_n - j) % MODEL_NEAR_BACK */
+		v[j - 1] = f->nr_off[at >= j ? at - j : at + MODEL_NEAR_BACK - j];
 	f->nr_look++;
 	for (uint64_t j = 1; j <= n; j++)
 		if ((off > v[j - 1] ? off - v[j - 1] : v[j - 1] - off) <= lim) {
@@ -2004,7 +2005,9 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 	}
 	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
 	if (df->near) { /* near_start's rings: one device has no near starts fitted */
-		f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
+		f->nr_off[f->nr_at] = c->off[i]; /* not a % at every I/O */
+		f->nr_at = f->nr_at + 1 < MODEL_NEAR_BACK ? f->nr_at + 1 : 0;
+		f->nr_n++;
 		rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
 	}
 	return 0;
