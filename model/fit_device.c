@@ -151,12 +151,6 @@ struct dev_fit {
 	struct samp rdist;   /* reuse distances of run starts, in I/O of the device */
 	struct samp rdist_w; /* the same of writes' starts */
 	uint64_t di;	     /* the walk's I/O of the device so far */
-	/* by op (reads, the others), on a trace of several devices: its I/O
-	 * at their phases' op mix, and its own (op_bias); its run starts'
-	 * sizes, and the means of their phases' sizes summed (dsize) */
-	double op_exp[2], sz_exp[2];
-	uint64_t op_seen[2];
-	struct samp dsz[2];
 	uint64_t starts_sampled, starts_reused;	 /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		 /* runs starting with a re-use: I/O, runs */
 	uint64_t rrun_sum_op[2], rrun_cnt_op[2]; /* the same by the start's op: reads, writes */
@@ -254,12 +248,23 @@ struct dev_fit {
 	uint64_t run_off, run_at, run_bytes, run_head, wi;
 };
 
+/* A device's own ops and sizes (device_own), by op (reads, the others),
+ * on a trace of several devices: its I/O at their phases' op mix, and its
+ * own (op_bias); its run starts' sizes, and the means of their phases'
+ * sizes summed (dsize). */
+struct own_fit {
+	double op_exp[2], sz_exp[2];
+	uint64_t op_seen[2];
+	struct samp dsz[2];
+};
+
 /* Every device at once. */
-/* Pass 4's sizes given sequentiality, counted on the thread of the phases'
- * chain (model_devs_sizes) beside the re-use pass on the second thread
- * (model_devs_seq, the pass's longest part): a state of their own, out of
- * the lines the second thread writes. */
+/* Pass 4's sizes given sequentiality, and the devices' own ops and sizes,
+ * counted on the thread of the phases' chain (model_devs_sizes) beside the
+ * re-use pass on the second thread (model_devs_seq, the pass's longest
+ * part): a state of their own, out of the lines the second thread writes. */
 struct seg_count {
+	struct own_fit own[MODEL_MAX_DEVS];
 	uint64_t end[MODEL_MAX_DEVS]; /* where the device's I/O before ended */
 	uint8_t seen[MODEL_MAX_DEVS];
 	uint8_t live[MODEL_MAX_DEVS]; /* the device's I/O counted (not done) */
@@ -298,8 +303,6 @@ static void dev_fit_free(struct dev_fit *f)
 	samp_free(&f->loc);
 	samp_free(&f->rdist);
 	samp_free(&f->rdist_w);
-	samp_free(&f->dsz[0]);
-	samp_free(&f->dsz[1]);
 	samp_free(&f->nr_back);
 	samp_free(&f->nr_jump);
 	free(f->pr);
@@ -328,6 +331,10 @@ void model_devs_free(struct devs_fit *df)
 	bmap_free(&df->bm);
 	free(df->rb);
 	free(df->sq);
+	for (size_t k = 0; df->sz && k < df->nd; k++) {
+		samp_free(&df->sz->own[k].dsz[0]);
+		samp_free(&df->sz->own[k].dsz[1]);
+	}
 	free(df->sz);
 	free(df);
 }
@@ -1672,8 +1679,9 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 			continue;
 		/* a device's own ops and sizes: only among others */
 		size_t nd = f->pre->nd, st = fit_stride(nd, own);
+		struct own_fit *o = &df->sz->own[k];
 		if (live > 1 &&
-		    (samp_init_upto(&f->dsz[0], nd, st) || samp_init_upto(&f->dsz[1], nd, st)))
+		    (samp_init_upto(&o->dsz[0], nd, st) || samp_init_upto(&o->dsz[1], nd, st)))
 			return REEL_E_NOMEM;
 		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
 		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
@@ -2015,8 +2023,8 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 
 /* An I/O of OP and LEN in phase PH counted in its device's own ops and
  * sizes against its phase's. */
-static void own_step(struct dev_fit *f, const struct model_phase *ph, uint8_t op, uint32_t len,
-		     int seq)
+static inline void own_step(struct own_fit *f, const struct model_phase *ph, uint8_t op,
+			    uint32_t len, int seq)
 {
 	const double *mix = ph->op_mix;
 	double rw = 1 - mix[REEL_OP_FLUSH];
@@ -2038,9 +2046,8 @@ static void own_step(struct dev_fit *f, const struct model_phase *ph, uint8_t op
  * disk 8: 8 reads of 150, its phases' mix 100); the sizes of an op's run
  * starts where their mean is off the phases' by MODEL_SIZE_APART (disk 8's
  * writes: 17 KiB against 8). */
-static void device_own(struct dev_fit *f)
+static void device_own(struct model_devspace *d, struct own_fit *f)
 {
-	struct model_devspace *d = f->d;
 	double n = (double)(f->op_seen[0] + f->op_seen[1]), apart = 0;
 	d->op_bias[0] = d->op_bias[1] = 1;
 	d->op_bias_fitted = 0;
@@ -2061,8 +2068,8 @@ static void device_own(struct dev_fit *f)
 	}
 }
 
-/* One pass in time order: the re-use of run starts (reuse_step), a
- * device's own ops and sizes; 0 or REEL_E_NOMEM. */
+/* One pass in time order: the re-use of run starts (reuse_step); 0 or
+ * REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	/* locals: the stores of the steps (of uint64_t, as c->n is) would
@@ -2093,15 +2100,15 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			size_t p = (size_t)wphase[win[i]];
 			if (reuse_step(df, rb, f, c, i, i - a, seq, first, p, pend))
 				return REEL_E_NOMEM;
-			if (f->dsz[0].v)
-				own_step(f, &df->m->phases[p], c->op[i], len[i], seq);
 		}
 	}
 	return 0;
 }
 
 /* The same pass: each I/O's phase, op, size segment, and whether it starts
- * where its device's previous one ended (compare's definition). */
+ * where its device's previous one ended (compare's definition); a device's
+ * own ops and sizes (own_step: here, not in model_devs_seq on the second
+ * thread, whose part of the pass is the longer; the same I/O, in order). */
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
 {
 	/* locals: the stores below could alias df's fields (reloaded at each
@@ -2120,6 +2127,8 @@ void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
 		z->seen[k] = 1;
 		z->end[k] = c->off[i] + c->len[i];
 		size_t p = (size_t)wphase[c->win[i]];
+		if (z->own[k].dsz[0].v)
+			own_step(&z->own[k], &ph[p], op, c->len[i], seq);
 		const struct model_dist *d = &ph[p].size[op];
 		if (d->nk < 2)
 			continue;
@@ -2159,7 +2168,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 			reuse_phase_fill(f, m->nphases);
 		}
 		device_cycle(f);
-		device_own(f);
+		device_own(f->d, &df->sz->own[i]);
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];
