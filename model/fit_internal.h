@@ -217,6 +217,30 @@ static inline double fit_near_chance(const struct model_dist *addr, uint64_t loc
 	return m;
 }
 
+/* The count of T[1, N) at or below G, for every G of [LO, HI], as BASE
+ * (those at or below LO) plus those of MASK (bit k: T[k] in (LO, HI], the
+ * ones the count depends on) at or below G: fit_phase.c gap_class's class
+ * of a gap in a bin a bound falls in, a compare or two, not N - 1 (the
+ * same count for any T, sorted or not).  Here for
+ * tests/unit/test_model_bound_count.c. */
+static inline void fit_bound_split(const int64_t *t, int n, int64_t lo, int64_t hi,
+				   uint8_t *base, uint8_t *mask)
+{
+	*base = *mask = 0;
+	for (int k = 1; k < n; k++)
+		if (t[k] <= lo)
+			(*base)++;
+		else if (t[k] <= hi)
+			*mask |= (uint8_t)(1u << k);
+}
+static inline int fit_bound_count(const int64_t *t, unsigned base, unsigned mask, int64_t g)
+{
+	int c = (int)base;
+	for (; mask; mask &= mask - 1)
+		c += g >= t[__builtin_ctz(mask)];
+	return c;
+}
+
 /* ---- the slices of a device's extent (fit_device.c; here for
  * tests/unit/test_model_bins.c: slice_near against slice_of) ------------ */
 /* the slice of the 1024 equal ones of [0, ext) where off falls */
