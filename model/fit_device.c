@@ -771,7 +771,8 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 		if (rb->dev[j] >= 0) {
 			uint64_t b0, b1, dev = dv[j];
 			reuse_blocks(off[j], len[j], &b0, &b1);
-			if (m + (b1 - b0 + 1) > RB_CAP)
+			/* room for the blocks it keeps: a direct extent's none */
+			if (!f->dir.e && m + (b1 - b0 + 1) > RB_CAP)
 				break;
 			f->gathered += b1 - b0 + 1;
 			if (f->dir.e) { /* none: touched in place (reuse_step) */
