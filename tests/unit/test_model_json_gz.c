@@ -125,6 +125,23 @@ static void test_lengths(void)
 	}
 }
 
+/* M's text on one thread (IOREEL_FIT_READAHEAD=0: the devices in order,
+ * as before) and on two (=1: the second half of the devices, from 4 on,
+ * written beside the rest and copied in): the same bytes. */
+static void check_devs_text(const struct model *m)
+{
+	char *t1, *t2;
+	size_t l1, l2;
+	setenv("IOREEL_FIT_READAHEAD", "0", 1);
+	unit_model_json(m, &t1, &l1);
+	setenv("IOREEL_FIT_READAHEAD", "1", 1);
+	unit_model_json(m, &t2, &l2);
+	unsetenv("IOREEL_FIT_READAHEAD");
+	CHECK(l1 == l2 && !memcmp(t1, t2, l1));
+	free(t1);
+	free(t2);
+}
+
 /* A corpus model, its MODEL.json gzipped by the old writer and by the
  * new: both read back to the same model (the same text). */
 static void test_model(const char *name, int halves)
@@ -133,6 +150,7 @@ static void test_model(const char *name, int halves)
 	char *j, *j2, *old, *gz, err[512];
 	size_t l, l2, lo, lg;
 	unit_model_load_corpus(&m, name);
+	check_devs_text(&m);
 	unit_model_json(&m, &j, &l);
 	CHECK(halves == (l >= MODEL_GZ_SPLIT));
 	size_t n = check_text(j, l);
