@@ -1936,7 +1936,8 @@ static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pen
 	    resumes(f, op != REEL_OP_READ, off) || f->nr_seen++ % f->nr_stride || !n)
 		return;
 	uint64_t v[MODEL_NEAR_BACK]; /* v[j - 1]: the I/O j back */
-	for (uint64_t j = 1, at = f->nr_at; j <= n; j++) /* slot (nr_n - j) % MODEL_NEAR_BACK */
+	/* its slot (nr_n - j) % MODEL_NEAR_BACK */
+	for (uint64_t j = 1, at = f->nr_at; j <= n; j++)
 		v[j - 1] = f->nr_off[at >= j ? at - j : at + MODEL_NEAR_BACK - j];
 	f->nr_look++;
 	for (uint64_t j = 1; j <= n; j++)

@@ -223,8 +223,8 @@ static inline double fit_near_chance(const struct model_dist *addr, uint64_t loc
  * of a gap in a bin a bound falls in, a compare or two, not N - 1 (the
  * same count for any T, sorted or not).  Here for
  * tests/unit/test_model_bound_count.c. */
-static inline void fit_bound_split(const int64_t *t, int n, int64_t lo, int64_t hi,
-				   uint8_t *base, uint8_t *mask)
+static inline void fit_bound_split(const int64_t *t, int n, int64_t lo, int64_t hi, uint8_t *base,
+				   uint8_t *mask)
 {
 	*base = *mask = 0;
 	for (int k = 1; k < n; k++)

@@ -597,9 +597,12 @@ static void gap_classes_init(struct gap_classes *gc, const struct model_dist *ga
 		int one = hi < (uint64_t)gc->glim && n[0] == n[1] && n[0] == n[2] && n[0] == n[3];
 		gc->cls[b] = one ? (uint8_t)n[0] : GAP_SPLIT;
 		if (!one && lo < (uint64_t)gc->glim) { /* its gaps below glim */
-			int64_t h = (int64_t)(hi < (uint64_t)gc->glim ? hi : (uint64_t)gc->glim - 1);
-			fit_bound_split(gc->gt, MODEL_CLASSES, (int64_t)lo, h, &gc->nt[b], &gc->vt[b]);
-			fit_bound_split(gc->ge, MODEL_CLASSES, (int64_t)lo, h, &gc->ne[b], &gc->ve[b]);
+			int64_t h =
+			    (int64_t)(hi < (uint64_t)gc->glim ? hi : (uint64_t)gc->glim - 1);
+			fit_bound_split(gc->gt, MODEL_CLASSES, (int64_t)lo, h, &gc->nt[b],
+					&gc->vt[b]);
+			fit_bound_split(gc->ge, MODEL_CLASSES, (int64_t)lo, h, &gc->ne[b],
+					&gc->ve[b]);
 		}
 	}
 }

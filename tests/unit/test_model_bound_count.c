@@ -27,7 +27,9 @@ static void check_bin(const int64_t *t, int64_t lo, int64_t hi, uint64_t *rs)
 	fit_bound_split(t, N, lo, hi, &base, &mask);
 	CHECK(!(mask & 1)); /* t[0] is not a bound */
 	for (int i = 0; i < 64; i++) {
-		int64_t g = i == 0 ? lo : i == 1 ? hi : lo + (int64_t)(unit_urand(rs) * (double)(hi - lo));
+		int64_t g = i == 0   ? lo
+			    : i == 1 ? hi
+				     : lo + (int64_t)(unit_urand(rs) * (double)(hi - lo));
 		if (i >= 2 && i < 2 + N) { /* on a bound, and beside it */
 			int64_t b = t[1 + (i - 2) % (N - 1)] + (i % 3) - 1;
 			g = b < lo ? lo : b > hi ? hi : b;
@@ -48,10 +50,12 @@ int main(void)
 			double u = unit_urand(&rs) * scale;
 			t[k] = kind == 0   ? (int64_t)u
 			       : kind == 1 ? (k > 1 ? t[k - 1] : 0) + (int64_t)(u / 4) /* rising */
-			       : kind == 2 ? (k > 1 && u < scale / 2 ? t[k - 1] : (int64_t)u) /* repeats */
-					   : (int64_t)u - (int64_t)(scale / 2); /* negative too */
+			       : kind == 2
+				   ? (k > 1 && u < scale / 2 ? t[k - 1] : (int64_t)u) /* repeats */
+				   : (int64_t)u - (int64_t)(scale / 2); /* negative too */
 		}
-		int64_t lo = (int64_t)(unit_urand(&rs) * scale) - (kind == 3 ? (int64_t)(scale / 2) : 0);
+		int64_t lo =
+		    (int64_t)(unit_urand(&rs) * scale) - (kind == 3 ? (int64_t)(scale / 2) : 0);
 		int64_t w = round % 5 == 0 ? 0 : (int64_t)(unit_urand(&rs) * scale / 4);
 		if (round % 7 == 0) /* a bin starting or ending on a bound */
 			lo = t[1 + round % (N - 1)] - (round % 2 ? w : 0);

@@ -67,8 +67,7 @@ static void check_cdf_from(const struct model_dist *d)
 		else if (r < 0.3) { /* the next knot at or above x, or a later one */
 			double k = d->v[(size_t)(unit_urand(&rs) * d->nk)];
 			x = k > x ? k : x;
-		}
-		else if (r < 0.4)
+		} else if (r < 0.4)
 			; /* the same again */
 		else
 			x += floor(unit_urand(&rs) * (d->v[d->nk - 1] - d->v[0] + 20) / 50);
@@ -83,8 +82,8 @@ static void check_cdf_from(const struct model_dist *d)
 static void check_near(const struct model_dist *d, int kind)
 {
 	uint64_t v[MODEL_NEAR_BACK], w[MODEL_NEAR_BACK];
-	uint64_t n = unit_urand(&rs) < 0.1 ? (uint64_t)(unit_urand(&rs) * MODEL_NEAR_BACK)
-					   : MODEL_NEAR_BACK;
+	uint64_t n =
+	    unit_urand(&rs) < 0.1 ? (uint64_t)(unit_urand(&rs) * MODEL_NEAR_BACK) : MODEL_NEAR_BACK;
 	double lo = d->v[0], span = d->v[d->nk - 1] - d->v[0];
 	uint64_t lim = kind == 0   ? 0
 		       : kind == 1 ? (uint64_t)(span / 1000)
