@@ -151,12 +151,6 @@ struct dev_fit {
 	struct samp rdist;   /* reuse distances of run starts, in I/O of the device */
 	struct samp rdist_w; /* the same of writes' starts */
 	uint64_t di;	     /* the walk's I/O of the device so far */
-	/* by op (reads, the others), on a trace of several devices: its I/O
-	 * at their phases' op mix, and its own (op_bias); its run starts'
-	 * sizes, and the means of their phases' sizes summed (dsize) */
-	double op_exp[2], sz_exp[2];
-	uint64_t op_seen[2];
-	struct samp dsz[2];
 	uint64_t starts_sampled, starts_reused;	 /* run starts with a sampled block; re-used */
 	uint64_t rrun_sum, rrun_cnt;		 /* runs starting with a re-use: I/O, runs */
 	uint64_t rrun_sum_op[2], rrun_cnt_op[2]; /* the same by the start's op: reads, writes */
@@ -226,6 +220,7 @@ struct dev_fit {
 	 * looked at (every nr_stride-th), near one of those I/O; the chance
 	 * shares of those looked at, summed; the near ones' I/O back, jumps */
 	uint64_t nr_off[MODEL_NEAR_BACK], nr_n, nr_seen, nr_look, nr_near, nr_stride;
+	uint32_t nr_at; /* nr_n % MODEL_NEAR_BACK: the ring's next slot */
 	double nr_chance;
 	struct samp nr_back, nr_jump;
 	/* run lengths by the region the run starts in: I/O, runs */
@@ -253,12 +248,23 @@ struct dev_fit {
 	uint64_t run_off, run_at, run_bytes, run_head, wi;
 };
 
+/* A device's own ops and sizes (device_own), by op (reads, the others),
+ * on a trace of several devices: its I/O at their phases' op mix, and its
+ * own (op_bias); its run starts' sizes, and the means of their phases'
+ * sizes summed (dsize). */
+struct own_fit {
+	double op_exp[2], sz_exp[2];
+	uint64_t op_seen[2];
+	struct samp dsz[2];
+};
+
 /* Every device at once. */
-/* Pass 4's sizes given sequentiality, counted on the thread of the phases'
- * chain (model_devs_sizes) beside the re-use pass on the second thread
- * (model_devs_seq, the pass's longest part): a state of their own, out of
- * the lines the second thread writes. */
+/* Pass 4's sizes given sequentiality, and the devices' own ops and sizes,
+ * counted on the thread of the phases' chain (model_devs_sizes) beside the
+ * re-use pass on the second thread (model_devs_seq, the pass's longest
+ * part): a state of their own, out of the lines the second thread writes. */
 struct seg_count {
+	struct own_fit own[MODEL_MAX_DEVS];
 	uint64_t end[MODEL_MAX_DEVS]; /* where the device's I/O before ended */
 	uint8_t seen[MODEL_MAX_DEVS];
 	uint8_t live[MODEL_MAX_DEVS]; /* the device's I/O counted (not done) */
@@ -297,8 +303,6 @@ static void dev_fit_free(struct dev_fit *f)
 	samp_free(&f->loc);
 	samp_free(&f->rdist);
 	samp_free(&f->rdist_w);
-	samp_free(&f->dsz[0]);
-	samp_free(&f->dsz[1]);
 	samp_free(&f->nr_back);
 	samp_free(&f->nr_jump);
 	free(f->pr);
@@ -327,6 +331,10 @@ void model_devs_free(struct devs_fit *df)
 	bmap_free(&df->bm);
 	free(df->rb);
 	free(df->sq);
+	for (size_t k = 0; df->sz && k < df->nd; k++) {
+		samp_free(&df->sz->own[k].dsz[0]);
+		samp_free(&df->sz->own[k].dsz[1]);
+	}
 	free(df->sz);
 	free(df);
 }
@@ -763,7 +771,8 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 		if (rb->dev[j] >= 0) {
 			uint64_t b0, b1, dev = dv[j];
 			reuse_blocks(off[j], len[j], &b0, &b1);
-			if (m + (b1 - b0 + 1) > RB_CAP)
+			/* room for the blocks it keeps: a direct extent's none */
+			if (!f->dir.e && m + (b1 - b0 + 1) > RB_CAP)
 				break;
 			f->gathered += b1 - b0 + 1;
 			if (f->dir.e) { /* none: touched in place (reuse_step) */
@@ -1671,8 +1680,9 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 			continue;
 		/* a device's own ops and sizes: only among others */
 		size_t nd = f->pre->nd, st = fit_stride(nd, own);
+		struct own_fit *o = &df->sz->own[k];
 		if (live > 1 &&
-		    (samp_init_upto(&f->dsz[0], nd, st) || samp_init_upto(&f->dsz[1], nd, st)))
+		    (samp_init_upto(&o->dsz[0], nd, st) || samp_init_upto(&o->dsz[1], nd, st)))
 			return REEL_E_NOMEM;
 		f->pr = malloc(MODEL_PASS_BACK * sizeof(*f->pr));
 		f->pc = malloc(2 * MODEL_MAX_PASS * sizeof(*f->pc));
@@ -1909,23 +1919,6 @@ static void reuse_net(struct dev_fit *f)
 	}
 }
 
-/* The share of the device's offsets CDF within local_limit of one of the
- * N offsets V (sorted in place): where a start drawn from the CDF alone
- * would land near one of them. */
-static double near_chance(const struct model_devspace *d, uint64_t *v, uint64_t n)
-{
-	double lim = (double)d->local_limit, m = 0, lo, hi, x;
-	fit_sort_u64_small(v, n);
-	for (uint64_t i = 0, j; i < n; i = j) { /* the windows overlapping, merged */
-		for (j = i + 1; j < n && (double)v[j] - lim <= (double)v[j - 1] + lim; j++)
-			;
-		model_dist_cdf(&d->addr, (double)v[i] - lim, &lo, &x);
-		model_dist_cdf(&d->addr, (double)v[j - 1] + lim, &x, &hi);
-		m += hi - lo;
-	}
-	return m;
-}
-
 /* A run start of the re-use pass (not the device's first; PEND: where the
  * I/O before ended; REUSE: reuse_touch's): of the fresh remote ones (no
  * block touched before, the jump past local_limit, not where one of the
@@ -1943,8 +1936,9 @@ static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pen
 	    resumes(f, op != REEL_OP_READ, off) || f->nr_seen++ % f->nr_stride || !n)
 		return;
 	uint64_t v[MODEL_NEAR_BACK]; /* v[j - 1]: the I/O j back */
-	for (uint64_t j = 1; j <= n; j++)
-		v[j - 1] = f->nr_off[(f->nr_n - j) % MODEL_NEAR_BACK];
+	/* its slot (nr_n - j) % MODEL_NEAR_BACK */
+	for (uint64_t j = 1, at = f->nr_at; j <= n; j++)
+		v[j - 1] = f->nr_off[at >= j ? at - j : at + MODEL_NEAR_BACK - j];
 	f->nr_look++;
 	for (uint64_t j = 1; j <= n; j++)
 		if ((off > v[j - 1] ? off - v[j - 1] : v[j - 1] - off) <= lim) {
@@ -1953,7 +1947,7 @@ static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pen
 			samp_add(&f->nr_jump, (int64_t)(off - v[j - 1]));
 			break;
 		}
-	f->nr_chance += near_chance(f->d, v, n);
+	f->nr_chance += fit_near_chance(&f->d->addr, f->d->local_limit, v, n);
 }
 
 /* p_near and its distances from the near starts looked at: the share of
@@ -2021,7 +2015,9 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 	}
 	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
 	if (df->near) { /* near_start's rings: one device has no near starts fitted */
-		f->nr_off[f->nr_n++ % MODEL_NEAR_BACK] = c->off[i];
+		f->nr_off[f->nr_at] = c->off[i]; /* not a % at every I/O */
+		f->nr_at = f->nr_at + 1 < MODEL_NEAR_BACK ? f->nr_at + 1 : 0;
+		f->nr_n++;
 		rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
 	}
 	return 0;
@@ -2029,8 +2025,8 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 
 /* An I/O of OP and LEN in phase PH counted in its device's own ops and
  * sizes against its phase's. */
-static void own_step(struct dev_fit *f, const struct model_phase *ph, uint8_t op, uint32_t len,
-		     int seq)
+static inline void own_step(struct own_fit *f, const struct model_phase *ph, uint8_t op,
+			    uint32_t len, int seq)
 {
 	const double *mix = ph->op_mix;
 	double rw = 1 - mix[REEL_OP_FLUSH];
@@ -2052,9 +2048,8 @@ static void own_step(struct dev_fit *f, const struct model_phase *ph, uint8_t op
  * disk 8: 8 reads of 150, its phases' mix 100); the sizes of an op's run
  * starts where their mean is off the phases' by MODEL_SIZE_APART (disk 8's
  * writes: 17 KiB against 8). */
-static void device_own(struct dev_fit *f)
+static void device_own(struct model_devspace *d, struct own_fit *f)
 {
-	struct model_devspace *d = f->d;
 	double n = (double)(f->op_seen[0] + f->op_seen[1]), apart = 0;
 	d->op_bias[0] = d->op_bias[1] = 1;
 	d->op_bias_fitted = 0;
@@ -2075,8 +2070,8 @@ static void device_own(struct dev_fit *f)
 	}
 }
 
-/* One pass in time order: the re-use of run starts (reuse_step), a
- * device's own ops and sizes; 0 or REEL_E_NOMEM. */
+/* One pass in time order: the re-use of run starts (reuse_step); 0 or
+ * REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 {
 	/* locals: the stores of the steps (of uint64_t, as c->n is) would
@@ -2107,15 +2102,15 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			size_t p = (size_t)wphase[win[i]];
 			if (reuse_step(df, rb, f, c, i, i - a, seq, first, p, pend))
 				return REEL_E_NOMEM;
-			if (f->dsz[0].v)
-				own_step(f, &df->m->phases[p], c->op[i], len[i], seq);
 		}
 	}
 	return 0;
 }
 
 /* The same pass: each I/O's phase, op, size segment, and whether it starts
- * where its device's previous one ended (compare's definition). */
+ * where its device's previous one ended (compare's definition); a device's
+ * own ops and sizes (own_step: here, not in model_devs_seq on the second
+ * thread, whose part of the pass is the longer; the same I/O, in order). */
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
 {
 	/* locals: the stores below could alias df's fields (reloaded at each
@@ -2134,6 +2129,8 @@ void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c)
 		z->seen[k] = 1;
 		z->end[k] = c->off[i] + c->len[i];
 		size_t p = (size_t)wphase[c->win[i]];
+		if (z->own[k].dsz[0].v)
+			own_step(&z->own[k], &ph[p], op, c->len[i], seq);
 		const struct model_dist *d = &ph[p].size[op];
 		if (d->nk < 2)
 			continue;
@@ -2173,7 +2170,7 @@ int model_devs_seq_finish(struct devs_fit *df, struct model *m)
 			reuse_phase_fill(f, m->nphases);
 		}
 		device_cycle(f);
-		device_own(f);
+		device_own(f->d, &df->sz->own[i]);
 	}
 	for (size_t p = 0; p < m->nphases; p++) {
 		struct model_phase *ph = &m->phases[p];

@@ -168,6 +168,79 @@ static inline void fit_sort_u64_small(uint64_t *v, size_t n)
 	}
 }
 
+/* model_dist_cdf(D, X, BELOW, AT), the same *below and *at bit for bit,
+ * its knot (the last i with v[i] <= X: one answer, v being non-decreasing)
+ * searched from *CUR on, galloping, where v[*CUR] <= X (else from 0), and
+ * left in *CUR: a caller asking at rising X (near_chance's windows, ~196
+ * a call in order) walks the knots once, not a bisection a look-up. */
+static inline void fit_dist_cdf_from(const struct model_dist *d, double x, size_t *cur,
+				     double *below, double *at)
+{
+	size_t n = d->nk, lo = *cur, hi, step = 1;
+	*below = *at = 0;
+	if (!n || x < d->v[0])
+		return;
+	if (x > d->v[n - 1]) {
+		*below = *at = 1;
+		return;
+	}
+	if (lo >= n || d->v[lo] > x)
+		lo = 0;
+	for (hi = lo + 1; hi < n && d->v[hi] <= x; step *= 2) { /* v[lo] <= x */
+		lo = hi;
+		hi = lo + step;
+	}
+	lo = model_dist_knot_in(d, x, lo, hi < n ? hi : n);
+	*cur = lo;
+	model_dist_cdf_at(d, x, lo, below, at);
+}
+
+/* The share of ADDR (a device's offsets CDF) within LIM of one of the N
+ * offsets V (sorted in place): where a start drawn from the CDF alone
+ * would land near one of them (fit_device.c near_start's).  The windows'
+ * ends rise (a merged window's start lies past the end before it), so
+ * their CDF look-ups share one walk of the knots (fit_dist_cdf_from).
+ * Here for tests/unit/test_model_near_chance.c. */
+static inline double fit_near_chance(const struct model_dist *addr, uint64_t local_limit,
+				     uint64_t *v, uint64_t n)
+{
+	double lim = (double)local_limit, m = 0, lo, hi, x;
+	size_t cur = 0;
+	fit_sort_u64_small(v, n);
+	for (uint64_t i = 0, j; i < n; i = j) { /* the windows overlapping, merged */
+		for (j = i + 1; j < n && (double)v[j] - lim <= (double)v[j - 1] + lim; j++)
+			;
+		fit_dist_cdf_from(addr, (double)v[i] - lim, &cur, &lo, &x);
+		fit_dist_cdf_from(addr, (double)v[j - 1] + lim, &cur, &x, &hi);
+		m += hi - lo;
+	}
+	return m;
+}
+
+/* The count of T[1, N) at or below G, for every G of [LO, HI], as BASE
+ * (those at or below LO) plus those of MASK (bit k: T[k] in (LO, HI], the
+ * ones the count depends on) at or below G: fit_phase.c gap_class's class
+ * of a gap in a bin a bound falls in, a compare or two, not N - 1 (the
+ * same count for any T, sorted or not).  Here for
+ * tests/unit/test_model_bound_count.c. */
+static inline void fit_bound_split(const int64_t *t, int n, int64_t lo, int64_t hi, uint8_t *base,
+				   uint8_t *mask)
+{
+	*base = *mask = 0;
+	for (int k = 1; k < n; k++)
+		if (t[k] <= lo)
+			(*base)++;
+		else if (t[k] <= hi)
+			*mask |= (uint8_t)(1u << k);
+}
+static inline int fit_bound_count(const int64_t *t, unsigned base, unsigned mask, int64_t g)
+{
+	int c = (int)base;
+	for (; mask; mask &= mask - 1)
+		c += g >= t[__builtin_ctz(mask)];
+	return c;
+}
+
 /* ---- the slices of a device's extent (fit_device.c; here for
  * tests/unit/test_model_bins.c: slice_near against slice_of) ------------ */
 /* the slice of the 1024 equal ones of [0, ext) where off falls */

@@ -542,6 +542,10 @@ struct gap_classes {
 	 * inside it (gap_class compares then): the 14 compares a gap mostly
 	 * one look-up in the bin gap_cdf takes anyway */
 	uint8_t cls[GAP_BINS];
+	/* in a bin of GAP_SPLIT below glim, the counts of gt and ge at or
+	 * below the bin's least gap, and the bounds that fall inside the bin
+	 * (fit_bound_split): what gap_class's count depends on there */
+	uint8_t nt[GAP_BINS], ne[GAP_BINS], vt[GAP_BINS], ve[GAP_BINS];
 };
 #define GAP_SPLIT 0xff
 
@@ -592,6 +596,14 @@ static void gap_classes_init(struct gap_classes *gc, const struct model_dist *ga
 		}
 		int one = hi < (uint64_t)gc->glim && n[0] == n[1] && n[0] == n[2] && n[0] == n[3];
 		gc->cls[b] = one ? (uint8_t)n[0] : GAP_SPLIT;
+		if (!one && lo < (uint64_t)gc->glim) { /* its gaps below glim */
+			int64_t h =
+			    (int64_t)(hi < (uint64_t)gc->glim ? hi : (uint64_t)gc->glim - 1);
+			fit_bound_split(gc->gt, MODEL_CLASSES, (int64_t)lo, h, &gc->nt[b],
+					&gc->vt[b]);
+			fit_bound_split(gc->ge, MODEL_CLASSES, (int64_t)lo, h, &gc->ne[b],
+					&gc->ve[b]);
+		}
 	}
 }
 
@@ -612,14 +624,13 @@ static inline void gap_cdf(const struct gap_classes *gc, const struct model_dist
 /* The class of gap G, the GI-th of phase PI (the seed of a tie's draw). */
 static inline int gap_class(const struct gap_classes *gc, int64_t g, size_t gi, size_t pi)
 {
-	if (g >= 0 && gc->cls[gap_bin(g)] != GAP_SPLIT)
-		return gc->cls[gap_bin(g)];
+	uint32_t b = g >= 0 ? gap_bin(g) : 0;
+	if (g >= 0 && gc->cls[b] != GAP_SPLIT)
+		return gc->cls[b];
 	int lo = 0, hi = 0;
-	if (g >= 0 && g < gc->glim) {
-		for (int k = 1; k < MODEL_CLASSES; k++) {
-			lo += g >= gc->gt[k];
-			hi += g >= gc->ge[k];
-		}
+	if (g >= 0 && g < gc->glim) { /* g >= gt[k] and g >= ge[k] counted */
+		lo = fit_bound_count(gc->gt, gc->nt[b], gc->vt[b], g);
+		hi = fit_bound_count(gc->ge, gc->ne[b], gc->ve[b], g);
 	} else {
 		double gv = (double)g;
 		for (int k = 1; k < MODEL_CLASSES; k++) {

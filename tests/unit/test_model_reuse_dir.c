@@ -10,7 +10,12 @@
  * I/O), I/O touching the same blocks together (ties of their last index),
  * for devices 0 to 65535.  After each I/O: the same answer, distance,
  * unread, and the same count and shift; at the end the same blocks kept,
- * each with the same last index and ops.
+ * each with the same last index and ops.  Then several extents in one
+ * map (run_multi): three direct ones of different sizes (one of a single
+ * word, one not a multiple of 64 blocks) on the map's list, beside two
+ * devices in the table, I/O of all five interleaved (each device its own
+ * I/O index), large ones halving the map in the middle of an I/O of a
+ * direct extent: the same answers, and at the end the same blocks of all.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +115,71 @@ static void run(uint64_t dev, uint64_t other, size_t exact, int nio)
 	free(h);
 }
 
+#define NDIR 3
+#define NDEV 5 /* the first NDIR direct */
+
+static void run_multi(size_t exact, int nio)
+{
+	static const uint64_t ext[NDIR] = {64, 1000, 4096};
+	uint64_t dev[NDEV], di[NDEV] = {0};
+	struct bmap a, m;
+	struct bmap_dir d[NDIR];
+	CHECK(!bmap_init(&a, exact) && !bmap_init(&m, exact));
+	for (int x = 0; x < NDEV; x++) /* distinct devices */
+		dev[x] = x ? (dev[x - 1] + 1 + (uint64_t)(unit_urand(&rs) * 13000)) % 65536
+			   : (uint64_t)(unit_urand(&rs) * 65536);
+	for (int x = 0; x < NDIR; x++) {
+		d[x] = (struct bmap_dir){.n = ext[x], .key = dev[x] << 52};
+		d[x].e = malloc(ext[x] * 8);
+		d[x].bits = malloc((ext[x] + 63) / 64 * 8);
+		CHECK(d[x].e && d[x].bits);
+		for (uint64_t b = 0; b < ext[x]; b++)
+			d[x].e[b] = bmap_dir_empty(&d[x], b);
+		memset(d[x].bits, 0xff, (ext[x] + 63) / 64 * 8);
+		if (ext[x] & 63)
+			d[x].bits[(ext[x] - 1) / 64] = ~0ull >> (64 - (ext[x] & 63));
+		d[x].next = m.dir;
+		m.dir = &d[x];
+	}
+	uint64_t *k = malloc(MAXB * 8), *h = malloc(MAXB * 8);
+	CHECK(k && h);
+	int reused = 0, halved_dir = 0;
+	for (int it = 0; it < nio; it++) {
+		int x = (int)(unit_urand(&rs) * NDEV), rd = unit_urand(&rs) < 0.6;
+		uint64_t e = x < NDIR ? ext[x] : 3000;
+		uint64_t nb = 1 + (uint64_t)(unit_urand(&rs) * (it % 16 ? 48 : MAXB));
+		uint64_t b0 = (uint64_t)(unit_urand(&rs) * (double)(e + 100)), b1 = b0 + nb - 1;
+		uint64_t i = di[x]++, da = 0, dm = 0;
+		size_t n = keys(dev[x], b0, b1, k, h);
+		int ua = 0, um = 0, sh = m.shift;
+		int ta = reuse_touch_keys(&a, k, h, n, i, rd, &da, &ua);
+		int tm = x < NDIR ? reuse_touch_dir(&m, &d[x], b0, b1, i, rd, &dm, &um)
+				  : reuse_touch_keys(&m, k, h, n, i, rd, &dm, &um);
+		CHECK_EQ(ta, tm);
+		CHECK_EQ(da, dm);
+		CHECK_EQ(ua, um);
+		CHECK_EQ(a.n, m.n);
+		CHECK_EQ(a.shift, m.shift);
+		reused += ta == 1;
+		halved_dir += x < NDIR && m.shift > sh;
+	}
+	CHECK(reused > 0);
+	CHECK(halved_dir > 0); /* halved inside a direct extent's I/O */
+	for (int x = 0; x < NDEV; x++) {
+		struct bmap_dir t = {.n = x < NDIR ? ext[x] : 0, .key = dev[x] << 52};
+		for (uint64_t b = 0; b < 3000 + 2 * MAXB; b++)
+			CHECK(same_block(&a, &m, x < NDIR ? &d[x] : &t, b));
+	}
+	bmap_free(&a);
+	bmap_free(&m);
+	for (int x = 0; x < NDIR; x++) {
+		free(d[x].e);
+		free(d[x].bits);
+	}
+	free(k);
+	free(h);
+}
+
 int main(void)
 {
 	for (int t = 0; t < 24; t++) {
@@ -117,5 +187,7 @@ int main(void)
 		uint64_t other = (dev + 1 + (uint64_t)(unit_urand(&rs) * 65534)) % 65536;
 		run(dev, other, t % 2 ? 64 : 256, 6000);
 	}
+	for (int t = 0; t < 12; t++)
+		run_multi(t % 2 ? 64 : 256, 8000);
 	return 0;
 }
