@@ -791,6 +791,11 @@ static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
  * line and unrolled, each remainder by a constant: a 64-bit division each
  * before (63 a block, one a draw), the loop inlined at each draw. */
 void gen_strat_fill(uint64_t *s, struct strat *st);
+/* gen.c: a window's N gaps' ranks GP in the order of a cascade of split
+ * B (cascade_arrange, from G's stream), into OUT; GP and TMP: N + 1 each,
+ * AT: N int32s for the AVX2 way or NULL (tests: the two give the same). */
+void gen_cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			 double b, int32_t *at);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
