@@ -796,6 +796,10 @@ void gen_strat_fill(uint64_t *s, struct strat *st);
  * AT: N int32s for the AVX2 way or NULL (tests: the two give the same). */
 void gen_cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int32_t *at);
+/* gen.c: keys A (N) in order, largest first when DESC, stable, each tag
+ * of TA (or NULL) moved with its key; B, TB: N of scratch (sort_gaps' and
+ * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N; for tests). */
+void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
