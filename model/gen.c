@@ -973,8 +973,8 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
  * summed exactly below 2^53), times the places (n - i) 2^-53 (the loop's
  * own doubles) once rounded, truncated (below 2^17: an int32).
  */
-__attribute__((target("avx2"))) static void casc_draws_avx2(uint64_t *s, int32_t *at, size_t n,
-							    size_t ng)
+__attribute__((target("avx2"))) static inline void casc_draws_avx2(uint64_t *s, int32_t *at,
+								   size_t n, size_t ng)
 {
 	uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
 	/* 2^52's and 2^84's exponents */
@@ -1046,7 +1046,7 @@ __attribute__((constructor)) static void casc_perm_init(void)
  * where lr - at <= 0; else (a lane between) the eight are counted one by
  * one.  Each side's gaps packed by vpermd.
  */
-__attribute__((target("avx2,popcnt"))) static size_t
+__attribute__((target("avx2,popcnt"))) static inline size_t
 casc_sides_avx2(const int32_t *at, const uint32_t *gp, uint32_t *tmp, size_t n, size_t L, size_t ng,
 		int64_t *lrp)
 {
@@ -1098,8 +1098,9 @@ casc_sides_avx2(const int32_t *at, const uint32_t *gp, uint32_t *tmp, size_t n, 
  * a time (AVX2, above); gaps 1 to the one before the one returned are
  * placed, the stream moved on past gap 8 floor((N - 1) / 8) (*DRAWN: their
  * places in AT[0, *DRAWN)), *LR as the loop leaves it. */
-static size_t cascade_split_vec(uint64_t *s, int32_t *at, const uint32_t *gp, uint32_t *tmp,
-				size_t n, size_t L, int64_t *lr, size_t *drawn)
+static inline __attribute__((always_inline)) size_t
+cascade_split_vec(uint64_t *s, int32_t *at, const uint32_t *gp, uint32_t *tmp, size_t n, size_t L,
+		  int64_t *lr, size_t *drawn)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	size_t ng = (n - 1) / 8;
@@ -1113,8 +1114,14 @@ static size_t cascade_split_vec(uint64_t *s, int32_t *at, const uint32_t *gp, ui
 #endif
 }
 
-static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
-			    size_t n, double b, int32_t *at)
+static void cascade_arrange_plain(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+				  size_t n, double b, int32_t *at);
+static void cascade_arrange_avx2(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+				 size_t n, double b, int32_t *at);
+
+static inline __attribute__((always_inline)) void cascade_arrange(struct model_gen *g, uint32_t *gp,
+								  uint32_t *tmp, uint32_t *out,
+								  size_t n, double b, int32_t *at)
 {
 	/* the stream's state in registers while a split draws (xo_next's
 	 * steps: the same draws), back in G for the recursion and at the
@@ -1185,7 +1192,12 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 			cascade_small(s, sg, so, sm, b);
 		} else {
 			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
-			cascade_arrange(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b, at);
+			if (at)
+				cascade_arrange_avx2(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b,
+						     at);
+			else
+				cascade_arrange_plain(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b,
+						      NULL);
 			s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 		}
 		if (L <= R) {
@@ -1273,10 +1285,31 @@ static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, ui
 	return settle_gaps(tmp, n, desc);
 }
 
+/* cascade_arrange one gap at a time, and with AVX2 (AT not NULL), all of
+ * it in AVX2's encoding and its helpers inline */
+static void cascade_arrange_plain(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+				  size_t n, double b, int32_t *at)
+{
+	cascade_arrange(g, gp, tmp, out, n, b, NULL);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2,popcnt")))
+#endif
+static void
+cascade_arrange_avx2(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+		     double b, int32_t *at)
+{
+	cascade_arrange(g, gp, tmp, out, n, b, at);
+}
+
 void gen_cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int32_t *at)
 {
-	cascade_arrange(g, gp, tmp, out, n, b, at);
+	if (at)
+		cascade_arrange_avx2(g, gp, tmp, out, n, b, at);
+	else
+		cascade_arrange_plain(g, gp, tmp, out, n, b, NULL);
 }
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
@@ -1303,7 +1336,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
 	int32_t *at = reel_has_avx2() ? (int32_t *)(rk + 3 * n + 3) : NULL;
-	cascade_arrange(g, rk, rk + n + 1, out, n, b, at);
+	gen_cascade_arrange(g, rk, rk + n + 1, out, n, b, at);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		g->bt[i + 1] = sum += sorted[out[i]];
