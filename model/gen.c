@@ -872,8 +872,9 @@ key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc,
 }
 
 /* keys from this many on by 11-bit digits: 6 counts and at most 6 passes
- * a key, not 8 and 8 (a stable sort: the same order); fewer by 8-bit
- * digits, whose 256 counts a digit cost less to sum */
+ * a key, not 8 and 8 (a stable sort: the same order; git x2986's sorts
+ * 0.54-0.67x the time); fewer by 8-bit digits, whose 256 counts a digit
+ * cost less to sum */
 #define KEY_SORT_W11_MIN 4096
 
 static inline __attribute__((always_inline)) void
@@ -924,9 +925,7 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * side's longest first), and so on inside each side: a uniform heap order
  * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
  * side's place past its end is written, see below).  Ranks, not the gaps,
- * are moved: squeeze sorts the window's gaps by them.  AT: N int32s of
- * scratch for a large split's draws with AVX2 (cascade_split_vec), or
- * NULL: one gap at a time (the same draws, order and places). */
+ * are moved: squeeze sorts the window's gaps by them. */
 /* A split of N gaps (cascade_arrange): the places on the longest gap's
  * left, L, from two draws of the stream S.  rnd() < 0.5 as the top bit
  * of its draw; floor(f (n + 1) + U) clamped to [1, n], truncated: the sum
@@ -960,168 +959,8 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 	}
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
-/*
- * cascade_arrange's draws for gaps 1 to 4 NG of a split of N gaps, with
- * AVX2: their places' AT (floor(U x places), cascade_arrange's loop) in
- * AT[0, 4 NG), the stream S moved on past them.  The same draws, in the
- * same order: the stream's steps one by one (its state alone), their
- * outputs (rotl(s1 * 5, 7) * 9) four at a time, the 53 bits to a double
- * exactly (the halves as 2^52 + lo and 2^84 + hi 2^32, hi 2^32 + lo
- * summed exactly below 2^53), times the places (n - i) 2^-53 (the loop's
- * own doubles) once rounded, truncated (below 2^17: an int32).
- */
-__attribute__((target("avx2"))) static inline void casc_draws_avx2(uint64_t *s, int32_t *at,
-								   size_t n, size_t ng)
-{
-	uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-	/* 2^52's and 2^84's exponents */
-	const __m256i lo32 = _mm256_set1_epi64x(0xffffffff),
-		      elo = _mm256_set1_epi64x(0x4330000000000000),
-		      ehi = _mm256_set1_epi64x(0x4530000000000000);
-	const __m256d mag = _mm256_set1_pd(0x1p84 + 0x1p52), step = _mm256_set1_pd(4 * 0x1p-53);
-	double m0 = (double)(int64_t)(n - 1);
-	__m256d pl =
-	    _mm256_set_pd((m0 - 3) * 0x1p-53, (m0 - 2) * 0x1p-53, (m0 - 1) * 0x1p-53, m0 * 0x1p-53);
-	for (size_t j = 0; j < ng; j++) {
-		uint64_t w[4];
-#pragma GCC unroll 4
-		for (int k = 0; k < 4; k++) { /* xo_next's steps */
-			uint64_t t = s1 << 17;
-			w[k] = s1;
-			s2 ^= s0;
-			s3 ^= s1;
-			s1 ^= s2;
-			s0 ^= s3;
-			s2 ^= t;
-			s3 = (s3 << 45) | (s3 >> 19);
-		}
-		__m256i x = _mm256_loadu_si256((const __m256i *)w);
-		x = _mm256_add_epi64(x, _mm256_slli_epi64(x, 2));
-		x = _mm256_or_si256(_mm256_slli_epi64(x, 7), _mm256_srli_epi64(x, 57));
-		x = _mm256_srli_epi64(_mm256_add_epi64(x, _mm256_slli_epi64(x, 3)), 11);
-		__m256d hi = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), ehi));
-		__m256d lo = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, lo32), elo));
-		__m256d p = _mm256_mul_pd(_mm256_add_pd(_mm256_sub_pd(hi, mag), lo), pl);
-		_mm_storeu_si128((__m128i *)(at + 4 * j), _mm256_cvttpd_epi32(p));
-		pl = _mm256_sub_pd(pl, step);
-	}
-	s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
-}
-
-static inline size_t casc_min2(size_t a, size_t b) { return a < b ? a : b; }
-
-/* The first K of the 8 gaps V at P (K < 8: a side's last places, which
- * its 32-byte store would pass, onto the other side's); the others of P's
- * K places are written again by the side's next gaps, or are past it. */
-__attribute__((target("avx2"))) static inline void casc_store_few(uint32_t *p, __m256i v, int64_t k)
-{
-	uint32_t w[8];
-	_mm256_storeu_si256((__m256i *)w, v);
-	for (int64_t q = 0; q < k; q++)
-		p[q] = w[q];
-}
-
-/* An 8-gap group's places packed by vpermd: row M puts the gaps whose bit
- * is set in M first, in order (row 255 ^ M the others); made at start. */
-static uint32_t casc_perm[256][8];
-__attribute__((constructor)) static void casc_perm_init(void)
-{
-	for (unsigned m = 0; m < 256; m++)
-		for (unsigned k = 0, j = 0; k < 8; k++)
-			if (m >> k & 1)
-				casc_perm[m][j++] = k;
-}
-
-/*
- * cascade_arrange's sides for gaps 1 to 8 NG of a split of N gaps GP
- * (L on the left) from their places AT (casc_draws_avx2), eight at a time
- * while the right side has eight places or more free (its 32-byte store
- * stays in its own places; those past its next are written again by its
- * next gaps; the left side's last few one by one); the next gap, *LR (the
- * left places still free) moved on.  A gap goes left where at < lr less
- * the lefts before it in the eight: sure where lr - at > its lane, or
- * where lr - at <= 0; else (a lane between) the eight are counted one by
- * one.  Each side's gaps packed by vpermd.
- */
-__attribute__((target("avx2,popcnt"))) static inline size_t
-casc_sides_avx2(const int32_t *at, const uint32_t *gp, uint32_t *tmp, size_t n, size_t L, size_t ng,
-		int64_t *lrp)
-{
-	int64_t lr = *lrp;
-	size_t j = 0;
-	const __m256i lanes = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
-		      zero = _mm256_setzero_si256();
-	for (size_t k; (k = casc_min2(ng - j, (size_t)((int64_t)(n - 1 - 8 * j) - lr) / 8));) {
-		for (; k; k--, j++) {
-			__m256i d =
-			    _mm256_sub_epi32(_mm256_set1_epi32((int)lr),
-					     _mm256_loadu_si256((const __m256i *)(at + 8 * j)));
-			size_t m = (size_t)_mm256_movemask_ps(
-			    _mm256_castsi256_ps(_mm256_cmpgt_epi32(d, lanes)));
-			size_t pos = (size_t)_mm256_movemask_ps(
-			    _mm256_castsi256_ps(_mm256_cmpgt_epi32(d, zero)));
-			if (m != pos) {
-				m = 0;
-				for (int q = 0, l = 0; q < 8; q++) {
-					int b = at[8 * j + q] < lr - l;
-					m |= (size_t)b << q;
-					l += b;
-				}
-			}
-			__m256i g8 = _mm256_loadu_si256((const __m256i *)(gp + 1 + 8 * j));
-			__m256i gl = _mm256_permutevar8x32_epi32(
-			    g8, _mm256_loadu_si256((const __m256i *)casc_perm[m]));
-			__m256i gr = _mm256_permutevar8x32_epi32(
-			    g8, _mm256_loadu_si256((const __m256i *)casc_perm[m ^ 255]));
-			if (lr >= 8)
-				_mm256_storeu_si256((__m256i *)(tmp + L - lr), gl);
-			else /* the last left places: no more than LR of the eight */
-				casc_store_few(tmp + L - lr, gl, lr);
-			_mm256_storeu_si256((__m256i *)(tmp + 1 + 8 * j + lr), gr);
-			lr -= __builtin_popcountll(m);
-		}
-	}
-	*lrp = lr;
-	return 1 + 8 * j;
-}
-#endif
-
-/* splits of fewer gaps one gap at a time: their few groups gain less than
- * the calls cost (compile x21979's arrivals: 313.2 M instructions at 64,
- * 318.3 M at 9) */
-#define CASC_VEC_MIN 64
-
-/* With AT (N int32s): a split's draws first, then its sides eight gaps at
- * a time (AVX2, above); gaps 1 to the one before the one returned are
- * placed, the stream moved on past gap 8 floor((N - 1) / 8) (*DRAWN: their
- * places in AT[0, *DRAWN)), *LR as the loop leaves it. */
-static inline __attribute__((always_inline)) size_t
-cascade_split_vec(uint64_t *s, int32_t *at, const uint32_t *gp, uint32_t *tmp, size_t n, size_t L,
-		  int64_t *lr, size_t *drawn)
-{
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	size_t ng = (n - 1) / 8;
-	casc_draws_avx2(s, at, n, 2 * ng);
-	*drawn = 8 * ng;
-	return casc_sides_avx2(at, gp, tmp, n, L, ng, lr);
-#else
-	(void)s, (void)at, (void)gp, (void)tmp, (void)n, (void)L, (void)lr;
-	*drawn = 0;
-	return 1;
-#endif
-}
-
-static void cascade_arrange_plain(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
-				  size_t n, double b, int32_t *at);
-static void cascade_arrange_avx2(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
-				 size_t n, double b, int32_t *at);
-
-static inline __attribute__((always_inline)) void cascade_arrange(struct model_gen *g, uint32_t *gp,
-								  uint32_t *tmp, uint32_t *out,
-								  size_t n, double b, int32_t *at)
+static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+			    size_t n, double b)
 {
 	/* the stream's state in registers while a split draws (xo_next's
 	 * steps: the same draws), back in G for the recursion and at the
@@ -1153,23 +992,11 @@ static inline __attribute__((always_inline)) void cascade_arrange(struct model_g
 		 * place is TMP + I + LR (the right side's next: I - 1 - (L - LR)
 		 * gone right before it), RP[I] with RP = TMP + LR: RP moves with
 		 * LR alone, the loop's index I (GP's too) does the rest. */
+		uint32_t *lp = tmp, *rp = tmp + L;
+		double places = (double)(int64_t)(n - 1) * 0x1p-53;
 		int64_t lr = (int64_t)L;
-		size_t i = 1, drawn = 0;
-		if (at && n >= CASC_VEC_MIN)
-			i = cascade_split_vec(s, at, gp, tmp, n, L, &lr, &drawn);
-		uint32_t *lp = tmp + (L - (size_t)lr), *rp = tmp + lr;
-		for (; i <= drawn; i++) { /* drawn, a side near its end: as below */
-			uint64_t lft = (uint64_t)((int64_t)at[i - 1] - lr) >> 63;
-			uint32_t v = gp[i];
-			*lp = v;
-			rp[i] = v;
-			lp += lft;
-			rp -= lft;
-			lr -= (int64_t)lft;
-		}
-		double places = (double)(int64_t)(n - i) * 0x1p-53;
 #pragma GCC unroll 2 /* 27 instructions a gap, not 28 */
-		for (; i < n; i++) {
+		for (size_t i = 1; i < n; i++) {
 			int64_t at = (int64_t)((double)(xo_next(s) >> 11) * places);
 			uint64_t lft = (uint64_t)(at - lr) >> 63;
 			uint32_t v = gp[i];
@@ -1192,12 +1019,7 @@ static inline __attribute__((always_inline)) void cascade_arrange(struct model_g
 			cascade_small(s, sg, so, sm, b);
 		} else {
 			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
-			if (at)
-				cascade_arrange_avx2(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b,
-						     at);
-			else
-				cascade_arrange_plain(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b,
-						      NULL);
+			cascade_arrange(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
 			s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
 		}
 		if (L <= R) {
@@ -1285,33 +1107,6 @@ static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, ui
 	return settle_gaps(tmp, n, desc);
 }
 
-/* cascade_arrange one gap at a time, and with AVX2 (AT not NULL), all of
- * it in AVX2's encoding and its helpers inline */
-static void cascade_arrange_plain(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
-				  size_t n, double b, int32_t *at)
-{
-	cascade_arrange(g, gp, tmp, out, n, b, NULL);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2,popcnt")))
-#endif
-static void
-cascade_arrange_avx2(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
-		     double b, int32_t *at)
-{
-	cascade_arrange(g, gp, tmp, out, n, b, at);
-}
-
-void gen_cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
-			 double b, int32_t *at)
-{
-	if (at)
-		cascade_arrange_avx2(g, gp, tmp, out, n, b, at);
-	else
-		cascade_arrange_plain(g, gp, tmp, out, n, b, NULL);
-}
-
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
  * cascade of split B, sorted by their places RANK (place_gaps) when
  * given; 0 or -1 without memory (the order as drawn).  The cascade's
@@ -1320,8 +1115,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 {
 	size_t n = c - 1;
 	double *gp = gen_scratch(g, 2 * n);
-	/* RANK, if given, is its first N; the AVX2 draws' places past 3 N + 3 */
-	uint32_t *rk = gen_ranks(g, 4 * n + 3);
+	uint32_t *rk = gen_ranks(g, 3 * n + 3); /* RANK, if given, is its first N */
 	if (!gp || !rk)
 		return -1;
 	double *tmp = gp + n;
@@ -1335,8 +1129,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 		sort_gaps(g, sorted = gp, n, 1);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
-	int32_t *at = reel_has_avx2() ? (int32_t *)(rk + 3 * n + 3) : NULL;
-	gen_cascade_arrange(g, rk, rk + n + 1, out, n, b, at);
+	cascade_arrange(g, rk, rk + n + 1, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		g->bt[i + 1] = sum += sorted[out[i]];
@@ -1448,8 +1241,7 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	 * (a class drawn past its budget, rounding, shares its last place). */
 	int order = lp && g->m->gap_cascade > 0 && c - 1 <= GEN_CASCADE_MAX;
 	g->ranked = 0;
-	/* as many as cascade asks for, so that RANK stays where it is */
-	uint32_t *rank = order && ph->gap.nk ? gen_ranks(g, 4 * c) : NULL;
+	uint32_t *rank = order && ph->gap.nk ? gen_ranks(g, 3 * c) : NULL;
 	double span[MODEL_CLASSES];
 	uint64_t first[MODEL_CLASSES];
 	for (int k = MODEL_CLASSES - 1, s = 0; rank && k >= 0; k--) { /* s <= 2^16 */

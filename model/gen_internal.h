@@ -791,11 +791,6 @@ static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
  * line and unrolled, each remainder by a constant: a 64-bit division each
  * before (63 a block, one a draw), the loop inlined at each draw. */
 void gen_strat_fill(uint64_t *s, struct strat *st);
-/* gen.c: a window's N gaps' ranks GP in the order of a cascade of split
- * B (cascade_arrange, from G's stream), into OUT; GP and TMP: N + 1 each,
- * AT: N int32s for the AVX2 way or NULL (tests: the two give the same). */
-void gen_cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
-			 double b, int32_t *at);
 /* gen.c: keys A (N) in order, largest first when DESC, stable, each tag
  * of TA (or NULL) moved with its key; B, TB: N of scratch (sort_gaps' and
  * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N; for tests). */
