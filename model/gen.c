@@ -824,7 +824,9 @@ static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 /* Keys A (N) in order, largest first when DESC: a radix sort of W-bit
  * digits (every digit counted in one pass; a digit all keys share is
  * skipped), stable; each key's tag in TA (N) moved with it when TA is not
- * NULL; B and TB: N of scratch.  W 8 or 11 (a constant where inlined). */
+ * NULL; B and TB: N of scratch.  W 8 or 11 (a constant where inlined);
+ * the counts in 32 bits (N below 2^32: a window holds at most 2^26 I/O,
+ * fill_window), 64 KiB of stack. */
 static inline __attribute__((always_inline)) void
 key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc, const int w)
 {
