@@ -821,31 +821,40 @@ static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 	return x ? g->rk = x : NULL;
 }
 
-/* Keys A (N) in order, largest first when DESC: a radix sort of 8-bit
+/* Keys A (N) in order, largest first when DESC: a radix sort of W-bit
  * digits (every digit counted in one pass; a digit all keys share is
  * skipped), stable; each key's tag in TA (N) moved with it when TA is not
- * NULL; B and TB: N of scratch. */
+ * NULL; B and TB: N of scratch.  W 8 or 11 (a constant where inlined);
+ * the counts in 32 bits (N below 2^32: a window holds at most 2^26 I/O,
+ * fill_window), 64 KiB of stack. */
 static inline __attribute__((always_inline)) void
-key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc, const int w)
 {
-	size_t cnt[8][256];
-	memset(cnt, 0, sizeof(cnt));
-	for (size_t i = 0; i < n; i++)
-		for (int d = 0; d < 8; d++)
-			cnt[d][(a[i] >> (8 * d)) & 255]++;
+	const int nd = (64 + w - 1) / w, nb = 1 << w;
+	uint32_t cnt[8][2048];
+	for (int d = 0; d < nd; d++)
+		memset(cnt[d], 0, (size_t)nb * sizeof(cnt[d][0]));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = a[i];
+#pragma GCC unroll 8
+		for (int d = 0; d < nd; d++)
+			cnt[d][(x >> (w * d)) & (uint64_t)(nb - 1)]++;
+	}
 	uint64_t *src = a, *dst = b;
 	size_t *tsrc = ta, *tdst = tb;
-	for (int d = 0; d < 8 && n; d++) {
-		size_t *c = cnt[d], sum = 0;
-		if (c[(src[0] >> (8 * d)) & 255] == n)
+	for (int d = 0; d < nd && n; d++) {
+		uint32_t *c = cnt[d], sum = 0;
+		const int sh = w * d;
+		const uint64_t mk = (uint64_t)(nb - 1);
+		if (c[(src[0] >> sh) & mk] == n)
 			continue;
-		for (int k = 0; k < 256; k++) {
-			size_t *e = &c[desc ? 255 - k : k], t = *e;
+		for (int k = 0; k < nb; k++) {
+			uint32_t *e = &c[desc ? nb - 1 - k : k], t = *e;
 			*e = sum;
 			sum += t;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t at = c[(src[i] >> (8 * d)) & 255]++;
+			size_t at = c[(src[i] >> sh) & mk]++;
 			dst[at] = src[i];
 			if (ta)
 				tdst[at] = tsrc[i];
@@ -864,9 +873,29 @@ key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int 
 	}
 }
 
+/* keys from this many on by 11-bit digits: 6 counts and at most 6 passes
+ * a key, not 8 and 8 (a stable sort: the same order; git x2986's sorts
+ * 0.54-0.67x the time); fewer by 8-bit digits, whose 256 counts a digit
+ * cost less to sum */
+#define KEY_SORT_W11_MIN 4096
+
+static inline __attribute__((always_inline)) void
+key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+{
+	if (n >= KEY_SORT_W11_MIN)
+		key_sort_w(a, b, ta, tb, n, desc, 11);
+	else
+		key_sort_w(a, b, ta, tb, n, desc, 8);
+}
+
 static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
 {
 	key_sort_tagged(a, b, NULL, NULL, n, desc);
+}
+
+void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+{
+	key_sort_tagged(a, b, ta, tb, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
