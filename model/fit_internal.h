@@ -146,8 +146,8 @@ static inline void bm_add_ops(struct model_bm *bm, const int *sh, const uint8_t 
 	bm_run_put(bm, sh, r);
 }
 
-/* V[0, N) sorted ascending, for the few (MODEL_NEAR_BACK) that near_chance
- * sorts at each sampled run start: each value put in place by bisection
+/* V[0, N) sorted ascending, for the few (MODEL_NEAR_BACK) that
+ * fit_near_chance sorts at each sampled run start: each value put in place by bisection
  * and one memmove, no call per compare (qsort with u64cmp was 21,000
  * instructions a sort of 100).  Integers sort to one order: qsort's.
  * Here for tests/unit/test_model_sort_small.c. */
@@ -168,11 +168,12 @@ static inline void fit_sort_u64_small(uint64_t *v, size_t n)
 	}
 }
 
-/* model_dist_cdf(D, X, BELOW, AT), the same *below and *at bit for bit,
- * its knot (the last i with v[i] <= X: one answer, v being non-decreasing)
- * searched from *CUR on, galloping, where v[*CUR] <= X (else from 0), and
- * left in *CUR: a caller asking at rising X (near_chance's windows, ~196
- * a call in order) walks the knots once, not a bisection a look-up. */
+/* model_dist_cdf(D, X, BELOW, AT), the same *below and *at bit for bit
+ * (X not NaN: fit_near_chance's never is), its knot (the last i with
+ * v[i] <= X: one answer, v being non-decreasing) searched from *CUR on,
+ * galloping, where v[*CUR] <= X (else from 0), and left in *CUR: a caller
+ * asking at rising X (fit_near_chance's windows, ~196 a call in order)
+ * walks the knots once, not a bisection a look-up. */
 static inline void fit_dist_cdf_from(const struct model_dist *d, double x, size_t *cur,
 				     double *below, double *at)
 {
@@ -184,7 +185,7 @@ static inline void fit_dist_cdf_from(const struct model_dist *d, double x, size_
 		*below = *at = 1;
 		return;
 	}
-	if (lo >= n || d->v[lo] > x)
+	if (lo >= n || !(d->v[lo] <= x))
 		lo = 0;
 	for (hi = lo + 1; hi < n && d->v[hi] <= x; step *= 2) { /* v[lo] <= x */
 		lo = hi;
@@ -221,8 +222,9 @@ static inline double fit_near_chance(const struct model_dist *addr, uint64_t loc
  * (those at or below LO) plus those of MASK (bit k: T[k] in (LO, HI], the
  * ones the count depends on) at or below G: fit_phase.c gap_class's class
  * of a gap in a bin a bound falls in, a compare or two, not N - 1 (the
- * same count for any T, sorted or not).  Here for
- * tests/unit/test_model_bound_count.c. */
+ * same count for any T, sorted or not).  N is at most 8 (MASK's bits:
+ * MODEL_CLASSES bounds).  Here for tests/unit/test_model_bound_count.c. */
+_Static_assert(MODEL_CLASSES <= 8, "fit_bound_split's mask holds 8 bounds");
 static inline void fit_bound_split(const int64_t *t, int n, int64_t lo, int64_t hi, uint8_t *base,
 				   uint8_t *mask)
 {

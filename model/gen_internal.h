@@ -810,7 +810,8 @@ static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
 void gen_strat_fill(uint64_t *s, struct strat *st);
 /* gen.c: keys A (N) in order, largest first when DESC, stable, each tag
  * of TA (or NULL) moved with its key; B, TB: N of scratch (sort_gaps' and
- * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N; for tests). */
+ * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N, N below 2^32:
+ * its counts are 32-bit; for tests). */
 void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)

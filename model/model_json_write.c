@@ -538,6 +538,12 @@ struct devs_text {
 	size_t len;
 	int err;
 };
+/* M's devices A up to B, each one's text (the last without its comma) */
+static void write_devices(const struct model *m, size_t a, size_t b, FILE *f)
+{
+	for (size_t k = a; k < b; k++)
+		write_device(&m->devs[k], m->nphases, k + 1 == m->ndevs, f);
+}
 static void *devs_text_run(void *arg)
 {
 	struct devs_text *t = arg;
@@ -546,8 +552,7 @@ static void *devs_text_run(void *arg)
 		t->err = REEL_E_NOMEM;
 		return NULL;
 	}
-	for (size_t k = t->a; k < t->b; k++)
-		write_device(&t->m->devs[k], t->m->nphases, k + 1 == t->m->ndevs, f);
+	write_devices(t->m, t->a, t->b, f);
 	t->err = ferror(f) ? REEL_E_IO : 0;
 	if (fclose(f) && !t->err)
 		t->err = REEL_E_NOMEM;
@@ -560,14 +565,14 @@ static void *devs_text_run(void *arg)
  * large model's text (disksim's 16 at 10M I/O: 2.5 of 2.6 MB, the
  * `transitions` rows; 0.45 G instructions of printf on the main thread
  * after the fit). */
-#define JSON_DEVS_SPLIT 4
+#define JSON_DEVS_SPLIT_MIN 4
 
 int model_write_json(const struct model *m, FILE *f)
 {
 	struct devs_text dt = {.m = m, .a = m->ndevs, .b = m->ndevs};
 	pthread_t th;
 	int two = 0;
-	if (m->ndevs >= JSON_DEVS_SPLIT && fit_spare_core()) {
+	if (m->ndevs >= JSON_DEVS_SPLIT_MIN && fit_spare_core()) {
 		dt.a = m->ndevs / 2;
 		if (!(two = !pthread_create(&th, NULL, devs_text_run, &dt)))
 			dt.a = m->ndevs;
@@ -588,15 +593,13 @@ int model_write_json(const struct model *m, FILE *f)
 	for (size_t p = 0; p < m->nphases; p++)
 		write_phase(&m->phases[p], p + 1 == m->nphases, f);
 	fprintf(f, "  ],\n  \"devices\": [\n");
-	for (size_t k = 0; k < dt.a; k++)
-		write_device(&m->devs[k], m->nphases, k + 1 == m->ndevs, f);
+	write_devices(m, 0, dt.a, f);
 	if (two) {
 		pthread_join(th, NULL);
 		if (!dt.err)
 			fwrite(dt.buf, 1, dt.len, f);
 		else /* no text of its own: here after all */
-			for (size_t k = dt.a; k < m->ndevs; k++)
-				write_device(&m->devs[k], m->nphases, k + 1 == m->ndevs, f);
+			write_devices(m, dt.a, m->ndevs, f);
 		free(dt.buf);
 	}
 	fprintf(f, "  ],\n  \"inflight\": ");

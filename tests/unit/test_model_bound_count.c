@@ -11,7 +11,7 @@
 #include "model/fit_internal.h"
 #include "tests/unit/unit.h"
 
-#define N 8 /* MODEL_CLASSES */
+#define N MODEL_CLASSES
 
 static int count_old(const int64_t *t, int64_t g)
 {

@@ -127,19 +127,24 @@ static void test_lengths(void)
 
 /* M's text on one thread (IOREEL_FIT_READAHEAD=0: the devices in order,
  * as before) and on two (=1: the second half of the devices, from 4 on,
- * written beside the rest and copied in): the same bytes. */
+ * written beside the rest and copied in): the same bytes, for M with its
+ * first 1, 2, ... of its devices (the split from 4 on). */
 static void check_devs_text(const struct model *m)
 {
-	char *t1, *t2;
-	size_t l1, l2;
-	setenv("IOREEL_FIT_READAHEAD", "0", 1);
-	unit_model_json(m, &t1, &l1);
-	setenv("IOREEL_FIT_READAHEAD", "1", 1);
-	unit_model_json(m, &t2, &l2);
-	unsetenv("IOREEL_FIT_READAHEAD");
-	CHECK(l1 == l2 && !memcmp(t1, t2, l1));
-	free(t1);
-	free(t2);
+	for (size_t n = 1; n <= m->ndevs; n++) { /* its first N devices: odd, even, 3 and 4 */
+		struct model k = *m;		 /* shares m's arrays: not freed */
+		char *t1, *t2;
+		size_t l1, l2;
+		k.ndevs = n;
+		setenv("IOREEL_FIT_READAHEAD", "0", 1);
+		unit_model_json(&k, &t1, &l1);
+		setenv("IOREEL_FIT_READAHEAD", "1", 1);
+		unit_model_json(&k, &t2, &l2);
+		unsetenv("IOREEL_FIT_READAHEAD");
+		CHECK(l1 == l2 && !memcmp(t1, t2, l1));
+		free(t1);
+		free(t2);
+	}
 }
 
 /* A corpus model, its MODEL.json gzipped by the old writer and by the

@@ -96,8 +96,10 @@ static void check_near(const struct model_dist *d, int kind)
 			       (unit_urand(&rs) < 0.5 ? lim : 0);
 		else if (r < 0.3 && i) /* repeated */
 			v[i] = v[(size_t)(unit_urand(&rs) * (double)i)];
-		else /* past both ends too */
-			v[i] = (uint64_t)(lo + (unit_urand(&rs) * 1.2 - 0.1) * span);
+		else { /* past both ends too (below 0: 0, an offset's least) */
+			double x = lo + (unit_urand(&rs) * 1.2 - 0.1) * span;
+			v[i] = x > 0 ? (uint64_t)x : 0;
+		}
 	}
 	memcpy(w, v, sizeof(v));
 	double a = near_chance_old(d, lim, v, n), b = fit_near_chance(d, lim, w, n);
