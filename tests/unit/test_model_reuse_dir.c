@@ -26,6 +26,18 @@
 #define EXT 3000 /* blocks of the direct extent */
 #define MAXB 2048
 
+/* the table's answer (TA, DA, UA; map A) and the direct entries' (TM, DM,
+ * UM; map M) to one touch: the same, and the maps' totals and rates */
+static void same_touch(int ta, int tm, uint64_t da, uint64_t dm, int ua, int um,
+		       const struct bmap *a, const struct bmap *m)
+{
+	CHECK_EQ(ta, tm);
+	CHECK_EQ(da, dm);
+	CHECK_EQ(ua, um);
+	CHECK_EQ(a->n, m->n);
+	CHECK_EQ(a->shift, m->shift);
+}
+
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
 
 /* Every block of B0..B1 of DEV with its hash, into K and H: the count. */
@@ -96,11 +108,7 @@ static void run(uint64_t dev, uint64_t other, size_t exact, int nio)
 		int ua = 0, um = 0;
 		int ta = reuse_touch_keys(&a, k, h, n, i, rd, &da, &ua);
 		int tm = reuse_touch_dir(&m, &d, b0, b1, i, rd, &dm, &um);
-		CHECK_EQ(ta, tm);
-		CHECK_EQ(da, dm);
-		CHECK_EQ(ua, um);
-		CHECK_EQ(a.n, m.n);
-		CHECK_EQ(a.shift, m.shift);
+		same_touch(ta, tm, da, dm, ua, um, &a, &m);
 		reused += ta == 1;
 	}
 	CHECK(reused > 0);
@@ -155,11 +163,7 @@ static void run_multi(size_t exact, int nio)
 		int ta = reuse_touch_keys(&a, k, h, n, i, rd, &da, &ua);
 		int tm = x < NDIR ? reuse_touch_dir(&m, &d[x], b0, b1, i, rd, &dm, &um)
 				  : reuse_touch_keys(&m, k, h, n, i, rd, &dm, &um);
-		CHECK_EQ(ta, tm);
-		CHECK_EQ(da, dm);
-		CHECK_EQ(ua, um);
-		CHECK_EQ(a.n, m.n);
-		CHECK_EQ(a.shift, m.shift);
+		same_touch(ta, tm, da, dm, ua, um, &a, &m);
 		reused += ta == 1;
 		halved_dir += x < NDIR && m.shift > sh;
 	}
