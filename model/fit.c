@@ -486,6 +486,8 @@ struct fit_run {
 	struct win_cut cut;
 	struct win_sums ws;
 	uint16_t *win; /* the windows of the last FIT_WIN_BUFS chunks */
+	/* their records by device (passes 2 and 3, several devices), or NULL */
+	struct fit_group *grp;
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -544,6 +546,12 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 			win[i] = (uint16_t)win_of(&cut, c.t[i]);
 		fr->cut = cut;
 		c.win = win;
+		c.grp = NULL;
+		if (fr->grp) { /* made once for both threads' devices */
+			struct fit_group *g = fr->grp + j % FIT_WIN_BUFS;
+			model_devs_group(fr->df, &c, g);
+			c.grp = g;
+		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
 			held[nh++] = c;
@@ -671,6 +679,7 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->ws.sq);
 	free(fr->ws.ls);
 	free(fr->win);
+	free(fr->grp);
 	free(fr->wphase);
 	model_phases_free(fr->pf);
 	model_devs_free(fr->df);
@@ -752,6 +761,8 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
 	fr->devs_main = fr->side ? devs_split(sc) : 0;
+	if (!e && m->ndevs > 1 && !(fr->grp = malloc(FIT_WIN_BUFS * sizeof(*fr->grp))))
+		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
 		return e;
 	/* the devices' regions on the second thread beside the rest (their
@@ -826,6 +837,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 		model_phases_fill_sizes(fr->pf);
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
 		return e;
+	free(fr->grp); /* pass 4 reads the devices' records in order */
+	fr->grp = NULL;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
 	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))

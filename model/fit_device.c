@@ -419,61 +419,54 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 	return 0;
 }
 
-/* A stretch of a chunk's I/O put in order of device (a counting sort,
- * each device's I/O in their order): the I/O of the devices whose index is
- * in MINE, not done, flushes left out.  On a trace of several devices
- * interleaved (disksim's 16: 94% of its I/O on another device than the
- * one before) a walk of a device's state at a time keeps it in registers
- * and in cache, not loaded and stored at every I/O; each device's state
- * is its own, so the same state after the stretch.  The devices with I/O
- * in DEVS (ascending), their I/O's indexes in IX from AT[j] to AT[j + 1]. */
-#define DEV_GROUP 4096
-struct dev_group {
-	uint32_t nd;
-	uint8_t devs[MODEL_MAX_DEVS];
-	uint32_t at[MODEL_MAX_DEVS + 1];
-	uint32_t ix[DEV_GROUP];
-};
+/* Stretch [A, E) of C into G (model_devs_group's). */
 static void dev_group(const struct devs_fit *df, const struct fit_cols *c, size_t a, size_t e,
-		      uint64_t mine, struct dev_group *g)
+		      struct dev_group *g)
 {
-	uint32_t cnt[MODEL_MAX_DEVS] = {0};
+	uint32_t cnt[MODEL_MAX_DEVS + 1] = {0};
 	uint8_t kk[DEV_GROUP];
 	const int8_t *slot = df->slot;
+	const uint16_t *dv = c->dev;
+	const uint8_t *op = c->op;
 	uint64_t live = 0;
 	for (size_t k = 0; k < df->nd; k++)
 		live |= (uint64_t)!df->f[k].done << k;
-	live &= mine;
 	for (size_t i = a; i < e; i++) {
-		int k = slot[c->dev[i]];
-		/* 64: not counted (another thread's device, done, a flush) */
-		k = live >> k & 1 && c->op[i] != REEL_OP_FLUSH ? k : MODEL_MAX_DEVS;
+		int k = slot[dv[i]];
+		/* MODEL_MAX_DEVS: left out (a done device's, a flush) */
+		k = live >> k & 1 && op[i] != REEL_OP_FLUSH ? k : MODEL_MAX_DEVS;
 		kk[i - a] = (uint8_t)k;
-		cnt[k & (MODEL_MAX_DEVS - 1)] += k < MODEL_MAX_DEVS;
+		cnt[k]++;
 	}
-	uint32_t pos[MODEL_MAX_DEVS], sum = 0;
+	uint32_t pos[MODEL_MAX_DEVS + 1], sum = 0;
 	g->nd = 0;
 	for (size_t k = 0; k < df->nd; k++) {
 		pos[k] = sum;
 		if (cnt[k]) {
-			g->at[g->nd] = sum;
+			g->at[g->nd] = (uint16_t)sum;
 			g->devs[g->nd++] = (uint8_t)k;
 		}
 		sum += cnt[k];
 	}
-	g->at[g->nd] = sum;
-	for (size_t i = a; i < e; i++) {
-		uint8_t k = kk[i - a];
-		if (k < MODEL_MAX_DEVS)
-			g->ix[pos[k]++] = (uint32_t)i;
-	}
+	g->at[g->nd] = (uint16_t)sum;
+	pos[MODEL_MAX_DEVS] = sum; /* the rest after them, not read */
+	for (size_t i = a; i < e; i++)
+		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
 }
 
-/* The first pass's part of one device (model_devs_offsets): its I/O at
- * the indexes IX[0 .. M) of C, in order, its state in locals (the stores
- * of every I/O, the sample's int64_t, the slices' and the bitmaps', made
- * the compiler reload f's fields at each). */
-static void dev_offsets(struct dev_fit *f, const struct fit_cols *c, const uint32_t *ix, size_t m)
+void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g)
+{
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++)
+		dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
+}
+
+/* The first pass's part of one device (model_devs_offsets): its records
+ * A + IX[0 .. M) of C in order (IX NULL: records A to A + M, flushes
+ * passed), its state in locals (the stores of every I/O, the sample's
+ * int64_t, the slices' and the bitmaps', made the compiler reload f's
+ * fields at each). */
+static inline void dev_offsets(struct dev_fit *f, const struct fit_cols *c, size_t a,
+			       const uint16_t *ix, size_t m)
 {
 	const uint8_t *op = c->op;
 	const uint64_t *offs = c->off;
@@ -488,7 +481,9 @@ static void dev_offsets(struct dev_fit *f, const struct fit_cols *c, const uint3
 	double sinv = f->sinv;
 	uint8_t *rb = f->rb, *wb = f->wb;
 	for (size_t x = 0; x < m; x++) {
-		size_t i = ix[x];
+		size_t i = a + (ix ? ix[x] : x);
+		if (!ix && op[i] == REEL_OP_FLUSH)
+			continue;
 		uint64_t off = offs[i];
 		nk++;
 		samp_add(&addr, (int64_t)off);
@@ -528,20 +523,40 @@ static void dev_offsets(struct dev_fit *f, const struct fit_cols *c, const uint3
 	f->seen = seen;
 }
 
+/* The devices' records of C by device, stretch by stretch: c->grp's, or
+ * made here in G (one device: NULL, its records in order). */
+static const struct dev_group *dev_stretch(const struct devs_fit *df, const struct fit_cols *c,
+					   size_t a, size_t s, struct dev_group *g)
+{
+	if (c->grp)
+		return &c->grp->g[s];
+	if (df->nd == 1)
+		return NULL;
+	dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, g);
+	return g;
+}
+
 /* First pass: the offsets (sampled), the blocks read and written, the I/O
  * per slice of the extent (for the hottest 10%); runs and local jumps
  * counted, to size the walk's samples.  Of the devices whose index is in
  * MINE only (bit k: index k): each device's state its own, two threads
- * may take a part each; a stretch of DEV_GROUP I/O a device at a time
- * (dev_group). */
+ * may take a part each; a device at a time in each stretch of the chunk
+ * (model_devs_group). */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
-	struct dev_group g;
-	for (size_t a = 0; a < c->n; a += DEV_GROUP) {
-		size_t e = c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP;
-		dev_group(df, c, a, e, mine, &g);
-		for (uint32_t j = 0; j < g.nd; j++)
-			dev_offsets(&df->f[g.devs[j]], c, g.ix + g.at[j], g.at[j + 1] - g.at[j]);
+	struct dev_group own;
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
+		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
+		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
+		if (!g) {
+			if (!df->f[0].done && mine & 1)
+				dev_offsets(&df->f[0], c, a, NULL, m);
+			continue;
+		}
+		for (uint32_t j = 0; j < g->nd; j++)
+			if (mine >> g->devs[j] & 1)
+				dev_offsets(&df->f[g->devs[j]], c, a, g->ix + g->at[j],
+					    (size_t)g->at[j + 1] - g->at[j]);
 	}
 }
 
@@ -1050,28 +1065,42 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 	rs_push(f, op != REEL_OP_READ, off + len);
 }
 
-/* Pass 3's walk of the devices whose index is in MINE (as
- * model_devs_offsets', a device at a time in a stretch: dev_group). */
-int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
+/* Pass 3's walk of one device (model_devs_walk): its records as
+ * dev_offsets'. */
+static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t a,
+			    const uint16_t *ix, size_t m, int naive)
 {
 	const uint8_t *op = c->op;
 	const uint64_t *off = c->off;
 	const uint32_t *len = c->len;
-	struct dev_group g;
-	for (size_t a = 0; a < c->n; a += DEV_GROUP) {
-		size_t e = c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP;
-		dev_group(df, c, a, e, mine, &g);
-		for (uint32_t j = 0; j < g.nd; j++) {
-			struct dev_fit *f = &df->f[g.devs[j]];
-			const uint32_t *ix = g.ix + g.at[j], *end = g.ix + g.at[j + 1];
-			if (df->naive) { /* the reads in blocks also written and the converse */
-				for (; ix < end; ix++)
-					overlap_count(op[*ix], off[*ix], f->sh, f->wb, f->hits);
-				continue;
-			}
-			for (; ix < end; ix++)
-				device_step(f, op[*ix], off[*ix], len[*ix]);
+	for (size_t x = 0; x < m; x++) {
+		size_t i = a + (ix ? ix[x] : x);
+		if (!ix && op[i] == REEL_OP_FLUSH)
+			continue;
+		if (naive) /* the reads in blocks also written and the converse */
+			overlap_count(op[i], off[i], f->sh, f->wb, f->hits);
+		else
+			device_step(f, op[i], off[i], len[i]);
+	}
+}
+
+/* Pass 3's walk of the devices whose index is in MINE (as
+ * model_devs_offsets', a device at a time in each stretch). */
+int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
+{
+	struct dev_group own;
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
+		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
+		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
+		if (!g) {
+			if (!df->f[0].done && mine & 1)
+				dev_walk(&df->f[0], c, a, NULL, m, df->naive);
+			continue;
 		}
+		for (uint32_t j = 0; j < g->nd; j++)
+			if (mine >> g->devs[j] & 1)
+				dev_walk(&df->f[g->devs[j]], c, a, g->ix + g->at[j],
+					 (size_t)g->at[j + 1] - g->at[j], df->naive);
 	}
 	return 0;
 }

@@ -424,6 +424,9 @@ struct fit_cols {
 	const uint16_t *dev;
 	const uint16_t *win; /* each record's window (the driver fills it) */
 	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
+	/* the records by device (model_devs_group; the driver fills it), or
+	 * NULL */
+	const struct fit_group *grp;
 };
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
@@ -559,6 +562,27 @@ struct devs_fit;
 int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc, uint64_t cap);
 /* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
+/* A chunk's records put in order of device, a stretch of DEV_GROUP at a
+ * time (a counting sort; each device's records in their order): of each
+ * device not done, its records but flushes.  On a trace of several devices
+ * interleaved (disksim's 16: 94% of its I/O on another device than the one
+ * before) passes 2 and 3 walk a device's state at a time, in registers and
+ * in cache, not loaded and stored at every record; each device's state is
+ * its own, so the same state after each stretch.  Made once a chunk, for
+ * both threads' devices.  In stretch s: the devices with records in
+ * devs[0 .. nd) (ascending), their records' indexes (from the stretch's
+ * first) in ix from at[j] to at[j + 1]. */
+#define DEV_GROUP 4096
+struct dev_group {
+	uint32_t nd;
+	uint8_t devs[MODEL_MAX_DEVS];
+	uint16_t at[MODEL_MAX_DEVS + 1];
+	uint16_t ix[DEV_GROUP];
+};
+struct fit_group {
+	struct dev_group g[FIT_CHUNK / DEV_GROUP];
+};
+void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g);
 /* Between the passes: regions from the offsets; the counts of the second
  * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
 size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
