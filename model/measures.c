@@ -211,6 +211,29 @@ static size_t pqrs_y(uint64_t a, uint64_t a0, uint64_t a1, size_t side)
 	return y >= side ? side - 1 : y;
 }
 
+/* The row of an address through a table of the row at each PQRS_RLUT-th
+ * of [a0, a1) (after ab, side <= 64 rows: a byte each), then the rows' least
+ * addresses ab from there: a cell of the table spans two rows at most, so
+ * one or two compares, not pqrs_y's division (a random address: disksim's
+ * 16 disks).  The row is the last y with ab[y] <= a, as pqrs_y's. */
+#define PQRS_RLUT 4096
+static int pqrs_rlut_shift(uint64_t span)
+{
+	int sh = 0;
+	while ((span >> sh) >= PQRS_RLUT)
+		sh++;
+	return sh;
+}
+static inline size_t pqrs_row(const uint64_t *ab, size_t side, uint64_t a0, int sh, uint64_t a)
+{
+	const uint8_t *rl = (const uint8_t *)(ab + side + 1);
+	uint64_t j = a < a0 ? 0 : (a - a0) >> sh;
+	size_t y = rl[j < PQRS_RLUT ? j : PQRS_RLUT - 1];
+	while (y + 1 < side && ab[y + 1] <= a)
+		y++;
+	return y;
+}
+
 /* model_first_u64's test: address A in row Y or a later one */
 struct pqrs_row {
 	const struct model_pqrs *p;
@@ -232,7 +255,7 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	while (L < 6 && ((size_t)16 << (2 * (L + 1))) <= n)
 		L++;
 	size_t side = p->side = (size_t)1 << L;
-	if (!(p->c = calloc(side * side + side + 1, sizeof(*p->c))))
+	if (!(p->c = calloc(side * side + side + 1 + PQRS_RLUT / 8, sizeof(*p->c))))
 		return REEL_E_NOMEM;
 	p->t0 = t0;
 	p->t1 = t1;
@@ -245,6 +268,16 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	for (size_t y = 1; y < side; y++) /* pqrs_y(a1) = side - 1 >= y */
 		ab[y] = model_first_u64(a0, a1, pqrs_row_from, &(struct pqrs_row){p, y});
 	ab[side] = UINT64_MAX;
+	/* the row at each PQRS_RLUT-th of [a0, a1), after ab */
+	uint8_t *rl = (uint8_t *)(ab + side + 1);
+	int sh = pqrs_rlut_shift(a1 - a0);
+	for (size_t j = 0, y = 0; j < PQRS_RLUT; j++) {
+		uint64_t d = (uint64_t)j << sh;
+		uint64_t a = d < a1 - a0 ? a0 + d : a1;
+		while (y + 1 < side && ab[y + 1] <= a)
+			y++;
+		rl[j] = (uint8_t)y;
+	}
 	/* empty ranges: the first add computes its cell */
 	p->tlo = 1;
 	p->alo = 1;
@@ -287,6 +320,7 @@ void model_pqrs_add_n(struct model_pqrs *p, const int64_t *t, const uint64_t *a,
 	uint64_t a0 = p->a0, a1 = p->a1, alo = p->alo, ahi = p->ahi;
 	int64_t tlo = p->tlo, thi = p->thi;
 	size_t side = p->side, x = p->x, y = p->y;
+	int sh = pqrs_rlut_shift(a1 - a0);
 	for (size_t i = 0; i < n; i++) {
 		if (!(t[i] >= tlo && t[i] < thi)) {
 			pqrs_col(p, t[i]);
@@ -295,7 +329,7 @@ void model_pqrs_add_n(struct model_pqrs *p, const int64_t *t, const uint64_t *a,
 			x = p->x;
 		}
 		if (!(a[i] >= alo && a[i] < ahi)) {
-			y = pqrs_y(a[i], a0, a1, side);
+			y = pqrs_row(ab, side, a0, sh, a[i]);
 			alo = ab[y];
 			ahi = ab[y + 1];
 		}
