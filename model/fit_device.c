@@ -423,35 +423,10 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 static void dev_group(const struct devs_fit *df, const struct fit_cols *c, size_t a, size_t e,
 		      struct dev_group *g)
 {
-	uint32_t cnt[MODEL_MAX_DEVS + 1] = {0};
-	uint8_t kk[DEV_GROUP];
-	const int8_t *slot = df->slot;
-	const uint16_t *dv = c->dev;
-	const uint8_t *op = c->op;
 	uint64_t live = 0;
 	for (size_t k = 0; k < df->nd; k++)
 		live |= (uint64_t)!df->f[k].done << k;
-	for (size_t i = a; i < e; i++) {
-		int k = slot[dv[i]];
-		/* MODEL_MAX_DEVS: left out (a done device's, a flush) */
-		k = live >> k & 1 && op[i] != REEL_OP_FLUSH ? k : MODEL_MAX_DEVS;
-		kk[i - a] = (uint8_t)k;
-		cnt[k]++;
-	}
-	uint32_t pos[MODEL_MAX_DEVS + 1], sum = 0;
-	g->nd = 0;
-	for (size_t k = 0; k < df->nd; k++) {
-		pos[k] = sum;
-		if (cnt[k]) {
-			g->at[g->nd] = (uint16_t)sum;
-			g->devs[g->nd++] = (uint8_t)k;
-		}
-		sum += cnt[k];
-	}
-	g->at[g->nd] = (uint16_t)sum;
-	pos[MODEL_MAX_DEVS] = sum; /* the rest after them, not read */
-	for (size_t i = a; i < e; i++)
-		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
+	fit_dev_group(df->slot, live, df->nd, c->dev, c->op, a, e, g);
 }
 
 void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g)

@@ -583,6 +583,36 @@ struct fit_group {
 	struct dev_group g[FIT_CHUNK / DEV_GROUP];
 };
 void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g);
+/* model_devs_group's stretch [A, E) (E - A <= DEV_GROUP) of a chunk's
+ * devices DEV and ops OP into G: of the ND devices, those whose bit is set
+ * in LIVE (SLOT: a device id's index) */
+static inline void fit_dev_group(const int8_t *slot, uint64_t live, size_t nd, const uint16_t *dev,
+				 const uint8_t *op, size_t a, size_t e, struct dev_group *g)
+{
+	uint32_t cnt[MODEL_MAX_DEVS + 1] = {0};
+	uint8_t kk[DEV_GROUP];
+	for (size_t i = a; i < e; i++) {
+		int k = slot[dev[i]];
+		/* MODEL_MAX_DEVS: left out (a done device's, a flush) */
+		k = live >> k & 1 && op[i] != REEL_OP_FLUSH ? k : MODEL_MAX_DEVS;
+		kk[i - a] = (uint8_t)k;
+		cnt[k]++;
+	}
+	uint32_t pos[MODEL_MAX_DEVS + 1], sum = 0;
+	g->nd = 0;
+	for (size_t k = 0; k < nd; k++) {
+		pos[k] = sum;
+		if (cnt[k]) {
+			g->at[g->nd] = (uint16_t)sum;
+			g->devs[g->nd++] = (uint8_t)k;
+		}
+		sum += cnt[k];
+	}
+	g->at[g->nd] = (uint16_t)sum;
+	pos[MODEL_MAX_DEVS] = sum; /* the rest after them, not read */
+	for (size_t i = a; i < e; i++)
+		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
+}
 /* Between the passes: regions from the offsets; the counts of the second
  * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
 size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
