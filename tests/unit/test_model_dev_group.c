@@ -59,7 +59,9 @@ int main(void)
 {
 	size_t cases = 0;
 	for (int r = 0; r < 20000; r++) {
-		size_t nd = r % 7 == 0 ? MODEL_MAX_DEVS : r % 5 == 0 ? 1 : 1 + below(MODEL_MAX_DEVS);
+		size_t nd = r % 7 == 0	 ? MODEL_MAX_DEVS
+			    : r % 5 == 0 ? 1
+					 : 1 + below(MODEL_MAX_DEVS);
 		memset(slot, -1, sizeof(slot));
 		for (size_t k = 0; k < nd; k++) {
 			uint16_t id;
@@ -74,8 +76,8 @@ int main(void)
 		for (size_t k = 0; k < nd; k++)
 			live |= (uint64_t)(how == 0 || (how != 1 && urand() < 0.7)) << k;
 		double pf = r % 9 == 0 ? 1 : r % 3 == 0 ? 0 : urand() * 0.3; /* flushes */
-		double ps = urand();	  /* a record on the device before */
-		size_t only = below(nd);  /* how == 1: one device's records alone */
+		double ps = urand();	 /* a record on the device before */
+		size_t only = below(nd); /* how == 1: one device's records alone */
 		size_t m = r % 4 == 0 ? DEV_GROUP : below(DEV_GROUP + 1);
 		size_t a = r % 2 ? below(N - m + 1) : (below(FIT_CHUNK / DEV_GROUP) * DEV_GROUP);
 		for (size_t i = a, k = 0; i < a + m; i++) {
