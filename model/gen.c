@@ -1965,9 +1965,10 @@ size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end)
 	return i;
 }
 
-int model_gen_next(struct model_gen *g, struct reel_rec *r)
+/* The next record's fields (model_gen_next's and model_gen_next_out's). */
+static inline __attribute__((always_inline)) int next_out(struct model_gen *g,
+							  struct model_gen_out *o)
 {
-	const struct model *m = g->m;
 	double t;
 	int op;
 	size_t d;
@@ -1984,15 +1985,24 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	}
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
-	memset(r, 0, sizeof(*r));
-	r->queue_ns = (int64_t)t;
-	r->op = (uint8_t)op;
-	r->offset = off;
-	r->length = (uint32_t)len;
-	r->dev = m->devs[d].id;
-	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+	o->t = (int64_t)t;
+	o->offset = off;
+	o->length = (uint32_t)len;
+	o->dev = g->m->devs[d].id;
+	o->op = (uint8_t)op;
 	g->count += g->thr != NULL; /* gen_arrival counts it on the arrivals' thread */
 	return 1;
+}
+
+int model_gen_next_out(struct model_gen *g, struct model_gen_out *o) { return next_out(g, o); }
+
+int model_gen_next(struct model_gen *g, struct reel_rec *r)
+{
+	struct model_gen_out o;
+	int k = next_out(g, &o);
+	if (k == 1)
+		model_gen_out_rec(&o, r);
+	return k;
 }
 
 /* The IDC of the arrivals of the first NWIN windows (model_idc, one pass
