@@ -1965,9 +1965,8 @@ size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end)
 	return i;
 }
 
-/* The next record's fields (model_gen_next's and model_gen_next_out's). */
-static inline __attribute__((always_inline)) int next_out(struct model_gen *g,
-							  struct model_gen_out *o)
+/* The next record's fields (model_gen_next's and model_gen_next_q's). */
+static inline __attribute__((always_inline)) int next_q(struct model_gen *g, struct reel_rec_q *q)
 {
 	double t;
 	int op;
@@ -1985,23 +1984,23 @@ static inline __attribute__((always_inline)) int next_out(struct model_gen *g,
 	}
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
-	o->t = (int64_t)t;
-	o->offset = off;
-	o->length = (uint32_t)len;
-	o->dev = g->m->devs[d].id;
-	o->op = (uint8_t)op;
+	q->queue_ns = (int64_t)t;
+	q->offset = off;
+	q->length = (uint32_t)len;
+	q->dev = g->m->devs[d].id;
+	q->op = (uint8_t)op;
 	g->count += g->thr != NULL; /* gen_arrival counts it on the arrivals' thread */
 	return 1;
 }
 
-int model_gen_next_out(struct model_gen *g, struct model_gen_out *o) { return next_out(g, o); }
+int model_gen_next_q(struct model_gen *g, struct reel_rec_q *q) { return next_q(g, q); }
 
 int model_gen_next(struct model_gen *g, struct reel_rec *r)
 {
-	struct model_gen_out o;
-	int k = next_out(g, &o);
+	struct reel_rec_q q;
+	int k = next_q(g, &q);
 	if (k == 1)
-		model_gen_out_rec(&o, r);
+		reel_rec_of_q(&q, r);
 	return k;
 }
 

@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "formats/reel.h"
 
@@ -684,28 +683,10 @@ int model_gen_create(struct model_gen **g, const struct model *m, const struct m
  * REEL_E_NOMEM, or REEL_E_RANGE when one window would hold more than 64 Mi
  * I/O (a lower --rate or a model with more windows). */
 int model_gen_next(struct model_gen *g, struct reel_rec *r);
-/* The same record in 24 bytes, for gen's writer pipe (cmd_model.c): the
- * placing thread stores these, not 56-byte reel_recs zeroed first (its
- * stores per I/O, and the pipe's ring, 2.3x smaller); model_gen_out_rec
- * makes the reel_rec model_gen_next would have. */
-struct model_gen_out {
-	int64_t t;
-	uint64_t offset;
-	uint32_t length;
-	uint16_t dev; /* the device's id */
-	uint8_t op;
-};
-int model_gen_next_out(struct model_gen *g, struct model_gen_out *o);
-static inline void model_gen_out_rec(const struct model_gen_out *o, struct reel_rec *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->queue_ns = o->t;
-	r->op = o->op;
-	r->offset = o->offset;
-	r->length = o->length;
-	r->dev = o->dev;
-	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
-}
+/* The same record in 24 bytes (reel_rec_q), for gen's writer pipe
+ * (cmd_model.c): the placing thread stores these, not 56-byte reel_recs
+ * zeroed first. */
+int model_gen_next_q(struct model_gen *g, struct reel_rec_q *q);
 void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
