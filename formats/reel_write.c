@@ -593,6 +593,31 @@ static int rec_in_bounds(const struct reel_rec *r)
 	       r->offset <= REEL_END_LIMIT - r->length;
 }
 
+/* A chunk's room of records (K of the M tried) copied: the writer's sums
+ * and count, the record out of bounds (K < M) failed, a full chunk written
+ * (reel_write_n's and reel_write_q's end of a pass). */
+static int write_n_end(struct reel_writer *w, size_t k, size_t m, uint16_t has, int64_t first,
+		       int64_t last, const uint64_t *ops, const uint64_t *bytes)
+{
+	for (int o = 0; o < REEL_OP__COUNT; o++) {
+		w->sum.ops[o] += ops[o];
+		w->sum.bytes[o] += bytes[o];
+	}
+	w->nrec += k;
+	w->chunk_has |= has;
+	w->sum.count += k;
+	w->sum.first_ns = first;
+	w->sum.last_ns = last;
+	if (k < m)
+		return werr(w, REEL_E_ARG,
+			    "record %llu: a time beyond +-2^62 ns or offset + length beyond "
+			    "2^63 (FORMAT.md 3.2)",
+			    (unsigned long long)w->sum.count);
+	if (w->nrec == REEL_CHUNK_MAX)
+		return write_chunk(w);
+	return 0;
+}
+
 int reel_write_n(struct reel_writer *w, const struct reel_rec *r, size_t n)
 {
 	/* a chunk's room at a time: the records copied and counted in one
@@ -619,28 +644,46 @@ int reel_write_n(struct reel_writer *w, const struct reel_rec *r, size_t n)
 			first = t < first ? t : first;
 			last = t > last ? t : last;
 		}
-		for (int o = 0; o < REEL_OP__COUNT; o++) {
-			w->sum.ops[o] += ops[o];
-			w->sum.bytes[o] += bytes[o];
-		}
-		w->nrec += k;
-		w->chunk_has |= has;
-		w->sum.count += k;
-		w->sum.first_ns = first;
-		w->sum.last_ns = last;
-		if (k < m)
-			return werr(
-			    w, REEL_E_ARG,
-			    "record %llu: a time beyond +-2^62 ns or offset + length beyond "
-			    "2^63 (FORMAT.md 3.2)",
-			    (unsigned long long)w->sum.count);
+		int rc = write_n_end(w, k, m, has, first, last, ops, bytes);
+		if (rc)
+			return rc;
 		r += k;
 		n -= k;
-		if (w->nrec == REEL_CHUNK_MAX) {
-			int rc = write_chunk(w);
-			if (rc)
-				return rc;
+	}
+	return 0;
+}
+
+int reel_write_q(struct reel_writer *w, const struct reel_rec_q *q, size_t n)
+{
+	/* reel_write_n's loop on the records' five fields: rec_in_bounds of
+	 * a record with only a queue time, its has and first / last of the
+	 * queue times */
+	while (n) {
+		if (w->failed)
+			return w->failed;
+		size_t m = REEL_CHUNK_MAX - w->nrec, k = 0;
+		m = m < n ? m : n;
+		struct reel_rec *d = w->recs + w->nrec;
+		int64_t first = w->sum.first_ns, last = w->sum.last_ns;
+		uint64_t ops[REEL_OP__COUNT] = {0}, bytes[REEL_OP__COUNT] = {0};
+		for (; k < m; k++) {
+			struct reel_rec_q x = q[k];
+			if (reel_time_out(x.queue_ns) || x.offset > REEL_END_LIMIT - x.length)
+				break;
+			reel_rec_of_q(&x, &d[k]);
+			if (x.op < REEL_OP__COUNT) {
+				ops[x.op]++;
+				bytes[x.op] += x.length;
+			}
+			first = x.queue_ns < first ? x.queue_ns : first;
+			last = x.queue_ns > last ? x.queue_ns : last;
 		}
+		int rc = write_n_end(w, k, m, k ? REEL_HAS_QUEUE | REEL_HAS_DEV : 0, first, last,
+				     ops, bytes);
+		if (rc)
+			return rc;
+		q += k;
+		n -= k;
 	}
 	return 0;
 }

@@ -1965,9 +1965,9 @@ size_t gen_arrivals(struct model_gen *g, struct gen_arr *a, size_t n, int *end)
 	return i;
 }
 
-int model_gen_next(struct model_gen *g, struct reel_rec *r)
+/* The next record's fields (model_gen_next's and model_gen_next_q's). */
+static inline __attribute__((always_inline)) int next_q(struct model_gen *g, struct reel_rec_q *q)
 {
-	const struct model *m = g->m;
 	double t;
 	int op;
 	size_t d;
@@ -1984,15 +1984,24 @@ int model_gen_next(struct model_gen *g, struct reel_rec *r)
 	}
 	uint64_t off, len;
 	gen_space_place(g, d, op, &off, &len);
-	memset(r, 0, sizeof(*r));
-	r->queue_ns = (int64_t)t;
-	r->op = (uint8_t)op;
-	r->offset = off;
-	r->length = (uint32_t)len;
-	r->dev = m->devs[d].id;
-	r->has = REEL_HAS_QUEUE | REEL_HAS_DEV;
+	q->queue_ns = (int64_t)t;
+	q->offset = off;
+	q->length = (uint32_t)len;
+	q->dev = g->m->devs[d].id;
+	q->op = (uint8_t)op;
 	g->count += g->thr != NULL; /* gen_arrival counts it on the arrivals' thread */
 	return 1;
+}
+
+int model_gen_next_q(struct model_gen *g, struct reel_rec_q *q) { return next_q(g, q); }
+
+int model_gen_next(struct model_gen *g, struct reel_rec *r)
+{
+	struct reel_rec_q q;
+	int k = next_q(g, &q);
+	if (k == 1)
+		reel_rec_of_q(&q, r);
+	return k;
 }
 
 /* The IDC of the arrivals of the first NWIN windows (model_idc, one pass

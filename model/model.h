@@ -683,6 +683,10 @@ int model_gen_create(struct model_gen **g, const struct model *m, const struct m
  * REEL_E_NOMEM, or REEL_E_RANGE when one window would hold more than 64 Mi
  * I/O (a lower --rate or a model with more windows). */
 int model_gen_next(struct model_gen *g, struct reel_rec *r);
+/* The same record in 24 bytes (reel_rec_q), for gen's writer pipe
+ * (cmd_model.c): the placing thread stores these, not 56-byte reel_recs
+ * zeroed first. */
+int model_gen_next_q(struct model_gen *g, struct reel_rec_q *q);
 void model_gen_destroy(struct model_gen *g);
 /* Devices of the generated trace (capacity as scaled). */
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max);
