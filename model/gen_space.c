@@ -2083,10 +2083,7 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	if (!(dv->p_resume > 0) || !paced(g, dv->p_resume, &s->nremote, s->nresumed))
 		return 0;
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
-	/* whether over, asked once a region (over_kept): the ring's I/O come
-	 * in runs (git: 4.3 asks an I/O, 5% of its placing thread) */
-	uint32_t last_r = UINT32_MAX;
-	int last_over = 0;
+	int kept = gen_shares_kept(dv, s); /* over_kept's guard */
 	/* the slots known touched, or of the other kind, stepped over a
 	 * word of the bitmaps at a time (ring_resume_bits): J I/O back is
 	 * slot I, the word's slots below it J + 1 on */
@@ -2106,8 +2103,8 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 				s->rtouch[k / 64] |= 1ull << (k % 64);
 				continue;
 			}
-			if (touched(g, dv->id, e, len, TOUCH_LOOK) ||
-			    over_kept(dv, s, e, &last_r, &last_over) ||
+			if ((kept && gen_resume_over(dv, s, k, e)) ||
+			    touched(g, dv->id, e, len, TOUCH_LOOK) ||
 			    !start_clear(dv, s, e, len, len))
 				continue;
 			*off = e;
