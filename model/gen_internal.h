@@ -1212,13 +1212,19 @@ gen_in_extents_knot(const struct model_devspace *dv, const struct devstate *s, u
 	*lo = (uint32_t)gen_addr_knot(dv, s, x);
 	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
 }
+/* Whether gen_offsets_local_over counts the shares yet (its guard):
+ * GEN_SHORT_MIN I/O on the device, and not a re-using start. */
+static inline int gen_local_counted(const struct devstate *s)
+{
+	return !(s->hn < GEN_SHORT_MIN || s->reusing);
+}
 /* Whether region R holds more than its share of the device's I/O so far
  * as gen_offsets_local_over counts it (its region's half: a landing in R
  * is over whatever its segment). */
 static inline int gen_local_region_over(const struct model_devspace *dv, const struct devstate *s,
 					uint32_t r)
 {
-	return !(s->hn < GEN_SHORT_MIN || s->reusing) &&
+	return gen_local_counted(s) &&
 	       gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, (double)s->hn);
 }
 /* A local jump's landing A in region R (gen_region_of's):
@@ -1234,12 +1240,9 @@ static inline int gen_offsets_local_at(const struct model_devspace *dv, const st
 	if (!gen_in_extents_knot(dv, s, a, &lo))
 		return 0;
 	*k = lo;
-	*over = 0;
-	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
-		return 1;
-	double n = (double)s->hn;
-	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
-		(d->nk >= 2 && gen_seg_over_of(s, gen_seg_weight(d, lo), lo, n));
+	*over = gen_local_region_over(dv, s, r) ||
+		(gen_local_counted(s) && d->nk >= 2 &&
+		 gen_seg_over_of(s, gen_seg_weight(d, lo), lo, (double)s->hn));
 	return 1;
 }
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
