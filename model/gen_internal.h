@@ -97,6 +97,7 @@ struct quota {
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
 #define GEN_WRUN 32		       /* the ring's slots with one write bound (gen_written) */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
+#define GEN_OVER_AHEAD 64	       /* resume_at: over slots passed for so many I/O */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
 #define GEN_HOT_NEAR 8		       /* re-use: the ring's I/O looked at for a hot block */
 #define GEN_FEW_REUSES 32	       /* distances kept as quartiles: from fewer re-uses */
@@ -194,6 +195,14 @@ struct devstate {
 	 * was found at (a function of those alone) */
 	uint64_t rs_e[GEN_RESUME];
 	uint8_t rs_r[GEN_RESUME];
+	/* and the slots whose end's region is over (gen_offsets_over_until)
+	 * up to the end of this GEN_OVER_AHEAD I/O of the device (rov_ep:
+	 * their index + 1; each region's answer for it in ovu, tagged by
+	 * ovu_ep), passed by the walk with the slots known touched */
+	uint64_t rover[GEN_HIST / 64];
+	uint64_t rov_ep;
+	uint64_t ovu_ep[MODEL_MAX_REGIONS];
+	uint8_t ovu[MODEL_MAX_REGIONS];
 	uint8_t ov[MODEL_MAX_REGIONS];
 	uint32_t ov_rn[MODEL_MAX_REGIONS];
 	uint64_t ov_hn[MODEL_MAX_REGIONS];
@@ -1105,6 +1114,14 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
  * (s->hn) and R's (s->rn), so one answer holds for every offset of R
  * asked while they stay. */
 int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+/* Whether region R is over (gen_offsets_over_r) at every count of the
+ * device's I/O from s->hn up to N and of R's from s->rn[R] up: 1 where it
+ * is at N with R's count now, the shares kept now and the want the
+ * model's weight times the count (going up with it, the rounded
+ * products and sqrt too: the threshold does not fall as the count
+ * rises, nor the answer as R's count does); 0: not known. */
+int gen_offsets_over_until(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			   uint64_t n);
 _Static_assert(MODEL_MAX_REGIONS <= 256, "rs_r: a region in a byte");
 /* gen_offsets_over(D, S, E), the shares kept, of the end E of ring slot K
  * (gen_space.c's resume_at): E's region and the region's answer kept

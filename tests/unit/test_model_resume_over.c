@@ -8,7 +8,10 @@
  *   state placing left after every 97 I/O (the answers kept from the
  *   walks before);
  * - asked again after the device's I/O count, then one region's, moved
- *   by one with the answers just kept (a key without either fails).
+ *   by one with the answers just kept (a key without either fails);
+ * - gen_offsets_over_until (the walk's slots passed over for the next
+ *   GEN_OVER_AHEAD I/O): where it says over up to a count, over at each
+ *   count up to it and at the region's counts above.
  * On the fuzz corpus' models of 1 to 16 devices, at --rate 4 and at a
  * --capacity's scale.
  */
@@ -40,11 +43,46 @@ static void check_slots(const struct model_devspace *dv, struct devstate *t, uin
 			 (uint64_t)(unit_urand(rs) * top * 1.05));
 }
 
+static uint64_t n_until, n_until_yes;
+
+/* gen_offsets_over_until of each region up to N = hn + 0, 1, 7, 64, 1000:
+ * where 1, gen_offsets_over_r at counts of the device from hn to N (each
+ * up to 64 on, then 64 spread) and of the region from its own up by 0,
+ * 1 and 5; at N = hn, where the model keeps no shares by segment,
+ * gen_offsets_over_r's answer */
+static void check_until(const struct model_devspace *dv, const struct devstate *s)
+{
+	static struct devstate t;
+	static const uint64_t ahead[] = {0, 1, 7, 64, 1000};
+	t = *s;
+	for (uint32_t r = 0; r < dv->nregions; r++)
+		for (size_t a = 0; a < sizeof(ahead) / sizeof(ahead[0]); a++) {
+			uint64_t n = s->hn + ahead[a];
+			int u = gen_offsets_over_until(dv, s, r, n);
+			n_until++;
+			if (!a && !dv->seg_fitted)
+				CHECK_EQ(u, gen_offsets_over_r(dv, s, r));
+			if (!u)
+				continue;
+			n_until_yes++;
+			uint64_t step = ahead[a] > 64 ? ahead[a] / 64 : 1;
+			for (uint64_t h = s->hn; h <= n; h = h + step > n && h < n ? n : h + step)
+				for (uint32_t up = 0; up <= 5; up += up ? 4 : 1) {
+					t.hn = h;
+					t.rn[r] = s->rn[r] + up;
+					CHECK(gen_offsets_over_r(dv, &t, r));
+				}
+			t.hn = s->hn;
+			t.rn[r] = s->rn[r];
+		}
+}
+
 static void check_dev(const struct model_devspace *dv, const struct devstate *s, uint64_t *rs)
 {
 	static struct devstate t;
 	if (!gen_shares_kept(dv, s))
 		return;
+	check_until(dv, s);
 	t = *s;
 	check_slots(dv, &t, rs);
 	t.hn++; /* the device's count moved, the regions' not */
@@ -79,8 +117,9 @@ static void test_model(const char *name, uint64_t capacity)
 		if (model_gen_next(g, &rec) != 1 || ++n >= 20000)
 			break;
 	}
-	printf("%s capacity %llu: %llu I/O, %llu ends asked\n", name, (unsigned long long)capacity,
-	       (unsigned long long)n, (unsigned long long)n_asked);
+	printf("%s capacity %llu: %llu I/O, %llu ends asked, %llu / %llu over until\n", name,
+	       (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)n_asked,
+	       (unsigned long long)n_until_yes, (unsigned long long)n_until);
 	model_gen_destroy(g);
 	model_free(&m);
 }
