@@ -195,6 +195,9 @@ struct devstate {
 	 * was found at (a function of those alone) */
 	uint64_t rs_e[GEN_RESUME];
 	uint8_t rs_r[GEN_RESUME];
+	uint8_t ov[MODEL_MAX_REGIONS];
+	uint32_t ov_rn[MODEL_MAX_REGIONS];
+	uint64_t ov_hn[MODEL_MAX_REGIONS];
 	/* and the slots whose end's region is over (gen_offsets_over_until)
 	 * up to the end of this GEN_OVER_AHEAD I/O of the device (rov_ep:
 	 * their index + 1; each region's answer for it in ovu, tagged by
@@ -203,9 +206,6 @@ struct devstate {
 	uint64_t rov_ep;
 	uint64_t ovu_ep[MODEL_MAX_REGIONS];
 	uint8_t ovu[MODEL_MAX_REGIONS];
-	uint8_t ov[MODEL_MAX_REGIONS];
-	uint32_t ov_rn[MODEL_MAX_REGIONS];
-	uint64_t ov_hn[MODEL_MAX_REGIONS];
 	uint64_t cursor;
 	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;
