@@ -97,6 +97,7 @@ struct quota {
 #define GEN_HIST 4096		       /* offsets of the device's last I/O, for re-use */
 #define GEN_WRUN 32		       /* the ring's slots with one write bound (gen_written) */
 #define GEN_RESUME MODEL_RESUME_BACK   /* resumed starts: the ring's I/O looked at */
+#define GEN_OVER_AHEAD 64	       /* resume_at: over slots passed for so many I/O */
 #define GEN_NEAR 64		       /* re-use: the ring's I/O looked at for one of the op */
 #define GEN_HOT_NEAR 8		       /* re-use: the ring's I/O looked at for a hot block */
 #define GEN_FEW_REUSES 32	       /* distances kept as quartiles: from fewer re-uses */
@@ -187,6 +188,24 @@ struct devstate {
 	uint64_t hn;		      /* I/O so far (the ring's next slot is hn % GEN_HIST) */
 	/* the ring's slots whose end's block is touched, for good (resume_at) */
 	uint64_t rtouch[GEN_HIST / 64];
+	/* resume_at's look-ups kept: the region of the end E of the slots
+	 * its walk looked at (slot K's at K % GEN_RESUME, the walk's slots
+	 * all apart there, tagged E + 1: 0 none), and each region's
+	 * gen_offsets_over_r with the device's I/O (+ 1) and the region's it
+	 * was found at (a function of those alone) */
+	uint64_t rs_e[GEN_RESUME];
+	uint8_t rs_r[GEN_RESUME];
+	uint8_t ov[MODEL_MAX_REGIONS];
+	uint32_t ov_rn[MODEL_MAX_REGIONS];
+	uint64_t ov_hn[MODEL_MAX_REGIONS];
+	/* and the slots whose end's region is over (gen_offsets_over_until)
+	 * up to the end of this GEN_OVER_AHEAD I/O of the device (rov_ep:
+	 * their index + 1; each region's answer for it in ovu, tagged by
+	 * ovu_ep), passed by the walk with the slots known touched */
+	uint64_t rover[GEN_HIST / 64];
+	uint64_t rov_ep;
+	uint64_t ovu_ep[MODEL_MAX_REGIONS];
+	uint8_t ovu[MODEL_MAX_REGIONS];
 	uint64_t cursor;
 	uint64_t touch_pf; /* the touched words asked for up to this block (touch_prefetch) */
 	int64_t run_left;
@@ -991,13 +1010,16 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
  * a run I on where, of those starting before E, the greatest end is past
  * X.  A search of 6 steps (h = 32 down to 1: up to 63 runs), where the
  * runs' compares one by one (up to 32, git's and chromium's) were 17% of
- * git's placing thread. */
+ * git's placing thread; unrolled (the loop's own count and branch were a
+ * third of its instructions: git asks it 1 M times in 300k I/O, nearly
+ * every reserved, its runs' hull the whole device). */
 _Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {
 	const double *lo = rows + (size_t)i * 2 * n, *pm = lo + n;
 	uint32_t m = n - i, c = 0; /* of runs I on, how many start before E */
+#pragma GCC unroll 6
 	for (uint32_t h = 32; h; h >>= 1)
 		c += c + h <= m && lo[c + h - 1] < e ? h : 0;
 	return c && pm[c - 1] > x;
@@ -1092,6 +1114,38 @@ int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, u
  * (s->hn) and R's (s->rn), so one answer holds for every offset of R
  * asked while they stay. */
 int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+/* Whether region R is over (gen_offsets_over_r) at every count of the
+ * device's I/O from s->hn up to N and of R's from s->rn[R] up: 1 where it
+ * is at N with R's count now, the shares kept now and the want the
+ * model's weight times the count (going up with it, the rounded
+ * products and sqrt too: the threshold does not fall as the count
+ * rises, nor the answer as R's count does); 0: not known. */
+int gen_offsets_over_until(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			   uint64_t n);
+_Static_assert(MODEL_MAX_REGIONS <= 256, "rs_r: a region in a byte");
+/* gen_offsets_over(D, S, E), the shares kept, of the end E of ring slot K
+ * (gen_space.c's resume_at): E's region and the region's answer kept
+ * (rs_e, ov_hn), not looked up again while the slot holds E and the
+ * counts stay (the answer a function of the region, s->hn and its
+ * s->rn).  A walk's slots lie in a few regions, not in runs of one: git's
+ * 198,733 walks in 300k I/O at its 10M rate passed 1.29 M slots over,
+ * over_kept's last region asked again for most. */
+static inline int gen_resume_over(const struct model_devspace *d, struct devstate *s, uint64_t k,
+				  uint64_t e)
+{
+	uint64_t c = k % GEN_RESUME;
+	if (s->rs_e[c] != e + 1) {
+		s->rs_e[c] = e + 1;
+		s->rs_r[c] = (uint8_t)gen_region_of(d, s, e);
+	}
+	uint32_t r = s->rs_r[c];
+	if (s->ov_hn[r] != s->hn + 1 || s->ov_rn[r] != s->rn[r]) {
+		s->ov_hn[r] = s->hn + 1;
+		s->ov_rn[r] = s->rn[r];
+		s->ov[r] = (uint8_t)gen_offsets_over_r(d, s, r);
+	}
+	return s->ov[r];
+}
 /* Region R holds more of the device's I/O so far than its share (the
  * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance), or, in a model
  * of one phase, a draw against its quota says so: the chain's draw is
@@ -1178,13 +1232,19 @@ gen_in_extents_knot(const struct model_devspace *dv, const struct devstate *s, u
 	*lo = (uint32_t)gen_addr_knot(dv, s, x);
 	return d->c[*lo + 1] > d->c[*lo] || d->v[*lo] == x;
 }
+/* Whether gen_offsets_local_over counts the shares yet (its guard):
+ * GEN_SHORT_MIN I/O on the device, and not a re-using start. */
+static inline int gen_local_counted(const struct devstate *s)
+{
+	return !(s->hn < GEN_SHORT_MIN || s->reusing);
+}
 /* Whether region R holds more than its share of the device's I/O so far
  * as gen_offsets_local_over counts it (its region's half: a landing in R
  * is over whatever its segment). */
 static inline int gen_local_region_over(const struct model_devspace *dv, const struct devstate *s,
 					uint32_t r)
 {
-	return !(s->hn < GEN_SHORT_MIN || s->reusing) &&
+	return gen_local_counted(s) &&
 	       gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, (double)s->hn);
 }
 /* A local jump's landing A in region R (gen_region_of's):
@@ -1200,12 +1260,9 @@ static inline int gen_offsets_local_at(const struct model_devspace *dv, const st
 	if (!gen_in_extents_knot(dv, s, a, &lo))
 		return 0;
 	*k = lo;
-	*over = 0;
-	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_over's */
-		return 1;
-	double n = (double)s->hn;
-	*over = gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
-		(d->nk >= 2 && gen_seg_over_of(s, gen_seg_weight(d, lo), lo, n));
+	*over = gen_local_region_over(dv, s, r) ||
+		(gen_local_counted(s) && d->nk >= 2 &&
+		 gen_seg_over_of(s, gen_seg_weight(d, lo), lo, (double)s->hn));
 	return 1;
 }
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,

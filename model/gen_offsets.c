@@ -213,10 +213,27 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->kn[seg_of(d, s, off, NULL)]++;
 }
 
+static inline int over_in_at(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			     double n)
+{
+	double want = want_n(d, s, r, n); /* as region_over, at chance + 1 */
+	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+}
+
 static inline int over_in(const struct model_devspace *d, const struct devstate *s, uint32_t r)
 {
-	double want = want_n(d, s, r, (double)s->hn); /* as region_over, at chance + 1 */
-	return (double)s->rn[r] > want * (1 + GEN_OVER_TOL) + 2 * sqrt(want) + 1;
+	return over_in_at(d, s, r, (double)s->hn);
+}
+
+int gen_offsets_over_until(const struct model_devspace *d, const struct devstate *s, uint32_t r,
+			   uint64_t n)
+{
+	/* the want by segment may step down at a segment's edge (its sums
+	 * rounded): not asked */
+	if (want_at(d, s, (double)n).seg || !(d->weight[r] >= 0) || !(n >= s->hn) ||
+	    !gen_shares_kept(d, s))
+		return 0;
+	return over_in_at(d, s, r, (double)n);
 }
 
 int gen_offsets_over(const struct model_devspace *d, const struct devstate *s, uint64_t off)

@@ -2083,15 +2083,18 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 	if (!(dv->p_resume > 0) || !paced(g, dv->p_resume, &s->nremote, s->nresumed))
 		return 0;
 	uint64_t n = s->hn < GEN_RESUME ? s->hn : GEN_RESUME;
-	/* whether over, asked once a region (over_kept): the ring's I/O come
-	 * in runs (git: 4.3 asks an I/O, 5% of its placing thread) */
-	uint32_t last_r = UINT32_MAX;
-	int last_over = 0;
+	int kept = gen_shares_kept(dv, s); /* over_kept's guard */
+	uint64_t ep = s->hn / GEN_OVER_AHEAD + 1;
+	if (s->rov_ep != ep) { /* the slots passed over: none yet this time */
+		memset(s->rover, 0, sizeof(s->rover));
+		s->rov_ep = ep;
+	}
 	/* the slots known touched, or of the other kind, stepped over a
 	 * word of the bitmaps at a time (ring_resume_bits): J I/O back is
 	 * slot I, the word's slots below it J + 1 on */
-	for (uint64_t j = 1, i; j <= n; j += i % 64 + 1)
-		for (uint64_t v = ring_resume_bits(s, i = (s->hn - j) % GEN_HIST, op); v;) {
+	for (uint64_t j = 1, i = (s->hn - 1) % GEN_HIST; j <= n;
+	     j += i % 64 + 1, i = (s->hn - j) % GEN_HIST)
+		for (uint64_t v = ring_resume_bits(s, i, op) & ~s->rover[i / 64]; v;) {
 			uint64_t p = 63 - (uint64_t)__builtin_clzll(v), k = i - i % 64 + p;
 			v ^= 1ull << p;
 			if (j + i % 64 - p > n)
@@ -2106,8 +2109,17 @@ static int resume_at(struct model_gen *g, const struct model_devspace *dv, struc
 				s->rtouch[k / 64] |= 1ull << (k % 64);
 				continue;
 			}
+			if (kept && gen_resume_over(dv, s, k, e)) {
+				uint32_t r = s->rs_r[k % GEN_RESUME];
+				if (s->ovu_ep[r] != ep) {
+					s->ovu_ep[r] = ep;
+					s->ovu[r] = (uint8_t)gen_offsets_over_until(
+					    dv, s, r, ep * GEN_OVER_AHEAD);
+				}
+				s->rover[k / 64] |= (uint64_t)s->ovu[r] << (k % 64);
+				continue;
+			}
 			if (touched(g, dv->id, e, len, TOUCH_LOOK) ||
-			    over_kept(dv, s, e, &last_r, &last_over) ||
 			    !start_clear(dv, s, e, len, len))
 				continue;
 			*off = e;
