@@ -511,6 +511,32 @@ static const struct dev_group *dev_stretch(const struct devs_fit *df, const stru
 	return g;
 }
 
+static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t a,
+			    const uint16_t *ix, size_t m, int naive);
+
+/* The first pass (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
+ * devices whose index is in MINE, a device at a time in each stretch of
+ * DEV_GROUP records (dev_stretch; one device: its records in order). */
+static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
+{
+	struct dev_group own;
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
+		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
+		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
+		for (uint32_t j = 0; j < (g ? g->nd : 1); j++) {
+			uint32_t d = g ? g->devs[j] : 0;
+			const uint16_t *ix = g ? g->ix + g->at[j] : NULL;
+			size_t k = g ? (size_t)g->at[j + 1] - g->at[j] : m;
+			if (!(mine >> d & 1) || (!g && df->f[0].done))
+				continue;
+			if (walk)
+				dev_walk(&df->f[d], c, a, ix, k, df->naive);
+			else
+				dev_offsets(&df->f[d], c, a, ix, k);
+		}
+	}
+}
+
 /* First pass: the offsets (sampled), the blocks read and written, the I/O
  * per slice of the extent (for the hottest 10%); runs and local jumps
  * counted, to size the walk's samples.  Of the devices whose index is in
@@ -519,20 +545,7 @@ static const struct dev_group *dev_stretch(const struct devs_fit *df, const stru
  * (model_devs_group). */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
-	struct dev_group own;
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
-		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
-		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
-		if (!g) {
-			if (!df->f[0].done && mine & 1)
-				dev_offsets(&df->f[0], c, a, NULL, m);
-			continue;
-		}
-		for (uint32_t j = 0; j < g->nd; j++)
-			if (mine >> g->devs[j] & 1)
-				dev_offsets(&df->f[g->devs[j]], c, a, g->ix + g->at[j],
-					    (size_t)g->at[j + 1] - g->at[j]);
-	}
+	devs_each(df, c, mine, 0);
 }
 
 /* The blocks both read and written, in wb (overlap_count); rb's memory
@@ -1063,20 +1076,7 @@ static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t 
  * model_devs_offsets', a device at a time in each stretch). */
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
-	struct dev_group own;
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
-		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
-		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
-		if (!g) {
-			if (!df->f[0].done && mine & 1)
-				dev_walk(&df->f[0], c, a, NULL, m, df->naive);
-			continue;
-		}
-		for (uint32_t j = 0; j < g->nd; j++)
-			if (mine >> g->devs[j] & 1)
-				dev_walk(&df->f[g->devs[j]], c, a, g->ix + g->at[j],
-					 (size_t)g->at[j + 1] - g->at[j], df->naive);
-	}
+	devs_each(df, c, mine, 1);
 	return 0;
 }
 

@@ -103,25 +103,11 @@ static void check_dev(const struct model_devspace *dv, const struct devstate *s,
 
 static void test_model(const char *name, uint64_t capacity)
 {
-	struct model m;
-	unit_model_load_corpus(&m, name);
-	struct model_gen *g;
-	struct model_gen_opts o = {.seed = 5, .rate = 4, .capacity = capacity};
-	CHECK(model_gen_create(&g, &m, &o) == 0);
-	uint64_t rs = 0x452821e638d01377ull, n = 0;
-	struct reel_rec rec;
-	for (int k = 1;; k++) {
-		if (k % 97 == 0)
-			for (size_t d = 0; d < m.ndevs; d++)
-				check_dev(&m.devs[d], &g->ds[d], &rs);
-		if (model_gen_next(g, &rec) != 1 || ++n >= 20000)
-			break;
-	}
+	uint64_t n =
+	    unit_model_gen_checked(name, capacity, 5, 0x452821e638d01377ull, 97, 0, check_dev);
 	printf("%s capacity %llu: %llu I/O, %llu ends asked, %llu / %llu over until\n", name,
 	       (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)n_asked,
 	       (unsigned long long)n_until_yes, (unsigned long long)n_until);
-	model_gen_destroy(g);
-	model_free(&m);
 }
 
 int main(void)

@@ -128,4 +128,37 @@ static inline const struct model_check *unit_model_check(const struct model_cmp 
 	fprintf(stderr, "no check %s\n", name);
 	exit(1);
 }
+#ifdef IOREEL_MODEL_GEN_INTERNAL_H
+/* A check of one device's placing state; RS is the check's own random
+ * state. */
+typedef void unit_dev_check(const struct model_devspace *dv, const struct devstate *s,
+			    uint64_t *rs);
+
+/* Generate from the corpus model NAME (SEED, rate 4, CAPACITY) up to
+ * 20,000 I/O, CHECK on every device's state before the I/O K where
+ * K % EVERY == FIRST (K from 1); the I/O count generated. */
+static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacity, uint64_t seed,
+					      uint64_t rs, int every, int first,
+					      unit_dev_check *check)
+{
+	struct model m;
+	unit_model_load_corpus(&m, name);
+	struct model_gen *g;
+	struct model_gen_opts o = {.seed = seed, .rate = 4, .capacity = capacity};
+	CHECK(model_gen_create(&g, &m, &o) == 0);
+	uint64_t n = 0;
+	struct reel_rec rec;
+	for (int k = 1;; k++) {
+		if (k % every == first)
+			for (size_t d = 0; d < m.ndevs; d++)
+				check(&m.devs[d], &g->ds[d], &rs);
+		if (model_gen_next(g, &rec) != 1 || ++n >= 20000)
+			break;
+	}
+	model_gen_destroy(g);
+	model_free(&m);
+	return n;
+}
+#endif
+
 #endif
