@@ -343,6 +343,7 @@ struct reel_rec_q {
 	uint16_t dev;
 	uint8_t op;
 };
+_Static_assert(sizeof(struct reel_rec_q) == 24, "reel_rec_q: 24 bytes");
 /* The reel_rec of Q. */
 static inline void reel_rec_of_q(const struct reel_rec_q *q, struct reel_rec *r)
 {

@@ -435,7 +435,7 @@ void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struc
 		dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
 }
 
-/* The first pass's part of one device (model_devs_offsets): its records
+/* Pass 2's part of one device (model_devs_offsets): its records
  * A + IX[0 .. M) of C in order (IX NULL: records A to A + M, flushes
  * passed), its state in locals (the stores of every I/O, the sample's
  * int64_t, the slices' and the bitmaps', made the compiler reload f's
@@ -514,7 +514,7 @@ static const struct dev_group *dev_stretch(const struct devs_fit *df, const stru
 static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t a,
 			    const uint16_t *ix, size_t m, int naive);
 
-/* The first pass (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
+/* Pass 2's offsets (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
  * devices whose index is in MINE, a device at a time in each stretch of
  * DEV_GROUP records (dev_stretch; one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
@@ -537,7 +537,7 @@ static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mi
 	}
 }
 
-/* First pass: the offsets (sampled), the blocks read and written, the I/O
+/* Pass 2: the offsets (sampled), the blocks read and written, the I/O
  * per slice of the extent (for the hottest 10%); runs and local jumps
  * counted, to size the walk's samples.  Of the devices whose index is in
  * MINE only (bit k: index k): each device's state its own, two threads

@@ -582,6 +582,8 @@ struct dev_group {
 struct fit_group {
 	struct dev_group g[FIT_CHUNK / DEV_GROUP];
 };
+_Static_assert(FIT_CHUNK % DEV_GROUP == 0, "a chunk is whole stretches");
+_Static_assert(DEV_GROUP < 65536, "dev_group's at[] and ix[] are 16-bit");
 void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g);
 /* model_devs_group's stretch [A, E) (E - A <= DEV_GROUP) of a chunk's
  * devices DEV and ops OP into G: of the ND devices, those whose bit is set
@@ -593,8 +595,10 @@ static inline void fit_dev_group(const int8_t *slot, uint64_t live, size_t nd, c
 	uint8_t kk[DEV_GROUP];
 	for (size_t i = a; i < e; i++) {
 		int k = slot[dev[i]];
-		/* MODEL_MAX_DEVS: left out (a done device's, a flush) */
-		k = live >> k & 1 && op[i] != REEL_OP_FLUSH ? k : MODEL_MAX_DEVS;
+		/* MODEL_MAX_DEVS: left out (a done device's, a flush; an id pass
+		 * 1 never saw, -1: the file changed under the fit) */
+		k = (unsigned)k < nd && live >> k & 1 && op[i] != REEL_OP_FLUSH ? k
+										: MODEL_MAX_DEVS;
 		kk[i - a] = (uint8_t)k;
 		cnt[k]++;
 	}

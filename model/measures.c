@@ -262,8 +262,9 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	p->a0 = a0;
 	p->a1 = a1;
 	/* each row's addresses [ab[y], ab[y + 1]) (pqrs_y does not decrease
-	 * in a): a random address finds its row's range with one division,
-	 * not three or more; the last row's up to UINT64_MAX, as before */
+	 * in a): a random address finds its row's range from a table of the
+	 * row at each 4096th of the span (model_pqrs_add_n) and a compare or two; the last row's up
+	 * to UINT64_MAX, as before */
 	uint64_t *ab = p->ab = p->c + side * side;
 	for (size_t y = 1; y < side; y++) /* pqrs_y(a1) = side - 1 >= y */
 		ab[y] = model_first_u64(a0, a1, pqrs_row_from, &(struct pqrs_row){p, y});
