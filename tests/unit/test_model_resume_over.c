@@ -112,17 +112,7 @@ static void test_model(const char *name, uint64_t capacity)
 
 int main(void)
 {
-	const char *names[] = {"boot_nspawn_local_odds",
-			       "compile_read_share",
-			       "disksim_16dev",
-			       "disksim_seg_weights",
-			       "fiu_2phases",
-			       "blktrace_one_phase",
-			       "msr_1phase"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		test_model(names[i], 0);
-		test_model(names[i], 3ull << 30);
-	}
+	unit_model_gen_each(test_model);
 	printf("ok\n");
 	return 0;
 }

@@ -159,6 +159,23 @@ static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacit
 	model_free(&m);
 	return n;
 }
+
+/* TEST on each of the corpus models the placing tests walk, with no
+ * capacity given and with 3 GiB. */
+static inline void unit_model_gen_each(void (*test)(const char *name, uint64_t capacity))
+{
+	const char *names[] = {"boot_nspawn_local_odds",
+			       "compile_read_share",
+			       "disksim_16dev",
+			       "disksim_seg_weights",
+			       "fiu_2phases",
+			       "blktrace_one_phase",
+			       "msr_1phase"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		test(names[i], 0);
+		test(names[i], 3ull << 30);
+	}
+}
 #endif
 
 #endif
