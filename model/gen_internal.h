@@ -333,6 +333,11 @@ struct devstate {
 	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
+	/* cold_region's (gen_space.c) sums of the chain's rows off the kept
+	 * blocks' regions (gen_cold_sums, row[nregions] + 1) and whether all
+	 * of them go up */
+	double *cold_cs;
+	int cold_up;
 };
 
 /*
@@ -1086,6 +1091,26 @@ static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, 
 	if (up)
 		return gen_upper(cw, a, b, v);
 	while (a < b && !(v < cw[a]))
+		a++;
+	return a;
+}
+/* cold_region's (gen_space.c) sums of the chain's rows off the regions
+ * of kept blocks (CY_REG[to] != 0): for each entry X of row [A, B), the
+ * row's shares from A to X of the entries not to such a region, added up
+ * from A in order (an entry to one keeps the sum before it): CS[X] the sum
+ * cold_region's walk had at X, the same adds in the same order.  1 where
+ * every row's sums go up (no NaN), else 0. */
+int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double *cs);
+/* The first entry X of row [A, B) not to a kept block's region whose sum
+ * CS[X] is above V (>= 0), else B: cold_region's walk (v < c), searched
+ * where the sums go up (UP: the first sum above V is not a kept block's,
+ * whose sum is the one before it, or 0 at A). */
+static inline uint32_t gen_cold_pick(const struct model_devspace *d, const uint8_t *cy_reg,
+				     const double *cs, uint32_t a, uint32_t b, double v, int up)
+{
+	if (up)
+		return gen_upper(cs, a, b, v);
+	while (a < b && (cy_reg[d->tr_to[a]] || !(v < cs[a])))
 		a++;
 	return a;
 }
