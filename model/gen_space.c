@@ -901,7 +901,8 @@ int gen_space_init(struct model_gen *g)
 						sizeof(double))))
 			return REEL_E_NOMEM;
 		if (m->devs[d].nregions)
-			g->ds[d].cold_up = gen_cold_sums(&m->devs[d], g->ds[d].cy_reg, g->ds[d].cold_cs);
+			g->ds[d].cold_up =
+			    gen_cold_sums(&m->devs[d], g->ds[d].cy_reg, g->ds[d].cold_cs);
 		g->ds[d].run_e =
 		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
 		if (!g->ds[d].run_e)

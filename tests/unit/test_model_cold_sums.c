@@ -17,8 +17,8 @@
 
 /* round 27's cold_region: the row's total (*W) and the entry the draw U
  * takes (B where none) */
-static uint32_t ref_pick(const struct model_devspace *d, const uint8_t *cy, uint32_t from,
-			 double u, double *w)
+static uint32_t ref_pick(const struct model_devspace *d, const uint8_t *cy, uint32_t from, double u,
+			 double *w)
 {
 	uint32_t a = d->row[from], b = d->row[from + 1];
 	double c = 0;
@@ -71,8 +71,10 @@ int main(void)
 			uint32_t a = d.row[r], b = d.row[r + 1];
 			for (int q = 0; q < 60 && b > a; q++, asked++) {
 				double u = unit_urand(&rs), w;
-				if (q % 3 == 1 && cs[b - 1] > 0) { /* a sum itself, over the total */
-					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] / cs[b - 1];
+				if (q % 3 == 1 &&
+				    cs[b - 1] > 0) { /* a sum itself, over the total */
+					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
+					    cs[b - 1];
 					u = q % 2 ? nextafter(u, 0) : u;
 					u = u < 1 ? u : nextafter(1.0, 0);
 				}
