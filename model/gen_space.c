@@ -18,6 +18,7 @@ static uint32_t region_search(const struct model_devspace *d, double scale, uint
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static int chain_guide_init(const struct model_devspace *d, struct devstate *s);
+static int cold_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -896,13 +897,8 @@ int gen_space_init(struct model_gen *g)
 			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
 						      (uint64_t)m->devs[d].cycle[k].off)] =
 			    (uint8_t)(k + 1);
-		if (m->devs[d].nregions &&
-		    !(g->ds[d].cold_cs = malloc(((size_t)m->devs[d].row[m->devs[d].nregions] + 1) *
-						sizeof(double))))
+		if (cold_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
-		if (m->devs[d].nregions)
-			g->ds[d].cold_up =
-			    gen_cold_sums(&m->devs[d], g->ds[d].cy_reg, g->ds[d].cold_cs);
 		g->ds[d].run_e =
 		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
 		if (!g->ds[d].run_e)
@@ -960,6 +956,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].lr_by);
 		free(g->ds[d].tr_cw);
 		free(g->ds[d].cold_cs);
+		free(g->ds[d].cold_guide);
 	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
@@ -2782,6 +2779,32 @@ int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double 
 	return up;
 }
 
+void gen_cold_guide(const struct model_devspace *d, const double *cs,
+		    uint16_t (*guide)[GEN_TRG + 1])
+{
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		uint32_t a = d->row[r], b = d->row[r + 1];
+		double w = b > a ? cs[b - 1] : 0;
+		for (uint32_t q = 0; q <= GEN_TRG; q++)
+			guide[r][q] = (uint16_t)(gen_upper(cs, a, b, (double)q / GEN_TRG * w) - a);
+	}
+}
+
+/* cold_region's sums and, where they go up, their table (after cy_reg is
+ * set; 0, or REEL_E_NOMEM). */
+static int cold_init(const struct model_devspace *d, struct devstate *s)
+{
+	if (!d->nregions)
+		return 0;
+	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
+	s->cold_guide = malloc(d->nregions * sizeof(*s->cold_guide));
+	if (!s->cold_cs || !s->cold_guide)
+		return REEL_E_NOMEM;
+	if ((s->cold_up = gen_cold_sums(d, s->cy_reg, s->cold_cs)))
+		gen_cold_guide(d, s->cold_cs, s->cold_guide);
+	return 0;
+}
+
 /* A region for a fresh start on a device whose hot blocks keep their own
  * period: one short of its share (gen_offsets_region), else the chain's
  * from the cursor's region, else by weight, never a kept block's. */
@@ -2796,7 +2819,8 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	 * instructions at rate 1) */
 	double w = b > a ? s->cold_cs[b - 1] : 0, c = 0, u = sdraw_sp(g, &s->s_trans);
 	if (w > 0) {
-		uint32_t x = gen_cold_pick(dv, s->cy_reg, s->cold_cs, a, b, u * w, s->cold_up);
+		uint32_t x =
+		    gen_cold_at(dv, s->cy_reg, s->cold_cs, s->cold_guide, from, u, w, s->cold_up);
 		if (x < b)
 			return dv->tr_to[x];
 	}

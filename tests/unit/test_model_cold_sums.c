@@ -1,13 +1,15 @@
 /*
  * test_model_cold_sums: a fresh start's region from the chain's row off the
  * kept blocks' regions (gen_space.c's cold_region) by the sums made once
- * (model/gen_internal.h gen_cold_sums, gen_cold_pick) as round 27's walk
+ * (model/gen_internal.h gen_cold_sums, gen_cold_pick; gen_cold_at by the rows'
+ * tables, gen_cold_guide) as round 27's walk
  * found it (copied below: the row's shares off the kept blocks summed twice
  * a call): the same total bit for bit and the same entry or none, on 2,000
  * random chains (rows empty, of one entry, of up to MODEL_MAX_REGIONS;
  * shares of 0, ties; no region, some or all of them a kept block's; every
  * 8th chain with a share going down, whose sums are walked), every row,
- * draws at random and at the sums themselves and a double either side.
+ * draws at random, at the sums themselves and a double either side, and
+ * at the tables' edges (q / GEN_TRG) and a double below.
  */
 #include <math.h>
 #include <string.h>
@@ -38,6 +40,7 @@ int main(void)
 	static double p[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
 	static double cs[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
 	static uint8_t cy[MODEL_MAX_REGIONS];
+	static uint16_t guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
 	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
 	for (int set = 0; set < 2000; set++) {
 		memset(&d, 0, sizeof(d));
@@ -66,13 +69,19 @@ int main(void)
 		}
 		int up = gen_cold_sums(&d, cy, cs);
 		walked += !up;
+		if (up)
+			gen_cold_guide(&d, cs, guide);
 		CHECK(up || set % 8 == 7);
 		for (uint32_t r = 0; r < d.nregions; r++) {
 			uint32_t a = d.row[r], b = d.row[r + 1];
 			for (int q = 0; q < 60 && b > a; q++, asked++) {
 				double u = unit_urand(&rs), w;
-				if (q % 3 == 1 &&
-				    cs[b - 1] > 0) { /* a sum itself, over the total */
+				if (q % 7 == 5) /* a table's edge, or a double below it */
+					u = q % 2
+						? (double)(q % GEN_TRG) / GEN_TRG
+						: nextafter((double)(q % GEN_TRG + 1) / GEN_TRG, 0);
+				else if (q % 3 == 1 &&
+					 cs[b - 1] > 0) { /* a sum itself, over the total */
 					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
 					    cs[b - 1];
 					u = q % 2 ? nextafter(u, 0) : u;
@@ -85,6 +94,10 @@ int main(void)
 					continue; /* cold_region takes the regions then */
 				}
 				CHECK_EQ(gen_cold_pick(&d, cy, cs, a, b, u * w, up), want);
+				CHECK_EQ(gen_cold_at(&d, cy, cs,
+						     (const uint16_t(*)[GEN_TRG + 1]) guide, r, u,
+						     w, up),
+					 want);
 			}
 		}
 	}
