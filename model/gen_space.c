@@ -893,10 +893,6 @@ int gen_space_init(struct model_gen *g)
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		if (chain_guide_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
-		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
-			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
-						      (uint64_t)m->devs[d].cycle[k].off)] =
-			    (uint8_t)(k + 1);
 		if (cold_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
 		g->ds[d].run_e =
@@ -2790,10 +2786,12 @@ void gen_cold_guide(const struct model_devspace *d, const double *cs,
 	}
 }
 
-/* cold_region's sums and, where they go up, their table (after cy_reg is
- * set; 0, or REEL_E_NOMEM). */
+/* The kept blocks' regions (cy_reg), cold_region's sums and, where they
+ * go up, their table (0, or REEL_E_NOMEM). */
 static int cold_init(const struct model_devspace *d, struct devstate *s)
 {
+	for (uint32_t k = 0; k < d->ncycle; k++)
+		s->cy_reg[region_search(d, 1.0, (uint64_t)d->cycle[k].off)] = (uint8_t)(k + 1);
 	if (!d->nregions)
 		return 0;
 	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
