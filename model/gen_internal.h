@@ -333,6 +333,14 @@ struct devstate {
 	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
+	/* cold_region's (gen_space.c) sums of the chain's rows off the kept
+	 * blocks' regions (gen_cold_sums, row[nregions] + 1) and whether all
+	 * of them go up */
+	double *cold_cs;
+	int cold_up;
+	/* and per row, the entry its search gives at each 1/GEN_TRG of the
+	 * row's total, from the row's first (gen_cold_guide; where they go up) */
+	uint16_t (*cold_guide)[GEN_TRG + 1];
 };
 
 /*
@@ -1088,6 +1096,45 @@ static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, 
 	while (a < b && !(v < cw[a]))
 		a++;
 	return a;
+}
+/* cold_region's (gen_space.c) sums of the chain's rows off the regions
+ * of kept blocks (CY_REG[to] != 0): for each entry X of row [A, B), the
+ * row's shares from A to X of the entries not to such a region, added up
+ * from A in order (an entry to one keeps the sum before it): CS[X] the sum
+ * cold_region's walk had at X, the same adds in the same order.  1 where
+ * every row's sums go up (no NaN), else 0. */
+int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double *cs);
+/* The first entry X of row [A, B) not to a kept block's region whose sum
+ * CS[X] is above V (>= 0), else B: cold_region's walk (v < c), searched
+ * where the sums go up (UP: the first sum above V is not a kept block's,
+ * whose sum is the one before it, or 0 at A). */
+static inline uint32_t gen_cold_pick(const struct model_devspace *d, const uint8_t *cy_reg,
+				     const double *cs, uint32_t a, uint32_t b, double v, int up)
+{
+	if (up)
+		return gen_upper(cs, a, b, v);
+	while (a < b && (cy_reg[d->tr_to[a]] || !(v < cs[a])))
+		a++;
+	return a;
+}
+/* Each row's table for gen_cold_at (CS going up): GUIDE[r][q] the entry
+ * (from the row's first) gen_upper gives for the row's total W times
+ * q / GEN_TRG, the same double as U * W's at U = q / GEN_TRG (exact). */
+void gen_cold_guide(const struct model_devspace *d, const double *cs,
+		    uint16_t (*guide)[GEN_TRG + 1]);
+/* gen_cold_pick at U * W (U in [0, 1), W the row's total, > 0): where the
+ * sums go up, searched between the entries GUIDE gives for U's 1/GEN_TRG
+ * (U * W is at or above W q / GEN_TRG and at or below W (q + 1) / GEN_TRG,
+ * as doubles too, and the entry found does not fall as V grows). */
+static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t *cy_reg,
+				   const double *cs, const uint16_t (*guide)[GEN_TRG + 1],
+				   uint32_t from, double u, double w, int up)
+{
+	uint32_t a = d->row[from], b = d->row[from + 1];
+	if (!up)
+		return gen_cold_pick(d, cy_reg, cs, a, b, u * w, up);
+	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	return gen_upper(cs, a + guide[from][q], a + guide[from][q + 1], u * w);
 }
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */

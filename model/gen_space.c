@@ -18,6 +18,7 @@ static uint32_t region_search(const struct model_devspace *d, double scale, uint
 static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static int chain_guide_init(const struct model_devspace *d, struct devstate *s);
+static int cold_init(const struct model_devspace *d, struct devstate *s);
 static float run_cap(const struct model_devspace *dv);
 static int reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		    uint64_t span);
@@ -892,10 +893,8 @@ int gen_space_init(struct model_gen *g)
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
 		if (chain_guide_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
-		for (uint32_t k = 0; k < m->devs[d].ncycle; k++)
-			g->ds[d].cy_reg[region_search(&m->devs[d], 1.0,
-						      (uint64_t)m->devs[d].cycle[k].off)] =
-			    (uint8_t)(k + 1);
+		if (cold_init(&m->devs[d], &g->ds[d]))
+			return REEL_E_NOMEM;
 		g->ds[d].run_e =
 		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
 		if (!g->ds[d].run_e)
@@ -952,6 +951,8 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].run_e);
 		free(g->ds[d].lr_by);
 		free(g->ds[d].tr_cw);
+		free(g->ds[d].cold_cs);
+		free(g->ds[d].cold_guide);
 	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
@@ -2758,6 +2759,50 @@ static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, str
 	return 0;
 }
 
+int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double *cs)
+{
+	int up = 1;
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		double c = 0;
+		for (uint32_t x = d->row[r], a = x; x < d->row[r + 1]; x++) {
+			double p = c;
+			if (!cy_reg[d->tr_to[x]])
+				c += d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0);
+			cs[x] = c;
+			up &= c >= p;
+		}
+	}
+	return up;
+}
+
+void gen_cold_guide(const struct model_devspace *d, const double *cs,
+		    uint16_t (*guide)[GEN_TRG + 1])
+{
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		uint32_t a = d->row[r], b = d->row[r + 1];
+		double w = b > a ? cs[b - 1] : 0;
+		for (uint32_t q = 0; q <= GEN_TRG; q++)
+			guide[r][q] = (uint16_t)(gen_upper(cs, a, b, (double)q / GEN_TRG * w) - a);
+	}
+}
+
+/* The kept blocks' regions (cy_reg), cold_region's sums and, where they
+ * go up, their table (0, or REEL_E_NOMEM). */
+static int cold_init(const struct model_devspace *d, struct devstate *s)
+{
+	for (uint32_t k = 0; k < d->ncycle; k++)
+		s->cy_reg[region_search(d, 1.0, (uint64_t)d->cycle[k].off)] = (uint8_t)(k + 1);
+	if (!d->nregions)
+		return 0;
+	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
+	s->cold_guide = malloc(d->nregions * sizeof(*s->cold_guide));
+	if (!s->cold_cs || !s->cold_guide)
+		return REEL_E_NOMEM;
+	if ((s->cold_up = gen_cold_sums(d, s->cy_reg, s->cold_cs)))
+		gen_cold_guide(d, s->cold_cs, s->cold_guide);
+	return 0;
+}
+
 /* A region for a fresh start on a device whose hot blocks keep their own
  * period: one short of its share (gen_offsets_region), else the chain's
  * from the cursor's region, else by weight, never a kept block's. */
@@ -2766,17 +2811,18 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	int64_t r = gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = gen_region_of(dv, s, s->cursor);
-	double w = 0, c = 0, u = sdraw_sp(g, &s->s_trans);
-	for (uint32_t x = dv->row[from]; x < dv->row[from + 1]; x++)
-		w += s->cy_reg[dv->tr_to[x]]
-			 ? 0
-			 : dv->tr_p[x] - (x > dv->row[from] ? dv->tr_p[x - 1] : 0);
-	for (uint32_t x = dv->row[from]; w > 0 && x < dv->row[from + 1]; x++)
-		if (!s->cy_reg[dv->tr_to[x]] &&
-		    u * w < (c += dv->tr_p[x] - (x > dv->row[from] ? dv->tr_p[x - 1] : 0)))
+	uint32_t from = gen_region_of(dv, s, s->cursor), a = dv->row[from], b = dv->row[from + 1];
+	/* the row's sums off the kept blocks made once (gen_cold_sums): the
+	 * walk summed them twice a call (boot's rows of ~100: 43% of all
+	 * instructions at rate 1) */
+	double w = b > a ? s->cold_cs[b - 1] : 0, c = 0, u = sdraw_sp(g, &s->s_trans);
+	if (w > 0) {
+		uint32_t x =
+		    gen_cold_at(dv, s->cy_reg, s->cold_cs, s->cold_guide, from, u, w, s->cold_up);
+		if (x < b)
 			return dv->tr_to[x];
-	w = c = 0;
+	}
+	w = 0;
 	for (uint32_t x = 0; x < dv->nregions; x++)
 		w += s->cy_reg[x] ? 0 : gen_offsets_weight(dv, s, x);
 	for (uint32_t x = 0; w > 0 && x < dv->nregions; x++)

@@ -1,0 +1,107 @@
+/*
+ * test_model_cold_sums: a fresh start's region from the chain's row off the
+ * kept blocks' regions (gen_space.c's cold_region) by the sums made once
+ * (model/gen_internal.h gen_cold_sums, gen_cold_pick; gen_cold_at by the rows'
+ * tables, gen_cold_guide) as round 27's walk
+ * found it (copied below: the row's shares off the kept blocks summed twice
+ * a call): the same total bit for bit and the same entry or none, on 2,000
+ * random chains (rows empty, of one entry, of up to MODEL_MAX_REGIONS;
+ * shares of 0, ties; no region, some or all of them a kept block's; every
+ * 8th chain with a share going down, whose sums are walked), every row,
+ * draws at random, at the sums themselves and a double either side, and
+ * at the tables' edges (q / GEN_TRG) and a double below.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model/gen_internal.h"
+#include "tests/unit/unit.h"
+
+/* round 27's cold_region: the row's total (*W) and the entry the draw U
+ * takes (B where none) */
+static uint32_t ref_pick(const struct model_devspace *d, const uint8_t *cy, uint32_t from, double u,
+			 double *w)
+{
+	uint32_t a = d->row[from], b = d->row[from + 1];
+	double c = 0;
+	*w = 0;
+	for (uint32_t x = a; x < b; x++)
+		*w += cy[d->tr_to[x]] ? 0 : d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0);
+	for (uint32_t x = a; *w > 0 && x < b; x++)
+		if (!cy[d->tr_to[x]] && u * *w < (c += d->tr_p[x] - (x > a ? d->tr_p[x - 1] : 0)))
+			return x;
+	return b;
+}
+
+int main(void)
+{
+	static struct model_devspace d;
+	static uint16_t to[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
+	static double p[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
+	static double cs[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
+	static uint8_t cy[MODEL_MAX_REGIONS];
+	static uint16_t guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
+	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
+	for (int set = 0; set < 2000; set++) {
+		memset(&d, 0, sizeof(d));
+		d.nregions = 1 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));
+		d.tr_to = to;
+		d.tr_p = p;
+		double ck = set % 5 == 0 ? 0 : set % 5 == 1 ? 1 : unit_urand(&rs) * 0.5;
+		for (uint32_t r = 0; r < d.nregions; r++)
+			kept += cy[r] = unit_urand(&rs) < ck ? (uint8_t)(1 + r % 200) : 0;
+		for (uint32_t r = 0, n = 0; r < d.nregions; r++) {
+			double u = unit_urand(&rs), c = 0;
+			uint32_t len = u < 0.1 ? 0 : u < 0.2 ? 1 : 1 + (uint32_t)(u * d.nregions);
+			d.row[r] = n;
+			for (uint32_t x = 0; x < len; x++, n++) {
+				double q = unit_urand(&rs);
+				c += q < 0.15 ? 0 : q; /* shares of 0: ties in the sums */
+				p[n] = c;
+				to[n] = (uint16_t)(unit_urand(&rs) * d.nregions);
+			}
+			c = c > 0 ? c : 1; /* a row of shares of 0 */
+			for (uint32_t x = d.row[r]; x < n; x++)
+				p[x] = x + 1 == n && set % 3 ? 1 : p[x] / c;
+			if (set % 8 == 7 && len > 2) /* a share going down: the walk */
+				p[d.row[r] + 1] = p[d.row[r]] * 0.5;
+			d.row[r + 1] = n;
+		}
+		int up = gen_cold_sums(&d, cy, cs);
+		walked += !up;
+		if (up)
+			gen_cold_guide(&d, cs, guide);
+		CHECK(up || set % 8 == 7);
+		for (uint32_t r = 0; r < d.nregions; r++) {
+			uint32_t a = d.row[r], b = d.row[r + 1];
+			for (int q = 0; q < 60 && b > a; q++, asked++) {
+				double u = unit_urand(&rs), w;
+				if (q % 7 == 5) /* a table's edge, or a double below it */
+					u = q % 2
+						? (double)(q % GEN_TRG) / GEN_TRG
+						: nextafter((double)(q % GEN_TRG + 1) / GEN_TRG, 0);
+				else if (q % 3 == 1 &&
+					 cs[b - 1] > 0) { /* a sum itself, over the total */
+					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
+					    cs[b - 1];
+					u = q % 2 ? nextafter(u, 0) : u;
+					u = u < 1 ? u : nextafter(1.0, 0);
+				}
+				uint32_t want = ref_pick(&d, cy, r, u, &w);
+				CHECK(memcmp(&w, &cs[b - 1], sizeof(w)) == 0);
+				if (!(w > 0)) {
+					CHECK_EQ(want, b);
+					continue; /* cold_region takes the regions then */
+				}
+				CHECK_EQ(gen_cold_pick(&d, cy, cs, a, b, u * w, up), want);
+				CHECK_EQ(gen_cold_at(&d, cy, cs,
+						     (const uint16_t(*)[GEN_TRG + 1]) guide, r, u,
+						     w, up),
+					 want);
+			}
+		}
+	}
+	printf("%llu draws (%llu chains walked, %llu kept regions): the same\n",
+	       (unsigned long long)asked, (unsigned long long)walked, (unsigned long long)kept);
+	return 0;
+}
