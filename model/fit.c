@@ -498,6 +498,7 @@ struct fit_run {
 	struct fit_side *side; /* the second thread of passes 2-4, or NULL */
 	int scan_main;	       /* pass 3's phases' scan on the main thread (side_walk) */
 	uint64_t devs_main;    /* the devices (bit k: index k) whose part of the pass is here */
+	uint64_t devs_half;    /* those whose regions, or fit after pass 3, are here */
 };
 
 /* One pass: each chunk with its records' windows to SIDE (the devices'
@@ -646,11 +647,13 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return 0;
 }
 
-/* After pass 3: the devices' fit (fit_rest). */
+/* After pass 3: the devices' fit (fit_rest), of the devices not in
+ * fr->devs_half (the main thread's half). */
 static int side_finish(void *arg, const struct fit_cols *c)
 {
+	struct fit_run *fr = arg;
 	(void)c;
-	return model_devs_finish(((struct fit_run *)arg)->df);
+	return model_devs_finish(fr->df, ~fr->devs_half);
 }
 
 /* In-flight's fit, from pass 3. */
@@ -732,17 +735,13 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 	return fit_devices_table(m, sc, hdev, nhdev);
 }
 
-/* After pass 2: the devices' regions and their samples' counts. */
-struct side_regions {
-	struct devs_fit *df;
-	size_t k;
-	uint64_t n[4 * MODEL_MAX_DEVS];
-};
+/* After pass 2: the devices' regions, of the devices not in fr->devs_half
+ * (the main thread's half). */
 static int side_regions(void *arg, const struct fit_cols *c)
 {
-	struct side_regions *sr = arg;
+	struct fit_run *fr = arg;
 	(void)c;
-	sr->k = model_devs_regions(sr->df, sr->n);
+	model_devs_regions(fr->df, ~fr->devs_half);
 	return 0;
 }
 
@@ -769,16 +768,17 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
 		return e;
-	/* the devices' regions on the second thread beside the rest (their
-	 * sample counts after the phases' in n3) */
-	struct side_regions sr = {.df = fr->df};
-	fit_side_post(fr->side, side_regions, &sr, NULL, NULL);
+	/* the devices' regions, half on the second thread beside the rest and
+	 * half here (their sample counts after the phases' in n3) */
+	fr->devs_half = fr->side ? model_devs_half(fr->df, 0) : 0;
+	fit_side_post(fr->side, side_regions, fr, NULL, NULL);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
 		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
 	model_pqrs_finish(&fr->pq, m->pqrs);
 	long nph = 1;
 	if (!m->naive && m->nwin >= 8)
 		nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase);
+	model_devs_regions(fr->df, fr->devs_half);
 	fit_side_wait(fr->side);
 	if (nph < 0)
 		return REEL_E_NOMEM;
@@ -788,8 +788,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	for (size_t w = 0; w < m->nwin; w++)
 		m->win_phase[w] = (uint16_t)fr->wphase[w];
 	size_t k = m->naive ? 0 : model_phases_counts(m, fr->wphase, fr->ws.cnt, n3);
-	memcpy(n3 + k, sr.n, sr.k * sizeof(*sr.n));
-	k += sr.k;
+	k += model_devs_region_counts(fr->df, n3 + k);
 	n3[k++] = fr->sc.nic;
 	n3[k++] = fr->sc.nic;
 	*cap3 = fit_sample_cap(n3, k, FIT_SAMPLE_BUDGET);
@@ -834,12 +833,14 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	/* what pass 3 gathered, fitted: the devices' on the second thread
 	 * beside the phases' sizes, which the devices' part of pass 4 reads
 	 * (their state apart, as in the pass); the rest at pass 4's start */
+	fr->devs_half = fr->side ? model_devs_half(fr->df, 1) : 0;
 	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL), ei = 0;
 	if (m->naive)
 		ei = inflight_fit(fr);
 	else
 		model_phases_fill_sizes(fr->pf);
-	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
+	int eh = model_devs_finish(fr->df, fr->devs_half); /* the main thread's half */
+	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || (e = eh) || m->naive)
 		return e;
 	free(fr->grp); /* pass 4 reads the devices' records in order */
 	fr->grp = NULL;

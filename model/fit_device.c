@@ -603,21 +603,72 @@ static void device_regions(struct dev_fit *f)
 		f->hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
 }
 
-size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
+/* Of the live devices, those (bit k: index k) whose COST (a device's
+ * samples to sort) makes about half of all: the longest first, each to
+ * the lighter half (ties to the second thread's).  Between the passes the
+ * main thread waited for the second thread's regions and devices' fit
+ * (its own part there is short: the b-models, PQRS, the phases' groups;
+ * the phases' sizes), so each takes a half (MINE in model_devs_regions,
+ * model_devs_finish); each device's state is its own: the same model. */
+static uint64_t devs_half(const struct devs_fit *df, const uint64_t *cost)
 {
-	size_t k = 0;
+	uint32_t ix[MODEL_MAX_DEVS];
+	size_t n = 0;
+	for (size_t k = 0; k < df->nd; k++) { /* by cost, descending (insertion) */
+		size_t j = n++;
+		for (; j > 0 && cost[ix[j - 1]] < cost[k]; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = (uint32_t)k;
+	}
+	uint64_t mine = 0, here = 0, there = 0;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t k = ix[j];
+		if (df->f[k].done)
+			continue;
+		if (here < there) {
+			here += cost[k];
+			mine |= 1ull << k;
+		} else {
+			there += cost[k];
+		}
+	}
+	return mine;
+}
+
+uint64_t model_devs_half(const struct devs_fit *df, int finish)
+{
+	uint64_t cost[MODEL_MAX_DEVS];
+	for (size_t k = 0; k < df->nd; k++) {
+		const struct dev_fit *f = &df->f[k];
+		cost[k] = finish ? (uint64_t)f->jumps.k + f->runs.k + f->loc.k + 1
+				 : (uint64_t)f->addr.k + 1;
+	}
+	return devs_half(df, cost);
+}
+
+void model_devs_regions(struct devs_fit *df, uint64_t mine)
+{
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
-		if (f->done)
+		if (f->done || !(mine >> i & 1))
 			continue;
 		device_hot10(f);
 		overlap_both(f);
 		f->seen = 0;
-		if (df->naive) {
+		if (df->naive)
 			samp_free(&f->addr);
+		else
+			device_regions(f);
+	}
+}
+
+size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < df->nd && !df->naive; i++) {
+		const struct dev_fit *f = &df->f[i];
+		if (f->done)
 			continue;
-		}
-		device_regions(f);
 		n[k++] = f->pre->nd ? f->pre->nd - 1 : 0;
 		n[k++] = f->nruns;
 		n[k++] = f->nlocal;
@@ -1676,11 +1727,11 @@ static void device_cycle(struct dev_fit *f)
 	cycle_order(f, kept);
 }
 
-int model_devs_finish(struct devs_fit *df)
+int model_devs_finish(struct devs_fit *df, uint64_t mine)
 {
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
-		if (f->done)
+		if (f->done || !(mine >> i & 1))
 			continue;
 		if (df->naive) {
 			overlap_set(f->d, f->hits, f->nr, f->nw);

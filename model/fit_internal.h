@@ -617,13 +617,20 @@ static inline void fit_dev_group(const int8_t *slot, uint64_t live, size_t nd, c
 	for (size_t i = a; i < e; i++)
 		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
 }
-/* Between the passes: regions from the offsets; the counts of the second
- * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
-size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
+/* Between the passes: regions from the offsets, of the devices whose index
+ * is in MINE (bit k: index k; each device's state its own, two threads may
+ * take a part each); then, all done, the counts of the second pass's
+ * samples (jumps, runs, local jumps, reuse distances: 4 a device) into N,
+ * their number returned. */
+void model_devs_regions(struct devs_fit *df, uint64_t mine);
+size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n);
+/* The main thread's half (MINE) of model_devs_regions (FINISH 0) or of
+ * model_devs_finish (1), by the samples each device sorts there. */
+uint64_t model_devs_half(const struct devs_fit *df, int finish);
 /* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
-int model_devs_finish(struct devs_fit *df);
+int model_devs_finish(struct devs_fit *df, uint64_t mine);
 /* Pass 4, after the phases' sizes: the share of each size segment that
  * continues a run (WPHASE: each window's phase), per phase and op; the
  * re-use of run starts (the block map: here, not in pass 3, whose devices'
