@@ -419,20 +419,14 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 	return 0;
 }
 
-/* Stretch [A, E) of C into G (model_devs_group's). */
-static void dev_group(const struct devs_fit *df, const struct fit_cols *c, size_t a, size_t e,
-		      struct dev_group *g)
-{
-	uint64_t live = 0;
-	for (size_t k = 0; k < df->nd; k++)
-		live |= (uint64_t)!df->f[k].done << k;
-	fit_dev_group(df->slot, live, df->nd, c->dev, c->op, a, e, g);
-}
-
 void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g)
 {
+	uint64_t live = 0; /* the devices not done: a chunk's, not a stretch's */
+	for (size_t k = 0; k < df->nd; k++)
+		live |= (uint64_t)!df->f[k].done << k;
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++)
-		dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
+		fit_dev_group(df->slot, live, df->nd, c->dev, c->op, a,
+			      c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
 }
 
 /* Pass 2's part of one device (model_devs_offsets): its records
@@ -498,30 +492,17 @@ static inline void dev_offsets(struct dev_fit *f, const struct fit_cols *c, size
 	f->seen = seen;
 }
 
-/* The devices' records of C by device, stretch by stretch: c->grp's, or
- * made here in G (one device: NULL, its records in order). */
-static const struct dev_group *dev_stretch(const struct devs_fit *df, const struct fit_cols *c,
-					   size_t a, size_t s, struct dev_group *g)
-{
-	if (c->grp)
-		return &c->grp->g[s];
-	if (df->nd == 1)
-		return NULL;
-	dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, g);
-	return g;
-}
-
 static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t a,
 			    const uint16_t *ix, size_t m, int naive);
 
 /* Pass 2's offsets (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
  * devices whose index is in MINE, a device at a time in each stretch of
- * DEV_GROUP records (dev_stretch; one device: its records in order). */
+ * DEV_GROUP records (c->grp's, which fit_pass makes for several devices;
+ * one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
 {
-	struct dev_group own;
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
-		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
+		const struct dev_group *g = c->grp ? &c->grp->g[s] : NULL;
 		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
 		for (uint32_t j = 0; j < (g ? g->nd : 1); j++) {
 			uint32_t d = g ? g->devs[j] : 0;

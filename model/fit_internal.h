@@ -424,8 +424,8 @@ struct fit_cols {
 	const uint16_t *dev;
 	const uint16_t *win; /* each record's window (the driver fills it) */
 	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
-	/* the records by device (model_devs_group; the driver fills it), or
-	 * NULL */
+	/* the records by device (model_devs_group; the driver fills it for
+	 * several devices), or NULL (one device) */
 	const struct fit_group *grp;
 };
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
