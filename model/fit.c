@@ -528,7 +528,10 @@ static int pass_pre(struct fit_run *fr, pre_fn pre, pass_fn fn, const struct fit
 	return e;
 }
 
-static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pre_fn pre)
+/* POST: the main thread's work after its part of the pass, done beside
+ * the second thread's rest (before the wait for it). */
+static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pre_fn pre,
+		    pre_fn post)
 {
 	struct fit_cols c, held[FIT_PRE_CHUNKS];
 	size_t nh = 0;
@@ -571,6 +574,8 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 	}
 	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
 		e = pass_pre(fr, pre, fn, held, nh, e);
+	if (post && !e && k >= 0)
+		e = post(fr);
 	int es = fit_side_wait(fr->side);
 	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
@@ -677,6 +682,16 @@ static int pass_pre4(struct fit_run *fr)
 	return e;
 }
 
+/* Pass 4's end on the main thread (fit_pass's POST): the phases' fit
+ * (their gap chains' and the arrivals' check on two threads, fit_par_for),
+ * beside the second thread's rest of the re-use pass (the longer part:
+ * the main thread waited for it), which reads none of the phases. */
+static int pass_post4(struct fit_run *fr)
+{
+	model_phases_finish(fr->pf);
+	return 0;
+}
+
 static void fit_run_free(struct fit_run *fr)
 {
 	fit_side_stop(fr->side);
@@ -766,7 +781,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	fr->devs_main = fr->side ? devs_split(sc) : 0;
 	if (!e && m->ndevs > 1 && !(fr->grp = malloc(FIT_WIN_BUFS * sizeof(*fr->grp))))
 		e = REEL_E_NOMEM;
-	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
+	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL, NULL)))
 		return e;
 	/* the devices' regions, half on the second thread beside the rest and
 	 * half here (their sample counts after the phases' in n3) */
@@ -828,7 +843,7 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 		fr->devs_main = 0;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
-	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL)))
+	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL, NULL)))
 		return e;
 	/* what pass 3 gathered, fitted: the devices' on the second thread
 	 * beside the phases' sizes, which the devices' part of pass 4 reads
@@ -846,9 +861,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	fr->grp = NULL;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))
+	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))
 		return e;
-	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);
 }
 
