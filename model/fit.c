@@ -487,7 +487,7 @@ struct fit_run {
 	struct win_sums ws;
 	uint16_t *win; /* the windows of the last FIT_WIN_BUFS chunks */
 	/* their records by device (passes 2 and 3, several devices), or NULL */
-	struct fit_group *grp;
+	struct dev_stretches *stretch;
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -550,11 +550,11 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 			win[i] = (uint16_t)win_of(&cut, c.t[i]);
 		fr->cut = cut;
 		c.win = win;
-		c.grp = NULL;
-		if (fr->grp) { /* made once for both threads' devices */
-			struct fit_group *g = fr->grp + j % FIT_WIN_BUFS;
-			model_devs_group(fr->df, &c, g);
-			c.grp = g;
+		c.stretch = NULL;
+		if (fr->stretch) { /* made once for both threads' devices */
+			struct dev_stretches *g = fr->stretch + j % FIT_WIN_BUFS;
+			model_devs_stretches(fr->df, &c, g);
+			c.stretch = g;
 		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
@@ -630,7 +630,7 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
  * the main thread takes beside its own (devs_main): the last ones, a
  * fifth of the I/O or less, the rest the second thread's.  Each device's
  * state is its own: the same model.  With the devices' records by device
- * (model_devs_group, made on the main thread) a third left the main
+ * (model_devs_stretches, made on the main thread) a third left the main
  * thread the longer part of both passes on disksim's 16 disks (10M I/O,
  * G instructions: pass 2 1.85 here against 0.65 on the second thread and
  * the read-ahead's ~0.8; pass 3 2.86 against 1.63); a fifth evens them
@@ -701,7 +701,7 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->ws.sq);
 	free(fr->ws.ls);
 	free(fr->win);
-	free(fr->grp);
+	free(fr->stretch);
 	free(fr->wphase);
 	model_phases_free(fr->pf);
 	model_devs_free(fr->df);
@@ -779,7 +779,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
 	fr->devs_main = fr->side ? devs_split(sc) : 0;
-	if (!e && m->ndevs > 1 && !(fr->grp = malloc(FIT_WIN_BUFS * sizeof(*fr->grp))))
+	if (!e && m->ndevs > 1 && !(fr->stretch = malloc(FIT_WIN_BUFS * sizeof(*fr->stretch))))
 		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL, NULL)))
 		return e;
@@ -857,8 +857,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	int eh = model_devs_finish(fr->df, fr->devs_half); /* the main thread's half */
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || (e = eh) || m->naive)
 		return e;
-	free(fr->grp); /* pass 4 reads the devices' records in order */
-	fr->grp = NULL;
+	free(fr->stretch); /* pass 4 reads the devices' records in order */
+	fr->stretch = NULL;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
 	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))

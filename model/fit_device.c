@@ -419,14 +419,15 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 	return 0;
 }
 
-void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g)
+void model_devs_stretches(const struct devs_fit *df, const struct fit_cols *c,
+			  struct dev_stretches *g)
 {
 	uint64_t live = 0; /* the devices not done: a chunk's, not a stretch's */
 	for (size_t k = 0; k < df->nd; k++)
 		live |= (uint64_t)!df->f[k].done << k;
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++)
-		fit_dev_group(df->slot, live, df->nd, c->dev, c->op, a,
-			      c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++)
+		fit_dev_stretch(df->slot, live, df->nd, c->dev, c->op, a,
+				c->n - a < DEV_STRETCH ? c->n : a + DEV_STRETCH, &g->g[s]);
 }
 
 /* Pass 2's part of one device (model_devs_offsets): its records
@@ -497,13 +498,13 @@ static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t 
 
 /* Pass 2's offsets (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
  * devices whose index is in MINE, a device at a time in each stretch of
- * DEV_GROUP records (c->grp's, which fit_pass makes for several devices;
+ * DEV_STRETCH records (c->stretch's, which fit_pass makes for several devices;
  * one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
 {
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
-		const struct dev_group *g = c->grp ? &c->grp->g[s] : NULL;
-		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++) {
+		const struct dev_stretch *g = c->stretch ? &c->stretch->g[s] : NULL;
+		size_t m = c->n - a < DEV_STRETCH ? c->n - a : DEV_STRETCH;
 		for (uint32_t j = 0; j < (g ? g->nd : 1); j++) {
 			uint32_t d = g ? g->devs[j] : 0;
 			const uint16_t *ix = g ? g->ix + g->at[j] : NULL;
@@ -523,7 +524,7 @@ static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mi
  * counted, to size the walk's samples.  Of the devices whose index is in
  * MINE only (bit k: index k): each device's state its own, two threads
  * may take a part each; a device at a time in each stretch of the chunk
- * (model_devs_group). */
+ * (model_devs_stretches). */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
 	devs_each(df, c, mine, 0);
