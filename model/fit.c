@@ -487,7 +487,7 @@ struct fit_run {
 	struct win_sums ws;
 	uint16_t *win; /* the windows of the last FIT_WIN_BUFS chunks */
 	/* their records by device (passes 2 and 3, several devices), or NULL */
-	struct fit_group *grp;
+	struct dev_stretches *stretch;
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -498,6 +498,7 @@ struct fit_run {
 	struct fit_side *side; /* the second thread of passes 2-4, or NULL */
 	int scan_main;	       /* pass 3's phases' scan on the main thread (side_walk) */
 	uint64_t devs_main;    /* the devices (bit k: index k) whose part of the pass is here */
+	uint64_t devs_half;    /* those whose regions, or fit after pass 3, are here */
 };
 
 /* One pass: each chunk with its records' windows to SIDE (the devices'
@@ -527,7 +528,10 @@ static int pass_pre(struct fit_run *fr, pre_fn pre, pass_fn fn, const struct fit
 	return e;
 }
 
-static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pre_fn pre)
+/* POST: the main thread's work after its part of the pass, done beside
+ * the second thread's rest (before the wait for it). */
+static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pre_fn pre,
+		    pre_fn post)
 {
 	struct fit_cols c, held[FIT_PRE_CHUNKS];
 	size_t nh = 0;
@@ -546,11 +550,11 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 			win[i] = (uint16_t)win_of(&cut, c.t[i]);
 		fr->cut = cut;
 		c.win = win;
-		c.grp = NULL;
-		if (fr->grp) { /* made once for both threads' devices */
-			struct fit_group *g = fr->grp + j % FIT_WIN_BUFS;
-			model_devs_group(fr->df, &c, g);
-			c.grp = g;
+		c.stretch = NULL;
+		if (fr->stretch) { /* made once for both threads' devices */
+			struct dev_stretches *g = fr->stretch + j % FIT_WIN_BUFS;
+			model_devs_stretches(fr->df, &c, g);
+			c.stretch = g;
 		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
@@ -570,6 +574,8 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 	}
 	if (pre) /* fewer chunks than FIT_PRE_CHUNKS, or an error */
 		e = pass_pre(fr, pre, fn, held, nh, e);
+	if (post && !e && k >= 0)
+		e = post(fr);
 	int es = fit_side_wait(fr->side);
 	return e ? e : es ? es : k < 0 ? (int)k : 0;
 }
@@ -624,7 +630,7 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
  * the main thread takes beside its own (devs_main): the last ones, a
  * fifth of the I/O or less, the rest the second thread's.  Each device's
  * state is its own: the same model.  With the devices' records by device
- * (model_devs_group, made on the main thread) a third left the main
+ * (model_devs_stretches, made on the main thread) a third left the main
  * thread the longer part of both passes on disksim's 16 disks (10M I/O,
  * G instructions: pass 2 1.85 here against 0.65 on the second thread and
  * the read-ahead's ~0.8; pass 3 2.86 against 1.63); a fifth evens them
@@ -646,11 +652,13 @@ static int pass_chain(struct fit_run *fr, const struct fit_cols *c)
 	return 0;
 }
 
-/* After pass 3: the devices' fit (fit_rest). */
+/* After pass 3: the devices' fit (fit_rest), of the devices not in
+ * fr->devs_half (the main thread's half). */
 static int side_finish(void *arg, const struct fit_cols *c)
 {
+	struct fit_run *fr = arg;
 	(void)c;
-	return model_devs_finish(((struct fit_run *)arg)->df);
+	return model_devs_finish(fr->df, ~fr->devs_half);
 }
 
 /* In-flight's fit, from pass 3. */
@@ -674,6 +682,16 @@ static int pass_pre4(struct fit_run *fr)
 	return e;
 }
 
+/* Pass 4's end on the main thread (fit_pass's POST): the phases' fit
+ * (their gap chains' and the arrivals' check on two threads, fit_par_for),
+ * beside the second thread's rest of the re-use pass (the longer part:
+ * the main thread waited for it), which reads none of the phases. */
+static int pass_post4(struct fit_run *fr)
+{
+	model_phases_finish(fr->pf);
+	return 0;
+}
+
 static void fit_run_free(struct fit_run *fr)
 {
 	fit_side_stop(fr->side);
@@ -683,7 +701,7 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->ws.sq);
 	free(fr->ws.ls);
 	free(fr->win);
-	free(fr->grp);
+	free(fr->stretch);
 	free(fr->wphase);
 	model_phases_free(fr->pf);
 	model_devs_free(fr->df);
@@ -732,17 +750,13 @@ static int fit_frame(struct fit_run *fr, const struct reel_device *hdev, size_t 
 	return fit_devices_table(m, sc, hdev, nhdev);
 }
 
-/* After pass 2: the devices' regions and their samples' counts. */
-struct side_regions {
-	struct devs_fit *df;
-	size_t k;
-	uint64_t n[4 * MODEL_MAX_DEVS];
-};
+/* After pass 2: the devices' regions, of the devices not in fr->devs_half
+ * (the main thread's half). */
 static int side_regions(void *arg, const struct fit_cols *c)
 {
-	struct side_regions *sr = arg;
+	struct fit_run *fr = arg;
 	(void)c;
-	sr->k = model_devs_regions(sr->df, sr->n);
+	model_devs_regions(fr->df, ~fr->devs_half);
 	return 0;
 }
 
@@ -765,20 +779,21 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
 	fr->devs_main = fr->side ? devs_split(sc) : 0;
-	if (!e && m->ndevs > 1 && !(fr->grp = malloc(FIT_WIN_BUFS * sizeof(*fr->grp))))
+	if (!e && m->ndevs > 1 && !(fr->stretch = malloc(FIT_WIN_BUFS * sizeof(*fr->stretch))))
 		e = REEL_E_NOMEM;
-	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL)))
+	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL, NULL)))
 		return e;
-	/* the devices' regions on the second thread beside the rest (their
-	 * sample counts after the phases' in n3) */
-	struct side_regions sr = {.df = fr->df};
-	fit_side_post(fr->side, side_regions, &sr, NULL, NULL);
+	/* the devices' regions, half on the second thread beside the rest and
+	 * half here (their sample counts after the phases' in n3) */
+	fr->devs_half = fr->side ? model_devs_half(fr->df, 0) : 0;
+	fit_side_post(fr->side, side_regions, fr, NULL, NULL);
 	for (int k = 0; k <= REEL_OP__COUNT; k++) /* their memory goes */
 		m->bmodel[k] = model_bm_finish(&fr->bm[k]);
 	model_pqrs_finish(&fr->pq, m->pqrs);
 	long nph = 1;
 	if (!m->naive && m->nwin >= 8)
 		nph = group_phases(&fr->ws, fr->sc.n, m->nwin, maxp, fr->wphase);
+	model_devs_regions(fr->df, fr->devs_half);
 	fit_side_wait(fr->side);
 	if (nph < 0)
 		return REEL_E_NOMEM;
@@ -788,8 +803,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	for (size_t w = 0; w < m->nwin; w++)
 		m->win_phase[w] = (uint16_t)fr->wphase[w];
 	size_t k = m->naive ? 0 : model_phases_counts(m, fr->wphase, fr->ws.cnt, n3);
-	memcpy(n3 + k, sr.n, sr.k * sizeof(*sr.n));
-	k += sr.k;
+	k += model_devs_region_counts(fr->df, n3 + k);
 	n3[k++] = fr->sc.nic;
 	n3[k++] = fr->sc.nic;
 	*cap3 = fit_sample_cap(n3, k, FIT_SAMPLE_BUDGET);
@@ -829,25 +843,26 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 		fr->devs_main = 0;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
-	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL)))
+	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL, NULL)))
 		return e;
 	/* what pass 3 gathered, fitted: the devices' on the second thread
 	 * beside the phases' sizes, which the devices' part of pass 4 reads
 	 * (their state apart, as in the pass); the rest at pass 4's start */
+	fr->devs_half = fr->side ? model_devs_half(fr->df, 1) : 0;
 	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL), ei = 0;
 	if (m->naive)
 		ei = inflight_fit(fr);
 	else
 		model_phases_fill_sizes(fr->pf);
-	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || m->naive)
+	int eh = model_devs_finish(fr->df, fr->devs_half); /* the main thread's half */
+	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || (e = eh) || m->naive)
 		return e;
-	free(fr->grp); /* pass 4 reads the devices' records in order */
-	fr->grp = NULL;
+	free(fr->stretch); /* pass 4 reads the devices' records in order */
+	fr->stretch = NULL;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4)))
+	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))
 		return e;
-	model_phases_finish(fr->pf);
 	return model_devs_seq_finish(fr->df, m);
 }
 

@@ -419,20 +419,15 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 	return 0;
 }
 
-/* Stretch [A, E) of C into G (model_devs_group's). */
-static void dev_group(const struct devs_fit *df, const struct fit_cols *c, size_t a, size_t e,
-		      struct dev_group *g)
+void model_devs_stretches(const struct devs_fit *df, const struct fit_cols *c,
+			  struct dev_stretches *g)
 {
-	uint64_t live = 0;
+	uint64_t live = 0; /* the devices not done: a chunk's, not a stretch's */
 	for (size_t k = 0; k < df->nd; k++)
 		live |= (uint64_t)!df->f[k].done << k;
-	fit_dev_group(df->slot, live, df->nd, c->dev, c->op, a, e, g);
-}
-
-void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g)
-{
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++)
-		dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, &g->g[s]);
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++)
+		fit_dev_stretch(df->slot, live, df->nd, c->dev, c->op, a,
+				c->n - a < DEV_STRETCH ? c->n : a + DEV_STRETCH, &g->g[s]);
 }
 
 /* Pass 2's part of one device (model_devs_offsets): its records
@@ -498,31 +493,18 @@ static inline void dev_offsets(struct dev_fit *f, const struct fit_cols *c, size
 	f->seen = seen;
 }
 
-/* The devices' records of C by device, stretch by stretch: c->grp's, or
- * made here in G (one device: NULL, its records in order). */
-static const struct dev_group *dev_stretch(const struct devs_fit *df, const struct fit_cols *c,
-					   size_t a, size_t s, struct dev_group *g)
-{
-	if (c->grp)
-		return &c->grp->g[s];
-	if (df->nd == 1)
-		return NULL;
-	dev_group(df, c, a, c->n - a < DEV_GROUP ? c->n : a + DEV_GROUP, g);
-	return g;
-}
-
 static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t a,
 			    const uint16_t *ix, size_t m, int naive);
 
 /* Pass 2's offsets (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
  * devices whose index is in MINE, a device at a time in each stretch of
- * DEV_GROUP records (dev_stretch; one device: its records in order). */
+ * DEV_STRETCH records (c->stretch's, which fit_pass makes for several devices;
+ * one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
 {
-	struct dev_group own;
-	for (size_t a = 0, s = 0; a < c->n; a += DEV_GROUP, s++) {
-		const struct dev_group *g = dev_stretch(df, c, a, s, &own);
-		size_t m = c->n - a < DEV_GROUP ? c->n - a : DEV_GROUP;
+	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++) {
+		const struct dev_stretch *g = c->stretch ? &c->stretch->g[s] : NULL;
+		size_t m = c->n - a < DEV_STRETCH ? c->n - a : DEV_STRETCH;
 		for (uint32_t j = 0; j < (g ? g->nd : 1); j++) {
 			uint32_t d = g ? g->devs[j] : 0;
 			const uint16_t *ix = g ? g->ix + g->at[j] : NULL;
@@ -542,7 +524,7 @@ static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mi
  * counted, to size the walk's samples.  Of the devices whose index is in
  * MINE only (bit k: index k): each device's state its own, two threads
  * may take a part each; a device at a time in each stretch of the chunk
- * (model_devs_group). */
+ * (model_devs_stretches). */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine)
 {
 	devs_each(df, c, mine, 0);
@@ -603,21 +585,72 @@ static void device_regions(struct dev_fit *f)
 		f->hotr[r] = d->bound[r + 1] - d->bound[r] <= align && regc_hot(d, r);
 }
 
-size_t model_devs_regions(struct devs_fit *df, uint64_t *n)
+/* Of the live devices, those (bit k: index k) whose COST (a device's
+ * samples to sort) makes about half of all: the longest first, each to
+ * the lighter half (ties to the second thread's).  Between the passes the
+ * main thread waited for the second thread's regions and devices' fit
+ * (its own part there is short: the b-models, PQRS, the phases' groups;
+ * the phases' sizes), so each takes a half (MINE in model_devs_regions,
+ * model_devs_finish); each device's state is its own: the same model. */
+static uint64_t devs_half(const struct devs_fit *df, const uint64_t *cost)
 {
-	size_t k = 0;
+	uint32_t ix[MODEL_MAX_DEVS];
+	size_t n = 0;
+	for (size_t k = 0; k < df->nd; k++) { /* by cost, descending (insertion) */
+		size_t j = n++;
+		for (; j > 0 && cost[ix[j - 1]] < cost[k]; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = (uint32_t)k;
+	}
+	uint64_t mine = 0, here = 0, there = 0;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t k = ix[j];
+		if (df->f[k].done)
+			continue;
+		if (here < there) {
+			here += cost[k];
+			mine |= 1ull << k;
+		} else {
+			there += cost[k];
+		}
+	}
+	return mine;
+}
+
+uint64_t model_devs_half(const struct devs_fit *df, int finish)
+{
+	uint64_t cost[MODEL_MAX_DEVS];
+	for (size_t k = 0; k < df->nd; k++) {
+		const struct dev_fit *f = &df->f[k];
+		cost[k] = finish ? (uint64_t)f->jumps.k + f->runs.k + f->loc.k + 1
+				 : (uint64_t)f->addr.k + 1;
+	}
+	return devs_half(df, cost);
+}
+
+void model_devs_regions(struct devs_fit *df, uint64_t mine)
+{
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
-		if (f->done)
+		if (f->done || !(mine >> i & 1))
 			continue;
 		device_hot10(f);
 		overlap_both(f);
 		f->seen = 0;
-		if (df->naive) {
+		if (df->naive)
 			samp_free(&f->addr);
+		else
+			device_regions(f);
+	}
+}
+
+size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < df->nd && !df->naive; i++) {
+		const struct dev_fit *f = &df->f[i];
+		if (f->done)
 			continue;
-		}
-		device_regions(f);
 		n[k++] = f->pre->nd ? f->pre->nd - 1 : 0;
 		n[k++] = f->nruns;
 		n[k++] = f->nlocal;
@@ -1676,11 +1709,11 @@ static void device_cycle(struct dev_fit *f)
 	cycle_order(f, kept);
 }
 
-int model_devs_finish(struct devs_fit *df)
+int model_devs_finish(struct devs_fit *df, uint64_t mine)
 {
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
-		if (f->done)
+		if (f->done || !(mine >> i & 1))
 			continue;
 		if (df->naive) {
 			overlap_set(f->d, f->hits, f->nr, f->nw);

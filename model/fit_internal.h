@@ -424,9 +424,9 @@ struct fit_cols {
 	const uint16_t *dev;
 	const uint16_t *win; /* each record's window (the driver fills it) */
 	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
-	/* the records by device (model_devs_group; the driver fills it), or
-	 * NULL */
-	const struct fit_group *grp;
+	/* the records by device (model_devs_stretches; the driver fills it for
+	 * several devices), or NULL (one device) */
+	const struct dev_stretches *stretch;
 };
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
@@ -562,7 +562,7 @@ struct devs_fit;
 int model_devs_init(struct devs_fit **df, struct model *m, const struct fit_scan *sc, uint64_t cap);
 /* Pass 2: offsets, blocks read and written, hot slices; runs counted. */
 void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
-/* A chunk's records put in order of device, a stretch of DEV_GROUP at a
+/* A chunk's records put in order of device, a stretch of DEV_STRETCH at a
  * time (a counting sort; each device's records in their order): of each
  * device not done, its records but flushes.  On a trace of several devices
  * interleaved (disksim's 16: 94% of its I/O on another device than the one
@@ -572,27 +572,29 @@ void model_devs_offsets(struct devs_fit *df, const struct fit_cols *c, uint64_t 
  * both threads' devices.  In stretch s: the devices with records in
  * devs[0 .. nd) (ascending), their records' indexes (from the stretch's
  * first) in ix from at[j] to at[j + 1]. */
-#define DEV_GROUP 4096
-struct dev_group {
+#define DEV_STRETCH 4096
+struct dev_stretch {
 	uint32_t nd;
 	uint8_t devs[MODEL_MAX_DEVS];
 	uint16_t at[MODEL_MAX_DEVS + 1];
-	uint16_t ix[DEV_GROUP];
+	uint16_t ix[DEV_STRETCH];
 };
-struct fit_group {
-	struct dev_group g[FIT_CHUNK / DEV_GROUP];
+struct dev_stretches {
+	struct dev_stretch g[FIT_CHUNK / DEV_STRETCH];
 };
-_Static_assert(FIT_CHUNK % DEV_GROUP == 0, "a chunk is whole stretches");
-_Static_assert(DEV_GROUP < 65536, "dev_group's at[] and ix[] are 16-bit");
-void model_devs_group(const struct devs_fit *df, const struct fit_cols *c, struct fit_group *g);
-/* model_devs_group's stretch [A, E) (E - A <= DEV_GROUP) of a chunk's
+_Static_assert(FIT_CHUNK % DEV_STRETCH == 0, "a chunk is whole stretches");
+_Static_assert(DEV_STRETCH < 65536, "dev_stretch's at[] and ix[] are 16-bit");
+void model_devs_stretches(const struct devs_fit *df, const struct fit_cols *c,
+			  struct dev_stretches *g);
+/* model_devs_stretches's stretch [A, E) (E - A <= DEV_STRETCH) of a chunk's
  * devices DEV and ops OP into G: of the ND devices, those whose bit is set
  * in LIVE (SLOT: a device id's index) */
-static inline void fit_dev_group(const int8_t *slot, uint64_t live, size_t nd, const uint16_t *dev,
-				 const uint8_t *op, size_t a, size_t e, struct dev_group *g)
+static inline void fit_dev_stretch(const int8_t *slot, uint64_t live, size_t nd,
+				   const uint16_t *dev, const uint8_t *op, size_t a, size_t e,
+				   struct dev_stretch *g)
 {
 	uint32_t cnt[MODEL_MAX_DEVS + 1] = {0};
-	uint8_t kk[DEV_GROUP];
+	uint8_t kk[DEV_STRETCH];
 	for (size_t i = a; i < e; i++) {
 		int k = slot[dev[i]];
 		/* MODEL_MAX_DEVS: left out (a done device's, a flush; an id pass
@@ -617,13 +619,20 @@ static inline void fit_dev_group(const int8_t *slot, uint64_t live, size_t nd, c
 	for (size_t i = a; i < e; i++)
 		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
 }
-/* Between the passes: regions from the offsets; the counts of the second
- * pass's samples (jumps, runs, local jumps, reuse distances: 4 a device) into N. */
-size_t model_devs_regions(struct devs_fit *df, uint64_t *n);
+/* Between the passes: regions from the offsets, of the devices whose index
+ * is in MINE (bit k: index k; each device's state its own, two threads may
+ * take a part each); then, all done, the counts of the second pass's
+ * samples (jumps, runs, local jumps, reuse distances: 4 a device) into N,
+ * their number returned. */
+void model_devs_regions(struct devs_fit *df, uint64_t mine);
+size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n);
+/* The main thread's half (MINE) of model_devs_regions (FINISH 0) or of
+ * model_devs_finish (1), by the samples each device sorts there. */
+uint64_t model_devs_half(const struct devs_fit *df, int finish);
 /* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
-int model_devs_finish(struct devs_fit *df);
+int model_devs_finish(struct devs_fit *df, uint64_t mine);
 /* Pass 4, after the phases' sizes: the share of each size segment that
  * continues a run (WPHASE: each window's phase), per phase and op; the
  * re-use of run starts (the block map: here, not in pass 3, whose devices'

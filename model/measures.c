@@ -271,7 +271,7 @@ int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint
 	ab[side] = UINT64_MAX;
 	/* the row at each PQRS_RLUT-th of [a0, a1), after ab */
 	uint8_t *rl = (uint8_t *)(ab + side + 1);
-	int sh = pqrs_rlut_shift(a1 - a0);
+	int sh = p->rsh = pqrs_rlut_shift(a1 - a0);
 	for (size_t j = 0, y = 0; j < PQRS_RLUT; j++) {
 		uint64_t d = (uint64_t)j << sh;
 		uint64_t a = d < a1 - a0 ? a0 + d : a1;
@@ -318,10 +318,10 @@ void model_pqrs_add_n(struct model_pqrs *p, const int64_t *t, const uint64_t *a,
 		return;
 	uint64_t *c = p->c;
 	const uint64_t *ab = p->ab;
-	uint64_t a0 = p->a0, a1 = p->a1, alo = p->alo, ahi = p->ahi;
+	uint64_t a0 = p->a0, alo = p->alo, ahi = p->ahi;
 	int64_t tlo = p->tlo, thi = p->thi;
 	size_t side = p->side, x = p->x, y = p->y;
-	int sh = pqrs_rlut_shift(a1 - a0);
+	int sh = p->rsh;
 	for (size_t i = 0; i < n; i++) {
 		if (!(t[i] >= tlo && t[i] < thi)) {
 			pqrs_col(p, t[i]);

@@ -751,6 +751,7 @@ struct model_pqrs {
 	int64_t t0, t1, tlo, thi;
 	uint64_t a0, a1, alo, ahi;
 	uint64_t *ab; /* each row's least address (side + 1, after c's cells) */
+	int rsh;      /* the row table's (after ab) 4096ths of [a0, a1): 1 << rsh each */
 };
 int model_pqrs_init(struct model_pqrs *p, size_t n, int64_t t0, int64_t t1, uint64_t a0,
 		    uint64_t a1);

@@ -42,8 +42,9 @@ test_same_error_both_ways() {
 
 # A trace of several devices without issue and completion times (gen's
 # output of disksim's model, 16 disks): on two threads the main one takes the
-# phases' scan and some devices' offsets and walk (devs_split), so each
-# device's part runs on either thread: the same model as on one.
+# phases' scan and some devices' offsets and walk (devs_split), and half of
+# the devices' regions and of their fit after pass 3 (model_devs_half), so
+# each device's part runs on either thread: the same model as on one.
 test_devices_split_same_model() {
 	local src=$SHARED/traces/public/disksim/tpcc-small.trace
 	if [ ! -e "$src" ]; then

@@ -1,12 +1,12 @@
 /*
- * test_model_dev_group: fit_dev_group (fit_internal.h), which puts a stretch
+ * test_model_dev_stretch: fit_dev_stretch (fit_internal.h), which puts a stretch
  * of a chunk's records in order of device for passes 2 and 3 (each device's
  * offsets and walk a device at a time, HISTORY.md "Fit on 16 devices, the
  * devices' records by device"), gives each device exactly the records the
  * walk in record order gave it, in that order: those of its device id, not
  * flushes, of a device whose bit is in LIVE; the devices with records
  * ascending, none without.  Against the walk in order, on stretches of 0 to
- * DEV_GROUP records at any start in a chunk, 1 to MODEL_MAX_DEVS devices
+ * DEV_STRETCH records at any start in a chunk, 1 to MODEL_MAX_DEVS devices
  * (index 63 too) behind scattered device ids, every mix of live devices,
  * flushes none to all, one device's records alone, runs of a device and
  * records switching device at each.
@@ -29,9 +29,9 @@ static uint16_t ids[MODEL_MAX_DEVS]; /* index k's device id */
 
 static void one(size_t nd, uint64_t live, size_t a, size_t e)
 {
-	static struct dev_group g;
+	static struct dev_stretch g;
 	memset(&g, 0xa5, sizeof(g));
-	fit_dev_group(slot, live, nd, dev, op, a, e, &g);
+	fit_dev_stretch(slot, live, nd, dev, op, a, e, &g);
 	/* the reference: each device's records in record order */
 	uint32_t want[MODEL_MAX_DEVS] = {0};
 	for (size_t i = a; i < e; i++)
@@ -77,8 +77,9 @@ int main(void)
 			live |= (uint64_t)(how == 0 || (how == 1 ? k == only : urand() < 0.7)) << k;
 		double pf = r % 9 == 0 ? 1 : r % 3 == 0 ? 0 : urand() * 0.3; /* flushes */
 		double ps = urand(); /* a record on the device before */
-		size_t m = r % 4 == 0 ? DEV_GROUP : below(DEV_GROUP + 1);
-		size_t a = r % 2 ? below(N - m + 1) : (below(FIT_CHUNK / DEV_GROUP) * DEV_GROUP);
+		size_t m = r % 4 == 0 ? DEV_STRETCH : below(DEV_STRETCH + 1);
+		size_t a =
+		    r % 2 ? below(N - m + 1) : (below(FIT_CHUNK / DEV_STRETCH) * DEV_STRETCH);
 		for (size_t i = a, k = 0; i < a + m; i++) {
 			if (how == 1)
 				k = only;
