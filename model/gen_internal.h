@@ -333,6 +333,12 @@ struct devstate {
 	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
+	/* gen_region_lut's window (region_lut_init): RLUT_W bounds from
+	 * min(rlut[j], rlut_top) hold the region, RLUT_W a power of two at
+	 * least every entry's span, searched in its log2 steps at every ask
+	 * (a search of the span's own steps missed its loop's end at 2.2 an
+	 * I/O on git's rate-1 model); 0: the span's search */
+	uint32_t rlut_w, rlut_top;
 };
 
 /*
@@ -929,6 +935,12 @@ static inline uint32_t gen_region_lut(const struct model_devspace *d, const stru
 {
 	uint64_t j = xi >> s->rlut_sh;				/* j < GEN_RLUT */
 	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	if (s->rlut_w) { /* the same search in the same steps at every ask */
+		lo = lo < s->rlut_top ? lo : s->rlut_top;
+		for (uint32_t h = s->rlut_w / 2; h; h >>= 1)
+			lo = d->bound[lo + h] <= xi ? lo + h : lo;
+		return lo;
+	}
 	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
 		lo = d->bound[lo + h] <= xi ? lo + h : lo;
