@@ -339,6 +339,10 @@ struct devstate {
 	 * (a search of the span's own steps missed its loop's end at 2.2 an
 	 * I/O on git's rate-1 model); 0: the span's search */
 	uint32_t rlut_w, rlut_top;
+	/* gen_addr_knot's window, as rlut_w's (gen_offsets_init): KLUT_W
+	 * knots from min(lo, klut_top), searched in its log2 steps at every
+	 * ask; 0: model_dist_knot_in's search */
+	uint32_t klut_w, klut_top;
 };
 
 /*
@@ -1198,8 +1202,19 @@ static inline size_t gen_addr_knot(const struct model_devspace *dv, const struct
 	if (f >= 0 && f < GEN_KLUT) {
 		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
 		hi = hi < h ? hi : h;
-		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
-			return model_dist_knot_in(d, x, lo, hi);
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x)) {
+			if (!s->klut_w)
+				return model_dist_knot_in(d, x, lo, hi);
+			/* knot_in's answer, the last from LO to HI - 1 at or
+			 * below X (else LO, 0), in klut_w's window: from B =
+			 * min(LO, klut_top), its klut_w knots end at HI - 1 or
+			 * past it, at H - 1 at most (v past HI - 1 and up to
+			 * H - 1 above X, as v[HI]), and v[B] <= v[LO] */
+			lo = lo < s->klut_top ? lo : s->klut_top;
+			for (size_t t = s->klut_w / 2; t; t >>= 1)
+				lo = d->v[lo + t] <= x ? lo + t : lo;
+			return lo;
+		}
 	}
 	return model_dist_knot(d, x, h);
 }

@@ -25,12 +25,24 @@ void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 		s->lr_reg[i] =
 		    gen_space_region(dv, s, (uint64_t)((double)dv->longrun[i].off * s->scale));
 	s->klut_r = 0;
+	s->klut_w = 0;
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
 	double w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
 	for (uint32_t j = 0; j <= GEN_KLUT; j++)
 		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * w, d->nk - 1);
 	s->klut_r = 1 / w;
+	/* gen_addr_knot's window: a power of two at least every entry's
+	 * HI - LO, inside the knots 0 to nk - 2 (H - 1) */
+	uint32_t kw = 1, h = (uint32_t)d->nk - 1;
+	for (uint32_t j = 0; j < GEN_KLUT; j++) {
+		uint32_t lo = s->klut[j], hi = s->klut[j + 1] + 1u;
+		hi = hi < h ? hi : h;
+		while (hi > lo && kw < hi - lo)
+			kw *= 2;
+	}
+	s->klut_w = kw <= h ? kw : 0;
+	s->klut_top = s->klut_w ? h - kw : 0;
 }
 
 /* model_dist_cdf(&dv->addr, X, ...), its knot (*LO) found through the
