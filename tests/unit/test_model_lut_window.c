@@ -138,8 +138,9 @@ static void test_packed(uint32_t n, uint32_t pack, int at_top, uint64_t *rs)
 		if (!at_top)
 			d->bound[r] = r < pack ? r * (cell / pack) : cell + (r - pack) * step;
 		else
-			d->bound[r] = r < n - pack ? r * step
-						   : e - cell + (r - (n - pack)) * (cell / (pack + 1));
+			d->bound[r] = r < n - pack
+					  ? r * step
+					  : e - cell + (r - (n - pack)) * (cell / (pack + 1));
 	d->bound[n] = e;
 	for (uint32_t r = 0; r < n; r++)
 		CHECK(d->bound[r] < d->bound[r + 1]);
@@ -155,7 +156,8 @@ static void test_packed(uint32_t n, uint32_t pack, int at_top, uint64_t *rs)
 	for (int i = 0; i < 20000; i++) {
 		uint64_t a = (uint64_t)(unit_urand(rs) * (double)e);
 		if (i % 2)
-			a = (uint64_t)(unit_urand(rs) * (double)(2 * cell)) + (at_top ? e - 2 * cell : 0);
+			a = (uint64_t)(unit_urand(rs) * (double)(2 * cell)) +
+			    (at_top ? e - 2 * cell : 0);
 		a = a < e ? a : e - 1;
 		CHECK_EQ(gen_region_lut(d, s, a), ref_region(d, a));
 		n_regions++;
@@ -197,7 +199,8 @@ static void test_packed(uint32_t n, uint32_t pack, int at_top, uint64_t *rs)
 int main(void)
 {
 	uint64_t rs = 0x082efa98ec4e6c89ull;
-	uint32_t packs[][2] = {{8, 2}, {20, 5}, {118, 17}, {128, 50}, {256, 200}, {256, 255}, {3, 2}};
+	uint32_t packs[][2] = {{8, 2},	   {20, 5},    {118, 17}, {128, 50},
+			       {256, 200}, {256, 255}, {3, 2}};
 	for (size_t i = 0; i < sizeof(packs) / sizeof(packs[0]); i++)
 		for (int top = 0; top < 2; top++)
 			test_packed(packs[i][0], packs[i][1], top, &rs);
