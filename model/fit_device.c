@@ -1279,9 +1279,7 @@ static void device_ops(struct dev_fit *f)
 		    f->regc[r] ? (float)((double)f->regr[r] / (double)f->regc[r]) : 0;
 		apart += (double)f->regc[r] * fabs(d->read_share[r] - all);
 	}
-	d->read_share_fitted = f->k && (apart / (double)f->k >= MODEL_OP_APART || getenv("FID_OPS"));
-	if (getenv("FID_APART"))
-		fprintf(stderr, "device_ops: regions %u k %llu read share %.4f apart %.4f max %.4f\n", d->nregions, (unsigned long long)f->k, all, f->k ? apart / (double)f->k : 0, 2 * all * (1 - all));
+	d->read_share_fitted = f->k && apart / (double)f->k >= MODEL_OP_APART;
 }
 
 /* The regions' weights by MODEL_SEGS-th of the device's I/O, kept where

@@ -2018,7 +2018,7 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	uint64_t base, n = s->hn < GEN_HIST ? s->hn : GEN_HIST;
 	/* no distances kept (under 16 re-uses: a small trace): any I/O before */
 	const struct model_dist *rd = op_dist(dv, s, op);
-	int few = rd->nk && (rd->n < GEN_FEW_REUSES || getenv("FID_GONE")); /* study */
+	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
 	uint32_t last_r = UINT32_MAX;
 	int last_over = 0;
@@ -2236,7 +2236,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 {
 	uint64_t off = 0, span = len;
 	int64_t to = -1;
-	if (*want && (!local || getenv("FID_LOCAL_BACK") || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
+	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
 	/* a device whose last GEN_FULL fresh starts found no room (its band
@@ -2942,9 +2942,6 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 	if (hit && local && !fresh && !dv->ncycle && dv->align < 4096 && dv->reuse_dist.nk &&
 	    history_back(g, dv, s, op, len, al, 0, &back))
 		off = back;
-	else if (getenv("FID_HOT_BACK") && !fresh && !dv->ncycle && dv->reuse_dist.nk &&
-		 history_back(g, dv, s, op, len, al, 1, &back))
-		hit = touched(g, dv->id, off = back, len, TOUCH_LOOK); /* study: branch fid10m */
 	if (!fresh) {
 		s->fresh_due = fmin(s->fresh_due + 1 - p, GEN_PACE_PRIOR);
 		if (!hit)
