@@ -128,7 +128,7 @@ struct quota {
 #define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
-#define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
+#define GEN_TRG 1024		       /* the chain's rows: a table of the entry at each 1/this */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
@@ -318,9 +318,6 @@ struct devstate {
 	/* the offsets below it take gen_region_of's table at once: the last
 	 * bound at scale 1 (no --capacity) under 2^53, else 0 (none) */
 	uint64_t rtop;
-	/* per region, its row of the chain searched from (gen_space.c,
-	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
-	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
 	/* the chain's rows given the op (gen_chain_sums: a read's, then
 	 * another op's, row[nregions] each; NULL without read_share) and
 	 * whether all of them go up */
@@ -333,6 +330,10 @@ struct devstate {
 	double ntot, kall[MODEL_MAX_REGIONS], kall_tot;
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
+	/* per region, its row of the chain searched from (gen_space.c,
+	 * chain_find): GEN_TRG + 1 entries, the entry at each 1/GEN_TRG from
+	 * the row's first (gen_chain_guide), nregions rows (NULL: none) */
+	uint8_t *tr_guide;
 };
 
 /*
@@ -1078,6 +1079,21 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 			a = mid + 1;
 	}
 	return a;
+}
+/* Row [A, B)'s table for chain_find (gen_space.c): G[Q] the entry less A
+ * that gen_upper(P, A, B - 1, Q / GEN_TRG) finds, Q = 0 .. GEN_TRG (B > A,
+ * B - A <= 256, P not decreasing from A: the answer does not fall as
+ * Q / GEN_TRG grows, so one walk up the row finds them all). */
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint8_t *g);
+/* The first of P[A..B - 1) above U, else B - 1, by G (gen_chain_guide's
+ * table of the row, U in [0, 1)): searched between the entries at U's
+ * 1/GEN_TRG and the next (Q / GEN_TRG exact: U at or above it is found
+ * there or after, U below (Q + 1) / GEN_TRG there or before), mostly the
+ * same entry (no load of P): GEN_TRG 8 times a 128-entry row's. */
+static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint8_t *g, double u)
+{
+	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	return gen_upper(p, a + g[q], a + g[q + 1], u);
 }
 /* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
  * chain_op's walk (v < c), searched where the sums go up (UP). */
