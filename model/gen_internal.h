@@ -128,7 +128,9 @@ struct quota {
 #define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
-#define GEN_TRG 1024		       /* the chain's rows: a table of the entry at each 1/this */
+#define GEN_TRF 16		       /* the chain's rows: a word of the table at each 1/GEN_TRC, */
+#define GEN_TRC 32		       /* its bit F the entry's step at each 1/GEN_TRG */
+#define GEN_TRG (GEN_TRC * GEN_TRF)
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
@@ -331,9 +333,9 @@ struct devstate {
 	uint32_t rk[MODEL_MAX_REGIONS];
 	uint64_t hk;
 	/* per region, its row of the chain searched from (gen_space.c,
-	 * chain_find): GEN_TRG + 1 entries, the entry at each 1/GEN_TRG from
-	 * the row's first (gen_chain_guide), nregions rows (NULL: none) */
-	uint8_t *tr_guide;
+	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
+	 * none) */
+	uint32_t *tr_guide;
 };
 
 /*
@@ -1080,20 +1082,32 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	}
 	return a;
 }
-/* Row [A, B)'s table for chain_find (gen_space.c): G[Q] the entry less A
- * that gen_upper(P, A, B - 1, Q / GEN_TRG) finds, Q = 0 .. GEN_TRG (B > A,
- * B - A <= 256, P not decreasing from A: the answer does not fall as
- * Q / GEN_TRG grows, so one walk up the row finds them all). */
-void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint8_t *g);
-/* The first of P[A..B - 1) above U, else B - 1, by G (gen_chain_guide's
- * table of the row, U in [0, 1)): searched between the entries at U's
- * 1/GEN_TRG and the next (Q / GEN_TRG exact: U at or above it is found
- * there or after, U below (Q + 1) / GEN_TRG there or before), mostly the
- * same entry (no load of P): GEN_TRG 8 times a 128-entry row's. */
-static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint8_t *g, double u)
+/* Row [A, B)'s table for chain_find (gen_space.c), GEN_TRC words: with
+ * G[Q] the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG) finds
+ * (Q = 0 .. GEN_TRG; it does not fall as Q grows, P not decreasing from
+ * A), word C holds G at its GEN_TRF-th Q's first and past its last (bits
+ * 16-23, 24-31) and, where G steps by at most 1 at each of its Q, the
+ * steps (bit F: G[Q + 1] > G[Q], Q = C * GEN_TRF + F), else 0 (B > A,
+ * B - A <= 256). */
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t);
+/* The first of P[A..B - 1) above U, else B - 1, by T (gen_chain_guide's
+ * table of the row, U in [0, 1)): between G at U's 1/GEN_TRG and the
+ * next (Q / GEN_TRG exact: U at or above it is found there or after, U
+ * below (Q + 1) / GEN_TRG there or before), mostly the same entry (no
+ * load of P); where G steps by more (its bits 0), between its word's
+ * first and last. */
+static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint32_t *t, double u)
 {
 	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
-	return gen_upper(p, a + g[q], a + g[q + 1], u);
+	uint32_t w = t[q / GEN_TRF], f = q % GEN_TRF, lo = w >> 16 & 255, hi = w >> 24;
+	uint32_t m = w & 0xffff, x = m & ((1u << f) - 1);
+	if (!m) /* no step (HI = LO), or steps of more than 1 */
+		return gen_upper(p, a + lo, a + hi, u);
+	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
+	x = (x & 0x3333) + (x >> 2 & 0x3333);
+	x = (x + (x >> 4)) & 0x0f0f;
+	lo += (x + (x >> 8)) & 31;
+	return gen_upper(p, a + lo, a + lo + (m >> f & 1), u);
 }
 /* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
  * chain_op's walk (v < c), searched where the sums go up (UP). */

@@ -33,7 +33,7 @@ static uint32_t old_find(const double *p, uint32_t a, const uint8_t *g, double u
 
 static uint64_t asked;
 
-static void check(const double *p, uint32_t a, uint32_t b, const uint8_t *g, const uint8_t *og,
+static void check(const double *p, uint32_t a, uint32_t b, const uint32_t *g, const uint8_t *og,
 		  double u)
 {
 	if (!(u >= 0 && u < 1))
@@ -47,7 +47,8 @@ static void check(const double *p, uint32_t a, uint32_t b, const uint8_t *g, con
 int main(void)
 {
 	static double p[1 + 256];
-	static uint8_t g[GEN_TRG + 1], og[OLD_TRG + 1];
+	static uint32_t g[GEN_TRC];
+	static uint8_t og[OLD_TRG + 1];
 	uint64_t rs = 0x9e3779b9ull;
 	for (int set = 0; set < 3000; set++) {
 		double v = unit_urand(&rs);
