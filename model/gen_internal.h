@@ -1106,8 +1106,10 @@ static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint32_t 
 	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
 	x = (x & 0x3333) + (x >> 2 & 0x3333);
 	x = (x + (x >> 4)) & 0x0f0f;
-	lo += (x + (x >> 8)) & 31;
-	return gen_upper(p, a + lo, a + lo + (m >> f & 1), u);
+	lo += a + ((x + (x >> 8)) & 31);
+	/* gen_upper(P, LO, LO + 1, U) where G steps at Q, its compare's
+	 * branch not taken (a draw's side of the entry: half and half) */
+	return m >> f & 1 ? lo + !(p[lo] > u) : lo;
 }
 /* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
  * chain_op's walk (v < c), searched where the sums go up (UP). */
