@@ -128,9 +128,9 @@ struct quota {
 #define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
-#define GEN_TRF 16		       /* the chain's rows: a word of the table at each 1/GEN_TRC, */
+#define GEN_TRF 16		       /* the chain's rows' table: a word each 1/GEN_TRC, */
 #define GEN_TRC 32		       /* its bit F the entry's step at each 1/GEN_TRG */
-#define GEN_TRG (GEN_TRC * GEN_TRF)
+#define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: the entry's steps */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */

@@ -1091,7 +1091,8 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
 			   double u)
 {
 	uint32_t a = d->row[from], n = d->row[from + 1] - a;
-	for (uint32_t x = 0; x < n; x += 32) /* remote's load of tr_to[the entry]: with the table's */
+	/* remote's load of tr_to[the entry]: asked for with the table's */
+	for (uint32_t x = 0; x < n; x += 32)
 		__builtin_prefetch(&d->tr_to[a + x]);
 	return gen_chain_at(d->tr_p, a, s->tr_guide + (size_t)from * GEN_TRC, u);
 }
@@ -1108,8 +1109,9 @@ void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t)
 	for (uint32_t c = 0; c < GEN_TRC; c++) {
 		uint32_t m = 0, q0 = c * GEN_TRF;
 		for (uint32_t f = 0; f < GEN_TRF && m != UINT32_MAX; f++)
-			m = g[q0 + f + 1] - g[q0 + f] > 1 ? UINT32_MAX
-							   : m | (uint32_t)(g[q0 + f + 1] > g[q0 + f]) << f;
+			m = g[q0 + f + 1] - g[q0 + f] > 1
+				? UINT32_MAX
+				: m | (uint32_t)(g[q0 + f + 1] > g[q0 + f]) << f;
 		t[c] = (m == UINT32_MAX ? 0 : m) | (uint32_t)g[q0] << 16 |
 		       (uint32_t)g[q0 + GEN_TRF] << 24;
 	}

@@ -52,7 +52,9 @@ int main(void)
 	uint64_t rs = 0x9e3779b9ull;
 	for (int set = 0; set < 3000; set++) {
 		double v = unit_urand(&rs);
-		uint32_t n = v < 0.1 ? 1 : v < 0.2 ? 2 + (uint32_t)(unit_urand(&rs) * 6) : 1 + (uint32_t)(unit_urand(&rs) * 256);
+		uint32_t n = v < 0.1   ? 1
+			     : v < 0.2 ? 2 + (uint32_t)(unit_urand(&rs) * 6)
+				       : 1 + (uint32_t)(unit_urand(&rs) * 256);
 		uint32_t a = 1; /* the row's first not the array's */
 		double c = 0;
 		for (uint32_t x = 0; x < n; x++) {
