@@ -128,7 +128,10 @@ struct quota {
 #define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
-#define GEN_TRG 32		       /* the chain's rows: a table of the entry at each 1/this */
+#define GEN_TRF 16		       /* the chain's rows' table: a word each 1/GEN_TRC, */
+#define GEN_TRC 32		       /* its bit F the entry's step at each 1/GEN_TRG */
+#define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: the entry's steps */
+#define GEN_COLDG 32		       /* cold_region's rows: a table at each 1/this */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
@@ -318,9 +321,6 @@ struct devstate {
 	/* the offsets below it take gen_region_of's table at once: the last
 	 * bound at scale 1 (no --capacity) under 2^53, else 0 (none) */
 	uint64_t rtop;
-	/* per region, its row of the chain searched from (gen_space.c,
-	 * chain_find): the entry at each 1/GEN_TRG, from the row's first */
-	uint8_t tr_guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
 	/* the chain's rows given the op (gen_chain_sums: a read's, then
 	 * another op's, row[nregions] each; NULL without read_share) and
 	 * whether all of them go up */
@@ -338,9 +338,9 @@ struct devstate {
 	 * of them go up */
 	double *cold_cs;
 	int cold_up;
-	/* and per row, the entry its search gives at each 1/GEN_TRG of the
+	/* and per row, the entry its search gives at each 1/GEN_COLDG of the
 	 * row's total, from the row's first (gen_cold_guide; where they go up) */
-	uint16_t (*cold_guide)[GEN_TRG + 1];
+	uint16_t (*cold_guide)[GEN_COLDG + 1];
 	/* gen_region_lut's window (region_lut_init): RLUT_W bounds from
 	 * min(rlut[j], rlut_top) hold the region, RLUT_W a power of two at
 	 * least every entry's span, searched in its log2 steps at every ask
@@ -351,6 +351,11 @@ struct devstate {
 	 * knots from min(lo, klut_top), searched in its log2 steps at every
 	 * ask; 0: model_dist_knot_in's search */
 	uint32_t klut_w, klut_top;
+
+	/* per region, its row of the chain searched from (gen_space.c,
+	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
+	 * none) */
+	uint32_t *tr_guide;
 };
 
 /*
@@ -1103,6 +1108,35 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	}
 	return a;
 }
+/* Row [A, B)'s table for chain_find (gen_space.c), GEN_TRC words: with
+ * G[Q] the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG) finds
+ * (Q = 0 .. GEN_TRG; it does not fall as Q grows, P not decreasing from
+ * A), word C holds G at its GEN_TRF-th Q's first and past its last (bits
+ * 16-23, 24-31) and, where G steps by at most 1 at each of its Q, the
+ * steps (bit F: G[Q + 1] > G[Q], Q = C * GEN_TRF + F), else 0 (B > A,
+ * B - A <= 256). */
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t);
+/* The first of P[A..B - 1) above U, else B - 1, by T (gen_chain_guide's
+ * table of the row, U in [0, 1)): between G at U's 1/GEN_TRG and the
+ * next (Q / GEN_TRG exact: U at or above it is found there or after, U
+ * below (Q + 1) / GEN_TRG there or before), mostly the same entry (no
+ * load of P); where G steps by more (its bits 0), between its word's
+ * first and last. */
+static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint32_t *t, double u)
+{
+	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	uint32_t w = t[q / GEN_TRF], f = q % GEN_TRF, lo = w >> 16 & 255, hi = w >> 24;
+	uint32_t m = w & 0xffff, x = m & ((1u << f) - 1);
+	if (!m) /* no step (HI = LO), or steps of more than 1 */
+		return gen_upper(p, a + lo, a + hi, u);
+	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
+	x = (x & 0x3333) + (x >> 2 & 0x3333);
+	x = (x + (x >> 4)) & 0x0f0f;
+	lo += a + ((x + (x >> 8)) & 31);
+	/* gen_upper(P, LO, LO + 1, U) where G steps at Q, its compare's
+	 * branch not taken (a draw's side of the entry: half and half) */
+	return m >> f & 1 ? lo + !(p[lo] > u) : lo;
+}
 /* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
  * chain_op's walk (v < c), searched where the sums go up (UP). */
 static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, double v, int up)
@@ -1135,21 +1169,21 @@ static inline uint32_t gen_cold_pick(const struct model_devspace *d, const uint8
 }
 /* Each row's table for gen_cold_at (CS going up): GUIDE[r][q] the entry
  * (from the row's first) gen_upper gives for the row's total W times
- * q / GEN_TRG, the same double as U * W's at U = q / GEN_TRG (exact). */
+ * q / GEN_COLDG, the same double as U * W's at U = q / GEN_COLDG (exact). */
 void gen_cold_guide(const struct model_devspace *d, const double *cs,
-		    uint16_t (*guide)[GEN_TRG + 1]);
+		    uint16_t (*guide)[GEN_COLDG + 1]);
 /* gen_cold_pick at U * W (U in [0, 1), W the row's total, > 0): where the
- * sums go up, searched between the entries GUIDE gives for U's 1/GEN_TRG
- * (U * W is at or above W q / GEN_TRG and at or below W (q + 1) / GEN_TRG,
+ * sums go up, searched between the entries GUIDE gives for U's 1/GEN_COLDG
+ * (U * W is at or above W q / GEN_COLDG and at or below W (q + 1) / GEN_COLDG,
  * as doubles too, and the entry found does not fall as V grows). */
 static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t *cy_reg,
-				   const double *cs, const uint16_t (*guide)[GEN_TRG + 1],
+				   const double *cs, const uint16_t (*guide)[GEN_COLDG + 1],
 				   uint32_t from, double u, double w, int up)
 {
 	uint32_t a = d->row[from], b = d->row[from + 1];
 	if (!up)
 		return gen_cold_pick(d, cy_reg, cs, a, b, u * w, up);
-	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
+	uint32_t q = u * GEN_COLDG < GEN_COLDG - 1 ? (uint32_t)(u * GEN_COLDG) : GEN_COLDG - 1;
 	return gen_upper(cs, a + guide[from][q], a + guide[from][q + 1], u * w);
 }
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the

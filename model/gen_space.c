@@ -953,6 +953,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].tr_cw);
 		free(g->ds[d].cold_cs);
 		free(g->ds[d].cold_guide);
+		free(g->ds[d].tr_guide);
 	}
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++)
 		if (g->ds[d].ur) {
@@ -1090,14 +1091,42 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 }
 
 /* The row FROM's first entry whose cumulated share passes U, else its last
- * (a search of the row): searched between the entries the table gives for
- * U's 1/GEN_TRG of [0, 1) (the row's shares cumulated do not fall). */
+ * (a search of the row): by the row's table (gen_chain_at; the row's
+ * shares cumulated do not fall).  With a table at each 1/32 of [0, 1),
+ * the 2-8 entries of a 128-entry row between two of its entries were
+ * searched at each draw, tr_p's lines missed (disksim's 16 devices: 2 MiB
+ * of it, 19% of the samples here); at each 1/512 a draw mostly lands
+ * where the entry does not step, and the table's 128 bytes a row (256 KiB
+ * on disksim) are missed less.  The row's tr_to asked for at once:
+ * remote's load of the entry found, a miss after the table's. */
 static uint32_t chain_find(const struct model_devspace *d, const struct devstate *s, uint32_t from,
 			   double u)
 {
-	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
-	return gen_upper(d->tr_p, d->row[from] + s->tr_guide[from][q],
-			 d->row[from] + s->tr_guide[from][q + 1], u);
+	uint32_t a = d->row[from], n = d->row[from + 1] - a;
+	/* remote's load of tr_to[the entry]: asked for with the table's */
+	for (uint32_t x = 0; x < n; x += 32)
+		__builtin_prefetch(&d->tr_to[a + x]);
+	return gen_chain_at(d->tr_p, a, s->tr_guide + (size_t)from * GEN_TRC, u);
+}
+
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t)
+{
+	uint8_t g[GEN_TRG + 1];
+	uint32_t x = a;
+	for (uint32_t q = 0; q <= GEN_TRG; q++) {
+		while (x < b - 1 && !(p[x] > (double)q / GEN_TRG))
+			x++;
+		g[q] = (uint8_t)(x - a);
+	}
+	for (uint32_t c = 0; c < GEN_TRC; c++) {
+		uint32_t m = 0, q0 = c * GEN_TRF;
+		for (uint32_t f = 0; f < GEN_TRF && m != UINT32_MAX; f++)
+			m = g[q0 + f + 1] - g[q0 + f] > 1
+				? UINT32_MAX
+				: m | (uint32_t)(g[q0 + f + 1] > g[q0 + f]) << f;
+		t[c] = (m == UINT32_MAX ? 0 : m) | (uint32_t)g[q0] << 16 |
+		       (uint32_t)g[q0 + GEN_TRF] << 24;
+	}
 }
 
 int gen_chain_sums(const struct model_devspace *d, double *cw)
@@ -1119,17 +1148,17 @@ int gen_chain_sums(const struct model_devspace *d, double *cw)
 }
 
 /* Each row's table for chain_find: the entry the row's search gives at
- * each 1/GEN_TRG of [0, 1] (q / GEN_TRG is exact: U at or above it is
- * found there or after, U below (q + 1) / GEN_TRG there or before); and
- * chain_op's sums (0, or REEL_E_NOMEM). */
+ * each 1/GEN_TRG of [0, 1] (gen_chain_guide); and chain_op's sums (0, or
+ * REEL_E_NOMEM). */
 static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 {
+	if (d->nregions &&
+	    !(s->tr_guide = malloc((size_t)d->nregions * GEN_TRC * sizeof(*s->tr_guide))))
+		return REEL_E_NOMEM;
 	for (uint32_t r = 0; r < d->nregions; r++)
-		for (uint32_t q = 0; q <= GEN_TRG && d->row[r + 1] > d->row[r]; q++) {
-			uint32_t a =
-			    gen_upper(d->tr_p, d->row[r], d->row[r + 1] - 1, (double)q / GEN_TRG);
-			s->tr_guide[r][q] = (uint8_t)(a - d->row[r]);
-		}
+		if (d->row[r + 1] > d->row[r])
+			gen_chain_guide(d->tr_p, d->row[r], d->row[r + 1],
+					s->tr_guide + (size_t)r * GEN_TRC);
 	/* chain_op's sums given the op (read_share: the only chain_op) */
 	if (!d->read_share_fitted || !d->nregions)
 		return 0;
@@ -2787,13 +2816,14 @@ int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double 
 }
 
 void gen_cold_guide(const struct model_devspace *d, const double *cs,
-		    uint16_t (*guide)[GEN_TRG + 1])
+		    uint16_t (*guide)[GEN_COLDG + 1])
 {
 	for (uint32_t r = 0; r < d->nregions; r++) {
 		uint32_t a = d->row[r], b = d->row[r + 1];
 		double w = b > a ? cs[b - 1] : 0;
-		for (uint32_t q = 0; q <= GEN_TRG; q++)
-			guide[r][q] = (uint16_t)(gen_upper(cs, a, b, (double)q / GEN_TRG * w) - a);
+		for (uint32_t q = 0; q <= GEN_COLDG; q++)
+			guide[r][q] =
+			    (uint16_t)(gen_upper(cs, a, b, (double)q / GEN_COLDG * w) - a);
 	}
 }
 

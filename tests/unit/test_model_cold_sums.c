@@ -9,7 +9,7 @@
  * shares of 0, ties; no region, some or all of them a kept block's; every
  * 8th chain with a share going down, whose sums are walked), every row,
  * draws at random, at the sums themselves and a double either side, and
- * at the tables' edges (q / GEN_TRG) and a double below.
+ * at the tables' edges (q / GEN_COLDG) and a double below.
  */
 #include <math.h>
 #include <string.h>
@@ -40,7 +40,7 @@ int main(void)
 	static double p[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
 	static double cs[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
 	static uint8_t cy[MODEL_MAX_REGIONS];
-	static uint16_t guide[MODEL_MAX_REGIONS][GEN_TRG + 1];
+	static uint16_t guide[MODEL_MAX_REGIONS][GEN_COLDG + 1];
 	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
 	for (int set = 0; set < 2000; set++) {
 		memset(&d, 0, sizeof(d));
@@ -77,9 +77,9 @@ int main(void)
 			for (int q = 0; q < 60 && b > a; q++, asked++) {
 				double u = unit_urand(&rs), w;
 				if (q % 7 == 5) /* a table's edge, or a double below it */
-					u = q % 2
-						? (double)(q % GEN_TRG) / GEN_TRG
-						: nextafter((double)(q % GEN_TRG + 1) / GEN_TRG, 0);
+					u = q % 2 ? (double)(q % GEN_COLDG) / GEN_COLDG
+						  : nextafter(
+							(double)(q % GEN_COLDG + 1) / GEN_COLDG, 0);
 				else if (q % 3 == 1 &&
 					 cs[b - 1] > 0) { /* a sum itself, over the total */
 					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
@@ -95,7 +95,7 @@ int main(void)
 				}
 				CHECK_EQ(gen_cold_pick(&d, cy, cs, a, b, u * w, up), want);
 				CHECK_EQ(gen_cold_at(&d, cy, cs,
-						     (const uint16_t(*)[GEN_TRG + 1]) guide, r, u,
+						     (const uint16_t(*)[GEN_COLDG + 1]) guide, r, u,
 						     w, up),
 					 want);
 			}
