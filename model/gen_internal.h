@@ -341,17 +341,6 @@ struct devstate {
 	/* and per row, the entry its search gives at each 1/GEN_COLDG of the
 	 * row's total, from the row's first (gen_cold_guide; where they go up) */
 	uint16_t (*cold_guide)[GEN_COLDG + 1];
-	/* gen_region_lut's window (region_lut_init): RLUT_W bounds from
-	 * min(rlut[j], rlut_top) hold the region, RLUT_W a power of two at
-	 * least every entry's span, searched in its log2 steps at every ask
-	 * (a search of the span's own steps missed its loop's end at 2.2 an
-	 * I/O on git's rate-1 model); 0: the span's search */
-	uint32_t rlut_w, rlut_top;
-	/* gen_addr_knot's window, as rlut_w's (gen_offsets_init): KLUT_W
-	 * knots from min(lo, klut_top), searched in its log2 steps at every
-	 * ask; 0: model_dist_knot_in's search */
-	uint32_t klut_w, klut_top;
-
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
 	 * none) */
@@ -952,12 +941,6 @@ static inline uint32_t gen_region_lut(const struct model_devspace *d, const stru
 {
 	uint64_t j = xi >> s->rlut_sh;				/* j < GEN_RLUT */
 	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
-	if (s->rlut_w) { /* the same search in the same steps at every ask */
-		lo = lo < s->rlut_top ? lo : s->rlut_top;
-		for (uint32_t h = s->rlut_w / 2; h; h >>= 1)
-			lo = d->bound[lo + h] <= xi ? lo + h : lo;
-		return lo;
-	}
 	for (uint32_t h; n > 1; n -= h) {
 		h = n / 2;
 		lo = d->bound[lo + h] <= xi ? lo + h : lo;
@@ -1283,19 +1266,8 @@ static inline size_t gen_addr_knot(const struct model_devspace *dv, const struct
 	if (f >= 0 && f < GEN_KLUT) {
 		size_t j = (size_t)f, lo = s->klut[j], hi = s->klut[j + 1] + 1u;
 		hi = hi < h ? hi : h;
-		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x)) {
-			if (!s->klut_w)
-				return model_dist_knot_in(d, x, lo, hi);
-			/* knot_in's answer, the last from LO to HI - 1 at or
-			 * below X (else LO, 0), in klut_w's window: from B =
-			 * min(LO, klut_top), its klut_w knots end at HI - 1 or
-			 * past it, at H - 1 at most (v past HI - 1 and up to
-			 * H - 1 above X, as v[HI]), and v[B] <= v[LO] */
-			lo = lo < s->klut_top ? lo : s->klut_top;
-			for (size_t t = s->klut_w / 2; t; t >>= 1)
-				lo = d->v[lo + t] <= x ? lo + t : lo;
-			return lo;
-		}
+		if ((!lo || d->v[lo] <= x) && (hi == h || d->v[hi] > x))
+			return model_dist_knot_in(d, x, lo, hi);
 	}
 	return model_dist_knot(d, x, h);
 }

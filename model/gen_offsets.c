@@ -25,24 +25,12 @@ void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 		s->lr_reg[i] =
 		    gen_space_region(dv, s, (uint64_t)((double)dv->longrun[i].off * s->scale));
 	s->klut_r = 0;
-	s->klut_w = 0;
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
 	double w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
 	for (uint32_t j = 0; j <= GEN_KLUT; j++)
 		s->klut[j] = (uint16_t)model_dist_knot(d, d->v[0] + j * w, d->nk - 1);
 	s->klut_r = 1 / w;
-	/* gen_addr_knot's window: a power of two at least every entry's
-	 * HI - LO, inside the knots 0 to nk - 2 (H - 1) */
-	uint32_t kw = 1, h = (uint32_t)d->nk - 1;
-	for (uint32_t j = 0; j < GEN_KLUT; j++) {
-		uint32_t lo = s->klut[j], hi = s->klut[j + 1] + 1u;
-		hi = hi < h ? hi : h;
-		while (hi > lo && kw < hi - lo)
-			kw *= 2;
-	}
-	s->klut_w = kw <= h ? kw : 0;
-	s->klut_top = s->klut_w ? h - kw : 0;
 }
 
 /* model_dist_cdf(&dv->addr, X, ...), its knot (*LO) found through the
@@ -155,35 +143,6 @@ static double shortfall(const struct model_devspace *d, const struct devstate *s
 	return x > 0 ? x : 0;
 }
 
-/* X > 0 ? X : +0 by a mask (NaN: +0), where GCC made a branch of it */
-static inline double pos_or_0(double x)
-{
-	uint64_t b;
-	memcpy(&b, &x, sizeof(b));
-	b &= -(uint64_t)(x > 0);
-	memcpy(&x, &b, sizeof(x));
-	return x;
-}
-
-/* shortfalls' sums where the wants are the weights times N (no shares by
- * segment): shortfall's doubles, without a branch (half the regions short,
- * at random: a branch missed about every other region; 146 instructions an
- * I/O on git's rate-1 model with its call and the segment test, a fifth of
- * them).  Where shortfall returns 0, X here is 0 too, and C + 0 is C (C
- * starts at +0 and only grows): the same sums, the same floats. */
-static double shortfalls_plain(const struct model_devspace *d, struct devstate *s,
-			       const double *pend, double n)
-{
-	double c = 0;
-	for (uint32_t r = 0; r < d->nregions; r++) {
-		double want = d->weight[r] * n - pend[r], a = want - (double)s->rn[r];
-		double x = a - 2 * sqrt(pos_or_0(want)) - 1;
-		c += pos_or_0(x); /* x > 0: a - 1 > 0 too (shortfall's) */
-		s->short_c[r] = (float)c;
-	}
-	return c;
-}
-
 /* The regions' shortfalls, cumulated, refreshed every nregions / 4 I/O
  * (at least GEN_SHORT_EVERY): each I/O pays O(1) for them. */
 static void shortfalls(const struct model_devspace *d, struct devstate *s)
@@ -211,19 +170,15 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 		p[at[i]] += pend[i];
 	const double *pr = nl ? p : none;
 	struct want_at wa = want_at(d, s, (double)s->hn);
-	if (!wa.seg) {
-		s->short_tot = shortfalls_plain(d, s, pr, wa.n);
-	} else {
-		for (uint32_t r = 0; r < d->nregions; r++) {
-			/* c + 0 is c: the sum's chain of adds (their latency,
-			 * 256 in a row) only through the regions short */
-			double x = shortfall(d, s, r, &wa, pr[r]);
-			if (x > 0)
-				c += x;
-			s->short_c[r] = (float)c;
-		}
-		s->short_tot = c;
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		/* c + 0 is c: the sum's chain of adds (their latency, 256 in
+		 * a row) only through the regions short */
+		double x = shortfall(d, s, r, &wa, pr[r]);
+		if (x > 0)
+			c += x;
+		s->short_c[r] = (float)c;
 	}
+	s->short_tot = c;
 	s->short_at = s->hn ? s->hn : 1;
 }
 

@@ -1017,17 +1017,6 @@ static void region_lut_init(const struct model_devspace *d, struct devstate *s)
 	for (uint64_t j = 0; j <= GEN_RLUT; j++)
 		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
 	s->rtop = s->scale == 1 && e < (1ull << 53) ? e : 0;
-	/* the window: the bounds from B = min(rlut[j], rlut_top) to B +
-	 * rlut_w - 1 are inside bound[0 .. nregions] and hold rlut[j] to
-	 * rlut[j + 1] (if B is rlut_top, up to bound[nregions]); the bounds
-	 * do not fall and bound[B] <= bound[rlut[j]] <= XI < bound[nregions],
-	 * so the last at or below XI in the window is the span's */
-	uint32_t w = 1;
-	for (uint64_t j = 0; j < GEN_RLUT; j++)
-		while (w < (uint32_t)s->rlut[j + 1] - s->rlut[j] + 1u)
-			w *= 2;
-	s->rlut_w = w <= d->nregions + 1 ? w : 0;
-	s->rlut_top = s->rlut_w ? d->nregions + 1 - w : 0;
 }
 
 /* The region of offset A (generated, scaled by s->scale): region_search's
