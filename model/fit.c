@@ -845,9 +845,10 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
 	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL, NULL)))
 		return e;
-	/* what pass 3 gathered, fitted: the devices' on the second thread
-	 * beside the phases' sizes, which the devices' part of pass 4 reads
-	 * (their state apart, as in the pass); the rest at pass 4's start */
+	/* what pass 3 gathered, fitted: half the devices (model_devs_half) on
+	 * the second thread beside the phases' sizes, which the devices' part
+	 * of pass 4 reads (their state apart, as in the pass), the other half
+	 * on this thread after the sizes; the rest at pass 4's start */
 	fr->devs_half = fr->side ? model_devs_half(fr->df, 1) : 0;
 	int ep = fit_side_post(fr->side, side_finish, fr, NULL, NULL), ei = 0;
 	if (m->naive)

@@ -6,6 +6,7 @@
  * starts (a stack-distance model: the share of run starts touching a 4 KiB
  * block touched before, and how many I/O of the device back).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,6 +503,9 @@ static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t 
  * one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
 {
+	/* without stretches every record is device 0's (fit.c makes them
+	 * exactly where the model has several devices) */
+	assert(c->stretch || df->nd == 1);
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++) {
 		const struct dev_stretch *g = c->stretch ? &c->stretch->g[s] : NULL;
 		size_t m = c->n - a < DEV_STRETCH ? c->n - a : DEV_STRETCH;

@@ -621,10 +621,11 @@ static inline void fit_dev_stretch(const int8_t *slot, uint64_t live, size_t nd,
 }
 /* Between the passes: regions from the offsets, of the devices whose index
  * is in MINE (bit k: index k; each device's state its own, two threads may
- * take a part each); then, all done, the counts of the second pass's
- * samples (jumps, runs, local jumps, reuse distances: 4 a device) into N,
- * their number returned. */
+ * take a part each). */
 void model_devs_regions(struct devs_fit *df, uint64_t mine);
+/* Then, all devices' regions done: the counts of the second pass's samples
+ * (jumps, runs, local jumps, reuse distances: 4 a device) into N, in device
+ * order; their number returned. */
 size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n);
 /* The main thread's half (MINE) of model_devs_regions (FINISH 0) or of
  * model_devs_finish (1), by the samples each device sorts there. */
@@ -632,6 +633,8 @@ uint64_t model_devs_half(const struct devs_fit *df, int finish);
 /* Pass 3 (CAP bounds the samples): jumps, runs, remote jumps, overlap. */
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap);
 int model_devs_walk(struct devs_fit *df, const struct fit_cols *c, uint64_t mine);
+/* Pass 3's samples fitted, of the devices whose index is in MINE (as
+ * model_devs_regions': two threads may take a part each). */
 int model_devs_finish(struct devs_fit *df, uint64_t mine);
 /* Pass 4, after the phases' sizes: the share of each size segment that
  * continues a run (WPHASE: each window's phase), per phase and op; the

@@ -128,9 +128,9 @@ struct quota {
 #define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
 #define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
 #define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
-#define GEN_TRF 16		       /* the chain's rows' table: a word each 1/GEN_TRC, */
-#define GEN_TRC 32		       /* its bit F the entry's step at each 1/GEN_TRG */
-#define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: the entry's steps */
+#define GEN_TRF 16		       /* the chain's row table: step bits a word (<= 16) */
+#define GEN_TRC 32		       /* and words a row, one each 1/GEN_TRC of [0, 1) */
+#define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: where a word's bit F marks the entry's step */
 #define GEN_COLDG 32		       /* cold_region's rows: a table at each 1/this */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
@@ -1099,6 +1099,8 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
  * steps (bit F: G[Q + 1] > G[Q], Q = C * GEN_TRF + F), else 0 (B > A,
  * B - A <= 256). */
 void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t);
+_Static_assert(GEN_TRF <= 16, "gen_chain_guide: a word's step bits are its low 16");
+_Static_assert(MODEL_MAX_REGIONS <= 256, "gen_chain_guide: a row's entries in 8 bits");
 /* The first of P[A..B - 1) above U, else B - 1, by T (gen_chain_guide's
  * table of the row, U in [0, 1)): between G at U's 1/GEN_TRG and the
  * next (Q / GEN_TRG exact: U at or above it is found there or after, U

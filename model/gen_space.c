@@ -1142,7 +1142,7 @@ int gen_chain_sums(const struct model_devspace *d, double *cw)
 static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 {
 	if (d->nregions &&
-	    !(s->tr_guide = malloc((size_t)d->nregions * GEN_TRC * sizeof(*s->tr_guide))))
+	    !(s->tr_guide = calloc((size_t)d->nregions * GEN_TRC, sizeof(*s->tr_guide))))
 		return REEL_E_NOMEM;
 	for (uint32_t r = 0; r < d->nregions; r++)
 		if (d->row[r + 1] > d->row[r])
@@ -2817,12 +2817,14 @@ void gen_cold_guide(const struct model_devspace *d, const double *cs,
 }
 
 /* The kept blocks' regions (cy_reg), cold_region's sums and, where they
- * go up, their table (0, or REEL_E_NOMEM). */
+ * go up, their table (0, or REEL_E_NOMEM): only on a device that can ask
+ * cold_region (start_cycle's kept blocks, start_hot's unread writes), the
+ * sums as large as the chain's tr_p. */
 static int cold_init(const struct model_devspace *d, struct devstate *s)
 {
 	for (uint32_t k = 0; k < d->ncycle; k++)
 		s->cy_reg[region_search(d, 1.0, (uint64_t)d->cycle[k].off)] = (uint8_t)(k + 1);
-	if (!d->nregions)
+	if (!d->nregions || !(d->ncycle || d->p_unread > 0))
 		return 0;
 	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
 	s->cold_guide = malloc(d->nregions * sizeof(*s->cold_guide));

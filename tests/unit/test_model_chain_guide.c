@@ -64,7 +64,8 @@ int main(void)
 		}
 		c = c > 0 ? c : 1;
 		for (uint32_t x = 0; x < n; x++)
-			p[a + x] = x + 1 == n && set % 3 ? 1 : p[a + x] / c;
+			p[a + x] =
+			    x + 1 == n && set % 3 ? 1 : p[a + x] / (set % 3 ? c : c * (1 + 1e-5));
 		gen_chain_guide(p, a, a + n, g);
 		old_guide(p, a, a + n, og);
 		for (int k = 0; k < 200; k++)

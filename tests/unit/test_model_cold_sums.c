@@ -62,7 +62,9 @@ int main(void)
 			}
 			c = c > 0 ? c : 1; /* a row of shares of 0 */
 			for (uint32_t x = d.row[r]; x < n; x++)
-				p[x] = x + 1 == n && set % 3 ? 1 : p[x] / c;
+				p[x] = x + 1 == n && set % 3
+					   ? 1
+					   : p[x] / (set % 3 ? c : c * (1 + 1e-5));
 			if (set % 8 == 7 && len > 2) /* a share going down: the walk */
 				p[d.row[r] + 1] = p[d.row[r]] * 0.5;
 			d.row[r + 1] = n;
