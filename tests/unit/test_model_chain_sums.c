@@ -14,6 +14,7 @@
 
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 /* round 25's chain_op: the row's total (*W) and the entry the draw U
  * takes (B - 1 where none: its last) */
@@ -45,29 +46,11 @@ int main(void)
 		memset(&d, 0, sizeof(d));
 		d.nregions = 1 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));
 		d.read_share_fitted = 1;
-		d.tr_to = to;
-		d.tr_p = p;
 		for (uint32_t r = 0; r < d.nregions; r++) {
 			double u = unit_urand(&rs);
 			d.read_share[r] = u < 0.2 ? 0 : u < 0.4 ? 1 : (float)unit_urand(&rs);
 		}
-		for (uint32_t r = 0, n = 0; r < d.nregions; r++) {
-			double u = unit_urand(&rs), c = 0;
-			uint32_t len = u < 0.1 ? 0 : u < 0.2 ? 1 : 1 + (uint32_t)(u * d.nregions);
-			d.row[r] = n;
-			for (uint32_t x = 0; x < len; x++, n++) {
-				double q = unit_urand(&rs);
-				c += q < 0.15 ? 0 : q; /* shares of 0: ties in the sums */
-				p[n] = c;
-				to[n] = (uint16_t)(unit_urand(&rs) * d.nregions);
-			}
-			c = c > 0 ? c : 1; /* a row of shares of 0 */
-			for (uint32_t x = d.row[r]; x < n; x++)
-				p[x] = x + 1 == n && set % 3 ? 1 : p[x] / c;
-			if (set % 8 == 7 && len > 2) /* a share going down: the walk */
-				p[d.row[r] + 1] = p[d.row[r]] * 0.5;
-			d.row[r + 1] = n;
-		}
+		unit_model_chain_rows(&d, to, p, &rs, set);
 		int up = gen_chain_sums(&d, cw);
 		walked += !up;
 		CHECK(up || set % 8 == 7);

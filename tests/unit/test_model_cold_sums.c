@@ -16,6 +16,7 @@
 
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 /* round 27's cold_region: the row's total (*W) and the entry the draw U
  * takes (B where none) */
@@ -45,30 +46,10 @@ int main(void)
 	for (int set = 0; set < 2000; set++) {
 		memset(&d, 0, sizeof(d));
 		d.nregions = 1 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));
-		d.tr_to = to;
-		d.tr_p = p;
 		double ck = set % 5 == 0 ? 0 : set % 5 == 1 ? 1 : unit_urand(&rs) * 0.5;
 		for (uint32_t r = 0; r < d.nregions; r++)
 			kept += cy[r] = unit_urand(&rs) < ck ? (uint8_t)(1 + r % 200) : 0;
-		for (uint32_t r = 0, n = 0; r < d.nregions; r++) {
-			double u = unit_urand(&rs), c = 0;
-			uint32_t len = u < 0.1 ? 0 : u < 0.2 ? 1 : 1 + (uint32_t)(u * d.nregions);
-			d.row[r] = n;
-			for (uint32_t x = 0; x < len; x++, n++) {
-				double q = unit_urand(&rs);
-				c += q < 0.15 ? 0 : q; /* shares of 0: ties in the sums */
-				p[n] = c;
-				to[n] = (uint16_t)(unit_urand(&rs) * d.nregions);
-			}
-			c = c > 0 ? c : 1; /* a row of shares of 0 */
-			for (uint32_t x = d.row[r]; x < n; x++)
-				p[x] = x + 1 == n && set % 3
-					   ? 1
-					   : p[x] / (set % 3 ? c : c * (1 + 1e-5));
-			if (set % 8 == 7 && len > 2) /* a share going down: the walk */
-				p[d.row[r] + 1] = p[d.row[r]] * 0.5;
-			d.row[r + 1] = n;
-		}
+		unit_model_chain_rows(&d, to, p, &rs, set);
 		int up = gen_cold_sums(&d, cy, cs);
 		walked += !up;
 		if (up)

@@ -160,6 +160,35 @@ static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacit
 	return n;
 }
 
+/* Random rows of a region chain for D (its nregions set), into TO and P
+ * (nregions^2 entries at most): rows of 0 entries, of 1, of up to
+ * nregions; shares of 0 (ties in the sums); a row's cumulated shares
+ * ending at 1 (SET % 3) or just below it; every 8th set a row's second
+ * share going down (a walk, not a search). */
+static inline void unit_model_chain_rows(struct model_devspace *d, uint16_t *to, double *p,
+					 uint64_t *rs, int set)
+{
+	d->tr_to = to;
+	d->tr_p = p;
+	for (uint32_t r = 0, n = 0; r < d->nregions; r++) {
+		double u = unit_urand(rs), c = 0;
+		uint32_t len = u < 0.1 ? 0 : u < 0.2 ? 1 : 1 + (uint32_t)(u * d->nregions);
+		d->row[r] = n;
+		for (uint32_t x = 0; x < len; x++, n++) {
+			double q = unit_urand(rs);
+			c += q < 0.15 ? 0 : q;
+			p[n] = c;
+			to[n] = (uint16_t)(unit_urand(rs) * d->nregions);
+		}
+		c = c > 0 ? c : 1; /* a row of shares of 0 */
+		for (uint32_t x = d->row[r]; x < n; x++)
+			p[x] = x + 1 == n && set % 3 ? 1 : p[x] / (set % 3 ? c : c * (1 + 1e-5));
+		if (set % 8 == 7 && len > 2)
+			p[d->row[r] + 1] = p[d->row[r]] * 0.5;
+		d->row[r + 1] = n;
+	}
+}
+
 /* TEST on each of the corpus models the placing tests walk, with no
  * capacity given and with 3 GiB. */
 static inline void unit_model_gen_each(void (*test)(const char *name, uint64_t capacity))
