@@ -552,9 +552,9 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 		c.win = win;
 		c.stretch = NULL;
 		if (fr->stretch) { /* made once for both threads' devices */
-			struct dev_stretches *g = fr->stretch + j % FIT_WIN_BUFS;
-			model_devs_stretches(fr->df, &c, g);
-			c.stretch = g;
+			struct dev_stretches *sts = fr->stretch + j % FIT_WIN_BUFS;
+			model_devs_stretches(fr->df, &c, sts);
+			c.stretch = sts;
 		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */

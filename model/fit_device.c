@@ -421,14 +421,14 @@ int model_devs_init(struct devs_fit **dfp, struct model *m, const struct fit_sca
 }
 
 void model_devs_stretches(const struct devs_fit *df, const struct fit_cols *c,
-			  struct dev_stretches *g)
+			  struct dev_stretches *out)
 {
 	uint64_t live = 0; /* the devices not done: a chunk's, not a stretch's */
 	for (size_t k = 0; k < df->nd; k++)
 		live |= (uint64_t)!df->f[k].done << k;
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++)
 		fit_dev_stretch(df->slot, live, df->nd, c->dev, c->op, a,
-				c->n - a < DEV_STRETCH ? c->n : a + DEV_STRETCH, &g->g[s]);
+				c->n - a < DEV_STRETCH ? c->n : a + DEV_STRETCH, &out->in_chunk[s]);
 }
 
 /* Pass 2's part of one device (model_devs_offsets): its records
@@ -507,13 +507,13 @@ static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mi
 	 * exactly where the model has several devices) */
 	assert(c->stretch || df->nd == 1);
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++) {
-		const struct dev_stretch *g = c->stretch ? &c->stretch->g[s] : NULL;
+		const struct dev_stretch *st = c->stretch ? &c->stretch->in_chunk[s] : NULL;
 		size_t m = c->n - a < DEV_STRETCH ? c->n - a : DEV_STRETCH;
-		for (uint32_t j = 0; j < (g ? g->nd : 1); j++) {
-			uint32_t d = g ? g->devs[j] : 0;
-			const uint16_t *ix = g ? g->ix + g->at[j] : NULL;
-			size_t k = g ? (size_t)g->at[j + 1] - g->at[j] : m;
-			if (!(mine >> d & 1) || (!g && df->f[0].done))
+		for (uint32_t j = 0; j < (st ? st->nd : 1); j++) {
+			uint32_t d = st ? st->devs[j] : 0;
+			const uint16_t *ix = st ? st->ix + st->at[j] : NULL;
+			size_t k = st ? (size_t)st->at[j + 1] - st->at[j] : m;
+			if (!(mine >> d & 1) || (!st && df->f[0].done))
 				continue;
 			if (walk)
 				dev_walk(&df->f[d], c, a, ix, k, df->naive);

@@ -579,19 +579,19 @@ struct dev_stretch {
 	uint16_t at[MODEL_MAX_DEVS + 1];
 	uint16_t ix[DEV_STRETCH];
 };
-struct dev_stretches {
-	struct dev_stretch g[FIT_CHUNK / DEV_STRETCH];
+struct dev_stretches { /* a chunk's: in_chunk[s] its records from s * DEV_STRETCH */
+	struct dev_stretch in_chunk[FIT_CHUNK / DEV_STRETCH];
 };
 _Static_assert(FIT_CHUNK % DEV_STRETCH == 0, "a chunk is whole stretches");
 _Static_assert(DEV_STRETCH < 65536, "dev_stretch's at[] and ix[] are 16-bit");
 void model_devs_stretches(const struct devs_fit *df, const struct fit_cols *c,
-			  struct dev_stretches *g);
+			  struct dev_stretches *out);
 /* model_devs_stretches's stretch [A, E) (E - A <= DEV_STRETCH) of a chunk's
- * devices DEV and ops OP into G: of the ND devices, those whose bit is set
+ * devices DEV and ops OP into ST: of the ND devices, those whose bit is set
  * in LIVE (SLOT: a device id's index) */
 static inline void fit_dev_stretch(const int8_t *slot, uint64_t live, size_t nd,
 				   const uint16_t *dev, const uint8_t *op, size_t a, size_t e,
-				   struct dev_stretch *g)
+				   struct dev_stretch *st)
 {
 	uint32_t cnt[MODEL_MAX_DEVS + 1] = {0};
 	uint8_t kk[DEV_STRETCH];
@@ -605,19 +605,19 @@ static inline void fit_dev_stretch(const int8_t *slot, uint64_t live, size_t nd,
 		cnt[k]++;
 	}
 	uint32_t pos[MODEL_MAX_DEVS + 1], sum = 0;
-	g->nd = 0;
+	st->nd = 0;
 	for (size_t k = 0; k < nd; k++) {
 		pos[k] = sum;
 		if (cnt[k]) {
-			g->at[g->nd] = (uint16_t)sum;
-			g->devs[g->nd++] = (uint8_t)k;
+			st->at[st->nd] = (uint16_t)sum;
+			st->devs[st->nd++] = (uint8_t)k;
 		}
 		sum += cnt[k];
 	}
-	g->at[g->nd] = (uint16_t)sum;
+	st->at[st->nd] = (uint16_t)sum;
 	pos[MODEL_MAX_DEVS] = sum; /* the rest after them, not read */
 	for (size_t i = a; i < e; i++)
-		g->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
+		st->ix[pos[kk[i - a]]++] = (uint16_t)(i - a);
 }
 /* Between the passes: regions from the offsets, of the devices whose index
  * is in MINE (bit k: index k; each device's state its own, two threads may

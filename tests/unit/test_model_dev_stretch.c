@@ -29,30 +29,30 @@ static uint16_t ids[MODEL_MAX_DEVS]; /* index k's device id */
 
 static void one(size_t nd, uint64_t live, size_t a, size_t e)
 {
-	static struct dev_stretch g;
-	memset(&g, 0xa5, sizeof(g));
-	fit_dev_stretch(slot, live, nd, dev, op, a, e, &g);
+	static struct dev_stretch st;
+	memset(&st, 0xa5, sizeof(st));
+	fit_dev_stretch(slot, live, nd, dev, op, a, e, &st);
 	/* the reference: each device's records in record order */
 	uint32_t want[MODEL_MAX_DEVS] = {0};
 	for (size_t i = a; i < e; i++)
 		if (op[i] != REEL_OP_FLUSH && live >> slot[dev[i]] & 1)
 			want[slot[dev[i]]]++;
 	size_t j = 0;
-	CHECK_EQ(g.at[0], 0);
+	CHECK_EQ(st.at[0], 0);
 	for (size_t k = 0; k < nd; k++) {
 		if (!want[k])
 			continue;
-		CHECK(j < g.nd);
-		CHECK_EQ(g.devs[j], k);
-		CHECK_EQ(g.at[j + 1] - g.at[j], want[k]);
-		const uint16_t *ix = g.ix + g.at[j];
+		CHECK(j < st.nd);
+		CHECK_EQ(st.devs[j], k);
+		CHECK_EQ(st.at[j + 1] - st.at[j], want[k]);
+		const uint16_t *ix = st.ix + st.at[j];
 		size_t x = 0;
 		for (size_t i = a; i < e; i++)
 			if (op[i] != REEL_OP_FLUSH && slot[dev[i]] == (int)k && live >> k & 1)
 				CHECK_EQ(ix[x++], i - a);
 		j++;
 	}
-	CHECK_EQ(g.nd, j);
+	CHECK_EQ(st.nd, j);
 }
 
 int main(void)
