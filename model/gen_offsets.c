@@ -147,8 +147,8 @@ static double shortfall(const struct model_devspace *d, const struct devstate *s
  * where the wants are the weights times N (no shares by segment): one by
  * one, as shortfall (c + 0 is c: the sum's chain of adds, their latency,
  * only through the regions short). */
-static double shortfalls_from(const struct model_devspace *d, struct devstate *s, const double *pend,
-			      double n, uint32_t r, double c)
+static double shortfalls_from(const struct model_devspace *d, struct devstate *s,
+			      const double *pend, double n, uint32_t r, double c)
 {
 	struct want_at wa = {n, 0, 0, 0, 0};
 	for (; r < d->nregions; r++) {
@@ -182,8 +182,8 @@ static double shortfalls_plain(const struct model_devspace *d, struct devstate *
 	double c = 0;
 	uint32_t r = 0;
 	for (; r + 2 <= d->nregions; r += 2) {
-		__m128d want = _mm_sub_pd(_mm_mul_pd(_mm_loadu_pd(d->weight + r), vn),
-					  _mm_loadu_pd(pend + r));
+		__m128d want =
+		    _mm_sub_pd(_mm_mul_pd(_mm_loadu_pd(d->weight + r), vn), _mm_loadu_pd(pend + r));
 		__m128i k = _mm_xor_si128(_mm_loadl_epi64((const __m128i *)(s->rn + r)), flip);
 		__m128d a = _mm_sub_pd(want, _mm_add_pd(_mm_cvtepi32_pd(k), half));
 		__m128d root = _mm_mul_pd(two, _mm_sqrt_pd(_mm_max_pd(want, zero)));

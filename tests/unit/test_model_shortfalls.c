@@ -87,8 +87,9 @@ static void test_model(const char *name, uint64_t capacity)
 			for (int dr = -3; dr <= 3 && dv->nregions >= 2; dr++) {
 				memcpy(t, &g->ds[d], sizeof(*t));
 				uint32_t r = (uint32_t)(k / 97) % dv->nregions;
-				t->rn[r] = (uint32_t)((int64_t)t->rn[r] + dr >= 0 ? (int64_t)t->rn[r] + dr
-										    : 0);
+				t->rn[r] =
+				    (uint32_t)((int64_t)t->rn[r] + dr >= 0 ? (int64_t)t->rn[r] + dr
+									   : 0);
 				check_made(g, dv, t);
 			}
 			static const uint32_t big[] = {0x7fffffffu, 0x80000000u, 0xffffffffu};
