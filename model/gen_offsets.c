@@ -203,13 +203,18 @@ static double shortfalls_plain(const struct model_devspace *d, struct devstate *
 }
 #endif
 
-/* The regions' shortfalls, cumulated, refreshed every nregions / 4 I/O
- * (at least GEN_SHORT_EVERY): each I/O pays O(1) for them. */
-static void shortfalls(const struct model_devspace *d, struct devstate *s)
+/* Whether the regions' shortfalls are due again: every nregions / 4 I/O
+ * (at least GEN_SHORT_EVERY), so that each I/O pays O(1) for them. */
+static inline int shortfalls_due(const struct model_devspace *d, const struct devstate *s)
 {
 	uint64_t every = d->nregions / 4 > GEN_SHORT_EVERY ? d->nregions / 4 : GEN_SHORT_EVERY;
-	if (s->short_at && s->hn < s->short_at + every)
-		return;
+	return !s->short_at || s->hn >= s->short_at + every;
+}
+
+/* The regions' shortfalls, cumulated (when shortfalls_due: asked first,
+ * inline, without this call's frame at every remote jump). */
+static void shortfalls(const struct model_devspace *d, struct devstate *s)
+{
 	/* the kept runs still to come in this repeat: their I/O times the
 	 * share of the repeat gone (a region is not short of a run not due) */
 	double pend[MODEL_MAX_LONG], c = 0, f = 0;
@@ -248,7 +253,8 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 {
 	if (d->nregions < 2 || s->hn < GEN_SHORT_MIN || s->short_pick || s->reusing)
 		return -1;
-	shortfalls(d, s);
+	if (shortfalls_due(d, s))
+		shortfalls(d, s);
 	if (!(s->short_tot > 0) || rnd_sp(g) >= GEN_SHORT_ODDS * s->short_tot / (double)s->hn)
 		return -1;
 	double u = rnd_sp(g) * s->short_tot;
