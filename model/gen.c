@@ -961,8 +961,24 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 	}
 }
 
-static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, uint32_t *out,
-			    size_t n, double b)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CASCADE_VEX 1
+static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+				double b);
+#else
+#define CASCADE_VEX 0
+#endif
+static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+				  size_t n, double b);
+
+/* cascade_arrange's body, its stream's state GS (4 words), built twice:
+ * plain, and (VEX) with AVX2 and BMI2's encodings (three-operand
+ * conversions and rotates: no register cleared or copied before them),
+ * the same operations on the same values (no FMA: none fused) */
+static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs, uint32_t *gp,
+								    uint32_t *tmp, uint32_t *out,
+								    size_t n, double b,
+								    const int vex)
 {
 	/* the stream's state in registers while a split draws (xo_next's
 	 * steps: the same draws), back in G for the recursion and at the
@@ -970,7 +986,7 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 	 * bytes at a time after 8-byte stores: a store-forwarding stall at
 	 * every split) */
 	uint64_t s[4];
-	s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
+	s[0] = gs[0], s[1] = gs[1], s[2] = gs[2], s[3] = gs[3];
 	while (n > 0) {
 		if (n <= 2) {
 			cascade_small(s, gp, out, n, b);
@@ -993,19 +1009,27 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		 * under 2^17) as its sign bit: no flag to widen.  Gap I's right
 		 * place is TMP + I + LR (the right side's next: I - 1 - (L - LR)
 		 * gone right before it), RP[I] with RP = TMP + LR: RP moves with
-		 * LR alone, the loop's index I (GP's too) does the rest. */
-		uint32_t *lp = tmp, *rp = tmp + L;
+		 * LR alone, the loop's pointer P = TMP + I (GP's too, at GD
+		 * from it: GP and TMP are in one array) does the rest, the left
+		 * side's next place TMP[K], K = L - LR.  By 8: 23 instructions
+		 * a gap with VEX's (shlx for T's shift: mov and shl; no
+		 * register cleared before a conversion), 27 before. */
 		double places = (double)(int64_t)(n - 1) * 0x1p-53;
-		int64_t lr = (int64_t)L;
-#pragma GCC unroll 2 /* 27 instructions a gap, not 28 */
-		for (size_t i = 1; i < n; i++) {
-			int64_t at = (int64_t)((double)(xo_next(s) >> 11) * places);
+		int64_t lr = (int64_t)L, k = 0;
+		int sh = 17; /* opaque where VEX: shlx by a register */
+		if (vex)
+			__asm__("" : "+r"(sh));
+		uint32_t *p = tmp + 1;
+		const ptrdiff_t gd = gp - tmp;
+#pragma GCC unroll 8
+		for (; p < tmp + n; p++) {
+			uint64_t r = xo_next_sh(s, sh);
+			int64_t at = (int64_t)((double)(r >> 11) * places);
 			uint64_t lft = (uint64_t)(at - lr) >> 63;
-			uint32_t v = gp[i];
-			*lp = v;
-			rp[i] = v;
-			lp += lft;
-			rp -= lft;
+			uint32_t v = p[gd];
+			tmp[k] = v;
+			p[lr] = v;
+			k += (int64_t)lft;
 			lr -= (int64_t)lft;
 			places -= 0x1p-53;
 		}
@@ -1020,9 +1044,15 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 		if (sm <= 2) {
 			cascade_small(s, sg, so, sm, b);
 		} else {
-			g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
-			cascade_arrange(g, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
-			s[0] = g->s[0], s[1] = g->s[1], s[2] = g->s[2], s[3] = g->s[3];
+			gs[0] = s[0], gs[1] = s[1], gs[2] = s[2], gs[3] = s[3];
+			uint32_t *st = L <= R ? tmp : tmp + L + 1;
+#if CASCADE_VEX
+			if (vex)
+				cascade_arrange_vex(gs, sg, st, so, sm, b);
+			else
+#endif
+				cascade_arrange_plain(gs, sg, st, so, sm, b);
+			s[0] = gs[0], s[1] = gs[1], s[2] = gs[2], s[3] = gs[3];
 		}
 		if (L <= R) {
 			gp += L + 1;
@@ -1033,7 +1063,33 @@ static void cascade_arrange(struct model_gen *g, uint32_t *gp, uint32_t *tmp, ui
 			n = L;
 		}
 	}
-	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
+	gs[0] = s[0], gs[1] = s[1], gs[2] = s[2], gs[3] = s[3];
+}
+
+#if CASCADE_VEX
+__attribute__((target("avx2,bmi2"))) static void
+cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n, double b)
+{
+	cascade_arrange_w(gs, gp, tmp, out, n, b, 1);
+}
+#endif
+
+static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out,
+				  size_t n, double b)
+{
+	cascade_arrange_w(gs, gp, tmp, out, n, b, 0);
+}
+
+void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			 double b, int plain)
+{
+#if CASCADE_VEX
+	if (!plain && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
+		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+		return;
+	}
+#endif
+	cascade_arrange_plain(gs, gp, tmp, out, n, b);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1131,7 +1187,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 		sort_gaps(g, sorted = gp, n, 1);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
-	cascade_arrange(g, rk, rk + n + 1, out, n, b);
+	gen_cascade_arrange(g->s, rk, rk + n + 1, out, n, b, 0);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		g->bt[i + 1] = sum += sorted[out[i]];

@@ -818,9 +818,11 @@ __attribute__((always_inline)) static inline void touch_prefetch(const uint64_t 
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-static inline uint64_t xo_next(uint64_t *s)
+/* xoshiro256**'s step; SH is 17 (a variable where a caller wants the
+ * shift by a register: gen.c's cascade, BMI2's shlx) */
+static inline __attribute__((always_inline)) uint64_t xo_next_sh(uint64_t *s, int sh)
 {
-	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << sh;
 	s[2] ^= s[0];
 	s[3] ^= s[1];
 	s[1] ^= s[2];
@@ -829,6 +831,7 @@ static inline uint64_t xo_next(uint64_t *s)
 	s[3] = rotl(s[3], 45);
 	return r;
 }
+static inline uint64_t xo_next(uint64_t *s) { return xo_next_sh(s, 17); }
 static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 
 static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
@@ -844,6 +847,14 @@ void gen_strat_fill(uint64_t *s, struct strat *st);
  * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N, N below 2^32:
  * its counts are 32-bit; for tests). */
 void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
+/* gen.c: N gaps' ranks GP (longest first) into OUT in the order of a
+ * b-model cascade of split B, drawing from the stream GS (xoshiro256**'s
+ * 4 words, moved on); GP and TMP: N + 1 each, both scratch after.  The
+ * AVX2 and BMI2 build where the processor has them and PLAIN is 0
+ * (reel_codec_plain also asks for the plain one), the same draws and
+ * arrangement either way (test_model_cascade). */
+void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			 double b, int plain);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
