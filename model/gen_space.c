@@ -1098,12 +1098,12 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
 	return gen_chain_at(d->tr_p, a, s->tr_guide + (size_t)from * GEN_TRC, u);
 }
 
-void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t)
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t)
 {
 	uint8_t g[GEN_TRG + 1];
 	uint32_t x = a;
 	for (uint32_t q = 0; q <= GEN_TRG; q++) {
-		while (x < b - 1 && !(p[x] > (double)q / GEN_TRG))
+		while (x < b - 1 && !(p[x] > (double)q / GEN_TRG * w))
 			x++;
 		g[q] = (uint8_t)(x - a);
 	}
@@ -1146,7 +1146,7 @@ static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 		return REEL_E_NOMEM;
 	for (uint32_t r = 0; r < d->nregions; r++)
 		if (d->row[r + 1] > d->row[r])
-			gen_chain_guide(d->tr_p, d->row[r], d->row[r + 1],
+			gen_chain_guide(d->tr_p, d->row[r], d->row[r + 1], 1,
 					s->tr_guide + (size_t)r * GEN_TRC);
 	/* chain_op's sums given the op (read_share: the only chain_op) */
 	if (!d->read_share_fitted || !d->nregions)
@@ -2804,16 +2804,12 @@ int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double 
 	return up;
 }
 
-void gen_cold_guide(const struct model_devspace *d, const double *cs,
-		    uint16_t (*guide)[GEN_COLDG + 1])
+void gen_cold_guide(const struct model_devspace *d, const double *cs, uint32_t *t)
 {
-	for (uint32_t r = 0; r < d->nregions; r++) {
-		uint32_t a = d->row[r], b = d->row[r + 1];
-		double w = b > a ? cs[b - 1] : 0;
-		for (uint32_t q = 0; q <= GEN_COLDG; q++)
-			guide[r][q] =
-			    (uint16_t)(gen_upper(cs, a, b, (double)q / GEN_COLDG * w) - a);
-	}
+	for (uint32_t r = 0; r < d->nregions; r++)
+		if (d->row[r + 1] > d->row[r])
+			gen_chain_guide(cs, d->row[r], d->row[r + 1], cs[d->row[r + 1] - 1],
+					t + (size_t)r * GEN_TRC);
 }
 
 /* The kept blocks' regions (cy_reg), cold_region's sums and, where they
@@ -2827,7 +2823,7 @@ static int cold_init(const struct model_devspace *d, struct devstate *s)
 	if (!d->nregions || !(d->ncycle || d->p_unread > 0))
 		return 0;
 	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
-	s->cold_guide = malloc(d->nregions * sizeof(*s->cold_guide));
+	s->cold_guide = calloc((size_t)d->nregions * GEN_TRC, sizeof(*s->cold_guide));
 	if (!s->cold_cs || !s->cold_guide)
 		return REEL_E_NOMEM;
 	if ((s->cold_up = gen_cold_sums(d, s->cy_reg, s->cold_cs)))
