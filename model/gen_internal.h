@@ -108,6 +108,7 @@ struct quota {
 #define GEN_SCAN_FAR 65536	       /* an op never re-using: places up the device */
 #define GEN_REUSE_GATE MODEL_REUSE_HOT /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4	       /* local jumps drawn until one lands in the extents */
+#define GEN_LOCAL_SHUT 8	       /* local_all_shut: regions a jump's reach looked at */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
