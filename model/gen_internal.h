@@ -1359,6 +1359,22 @@ static inline int gen_offsets_local_at(const struct model_devspace *dv, const st
 }
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
+/* Whether region R takes no landing once gen_space.c's local_jump keeps
+ * a last resort: over its share, or holding none of the start's op. */
+static inline int gen_local_shut(const struct model_devspace *dv, const struct devstate *s,
+				 uint32_t r)
+{
+	return gen_local_region_over(dv, s, r) || !(gen_op_share(dv, r, s->op) > 0);
+}
+/* Whether every landing a local jump of LEN aligned to AL from the cursor
+ * (s->cursor) can draw that fits the extent lies in regions that take none
+ * (gen_local_shut), R one of them: the jump's distribution's least and
+ * largest value, an alignment either side for its rounding, and the
+ * regions between at most GEN_LOCAL_SHUT (the regions of offsets going up
+ * go up).  1: local_jump's tries left would each pass at their first
+ * check (gen_space.c). */
+int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
+		       uint64_t al, uint32_t r);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

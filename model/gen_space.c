@@ -1873,28 +1873,16 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
 	return 1;
 }
 
-/* Whether region R takes no landing once local_jump keeps a last resort:
- * over its share, or holding none of the start's op. */
-static inline int local_shut(const struct model_devspace *dv, const struct devstate *s, uint32_t r)
-{
-	return gen_local_region_over(dv, s, r) || !(gen_op_share(dv, r, s->op) > 0);
-}
-
-/* Whether every landing a local jump from the cursor can draw (its
- * distribution's least and largest value, an alignment either side for
- * the rounding) that fits the extent lies in regions that take none once
- * a last resort is kept (local_shut; R, the last resort's, is one; at
- * most GEN_LOCAL_SHUT of them): local_jump's tries left then pass at
- * their first check, each.  Boot at rate 1: 449k of its 502k local jumps
- * made every try, ~3.7 a jump, the jump's inverse CDF and its landing's
- * region each time. */
-static int local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
-			  uint64_t al, uint32_t r)
+/* Boot at rate 1: 449k of its 502k local jumps made every try, ~3.7 a
+ * jump, the jump's inverse CDF and its landing's region each time; the
+ * tries after the last resort's landing mostly land in its region. */
+int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
+		       uint64_t al, uint32_t r)
 {
 	const struct model_dist *d = &dv->local;
 	double lo = d->nk ? d->v[0] : 0, hi = d->nk ? d->v[d->nk - 1] : 0;
-	if (!local_shut(dv, s, r) || len < 1 || len > s->extent || !(lo > -0x1p52 && hi < 0x1p52) ||
-	    !(s->cursor < 0x1p61 && al < 0x1p50))
+	if (!gen_local_shut(dv, s, r) || len < 1 || len > s->extent ||
+	    !(lo > -0x1p52 && hi < 0x1p52) || !(s->cursor < 0x1p61 && al < 0x1p50))
 		return 0;
 	int64_t c = (int64_t)s->cursor, m = 2 * (int64_t)al;
 	int64_t a = c + (int64_t)floor(lo) - m, b = c + (int64_t)ceil(hi) + m,
@@ -1908,7 +1896,7 @@ static int local_all_shut(const struct model_devspace *dv, const struct devstate
 	if (rb - ra >= GEN_LOCAL_SHUT)
 		return 0;
 	for (uint32_t x = ra; x <= rb; x++)
-		if (x != r && !local_shut(dv, s, x))
+		if (x != r && !gen_local_shut(dv, s, x))
 			return 0;
 	return 1;
 }
@@ -1944,7 +1932,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 		 * holding none of the op is passed at once: in the extents or
 		 * not, it is not taken (compile: 161k of its 286k jumps end in
 		 * the last resort, most of their tries so) */
-		if (over && local_shut(dv, s, r))
+		if (over && gen_local_shut(dv, s, r))
 			continue;
 		if (!gen_offsets_local_at(dv, s, (uint64_t)a, r, &landing_over, &k))
 			continue;
@@ -1955,7 +1943,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 				over_k = k;
 				over = 1;
 				/* the tries left all passed (their draws made) */
-				if (local_all_shut(dv, s, len, al, r))
+				if (gen_local_all_shut(dv, s, len, al, r))
 					for (t++; t < GEN_LOCAL_TRIES; t++)
 						(void)sdraw_sp(g, &s->s_local);
 			}
