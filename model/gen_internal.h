@@ -108,6 +108,7 @@ struct quota {
 #define GEN_SCAN_FAR 65536	       /* an op never re-using: places up the device */
 #define GEN_REUSE_GATE MODEL_REUSE_HOT /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4	       /* local jumps drawn until one lands in the extents */
+#define GEN_LOCAL_SHUT 8	       /* local_all_shut: regions a jump's reach looked at */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
@@ -131,7 +132,6 @@ struct quota {
 #define GEN_TRF 16		       /* the chain's row table: step bits a word (<= 16) */
 #define GEN_TRC 32		       /* and words a row, one each 1/GEN_TRC of [0, 1) */
 #define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: where a word's bit F marks the entry's step */
-#define GEN_COLDG 32		       /* cold_region's rows: a table at each 1/this */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
@@ -338,9 +338,9 @@ struct devstate {
 	 * of them go up */
 	double *cold_cs;
 	int cold_up;
-	/* and per row, the entry its search gives at each 1/GEN_COLDG of the
-	 * row's total, from the row's first (gen_cold_guide; where they go up) */
-	uint16_t (*cold_guide)[GEN_COLDG + 1];
+	/* and per row, its table at the row's total (gen_cold_guide: the
+	 * chain's, gen_chain_guide; where they go up), GEN_TRC words a row */
+	uint32_t *cold_guide;
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
 	 * none) */
@@ -1102,36 +1102,46 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	}
 	return a;
 }
-/* Row [A, B)'s table for chain_find (gen_space.c), GEN_TRC words: with
- * G[Q] the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG) finds
+/* Row [A, B)'s table, GEN_TRC words, for chain_find (gen_space.c; W 1)
+ * and cold_region (W the row's total of cold_region's sums): with G[Q]
+ * the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG * W) finds
  * (Q = 0 .. GEN_TRG; it does not fall as Q grows, P not decreasing from
  * A), word C holds G at its GEN_TRF-th Q's first and past its last (bits
  * 16-23, 24-31) and, where G steps by at most 1 at each of its Q, the
  * steps (bit F: G[Q + 1] > G[Q], Q = C * GEN_TRF + F), else 0 (B > A,
  * B - A <= 256). */
-void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t);
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t);
 _Static_assert(GEN_TRF <= 16, "gen_chain_guide: a word's step bits are its low 16");
 _Static_assert(MODEL_MAX_REGIONS <= 256, "gen_chain_guide: a row's entries in 8 bits");
-/* The first of P[A..B - 1) above U, else B - 1, by T (gen_chain_guide's
- * table of the row, U in [0, 1)): between G at U's 1/GEN_TRG and the
- * next (Q / GEN_TRG exact: U at or above it is found there or after, U
- * below (Q + 1) / GEN_TRG there or before), mostly the same entry (no
- * load of P); where G steps by more (its bits 0), between its word's
- * first and last. */
-static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint32_t *t, double u)
+/* The first of P[A..B - 1) above U * W, else B - 1, by T (gen_chain_guide's
+ * table of the row at W, U in [0, 1)): between G at U's 1/GEN_TRG and the
+ * next (Q / GEN_TRG exact, so U * W lies between Q / GEN_TRG * W and
+ * (Q + 1) / GEN_TRG * W as doubles too: at or above the first it is found
+ * there or after, below the second there or before), mostly the same
+ * entry (no load of P); where G steps by more (its bits 0), between its
+ * word's first and last.  W 1: U * W is U. */
+static inline uint32_t gen_row_at(const double *p, uint32_t a, const uint32_t *t, double u,
+				  double w)
 {
 	uint32_t q = u * GEN_TRG < GEN_TRG - 1 ? (uint32_t)(u * GEN_TRG) : GEN_TRG - 1;
-	uint32_t w = t[q / GEN_TRF], f = q % GEN_TRF, lo = w >> 16 & 255, hi = w >> 24;
-	uint32_t m = w & 0xffff, x = m & ((1u << f) - 1);
+	uint32_t m = t[q / GEN_TRF], f = q % GEN_TRF, lo = m >> 16 & 255, hi = m >> 24;
+	uint32_t x = m & ((1u << f) - 1);
+	double v = u * w;
+	m &= 0xffff;
 	if (!m) /* no step (HI = LO), or steps of more than 1 */
-		return gen_upper(p, a + lo, a + hi, u);
+		return gen_upper(p, a + lo, a + hi, v);
 	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
 	x = (x & 0x3333) + (x >> 2 & 0x3333);
 	x = (x + (x >> 4)) & 0x0f0f;
 	lo += a + ((x + (x >> 8)) & 31);
-	/* gen_upper(P, LO, LO + 1, U) where G steps at Q, its compare's
+	/* gen_upper(P, LO, LO + 1, V) where G steps at Q, its compare's
 	 * branch not taken (a draw's side of the entry: half and half) */
-	return m >> f & 1 ? lo + !(p[lo] > u) : lo;
+	return m >> f & 1 ? lo + !(p[lo] > v) : lo;
+}
+/* The chain's row (W 1): the first of P[A..B - 1) above U, else B - 1. */
+static inline uint32_t gen_chain_at(const double *p, uint32_t a, const uint32_t *t, double u)
+{
+	return gen_row_at(p, a, t, u, 1.0);
 }
 /* The first entry X of row [A, B) whose sum CW[X] is above V, else B:
  * chain_op's walk (v < c), searched where the sums go up (UP). */
@@ -1163,24 +1173,24 @@ static inline uint32_t gen_cold_pick(const struct model_devspace *d, const uint8
 		a++;
 	return a;
 }
-/* Each row's table for gen_cold_at (CS going up): GUIDE[r][q] the entry
- * (from the row's first) gen_upper gives for the row's total W times
- * q / GEN_COLDG, the same double as U * W's at U = q / GEN_COLDG (exact). */
-void gen_cold_guide(const struct model_devspace *d, const double *cs,
-		    uint16_t (*guide)[GEN_COLDG + 1]);
+/* Each row's table for gen_cold_at (CS going up): gen_chain_guide's at
+ * the row's total W (its last sum), T + r * GEN_TRC; rows without an entry
+ * are left as they are. */
+void gen_cold_guide(const struct model_devspace *d, const double *cs, uint32_t *t);
 /* gen_cold_pick at U * W (U in [0, 1), W the row's total, > 0): where the
- * sums go up, searched between the entries GUIDE gives for U's 1/GEN_COLDG
- * (U * W is at or above W q / GEN_COLDG and at or below W (q + 1) / GEN_COLDG,
- * as doubles too, and the entry found does not fall as V grows). */
+ * sums go up, by the row's table (gen_row_at): below W its answer is the
+ * whole row's (the row's last sum, W, is above U * W), at W (U * W
+ * rounded up to it: W subnormal) none, B. */
 static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t *cy_reg,
-				   const double *cs, const uint16_t (*guide)[GEN_COLDG + 1],
-				   uint32_t from, double u, double w, int up)
+				   const double *cs, const uint32_t *t, uint32_t from, double u,
+				   double w, int up)
 {
 	uint32_t a = d->row[from], b = d->row[from + 1];
 	if (!up)
 		return gen_cold_pick(d, cy_reg, cs, a, b, u * w, up);
-	uint32_t q = u * GEN_COLDG < GEN_COLDG - 1 ? (uint32_t)(u * GEN_COLDG) : GEN_COLDG - 1;
-	return gen_upper(cs, a + guide[from][q], a + guide[from][q + 1], u * w);
+	if (!(u * w < w))
+		return b;
+	return gen_row_at(cs, a, t + (size_t)from * GEN_TRC, u, w);
 }
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */
@@ -1360,6 +1370,22 @@ static inline int gen_offsets_local_at(const struct model_devspace *dv, const st
 }
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
+/* Whether region R takes no landing once gen_space.c's local_jump keeps
+ * a last resort: over its share, or holding none of the start's op. */
+static inline int gen_local_shut(const struct model_devspace *dv, const struct devstate *s,
+				 uint32_t r)
+{
+	return gen_local_region_over(dv, s, r) || !(gen_op_share(dv, r, s->op) > 0);
+}
+/* Whether every landing a local jump of LEN aligned to AL from the cursor
+ * (s->cursor) can draw that fits the extent lies in regions that take none
+ * (gen_local_shut), R one of them: the jump's distribution's least and
+ * largest value, an alignment either side for its rounding, and the
+ * regions between at most GEN_LOCAL_SHUT (the regions of offsets going up
+ * go up).  1: local_jump's tries left would each pass at their first
+ * check (gen_space.c). */
+int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
+		       uint64_t al, uint32_t r);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -66,7 +66,7 @@ int main(void)
 		for (uint32_t x = 0; x < n; x++)
 			p[a + x] =
 			    x + 1 == n && set % 3 ? 1 : p[a + x] / (set % 3 ? c : c * (1 + 1e-5));
-		gen_chain_guide(p, a, a + n, g);
+		gen_chain_guide(p, a, a + n, 1, g);
 		old_guide(p, a, a + n, og);
 		for (int k = 0; k < 200; k++)
 			check(p, a, a + n, g, og, unit_urand(&rs));

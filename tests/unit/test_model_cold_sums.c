@@ -2,14 +2,18 @@
  * test_model_cold_sums: a fresh start's region from the chain's row off the
  * kept blocks' regions (gen_space.c's cold_region) by the sums made once
  * (model/gen_internal.h gen_cold_sums, gen_cold_pick; gen_cold_at by the rows'
- * tables, gen_cold_guide) as round 27's walk
+ * tables, gen_cold_guide: the chain's packed table, gen_chain_guide, at the
+ * row's total) as round 27's walk
  * found it (copied below: the row's shares off the kept blocks summed twice
  * a call): the same total bit for bit and the same entry or none, on 2,000
  * random chains (rows empty, of one entry, of up to MODEL_MAX_REGIONS;
  * shares of 0, ties; no region, some or all of them a kept block's; every
  * 8th chain with a share going down, whose sums are walked), every row,
- * draws at random, at the sums themselves and a double either side, and
- * at the tables' edges (q / GEN_COLDG) and a double below.
+ * draws at random, at the sums themselves and a double either side, at
+ * the tables' steps (q / GEN_TRG) and a double either side (every step on
+ * the chains of up to 24 regions), and the largest double below 1.  The
+ * rows' totals are below 1 (kept blocks' entries left out, or the last
+ * cumulated share below 1) and 1; rows of no entry and of shares all 0.
  */
 #include <math.h>
 #include <string.h>
@@ -41,7 +45,7 @@ int main(void)
 	static double p[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
 	static double cs[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
 	static uint8_t cy[MODEL_MAX_REGIONS];
-	static uint16_t guide[MODEL_MAX_REGIONS][GEN_COLDG + 1];
+	static uint32_t guide[MODEL_MAX_REGIONS * GEN_TRC];
 	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
 	for (int set = 0; set < 2000; set++) {
 		memset(&d, 0, sizeof(d));
@@ -59,10 +63,13 @@ int main(void)
 			uint32_t a = d.row[r], b = d.row[r + 1];
 			for (int q = 0; q < 60 && b > a; q++, asked++) {
 				double u = unit_urand(&rs), w;
-				if (q % 7 == 5) /* a table's edge, or a double below it */
-					u = q % 2 ? (double)(q % GEN_COLDG) / GEN_COLDG
-						  : nextafter(
-							(double)(q % GEN_COLDG + 1) / GEN_COLDG, 0);
+				if (q % 7 == 5) /* a table's step, or a double below it */
+					u = q % 2
+						? (double)(q * 37 % GEN_TRG) / GEN_TRG
+						: nextafter(
+						      (double)(q * 37 % GEN_TRG + 1) / GEN_TRG, 0);
+				else if (q == 59)
+					u = nextafter(1.0, 0);
 				else if (q % 3 == 1 &&
 					 cs[b - 1] > 0) { /* a sum itself, over the total */
 					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
@@ -77,10 +84,17 @@ int main(void)
 					continue; /* cold_region takes the regions then */
 				}
 				CHECK_EQ(gen_cold_pick(&d, cy, cs, a, b, u * w, up), want);
-				CHECK_EQ(gen_cold_at(&d, cy, cs,
-						     (const uint16_t(*)[GEN_COLDG + 1]) guide, r, u,
-						     w, up),
-					 want);
+				CHECK_EQ(gen_cold_at(&d, cy, cs, guide, r, u, w, up), want);
+			}
+			for (uint32_t q = 0; set % 4 && b > a && q < 3 * GEN_TRG; q++, asked++) {
+				/* every step of the table, a double either side */
+				double u = (double)(q / 3) / GEN_TRG, w;
+				u = q % 3 == 1 ? nextafter(u, 0) : q % 3 == 2 ? nextafter(u, 1) : u;
+				if (!(u >= 0))
+					continue;
+				uint32_t want = ref_pick(&d, cy, r, u, &w);
+				if (w > 0)
+					CHECK_EQ(gen_cold_at(&d, cy, cs, guide, r, u, w, up), want);
 			}
 		}
 	}
