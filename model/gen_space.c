@@ -897,7 +897,8 @@ int gen_space_init(struct model_gen *g)
 			return REEL_E_NOMEM;
 		g->ds[d].run_e =
 		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
-		if (!g->ds[d].run_e)
+		g->ds[d].run_e0 = malloc((m->devs[d].nregions + 3) * sizeof(*g->ds[d].run_e0));
+		if (!g->ds[d].run_e || !g->ds[d].run_e0)
 			return REEL_E_NOMEM;
 		run_tilt(&m->devs[d], &g->ds[d]);
 		if (m->devs[d].p_unread > 0) {
@@ -949,6 +950,7 @@ void gen_space_free(struct model_gen *g)
 {
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++) {
 		free(g->ds[d].run_e);
+		free(g->ds[d].run_e0);
 		free(g->ds[d].lr_by);
 		free(g->ds[d].tr_cw);
 		free(g->ds[d].cold_cs);
@@ -3307,8 +3309,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 static int64_t run_length(const struct model_devspace *dv, struct devstate *s, double u, int64_t r)
 {
 	uint32_t t = r >= 0 ? (uint32_t)r : dv->nregions;
-	return gen_run_left(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
-			    u);
+	return gen_run_left0(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
+			     s->run_e0[t], u);
 }
 
 /* The exponent of run_length's table T (run_e): a region's, no region's
@@ -3461,9 +3463,11 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 	}
 	double y[GEN_RUN_EDGES];
 	gen_run_ys(&dv->run, s->run_cap, y);
-	for (uint32_t t = 0; t < dv->nregions + 3; t++)
+	for (uint32_t t = 0; t < dv->nregions + 3; t++) {
 		gen_run_edges(&dv->run, s->run_cap, run_exp(dv, s, t), y,
 			      s->run_e + t * GEN_RUN_EDGES);
+		s->run_e0[t] = s->run_e[t * GEN_RUN_EDGES];
+	}
 }
 
 /*
