@@ -705,6 +705,18 @@ static inline uint64_t touch_word(uint64_t x, uint64_t n, uint64_t *w, uint64_t 
 	return nb;
 }
 
+/* Whether any of N blocks from the one of hash X on (touch_run's) is set
+ * in T: a word's bits at once. */
+static inline int touch_run_any(const uint64_t *t, uint64_t x, uint64_t n)
+{
+	for (uint64_t w, bits, nb; n; n -= nb, x += nb * TOUCH_MUL) {
+		nb = touch_word(x, n, &w, &bits);
+		if (t[w] & bits)
+			return 1;
+	}
+	return 0;
+}
+
 /* Mark N blocks in T from the one of hash X on (each next one's hash X +
  * TOUCH_MUL): the bits of blocks side by side set at once. */
 static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
