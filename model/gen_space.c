@@ -1113,8 +1113,8 @@ static inline void chain_ask(const struct model_devspace *d, const struct devsta
 	if (!s->tr_guide || st->pos == 0 || st->pos >= STRATA)
 		return; /* the strata drawn again first */
 	uint32_t from = gen_region_of(d, s, s->cursor), a = d->row[from], n = d->row[from + 1] - a;
-	__builtin_prefetch(&s->tr_guide[(size_t)from * GEN_TRC +
-					 (uint32_t)st->perm[st->pos] * GEN_TRC / STRATA]);
+	__builtin_prefetch(
+	    &s->tr_guide[(size_t)from * GEN_TRC + (uint32_t)st->perm[st->pos] * GEN_TRC / STRATA]);
 	for (uint32_t x = 0; x < n; x += 32) /* and the row's tr_to, as chain_find's */
 		__builtin_prefetch(&d->tr_to[a + x]);
 }
