@@ -1117,6 +1117,8 @@ static inline void chain_ask(const struct model_devspace *d, const struct devsta
 	    &s->tr_guide[(size_t)from * GEN_TRC + (uint32_t)st->perm[st->pos] * GEN_TRC / STRATA]);
 	for (uint32_t x = 0; x < n; x += 32) /* and the row's tr_to, as chain_find's */
 		__builtin_prefetch(&d->tr_to[a + x]);
+	/* and tr_p where the stratum would fall were the row's shares even */
+	__builtin_prefetch(&d->tr_p[a + n * (uint32_t)st->perm[st->pos] / STRATA]);
 }
 
 void gen_chain_guide(const double *p, uint32_t a, uint32_t b, uint32_t *t)
