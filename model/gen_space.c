@@ -1106,12 +1106,12 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
  * its 1/GEN_TRC is known before the draw (what comes between, the size
  * and gen_offsets_region, hides the miss: disksim's 16 devices' 256 KiB
  * of tables, 55% of chain_find's samples on that load).  Only asked for:
- * a jump that is local, or to a region short of its share, leaves it. */
-static inline void chain_ask(const struct model_devspace *d, const struct devstate *s)
+ * a jump to a region short of its share leaves it; none for a LOCAL one. */
+static inline void chain_ask(const struct model_devspace *d, const struct devstate *s, int local)
 {
 	const struct strat *st = &s->s_trans;
-	if (!s->tr_guide || st->pos == 0 || st->pos >= STRATA)
-		return; /* the strata drawn again first */
+	if (local || !s->tr_guide || st->pos == 0 || st->pos >= STRATA)
+		return; /* a local jump; the strata drawn again first */
 	uint32_t from = gen_region_of(d, s, s->cursor), a = d->row[from], n = d->row[from + 1] - a;
 	__builtin_prefetch(
 	    &s->tr_guide[(size_t)from * GEN_TRC + (uint32_t)st->perm[st->pos] * GEN_TRC / STRATA]);
@@ -2281,15 +2281,17 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
  * run's size past the last draw that is still untouched, as a scan over
  * the band would find it, and above the model's rate the next one up the
  * device (room_up); a re-use not found goes back to the I/O a reuse
- * distance back on the device. */
+ * distance back on the device.  A fresh try asks start_clear before its
+ * touched words (both answer without drawing or changing a thing): the
+ * touched word asked for at the draw comes meanwhile (disksim: 96% of
+ * first tries pass both). */
 static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
 			     struct devstate *s, int op, uint64_t len, uint64_t al, int local,
 			     int *want, double unit, double u)
 {
 	uint64_t off = 0, span = len;
 	int64_t to = -1;
-	if (!local)
-		chain_ask(dv, s);
+	chain_ask(dv, s, local);
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
@@ -2323,9 +2325,6 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 					  (double)(run_length(dv, s, u,
 							      (int64_t)gen_region_of(dv, s, off)) +
 						   1));
-		/* a fresh start: start_clear first (neither draws nor
-		 * changes a thing), while the touched word asked for above
-		 * comes (disksim: 96% of first tries pass both) */
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
 			  : start_clear(dv, s, off, len, span) &&
