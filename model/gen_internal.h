@@ -345,6 +345,11 @@ struct devstate {
 	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
 	 * none) */
 	uint32_t *tr_guide;
+	/* run_length's first edge of each table (run_e's edge 0, nregions + 3
+	 * of them) side by side: nearly every run of disksim's is one I/O,
+	 * answered there, and run_e's tables are 512 bytes apart (gen_space.c,
+	 * run_length) */
+	struct gen_run_edge *run_e0;
 };
 
 /*
@@ -700,6 +705,18 @@ static inline uint64_t touch_word(uint64_t x, uint64_t n, uint64_t *w, uint64_t 
 	return nb;
 }
 
+/* Whether any of N blocks from the one of hash X on (touch_run's) is set
+ * in T: a word's bits at once. */
+static inline int touch_run_any(const uint64_t *t, uint64_t x, uint64_t n)
+{
+	for (uint64_t w, bits, nb; n; n -= nb, x += nb * TOUCH_MUL) {
+		nb = touch_word(x, n, &w, &bits);
+		if (t[w] & bits)
+			return 1;
+	}
+	return 0;
+}
+
 /* Mark N blocks in T from the one of hash X on (each next one's hash X +
  * TOUCH_MUL): the bits of blocks side by side set at once. */
 static inline void touch_run(uint64_t *t, uint64_t x, uint64_t n)
@@ -1006,6 +1023,16 @@ static inline int64_t gen_run_left(const struct model_dist *run, double cap, dou
 				break;
 			}
 	return gen_run_plain(run, cap, a, u);
+}
+/* gen_run_left's answer, its first edge E0 (E[0]) asked first, from a
+ * table of first edges kept side by side (a run of one I/O: E[0] alone
+ * answers; test_model_run_edges holds it to gen_run_left). */
+static inline int64_t gen_run_left0(const struct model_dist *run, double cap, double a,
+				    const struct gen_run_edge *e, struct gen_run_edge e0, double u)
+{
+	if (u >= 0 && u < e0.hi)
+		return u <= e0.lo ? 0 : gen_run_plain(run, cap, a, u);
+	return gen_run_left(run, cap, a, e, u);
 }
 /* Of RUN below CAP: Y[K], the least U^A * CAP at which the length is
  * more than K (0: everywhere; INFINITY: nowhere below CAP), one table's

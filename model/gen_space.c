@@ -897,7 +897,8 @@ int gen_space_init(struct model_gen *g)
 			return REEL_E_NOMEM;
 		g->ds[d].run_e =
 		    malloc((m->devs[d].nregions + 3) * GEN_RUN_EDGES * sizeof(*g->ds[d].run_e));
-		if (!g->ds[d].run_e)
+		g->ds[d].run_e0 = malloc((m->devs[d].nregions + 3) * sizeof(*g->ds[d].run_e0));
+		if (!g->ds[d].run_e || !g->ds[d].run_e0)
 			return REEL_E_NOMEM;
 		run_tilt(&m->devs[d], &g->ds[d]);
 		if (m->devs[d].p_unread > 0) {
@@ -949,6 +950,7 @@ void gen_space_free(struct model_gen *g)
 {
 	for (size_t d = 0; g->ds && d < g->m->ndevs; d++) {
 		free(g->ds[d].run_e);
+		free(g->ds[d].run_e0);
 		free(g->ds[d].lr_by);
 		free(g->ds[d].tr_cw);
 		free(g->ds[d].cold_cs);
@@ -1096,6 +1098,27 @@ static uint32_t chain_find(const struct model_devspace *d, const struct devstate
 	for (uint32_t x = 0; x < n; x += 32)
 		__builtin_prefetch(&d->tr_to[a + x]);
 	return gen_chain_at(d->tr_p, a, s->tr_guide + (size_t)from * GEN_TRC, u);
+}
+
+/* The word of the chain's row table that the device's next remote jump
+ * will read, asked for at its run start's first: the row is the cursor's
+ * region's, and the draw's 1/STRATA is the next of s_trans's strata, so
+ * its 1/GEN_TRC is known before the draw (what comes between, the size
+ * and gen_offsets_region, hides the miss: disksim's 16 devices' 256 KiB
+ * of tables, 55% of chain_find's samples on that load).  Only asked for:
+ * a jump to a region short of its share leaves it; none for a LOCAL one. */
+static inline void chain_ask(const struct model_devspace *d, const struct devstate *s, int local)
+{
+	const struct strat *st = &s->s_trans;
+	if (local || !s->tr_guide || st->pos == 0 || st->pos >= STRATA)
+		return; /* a local jump; the strata drawn again first */
+	uint32_t from = gen_region_of(d, s, s->cursor), a = d->row[from], n = d->row[from + 1] - a;
+	__builtin_prefetch(
+	    &s->tr_guide[(size_t)from * GEN_TRC + (uint32_t)st->perm[st->pos] * GEN_TRC / STRATA]);
+	for (uint32_t x = 0; x < n; x += 32) /* and the row's tr_to, as chain_find's */
+		__builtin_prefetch(&d->tr_to[a + x]);
+	/* and tr_p where the stratum would fall were the row's shares even */
+	__builtin_prefetch(&d->tr_p[a + n * (uint32_t)st->perm[st->pos] / STRATA]);
 }
 
 void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t)
@@ -1359,14 +1382,8 @@ static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 		return 0;
 	}
 	uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL, dx = step * TOUCH_MUL;
-	if (step == 1) { /* every block: a word's at once */
-		for (uint64_t n = b1 - b0 + 1, w, bits, nb; n; n -= nb, x += nb * TOUCH_MUL) {
-			nb = touch_word(x, n, &w, &bits);
-			if (t[w] & bits)
-				return 1;
-		}
-		return 0;
-	}
+	if (step == 1) /* every block: a word's at once (touched's inline) */
+		return touch_run_any(t, x, b1 - b0 + 1);
 	for (uint64_t n = (b1 - b0) / step + 1; n; n--, x += dx) {
 		uint64_t k = touch_slot(x >> (64 - TOUCH_BITS));
 		if ((t[k >> 6] >> (k & 63)) & 1)
@@ -1375,16 +1392,21 @@ static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t
 	return 0;
 }
 
-/* touched_any, its most asked case inline: the direct set, every block
- * looked at (fewer than LOOK).  Seven asks an I/O on boot's model, a
- * third of each the call's (touched_any saves six registers for the
- * hashed set's paths). */
+/* touched_any, its most asked cases inline: every block looked at (fewer
+ * than LOOK), in the direct set or the hashed one (its blocks below 2^48:
+ * touched_any's step-1 path as it is).  Seven asks an I/O on boot's model,
+ * a third of each the call's (touched_any saves six registers for the
+ * hashed set's paths); disksim's 16 devices ask the hashed set about once
+ * an I/O, 180 instructions a call. */
 static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len,
 			  uint64_t look)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12;
 	if (g->touch_d && b1 < TOUCH_D0 && b1 - b0 < look)
 		return gen_touch_d_any(g->touch_d, g->touch_nb, b0, b1);
+	if (!g->touch_d && TOUCH_ADDITIVE(b1) && b1 - b0 < look)
+		return touch_run_any(g->touched, (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL,
+				     b1 - b0 + 1);
 	return touched_any(g, dev, off, len, look);
 }
 
@@ -2291,13 +2313,17 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
  * run's size past the last draw that is still untouched, as a scan over
  * the band would find it, and above the model's rate the next one up the
  * device (room_up); a re-use not found goes back to the I/O a reuse
- * distance back on the device. */
+ * distance back on the device.  A fresh try asks start_clear before its
+ * touched words (both answer without drawing or changing a thing): the
+ * touched word asked for at the draw comes meanwhile (disksim: 96% of
+ * first tries pass both). */
 static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *dv,
 			     struct devstate *s, int op, uint64_t len, uint64_t al, int local,
 			     int *want, double unit, double u)
 {
 	uint64_t off = 0, span = len;
 	int64_t to = -1;
+	chain_ask(dv, s, local);
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
@@ -2333,8 +2359,8 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 						   1));
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
-			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
-				start_clear(dv, s, off, len, span)) {
+			  : start_clear(dv, s, off, len, span) &&
+				fresh_span(g, dv->id, off, len, span, TOUCH_LOOK)) {
 			s->fresh_fails = *want ? s->fresh_fails : 0;
 			s->miss = 0;
 			return off;
@@ -3335,8 +3361,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 static int64_t run_length(const struct model_devspace *dv, struct devstate *s, double u, int64_t r)
 {
 	uint32_t t = r >= 0 ? (uint32_t)r : dv->nregions;
-	return gen_run_left(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
-			    u);
+	return gen_run_left0(&dv->run, s->run_cap, run_exp(dv, s, t), s->run_e + t * GEN_RUN_EDGES,
+			     s->run_e0[t], u);
 }
 
 /* The exponent of run_length's table T (run_e): a region's, no region's
@@ -3489,9 +3515,11 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 	}
 	double y[GEN_RUN_EDGES];
 	gen_run_ys(&dv->run, s->run_cap, y);
-	for (uint32_t t = 0; t < dv->nregions + 3; t++)
+	for (uint32_t t = 0; t < dv->nregions + 3; t++) {
 		gen_run_edges(&dv->run, s->run_cap, run_exp(dv, s, t), y,
 			      s->run_e + t * GEN_RUN_EDGES);
+		s->run_e0[t] = s->run_e[t * GEN_RUN_EDGES];
+	}
 }
 
 /*

@@ -1,6 +1,6 @@
 /*
  * test_model_run_edges: run_length's tables (gen_run_ys, gen_run_edges,
- * gen_run_left: gen_internal.h) give the length the plain formula gives
+ * gen_run_left, gen_run_left0: gen_internal.h) give the length the plain formula gives
  * (round(RUN^-1(U^a * cap)) - 1, at least 0: run_length's code before
  * them, kept here as the reference), at every U asked: random ones, the
  * draws' ends (0, the last double below 1, 1 itself: a stratified draw
@@ -364,9 +364,11 @@ static void check_at(const struct model_dist *run, double cap, double a,
 		     const struct gen_run_edge *e, double u)
 {
 	int64_t want = ref_left(run, cap, a, u), got = gen_run_left(run, cap, a, e, u);
-	if (got != want) {
-		fprintf(stderr, "nk %u cap %a a %a u %a: %lld, not %lld\n", run->nk, cap, a, u,
-			(long long)got, (long long)want);
+	/* the first edge asked from its own table (run_length's run_e0) */
+	int64_t got0 = gen_run_left0(run, cap, a, e, e[0], u);
+	if (got != want || got0 != want) {
+		fprintf(stderr, "nk %u cap %a a %a u %a: %lld (first edge apart %lld), not %lld\n",
+			run->nk, cap, a, u, (long long)got, (long long)got0, (long long)want);
 		CHECK(0);
 	}
 	nasked++;
