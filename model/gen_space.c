@@ -1359,7 +1359,8 @@ __attribute__((always_inline)) static inline void touch_ask_early(const struct m
  * block ends the look.  Never inline: folded into touched, touched
  * would save six registers on every ask, its direct set's too (round 29's
  * reviewer: boot's rate-1 placing thread 1.6% more instructions). */
-__attribute__((noinline)) static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
+__attribute__((noinline)) static int touched_any(struct model_gen *g, uint16_t dev, uint64_t off,
+						 uint64_t len, uint64_t look)
 {
 	uint64_t b0 = off >> 12, b1 = (off + (len ? len - 1 : 0)) >> 12, step = 1;
 	if (b1 - b0 >= look)
