@@ -928,7 +928,7 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
  * of the split tree.  GP and TMP: N + 1 each (GP's own, then scratch; a
  * side's place past its end is written, see below).  Ranks, not the gaps,
  * are moved: squeeze sorts the window's gaps by them. */
-/* A split of N gaps (cascade_arrange): the places on the longest gap's
+/* A split of N gaps (cascade_arrange_w): the places on the longest gap's
  * left, L, from two draws of the stream S.  rnd() < 0.5 as the top bit
  * of its draw; floor(f (n + 1) + U) clamped to [1, n], truncated: the sum
  * is in [0, n + 2] (b in [0, 1], U in [0, 1)), where truncation is floor,
@@ -940,7 +940,7 @@ static inline __attribute__((always_inline)) size_t cascade_left(uint64_t *s, si
 	return (size_t)(x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x) - 1;
 }
 
-/* N <= 2 gaps GP into OUT as cascade_arrange's split of them (their
+/* N <= 2 gaps GP into OUT as cascade_arrange_w's split of them (their
  * draws from S): no gap to split, or one gap (its split's two draws), or
  * two: the longest to its place, the other to the other place (its draw
  * below 1 place of 1: AT 0), its side's two draws. */
@@ -971,7 +971,8 @@ static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint3
 static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 				  size_t n, double b);
 
-/* cascade_arrange's body, its stream's state GS (4 words), built twice:
+/* The cascade's body (gen_cascade_arrange), its stream's state GS (4
+ * words), built twice:
  * plain, and (VEX) with AVX2 and BMI2's encodings (three-operand
  * conversions and rotates: no register cleared or copied before them),
  * the same operations on the same values (no FMA: none fused) */
@@ -1008,9 +1009,9 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		 * its own places and that one past them.  AT - LR < 0 (both
 		 * under 2^17) as its sign bit: no flag to widen.  Gap I's right
 		 * place is TMP + I + LR (the right side's next: I - 1 - (L - LR)
-		 * gone right before it), RP[I] with RP = TMP + LR: RP moves with
-		 * LR alone, the loop's pointer P = TMP + I (GP's too, at GD
-		 * from it: GP and TMP are in one array) does the rest, the left
+		 * gone right before it): P[LR] with the loop's pointer P = TMP +
+		 * I; gap I itself is P[GD] (GD = GP - TMP: GP and TMP are in one
+		 * array, a difference across two would be undefined); the left
 		 * side's next place TMP[K], K = L - LR.  By 8: 23 instructions
 		 * a gap with VEX's (shlx for T's shift: mov and shl; no
 		 * register cleared before a conversion), 27 before. */

@@ -108,7 +108,7 @@ struct quota {
 #define GEN_SCAN_FAR 65536	       /* an op never re-using: places up the device */
 #define GEN_REUSE_GATE MODEL_REUSE_HOT /* devices re-using more keep their jumps as drawn */
 #define GEN_LOCAL_TRIES 4	       /* local jumps drawn until one lands in the extents */
-#define GEN_LOCAL_SHUT 8	       /* local_all_shut: regions a jump's reach looked at */
+#define GEN_LOCAL_SHUT 8	       /* gen_local_all_shut: regions a jump's reach looked at */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
@@ -866,10 +866,11 @@ void gen_strat_fill(uint64_t *s, struct strat *st);
 void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
 /* gen.c: N gaps' ranks GP (longest first) into OUT in the order of a
  * b-model cascade of split B, drawing from the stream GS (xoshiro256**'s
- * 4 words, moved on); GP and TMP: N + 1 each, both scratch after.  The
+ * 4 words, moved on); GP and TMP: N + 1 each, in one array (TMP right
+ * after GP: the loop reaches GP from TMP), both scratch after.  The
  * AVX2 and BMI2 build where the processor has them and PLAIN is 0
  * (reel_codec_plain also asks for the plain one), the same draws and
- * arrangement either way (test_model_cascade). */
+ * arrangement either way (test_model_cascade_arrange). */
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain);
 /* the stratified draw from the stream S */
@@ -1407,7 +1408,7 @@ static inline int gen_local_shut(const struct model_devspace *dv, const struct d
 /* Whether every landing a local jump of LEN aligned to AL from the cursor
  * (s->cursor) can draw that fits the extent lies in regions that take none
  * (gen_local_shut), R one of them: the jump's distribution's least and
- * largest value, an alignment either side for its rounding, and the
+ * largest value, two alignments either side for its rounding, and the
  * regions between at most GEN_LOCAL_SHUT (the regions of offsets going up
  * go up).  1: local_jump's tries left would each pass at their first
  * check (gen_space.c). */

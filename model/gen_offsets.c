@@ -173,8 +173,8 @@ static double shortfalls_from(const struct model_devspace *d, struct devstate *s
  * git's and kernel-src's rate-1 models: 30 instructions a region and a
  * branch missed about every other one, one by one (146 instructions an
  * I/O, 6% of the placing thread on git). */
-static double shortfalls_plain(const struct model_devspace *d, struct devstate *s,
-			       const double *pend, double n)
+static double shortfalls_by_weight(const struct model_devspace *d, struct devstate *s,
+				   const double *pend, double n)
 {
 	const __m128d vn = _mm_set1_pd(n), zero = _mm_setzero_pd(), one = _mm_set1_pd(1),
 		      two = _mm_set1_pd(2), half = _mm_set1_pd(2147483648.0);
@@ -196,8 +196,8 @@ static double shortfalls_plain(const struct model_devspace *d, struct devstate *
 	return shortfalls_from(d, s, pend, n, r, c);
 }
 #else
-static double shortfalls_plain(const struct model_devspace *d, struct devstate *s,
-			       const double *pend, double n)
+static double shortfalls_by_weight(const struct model_devspace *d, struct devstate *s,
+				   const double *pend, double n)
 {
 	return shortfalls_from(d, s, pend, n, 0, 0);
 }
@@ -236,7 +236,7 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	const double *pr = nl ? p : none;
 	struct want_at wa = want_at(d, s, (double)s->hn);
 	if (!wa.seg) {
-		s->short_tot = shortfalls_plain(d, s, pr, wa.n);
+		s->short_tot = shortfalls_by_weight(d, s, pr, wa.n);
 	} else {
 		for (uint32_t r = 0; r < d->nregions; r++) {
 			double x = shortfall(d, s, r, &wa, pr[r]); /* as shortfalls_from */

@@ -1,6 +1,6 @@
 /*
  * test_model_shortfalls: the regions' shortfalls, cumulated, where the
- * wants are the weights times N (model/gen_offsets.c shortfalls_plain:
+ * wants are the weights times N (model/gen_offsets.c shortfalls_by_weight:
  * two regions at a time with SSE2 on x86-64) are the floats and the sum
  * the loop over shortfall gave (round 27's, copied below): on the fuzz
  * corpus' models of 1 to 16 devices, at scale 1 and at a --capacity's,
