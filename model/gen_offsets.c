@@ -143,16 +143,14 @@ static double shortfall(const struct model_devspace *d, const struct devstate *s
 	return x > 0 ? x : 0;
 }
 
-/* C plus the regions' shortfalls from R on, cumulated into s->short_c,
- * where the wants are the weights times N (no shares by segment): one by
- * one, as shortfall (c + 0 is c: the sum's chain of adds, their latency,
- * only through the regions short). */
+/* C plus the regions' shortfalls from R on at WA, cumulated into
+ * s->short_c: one by one, as shortfall (c + 0 is c: the sum's chain of
+ * adds, their latency, only through the regions short). */
 static double shortfalls_from(const struct model_devspace *d, struct devstate *s,
-			      const double *pend, double n, uint32_t r, double c)
+			      const double *pend, const struct want_at *wa, uint32_t r, double c)
 {
-	struct want_at wa = {n, 0, 0, 0, 0};
 	for (; r < d->nregions; r++) {
-		double x = shortfall(d, s, r, &wa, pend[r]);
+		double x = shortfall(d, s, r, wa, pend[r]);
 		if (x > 0)
 			c += x;
 		s->short_c[r] = (float)c;
@@ -193,13 +191,15 @@ static double shortfalls_by_weight(const struct model_devspace *d, struct devsta
 		c += _mm_cvtsd_f64(_mm_unpackhi_pd(x, x));
 		s->short_c[r + 1] = (float)c;
 	}
-	return shortfalls_from(d, s, pend, n, r, c);
+	struct want_at wa = {n, 0, 0, 0, 0};
+	return shortfalls_from(d, s, pend, &wa, r, c);
 }
 #else
 static double shortfalls_by_weight(const struct model_devspace *d, struct devstate *s,
 				   const double *pend, double n)
 {
-	return shortfalls_from(d, s, pend, n, 0, 0);
+	struct want_at wa = {n, 0, 0, 0, 0};
+	return shortfalls_from(d, s, pend, &wa, 0, 0);
 }
 #endif
 
@@ -217,7 +217,7 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 {
 	/* the kept runs still to come in this repeat: their I/O times the
 	 * share of the repeat gone (a region is not short of a run not due) */
-	double pend[MODEL_MAX_LONG], c = 0, f = 0;
+	double pend[MODEL_MAX_LONG], f = 0;
 	uint32_t at[MODEL_MAX_LONG], nl = 0;
 	if (s->nper >= 1)
 		f = fmin(1, ((double)s->hn - (double)s->lcycle * s->nper) / s->nper);
@@ -235,17 +235,8 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 		p[at[i]] += pend[i];
 	const double *pr = nl ? p : none;
 	struct want_at wa = want_at(d, s, (double)s->hn);
-	if (!wa.seg) {
-		s->short_tot = shortfalls_by_weight(d, s, pr, wa.n);
-	} else {
-		for (uint32_t r = 0; r < d->nregions; r++) {
-			double x = shortfall(d, s, r, &wa, pr[r]); /* as shortfalls_from */
-			if (x > 0)
-				c += x;
-			s->short_c[r] = (float)c;
-		}
-		s->short_tot = c;
-	}
+	s->short_tot =
+	    wa.seg ? shortfalls_from(d, s, pr, &wa, 0, 0) : shortfalls_by_weight(d, s, pr, wa.n);
 	s->short_at = s->hn ? s->hn : 1;
 }
 
