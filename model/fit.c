@@ -486,8 +486,9 @@ struct fit_run {
 	struct win_cut cut;
 	struct win_sums ws;
 	uint16_t *win; /* the windows of the last FIT_WIN_BUFS chunks */
-	/* their records by device (passes 2 and 3, several devices), or NULL */
-	struct dev_stretches *stretch;
+	/* their records by device, a chunk's stretches each (passes 2 and 3,
+	 * several devices), or NULL */
+	struct dev_stretches *stretches;
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -550,11 +551,11 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 			win[i] = (uint16_t)win_of(&cut, c.t[i]);
 		fr->cut = cut;
 		c.win = win;
-		c.stretch = NULL;
-		if (fr->stretch) { /* made once for both threads' devices */
-			struct dev_stretches *sts = fr->stretch + j % FIT_WIN_BUFS;
+		c.stretches = NULL;
+		if (fr->stretches) { /* made once for both threads' devices */
+			struct dev_stretches *sts = fr->stretches + j % FIT_WIN_BUFS;
 			model_devs_stretches(fr->df, &c, sts);
-			c.stretch = sts;
+			c.stretches = sts;
 		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
@@ -701,7 +702,7 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->ws.sq);
 	free(fr->ws.ls);
 	free(fr->win);
-	free(fr->stretch);
+	free(fr->stretches);
 	free(fr->wphase);
 	model_phases_free(fr->pf);
 	model_devs_free(fr->df);
@@ -779,7 +780,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
 	fr->devs_main = fr->side ? devs_split(sc) : 0;
-	if (!e && m->ndevs > 1 && !(fr->stretch = malloc(FIT_WIN_BUFS * sizeof(*fr->stretch))))
+	if (!e && m->ndevs > 1 && !(fr->stretches = malloc(FIT_WIN_BUFS * sizeof(*fr->stretches))))
 		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL, NULL)))
 		return e;
@@ -858,8 +859,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	int eh = model_devs_finish(fr->df, fr->devs_half); /* the main thread's half */
 	if ((e = fit_side_wait(fr->side)) || (e = ep) || (e = ei) || (e = eh) || m->naive)
 		return e;
-	free(fr->stretch); /* pass 4 reads the devices' records in order */
-	fr->stretch = NULL;
+	free(fr->stretches); /* pass 4 reads the devices' records in order */
+	fr->stretches = NULL;
 	heap_trim();
 	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
 	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))

@@ -499,15 +499,15 @@ static inline void dev_walk(struct dev_fit *f, const struct fit_cols *c, size_t 
 
 /* Pass 2's offsets (WALK 0: dev_offsets) or pass 3's walk (dev_walk) of the
  * devices whose index is in MINE, a device at a time in each stretch of
- * DEV_STRETCH records (c->stretch's, which fit_pass makes for several devices;
+ * DEV_STRETCH records (c->stretches, which fit_pass makes for several devices;
  * one device: its records in order). */
 static void devs_each(struct devs_fit *df, const struct fit_cols *c, uint64_t mine, int walk)
 {
 	/* without stretches every record is device 0's (fit.c makes them
 	 * exactly where the model has several devices) */
-	assert(c->stretch || df->nd == 1);
+	assert(c->stretches || df->nd == 1);
 	for (size_t a = 0, s = 0; a < c->n; a += DEV_STRETCH, s++) {
-		const struct dev_stretch *st = c->stretch ? &c->stretch->in_chunk[s] : NULL;
+		const struct dev_stretch *st = c->stretches ? &c->stretches->in_chunk[s] : NULL;
 		size_t m = c->n - a < DEV_STRETCH ? c->n - a : DEV_STRETCH;
 		for (uint32_t j = 0; j < (st ? st->nd : 1); j++) {
 			uint32_t d = st ? st->devs[j] : 0;

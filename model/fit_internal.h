@@ -426,7 +426,7 @@ struct fit_cols {
 	void *slot;	     /* the read-ahead's slot holding the arrays, or NULL */
 	/* the records by device (model_devs_stretches; the driver fills it for
 	 * several devices), or NULL (one device) */
-	const struct dev_stretches *stretch;
+	const struct dev_stretches *stretches;
 };
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
