@@ -14,6 +14,11 @@
  * the chains of up to 24 regions), and the largest double below 1.  The
  * rows' totals are below 1 (kept blocks' entries left out, or the last
  * cumulated share below 1) and 1; rows of no entry and of shares all 0.
+ * Then 300 chains whose rows' totals off the kept blocks are subnormal,
+ * zero, or a tiny normal (2^-1022 .. 2^-1000 units), every step asked:
+ * there U * W and the table's steps Q / GEN_TRG * W are rounded, and
+ * U * W rounds up to W itself for U below 1 (gen_cold_at's "none"; this
+ * part fails when that test is taken out, the random chains do not).
  */
 #include <math.h>
 #include <string.h>
@@ -38,6 +43,87 @@ static uint32_t ref_pick(const struct model_devspace *d, const uint8_t *cy, uint
 	return b;
 }
 
+/* Every row of chain D (its sums CS and, where UP, tables GUIDE made):
+ * the walk's total and entry at draws at random, at the sums and a double
+ * either side, at some table steps, the largest double below 1; at every
+ * step and a double either side where STEPS.  The draws asked are added
+ * to *ASKED. */
+static void check_rows(const struct model_devspace *d, const uint8_t *cy, const double *cs,
+		       const uint32_t *guide, int up, int steps, uint64_t *rs, uint64_t *asked)
+{
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		uint32_t a = d->row[r], b = d->row[r + 1];
+		for (int q = 0; q < 60 && b > a; q++, (*asked)++) {
+			double u = unit_urand(rs), w;
+			if (q % 7 == 5) /* a table's step, or a double below it */
+				u = q % 2 ? (double)(q * 37 % GEN_TRG) / GEN_TRG
+					  : nextafter((double)(q * 37 % GEN_TRG + 1) / GEN_TRG, 0);
+			else if (q == 59)
+				u = nextafter(1.0, 0);
+			else if (q % 3 == 1 && cs[b - 1] > 0) { /* a sum itself, over the total */
+				u = cs[a + (uint32_t)(unit_urand(rs) * (b - a))] / cs[b - 1];
+				u = q % 2 ? nextafter(u, 0) : u;
+				u = u < 1 ? u : nextafter(1.0, 0);
+			}
+			uint32_t want = ref_pick(d, cy, r, u, &w);
+			CHECK(memcmp(&w, &cs[b - 1], sizeof(w)) == 0);
+			if (!(w > 0)) {
+				CHECK_EQ(want, b);
+				continue; /* cold_region takes the regions then */
+			}
+			CHECK_EQ(gen_cold_pick(d, cy, cs, a, b, u * w, up), want);
+			CHECK_EQ(gen_cold_at(d, cy, cs, guide, r, u, w, up), want);
+		}
+		for (uint32_t q = 0; steps && b > a && q < 3 * GEN_TRG; q++, (*asked)++) {
+			/* every step of the table, a double either side */
+			double u = (double)(q / 3) / GEN_TRG, w;
+			u = q % 3 == 1 ? nextafter(u, 0) : q % 3 == 2 ? nextafter(u, 1) : u;
+			if (!(u >= 0))
+				continue;
+			uint32_t want = ref_pick(d, cy, r, u, &w);
+			if (w > 0)
+				CHECK_EQ(gen_cold_at(d, cy, cs, guide, r, u, w, up), want);
+		}
+	}
+}
+
+/* Rows whose total off the kept blocks is subnormal (KIND 0), zero (1) or
+ * a tiny normal (2: near DBL_MIN, or 2^-1000): the row's entries not to a
+ * kept block's region cumulate shares of a few units of the least double
+ * (or of 2^-1022 .. 2^-1000), entries to one (some of them between those,
+ * their shares tiny too) carry the rest of the row, up to 1 or short of
+ * it.  The kept regions are the odd ones (D has 2 or more). */
+static void tiny_rows(struct model_devspace *d, uint16_t *to, double *p, uint8_t *cy, uint64_t *rs,
+		      int kind)
+{
+	double unit = kind == 0		     ? 0x1p-1074
+		      : kind == 1	     ? 0
+		      : unit_urand(rs) < 0.5 ? 0x1p-1022
+					     : 0x1p-1000;
+	for (uint32_t r = 0; r < d->nregions; r++)
+		cy[r] = r % 2 ? (uint8_t)(1 + r % 200) : 0;
+	uint32_t nodd = d->nregions / 2, neven = d->nregions - nodd;
+	for (uint32_t r = 0, n = 0; r < d->nregions; r++) {
+		uint32_t len =
+		    1 + (uint32_t)(unit_urand(rs) * (d->nregions < 40 ? d->nregions : 40));
+		uint32_t ntiny = (uint32_t)(unit_urand(rs) * (len + 1)); /* the tiny shares first */
+		double c = 0;
+		d->row[r] = n;
+		for (uint32_t x = 0; x < len; x++, n++) {
+			int kept = x >= ntiny || unit_urand(rs) < 0.2;
+			to[n] = (uint16_t)(kept ? 1 + 2 * (uint32_t)(unit_urand(rs) * nodd)
+						: 2 * (uint32_t)(unit_urand(rs) * neven));
+			if (x < ntiny) /* 0 to 7 units a share, a tie now and then */
+				c += unit * (double)(uint32_t)(unit_urand(rs) * 8);
+			else /* the rest, to 1 or just below it at the row's end */
+				c += (1 - c) *
+				     (x + 1 == len ? (r % 3 ? 1 : 1 - 1e-5) : unit_urand(rs));
+			p[n] = c;
+		}
+		d->row[r + 1] = n;
+	}
+}
+
 int main(void)
 {
 	static struct model_devspace d;
@@ -59,46 +145,36 @@ int main(void)
 		if (up)
 			gen_cold_guide(&d, cs, guide);
 		CHECK(up || set % 8 == 7);
-		for (uint32_t r = 0; r < d.nregions; r++) {
-			uint32_t a = d.row[r], b = d.row[r + 1];
-			for (int q = 0; q < 60 && b > a; q++, asked++) {
-				double u = unit_urand(&rs), w;
-				if (q % 7 == 5) /* a table's step, or a double below it */
-					u = q % 2
-						? (double)(q * 37 % GEN_TRG) / GEN_TRG
-						: nextafter(
-						      (double)(q * 37 % GEN_TRG + 1) / GEN_TRG, 0);
-				else if (q == 59)
-					u = nextafter(1.0, 0);
-				else if (q % 3 == 1 &&
-					 cs[b - 1] > 0) { /* a sum itself, over the total */
-					u = cs[a + (uint32_t)(unit_urand(&rs) * (b - a))] /
-					    cs[b - 1];
-					u = q % 2 ? nextafter(u, 0) : u;
-					u = u < 1 ? u : nextafter(1.0, 0);
-				}
-				uint32_t want = ref_pick(&d, cy, r, u, &w);
-				CHECK(memcmp(&w, &cs[b - 1], sizeof(w)) == 0);
-				if (!(w > 0)) {
-					CHECK_EQ(want, b);
-					continue; /* cold_region takes the regions then */
-				}
-				CHECK_EQ(gen_cold_pick(&d, cy, cs, a, b, u * w, up), want);
-				CHECK_EQ(gen_cold_at(&d, cy, cs, guide, r, u, w, up), want);
-			}
-			for (uint32_t q = 0; set % 4 && b > a && q < 3 * GEN_TRG; q++, asked++) {
-				/* every step of the table, a double either side */
-				double u = (double)(q / 3) / GEN_TRG, w;
-				u = q % 3 == 1 ? nextafter(u, 0) : q % 3 == 2 ? nextafter(u, 1) : u;
-				if (!(u >= 0))
-					continue;
-				uint32_t want = ref_pick(&d, cy, r, u, &w);
-				if (w > 0)
-					CHECK_EQ(gen_cold_at(&d, cy, cs, guide, r, u, w, up), want);
-			}
-		}
+		check_rows(&d, cy, cs, guide, up, set % 4, &rs, &asked);
 	}
 	printf("%llu draws (%llu chains walked, %llu kept regions): the same\n",
 	       (unsigned long long)asked, (unsigned long long)walked, (unsigned long long)kept);
+	/* totals subnormal, zero, tiny normal: U * W rounded (up to W itself
+	 * below 1), the table's steps Q / GEN_TRG * W rounded too */
+	uint64_t nsub = 0, nzero = 0, ntiny = 0, tasked = 0;
+	for (int set = 0; set < 300; set++) {
+		memset(&d, 0, sizeof(d));
+		d.nregions =
+		    2 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 23 : MODEL_MAX_REGIONS - 1));
+		d.tr_to = to;
+		d.tr_p = p;
+		tiny_rows(&d, to, p, cy, &rs, set % 3);
+		int up = gen_cold_sums(&d, cy, cs);
+		CHECK(up);
+		gen_cold_guide(&d, cs, guide);
+		for (uint32_t r = 0; r < d.nregions; r++) {
+			double w = d.row[r + 1] > d.row[r] ? cs[d.row[r + 1] - 1] : 0;
+			nsub += w > 0 && w < 0x1p-1022;
+			nzero += w == 0;
+			ntiny += w >= 0x1p-1022;
+		}
+		check_rows(&d, cy, cs, guide, up, 1, &rs, &tasked);
+	}
+	/* each kind of total asked on many rows */
+	CHECK(nsub > 1000 && nzero > 1000 && ntiny > 1000);
+	printf("%llu draws on rows of totals subnormal (%llu rows), zero (%llu), tiny (%llu): the "
+	       "same\n",
+	       (unsigned long long)tasked, (unsigned long long)nsub, (unsigned long long)nzero,
+	       (unsigned long long)ntiny);
 	return 0;
 }
