@@ -9,7 +9,11 @@
 #               tests/run.sh.  make bench builds and runs the benchmarks.
 CC ?= cc
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE \
+# -ffp-contract=off: a*b+c never made one FMA, whatever -march the user
+# passes (GCC contracts where the target has FMA: x86-64 with -march=native,
+# aarch64), so that gen's output is the same bytes on every build
+# (model/MODEL.md, "Reproducibility").
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I. -D_GNU_SOURCE -ffp-contract=off \
 	$(shell pkg-config --cflags libtracefs libtraceevent json-c 2>/dev/null)
 # header dependencies: each object's .d file lists the headers it includes
 DEPFLAGS = -MMD -MP
