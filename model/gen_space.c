@@ -1207,7 +1207,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	/* the chain's row, the cursor's region's: not looked up where a
 	 * region short of its share is drawn */
 	if (*tor < 0)
-		from = gen_region_of(d, s, s->cursor);
+		from = gen_region_memo(d, s, s->cursor);
 	if (*tor >= 0) {
 		to = (uint32_t)*tor;
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
@@ -1250,9 +1250,16 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
-		if (b0 > a0) {
-			double x =
-			    model_dist_inv(&d->addr, a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0));
+		if (b0 > a0) { /* model_dist_inv, its knot kept for the count */
+			const struct model_dist *ad = &d->addr;
+			double v = a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0), x;
+			if (v > 0 && v < 1) {
+				size_t k = model_dist_seek(ad, v, model_dist_guided(ad, v));
+				x = model_dist_lerp(ad, v, k);
+				s->kh = (uint32_t)k;
+			} else {
+				x = model_dist_inv(ad, v);
+			}
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
 		}
@@ -1267,12 +1274,12 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
  * the cursor is in it (boot-nspawn: 90% there, 31% elsewhere); drawn at
  * the device's 53%, each visit to it was a few I/O and it held a third of
  * its I/O. */
-static inline double local_odds(const struct model_devspace *dv, const struct devstate *s, int op)
+static inline double local_odds(const struct model_devspace *dv, struct devstate *s, int op)
 {
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][gen_region_of(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_memo(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -3338,7 +3345,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	/* start_hot's places know nothing of what was written */
 	if (s->ur && op == REEL_OP_READ && s->ur->n && rnd_sp(g) < dv->p_unread)
 		off = unread_snap(s, unread_pick(g, dv, s, off, local), len, al);
-	s->run_left = run_length(dv, s, u, (int64_t)gen_region_of(dv, s, off));
+	s->run_left = run_length(dv, s, u, (int64_t)gen_region_memo(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -3740,7 +3747,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	uint32_t r = gen_region_of(dv, s, off);
+	uint32_t r = gen_region_memo(dv, s, off);
 	gen_offsets_count(dv, s, r, off);
 	if (s->ur && (op == REEL_OP_WRITE || op == REEL_OP_READ))
 		gen_unread_mark(s->ur, off, len, op == REEL_OP_WRITE, s->hn);
