@@ -350,10 +350,10 @@ struct devstate {
 	 * answered there, and run_e's tables are 512 bytes apart (gen_space.c,
 	 * run_length) */
 	struct gen_run_edge *run_e0;
-	/* the last offset gen_region_memo was asked for and its region
-	 * (gen_region_of's answer; set at gen_offsets_init): the cursor's
-	 * region asked by local_odds then remote, a start's by run_start then
-	 * placed */
+	/* an offset and its region (gen_region_of's answer), kept by
+	 * gen_region_keep for gen_region_memo (set at gen_offsets_init): the
+	 * cursor's region asked by local_odds then remote, a start's by
+	 * run_start then placed */
 	uint64_t rm_a;
 	uint32_t rm_r;
 	/* the offsets CDF's knot of remote's last place (gen_space.c), which
@@ -993,16 +993,20 @@ static inline uint32_t gen_region_of(const struct model_devspace *d, const struc
 		return gen_space_region(d, s, a);
 	return gen_region_lut(d, s, a);
 }
-/* gen_region_of(D, S, A), the answer kept for the next ask of the same A
- * (S's rm_a, rm_r: a pair gen_region_of gave, whatever asked). */
-static inline uint32_t gen_region_memo(const struct model_devspace *d, struct devstate *s,
+/* gen_region_of(D, S, A), kept for a later ask of the same A (S's rm_a,
+ * rm_r: always a pair gen_region_of gave). */
+static inline uint32_t gen_region_keep(const struct model_devspace *d, struct devstate *s,
 				       uint64_t a)
 {
-	if (a != s->rm_a) {
-		s->rm_r = gen_region_of(d, s, a);
-		s->rm_a = a;
-	}
+	s->rm_r = gen_region_of(d, s, a);
+	s->rm_a = a;
 	return s->rm_r;
+}
+/* gen_region_of(D, S, A): the one kept where A is its offset. */
+static inline uint32_t gen_region_memo(const struct model_devspace *d, const struct devstate *s,
+				       uint64_t a)
+{
+	return a == s->rm_a ? s->rm_r : gen_region_of(d, s, a);
 }
 /*
  * Run lengths (gen_space.c, run_length): the I/O left in a run drawn at

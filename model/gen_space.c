@@ -1279,7 +1279,7 @@ static inline double local_odds(const struct model_devspace *dv, struct devstate
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][gen_region_memo(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_keep(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -3345,7 +3345,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	/* start_hot's places know nothing of what was written */
 	if (s->ur && op == REEL_OP_READ && s->ur->n && rnd_sp(g) < dv->p_unread)
 		off = unread_snap(s, unread_pick(g, dv, s, off, local), len, al);
-	s->run_left = run_length(dv, s, u, (int64_t)gen_region_memo(dv, s, off));
+	s->run_left = run_length(dv, s, u, (int64_t)gen_region_keep(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;

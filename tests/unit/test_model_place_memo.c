@@ -1,11 +1,11 @@
 /*
  * test_model_place_memo: the answers the placing thread keeps from one
- * ask to the next (model/gen_internal.h gen_region_memo,
+ * ask to the next (model/gen_internal.h gen_region_keep, gen_region_memo,
  * gen_addr_knot_at), held to the look-ups they stand for:
  * - the state's kept pair (rm_a, rm_r) is gen_region_of's, as placing
- *   left it; gen_region_memo on a copy of the state answers as
- *   gen_region_of at random offsets, each asked twice, and at the region
- *   bounds and a byte either side;
+ *   left it; gen_region_keep and gen_region_memo on a copy of the state
+ *   answer as gen_region_of at random offsets, the one kept and another,
+ *   and at the region bounds and a byte either side;
  * - gen_addr_knot_at with every knot as the hint (and one past, and
  *   UINT32_MAX) answers as gen_addr_knot at the knots' values, the
  *   doubles either side, random offsets and the state's own hint (kh);
@@ -42,14 +42,20 @@ static void check_dev(const struct model_devspace *dv, const struct devstate *s,
 	double top = (double)dv->bound[dv->nregions] * s->scale;
 	for (int i = 0; i < 200; i++) {
 		uint64_t a = (uint64_t)(unit_urand(rs) * top * 1.05);
+		uint64_t b = (uint64_t)(unit_urand(rs) * top * 1.05);
 		CHECK_EQ(gen_region_memo(dv, &t, a), gen_region_of(dv, s, a));
+		CHECK_EQ(gen_region_keep(dv, &t, a), gen_region_of(dv, s, a));
 		CHECK_EQ(gen_region_memo(dv, &t, a), gen_region_of(dv, s, a));
+		CHECK_EQ(gen_region_memo(dv, &t, b), gen_region_of(dv, s, b));
 		CHECK_EQ(t.rm_r, gen_region_of(dv, s, t.rm_a));
 	}
 	for (uint32_t r = 0; r <= dv->nregions; r++) {
 		uint64_t b = (uint64_t)((double)dv->bound[r] * s->scale);
-		for (uint64_t a = b ? b - 1 : 0; a <= b + 1; a++)
+		for (uint64_t a = b ? b - 1 : 0; a <= b + 1; a++) {
+			CHECK_EQ(gen_region_keep(dv, &t, a), gen_region_of(dv, s, a));
 			CHECK_EQ(gen_region_memo(dv, &t, a), gen_region_of(dv, s, a));
+			CHECK_EQ(gen_region_memo(dv, &t, a + 2), gen_region_of(dv, s, a + 2));
+		}
 	}
 	const struct model_dist *d = &dv->addr;
 	if (d->nk < 2)
