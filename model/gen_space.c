@@ -1986,6 +1986,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			continue;
 		}
 		*off = (uint64_t)a;
+		s->kh = k; /* its knot, for its count (gen_offsets_count) */
 		return 1;
 	}
 	/* with the odds given the region, a start whose cursor stays in a band
