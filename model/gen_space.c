@@ -179,6 +179,15 @@ static int64_t left_above(const uint64_t *w, uint32_t n, int64_t b)
  * SEQ (UINT32_MAX: anywhere): with the density of the kind's share there
  * (uniform where the kind has none, and without the model's shares). */
 #define QUOTA_ONE 0x8000u /* quota_knots: the stratum in one stretch */
+/* quota_at's point of a stratum [A, B) inside one stretch, of weight W
+ * there (quota_draw asks it itself: nearly every draw's stratum). */
+static inline double quota_one(struct model_gen *g, double a, double b, double w)
+{
+	double pw = b > a && w > 0 ? (b - a) * w : 0, x = rnd_sz(g) * pw;
+	if (!(pw > 0))
+		return a + rnd_sz(g) * (b - a);
+	return x < pw ? a + (b - a) * x / pw : b;
+}
 static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t i)
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
@@ -191,13 +200,8 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 	k0 = q->knot[i < n ? i : 0]; /* the last knot with c <= a (quota_knots) */
 	/* the stratum inside one stretch (quota_knots): the loops below in
 	 * short, the same draws and the same arithmetic */
-	if (k0 & QUOTA_ONE && i < n) {
-		double w = seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE];
-		double pw = b > a && w > 0 ? (b - a) * w : 0, x = rnd_sz(g) * pw;
-		if (!(pw > 0))
-			return a + rnd_sz(g) * (b - a);
-		return x < pw ? a + (b - a) * x / pw : b;
-	}
+	if (k0 & QUOTA_ONE && i < n)
+		return quota_one(g, a, b, seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE]);
 	k0 &= ~QUOTA_ONE;
 	if (i >= n) { /* anywhere: the second pass alone, over the weights made once */
 		double x = rnd_sz(g) * q->any_tot[seq];
@@ -398,10 +402,16 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 		x = quota_take(q, !seq, t);
 		kind = !seq;
 	}
-	*k = q->knot[x] & ~QUOTA_ONE;
+	uint32_t k0 = q->knot[x];
+	*k = k0 & ~QUOTA_ONE;
 	if (q->pos[seq] < (seq ? q->n : q->end0)) { /* the kind's next stratum's, a few I/O on */
 		__builtin_prefetch(&q->knot[q->perm[q->pos[seq]]]);
 		__builtin_prefetch(&q->at[q->perm[q->pos[seq]]]);
+	}
+	if (!q->uniform && k0 & QUOTA_ONE && x < q->n) { /* quota_at's first case, here */
+		const float *share = g->m->phases[p].seq_share[op];
+		return quota_one(g, q->at[x], q->at[x + 1],
+				 kind ? share[*k] : 1 - share[*k]);
 	}
 	return quota_at(g, p, op, kind, x);
 }
