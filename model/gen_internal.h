@@ -576,6 +576,10 @@ struct model_gen {
 	uint32_t *rk;
 	size_t rk_cap;
 	int ranked;
+	/* per phase and op: whether its I/O continue runs (gen_space.c,
+	 * continues: seq_want unknown or >= 0.05; set with seq_want, NULL
+	 * with it) */
+	uint8_t (*seq_cont)[REEL_OP__COUNT];
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 /* A device's unread granules (gen_space.c; tests/unit/test_model_unread.c

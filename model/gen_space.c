@@ -82,7 +82,8 @@ static int seq_sizes_init(struct model_gen *g)
 		return 0;
 	if (!(g->csize = calloc(m->nphases, sizeof(*g->csize))) ||
 	    !(g->seq_want = calloc(m->nphases, sizeof(*g->seq_want))) ||
-	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))))
+	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))) ||
+	    !(g->seq_cont = calloc(m->nphases, sizeof(*g->seq_cont))))
 		return -1;
 	for (size_t p = 0; p < m->nphases; p++)
 		for (int o = 0; o < REEL_OP__COUNT; o++) {
@@ -97,6 +98,9 @@ static int seq_sizes_init(struct model_gen *g)
 				w += (d->c[k + 1] - d->c[k]) * m->phases[p].seq_share[o][k];
 			g->seq_want[p][o] = w;
 		}
+	for (size_t p = 0; p < m->nphases; p++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) /* continues' answer */
+			g->seq_cont[p][o] = !(g->seq_want[p][o] >= 0 && g->seq_want[p][o] < 0.05);
 	return 0;
 }
 
@@ -201,7 +205,8 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 	/* the stratum inside one stretch (quota_knots): the loops below in
 	 * short, the same draws and the same arithmetic */
 	if (k0 & QUOTA_ONE && i < n)
-		return quota_one(g, a, b, seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE]);
+		return quota_one(g, a, b,
+				 seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE]);
 	k0 &= ~QUOTA_ONE;
 	if (i >= n) { /* anywhere: the second pass alone, over the weights made once */
 		double x = rnd_sz(g) * q->any_tot[seq];
@@ -410,8 +415,7 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 	}
 	if (!q->uniform && k0 & QUOTA_ONE && x < q->n) { /* quota_at's first case, here */
 		const float *share = g->m->phases[p].seq_share[op];
-		return quota_one(g, q->at[x], q->at[x + 1],
-				 kind ? share[*k] : 1 - share[*k]);
+		return quota_one(g, q->at[x], q->at[x + 1], kind ? share[*k] : 1 - share[*k]);
 	}
 	return quota_at(g, p, op, kind, x);
 }
@@ -993,6 +997,7 @@ void gen_space_free(struct model_gen *g)
 	free(g->csize);
 	free(g->seq_want);
 	free(g->seq_seen);
+	free(g->seq_cont);
 	reel_free_big(g->touched, TOUCH_BYTES);
 	reel_free_big(g->touch_d, g->touch_nb / 8);
 }
@@ -3190,7 +3195,8 @@ static uint64_t reserved_end(const struct model_devspace *dv, const struct devst
  * the trace a long run is of those, and in a phase that has them. */
 static int continues(const struct model_gen *g, int op)
 {
-	return !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05);
+	/* !(seq_want && seq_want[phase][op] >= 0 && < 0.05), made once */
+	return !g->seq_cont || g->seq_cont[g->phase][op];
 }
 
 /* Whether I/O of OP continue runs in some phase: a kept run goes on
