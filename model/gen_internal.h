@@ -350,6 +350,16 @@ struct devstate {
 	 * answered there, and run_e's tables are 512 bytes apart (gen_space.c,
 	 * run_length) */
 	struct gen_run_edge *run_e0;
+	/* an offset and its region (gen_region_of's answer), kept by
+	 * gen_region_keep for gen_region_memo (set at gen_offsets_init): the
+	 * cursor's region asked by local_odds then remote, a start's by
+	 * run_start then placed */
+	uint64_t rm_a;
+	uint32_t rm_r;
+	/* the offsets CDF's knot of remote's last place (gen_space.c), which
+	 * the I/O's count looks at first (gen_addr_knot_at; any value: it is
+	 * checked there) */
+	uint32_t kh;
 };
 
 /*
@@ -566,6 +576,10 @@ struct model_gen {
 	uint32_t *rk;
 	size_t rk_cap;
 	int ranked;
+	/* per phase and op: whether its I/O continue runs (gen_space.c,
+	 * continues: seq_want unknown or >= 0.05; set with seq_want, NULL
+	 * with it) */
+	uint8_t (*seq_cont)[REEL_OP__COUNT];
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 /* A device's unread granules (gen_space.c; tests/unit/test_model_unread.c
@@ -983,6 +997,21 @@ static inline uint32_t gen_region_of(const struct model_devspace *d, const struc
 		return gen_space_region(d, s, a);
 	return gen_region_lut(d, s, a);
 }
+/* gen_region_of(D, S, A), kept for a later ask of the same A (S's rm_a,
+ * rm_r: always a pair gen_region_of gave). */
+static inline uint32_t gen_region_keep(const struct model_devspace *d, struct devstate *s,
+				       uint64_t a)
+{
+	s->rm_r = gen_region_of(d, s, a);
+	s->rm_a = a;
+	return s->rm_r;
+}
+/* gen_region_of(D, S, A): the one kept where A is its offset. */
+static inline uint32_t gen_region_memo(const struct model_devspace *d, const struct devstate *s,
+				       uint64_t a)
+{
+	return a == s->rm_a ? s->rm_r : gen_region_of(d, s, a);
+}
 /*
  * Run lengths (gen_space.c, run_length): the I/O left in a run drawn at
  * U in [0, 1], with the exponent A and the device's run CDF RUN below its
@@ -1321,6 +1350,20 @@ static inline size_t gen_addr_knot(const struct model_devspace *dv, const struct
 			return model_dist_knot_in(d, x, lo, hi);
 	}
 	return model_dist_knot(d, x, h);
+}
+/* gen_addr_knot(DV, S, X) where knot K is it (v[K] <= X, and K + 1 the
+ * last knot or above X: the last knot under nk - 1 at or below X, the
+ * knots not falling), else the search: remote's draw's knot, given to
+ * its I/O's count (an inverse CDF's knot holds its value but where the
+ * truncation to an offset, the alignment or a step moves it out). */
+static inline size_t gen_addr_knot_at(const struct model_devspace *dv, const struct devstate *s,
+				      double x, size_t k)
+{
+	const struct model_dist *d = &dv->addr;
+	size_t h = d->nk - 1;
+	if (k < h && d->v[k] <= x && (k + 1 == h || d->v[k + 1] > x))
+		return k;
+	return gen_addr_knot(dv, s, x);
 }
 /* Segment LO's share of the offsets (knot LO to the next), with a point
  * mass at its low knot. */

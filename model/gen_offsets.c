@@ -24,6 +24,8 @@ void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 	for (uint32_t i = 0; i < dv->nlong; i++) /* after region_lut_init: its table */
 		s->lr_reg[i] =
 		    gen_space_region(dv, s, (uint64_t)((double)dv->longrun[i].off * s->scale));
+	s->rm_a = 0; /* after region_lut_init: its table */
+	s->rm_r = gen_region_of(dv, s, 0);
 	s->klut_r = 0;
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
@@ -268,8 +270,8 @@ void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint3
 		s->rk[r]++;
 		s->hk++;
 	}
-	if (d->addr.nk >= 2)
-		s->kn[seg_of(d, s, off, NULL)]++;
+	if (d->addr.nk >= 2) /* seg_of's knot, remote's first (its last place's) */
+		s->kn[gen_addr_knot_at(d, s, gen_unscale(s, off), s->kh)]++;
 }
 
 static inline int over_in_at(const struct model_devspace *d, const struct devstate *s, uint32_t r,

@@ -82,7 +82,8 @@ static int seq_sizes_init(struct model_gen *g)
 		return 0;
 	if (!(g->csize = calloc(m->nphases, sizeof(*g->csize))) ||
 	    !(g->seq_want = calloc(m->nphases, sizeof(*g->seq_want))) ||
-	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))))
+	    !(g->seq_seen = calloc(m->nphases, sizeof(*g->seq_seen))) ||
+	    !(g->seq_cont = calloc(m->nphases, sizeof(*g->seq_cont))))
 		return -1;
 	for (size_t p = 0; p < m->nphases; p++)
 		for (int o = 0; o < REEL_OP__COUNT; o++) {
@@ -97,6 +98,9 @@ static int seq_sizes_init(struct model_gen *g)
 				w += (d->c[k + 1] - d->c[k]) * m->phases[p].seq_share[o][k];
 			g->seq_want[p][o] = w;
 		}
+	for (size_t p = 0; p < m->nphases; p++)
+		for (int o = 0; o < REEL_OP__COUNT; o++) /* continues' answer */
+			g->seq_cont[p][o] = !(g->seq_want[p][o] >= 0 && g->seq_want[p][o] < 0.05);
 	return 0;
 }
 
@@ -179,6 +183,15 @@ static int64_t left_above(const uint64_t *w, uint32_t n, int64_t b)
  * SEQ (UINT32_MAX: anywhere): with the density of the kind's share there
  * (uniform where the kind has none, and without the model's shares). */
 #define QUOTA_ONE 0x8000u /* quota_knots: the stratum in one stretch */
+/* quota_at's point of a stratum [A, B) inside one stretch, of weight W
+ * there (quota_draw asks it itself: nearly every draw's stratum). */
+static inline double quota_one(struct model_gen *g, double a, double b, double w)
+{
+	double pw = b > a && w > 0 ? (b - a) * w : 0, x = rnd_sz(g) * pw;
+	if (!(pw > 0))
+		return a + rnd_sz(g) * (b - a);
+	return x < pw ? a + (b - a) * x / pw : b;
+}
 static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t i)
 {
 	const struct model_dist *d = &g->m->phases[p].size[op];
@@ -191,13 +204,9 @@ static double quota_at(struct model_gen *g, size_t p, int op, int seq, uint32_t 
 	k0 = q->knot[i < n ? i : 0]; /* the last knot with c <= a (quota_knots) */
 	/* the stratum inside one stretch (quota_knots): the loops below in
 	 * short, the same draws and the same arithmetic */
-	if (k0 & QUOTA_ONE && i < n) {
-		double w = seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE];
-		double pw = b > a && w > 0 ? (b - a) * w : 0, x = rnd_sz(g) * pw;
-		if (!(pw > 0))
-			return a + rnd_sz(g) * (b - a);
-		return x < pw ? a + (b - a) * x / pw : b;
-	}
+	if (k0 & QUOTA_ONE && i < n)
+		return quota_one(g, a, b,
+				 seq ? share[k0 & ~QUOTA_ONE] : 1 - share[k0 & ~QUOTA_ONE]);
 	k0 &= ~QUOTA_ONE;
 	if (i >= n) { /* anywhere: the second pass alone, over the weights made once */
 		double x = rnd_sz(g) * q->any_tot[seq];
@@ -398,10 +407,15 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 		x = quota_take(q, !seq, t);
 		kind = !seq;
 	}
-	*k = q->knot[x] & ~QUOTA_ONE;
+	uint32_t k0 = q->knot[x];
+	*k = k0 & ~QUOTA_ONE;
 	if (q->pos[seq] < (seq ? q->n : q->end0)) { /* the kind's next stratum's, a few I/O on */
 		__builtin_prefetch(&q->knot[q->perm[q->pos[seq]]]);
 		__builtin_prefetch(&q->at[q->perm[q->pos[seq]]]);
+	}
+	if (!q->uniform && k0 & QUOTA_ONE && x < q->n) { /* quota_at's first case, here */
+		const float *share = g->m->phases[p].seq_share[op];
+		return quota_one(g, q->at[x], q->at[x + 1], kind ? share[*k] : 1 - share[*k]);
 	}
 	return quota_at(g, p, op, kind, x);
 }
@@ -983,6 +997,7 @@ void gen_space_free(struct model_gen *g)
 	free(g->csize);
 	free(g->seq_want);
 	free(g->seq_seen);
+	free(g->seq_cont);
 	reel_free_big(g->touched, TOUCH_BYTES);
 	reel_free_big(g->touch_d, g->touch_nb / 8);
 }
@@ -1090,12 +1105,14 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
  * where the entry does not step, and the table's 128 bytes a row (256 KiB
  * on disksim) are missed less.  The row's tr_to asked for at once:
  * remote's load of the entry found, a miss after the table's. */
-static uint32_t chain_find(const struct model_devspace *d, const struct devstate *s, uint32_t from,
-			   double u)
+static uint32_t chain_find(const struct model_gen *g, const struct model_devspace *d,
+			   const struct devstate *s, uint32_t from, double u)
 {
 	uint32_t a = d->row[from], n = d->row[from + 1] - a;
-	/* remote's load of tr_to[the entry]: asked for with the table's */
-	for (uint32_t x = 0; x < n; x += 32)
+	/* remote's load of tr_to[the entry]: asked for with the table's,
+	 * where chain_ask asks (on one device's model the row is in cache:
+	 * the loop was a third of chain_find's instructions on blktrace) */
+	for (uint32_t x = 0; !g->touch_d && x < n; x += 32)
 		__builtin_prefetch(&d->tr_to[a + x]);
 	return gen_chain_at(d->tr_p, a, s->tr_guide + (size_t)from * GEN_TRC, u);
 }
@@ -1207,7 +1224,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	/* the chain's row, the cursor's region's: not looked up where a
 	 * region short of its share is drawn */
 	if (*tor < 0)
-		from = gen_region_of(d, s, s->cursor);
+		from = gen_region_memo(d, s, s->cursor);
 	if (*tor >= 0) {
 		to = (uint32_t)*tor;
 	} else if (d->read_share_fitted && chain_op(g, d, s, from, u, &to)) {
@@ -1215,14 +1232,14 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	} else if (d->row[from + 1] > d->row[from]) {
 		uint32_t at = UINT32_MAX;
 		for (int t = 0; t < GEN_OVER_TRIES; t++) { /* not to an over-visited region */
-			uint32_t a1 = chain_find(d, s, from, u);
+			uint32_t a1 = chain_find(g, d, s, from, u);
 			if (!gen_offsets_region_over(g, d, s, d->tr_to[a1])) {
 				at = a1; /* taken at this U: not searched again */
 				break;
 			}
 			u = rnd_sp(g);
 		}
-		to = d->tr_to[at != UINT32_MAX ? at : chain_find(d, s, from, u)];
+		to = d->tr_to[at != UINT32_MAX ? at : chain_find(g, d, s, from, u)];
 	} else if (d->seg_fitted && s->nper >= 1) { /* the weights of the fifth (seg_weights) */
 		double c = 0;
 		to = d->nregions - 1;
@@ -1250,9 +1267,16 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
-		if (b0 > a0) {
-			double x =
-			    model_dist_inv(&d->addr, a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0));
+		if (b0 > a0) { /* model_dist_inv, its knot kept for the count */
+			const struct model_dist *ad = &d->addr;
+			double v = a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0), x;
+			if (v > 0 && v < 1) {
+				size_t k = model_dist_seek(ad, v, model_dist_guided(ad, v));
+				x = model_dist_lerp(ad, v, k);
+				s->kh = (uint32_t)k;
+			} else {
+				x = model_dist_inv(ad, v);
+			}
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
 		}
@@ -1267,12 +1291,12 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
  * the cursor is in it (boot-nspawn: 90% there, 31% elsewhere); drawn at
  * the device's 53%, each visit to it was a few I/O and it held a third of
  * its I/O. */
-static inline double local_odds(const struct model_devspace *dv, const struct devstate *s, int op)
+static inline double local_odds(const struct model_devspace *dv, struct devstate *s, int op)
 {
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][gen_region_of(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_keep(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -1977,6 +2001,7 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 			continue;
 		}
 		*off = (uint64_t)a;
+		s->kh = k; /* its knot, for its count (gen_offsets_count) */
 		return 1;
 	}
 	/* with the odds given the region, a start whose cursor stays in a band
@@ -3170,7 +3195,8 @@ static uint64_t reserved_end(const struct model_devspace *dv, const struct devst
  * the trace a long run is of those, and in a phase that has them. */
 static int continues(const struct model_gen *g, int op)
 {
-	return !(g->seq_want && g->seq_want[g->phase][op] >= 0 && g->seq_want[g->phase][op] < 0.05);
+	/* !(seq_want && seq_want[phase][op] >= 0 && < 0.05), made once */
+	return !g->seq_cont || g->seq_cont[g->phase][op];
 }
 
 /* Whether I/O of OP continue runs in some phase: a kept run goes on
@@ -3338,7 +3364,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	/* start_hot's places know nothing of what was written */
 	if (s->ur && op == REEL_OP_READ && s->ur->n && rnd_sp(g) < dv->p_unread)
 		off = unread_snap(s, unread_pick(g, dv, s, off, local), len, al);
-	s->run_left = run_length(dv, s, u, (int64_t)gen_region_of(dv, s, off));
+	s->run_left = run_length(dv, s, u, (int64_t)gen_region_keep(dv, s, off));
 	s->run_reuse = want && s->reuse_a > 0;
 	if (s->run_reuse) { /* a block re-used: a run of the re-using runs' length */
 		int64_t fresh = s->run_left;
@@ -3740,7 +3766,7 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
 		   uint64_t off, uint64_t len)
 {
-	uint32_t r = gen_region_of(dv, s, off);
+	uint32_t r = gen_region_memo(dv, s, off);
 	gen_offsets_count(dv, s, r, off);
 	if (s->ur && (op == REEL_OP_WRITE || op == REEL_OP_READ))
 		gen_unread_mark(s->ur, off, len, op == REEL_OP_WRITE, s->hn);
