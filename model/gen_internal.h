@@ -1130,6 +1130,20 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	}
 	return a;
 }
+/* gen_upper's search, the same entries looked at in the same order (so the
+ * same answer whatever P holds), its compare's branch made moves of A and
+ * B (cmov): a draw's side of the middle is half and half (cold_region's
+ * and chain_find's searches between a table word's entries; the branch
+ * missed about every other step). */
+static inline uint32_t gen_upper_cmov(const double *p, uint32_t a, uint32_t b, double u)
+{
+	while (a < b) {
+		uint32_t mid = (a + b) / 2, keep = -(uint32_t)(p[mid] > u); /* all 1s: B = MID */
+		b = (mid & keep) | (b & ~keep);
+		a = (a & keep) | ((mid + 1) & ~keep);
+	}
+	return a;
+}
 /* Row [A, B)'s table, GEN_TRC words, for chain_find (gen_space.c; W 1)
  * and cold_region (W the row's total of cold_region's sums): with G[Q]
  * the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG * W) finds
@@ -1157,7 +1171,7 @@ static inline uint32_t gen_row_at(const double *p, uint32_t a, const uint32_t *t
 	double v = u * w;
 	m &= 0xffff;
 	if (!m) /* no step (HI = LO), or steps of more than 1 */
-		return gen_upper(p, a + lo, a + hi, v);
+		return gen_upper_cmov(p, a + lo, a + hi, v);
 	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
 	x = (x & 0x3333) + (x >> 2 & 0x3333);
 	x = (x + (x >> 4)) & 0x0f0f;
