@@ -314,8 +314,9 @@ static double repeat_end(const struct devstate *s)
 {
 	if (!(s->nper >= 1))
 		return (double)s->hn;
-	double end = s->nper * ceil(((double)s->hn + 1) / s->nper);
-	return fmax(fmin(end, s->ntot), (double)s->hn);
+	double x = ((double)s->hn + 1) / s->nper; /* >= 0, or NaN */
+	double end = s->nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
+	return gen_fmax(gen_fmin(end, s->ntot), (double)s->hn);
 }
 
 /* Whether OFF's region R, or its stretch of the offsets CDF, holds more
