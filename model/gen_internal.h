@@ -16,6 +16,10 @@
 
 #include "model/model.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#endif
+
 /*
  * Stratified draws: each stream hands out, per block of 64 draws, one
  * uniform in each 1/64 stratum in a random order.  The marginals then
@@ -1271,6 +1275,46 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
  * growing with the drift; once per run start, not for a re-using one), or
  * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
+/* gen_offsets_region's search: the first of C[0..N - 1) above U, else
+ * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
+ * sum's adds are >= 0).  A float is above U exactly where it is above F,
+ * the largest float at or below U; so on x86-64 the entries at each 16th
+ * (15, 31, ...: a count, not a search) find U's 16, and its 16 floats at
+ * once the entry (SSE2: the first above F).  No branch on the data: the
+ * bisection over boot's 111 regions missed ~3 branches a search, 969k
+ * searches a million I/O at rate 1.  Else (U NaN or below 0, N past
+ * MODEL_MAX_REGIONS - 16) the bisection, whose answer it is. */
+static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
+{
+	uint32_t lo = 0, hi = n - 1;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	float f = (float)u;
+	uint32_t fb, k = 0;
+	memcpy(&fb, &f, sizeof(fb));
+	fb -= (double)f > u; /* rounded up (U >= 0: F > 0 then): the float below */
+	memcpy(&f, &fb, sizeof(f));
+	for (uint32_t i = 15; i < hi; i += 16) /* the 16ths at or below F: a prefix */
+		k += !(c[i] > f);
+	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
+		const float *p = c + 16 * k;
+		const __m128 vf = _mm_set1_ps(f);
+		uint32_t gt = (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
+			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |
+			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 8), vf)) << 8 |
+			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 12), vf)) << 12;
+		uint32_t left = hi - 16 * k; /* entries from P to N - 1 (at 16 or more: P[15] > F) */
+		return 16 * k + (uint32_t)__builtin_ctz(gt | 1u << (left < 16 ? left : 16));
+	}
+#endif
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (c[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
 /* The I/O at OFF (its region R) counted. */
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,
 		       uint64_t off);

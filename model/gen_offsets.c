@@ -249,16 +249,8 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 	if (!(s->short_tot > 0) || rnd_sp(g) >= GEN_SHORT_ODDS * s->short_tot / (double)s->hn)
 		return -1;
 	double u = rnd_sp(g) * s->short_tot;
-	uint32_t lo = 0, hi = d->nregions - 1;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (s->short_c[mid] > u)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
 	s->short_pick = 1;
-	return lo;
+	return gen_short_search(s->short_c, d->nregions, u);
 }
 
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)
