@@ -1114,14 +1114,8 @@ static inline int64_t gen_ceil_i(double x)
 }
 /* fmin and fmax where X and Y differ and neither is NaN (the order
  * decides); else libm's (its NaN and signed zeros' rules). */
-static inline double gen_fmin(double x, double y)
-{
-	return x < y ? x : y < x ? y : fmin(x, y);
-}
-static inline double gen_fmax(double x, double y)
-{
-	return x > y ? x : y > x ? y : fmax(x, y);
-}
+static inline double gen_fmin(double x, double y) { return x < y ? x : y < x ? y : fmin(x, y); }
+static inline double gen_fmax(double x, double y) { return x > y ? x : y > x ? y : fmax(x, y); }
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
@@ -1164,10 +1158,10 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	return a;
 }
 /* gen_upper's search, the same entries looked at in the same order (so the
- * same answer whatever P holds), its compare's branch made moves of A and
- * B (cmov): a draw's side of the middle is half and half (cold_region's
- * and chain_find's searches between a table word's entries; the branch
- * missed about every other step). */
+ * same answer whatever P holds), its compare's branch made masks that move
+ * A or B: a draw's side of the middle is half and half (gen_row_at's
+ * searches between a table word's entries, cold_region's and
+ * chain_find's: the branch missed about every other step). */
 static inline uint32_t gen_upper_cmov(const double *p, uint32_t a, uint32_t b, double u)
 {
 	while (a < b) {
@@ -1298,11 +1292,13 @@ static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
 	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
 		const float *p = c + 16 * k;
 		const __m128 vf = _mm_set1_ps(f);
-		uint32_t gt = (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
-			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |
-			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 8), vf)) << 8 |
-			      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 12), vf)) << 12;
-		uint32_t left = hi - 16 * k; /* entries from P to N - 1 (at 16 or more: P[15] > F) */
+		uint32_t gt =
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 8), vf)) << 8 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 12), vf)) << 12;
+		/* the entries from P to N - 1 (at 16 or more, P[15] is above F) */
+		uint32_t left = hi - 16 * k;
 		return 16 * k + (uint32_t)__builtin_ctz(gt | 1u << (left < 16 ? left : 16));
 	}
 #endif

@@ -51,16 +51,17 @@ static uint64_t upper_cmov_same(uint64_t *rs)
 		for (uint32_t i = 0; i < len; i++) {
 			double x = unit_urand(rs);
 			c += kind == 1 && x < 0.3 ? 0 : x; /* ties */
-			p[i] = kind == 2	   ? x		     /* at random */
+			p[i] = kind == 2	      ? x  /* at random */
 			       : kind == 3 && x < 0.1 ? vals[(uint32_t)(x * 70) % 7]
-						  : c;
+						      : c;
 		}
 		for (int q = 0; q < 40; q++, n++) {
 			uint32_t a = (uint32_t)(unit_urand(rs) * (len + 1)),
 				 b = a + (uint32_t)(unit_urand(rs) * (len - a + 1));
-			double u = q % 5 == 4	? vals[q % 7]
-				   : q % 5 == 3 && b > a ? p[a + (uint32_t)(unit_urand(rs) * (b - a))]
-							 : unit_urand(rs) * (c + 1);
+			double u = q % 5 == 4 ? vals[q % 7]
+				   : q % 5 == 3 && b > a
+				       ? p[a + (uint32_t)(unit_urand(rs) * (b - a))]
+				       : unit_urand(rs) * (c + 1);
 			CHECK_EQ(gen_upper_cmov(p, a, b, u), gen_upper(p, a, b, u));
 		}
 	}

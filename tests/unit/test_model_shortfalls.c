@@ -132,7 +132,8 @@ static void test_search(void)
 	static float c[MODEL_MAX_REGIONS];
 	uint64_t rs = 0x5ea7c4ull, n_asked = 0;
 	for (int set = 0; set < 20000; set++) {
-		uint32_t n = 2 + (uint32_t)(unit_urand(&rs) * (set % 3 ? 40 : MODEL_MAX_REGIONS - 1));
+		uint32_t n =
+		    2 + (uint32_t)(unit_urand(&rs) * (set % 3 ? 40 : MODEL_MAX_REGIONS - 1));
 		double sum = 0, big = set % 7 == 0 ? 1e38 : set % 7 == 1 ? 1e-40 : 100;
 		for (uint32_t i = 0; i < MODEL_MAX_REGIONS; i++) {
 			double x = unit_urand(&rs);
