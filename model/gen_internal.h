@@ -16,6 +16,10 @@
 
 #include "model/model.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#endif
+
 /*
  * Stratified draws: each stream hands out, per block of 64 draws, one
  * uniform in each 1/64 stratum in a random order.  The marginals then
@@ -360,6 +364,12 @@ struct devstate {
 	 * the I/O's count looks at first (gen_addr_knot_at; any value: it is
 	 * checked there) */
 	uint32_t kh;
+
+	/* cold_region's (gen_space.c) cursor plus 1 when it last looked up
+	 * the cursor's region, and that region: start_hot's retries ask again
+	 * at the same cursor (boot at rate 1: 1.06M of 2.03M calls) */
+	uint64_t cold_cur1;
+	uint32_t cold_from;
 };
 
 /*
@@ -1118,6 +1128,24 @@ static inline double gen_al_inv(uint64_t al)
 	return x;
 }
 
+/* floor(X) and ceil(X) as integers for |X| < 2^52 (X not NaN): X
+ * truncated, then one step where that went the wrong way; the same
+ * integer as libm's (a call each: gen_local_all_shut's reach, repeat_end
+ * at most local jumps). */
+static inline int64_t gen_floor_i(double x)
+{
+	int64_t i = (int64_t)x;
+	return i - ((double)i > x);
+}
+static inline int64_t gen_ceil_i(double x)
+{
+	int64_t i = (int64_t)x;
+	return i + ((double)i < x);
+}
+/* fmin and fmax where X and Y differ and neither is NaN (the order
+ * decides); else libm's (its NaN and signed zeros' rules). */
+static inline double gen_fmin(double x, double y) { return x < y ? x : y < x ? y : fmin(x, y); }
+static inline double gen_fmax(double x, double y) { return x > y ? x : y > x ? y : fmax(x, y); }
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
@@ -1159,6 +1187,20 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
 	}
 	return a;
 }
+/* gen_upper's search, the same entries looked at in the same order (so the
+ * same answer whatever P holds), its compare's branch made masks that move
+ * A or B: a draw's side of the middle is half and half (gen_row_at's
+ * searches between a table word's entries, cold_region's and
+ * chain_find's: the branch missed about every other step). */
+static inline uint32_t gen_upper_cmov(const double *p, uint32_t a, uint32_t b, double u)
+{
+	while (a < b) {
+		uint32_t mid = (a + b) / 2, keep = -(uint32_t)(p[mid] > u); /* all 1s: B = MID */
+		b = (mid & keep) | (b & ~keep);
+		a = (a & keep) | ((mid + 1) & ~keep);
+	}
+	return a;
+}
 /* Row [A, B)'s table, GEN_TRC words, for chain_find (gen_space.c; W 1)
  * and cold_region (W the row's total of cold_region's sums): with G[Q]
  * the entry less A that gen_upper(P, A, B - 1, Q / GEN_TRG * W) finds
@@ -1186,7 +1228,7 @@ static inline uint32_t gen_row_at(const double *p, uint32_t a, const uint32_t *t
 	double v = u * w;
 	m &= 0xffff;
 	if (!m) /* no step (HI = LO), or steps of more than 1 */
-		return gen_upper(p, a + lo, a + hi, v);
+		return gen_upper_cmov(p, a + lo, a + hi, v);
 	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
 	x = (x & 0x3333) + (x >> 2 & 0x3333);
 	x = (x + (x >> 4)) & 0x0f0f;
@@ -1257,6 +1299,48 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
  * growing with the drift; once per run start, not for a re-using one), or
  * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
+/* gen_offsets_region's search: the first of C[0..N - 1) above U, else
+ * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
+ * sum's adds are >= 0).  A float is above U exactly where it is above F,
+ * the largest float at or below U; so on x86-64 the entries at each 16th
+ * (15, 31, ...: a count, not a search) find U's 16, and its 16 floats at
+ * once the entry (SSE2: the first above F).  No branch on the data: the
+ * bisection over boot's 111 regions missed ~3 branches a search, 969k
+ * searches a million I/O at rate 1.  Else (U NaN or below 0, N past
+ * MODEL_MAX_REGIONS - 16) the bisection, whose answer it is. */
+static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
+{
+	uint32_t lo = 0, hi = n - 1;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	float f = (float)u;
+	uint32_t fb, k = 0;
+	memcpy(&fb, &f, sizeof(fb));
+	fb -= (double)f > u; /* rounded up (U >= 0: F > 0 then): the float below */
+	memcpy(&f, &fb, sizeof(f));
+	for (uint32_t i = 15; i < hi; i += 16) /* the 16ths at or below F: a prefix */
+		k += !(c[i] > f);
+	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
+		const float *p = c + 16 * k;
+		const __m128 vf = _mm_set1_ps(f);
+		uint32_t gt =
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 8), vf)) << 8 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 12), vf)) << 12;
+		/* the entries from P to N - 1 (at 16 or more, P[15] is above F) */
+		uint32_t left = hi - 16 * k;
+		return 16 * k + (uint32_t)__builtin_ctz(gt | 1u << (left < 16 ? left : 16));
+	}
+#endif
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (c[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
 /* The I/O at OFF (its region R) counted. */
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,
 		       uint64_t off);

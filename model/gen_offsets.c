@@ -251,16 +251,8 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 	if (!(s->short_tot > 0) || rnd_sp(g) >= GEN_SHORT_ODDS * s->short_tot / (double)s->hn)
 		return -1;
 	double u = rnd_sp(g) * s->short_tot;
-	uint32_t lo = 0, hi = d->nregions - 1;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (s->short_c[mid] > u)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
 	s->short_pick = 1;
-	return lo;
+	return gen_short_search(s->short_c, d->nregions, u);
 }
 
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)
@@ -316,8 +308,9 @@ static double repeat_end(const struct devstate *s)
 {
 	if (!(s->nper >= 1))
 		return (double)s->hn;
-	double end = s->nper * ceil(((double)s->hn + 1) / s->nper);
-	return fmax(fmin(end, s->ntot), (double)s->hn);
+	double x = ((double)s->hn + 1) / s->nper; /* >= 0, or NaN */
+	double end = s->nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
+	return gen_fmax(gen_fmin(end, s->ntot), (double)s->hn);
 }
 
 /* Whether OFF's region R, or its stretch of the offsets CDF, holds more

@@ -1936,7 +1936,7 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
 	    !(lo > -0x1p52 && hi < 0x1p52) || !(s->cursor < 0x1p61 && al < 0x1p50))
 		return 0;
 	int64_t c = (int64_t)s->cursor, m = 2 * (int64_t)al;
-	int64_t a = c + (int64_t)floor(lo) - m, b = c + (int64_t)ceil(hi) + m,
+	int64_t a = c + gen_floor_i(lo) - m, b = c + gen_ceil_i(hi) + m,
 		top = (int64_t)(s->extent - len);
 	a = a > 0 ? a : 0;
 	b = b < top ? b : top;
@@ -2924,10 +2924,16 @@ static int cold_init(const struct model_devspace *d, struct devstate *s)
  * from the cursor's region, else by weight, never a kept block's. */
 static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
 {
-	int64_t r = gen_offsets_region(g, dv, s);
+	/* none once the run start drew a short region (gen_offsets_region's
+	 * first test, without its call: start_hot's retries) */
+	int64_t r = s->short_pick ? -1 : gen_offsets_region(g, dv, s);
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
-	uint32_t from = gen_region_of(dv, s, s->cursor), a = dv->row[from], b = dv->row[from + 1];
+	if (!(s->cold_cur1 && s->cold_cur1 == s->cursor + 1)) { /* not the last call's cursor */
+		s->cold_from = gen_region_of(dv, s, s->cursor);
+		s->cold_cur1 = s->cursor + 1;
+	}
+	uint32_t from = s->cold_from, a = dv->row[from], b = dv->row[from + 1];
 	/* the row's sums off the kept blocks made once (gen_cold_sums): the
 	 * walk summed them twice a call (boot's rows of ~100: 43% of all
 	 * instructions at rate 1) */

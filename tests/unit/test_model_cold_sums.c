@@ -124,6 +124,36 @@ static void tiny_rows(struct model_devspace *d, uint16_t *to, double *p, uint8_t
 	}
 }
 
+/* gen_upper_cmov against gen_upper on any P (going up, ties, falling,
+ * NaN, infinities) and any U: the same entries looked at, the same
+ * answer. */
+static uint64_t upper_cmov_same(uint64_t *rs)
+{
+	double p[300], vals[] = {0, -0.0, 1, 0.5, INFINITY, -INFINITY, NAN};
+	uint64_t n = 0;
+	for (int set = 0; set < 20000; set++) {
+		uint32_t len = (uint32_t)(unit_urand(rs) * (set % 3 ? 20 : 300)), kind = set % 4;
+		double c = 0;
+		for (uint32_t i = 0; i < len; i++) {
+			double x = unit_urand(rs);
+			c += kind == 1 && x < 0.3 ? 0 : x; /* ties */
+			p[i] = kind == 2	      ? x  /* at random */
+			       : kind == 3 && x < 0.1 ? vals[(uint32_t)(x * 70) % 7]
+						      : c;
+		}
+		for (int q = 0; q < 40; q++, n++) {
+			uint32_t a = (uint32_t)(unit_urand(rs) * (len + 1)),
+				 b = a + (uint32_t)(unit_urand(rs) * (len - a + 1));
+			double u = q % 5 == 4 ? vals[q % 7]
+				   : q % 5 == 3 && b > a
+				       ? p[a + (uint32_t)(unit_urand(rs) * (b - a))]
+				       : unit_urand(rs) * (c + 1);
+			CHECK_EQ(gen_upper_cmov(p, a, b, u), gen_upper(p, a, b, u));
+		}
+	}
+	return n;
+}
+
 int main(void)
 {
 	static struct model_devspace d;
@@ -133,6 +163,7 @@ int main(void)
 	static uint8_t cy[MODEL_MAX_REGIONS];
 	static uint32_t guide[MODEL_MAX_REGIONS * GEN_TRC];
 	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
+	printf("%llu searches by masks: the same\n", (unsigned long long)upper_cmov_same(&rs));
 	for (int set = 0; set < 2000; set++) {
 		memset(&d, 0, sizeof(d));
 		d.nregions = 1 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));

@@ -95,8 +95,32 @@ static void test_model(const char *name, uint64_t capacity)
 	       (unsigned long long)n_shut);
 }
 
+/* gen_floor_i and gen_ceil_i against libm's floor and ceil (|X| < 2^52:
+ * whole, halves, a double either side of a whole, tiny, signed zeros),
+ * gen_fmin and gen_fmax against fmin and fmax bit for bit (ties, signed
+ * zeros, NaN, infinities). */
+static void test_libm_inline(void)
+{
+	uint64_t rs = 0x10ca1ull, n = 0;
+	double some[] = {0, -0.0, 1, -1, 0.5, -0.5, INFINITY, -INFINITY, NAN, 0x1p-1074};
+	for (int i = 0; i < 400000; i++, n++) {
+		double m = ldexp(1, (int)(unit_urand(&rs) * 53)), x = (unit_urand(&rs) - 0.5) * m;
+		x = i % 4 == 1 ? nearbyint(x) : i % 4 == 2 ? nextafter(nearbyint(x), x) : x;
+		x = i % 97 == 3 ? some[i % 6] : i % 97 == 5 ? some[9] * (i % 2 ? 1 : -1) : x;
+		if (!(fabs(x) < 0x1p52))
+			continue;
+		CHECK_EQ(gen_floor_i(x), (int64_t)floor(x));
+		CHECK_EQ(gen_ceil_i(x), (int64_t)ceil(x));
+		double y = i % 5 == 0 ? x : i % 5 == 1 ? some[i / 5 % 10] : unit_urand(&rs) * m;
+		double a = gen_fmin(x, y), b = fmin(x, y), c = gen_fmax(y, x), d = fmax(y, x);
+		CHECK(memcmp(&a, &b, sizeof(a)) == 0 && memcmp(&c, &d, sizeof(c)) == 0);
+	}
+	printf("%llu floors, ceils, mins and maxes: the same\n", (unsigned long long)n);
+}
+
 int main(void)
 {
+	test_libm_inline();
 	unit_model_gen_each(test_model);
 	CHECK(n_shut > 1000);
 	printf("ok\n");

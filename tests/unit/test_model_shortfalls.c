@@ -108,8 +108,62 @@ static void test_model(const char *name, uint64_t capacity)
 	       (unsigned long long)n_short);
 }
 
+/* round 29's search of gen_offsets_region (the bisection, copied) */
+static uint32_t ref_search(const float *c, uint32_t n, double u)
+{
+	uint32_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (c[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* gen_short_search against the bisection: cumulated floats (ties, runs of
+ * 0, steps of one float, past FLT_MAX to infinity) of 2 to
+ * MODEL_MAX_REGIONS entries, U at random, at each entry as a double and a
+ * double either side, between two floats, at 0, -0, below 0, NaN, past
+ * FLT_MAX and infinite. */
+static void test_search(void)
+{
+	static float c[MODEL_MAX_REGIONS];
+	uint64_t rs = 0x5ea7c4ull, n_asked = 0;
+	for (int set = 0; set < 20000; set++) {
+		uint32_t n =
+		    2 + (uint32_t)(unit_urand(&rs) * (set % 3 ? 40 : MODEL_MAX_REGIONS - 1));
+		double sum = 0, big = set % 7 == 0 ? 1e38 : set % 7 == 1 ? 1e-40 : 100;
+		for (uint32_t i = 0; i < MODEL_MAX_REGIONS; i++) {
+			double x = unit_urand(&rs);
+			sum += x < 0.3 ? 0 : x * big;
+			c[i] = (float)sum;
+			if (set % 5 == 2 && i && x < 0.5) /* one float up */
+				c[i] = nextafterf(c[i - 1], INFINITY);
+			if (i >= n) /* past N: anything */
+				c[i] = x < 0.5 ? 0 : NAN;
+		}
+		for (int q = 0; q < 64; q++, n_asked++) {
+			double u = unit_urand(&rs) * sum * 1.1;
+			uint32_t i = (uint32_t)(unit_urand(&rs) * n);
+			if (q % 4 == 1)
+				u = (double)c[i];
+			else if (q % 4 == 2)
+				u = nextafter((double)c[i], q % 8 < 4 ? -INFINITY : INFINITY);
+			else if (q % 4 == 3 && i + 1 < n) /* between two floats */
+				u = ((double)c[i] + (double)nextafterf(c[i], INFINITY)) / 2;
+			if (q == 0)
+				u = (double[]){0.0, -0.0, -1, NAN, 1e39, INFINITY, 3.5e38}[set % 7];
+			CHECK_EQ(gen_short_search(c, n, u), ref_search(c, n, u));
+		}
+	}
+	printf("%llu searches: the same\n", (unsigned long long)n_asked);
+}
+
 int main(void)
 {
+	test_search();
 	unit_model_gen_each(test_model);
 	CHECK(n_made > 100 && n_short > 10);
 	printf("ok\n");
