@@ -369,7 +369,9 @@ static int gen_time_init(struct model_gen *g, const struct model *m, const struc
 	return 0;
 }
 
-int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+/* model_gen_create, or (FULL 0) gen_create_arrivals. */
+static int gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o,
+		      int full)
 {
 	*out = NULL;
 	if (!m->nphases || !m->ndevs || !m->nwin || m->duration_ns <= 0)
@@ -377,7 +379,7 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	struct model_gen *g = calloc(1, sizeof(*g));
 	if (!g)
 		return REEL_E_NOMEM;
-	if (gen_time_init(g, m, o) || gen_space_init(g)) {
+	if (gen_time_init(g, m, o) || (full ? gen_space_init(g) : gen_space_init_arrivals(g))) {
 		model_gen_destroy(g);
 		return REEL_E_NOMEM;
 	}
@@ -394,6 +396,17 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	}
 	*out = g;
 	return 0;
+}
+
+int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+{
+	return gen_create(out, m, o, 1);
+}
+
+int gen_create_arrivals(struct model_gen **out, const struct model *m,
+			const struct model_gen_opts *o)
+{
+	return gen_create(out, m, o, 0);
 }
 
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max)

@@ -953,6 +953,15 @@ double gen_win_times(const struct model_gen *g, size_t w);
  * sequentiality (0 or REEL_E_NOMEM); free what it allocated. */
 int gen_space_init(struct model_gen *g);
 void gen_space_free(struct model_gen *g);
+/* Of gen_space_init, what the arrivals need (the re-use pass's pins,
+ * pin_ops): 0 or REEL_E_NOMEM. */
+int gen_space_init_arrivals(struct model_gen *g);
+/* gen.c: a generator that draws the arrivals only (gen_window,
+ * gen_arrivals: the same ones as model_gen_create's, which it is without
+ * the placement's state: the arrivals thread's twin); model_gen_destroy
+ * frees it. */
+int gen_create_arrivals(struct model_gen **out, const struct model *m,
+			const struct model_gen_opts *o);
 /* The size and offset of the next I/O, of op OP, on device D (index). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
 /* The region of offset A (generated, scaled by S's scale) on device D,

@@ -563,10 +563,9 @@ static size_t pass_count(const struct model *m, double *all)
 	return np;
 }
 
-/* Each phase's and op's count of the re-use pass's I/O a quota block
- * holds: the pass's I/O of the op in the phase per I/O of the op of the
- * phase in the model, times the block's, at most a third. */
-static int quota_resv_init(struct model_gen *g)
+/* The re-use passes' I/O's windows and phases (g->pass_win, g->pass_ph):
+ * 0, or -1 without memory. */
+static int pass_wins_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
 	size_t j = 0;
@@ -590,6 +589,18 @@ static int quota_resv_init(struct model_gen *g)
 					break;
 				}
 	}
+	return 0;
+}
+
+/* Each phase's and op's count of the re-use pass's I/O a quota block
+ * holds: the pass's I/O of the op in the phase per I/O of the op of the
+ * phase in the model, times the block's, at most a third. */
+static int quota_resv_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	size_t j = 0;
+	if (pass_wins_init(g))
+		return -1;
 	for (size_t p = 0; p < m->nphases; p++)
 		for (int o = 0; o < REEL_OP__COUNT; o++) {
 			struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)o];
@@ -944,6 +955,11 @@ int gen_space_init(struct model_gen *g)
 	for (size_t d = 0; d < m->ndevs && g->touched; d++)
 		pass_reserve(g, &m->devs[d], &g->ds[d]);
 	return 0;
+}
+
+int gen_space_init_arrivals(struct model_gen *g)
+{
+	return pass_wins_init(g) || pass_pins_init(g) ? REEL_E_NOMEM : 0;
 }
 
 void gen_space_free(struct model_gen *g)
