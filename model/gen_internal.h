@@ -960,6 +960,22 @@ void gen_space_free(struct model_gen *g);
 /* Of gen_space_init, what the arrivals need (the re-use pass's pins,
  * pin_ops): 0 or REEL_E_NOMEM. */
 int gen_space_init_arrivals(struct model_gen *g);
+/* gen_tilt_for's first TILT_MEMO_LEVELS levels of bisection, the same for
+ * every mean: tilt_mean at each node (by its place in the tree, root 1),
+ * worked out once for a device's regions (each region's tilt_for made 24
+ * calls of 128 pow; 76-91 M instructions of gen's set-up on git's,
+ * compile's, kernel-src's and fiu's rate-1 fits, most of it again for
+ * nodes another region had taken). */
+#define TILT_MEMO_LEVELS 12
+struct tilt_memo {
+	double v[1u << TILT_MEMO_LEVELS];
+	uint8_t ok[1u << TILT_MEMO_LEVELS];
+};
+/* run_tilt's: the exponent a whose draws U^a have DV's mean run length
+ * MEAN (tilt_mean by S's run_cap; bisection over log a in [2^-20, 2^20]);
+ * M: a device's memo (zeroed at first), or NULL (the same answer). */
+float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
+		   struct tilt_memo *m);
 /* gen.c: a generator that draws the arrivals only (gen_window,
  * gen_arrivals: the same ones as model_gen_create's, which it is without
  * the placement's state: the arrivals thread's twin); model_gen_destroy

@@ -3498,22 +3498,10 @@ static double tilt_mean(const struct model_devspace *dv, const struct devstate *
 	return s / 128;
 }
 
-/* tilt_for's first TILT_MEMO_LEVELS levels of bisection, the same for
- * every mean: tilt_mean at each node (by its place in the tree, root 1),
- * worked out once for a device's regions (each region's tilt_for made 24
- * calls of 128 pow; 76-91 M instructions of gen's set-up on git's,
- * compile's, kernel-src's and fiu's rate-1 fits, most of it again for
- * nodes another region had taken). */
-#define TILT_MEMO_LEVELS 12
-struct tilt_memo {
-	double v[1u << TILT_MEMO_LEVELS];
-	uint8_t ok[1u << TILT_MEMO_LEVELS];
-};
-
 /* The exponent a whose draws U^a have the mean run length MEAN (bisection
  * over log a in [2^-20, 2^20]); M: the device's memo, or NULL. */
-static float tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
-		      struct tilt_memo *m)
+float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
+		   struct tilt_memo *m)
 {
 	double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
 	uint32_t node = 1;
@@ -3544,11 +3532,12 @@ static float tilt_for(const struct model_devspace *dv, const struct devstate *s,
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
 	struct tilt_memo *m = calloc(1, sizeof(*m)); /* NULL: each worked out */
-	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, s, dv->reuse_run, m) : 0;
+	s->reuse_a =
+	    dv->reuse_run >= 1 && dv->run.nk >= 2 ? gen_tilt_for(dv, s, dv->reuse_run, m) : 0;
 	for (int k = 0; k < 2; k++) /* by the start's op where the model has it */
 		s->reuse_a_op[k] = s->reuse_a > 0 && dv->reuse_run_op[k] >= 1 &&
 					   dv->reuse_run_op[k] != dv->reuse_run
-				       ? tilt_for(dv, s, dv->reuse_run_op[k], m)
+				       ? gen_tilt_for(dv, s, dv->reuse_run_op[k], m)
 				       : s->reuse_a;
 	/* the fresh runs' mean, from the runs' and the re-using ones': the
 	 * regions' means scaled by it over the runs' */
@@ -3558,7 +3547,7 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 	for (uint32_t r = 0; r < dv->nregions; r++) {
 		s->run_a[r] = 1;
 		if (dv->run_mean_fitted && dv->run_mean[r] >= 1 && dv->run.nk >= 2)
-			s->run_a[r] = tilt_for(dv, s, dv->run_mean[r] * k, m);
+			s->run_a[r] = gen_tilt_for(dv, s, dv->run_mean[r] * k, m);
 	}
 	free(m);
 	double y[GEN_RUN_EDGES];
