@@ -347,10 +347,10 @@ static int values_ok(struct json_object *j)
 		return isfinite(json_object_get_double(j));
 	case json_type_string:
 		return strlen(json_object_get_string(j)) == (size_t)json_object_get_string_len(j);
-	case json_type_array: {
-		size_t n = json_object_array_length(j);
-		for (size_t i = 0; i < n; i++)
-			if (!values_ok(json_object_array_get_idx(j, i)))
+	case json_type_array: { /* json-c's array list read as it is (arraylist.h) */
+		const struct array_list *a = json_object_get_array(j);
+		for (size_t i = 0; i < a->length; i++)
+			if (!values_ok(a->array[i]))
 				return 0;
 		return 1;
 	}
