@@ -327,6 +327,7 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->sc);
 	free(g->sk);
 	free(g->rk);
+	free(g->gb);
 	free(g);
 }
 
@@ -369,7 +370,9 @@ static int gen_time_init(struct model_gen *g, const struct model *m, const struc
 	return 0;
 }
 
-int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+/* model_gen_create, or (FULL 0) gen_create_arrivals. */
+static int gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o,
+		      int full)
 {
 	*out = NULL;
 	if (!m->nphases || !m->ndevs || !m->nwin || m->duration_ns <= 0)
@@ -377,7 +380,7 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	struct model_gen *g = calloc(1, sizeof(*g));
 	if (!g)
 		return REEL_E_NOMEM;
-	if (gen_time_init(g, m, o) || gen_space_init(g)) {
+	if (gen_time_init(g, m, o) || (full ? gen_space_init(g) : gen_space_init_arrivals(g))) {
 		model_gen_destroy(g);
 		return REEL_E_NOMEM;
 	}
@@ -394,6 +397,17 @@ int model_gen_create(struct model_gen **out, const struct model *m, const struct
 	}
 	*out = g;
 	return 0;
+}
+
+int model_gen_create(struct model_gen **out, const struct model *m, const struct model_gen_opts *o)
+{
+	return gen_create(out, m, o, 1);
+}
+
+int gen_create_arrivals(struct model_gen **out, const struct model *m,
+			const struct model_gen_opts *o)
+{
+	return gen_create(out, m, o, 0);
 }
 
 size_t model_gen_devices(const struct model_gen *g, struct reel_device *out, size_t max)
@@ -1448,15 +1462,19 @@ static inline uint64_t order_key(double v)
 	return u >> 63 ? ~u : u | 1ull << 63;
 }
 
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb, uint64_t **buf,
+			size_t *cap)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		k += above ? x[i] > m : x[i] < m;
 	*nb = k;
-	uint64_t *key = malloc((k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t)));
+	size_t k1 = k ? k : 1; /* 2 keys and 2 places each */
+	uint64_t *key =
+	    grow_to(*buf, cap, 2 * k1 + (2 * k1 * sizeof(size_t) + 7) / 8, sizeof(*key));
 	if (!key)
 		return NULL;
+	*buf = key;
 	size_t *at = (size_t *)(key + 2 * k), j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
@@ -1497,7 +1515,7 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
 	double m = d / (double)n;
-	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
+	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb, &g->gb, &g->gb_cap);
 	if (!o)
 		return sum;
 	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
@@ -1519,7 +1537,6 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 			x[o[k]] = v;
 		}
 	}
-	free(o);
 	return sum;
 }
 

@@ -590,6 +590,11 @@ struct model_gen {
 	 * continues: seq_want unknown or >= 0.05; set with seq_want, NULL
 	 * with it) */
 	uint8_t (*seq_cont)[REEL_OP__COUNT];
+
+	/* redraw_gaps' keys and places (gen_gaps_beyond), kept from window to
+	 * window */
+	uint64_t *gb;
+	size_t gb_cap;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 /* A device's unread granules (gen_space.c; tests/unit/test_model_unread.c
@@ -977,6 +982,31 @@ double gen_win_times(const struct model_gen *g, size_t w);
  * sequentiality (0 or REEL_E_NOMEM); free what it allocated. */
 int gen_space_init(struct model_gen *g);
 void gen_space_free(struct model_gen *g);
+/* Of gen_space_init, what the arrivals need (the re-use pass's pins,
+ * pin_ops): 0 or REEL_E_NOMEM. */
+int gen_space_init_arrivals(struct model_gen *g);
+/* gen_tilt_for's first TILT_MEMO_LEVELS levels of bisection, the same for
+ * every mean: tilt_mean at each node (by its place in the tree, root 1),
+ * worked out once for a device's regions (each region's tilt_for made 24
+ * calls of 128 pow; 76-91 M instructions of gen's set-up on git's,
+ * compile's, kernel-src's and fiu's rate-1 fits, most of it again for
+ * nodes another region had taken). */
+#define TILT_MEMO_LEVELS 12
+struct tilt_memo {
+	double v[1u << TILT_MEMO_LEVELS];
+	uint8_t ok[1u << TILT_MEMO_LEVELS];
+};
+/* run_tilt's: the exponent a whose draws U^a have DV's mean run length
+ * MEAN (tilt_mean by S's run_cap; bisection over log a in [2^-20, 2^20]);
+ * M: a device's memo (zeroed at first), or NULL (the same answer). */
+float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
+		   struct tilt_memo *m);
+/* gen.c: a generator that draws the arrivals only (gen_window,
+ * gen_arrivals: the same ones as model_gen_create's, which it is without
+ * the placement's state: the arrivals thread's twin); model_gen_destroy
+ * frees it. */
+int gen_create_arrivals(struct model_gen **out, const struct model *m,
+			const struct model_gen_opts *o);
 /* The size and offset of the next I/O, of op OP, on device D (index). */
 void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *off, uint64_t *len);
 /* The region of offset A (generated, scaled by S's scale) on device D,
@@ -1552,9 +1582,13 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
  * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
- * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
- * free(), NULL without memory. */
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
+ * when a gap is NaN, its sum then NaN).  Their number in *NB; in *BUF
+ * (its capacity *CAP keys; grown as it needs, the caller frees it: kept
+ * from window to window, a block malloc'd and freed each call, mapped
+ * when large, took blkparse's rate-1 gen 13 K page faults of its 29 K),
+ * NULL without memory. */
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb, uint64_t **buf,
+			size_t *cap);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */

@@ -577,10 +577,9 @@ static size_t pass_count(const struct model *m, double *all)
 	return np;
 }
 
-/* Each phase's and op's count of the re-use pass's I/O a quota block
- * holds: the pass's I/O of the op in the phase per I/O of the op of the
- * phase in the model, times the block's, at most a third. */
-static int quota_resv_init(struct model_gen *g)
+/* The re-use passes' I/O's windows and phases (g->pass_win, g->pass_ph):
+ * 0, or -1 without memory. */
+static int pass_wins_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
 	size_t j = 0;
@@ -604,6 +603,18 @@ static int quota_resv_init(struct model_gen *g)
 					break;
 				}
 	}
+	return 0;
+}
+
+/* Each phase's and op's count of the re-use pass's I/O a quota block
+ * holds: the pass's I/O of the op in the phase per I/O of the op of the
+ * phase in the model, times the block's, at most a third. */
+static int quota_resv_init(struct model_gen *g)
+{
+	const struct model *m = g->m;
+	size_t j = 0;
+	if (pass_wins_init(g))
+		return -1;
 	for (size_t p = 0; p < m->nphases; p++)
 		for (int o = 0; o < REEL_OP__COUNT; o++) {
 			struct quota *q = &g->s_size[p * REEL_OP__COUNT + (size_t)o];
@@ -958,6 +969,11 @@ int gen_space_init(struct model_gen *g)
 	for (size_t d = 0; d < m->ndevs && g->touched; d++)
 		pass_reserve(g, &m->devs[d], &g->ds[d]);
 	return 0;
+}
+
+int gen_space_init_arrivals(struct model_gen *g)
+{
+	return pass_wins_init(g) || pass_pins_init(g) ? REEL_E_NOMEM : 0;
 }
 
 void gen_space_free(struct model_gen *g)
@@ -3515,16 +3531,29 @@ static double tilt_mean(const struct model_devspace *dv, const struct devstate *
 }
 
 /* The exponent a whose draws U^a have the mean run length MEAN (bisection
- * over log a in [2^-20, 2^20]). */
-static float tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean)
+ * over log a in [2^-20, 2^20]); M: the device's memo, or NULL. */
+float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
+		   struct tilt_memo *m)
 {
 	double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
+	uint32_t node = 1;
 	for (int it = 0; it < 24; it++) {
-		double mid = (lo + hi) / 2;
-		if (tilt_mean(dv, s, exp2(mid)) > mean)
+		double mid = (lo + hi) / 2, t;
+		if (m && node < (1u << TILT_MEMO_LEVELS)) {
+			if (!m->ok[node]) {
+				m->v[node] = tilt_mean(dv, s, exp2(mid));
+				m->ok[node] = 1;
+			}
+			t = m->v[node];
+		} else {
+			t = tilt_mean(dv, s, exp2(mid));
+		}
+		int up = t > mean;
+		if (up)
 			lo = mid;
 		else
 			hi = mid;
+		node = 2 * node + (uint32_t)up;
 	}
 	return (float)exp2((lo + hi) / 2);
 }
@@ -3534,11 +3563,13 @@ static float tilt_for(const struct model_devspace *dv, const struct devstate *s,
  * (0: drawn as the others). */
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
-	s->reuse_a = dv->reuse_run >= 1 && dv->run.nk >= 2 ? tilt_for(dv, s, dv->reuse_run) : 0;
+	struct tilt_memo *m = calloc(1, sizeof(*m)); /* NULL: each worked out */
+	s->reuse_a =
+	    dv->reuse_run >= 1 && dv->run.nk >= 2 ? gen_tilt_for(dv, s, dv->reuse_run, m) : 0;
 	for (int k = 0; k < 2; k++) /* by the start's op where the model has it */
 		s->reuse_a_op[k] = s->reuse_a > 0 && dv->reuse_run_op[k] >= 1 &&
 					   dv->reuse_run_op[k] != dv->reuse_run
-				       ? tilt_for(dv, s, dv->reuse_run_op[k])
+				       ? gen_tilt_for(dv, s, dv->reuse_run_op[k], m)
 				       : s->reuse_a;
 	/* the fresh runs' mean, from the runs' and the re-using ones': the
 	 * regions' means scaled by it over the runs' */
@@ -3548,8 +3579,9 @@ static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 	for (uint32_t r = 0; r < dv->nregions; r++) {
 		s->run_a[r] = 1;
 		if (dv->run_mean_fitted && dv->run_mean[r] >= 1 && dv->run.nk >= 2)
-			s->run_a[r] = tilt_for(dv, s, dv->run_mean[r] * k);
+			s->run_a[r] = gen_tilt_for(dv, s, dv->run_mean[r] * k, m);
 	}
+	free(m);
 	double y[GEN_RUN_EDGES];
 	gen_run_ys(&dv->run, s->run_cap, y);
 	for (uint32_t t = 0; t < dv->nregions + 3; t++) {
