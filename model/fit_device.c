@@ -1318,9 +1318,10 @@ static void local_fill(struct dev_fit *f)
  * boot-nspawn 0.96, chromium 0.95, compile 0.92, boot 0.89, fiu 0.97; the
  * 10M outputs' fiu 0.58, boot-nspawn 0.64.  Off: kernel-src 0.31, compile
  * 10M 0.26 (their regions mix the ops), disksim's disks 0.11-0.19.  The
- * test holds off noise where an op has few I/O: disksim's disk 8 (8 reads
- * of 150 in 8 regions) is 0.77 apart at 3.0 deviates, its model's output
- * (14 reads in 26 regions) 0.41 at -0.2. */
+ * G-test holds off noise where an op has few I/O: disksim's disk 8 (8
+ * reads of 150 in 8 regions) is 0.77 of the most at 3.0 deviates, its
+ * model's output (14 reads in 26 regions) 0.41 at -0.2; every device kept
+ * is at 16 or more. */
 static void device_ops(struct dev_fit *f)
 {
 	struct model_devspace *d = f->d;
