@@ -240,8 +240,15 @@ static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
 	return ((uint64_t)(j + 1) * (c - 1) * 2 + n + 1) / (2 * (uint64_t)(n + 1));
 }
 /* regions.read_share is kept where the regions' read shares differ from
- * the device's by this much, on average over its I/O */
-#define MODEL_OP_APART 0.2
+ * the device's, on average over its I/O, by this share of the most they
+ * can, 2p(1-p) for a device reading a share p (a device of few writes
+ * holds its ops fully apart at 0.22: git), and a G-test of regions x op
+ * rejects at MODEL_OP_Z standard normal deviates (device_ops) */
+#define MODEL_OP_APART 0.4
+#define MODEL_OP_Z 5
+/* op_bias is kept where the device's ops differ from its phases' mix by
+ * this much, on average over its I/O (device_own) */
+#define MODEL_BIAS_APART 0.2
 /* a device's own run-start sizes of an op (dsize) are kept where their
  * mean is off its phases' mean for them by this share or more */
 #define MODEL_SIZE_APART 0.25
@@ -380,7 +387,7 @@ struct model_devspace { /* spatial behaviour of one device */
 	double p_resume;
 	/* per op (reads, the others): the device's I/O of the op over those
 	 * at the op mix of the phases its I/O fall in; op_bias_fitted where
-	 * the ops differ from that mix by MODEL_OP_APART or more on average
+	 * the ops differ from that mix by MODEL_BIAS_APART or more on average
 	 * over its I/O (disksim's disk 8, a log: 8 reads of 150 where its
 	 * phases' mix has 100), else 1 and 0; gen weights the device's
 	 * hazard for an arrival of the op by it */
@@ -468,7 +475,7 @@ struct model_devspace { /* spatial behaviour of one device */
 	/* per region, the share of its I/O that are reads: the chain's
 	 * draws are given the op (compile reads in 5 regions, writes in 9
 	 * others); read_share_fitted 0 where the ops share the regions
-	 * alike (MODEL_OP_APART) and in models before it */
+	 * alike (MODEL_OP_APART, MODEL_OP_Z) and in models before it */
 	int read_share_fitted;
 	float read_share[MODEL_MAX_REGIONS];
 	/* per op (reads, the others) and region, the share of the op's run
