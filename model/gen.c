@@ -327,7 +327,6 @@ void model_gen_destroy(struct model_gen *g)
 	free(g->sc);
 	free(g->sk);
 	free(g->rk);
-	free(g->gb);
 	free(g);
 }
 
@@ -1462,19 +1461,15 @@ static inline uint64_t order_key(double v)
 	return u >> 63 ? ~u : u | 1ull << 63;
 }
 
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb, uint64_t **buf,
-			size_t *cap)
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		k += above ? x[i] > m : x[i] < m;
 	*nb = k;
-	size_t k1 = k ? k : 1; /* 2 keys and 2 places each */
-	uint64_t *key =
-	    grow_to(*buf, cap, 2 * k1 + (2 * k1 * sizeof(size_t) + 7) / 8, sizeof(*key));
+	uint64_t *key = malloc((k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t)));
 	if (!key)
 		return NULL;
-	*buf = key;
 	size_t *at = (size_t *)(key + 2 * k), j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
@@ -1515,7 +1510,7 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
 	double m = d / (double)n;
-	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb, &g->gb, &g->gb_cap);
+	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
 	if (!o)
 		return sum;
 	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
@@ -1537,6 +1532,7 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 			x[o[k]] = v;
 		}
 	}
+	free(o);
 	return sum;
 }
 

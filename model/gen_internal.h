@@ -590,11 +590,6 @@ struct model_gen {
 	 * continues: seq_want unknown or >= 0.05; set with seq_want, NULL
 	 * with it) */
 	uint8_t (*seq_cont)[REEL_OP__COUNT];
-
-	/* redraw_gaps' keys and places (gen_gaps_beyond), kept from window to
-	 * window */
-	uint64_t *gb;
-	size_t gb_cap;
 };
 int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
 /* A device's unread granules (gen_space.c; tests/unit/test_model_unread.c
@@ -1582,13 +1577,9 @@ int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
  * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
- * when a gap is NaN, its sum then NaN).  Their number in *NB; in *BUF
- * (its capacity *CAP keys; grown as it needs, the caller frees it: kept
- * from window to window, a block malloc'd and freed each call, mapped
- * when large, took blkparse's rate-1 gen 13 K page faults of its 29 K),
- * NULL without memory. */
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb, uint64_t **buf,
-			size_t *cap);
+ * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
+ * free(), NULL without memory. */
+size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
