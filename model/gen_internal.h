@@ -1062,7 +1062,8 @@ static inline uint32_t gen_region_memo(const struct model_devspace *d, const str
  * U^A's 1e-12 at least: wider where A < 1e-3 flattens U^A), so that
  * pow's last-bit rounding near the change cannot move them.  A U that
  * reaches edge K (past the HI before) below its LO is K; between LO and
- * HI, or past the table, or not in [0, 1]: the plain formula.
+ * HI, or past the table, or above 1: the plain formula (U is never below 0:
+ * pow's NaN there).
  */
 #define GEN_RUN_EDGES 32
 struct gen_run_edge {
@@ -1326,13 +1327,14 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
 /* gen_offsets_region's search: the first of C[0..N - 1) above U, else
  * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
- * sum's adds are >= 0).  A float is above U exactly where it is above F,
+ * sum's adds are >= 0; C holds MODEL_MAX_REGIONS floats, as short_c: the
+ * 16 loaded may reach past N - 1, never past those).  A float is above U exactly where it is above F,
  * the largest float at or below U; so on x86-64 the entries at each 16th
  * (15, 31, ...: a count, not a search) find U's 16, and its 16 floats at
  * once the entry (SSE2: the first above F).  No branch on the data: the
  * bisection over boot's 111 regions missed ~3 branches a search, 969k
- * searches a million I/O at rate 1.  Else (U NaN or below 0, N past
- * MODEL_MAX_REGIONS - 16) the bisection, whose answer it is. */
+ * searches a million I/O at rate 1.  Else (U NaN or below 0) the
+ * bisection, whose answer it is. */
 static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
 {
 	uint32_t lo = 0, hi = n - 1;

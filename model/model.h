@@ -246,6 +246,9 @@ static inline uint64_t model_kept_knot_io(uint64_t c, uint32_t n, uint32_t j)
  * rejects at MODEL_OP_Z standard normal deviates (device_ops) */
 #define MODEL_OP_APART 0.4
 #define MODEL_OP_Z 5
+/* ... or, as before round 30, where they differ by this much (absolute),
+ * whatever the G-test: so the relative rule only adds devices */
+#define MODEL_OP_APART_ABS 0.2
 /* op_bias is kept where the device's ops differ from its phases' mix by
  * this much, on average over its I/O (device_own) */
 #define MODEL_BIAS_APART 0.2

@@ -12,7 +12,10 @@
  * - mixed: the writes anywhere as the reads: not kept;
  * - few: 6 writes of 300, anywhere: their regions' read shares are apart
  *   by chance (over MODEL_OP_APART of the most) and the G-test holds them
- *   off (disksim's disk 8: 8 reads of 150 in 8 regions, 0.77 of the most).
+ *   off (disksim's disk 8: 8 reads of 150 in 8 regions, 0.77 of the most);
+ * - halves: 80 I/O, writes 0.8 of the top half's and 0.2 of the rest: 0.2
+ *   or more apart, kept by the absolute rule of before whatever the G-test
+ *   (MODEL_OP_APART_ABS: the relative rule only adds devices).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +27,7 @@
 
 #define SPAN (2048ull << 20)
 
-enum place { APART, MIXED };
+enum place { APART, MIXED, HALVES };
 
 static void make_trace(struct model_trace *tr, uint64_t seed, int nio, int nwrite, enum place pl)
 {
@@ -34,6 +37,11 @@ static void make_trace(struct model_trace *tr, uint64_t seed, int nio, int nwrit
 	for (int n = 0; n < nio; n++) {
 		int w = nwrite ? n % (nio / nwrite) == nio / nwrite / 2 : unit_urand(&rs) < 0.1;
 		uint64_t lo = 0, span = SPAN;
+		if (pl == HALVES) { /* writes 0.8 of the top half's I/O, 0.2 of the rest */
+			lo = n % 2 ? SPAN / 2 : 0;
+			span = SPAN / 2;
+			w = unit_urand(&rs) < (n % 2 ? 0.8 : 0.2);
+		}
 		if (pl == APART) {
 			lo = w ? SPAN / 8 * 7 : 0;
 			span = w ? SPAN / 8 : SPAN / 8 * 7;
@@ -80,6 +88,7 @@ static int fitted(const char *name, uint64_t seed, int nio, int nwrite, enum pla
 
 int main(void)
 {
+	int n_abs = 0;
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		double s, x;
 		uint64_t rs = 0x2545f4914f6cdd1dull * seed;
@@ -89,6 +98,10 @@ int main(void)
 		CHECK(s < MODEL_OP_APART);
 		CHECK(!fitted("few", rs, 300, 6, MIXED, &s, &x));
 		CHECK(s >= MODEL_OP_APART); /* the G-test holds it off */
+		int kept = fitted("halves", rs, 80, 0, HALVES, &s, &x);
+		CHECK(x < MODEL_OP_APART_ABS || kept);
+		n_abs += x >= MODEL_OP_APART_ABS;
 	}
+	CHECK(n_abs >= 1); /* the absolute rule asked at least once */
 	return 0;
 }
