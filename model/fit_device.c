@@ -1341,9 +1341,9 @@ static void device_ops(struct dev_fit *f)
 			g += o[k] > 0 ? 2 * o[k] * log(o[k] / (n * (k ? 1 - all : all))) : 0;
 	}
 	double mean = f->k ? apart / (double)f->k : 0;
-	d->read_share_fitted = f->k && (mean >= MODEL_OP_APART_ABS ||
-					(mean >= MODEL_OP_APART * 2 * all * (1 - all) &&
-					 g_rejects(g, nw - 1, MODEL_OP_Z)));
+	d->read_share_fitted =
+	    f->k && (mean >= MODEL_OP_APART_ABS || (mean >= MODEL_OP_APART * 2 * all * (1 - all) &&
+						    g_rejects(g, nw - 1, MODEL_OP_Z)));
 }
 
 /* The regions' weights by MODEL_SEGS-th of the device's I/O, kept where

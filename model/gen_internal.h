@@ -1328,11 +1328,10 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 /* gen_offsets_region's search: the first of C[0..N - 1) above U, else
  * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
  * sum's adds are >= 0; C holds MODEL_MAX_REGIONS floats, as short_c: the
- * 16 loaded may reach past N - 1, never past those).  A float is above U exactly where it is above F,
- * the largest float at or below U; so on x86-64 the entries at each 16th
- * (15, 31, ...: a count, not a search) find U's 16, and its 16 floats at
- * once the entry (SSE2: the first above F).  No branch on the data: the
- * bisection over boot's 111 regions missed ~3 branches a search, 969k
+ * 16 loaded may reach past N - 1, never past those).  A float is above U exactly where it is above
+ * F, the largest float at or below U; so on x86-64 the entries at each 16th (15, 31, ...: a count,
+ * not a search) find U's 16, and its 16 floats at once the entry (SSE2: the first above F).  No
+ * branch on the data: the bisection over boot's 111 regions missed ~3 branches a search, 969k
  * searches a million I/O at rate 1.  Else (U NaN or below 0) the
  * bisection, whose answer it is. */
 static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
