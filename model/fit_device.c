@@ -1331,19 +1331,19 @@ static void device_ops(struct dev_fit *f)
 	uint64_t nr = 0;
 	for (uint32_t r = 0; r < d->nregions; r++)
 		nr += f->regr[r];
-	double all = f->k ? (double)nr / (double)f->k : 0, apart = 0, g = 0, nw = 0;
+	double all = f->k ? (double)nr / (double)f->k : 0, apart = 0, g = 0, nreg = 0;
 	for (uint32_t r = 0; r < d->nregions; r++) {
 		double n = (double)f->regc[r], o[2] = {(double)f->regr[r], n - (double)f->regr[r]};
 		d->read_share[r] = f->regc[r] ? (float)(o[0] / n) : 0;
 		apart += n * fabs(d->read_share[r] - all);
-		nw += f->regc[r] > 0;
+		nreg += f->regc[r] > 0;
 		for (int k = 0; k < 2; k++)
 			g += o[k] > 0 ? 2 * o[k] * log(o[k] / (n * (k ? 1 - all : all))) : 0;
 	}
 	double mean = f->k ? apart / (double)f->k : 0;
 	d->read_share_fitted =
 	    f->k && (mean >= MODEL_OP_APART_ABS || (mean >= MODEL_OP_APART * 2 * all * (1 - all) &&
-						    g_rejects(g, nw - 1, MODEL_OP_Z)));
+						    g_rejects(g, nreg - 1, MODEL_OP_Z)));
 }
 
 /* The regions' weights by MODEL_SEGS-th of the device's I/O, kept where

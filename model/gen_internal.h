@@ -980,22 +980,22 @@ void gen_space_free(struct model_gen *g);
 /* Of gen_space_init, what the arrivals need (the re-use pass's pins,
  * pin_ops): 0 or REEL_E_NOMEM. */
 int gen_space_init_arrivals(struct model_gen *g);
-/* gen_tilt_for's first TILT_MEMO_LEVELS levels of bisection, the same for
+/* gen_tilt_for's first GEN_TILT_MEMO_LEVELS levels of bisection, the same for
  * every mean: tilt_mean at each node (by its place in the tree, root 1),
  * worked out once for a device's regions (each region's tilt_for made 24
  * calls of 128 pow; 76-91 M instructions of gen's set-up on git's,
  * compile's, kernel-src's and fiu's rate-1 fits, most of it again for
  * nodes another region had taken). */
-#define TILT_MEMO_LEVELS 12
-struct tilt_memo {
-	double v[1u << TILT_MEMO_LEVELS];
-	uint8_t ok[1u << TILT_MEMO_LEVELS];
+#define GEN_TILT_MEMO_LEVELS 12
+struct gen_tilt_memo {
+	double v[1u << GEN_TILT_MEMO_LEVELS];
+	uint8_t ok[1u << GEN_TILT_MEMO_LEVELS];
 };
 /* run_tilt's: the exponent a whose draws U^a have DV's mean run length
  * MEAN (tilt_mean by S's run_cap; bisection over log a in [2^-20, 2^20]);
  * M: a device's memo (zeroed at first), or NULL (the same answer). */
 float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
-		   struct tilt_memo *m);
+		   struct gen_tilt_memo *m);
 /* gen.c: a generator that draws the arrivals only (gen_window,
  * gen_arrivals: the same ones as model_gen_create's, which it is without
  * the placement's state: the arrivals thread's twin); model_gen_destroy
@@ -1218,7 +1218,7 @@ static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double
  * A or B: a draw's side of the middle is half and half (gen_row_at's
  * searches between a table word's entries, cold_region's and
  * chain_find's: the branch missed about every other step). */
-static inline uint32_t gen_upper_cmov(const double *p, uint32_t a, uint32_t b, double u)
+static inline uint32_t gen_upper_masked(const double *p, uint32_t a, uint32_t b, double u)
 {
 	while (a < b) {
 		uint32_t mid = (a + b) / 2, keep = -(uint32_t)(p[mid] > u); /* all 1s: B = MID */
@@ -1254,7 +1254,7 @@ static inline uint32_t gen_row_at(const double *p, uint32_t a, const uint32_t *t
 	double v = u * w;
 	m &= 0xffff;
 	if (!m) /* no step (HI = LO), or steps of more than 1 */
-		return gen_upper_cmov(p, a + lo, a + hi, v);
+		return gen_upper_masked(p, a + lo, a + hi, v);
 	x -= x >> 1 & 0x5555; /* the steps below F counted (no popcnt in the base ISA) */
 	x = (x & 0x3333) + (x >> 2 & 0x3333);
 	x = (x + (x >> 4)) & 0x0f0f;

@@ -3533,13 +3533,13 @@ static double tilt_mean(const struct model_devspace *dv, const struct devstate *
 /* The exponent a whose draws U^a have the mean run length MEAN (bisection
  * over log a in [2^-20, 2^20]); M: the device's memo, or NULL. */
 float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, double mean,
-		   struct tilt_memo *m)
+		   struct gen_tilt_memo *m)
 {
 	double lo = -20, hi = 20; /* log2 a: the mean falls as a grows */
 	uint32_t node = 1;
 	for (int it = 0; it < 24; it++) {
 		double mid = (lo + hi) / 2, t;
-		if (m && node < (1u << TILT_MEMO_LEVELS)) {
+		if (m && node < (1u << GEN_TILT_MEMO_LEVELS)) {
 			if (!m->ok[node]) {
 				m->v[node] = tilt_mean(dv, s, exp2(mid));
 				m->ok[node] = 1;
@@ -3563,7 +3563,7 @@ float gen_tilt_for(const struct model_devspace *dv, const struct devstate *s, do
  * (0: drawn as the others). */
 static void run_tilt(const struct model_devspace *dv, struct devstate *s)
 {
-	struct tilt_memo *m = calloc(1, sizeof(*m)); /* NULL: each worked out */
+	struct gen_tilt_memo *m = calloc(1, sizeof(*m)); /* NULL: each worked out */
 	s->reuse_a =
 	    dv->reuse_run >= 1 && dv->run.nk >= 2 ? gen_tilt_for(dv, s, dv->reuse_run, m) : 0;
 	for (int k = 0; k < 2; k++) /* by the start's op where the model has it */

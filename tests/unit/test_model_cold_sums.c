@@ -124,7 +124,7 @@ static void tiny_rows(struct model_devspace *d, uint16_t *to, double *p, uint8_t
 	}
 }
 
-/* gen_upper_cmov against gen_upper on any P (going up, ties, falling,
+/* gen_upper_masked against gen_upper on any P (going up, ties, falling,
  * NaN, infinities) and any U: the same entries looked at, the same
  * answer. */
 static uint64_t upper_cmov_same(uint64_t *rs)
@@ -148,7 +148,7 @@ static uint64_t upper_cmov_same(uint64_t *rs)
 				   : q % 5 == 3 && b > a
 				       ? p[a + (uint32_t)(unit_urand(rs) * (b - a))]
 				       : unit_urand(rs) * (c + 1);
-			CHECK_EQ(gen_upper_cmov(p, a, b, u), gen_upper(p, a, b, u));
+			CHECK_EQ(gen_upper_masked(p, a, b, u), gen_upper(p, a, b, u));
 		}
 	}
 	return n;

@@ -85,6 +85,7 @@ static void test_model(const char *name, uint64_t capacity)
 	printf("%s capacity %llu: %llu I/O, %llu knots asked, %llu draws' knots kept\n", name,
 	       (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)n_asked,
 	       (unsigned long long)n_hit);
+	CHECK(n_asked == 0 || n_hit > 0); /* a draw's knot is the knot: kept */
 }
 
 int main(void)

@@ -58,7 +58,7 @@ static void random_run(struct model_dist *d, uint64_t *rs)
 
 static void check_device(struct model_devspace *dv, struct devstate *s, uint64_t *rs)
 {
-	struct tilt_memo *m = calloc(1, sizeof(*m));
+	struct gen_tilt_memo *m = calloc(1, sizeof(*m));
 	CHECK(m);
 	float seen[64];
 	for (int q = 0; q < 64; q++) {
