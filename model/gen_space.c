@@ -1283,16 +1283,11 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
-		if (b0 > a0) { /* model_dist_inv, its knot kept for the count */
-			const struct model_dist *ad = &d->addr;
-			double v = a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0), x;
-			if (v > 0 && v < 1) {
-				size_t k = model_dist_seek(ad, v, model_dist_guided(ad, v));
-				x = model_dist_lerp(ad, v, k);
-				s->kh = (uint32_t)k;
-			} else {
-				x = model_dist_inv(ad, v);
-			}
+		if (b0 > a0) { /* its knot kept for the count */
+			size_t k = s->kh;
+			double v = a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0);
+			double x = model_dist_inv_at(&d->addr, v, &k);
+			s->kh = (uint32_t)k;
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
 		}

@@ -112,10 +112,12 @@ static inline size_t model_dist_guided(const struct model_dist *d, double u)
 	size_t lo = d->guide[(size_t)(u * MODEL_DIST_GUIDE)];
 	return lo > d->nk - 2 ? 0 : lo;
 }
-/* Inverse CDF at u in [0,1).  Inline: every draw of every model asks it
- * (boot at --rate 7491: 1.5 M asks per 150k I/O, a call and a call
- * through model_dist_inv_pow each time before). */
-static inline double model_dist_inv(const struct model_dist *d, double u)
+/* Inverse CDF at u in [0,1), and the knot it found in *K where it
+ * searched (U inside (0, 1); else *K as it was: gen's remote keeps it for
+ * the I/O's count).  Inline: every draw of every model asks it (boot at
+ * --rate 7491: 1.5 M asks per 150k I/O, a call and a call through
+ * model_dist_inv_pow each time before). */
+static inline double model_dist_inv_at(const struct model_dist *d, double u, size_t *k)
 {
 	if (!d->nk)
 		return 0;
@@ -123,7 +125,13 @@ static inline double model_dist_inv(const struct model_dist *d, double u)
 		return d->v[0];
 	if (u >= 1)
 		return d->v[d->nk - 1];
-	return model_dist_lerp(d, u, model_dist_seek(d, u, model_dist_guided(d, u)));
+	*k = model_dist_seek(d, u, model_dist_guided(d, u));
+	return model_dist_lerp(d, u, *k);
+}
+static inline double model_dist_inv(const struct model_dist *d, double u)
+{
+	size_t k;
+	return model_dist_inv_at(d, u, &k);
 }
 /* As model_dist_inv, but inside the stretch between two knots at
  * v0 + (v1 - v0) t^A for the share t of the stretch below U (A = 1:
