@@ -330,6 +330,10 @@ struct devstate {
 	 * whether all of them go up */
 	double *tr_cw;
 	int tr_cw_up;
+	/* and where they go up, each row's table at its total (gen_chain_guide
+	 * at the row's last sum; rows without an entry zero): a read's, then
+	 * another op's, nregions rows of GEN_TRC words each (NULL: none) */
+	uint32_t *tr_cw_guide;
 	/* the regions' quotas (gen_offsets.c, quota_over): the device's
 	 * addressed I/O in the trace generated, of them the kept runs' per
 	 * region and in all; the kept runs' I/O generated, per region and
@@ -1278,6 +1282,24 @@ static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, 
 		a++;
 	return a;
 }
+/* gen_chain_pick at U * W where the sums go up (U in [0, 1), W the row's
+ * total CW[B - 1], > 0), by the row's table T (gen_chain_guide's at W):
+ * below W the first above it is in the row, as gen_row_at finds it; at W
+ * (U * W rounded up to it) none, B.  chain_op's search of the row given
+ * the op (git: gen_upper's steps, their compares' branches half missed,
+ * 45 M instructions in 1M I/O). */
+static inline uint32_t gen_chain_op_at(const double *cw, const uint32_t *t, uint32_t a, uint32_t b,
+				       double u, double w)
+{
+	if (!(u * w < w))
+		return b;
+	return gen_row_at(cw, a, t, u, w);
+}
+/* Each row's table for gen_chain_op_at, the op's sums CW (gen_chain_sums'
+ * read's or other op's, going up): gen_chain_guide's at the row's last
+ * sum, T + r * GEN_TRC; rows without an entry, or a total not above 0, are
+ * left as they are. */
+void gen_chain_op_guide(const struct model_devspace *d, const double *cw, uint32_t *t);
 /* cold_region's (gen_space.c) sums of the chain's rows off the regions
  * of kept blocks (CY_REG[to] != 0): for each entry X of row [A, B), the
  * row's shares from A to X of the entries not to such a region, added up

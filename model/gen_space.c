@@ -983,6 +983,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].run_e0);
 		free(g->ds[d].lr_by);
 		free(g->ds[d].tr_cw);
+		free(g->ds[d].tr_cw_guide);
 		free(g->ds[d].cold_cs);
 		free(g->ds[d].cold_guide);
 		free(g->ds[d].tr_guide);
@@ -1091,9 +1092,15 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	/* the row's sums given the op made once (gen_chain_sums): the walk
 	 * summed them twice a draw (chromium: ~100 instructions an I/O) */
 	const double *cw = s->tr_cw + (s->op != REEL_OP_READ ? d->row[d->nregions] : 0);
+	/* and the row's table where they go up (gen_chain_op_at) */
+	const uint32_t *tg = s->tr_cw_guide ? s->tr_cw_guide + ((s->op != REEL_OP_READ
+								  ? (size_t)d->nregions
+								  : 0) + from) * GEN_TRC
+					    : NULL;
 	double w = b > a ? cw[b - 1] : 0;
 	for (int t = 0; w > 0 && t < GEN_OVER_TRIES; t++) {
-		uint32_t x = gen_chain_pick(cw, a, b, u * w, s->tr_cw_up);
+		uint32_t x = tg ? gen_chain_op_at(cw, tg, a, b, u, w)
+				: gen_chain_pick(cw, a, b, u * w, s->tr_cw_up);
 		*to = d->tr_to[x < b ? x : b - 1];
 		if (!gen_offsets_region_over(g, d, s, *to))
 			return 1;
@@ -1214,7 +1221,23 @@ static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 	if (!(s->tr_cw = malloc((2 * (size_t)d->row[d->nregions] + 1) * sizeof(double))))
 		return REEL_E_NOMEM;
 	s->tr_cw_up = gen_chain_sums(d, s->tr_cw);
+	uint32_t n = d->row[d->nregions];
+	if (!s->tr_cw_up)
+		return 0;
+	if (!(s->tr_cw_guide = calloc(2 * (size_t)d->nregions * GEN_TRC, sizeof(uint32_t))))
+		return REEL_E_NOMEM;
+	for (int k = 0; k < 2; k++)
+		gen_chain_op_guide(d, s->tr_cw + (size_t)k * n,
+				   s->tr_cw_guide + (size_t)k * d->nregions * GEN_TRC);
 	return 0;
+}
+
+void gen_chain_op_guide(const struct model_devspace *d, const double *cw, uint32_t *t)
+{
+	for (uint32_t r = 0; r < d->nregions; r++)
+		if (d->row[r + 1] > d->row[r] && cw[d->row[r + 1] - 1] > 0)
+			gen_chain_guide(cw, d->row[r], d->row[r + 1], cw[d->row[r + 1] - 1],
+					t + (size_t)r * GEN_TRC);
 }
 
 /* LO plus how many of W[LO, LO + N) are at or below U (W not decreasing),
