@@ -1093,10 +1093,11 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	 * summed them twice a draw (chromium: ~100 instructions an I/O) */
 	const double *cw = s->tr_cw + (s->op != REEL_OP_READ ? d->row[d->nregions] : 0);
 	/* and the row's table where they go up (gen_chain_op_at) */
-	const uint32_t *tg = s->tr_cw_guide ? s->tr_cw_guide + ((s->op != REEL_OP_READ
-								  ? (size_t)d->nregions
-								  : 0) + from) * GEN_TRC
-					    : NULL;
+	const uint32_t *tg =
+	    s->tr_cw_guide
+		? s->tr_cw_guide +
+		      ((s->op != REEL_OP_READ ? (size_t)d->nregions : 0) + from) * GEN_TRC
+		: NULL;
 	double w = b > a ? cw[b - 1] : 0;
 	for (int t = 0; w > 0 && t < GEN_OVER_TRIES; t++) {
 		uint32_t x = tg ? gen_chain_op_at(cw, tg, a, b, u, w)
