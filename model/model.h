@@ -368,11 +368,14 @@ struct model_phase {
  * over its starts */
 #define MODEL_REUSE_PHASE_MIN 8
 #define MODEL_REUSE_APART 0.15
-/* The size class of an I/O of LEN bytes: log2 of its 4 KiB blocks, at most 4. */
+/* The size class of an I/O of LEN bytes: log2 of its 4 KiB blocks, at most 4.
+ * B | 1 has B's top bit where B > 1 and 1's (class 0) for 0 and 1: no
+ * branch on B > 1 (gen's start_hot: one-block sizes and larger drawn at
+ * random, its branch missed at every other run start on git). */
 static inline int model_reuse_size(uint64_t len)
 {
 	uint64_t b = (len + 4095) >> 12;
-	int c = b > 1 ? 63 - __builtin_clzll(b) : 0;
+	int c = 63 - __builtin_clzll(b | 1);
 	return c < MODEL_REUSE_SIZES - 1 ? c : MODEL_REUSE_SIZES - 1;
 }
 
