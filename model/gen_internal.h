@@ -251,6 +251,9 @@ struct devstate {
 	uint32_t seq_owed[REEL_OP__COUNT]; /* runs cut short of touched blocks: I/O to continue */
 	double scale;			   /* capacity / model extent */
 	double rc[MODEL_MAX_REGIONS + 1];  /* offsets CDF at the region bounds */
+	/* the region bounds as doubles (remote's: a u64's conversion ~6
+	 * instructions in the base ISA, two a remote jump) */
+	double rb[MODEL_MAX_REGIONS + 1];
 	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
 	/* of wcum's first nregions - 1, how many are at or below each
 	 * 1/GEN_WG of [0, 1] (the last: all of them; remote's search) */

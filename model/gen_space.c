@@ -877,6 +877,7 @@ int gen_space_init(struct model_gen *g)
 			double below, at;
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
 			g->ds[d].rc[r] = below;
+			g->ds[d].rb[r] = (double)m->devs[d].bound[r];
 		}
 		for (uint32_t r = 0; r < m->devs[d].nregions; r++)
 			g->ds[d].wcum[r] = (r ? g->ds[d].wcum[r - 1] : 0) + m->devs[d].weight[r];
@@ -1304,7 +1305,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		to = cum_count(s->wcum, s->wguide[q], (uint32_t)s->wguide[q + 1] - s->wguide[q], u);
 	}
 	*tor = to;
-	double lo = (double)d->bound[to], hi = (double)d->bound[to + 1];
+	double lo = s->rb[to], hi = s->rb[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
 		if (b0 > a0) { /* its knot kept for the count */
