@@ -35,7 +35,7 @@ void gen_strat_fill(uint64_t *s, struct strat *st)
 	memcpy(st->perm, strat_ident, STRATA);
 #pragma GCC unroll 64 /* each remainder by a constant: a multiply */
 	for (int i = STRATA - 1; i > 0; i--) {
-		int j = (int)(xo_next(s) % (uint64_t)(i + 1));
+		size_t j = (size_t)(xo_next(s) % (uint64_t)(i + 1));
 		uint8_t t = st->perm[i];
 		st->perm[i] = st->perm[j];
 		st->perm[j] = t;
