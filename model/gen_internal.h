@@ -254,7 +254,7 @@ struct devstate {
 	/* the region bounds as doubles (remote's: a u64's conversion ~6
 	 * instructions in the base ISA, two a remote jump) */
 	double rb[MODEL_MAX_REGIONS + 1];
-	double wcum[MODEL_MAX_REGIONS];	   /* the weights cumulated in region order (remote) */
+	double wcum[MODEL_MAX_REGIONS]; /* the weights cumulated in region order (remote) */
 	/* of wcum's first nregions - 1, how many are at or below each
 	 * 1/GEN_WG of [0, 1] (the last: all of them; remote's search) */
 	uint8_t wguide[GEN_WG + 1];
