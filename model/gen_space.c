@@ -1456,18 +1456,14 @@ static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint6
  * too, landed on written blocks between the steps).  Inline: 3-5 asks an
  * I/O, its frame (the registers touched_any's paths need) a third of
  * each (blktrace: 8% of the placing thread).  The I/O's own look only
- * where the span's stepped over blocks (SB >= LOOK): a span of fewer
- * blocks was looked at block by block, the I/O's among them (LEN <
- * SPAN), so it could only answer "untouched" again (disksim's 10M
- * rate-1 gen: 9.2M of touched_any's 26.9M asks, each a word in cache). */
+ * where the span's may have missed one of its blocks
+ * (gen_fresh_own_look). */
 static inline __attribute__((always_inline)) int fresh_span(struct model_gen *g, uint16_t dev,
 							    uint64_t off, uint64_t len,
 							    uint64_t span, uint64_t look)
 {
-	uint64_t nb = len ? ((off + len - 1) >> 12) - (off >> 12) : 0;	 /* blocks - 1 */
-	uint64_t sb = span ? ((off + span - 1) >> 12) - (off >> 12) : 0; /* the span's */
-	return !touched(g, dev, off, span, look) && !((nb >= look || (span > len && sb >= look)) &&
-						      touched(g, dev, off, len, TOUCH_MAX));
+	return !touched(g, dev, off, span, look) &&
+	       !(gen_fresh_own_look(off, len, span, look) && touched(g, dev, off, len, TOUCH_MAX));
 }
 
 /* Mark blocks B0 to B1 touched: touch_mark's but for an I/O inside one
