@@ -3819,7 +3819,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		touch_mark(g, dv->id, off, len);
 		if (g->touch_d) /* a run's next 128 blocks: a word or two */
 			touch_ask(g, dv->id, (s->cursor >> 12) + TOUCH_AHEAD);
-		else
+		else if (gen_touch_goes_on(s, off))
 			touch_prefetch(g->touched, dv->id, &s->touch_pf, s->cursor >> 12);
 	}
 }

@@ -6,8 +6,12 @@
  * span is longer than the I/O or the I/O has LOOK blocks or more.  Both
  * looks as touched_any makes them (LOOK blocks evenly spread over a
  * longer stretch), on hashed sets from nearly empty to nearly full,
- * random byte offsets, I/O of 0 to 6 MiB, spans of 0 to 20 MiB.
+ * random byte offsets, I/O of 0 to 6 MiB, spans of 0 to 20 MiB.  And
+ * gen_touch_goes_on (placed's asks ahead of the cursor): on for a device
+ * whose I/O go on at the cursor, off for one of disksim's 2% there.
  */
+#include <stdlib.h>
+
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
 
@@ -57,6 +61,31 @@ static void fresh_looks(uint64_t *t, uint64_t *rs, uint64_t *skipped, uint64_t *
 	}
 }
 
+static void goes_on(void)
+{
+	struct devstate *s = calloc(1, sizeof(*s));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	uint64_t rs = 0x90e5, on = 0;
+	/* a run: each I/O starts at the cursor the last one left */
+	for (int i = 0; i < 1000; i++) {
+		uint64_t off = s->cursor;
+		s->cursor = off + 8192;
+		on += (uint64_t)gen_touch_goes_on(s, off);
+	}
+	CHECK(on > 980);
+	/* disksim's: 2 in 100 at the cursor, the rest anywhere on 200 GiB */
+	on = 0;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t off = i % 50 ? rnd_below(&rs, 200.0 * (1ull << 30)) : s->cursor;
+		s->cursor = off + 4096;
+		on += (uint64_t)gen_touch_goes_on(s, off);
+	}
+	CHECK(on < 10000);
+	free(s);
+}
+
 int main(void)
 {
 	uint64_t *t = touch_alloc(), rs = 0xf7e5;
@@ -78,6 +107,7 @@ int main(void)
 	 * answering "touched" where the span's said not */
 	CHECK(skipped > 1000);
 	CHECK(mattered > 100);
+	goes_on();
 	reel_free_big(t, TOUCH_BYTES);
 	return 0;
 }
