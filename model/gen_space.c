@@ -1480,14 +1480,15 @@ static inline int touched(struct model_gen *g, uint16_t dev, uint64_t off, uint6
  * steps over the blocks of a large I/O (chromium's 2.5 MiB reads, a scan's
  * too, landed on written blocks between the steps).  Inline: 3-5 asks an
  * I/O, its frame (the registers touched_any's paths need) a third of
- * each (blktrace: 8% of the placing thread). */
+ * each (blktrace: 8% of the placing thread).  The I/O's own look only
+ * where the span's may have missed one of its blocks
+ * (gen_fresh_own_look). */
 static inline __attribute__((always_inline)) int fresh_span(struct model_gen *g, uint16_t dev,
 							    uint64_t off, uint64_t len,
 							    uint64_t span, uint64_t look)
 {
-	uint64_t nb = len ? ((off + len - 1) >> 12) - (off >> 12) : 0; /* blocks - 1 */
 	return !touched(g, dev, off, span, look) &&
-	       !((span > len || nb >= look) && touched(g, dev, off, len, TOUCH_MAX));
+	       !(gen_fresh_own_look(off, len, span, look) && touched(g, dev, off, len, TOUCH_MAX));
 }
 
 /* Mark blocks B0 to B1 touched: touch_mark's but for an I/O inside one
@@ -3843,7 +3844,7 @@ static void placed(struct model_gen *g, const struct model_devspace *dv, struct 
 		touch_mark(g, dv->id, off, len);
 		if (g->touch_d) /* a run's next 128 blocks: a word or two */
 			touch_ask(g, dv->id, (s->cursor >> 12) + TOUCH_AHEAD);
-		else
+		else if (gen_touch_goes_on(s, off))
 			touch_prefetch(g->touched, dv->id, &s->touch_pf, s->cursor >> 12);
 	}
 }
