@@ -571,6 +571,12 @@ struct model_gen {
 	 * (then TOUCHED holds it; untouched memory until then) */
 	uint64_t *touch_d;
 	uint64_t touch_nb;
+	/* blocks written, kept as the touched set is (gen_space.c, writ_init):
+	 * hashed in WRIT, or direct in WRIT_D (touch_nb blocks) while touch_d
+	 * is; only where a device re-uses most starts (start_hot's re-using
+	 * writes go to written blocks: writ_steer); both NULL elsewhere */
+	uint64_t *writ;
+	uint64_t *writ_d;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
 	/* the placing side's batch from it: its next arrival and its end
 	 * (model_gen_next takes them here, gen_thread_next at the end) */
