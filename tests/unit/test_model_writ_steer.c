@@ -6,10 +6,11 @@
  * writes (1 in 10) over 256 of them, each set touched once first (in an
  * order of its own), then drawn at random (re-use ~0.8; the regions' read
  * shares not kept: the ops mixed).  Fitted, generated at rate 1 on seeds
- * 1-3: the blocks written under 8x the trace's 255 (5.6-5.8x; a re-using
+ * 1-3: the blocks written under 9x the trace's 255 (7.3-7.4x; a re-using
  * write taking any touched block, 11.75x on seed 1) and the reads of a
- * block written before within 0.15 of the trace's share 0.029 (0.115-0.123;
- * any touched block, 0.234).  The rest of the excess is the fresh starts
+ * block written before within 0.18 of the trace's share 0.029
+ * (0.150-0.155; any touched block, 0.234).  The rest of the excess: the
+ * GEN_WRIT_TRIES draws finding no written block, and the fresh starts
  * owed (fresh_due, the device's, shared by the ops), kept where a write
  * lands untouched.
  */
@@ -104,8 +105,8 @@ int main(void)
 		       "read-after-write %.3f (trace %.3f)\n",
 		       (unsigned long long)seed, b.n, wb, wa, (double)wb / (double)wa, raw_b,
 		       raw_a);
-		CHECK(wb < 8 * wa);
-		CHECK(raw_b < raw_a + 0.15);
+		CHECK(wb < 9 * wa);
+		CHECK(raw_b < raw_a + 0.18);
 		model_trace_free(&b);
 	}
 	model_trace_free(&a);
