@@ -115,38 +115,38 @@ struct quota {
 #define GEN_LOCAL_SHUT 8	       /* gen_local_all_shut: regions a jump's reach looked at */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
-#define GEN_WRIT_TRIES 4      /* start_hot's re-using writes drawn again onto written blocks */
-#define GEN_FULL 32	      /* fresh starts that found no room: the band is full */
-#define GEN_ROOM_SCAN 16384   /* room_up: places up from a region's frontier looked at */
-#define GEN_ROOM_FULL 0.875   /* widen: a region full past this share of misses */
-#define GEN_OVER_TOL 0.25     /* a region over its share by more: over-visited */
-#define GEN_OVER_TRIES 4      /* remote jumps redrawn while they go to one */
-#define GEN_POOL 32	      /* sizes drawn and set aside per stream (kept runs') */
-#define GEN_PICK_DRAWS 2      /* sizes a kept run's I/O draws into the pool */
-#define GEN_SHORT_EVERY 16    /* regions' shortfalls refreshed every so many I/O */
-#define GEN_SHORT_MIN 32      /* I/O of the device before its shares are kept */
-#define GEN_SHORT_ODDS 3      /* remote jumps to a short region: odds per drift */
-#define GEN_LOCAL_REGION 1.1  /* a local jump redrawn where its region holds more */
-#define GEN_LOCAL_SEG 1.5     /* or its stretch of the offsets CDF holds more */
-#define GEN_DENSE 4	      /* a fresh start covers at most so many of the trace's */
-#define GEN_RECENT_SHARE 0.01 /* re-uses nearer than the trace's 1%, */
-#define GEN_RECENT_MAX 32     /* (at most this many I/O back) drawn again */
-#define GEN_FAR_MAX 512	      /* a local re-using start's drawn distance, at most */
-#define GEN_CYCLE_EARLY 12    /* hot blocks kept: early by this times the chain's odds */
-#define GEN_CYCLE_LATE 1      /* and due so many I/O past their drawn interval */
-#define GEN_TRF 16	      /* the chain's row table: step bits a word (<= 16) */
-#define GEN_TRC 32	      /* and words a row, one each 1/GEN_TRC of [0, 1) */
-#define GEN_TRG (GEN_TRC * GEN_TRF) /* 1/this: where a word's bit F marks the entry's step */
-#define GEN_WG 1024		    /* remote's regions by weight: a table at each 1/this */
-#define GEN_RLUT 1024		    /* region lookups: a table of the region at each 1/this */
-#define GEN_CUT_EPS 1e-9	    /* a window short of one by this share is cut (fill_window) */
-#define GEN_KLUT 1024		    /* offsets CDF's knots: a table of the knot at each 1/this */
-#define GEN_UNREAD_BITS (1u << 23)  /* a device's map of unread written blocks: 1 MiB at most */
-#define GEN_UNREAD_SCAN 1024	    /* words looked at each way for the nearest (p_unread) */
-#define GEN_UNREAD_TRIES 8	    /* stretches looked at up from it for a read's length */
-#define GEN_UNREAD_RING (1u << 18)  /* the granules' last writes a read start can go back to */
-#define GEN_UNREAD_NEAR 16	    /* a local read start: live slots looked at around the last's */
-#define GEN_UNREAD_FAR 1024	    /* a remote one: those at or older than its distance */
+#define GEN_WRIT_TRIES 4	       /* start_hot's re-using writes: draws onto written blocks */
+#define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
+#define GEN_ROOM_SCAN 16384	       /* room_up: places up from a region's frontier looked at */
+#define GEN_ROOM_FULL 0.875	       /* widen: a region full past this share of misses */
+#define GEN_OVER_TOL 0.25	       /* a region over its share by more: over-visited */
+#define GEN_OVER_TRIES 4	       /* remote jumps redrawn while they go to one */
+#define GEN_POOL 32		       /* sizes drawn and set aside per stream (kept runs') */
+#define GEN_PICK_DRAWS 2	       /* sizes a kept run's I/O draws into the pool */
+#define GEN_SHORT_EVERY 16	       /* regions' shortfalls refreshed every so many I/O */
+#define GEN_SHORT_MIN 32	       /* I/O of the device before its shares are kept */
+#define GEN_SHORT_ODDS 3	       /* remote jumps to a short region: odds per drift */
+#define GEN_LOCAL_REGION 1.1	       /* a local jump redrawn where its region holds more */
+#define GEN_LOCAL_SEG 1.5	       /* or its stretch of the offsets CDF holds more */
+#define GEN_DENSE 4		       /* a fresh start covers at most so many of the trace's */
+#define GEN_RECENT_SHARE 0.01	       /* re-uses nearer than the trace's 1%, */
+#define GEN_RECENT_MAX 32	       /* (at most this many I/O back) drawn again */
+#define GEN_FAR_MAX 512		       /* a local re-using start's drawn distance, at most */
+#define GEN_CYCLE_EARLY 12	       /* hot blocks kept: early by this times the chain's odds */
+#define GEN_CYCLE_LATE 1	       /* and due so many I/O past their drawn interval */
+#define GEN_TRF 16		       /* the chain's row table: step bits a word (<= 16) */
+#define GEN_TRC 32		       /* and words a row, one each 1/GEN_TRC of [0, 1) */
+#define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: where a word's bit F marks the entry's step */
+#define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
+#define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
+#define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
+#define GEN_KLUT 1024		   /* offsets CDF's knots: a table of the knot at each 1/this */
+#define GEN_UNREAD_BITS (1u << 23) /* a device's map of unread written blocks: 1 MiB at most */
+#define GEN_UNREAD_SCAN 1024	   /* words looked at each way for the nearest (p_unread) */
+#define GEN_UNREAD_TRIES 8	   /* stretches looked at up from it for a read's length */
+#define GEN_UNREAD_RING (1u << 18) /* the granules' last writes a read start can go back to */
+#define GEN_UNREAD_NEAR 16	   /* a local read start: live slots looked at around the last's */
+#define GEN_UNREAD_FAR 1024	   /* a remote one: those at or older than its distance */
 /*
  * A device with p_unread (a tree written, then read back): which of its
  * granules (4 KiB, or coarser where the extent has more than
