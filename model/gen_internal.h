@@ -115,6 +115,7 @@ struct quota {
 #define GEN_LOCAL_SHUT 8	       /* gen_local_all_shut: regions a jump's reach looked at */
 #define GEN_SEQ_OWED 64		       /* run I/O cut short and owed, at most */
 #define GEN_PACE_PRIOR 8	       /* re-using starts: the pace's prior */
+#define GEN_WRIT_TRIES 4	       /* start_hot's re-using writes: draws onto written blocks */
 #define GEN_FULL 32		       /* fresh starts that found no room: the band is full */
 #define GEN_ROOM_SCAN 16384	       /* room_up: places up from a region's frontier looked at */
 #define GEN_ROOM_FULL 0.875	       /* widen: a region full past this share of misses */
@@ -584,6 +585,12 @@ struct model_gen {
 	 * (then TOUCHED holds it; untouched memory until then) */
 	uint64_t *touch_d;
 	uint64_t touch_nb;
+	/* blocks written, kept as the touched set is (gen_space.c, writ_init):
+	 * hashed in WRIT, or direct in WRIT_D (touch_nb blocks) while touch_d
+	 * is; only where a device re-uses most starts (start_hot's re-using
+	 * writes go to written blocks: writ_steer); both NULL elsewhere */
+	uint64_t *writ;
+	uint64_t *writ_d;
 	struct gen_thread *thr; /* the arrivals drawn on a thread (gen_thread.c) */
 	/* the placing side's batch from it: its next arrival and its end
 	 * (model_gen_next takes them here, gen_thread_next at the end) */
