@@ -1416,6 +1416,18 @@ static int writ_init(struct model_gen *g)
 	return g->writ_d ? 0 : REEL_E_NOMEM;
 }
 
+/* The NB blocks of device DEV's direct set D (a bit a block) marked in
+ * the hashed set H (touch_bit's): the touched set's and the written
+ * set's move when the direct ones stop. */
+static void direct_to_hashed(uint16_t dev, const uint64_t *d, uint64_t nb, uint64_t *h)
+{
+	for (uint64_t w = 0; w < nb / 64; w++)
+		for (uint64_t v = d[w]; v; v &= v - 1) {
+			uint64_t k = touch_bit(dev, w * 64 + (uint64_t)__builtin_ctzll(v));
+			h[k >> 6] |= 1ull << (k & 63);
+		}
+}
+
 /* The direct written set moved to the hashed one (touch_hash's, before
  * the touched set's): kept direct no longer, or dropped without memory
  * (re-using writes then land as drawn). */
@@ -1423,13 +1435,8 @@ static void writ_hash(struct model_gen *g)
 {
 	if (!g->writ_d)
 		return;
-	uint16_t dev = g->m->devs[0].id;
 	if ((g->writ = touch_alloc()))
-		for (uint64_t w = 0; w < g->touch_nb / 64; w++)
-			for (uint64_t v = g->writ_d[w]; v; v &= v - 1) {
-				uint64_t k = touch_bit(dev, w * 64 + (uint64_t)__builtin_ctzll(v));
-				g->writ[k >> 6] |= 1ull << (k & 63);
-			}
+		direct_to_hashed(g->m->devs[0].id, g->writ_d, g->touch_nb, g->writ);
 	reel_free_big(g->writ_d, g->touch_nb / 8);
 	g->writ_d = NULL;
 }
@@ -1438,13 +1445,8 @@ static void writ_hash(struct model_gen *g)
  * a block at or past touch_nb asked for or marked. */
 static void touch_hash(struct model_gen *g)
 {
-	uint16_t dev = g->m->devs[0].id;
 	writ_hash(g);
-	for (uint64_t w = 0; w < g->touch_nb / 64; w++)
-		for (uint64_t v = g->touch_d[w]; v; v &= v - 1) {
-			uint64_t k = touch_bit(dev, w * 64 + (uint64_t)__builtin_ctzll(v));
-			g->touched[k >> 6] |= 1ull << (k & 63);
-		}
+	direct_to_hashed(g->m->devs[0].id, g->touch_d, g->touch_nb, g->touched);
 	reel_free_big(g->touch_d, g->touch_nb / 8);
 	g->touch_d = NULL;
 	g->touch_nb = 0;

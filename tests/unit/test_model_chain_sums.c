@@ -43,14 +43,7 @@ int main(void)
 	static double cw[2 * MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
 	uint64_t rs = 0xc4a1d5ull, asked = 0, walked = 0;
 	for (int set = 0; set < 2000; set++) {
-		memset(&d, 0, sizeof(d));
-		d.nregions = 1 + (uint32_t)(unit_urand(&rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));
-		d.read_share_fitted = 1;
-		for (uint32_t r = 0; r < d.nregions; r++) {
-			double u = unit_urand(&rs);
-			d.read_share[r] = u < 0.2 ? 0 : u < 0.4 ? 1 : (float)unit_urand(&rs);
-		}
-		unit_model_chain_rows(&d, to, p, &rs, set);
+		unit_model_chain_device(&d, to, p, &rs, set);
 		int up = gen_chain_sums(&d, cw);
 		walked += !up;
 		CHECK(up || set % 8 == 7);

@@ -189,6 +189,22 @@ static inline void unit_model_chain_rows(struct model_devspace *d, uint16_t *to,
 	}
 }
 
+/* D cleared, then a random device of chain_op's: 1-24 regions (every 4th
+ * SET up to MODEL_MAX_REGIONS), read shares of 0, 1 or between, and its
+ * chain's rows (unit_model_chain_rows) into TO and P. */
+static inline void unit_model_chain_device(struct model_devspace *d, uint16_t *to, double *p,
+					   uint64_t *rs, int set)
+{
+	memset(d, 0, sizeof(*d));
+	d->nregions = 1 + (uint32_t)(unit_urand(rs) * (set % 4 ? 24 : MODEL_MAX_REGIONS));
+	d->read_share_fitted = 1;
+	for (uint32_t r = 0; r < d->nregions; r++) {
+		double u = unit_urand(rs);
+		d->read_share[r] = u < 0.2 ? 0 : u < 0.4 ? 1 : (float)unit_urand(rs);
+	}
+	unit_model_chain_rows(d, to, p, rs, set);
+}
+
 /* TEST on each of the corpus models the placing tests walk, with no
  * capacity given and with 3 GiB. */
 static inline void unit_model_gen_each(void (*test)(const char *name, uint64_t capacity))
