@@ -852,6 +852,29 @@ static void pass_reserve(struct model_gen *g, const struct model_devspace *dv,
 static void touch_direct_init(struct model_gen *g);
 static int writ_init(struct model_gen *g);
 
+/* A p_unread device's map of blocks written and not read since, and its
+ * ring of the granules written, for CAP bytes (0, or REEL_E_NOMEM). */
+static int unread_init(struct devstate *s, uint64_t cap)
+{
+	struct unread *u = s->ur = calloc(1, sizeof(*u));
+	if (!u)
+		return REEL_E_NOMEM;
+	u->shift = 12;
+	while ((cap >> u->shift) > GEN_UNREAD_BITS)
+		u->shift++;
+	u->nw = ((cap >> u->shift) + 64) / 64;
+	u->rg = malloc(GEN_UNREAD_RING * sizeof(*u->rg));
+	u->rt = malloc(GEN_UNREAD_RING * sizeof(*u->rt));
+	u->fw = calloc(GEN_UNREAD_RING + GEN_UNREAD_RING / 32, sizeof(*u->fw));
+	u->live = (uint64_t *)(u->fw + GEN_UNREAD_RING);
+	if (!(u->bits = calloc(u->nw + (u->nw + 63) / 64, sizeof(*u->bits))) || !u->rg || !u->rt ||
+	    !u->fw)
+		return REEL_E_NOMEM;
+	u->nz = u->bits + u->nw;
+	memset(u->rg, 0xff, GEN_UNREAD_RING * sizeof(*u->rg)); /* no slot live */
+	return 0;
+}
+
 int gen_space_init(struct model_gen *g)
 {
 	const struct model *m = g->m;
@@ -928,24 +951,8 @@ int gen_space_init(struct model_gen *g)
 		if (!g->ds[d].run_e || !g->ds[d].run_e0)
 			return REEL_E_NOMEM;
 		run_tilt(&m->devs[d], &g->ds[d]);
-		if (m->devs[d].p_unread > 0) {
-			struct unread *u = g->ds[d].ur = calloc(1, sizeof(*u));
-			if (!u)
-				return REEL_E_NOMEM;
-			u->shift = 12;
-			while ((cap >> u->shift) > GEN_UNREAD_BITS)
-				u->shift++;
-			u->nw = ((cap >> u->shift) + 64) / 64;
-			u->rg = malloc(GEN_UNREAD_RING * sizeof(*u->rg));
-			u->rt = malloc(GEN_UNREAD_RING * sizeof(*u->rt));
-			u->fw = calloc(GEN_UNREAD_RING + GEN_UNREAD_RING / 32, sizeof(*u->fw));
-			u->live = (uint64_t *)(u->fw + GEN_UNREAD_RING);
-			if (!(u->bits = calloc(u->nw + (u->nw + 63) / 64, sizeof(*u->bits))) ||
-			    !u->rg || !u->rt || !u->fw)
-				return REEL_E_NOMEM;
-			u->nz = u->bits + u->nw;
-			memset(u->rg, 0xff, GEN_UNREAD_RING * sizeof(*u->rg)); /* no slot live */
-		}
+		if (m->devs[d].p_unread > 0 && unread_init(&g->ds[d], cap))
+			return REEL_E_NOMEM;
 	}
 	double fl = 0, all = 0; /* the addressed I/O's share */
 	for (size_t w = 0; w < m->nwin; w++)
