@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "model/gen_internal.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 /* touched_any's look at [OFF, OFF + LEN) on device DEV, block by block */
 static int look_at(const uint64_t *t, uint16_t dev, uint64_t off, uint64_t len, uint64_t look)
@@ -30,24 +30,22 @@ static int look_at(const uint64_t *t, uint16_t dev, uint64_t off, uint64_t len, 
 	return 0;
 }
 
-static uint64_t rnd_below(uint64_t *rs, double n) { return (uint64_t)(unit_urand(rs) * n); }
-
 /* a byte count: 0, whole blocks, or any, up to MAX blocks */
 static uint64_t bytes(uint64_t *rs, double max)
 {
-	uint64_t k = rnd_below(rs, 4), b = rnd_below(rs, max);
-	return k == 0 ? 0 : k == 1 ? b * 4096 : b * 4096 + rnd_below(rs, 4096);
+	uint64_t k = unit_below(rs, 4), b = unit_below(rs, max);
+	return k == 0 ? 0 : k == 1 ? b * 4096 : b * 4096 + unit_below(rs, 4096);
 }
 
 static void fresh_looks(uint64_t *t, uint64_t *rs, uint64_t *skipped, uint64_t *mattered)
 {
 	static const uint64_t looks[] = {TOUCH_LOOK, TOUCH_SCAN, 1, 2, 7};
 	for (int q = 0; q < 200000; q++) {
-		uint16_t dev = (uint16_t)rnd_below(rs, 16);
-		uint64_t off = rnd_below(rs, (double)(1ull << 40)), look = looks[q % 5];
+		uint16_t dev = (uint16_t)unit_below(rs, 16);
+		uint64_t off = unit_below(rs, (double)(1ull << 40)), look = looks[q % 5];
 		uint64_t len = bytes(rs, q % 4 ? 16 : 1536), span = bytes(rs, q % 3 ? 64 : 5120);
 		if (q % 7 == 0)
-			span = len + rnd_below(rs, 3) * 4096; /* the I/O's run of one I/O */
+			span = len + unit_below(rs, 3) * 4096; /* the I/O's run of one I/O */
 		int sp = look_at(t, dev, off, span, look);
 		int own = look_at(t, dev, off, len, TOUCH_MAX);
 		int before =
@@ -78,7 +76,7 @@ static void goes_on(void)
 	/* disksim's: 2 in 100 at the cursor, the rest anywhere on 200 GiB */
 	on = 0;
 	for (int i = 0; i < 100000; i++) {
-		uint64_t off = i % 50 ? rnd_below(&rs, 200.0 * (1ull << 30)) : s->cursor;
+		uint64_t off = i % 50 ? unit_below(&rs, 200.0 * (1ull << 30)) : s->cursor;
 		s->cursor = off + 4096;
 		on += (uint64_t)gen_touch_goes_on(s, off);
 	}
@@ -95,12 +93,7 @@ int main(void)
 	static const double fill[] = {1e-5, 1e-3, 0.05, 0.3};
 	uint64_t skipped = 0, mattered = 0;
 	for (size_t f = 0; f < sizeof(fill) / sizeof(fill[0]); f++) {
-		memset(t, 0, TOUCH_BYTES);
-		uint64_t nbits = (uint64_t)(fill[f] * (double)(1ull << TOUCH_BITS));
-		for (uint64_t i = 0; i < nbits; i++) {
-			uint64_t s = rnd_below(&rs, (double)(1ull << TOUCH_BITS));
-			t[s >> 6] |= 1ull << (s & 63);
-		}
+		unit_touch_fill(t, fill[f], &rs);
 		fresh_looks(t, &rs, &skipped, &mattered);
 	}
 	/* both cases asked often: the look skipped, and the look needed and

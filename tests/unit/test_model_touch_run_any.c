@@ -10,7 +10,7 @@
  * it.
  */
 #include "model/gen_internal.h"
-#include "tests/unit/unit.h"
+#include "tests/unit/unit_model.h"
 
 static uint64_t slot_of(uint16_t dev, uint64_t b)
 {
@@ -27,8 +27,6 @@ static int plain(const uint64_t *t, uint16_t dev, uint64_t b0, uint64_t n)
 	return 0;
 }
 
-static uint64_t rnd_below(uint64_t *rs, double n) { return (uint64_t)(unit_urand(rs) * n); }
-
 int main(void)
 {
 	uint64_t *t = touch_alloc(), rs = 0x70c4;
@@ -38,31 +36,26 @@ int main(void)
 	static const double fill[] = {1e-4, 0.01, 0.1, 0.4, 0.9};
 	uint64_t yes = 0, all = 0;
 	for (size_t f = 0; f < sizeof(fill) / sizeof(fill[0]); f++) {
-		memset(t, 0, TOUCH_BYTES);
 		/* random bits to the fill, then runs of marked blocks */
-		uint64_t nbits = (uint64_t)(fill[f] * (double)(1ull << TOUCH_BITS));
-		for (uint64_t i = 0; i < nbits; i++) {
-			uint64_t s = rnd_below(&rs, (double)(1ull << TOUCH_BITS));
-			t[s >> 6] |= 1ull << (s & 63);
-		}
+		unit_touch_fill(t, fill[f], &rs);
 		uint16_t devs[64];
 		uint64_t at[64];
 		for (int r = 0; r < 64; r++) {
-			devs[r] = (uint16_t)rnd_below(&rs, 65536);
-			at[r] = rnd_below(&rs, (double)(1ull << 40));
+			devs[r] = (uint16_t)unit_below(&rs, 65536);
+			at[r] = unit_below(&rs, (double)(1ull << 40));
 			touch_run(t, (at[r] ^ ((uint64_t)devs[r] << 48)) * TOUCH_MUL,
-				  1 + rnd_below(&rs, 300));
+				  1 + unit_below(&rs, 300));
 		}
 		for (int q = 0; q < 200000; q++) {
 			uint16_t dev;
-			uint64_t b0, n = 1 + rnd_below(&rs, q % 8 ? 40 : 1100);
+			uint64_t b0, n = 1 + unit_below(&rs, q % 8 ? 40 : 1100);
 			if (q % 3 == 0) { /* at, inside or past a marked run */
-				int r = (int)rnd_below(&rs, 64);
+				int r = (int)unit_below(&rs, 64);
 				dev = devs[r];
-				b0 = at[r] + rnd_below(&rs, 400);
+				b0 = at[r] + unit_below(&rs, 400);
 			} else {
-				dev = (uint16_t)rnd_below(&rs, 65536);
-				b0 = rnd_below(&rs, (double)((1ull << 48) - 2048));
+				dev = (uint16_t)unit_below(&rs, 65536);
+				b0 = unit_below(&rs, (double)((1ull << 48) - 2048));
 			}
 			uint64_t x = (b0 ^ ((uint64_t)dev << 48)) * TOUCH_MUL;
 			int want = plain(t, dev, b0, n);

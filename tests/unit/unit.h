@@ -37,6 +37,9 @@ static inline double unit_urand(uint64_t *rs)
 	return (double)(*rs >> 11) / 9007199254740992.0;
 }
 
+/* A whole number drawn uniformly in [0, n) from rs. */
+static inline uint64_t unit_below(uint64_t *rs, double n) { return (uint64_t)(unit_urand(rs) * n); }
+
 /* perm[0..n) a permutation of 0..n-1, shuffled (Fisher-Yates) from rs. */
 static inline void unit_shuffle(int *perm, int n, uint64_t *rs)
 {

@@ -221,6 +221,17 @@ static inline void unit_model_gen_each(void (*test)(const char *name, uint64_t c
 		test(names[i], 3ull << 30);
 	}
 }
+/* A hashed touched set T emptied, then FILL of its bits set at random
+ * (some set twice): the sets the touched-set tests look at. */
+static inline void unit_touch_fill(uint64_t *t, double fill, uint64_t *rs)
+{
+	memset(t, 0, TOUCH_BYTES);
+	uint64_t nbits = (uint64_t)(fill * (double)(1ull << TOUCH_BITS));
+	for (uint64_t i = 0; i < nbits; i++) {
+		uint64_t s = (uint64_t)(unit_urand(rs) * (double)(1ull << TOUCH_BITS));
+		t[s >> 6] |= 1ull << (s & 63);
+	}
+}
 #endif
 
 #endif
