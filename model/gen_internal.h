@@ -252,9 +252,12 @@ struct devstate {
 	uint32_t miss_at;
 	int miss;
 	uint64_t nfresh;
-	/* with widen: fresh starts in a row that ended re-using (run_start;
-	 * the skip of a full device's one-draw starts, search_skipped) */
+	/* with widen: fresh starts in a row that ended re-using (run_start),
+	 * and the regions whose fresh starts found room of late (missed at
+	 * most GEN_ROOM_FULL; all at first): none, every draw is a one-draw
+	 * start (search_skipped) */
 	uint32_t reuse_run;
+	uint32_t roomy;
 	/* with widen, a device whose re-use pass is kept: the share of its
 	 * starts that may re-use besides the pass, 1 - 1 / rate (run_start) */
 	double pass_rest;

@@ -897,6 +897,7 @@ int gen_space_init(struct model_gen *g)
 		for (int k = 0; k < 2; k++)
 			g->seq_fresh |= m->devs[d].dsize[k].nk ? QUOTA_FRESH : 0;
 		g->ds[d].pass_rest = g->ds[d].widen ? 1 - 1 / g->o.rate : 0;
+		g->ds[d].roomy = m->devs[d].nregions;
 		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
 			double below, at;
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
@@ -2477,6 +2478,17 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
 }
 
+/* The last fresh start's miss (start_wanted's) in its first draw's region's
+ * share of late (missed), and the regions with room of late (roomy). */
+static void missed_count(struct devstate *s)
+{
+	int was = s->missed[s->miss_at] > GEN_ROOM_FULL;
+	s->missed[s->miss_at] += ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
+	int full = s->missed[s->miss_at] > GEN_ROOM_FULL;
+	if (full != was)
+		s->roomy = full ? s->roomy - 1 : s->roomy + 1;
+}
+
 /*
  * A widened fresh start on a device whose last GEN_FULL fresh starts all
  * ended re-using: skipped whole (1), but every GEN_FULL-th, which makes
@@ -2489,7 +2501,7 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
  */
 static int search_skipped(struct devstate *s)
 {
-	if (!s->widen || s->reuse_run < GEN_FULL || !(s->nfresh % GEN_FULL))
+	if (!s->widen || s->reuse_run < GEN_FULL || s->roomy || !(s->nfresh % GEN_FULL))
 		return 0;
 	s->nfresh++;
 	s->miss = -1;
@@ -2498,15 +2510,16 @@ static int search_skipped(struct devstate *s)
 }
 
 /* A skipped fresh start's re-use (search_skipped), as start_wanted's
- * fallback: the I/O a reuse distance back; none fits, a remote draw not
+ * fallback: the I/O a reuse distance back; none fits, the draw skipped
+ * (a LOCAL jump or not, as the start's), then remote draws while it is
  * over a kept run still to come. */
 static uint64_t reuse_instead(struct model_gen *g, const struct model_devspace *dv,
-			      struct devstate *s, int op, uint64_t len, uint64_t al)
+			      struct devstate *s, int op, uint64_t len, uint64_t al, int local)
 {
 	uint64_t off = 0;
 	if (history_back(g, dv, s, op, len, al, 0, &off))
 		return off;
-	off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
+	off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
 	for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
 		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
 	return off;
@@ -2537,7 +2550,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		return off; /* a remote re-use: at the trace's reuse distance */
 	if (!*want && search_skipped(s)) {
 		*want = 1;
-		return reuse_instead(g, dv, s, op, len, al);
+		return reuse_instead(g, dv, s, op, len, al, local);
 	}
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
@@ -3590,8 +3603,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		/* widened: the first draw's region's share of fresh starts
 		 * finding no room, of late (start_wanted's miss, missed) */
 		if (!asked && s->widen && s->miss >= 0)
-			s->missed[s->miss_at] +=
-			    ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
+			missed_count(s);
 		if (!asked && s->widen)
 			s->reuse_run = want ? s->reuse_run + 1 : 0;
 		s->reused += (uint64_t)want;
