@@ -2499,9 +2499,10 @@ static void missed_count(struct devstate *s)
  * region, looked, went up the device (room_up) and re-used: compile's
  * x21979 model, after 32 such in a row, 99.9% of the next re-used too.
  */
-static int search_skipped(struct devstate *s)
+static int search_skipped(const struct model_devspace *dv, struct devstate *s, int op)
 {
-	if (!s->widen || s->reuse_run < GEN_FULL || s->roomy || !(s->nfresh % GEN_FULL))
+	if (!s->widen || s->reuse_run < GEN_FULL || s->roomy || !(s->nfresh % GEN_FULL) ||
+	    !(dv->p_reuse_op[op != REEL_OP_READ] > 0))
 		return 0;
 	s->nfresh++;
 	s->miss = -1;
@@ -2548,7 +2549,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
-	if (!*want && search_skipped(s)) {
+	if (!*want && search_skipped(dv, s, op)) {
 		*want = 1;
 		return reuse_instead(g, dv, s, op, len, al, local);
 	}
