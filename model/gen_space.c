@@ -2478,39 +2478,7 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
 }
 
-/* The last fresh start's miss (start_wanted's) in its first draw's region's
- * share of late (missed), and the regions with room of late (roomy). */
-static void missed_count(struct devstate *s)
-{
-	int was = s->missed[s->miss_at] > GEN_ROOM_FULL;
-	s->missed[s->miss_at] += ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
-	int full = s->missed[s->miss_at] > GEN_ROOM_FULL;
-	if (full != was)
-		s->roomy = full ? s->roomy - 1 : s->roomy + 1;
-}
-
-/*
- * A widened fresh start on a device whose last GEN_FULL fresh starts all
- * ended re-using: skipped whole (1), but every GEN_FULL-th, which makes
- * the full search as before.  It takes a one-draw start's turn (nfresh:
- * start_wanted's one draw in a region full of late, the full search every
- * GEN_FULL-th of those); not counted in its region's misses (no region
- * drawn).  At the 10M rates most fresh starts drew once into a full
- * region, looked, went up the device (room_up) and re-used: compile's
- * x21979 model, after 32 such in a row, 99.9% of the next re-used too.
- */
-static int search_skipped(const struct model_devspace *dv, struct devstate *s, int op)
-{
-	if (!s->widen || s->reuse_run < GEN_FULL || s->roomy || !(s->nfresh % GEN_FULL) ||
-	    !(dv->p_reuse_op[op != REEL_OP_READ] > 0))
-		return 0;
-	s->nfresh++;
-	s->miss = -1;
-	s->fresh_fails++;
-	return 1;
-}
-
-/* A skipped fresh start's re-use (search_skipped), as start_wanted's
+/* A skipped fresh start's re-use (gen_search_skipped), as start_wanted's
  * fallback: the I/O a reuse distance back; none fits, the draw skipped
  * (a LOCAL jump or not, as the start's), then remote draws while it is
  * over a kept run still to come. */
@@ -2549,7 +2517,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
-	if (!*want && search_skipped(dv, s, op)) {
+	if (!*want && gen_search_skipped(dv, s, op)) {
 		*want = 1;
 		return reuse_instead(g, dv, s, op, len, al, local);
 	}
@@ -3604,7 +3572,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		/* widened: the first draw's region's share of fresh starts
 		 * finding no room, of late (start_wanted's miss, missed) */
 		if (!asked && s->widen && s->miss >= 0)
-			missed_count(s);
+			gen_missed_count(s);
 		if (!asked && s->widen)
 			s->reuse_run = want ? s->reuse_run + 1 : 0;
 		s->reused += (uint64_t)want;
