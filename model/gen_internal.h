@@ -252,12 +252,9 @@ struct devstate {
 	uint32_t miss_at;
 	int miss;
 	uint64_t nfresh;
-	/* with widen: fresh starts in a row that ended re-using (run_start),
-	 * and the regions whose fresh starts found room of late (missed at
-	 * most GEN_ROOM_FULL; all at first): none, every draw is a one-draw
-	 * start (search_skipped) */
+	/* with widen: fresh starts in a row that ended re-using (run_start;
+	 * gen_search_skipped) */
 	uint32_t reuse_run;
-	uint32_t roomy;
 	/* with widen, a device whose re-use pass is kept: the share of its
 	 * starts that may re-use besides the pass, 1 - 1 / rate (run_start) */
 	double pass_rest;
@@ -901,37 +898,22 @@ static inline int gen_touch_goes_on(struct devstate *s, uint64_t off)
 	return s->touch_on > (1 << 12);
 }
 
-/* The last fresh start's miss (start_wanted's s->miss, 0 or 1) in its
- * first draw's region's share of late (s->missed, an average over about
- * GEN_FULL), and the count of the regions with room of late (s->roomy:
- * missed at most GEN_ROOM_FULL).  With none, every draw of a fresh start
- * lands in a region full of late: a one-draw start (gen_search_skipped). */
-static inline void gen_missed_count(struct devstate *s)
-{
-	int was = s->missed[s->miss_at] > GEN_ROOM_FULL;
-	s->missed[s->miss_at] += ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
-	int full = s->missed[s->miss_at] > GEN_ROOM_FULL;
-	if (full != was)
-		s->roomy = full ? s->roomy - 1 : s->roomy + 1;
-}
-
 /*
  * Whether a widened fresh start of OP skips start_wanted's search and
  * re-uses at once (1; the start counted as a one-draw start that found no
- * room): on a device whose last GEN_FULL fresh starts all ended re-using
- * and whose regions are all full of late (no roomy one: whatever the draw,
- * it is a one-draw start), but every GEN_FULL-th one-draw start (nfresh),
- * which makes the full search as before, and an op that never re-uses in
- * the trace (p_reuse_op 0: its full search's own scan up the device, and
- * its re-uses none of the trace's).  At the 10M rates most fresh starts
- * drew once into a full region, looked, went up the device (room_up) and
- * re-used: compile's x21979 model, after 32 such in a row, 99.99% of the
- * next re-used too.  git's (p_reuse 0, its regions' room found now and
- * then) lost a quarter of its written blocks with the skip.
+ * room): on a device whose last GEN_FULL fresh starts all ended re-using,
+ * but every GEN_FULL-th one-draw turn (nfresh), which makes the full
+ * search as before, and an op that never re-uses in the trace (p_reuse_op
+ * 0: every re-use of it a departure from the trace, its full search's own
+ * scan up the device).  At the 10M rates most fresh starts drew once into
+ * a full region, looked, went up the device (room_up) and re-used:
+ * compile's x21979 model, 9.5 M such starts after 32 re-uses in a row,
+ * 405 found room.  git's model (p_reuse 0) lost a quarter of its written
+ * blocks with the skip: its regions' room comes back now and then.
  */
 static inline int gen_search_skipped(const struct model_devspace *dv, struct devstate *s, int op)
 {
-	if (!s->widen || s->reuse_run < GEN_FULL || s->roomy || !(s->nfresh % GEN_FULL) ||
+	if (!s->widen || s->reuse_run < GEN_FULL || !(s->nfresh % GEN_FULL) ||
 	    !(dv->p_reuse_op[op != REEL_OP_READ] > 0))
 		return 0;
 	s->nfresh++;

@@ -897,7 +897,6 @@ int gen_space_init(struct model_gen *g)
 		for (int k = 0; k < 2; k++)
 			g->seq_fresh |= m->devs[d].dsize[k].nk ? QUOTA_FRESH : 0;
 		g->ds[d].pass_rest = g->ds[d].widen ? 1 - 1 / g->o.rate : 0;
-		g->ds[d].roomy = m->devs[d].nregions;
 		for (uint32_t r = 0; r <= m->devs[d].nregions; r++) {
 			double below, at;
 			model_dist_cdf(&m->devs[d].addr, (double)m->devs[d].bound[r], &below, &at);
@@ -2479,16 +2478,16 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 }
 
 /* A skipped fresh start's re-use (gen_search_skipped), as start_wanted's
- * fallback: the I/O a reuse distance back; none fits, the draw skipped
- * (a LOCAL jump or not, as the start's), then remote draws while it is
- * over a kept run still to come. */
+ * fallback: the I/O a reuse distance back; none fits, remote draws while
+ * over a kept run still to come (a local one there, as the start's own
+ * draw would be, kept fewer of the written blocks: HISTORY.md, gscale). */
 static uint64_t reuse_instead(struct model_gen *g, const struct model_devspace *dv,
-			      struct devstate *s, int op, uint64_t len, uint64_t al, int local)
+			      struct devstate *s, int op, uint64_t len, uint64_t al)
 {
 	uint64_t off = 0;
 	if (history_back(g, dv, s, op, len, al, 0, &off))
 		return off;
-	off = start_once(g, dv, s, len, al, local, &(int64_t){-1});
+	off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
 	for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
 		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
 	return off;
@@ -2519,7 +2518,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		return off; /* a remote re-use: at the trace's reuse distance */
 	if (!*want && gen_search_skipped(dv, s, op)) {
 		*want = 1;
-		return reuse_instead(g, dv, s, op, len, al, local);
+		return reuse_instead(g, dv, s, op, len, al);
 	}
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
@@ -3572,7 +3571,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		/* widened: the first draw's region's share of fresh starts
 		 * finding no room, of late (start_wanted's miss, missed) */
 		if (!asked && s->widen && s->miss >= 0)
-			gen_missed_count(s);
+			s->missed[s->miss_at] +=
+			    ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
 		if (!asked && s->widen)
 			s->reuse_run = want ? s->reuse_run + 1 : 0;
 		s->reused += (uint64_t)want;
