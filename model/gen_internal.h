@@ -903,18 +903,17 @@ static inline int gen_touch_goes_on(struct devstate *s, uint64_t off)
  * re-uses at once (1; the start counted as a one-draw start that found no
  * room): on a device whose last GEN_FULL fresh starts all ended re-using,
  * but every GEN_FULL-th one-draw turn (nfresh), which makes the full
- * search as before, and an op that never re-uses in the trace (p_reuse_op
- * 0: every re-use of it a departure from the trace, its full search's own
- * scan up the device).  At the 10M rates most fresh starts drew once into
- * a full region, looked, went up the device (room_up) and re-used:
+ * search as before, and a device whose starts never re-use in the trace
+ * (p_reuse 0: every re-use there a departure from the trace; an op's own
+ * share 0 skipped all the same, chromium's reads: else it saves nothing).  At the 10M rates most
+ * fresh starts drew once into a full region, looked, went up the device (room_up) and re-used:
  * compile's x21979 model, 9.5 M such starts after 32 re-uses in a row,
  * 405 found room.  git's model (p_reuse 0) lost a quarter of its written
  * blocks with the skip: its regions' room comes back now and then.
  */
-static inline int gen_search_skipped(const struct model_devspace *dv, struct devstate *s, int op)
+static inline int gen_search_skipped(const struct model_devspace *dv, struct devstate *s)
 {
-	if (!s->widen || s->reuse_run < GEN_FULL || !(s->nfresh % GEN_FULL) ||
-	    !(dv->p_reuse_op[op != REEL_OP_READ] > 0))
+	if (!s->widen || s->reuse_run < GEN_FULL || !(s->nfresh % GEN_FULL) || !(dv->p_reuse > 0))
 		return 0;
 	s->nfresh++;
 	s->miss = -1; /* no region drawn: none counted */

@@ -2516,7 +2516,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
-	if (!*want && gen_search_skipped(dv, s, op)) {
+	if (!*want && gen_search_skipped(dv, s)) {
 		*want = 1;
 		return reuse_instead(g, dv, s, op, len, al);
 	}

@@ -9,8 +9,8 @@
  * one re-uses.  A full device (no room anywhere) skips 31 of every 32
  * one-draw turns once 32 starts in a row re-used, the 32nd searched in
  * full; room found again by those full searches makes fewer skips; a
- * device whose one draw finds room half the time never skips, nor an op
- * that never re-uses in the trace, nor a device at the model's rate.
+ * device whose one draw finds room half the time never skips, nor one
+ * whose starts never re-use in the trace, nor one at the model's rate.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +24,13 @@ struct play {
 	uint64_t skipped, searched, found;
 };
 
-/* N fresh starts of OP on S; region r finds room at odds ROOM[r]. */
-static void play(const struct model_devspace *dv, struct devstate *s, int op, const double *room,
-		 int n, uint64_t *rs, struct play *p)
+/* N fresh starts on S; region r finds room at odds ROOM[r]. */
+static void play(const struct model_devspace *dv, struct devstate *s, const double *room, int n,
+		 uint64_t *rs, struct play *p)
 {
 	memset(p, 0, sizeof(*p));
 	for (int i = 0; i < n; i++) {
-		if (gen_search_skipped(dv, s, op)) {
+		if (gen_search_skipped(dv, s)) {
 			CHECK(s->miss == -1);
 			p->skipped++;
 			s->reuse_run++; /* run_start: it re-used */
@@ -58,14 +58,13 @@ int main(void)
 	for (int r = 0; r < NREG; r++)
 		half[r] = 0.5;
 	dv.nregions = NREG;
-	dv.p_reuse_op[0] = 0.1f; /* reads re-use in the trace, writes never */
-	dv.p_reuse_op[1] = 0;
+	dv.p_reuse = 0.1f; /* the trace's starts re-use */
 
 	/* a full device: 31 of every 32 one-draw turns skipped */
 	memset(&s, 0, sizeof(s));
 	s.widen = 1;
-	play(&dv, &s, REEL_OP_READ, none, 4000, &rs, &p);
-	play(&dv, &s, REEL_OP_READ, none, 32000, &rs, &p);
+	play(&dv, &s, none, 4000, &rs, &p);
+	play(&dv, &s, none, 32000, &rs, &p);
 	printf("full device: 32000 starts, %llu skipped, %llu searched in full\n",
 	       (unsigned long long)p.skipped, (unsigned long long)p.searched);
 	CHECK_EQ(p.skipped + p.searched, 32000);
@@ -74,9 +73,9 @@ int main(void)
 	/* room found again in one region (1 start in 16 there) by the full
 	 * searches: each find makes the next 32 starts search.  The skips
 	 * fall (78% of the starts here), the room found with them too: 916
-	 * against about 4,000 without the skip, why an op that never re-uses
-	 * in the trace (git's model) keeps the full search */
-	play(&dv, &s, REEL_OP_READ, one, 64000, &rs, &p);
+	 * against about 4,000 without the skip, why a device whose starts
+	 * never re-use in the trace (git's model) keeps the full search */
+	play(&dv, &s, one, 64000, &rs, &p);
 	printf("room back in a region: %llu skipped, %llu searched in full, %llu found\n",
 	       (unsigned long long)p.skipped, (unsigned long long)p.searched,
 	       (unsigned long long)p.found);
@@ -86,18 +85,20 @@ int main(void)
 	/* a device whose one draw finds room half the time: never a skip */
 	memset(&s, 0, sizeof(s));
 	s.widen = 1;
-	play(&dv, &s, REEL_OP_READ, half, 64000, &rs, &p);
+	play(&dv, &s, half, 64000, &rs, &p);
 	printf("room half the time: %llu skipped\n", (unsigned long long)p.skipped);
 	CHECK_EQ(p.skipped, 0);
 
-	/* an op that never re-uses in the trace, and a device at its rate */
+	/* a device whose starts never re-use in the trace, and one at its rate */
 	memset(&s, 0, sizeof(s));
 	s.widen = 1;
-	play(&dv, &s, REEL_OP_WRITE, none, 32000, &rs, &p);
+	dv.p_reuse = 0;
+	play(&dv, &s, none, 32000, &rs, &p);
 	CHECK_EQ(p.skipped, 0);
+	dv.p_reuse = 0.1f;
 	memset(&s, 0, sizeof(s));
 	s.reuse_run = 1000;
-	play(&dv, &s, REEL_OP_READ, none, 32000, &rs, &p);
+	play(&dv, &s, none, 32000, &rs, &p);
 	CHECK_EQ(p.skipped, 0);
 	return 0;
 }
