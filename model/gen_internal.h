@@ -899,17 +899,18 @@ static inline int gen_touch_goes_on(struct devstate *s, uint64_t off)
 }
 
 /*
- * Whether a widened fresh start of OP skips start_wanted's search and
- * re-uses at once (1; the start counted as a one-draw start that found no
- * room): on a device whose last GEN_FULL fresh starts all ended re-using,
- * but every GEN_FULL-th one-draw turn (nfresh), which makes the full
- * search as before, and a device whose starts never re-use in the trace
- * (p_reuse 0: every re-use there a departure from the trace; an op's own
- * share 0 skipped all the same, chromium's reads: else it saves nothing).  At the 10M rates most
- * fresh starts drew once into a full region, looked, went up the device (room_up) and re-used:
- * compile's x21979 model, 9.5 M such starts after 32 re-uses in a row,
- * 405 found room.  git's model (p_reuse 0) lost a quarter of its written
- * blocks with the skip: its regions' room comes back now and then.
+ * Whether a widened fresh start skips start_wanted's search and re-uses at
+ * once (1; the start counted as a one-draw start that found no room): on
+ * a device whose last GEN_FULL fresh starts all ended re-using, but every
+ * GEN_FULL-th one-draw turn (nfresh), which makes the full search as
+ * before, and a device whose starts never re-use in the trace (p_reuse 0:
+ * every re-use there a departure from the trace; an op's own share 0 is
+ * skipped all the same, chromium's reads: else it saves nothing).  At the
+ * 10M rates most fresh starts drew once into a full region, looked, went
+ * up the device (room_up) and re-used: compile's x21979 model, 9.5 M such
+ * starts after 32 re-uses in a row, 405 found room.  git's model
+ * (p_reuse 0) lost a quarter of its written blocks with the skip: its
+ * regions' room comes back now and then.
  */
 static inline int gen_search_skipped(const struct model_devspace *dv, struct devstate *s)
 {
