@@ -2477,6 +2477,22 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
 }
 
+/* A skipped fresh start's re-use (gen_search_skipped), as start_wanted's
+ * fallback: the I/O a reuse distance back; none fits, remote draws while
+ * over a kept run still to come (a local one there, as the start's own
+ * draw would be, kept fewer of the written blocks: HISTORY.md, gscale). */
+static uint64_t reuse_instead(struct model_gen *g, const struct model_devspace *dv,
+			      struct devstate *s, int op, uint64_t len, uint64_t al)
+{
+	uint64_t off = 0;
+	if (history_back(g, dv, s, op, len, al, 0, &off))
+		return off;
+	off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
+	for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
+		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
+	return off;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -2500,6 +2516,10 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
 	    history_back(g, dv, s, op, len, al, 1, &off))
 		return off; /* a remote re-use: at the trace's reuse distance */
+	if (!*want && gen_search_skipped(dv, s)) {
+		*want = 1;
+		return reuse_instead(g, dv, s, op, len, al);
+	}
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
 	int full = !*want && !s->widen && s->fresh_fails >= GEN_FULL && s->fresh_fails % GEN_FULL;
@@ -3553,6 +3573,8 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 		if (!asked && s->widen && s->miss >= 0)
 			s->missed[s->miss_at] +=
 			    ((float)s->miss - s->missed[s->miss_at]) / GEN_FULL;
+		if (!asked && s->widen)
+			s->reuse_run = want ? s->reuse_run + 1 : 0;
 		s->reused += (uint64_t)want;
 		s->ph_reused[op != REEL_OP_READ] += (uint64_t)want;
 	}
