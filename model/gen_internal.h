@@ -384,6 +384,11 @@ struct devstate {
 	 * at the same cursor (boot at rate 1: 1.06M of 2.03M calls) */
 	uint64_t cold_cur1;
 	uint32_t cold_from;
+	/* per region, the first block of its stretch (gen_space.c,
+	 * region_full) not known touched (the direct touched set only grows,
+	 * so every block of the stretch before it stays touched), and the
+	 * stretch's last block: full where the first is past the last */
+	uint32_t full_b[MODEL_MAX_REGIONS], full_e[MODEL_MAX_REGIONS];
 };
 
 /*
