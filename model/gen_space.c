@@ -850,8 +850,6 @@ static void reads_dist(const struct model_devspace *dv, struct model_dist *r)
 static void pass_reserve(struct model_gen *g, const struct model_devspace *dv,
 			 const struct devstate *s);
 static void touch_direct_init(struct model_gen *g);
-static void region_full_init(const struct model_gen *g, const struct model_devspace *dv,
-			     struct devstate *s);
 static int writ_init(struct model_gen *g);
 
 /* A p_unread device's map of blocks written and not read since, and its
@@ -978,7 +976,7 @@ int gen_space_init(struct model_gen *g)
 	if (g->touched)
 		touch_direct_init(g);
 	if (g->touch_d)
-		region_full_init(g, &m->devs[0], &g->ds[0]);
+		gen_region_full_init(&m->devs[0], &g->ds[0], g->touch_nb);
 	if (g->touched && writ_init(g))
 		return REEL_E_NOMEM;
 	for (size_t d = 0; d < m->ndevs && g->touched; d++)
@@ -2995,50 +2993,21 @@ static int room_up(struct model_gen *g, const struct model_devspace *dv, struct 
 	return 0;
 }
 
-/*
- * Whether every block region R's fresh starts can begin on is touched, so
- * that fresh_at at any place remote draws in R (al_down of its offset, AL
- * at most a block: the block the offset is in) and scan_fresh over R's
- * bounds find none: the blocks from its low bound's to its high bound's
- * (its end may round up to it at a --capacity, full_e), all touched.  The
- * direct set only grows, so the blocks found touched stay so: the first
- * not known touched is kept (full_b), and a look goes on from there
- * (region_full_look), each block looked at about once over the run.
- * Boot's 10M model at rate 1 (its device's 524,288 blocks all touched by
- * the end): 1.2 M scan_fresh and 1.5 M fresh tries per 1M I/O, nearly all
- * failing.  Without the direct set, 0 (not known).
- */
-static __attribute__((noinline)) int region_full_look(const struct model_gen *g, struct devstate *s,
-						      uint32_t r)
+int gen_region_full_look(const uint64_t *t, uint64_t nb, struct devstate *s, uint32_t r)
 {
-	uint64_t f = touch_d_next(g->touch_d, g->touch_nb, s->full_b[r], s->full_e[r], ~0ull);
-	s->full_b[r] = (uint32_t)f; /* at most full_e + 1 < touch_nb <= TOUCH_D0 */
+	uint64_t f = touch_d_next(t, nb, s->full_b[r], s->full_e[r], ~0ull);
+	s->full_b[r] = (uint32_t)f; /* at most full_e + 1 < NB <= TOUCH_D0 */
 	return f > s->full_e[r];
 }
 
-static inline int region_full(const struct model_gen *g, struct devstate *s, uint32_t r)
-{
-	uint32_t f = s->full_b[r];
-	if (f > s->full_e[r])
-		return 1;
-	if (!g->touch_d || !(g->touch_d[f >> 6] >> (f & 63) & 1)) /* still untouched: most asks */
-		return 0;
-	return region_full_look(g, s, r);
-}
-
-/* region_full's stretches of device 0's regions (the direct set's), made
- * once: one whose high bound's block is not below touch_nb (or AL over a
- * block) a block never marked, touch_nb - 1 (past the extent: never
- * full). */
-static void region_full_init(const struct model_gen *g, const struct model_devspace *dv,
-			     struct devstate *s)
+void gen_region_full_init(const struct model_devspace *dv, struct devstate *s, uint64_t nb)
 {
 	uint64_t al = dv->align ? dv->align : 1;
-	for (uint32_t r = 0; r < dv->nregions && g->touch_d; r++) {
+	for (uint32_t r = 0; r < dv->nregions; r++) {
 		double lo = s->rb[r] * s->scale, hi = s->rb[r + 1] * s->scale;
-		int ok = al <= 4096 && hi < (double)g->touch_nb * 4096.0;
-		s->full_b[r] = (uint32_t)(ok ? (uint64_t)lo >> 12 : g->touch_nb - 1);
-		s->full_e[r] = (uint32_t)(ok ? (uint64_t)hi >> 12 : g->touch_nb - 1);
+		int ok = al <= 4096 && hi < (double)nb * 4096.0;
+		s->full_b[r] = (uint32_t)(ok ? (uint64_t)lo >> 12 : nb - 1);
+		s->full_e[r] = (uint32_t)(ok ? (uint64_t)hi >> 12 : nb - 1);
 	}
 }
 
@@ -3051,7 +3020,8 @@ static void region_full_init(const struct model_gen *g, const struct model_devsp
 static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		       int64_t to, uint64_t len, uint64_t al, uint64_t *at)
 {
-	if (region_full(g, s, (uint32_t)to)) { /* none fresh: the draws alone */
+	if (gen_region_full(g->touch_d, g->touch_nb, s,
+			    (uint32_t)to)) { /* none fresh: the draws alone */
 		for (int t = 0; t < GEN_TRIES; t++)
 			*at = al_down(remote(g, dv, s, &to), al);
 		return 0;
@@ -3369,8 +3339,9 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		 hi = (uint64_t)((double)dv->bound[to + 1] * s->scale), at = off;
 	if (fresh_tries(g, dv, s, to, len, al, &at))
 		return at;
-	/* region_full's answer as fresh_tries left it (full: it stays so) */
-	if (!region_full(g, s, (uint32_t)to) && scan_fresh(g, dv, s, lo, hi, len, al, &at))
+	/* gen_region_full's answer as fresh_tries found it (full: it stays so) */
+	if (!gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to) &&
+	    scan_fresh(g, dv, s, lo, hi, len, al, &at))
 		return at;
 	/* too narrow, or full for a size mostly fresh: another region (for
 	 * every size, msr's jumps bent: KS 0.038 -> 0.052 on seed 1) */
@@ -3380,7 +3351,8 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		     : t < GEN_TRIES / 2 ? -1
 					 : wide_region(g, dv, s, len);
 		at = al_down(remote(g, dv, s, &to), al); /* TO its region now */
-		if (region_full(g, s, (uint32_t)to))	 /* neither finds one */
+		/* a region full: neither fresh_at nor scan_fresh finds one */
+		if (gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to))
 			continue;
 		if (fresh_at(g, dv, s, at, len))
 			return at;
