@@ -975,6 +975,8 @@ int gen_space_init(struct model_gen *g)
 			return REEL_E_NOMEM;
 	if (g->touched)
 		touch_direct_init(g);
+	if (g->touch_d)
+		gen_region_full_init(&m->devs[0], &g->ds[0], g->touch_nb);
 	if (g->touched && writ_init(g))
 		return REEL_E_NOMEM;
 	for (size_t d = 0; d < m->ndevs && g->touched; d++)
@@ -3011,6 +3013,24 @@ static int room_up(struct model_gen *g, const struct model_devspace *dv, struct 
 	return 0;
 }
 
+int gen_region_full_look(const uint64_t *t, uint64_t nb, struct devstate *s, uint32_t r)
+{
+	uint64_t f = touch_d_next(t, nb, s->full_b[r], s->full_e[r], ~0ull);
+	s->full_b[r] = (uint32_t)f; /* at most full_e + 1 < NB <= TOUCH_D0 */
+	return f > s->full_e[r];
+}
+
+void gen_region_full_init(const struct model_devspace *dv, struct devstate *s, uint64_t nb)
+{
+	uint64_t al = dv->align ? dv->align : 1;
+	for (uint32_t r = 0; r < dv->nregions; r++) {
+		double lo = s->rb[r] * s->scale, hi = s->rb[r + 1] * s->scale;
+		int ok = al <= 4096 && hi < (double)nb * 4096.0;
+		s->full_b[r] = (uint32_t)(ok ? (uint64_t)lo >> 12 : nb - 1);
+		s->full_e[r] = (uint32_t)(ok ? (uint64_t)hi >> 12 : nb - 1);
+	}
+}
+
 /* GEN_TRIES positions in region TO for a fresh start of LEN bytes, as
  * that many fresh_at(remote()) one after the other: all drawn first and
  * their words of the touched set asked for, so that their cache misses
@@ -3020,6 +3040,12 @@ static int room_up(struct model_gen *g, const struct model_devspace *dv, struct 
 static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		       int64_t to, uint64_t len, uint64_t al, uint64_t *at)
 {
+	if (gen_region_full(g->touch_d, g->touch_nb, s,
+			    (uint32_t)to)) { /* none fresh: the draws alone */
+		for (int t = 0; t < GEN_TRIES; t++)
+			*at = al_down(remote(g, dv, s, &to), al);
+		return 0;
+	}
 	struct {
 		uint64_t at, sp[4];
 		struct strat pos;
@@ -3333,7 +3359,9 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		 hi = (uint64_t)((double)dv->bound[to + 1] * s->scale), at = off;
 	if (fresh_tries(g, dv, s, to, len, al, &at))
 		return at;
-	if (scan_fresh(g, dv, s, lo, hi, len, al, &at))
+	/* gen_region_full's answer as fresh_tries found it (full: it stays so) */
+	if (!gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to) &&
+	    scan_fresh(g, dv, s, lo, hi, len, al, &at))
 		return at;
 	/* too narrow, or full for a size mostly fresh: another region (for
 	 * every size, msr's jumps bent: KS 0.038 -> 0.052 on seed 1) */
@@ -3342,7 +3370,11 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		     : fresh		 ? cold_region(g, dv, s)
 		     : t < GEN_TRIES / 2 ? -1
 					 : wide_region(g, dv, s, len);
-		if (fresh_at(g, dv, s, at = al_down(remote(g, dv, s, &to), al), len))
+		at = al_down(remote(g, dv, s, &to), al); /* TO its region now */
+		/* a region full: neither fresh_at nor scan_fresh finds one */
+		if (gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to))
+			continue;
+		if (fresh_at(g, dv, s, at, len))
 			return at;
 		if (to >= 0 &&
 		    scan_fresh(g, dv, s, (uint64_t)((double)dv->bound[to] * s->scale),
