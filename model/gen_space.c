@@ -2495,6 +2495,28 @@ static uint64_t reuse_instead(struct model_gen *g, const struct model_devspace *
 	return off;
 }
 
+/* start_wanted's re-use where its search found no fresh stretch (FULL:
+ * the device's one-draw start), OFF its last draw: the I/O a reuse
+ * distance back; reads that never re-use in the trace take a stretch no
+ * write of the ring touched. */
+static uint64_t reuse_after_search(struct model_gen *g, const struct model_devspace *dv,
+				   struct devstate *s, int op, uint64_t len, uint64_t al, int full,
+				   uint64_t off)
+{
+	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
+	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
+		if ((back = history_back(g, dv, s, op, len, al, 0, &off)) &&
+		    !(nw && gen_written(s, off, len)))
+			break;
+	/* none a reuse distance back (over a kept run still to come, past the
+	 * extent): the last draw, but not over a kept run either (chromium's
+	 * 38-block write there, the run's 12 I/O then re-used 823 back); a
+	 * remote jump, the chain's region (the draws' may be the run's band) */
+	for (int t = 0; !back && t < GEN_TRIES && reserved(dv, s, off, len); t++)
+		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
+	return off;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -2618,19 +2640,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (!*want && room_up(g, dv, s, r0, len, span, al, &off))
 		return off; /* generated above the trace's rate: its bands widened */
 	*want = 1;	    /* a fresh stretch not found: it re-uses, as the model's re-uses do */
-	/* reads that never re-use in the trace: a stretch no write of the ring touched */
-	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
-	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
-		if ((back = history_back(g, dv, s, op, len, al, 0, &off)) &&
-		    !(nw && gen_written(s, off, len)))
-			break;
-	/* none a reuse distance back (over a kept run still to come, past the
-	 * extent): the last draw, but not over a kept run either (chromium's
-	 * 38-block write there, the run's 12 I/O then re-used 823 back); a
-	 * remote jump, the chain's region (the draws' may be the run's band) */
-	for (int t = 0; !back && t < GEN_TRIES && reserved(dv, s, off, len); t++)
-		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
-	return off;
+	return reuse_after_search(g, dv, s, op, len, al, full, off);
 }
 
 /* Whether OP's re-uses go to the device's hot blocks (back_slot's FEW: the
