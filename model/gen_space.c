@@ -2479,35 +2479,25 @@ static uint32_t far_of(struct model_gen *g, const struct model_devspace *dv,
 	return k >= GEN_FAR_MAX ? GEN_FAR_MAX - 1 : k >= 1 ? (uint32_t)k - 1 : 0;
 }
 
-/* A skipped fresh start's re-use (gen_search_skipped), as start_wanted's
- * fallback: the I/O a reuse distance back; none fits, remote draws while
- * over a kept run still to come (a local one there, as the start's own
- * draw would be, kept fewer of the written blocks: HISTORY.md, gscale). */
-static uint64_t reuse_instead(struct model_gen *g, const struct model_devspace *dv,
-			      struct devstate *s, int op, uint64_t len, uint64_t al)
-{
-	uint64_t off = 0;
-	if (history_back(g, dv, s, op, len, al, 0, &off))
-		return off;
-	off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
-	for (int t = 0; t < GEN_TRIES && reserved(dv, s, off, len); t++)
-		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
-	return off;
-}
-
-/* start_wanted's re-use where its search found no fresh stretch (FULL:
- * the device's one-draw start), OFF its last draw: the I/O a reuse
- * distance back; reads that never re-use in the trace take a stretch no
- * write of the ring touched. */
+/* A fresh start's re-use where no fresh stretch was found: the I/O a
+ * reuse distance back; reads that never re-use in the trace take a
+ * stretch no write of the ring touched (not on a device's one-draw
+ * start, FULL).  None fits: the start's last draw (*DRAWN; NULL: a start
+ * that skipped the search, gen_search_skipped, one remote draw, as the
+ * skipped start's own would be local and kept fewer of the written
+ * blocks: HISTORY.md, gscale), but not over a kept run still to come. */
 static uint64_t reuse_after_search(struct model_gen *g, const struct model_devspace *dv,
 				   struct devstate *s, int op, uint64_t len, uint64_t al, int full,
-				   uint64_t off)
+				   const uint64_t *drawn)
 {
+	uint64_t off = drawn ? *drawn : 0;
 	int nw = !full && op == REEL_OP_READ && dv->p_reuse_op[0] <= 0, back = 0;
 	for (int t = 0; t < (nw ? GEN_TRIES : 1); t++)
 		if ((back = history_back(g, dv, s, op, len, al, 0, &off)) &&
 		    !(nw && gen_written(s, off, len)))
 			break;
+	if (!back && !drawn)
+		off = start_once(g, dv, s, len, al, 0, &(int64_t){-1});
 	/* none a reuse distance back (over a kept run still to come, past the
 	 * extent): the last draw, but not over a kept run either (chromium's
 	 * 38-block write there, the run's 12 I/O then re-used 823 back); a
@@ -2542,7 +2532,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		return off; /* a remote re-use: at the trace's reuse distance */
 	if (!*want && gen_search_skipped(dv, s)) {
 		*want = 1;
-		return reuse_instead(g, dv, s, op, len, al);
+		return reuse_after_search(g, dv, s, op, len, al, 1, NULL);
 	}
 	/* a device whose last GEN_FULL fresh starts found no room (its band
 	 * full): one draw, the full search every GEN_FULL-th start */
@@ -2640,7 +2630,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 	if (!*want && room_up(g, dv, s, r0, len, span, al, &off))
 		return off; /* generated above the trace's rate: its bands widened */
 	*want = 1;	    /* a fresh stretch not found: it re-uses, as the model's re-uses do */
-	return reuse_after_search(g, dv, s, op, len, al, full, off);
+	return reuse_after_search(g, dv, s, op, len, al, full, &off);
 }
 
 /* Whether OP's re-uses go to the device's hot blocks (back_slot's FEW: the
