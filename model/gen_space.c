@@ -35,12 +35,25 @@ static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, stru
 static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		   uint32_t r, uint64_t len, uint64_t span, uint64_t al, uint64_t *at);
 
+/* Whether the dense stretches are known to keep off [OFF, OFF + LEN):
+ * it lies in buckets B and B + 1 of s->dq (gen_quiet_init) where dq[B]
+ * says none is dense. */
+static inline int quiet_at(const struct devstate *s, uint64_t off, uint64_t len)
+{
+	uint64_t b0 = off >> s->dq_sh, b1 = (off + (len ? len - 1 : 0)) >> s->dq_sh;
+	return s->dq && b1 < s->dq_nb && b1 - b0 <= 1 && s->dq[b0];
+}
+
 /* Whether a start of LEN bytes at AT, its run spanning SPAN bytes, keeps
- * off the kept runs still to come and the dense stretches. */
+ * off the kept runs still to come and the dense stretches.  Most starts
+ * that reserved lets by are nowhere near a dense one (git's model x2986:
+ * 154k of gen_offsets_dense's two CDFs in 300k I/O, 53 M instructions;
+ * the bucket's byte says so first). */
 static int start_clear(const struct model_devspace *dv, const struct devstate *s, uint64_t at,
 		       uint64_t len, uint64_t span)
 {
-	return !reserved(dv, s, at, span) && !gen_offsets_dense(dv, s, at, len);
+	return !reserved(dv, s, at, span) &&
+	       (quiet_at(s, at, len) || !gen_offsets_dense(dv, s, at, len));
 }
 
 /* X down to the device's grid AL (dv->align, or 1): a power of two (fit
@@ -941,7 +954,7 @@ int gen_space_init(struct model_gen *g)
 		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
-		if (chain_guide_init(&m->devs[d], &g->ds[d]))
+		if (gen_quiet_init(&m->devs[d], &g->ds[d]) || chain_guide_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
 		if (cold_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
@@ -995,6 +1008,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].run_e);
 		free(g->ds[d].run_e0);
 		free(g->ds[d].lr_by);
+		free(g->ds[d].dq);
 		free(g->ds[d].tr_cw);
 		free(g->ds[d].tr_cw_guide);
 		free(g->ds[d].cold_cs);
@@ -2507,6 +2521,24 @@ static uint64_t reuse_after_search(struct model_gen *g, const struct model_devsp
 	return off;
 }
 
+/* A fresh start's scan up the device by STEP from *OFF, whose run's SPAN
+ * is over a kept run still to come (reserved): the next steps over it too
+ * (the run's end past them: up to reserved_end's), at most LEFT of them
+ * and those whose LEN fit the extent, passed at once; *OFF the last, and
+ * how many.  Each would fail start_clear as it did (git's model x2986:
+ * its scans' steps walked a kept run's untouched stretch a span at a
+ * time, each asked of reserved). */
+static uint64_t steps_kept(const struct model_devspace *dv, const struct devstate *s,
+			   uint64_t *off, uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+{
+	uint64_t e = reserved_end(dv, s, *off, span), k = e > *off ? (e - *off - 1) / step : 0;
+	uint64_t fit = (s->extent - len - *off) / step; /* *off + len <= extent: a step's */
+	k = k < left ? k : left;
+	k = k < fit ? k : fit;
+	*off += k * step;
+	return k;
+}
+
 /* A start of the kind wanted (WANT: re-using a block, else fresh over
  * SPAN bytes), drawn up to GEN_TRIES times (a remote jump into the region
  * the first draw chose: the regions keep their share of the run starts,
@@ -2602,8 +2634,13 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (next < off || next + len > s->extent)
 			break;
 		off = next;
-		if (fresh_span(g, dv->id, off, len, span, TOUCH_SCAN) &&
-		    start_clear(dv, s, off, len, span)) {
+		if (!fresh_span(g, dv->id, off, len, span, TOUCH_SCAN))
+			continue;
+		if (reserved(dv, s, off, span)) { /* and the steps on it */
+			t += (int)steps_kept(dv, s, &off, len, span, step, GEN_SCAN - 1 - t);
+			continue;
+		}
+		if (quiet_at(s, off, len) || !gen_offsets_dense(dv, s, off, len)) {
 			s->fresh_fails = 0;
 			return off;
 		}
@@ -3399,6 +3436,43 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	if (i >= dv->nlong || !(x < s->lr_from_hi[i] && e > s->lr_from_lo[i]))
 		return 0;
 	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
+}
+
+/*
+ * s->dq made (after gen_offsets_init; the device's offsets CDF at its
+ * scale): 0, or REEL_E_NOMEM.  At most GEN_DQ_BUCKETS buckets of a power
+ * of two bytes, a block at least, over the extent; none past 2^52 bytes
+ * (the bounds and a stretch's end exact as doubles).  Bucket B is [B0,
+ * B1) = [B << dq_sh, (B + 1) << dq_sh); dq[B] is 1 where the trace's
+ * offsets from the CDF below B0 of B to the CDF at B1 of B + 1
+ * (unscaled), times their count, are at most GEN_DENSE / 2: a stretch in
+ * the two has its own share of them (gen_offsets_dense's, the CDF
+ * rising with the offset) within that, and the margin is far wider than
+ * the sums' rounding.
+ */
+int gen_quiet_init(const struct model_devspace *dv, struct devstate *s)
+{
+	const struct model_dist *d = &dv->addr;
+	uint32_t sh = 12;
+	s->dq = NULL;
+	while (sh < 52 && (s->extent - 1) >> sh >= GEN_DQ_BUCKETS)
+		sh++;
+	if (!s->extent || (s->extent - 1) >> sh >= GEN_DQ_BUCKETS)
+		return 0;
+	s->dq_sh = sh;
+	s->dq_nb = (uint32_t)(((s->extent - 1) >> sh) + 1);
+	if (!(s->dq = malloc(s->dq_nb)))
+		return REEL_E_NOMEM;
+	int any = d->nk >= 2 && d->n > GEN_DENSE; /* else none dense */
+	double below = 0, at = 0, b2 = 0, a2 = 0, n = (double)d->n;
+	for (uint64_t b = 0; b < s->dq_nb; b++) {
+		if (any) {
+			model_dist_cdf(d, gen_unscale(s, b << sh), &below, &at);
+			model_dist_cdf(d, gen_unscale(s, (b + 2) << sh), &b2, &a2);
+		}
+		s->dq[b] = !any || (a2 - below) * n <= GEN_DENSE / 2.0;
+	}
+	return 0;
 }
 
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
