@@ -277,12 +277,12 @@ struct devstate {
 	 * never change after; made again if they ever do), freed by
 	 * gen_space_free */
 	double *lr_by;
-	/* gen_offsets_dense's "no" by bucket (gen_quiet_init): the device
-	 * cut into dq_nb buckets of 2^dq_sh bytes, dq[B] 1 where no stretch
+	/* gen_offsets_dense's "no" by bucket (gen_bucket_init): the device
+	 * cut into bk_nb buckets of 2^bk_sh bytes, bk[B] 1 where no stretch
 	 * in buckets B and B + 1 is dense.  NULL: none (a device past 2^52
 	 * bytes), each asked of gen_offsets_dense */
-	uint8_t *dq;
-	uint32_t dq_nb, dq_sh;
+	uint8_t *bk;
+	uint32_t bk_nb, bk_sh;
 	uint32_t lr_reg[MODEL_MAX_LONG]; /* the long runs' regions (shortfalls) */
 	float run_a[MODEL_MAX_REGIONS];	 /* run draws U^a starting in each region */
 	float reuse_a;			 /* and of runs starting with a re-use (0: as above) */
@@ -1255,8 +1255,8 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
  * third of its instructions: git asks it 1 M times in 300k I/O, nearly
  * every reserved, its runs' hull the whole device). */
 _Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
-#define GEN_DQ_BUCKETS 8192 /* devstate's dq: buckets at most */
-int gen_quiet_init(const struct model_devspace *dv, struct devstate *s);
+#define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
+int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {
