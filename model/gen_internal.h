@@ -1257,6 +1257,16 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
 _Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
 #define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
 int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
+/* A fresh start's scan up the device by STEP (a multiple of a block) from
+ * *OFF, whose run's SPAN is over a kept run still to come (reserved): the
+ * next steps over it too (short of the greatest end of those over it,
+ * reserved_end's), at most LEFT of them and those whose LEN fits the
+ * extent, passed at once: *OFF the last, and how many.  Each would fail
+ * start_clear as the first did (git's model x2986: its scans' 884k steps
+ * in 300k I/O, half of them on a kept run's untouched stretch a span at
+ * a time, each asked of reserved).  gen_space.c. */
+uint64_t gen_steps_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t *off,
+			uint64_t len, uint64_t span, uint64_t step, uint64_t left);
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {

@@ -2531,15 +2531,8 @@ static uint64_t reuse_after_search(struct model_gen *g, const struct model_devsp
 	return off;
 }
 
-/* A fresh start's scan up the device by STEP from *OFF, whose run's SPAN
- * is over a kept run still to come (reserved): the next steps over it too
- * (the run's end past them: up to reserved_end's), at most LEFT of them
- * and those whose LEN fit the extent, passed at once; *OFF the last, and
- * how many.  Each would fail start_clear as it did (git's model x2986:
- * its scans' steps walked a kept run's untouched stretch a span at a
- * time, each asked of reserved). */
-static uint64_t steps_kept(const struct model_devspace *dv, const struct devstate *s,
-			   uint64_t *off, uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+uint64_t gen_steps_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t *off,
+			uint64_t len, uint64_t span, uint64_t step, uint64_t left)
 {
 	uint64_t e = reserved_end(dv, s, *off, span), k = e > *off ? (e - *off - 1) / step : 0;
 	uint64_t fit = (s->extent - len - *off) / step; /* *off + len <= extent: a step's */
@@ -2647,7 +2640,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 		if (!fresh_span(g, dv->id, off, len, span, TOUCH_SCAN))
 			continue;
 		if (reserved(dv, s, off, span)) { /* and the steps on it */
-			t += (int)steps_kept(dv, s, &off, len, span, step, GEN_SCAN - 1 - t);
+			t += (int)gen_steps_kept(dv, s, &off, len, span, step, GEN_SCAN - 1 - t);
 			continue;
 		}
 		if (quiet_at(s, off, len) || !gen_offsets_dense(dv, s, off, len)) {
