@@ -964,7 +964,8 @@ int gen_space_init(struct model_gen *g)
 		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
-		if (gen_bucket_init(&m->devs[d], &g->ds[d]) || chain_guide_init(&m->devs[d], &g->ds[d]))
+		if (gen_bucket_init(&m->devs[d], &g->ds[d]) ||
+		    chain_guide_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
 		if (cold_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;

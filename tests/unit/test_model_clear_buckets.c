@@ -103,7 +103,8 @@ static void check_steps(const struct model_devspace *dv, const struct devstate *
 			CHECK(off + m * step + len <= s->extent);
 		}
 		uint64_t next = off + (k + 1) * step;
-		CHECK(k == left || next + len > s->extent || (double)next >= ref_end(dv, s, off, span));
+		CHECK(k == left || next + len > s->extent ||
+		      (double)next >= ref_end(dv, s, off, span));
 		n_kept++;
 		n_passed += k;
 	}
@@ -128,9 +129,9 @@ int main(void)
 	unit_model_gen_each(test_model);
 	printf("%llu stretches asked (%llu in quiet buckets, %llu not; %llu dense), "
 	       "%llu scans on kept runs, %llu steps passed\n",
-	       (unsigned long long)n_asked, (unsigned long long)n_quiet,
-	       (unsigned long long)n_loud, (unsigned long long)n_dense,
-	       (unsigned long long)n_kept, (unsigned long long)n_passed);
+	       (unsigned long long)n_asked, (unsigned long long)n_quiet, (unsigned long long)n_loud,
+	       (unsigned long long)n_dense, (unsigned long long)n_kept,
+	       (unsigned long long)n_passed);
 	CHECK(n_quiet > 1000 && n_dense > 10 && n_kept > 100 && n_passed > n_kept);
 	printf("ok\n");
 	return 0;
