@@ -58,9 +58,11 @@ static inline int quiet_at(const struct devstate *s, uint64_t off, uint64_t len)
  * off the kept runs still to come and the dense stretches.  Most starts
  * that reserved lets by are nowhere near a dense one (git's model x2986:
  * 154k of gen_offsets_dense's two CDFs in 300k I/O, 53 M instructions;
- * the bucket's byte says so first). */
-static int start_clear(const struct model_devspace *dv, const struct devstate *s, uint64_t at,
-		       uint64_t len, uint64_t span)
+ * the bucket's byte says so first).  Inline always: with the byte, GCC
+ * made it a call (git 0.7% more instructions). */
+static inline __attribute__((always_inline)) int start_clear(const struct model_devspace *dv,
+							     const struct devstate *s, uint64_t at,
+							     uint64_t len, uint64_t span)
 {
 	return !reserved(dv, s, at, span) &&
 	       (quiet_at(s, at, len) || !gen_offsets_dense(dv, s, at, len));
