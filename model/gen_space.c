@@ -3276,7 +3276,8 @@ static int cycle_rewrite(struct model_gen *g, const struct model_devspace *dv,
  * to the op's nearest where the op is the minority (back_slot).  A local
  * write on blocks not all written goes to such a write within local_limit.
  * A local draw is kept otherwise; OFF kept where the distance is past the
- * ring or nothing there can be taken.
+ * ring or nothing there can be taken.  Not above the model's rate (widen:
+ * the working set grows with the rate, fresh starts go up the device).
  */
 static uint64_t cycle_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			   int op, uint64_t len, uint64_t al, int local, uint64_t off)
@@ -3284,7 +3285,7 @@ static uint64_t cycle_back(struct model_gen *g, const struct model_devspace *dv,
 	const struct model_dist *rd = op_dist(dv, s, op);
 	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST, base;
 	int writes = op == REEL_OP_WRITE && (g->writ || g->writ_d);
-	if (s->fresh_fails < GEN_FULL || !rd->nk || rd->n < GEN_FEW_REUSES || n < 2)
+	if (s->widen || s->fresh_fails < GEN_FULL || !rd->nk || rd->n < GEN_FEW_REUSES || n < 2)
 		return off;
 	if (local) {
 		if (!writes || writ_all(g, dv->id, off, len))
