@@ -3276,8 +3276,11 @@ static int cycle_rewrite(struct model_gen *g, const struct model_devspace *dv,
  * to the op's nearest where the op is the minority (back_slot).  A local
  * write on blocks not all written goes to such a write within local_limit.
  * A local draw is kept otherwise; OFF kept where the distance is past the
- * ring or nothing there can be taken.  Not above the model's rate (widen:
- * the working set grows with the rate, fresh starts go up the device).
+ * ring or nothing there can be taken.  Only where the regions hold reads
+ * and writes apart (read_share, as start_hot's writ_steer for start_cycle):
+ * msr's 10M model (no reads) writes its cold blocks once each, up the
+ * device, and sent back its ks_jump went 0.007 -> 0.053.  Not above the
+ * model's rate (widen: the working set grows with the rate).
  */
 static uint64_t cycle_back(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			   int op, uint64_t len, uint64_t al, int local, uint64_t off)
@@ -3285,7 +3288,8 @@ static uint64_t cycle_back(struct model_gen *g, const struct model_devspace *dv,
 	const struct model_dist *rd = op_dist(dv, s, op);
 	uint64_t n = s->hn < GEN_HIST ? s->hn : GEN_HIST, base;
 	int writes = op == REEL_OP_WRITE && (g->writ || g->writ_d);
-	if (s->widen || s->fresh_fails < GEN_FULL || !rd->nk || rd->n < GEN_FEW_REUSES || n < 2)
+	if (!dv->read_share_fitted || s->widen || s->fresh_fails < GEN_FULL || !rd->nk ||
+	    rd->n < GEN_FEW_REUSES || n < 2)
 		return off;
 	if (local) {
 		if (!writes || writ_all(g, dv->id, off, len))
