@@ -7,12 +7,11 @@
  * 10 on 16 hot blocks (8 of them written, 8 read: the regions' read
  * shares kept, where cycle_back places), the rest a walk of reads that
  * re-reads its last block (6 in 10) or steps on (first through the device
- * once in an order of its own, then to one of its last 32 blocks).  Fitted, its MODEL.json read back,
- * its order set to boot's 10M model's (a kept block, then 51 fresh
- * places), generated at rate 1 on seeds 1-3: of the reads off the hot
- * blocks re-using a block, the share within 64 I/O of its last touch
- * within 0.4 of the trace's 0.998 (0.757-0.778; where start_hot's draw
- * landed, 0.048 on seed 1).
+ * once in an order of its own, then to one of its last 32 blocks).  Fitted, its MODEL.json read
+ * back, its order set to boot's 10M model's (a kept block, then 51 fresh places), generated at rate
+ * 1 on seeds 1-3: of the reads off the hot blocks re-using a block, the share within 64 I/O of its
+ * last touch within 0.4 of the trace's 0.998 (0.757-0.778; where start_hot's draw landed, 0.048 on
+ * seed 1).
  */
 #include <stdlib.h>
 #include <string.h>
