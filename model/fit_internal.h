@@ -646,6 +646,24 @@ void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
 
+/* ---- the hot blocks' order (fit_cycle.c) ---- */
+#define FIT_CYCLE_DMAX 4096 /* the distances (run starts) counted up to */
+#define FIT_CYCLE_PMIN 4    /* the order's least length */
+struct fit_cycle_in {
+	const uint8_t *s;    /* each run start's kept block + 1 (at most MODEL_MAX_CYCLE), or 0 */
+	const uint8_t *len;  /* its size in align units */
+	const uint64_t *off; /* kept block k's offset (of s[i] = k + 1) */
+	uint64_t align;
+	uint32_t n; /* the starts */
+};
+/* The window of IN's starts whose replay in turn re-uses its blocks at
+ * distances nearest the trace's, and jumps so (least KS of both; the
+ * shorter, then the earlier of equal ones), among those that wrap from
+ * their last start to their first as the trace goes somewhere: *P starts
+ * from *I; *P 0: none (fewer than 2 * MODEL_MAX_ORDER starts, no block
+ * re-used, no memory). */
+void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *p, uint32_t *i);
+
 /* Bins of 64-bit values exact under FIT_BIN_EXACT, then 8 an octave (a
  * relative width of 1/8): fit_bin(v) the bin of V, fit_bin_lo(k) the least
  * value of bin K; FIT_BIN_EXACT + 8 * 58 bins hold every uint64_t. */
