@@ -123,7 +123,8 @@ static double cycle_dist_ks(const uint8_t *s, const uint32_t *nxt, uint32_t i, u
 		if (h[d]) {
 			uint32_t lo = c;
 			c += h[d];
-			double a = fabs((double)c / nv - tcdf[d]), b = fabs((double)lo / nv - tcdf[d - 1]);
+			double a = fabs((double)c / nv - tcdf[d]),
+			       b = fabs((double)lo / nv - tcdf[d - 1]);
 			if ((m = fmax(m, fmax(a, b))) >= best)
 				break;
 		}
@@ -188,12 +189,14 @@ static void cycle_windows(const struct fit_cycle_in *in, uint32_t p, const struc
 		 * where the trace goes so (msr's window ending on block 6 and
 		 * starting on 7 made a sequential pair every turn, which the
 		 * trace never writes) */
-		double ks = pair[s[i + p - 1]][s[i]] ? cycle_dist_ks(s, nxt, i, p, tcdf, *best) : -1;
+		double ks =
+		    pair[s[i + p - 1]][s[i]] ? cycle_dist_ks(s, nxt, i, p, tcdf, *best) : -1;
 		if (ks >= 0 && ks < *best) {
 			memcpy(v, w, nw * sizeof(*v));
 			uint32_t nv = nw;
 			if (s[i + p - 1] && s[i])
-				cycle_jmp_put(v, &nv, cycle_jmp_of(cycle_jump(in, i + p - 1, i), tj, ntj));
+				cycle_jmp_put(v, &nv,
+					      cycle_jmp_of(cycle_jump(in, i + p - 1, i), tj, ntj));
 			if ((ks = cycle_jump_ks(v, nv, ntj, ks, *best)) < *best) {
 				*best = ks;
 				*bp = p;
@@ -230,8 +233,8 @@ void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 				jn[i] = cycle_jmp_of(cycle_jump(in, i, i + 1), tj, (size_t)ntj);
 		}
 		for (uint32_t p = FIT_CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
-			cycle_windows(in, p, jn, nxt, (const uint8_t(*)[MODEL_MAX_CYCLE + 1])pair, tcdf,
-				      tj, (size_t)ntj, &best, bp, bi);
+			cycle_windows(in, p, jn, nxt, (const uint8_t(*)[MODEL_MAX_CYCLE + 1]) pair,
+				      tcdf, tj, (size_t)ntj, &best, bp, bi);
 	}
 	free(jn);
 	free(nxt);

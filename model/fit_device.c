@@ -36,8 +36,8 @@
  * octave (within 6%) */
 #define CYCLE_MIN 9
 #define CYCLE_BINS (FIT_BIN_EXACT + 8 * 58)
-#define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
-#define NEAR_LOOK 4096	/* fresh remote starts looked at for p_near, about */
+#define CYCLE_SEQ 8192 /* run starts looked at for the hot blocks' order */
+#define NEAR_LOOK 4096 /* fresh remote starts looked at for p_near, about */
 struct hot_touch {
 	uint64_t first, last, n;
 	uint32_t h[CYCLE_BINS];

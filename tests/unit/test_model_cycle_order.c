@@ -136,7 +136,8 @@ static void old_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 					jv[c] = jv[c - 1];
 				jv[c] = x;
 			}
-			double ks = nv ? old_ks(v, nv, tcdf) + old_jump_ks(jv, nj, tj, (size_t)ntj) : 4;
+			double ks =
+			    nv ? old_ks(v, nv, tcdf) + old_jump_ks(jv, nj, tj, (size_t)ntj) : 4;
 			if (ks < best) {
 				best = ks;
 				*bp = p;
@@ -163,7 +164,10 @@ static void make_seq(uint8_t *s, uint8_t *len, uint32_t n, uint32_t nb, uint32_t
 		else
 			s[i] = unit_urand(&rs) < fresh ? 0 : (uint8_t)(1 + unit_below(&rs, nb));
 		double r = unit_urand(&rs);
-		len[i] = r < 0.6 ? 1 : r < 0.9 ? (uint8_t)(1 + unit_below(&rs, 4)) : r < 0.97 ? 8 : 255;
+		len[i] = r < 0.6    ? 1
+			 : r < 0.9  ? (uint8_t)(1 + unit_below(&rs, 4))
+			 : r < 0.97 ? 8
+				    : 255;
 	}
 }
 
@@ -195,7 +199,8 @@ int main(void)
 	for (int t = 0; t < 80; t++) {
 		uint32_t n = 2 * MODEL_MAX_ORDER - (t == 0) + (uint32_t)unit_below(&rs, 300);
 		uint32_t nb = 1 + (uint32_t)unit_below(&rs, t % 3 ? MODEL_MAX_CYCLE : 3);
-		uint32_t period = t % 4 ? 2 + (uint32_t)unit_below(&rs, 2 * MODEL_MAX_ORDER - 2) : 0;
+		uint32_t period =
+		    t % 4 ? 2 + (uint32_t)unit_below(&rs, 2 * MODEL_MAX_ORDER - 2) : 0;
 		double noise = t % 5 == 0 ? 0 : unit_urand(&rs) * 0.5;
 		found += check_seq(n, nb, period, noise, t % 7 ? unit_urand(&rs) * 0.3 : 0);
 	}
