@@ -34,11 +34,12 @@ static inline int samp_init_(struct samp *s, uint64_t n, size_t st, int whole)
 	s->st = (uint32_t)st;
 	size_t sz = (size_t)(n / st + 2) * sizeof(*s->v); /* + 1: samp_add's spare */
 	s->bytes = whole ? sz : 0;
-	s->v = whole ? reel_malloc_big(sz) : malloc(sz);
+	s->v = whole ? reel_malloc_big_populated(sz) : malloc(sz);
 	return s->v ? 0 : REEL_E_NOMEM;
 }
 /* N values to come: the array is written whole (a mapping of its own when
- * large: reel_malloc_big) */
+ * large, its pages made with it, not a fault each as the pass writes it:
+ * reel_malloc_big_populated) */
 static inline int samp_init(struct samp *s, uint64_t n, size_t st)
 {
 	return samp_init_(s, n, st, 1);
