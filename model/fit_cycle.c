@@ -1,6 +1,6 @@
 /*
  * The order a device's kept hot blocks are touched in (hot_order; HISTORY.md
- * "Fit's hot blocks' order searched by sliding windows"): of the trace's
+ * "Fit's hot blocks' order searched by windows slid along"): of the trace's
  * own windows of FIT_CYCLE_PMIN to MODEL_MAX_ORDER run starts, the one
  * whose replay in turn is nearest the trace (least KS, the distances' and
  * the jumps'; the shorter, then the earlier, of equal ones).
