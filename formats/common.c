@@ -204,7 +204,8 @@ int reel_thread_lower(int by)
 	return setpriority(PRIO_PROCESS, tid, to) ? -errno : 0;
 }
 
-void *reel_malloc_big(size_t n)
+/* reel_malloc_big's, its mapping's FLAGS beside MAP_PRIVATE | MAP_ANONYMOUS */
+static void *big_map(size_t n, int flags)
 {
 	if (big_small(n))
 		return malloc(n);
@@ -213,9 +214,14 @@ void *reel_malloc_big(size_t n)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + page - 1) & ~(page - 1);
 	if (len < n)
 		return NULL;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p =
+	    mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
+
+void *reel_malloc_big(size_t n) { return big_map(n, 0); }
+
+void *reel_malloc_big_populated(size_t n) { return big_map(n, MAP_POPULATE); }
 
 void *reel_calloc_big(size_t n, size_t size)
 {

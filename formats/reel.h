@@ -818,6 +818,14 @@ static inline int reel_vec_reserve_(void *vp, size_t *cap, size_t n, size_t size
  * reel_free_big(NULL, n) does nothing.
  */
 void *reel_malloc_big(size_t n);
+/*
+ * reel_malloc_big_populated(n): reel_malloc_big's array, for one written
+ * whole at once (a sort's buffer): from 2 MiB up its pages are made with
+ * the mapping (MAP_POPULATE), not a page fault each as it is first
+ * written (a fault traps to the hypervisor on the VMs measured).  Freed
+ * with reel_free_big(p, n).
+ */
+void *reel_malloc_big_populated(size_t n);
 void *reel_calloc_big(size_t n, size_t size);
 void reel_free_big(void *p, size_t n);
 /*

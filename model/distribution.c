@@ -45,7 +45,7 @@ int model_sort_i64(int64_t *v, size_t n)
 	if (k == n) /* already sorted */
 		return 0;
 	uint64_t *a = (uint64_t *)v;
-	uint64_t *b = reel_malloc_big(n * sizeof(*b));
+	uint64_t *b = reel_malloc_big_populated(n * sizeof(*b)); /* written whole below */
 	if (!b)
 		return REEL_E_NOMEM;
 	uint64_t or_all = 0, and_all = ~0ull;

@@ -36,10 +36,8 @@
  * octave (within 6%) */
 #define CYCLE_MIN 9
 #define CYCLE_BINS (FIT_BIN_EXACT + 8 * 58)
-#define CYCLE_SEQ 8192	/* run starts looked at for the hot blocks' order */
-#define NEAR_LOOK 4096	/* fresh remote starts looked at for p_near, about */
-#define CYCLE_DMAX 4096 /* their distances (run starts) counted up to */
-#define CYCLE_PMIN 4	/* the order's least length */
+#define CYCLE_SEQ 8192 /* run starts looked at for the hot blocks' order */
+#define NEAR_LOOK 4096 /* fresh remote starts looked at for p_near, about */
 struct hot_touch {
 	uint64_t first, last, n;
 	uint32_t h[CYCLE_BINS];
@@ -1525,164 +1523,37 @@ static float cycle_quantile(const struct hot_touch *t, double c)
 	return (float)cycle_value(k < CYCLE_BINS ? k : last);
 }
 
-/* The KS distance between the step CDF of the sorted V[N] and TCDF (the
- * trace's, 0 .. CYCLE_DMAX). */
-static double cycle_ks(const uint32_t *v, uint32_t n, const double *tcdf)
-{
-	double m = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i + 1 < n && v[i + 1] == v[i])
-			continue;
-		double fw = (double)(i + 1) / n, lo = (double)i / n;
-		for (uint32_t b = i; b > 0 && v[b - 1] == v[i]; b--)
-			lo = (double)(b - 1) / n;
-		double a = fabs(fw - tcdf[v[i]]), b = fabs(lo - tcdf[v[i] - 1]);
-		m = fmax(m, fmax(a, b));
-	}
-	return m;
-}
-
-/* The jump from start I's kept block (of its size) to start K's: the
- * trace's blocks are one align wide and start where their cycle entry
- * does. */
-static int64_t cycle_jump(const struct dev_fit *f, const uint8_t *s, uint32_t i, uint32_t k)
-{
-	const struct model_devspace *d = f->d;
-	return (int64_t)d->cycle[s[k] - 1].off -
-	       (int64_t)(d->cycle[s[i] - 1].off + (uint64_t)f->cylen[i] * d->align);
-}
-
-/* KS distance of the N sorted jumps V (a window's) from the trace's, T
- * sorted (NT of them): at each of V's steps, the trace's CDF there and
- * just below (a binary search each), which is where the largest
- * difference lies between two step CDFs. */
-static double cycle_jump_ks(const int64_t *v, uint32_t n, const int64_t *t, size_t nt)
-{
-	if (!n || !nt)
-		return n || nt ? 1 : 0;
-	double m = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		size_t lo = 0, hi = nt; /* the trace's jumps below v[i] */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (t[mid] < v[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t below = lo;
-		for (hi = nt; lo < hi;) { /* and up to it */
-			size_t mid = (lo + hi) / 2;
-			if (t[mid] <= v[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		uint32_t b = i; /* the window's below v[i] */
-		while (b > 0 && v[b - 1] == v[i])
-			b--;
-		if (i + 1 < n && v[i + 1] == v[i])
-			continue;
-		m = fmax(m, fmax(fabs((double)(i + 1) / n - (double)lo / (double)nt),
-				 fabs((double)b / n - (double)below / (double)nt)));
-	}
-	return m;
-}
-
 /*
  * The order the kept blocks are touched in (hot_order): of the trace's own
- * windows of CYCLE_PMIN to MODEL_MAX_ORDER run starts (the first
+ * windows of FIT_CYCLE_PMIN to MODEL_MAX_ORDER run starts (the first
  * CYCLE_SEQ), the one whose replay in turn re-uses its blocks at distances
  * (run starts, cyclic) nearest the trace's (least KS; the shorter of equal
  * ones) that wraps from its last start to its first as the trace goes
- * somewhere; with each start's size (hot_order_len).  msr's blocks are
- * touched in a fixed order about every 25 I/O
+ * somewhere (fit_cycle_order); with each start's size (hot_order_len).
+ * msr's blocks are touched in a fixed order about every 25 I/O
  * (`db.caE.dbZIFJca.dbJcaIFH.`); each block's own period (hot_cycle alone)
  * kept the periods but not the blocks' places relative to one another.
  */
 static void cycle_order(struct dev_fit *f, const uint8_t *kept)
 {
 	struct model_devspace *d = f->d;
-	uint32_t n = f->nstart < CYCLE_SEQ ? (uint32_t)f->nstart : CYCLE_SEQ, last[MODEL_MAX_CYCLE];
-	double *tcdf = calloc(CYCLE_DMAX + 1, sizeof(*tcdf)), tot = 0, best = 4;
-	if (!tcdf || !d->ncycle || n < 2 * MODEL_MAX_ORDER) {
-		free(tcdf);
+	uint32_t n = f->nstart < CYCLE_SEQ ? (uint32_t)f->nstart : CYCLE_SEQ, p, i;
+	uint64_t off[MODEL_MAX_CYCLE];
+	if (!d->ncycle || n < 2 * MODEL_MAX_ORDER)
 		return;
-	}
 	uint8_t *s = f->cyseq;
-	uint8_t pair[MODEL_MAX_CYCLE + 1][MODEL_MAX_CYCLE + 1] = {{0}}; /* a start after another */
-	for (uint32_t i = 0; i < n; i++) {
-		s[i] = kept[s[i]];
-		if (i)
-			pair[s[i - 1]][s[i]] = 1;
-	}
-	memset(last, 0, sizeof(last));
-	for (uint32_t i = 0; i < n; i++) /* the trace's distances */
-		if (s[i]) {
-			if (last[s[i] - 1]) {
-				uint32_t dd = i + 1 - last[s[i] - 1];
-				tcdf[dd < CYCLE_DMAX ? dd : CYCLE_DMAX]++;
-				tot++;
-			}
-			last[s[i] - 1] = i + 1;
-		}
-	int64_t *tj =
-	    tot > 0 ? malloc(n * sizeof(*tj)) : NULL; /* the trace's jumps between blocks */
-	size_t ntj = 0;
-	for (uint32_t i = 1; tj && i < n; i++)
-		if (s[i - 1] && s[i])
-			tj[ntj++] = cycle_jump(f, s, i - 1, i);
-	if (!tj || model_sort_i64(tj, ntj)) {
-		free(tj);
-		free(tcdf);
+	for (uint32_t k = 0; k < n; k++) /* hot idx + 1 -> kept block + 1 */
+		s[k] = kept[s[k]];
+	for (uint32_t k = 0; k < d->ncycle; k++)
+		off[k] = d->cycle[k].off;
+	struct fit_cycle_in in = {.s = s, .len = f->cylen, .off = off, .align = d->align, .n = n};
+	fit_cycle_order(&in, &p, &i);
+	if (!p)
 		return;
-	}
-	for (uint32_t v = 0, c = 0; v <= CYCLE_DMAX; v++)
-		tcdf[v] = (c += (uint32_t)tcdf[v]) / tot;
-	for (uint32_t p = CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
-		for (uint32_t i = 0; i + p <= n; i++) {
-			uint32_t v[MODEL_MAX_ORDER], nv = 0;
-			/* its replay wraps from its last start to its first: only
-			 * where the trace goes so (msr's window ending on block 6
-			 * and starting on 7 made a sequential pair every turn,
-			 * which the trace never writes) */
-			if (!pair[s[i + p - 1]][s[i]])
-				continue;
-			for (uint32_t k = 0; k < p; k++) { /* each touch's distance to its next */
-				uint8_t x = s[i + k];
-				uint32_t dd = 1;
-				if (!x)
-					continue;
-				while (dd < p && s[i + (k + dd) % p] != x)
-					dd++;
-				uint32_t b = nv++; /* insertion */
-				for (; b > 0 && v[b - 1] > dd; b--)
-					v[b] = v[b - 1];
-				v[b] = dd;
-			}
-			int64_t jv[MODEL_MAX_ORDER];
-			uint32_t nj = 0;
-			for (uint32_t k = 0; k < p; k++) { /* the jumps of its replay, in turn */
-				uint32_t a = i + k, b = i + (k + 1) % p;
-				if (!s[a] || !s[b])
-					continue;
-				int64_t x = cycle_jump(f, s, a, b);
-				uint32_t c = nj++;
-				for (; c > 0 && jv[c - 1] > x; c--)
-					jv[c] = jv[c - 1];
-				jv[c] = x;
-			}
-			double ks = nv ? cycle_ks(v, nv, tcdf) + cycle_jump_ks(jv, nj, tj, ntj) : 4;
-			if (ks < best) {
-				best = ks;
-				d->norder = p;
-				memcpy(d->order, s + i, p);
-				for (uint32_t k = 0; k < p; k++) /* a fresh place's size is drawn */
-					d->order_len[k] = s[i + k] ? f->cylen[i + k] : 0;
-			}
-		}
-	free(tj);
-	free(tcdf);
+	d->norder = p;
+	memcpy(d->order, s + i, p);
+	for (uint32_t k = 0; k < p; k++) /* a fresh place's size is drawn */
+		d->order_len[k] = s[i + k] ? f->cylen[i + k] : 0;
 }
 
 /*

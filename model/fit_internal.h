@@ -34,11 +34,12 @@ static inline int samp_init_(struct samp *s, uint64_t n, size_t st, int whole)
 	s->st = (uint32_t)st;
 	size_t sz = (size_t)(n / st + 2) * sizeof(*s->v); /* + 1: samp_add's spare */
 	s->bytes = whole ? sz : 0;
-	s->v = whole ? reel_malloc_big(sz) : malloc(sz);
+	s->v = whole ? reel_malloc_big_populated(sz) : malloc(sz);
 	return s->v ? 0 : REEL_E_NOMEM;
 }
 /* N values to come: the array is written whole (a mapping of its own when
- * large: reel_malloc_big) */
+ * large, its pages made with it, not a fault each as the pass writes it:
+ * reel_malloc_big_populated) */
 static inline int samp_init(struct samp *s, uint64_t n, size_t st)
 {
 	return samp_init_(s, n, st, 1);
@@ -645,6 +646,24 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
+
+/* ---- the hot blocks' order (fit_cycle.c) ---- */
+#define FIT_CYCLE_DMAX 4096 /* the distances (run starts) counted up to */
+#define FIT_CYCLE_PMIN 4    /* the order's least length */
+struct fit_cycle_in {
+	const uint8_t *s;    /* each run start's kept block + 1 (at most MODEL_MAX_CYCLE), or 0 */
+	const uint8_t *len;  /* its size in align units */
+	const uint64_t *off; /* kept block k's offset (of s[i] = k + 1) */
+	uint64_t align;
+	uint32_t n; /* the starts */
+};
+/* The window of IN's starts whose replay in turn re-uses its blocks at
+ * distances nearest the trace's, and jumps so (least KS of both; the
+ * shorter, then the earlier of equal ones), among those that wrap from
+ * their last start to their first as the trace goes somewhere: *P starts
+ * from *I; *P 0: none (fewer than 2 * MODEL_MAX_ORDER starts, no block
+ * re-used, no memory). */
+void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *p, uint32_t *i);
 
 /* Bins of 64-bit values exact under FIT_BIN_EXACT, then 8 an octave (a
  * relative width of 1/8): fit_bin(v) the bin of V, fit_bin_lo(k) the least
