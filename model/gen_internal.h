@@ -296,11 +296,13 @@ struct devstate {
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */
 	float short_c[MODEL_MAX_REGIONS]; /* the regions' shortfalls, cumulated */
-	double short_tot;		  /* their sum */
-	uint64_t short_at;		  /* the device's I/O when last refreshed */
-	int short_pick;			  /* this run start drew a short region */
-	int reusing;			  /* and wants a re-use (local jumps as drawn) */
-	int op;				  /* the op of the run start being placed */
+	/* and their 16ths (gen_short_16ths), for gen_short_search's count */
+	float short_16[MODEL_MAX_REGIONS / 16] __attribute__((aligned(16)));
+	double short_tot;  /* their sum */
+	uint64_t short_at; /* the device's I/O when last refreshed */
+	int short_pick;	   /* this run start drew a short region */
+	int reusing;	   /* and wants a re-use (local jumps as drawn) */
+	int op;		   /* the op of the run start being placed */
 	/* the offsets CDF's knot at each 1/GEN_KLUT of its range, from
 	 * (x - v[0]) * klut_r (gen_offsets.c, addr_knot; 0: no table) */
 	uint16_t klut[GEN_KLUT + 1];
@@ -1462,29 +1464,50 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
  * growing with the drift; once per run start, not for a re-using one), or
  * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
+/* The 16ths of C[0..N - 1) for gen_short_search: C16[J] = C[16 J + 15]
+ * for the N - 1 entries' (N - 1) / 16, 0 past them (16 floats; N <=
+ * MODEL_MAX_REGIONS).  Made at each refresh of the shortfalls. */
+static inline void gen_short_16ths(const float *c, uint32_t n, float *c16)
+{
+	for (uint32_t j = 0; j < MODEL_MAX_REGIONS / 16; j++)
+		c16[j] = j < (n - 1) / 16 ? c[16 * j + 15] : 0;
+}
 /* gen_offsets_region's search: the first of C[0..N - 1) above U, else
  * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
  * sum's adds are >= 0; C holds MODEL_MAX_REGIONS floats, as short_c: the
- * 16 loaded may reach past N - 1, never past those).  A float is above U exactly where it is above
- * F, the largest float at or below U; so on x86-64 the entries at each 16th (15, 31, ...: a count,
- * not a search) find U's 16, and its 16 floats at once the entry (SSE2: the first above F).  No
- * branch on the data: the bisection over boot's 111 regions missed ~3 branches a search, 969k
- * searches a million I/O at rate 1.  Else (U NaN or below 0) the
- * bisection, whose answer it is. */
-static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
+ * 16 loaded may reach past N - 1, never past those; C16 its 16ths,
+ * gen_short_16ths').  A float is above U exactly where it is above F, the
+ * largest float at or below U; so on x86-64 the entries at each 16th (15,
+ * 31, ...: a count, not a search; four compares of C16's 16 floats, the
+ * count of the bits of the 16ths before N - 1: one by one, ~7 compares
+ * and adds each on boot's 111 regions, 54 M instructions a million I/O)
+ * find U's 16, and its 16 floats at once the entry (SSE2: the first above
+ * F).  No branch on the data: the bisection over boot's 111 regions
+ * missed ~3 branches a search, 969k searches a million I/O at rate 1.
+ * Else (U NaN or below 0) the bisection, whose answer it is. */
+static inline uint32_t gen_short_search(const float *c, const float *c16, uint32_t n, double u)
 {
 	uint32_t lo = 0, hi = n - 1;
+	(void)c16; /* x86-64's */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	float f = (float)u;
-	uint32_t fb, k = 0;
+	uint32_t fb, k;
 	memcpy(&fb, &f, sizeof(fb));
 	fb -= (double)f > u; /* rounded up (U >= 0: F > 0 then): the float below */
 	memcpy(&f, &fb, sizeof(f));
-	for (uint32_t i = 15; i < hi; i += 16) /* the 16ths at or below F: a prefix */
-		k += !(c[i] > f);
+	const __m128 vf = _mm_set1_ps(f);
+	/* the 16ths at or below F (not above it: NaN too), those before HI */
+	k = ~((uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
+	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
+	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
+	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12) &
+	    ((1u << hi / 16) - 1);
+	k -= k >> 1 & 0x5555; /* counted (no popcnt in the base ISA) */
+	k = (k & 0x3333) + (k >> 2 & 0x3333);
+	k = (k + (k >> 4)) & 0x0f0f;
+	k = (k + (k >> 8)) & 31;
 	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
 		const float *p = c + 16 * k;
-		const __m128 vf = _mm_set1_ps(f);
 		uint32_t gt =
 		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
 		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |
