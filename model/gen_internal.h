@@ -1478,11 +1478,11 @@ static inline void gen_short_16ths(const float *c, uint32_t n, float *c16)
  * 16 loaded may reach past N - 1, never past those; C16 its 16ths,
  * gen_short_16ths').  A float is above U exactly where it is above F, the
  * largest float at or below U; so on x86-64 the entries at each 16th (15,
- * 31, ...: a count, not a search; four compares of C16's 16 floats, the
- * count of the bits of the 16ths before N - 1: one by one, ~7 compares
- * and adds each on boot's 111 regions, 54 M instructions a million I/O)
- * find U's 16, and its 16 floats at once the entry (SSE2: the first above
- * F).  No branch on the data: the bisection over boot's 111 regions
+ * 31, ...: those at or below F a prefix; C16's 16 floats compared at once,
+ * the first above F of those before N - 1; counted one by one, ~7 compares
+ * and adds a search on boot's 111 regions, 54 M instructions a million
+ * I/O) find U's 16, and its 16 floats at once the entry (SSE2: the first
+ * above F).  No branch on the data: the bisection over boot's 111 regions
  * missed ~3 branches a search, 969k searches a million I/O at rate 1.
  * Else (U NaN or below 0) the bisection, whose answer it is. */
 static inline uint32_t gen_short_search(const float *c, const float *c16, uint32_t n, double u)
@@ -1496,16 +1496,14 @@ static inline uint32_t gen_short_search(const float *c, const float *c16, uint32
 	fb -= (double)f > u; /* rounded up (U >= 0: F > 0 then): the float below */
 	memcpy(&f, &fb, sizeof(f));
 	const __m128 vf = _mm_set1_ps(f);
-	/* the 16ths at or below F (not above it: NaN too), those before HI */
-	k = ~((uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
-	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
-	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
-	      (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12) &
-	    ((1u << hi / 16) - 1);
-	k -= k >> 1 & 0x5555; /* counted (no popcnt in the base ISA) */
-	k = (k & 0x3333) + (k >> 2 & 0x3333);
-	k = (k + (k >> 4)) & 0x0f0f;
-	k = (k + (k >> 8)) & 31;
+	/* the 16ths at or below F before HI: a prefix (C does not fall), so
+	 * the first above F, or HI / 16 where none is (NaN: none) */
+	k = (uint32_t)__builtin_ctz(
+	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
+	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
+	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
+	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12 |
+	    1u << hi / 16);
 	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
 		const float *p = c + 16 * k;
 		uint32_t gt =
