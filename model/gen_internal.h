@@ -1290,9 +1290,18 @@ static inline int64_t gen_ceil_i(double x)
 	return i + ((double)i < x);
 }
 /* fmin and fmax where X and Y differ and neither is NaN (the order
- * decides); else libm's (its NaN and signed zeros' rules). */
-static inline double gen_fmin(double x, double y) { return x < y ? x : y < x ? y : fmin(x, y); }
-static inline double gen_fmax(double x, double y) { return x > y ? x : y > x ? y : fmax(x, y); }
+ * decides), or they are equal and not 0 (the same bits: either); else
+ * libm's (its NaN and signed zeros' rules).  The tie is repeat_end's at
+ * rate 1 (the repeat's end is the model's I/O): libm's fmin at each of
+ * boot's 4.6 M local jumps' last resorts in 10M I/O. */
+static inline double gen_fmin(double x, double y)
+{
+	return x < y ? x : y < x ? y : x == y && x != 0 ? x : fmin(x, y);
+}
+static inline double gen_fmax(double x, double y)
+{
+	return x > y ? x : y > x ? y : x == y && x != 0 ? x : fmax(x, y);
+}
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
