@@ -1474,12 +1474,13 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
  * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
 /* The 16ths of C[0..N - 1) for gen_short_search: C16[J] = C[16 J + 15]
- * for the N - 1 entries' (N - 1) / 16, 0 past them (16 floats; N <=
- * MODEL_MAX_REGIONS).  Made at each refresh of the shortfalls. */
+ * for the N - 1 entries' (N - 1) / 16 (16 floats; N <= MODEL_MAX_REGIONS;
+ * those past them left as they are: gen_short_search reads them but
+ * takes none).  Made at each refresh of the shortfalls. */
 static inline void gen_short_16ths(const float *c, uint32_t n, float *c16)
 {
-	for (uint32_t j = 0; j < MODEL_MAX_REGIONS / 16; j++)
-		c16[j] = j < (n - 1) / 16 ? c[16 * j + 15] : 0;
+	for (uint32_t j = 0; j < (n - 1) / 16; j++)
+		c16[j] = c[16 * j + 15];
 }
 /* gen_offsets_region's search: the first of C[0..N - 1) above U, else
  * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
@@ -1507,12 +1508,14 @@ static inline uint32_t gen_short_search(const float *c, const float *c16, uint32
 	const __m128 vf = _mm_set1_ps(f);
 	/* the 16ths at or below F before HI: a prefix (C does not fall), so
 	 * the first above F, or HI / 16 where none is (NaN: none) */
-	k = (uint32_t)__builtin_ctz(
-	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
-	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
-	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
-	    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12 |
-	    1u << hi / 16);
+	k = 0;
+	if (hi >= 16) /* a 16th before N - 1 (16 regions or fewer: none) */
+		k = (uint32_t)__builtin_ctz(
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12 |
+		    1u << hi / 16);
 	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
 		const float *p = c + 16 * k;
 		uint32_t gt =
