@@ -296,13 +296,11 @@ struct devstate {
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */
 	float short_c[MODEL_MAX_REGIONS]; /* the regions' shortfalls, cumulated */
-	/* and their 16ths (gen_short_16ths), for gen_short_search's count */
-	float short_16[MODEL_MAX_REGIONS / 16] __attribute__((aligned(16)));
-	double short_tot;  /* their sum */
-	uint64_t short_at; /* the device's I/O when last refreshed */
-	int short_pick;	   /* this run start drew a short region */
-	int reusing;	   /* and wants a re-use (local jumps as drawn) */
-	int op;		   /* the op of the run start being placed */
+	double short_tot;		  /* their sum */
+	uint64_t short_at;		  /* the device's I/O when last refreshed */
+	int short_pick;			  /* this run start drew a short region */
+	int reusing;			  /* and wants a re-use (local jumps as drawn) */
+	int op;				  /* the op of the run start being placed */
 	/* the offsets CDF's knot at each 1/GEN_KLUT of its range, from
 	 * (x - v[0]) * klut_r (gen_offsets.c, addr_knot; 0: no table) */
 	uint16_t klut[GEN_KLUT + 1];
@@ -394,6 +392,9 @@ struct devstate {
 	 * so every block of the stretch before it stays touched), and the
 	 * stretch's last block: full where the first is past the last */
 	uint32_t full_b[MODEL_MAX_REGIONS], full_e[MODEL_MAX_REGIONS];
+	/* short_c's 16ths (gen_short_16ths), for gen_short_search's count: at
+	 * the end, the fields before it where they were */
+	float short_16[MODEL_MAX_REGIONS / 16];
 };
 
 /*
