@@ -398,6 +398,9 @@ struct devstate {
 	 * so every block of the stretch before it stays touched), and the
 	 * stretch's last block: full where the first is past the last */
 	uint32_t full_b[MODEL_MAX_REGIONS], full_e[MODEL_MAX_REGIONS];
+	/* short_c's 16ths (gen_short_16ths), for gen_short_search's count: at
+	 * the end, the fields before it where they were */
+	float short_16[MODEL_MAX_REGIONS / 16];
 };
 
 /*
@@ -1306,9 +1309,18 @@ static inline int64_t gen_ceil_i(double x)
 	return i + ((double)i < x);
 }
 /* fmin and fmax where X and Y differ and neither is NaN (the order
- * decides); else libm's (its NaN and signed zeros' rules). */
-static inline double gen_fmin(double x, double y) { return x < y ? x : y < x ? y : fmin(x, y); }
-static inline double gen_fmax(double x, double y) { return x > y ? x : y > x ? y : fmax(x, y); }
+ * decides), or they are equal and not 0 (the same bits: either); else
+ * libm's (its NaN and signed zeros' rules).  The tie is repeat_end's at
+ * rate 1 (the repeat's end is the model's I/O): libm's fmin at each of
+ * boot's 4.6 M local jumps' last resorts in 10M I/O. */
+static inline double gen_fmin(double x, double y)
+{
+	return x < y ? x : y < x ? y : x == y && x != 0 ? x : fmin(x, y);
+}
+static inline double gen_fmax(double x, double y)
+{
+	return x > y ? x : y > x ? y : x == y && x != 0 ? x : fmax(x, y);
+}
 /* llround(X): X truncated, then a step away from 0 where the part cut is
  * a half or more (that part is exact: X - trunc(X) for |X| < 2^62; X whole
  * past 2^52); libm's call past 2^62 or for NaN.  A local jump's grid, at
@@ -1480,29 +1492,51 @@ double gen_offsets_weight(const struct model_devspace *d, const struct devstate 
  * growing with the drift; once per run start, not for a re-using one), or
  * -1: the chain's. */
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s);
+/* The 16ths of C[0..N - 1) for gen_short_search: C16[J] = C[16 J + 15]
+ * for the N - 1 entries' (N - 1) / 16 (16 floats; N <= MODEL_MAX_REGIONS;
+ * those past them left as they are: gen_short_search reads them but
+ * takes none).  Made at each refresh of the shortfalls. */
+static inline void gen_short_16ths(const float *c, uint32_t n, float *c16)
+{
+	for (uint32_t j = 0; j < (n - 1) / 16; j++)
+		c16[j] = c[16 * j + 15];
+}
 /* gen_offsets_region's search: the first of C[0..N - 1) above U, else
  * N - 1 (N >= 2; C the cumulated shortfalls, floats not decreasing: their
  * sum's adds are >= 0; C holds MODEL_MAX_REGIONS floats, as short_c: the
- * 16 loaded may reach past N - 1, never past those).  A float is above U exactly where it is above
- * F, the largest float at or below U; so on x86-64 the entries at each 16th (15, 31, ...: a count,
- * not a search) find U's 16, and its 16 floats at once the entry (SSE2: the first above F).  No
- * branch on the data: the bisection over boot's 111 regions missed ~3 branches a search, 969k
- * searches a million I/O at rate 1.  Else (U NaN or below 0) the
- * bisection, whose answer it is. */
-static inline uint32_t gen_short_search(const float *c, uint32_t n, double u)
+ * 16 loaded may reach past N - 1, never past those; C16 its 16ths,
+ * gen_short_16ths').  A float is above U exactly where it is above F, the
+ * largest float at or below U; so on x86-64 the entries at each 16th (15,
+ * 31, ...: those at or below F a prefix; C16's 16 floats compared at once,
+ * the first above F of those before N - 1; counted one by one, ~7 compares
+ * and adds a search on boot's 111 regions, 54 M instructions a million
+ * I/O) find U's 16, and its 16 floats at once the entry (SSE2: the first
+ * above F).  No branch on the data: the bisection over boot's 111 regions
+ * missed ~3 branches a search, 969k searches a million I/O at rate 1.
+ * Else (U NaN or below 0) the bisection, whose answer it is. */
+static inline uint32_t gen_short_search(const float *c, const float *c16, uint32_t n, double u)
 {
 	uint32_t lo = 0, hi = n - 1;
+	(void)c16; /* x86-64's */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	float f = (float)u;
-	uint32_t fb, k = 0;
+	uint32_t fb, k;
 	memcpy(&fb, &f, sizeof(fb));
 	fb -= (double)f > u; /* rounded up (U >= 0: F > 0 then): the float below */
 	memcpy(&f, &fb, sizeof(f));
-	for (uint32_t i = 15; i < hi; i += 16) /* the 16ths at or below F: a prefix */
-		k += !(c[i] > f);
+	const __m128 vf = _mm_set1_ps(f);
+	/* the 16ths at or below F before HI: a prefix (C does not fall), so
+	 * the first above F, or HI / 16 where none is (NaN: none) */
+	k = 0;
+	if (hi >= 16) /* a 16th before N - 1 (16 regions or fewer: none) */
+		k = (uint32_t)__builtin_ctz(
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16), vf)) |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 4), vf)) << 4 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 8), vf)) << 8 |
+		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(c16 + 12), vf)) << 12 |
+		    1u << hi / 16);
 	if (u >= 0 && 16 * k + 16 <= MODEL_MAX_REGIONS) {
 		const float *p = c + 16 * k;
-		const __m128 vf = _mm_set1_ps(f);
 		uint32_t gt =
 		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p), vf)) |
 		    (uint32_t)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(p + 4), vf)) << 4 |

@@ -240,6 +240,7 @@ static void shortfalls(const struct model_devspace *d, struct devstate *s)
 	s->short_tot =
 	    wa.seg ? shortfalls_from(d, s, pr, &wa, 0, 0) : shortfalls_by_weight(d, s, pr, wa.n);
 	s->short_at = s->hn ? s->hn : 1;
+	gen_short_16ths(s->short_c, d->nregions, s->short_16);
 }
 
 int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, struct devstate *s)
@@ -252,7 +253,7 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 		return -1;
 	double u = rnd_sp(g) * s->short_tot;
 	s->short_pick = 1;
-	return gen_short_search(s->short_c, d->nregions, u);
+	return gen_short_search(s->short_c, s->short_16, d->nregions, u);
 }
 
 void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)

@@ -97,8 +97,8 @@ static void test_model(const char *name, uint64_t capacity)
 
 /* gen_floor_i and gen_ceil_i against libm's floor and ceil (|X| < 2^52:
  * whole, halves, a double either side of a whole, tiny, signed zeros),
- * gen_fmin and gen_fmax against fmin and fmax bit for bit (ties, signed
- * zeros, NaN, infinities). */
+ * gen_fmin and gen_fmax against fmin and fmax bit for bit (ties, but of
+ * signed zeros by value, NaN, infinities). */
 static void test_libm_inline(void)
 {
 	uint64_t rs = 0x10ca1ull, n = 0;
@@ -115,7 +115,7 @@ static void test_libm_inline(void)
 		double a = gen_fmin(x, y), b = fmin(x, y), c = gen_fmax(y, x), d = fmax(y, x);
 		/* a tie of -0 and +0 by value: libm's fmin/fmax may give either
 		 * (GCC's built-ins take them as commutative: round 30's reviewer) */
-		if (x == y)
+		if (x == y && x == 0)
 			CHECK(a == b && c == d);
 		else
 			CHECK(memcmp(&a, &b, sizeof(a)) == 0 && memcmp(&c, &d, sizeof(c)) == 0);

@@ -62,6 +62,8 @@ static void check_made(struct model_gen *g, const struct model_devspace *dv, str
 	ref_shortfalls(dv, t, sc, &tot);
 	CHECK(memcmp(sc, t->short_c, dv->nregions * sizeof(float)) == 0);
 	CHECK(memcmp(&tot, &t->short_tot, sizeof(tot)) == 0);
+	for (uint32_t j = 0; j < (dv->nregions - 1) / 16; j++) /* the 16ths kept */
+		CHECK(memcmp(&t->short_16[j], &sc[16 * j + 15], sizeof(float)) == 0);
 	n_made++;
 	n_short += tot > 0;
 }
@@ -122,7 +124,8 @@ static uint32_t ref_search(const float *c, uint32_t n, double u)
 	return lo;
 }
 
-/* gen_short_search against the bisection: cumulated floats (ties, runs of
+/* gen_short_search (by gen_short_16ths' copy of the 16ths) against the
+ * bisection: cumulated floats (ties, runs of
  * 0, steps of one float, past FLT_MAX to infinity) of 2 to
  * MODEL_MAX_REGIONS entries, U at random, at each entry as a double and a
  * double either side, between two floats, at 0, -0, below 0, NaN, past
@@ -144,6 +147,10 @@ static void test_search(void)
 			if (i >= n) /* past N: anything */
 				c[i] = x < 0.5 ? 0 : NAN;
 		}
+		float c16[MODEL_MAX_REGIONS / 16];
+		for (uint32_t j = 0; j < MODEL_MAX_REGIONS / 16; j++) /* past the 16ths: anything */
+			c16[j] = unit_urand(&rs) < 0.5 ? 0 : unit_urand(&rs) < 0.5 ? NAN : INFINITY;
+		gen_short_16ths(c, n, c16);
 		for (int q = 0; q < 64; q++, n_asked++) {
 			double u = unit_urand(&rs) * sum * 1.1;
 			uint32_t i = (uint32_t)(unit_urand(&rs) * n);
@@ -155,7 +162,7 @@ static void test_search(void)
 				u = ((double)c[i] + (double)nextafterf(c[i], INFINITY)) / 2;
 			if (q == 0)
 				u = (double[]){0.0, -0.0, -1, NAN, 1e39, INFINITY, 3.5e38}[set % 7];
-			CHECK_EQ(gen_short_search(c, n, u), ref_search(c, n, u));
+			CHECK_EQ(gen_short_search(c, c16, n, u), ref_search(c, n, u));
 		}
 	}
 	printf("%llu searches: the same\n", (unsigned long long)n_asked);
