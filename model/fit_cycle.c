@@ -31,7 +31,7 @@ struct cycle_jmp {
 
 /* The jump from start A's block (of its size) to start B's: the trace's
  * blocks are one align wide and start where their cycle entry does. */
-static int64_t cycle_jump(const struct fit_cycle_in *in, uint32_t a, uint32_t b)
+int64_t fit_cycle_jump(const struct fit_cycle_in *in, uint32_t a, uint32_t b)
 {
 	return (int64_t)in->off[in->s[b] - 1] -
 	       (int64_t)(in->off[in->s[a] - 1] + (uint64_t)in->len[a] * in->align);
@@ -63,8 +63,8 @@ static struct cycle_jmp cycle_jmp_of(int64_t x, const int64_t *t, size_t nt)
  * CDF, 0 .. FIT_CYCLE_DMAX), TJ (its jumps between kept blocks, sorted;
  * their number).  -1 where it has no distance (nothing to match) or on
  * failure. */
-static long cycle_trace(const struct fit_cycle_in *in, uint8_t (*pair)[MODEL_MAX_CYCLE + 1],
-			double *tcdf, int64_t *tj)
+long fit_cycle_trace(const struct fit_cycle_in *in, uint8_t (*pair)[MODEL_MAX_CYCLE + 1],
+		     double *tcdf, int64_t *tj)
 {
 	const uint8_t *s = in->s;
 	uint32_t n = in->n, last[MODEL_MAX_CYCLE] = {0};
@@ -85,7 +85,7 @@ static long cycle_trace(const struct fit_cycle_in *in, uint8_t (*pair)[MODEL_MAX
 	size_t ntj = 0;
 	for (uint32_t i = 1; i < n; i++)
 		if (s[i - 1] && s[i])
-			tj[ntj++] = cycle_jump(in, i - 1, i);
+			tj[ntj++] = fit_cycle_jump(in, i - 1, i);
 	if (model_sort_i64(tj, ntj))
 		return -1;
 	for (uint32_t v = 0, c = 0; v <= FIT_CYCLE_DMAX; v++)
@@ -195,8 +195,9 @@ static void cycle_windows(const struct fit_cycle_in *in, uint32_t p, const struc
 			memcpy(v, w, nw * sizeof(*v));
 			uint32_t nv = nw;
 			if (s[i + p - 1] && s[i])
-				cycle_jmp_put(v, &nv,
-					      cycle_jmp_of(cycle_jump(in, i + p - 1, i), tj, ntj));
+				cycle_jmp_put(
+				    v, &nv,
+				    cycle_jmp_of(fit_cycle_jump(in, i + p - 1, i), tj, ntj));
 			if ((ks = cycle_jump_ks(v, nv, ntj, ks, *best)) < *best) {
 				*best = ks;
 				*bp = p;
@@ -222,7 +223,7 @@ void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 	long ntj = -1;
 	*bp = *bi = 0;
 	if (tcdf && tj && nxt && jn && n >= 2 * MODEL_MAX_ORDER)
-		ntj = cycle_trace(in, pair, tcdf, tj);
+		ntj = fit_cycle_trace(in, pair, tcdf, tj);
 	if (ntj >= 0) {
 		for (uint32_t x = 0; x <= MODEL_MAX_CYCLE; x++)
 			at[x] = UINT32_MAX;
@@ -230,7 +231,7 @@ void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 			nxt[i] = at[s[i]];
 			at[s[i]] = i;
 			if (i + 1 < n && s[i] && s[i + 1])
-				jn[i] = cycle_jmp_of(cycle_jump(in, i, i + 1), tj, (size_t)ntj);
+				jn[i] = cycle_jmp_of(fit_cycle_jump(in, i, i + 1), tj, (size_t)ntj);
 		}
 		for (uint32_t p = FIT_CYCLE_PMIN; p <= MODEL_MAX_ORDER; p++)
 			cycle_windows(in, p, jn, nxt, (const uint8_t(*)[MODEL_MAX_CYCLE + 1]) pair,

@@ -664,6 +664,14 @@ struct fit_cycle_in {
  * from *I; *P 0: none (fewer than 2 * MODEL_MAX_ORDER starts, no block
  * re-used, no memory). */
 void fit_cycle_order(const struct fit_cycle_in *in, uint32_t *p, uint32_t *i);
+/* The search's two parts that only read the trace, kept for its test's
+ * reference search: the jump from start A's block to start B's, and the
+ * trace's side (PAIR: a start after another; TCDF: its distances' CDF;
+ * TJ: its jumps between kept blocks, sorted; their number, or -1 where
+ * nothing is to match or on failure). */
+int64_t fit_cycle_jump(const struct fit_cycle_in *in, uint32_t a, uint32_t b);
+long fit_cycle_trace(const struct fit_cycle_in *in, uint8_t (*pair)[MODEL_MAX_CYCLE + 1],
+		     double *tcdf, int64_t *tj);
 
 /* Bins of 64-bit values exact under FIT_BIN_EXACT, then 8 an octave (a
  * relative width of 1/8): fit_bin(v) the bin of V, fit_bin_lo(k) the least

@@ -80,14 +80,9 @@ static double near_share(const struct model_trace *tr)
 int main(void)
 {
 	struct model_trace a;
-	struct model f, m; /* the fit, and its MODEL.json read back (gen's chain) */
-	char *text;
-	size_t len;
+	struct model m; /* the fit as gen sees it (its MODEL.json read back) */
 	make_trace(&a, 0x9e3779b97f4a7c15ull);
-	unit_model_fit(&f, &a);
-	unit_model_reread(&f, &m, &text, &len);
-	free(text);
-	model_free(&f);
+	unit_model_fit_read(&a, &m);
 	printf("p_reuse %.3f, hot_cycle %u blocks, hot_order %u, read_share %s\n",
 	       m.devs[0].p_reuse, m.devs[0].ncycle, m.devs[0].norder,
 	       m.devs[0].read_share_fitted ? "kept" : "not kept");

@@ -15,7 +15,8 @@
 
 static uint64_t rs = 88172645463325252ull;
 
-/* ---- the old cycle_order (fit_device.c before), for reference ---- */
+/* ---- the old cycle_order's window search (fit_device.c before), for
+ * reference; the trace's side, which it shares, is fit_cycle_trace ---- */
 static double old_ks(const uint32_t *v, uint32_t n, const double *tcdf)
 {
 	double m = 0;
@@ -29,12 +30,6 @@ static double old_ks(const uint32_t *v, uint32_t n, const double *tcdf)
 		m = fmax(m, fmax(a, b));
 	}
 	return m;
-}
-
-static int64_t old_jump(const struct fit_cycle_in *in, uint32_t i, uint32_t k)
-{
-	return (int64_t)in->off[in->s[k] - 1] -
-	       (int64_t)(in->off[in->s[i] - 1] + (uint64_t)in->len[i] * in->align);
 }
 
 static double old_jump_ks(const int64_t *v, uint32_t n, const int64_t *t, size_t nt)
@@ -70,43 +65,14 @@ static double old_jump_ks(const int64_t *v, uint32_t n, const int64_t *t, size_t
 	return m;
 }
 
-/* The old trace's side: PAIR, TCDF, TJ sorted; -1: nothing to match. */
-static long old_trace(const struct fit_cycle_in *in, uint8_t (*pair)[MODEL_MAX_CYCLE + 1],
-		      double *tcdf, int64_t *tj)
-{
-	const uint8_t *s = in->s;
-	uint32_t n = in->n, last[MODEL_MAX_CYCLE] = {0};
-	double tot = 0;
-	for (uint32_t i = 1; i < n; i++)
-		pair[s[i - 1]][s[i]] = 1;
-	for (uint32_t i = 0; i < n; i++)
-		if (s[i]) {
-			if (last[s[i] - 1]) {
-				uint32_t dd = i + 1 - last[s[i] - 1];
-				tcdf[dd < FIT_CYCLE_DMAX ? dd : FIT_CYCLE_DMAX]++;
-				tot++;
-			}
-			last[s[i] - 1] = i + 1;
-		}
-	if (!(tot > 0))
-		return -1;
-	size_t ntj = 0;
-	for (uint32_t i = 1; i < n; i++)
-		if (s[i - 1] && s[i])
-			tj[ntj++] = old_jump(in, i - 1, i);
-	CHECK(!model_sort_i64(tj, ntj));
-	for (uint32_t v = 0, c = 0; v <= FIT_CYCLE_DMAX; v++)
-		tcdf[v] = (c += (uint32_t)tcdf[v]) / tot;
-	return (long)ntj;
-}
-
 static void old_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 {
 	const uint8_t *s = in->s;
 	uint8_t pair[MODEL_MAX_CYCLE + 1][MODEL_MAX_CYCLE + 1] = {{0}};
 	double *tcdf = calloc(FIT_CYCLE_DMAX + 1, sizeof(*tcdf)), best = 4;
 	int64_t *tj = malloc(in->n * sizeof(*tj));
-	long ntj = tcdf && tj && in->n >= 2 * MODEL_MAX_ORDER ? old_trace(in, pair, tcdf, tj) : -1;
+	long ntj =
+	    tcdf && tj && in->n >= 2 * MODEL_MAX_ORDER ? fit_cycle_trace(in, pair, tcdf, tj) : -1;
 	*bp = *bi = 0;
 	for (uint32_t p = FIT_CYCLE_PMIN; ntj >= 0 && p <= MODEL_MAX_ORDER; p++)
 		for (uint32_t i = 0; i + p <= in->n; i++) {
@@ -130,7 +96,7 @@ static void old_order(const struct fit_cycle_in *in, uint32_t *bp, uint32_t *bi)
 				uint32_t a = i + k, b = i + (k + 1) % p;
 				if (!s[a] || !s[b])
 					continue;
-				int64_t x = old_jump(in, a, b);
+				int64_t x = fit_cycle_jump(in, a, b);
 				uint32_t c = nj++;
 				for (; c > 0 && jv[c - 1] > x; c--)
 					jv[c] = jv[c - 1];

@@ -89,14 +89,9 @@ static size_t written_blocks(const struct model_trace *tr, double *raw)
 int main(void)
 {
 	struct model_trace a;
-	struct model f, m; /* the fit, and its MODEL.json read back (gen's chain) */
-	char *text;
-	size_t len;
+	struct model m; /* the fit as gen sees it (its MODEL.json read back) */
 	make_trace(&a, 0x2545f4914f6cdd1dull);
-	unit_model_fit(&f, &a);
-	unit_model_reread(&f, &m, &text, &len);
-	free(text);
-	model_free(&f);
+	unit_model_fit_read(&a, &m);
 	printf("p_reuse %.3f, read_share %s\n", m.devs[0].p_reuse,
 	       m.devs[0].read_share_fitted ? "kept" : "not kept");
 	CHECK(m.devs[0].p_reuse >= MODEL_REUSE_HOT); /* start_hot's device */

@@ -105,6 +105,19 @@ static inline void unit_model_reread(const struct model *m, struct model *r, cha
 	}
 }
 
+/* TR's fit as gen sees it: fitted, written as MODEL.json and read back
+ * into M (the caller frees it with model_free()). */
+static inline void unit_model_fit_read(const struct model_trace *tr, struct model *m)
+{
+	struct model f;
+	char *text;
+	size_t len;
+	unit_model_fit(&f, tr);
+	unit_model_reread(&f, m, &text, &len);
+	free(text);
+	model_free(&f);
+}
+
 /* TEXT (LEN bytes), a MODEL.json spoiled on purpose, refused by the
  * reader with an error naming PATH (WHAT: the spoiling, printed with the
  * error). */
