@@ -26,18 +26,12 @@
 
 static void make_trace(struct model_trace *tr, uint64_t seed)
 {
-	static uint64_t order[NBLK], last[32];
+	static int order[NBLK];
+	static uint64_t last[32];
 	uint64_t rs = seed, cur = 0;
 	unit_model_trace_one(tr, "sda");
 	tr->devs[0].capacity = (uint64_t)NBLK * 4096;
-	for (int i = 0; i < NBLK; i++)
-		order[i] = (uint64_t)i;
-	for (int i = NBLK - 1; i > 0; i--) {
-		int j = (int)(unit_urand(&rs) * (i + 1));
-		uint64_t x = order[i];
-		order[i] = order[j];
-		order[j] = x;
-	}
+	unit_shuffle(order, NBLK, &rs);
 	int64_t t = 0;
 	for (int n = 0, nw = 0, nl = 0; n < NIO; n++) {
 		uint64_t b;
@@ -49,7 +43,8 @@ static void make_trace(struct model_trace *tr, uint64_t seed)
 		} else if (nw && unit_urand(&rs) < 0.6) {
 			b = cur;
 		} else {
-			b = cur = nw < NBLK ? order[nw] : last[(int)(unit_urand(&rs) * 32)];
+			b = cur =
+			    nw < NBLK ? (uint64_t)order[nw] : last[(int)(unit_urand(&rs) * 32)];
 			nw++;
 			last[nl++ % 32] = cur;
 		}

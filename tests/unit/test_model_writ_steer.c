@@ -28,17 +28,11 @@
 
 static void make_trace(struct model_trace *tr, uint64_t seed)
 {
-	static uint64_t rblk[NREAD], wblk[NWRITE];
+	static int rblk[NREAD];
+	static uint64_t wblk[NWRITE];
 	uint64_t rs = seed;
 	unit_model_trace_one(tr, "sda");
-	for (int i = 0; i < NREAD; i++) /* a band of 32 MiB, in an order of its own */
-		rblk[i] = (uint64_t)i;
-	for (int i = NREAD - 1; i > 0; i--) {
-		int j = (int)(unit_urand(&rs) * (i + 1));
-		uint64_t x = rblk[i];
-		rblk[i] = rblk[j];
-		rblk[j] = x;
-	}
+	unit_shuffle(rblk, NREAD, &rs); /* a band of 32 MiB, in an order of its own */
 	for (int i = 0; i < NWRITE;
 	     i++) /* written blocks among those read, the band's first quarter */
 		wblk[i] = (uint64_t)(unit_urand(&rs) * (NREAD / 4 - 1));
