@@ -40,7 +40,7 @@ static void make_trace(struct model_trace *tr, uint64_t seed)
 	for (int n = 0, nr = 0, nw = 0; n < NIO; n++) {
 		int w = unit_urand(&rs) < 0.1;
 		uint64_t b = w ? wblk[nw < NWRITE ? nw++ : (int)(unit_urand(&rs) * NWRITE)]
-			       : rblk[nr < NREAD ? nr++ : (int)(unit_urand(&rs) * NREAD)];
+			       : (uint64_t)rblk[nr < NREAD ? nr++ : (int)(unit_urand(&rs) * NREAD)];
 		unit_model_push_op(tr, t += 1000000, 0, w ? REEL_OP_WRITE : REEL_OP_READ, b * 4096);
 	}
 	CHECK(model_trace_sort(tr) == 0);
