@@ -1762,7 +1762,9 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
  * reach as gen_local_all_shut's) lies in regions that take none
  * (gen_local_shut), and a last resort kept in any of them is not taken:
  * seg_fitted, or each region holding its whole share to the repeat's end
- * (gen_offsets_local_full_rk's region half).  0: not known. */
+ * (gen_offsets_local_full_rk's region half, at the model's count where
+ * that is more).  0: not known (also where the cursor's region takes a
+ * landing or a last resort). */
 int gen_local_all_full(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 		       uint64_t al);
 /* The device's I/O to the end of this repeat of the model's duration

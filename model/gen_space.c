@@ -2140,8 +2140,8 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
 
 /* Region X takes no landing (gen_local_shut), and a last resort kept in
  * it is not taken: the device's regions' weights drift (seg_fitted), or X
- * holds its whole share (N, the repeat's end; gen_offsets_local_full_rk's
- * region half, which makes it 1 whatever the landing's knot; its guard,
+ * holds its whole share of N I/O (gen_offsets_local_full_rk's region
+ * half, which makes it 1 whatever the landing's knot; its guard,
  * gen_local_counted, is gen_local_all_full's). */
 static inline int local_full(const struct model_devspace *dv, const struct devstate *s, uint32_t x,
 			     double n)
@@ -2158,21 +2158,27 @@ static inline int local_full(const struct model_devspace *dv, const struct devst
 int gen_local_all_full(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 		       uint64_t al)
 {
+	if (!(dv->seg_fitted || (dv->p_local_fitted && gen_local_counted(s))))
+		return 0;
+	/* a region over its share of N I/O is over at any count below N
+	 * (gen_region_over_of's want goes up with it): the model's whole
+	 * count bounds the repeat's end (the same at rate 1), without its
+	 * division */
+	double n = s->ntot >= (double)s->hn ? s->ntot : gen_offsets_repeat_end(s);
+	/* the cursor's region first (local_odds kept it): where it takes a
+	 * landing or a last resort, "not known" at once (chromium's jumps
+	 * that land) */
+	uint32_t rc = gen_region_memo(dv, s, s->cursor);
 	int64_t a, b;
-	if (!(dv->seg_fitted || (dv->p_local_fitted && gen_local_counted(s))) ||
-	    !local_reach(dv, s, len, al, &a, &b))
+	if (!local_full(dv, s, rc, n) || !local_reach(dv, s, len, al, &a, &b))
 		return 0;
 	if (a > b) /* no landing fits: no last resort either */
 		return 1;
-	double n = dv->seg_fitted ? 0 : gen_offsets_repeat_end(s);
-	uint32_t ra = gen_region_of(dv, s, (uint64_t)a);
-	if (!local_full(dv, s, ra, n)) /* most jumps that land are known here */
-		return 0;
-	uint32_t rb = gen_region_of(dv, s, (uint64_t)b);
+	uint32_t ra = gen_region_of(dv, s, (uint64_t)a), rb = gen_region_of(dv, s, (uint64_t)b);
 	if (rb - ra >= GEN_LOCAL_SHUT)
 		return 0;
-	for (uint32_t x = ra + 1; x <= rb; x++)
-		if (!local_full(dv, s, x, n))
+	for (uint32_t x = ra; x <= rb; x++)
+		if (x != rc && !local_full(dv, s, x, n))
 			return 0;
 	return 1;
 }
