@@ -2101,8 +2101,9 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
  * and largest value, two alignments either side for the rounding,
  * clamped to [0, extent - len].  1: so (*A > *B: none fits); 0: not
  * known (sizes past what the integers hold). */
-static int local_reach(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
-		       uint64_t al, int64_t *ap, int64_t *bp)
+static inline __attribute__((always_inline)) int local_reach(const struct model_devspace *dv,
+							     const struct devstate *s, uint64_t len,
+							     uint64_t al, int64_t *ap, int64_t *bp)
 {
 	const struct model_dist *d = &dv->local;
 	double lo = d->nk ? d->v[0] : 0, hi = d->nk ? d->v[d->nk - 1] : 0;
@@ -2142,12 +2143,30 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
  * it is not taken: the device's regions' weights drift (seg_fitted), or X
  * holds its whole share of N I/O (gen_offsets_local_full_rk's region
  * half, which makes it 1 whatever the landing's knot; its guard,
- * gen_local_counted, is gen_local_all_full's). */
+ * gen_local_counted, is local_full_cursor's).  The share first: most
+ * of chromium's regions that take no landing do not hold it. */
 static inline int local_full(const struct model_devspace *dv, const struct devstate *s, uint32_t x,
 			     double n)
 {
-	return gen_local_shut(dv, s, x) &&
-	       (dv->seg_fitted || gen_region_over_of(dv, s, dv->nregions >= 2 ? x : 0, n));
+	return (dv->seg_fitted || gen_region_over_of(dv, s, dv->nregions >= 2 ? x : 0, n)) &&
+	       gen_local_shut(dv, s, x);
+}
+
+/* A region over its share of N I/O is over at any count below N
+ * (gen_region_over_of's want goes up with it): the model's whole count
+ * bounds the repeat's end (the same at rate 1), without its division. */
+static inline double local_full_n(const struct devstate *s)
+{
+	return s->ntot >= (double)s->hn ? s->ntot : gen_offsets_repeat_end(s);
+}
+
+/* gen_local_all_full's first look, inline at every local jump: the
+ * cursor's region (local_odds kept it) full, else "not known" at once
+ * (chromium's jumps that land; a call's frame was most of its cost). */
+static inline int local_full_cursor(const struct model_devspace *dv, const struct devstate *s)
+{
+	return (dv->seg_fitted || (dv->p_local_fitted && gen_local_counted(s))) &&
+	       local_full(dv, s, gen_region_memo(dv, s, s->cursor), local_full_n(s));
 }
 
 /* Boot at rate 1: 4.65 M of its 4.79 M local jumps in 10M I/O kept a last
@@ -2158,22 +2177,13 @@ static inline int local_full(const struct model_devspace *dv, const struct devst
 int gen_local_all_full(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 		       uint64_t al)
 {
-	if (!(dv->seg_fitted || (dv->p_local_fitted && gen_local_counted(s))))
-		return 0;
-	/* a region over its share of N I/O is over at any count below N
-	 * (gen_region_over_of's want goes up with it): the model's whole
-	 * count bounds the repeat's end (the same at rate 1), without its
-	 * division */
-	double n = s->ntot >= (double)s->hn ? s->ntot : gen_offsets_repeat_end(s);
-	/* the cursor's region first (local_odds kept it): where it takes a
-	 * landing or a last resort, "not known" at once (chromium's jumps
-	 * that land) */
-	uint32_t rc = gen_region_memo(dv, s, s->cursor);
 	int64_t a, b;
-	if (!local_full(dv, s, rc, n) || !local_reach(dv, s, len, al, &a, &b))
+	if (!local_full_cursor(dv, s) || !local_reach(dv, s, len, al, &a, &b))
 		return 0;
 	if (a > b) /* no landing fits: no last resort either */
 		return 1;
+	double n = local_full_n(s);
+	uint32_t rc = gen_region_memo(dv, s, s->cursor);
 	uint32_t ra = gen_region_of(dv, s, (uint64_t)a), rb = gen_region_of(dv, s, (uint64_t)b);
 	if (rb - ra >= GEN_LOCAL_SHUT)
 		return 0;
@@ -2198,7 +2208,8 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	int over = 0; /* one landing where the device holds more: the last resort */
 	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
 	double ial = gen_al_inv(al);
-	if (gen_local_all_full(dv, s, len, al)) { /* 0 whatever they draw: the draws alone */
+	if (local_full_cursor(dv, s) && gen_local_all_full(dv, s, len, al)) {
+		/* 0 whatever they draw: the draws alone */
 		for (int t = 0; t < GEN_LOCAL_TRIES; t++)
 			(void)sdraw_sp(g, &s->s_local);
 		return 0;
