@@ -1756,20 +1756,6 @@ static inline int gen_local_shut(const struct model_devspace *dv, const struct d
  * check (gen_space.c). */
 int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 		       uint64_t al, uint32_t r);
-/* Whether local_jump's answer is 0 (none taken, remote instead) whatever
- * its tries draw (gen_space.c): every landing a local jump of LEN
- * aligned to AL from the cursor can draw that fits the extent (the same
- * reach as gen_local_all_shut's) lies in regions that take none
- * (gen_local_shut), and a last resort kept in any of them is not taken:
- * seg_fitted, or each region holding its whole share to the repeat's end
- * (gen_offsets_local_full_rk's region half, at the model's count where
- * that is more).  0: not known (also where the cursor's region takes a
- * landing or a last resort). */
-int gen_local_all_full(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
-		       uint64_t al);
-/* The device's I/O to the end of this repeat of the model's duration
- * (gen_offsets_local_full_rk's count: a region's whole share is of them). */
-double gen_offsets_repeat_end(const struct devstate *s);
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a

@@ -313,7 +313,6 @@ static double repeat_end(const struct devstate *s)
 	double end = s->nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
 	return gen_fmax(gen_fmin(end, s->ntot), (double)s->hn);
 }
-double gen_offsets_repeat_end(const struct devstate *s) { return repeat_end(s); }
 
 /* Whether OFF's region R, or its stretch of the offsets CDF, holds more
  * than its share of N of the device's I/O. */

@@ -2129,66 +2129,23 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
 		return 0;
 	if (a > b)
 		return 1;
-	/* the regions in order of their offsets: [A, B]'s from A's to B's */
-	uint32_t ra = gen_region_of(dv, s, (uint64_t)a), rb = gen_region_of(dv, s, (uint64_t)b);
+	/* the regions in order of their offsets: [A, B]'s from A's to B's,
+	 * R's among them (its landing is in [A, B]) */
+	uint32_t ra, rb;
+	if ((uint64_t)a < s->rtop) { /* scale 1: R's neighbours by their bounds */
+		for (ra = r; ra > 0 && dv->bound[ra] > (uint64_t)a && r - ra < GEN_LOCAL_SHUT;)
+			ra--;
+		for (rb = r; rb + 1 < dv->nregions && dv->bound[rb + 1] <= (uint64_t)b &&
+			     rb - ra < GEN_LOCAL_SHUT;)
+			rb++;
+	} else {
+		ra = gen_region_of(dv, s, (uint64_t)a);
+		rb = gen_region_of(dv, s, (uint64_t)b);
+	}
 	if (rb - ra >= GEN_LOCAL_SHUT)
 		return 0;
 	for (uint32_t x = ra; x <= rb; x++)
 		if (x != r && !gen_local_shut(dv, s, x))
-			return 0;
-	return 1;
-}
-
-/* Region X takes no landing (gen_local_shut), and a last resort kept in
- * it is not taken: the device's regions' weights drift (seg_fitted), or X
- * holds its whole share of N I/O (gen_offsets_local_full_rk's region
- * half, which makes it 1 whatever the landing's knot; its guard,
- * gen_local_counted, is local_full_cursor's).  The share first: most
- * of chromium's regions that take no landing do not hold it. */
-static inline int local_full(const struct model_devspace *dv, const struct devstate *s, uint32_t x,
-			     double n)
-{
-	return (dv->seg_fitted || gen_region_over_of(dv, s, dv->nregions >= 2 ? x : 0, n)) &&
-	       gen_local_shut(dv, s, x);
-}
-
-/* A region over its share of N I/O is over at any count below N
- * (gen_region_over_of's want goes up with it): the model's whole count
- * bounds the repeat's end (the same at rate 1), without its division. */
-static inline double local_full_n(const struct devstate *s)
-{
-	return s->ntot >= (double)s->hn ? s->ntot : gen_offsets_repeat_end(s);
-}
-
-/* gen_local_all_full's first look, inline at every local jump: the
- * cursor's region (local_odds kept it) full, else "not known" at once
- * (chromium's jumps that land; a call's frame was most of its cost). */
-static inline int local_full_cursor(const struct model_devspace *dv, const struct devstate *s)
-{
-	return (dv->seg_fitted || (dv->p_local_fitted && gen_local_counted(s))) &&
-	       local_full(dv, s, gen_region_memo(dv, s, s->cursor), local_full_n(s));
-}
-
-/* Boot at rate 1: 4.65 M of its 4.79 M local jumps in 10M I/O kept a last
- * resort and made it remote, most of them with every region in the
- * jump's reach shut; their tries' inverse CDFs, regions and extents'
- * knots, gen_local_all_shut and gen_offsets_local_full_rk were ~860
- * instructions a jump, for an answer known from the cursor. */
-int gen_local_all_full(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
-		       uint64_t al)
-{
-	int64_t a, b;
-	if (!local_full_cursor(dv, s) || !local_reach(dv, s, len, al, &a, &b))
-		return 0;
-	if (a > b) /* no landing fits: no last resort either */
-		return 1;
-	double n = local_full_n(s);
-	uint32_t rc = gen_region_memo(dv, s, s->cursor);
-	uint32_t ra = gen_region_of(dv, s, (uint64_t)a), rb = gen_region_of(dv, s, (uint64_t)b);
-	if (rb - ra >= GEN_LOCAL_SHUT)
-		return 0;
-	for (uint32_t x = ra; x <= rb; x++)
-		if (x != rc && !local_full(dv, s, x, n))
 			return 0;
 	return 1;
 }
@@ -2208,12 +2165,6 @@ static int local_jump(struct model_gen *g, const struct model_devspace *dv, stru
 	int over = 0; /* one landing where the device holds more: the last resort */
 	uint32_t over_r = 0, over_k = 0; /* its region and knot (gen_offsets_local_at's) */
 	double ial = gen_al_inv(al);
-	if (local_full_cursor(dv, s) && gen_local_all_full(dv, s, len, al)) {
-		/* 0 whatever they draw: the draws alone */
-		for (int t = 0; t < GEN_LOCAL_TRIES; t++)
-			(void)sdraw_sp(g, &s->s_local);
-		return 0;
-	}
 	for (int t = 0; t < GEN_LOCAL_TRIES; t++) {
 		double j = model_dist_inv(&dv->local, sdraw_sp(g, &s->s_local));
 		int64_t jj = gen_lround(j * ial) * (int64_t)al; /* j / al */
