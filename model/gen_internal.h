@@ -1740,6 +1740,10 @@ static inline int gen_offsets_local_at(const struct model_devspace *dv, const st
 }
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
 			      uint32_t k);
+/* The device's I/O to the end of this repeat of the model's duration,
+ * at most the model's count and at least the I/O so far (s->hn; without
+ * a repeat, s->hn): gen_offsets_local_full's count. */
+double gen_offsets_repeat_end(const struct devstate *s);
 /* Whether region R takes no landing once gen_space.c's local_jump keeps
  * a last resort: over its share, or holding none of the start's op. */
 static inline int gen_local_shut(const struct model_devspace *dv, const struct devstate *s,

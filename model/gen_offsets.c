@@ -305,12 +305,16 @@ int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s,
  * trace (boot: 110 of the 162 I/O of its 0.8 MiB band in one tenth of
  * it; boot-nspawn's, git's, fiu's and compile's bands alike), where it
  * holds more than its share of the I/O so far without being over. */
-static double repeat_end(const struct devstate *s)
+double gen_offsets_repeat_end(const struct devstate *s)
 {
 	if (!(s->nper >= 1))
 		return (double)s->hn;
-	double x = ((double)s->hn + 1) / s->nper; /* >= 0, or NaN */
-	double end = s->nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
+	double h = (double)s->hn + 1, x = h / s->nper; /* >= 0, or NaN */
+	/* the first repeat (rate 1's only one): x in (0, 1], its ceiling 1
+	 * (x's division then off the path: boot's 441k full looks a 1M I/O) */
+	double end = h <= s->nper && s->nper < INFINITY
+			 ? s->nper
+			 : s->nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
 	return gen_fmax(gen_fmin(end, s->ntot), (double)s->hn);
 }
 
@@ -341,7 +345,7 @@ int gen_offsets_local_full(const struct model_devspace *d, const struct devstate
 	if (s->hn < GEN_SHORT_MIN || s->reusing)
 		return 0;
 	uint32_t r = d->nregions >= 2 ? gen_region_of(d, s, off) : 0;
-	return local_over_of(d, s, off, r, repeat_end(s));
+	return local_over_of(d, s, off, r, gen_offsets_repeat_end(s));
 }
 
 int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devstate *s, uint32_t r,
@@ -349,7 +353,7 @@ int gen_offsets_local_full_rk(const struct model_devspace *dv, const struct devs
 {
 	if (s->hn < GEN_SHORT_MIN || s->reusing) /* gen_offsets_local_full's */
 		return 0;
-	double n = repeat_end(s);
+	double n = gen_offsets_repeat_end(s);
 	return gen_region_over_of(dv, s, dv->nregions >= 2 ? r : 0, n) ||
 	       (dv->addr.nk >= 2 && gen_seg_over_of(s, gen_seg_weight(&dv->addr, k), k, n));
 }

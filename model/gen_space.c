@@ -3745,7 +3745,10 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
 	s->early = 1;
 	s->pinned = 0;
 	s->op = op;
-	if (continues(g, op) && long_due(dv, s))
+	/* dv->nlong first: long_due's own first test (0 without a change to
+	 * the state), continues' loads at every start of a model without
+	 * long runs (chromium, boot, git, compile at rate 1) */
+	if (dv->nlong && continues(g, op) && long_due(dv, s))
 		return; /* run_start's kept run: the rest as it draws them */
 	s->short_pick = s->reusing = 0;
 	s->early_local = dv->local.nk && sdraw_sp(g, &s->s_plocal) < local_odds(dv, s, op);
@@ -3787,7 +3790,7 @@ static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, 
 	 * run's bytes it lost the rest (boot-nspawn's 844 KiB write, 211 of its
 	 * 342 blocks written, drawn as its last kept run's first I/O on 6 seeds
 	 * of 32: the run's 44 writes were its phase's last) */
-	int due = continues(g, op) && long_due(dv, s);
+	int due = dv->nlong && continues(g, op) && long_due(dv, s); /* start_early's order */
 	int defer = due && (double)*lenp > (double)dv->longrun[s->lnext].bytes * s->scale &&
 		    !pool_later(g, op, dv->longrun[s->lnext].len);
 	if (defer) /* start_early drew the run length alone (long_due): the rest below */

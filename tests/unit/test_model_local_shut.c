@@ -171,8 +171,40 @@ static void test_libm_inline(void)
 	printf("%llu floors, ceils, mins and maxes: the same\n", (unsigned long long)n);
 }
 
+/* gen_offsets_repeat_end against its plain formula (the division and
+ * the ceiling always made), bit for bit: counts below, at, a double
+ * either side of and past the I/O per repeat, repeats of under one I/O,
+ * infinite and NaN, totals below and past the end. */
+static void test_repeat_end(void)
+{
+	static struct devstate s;
+	uint64_t rs = 0x7e9ea7ull, n = 0, first = 0;
+	double odd[] = {0.5, 1, INFINITY, NAN, 0x1p53, 3};
+	for (int i = 0; i < 200000; i++, n++) {
+		double per = unit_urand(&rs) < 0.1 ? odd[i % 6] : 1 + floor(unit_urand(&rs) * 1e7);
+		double h = per < 0x1p40 && i % 3 ? per + (i % 5) - 2 : floor(unit_urand(&rs) * 3e7);
+		h = i % 7 == 0 && per < 0x1p40 ? nextafter(per, i % 2 ? 0 : INFINITY) : h;
+		s.nper = per;
+		s.hn = h >= 1 && h < 0x1p62 ? (uint64_t)h - 1 : (uint64_t)(i % 100);
+		s.ntot = i % 4 == 0 ? per : i % 4 == 1 ? per * 3 : unit_urand(&rs) * 2e7;
+		double want = (double)s.hn;
+		if (s.nper >= 1) {
+			double x = ((double)s.hn + 1) / s.nper;
+			double end = s.nper * (x < 0x1p52 ? (double)gen_ceil_i(x) : ceil(x));
+			want = gen_fmax(gen_fmin(end, s.ntot), (double)s.hn);
+		}
+		double got = gen_offsets_repeat_end(&s);
+		first += (double)s.hn + 1 <= s.nper;
+		CHECK(memcmp(&got, &want, sizeof(got)) == 0);
+	}
+	CHECK(first > 10000);
+	printf("%llu repeats' ends (%llu in the first): the same\n", (unsigned long long)n,
+	       (unsigned long long)first);
+}
+
 int main(void)
 {
+	test_repeat_end();
 	test_libm_inline();
 	unit_model_gen_each(test_model);
 	CHECK(n_shut > 1000 && n_same > 100000);
