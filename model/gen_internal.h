@@ -1756,8 +1756,9 @@ static inline int gen_local_shut(const struct model_devspace *dv, const struct d
  * (gen_local_shut), R one of them: the jump's distribution's least and
  * largest value, two alignments either side for its rounding, and the
  * regions between at most GEN_LOCAL_SHUT (the regions of offsets going up
- * go up).  1: local_jump's tries left would each pass at their first
- * check (gen_space.c). */
+ * go up; at scale 1 found from R's along the bounds, R a landing's region:
+ * another R only makes it say 0 more).  1: local_jump's tries left would
+ * each pass at their first check (gen_space.c). */
 int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 		       uint64_t al, uint32_t r);
 
