@@ -137,6 +137,8 @@ struct quota {
 #define GEN_TRF 16		       /* the chain's row table: step bits a word (<= 16) */
 #define GEN_TRC 32		       /* and words a row, one each 1/GEN_TRC of [0, 1) */
 #define GEN_TRG (GEN_TRC * GEN_TRF)    /* 1/this: where a word's bit F marks the entry's step */
+#define GEN_COLDQ 256		       /* cold_region's table: a row's entries at each 1/this */
+#define GEN_COLD_ROW (GEN_COLDQ + 1)   /* and its bytes a row */
 #define GEN_WG 1024		       /* remote's regions by weight: a table at each 1/this */
 #define GEN_RLUT 1024		       /* region lookups: a table of the region at each 1/this */
 #define GEN_CUT_EPS 1e-9	   /* a window short of one by this share is cut (fill_window) */
@@ -365,9 +367,10 @@ struct devstate {
 	 * of them go up */
 	double *cold_cs;
 	int cold_up;
-	/* and per row, its table at the row's total (gen_cold_guide: the
-	 * chain's, gen_chain_guide; where they go up), GEN_TRC words a row */
-	uint32_t *cold_guide;
+	/* and per row, its entries at the row's total times each 1/GEN_TRG
+	 * (gen_cold_guide: gen_chain_steps'; where they go up), GEN_COLD_ROW
+	 * bytes a row */
+	uint8_t *cold_guide;
 	/* per region, its row of the chain searched from (gen_space.c,
 	 * chain_find): GEN_TRC words (gen_chain_guide), nregions rows (NULL:
 	 * none) */
@@ -985,6 +988,33 @@ static inline int gen_fresh_own_look(uint64_t off, uint64_t len, uint64_t span, 
 	return nb >= look || (span > len && sb >= look);
 }
 
+/* model_dist_seek(D, U, LO) (LO <= nk - 2), its first two steps' tests
+ * made at once: the walk's count of steps (0 to 3 from the guide's knot
+ * on boot's offsets, 0 or 1 at 95% of remote's 3.1 M draws a million I/O)
+ * missed its branch at nearly every other draw.  The same answer for any
+ * cumulatives: the second step is taken where both tests hold, and the
+ * walk goes on from there. */
+static inline size_t gen_dist_seek(const struct model_dist *d, double u, size_t lo)
+{
+	size_t n = d->nk, i2 = lo + 3 < n ? lo + 2 : lo + 1; /* a knot inside */
+	size_t s1 = (size_t)(lo + 2 < n) & (size_t)(d->c[lo + 1] <= u);
+	size_t s2 = (size_t)(lo + 3 < n) & (size_t)(d->c[i2] <= u);
+	if (s1 & s2)
+		return model_dist_seek(d, u, lo + 2);
+	return lo + s1;
+}
+/* model_dist_inv_at by gen_dist_seek (remote's place in its region). */
+static inline double gen_dist_inv_at(const struct model_dist *d, double u, size_t *k)
+{
+	if (!d->nk)
+		return 0;
+	if (u <= 0)
+		return d->v[0];
+	if (u >= 1)
+		return d->v[d->nk - 1];
+	*k = gen_dist_seek(d, u, model_dist_guided(d, u));
+	return model_dist_lerp(d, u, *k);
+}
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 /* xoshiro256**'s step; SH is 17 (a variable where a caller wants the
@@ -1385,6 +1415,10 @@ static inline uint32_t gen_upper_masked(const double *p, uint32_t a, uint32_t b,
  * steps (bit F: G[Q + 1] > G[Q], Q = C * GEN_TRF + F), else 0 (B > A,
  * B - A <= 256). */
 void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t);
+/* G[Q] for Q = 0 .. NQ (a power of 2; gen_chain_guide's at GEN_TRG), NQ +
+ * 1 bytes at G: the entry less A that gen_upper(P, A, B - 1, Q / NQ * W)
+ * finds. */
+void gen_chain_steps(const double *p, uint32_t a, uint32_t b, double w, uint8_t *g, uint32_t nq);
 _Static_assert(GEN_TRF <= 16, "gen_chain_guide: a word's step bits are its low 16");
 _Static_assert(MODEL_MAX_REGIONS <= 256, "gen_chain_guide: a row's entries in 8 bits");
 /* The first of P[A..B - 1) above U * W, else B - 1, by T (gen_chain_guide's
@@ -1465,16 +1499,36 @@ static inline uint32_t gen_cold_pick(const struct model_devspace *d, const uint8
 		a++;
 	return a;
 }
-/* Each row's table for gen_cold_at (CS going up): gen_chain_guide's at
- * the row's total W (its last sum), T + r * GEN_TRC; rows without an entry
- * are left as they are. */
-void gen_cold_guide(const struct model_devspace *d, const double *cs, uint32_t *t);
+/* Each row's table for gen_cold_at (CS going up): gen_chain_steps' at
+ * the row's total W (its last sum), T + r * GEN_COLD_ROW; rows without an
+ * entry are left as they are. */
+void gen_cold_guide(const struct model_devspace *d, const double *cs, uint8_t *t);
+/* The first of P[A..B - 1) above U * W, else B - 1, by G (gen_chain_steps'
+ * at W for GEN_COLDQ, U in [0, 1)): between G at U's 1/GEN_COLDQ and the
+ * next (Q / GEN_COLDQ exact: U * W lies between Q / GEN_COLDQ * W and
+ * (Q + 1) / GEN_COLDQ * W as doubles too), the same entry at most Qs (no
+ * load of P), one compare at most others.  gen_row_at's packed words for
+ * cold_region searched between a word's first and last entries wherever
+ * one of its Qs stepped by more than 1 (boot's 10M model at rate 1: 31%
+ * of 2 M draws a million I/O, 2 to 28 entries, their loads missed); 256
+ * Qs a row (257 bytes, 28 KiB on boot's 110 rows) missed fewer branches
+ * and loads than 512 or 128 (callgrind). */
+static inline uint32_t gen_row_steps_at(const double *p, uint32_t a, const uint8_t *g, double u,
+					double w)
+{
+	uint32_t q = u * GEN_COLDQ < GEN_COLDQ - 1 ? (uint32_t)(u * GEN_COLDQ) : GEN_COLDQ - 1;
+	uint32_t lo = a + g[q], hi = a + g[q + 1];
+	double v = u * w;
+	if (hi <= lo + 1) /* gen_upper(P, LO, HI, V): HI - LO of 0 or 1 */
+		return hi > lo && !(p[lo] > v) ? hi : lo;
+	return gen_upper_masked(p, lo, hi, v);
+}
 /* gen_cold_pick at U * W (U in [0, 1), W the row's total, > 0): where the
- * sums go up, by the row's table (gen_row_at): below W its answer is the
- * whole row's (the row's last sum, W, is above U * W), at W (U * W
+ * sums go up, by the row's table (gen_row_steps_at): below W its answer
+ * is the whole row's (the row's last sum, W, is above U * W), at W (U * W
  * rounded up to it: W subnormal) none, B. */
 static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t *cy_reg,
-				   const double *cs, const uint32_t *t, uint32_t from, double u,
+				   const double *cs, const uint8_t *t, uint32_t from, double u,
 				   double w, int up)
 {
 	uint32_t a = d->row[from], b = d->row[from + 1];
@@ -1482,7 +1536,7 @@ static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t
 		return gen_cold_pick(d, cy_reg, cs, a, b, u * w, up);
 	if (!(u * w < w))
 		return b;
-	return gen_row_at(cs, a, t + (size_t)from * GEN_TRC, u, w);
+	return gen_row_steps_at(cs, a, t + (size_t)from * GEN_COLD_ROW, u, w);
 }
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */

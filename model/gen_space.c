@@ -1208,15 +1208,20 @@ static inline void chain_ask(const struct model_gen *g, const struct model_devsp
 	__builtin_prefetch(&d->tr_p[a + n * (uint32_t)st->perm[st->pos] / STRATA]);
 }
 
-void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t)
+void gen_chain_steps(const double *p, uint32_t a, uint32_t b, double w, uint8_t *g, uint32_t nq)
 {
-	uint8_t g[GEN_TRG + 1];
 	uint32_t x = a;
-	for (uint32_t q = 0; q <= GEN_TRG; q++) {
-		while (x < b - 1 && !(p[x] > (double)q / GEN_TRG * w))
+	for (uint32_t q = 0; q <= nq; q++) {
+		while (x < b - 1 && !(p[x] > (double)q / nq * w))
 			x++;
 		g[q] = (uint8_t)(x - a);
 	}
+}
+
+void gen_chain_guide(const double *p, uint32_t a, uint32_t b, double w, uint32_t *t)
+{
+	uint8_t g[GEN_TRG + 1];
+	gen_chain_steps(p, a, b, w, g, GEN_TRG);
 	for (uint32_t c = 0; c < GEN_TRC; c++) {
 		uint32_t m = 0, q0 = c * GEN_TRF;
 		for (uint32_t f = 0; f < GEN_TRF && m != UINT32_MAX; f++)
@@ -1352,7 +1357,7 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		if (b0 > a0) { /* its knot kept for the count */
 			size_t k = s->kh;
 			double v = a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0);
-			double x = model_dist_inv_at(&d->addr, v, &k);
+			double x = gen_dist_inv_at(&d->addr, v, &k);
 			s->kh = (uint32_t)k;
 			if (x >= lo && x < hi)
 				return (uint64_t)(x * s->scale);
@@ -3200,12 +3205,12 @@ int gen_cold_sums(const struct model_devspace *d, const uint8_t *cy_reg, double 
 	return up;
 }
 
-void gen_cold_guide(const struct model_devspace *d, const double *cs, uint32_t *t)
+void gen_cold_guide(const struct model_devspace *d, const double *cs, uint8_t *t)
 {
 	for (uint32_t r = 0; r < d->nregions; r++)
 		if (d->row[r + 1] > d->row[r])
-			gen_chain_guide(cs, d->row[r], d->row[r + 1], cs[d->row[r + 1] - 1],
-					t + (size_t)r * GEN_TRC);
+			gen_chain_steps(cs, d->row[r], d->row[r + 1], cs[d->row[r + 1] - 1],
+					t + (size_t)r * GEN_COLD_ROW, GEN_COLDQ);
 }
 
 /* The kept blocks' regions (cy_reg), cold_region's sums and, where they
@@ -3219,7 +3224,7 @@ static int cold_init(const struct model_devspace *d, struct devstate *s)
 	if (!d->nregions || !(d->ncycle || d->p_unread > 0))
 		return 0;
 	s->cold_cs = malloc(((size_t)d->row[d->nregions] + 1) * sizeof(double));
-	s->cold_guide = calloc((size_t)d->nregions * GEN_TRC, sizeof(*s->cold_guide));
+	s->cold_guide = calloc((size_t)d->nregions * GEN_COLD_ROW, sizeof(*s->cold_guide));
 	if (!s->cold_cs || !s->cold_guide)
 		return REEL_E_NOMEM;
 	if ((s->cold_up = gen_cold_sums(d, s->cy_reg, s->cold_cs)))
@@ -3238,7 +3243,9 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 	if (r >= 0 && !s->cy_reg[r])
 		return r;
 	if (!(s->cold_cur1 && s->cold_cur1 == s->cursor + 1)) { /* not the last call's cursor */
-		s->cold_from = gen_region_of(dv, s, s->cursor);
+		/* run_start's local_odds kept it (boot at rate 1: all 779k
+		 * looked up in a million I/O, a search each) */
+		s->cold_from = gen_region_memo(dv, s, s->cursor);
 		s->cold_cur1 = s->cursor + 1;
 	}
 	uint32_t from = s->cold_from, a = dv->row[from], b = dv->row[from + 1];

@@ -2,21 +2,21 @@
  * test_model_cold_sums: a fresh start's region from the chain's row off the
  * kept blocks' regions (gen_space.c's cold_region) by the sums made once
  * (model/gen_internal.h gen_cold_sums, gen_cold_pick; gen_cold_at by the rows'
- * tables, gen_cold_guide: the chain's packed table, gen_chain_guide, at the
- * row's total) as round 27's walk
+ * tables, gen_cold_guide: each row's entries at each 1/GEN_COLDQ of its
+ * total, gen_chain_steps) as round 27's walk
  * found it (copied below: the row's shares off the kept blocks summed twice
  * a call): the same total bit for bit and the same entry or none, on 2,000
  * random chains (rows empty, of one entry, of up to MODEL_MAX_REGIONS;
  * shares of 0, ties; no region, some or all of them a kept block's; every
  * 8th chain with a share going down, whose sums are walked), every row,
  * draws at random, at the sums themselves and a double either side, at
- * the tables' steps (q / GEN_TRG) and a double either side (every step on
+ * the tables' steps (q / GEN_COLDQ) and a double either side (every step on
  * the chains of up to 24 regions), and the largest double below 1.  The
  * rows' totals are below 1 (kept blocks' entries left out, or the last
  * cumulated share below 1) and 1; rows of no entry and of shares all 0.
  * Then 300 chains whose rows' totals off the kept blocks are subnormal,
  * zero, or a tiny normal (2^-1022 .. 2^-1000 units), every step asked:
- * there U * W and the table's steps Q / GEN_TRG * W are rounded, and
+ * there U * W and the table's steps Q / GEN_COLDQ * W are rounded, and
  * U * W rounds up to W itself for U below 1 (gen_cold_at's "none"; this
  * part fails when that test is taken out, the random chains do not).
  */
@@ -49,15 +49,16 @@ static uint32_t ref_pick(const struct model_devspace *d, const uint8_t *cy, uint
  * step and a double either side where STEPS.  The draws asked are added
  * to *ASKED. */
 static void check_rows(const struct model_devspace *d, const uint8_t *cy, const double *cs,
-		       const uint32_t *guide, int up, int steps, uint64_t *rs, uint64_t *asked)
+		       const uint8_t *guide, int up, int steps, uint64_t *rs, uint64_t *asked)
 {
 	for (uint32_t r = 0; r < d->nregions; r++) {
 		uint32_t a = d->row[r], b = d->row[r + 1];
 		for (int q = 0; q < 60 && b > a; q++, (*asked)++) {
 			double u = unit_urand(rs), w;
 			if (q % 7 == 5) /* a table's step, or a double below it */
-				u = q % 2 ? (double)(q * 37 % GEN_TRG) / GEN_TRG
-					  : nextafter((double)(q * 37 % GEN_TRG + 1) / GEN_TRG, 0);
+				u = q % 2 ? (double)(q * 37 % GEN_COLDQ) / GEN_COLDQ
+					  : nextafter((double)(q * 37 % GEN_COLDQ + 1) / GEN_COLDQ,
+						      0);
 			else if (q == 59)
 				u = nextafter(1.0, 0);
 			else if (q % 3 == 1 && cs[b - 1] > 0) { /* a sum itself, over the total */
@@ -74,9 +75,9 @@ static void check_rows(const struct model_devspace *d, const uint8_t *cy, const 
 			CHECK_EQ(gen_cold_pick(d, cy, cs, a, b, u * w, up), want);
 			CHECK_EQ(gen_cold_at(d, cy, cs, guide, r, u, w, up), want);
 		}
-		for (uint32_t q = 0; steps && b > a && q < 3 * GEN_TRG; q++, (*asked)++) {
+		for (uint32_t q = 0; steps && b > a && q < 3 * GEN_COLDQ; q++, (*asked)++) {
 			/* every step of the table, a double either side */
-			double u = (double)(q / 3) / GEN_TRG, w;
+			double u = (double)(q / 3) / GEN_COLDQ, w;
 			u = q % 3 == 1 ? nextafter(u, 0) : q % 3 == 2 ? nextafter(u, 1) : u;
 			if (!(u >= 0))
 				continue;
@@ -161,7 +162,7 @@ int main(void)
 	static double p[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS];
 	static double cs[MODEL_MAX_REGIONS * MODEL_MAX_REGIONS + 1];
 	static uint8_t cy[MODEL_MAX_REGIONS];
-	static uint32_t guide[MODEL_MAX_REGIONS * GEN_TRC];
+	static uint8_t guide[MODEL_MAX_REGIONS * GEN_COLD_ROW];
 	uint64_t rs = 0xc01d5ull, asked = 0, walked = 0, kept = 0;
 	printf("%llu searches by masks: the same\n", (unsigned long long)upper_cmov_same(&rs));
 	for (int set = 0; set < 2000; set++) {
@@ -181,7 +182,7 @@ int main(void)
 	printf("%llu draws (%llu chains walked, %llu kept regions): the same\n",
 	       (unsigned long long)asked, (unsigned long long)walked, (unsigned long long)kept);
 	/* totals subnormal, zero, tiny normal: U * W rounded (up to W itself
-	 * below 1), the table's steps Q / GEN_TRG * W rounded too */
+	 * below 1), the table's steps Q / GEN_COLDQ * W rounded too */
 	uint64_t nsub = 0, nzero = 0, ntiny = 0, tasked = 0;
 	for (int set = 0; set < 300; set++) {
 		memset(&d, 0, sizeof(d));
