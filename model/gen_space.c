@@ -2642,6 +2642,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			     int *want, double unit, double u)
 {
 	uint64_t off = 0, span = len;
+	uint32_t span_r = UINT32_MAX; /* the region SPAN was asked for */
 	int64_t to = -1;
 	chain_ask(g, dv, s, local);
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
@@ -2676,11 +2677,15 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			s->miss = -1; /* not the bands' room: not counted */
 			return off;
 		}
-		if (!*want) /* the run as long as it would be there */
-			span = (uint64_t)(unit *
-					  (double)(run_length(dv, s, u,
-							      (int64_t)gen_region_of(dv, s, off)) +
-						   1));
+		if (!*want) { /* the run as long as it would be there: asked once a
+			       * region, U the start's (git: 1.6 tries a start) */
+			uint32_t r = gen_region_of(dv, s, off);
+			if (r != span_r) {
+				int64_t rl = run_length(dv, s, u, (int64_t)r);
+				span = (uint64_t)(unit * (double)(rl + 1));
+				span_r = r;
+			}
+		}
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
 			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
