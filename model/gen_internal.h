@@ -388,7 +388,8 @@ struct devstate {
 	 * run_start then placed */
 	uint64_t rm_a;
 	uint32_t rm_r;
-	/* the offsets CDF's knot of remote's last place (gen_space.c), which
+	/* the offsets CDF's knot of remote's last place (gen_space.c), of a
+	 * re-use's slot (history_back: rkn) or of the last I/O counted, which
 	 * the I/O's count looks at first (gen_addr_knot_at; any value: it is
 	 * checked there) */
 	uint32_t kh;
