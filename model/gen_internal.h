@@ -176,6 +176,11 @@ struct devstate {
 	struct unread *ur; /* p_unread: the blocks written, not yet read (NULL: none) */
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
 	uint64_t ring[GEN_HIST], res[GEN_RES];
+	/* the ring's regions and offsets CDF knots (gen_offsets_count's, of
+	 * the I/O whose slot remember fills next): history_back's tries ask
+	 * a slot's region's share, and a re-use's count its knot first */
+	uint8_t rreg[GEN_HIST];
+	uint32_t rkn[GEN_HIST];
 	uint8_t rop[GEN_HIST];	      /* the ring's ops */
 	uint64_t rend[GEN_HIST];      /* and ends */
 	uint64_t gone[GEN_HIST / 64]; /* and which a re-use went back to since */
@@ -386,7 +391,8 @@ struct devstate {
 	 * run_start then placed */
 	uint64_t rm_a;
 	uint32_t rm_r;
-	/* the offsets CDF's knot of remote's last place (gen_space.c), which
+	/* the offsets CDF's knot of remote's last place (gen_space.c), of a
+	 * re-use's slot (history_back: rkn) or of the last I/O counted, which
 	 * the I/O's count looks at first (gen_addr_knot_at; any value: it is
 	 * checked there) */
 	uint32_t kh;
@@ -679,6 +685,8 @@ static inline uint64_t ring_nearest(const struct devstate *s, uint64_t k, uint64
 	uint64_t i = (s->hn - k) % GEN_HIST, b = i % 64, q = i / 64;
 	uint64_t q0 = (q + GEN_HIST / 64 - 1) % (GEN_HIST / 64), q2 = (q + 1) % (GEN_HIST / 64);
 	uint64_t w1 = ring_ok(s, q, op, minor, few), at = 0;
+	if (!few && w1 >> b & 1) /* K's own, no hot one looked for */
+		return k;
 	/* a hot one first: K's own, else the nearest; none in the 3 words
 	 * (a device without hot blocks: compile), no search */
 	if (few && (s->rhot[q0] | s->rhot[q] | s->rhot[q2])) {
@@ -1636,6 +1644,19 @@ int gen_offsets_over_r(const struct model_devspace *d, const struct devstate *s,
 int gen_offsets_over_until(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			   uint64_t n);
 _Static_assert(MODEL_MAX_REGIONS <= 256, "rs_r: a region in a byte");
+/* gen_offsets_over_r(D, S, R), kept with the device's I/O (+ 1) and R's
+ * it was found at (ov_hn, ov_rn: the answer a function of those alone),
+ * for the next ask while they stay: resume_at's walk and history_back's
+ * tries ask the same few regions again and again. */
+static inline int gen_over_kept_r(const struct model_devspace *d, struct devstate *s, uint32_t r)
+{
+	if (s->ov_hn[r] != s->hn + 1 || s->ov_rn[r] != s->rn[r]) {
+		s->ov_hn[r] = s->hn + 1;
+		s->ov_rn[r] = s->rn[r];
+		s->ov[r] = (uint8_t)gen_offsets_over_r(d, s, r);
+	}
+	return s->ov[r];
+}
 /* gen_offsets_over(D, S, E), the shares kept, of the end E of ring slot K
  * (gen_space.c's resume_at): E's region and the region's answer kept
  * (rs_e, ov_hn), not looked up again while the slot holds E and the
@@ -1651,13 +1672,7 @@ static inline int gen_resume_over(const struct model_devspace *d, struct devstat
 		s->rs_e[c] = e + 1;
 		s->rs_r[c] = (uint8_t)gen_region_of(d, s, e);
 	}
-	uint32_t r = s->rs_r[c];
-	if (s->ov_hn[r] != s->hn + 1 || s->ov_rn[r] != s->rn[r]) {
-		s->ov_hn[r] = s->hn + 1;
-		s->ov_rn[r] = s->rn[r];
-		s->ov[r] = (uint8_t)gen_offsets_over_r(d, s, r);
-	}
-	return s->ov[r];
+	return gen_over_kept_r(d, s, s->rs_r[c]);
 }
 /* Region R holds more of the device's I/O so far than its share (the
  * model's weight) by GEN_OVER_TOL and 2 sqrt + 2 (chance), or, in a model

@@ -2123,6 +2123,25 @@ static inline __attribute__((always_inline)) int local_reach(const struct model_
 	return 1;
 }
 
+/* history_at(G, S, K, OFF), and whether OFF's region is over its share
+ * (over_kept's answer): a slot of the ring by the region kept with it
+ * (rreg, filled with the ring where the touched set is) and the region's
+ * answer kept (gen_over_kept_r).  compile's model x21979: 2.4 tries a
+ * history_back, each a region looked up and most a share asked. */
+static inline int history_over(struct model_gen *g, const struct model_devspace *dv,
+			       struct devstate *s, uint64_t k, uint64_t *off)
+{
+	uint64_t j = k < 1 ? 1 : k;
+	if (g->touched && j <= s->hn && j <= GEN_HIST) {
+		uint64_t i = (s->hn - j) % GEN_HIST;
+		*off = s->ring[i];
+		return gen_shares_kept(dv, s) && gen_over_kept_r(dv, s, s->rreg[i]);
+	}
+	uint32_t last_r = UINT32_MAX;
+	int last_over = 0;
+	return history_at(g, s, k, off) && over_kept(dv, s, *off, &last_r, &last_over);
+}
+
 /* Boot at rate 1: 449k of its 502k local jumps made every try, ~3.7 a
  * jump, the jump's inverse CDF and its landing's region each time; the
  * tries after the last resort's landing mostly land in its region. */
@@ -2337,13 +2356,11 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	const struct model_dist *rd = op_dist(dv, s, op);
 	int few = rd->nk && rd->n < GEN_FEW_REUSES;
 	double k = back_dist(g, s, rd, n, few);
-	uint32_t last_r = UINT32_MAX;
-	int last_over = 0;
 	/* each K's slot found once: the try that stops the loop keeps its
 	 * own (back_slot's answer is K's and the ring's alone) */
 	uint64_t at = n ? back_slot(s, (uint64_t)k, op, few) : 0;
 	for (int t = 0; t < GEN_LOCAL_TRIES && n && /* not where the device holds more */
-			history_at(g, s, at, &base) && over_kept(dv, s, base, &last_r, &last_over);
+			history_over(g, dv, s, at, &base);
 	     t++) {
 		k = back_dist(g, s, rd, n, few);
 		at = back_slot(s, (uint64_t)k, op, few);
@@ -2369,6 +2386,8 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 		uint64_t i = (s->hn - at) % GEN_HIST;
 		s->gone[i / 64] |= 1ull << (i % 64);
 	}
+	if (g->touched && at <= n) /* its slot's knot, for the count's look */
+		s->kh = s->rkn[(s->hn - (at < 1 ? 1 : at)) % GEN_HIST];
 	*off = al_down(base, al);
 	return 1;
 }
@@ -2654,6 +2673,7 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			     int *want, double unit, double u)
 {
 	uint64_t off = 0, span = len;
+	uint32_t span_r = UINT32_MAX; /* the region SPAN was asked for */
 	int64_t to = -1;
 	chain_ask(g, dv, s, local);
 	if (*want && (!local || (op != REEL_OP_READ && dv->reuse_dist_w.nk)) &&
@@ -2688,11 +2708,15 @@ static uint64_t start_wanted(struct model_gen *g, const struct model_devspace *d
 			s->miss = -1; /* not the bands' room: not counted */
 			return off;
 		}
-		if (!*want) /* the run as long as it would be there */
-			span = (uint64_t)(unit *
-					  (double)(run_length(dv, s, u,
-							      (int64_t)gen_region_of(dv, s, off)) +
-						   1));
+		if (!*want) { /* the run as long as it would be there: asked once a
+			       * region, U the start's (git: 1.6 tries a start) */
+			uint32_t r = gen_region_of(dv, s, off);
+			if (r != span_r) {
+				int64_t rl = run_length(dv, s, u, (int64_t)r);
+				span = (uint64_t)(unit * (double)(rl + 1));
+				span_r = r;
+			}
+		}
 		if (*want ? touched(g, dv->id, off, len, TOUCH_LOOK) &&
 				!reserved(dv, s, off, len) && !too_near(s, off, len, t)
 			  : fresh_span(g, dv->id, off, len, span, TOUCH_LOOK) &&
