@@ -1042,18 +1042,17 @@ static inline __attribute__((always_inline)) void cascade_each(uint64_t *s, int 
 
 /*
  * A split whose small side (the left where SMALL_LEFT) holds at most 1/16
- * of the places left (boot's b of 0.975: 1/40), by blocks of 8 gaps: the
+ * of its places (boot's b of 0.975: 1/40), by blocks of 8 gaps: the
  * block's 8 draws, and where each is on the large side's side of a bound
  * that holds for all 8 (below it every U x places, rounded, is past the
  * left places, or short of them less the block's), no gap goes to the
  * small side: the 8 go to the large side's next places as one copy, no
- * conversion or compare of their own (~80% of the blocks at 1/40).  Else
- * the block one gap at a time from its draws kept (cascade_each).  Until
- * fewer than 8 gaps are left, the small side is full, or it holds more
- * than 1/16 of them.  The bound from a division: U x M >= LR 2^53 for
- * every M of the block where U >= LR 2^53 / (its least M), the quotient's
- * rounding (< 1 below 2^53) and U's truncation covered by 2; U x M's
- * rounding (< 2^17 below 2^70) by 2^18.
+ * conversion or compare of their own (~75% of boot's blocks).  Else the
+ * block one gap at a time from its draws kept (cascade_each).  Until
+ * fewer than 8 gaps are left or the small side is full.  The bound from a
+ * division: U x M >= LR 2^53 for every M of the block where U >= LR 2^53
+ * / (its least M), the quotient's rounding (< 1 below 2^53) and U's
+ * truncation covered by 2; U x M's rounding (< 2^17 below 2^70) by 2^18.
  */
 static inline __attribute__((always_inline)) void cascade_sparse(uint64_t *s, int sh, uint32_t *tmp,
 								 const uint32_t *end, ptrdiff_t gd,
@@ -1062,16 +1061,19 @@ static inline __attribute__((always_inline)) void cascade_sparse(uint64_t *s, in
 {
 	for (;;) {
 		int64_t rem = end - c->p, lr = c->lr; /* the places left */
-		int64_t sm = small_left ? lr : rem - lr;
-		if (rem < 8 || sm == 0 || sm * 16 > rem)
+		if (rem < 8 || (small_left ? lr : rem - lr) == 0)
 			return;
-		uint64_t bound, r[8], any = 0;
+		/* one by one (ANY) where the small side has grown past a bound
+		 * of U below 2^52 or above 2 */
+		uint64_t bound, r[8], any;
 		if (small_left) { /* all right: U >= LR 2^53 / (rem - 7) */
-			double x = (double)lr * 0x1p53 / (double)(rem - 7); /* <= 2^52 */
-			bound = ((uint64_t)x + 2) << 11;
+			double x = (double)lr * 0x1p53 / (double)(rem - 7);
+			any = !(x < 0x1p52);
+			bound = ((uint64_t)(any ? 0 : x) + 2) << 11;
 		} else { /* all left, LR falling by 1 a gap: U < (LR - 7) 2^53 / (rem - 7) */
 			double x = ((double)(lr - 7) * 0x1p53 - 0x1p18) / (double)(rem - 7);
-			bound = x >= 2 ? ((uint64_t)x - 1) << 11 : 0;
+			any = !(x >= 2);
+			bound = ((uint64_t)(any ? 2 : x) - 1) << 11;
 		}
 #pragma GCC unroll 8
 		for (int j = 0; j < 8; j++) {
