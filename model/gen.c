@@ -991,122 +991,6 @@ static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint3
 static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 				  size_t n, double b);
 
-/* A split's loop (cascade_arrange_w): gap I at P[GD] (P = TMP + I; GD =
- * GP - TMP: GP and TMP are in one array, a difference across two would
- * be undefined), its right place P[LR] (LR the left places left: the
- * right side's next is TMP + I + LR, I - 1 - (L - LR) gone right before
- * it), the left side's next place TMP[K], K = L - LR; PLACES the places
- * left (gap I's too) times 2^-53. */
-struct cascade_at {
-	uint32_t *p;
-	int64_t lr, k;
-	double places;
-};
-
-/* Gaps C->P to END one at a time: each to the left with odds (places left
- * on the left) / (places left), U x places < left places, as floor(U x
- * places) < left places (the same for an integer).  U x places as the
- * draw's 53 bits times places / 2^53 (one rounding, as rnd() times
- * places: scaling by 2^-53 is exact), the places counted down by 2^-53.
- * Each gap is written to both sides' next place and only its own side
- * moves on (no branch, no select): the other's place is written again by
- * the next gap that goes there, or it is the left side's end (TMP[L], a
- * place no side holds) or the right side's (TMP[n]); a side's recursion
- * writes inside its own places and that one past them.  AT - LR < 0 (both
- * under 2^17) as its sign bit: no flag to widen.  By 8: 23 instructions a
- * gap with VEX's (shlx for T's shift, SH opaque: mov and shl; no register
- * cleared before a conversion), 27 before.  R: the draws when given
- * (cascade_sparse's), else drawn here. */
-static inline __attribute__((always_inline)) void cascade_each(uint64_t *s, int sh, uint32_t *tmp,
-							       const uint32_t *end, ptrdiff_t gd,
-							       struct cascade_at *c,
-							       const uint64_t *r)
-{
-	uint32_t *p = c->p;
-	int64_t lr = c->lr, k = c->k;
-	double places = c->places;
-#pragma GCC unroll 8
-	for (size_t j = 0; p < end; p++, j++) {
-		uint64_t x = r ? r[j] : xo_next_sh(s, sh);
-		int64_t at = (int64_t)((double)(x >> 11) * places);
-		uint64_t lft = (uint64_t)(at - lr) >> 63;
-		uint32_t v = p[gd];
-		tmp[k] = v;
-		p[lr] = v;
-		k += (int64_t)lft;
-		lr -= (int64_t)lft;
-		places -= 0x1p-53;
-	}
-	c->p = p, c->lr = lr, c->k = k, c->places = places;
-}
-
-/*
- * A split whose small side (the left where SMALL_LEFT) holds at most 1/16
- * of its places (boot's b of 0.975: 1/40), by blocks of 8 gaps: the
- * block's 8 draws, and where each is on the large side's side of a bound
- * that holds for all 8 (below it every U x places, rounded, is past the
- * left places, or short of them less the block's), no gap goes to the
- * small side: the 8 go to the large side's next places as one copy, no
- * conversion or compare of their own (~75% of boot's blocks).  Else the
- * block one gap at a time from its draws kept (cascade_each).  Until
- * fewer than 8 gaps are left or the small side is full.  The bound from a
- * division: U x M >= LR 2^53 for every M of the block where U >= LR 2^53
- * / (its least M), the quotient's rounding (< 1 below 2^53) and U's
- * truncation covered by 2; U x M's rounding (< 2^17 below 2^70) by 2^18.
- */
-static inline __attribute__((always_inline)) void cascade_sparse(uint64_t *s, int sh, uint32_t *tmp,
-								 const uint32_t *end, ptrdiff_t gd,
-								 struct cascade_at *c,
-								 const int small_left)
-{
-	for (;;) {
-		int64_t rem = end - c->p, lr = c->lr; /* the places left */
-		if (rem < 8 || (small_left ? lr : rem - lr) == 0)
-			return;
-		/* one by one (ANY) where the small side has grown past a bound
-		 * of U below 2^52 or above 2 */
-		uint64_t bound, r[8], any;
-		if (small_left) { /* all right: U >= LR 2^53 / (rem - 7) */
-			double x = (double)lr * 0x1p53 / (double)(rem - 7);
-			any = !(x < 0x1p52);
-			bound = ((uint64_t)(any ? 0 : x) + 2) << 11;
-		} else { /* all left, LR falling by 1 a gap: U < (LR - 7) 2^53 / (rem - 7) */
-			double x = ((double)(lr - 7) * 0x1p53 - 0x1p18) / (double)(rem - 7);
-			any = !(x >= 2);
-			bound = ((uint64_t)(any ? 2 : x) - 1) << 11;
-		}
-#pragma GCC unroll 8
-		for (int j = 0; j < 8; j++) {
-			r[j] = xo_next_sh(s, sh);
-			any += small_left ? r[j] < bound : r[j] >= bound;
-		}
-		if (any) {
-			cascade_each(s, sh, tmp, c->p + 8, gd, c, r);
-			continue;
-		}
-		memcpy(small_left ? c->p + lr : tmp + c->k, c->p + gd, 8 * sizeof(*c->p));
-		c->p += 8;
-		c->places -= 8 * 0x1p-53;
-		if (!small_left)
-			c->k += 8, c->lr = lr - 8;
-	}
-}
-
-/* The gaps C->P to END all to one side (its places are the ones left):
- * their draws' steps (not read), the gaps copied in order.  0 if not. */
-static inline __attribute__((always_inline)) int cascade_rest(uint64_t *s, int sh, uint32_t *tmp,
-							      const uint32_t *end, ptrdiff_t gd,
-							      const struct cascade_at *c)
-{
-	int64_t rem = end - c->p;
-	if (c->lr != 0 && c->lr != rem)
-		return 0;
-	for (int64_t i = 0; i < rem; i++)
-		xo_step_sh(s, sh);
-	memcpy(c->lr ? tmp + c->k : c->p, c->p + gd, (size_t)rem * sizeof(*c->p));
-	return 1;
-}
-
 /* The cascade's body (gen_cascade_arrange), its stream's state GS (4
  * words), built twice:
  * plain, and (VEX) with AVX2 and BMI2's encodings (three-operand
@@ -1135,9 +1019,10 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		size_t L = cascade_left(s, n, b), R = n - 1 - L;
 		out[L] = gp[0];
 		if (L == 0 || R == 0) {
-			/* one side (b near 0 or 1 below 1 / (1 - b) gaps: all of
-			 * boot's splits of 38 or fewer): its gaps in their order,
-			 * where they are; their draws' steps alone */
+			/* all to one side (b near 0 or 1 and under 1 / (1 - b)
+			 * gaps: every split of 38 or fewer at boot's 0.975): they
+			 * stay where they are, in their order, the draws' steps
+			 * alone (their outputs would decide nothing) */
 			for (size_t i = 1; i < n; i++)
 				xo_step_sh(s, sh);
 			out += L == 0;
@@ -1147,16 +1032,41 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 			continue;
 		}
 		/* a random L of them to the left, TMP[0, L), the others to the
-		 * right, TMP[L + 1, n) */
+		 * right, TMP[L + 1, n): each with odds (places left on the left)
+		 * / (places left), U x places < left places, as floor(U x places)
+		 * < left places (the same for an integer).  U x places as the
+		 * draw's 53 bits times places / 2^53 (one rounding, as rnd()
+		 * times places: scaling by 2^-53 is exact), the places counted
+		 * down by 2^-53.  Each gap is written to both sides' next place
+		 * and only its own side moves on (no branch, no select): the
+		 * other's place is written again by the next gap that goes there,
+		 * or it is the left side's end (TMP[L], a place no side holds)
+		 * or the right side's (TMP[n]); a side's recursion writes inside
+		 * its own places and that one past them.  AT - LR < 0 (both
+		 * under 2^17) as its sign bit: no flag to widen.  Gap I's right
+		 * place is TMP + I + LR (the right side's next: I - 1 - (L - LR)
+		 * gone right before it): P[LR] with the loop's pointer P = TMP +
+		 * I; gap I itself is P[GD] (GD = GP - TMP: GP and TMP are in one
+		 * array, a difference across two would be undefined); the left
+		 * side's next place TMP[K], K = L - LR.  By 8: 23 instructions
+		 * a gap with VEX's (shlx for T's shift: mov and shl; no
+		 * register cleared before a conversion), 27 before. */
+		double places = (double)(int64_t)(n - 1) * 0x1p-53;
+		int64_t lr = (int64_t)L, k = 0;
+		uint32_t *p = tmp + 1;
 		const ptrdiff_t gd = gp - tmp;
-		const uint32_t *end = tmp + n;
-		struct cascade_at c = {tmp + 1, (int64_t)L, 0, (double)(int64_t)(n - 1) * 0x1p-53};
-		if (L <= R && L * 16 <= n - 1)
-			cascade_sparse(s, sh, tmp, end, gd, &c, 1);
-		else if (R < L && R * 16 <= n - 1)
-			cascade_sparse(s, sh, tmp, end, gd, &c, 0);
-		if (!cascade_rest(s, sh, tmp, end, gd, &c))
-			cascade_each(s, sh, tmp, end, gd, &c, NULL);
+#pragma GCC unroll 8
+		for (; p < tmp + n; p++) {
+			uint64_t r = xo_next_sh(s, sh);
+			int64_t at = (int64_t)((double)(r >> 11) * places);
+			uint64_t lft = (uint64_t)(at - lr) >> 63;
+			uint32_t v = p[gd];
+			tmp[k] = v;
+			p[lr] = v;
+			k += (int64_t)lft;
+			lr -= (int64_t)lft;
+			places -= 0x1p-53;
+		}
 		uint32_t *sw = gp; /* the sides now in TMP: it holds them, GP is scratch */
 		gp = tmp;
 		tmp = sw;
