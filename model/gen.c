@@ -1023,6 +1023,7 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 			 * gaps: every split of 38 or fewer at boot's 0.975): they
 			 * stay where they are, in their order, the draws' steps
 			 * alone (their outputs would decide nothing) */
+#pragma GCC unroll 4
 			for (size_t i = 1; i < n; i++)
 				xo_step_sh(s, sh);
 			out += L == 0;
