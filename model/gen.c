@@ -1022,7 +1022,9 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 			/* all to one side (b near 0 or 1 and under 1 / (1 - b)
 			 * gaps: every split of 38 or fewer at boot's 0.975): they
 			 * stay where they are, in their order, the draws' steps
-			 * alone (their outputs would decide nothing) */
+			 * alone (their outputs would decide nothing; the loop
+			 * took 23 instructions a gap, these 7).  GP + 1 and TMP +
+			 * 1 hold N places each for the N - 1 left */
 #pragma GCC unroll 4
 			for (size_t i = 1; i < n; i++)
 				xo_step_sh(s, sh);
