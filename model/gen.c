@@ -1008,6 +1008,9 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 	 * every split) */
 	uint64_t s[4];
 	s[0] = gs[0], s[1] = gs[1], s[2] = gs[2], s[3] = gs[3];
+	int sh = 17; /* opaque where VEX: shlx by a register */
+	if (vex)
+		__asm__("" : "+r"(sh));
 	while (n > 0) {
 		if (n <= 2) {
 			cascade_small(s, gp, out, n, b);
@@ -1015,6 +1018,22 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		}
 		size_t L = cascade_left(s, n, b), R = n - 1 - L;
 		out[L] = gp[0];
+		if (L == 0 || R == 0) {
+			/* all to one side (b near 0 or 1 and under 1 / (1 - b)
+			 * gaps: every split of 38 or fewer at boot's 0.975): they
+			 * stay where they are, in their order, the draws' steps
+			 * alone (their outputs would decide nothing; the loop
+			 * took 23 instructions a gap, these 7).  GP + 1 and TMP +
+			 * 1 hold N places each for the N - 1 left */
+#pragma GCC unroll 4
+			for (size_t i = 1; i < n; i++)
+				xo_step_sh(s, sh);
+			out += L == 0;
+			gp++;
+			tmp++;
+			n--;
+			continue;
+		}
 		/* a random L of them to the left, TMP[0, L), the others to the
 		 * right, TMP[L + 1, n): each with odds (places left on the left)
 		 * / (places left), U x places < left places, as floor(U x places)
@@ -1037,9 +1056,6 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		 * register cleared before a conversion), 27 before. */
 		double places = (double)(int64_t)(n - 1) * 0x1p-53;
 		int64_t lr = (int64_t)L, k = 0;
-		int sh = 17; /* opaque where VEX: shlx by a register */
-		if (vex)
-			__asm__("" : "+r"(sh));
 		uint32_t *p = tmp + 1;
 		const ptrdiff_t gd = gp - tmp;
 #pragma GCC unroll 8

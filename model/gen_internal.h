@@ -1039,6 +1039,18 @@ static inline __attribute__((always_inline)) uint64_t xo_next_sh(uint64_t *s, in
 	return r;
 }
 static inline uint64_t xo_next(uint64_t *s) { return xo_next_sh(s, 17); }
+/* xo_next_sh's step of the state alone, where the draw is not read (its
+ * output is a function of the state before: the state after is the same) */
+static inline __attribute__((always_inline)) void xo_step_sh(uint64_t *s, int sh)
+{
+	uint64_t t = s[1] << sh;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+}
 static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 
 static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }

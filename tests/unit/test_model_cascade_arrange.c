@@ -6,7 +6,9 @@
  * the same arrangement and the stream's state the same after, on windows
  * of 0 to 70,000 gaps (every remainder of 8, 2,000 windows under 300),
  * splits b of 0, 1 (under 300), 0.5, 0.975, 0.025 and at random, ranks
- * at random.
+ * at random; and 400 windows of up to 3,000 gaps at b of 0.99, 0.995,
+ * 0.999 and 0.01, where most splits send every gap to one side (their
+ * draws' steps alone, the gaps left in place: round 34).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +133,11 @@ int main(void)
 	for (size_t j = 0; j < sizeof(big) / sizeof(big[0]); j++)
 		for (size_t k = 2; k < sizeof(bs) / sizeof(bs[0]); k++, windows++)
 			bad += !same_window(rs, big[j] - k % 3, bs[k], buf, ref, got);
+	/* splits of one side, long chains of them: b near 1 or 0, under 1 /
+	 * (1 - b) gaps every split (at 0.999 all of them) */
+	static const double ones[] = {0.99, 0.995, 0.999, 0.01};
+	for (int k = 0; k < 400; k++, windows++)
+		bad += !same_window(rs, 1 + xo_next(rs) % 3000, ones[k % 4], buf, ref, got);
 	CHECK_EQ(bad, 0);
 	/* reel_codec_plain's switch reaches the plain build (the same
 	 * answer either way: this holds the switch's path, not which ran) */
