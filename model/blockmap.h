@@ -45,7 +45,7 @@ struct bmap_dir_word {
 };
 struct bmap_dir {
 	uint64_t *e;
-	uint64_t *bits;	 /* block b sampled at the map's shift: bit b % 64 of word b / 64 */
+	uint64_t *bits; /* block b sampled at the map's shift: bit b % 64 of word b / 64 */
 	struct bmap_dir_word *w;
 	uint64_t n, key; /* blocks; the keys' high bits (block b's key: key ^ b) */
 	struct bmap_dir *next;

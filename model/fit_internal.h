@@ -436,8 +436,8 @@ static inline int reuse_touch_dir(struct bmap *bm, struct bmap_dir *d, uint64_t 
 		if (t) {
 			/* the word's LAST where every touched block's last index
 			 * is it (all of them here, or FULL the last touch) */
-			uint64_t l = s == all || dw->last == dw->full ? dw->last
-								      : bmap_dir_top(d, w, t);
+			uint64_t l =
+			    s == all || dw->last == dw->full ? dw->last : bmap_dir_top(d, w, t);
 			seen.last = l > seen.last ? l : seen.last;
 			seen.reused = 1;
 			seen.unr |= dw->wr & ~dw->rd & t;

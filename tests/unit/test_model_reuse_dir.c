@@ -109,7 +109,7 @@ static void run(uint64_t dev, uint64_t other, size_t exact, int nio)
 	}
 	CHECK(reused > 0);
 	CHECK(m.shift >= 2); /* the rate halved, more than once */
-	int whole = 0; /* words whose last touch covered them whole */
+	int whole = 0;	     /* words whose last touch covered them whole */
 	for (uint64_t w = 0; w < (EXT + 63) / 64; w++)
 		whole += d.w[w].full > 0 && d.w[w].full == d.w[w].last;
 	CHECK(whole > 0);
