@@ -627,25 +627,19 @@ static int pass_main(struct fit_run *fr, const struct fit_cols *c)
 	return inflight_chunk(&fr->inf, c);
 }
 
-/* Of several devices, those whose part of a pass (pass 2's offsets, pass
- * 3's walk) the main thread takes beside its own (devs_main): the last
- * ones, 1/DIV of the I/O or less, the rest the second thread's.  Each
- * device's state is its own: the same model.  Pass 2: a fifth (DEVS_DIV2).
- * With the devices' records by device (model_devs_stretches, made on the
- * main thread) a third left the main thread the longer part of pass 2 on
- * disksim's 16 disks (10M I/O, G instructions: 1.85 here against 0.65 on
- * the second thread and the read-ahead's ~0.8); a fifth evens it (1.72 /
- * 0.78; round 34's CPU clocks of the threads, 0.30 / 0.35 s).  Pass 3: a
- * third (DEVS_DIV3): the walk misses the cache more than its instructions
- * say: at a fifth the second thread's part was the longer by the threads'
- * CPU clocks (disksim's 10M output: 0.43-0.46 s here, the phases' scan
- * and a fifth's walk, against 0.77-0.83 there), at a third 0.50 / 0.53. */
-#define DEVS_DIV2 5
-#define DEVS_DIV3 3
-static uint64_t devs_split(const struct fit_scan *sc, uint64_t div)
+/* Of several devices, those whose part of passes 2 and 3 (offsets, walk)
+ * the main thread takes beside its own (devs_main): the last ones, a
+ * fifth of the I/O or less, the rest the second thread's.  Each device's
+ * state is its own: the same model.  With the devices' records by device
+ * (model_devs_stretches, made on the main thread) a third left the main
+ * thread the longer part of both passes on disksim's 16 disks (10M I/O,
+ * G instructions: pass 2 1.85 here against 0.65 on the second thread and
+ * the read-ahead's ~0.8; pass 3 2.86 against 1.63); a fifth evens them
+ * (1.72 / 0.78, 2.56 / 1.92). */
+static uint64_t devs_split(const struct fit_scan *sc)
 {
 	uint64_t mine = 0, n = 0;
-	for (size_t k = sc->nd; k-- > 1 && div * (n + sc->per[k]) <= sc->n;) {
+	for (size_t k = sc->nd; k-- > 1 && 5 * (n + sc->per[k]) <= sc->n;) {
 		n += sc->per[k];
 		mine |= 1ull << k;
 	}
@@ -785,7 +779,7 @@ static int fit_windows(struct fit_run *fr, unsigned maxp, uint64_t *cap3)
 	bm_op_shifts(fr->bm, fr->sh);
 	if (!e && model_pqrs_init(&fr->pq, sc->n, t0, t1, 0, sc->amax))
 		e = REEL_E_NOMEM;
-	fr->devs_main = fr->side ? devs_split(sc, DEVS_DIV2) : 0;
+	fr->devs_main = fr->side ? devs_split(sc) : 0;
 	if (!e && m->ndevs > 1 && !(fr->stretches = malloc(FIT_WIN_BUFS * sizeof(*fr->stretches))))
 		e = REEL_E_NOMEM;
 	if (e || (e = fit_pass(fr, side_offsets, pass_windows, 0, NULL, NULL)))
@@ -846,8 +840,8 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	else if ((e = model_phases_init(&fr->pf, m, fr->wphase, fr->ws.cnt, t0, cap)))
 		return e;
 	fr->scan_main = !sc->nic;
-	/* in-flight: the main thread's part is as long */
-	fr->devs_main = fr->side && fr->scan_main ? devs_split(sc, DEVS_DIV3) : 0;
+	if (!fr->scan_main) /* in-flight: the main thread's part is as long */
+		fr->devs_main = 0;
 	if ((e = model_devs_walk_init(fr->df, cap)) ||
 	    (e = inflight_init(&fr->inf, sc->nic, cap)) ||
 	    (e = fit_pass(fr, side_walk, pass_main, 1, NULL, NULL)))
