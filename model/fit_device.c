@@ -310,8 +310,7 @@ static void dev_fit_free(struct dev_fit *f)
 	free(f->pn);
 	free(f->pbn);
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
-	reel_free_big(f->dir.e, f->dir.n * 8);
-	free(f->dir.bits);
+	bmap_dir_free(&f->dir);
 	free(f->tc);
 	free(f->wb);
 	free(f->rb);
@@ -776,7 +775,8 @@ static void reuse_smap(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
  * times as many blocks or more, every block's entry (its hash's level and
  * last touch: bmap_dir) in an array, made at the pass's start (one mix64 a
  * block of the extent, against one a block touched).  On gen's chromium at
- * 10M I/O, 476M blocks touched in an extent of 524,288 (4 MiB of entries),
+ * 10M I/O, 476M blocks touched in an extent of 524,288 (4 MiB of entries;
+ * the words' ops and last indexes 256 KiB more, not counted in DIR_MAX),
  * the gather of a hash table of the extent and the probes of the block
  * map's 8 MiB were ~1.2 s of the second thread (the re-use pass's
  * instructions 2.9x fewer without them).  The map keeps and answers the
@@ -788,22 +788,9 @@ static void reuse_dir(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 	uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
 	if (n < 64 || f->pre->blocks / DIR_PAYS < n || df->dir_bytes + n * 8 > DIR_MAX)
 		return; /* not worth it, or no room: the table */
-	f->dir.e = reel_malloc_big(n * 8);
-	f->dir.bits = malloc((n + 63) / 64 * 8);
-	if (!f->dir.e || !f->dir.bits) { /* no room: the table */
-		reel_free_big(f->dir.e, n * 8);
-		free(f->dir.bits);
-		f->dir.e = f->dir.bits = NULL;
-		return;
-	}
-	f->dir.n = n;
-	f->dir.key = (uint64_t)dev << 52;
+	if (bmap_dir_init(&f->dir, n, (uint64_t)dev << 52))
+		return; /* no room: the table */
 	df->dir_bytes += n * 8;
-	for (uint64_t b = 0; b < n; b++) /* at shift 0: every block sampled */
-		f->dir.e[b] = bmap_dir_empty(&f->dir, b);
-	memset(f->dir.bits, 0xff, (n + 63) / 64 * 8);
-	if (n & 63) /* past the extent: none */
-		f->dir.bits[(n - 1) / 64] = ~0ull >> (64 - (n & 63));
 }
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its

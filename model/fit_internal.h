@@ -358,42 +358,105 @@ static inline int reuse_touch_keys(struct bmap *bm, const uint64_t *kb, const ui
 	return reused ? 1 : any ? 0 : -1;
 }
 
+/* The touched blocks of a direct extent (reuse_touch_dir's): the
+ * greatest last index of them, whether one was, whether one was written
+ * and never read (bit set in unr). */
+struct dir_seen {
+	uint64_t last, unr;
+	int reused;
+};
+
+/* Word W's blocks S (sampled, in order) touched at index I (RD: a read)
+ * one at a time, where the map may halve among them (its new blocks
+ * would pass its exact count): those no longer sampled after it left
+ * untouched, as the table leaves them.  0 or REEL_E_NOMEM. */
+static inline int reuse_dir_each(struct bmap *bm, struct bmap_dir *d, uint64_t w, uint64_t s,
+				 uint64_t i, int rd, struct dir_seen *seen)
+{
+	struct bmap_dir_word *dw = &d->w[w];
+	uint64_t *ew = d->e + (w << 6);
+	while (s) {
+		uint64_t z = (uint64_t)__builtin_ctzll(s), bit = 1ull << z;
+		s &= s - 1;
+		int was = ((dw->rd | dw->wr) & bit) != 0;
+		if (was) {
+			uint64_t l = ew[z] >> 9 > dw->full ? ew[z] >> 9 : dw->full;
+			seen->last = l > seen->last ? l : seen->last;
+			seen->reused = 1;
+			seen->unr |= dw->wr & ~dw->rd & bit;
+		}
+		ew[z] = i << 9 | (ew[z] & 127 << 2);
+		dw->rd |= rd ? bit : 0;
+		dw->wr |= rd ? 0 : bit;
+		dw->last = i;
+		if (!was && ++bm->n > bm->exact) {
+			if (bmap_halve(bm))
+				return REEL_E_NOMEM;
+			s &= d->bits[w]; /* those still sampled */
+		}
+	}
+	return 0;
+}
+
 /* reuse_touch_keys of blocks B0..B1 of direct extent D (those past its end
- * in the table), in order: the sampled ones from its bits (half of them at
- * random, on gen's chromium, as a branch each would miss half the time),
- * each a load and a store in its neighbours' lines, not a probe. */
+ * in the table), in order, a word of 64 blocks at a time: its sampled
+ * blocks from its bits, its touched ones from its ops' bits, and where the
+ * I/O covers every sampled block of the word (a large I/O's middle words)
+ * their last index from the word's LAST and set in its FULL, no entry
+ * read or written; else each sampled block's entry a load and a store in
+ * its neighbours' lines.  Block by block (reuse_dir_each) where the map
+ * may halve inside the word. */
 static inline int reuse_touch_dir(struct bmap *bm, struct bmap_dir *d, uint64_t b0, uint64_t b1,
 				  uint64_t i, int rd, uint64_t *dist, int *unread)
 {
-	/* the entries touched before: the greatest (its last index the most
-	 * recent; 0 when none: an entry touched is not), whether one was
-	 * written and not read (bit 0 of unr) */
-	uint64_t top = 0, unr = 0, ib = i << 9 | (rd ? 1 : 2);
+	struct dir_seen seen = {0, 0, 0};
 	uint64_t be = b1 < d->n ? b1 : d->n - 1; /* the last in the extent */
 	int any = 0;
 	for (uint64_t w = b0 >> 6; b0 < d->n && w <= be >> 6; w++) {
-		uint64_t bits = d->bits[w], *ew = d->e + (w << 6);
+		uint64_t m = ~0ull;
 		if (w == b0 >> 6)
-			bits &= ~0ull << (b0 & 63);
+			m &= ~0ull << (b0 & 63);
 		if (w == be >> 6)
-			bits &= ~0ull >> (63 - (be & 63));
-		any |= bits != 0;
-		while (bits) {
-			uint64_t *en = ew + __builtin_ctzll(bits), v = *en;
-			bits &= bits - 1;
-			*en = ib | (v & 0x1ff);
-			if (v & 3) {
-				top = v > top ? v : top;
-				unr |= v >> 1 & ~v;
-			} else if (++bm->n > bm->exact) {
-				if (bmap_halve(bm))
+			m &= ~0ull >> (63 - (be & 63));
+		uint64_t all = d->bits[w], s = all & m;
+		if (!s)
+			continue;
+		any = 1;
+		struct bmap_dir_word *dw = &d->w[w];
+		uint64_t t = (dw->rd | dw->wr) & s, u = s & ~t, nu = 0;
+		if (u) { /* new blocks: the map may halve among them */
+			nu = (uint64_t)__builtin_popcountll(u);
+			if (bm->n + nu > bm->exact) {
+				if (reuse_dir_each(bm, d, w, s, i, rd, &seen))
 					return REEL_E_NOMEM;
-				bits &= d->bits[w]; /* those still sampled */
+				continue;
+			}
+			bm->n += nu;
+		}
+		if (t) {
+			/* the word's LAST where every touched block's last index
+			 * is it (all of them here, or FULL the last touch) */
+			uint64_t l =
+			    s == all || dw->last == dw->full ? dw->last : bmap_dir_top(d, w, t);
+			seen.last = l > seen.last ? l : seen.last;
+			seen.reused = 1;
+			seen.unr |= dw->wr & ~dw->rd & t;
+		}
+		if (s == all) {
+			dw->full = i;
+		} else {
+			uint64_t *ew = d->e + (w << 6);
+			for (uint64_t x = s; x; x &= x - 1) {
+				uint64_t *en = ew + __builtin_ctzll(x);
+				*en = i << 9 | (*en & 127 << 2);
 			}
 		}
+		dw->rd |= rd ? s : 0;
+		dw->wr |= rd ? 0 : s;
+		dw->last = i;
 	}
-	uint64_t last = top >> 9;
-	int reused = top != 0, un = (int)(unr & 1);
+	uint64_t last = seen.last;
+	int reused = seen.reused, un = seen.unr != 0;
 	for (uint64_t b = b0 > be + 1 ? b0 : be + 1; b <= b1; b++) { /* past the extent */
 		uint64_t li = 0;
 		int w = 0, t = bmap_touch(bm, d->key ^ b, i, rd, &li, &w);

@@ -8,9 +8,11 @@
  * (in the table in both maps), reads and writes, the map's exact count
  * small so that its shift rises many times (halving in the middle of an
  * I/O), I/O touching the same blocks together (ties of their last index),
- * for devices 0 to 65535.  After each I/O: the same answer, distance,
+ * for devices 0 to 65535; words of 64 blocks covered whole (their last
+ * index kept in the word: bmap_dir_word's full) and in part, the map
+ * halving between the two.  After each I/O: the same answer, distance,
  * unread, and the same count and shift; at the end the same blocks kept,
- * each with the same last index and ops.  Then several extents in one
+ * each with the same last index and ops (bmap_dir_value).  Then several extents in one
  * map (run_multi): three direct ones of different sizes (one of a single
  * word, one not a multiple of 64 blocks) on the map's list, beside two
  * devices in the table, I/O of all five interleaved (each device its own
@@ -59,12 +61,11 @@ static int same_block(struct bmap *a, struct bmap *m, struct bmap_dir *d, uint64
 	size_t sa = bmap_slot(a, k, h);
 	uint64_t va = a->e[sa].key ? a->e[sa].val : 0;
 	if (b < d->n) {
-		uint64_t v = d->e[b];
-		if ((uint64_t)BMAP_DIR_LEVEL(v) != bmap_level(h))
+		if ((uint64_t)BMAP_DIR_LEVEL(d->e[b]) != bmap_level(h))
 			return 0;
 		if (((d->bits[b >> 6] >> (b & 63)) & 1) != (uint64_t)bmap_sampled(m, h))
 			return 0;
-		return (v & 3) ? va == ((v >> 9) << 2 | (v & 3)) : va == 0;
+		return bmap_dir_value(d, b) == va;
 	}
 	size_t sm = bmap_slot(m, k, h);
 	return (m->e[sm].key ? m->e[sm].val : 0) == va;
@@ -74,14 +75,9 @@ static void run(uint64_t dev, uint64_t other, size_t exact, int nio)
 {
 	struct bmap a, m;
 	CHECK(!bmap_init(&a, exact) && !bmap_init(&m, exact));
-	struct bmap_dir d = {.n = EXT, .key = dev << 52};
-	d.e = malloc(EXT * 8);
-	d.bits = malloc((EXT + 63) / 64 * 8);
+	struct bmap_dir d;
 	uint64_t *k = malloc(MAXB * 8), *h = malloc(MAXB * 8);
-	CHECK(d.e && d.bits && k && h);
-	for (uint64_t b = 0; b < EXT; b++)
-		d.e[b] = bmap_dir_empty(&d, b);
-	memset(d.bits, 0xff, (EXT + 63) / 64 * 8);
+	CHECK(!bmap_dir_init(&d, EXT, dev << 52) && k && h);
 	m.dir = &d;
 	uint64_t di = 0, oi = 0, hot = 0;
 	int reused = 0;
@@ -113,12 +109,15 @@ static void run(uint64_t dev, uint64_t other, size_t exact, int nio)
 	}
 	CHECK(reused > 0);
 	CHECK(m.shift >= 2); /* the rate halved, more than once */
+	int whole = 0;	     /* words whose last touch covered them whole */
+	for (uint64_t w = 0; w < (EXT + 63) / 64; w++)
+		whole += d.w[w].full > 0 && d.w[w].full == d.w[w].last;
+	CHECK(whole > 0);
 	for (uint64_t b = 0; b < EXT + 2 * MAXB; b++)
 		CHECK(same_block(&a, &m, &d, b));
 	bmap_free(&a);
 	bmap_free(&m);
-	free(d.e);
-	free(d.bits);
+	bmap_dir_free(&d);
 	free(k);
 	free(h);
 }
@@ -137,15 +136,7 @@ static void run_multi(size_t exact, int nio)
 		dev[x] = x ? (dev[x - 1] + 1 + (uint64_t)(unit_urand(&rs) * 13000)) % 65536
 			   : (uint64_t)(unit_urand(&rs) * 65536);
 	for (int x = 0; x < NDIR; x++) {
-		d[x] = (struct bmap_dir){.n = ext[x], .key = dev[x] << 52};
-		d[x].e = malloc(ext[x] * 8);
-		d[x].bits = malloc((ext[x] + 63) / 64 * 8);
-		CHECK(d[x].e && d[x].bits);
-		for (uint64_t b = 0; b < ext[x]; b++)
-			d[x].e[b] = bmap_dir_empty(&d[x], b);
-		memset(d[x].bits, 0xff, (ext[x] + 63) / 64 * 8);
-		if (ext[x] & 63)
-			d[x].bits[(ext[x] - 1) / 64] = ~0ull >> (64 - (ext[x] & 63));
+		CHECK(!bmap_dir_init(&d[x], ext[x], dev[x] << 52));
 		d[x].next = m.dir;
 		m.dir = &d[x];
 	}
@@ -176,10 +167,8 @@ static void run_multi(size_t exact, int nio)
 	}
 	bmap_free(&a);
 	bmap_free(&m);
-	for (int x = 0; x < NDIR; x++) {
-		free(d[x].e);
-		free(d[x].bits);
-	}
+	for (int x = 0; x < NDIR; x++)
+		bmap_dir_free(&d[x]);
 	free(k);
 	free(h);
 }
