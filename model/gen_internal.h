@@ -1014,31 +1014,14 @@ static inline size_t gen_dist_seek(const struct model_dist *d, double u, size_t 
 /* model_dist_inv_at by gen_dist_seek (remote's place in its region). */
 static inline double gen_dist_inv_at(const struct model_dist *d, double u, size_t *k)
 {
-	if (!d->nk)
-		return 0;
-	if (u <= 0)
-		return d->v[0];
-	if (u >= 1)
-		return d->v[d->nk - 1];
+	double v;
+	if (model_dist_inv_end(d, u, &v))
+		return v;
 	*k = gen_dist_seek(d, u, model_dist_guided(d, u));
 	return model_dist_lerp(d, u, *k);
 }
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-/* xoshiro256**'s step; SH is 17 (a variable where a caller wants the
- * shift by a register: gen.c's cascade, BMI2's shlx) */
-static inline __attribute__((always_inline)) uint64_t xo_next_sh(uint64_t *s, int sh)
-{
-	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << sh;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-static inline uint64_t xo_next(uint64_t *s) { return xo_next_sh(s, 17); }
 /* xo_next_sh's step of the state alone, where the draw is not read (its
  * output is a function of the state before: the state after is the same) */
 static inline __attribute__((always_inline)) void xo_step_sh(uint64_t *s, int sh)
@@ -1051,6 +1034,15 @@ static inline __attribute__((always_inline)) void xo_step_sh(uint64_t *s, int sh
 	s[2] ^= t;
 	s[3] = rotl(s[3], 45);
 }
+/* xoshiro256**'s step and its draw; SH is 17 (a variable where a caller
+ * wants the shift by a register: gen.c's cascade, BMI2's shlx) */
+static inline __attribute__((always_inline)) uint64_t xo_next_sh(uint64_t *s, int sh)
+{
+	uint64_t r = rotl(s[1] * 5, 7) * 9;
+	xo_step_sh(s, sh);
+	return r;
+}
+static inline uint64_t xo_next(uint64_t *s) { return xo_next_sh(s, 17); }
 static inline uint64_t next64(struct model_gen *g) { return xo_next(g->s); }
 
 static inline double unit(uint64_t x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
@@ -1831,6 +1823,28 @@ static inline int gen_local_shut(const struct model_devspace *dv, const struct d
 				 uint32_t r)
 {
 	return gen_local_region_over(dv, s, r) || !(gen_op_share(dv, r, s->op) > 0);
+}
+/* The landings a local jump of LEN aligned to AL from the cursor can
+ * draw that fit the extent, in [*A, *B]: the local distribution's least
+ * and largest value, two alignments either side for the rounding,
+ * clamped to [0, extent - len].  1: so (*A > *B: none fits); 0: not
+ * known (sizes past what the integers hold). */
+static inline __attribute__((always_inline)) int gen_local_reach(const struct model_devspace *dv,
+								 const struct devstate *s,
+								 uint64_t len, uint64_t al,
+								 int64_t *ap, int64_t *bp)
+{
+	const struct model_dist *d = &dv->local;
+	double lo = d->nk ? d->v[0] : 0, hi = d->nk ? d->v[d->nk - 1] : 0;
+	if (len < 1 || len > s->extent || !(lo > -0x1p52 && hi < 0x1p52) ||
+	    !(s->cursor < 0x1p61 && al < 0x1p50))
+		return 0;
+	int64_t c = (int64_t)s->cursor, m = 2 * (int64_t)al;
+	int64_t a = c + gen_floor_i(lo) - m, b = c + gen_ceil_i(hi) + m,
+		top = (int64_t)(s->extent - len);
+	*ap = a > 0 ? a : 0;
+	*bp = b < top ? b : top;
+	return 1;
 }
 /* Whether every landing a local jump of LEN aligned to AL from the cursor
  * (s->cursor) can draw that fits the extent lies in regions that take none

@@ -2101,28 +2101,6 @@ static int history_at(struct model_gen *g, const struct devstate *s, uint64_t k,
 	return 1;
 }
 
-/* The landings a local jump of LEN aligned to AL from the cursor can
- * draw that fit the extent, in [*A, *B]: the local distribution's least
- * and largest value, two alignments either side for the rounding,
- * clamped to [0, extent - len].  1: so (*A > *B: none fits); 0: not
- * known (sizes past what the integers hold). */
-static inline __attribute__((always_inline)) int local_reach(const struct model_devspace *dv,
-							     const struct devstate *s, uint64_t len,
-							     uint64_t al, int64_t *ap, int64_t *bp)
-{
-	const struct model_dist *d = &dv->local;
-	double lo = d->nk ? d->v[0] : 0, hi = d->nk ? d->v[d->nk - 1] : 0;
-	if (len < 1 || len > s->extent || !(lo > -0x1p52 && hi < 0x1p52) ||
-	    !(s->cursor < 0x1p61 && al < 0x1p50))
-		return 0;
-	int64_t c = (int64_t)s->cursor, m = 2 * (int64_t)al;
-	int64_t a = c + gen_floor_i(lo) - m, b = c + gen_ceil_i(hi) + m,
-		top = (int64_t)(s->extent - len);
-	*ap = a > 0 ? a : 0;
-	*bp = b < top ? b : top;
-	return 1;
-}
-
 /* history_at(G, S, K, OFF), and whether OFF's region is over its share
  * (over_kept's answer): a slot of the ring by the region kept with it
  * (rreg, filled with the ring where the touched set is) and the region's
@@ -2149,7 +2127,7 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
 		       uint64_t al, uint32_t r)
 {
 	int64_t a, b;
-	if (!gen_local_shut(dv, s, r) || !local_reach(dv, s, len, al, &a, &b))
+	if (!gen_local_shut(dv, s, r) || !gen_local_reach(dv, s, len, al, &a, &b))
 		return 0;
 	if (a > b)
 		return 1;

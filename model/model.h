@@ -117,14 +117,25 @@ static inline size_t model_dist_guided(const struct model_dist *d, double u)
  * the I/O's count).  Inline: every draw of every model asks it (boot at
  * --rate 7491: 1.5 M asks per 150k I/O, a call and a call through
  * model_dist_inv_pow each time before). */
-static inline double model_dist_inv_at(const struct model_dist *d, double u, size_t *k)
+/* The inverse CDF's answer in *V where no knot is searched for: no
+ * knots, U at or below 0, at or above 1 (1; else 0). */
+static inline int model_dist_inv_end(const struct model_dist *d, double u, double *v)
 {
 	if (!d->nk)
+		*v = 0;
+	else if (u <= 0)
+		*v = d->v[0];
+	else if (u >= 1)
+		*v = d->v[d->nk - 1];
+	else
 		return 0;
-	if (u <= 0)
-		return d->v[0];
-	if (u >= 1)
-		return d->v[d->nk - 1];
+	return 1;
+}
+static inline double model_dist_inv_at(const struct model_dist *d, double u, size_t *k)
+{
+	double v;
+	if (model_dist_inv_end(d, u, &v))
+		return v;
 	*k = model_dist_seek(d, u, model_dist_guided(d, u));
 	return model_dist_lerp(d, u, *k);
 }

@@ -23,21 +23,15 @@
 static uint64_t n_asked, n_shut, n_same;
 
 /* gen_local_all_shut as round 29 made it: the reach's ends' regions by
- * gen_region_of; the reach's regions in *RA, *RB (RA > RB: no reach) */
+ * gen_region_of (the reach itself, gen_local_reach, as then); the reach's
+ * regions in *RA, *RB (RA > RB: no reach) */
 static int all_shut_ref(const struct model_devspace *dv, const struct devstate *s, uint64_t len,
 			uint64_t al, uint32_t r, uint32_t *ra, uint32_t *rb)
 {
-	const struct model_dist *d = &dv->local;
-	double lo = d->nk ? d->v[0] : 0, hi = d->nk ? d->v[d->nk - 1] : 0;
+	int64_t a, b;
 	*ra = 1, *rb = 0;
-	if (len < 1 || len > s->extent || !(lo > -0x1p52 && hi < 0x1p52) ||
-	    !(s->cursor < 0x1p61 && al < 0x1p50))
+	if (!gen_local_reach(dv, s, len, al, &a, &b))
 		return 0;
-	int64_t c = (int64_t)s->cursor, m = 2 * (int64_t)al;
-	int64_t a = c + gen_floor_i(lo) - m, b = c + gen_ceil_i(hi) + m,
-		top = (int64_t)(s->extent - len);
-	a = a > 0 ? a : 0;
-	b = b < top ? b : top;
 	if (a > b)
 		return gen_local_shut(dv, s, r);
 	*ra = gen_region_of(dv, s, (uint64_t)a), *rb = gen_region_of(dv, s, (uint64_t)b);
