@@ -45,8 +45,9 @@ static void check_over(const struct model_devspace *dv, struct devstate *t)
 		}
 }
 
-static void check_dev(const struct model_devspace *dv, const struct devstate *s)
+static void check_dev(const struct model_devspace *dv, const struct devstate *s, uint64_t *rs)
 {
+	(void)rs;
 	static struct devstate t;
 	check_slots(dv, s);
 	t = *s;
@@ -61,22 +62,8 @@ static void check_dev(const struct model_devspace *dv, const struct devstate *s)
 
 static void test_model(const char *name, uint64_t capacity)
 {
-	struct model m;
-	unit_model_load_corpus(&m, name);
-	struct model_gen *g;
-	struct model_gen_opts o = {.seed = 5, .rate = 4, .capacity = capacity};
-	CHECK(model_gen_create(&g, &m, &o) == 0);
-	uint64_t n = 0;
-	struct reel_rec rec;
-	for (int k = 1;; k++) {
-		if (k % 97 == 0 && g->touched) /* the ring is filled with the touched set */
-			for (size_t d = 0; d < m.ndevs; d++)
-				check_dev(&m.devs[d], &g->ds[d]);
-		if (model_gen_next(g, &rec) != 1 || ++n >= 20000)
-			break;
-	}
-	model_gen_destroy(g);
-	model_free(&m);
+	/* the ring is filled with the touched set: checked where it is kept */
+	uint64_t n = unit_model_gen_checked_if(name, capacity, 5, 0, 97, 0, 1, check_dev);
 	printf("%s capacity %llu: %llu I/O, %llu slots, %llu knots, %llu / %llu over\n", name,
 	       (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)n_slots,
 	       (unsigned long long)n_knots, (unsigned long long)n_over_yes,

@@ -149,10 +149,11 @@ typedef void unit_dev_check(const struct model_devspace *dv, const struct devsta
 
 /* Generate from the corpus model NAME (SEED, rate 4, CAPACITY) up to
  * 20,000 I/O, CHECK on every device's state before the I/O K where
- * K % EVERY == FIRST (K from 1); the I/O count generated. */
-static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacity, uint64_t seed,
-					      uint64_t rs, int every, int first,
-					      unit_dev_check *check)
+ * K % EVERY == FIRST (K from 1), and (TOUCHED) the generator keeps a
+ * touched set; the I/O count generated. */
+static inline uint64_t unit_model_gen_checked_if(const char *name, uint64_t capacity, uint64_t seed,
+						 uint64_t rs, int every, int first, int touched,
+						 unit_dev_check *check)
 {
 	struct model m;
 	unit_model_load_corpus(&m, name);
@@ -162,7 +163,7 @@ static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacit
 	uint64_t n = 0;
 	struct reel_rec rec;
 	for (int k = 1;; k++) {
-		if (k % every == first)
+		if (k % every == first && (!touched || g->touched))
 			for (size_t d = 0; d < m.ndevs; d++)
 				check(&m.devs[d], &g->ds[d], &rs);
 		if (model_gen_next(g, &rec) != 1 || ++n >= 20000)
@@ -171,6 +172,13 @@ static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacit
 	model_gen_destroy(g);
 	model_free(&m);
 	return n;
+}
+/* unit_model_gen_checked_if on every generator. */
+static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacity, uint64_t seed,
+					      uint64_t rs, int every, int first,
+					      unit_dev_check *check)
+{
+	return unit_model_gen_checked_if(name, capacity, seed, rs, every, first, 0, check);
 }
 
 /* Random rows of a region chain for D (its nregions set), into TO and P
