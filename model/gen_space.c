@@ -420,12 +420,16 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 	seq &= 1;
 	int kind = seq;
 	quota_refill(g, q, p, op);
-	if (fresh && !(q->pos[seq] < (seq ? q->n : q->end0))) {
+	/* the kind's next place and its end, loaded once: quota_take below
+	 * moves the other kind's alone */
+	uint32_t pos = q->pos[seq], end = seq ? q->n : q->end0;
+	if (fresh && !(pos < end)) {
 		*k = UINT32_MAX;
 		return quota_at(g, p, op, seq, UINT32_MAX);
 	}
-	if (q->pos[seq] < (seq ? q->n : q->end0)) {
-		x = q->perm[q->pos[seq]++];
+	if (pos < end) {
+		x = q->perm[pos++];
+		q->pos[seq] = pos;
 		q->left[seq * q->nw + x / 64] &= ~(1ull << (x % 64));
 	} else {
 		double t = quota_at(g, p, op, seq, UINT32_MAX) * q->n - 0.5;
@@ -434,9 +438,9 @@ static double quota_draw(struct model_gen *g, size_t p, int op, int seq, uint32_
 	}
 	uint32_t k0 = q->knot[x];
 	*k = k0 & ~QUOTA_ONE;
-	if (q->pos[seq] < (seq ? q->n : q->end0)) { /* the kind's next stratum's, a few I/O on */
-		__builtin_prefetch(&q->knot[q->perm[q->pos[seq]]]);
-		__builtin_prefetch(&q->at[q->perm[q->pos[seq]]]);
+	if (pos < end) { /* the kind's next stratum's, a few I/O on */
+		__builtin_prefetch(&q->knot[q->perm[pos]]);
+		__builtin_prefetch(&q->at[q->perm[pos]]);
 	}
 	if (!q->uniform && k0 & QUOTA_ONE && x < q->n) { /* quota_at's first case, here */
 		const float *share = g->m->phases[p].seq_share[op];
@@ -1378,7 +1382,7 @@ static inline double local_odds(const struct model_devspace *dv, struct devstate
 	int k = op != REEL_OP_READ;
 	if (!(dv->p_local_fitted && dv->p_local_op[k]))
 		return dv->p_local;
-	return dv->p_local_r[k][gen_region_keep(dv, s, s->cursor)];
+	return dv->p_local_r[k][gen_region_keep_near(dv, s, s->cursor)];
 }
 
 static inline uint64_t touch_bit(uint16_t dev, uint64_t b)
@@ -4408,7 +4412,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 	 * between a log's writes) starts a run of its own as any other, and
 	 * the kept run goes on after it, as after the re-use pass's I/O: it
 	 * had ended the run, whose I/O then went to the walk's jumps */
-	struct kept_run run = {0};
+	struct kept_run run; /* set where KEEP is */
 	int keep = 0;
 	/* a run's span: its I/O of the size of a run's next I/O */
 	const struct model_dist *cs = g->csize ? &g->csize[g->phase][op][1] : NULL;

@@ -11,7 +11,15 @@
  *   doubles either side, random offsets and the state's own hint (kh);
  * - remote's draw (model_dist_seek from the guide, model_dist_lerp) is
  *   model_dist_inv, and its knot gen_addr_knot's where the offset stays
- *   in its stretch.
+ *   in its stretch;
+ * - gen_region_near with a region as the hint answers as gen_region_of,
+ *   and gen_region_keep_near (the hint the kept region) so and keeps the
+ *   pair: every bound and a byte either side with the hints of the
+ *   regions two below to one above it, random offsets with random hints
+ *   and the state's own (rm_r, the cursor); the hint taken (its own
+ *   region or the next) on some asks;
+ * - gen_seg_weight is round 34's (the point mass's test a branch) for
+ *   every knot of the offsets CDF, and of a CDF of point masses.
  * On the fuzz corpus' models of 1 to 16 devices, their state as placing
  * left it after every 500 I/O.
  */
@@ -22,7 +30,39 @@
 #include "tests/unit/unit.h"
 #include "tests/unit/unit_model.h"
 
-static uint64_t n_asked, n_hit;
+static uint64_t n_asked, n_hit, n_near, n_near_hit;
+
+/* gen_seg_weight as round 34 wrote it */
+static double seg_weight_ref(const struct model_dist *d, uint32_t lo)
+{
+	double w = d->c[lo + 1] - d->c[lo];
+	if (lo && d->v[lo - 1] == d->v[lo])
+		w += d->c[lo] - d->c[lo - 1];
+	return w;
+}
+
+static void check_seg_weights(const struct model_dist *d)
+{
+	for (uint32_t lo = 0; lo + 1 < d->nk; lo++)
+		CHECK(gen_seg_weight(d, lo) == seg_weight_ref(d, lo));
+}
+
+/* gen_region_near(DV, S, A, H) and gen_region_keep_near against
+ * gen_region_of; a hint taken (no search) counted in n_near_hit, by H
+ * or the region after it holding A */
+static void check_near(const struct model_devspace *dv, const struct devstate *s,
+		       struct devstate *t, uint64_t a, uint32_t h)
+{
+	if (h >= dv->nregions)
+		return;
+	uint32_t want = gen_region_of(dv, s, a);
+	CHECK_EQ(gen_region_near(dv, s, a, h), want);
+	t->rm_r = h;
+	CHECK_EQ(gen_region_keep_near(dv, t, a), want);
+	CHECK(t->rm_a == a && t->rm_r == want);
+	n_near++;
+	n_near_hit += a < s->rtop && (want == h || want == h + 1);
+}
 
 static void check_knot(const struct model_devspace *dv, const struct devstate *s, double x)
 {
@@ -57,9 +97,22 @@ static void check_dev(const struct model_devspace *dv, const struct devstate *s,
 			CHECK_EQ(gen_region_memo(dv, &t, a + 2), gen_region_of(dv, s, a + 2));
 		}
 	}
+	for (uint32_t r = 0; r <= dv->nregions; r++) {
+		uint64_t b = (uint64_t)((double)dv->bound[r] * s->scale);
+		for (uint64_t a = b ? b - 1 : 0; a <= b + 1; a++)
+			for (uint32_t h = r >= 2 ? r - 2 : 0; h <= r + 1; h++)
+				check_near(dv, s, &t, a, h);
+	}
+	for (int i = 0; i < 200; i++) {
+		uint64_t a = (uint64_t)(unit_urand(rs) * top * 1.05);
+		check_near(dv, s, &t, a, (uint32_t)(unit_urand(rs) * dv->nregions));
+		check_near(dv, s, &t, a, s->rm_r);
+		check_near(dv, s, &t, s->cursor, s->rm_r);
+	}
 	const struct model_dist *d = &dv->addr;
 	if (d->nk < 2)
 		return;
+	check_seg_weights(d);
 	for (size_t k = 0; k < d->nk; k++) {
 		check_knot(dv, s, d->v[k]);
 		check_knot(dv, s, nextafter(d->v[k], -INFINITY));
@@ -88,9 +141,29 @@ static void test_model(const char *name, uint64_t capacity)
 	CHECK(n_asked == 0 || n_hit > 0); /* a draw's knot is the knot: kept */
 }
 
+/* gen_seg_weight on a CDF of point masses (knots of one value), a step
+ * at its first knot and a last stretch of no share */
+static void test_seg_weight_points(void)
+{
+	static struct model_dist d;
+	const double v[] = {0, 0, 1, 1, 1, 2, 3, 3, 4};
+	const double c[] = {0, 0.2, 0.3, 0.5, 0.6, 0.7, 0.7, 0.9, 1};
+	d.nk = sizeof(v) / sizeof(v[0]);
+	memcpy(d.v, v, sizeof(v));
+	memcpy(d.c, c, sizeof(c));
+	check_seg_weights(&d);
+	CHECK(gen_seg_weight(&d, 1) == (0.3 - 0.2) + (0.2 - 0.0)); /* its point mass */
+	CHECK(gen_seg_weight(&d, 4) == (0.7 - 0.6) + (0.6 - 0.5));
+	CHECK(gen_seg_weight(&d, 5) == 0.7 - 0.7);
+}
+
 int main(void)
 {
+	test_seg_weight_points();
 	unit_model_gen_each(test_model);
+	printf("near: %llu asked, %llu by the hint\n", (unsigned long long)n_near,
+	       (unsigned long long)n_near_hit);
+	CHECK(n_near_hit > 0);
 	printf("ok\n");
 	return 0;
 }
