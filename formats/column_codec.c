@@ -302,6 +302,50 @@ static size_t zz_avx2(int64_t *v, size_t n, unsigned sh, uint64_t *umin, uint64_
 }
 #endif
 
+#if CODEC_X86
+/* vlen's sum over the N values U, four at a time, into *SUM; how many it
+ * summed.  vlen(u) is 1 and 1 more for each of 2^7, 2^14, ..., 2^63 that
+ * u reaches: u >= 2^7j as (u - 2^63) > (2^7j - 1 - 2^63) signed (AVX2
+ * has no unsigned compare of 64-bit lanes; for j = 9 the bound is -1,
+ * u's top bit), each compare's -1 counted off in four 64-bit sums. */
+__attribute__((target("avx2"))) static size_t vlen_sum_avx2(const uint64_t *u, size_t n,
+							    size_t *sum)
+{
+	const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+	__m256i bound[9], acc = _mm256_setzero_si256();
+	for (int j = 0; j < 9; j++)
+		bound[j] = _mm256_set1_epi64x(
+		    (int64_t)(((UINT64_C(1) << (7 * (j + 1))) - 1) ^ (UINT64_C(1) << 63)));
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(u + i)), bias);
+#pragma GCC unroll 9
+		for (int j = 0; j < 9; j++)
+			acc = _mm256_sub_epi64(acc, _mm256_cmpgt_epi64(x, bound[j]));
+	}
+	uint64_t a[4];
+	_mm256_storeu_si256((__m256i *)a, acc);
+	*sum += i + (size_t)(a[0] + a[1] + a[2] + a[3]);
+	return i;
+}
+#else
+static size_t vlen_sum_avx2(const uint64_t *u, size_t n, size_t *sum) { return 0; }
+#endif
+
+/* The bytes of the N values U as varints (vlen's sum): four at a time with
+ * AVX2 where the processor has it (AVX2), else one by one (12
+ * instructions a value: 36 M of a 1M-I/O gen's packer, where the
+ * mini-blocks' bounds left it the queue and offset columns) */
+static size_t vlen_sum(const uint64_t *u, size_t n, int avx2)
+{
+	size_t sum = 0, i = avx2 ? vlen_sum_avx2(u, n, &sum) : 0;
+	for (; i < n; i++)
+		sum += vlen(u[i]);
+	return sum;
+}
+
+size_t reel_col_varint_bytes(const uint64_t *u, size_t n) { return vlen_sum(u, n, has_avx2()); }
+
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n, int64_t *v,
 		   unsigned char *vbuf, int *packed)
 {
@@ -361,8 +405,7 @@ void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *r, size_t n
 	/* heavy-tailed deltas (arrival gaps) can be smaller as varints */
 	size_t vi_size = vi_lo;
 	if (vi_lo * 10 < bp_size * 9 && !(vi_hi * 10 < bp_size * 9))
-		for (size_t i = vi_size = 0; i < n; i++)
-			vi_size += vlen((uint64_t)v[i]);
+		vi_size = vlen_sum((const uint64_t *)v, n, avx2);
 	else if (vi_lo * 10 < bp_size * 9)
 		vi_size = vi_hi;
 	const char *enc = "bitpack";

@@ -97,6 +97,11 @@ extern const char *const reel_col_names[C__COUNT];
 void reel_col_pack(msgpack_packer *pk, int c, const struct reel_rec *recs, size_t n, int64_t *vals,
 		   unsigned char *vbuf, int *packed);
 
+/* The bytes of the n values u written as varints (LEB128), as
+ * reel_col_pack counts them to choose its encoding (for tests: AVX2's
+ * way and, under reel_codec_plain, the plain one). */
+size_t reel_col_varint_bytes(const uint64_t *u, size_t n);
+
 /* The columns of recs[0, n) that are all zero for want of their field (no
  * record has its has bit, or the field is 0 in every record), as bits
  * 1 << C_*: one pass over the records, where reel_col_pack would take one

@@ -455,6 +455,10 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 	uint8_t *bop = g->bop;
 	int lo = g->last_op[p]; /* the op before, kept here (stored through bop, a
 				 * char's store, it was loaded again each I/O) */
+	/* the main stream's state in registers for the same reason (bop's
+	 * store, and cnt's, may alias g->s: a load and a store of its four
+	 * words at each draw) */
+	uint64_t s[4] = {g->s[0], g->s[1], g->s[2], g->s[3]};
 	for (uint64_t i = 0; i < c; i++) {
 		int op = -1;
 		double *cu = cum[lo];
@@ -467,13 +471,13 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 		}
 		double tot = cu[na - 1];
 		if (tot > 0) {
-			double u = rnd(g) * tot;
+			double u = unit(xo_next(s)) * tot;
 			int j = 0;
 			for (int t = 0; t < na; t++)
 				j += cu[t] <= u;
 			op = av[j < na ? j : na - 1];
 		} else { /* the chain never goes there: any op left */
-			uint64_t u = next64(g) % (c - i), cc = 0;
+			uint64_t u = xo_next(s) % (c - i), cc = 0;
 			for (int o = 0; o < REEL_OP__COUNT; o++) {
 				cc += cnt[o];
 				if (u < cc) {
@@ -489,6 +493,7 @@ static void draw_ops(struct model_gen *g, const struct model_phase *ph, size_t p
 		bop[i] = (uint8_t)op;
 		lo = op;
 	}
+	g->s[0] = s[0], g->s[1] = s[1], g->s[2] = s[2], g->s[3] = s[3];
 	g->last_op[p] = lo;
 }
 
@@ -778,12 +783,15 @@ static int next_class_kept(struct model_gen *g, const double (*next)[MODEL_CLASS
 	double u = rnd(g) * cu[MODEL_CLASSES - 1];
 	/* the count two lanes at a time: a lane's compare is -1 where true
 	 * (GCC's vectors; its scalar compares, setcc and adds were 41
-	 * instructions a gap of the 10M gen_reel model's arrivals) */
+	 * instructions a gap of the 10M gen_reel model's arrivals); unrolled
+	 * (GCC kept a loop of 4: 12 instructions a gap on chromium's rate-1
+	 * model) */
 	_Static_assert(MODEL_CLASSES % 2 == 0, "the classes two at a time");
 	typedef double v2d __attribute__((vector_size(16)));
 	typedef int64_t v2i __attribute__((vector_size(16)));
 	v2d uu = {u, u};
 	v2i kk = {0, 0};
+#pragma GCC unroll 4
 	for (int j = 0; j < MODEL_CLASSES; j += 2) {
 		v2d c2;
 		memcpy(&c2, &cu[j], sizeof(c2));
