@@ -35,25 +35,6 @@ static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, stru
 static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		   uint32_t r, uint64_t len, uint64_t span, uint64_t al, uint64_t *at);
 
-/* The buckets of s->bk (gen_bucket_init) holding the first and the last
- * byte of [OFF, OFF + LEN): 1 and *B0, *B1 where they are one or two of
- * them, else 0 (past them, or its end past 2^64). */
-static inline int bk_of(const struct devstate *s, uint64_t off, uint64_t len, uint64_t *b0,
-			uint64_t *b1)
-{
-	*b0 = off >> s->bk_sh;
-	*b1 = (off + (len ? len - 1 : 0)) >> s->bk_sh;
-	return s->bk && *b1 < s->bk_nb && *b1 - *b0 <= 1;
-}
-
-/* Whether the dense stretches are known to keep off [OFF, OFF + LEN):
- * it lies in buckets B and B + 1 where bk[B] says none is dense. */
-static inline int quiet_at(const struct devstate *s, uint64_t off, uint64_t len)
-{
-	uint64_t b0, b1;
-	return bk_of(s, off, len, &b0, &b1) && s->bk[b0];
-}
-
 /* Whether a start of LEN bytes at AT, its run spanning SPAN bytes, keeps
  * off the kept runs still to come and the dense stretches.  Most starts
  * that reserved lets by are nowhere near a dense one (git's model x2986:
@@ -64,8 +45,7 @@ static inline __attribute__((always_inline)) int start_clear(const struct model_
 							     const struct devstate *s, uint64_t at,
 							     uint64_t len, uint64_t span)
 {
-	return !reserved(dv, s, at, span) &&
-	       (quiet_at(s, at, len) || !gen_offsets_dense(dv, s, at, len));
+	return !reserved(dv, s, at, span) && !gen_offsets_dense(dv, s, at, len);
 }
 
 /* X down to the device's grid AL (dv->align, or 1): a power of two (fit
@@ -2628,7 +2608,7 @@ static inline int scan_steps(struct model_gen *g, const struct model_devspace *d
 		if (reserved(dv, s, off, span)) /* and the steps on it */
 			t += (int)gen_steps_kept(dv, s, &off, len, span, step, GEN_SCAN - 1 - t);
 		else
-			found = quiet_at(s, off, len) || !gen_offsets_dense(dv, s, off, len);
+			found = !gen_offsets_dense(dv, s, off, len);
 	}
 	*at = off;
 	return found;

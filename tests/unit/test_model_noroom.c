@@ -42,7 +42,7 @@ static int ref_room(const struct model_gen *g, const struct model_devspace *dv,
 		    const struct devstate *s, uint64_t p, uint64_t len)
 {
 	return !gen_touch_d_any(g->touch_d, g->touch_nb, p >> 12, (p + len - 1) >> 12) &&
-	       !ref_reserved(dv, s, p, len) && !gen_offsets_dense(dv, s, p, len);
+	       !ref_reserved(dv, s, p, len) && !gen_offsets_dense_cdf(dv, s, p, len);
 }
 
 /* scan_untouched's answer place by place, not the code under test. */
