@@ -1337,12 +1337,15 @@ static inline void gen_noroom_keyed(struct devstate *s)
 	}
 }
 
-/* The places from block B to its chunk's end where the chunk has no room
- * for LEN, as far as known, else 0. */
+/* The places from block B to the end of the chunks from its on known to
+ * have no room for LEN, else 0 (B's not known so).  The chunks in a row
+ * passed in a tight loop: a scan that found none passes 64 of them. */
 static inline uint64_t gen_noroom_pass(const struct devstate *s, uint64_t b, uint64_t len)
 {
-	uint64_t c = b >> s->nr_sh;
-	return s->nr && c < s->nr_nc && s->nr[c] <= len ? ((c + 1) << s->nr_sh) - b : 0;
+	uint64_t c = b >> s->nr_sh, e = c;
+	while (s->nr && e < s->nr_nc && s->nr[e] <= len)
+		e++;
+	return e > c ? (e << s->nr_sh) - b : 0;
 }
 
 /* The places from block B to its chunk's end (a scan's look stops there

@@ -3003,7 +3003,7 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			uint64_t k = (s->extent - len - p) / 4096 + 1, b = p >> 12;
 			k = k < left ? k : left;
 			uint64_t n = gen_noroom_pass(s, b, len), c = gen_noroom_chunk(s, b);
-			if (n) { /* none in the chunk: its places passed, counted */
+			if (n) { /* none in the chunks: their places passed, counted */
 				n = n < k ? n : k;
 				left -= n;
 				p += 4096 * n;
