@@ -290,6 +290,13 @@ struct devstate {
 	 * bytes), each asked of gen_offsets_dense */
 	uint8_t *bk;
 	uint32_t bk_nb, bk_sh;
+	/* scan_untouched's places known to hold no room (gen_noroom_init):
+	 * the device cut into nr_nc chunks of 2^nr_sh blocks, nr[C] the least
+	 * LEN of a scan that found none in chunk C while lnext was nr_lnext
+	 * (UINT64_MAX: none known).  NULL: none kept (a device past 2^52
+	 * bytes); freed by gen_space_free */
+	uint64_t *nr;
+	uint32_t nr_nc, nr_sh, nr_lnext;
 	uint32_t lr_reg[MODEL_MAX_LONG]; /* the long runs' regions (shortfalls) */
 	float run_a[MODEL_MAX_REGIONS];	 /* run draws U^a starting in each region */
 	float reuse_a;			 /* and of runs starting with a re-use (0: as above) */
@@ -1333,6 +1340,70 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
 _Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
 #define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
 int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
+
+/*
+ * scan_untouched's memo of the places without room.  A place (a block's
+ * start P) has none for LEN where one of its LEN's blocks is touched, or
+ * [P, P + LEN) is over a kept run still to come (reserved) or dense; P +
+ * LEN past the extent is no place.  Each holds for every LEN' >= LEN (more
+ * blocks; reserved and dense ask whether a stretch overlaps, or how many
+ * offsets it holds); touched blocks are never untouched again, dense asks
+ * the model's CDF alone, and reserved depends on the state through lnext
+ * alone: so a chunk a scan of LEN found no room in has none for any LEN'
+ * >= LEN while lnext is the same (gen_noroom_keyed forgets the rest where
+ * it moves).  git's model x2986: 84% of its 89k scans in its first 3M I/O
+ * passed all GEN_SCAN_FAR places (an eighth of its 2 GiB) and found none,
+ * each anew; lnext moved 7 times.
+ */
+#define GEN_NR_CHUNKS 4096 /* devstate's nr: chunks at most */
+#define GEN_NR_SH 10	   /* and of 2^10 blocks at least */
+int gen_noroom_init(struct devstate *s);
+
+/* The memo forgotten where lnext moved since it was made. */
+static inline void gen_noroom_keyed(struct devstate *s)
+{
+	if (s->nr && s->nr_lnext != s->lnext) {
+		memset(s->nr, 0xff, s->nr_nc * sizeof(*s->nr));
+		s->nr_lnext = s->lnext;
+	}
+}
+
+/* The places from block B to the end of the chunks from its on known to
+ * have no room for LEN, else 0 (B's not known so).  The chunks in a row
+ * passed in a tight loop: a scan that found none passes 64 of them. */
+static inline uint64_t gen_noroom_pass(const struct devstate *s, uint64_t b, uint64_t len)
+{
+	uint64_t c = b >> s->nr_sh, e = c;
+	while (s->nr && e < s->nr_nc && s->nr[e] <= len)
+		e++;
+	return e > c ? (e << s->nr_sh) - b : 0;
+}
+
+/* The places from block B to its chunk's end (a scan's look stops there
+ * to ask the next chunk's memo; UINT64_MAX without one). */
+static inline uint64_t gen_noroom_chunk(const struct devstate *s, uint64_t b)
+{
+	return s->nr ? (((b >> s->nr_sh) + 1) << s->nr_sh) - b : UINT64_MAX;
+}
+
+/* A scan of LEN found no room at the places of blocks LO up to HI (not
+ * HI; UINT64_MAX: up to the extent's end): the chunks wholly in them
+ * marked. */
+static inline void gen_noroom_mark(struct devstate *s, uint64_t lo, uint64_t hi, uint64_t len)
+{
+	if (!s->nr)
+		return;
+	uint64_t c = (lo + (1ull << s->nr_sh) - 1) >> s->nr_sh;
+	uint64_t c1 = hi == UINT64_MAX ? s->nr_nc : hi >> s->nr_sh;
+	for (c1 = c1 < s->nr_nc ? c1 : s->nr_nc; c < c1; c++)
+		s->nr[c] = len < s->nr[c] ? len : s->nr[c];
+}
+
+/* scan_untouched (gen_space.c) for tests: the first place of LEN with room
+ * up the device from FROM (then from its start), at most FAR places a
+ * block apart: 1 and *AT, else 0. */
+int gen_scan_untouched(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+		       uint64_t from, uint64_t len, uint64_t al, uint64_t far, uint64_t *at);
 /* A fresh start's scan up the device by STEP (a multiple of a block) from
  * *OFF, whose run's SPAN is over a kept run still to come (reserved): the
  * next steps over it too (short of the greatest end of those over it,
@@ -1892,9 +1963,37 @@ int gen_local_all_shut(const struct model_devspace *dv, const struct devstate *s
 
 /* [OFF, OFF + LEN) (generated, scaled) covers more than GEN_DENSE of the
  * trace's I/O starts (its offsets CDF times their count, past OFF): a
- * fresh start drawn again. */
-int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
-		      uint64_t len);
+ * fresh start drawn again.  By the two CDFs (gen_offsets.c). */
+int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+			  uint64_t len);
+
+/* The buckets of s->bk (gen_bucket_init) holding the first and the last
+ * byte of [OFF, OFF + LEN): 1 and *B0, *B1 where they are one or two of
+ * them, else 0 (past them, or its end past 2^64). */
+static inline int gen_bk_of(const struct devstate *s, uint64_t off, uint64_t len, uint64_t *b0,
+			    uint64_t *b1)
+{
+	*b0 = off >> s->bk_sh;
+	*b1 = (off + (len ? len - 1 : 0)) >> s->bk_sh;
+	return s->bk && *b1 < s->bk_nb && *b1 - *b0 <= 1;
+}
+
+/* Whether the dense stretches are known to keep off [OFF, OFF + LEN):
+ * it lies in buckets B and B + 1 where bk[B] says none is dense. */
+static inline int gen_quiet_at(const struct devstate *s, uint64_t off, uint64_t len)
+{
+	uint64_t b0, b1;
+	return gen_bk_of(s, off, len, &b0, &b1) && s->bk[b0];
+}
+
+/* gen_offsets_dense_cdf, its no by the bucket's byte first: most
+ * stretches asked are nowhere near a dense one (git's model x2986: 806k
+ * of a continued read's asks in 1M I/O, 177 M instructions by the CDFs). */
+static inline int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s,
+				    uint64_t off, uint64_t len)
+{
+	return !gen_quiet_at(s, off, len) && gen_offsets_dense_cdf(dv, s, off, len);
+}
 
 /* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes

@@ -436,8 +436,8 @@ int gen_offsets_in_extents(const struct model_devspace *dv, const struct devstat
  * in the trace, 1 generated).  The trace's I/O cover another's start
  * hardly ever (more than 8 on 5 of boot's 1,297), so a fresh start does
  * not cover more than GEN_DENSE of them. */
-int gen_offsets_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
-		      uint64_t len)
+int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+			  uint64_t len)
 {
 	const struct model_dist *d = &dv->addr;
 	if (d->nk < 2 || !(d->n > GEN_DENSE))

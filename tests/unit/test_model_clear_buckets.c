@@ -4,7 +4,8 @@
  * 97 I/O of the fuzz corpus' models (1 to 16 devices, at --rate 4 and at
  * a --capacity's scale):
  * - gen_bucket_init's table: where bk[B] says no stretch in buckets B and
- *   B + 1 is dense, gen_offsets_dense says no to stretches there (random
+ *   B + 1 is dense, gen_offsets_dense_cdf (the CDFs) says no to stretches
+ *   there, and gen_offsets_dense (the byte first) says the same (random
  *   ones, ones from B's first byte, ones ending on B + 1's last, of one
  *   byte and of both buckets whole); the table made again from the state
  *   is the same.  A table made of each bucket's own offsets (not B + 1's
@@ -70,7 +71,8 @@ static void check_quiet(const struct model_devspace *dv, const struct devstate *
 			len = 1;
 		else if (u < 0.6)
 			off = lo, len = hi - lo;
-		int dense = gen_offsets_dense(dv, s, off, len);
+		int dense = gen_offsets_dense_cdf(dv, s, off, len);
+		CHECK_EQ(gen_offsets_dense(dv, s, off, len), dense); /* its byte first */
 		n_asked++;
 		n_dense += dense;
 		if (s->bk[b]) {
