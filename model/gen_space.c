@@ -1347,11 +1347,9 @@ static inline void remote_draws(struct model_gen *g, const struct model_devspace
 }
 
 /* A remote jump's destination: the region *TO (drawn from the chain when
- * -1, as it is then set), the position in it as the trace's offsets fall.
- * Where FULL and the region is full (gen_region_full), its place's draws
- * alone (remote_draws), *FULL 1 and 0. */
+ * -1, as it is then set), the position in it as the trace's offsets fall. */
 static uint64_t remote(struct model_gen *g, const struct model_devspace *d, struct devstate *s,
-		       int64_t *tor, int *full)
+		       int64_t *tor)
 {
 	uint32_t from = 0, to = 0;
 	double u = *tor >= 0 ? 0 : sdraw_sp(g, &s->s_trans);
@@ -1400,10 +1398,6 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		to = cum_count(s->wcum, s->wguide[q], (uint32_t)s->wguide[q + 1] - s->wguide[q], u);
 	}
 	*tor = to;
-	if (full && (*full = gen_region_full(g->touch_d, g->touch_nb, s, to))) {
-		remote_draws(g, d, s, to);
-		return 0;
-	}
 	double lo = s->rb[to], hi = s->rb[to + 1];
 	if (d->addr.nk) { /* where the trace's offsets fall inside the region */
 		double a0 = s->rc[to], b0 = s->rc[to + 1];
@@ -2281,7 +2275,7 @@ start_once(struct model_gen *g, const struct model_devspace *dv, struct devstate
 {
 	uint64_t off = 0;
 	if (!(local && local_jump(g, dv, s, len, al, &off))) {
-		off = al_down(remote(g, dv, s, to, NULL), al);
+		off = al_down(remote(g, dv, s, to), al);
 		if (s->started && off == s->cursor) /* not a run: keep it a jump */
 			off = off >= al ? off - al : off + al;
 	}
@@ -3231,7 +3225,7 @@ static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, str
 		struct strat pos;
 	} c[GEN_TRIES];
 	for (int t = 0; t < GEN_TRIES; t++) {
-		c[t].at = al_down(remote(g, dv, s, &to, NULL), al);
+		c[t].at = al_down(remote(g, dv, s, &to), al);
 		memcpy(c[t].sp, g->sp, sizeof(g->sp));
 		c[t].pos = s->s_pos;
 		touch_ask(g, dv->id, c[t].at >> 12);
@@ -3644,11 +3638,15 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		     : fresh		 ? cold_region(g, dv, s)
 		     : t < GEN_TRIES / 2 ? -1
 					 : wide_region(g, dv, s, len);
-		/* TO its region now; a region full (its place's draws alone):
-		 * neither fresh_at nor scan_fresh finds one */
-		int full;
-		at = al_down(remote(g, dv, s, &to, &full), al);
-		if (full)
+		/* a region full: neither fresh_at nor scan_fresh finds one;
+		 * given one (remote draws none), its place's draws alone */
+		int given = to >= 0;
+		if (given && gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to)) {
+			remote_draws(g, dv, s, (uint32_t)to);
+			continue;
+		}
+		at = al_down(remote(g, dv, s, &to), al); /* TO its region now */
+		if (!given && gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to))
 			continue;
 		if (fresh_at(g, dv, s, at, len))
 			return at;
@@ -3820,7 +3818,7 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
 	if (s->early_local)
 		return; /* a local jump: drawn by start_once, given the size */
 	s->early_to = -1;
-	uint64_t off = al_down(remote(g, dv, s, &s->early_to, NULL), al);
+	uint64_t off = al_down(remote(g, dv, s, &s->early_to), al);
 	if (off == s->cursor) /* not a run: keep it a jump (start_once's) */
 		off = off >= al ? off - al : off + al;
 	s->early_off = off;
