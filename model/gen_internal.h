@@ -417,6 +417,17 @@ struct devstate {
 	/* short_c's 16ths (gen_short_16ths), for gen_short_search's count: at
 	 * the end, the fields before it where they were */
 	float short_16[MODEL_MAX_REGIONS / 16];
+	/* remote's place in region R is inside it (at or above rb[R], below
+	 * rb[R + 1]) exactly where its CDF value V is at or above pv[R] and
+	 * below pv[R + 1] (gen_place_init; pv_ok: the device's inverse CDF
+	 * does not fall, else 0 and the place made to know) */
+	int pv_ok;
+	double pv[MODEL_MAX_REGIONS + 1];
+	/* chain_op's (gen_space.c) last resort, by weight times the op's
+	 * share (a read's, then another op's, nregions each): the sums its
+	 * walk had at each region, made once (gen_op_weight_sums; NULL where
+	 * the weights move with the segment or the sums do not go up) */
+	double *op_wc;
 };
 
 /*
@@ -1027,6 +1038,36 @@ static inline double gen_dist_inv_at(const struct model_dist *d, double u, size_
 	*k = gen_dist_seek(d, u, model_dist_guided(d, u));
 	return model_dist_lerp(d, u, *k);
 }
+/* Whether gen_dist_inv_at(D, U) does not fall as U grows over all
+ * doubles but NaN (checked, not assumed: its lerp's roundings): at least 2
+ * knots, the cumulatives from at most 0 and the values not falling (and
+ * not NaN), the guide's knots at or below their 1/MODEL_DIST_GUIDE (so
+ * the walk finds the last knot at or below U), and at each knot's
+ * cumulative in (0, 1), 0 and 1 the answer just below at most the
+ * answer there (inside a stretch between knots the lerp's roundings keep
+ * its order; only where the stretch changes could it fall). */
+int gen_place_monotone(const struct model_dist *d);
+/* The least double V with gen_dist_inv_at(D, V) >= X (D monotone:
+ * gen_place_monotone): -infinity where every V is (V at or below 0
+ * answers as 0), +infinity where none is (V at or above 1 as 1). */
+double gen_place_least(const struct model_dist *d, double x);
+/* S's pv and pv_ok for device DV (S's rb made): pv[R] gen_place_least
+ * of rb[R], R = 0 .. nregions. */
+void gen_place_init(const struct model_devspace *dv, struct devstate *s);
+/* Whether remote's place at V, gen_dist_inv_at(&DV->addr, V) (V not NaN),
+ * is inside region R (at or above S's rb[R], below rb[R + 1]): where the
+ * place is not taken, its draws alone wanted (a full region's: they
+ * decide whether one more draw is made), without the inverse's search and
+ * division where pv_ok. */
+static inline int gen_place_inside(const struct model_devspace *dv, const struct devstate *s,
+				   uint32_t r, double v)
+{
+	if (s->pv_ok)
+		return v >= s->pv[r] && v < s->pv[r + 1];
+	size_t k = 0;
+	double x = gen_dist_inv_at(&dv->addr, v, &k);
+	return x >= s->rb[r] && x < s->rb[r + 1];
+}
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 /* xo_next_sh's step of the state alone, where the draw is not read (its
@@ -1494,6 +1535,13 @@ static inline double gen_op_share(const struct model_devspace *d, uint32_t r, in
  * the same order (CW: a read's, then another op's, row[nregions] each).
  * 1 where every row's sums go up (no NaN), else 0. */
 int gen_chain_sums(const struct model_devspace *d, double *cw);
+/* chain_op's (gen_space.c) last resort's sums: for each op (a read's,
+ * then another's) and region R, the weights times the op's share
+ * (gen_op_share) from region 0 to R added up in order into WC (2 x
+ * nregions): the sums its walk had, where the weights are the model's
+ * (gen_offsets_weight without seg_weights).  1 where they go up (no NaN),
+ * else 0. */
+int gen_op_weight_sums(const struct model_devspace *d, double *wc);
 /* The first of P[A..B) above U, or B (P not decreasing). */
 static inline uint32_t gen_upper(const double *p, uint32_t a, uint32_t b, double u)
 {

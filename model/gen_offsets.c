@@ -448,3 +448,83 @@ int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate
 	addr_cdf(dv, s, gen_unscale(s, off + len), 1, &lo, &e, &et);
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
+
+/* ---- remote's place inside its region, told by its CDF value ----------- */
+/* Remote's draws of a place in a region that it does not take (a full
+ * region's, whose places fresh_at would not take: fresh_tries' 8 and
+ * start_hot's redraws, 2/3 of boot's remote draws at rate 1) decide only
+ * whether one more draw is made: whether the inverse CDF's answer at the
+ * draw's V is inside the region.  Where the inverse does not fall as V
+ * grows, that is V within a stretch of V found once (gen_place_least at
+ * the region's bounds): two compares where the guide, the walk and the
+ * lerp's division were. */
+static double place_at(const struct model_dist *d, double u)
+{
+	size_t k = 0;
+	return gen_dist_inv_at(d, u, &k);
+}
+
+static double dbl_of(uint64_t b)
+{
+	double x;
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
+static uint64_t bits_of(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof(b));
+	return b;
+}
+
+int gen_place_monotone(const struct model_dist *d)
+{
+	size_t n = d->nk;
+	if (n < 2 || !(d->c[0] <= 0))
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (!isfinite(d->c[k]) || !isfinite(d->v[k]) ||
+		    (k + 1 < n && !(d->c[k] <= d->c[k + 1] && d->v[k] <= d->v[k + 1])))
+			return 0;
+	for (size_t i = 0; i < MODEL_DIST_GUIDE; i++)
+		if (d->guide[i] <= n - 2 && !(d->c[d->guide[i]] <= (double)i / MODEL_DIST_GUIDE))
+			return 0;
+	/* where the stretch changes: at a knot's cumulative inside (0, 1),
+	 * at 0 (the answer of V <= 0 beside the first stretch's) and 1 */
+	if (!(place_at(d, 0) <= place_at(d, dbl_of(1))) ||
+	    !(place_at(d, dbl_of(bits_of(1.0) - 1)) <= place_at(d, 1)))
+		return 0;
+	for (size_t k = 1; k + 1 < n; k++) {
+		double c = d->c[k];
+		if (c > 0 && c < 1 && !(place_at(d, dbl_of(bits_of(c) - 1)) <= place_at(d, c)))
+			return 0;
+	}
+	return 1;
+}
+
+double gen_place_least(const struct model_dist *d, double x)
+{
+	if (place_at(d, 0) >= x)
+		return -INFINITY;
+	if (!(place_at(d, 1) >= x))
+		return INFINITY;
+	/* the positive doubles in the order of their bits: the least from
+	 * the least above 0 to 1 whose answer is at or above X */
+	uint64_t lo = 1, hi = bits_of(1.0);
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (place_at(d, dbl_of(mid)) >= x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return dbl_of(lo);
+}
+
+void gen_place_init(const struct model_devspace *dv, struct devstate *s)
+{
+	s->pv_ok = gen_place_monotone(&dv->addr);
+	for (uint32_t r = 0; s->pv_ok && r <= dv->nregions; r++)
+		s->pv[r] = gen_place_least(&dv->addr, s->rb[r]);
+}

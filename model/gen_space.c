@@ -950,6 +950,7 @@ int gen_space_init(struct model_gen *g)
 		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
 			memset(g->ds[d].rhot, 0xff, sizeof(g->ds[d].rhot));
 		gen_offsets_init(&m->devs[d], &g->ds[d]);
+		gen_place_init(&m->devs[d], &g->ds[d]);
 		if (gen_bucket_init(&m->devs[d], &g->ds[d]) || gen_noroom_init(&g->ds[d]) ||
 		    chain_guide_init(&m->devs[d], &g->ds[d]))
 			return REEL_E_NOMEM;
@@ -1008,6 +1009,7 @@ void gen_space_free(struct model_gen *g)
 		free(g->ds[d].bk);
 		free(g->ds[d].nr);
 		free(g->ds[d].tr_cw);
+		free(g->ds[d].op_wc);
 		free(g->ds[d].tr_cw_guide);
 		free(g->ds[d].cold_cs);
 		free(g->ds[d].cold_guide);
@@ -1136,6 +1138,14 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 	}
 	if (w > 0)
 		return 1;
+	if (s->op_wc && w == 0) { /* the walk's sums made once: searched */
+		const double *wc = s->op_wc + (s->op != REEL_OP_READ ? d->nregions : 0);
+		w = wc[d->nregions - 1];
+		uint32_t r = w > 0 ? gen_upper_masked(wc, 0, d->nregions, u * w) : d->nregions;
+		if (r < d->nregions)
+			*to = r;
+		return r < d->nregions;
+	}
 	for (uint32_t r = 0; r < d->nregions; r++)
 		w += gen_offsets_weight(d, s, r) * gen_op_share(d, r, s->op);
 	double c = 0, v = u * w;
@@ -1236,6 +1246,21 @@ int gen_chain_sums(const struct model_devspace *d, double *cw)
 	return up;
 }
 
+int gen_op_weight_sums(const struct model_devspace *d, double *wc)
+{
+	int up = 1;
+	for (int k = 0; k < 2; k++) {
+		double w = 0;
+		for (uint32_t r = 0; r < d->nregions; r++) {
+			double x =
+			    d->weight[r] * gen_op_share(d, r, k ? REEL_OP_WRITE : REEL_OP_READ);
+			up &= x >= 0;
+			wc[k * d->nregions + r] = w += x;
+		}
+	}
+	return up;
+}
+
 /* Each row's table for chain_find: the entry the row's search gives at
  * each 1/GEN_TRG of [0, 1] (gen_chain_guide); and chain_op's sums (0, or
  * REEL_E_NOMEM). */
@@ -1254,6 +1279,14 @@ static int chain_guide_init(const struct model_devspace *d, struct devstate *s)
 	if (!(s->tr_cw = malloc((2 * (size_t)d->row[d->nregions] + 1) * sizeof(double))))
 		return REEL_E_NOMEM;
 	s->tr_cw_up = gen_chain_sums(d, s->tr_cw);
+	if (!d->seg_fitted) { /* the last resort's sums: the weights fixed */
+		if (!(s->op_wc = malloc(2 * (size_t)d->nregions * sizeof(double))))
+			return REEL_E_NOMEM;
+		if (!gen_op_weight_sums(d, s->op_wc)) {
+			free(s->op_wc);
+			s->op_wc = NULL;
+		}
+	}
 	uint32_t n = d->row[d->nregions];
 	if (!s->tr_cw_up)
 		return 0;
@@ -1282,6 +1315,20 @@ static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, doubl
 		lo += h * (w[lo + h - 1] <= u);
 	}
 	return lo + (n && w[lo] <= u);
+}
+
+/* Remote's draws of a place in region TO, the place not made (not taken:
+ * TO full), so neither its inverse CDF (gen_place_inside) nor the knot
+ * kept for the count (s->kh: a hint, checked there). */
+static inline void remote_draws(struct model_gen *g, const struct model_devspace *d,
+				struct devstate *s, uint32_t to)
+{
+	if (d->addr.nk) {
+		double a0 = s->rc[to], b0 = s->rc[to + 1];
+		if (b0 > a0 && gen_place_inside(d, s, to, a0 + sdraw_sp(g, &s->s_pos) * (b0 - a0)))
+			return;
+	}
+	xo_step_sh(g->sp, 17); /* rnd_sp's draw, not read */
 }
 
 /* A remote jump's destination: the region *TO (drawn from the chain when
@@ -3175,10 +3222,11 @@ void gen_region_full_init(const struct model_devspace *dv, struct devstate *s, u
 static int fresh_tries(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		       int64_t to, uint64_t len, uint64_t al, uint64_t *at)
 {
-	if (gen_region_full(g->touch_d, g->touch_nb, s,
-			    (uint32_t)to)) { /* none fresh: the draws alone */
+	if (gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to)) {
+		/* none fresh: the draws alone (remote's at a region given:
+		 * its place's), *AT as it was */
 		for (int t = 0; t < GEN_TRIES; t++)
-			*at = al_down(remote(g, dv, s, &to), al);
+			remote_draws(g, dv, s, (uint32_t)to);
 		return 0;
 	}
 	struct {
@@ -3599,9 +3647,15 @@ static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, 
 		     : fresh		 ? cold_region(g, dv, s)
 		     : t < GEN_TRIES / 2 ? -1
 					 : wide_region(g, dv, s, len);
+		/* a region full: neither fresh_at nor scan_fresh finds one;
+		 * given one (remote draws none), its place's draws alone */
+		int given = to >= 0;
+		if (given && gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to)) {
+			remote_draws(g, dv, s, (uint32_t)to);
+			continue;
+		}
 		at = al_down(remote(g, dv, s, &to), al); /* TO its region now */
-		/* a region full: neither fresh_at nor scan_fresh finds one */
-		if (gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to))
+		if (!given && gen_region_full(g->touch_d, g->touch_nb, s, (uint32_t)to))
 			continue;
 		if (fresh_at(g, dv, s, at, len))
 			return at;
