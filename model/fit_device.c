@@ -281,7 +281,8 @@ struct devs_fit {
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
 	uint64_t dir_bytes;  /* their direct extents (reuse_dir) */
 	struct reuse_batch *rb;
-	int near; /* several devices in the re-use pass: their near starts fitted */
+	int near;      /* several devices in the re-use pass: their near starts fitted */
+	int hash_avx2; /* the blocks hashed by reuse_hashed_avx2 (the processor has AVX2) */
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -863,7 +864,8 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 				rb->at[j + 1] = m;
 				continue;
 			}
-			m = reuse_hashed(dev, b0, b1, lim, rb->k, rb->h, m);
+			m = df->hash_avx2 ? reuse_hashed_avx2(dev, b0, b1, lim, rb->k, rb->h, m)
+					  : reuse_hashed(dev, b0, b1, lim, rb->k, rb->h, m);
 		}
 		rb->at[j + 1] = m;
 	}
@@ -1683,6 +1685,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	}
 	if (!df->sq || !df->rb || bmap_init(&df->bm, FIT_REUSE_EXACT))
 		return REEL_E_NOMEM;
+	df->hash_avx2 = FIT_HASH_AVX2 && reel_has_avx2();
 	for (size_t k = 0; k < df->nd; k++)
 		if (df->f[k].dir.e) {
 			df->f[k].dir.next = df->bm.dir;
