@@ -804,9 +804,12 @@ static void reuse_dir(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 }
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its
- * sample map into RB from M on: the new count. */
-static uint32_t smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, uint64_t b1,
-			    struct reuse_batch *rb, uint32_t m)
+ * sample map into RB from M on: the new count.  Inlined in both copies of
+ * the gather (the AVX2 one called it: +168 M instructions on kernel-src's
+ * 10M fit). */
+static inline __attribute__((always_inline)) uint32_t
+smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, uint64_t b1, struct reuse_batch *rb,
+	    uint32_t m)
 {
 	for (uint64_t w = b0 >> 6; w <= b1 >> 6; w++) {
 		uint64_t bits = f->smap[w];
