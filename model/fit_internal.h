@@ -377,6 +377,12 @@ __attribute__((target("avx2"))) static inline uint32_t reuse_hashed_avx2(uint64_
 			keep &= (1u << (nb - x)) - 1;
 		if (!keep)
 			continue;
+		if (keep == 15u) { /* all four (a map not sampling yet: msr's at 10M) */
+			_mm256_storeu_si256((__m256i *)(k + m), kx);
+			_mm256_storeu_si256((__m256i *)(h + m), hx);
+			m += 4;
+			continue;
+		}
 		uint64_t tk[4], th[4];
 		_mm256_storeu_si256((__m256i *)tk, kx);
 		_mm256_storeu_si256((__m256i *)th, hx);
