@@ -214,6 +214,10 @@ struct dev_fit {
 	 * (reads, the others), a ring each; remote jumps to one of them */
 	uint64_t rs_end[2][MODEL_RESUME_BACK], rs_n[2], nresume;
 	uint32_t rs_last[2][RS_FILTER]; /* by hash bucket, its latest end's count (rs_push) */
+	/* of several devices: the walk's remote jumps that resume, a bit an
+	 * I/O (by wi), for near_start in the re-use pass (by di: the same I/O,
+	 * the same count), which asked the rings again, built again */
+	uint64_t *rsb;
 	/* near starts (the re-use pass, near_start): the offsets of the
 	 * device's last MODEL_NEAR_BACK I/O, a ring; fresh remote starts seen,
 	 * looked at (every nr_stride-th), near one of those I/O; the chance
@@ -281,7 +285,8 @@ struct devs_fit {
 	uint64_t smap_bytes; /* the devices' sample maps (reuse_smap) */
 	uint64_t dir_bytes;  /* their direct extents (reuse_dir) */
 	struct reuse_batch *rb;
-	int near; /* several devices in the re-use pass: their near starts fitted */
+	int near;      /* several devices in the re-use pass: their near starts fitted */
+	int hash_avx2; /* the blocks hashed by reuse_hashed_avx2 (the processor has AVX2) */
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -312,6 +317,7 @@ static void dev_fit_free(struct dev_fit *f)
 	reel_free_big(f->smap, (f->smap_n + 63) / 64 * 8);
 	bmap_dir_free(&f->dir);
 	free(f->tc);
+	free(f->rsb);
 	free(f->wb);
 	free(f->rb);
 	free(f->sb);
@@ -662,6 +668,9 @@ size_t model_devs_region_counts(const struct devs_fit *df, uint64_t *n)
 
 int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 {
+	size_t live = 0; /* devs_live's: near starts only among others */
+	for (size_t k = 0; k < df->nd; k++)
+		live += !df->f[k].done && df->f[k].pre->nd;
 	for (size_t i = 0; i < df->nd; i++) {
 		struct dev_fit *f = &df->f[i];
 		if (f->done || df->naive)
@@ -677,7 +686,8 @@ int model_devs_walk_init(struct devs_fit *df, uint64_t cap)
 		    samp_init_upto(&f->loc, f->nlocal, fit_stride(f->nlocal, cap)) ||
 		    samp_init_upto(&f->rdist, f->nruns, fit_stride(f->nruns, cap)) ||
 		    samp_init_upto(&f->rdist_w, f->nruns, fit_stride(f->nruns, cap)) ||
-		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))))
+		    !(f->tc = calloc((size_t)nreg * nreg, sizeof(*f->tc))) ||
+		    (live > 1 && nd && !(f->rsb = calloc((nd + 63) / 64, sizeof(*f->rsb)))))
 			return REEL_E_NOMEM;
 		uint32_t nh = 0;
 		for (uint32_t r = 0; r < nreg; r++)
@@ -794,9 +804,12 @@ static void reuse_dir(struct devs_fit *df, struct dev_fit *f, uint16_t dev)
 }
 
 /* The sampled blocks B0..B1 of device F (id DEV), in order, from its
- * sample map into RB from M on: the new count. */
-static uint32_t smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, uint64_t b1,
-			    struct reuse_batch *rb, uint32_t m)
+ * sample map into RB from M on: the new count.  Inlined in both copies of
+ * the gather (the AVX2 one called it: +168 M instructions on kernel-src's
+ * 10M fit). */
+static inline __attribute__((always_inline)) uint32_t
+smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, uint64_t b1, struct reuse_batch *rb,
+	    uint32_t m)
 {
 	for (uint64_t w = b0 >> 6; w <= b1 >> 6; w++) {
 		uint64_t bits = f->smap[w];
@@ -814,9 +827,14 @@ static uint32_t smap_gather(const struct dev_fit *f, uint64_t dev, uint64_t b0, 
 }
 
 /* Gather the sampled blocks of the I/O from A on (flushes and devices done
- * have none) into RB: the end of the batch. */
-static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c,
-			   size_t a)
+ * have none) into RB: the end of the batch.  AVX2: the blocks hashed by
+ * reuse_hashed_avx2, inlined in reuse_gather_avx2 (called once an I/O it
+ * was ~80 instructions a call, 22 of them its frame and constants: no
+ * fewer than reuse_hashed's inlined). */
+static inline __attribute__((always_inline)) size_t reuse_gather_w(struct devs_fit *df,
+								   struct reuse_batch *rb,
+								   const struct fit_cols *c,
+								   size_t a, int avx2)
 {
 	uint32_t m = 0;
 	size_t j = 0, nj = c->n - a < RB_IO ? c->n - a : RB_IO;
@@ -863,13 +881,33 @@ static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const st
 				rb->at[j + 1] = m;
 				continue;
 			}
-			m = reuse_hashed(dev, b0, b1, lim, rb->k, rb->h, m);
+			m = avx2 ? reuse_hashed_avx2(dev, b0, b1, lim, rb->k, rb->h, m)
+				 : reuse_hashed(dev, b0, b1, lim, rb->k, rb->h, m);
 		}
 		rb->at[j + 1] = m;
 	}
 	for (uint32_t x = 0; x < m; x++)
 		bmap_prefetch(&df->bm, rb->h[x]);
 	return a + j;
+}
+static size_t reuse_gather_plain(struct devs_fit *df, struct reuse_batch *rb,
+				 const struct fit_cols *c, size_t a)
+{
+	return reuse_gather_w(df, rb, c, a, 0);
+}
+#if FIT_HASH_AVX2
+__attribute__((target("avx2"))) static size_t
+reuse_gather_avx2(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c, size_t a)
+{
+	return reuse_gather_w(df, rb, c, a, 1);
+}
+#else
+#define reuse_gather_avx2 reuse_gather_plain
+#endif
+static size_t reuse_gather(struct devs_fit *df, struct reuse_batch *rb, const struct fit_cols *c,
+			   size_t a)
+{
+	return df->hash_avx2 ? reuse_gather_avx2(df, rb, c, a) : reuse_gather_plain(df, rb, c, a);
 }
 
 /* The blocks of one I/O (device F; its sampled blocks, gathered, in KB and
@@ -1055,7 +1093,10 @@ static inline void device_step(struct dev_fit *f, uint8_t op, uint64_t off, uint
 			} else {
 				f->tc[(size_t)pr * d->nregions + f->reg]++;
 				f->nrem++;
-				f->nresume += resumes(f, op != REEL_OP_READ, off);
+				int r = resumes(f, op != REEL_OP_READ, off);
+				f->nresume += (size_t)r;
+				if (f->rsb)
+					f->rsb[f->wi >> 6] |= (uint64_t)r << (f->wi & 63);
 			}
 		}
 	} else {
@@ -1671,9 +1712,6 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 		f->pb = malloc(MODEL_MAX_PASS * sizeof(*f->pb));
 		f->pn = malloc(MODEL_PASS_BACK * sizeof(*f->pn));
 		f->pbn = malloc(MODEL_MAX_PASS * sizeof(*f->pbn));
-		/* near starts: the resumes' rings again, from the first I/O */
-		f->rs_n[0] = f->rs_n[1] = 0;
-		memset(f->rs_last, 0, sizeof(f->rs_last));
 		f->nr_stride = 1 + f->nruns / NEAR_LOOK;
 		reuse_dir(df, f, df->m->devs[k].id);
 		uint64_t nl = f->nruns / f->nr_stride + 1;
@@ -1683,6 +1721,10 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	}
 	if (!df->sq || !df->rb || bmap_init(&df->bm, FIT_REUSE_EXACT))
 		return REEL_E_NOMEM;
+	/* several devices only: msr's one (its map not sampling, every block
+	 * kept) took 2.3% more instructions on the second thread with it,
+	 * not found why (HISTORY.md, branch fit9); disksim's 16 -5.8% */
+	df->hash_avx2 = FIT_HASH_AVX2 && reel_has_avx2() && df->near;
 	for (size_t k = 0; k < df->nd; k++)
 		if (df->f[k].dir.e) {
 			df->f[k].dir.next = df->bm.dir;
@@ -1911,11 +1953,12 @@ static void reuse_net(struct dev_fit *f)
  * the share of the offsets CDF near those I/O (where a start drawn from it
  * would land by chance).  disksim's disks: 2-12 of their ~450 starts near
  * one of the 100 I/O before, by chance 0.2%. */
-static void near_start(struct dev_fit *f, uint8_t op, uint64_t off, uint64_t pend, int reuse)
+static void near_start(struct dev_fit *f, uint64_t off, uint64_t pend, int reuse)
 {
 	uint64_t lim = f->d->local_limit, n = f->nr_n < MODEL_NEAR_BACK ? f->nr_n : MODEL_NEAR_BACK;
+	uint64_t i = f->di - 1; /* the walk's bit of this I/O (reuse_touch counted it) */
 	if (reuse || (off > pend ? off - pend : pend - off) <= lim ||
-	    resumes(f, op != REEL_OP_READ, off) || f->nr_seen++ % f->nr_stride || !n)
+	    (f->rsb[i >> 6] >> (i & 63) & 1) || f->nr_seen++ % f->nr_stride || !n)
 		return;
 	uint64_t v[MODEL_NEAR_BACK]; /* v[j - 1]: the I/O j back */
 	/* its slot (nr_n - j) % MODEL_NEAR_BACK */
@@ -1992,7 +2035,7 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 		f->rd_starts += op == REEL_OP_READ && reuse >= 0;
 		f->rd_unread += op == REEL_OP_READ && unread;
 		if (reuse >= 0 && df->near)
-			near_start(f, op, c->off[i], pend, reuse);
+			near_start(f, c->off[i], pend, reuse);
 		n.what |= NOTE_START;
 	}
 	pass_add(f, op, c->off[i], c->len[i], reuse > 0 ? dist : 0, n);
@@ -2000,7 +2043,6 @@ static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct 
 		f->nr_off[f->nr_at] = c->off[i]; /* not a % at every I/O */
 		f->nr_at = f->nr_at + 1 < MODEL_NEAR_BACK ? f->nr_at + 1 : 0;
 		f->nr_n++;
-		rs_push(f, op != REEL_OP_READ, c->off[i] + c->len[i]);
 	}
 	return 0;
 }
