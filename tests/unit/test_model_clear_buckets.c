@@ -25,17 +25,6 @@
 
 static uint64_t n_quiet, n_loud, n_asked, n_dense, n_kept, n_passed;
 
-/* reserved's answer, the runs one by one (test_model_lr_over's) */
-static int ref_reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
-			uint64_t span)
-{
-	double x = (double)off, e = (double)off + (double)span;
-	int hit = 0;
-	for (uint32_t j = s->lnext; j < dv->nlong; j++)
-		hit |= (x < s->lr_hi[j]) & (e > s->lr_lo[j]);
-	return hit;
-}
-
 /* The greatest end of the runs still to come over [OFF, OFF + SPAN). */
 static double ref_end(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
 		      uint64_t span)
@@ -96,12 +85,12 @@ static void check_steps(const struct model_devspace *dv, const struct devstate *
 		uint64_t len = 4096 * (1 + (uint64_t)(unit_urand(rs) * 8));
 		uint64_t span = len * (1 + (uint64_t)(unit_urand(rs) * 4));
 		uint64_t step = (span + 4095) & ~4095ull, left = (uint64_t)(unit_urand(rs) * 64);
-		if (off + len > s->extent || !ref_reserved(dv, s, off, span))
+		if (off + len > s->extent || !unit_model_ref_reserved(dv, s, off, span))
 			continue;
 		uint64_t at = off, k = gen_steps_kept(dv, s, &at, len, span, step, left);
 		CHECK(k <= left && at == off + k * step);
 		for (uint64_t m = 1; m <= k; m++) {
-			CHECK(ref_reserved(dv, s, off + m * step, span));
+			CHECK(unit_model_ref_reserved(dv, s, off + m * step, span));
 			CHECK(off + m * step + len <= s->extent);
 		}
 		uint64_t next = off + (k + 1) * step;

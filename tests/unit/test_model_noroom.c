@@ -26,24 +26,13 @@
 
 static uint64_t n_scans, n_found, n_marked, n_places;
 
-/* reserved's answer, the runs one by one (test_model_lr_over's) */
-static int ref_reserved(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
-			uint64_t span)
-{
-	double x = (double)off, e = (double)off + (double)span;
-	int hit = 0;
-	for (uint32_t j = s->lnext; j < dv->nlong; j++)
-		hit |= (x < s->lr_hi[j]) & (e > s->lr_lo[j]);
-	return hit;
-}
-
 /* Whether the place P has room for LEN: its blocks untouched (the direct
  * set), off the kept runs still to come, not dense. */
 static int ref_room(const struct model_gen *g, const struct model_devspace *dv,
 		    const struct devstate *s, uint64_t p, uint64_t len)
 {
 	return !gen_touch_d_any(g->touch_d, g->touch_nb, p >> 12, (p + len - 1) >> 12) &&
-	       !ref_reserved(dv, s, p, len) && !gen_offsets_dense_cdf(dv, s, p, len);
+	       !unit_model_ref_reserved(dv, s, p, len) && !gen_offsets_dense_cdf(dv, s, p, len);
 }
 
 /* scan_untouched's answer place by place, not the code under test. */

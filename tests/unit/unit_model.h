@@ -173,6 +173,18 @@ static inline uint64_t unit_model_gen_checked_if(const char *name, uint64_t capa
 	model_free(&m);
 	return n;
 }
+/* reserved's answer for [OFF, OFF + SPAN): whether it meets a kept long
+ * run still to come, asked run by run (the reference of the tests of
+ * reserved, scan_untouched and the dense asks). */
+static inline int unit_model_ref_reserved(const struct model_devspace *dv, const struct devstate *s,
+					  uint64_t off, uint64_t span)
+{
+	double x = (double)off, e = (double)off + (double)span;
+	int hit = 0;
+	for (uint32_t j = s->lnext; j < dv->nlong; j++)
+		hit |= (x < s->lr_hi[j]) & (e > s->lr_lo[j]);
+	return hit;
+}
 /* unit_model_gen_checked_if on every generator. */
 static inline uint64_t unit_model_gen_checked(const char *name, uint64_t capacity, uint64_t seed,
 					      uint64_t rs, int every, int first,
