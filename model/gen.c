@@ -993,6 +993,15 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 #define CASCADE_VEX 1
 static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 				double b);
+
+/* LR less 1 where AT < LR (both >= 0): a compare and a borrow, the loop's
+ * chain from one LR to the next 2 cycles (a subtraction, its sign bit's
+ * shift and a subtraction were 3) */
+static inline __attribute__((always_inline)) int64_t cs_lr_step(int64_t lr, int64_t at)
+{
+	__asm__("cmp %0, %1\n\tsbb $0, %0" : "+r"(lr) : "r"(at) : "cc");
+	return lr;
+}
 #else
 #define CASCADE_VEX 0
 #endif
@@ -1066,6 +1075,25 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		int64_t lr = (int64_t)L, k = 0;
 		uint32_t *p = tmp + 1;
 		const ptrdiff_t gd = gp - tmp;
+#if CASCADE_VEX
+		if (vex) {
+			uint32_t *tl = tmp + L, *end = tmp + n;
+			for (; end - p >= 8; p += 8) {
+#pragma GCC unroll 8
+				for (int j = 0; j < 8; j++) {
+					uint64_t r = xo_next_sh(s, sh);
+					int64_t at = (int64_t)((double)(r >> 11) *
+							       (places - j * 0x1p-53));
+					uint32_t v = p[j + gd];
+					tl[-lr] = v;
+					p[j + lr] = v;
+					lr = cs_lr_step(lr, at);
+				}
+				places -= 8 * 0x1p-53;
+			}
+			k = (int64_t)L - lr;
+		}
+#endif
 #pragma GCC unroll 8
 		for (; p < tmp + n; p++) {
 			uint64_t r = xo_next_sh(s, sh);
@@ -1125,12 +1153,303 @@ static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uin
 	cascade_arrange_w(gs, gp, tmp, out, n, b, 0);
 }
 
+#if CASCADE_VEX
+#include <immintrin.h>
+#include <pthread.h>
+
+/*
+ * The cascade's draws made ahead, four lanes of the stream at once: a
+ * window's draws are one run of the stream, each read once in order, and
+ * the one-gap loop spent ~10 of its 23 instructions a gap stepping the
+ * state (a chain: no two steps at once) and 2 more turning the draw into
+ * its double.  A chunk of CS_N draws is the stream's next CS_N states cut
+ * in four runs of CS_K, each stepped in its own lane of AVX2 vectors (lane
+ * j starts at the state CS_K j steps on: xoshiro's jump, a linear map of
+ * the state, applied from a table), the draws' 53 bits stored as doubles
+ * (exact), in the stream's order.  The loop reads them; at the end the
+ * state is the one after the last draw read (its lane's start stepped on),
+ * so the draws, the arrangement and the stream after are the same.
+ */
+#define CS_K 1024	  /* a lane's draws a chunk */
+#define CS_N (4 * CS_K) /* a chunk's draws (32 KiB) */
+#ifndef CS_MIN
+#define CS_MIN 1024	  /* windows of fewer gaps: the one-gap loop (a chunk's cost) */
+#endif
+
+struct casc_stream {
+	double d[CS_N];	   /* (double)(draw >> 11), the stream's order */
+	size_t pos;	   /* the next draw's place in D; CS_N: all read */
+	uint64_t ls[5][4]; /* lane j's state at D[j CS_K]; ls[4]: after D */
+};
+
+/* The jump of CS_K steps (a linear map over GF(2) of the state's 256
+ * bits) by the state's 4-bit digits: CS_JT[c][v] is the image of the
+ * state whose digit c is v and all else 0 (the map is linear: the images
+ * of the digits XORed give the state's).  32 KiB, made once. */
+static uint64_t cs_jt[64][16][4] __attribute__((aligned(32)));
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_tables(void)
+{
+	static uint64_t col[256][4];
+	for (int i = 0; i < 256; i++) {
+		uint64_t s[4] = {0, 0, 0, 0};
+		s[i >> 6] = 1ull << (i & 63);
+		for (int k = 0; k < CS_K; k++)
+			xo_step_sh(s, 17);
+		memcpy(col[i], s, sizeof(s));
+	}
+	for (int c = 0; c < 64; c++)
+		for (int v = 0; v < 16; v++)
+			for (int w = 0; w < 4; w++) {
+				uint64_t x = 0;
+				for (int t = 0; t < 4; t++)
+					x ^= (uint64_t)-(uint64_t)((v >> t) & 1) & col[4 * c + t][w];
+				cs_jt[c][v][w] = x;
+			}
+}
+
+/* OUT: the state CS_K steps after IN */
+__attribute__((target("avx2"))) static void cs_jump(const uint64_t *in, uint64_t *out)
+{
+	__m256i acc = _mm256_setzero_si256();
+	const uint64_t(*jt)[16][4] = cs_jt;
+	for (int w = 0; w < 4; w++) {
+		uint64_t x = in[w];
+#pragma GCC unroll 16
+		for (int c = 0; c < 16; c++, x >>= 4)
+			acc = _mm256_xor_si256(acc,
+					       _mm256_load_si256((const __m256i *)jt[c][x & 15]));
+		jt += 16;
+	}
+	_mm256_storeu_si256((__m256i *)out, acc);
+}
+
+/* xoshiro256**'s draw rotl(s1 5, 7) 9 of each lane, >> 11, as a double:
+ * its top 21 bits times 2^32 (2^84 + hi 2^32 less 2^84 + 2^52, exact) and
+ * its low 32 (2^52 + lo): their sum is the 53-bit integer, exact */
+__attribute__((target("avx2"))) static inline __m256d cs_draw(__m256i s1)
+{
+	__m256i x = _mm256_add_epi64(s1, _mm256_slli_epi64(s1, 2));
+	x = _mm256_or_si256(_mm256_slli_epi64(x, 7), _mm256_srli_epi64(x, 57));
+	x = _mm256_add_epi64(x, _mm256_slli_epi64(x, 3));
+	__m256i hi = _mm256_or_si256(_mm256_srli_epi64(x, 43),
+				     _mm256_set1_epi64x(0x4530000000000000ll));
+	__m256i lo = _mm256_blend_epi32(_mm256_srli_epi64(x, 11),
+					_mm256_set1_epi64x(0x4330000000000000ll), 0xaa);
+	__m256d h = _mm256_sub_pd(_mm256_castsi256_pd(hi), _mm256_set1_pd(0x1p84 + 0x1p52));
+	return _mm256_add_pd(h, _mm256_castsi256_pd(lo));
+}
+
+/* D from the lanes' states LS[0..3] (CS_K steps each), LS[4] the state
+ * after lane 3's last draw; POS at 0 */
+__attribute__((target("avx2"))) static void cs_fill(struct casc_stream *cs)
+{
+	uint64_t(*ls)[4] = cs->ls;
+	__m256i s0 = _mm256_set_epi64x((long long)ls[3][0], (long long)ls[2][0],
+				       (long long)ls[1][0], (long long)ls[0][0]);
+	__m256i s1 = _mm256_set_epi64x((long long)ls[3][1], (long long)ls[2][1],
+				       (long long)ls[1][1], (long long)ls[0][1]);
+	__m256i s2 = _mm256_set_epi64x((long long)ls[3][2], (long long)ls[2][2],
+				       (long long)ls[1][2], (long long)ls[0][2]);
+	__m256i s3 = _mm256_set_epi64x((long long)ls[3][3], (long long)ls[2][3],
+				       (long long)ls[1][3], (long long)ls[0][3]);
+	for (size_t m = 0; m < CS_K; m += 4) {
+		__m256d o[4]; /* o[t]'s lane j: the draw at j CS_K + m + t */
+#pragma GCC unroll 4
+		for (int t = 0; t < 4; t++) {
+			o[t] = cs_draw(s1);
+			__m256i sh = _mm256_slli_epi64(s1, 17);
+			s2 = _mm256_xor_si256(s2, s0);
+			s3 = _mm256_xor_si256(s3, s1);
+			s1 = _mm256_xor_si256(s1, s2);
+			s0 = _mm256_xor_si256(s0, s3);
+			s2 = _mm256_xor_si256(s2, sh);
+			s3 = _mm256_or_si256(_mm256_slli_epi64(s3, 45), _mm256_srli_epi64(s3, 19));
+		}
+		/* transposed: lane j's four draws to D[j CS_K + m] */
+		__m256d a0 = _mm256_unpacklo_pd(o[0], o[1]), a1 = _mm256_unpackhi_pd(o[0], o[1]);
+		__m256d a2 = _mm256_unpacklo_pd(o[2], o[3]), a3 = _mm256_unpackhi_pd(o[2], o[3]);
+		_mm256_storeu_pd(cs->d + m, _mm256_permute2f128_pd(a0, a2, 0x20));
+		_mm256_storeu_pd(cs->d + CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x20));
+		_mm256_storeu_pd(cs->d + 2 * CS_K + m, _mm256_permute2f128_pd(a0, a2, 0x31));
+		_mm256_storeu_pd(cs->d + 3 * CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x31));
+	}
+	uint64_t w[4][4];
+	_mm256_storeu_si256((__m256i *)w[0], s0);
+	_mm256_storeu_si256((__m256i *)w[1], s1);
+	_mm256_storeu_si256((__m256i *)w[2], s2);
+	_mm256_storeu_si256((__m256i *)w[3], s3);
+	for (int k = 0; k < 4; k++)
+		ls[4][k] = w[k][3];
+	cs->pos = 0;
+}
+
+/* the next chunk: lane 0 from where D ended */
+__attribute__((target("avx2"))) static void cs_refill(struct casc_stream *cs)
+{
+	memcpy(cs->ls[0], cs->ls[4], sizeof(cs->ls[0]));
+	for (int j = 1; j < 4; j++)
+		cs_jump(cs->ls[j - 1], cs->ls[j]);
+	cs_fill(cs);
+}
+
+static inline __attribute__((always_inline)) double cs_next(struct casc_stream *cs)
+{
+	if (cs->pos == CS_N)
+		cs_refill(cs);
+	return cs->d[cs->pos++];
+}
+
+/* N draws passed over (a one-sided split's) */
+static inline __attribute__((always_inline)) void cs_skip(struct casc_stream *cs, size_t n)
+{
+	while (n > CS_N - cs->pos) {
+		n -= CS_N - cs->pos;
+		cs_refill(cs);
+	}
+	cs->pos += n;
+}
+
+/* cascade_left from the chunk's draws: the top bit of a draw is bit 52 of
+ * its 53 (>= 2^52), unit() its 53 bits times 2^-53 */
+static inline __attribute__((always_inline)) size_t cs_left(struct casc_stream *cs, size_t n,
+							    double b)
+{
+	double f = cs_next(cs) >= 0x1p52 ? 1 - b : b;
+	int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + cs_next(cs) * 0x1p-53);
+	return (size_t)(x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x) - 1;
+}
+
+/* cascade_small from the chunk's draws */
+static inline __attribute__((always_inline)) void cs_small(struct casc_stream *cs,
+							   const uint32_t *gp, uint32_t *out,
+							   size_t n, double b)
+{
+	if (n == 1) {
+		cs_skip(cs, 2);
+		out[0] = gp[0];
+	} else if (n == 2) {
+		size_t L = cs_left(cs, 2, b);
+		out[L] = gp[0];
+		cs_skip(cs, 3);
+		out[1 - L] = gp[1];
+	}
+}
+
+/* cascade_arrange_w with its draws from CS (the same splits, places and
+ * loop; the loop's runs cut where a chunk ends) */
+__attribute__((target("avx2,bmi2"))) static void
+cascade_arrange_cs(struct casc_stream *cs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+		   double b)
+{
+	while (n > 0) {
+		if (n <= 2) {
+			cs_small(cs, gp, out, n, b);
+			break;
+		}
+		size_t L = cs_left(cs, n, b), R = n - 1 - L;
+		out[L] = gp[0];
+		if (L == 0 || R == 0) {
+			cs_skip(cs, n - 1);
+			out += L == 0;
+			gp++;
+			tmp++;
+			n--;
+			continue;
+		}
+		double places = (double)(int64_t)(n - 1) * 0x1p-53;
+		int64_t lr = (int64_t)L;
+		uint32_t *p = tmp + 1, *end = tmp + n;
+		const ptrdiff_t gd = gp - tmp;
+		uint32_t *tl = tmp + L; /* the left side's next place TMP[K]: TL[-LR] */
+		while (p < end) {
+			if (cs->pos == CS_N)
+				cs_refill(cs);
+			const double *q = cs->d + cs->pos;
+			size_t m = CS_N - cs->pos, want = (size_t)(end - p);
+			m = m < want ? m : want;
+			cs->pos += m;
+			uint32_t *pe = p + m;
+			/* by 8: gap j's places PLACES - j 2^-53, all exact (whole
+			 * multiples of 2^-53 under 2^17 of them): the same values as
+			 * the loop's one subtraction a gap, without its chain */
+			for (; pe - p >= 8; p += 8, q += 8) {
+#pragma GCC unroll 8
+				for (int j = 0; j < 8; j++) {
+					int64_t at = (int64_t)(q[j] * (places - j * 0x1p-53));
+					uint32_t v = p[j + gd];
+					tl[-lr] = v;
+					p[j + lr] = v;
+					lr = cs_lr_step(lr, at);
+				}
+				places -= 8 * 0x1p-53;
+			}
+			for (; p < pe; p++, q++) {
+				int64_t at = (int64_t)(*q * places);
+				uint32_t v = p[gd];
+				tl[-lr] = v;
+				p[lr] = v;
+				lr = cs_lr_step(lr, at);
+				places -= 0x1p-53;
+			}
+		}
+		uint32_t *sw = gp;
+		gp = tmp;
+		tmp = sw;
+		size_t sm = L <= R ? L : R;
+		uint32_t *sg = L <= R ? gp : gp + L + 1, *so = L <= R ? out : out + L + 1;
+		if (sm <= 2)
+			cs_small(cs, sg, so, sm, b);
+		else
+			cascade_arrange_cs(cs, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
+		if (L <= R) {
+			gp += L + 1;
+			tmp += L + 1;
+			out += L + 1;
+			n = R;
+		} else {
+			n = L;
+		}
+	}
+}
+
+/* the cascade with its draws from lanes (above); GS moved on as the loop
+ * would have: the state after the last draw read, its lane's start
+ * stepped on */
+static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			  double b)
+{
+	struct casc_stream *cs = malloc(sizeof(*cs));
+	if (!cs) {
+		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+		return;
+	}
+	pthread_once(&cs_once, cs_tables);
+	memcpy(cs->ls[0], gs, sizeof(cs->ls[0]));
+	for (int j = 1; j < 4; j++)
+		cs_jump(cs->ls[j - 1], cs->ls[j]);
+	cs_fill(cs);
+	cascade_arrange_cs(cs, gp, tmp, out, n, b);
+	size_t j = cs->pos / CS_K, m = cs->pos % CS_K;
+	uint64_t s[4];
+	memcpy(s, cs->ls[j], sizeof(s));
+	for (size_t i = 0; i < m; i++)
+		xo_step_sh(s, 17);
+	memcpy(gs, s, sizeof(s));
+	free(cs);
+}
+#endif
+
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain)
 {
 #if CASCADE_VEX
-	if (!plain && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
-		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+	if (plain != 1 && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
+		if (n >= CS_MIN || plain == 2)
+			cascade_lanes(gs, gp, tmp, out, n, b);
+		else
+			cascade_arrange_vex(gs, gp, tmp, out, n, b);
 		return;
 	}
 #endif
