@@ -1177,9 +1177,13 @@ static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uin
 #endif
 
 struct casc_stream {
-	double d[CS_N];	   /* (double)(draw >> 11), the stream's order */
-	size_t pos;	   /* the next draw's place in D; CS_N: all read */
-	uint64_t ls[5][4]; /* lane j's state at D[j CS_K]; ls[4]: after D */
+	__m256i gen[4];	    /* the next chunk's lanes' states, word by word */
+	double *d, *nd;	    /* the chunk read, the next (being made) */
+	size_t pos;	    /* the next draw's place in D; CS_N: all read */
+	size_t gm;	    /* the next chunk's draws made, a lane */
+	uint64_t ls[5][4];  /* lane j's state at D[j CS_K]; ls[4]: after D */
+	uint64_t nls[4][4]; /* the next chunk's lanes' states at its start */
+	double buf[2][CS_N];
 };
 
 /* The jump of CS_K steps (a linear map over GF(2) of the state's 256
@@ -1241,57 +1245,64 @@ __attribute__((target("avx2"))) static inline __m256d cs_draw(__m256i s1)
 	return _mm256_add_pd(h, _mm256_castsi256_pd(lo));
 }
 
-/* D from the lanes' states LS[0..3] (CS_K steps each), LS[4] the state
- * after lane 3's last draw; POS at 0 */
-__attribute__((target("avx2"))) static void cs_fill(struct casc_stream *cs)
+/* the lanes' states LS (4 words each) as four vectors, word by word */
+__attribute__((target("avx2"))) static inline void cs_lanes_in(__m256i *g, uint64_t (*ls)[4])
 {
-	uint64_t(*ls)[4] = cs->ls;
-	__m256i s0 = _mm256_set_epi64x((long long)ls[3][0], (long long)ls[2][0],
-				       (long long)ls[1][0], (long long)ls[0][0]);
-	__m256i s1 = _mm256_set_epi64x((long long)ls[3][1], (long long)ls[2][1],
-				       (long long)ls[1][1], (long long)ls[0][1]);
-	__m256i s2 = _mm256_set_epi64x((long long)ls[3][2], (long long)ls[2][2],
-				       (long long)ls[1][2], (long long)ls[0][2]);
-	__m256i s3 = _mm256_set_epi64x((long long)ls[3][3], (long long)ls[2][3],
-				       (long long)ls[1][3], (long long)ls[0][3]);
-	for (size_t m = 0; m < CS_K; m += 4) {
-		__m256d o[4]; /* o[t]'s lane j: the draw at j CS_K + m + t */
-#pragma GCC unroll 4
-		for (int t = 0; t < 4; t++) {
-			o[t] = cs_draw(s1);
-			__m256i sh = _mm256_slli_epi64(s1, 17);
-			s2 = _mm256_xor_si256(s2, s0);
-			s3 = _mm256_xor_si256(s3, s1);
-			s1 = _mm256_xor_si256(s1, s2);
-			s0 = _mm256_xor_si256(s0, s3);
-			s2 = _mm256_xor_si256(s2, sh);
-			s3 = _mm256_or_si256(_mm256_slli_epi64(s3, 45), _mm256_srli_epi64(s3, 19));
-		}
-		/* transposed: lane j's four draws to D[j CS_K + m] */
-		__m256d a0 = _mm256_unpacklo_pd(o[0], o[1]), a1 = _mm256_unpackhi_pd(o[0], o[1]);
-		__m256d a2 = _mm256_unpacklo_pd(o[2], o[3]), a3 = _mm256_unpackhi_pd(o[2], o[3]);
-		_mm256_storeu_pd(cs->d + m, _mm256_permute2f128_pd(a0, a2, 0x20));
-		_mm256_storeu_pd(cs->d + CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x20));
-		_mm256_storeu_pd(cs->d + 2 * CS_K + m, _mm256_permute2f128_pd(a0, a2, 0x31));
-		_mm256_storeu_pd(cs->d + 3 * CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x31));
-	}
-	uint64_t w[4][4];
-	_mm256_storeu_si256((__m256i *)w[0], s0);
-	_mm256_storeu_si256((__m256i *)w[1], s1);
-	_mm256_storeu_si256((__m256i *)w[2], s2);
-	_mm256_storeu_si256((__m256i *)w[3], s3);
-	for (int k = 0; k < 4; k++)
-		ls[4][k] = w[k][3];
-	cs->pos = 0;
+	for (int w = 0; w < 4; w++)
+		g[w] = _mm256_set_epi64x((long long)ls[3][w], (long long)ls[2][w],
+					 (long long)ls[1][w], (long long)ls[0][w]);
 }
 
-/* the next chunk: lane 0 from where D ended */
+/* Four draws of each lane from G (moved on), lane j's to D[j CS_K + m] */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+cs_gen4(__m256i *g, double *d, size_t m)
+{
+	__m256i s0 = g[0], s1 = g[1], s2 = g[2], s3 = g[3];
+	__m256d o[4]; /* o[t]'s lane j: the draw at j CS_K + m + t */
+#pragma GCC unroll 4
+	for (int t = 0; t < 4; t++) {
+		o[t] = cs_draw(s1);
+		__m256i sh = _mm256_slli_epi64(s1, 17);
+		s2 = _mm256_xor_si256(s2, s0);
+		s3 = _mm256_xor_si256(s3, s1);
+		s1 = _mm256_xor_si256(s1, s2);
+		s0 = _mm256_xor_si256(s0, s3);
+		s2 = _mm256_xor_si256(s2, sh);
+		s3 = _mm256_or_si256(_mm256_slli_epi64(s3, 45), _mm256_srli_epi64(s3, 19));
+	}
+	g[0] = s0, g[1] = s1, g[2] = s2, g[3] = s3;
+	/* transposed: lane j's four draws to D[j CS_K + m] */
+	__m256d a0 = _mm256_unpacklo_pd(o[0], o[1]), a1 = _mm256_unpackhi_pd(o[0], o[1]);
+	__m256d a2 = _mm256_unpacklo_pd(o[2], o[3]), a3 = _mm256_unpackhi_pd(o[2], o[3]);
+	_mm256_storeu_pd(d + m, _mm256_permute2f128_pd(a0, a2, 0x20));
+	_mm256_storeu_pd(d + CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x20));
+	_mm256_storeu_pd(d + 2 * CS_K + m, _mm256_permute2f128_pd(a0, a2, 0x31));
+	_mm256_storeu_pd(d + 3 * CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x31));
+}
+
+/* The next chunk made to its end (the loop makes a part of it as it
+ * reads), then read: its lanes' states to LS, lane 3's end to LS[4]; the
+ * chunk after it begun (its lanes' states by jumps, none of it made) */
 __attribute__((target("avx2"))) static void cs_refill(struct casc_stream *cs)
 {
-	memcpy(cs->ls[0], cs->ls[4], sizeof(cs->ls[0]));
+	__m256i g[4] = {cs->gen[0], cs->gen[1], cs->gen[2], cs->gen[3]};
+	for (size_t m = cs->gm; m < CS_K; m += 4)
+		cs_gen4(g, cs->nd, m);
+	uint64_t w[4][4];
+	for (int k = 0; k < 4; k++)
+		_mm256_storeu_si256((__m256i *)w[k], g[k]);
+	memcpy(cs->ls, cs->nls, sizeof(cs->nls));
+	for (int k = 0; k < 4; k++)
+		cs->ls[4][k] = w[k][3];
+	double *d = cs->d;
+	cs->d = cs->nd;
+	cs->nd = d;
+	cs->pos = 0;
+	memcpy(cs->nls[0], cs->ls[4], sizeof(cs->nls[0]));
 	for (int j = 1; j < 4; j++)
-		cs_jump(cs->ls[j - 1], cs->ls[j]);
-	cs_fill(cs);
+		cs_jump(cs->nls[j - 1], cs->nls[j]);
+	cs_lanes_in(cs->gen, cs->nls);
+	cs->gm = 0;
 }
 
 static inline __attribute__((always_inline)) double cs_next(struct casc_stream *cs)
@@ -1371,20 +1382,31 @@ cascade_arrange_cs(struct casc_stream *cs, uint32_t *gp, uint32_t *tmp, uint32_t
 			m = m < want ? m : want;
 			cs->pos += m;
 			uint32_t *pe = p + m;
-			/* by 8: gap j's places PLACES - j 2^-53, all exact (whole
+			/* the next chunk made 16 draws for each 16 gaps read here
+			 * (its vector steps beside the loop's scalar chain) */
+			__m256i g[4] = {cs->gen[0], cs->gen[1], cs->gen[2], cs->gen[3]};
+			size_t gm = cs->gm;
+			double *nd = cs->nd;
+			/* by 16: gap j's places PLACES - j 2^-53, all exact (whole
 			 * multiples of 2^-53 under 2^17 of them): the same values as
 			 * the loop's one subtraction a gap, without its chain */
-			for (; pe - p >= 8; p += 8, q += 8) {
-#pragma GCC unroll 8
-				for (int j = 0; j < 8; j++) {
+			for (; pe - p >= 16; p += 16, q += 16) {
+				if (gm < CS_K) {
+					cs_gen4(g, nd, gm);
+					gm += 4;
+				}
+#pragma GCC unroll 16
+				for (int j = 0; j < 16; j++) {
 					int64_t at = (int64_t)(q[j] * (places - j * 0x1p-53));
 					uint32_t v = p[j + gd];
 					tl[-lr] = v;
 					p[j + lr] = v;
 					lr = cs_lr_step(lr, at);
 				}
-				places -= 8 * 0x1p-53;
+				places -= 16 * 0x1p-53;
 			}
+			cs->gen[0] = g[0], cs->gen[1] = g[1], cs->gen[2] = g[2], cs->gen[3] = g[3];
+			cs->gm = gm;
 			for (; p < pe; p++, q++) {
 				int64_t at = (int64_t)(*q * places);
 				uint32_t v = p[gd];
@@ -1420,16 +1442,20 @@ cascade_arrange_cs(struct casc_stream *cs, uint32_t *gp, uint32_t *tmp, uint32_t
 static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			  double b)
 {
-	struct casc_stream *cs = malloc(sizeof(*cs));
+	struct casc_stream *cs = aligned_alloc(32, sizeof(*cs));
 	if (!cs) {
 		cascade_arrange_vex(gs, gp, tmp, out, n, b);
 		return;
 	}
 	pthread_once(&cs_once, cs_tables);
-	memcpy(cs->ls[0], gs, sizeof(cs->ls[0]));
+	cs->d = cs->buf[0];
+	cs->nd = cs->buf[1];
+	memcpy(cs->nls[0], gs, sizeof(cs->nls[0]));
 	for (int j = 1; j < 4; j++)
-		cs_jump(cs->ls[j - 1], cs->ls[j]);
-	cs_fill(cs);
+		cs_jump(cs->nls[j - 1], cs->nls[j]);
+	cs_lanes_in(cs->gen, cs->nls);
+	cs->gm = 0;
+	cs_refill(cs);
 	cascade_arrange_cs(cs, gp, tmp, out, n, b);
 	size_t j = cs->pos / CS_K, m = cs->pos % CS_K;
 	uint64_t s[4];
