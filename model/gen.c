@@ -994,14 +994,6 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 				double b);
 
-/* LR less 1 where AT < LR (both >= 0): a compare and a borrow, the loop's
- * chain from one LR to the next 2 cycles (a subtraction, its sign bit's
- * shift and a subtraction were 3) */
-static inline __attribute__((always_inline)) int64_t cs_lr_step(int64_t lr, int64_t at)
-{
-	__asm__("cmp %0, %1\n\tsbb $0, %0" : "+r"(lr) : "r"(at) : "cc");
-	return lr;
-}
 #else
 #define CASCADE_VEX 0
 #endif
@@ -1075,25 +1067,6 @@ static inline __attribute__((always_inline)) void cascade_arrange_w(uint64_t *gs
 		int64_t lr = (int64_t)L, k = 0;
 		uint32_t *p = tmp + 1;
 		const ptrdiff_t gd = gp - tmp;
-#if CASCADE_VEX
-		if (vex) {
-			uint32_t *tl = tmp + L, *end = tmp + n;
-			for (; end - p >= 8; p += 8) {
-#pragma GCC unroll 8
-				for (int j = 0; j < 8; j++) {
-					uint64_t r = xo_next_sh(s, sh);
-					int64_t at = (int64_t)((double)(r >> 11) *
-							       (places - j * 0x1p-53));
-					uint32_t v = p[j + gd];
-					tl[-lr] = v;
-					p[j + lr] = v;
-					lr = cs_lr_step(lr, at);
-				}
-				places -= 8 * 0x1p-53;
-			}
-			k = (int64_t)L - lr;
-		}
-#endif
 #pragma GCC unroll 8
 		for (; p < tmp + n; p++) {
 			uint64_t r = xo_next_sh(s, sh);
@@ -1170,10 +1143,10 @@ static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uin
  * state is the one after the last draw read (its lane's start stepped on),
  * so the draws, the arrangement and the stream after are the same.
  */
-#define CS_K 1024	  /* a lane's draws a chunk */
-#define CS_N (4 * CS_K) /* a chunk's draws (32 KiB) */
+#define CS_K 512	/* a lane's draws a chunk */
+#define CS_N (4 * CS_K) /* a chunk's draws (16 KiB) */
 #ifndef CS_MIN
-#define CS_MIN 1024	  /* windows of fewer gaps: the one-gap loop (a chunk's cost) */
+#define CS_MIN 1024 /* windows of fewer gaps: the one-gap loop (a chunk's cost) */
 #endif
 
 struct casc_stream {
@@ -1208,7 +1181,8 @@ static void cs_tables(void)
 			for (int w = 0; w < 4; w++) {
 				uint64_t x = 0;
 				for (int t = 0; t < 4; t++)
-					x ^= (uint64_t)-(uint64_t)((v >> t) & 1) & col[4 * c + t][w];
+					x ^= (uint64_t) - (uint64_t)((v >> t) & 1) &
+					     col[4 * c + t][w];
 				cs_jt[c][v][w] = x;
 			}
 }
@@ -1237,8 +1211,8 @@ __attribute__((target("avx2"))) static inline __m256d cs_draw(__m256i s1)
 	__m256i x = _mm256_add_epi64(s1, _mm256_slli_epi64(s1, 2));
 	x = _mm256_or_si256(_mm256_slli_epi64(x, 7), _mm256_srli_epi64(x, 57));
 	x = _mm256_add_epi64(x, _mm256_slli_epi64(x, 3));
-	__m256i hi = _mm256_or_si256(_mm256_srli_epi64(x, 43),
-				     _mm256_set1_epi64x(0x4530000000000000ll));
+	__m256i hi =
+	    _mm256_or_si256(_mm256_srli_epi64(x, 43), _mm256_set1_epi64x(0x4530000000000000ll));
 	__m256i lo = _mm256_blend_epi32(_mm256_srli_epi64(x, 11),
 					_mm256_set1_epi64x(0x4330000000000000ll), 0xaa);
 	__m256d h = _mm256_sub_pd(_mm256_castsi256_pd(hi), _mm256_set1_pd(0x1p84 + 0x1p52));
@@ -1305,6 +1279,15 @@ __attribute__((target("avx2"))) static void cs_refill(struct casc_stream *cs)
 	cs->gm = 0;
 }
 
+/* LR less 1 where AT < LR (both >= 0): a compare and a borrow, the loop's
+ * chain from one LR to the next 2 cycles (a subtraction, its sign bit's
+ * shift and a subtraction were 3) */
+static inline __attribute__((always_inline)) int64_t cs_lr_step(int64_t lr, int64_t at)
+{
+	__asm__("cmp %0, %1\n\tsbb $0, %0" : "+r"(lr) : "r"(at) : "cc");
+	return lr;
+}
+
 static inline __attribute__((always_inline)) double cs_next(struct casc_stream *cs)
 {
 	if (cs->pos == CS_N)
@@ -1333,9 +1316,8 @@ static inline __attribute__((always_inline)) size_t cs_left(struct casc_stream *
 }
 
 /* cascade_small from the chunk's draws */
-static inline __attribute__((always_inline)) void cs_small(struct casc_stream *cs,
-							   const uint32_t *gp, uint32_t *out,
-							   size_t n, double b)
+static inline __attribute__((always_inline)) void
+cs_small(struct casc_stream *cs, const uint32_t *gp, uint32_t *out, size_t n, double b)
 {
 	if (n == 1) {
 		cs_skip(cs, 2);
@@ -1350,9 +1332,10 @@ static inline __attribute__((always_inline)) void cs_small(struct casc_stream *c
 
 /* cascade_arrange_w with its draws from CS (the same splits, places and
  * loop; the loop's runs cut where a chunk ends) */
-__attribute__((target("avx2,bmi2"))) static void
-cascade_arrange_cs(struct casc_stream *cs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
-		   double b)
+__attribute__((target("avx2,bmi2"))) static void cascade_arrange_cs(struct casc_stream *cs,
+								    uint32_t *gp, uint32_t *tmp,
+								    uint32_t *out, size_t n,
+								    double b)
 {
 	while (n > 0) {
 		if (n <= 2) {
