@@ -993,6 +993,7 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 #define CASCADE_VEX 1
 static void cascade_arrange_vex(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 				double b);
+
 #else
 #define CASCADE_VEX 0
 #endif
@@ -1125,12 +1126,339 @@ static void cascade_arrange_plain(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uin
 	cascade_arrange_w(gs, gp, tmp, out, n, b, 0);
 }
 
+#if CASCADE_VEX
+#include <immintrin.h>
+#include <pthread.h>
+
+/*
+ * The cascade's draws made ahead, four lanes of the stream at once: a
+ * window's draws are one run of the stream, each read once in order, and
+ * the one-gap loop spent ~10 of its 23 instructions a gap stepping the
+ * state (a chain: no two steps at once) and 2 more turning the draw into
+ * its double.  A chunk of CS_N draws is the stream's next CS_N states cut
+ * in four runs of CS_K, each stepped in its own lane of AVX2 vectors (lane
+ * j starts at the state CS_K j steps on: xoshiro's jump, a linear map of
+ * the state, applied from a table), the draws' 53 bits stored as doubles
+ * (exact), in the stream's order.  The loop reads them; at the end the
+ * state is the one after the last draw read (its lane's start stepped on),
+ * so the draws, the arrangement and the stream after are the same.
+ */
+#define CS_K 512	/* a lane's draws a chunk */
+#define CS_N (4 * CS_K) /* a chunk's draws (16 KiB) */
+#ifndef CS_MIN
+#define CS_MIN 1024 /* windows of fewer gaps: the one-gap loop (a chunk's cost) */
+#endif
+
+struct casc_stream {
+	__m256i gen[4];	    /* the next chunk's lanes' states, word by word */
+	double *d, *nd;	    /* the chunk read, the next (being made) */
+	size_t pos;	    /* the next draw's place in D; CS_N: all read */
+	size_t gm;	    /* the next chunk's draws made, a lane */
+	uint64_t ls[5][4];  /* lane j's state at D[j CS_K]; ls[4]: after D */
+	uint64_t nls[4][4]; /* the next chunk's lanes' states at its start */
+	double buf[2][CS_N];
+};
+
+/* The jump of CS_K steps (a linear map over GF(2) of the state's 256
+ * bits) by the state's 4-bit digits: CS_JT[c][v] is the image of the
+ * state whose digit c is v and all else 0 (the map is linear: the images
+ * of the digits XORed give the state's).  32 KiB, made once. */
+static uint64_t cs_jt[64][16][4] __attribute__((aligned(32)));
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_tables(void)
+{
+	static uint64_t col[256][4];
+	for (int i = 0; i < 256; i++) {
+		uint64_t s[4] = {0, 0, 0, 0};
+		s[i >> 6] = 1ull << (i & 63);
+		for (int k = 0; k < CS_K; k++)
+			xo_step_sh(s, 17);
+		memcpy(col[i], s, sizeof(s));
+	}
+	for (int c = 0; c < 64; c++)
+		for (int v = 0; v < 16; v++)
+			for (int w = 0; w < 4; w++) {
+				uint64_t x = 0;
+				for (int t = 0; t < 4; t++)
+					x ^= (uint64_t) - (uint64_t)((v >> t) & 1) &
+					     col[4 * c + t][w];
+				cs_jt[c][v][w] = x;
+			}
+}
+
+/* OUT: the state CS_K steps after IN */
+__attribute__((target("avx2"))) static void cs_jump(const uint64_t *in, uint64_t *out)
+{
+	__m256i acc = _mm256_setzero_si256();
+	const uint64_t(*jt)[16][4] = cs_jt;
+	for (int w = 0; w < 4; w++) {
+		uint64_t x = in[w];
+#pragma GCC unroll 16
+		for (int c = 0; c < 16; c++, x >>= 4)
+			acc = _mm256_xor_si256(acc,
+					       _mm256_load_si256((const __m256i *)jt[c][x & 15]));
+		jt += 16;
+	}
+	_mm256_storeu_si256((__m256i *)out, acc);
+}
+
+/* xoshiro256**'s draw rotl(s1 5, 7) 9 of each lane, >> 11, as a double:
+ * its top 21 bits times 2^32 (2^84 + hi 2^32 less 2^84 + 2^52, exact) and
+ * its low 32 (2^52 + lo): their sum is the 53-bit integer, exact */
+__attribute__((target("avx2"))) static inline __m256d cs_draw(__m256i s1)
+{
+	__m256i x = _mm256_add_epi64(s1, _mm256_slli_epi64(s1, 2));
+	x = _mm256_or_si256(_mm256_slli_epi64(x, 7), _mm256_srli_epi64(x, 57));
+	x = _mm256_add_epi64(x, _mm256_slli_epi64(x, 3));
+	__m256i hi =
+	    _mm256_or_si256(_mm256_srli_epi64(x, 43), _mm256_set1_epi64x(0x4530000000000000ll));
+	__m256i lo = _mm256_blend_epi32(_mm256_srli_epi64(x, 11),
+					_mm256_set1_epi64x(0x4330000000000000ll), 0xaa);
+	__m256d h = _mm256_sub_pd(_mm256_castsi256_pd(hi), _mm256_set1_pd(0x1p84 + 0x1p52));
+	return _mm256_add_pd(h, _mm256_castsi256_pd(lo));
+}
+
+/* the lanes' states LS (4 words each) as four vectors, word by word */
+__attribute__((target("avx2"))) static inline void cs_lanes_in(__m256i *g, uint64_t (*ls)[4])
+{
+	for (int w = 0; w < 4; w++)
+		g[w] = _mm256_set_epi64x((long long)ls[3][w], (long long)ls[2][w],
+					 (long long)ls[1][w], (long long)ls[0][w]);
+}
+
+/* Four draws of each lane from G (moved on), lane j's to D[j CS_K + m] */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+cs_gen4(__m256i *g, double *d, size_t m)
+{
+	__m256i s0 = g[0], s1 = g[1], s2 = g[2], s3 = g[3];
+	__m256d o[4]; /* o[t]'s lane j: the draw at j CS_K + m + t */
+#pragma GCC unroll 4
+	for (int t = 0; t < 4; t++) {
+		o[t] = cs_draw(s1);
+		__m256i sh = _mm256_slli_epi64(s1, 17);
+		s2 = _mm256_xor_si256(s2, s0);
+		s3 = _mm256_xor_si256(s3, s1);
+		s1 = _mm256_xor_si256(s1, s2);
+		s0 = _mm256_xor_si256(s0, s3);
+		s2 = _mm256_xor_si256(s2, sh);
+		s3 = _mm256_or_si256(_mm256_slli_epi64(s3, 45), _mm256_srli_epi64(s3, 19));
+	}
+	g[0] = s0, g[1] = s1, g[2] = s2, g[3] = s3;
+	/* transposed: lane j's four draws to D[j CS_K + m] */
+	__m256d a0 = _mm256_unpacklo_pd(o[0], o[1]), a1 = _mm256_unpackhi_pd(o[0], o[1]);
+	__m256d a2 = _mm256_unpacklo_pd(o[2], o[3]), a3 = _mm256_unpackhi_pd(o[2], o[3]);
+	_mm256_storeu_pd(d + m, _mm256_permute2f128_pd(a0, a2, 0x20));
+	_mm256_storeu_pd(d + CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x20));
+	_mm256_storeu_pd(d + 2 * CS_K + m, _mm256_permute2f128_pd(a0, a2, 0x31));
+	_mm256_storeu_pd(d + 3 * CS_K + m, _mm256_permute2f128_pd(a1, a3, 0x31));
+}
+
+/* The next chunk made to its end (the loop makes a part of it as it
+ * reads), then read: its lanes' states to LS, lane 3's end to LS[4]; the
+ * chunk after it begun (its lanes' states by jumps, none of it made) */
+__attribute__((target("avx2"))) static void cs_refill(struct casc_stream *cs)
+{
+	__m256i g[4] = {cs->gen[0], cs->gen[1], cs->gen[2], cs->gen[3]};
+	for (size_t m = cs->gm; m < CS_K; m += 4)
+		cs_gen4(g, cs->nd, m);
+	uint64_t w[4][4];
+	for (int k = 0; k < 4; k++)
+		_mm256_storeu_si256((__m256i *)w[k], g[k]);
+	memcpy(cs->ls, cs->nls, sizeof(cs->nls));
+	for (int k = 0; k < 4; k++)
+		cs->ls[4][k] = w[k][3];
+	double *d = cs->d;
+	cs->d = cs->nd;
+	cs->nd = d;
+	cs->pos = 0;
+	memcpy(cs->nls[0], cs->ls[4], sizeof(cs->nls[0]));
+	for (int j = 1; j < 4; j++)
+		cs_jump(cs->nls[j - 1], cs->nls[j]);
+	cs_lanes_in(cs->gen, cs->nls);
+	cs->gm = 0;
+}
+
+/* LR less 1 where AT < LR (both >= 0): a compare and a borrow, the loop's
+ * chain from one LR to the next 2 cycles (a subtraction, its sign bit's
+ * shift and a subtraction were 3) */
+static inline __attribute__((always_inline)) int64_t cs_lr_step(int64_t lr, int64_t at)
+{
+	__asm__("cmp %0, %1\n\tsbb $0, %0" : "+r"(lr) : "r"(at) : "cc");
+	return lr;
+}
+
+static inline __attribute__((always_inline)) double cs_next(struct casc_stream *cs)
+{
+	if (cs->pos == CS_N)
+		cs_refill(cs);
+	return cs->d[cs->pos++];
+}
+
+/* N draws passed over (a one-sided split's) */
+static inline __attribute__((always_inline)) void cs_skip(struct casc_stream *cs, size_t n)
+{
+	while (n > CS_N - cs->pos) {
+		n -= CS_N - cs->pos;
+		cs_refill(cs);
+	}
+	cs->pos += n;
+}
+
+/* cascade_left from the chunk's draws: the top bit of a draw is bit 52 of
+ * its 53 (>= 2^52), unit() its 53 bits times 2^-53 */
+static inline __attribute__((always_inline)) size_t cs_left(struct casc_stream *cs, size_t n,
+							    double b)
+{
+	double f = cs_next(cs) >= 0x1p52 ? 1 - b : b;
+	int64_t x = (int64_t)(f * (double)(int64_t)(n + 1) + cs_next(cs) * 0x1p-53);
+	return (size_t)(x < 1 ? 1 : x > (int64_t)n ? (int64_t)n : x) - 1;
+}
+
+/* cascade_small from the chunk's draws */
+static inline __attribute__((always_inline)) void
+cs_small(struct casc_stream *cs, const uint32_t *gp, uint32_t *out, size_t n, double b)
+{
+	if (n == 1) {
+		cs_skip(cs, 2);
+		out[0] = gp[0];
+	} else if (n == 2) {
+		size_t L = cs_left(cs, 2, b);
+		out[L] = gp[0];
+		cs_skip(cs, 3);
+		out[1 - L] = gp[1];
+	}
+}
+
+/* cascade_arrange_w with its draws from CS (the same splits, places and
+ * loop; the loop's runs cut where a chunk ends) */
+__attribute__((target("avx2,bmi2"))) static void cascade_arrange_cs(struct casc_stream *cs,
+								    uint32_t *gp, uint32_t *tmp,
+								    uint32_t *out, size_t n,
+								    double b)
+{
+	while (n > 0) {
+		if (n <= 2) {
+			cs_small(cs, gp, out, n, b);
+			break;
+		}
+		size_t L = cs_left(cs, n, b), R = n - 1 - L;
+		out[L] = gp[0];
+		if (L == 0 || R == 0) {
+			cs_skip(cs, n - 1);
+			out += L == 0;
+			gp++;
+			tmp++;
+			n--;
+			continue;
+		}
+		double places = (double)(int64_t)(n - 1) * 0x1p-53;
+		int64_t lr = (int64_t)L;
+		uint32_t *p = tmp + 1, *end = tmp + n;
+		const ptrdiff_t gd = gp - tmp;
+		uint32_t *tl = tmp + L; /* the left side's next place TMP[K]: TL[-LR] */
+		while (p < end) {
+			if (cs->pos == CS_N)
+				cs_refill(cs);
+			const double *q = cs->d + cs->pos;
+			size_t m = CS_N - cs->pos, want = (size_t)(end - p);
+			m = m < want ? m : want;
+			cs->pos += m;
+			uint32_t *pe = p + m;
+			/* the next chunk made 16 draws for each 16 gaps read here
+			 * (its vector steps beside the loop's scalar chain) */
+			__m256i g[4] = {cs->gen[0], cs->gen[1], cs->gen[2], cs->gen[3]};
+			size_t gm = cs->gm;
+			double *nd = cs->nd;
+			/* by 16: gap j's places PLACES - j 2^-53, all exact (whole
+			 * multiples of 2^-53 under 2^17 of them): the same values as
+			 * the loop's one subtraction a gap, without its chain */
+			for (; pe - p >= 16; p += 16, q += 16) {
+				if (gm < CS_K) {
+					cs_gen4(g, nd, gm);
+					gm += 4;
+				}
+#pragma GCC unroll 16
+				for (int j = 0; j < 16; j++) {
+					int64_t at = (int64_t)(q[j] * (places - j * 0x1p-53));
+					uint32_t v = p[j + gd];
+					tl[-lr] = v;
+					p[j + lr] = v;
+					lr = cs_lr_step(lr, at);
+				}
+				places -= 16 * 0x1p-53;
+			}
+			cs->gen[0] = g[0], cs->gen[1] = g[1], cs->gen[2] = g[2], cs->gen[3] = g[3];
+			cs->gm = gm;
+			for (; p < pe; p++, q++) {
+				int64_t at = (int64_t)(*q * places);
+				uint32_t v = p[gd];
+				tl[-lr] = v;
+				p[lr] = v;
+				lr = cs_lr_step(lr, at);
+				places -= 0x1p-53;
+			}
+		}
+		uint32_t *sw = gp;
+		gp = tmp;
+		tmp = sw;
+		size_t sm = L <= R ? L : R;
+		uint32_t *sg = L <= R ? gp : gp + L + 1, *so = L <= R ? out : out + L + 1;
+		if (sm <= 2)
+			cs_small(cs, sg, so, sm, b);
+		else
+			cascade_arrange_cs(cs, sg, L <= R ? tmp : tmp + L + 1, so, sm, b);
+		if (L <= R) {
+			gp += L + 1;
+			tmp += L + 1;
+			out += L + 1;
+			n = R;
+		} else {
+			n = L;
+		}
+	}
+}
+
+/* the cascade with its draws from lanes (above); GS moved on as the loop
+ * would have: the state after the last draw read, its lane's start
+ * stepped on */
+static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			  double b)
+{
+	struct casc_stream *cs = aligned_alloc(32, sizeof(*cs));
+	if (!cs) {
+		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+		return;
+	}
+	pthread_once(&cs_once, cs_tables);
+	cs->d = cs->buf[0];
+	cs->nd = cs->buf[1];
+	memcpy(cs->nls[0], gs, sizeof(cs->nls[0]));
+	for (int j = 1; j < 4; j++)
+		cs_jump(cs->nls[j - 1], cs->nls[j]);
+	cs_lanes_in(cs->gen, cs->nls);
+	cs->gm = 0;
+	cs_refill(cs);
+	cascade_arrange_cs(cs, gp, tmp, out, n, b);
+	size_t j = cs->pos / CS_K, m = cs->pos % CS_K;
+	uint64_t s[4];
+	memcpy(s, cs->ls[j], sizeof(s));
+	for (size_t i = 0; i < m; i++)
+		xo_step_sh(s, 17);
+	memcpy(gs, s, sizeof(s));
+	free(cs);
+}
+#endif
+
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain)
 {
 #if CASCADE_VEX
-	if (!plain && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
-		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+	if (plain != 1 && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
+		if (n >= CS_MIN || plain == 2)
+			cascade_lanes(gs, gp, tmp, out, n, b);
+		else
+			cascade_arrange_vex(gs, gp, tmp, out, n, b);
 		return;
 	}
 #endif

@@ -1110,9 +1110,11 @@ void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, in
  * b-model cascade of split B, drawing from the stream GS (xoshiro256**'s
  * 4 words, moved on); GP and TMP: N + 1 each, in one array (TMP right
  * after GP: the loop reaches GP from TMP), both scratch after.  The
- * AVX2 and BMI2 build where the processor has them and PLAIN is 0
- * (reel_codec_plain also asks for the plain one), the same draws and
- * arrangement either way (test_model_cascade_arrange). */
+ * AVX2 and BMI2 build where the processor has them and PLAIN is not 1
+ * (reel_codec_plain also asks for the plain one), its draws made ahead in
+ * four lanes (gen.c's casc_stream) where N is 1024 or more, or PLAIN is
+ * 2 (tests); the same draws and arrangement every way
+ * (test_model_cascade_arrange). */
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain);
 /* the stratified draw from the stream S */

@@ -8,7 +8,12 @@
  * splits b of 0, 1 (under 300), 0.5, 0.975, 0.025 and at random, ranks
  * at random; and 400 windows of up to 3,000 gaps at b of 0.99, 0.995,
  * 0.999 and 0.01, where most splits send every gap to one side (their
- * draws' steps alone, the gaps left in place: round 34).
+ * draws' steps alone, the gaps left in place: round 34).  Each window also
+ * with its draws from the four AVX2 lanes of the stream (round 36's
+ * casc_stream: gen_cascade_arrange's PLAIN 2 asks for it at any N; at
+ * 1024 gaps and more the fast build takes it): its chunks' jumps, their
+ * ends inside a split's loop, a one-sided split or a split's two draws,
+ * and the state stepped on from a lane's start at the end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +90,8 @@ static void ref_arrange(uint64_t *s, uint32_t *gp, uint32_t *tmp, uint32_t *out,
 	}
 }
 
-/* one window of N gaps: the reference against both builds; 1 when all
- * agree */
+/* one window of N gaps: the reference against the three ways (the fast
+ * build, the plain one, the lanes'); 1 when all agree */
 static int same_window(uint64_t *rs, size_t n, double b, uint32_t *buf, uint32_t *ref,
 		       uint32_t *got)
 {
@@ -102,7 +107,7 @@ static int same_window(uint64_t *rs, size_t n, double b, uint32_t *buf, uint32_t
 	memcpy(sr, s0, sizeof(sr));
 	ref_arrange(sr, gp, tmp, ref, n, b);
 	int ok = 1;
-	for (int plain = 0; plain < 2; plain++) {
+	for (int plain = 0; plain < 3; plain++) {
 		uint64_t sg[4];
 		memcpy(sg, s0, sizeof(sg));
 		memcpy(gp, keep, n * sizeof(*gp));
@@ -138,6 +143,11 @@ int main(void)
 	static const double ones[] = {0.99, 0.995, 0.999, 0.01};
 	for (int k = 0; k < 400; k++, windows++)
 		bad += !same_window(rs, 1 + xo_next(rs) % 3000, ones[k % 4], buf, ref, got);
+	/* around the lanes' threshold (1024 gaps) and over many chunks of
+	 * 2048 draws, splits at random */
+	for (int k = 0; k < 200; k++, windows++)
+		bad += !same_window(rs, 1000 + xo_next(rs) % (k < 150 ? 60 : 20000),
+				    k % 2 ? unit(xo_next(rs)) : bs[k % 7], buf, ref, got);
 	CHECK_EQ(bad, 0);
 	/* reel_codec_plain's switch reaches the plain build (the same
 	 * answer either way: this holds the switch's path, not which ran) */
@@ -153,7 +163,7 @@ int main(void)
 #else
 	int vex = 0;
 #endif
-	printf("test_model_cascade_arrange: %d windows the same, %s\n", windows,
+	printf("test_model_cascade_arrange: %d windows the same three ways, %s\n", windows,
 	       vex ? "the AVX2+BMI2 build and the plain one"
 		   : "the plain build only (no AVX2+BMI2 here)");
 	free(buf);
