@@ -290,6 +290,12 @@ struct devstate {
 	 * bytes), each asked of gen_offsets_dense */
 	uint8_t *bk;
 	uint32_t bk_nb, bk_sh;
+	/* gen_offsets_dense_next's last ask: its end + 1 (0: none), the
+	 * offsets CDF's value at the end and the end's knot, which are the
+	 * next ask's at its start where a run goes on from that end */
+	uint64_t dn_end1;
+	double dn_at;
+	size_t dn_lo;
 	/* scan_untouched's places known to hold no room (gen_noroom_init):
 	 * the device cut into nr_nc chunks of 2^nr_sh blocks, nr[C] the least
 	 * LEN of a scan that found none in chunk C while lnext was nr_lnext
@@ -306,6 +312,10 @@ struct devstate {
 	float run_cap;			 /* runs drawn below the long runs: the run CDF's share */
 	uint32_t lnext;			 /* the next long run to place (of the model's) */
 	uint64_t lcycle;		 /* the model's duration repeated: which time */
+	/* long_due says 0 and changes nothing while hn < ld_quiet and lnext
+	 * is ld_lnext (gen_long_quiet_until) */
+	uint64_t ld_quiet;
+	uint32_t ld_lnext;
 	int pinned;			 /* the run is a long run of the model, where it was */
 	uint64_t pin_end;		 /* and where it ends (its bytes in the trace) */
 	uint64_t pin_left;		 /* its bytes still to come (as in the trace) */
@@ -1400,6 +1410,43 @@ int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 #define GEN_NR_SH 10	   /* and of 2^10 blocks at least */
 int gen_noroom_init(struct devstate *s);
 
+/* Whether long_due, asked at the device's H-th I/O with the state as it
+ * is (lcycle, lnext), would move the state or say due: H in a later
+ * repeat of the model's duration, or past the next kept run's start.
+ * Both rise with H (a division and a subtraction rounded, each
+ * monotone), so once true it stays true. */
+static inline int gen_long_moves(const struct model_devspace *dv, const struct devstate *s,
+				 uint64_t h)
+{
+	uint64_t cycle = (uint64_t)((double)h / s->nper);
+	if (cycle != s->lcycle)
+		return 1;
+	double pos = (double)h - (double)cycle * s->nper;
+	return s->lnext < dv->nlong && pos >= (double)dv->longrun[s->lnext].at * s->nper;
+}
+
+/* The least H past s->hn where gen_long_moves says yes (it says no at
+ * hn): near the repeat's end or the run's start as reals, then stepped
+ * to the exact one (each side's test the same doubles long_due makes).
+ * Past 2^52 I/O not looked for: hn + 1. */
+static inline uint64_t gen_long_quiet_until(const struct model_devspace *dv,
+					    const struct devstate *s)
+{
+	double e = ((double)s->lcycle + 1) * s->nper;
+	if (s->lnext < dv->nlong) {
+		double d = (double)s->lcycle * s->nper + (double)dv->longrun[s->lnext].at * s->nper;
+		e = d < e ? d : e;
+	}
+	if (!(e < 0x1p52))
+		return s->hn + 1;
+	uint64_t q = e > (double)s->hn + 3 ? (uint64_t)e - 2 : s->hn + 1;
+	while (q > s->hn + 1 && gen_long_moves(dv, s, q - 1))
+		q--;
+	while (!gen_long_moves(dv, s, q))
+		q++;
+	return q;
+}
+
 /* The memo forgotten where lnext moved since it was made. */
 static inline void gen_noroom_keyed(struct devstate *s)
 {
@@ -1700,9 +1747,25 @@ static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t
 		return b;
 	return gen_row_steps_at(cs, a, t + (size_t)from * GEN_COLD_ROW, u, w);
 }
+/* The MODEL_SEGS-th of the repeat's I/O the device is in now, where the
+ * model has seg_weights and its duration is known; else -1 (the model's
+ * weights).  A division: asked once for a walk over the regions, not at
+ * each (remote's last resort and cold_region's walks summed 104 regions
+ * twice on git x2986, each weight a division: 265 M instructions in 3M
+ * I/O). */
+int gen_offsets_seg(const struct model_devspace *d, const struct devstate *s);
+/* Region R's weight in segment K (gen_offsets_seg's answer). */
+static inline double gen_weight_in(const struct model_devspace *d, int k, uint32_t r)
+{
+	return k < 0 ? d->weight[r] : (double)d->seg_w[k][r];
+}
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */
-double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+static inline double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s,
+					uint32_t r)
+{
+	return gen_weight_in(d, gen_offsets_seg(d, s), r);
+}
 /* A region short of its share of the device's I/O (less the kept runs
  * not yet due) for a remote jump to make up (drawn by shortfall, at odds
  * growing with the drift; once per run start, not for a re-using one), or
@@ -2042,6 +2105,13 @@ static inline int gen_offsets_dense(const struct model_devspace *dv, const struc
 {
 	return !gen_quiet_at(s, off, len) && gen_offsets_dense_cdf(dv, s, off, len);
 }
+/* gen_offsets_dense(DV, S, OFF, LEN) of a run's next I/O: where OFF is
+ * the last such ask's end (the run went on from there), the CDF's value
+ * and knot there are that ask's, not found again (git's model x2986: a
+ * continued read's asks, 2.4 M in 3M I/O, the CDFs' 532 M instructions,
+ * the start's search the greater half); the end's kept for the next. */
+int gen_offsets_dense_next(const struct model_devspace *dv, struct devstate *s, uint64_t off,
+			   uint64_t len);
 
 /* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes

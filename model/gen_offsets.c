@@ -83,12 +83,12 @@ static int seg_at(const struct devstate *s, double n, double *x, double *f)
 	return k;
 }
 
-double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+int gen_offsets_seg(const struct model_devspace *d, const struct devstate *s)
 {
 	double x, f;
 	if (!d->seg_fitted || !(s->nper >= 1))
-		return d->weight[r];
-	return d->seg_w[seg_at(s, (double)s->hn, &x, &f)][r];
+		return -1;
+	return seg_at(s, (double)s->hn, &x, &f);
 }
 
 /* A point N of the device's I/O as the regions' wants take it. */
@@ -446,6 +446,25 @@ int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate
 	size_t lo = 0;
 	addr_cdf(dv, s, gen_unscale(s, off), 0, &lo, &a, &at);
 	addr_cdf(dv, s, gen_unscale(s, off + len), 1, &lo, &e, &et);
+	return (e - at) * (double)d->n > GEN_DENSE;
+}
+
+int gen_offsets_dense_next(const struct model_devspace *dv, struct devstate *s, uint64_t off,
+			   uint64_t len)
+{
+	const struct model_dist *d = &dv->addr;
+	if (gen_quiet_at(s, off, len) || d->nk < 2 || !(d->n > GEN_DENSE))
+		return 0;
+	double a, at, e, et;
+	size_t lo = s->dn_lo;
+	if (s->dn_end1 == off + 1) /* addr_cdf's answer is X's alone */
+		at = s->dn_at;
+	else
+		addr_cdf(dv, s, gen_unscale(s, off), 0, &lo, &a, &at);
+	addr_cdf(dv, s, gen_unscale(s, off + len), 1, &lo, &e, &et);
+	s->dn_end1 = off + len + 1;
+	s->dn_at = et;
+	s->dn_lo = lo;
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
 
