@@ -449,22 +449,16 @@ int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
 
-int gen_offsets_dense_next(const struct model_devspace *dv, struct devstate *s, uint64_t off,
-			   uint64_t len)
+int gen_offsets_dense_next(const struct model_devspace *dv, const struct devstate *s,
+			   uint64_t off, uint64_t len)
 {
 	const struct model_dist *d = &dv->addr;
 	if (gen_quiet_at(s, off, len) || d->nk < 2 || !(d->n > GEN_DENSE))
 		return 0;
 	double a, at, e, et;
-	size_t lo = s->dn_lo;
-	if (s->dn_end1 == off + 1) /* addr_cdf's answer is X's alone */
-		at = s->dn_at;
-	else
-		addr_cdf(dv, s, gen_unscale(s, off), 0, &lo, &a, &at);
+	size_t lo = s->kh; /* a hint: addr_cdf's answer is X's alone */
+	addr_cdf(dv, s, gen_unscale(s, off), 1, &lo, &a, &at);
 	addr_cdf(dv, s, gen_unscale(s, off + len), 1, &lo, &e, &et);
-	s->dn_end1 = off + len + 1;
-	s->dn_at = et;
-	s->dn_lo = lo;
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
 
