@@ -172,8 +172,6 @@ struct unread {
 	uint32_t last_t; /* the write count of the last read placed (unread_pick) */
 	int last_ok;	 /* and it was placed there */
 };
-#define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
-
 struct devstate {
 	struct unread *ur; /* p_unread: the blocks written, not yet read (NULL: none) */
 	struct strat s_run, s_local, s_plocal, s_trans, s_pos, s_reuse;
@@ -292,12 +290,6 @@ struct devstate {
 	 * bytes), each asked of gen_offsets_dense */
 	uint8_t *bk;
 	uint32_t bk_nb, bk_sh;
-	/* reserved_far's marks (gen_lr_marks): bit B of lrb set where a kept
-	 * run still to come (lnext on, lnext then lrb_lnext) may overlap
-	 * bucket B (bk's buckets); lrb_ok 0: none made yet */
-	uint64_t lrb[GEN_BK_BUCKETS / 64];
-	uint32_t lrb_lnext;
-	int lrb_ok;
 	/* scan_untouched's places known to hold no room (gen_noroom_init):
 	 * the device cut into nr_nc chunks of 2^nr_sh blocks, nr[C] the least
 	 * LEN of a scan that found none in chunk C while lnext was nr_lnext
@@ -1391,6 +1383,7 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
  * third of its instructions: git asks it 1 M times in 300k I/O, nearly
  * every reserved, its runs' hull the whole device). */
 _Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
+#define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
 int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 
 /*
@@ -1410,10 +1403,8 @@ int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 #define GEN_NR_CHUNKS 4096 /* devstate's nr: chunks at most */
 #define GEN_NR_SH 10	   /* and of 2^10 blocks at least */
 int gen_noroom_init(struct devstate *s);
-/* s->lrb made for the runs from s->lnext on (reserved_far's marks): a
- * bucket's bit set where one of them may overlap it (a bucket more on
- * each side than any does).  Only where s->bk is (its buckets). */
-void gen_lr_marks(const struct model_devspace *dv, struct devstate *s);
+/* gen_space.c's long_due, for the test. */
+int gen_long_due(const struct model_devspace *dv, struct devstate *s);
 
 /* Whether long_due, asked at the device's H-th I/O with the state as it
  * is (lcycle, lnext), would move the state or say due: H in a later
@@ -2110,14 +2101,6 @@ static inline int gen_offsets_dense(const struct model_devspace *dv, const struc
 {
 	return !gen_quiet_at(s, off, len) && gen_offsets_dense_cdf(dv, s, off, len);
 }
-/* gen_offsets_dense(DV, S, OFF, LEN) of a run's next I/O: its start's
- * knot searched up from the knot of the I/O before (s->kh, kept by
- * gen_offsets_count), a few blocks below it, not looked up anew (git's
- * model x2986: a continued read's asks, 2.4 M in 3M I/O, the CDFs' 532 M
- * instructions, the start's look-up 40%).  (The last ask's end is seldom
- * the next ask's start: 8.5k of 578k in 1M I/O.) */
-int gen_offsets_dense_next(const struct model_devspace *dv, const struct devstate *s,
-			   uint64_t off, uint64_t len);
 
 /* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes

@@ -449,19 +449,6 @@ int gen_offsets_dense_cdf(const struct model_devspace *dv, const struct devstate
 	return (e - at) * (double)d->n > GEN_DENSE;
 }
 
-int gen_offsets_dense_next(const struct model_devspace *dv, const struct devstate *s,
-			   uint64_t off, uint64_t len)
-{
-	const struct model_dist *d = &dv->addr;
-	if (gen_quiet_at(s, off, len) || d->nk < 2 || !(d->n > GEN_DENSE))
-		return 0;
-	double a, at, e, et;
-	size_t lo = s->kh; /* a hint: addr_cdf's answer is X's alone */
-	addr_cdf(dv, s, gen_unscale(s, off), 1, &lo, &a, &at);
-	addr_cdf(dv, s, gen_unscale(s, off + len), 1, &lo, &e, &et);
-	return (e - at) * (double)d->n > GEN_DENSE;
-}
-
 /* ---- remote's place inside its region, told by its CDF value ----------- */
 /* Remote's draws of a place in a region that it does not take (a full
  * region's, whose places fresh_at would not take: fresh_tries' 8 and

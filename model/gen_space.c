@@ -30,8 +30,7 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			  uint64_t from, uint64_t len, uint64_t al, uint64_t far, uint64_t *at);
 static uint64_t reserved_end(const struct model_devspace *dv, const struct devstate *s,
 			     uint64_t off, uint64_t span);
-static int reserved_far(const struct model_devspace *dv, struct devstate *s, uint64_t off,
-			uint64_t span);
+static int long_due(const struct model_devspace *dv, struct devstate *s);
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at);
 static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
@@ -2392,7 +2391,7 @@ static int history_back(struct model_gen *g, const struct model_devspace *dv, st
 	if (minor && at >= 1 && at <= n && s->rop[(s->hn - at) % GEN_HIST] == op)
 		at = replay_from(s, at, n);
 	if (!n || !history_at(g, s, at, &base) || al_down(base, al) + len > s->extent ||
-	    al_down(base, al) == s->cursor || reserved_far(dv, s, al_down(base, al), len)) {
+	    al_down(base, al) == s->cursor || reserved(dv, s, al_down(base, al), len)) {
 		s->replay = 0;
 		return 0;
 	}
@@ -3690,50 +3689,7 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
 }
 
-/* reserved(DV, S, OFF, SPAN) where most asks are over no kept run:
- * history_back's re-uses and a run's next I/O (git's model x2986: 5.6 M
- * of reserved's 6.6 M asks in 3M I/O, each passing the runs' hull and
- * searching gen_lr_over's table, 423 M instructions), told no first by
- * the marks of the buckets they lie in (gen_lr_marks, made again where
- * lnext moved).  A run over the stretch is over one of its buckets (a
- * point of both lies in one), whose bit is set.  Not start_clear's asks:
- * most are over a run (ggit2's byte of the runs cost more there than it
- * saved elsewhere). */
-static int reserved_far(const struct model_devspace *dv, struct devstate *s, uint64_t off,
-			uint64_t span)
-{
-	uint32_t i = s->lnext;
-	double x = (double)off, e = (double)off + (double)span;
-	if (i >= dv->nlong || !(x < s->lr_from_hi[i] && e > s->lr_from_lo[i]))
-		return 0;
-	uint64_t b0 = off >> s->bk_sh, b1 = (off + (span ? span - 1 : 0)) >> s->bk_sh;
-	if (s->bk && b1 < s->bk_nb && b1 - b0 <= 1) {
-		if (!s->lrb_ok || s->lrb_lnext != i)
-			gen_lr_marks(dv, s);
-		uint64_t m = (s->lrb[b0 / 64] >> (b0 % 64)) | (s->lrb[b1 / 64] >> (b1 % 64));
-		if (!(m & 1))
-			return 0;
-	}
-	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
-}
-
-void gen_lr_marks(const struct model_devspace *dv, struct devstate *s)
-{
-	memset(s->lrb, 0, sizeof(s->lrb));
-	double w = ldexp(1, -(int)s->bk_sh);
-	for (uint32_t i = s->lnext; i < dv->nlong; i++) {
-		/* the buckets [B 2^sh, (B + 1) 2^sh) with B 2^sh < hi and
-		 * (B + 1) 2^sh > lo: floor(lo / 2^sh) to ceil(hi / 2^sh) - 1, a
-		 * bucket wider each side; none past the last */
-		double lo = s->lr_lo[i] * w - 1, hi = s->lr_hi[i] * w + 1;
-		uint64_t a = lo > 0 ? (uint64_t)fmin(lo, s->bk_nb - 1) : 0;
-		uint64_t b = hi > 0 ? (uint64_t)fmin(hi, s->bk_nb - 1) : 0;
-		for (uint64_t k = a; k <= b; k++)
-			s->lrb[k / 64] |= 1ull << (k % 64);
-	}
-	s->lrb_lnext = s->lnext;
-	s->lrb_ok = 1;
-}
+int gen_long_due(const struct model_devspace *dv, struct devstate *s) { return long_due(dv, s); }
 
 /*
  * s->bk made (after gen_offsets_init; the device's offsets CDF at its
@@ -4545,7 +4501,7 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		       : op != REEL_OP_FLUSH && !seq && dv->dsize[op != REEL_OP_READ].nk
 			   ? size_own(g, dv, op, seq, al, s->extent)
 			   : size_draw(g, ph, op, seq, al, s->extent);
-	if (s->pinned && s->run_left > 0 && reserved_far(dv, s, s->cursor, len))
+	if (s->pinned && s->run_left > 0 && reserved(dv, s, s->cursor, len))
 		s->run_left = 0; /* a long run ends short of the next ones */
 	/* an I/O of another op inside a kept run (disksim's disk 8: a read
 	 * between a log's writes) starts a run of its own as any other, and
@@ -4580,9 +4536,9 @@ void gen_space_place(struct model_gen *g, size_t d, int op, uint64_t *offp, uint
 		if (seq && !(s->pinned && s->run_left > 0 && s->cursor < s->pin_end) &&
 		    g->touched && dv->reuse_fitted &&
 		    (dv->p_reuse < GEN_REUSE_GATE || (s->ur && op == REEL_OP_WRITE)) &&
-		    (reserved_far(dv, s, s->cursor, len) ||
+		    (reserved(dv, s, s->cursor, len) ||
 		     (op == REEL_OP_READ && dv->p_local_fitted && dv->p_local_op[0] &&
-		      gen_offsets_dense_next(dv, s, s->cursor, len)) ||
+		      gen_offsets_dense(dv, s, s->cursor, len)) ||
 		     (!(s->run_reuse && dv->p_reuse_op[op != REEL_OP_READ] > 0 &&
 			rnd_sp(g) < dv->reuse_cont_op[op != REEL_OP_READ]) &&
 		      len > own && touched(g, dv->id, s->cursor + own, len - own, TOUCH_LOOK)))) {
