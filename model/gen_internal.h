@@ -306,16 +306,16 @@ struct devstate {
 	float run_cap;			 /* runs drawn below the long runs: the run CDF's share */
 	uint32_t lnext;			 /* the next long run to place (of the model's) */
 	uint64_t lcycle;		 /* the model's duration repeated: which time */
-	/* long_due says 0 and changes nothing while hn < ld_quiet and lnext
-	 * is ld_lnext (gen_long_quiet_until) */
-	uint64_t ld_quiet;
-	uint32_t ld_lnext;
 	int pinned;			 /* the run is a long run of the model, where it was */
 	uint64_t pin_end;		 /* and where it ends (its bytes in the trace) */
 	uint64_t pin_left;		 /* its bytes still to come (as in the trace) */
 	uint64_t head_left;		 /* of those, its head's (longrun's head) */
 	uint32_t head_n;		 /* and the head's I/O still to come */
 	int pin_op;			 /* the op it started with: its I/O sized from the pool */
+	/* long_due says 0 and changes nothing while hn < ld_quiet and lnext
+	 * is ld_lnext (gen_long_quiet_until) */
+	uint64_t ld_quiet;
+	uint32_t ld_lnext;
 	uint64_t extent;
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */

@@ -22,8 +22,8 @@
 static uint64_t n_due, n_w;
 
 /* long_due as round 35 wrote it, on its own copy of the state. */
-static int ref_long_due(const struct model_devspace *dv, uint64_t hn, double nper,
-			uint64_t *lcycle, uint32_t *lnext)
+static int ref_long_due(const struct model_devspace *dv, uint64_t hn, double nper, uint64_t *lcycle,
+			uint32_t *lnext)
 {
 	uint64_t cycle = (uint64_t)((double)hn / nper);
 	if (cycle != *lcycle) {
@@ -47,9 +47,11 @@ static void test_long_due(void)
 		 * to a run due sooner) */
 		int sorted = unit_urand(&rs) < 0.6;
 		for (uint32_t j = 0; j < dv.nlong; j++) {
-			double a = unit_urand(&rs) < 0.2 && j ? dv.longrun[j - 1].at : unit_urand(&rs);
+			double a =
+			    unit_urand(&rs) < 0.2 && j ? dv.longrun[j - 1].at : unit_urand(&rs);
 			dv.longrun[j].at =
-			    (float)(sorted && j && a < dv.longrun[j - 1].at ? dv.longrun[j - 1].at : a);
+			    (float)(sorted && j && a < dv.longrun[j - 1].at ? dv.longrun[j - 1].at
+									    : a);
 		}
 		s.nper = 1 + unit_urand(&rs) * unit_urand(&rs) * 5000;
 		if (unit_urand(&rs) < 0.3)
@@ -93,8 +95,8 @@ static void check_asks(const struct model_devspace *dv, const struct devstate *s
 
 static void test_model(const char *name, uint64_t capacity)
 {
-	uint64_t n = unit_model_gen_checked(name, capacity, 5, 0x7f4a7c159e3779b9ull, 97, 0,
-					    check_asks);
+	uint64_t n =
+	    unit_model_gen_checked(name, capacity, 5, 0x7f4a7c159e3779b9ull, 97, 0, check_asks);
 	printf("%s capacity %llu: %llu I/O\n", name, (unsigned long long)capacity,
 	       (unsigned long long)n);
 }
