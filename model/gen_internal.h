@@ -312,6 +312,10 @@ struct devstate {
 	uint64_t head_left;		 /* of those, its head's (longrun's head) */
 	uint32_t head_n;		 /* and the head's I/O still to come */
 	int pin_op;			 /* the op it started with: its I/O sized from the pool */
+	/* long_due says 0 and changes nothing while hn < ld_quiet and lnext
+	 * is ld_lnext (gen_long_quiet_until) */
+	uint64_t ld_quiet;
+	uint32_t ld_lnext;
 	uint64_t extent;
 	/* shares kept as they go (gen_offsets.c) */
 	uint32_t kn[MODEL_DIST_MAXK];	  /* I/O generated per segment of the offsets CDF */
@@ -1401,6 +1405,45 @@ int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 #define GEN_NR_CHUNKS 4096 /* devstate's nr: chunks at most */
 #define GEN_NR_SH 10	   /* and of 2^10 blocks at least */
 int gen_noroom_init(struct devstate *s);
+/* gen_space.c's long_due, for the test. */
+int gen_long_due(const struct model_devspace *dv, struct devstate *s);
+
+/* Whether long_due, asked at the device's H-th I/O with the state as it
+ * is (lcycle, lnext), would move the state or say due: H in a later
+ * repeat of the model's duration, or past the next kept run's start.
+ * Both rise with H (a division and a subtraction rounded, each
+ * monotone), so once true it stays true. */
+static inline int gen_long_moves(const struct model_devspace *dv, const struct devstate *s,
+				 uint64_t h)
+{
+	uint64_t cycle = (uint64_t)((double)h / s->nper);
+	if (cycle != s->lcycle)
+		return 1;
+	double pos = (double)h - (double)cycle * s->nper;
+	return s->lnext < dv->nlong && pos >= (double)dv->longrun[s->lnext].at * s->nper;
+}
+
+/* The least H past s->hn where gen_long_moves says yes (it says no at
+ * hn): near the repeat's end or the run's start as reals, then stepped
+ * to the exact one (each side's test the same doubles long_due makes).
+ * Past 2^52 I/O not looked for: hn + 1. */
+static inline uint64_t gen_long_quiet_until(const struct model_devspace *dv,
+					    const struct devstate *s)
+{
+	double e = ((double)s->lcycle + 1) * s->nper;
+	if (s->lnext < dv->nlong) {
+		double d = (double)s->lcycle * s->nper + (double)dv->longrun[s->lnext].at * s->nper;
+		e = d < e ? d : e;
+	}
+	if (!(e < 0x1p52))
+		return s->hn + 1;
+	uint64_t q = e > (double)s->hn + 3 ? (uint64_t)e - 2 : s->hn + 1;
+	while (q > s->hn + 1 && gen_long_moves(dv, s, q - 1))
+		q--;
+	while (!gen_long_moves(dv, s, q))
+		q++;
+	return q;
+}
 
 /* The memo forgotten where lnext moved since it was made. */
 static inline void gen_noroom_keyed(struct devstate *s)
@@ -1702,9 +1745,25 @@ static inline uint32_t gen_cold_at(const struct model_devspace *d, const uint8_t
 		return b;
 	return gen_row_steps_at(cs, a, t + (size_t)from * GEN_COLD_ROW, u, w);
 }
+/* The MODEL_SEGS-th of the repeat's I/O the device is in now, where the
+ * model has seg_weights and its duration is known; else -1 (the model's
+ * weights).  A division: asked once for a walk over the regions, not at
+ * each (remote's last resort and cold_region's walks summed 104 regions
+ * twice on git x2986, each weight a division: 265 M instructions in 3M
+ * I/O). */
+int gen_offsets_seg(const struct model_devspace *d, const struct devstate *s);
+/* Region R's weight in segment K (gen_offsets_seg's answer). */
+static inline double gen_weight_in(const struct model_devspace *d, int k, uint32_t r)
+{
+	return k < 0 ? d->weight[r] : (double)d->seg_w[k][r];
+}
 /* Region R's weight where the device is now (its MODEL_SEGS-th of the
  * repeat's I/O, where the model has seg_weights), else the model's. */
-double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r);
+static inline double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s,
+					uint32_t r)
+{
+	return gen_weight_in(d, gen_offsets_seg(d, s), r);
+}
 /* A region short of its share of the device's I/O (less the kept runs
  * not yet due) for a remote jump to make up (drawn by shortfall, at odds
  * growing with the drift; once per run start, not for a re-using one), or

@@ -83,12 +83,12 @@ static int seg_at(const struct devstate *s, double n, double *x, double *f)
 	return k;
 }
 
-double gen_offsets_weight(const struct model_devspace *d, const struct devstate *s, uint32_t r)
+int gen_offsets_seg(const struct model_devspace *d, const struct devstate *s)
 {
 	double x, f;
 	if (!d->seg_fitted || !(s->nper >= 1))
-		return d->weight[r];
-	return d->seg_w[seg_at(s, (double)s->hn, &x, &f)][r];
+		return -1;
+	return seg_at(s, (double)s->hn, &x, &f);
 }
 
 /* A point N of the device's I/O as the regions' wants take it. */

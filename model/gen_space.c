@@ -30,6 +30,7 @@ static int scan_untouched(struct model_gen *g, const struct model_devspace *dv, 
 			  uint64_t from, uint64_t len, uint64_t al, uint64_t far, uint64_t *at);
 static uint64_t reserved_end(const struct model_devspace *dv, const struct devstate *s,
 			     uint64_t off, uint64_t span);
+static int long_due(const struct model_devspace *dv, struct devstate *s);
 static int scan_fresh(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 		      uint64_t lo, uint64_t hi, uint64_t len, uint64_t al, uint64_t *at);
 static int room_up(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
@@ -1146,11 +1147,12 @@ static int chain_op(struct model_gen *g, const struct model_devspace *d, struct 
 			*to = r;
 		return r < d->nregions;
 	}
+	int k = gen_offsets_seg(d, s);
 	for (uint32_t r = 0; r < d->nregions; r++)
-		w += gen_offsets_weight(d, s, r) * gen_op_share(d, r, s->op);
+		w += gen_weight_in(d, k, r) * gen_op_share(d, r, s->op);
 	double c = 0, v = u * w;
 	for (uint32_t r = 0; r < d->nregions && w > 0; r++)
-		if (v < (c += gen_offsets_weight(d, s, r) * gen_op_share(d, r, s->op))) {
+		if (v < (c += gen_weight_in(d, k, r) * gen_op_share(d, r, s->op))) {
 			*to = r;
 			return 1;
 		}
@@ -1361,9 +1363,10 @@ static uint64_t remote(struct model_gen *g, const struct model_devspace *d, stru
 		to = d->tr_to[at != UINT32_MAX ? at : chain_find(g, d, s, from, u)];
 	} else if (d->seg_fitted && s->nper >= 1) { /* the weights of the fifth (seg_weights) */
 		double c = 0;
+		int k = gen_offsets_seg(d, s);
 		to = d->nregions - 1;
 		for (uint32_t r = 0; r < d->nregions; r++) {
-			c += gen_offsets_weight(d, s, r);
+			c += gen_weight_in(d, k, r);
 			if (u < c) {
 				to = r;
 				break;
@@ -2885,11 +2888,12 @@ static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv,
 			   const struct devstate *s, uint64_t len)
 {
 	double w = 0, c = 0;
+	int k = gen_offsets_seg(dv, s);
 	for (uint32_t r = 0; r < dv->nregions; r++)
-		w += wide(dv, s, r, len) ? gen_offsets_weight(dv, s, r) : 0;
+		w += wide(dv, s, r, len) ? gen_weight_in(dv, k, r) : 0;
 	double u = rnd_sp(g) * w;
 	for (uint32_t r = 0; r < dv->nregions && w > 0; r++)
-		if (u < (c += wide(dv, s, r, len) ? gen_offsets_weight(dv, s, r) : 0))
+		if (u < (c += wide(dv, s, r, len) ? gen_weight_in(dv, k, r) : 0))
 			return r;
 	return -1;
 }
@@ -3319,10 +3323,11 @@ static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv,
 			return dv->tr_to[x];
 	}
 	w = 0;
+	int k = gen_offsets_seg(dv, s);
 	for (uint32_t x = 0; x < dv->nregions; x++)
-		w += s->cy_reg[x] ? 0 : gen_offsets_weight(dv, s, x);
+		w += s->cy_reg[x] ? 0 : gen_weight_in(dv, k, x);
 	for (uint32_t x = 0; w > 0 && x < dv->nregions; x++)
-		if (!s->cy_reg[x] && u * w < (c += gen_offsets_weight(dv, s, x)))
+		if (!s->cy_reg[x] && u * w < (c += gen_weight_in(dv, k, x)))
 			return x;
 	return -1;
 }
@@ -3684,6 +3689,8 @@ static int reserved(const struct model_devspace *dv, const struct devstate *s, u
 	return gen_lr_over(s->lr_by, dv->nlong, i, x, e);
 }
 
+int gen_long_due(const struct model_devspace *dv, struct devstate *s) { return long_due(dv, s); }
+
 /*
  * s->bk made (after gen_offsets_init; the device's offsets CDF at its
  * scale): 0, or REEL_E_NOMEM.  At most GEN_BK_BUCKETS buckets of a power
@@ -3809,13 +3816,20 @@ static int long_due(const struct model_devspace *dv, struct devstate *s)
 {
 	if (!dv->nlong || !(s->nper >= 1))
 		return 0;
+	/* asked at every run start (git x2986: 2.8 M times in 3M I/O, a
+	 * division each), it changes at a few I/O a repeat */
+	if (s->hn < s->ld_quiet && s->lnext == s->ld_lnext)
+		return 0;
 	uint64_t cycle = (uint64_t)((double)s->hn / s->nper);
 	if (cycle != s->lcycle) {
 		s->lcycle = cycle;
 		s->lnext = 0;
 	}
-	double pos = (double)s->hn - (double)cycle * s->nper;
-	return s->lnext < dv->nlong && pos >= (double)dv->longrun[s->lnext].at * s->nper;
+	if (gen_long_moves(dv, s, s->hn))
+		return 1;
+	s->ld_quiet = gen_long_quiet_until(dv, s);
+	s->ld_lnext = s->lnext;
+	return 0;
 }
 
 /*
