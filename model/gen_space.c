@@ -3294,7 +3294,8 @@ static int cold_init(const struct model_devspace *d, struct devstate *s)
 /* A region for a fresh start on a device whose hot blocks keep their own
  * period: one short of its share (gen_offsets_region), else the chain's
  * from the cursor's region, else by weight, never a kept block's. */
-static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
+static inline __attribute__((always_inline)) int64_t
+cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
 {
 	/* none once the run start drew a short region (gen_offsets_region's
 	 * first test, without its call: start_hot's retries) */
