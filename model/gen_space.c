@@ -3297,8 +3297,12 @@ static int cold_init(const struct model_devspace *d, struct devstate *s)
 
 /* A region for a fresh start on a device whose hot blocks keep their own
  * period: one short of its share (gen_offsets_region), else the chain's
- * from the cursor's region, else by weight, never a kept block's. */
-static int64_t cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
+ * from the cursor's region, else by weight, never a kept block's.  Inline
+ * in start_hot (its two calls): boot at rate 1 called it 2.0 M times a
+ * million I/O, its frame ~18 instructions a call (1.2% of the placing
+ * thread). */
+static inline __attribute__((always_inline)) int64_t
+cold_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s)
 {
 	/* none once the run start drew a short region (gen_offsets_region's
 	 * first test, without its call: start_hot's retries) */
