@@ -1739,10 +1739,7 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	return 0;
 }
 
-int model_devs_pregathers(const struct devs_fit *df)
-{
-	return df->pregather;
-}
+int model_devs_pregathers(const struct devs_fit *df) { return df->pregather; }
 
 static size_t pregather_plain(const struct fit_cols *c, const int8_t *slot, const uint8_t *live,
 			      uint64_t lim, struct reuse_pre *p)
@@ -1761,8 +1758,7 @@ __attribute__((target("avx2"))) static size_t pregather_avx2(const struct fit_co
 #define pregather_avx2 pregather_plain
 #endif
 
-void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c,
-			  struct reuse_pre *p)
+void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c, struct reuse_pre *p)
 {
 	int sh = __atomic_load_n(&df->shift_pub, __ATOMIC_RELAXED);
 	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
@@ -2204,8 +2200,8 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			df->sq_end[k] = off[i] + len[i];
 			size_t p = (size_t)wphase[win[i]];
 			uint32_t x = rb->at[i - a];
-			if (reuse_step(df, rb->k + x, rb->h + x, rb->at[i - a + 1] - x, f, c, i, seq,
-				       first, p, pend))
+			if (reuse_step(df, rb->k + x, rb->h + x, rb->at[i - a + 1] - x, f, c, i,
+				       seq, first, p, pend))
 				return REEL_E_NOMEM;
 		}
 	}

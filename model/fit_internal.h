@@ -849,8 +849,7 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
  * the pass last published it (or less: a block gathered but no longer
  * sampled is looked at again by bmap_touch_h, the same sample). */
 int model_devs_pregathers(const struct devs_fit *df);
-void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c,
-			  struct reuse_pre *p);
+void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c, struct reuse_pre *p);
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
