@@ -489,6 +489,9 @@ struct fit_run {
 	/* their records by device, a chunk's stretches each (passes 2 and 3,
 	 * several devices), or NULL */
 	struct dev_stretches *stretches;
+	/* pass 4's blocks of the last FIT_WIN_BUFS chunks, gathered here for
+	 * the second thread's re-use pass (model_devs_pregathers), or NULL */
+	struct reuse_pre *gathers;
 	int *wphase;
 	struct phases_fit *pf;
 	struct devs_fit *df;
@@ -556,6 +559,12 @@ static int fit_pass(struct fit_run *fr, fit_side_fn side, pass_fn fn, int ic, pr
 			struct dev_stretches *sts = fr->stretches + j % FIT_WIN_BUFS;
 			model_devs_stretches(fr->df, &c, sts);
 			c.stretches = sts;
+		}
+		c.gathered = NULL;
+		if (fr->gathers) { /* before the job is posted: the side reads them */
+			struct reuse_pre *pg = fr->gathers + j % FIT_WIN_BUFS;
+			model_devs_pregather(fr->df, &c, pg);
+			c.gathered = pg;
 		}
 		e = fit_side_post(fr->side, side, fr, &c, fr->src);
 		if (pre && !e && fit_src_keep(fr->src, &c) >= 0) { /* held for PRE */
@@ -703,6 +712,7 @@ static void fit_run_free(struct fit_run *fr)
 	free(fr->ws.ls);
 	free(fr->win);
 	free(fr->stretches);
+	free(fr->gathers);
 	free(fr->wphase);
 	model_phases_free(fr->pf);
 	model_devs_free(fr->df);
@@ -862,9 +872,17 @@ static int fit_rest(struct fit_run *fr, uint64_t cap)
 	free(fr->stretches); /* pass 4 reads the devices' records in order */
 	fr->stretches = NULL;
 	heap_trim();
-	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)) ||
-	    (e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))
+	if ((e = model_devs_seq_init(fr->df, m, fr->wphase)))
 		return e;
+	/* several devices without sample maps (disksim's 16 disks): their
+	 * blocks hashed here, not on the second thread, whose re-use pass was
+	 * pass 4's longer part (no room: hashed there, the same model) */
+	if (fr->side && model_devs_pregathers(fr->df))
+		fr->gathers = malloc(FIT_WIN_BUFS * sizeof(*fr->gathers));
+	if ((e = fit_pass(fr, side_seq, pass_chain, 0, pass_pre4, pass_post4)))
+		return e;
+	free(fr->gathers);
+	fr->gathers = NULL;
 	return model_devs_seq_finish(fr->df, m);
 }
 

@@ -26,7 +26,6 @@
 /* the blocks whose re-use the walk follows: exact up to 2^18 distinct
  * blocks (8 MiB of table), then sampled (SHARDS) */
 #define FIT_REUSE_EXACT (1u << 18)
-#define FIT_REUSE_SPAN 4096
 #define SEG_MEMO 256
 /* resumes' filter: buckets an op (64 ends in 1024: 6% of the misses scan) */
 #define RS_FILTER_BITS 10
@@ -287,6 +286,13 @@ struct devs_fit {
 	struct reuse_batch *rb;
 	int near;      /* several devices in the re-use pass: their near starts fitted */
 	int hash_avx2; /* the blocks hashed by reuse_hashed_avx2 (the processor has AVX2) */
+	/* pass 4's blocks gathered on the main thread (model_devs_pregathers);
+	 * the devices whose blocks are (by index, not done); the map's shift
+	 * as the re-use pass last published it (atomic: the main thread reads
+	 * it while the pass goes on) */
+	int pregather;
+	uint8_t pre_live[MODEL_MAX_DEVS];
+	int shift_pub;
 	/* size given sequentiality: per phase, op and segment of the phase's
 	 * size CDF, I/O and those that continue a run ([..][0], [..][1]) */
 	const struct model *m;
@@ -709,16 +715,6 @@ struct reuse_batch {
 	uint32_t at[RB_IO + 1]; /* I/O j's blocks: [at[j], at[j + 1]) */
 	int8_t dev[RB_IO];	/* I/O j's device (its index), or -1: a flush, a device done */
 };
-
-/* The blocks of an I/O that the walk looks at: at most its first
- * FIT_REUSE_SPAN (16 MiB). */
-static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64_t *b1)
-{
-	*b0 = off >> BMAP_BLOCK_SHIFT;
-	*b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
-	if (*b1 - *b0 >= FIT_REUSE_SPAN)
-		*b1 = *b0 + FIT_REUSE_SPAN - 1;
-}
 
 /* The sample map: once the block map samples (its shift > 0), a device's
  * blocks sampled at its rate as bits, so that the pass hashes only those
@@ -1725,12 +1721,51 @@ int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *w
 	 * kept) took 2.3% more instructions on the second thread with it,
 	 * not found why (HISTORY.md, branch fit9); disksim's 16 -5.8% */
 	df->hash_avx2 = FIT_HASH_AVX2 && reel_has_avx2() && df->near;
-	for (size_t k = 0; k < df->nd; k++)
-		if (df->f[k].dir.e) {
-			df->f[k].dir.next = df->bm.dir;
-			df->bm.dir = &df->f[k].dir;
+	df->pregather = df->near;
+	df->shift_pub = 0;
+	for (size_t k = 0; k < df->nd; k++) {
+		struct dev_fit *f = &df->f[k];
+		if (f->dir.e) {
+			f->dir.next = df->bm.dir;
+			df->bm.dir = &f->dir;
 		}
+		df->pre_live[k] = !f->done;
+		/* reuse_smap's test: never a sample map where the blocks to come
+		 * are fewer than twice the extent's from the start */
+		uint64_t n = (f->pre->maxend + (1u << BMAP_BLOCK_SHIFT) - 1) >> BMAP_BLOCK_SHIFT;
+		if (!f->done && (f->dir.e || (n >= 64 && f->pre->blocks >= 2 * n)))
+			df->pregather = 0;
+	}
 	return 0;
+}
+
+int model_devs_pregathers(const struct devs_fit *df) { return df->pregather; }
+
+static size_t pregather_plain(const struct fit_cols *c, const int8_t *slot, const uint8_t *live,
+			      uint64_t lim, struct reuse_pre *p)
+{
+	return reuse_pregather_w(c, slot, live, lim, 0, p);
+}
+#if FIT_HASH_AVX2
+__attribute__((target("avx2"))) static size_t pregather_avx2(const struct fit_cols *c,
+							     const int8_t *slot,
+							     const uint8_t *live, uint64_t lim,
+							     struct reuse_pre *p)
+{
+	return reuse_pregather_w(c, slot, live, lim, 1, p);
+}
+#else
+#define pregather_avx2 pregather_plain
+#endif
+
+void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c, struct reuse_pre *p)
+{
+	int sh = __atomic_load_n(&df->shift_pub, __ATOMIC_RELAXED);
+	uint64_t lim = sh < 64 ? UINT64_MAX >> sh : 0;
+	if (df->hash_avx2)
+		pregather_avx2(c, df->slot, df->pre_live, lim, p);
+	else
+		pregather_plain(c, df->slot, df->pre_live, lim, p);
 }
 
 /* The segment of D (knot k to k + 1) that size X falls in: a point mass
@@ -1995,24 +2030,23 @@ static void device_near_fill(struct dev_fit *f)
 	samp_fit(&f->nr_jump, &d->near_jump);
 }
 
-/* The re-use of I/O K of the pass (device F, SEQ: it continues the run of
+/* The re-use of I/O I of the pass (its sampled blocks' keys and hashes
+ * KB, HB, NB of them, gathered; device F, SEQ: it continues the run of
  * the device's I/O before, FIRST: the device's first): the blocks it
  * touches; at a run start, whether one was touched before and how long
  * ago; in a run, whether the run's start re-used and this one does.
  * 0 or REEL_E_NOMEM. */
-static int reuse_step(struct devs_fit *df, const struct reuse_batch *rb, struct dev_fit *f,
-		      const struct fit_cols *c, size_t i, size_t j, int seq, int first, size_t p,
-		      uint64_t pend)
+static int reuse_step(struct devs_fit *df, const uint64_t *kb, const uint64_t *hb, size_t nb,
+		      struct dev_fit *f, const struct fit_cols *c, size_t i, int seq, int first,
+		      size_t p, uint64_t pend)
 {
 	uint64_t dist = 0;
 	uint8_t op = c->op[i];
-	uint32_t x = rb->at[j];
 	int unread = 0;
 	uint64_t b0 = 0, b1 = 0;
 	if (f->dir.e)
 		reuse_blocks(c->off[i], c->len[i], &b0, &b1);
-	int reuse = reuse_touch(&df->bm, f, rb->k + x, rb->h + x, rb->at[j + 1] - x, b0, b1,
-				op == REEL_OP_READ, &dist, &unread);
+	int reuse = reuse_touch(&df->bm, f, kb, hb, nb, b0, b1, op == REEL_OP_READ, &dist, &unread);
 	if (reuse == REEL_E_NOMEM)
 		return reuse;
 	struct reuse_note n = {
@@ -2094,6 +2128,44 @@ static void device_own(struct model_devspace *d, struct own_fit *f)
 	}
 }
 
+/* model_devs_seq's first G I/O of C, their blocks gathered on the main
+ * thread (c->gathered): their slots prefetched a batch of RB_IO I/O ahead
+ * of their touches, as the pass's own gather does; the map's shift
+ * published after each batch (model_devs_pregather reads it). */
+static int seq_gathered(struct devs_fit *df, const struct fit_cols *c, size_t g)
+{
+	const struct reuse_pre *pg = c->gathered;
+	const uint64_t *off = c->off;
+	const uint32_t *len = c->len;
+	const uint16_t *win = c->win;
+	const int *wphase = df->wphase;
+	for (uint32_t x = 0, xe = pg->at[g < RB_IO ? g : RB_IO]; x < xe; x++)
+		bmap_prefetch(&df->bm, pg->h[x]);
+	for (size_t a = 0; a < g; a += RB_IO) {
+		size_t e = g - a < RB_IO ? g : a + RB_IO, ee = g - e < RB_IO ? g : e + RB_IO;
+		for (uint32_t x = pg->at[e]; x < pg->at[ee]; x++) /* the next batch's */
+			bmap_prefetch(&df->bm, pg->h[x]);
+		for (size_t i = a; i < e; i++) {
+			int k = pg->dev[i];
+			if (k < 0)
+				continue;
+			struct dev_fit *f = &df->f[k];
+			int seq = df->sq_seen[k] && off[i] == df->sq_end[k],
+			    first = !df->sq_seen[k];
+			uint64_t pend = df->sq_end[k];
+			df->sq_seen[k] = 1;
+			df->sq_end[k] = off[i] + len[i];
+			size_t p = (size_t)wphase[win[i]];
+			uint32_t x = pg->at[i];
+			if (reuse_step(df, pg->k + x, pg->h + x, pg->at[i + 1] - x, f, c, i, seq,
+				       first, p, pend))
+				return REEL_E_NOMEM;
+		}
+		__atomic_store_n(&df->shift_pub, df->bm.shift, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
 /* One pass in time order: the re-use of run starts (reuse_step); 0 or
  * REEL_E_NOMEM. */
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
@@ -2109,8 +2181,11 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 	 * fewer samples at 10M I/O).  A gather before the touches of the batch
 	 * ahead of it may keep blocks that those touches' halving leaves out
 	 * of the sample: bmap_touch_h looks again, the same sample. */
-	size_t n = c->n, e = n ? reuse_gather(df, df->rb, c, 0) : 0;
-	for (size_t a = 0, b = 0, ne; a < n; a = e, e = ne, b ^= 1) {
+	size_t n = c->n, g = c->gathered ? c->gathered->n : 0;
+	if (g && seq_gathered(df, c, g))
+		return REEL_E_NOMEM;
+	size_t e = g < n ? reuse_gather(df, df->rb, c, g) : n;
+	for (size_t a = g, b = 0, ne; a < n; a = e, e = ne, b ^= 1) {
 		const struct reuse_batch *rb = &df->rb[b];
 		ne = e < n ? reuse_gather(df, &df->rb[b ^ 1], c, e) : n;
 		for (size_t i = a; i < e; i++) {
@@ -2124,10 +2199,14 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			df->sq_seen[k] = 1;
 			df->sq_end[k] = off[i] + len[i];
 			size_t p = (size_t)wphase[win[i]];
-			if (reuse_step(df, rb, f, c, i, i - a, seq, first, p, pend))
+			uint32_t x = rb->at[i - a];
+			if (reuse_step(df, rb->k + x, rb->h + x, rb->at[i - a + 1] - x, f, c, i,
+				       seq, first, p, pend))
 				return REEL_E_NOMEM;
 		}
 	}
+	if (df->pregather)
+		__atomic_store_n(&df->shift_pub, df->bm.shift, __ATOMIC_RELAXED);
 	return 0;
 }
 

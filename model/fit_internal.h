@@ -305,6 +305,17 @@ static inline uint64_t slice_near(const uint64_t *sb, uint64_t off, double sinv)
 /* ---- the re-use pass's blocks (fit_device.c; here for
  * tests/unit/test_model_reuse_dir.c: a direct extent's way against the
  * table's) ---- */
+#define FIT_REUSE_SPAN 4096
+/* The blocks of an I/O that the walk looks at: at most its first
+ * FIT_REUSE_SPAN (16 MiB). */
+static inline void reuse_blocks(uint64_t off, uint32_t len, uint64_t *b0, uint64_t *b1)
+{
+	*b0 = off >> BMAP_BLOCK_SHIFT;
+	*b1 = (off + (len ? len - 1 : 0)) >> BMAP_BLOCK_SHIFT;
+	if (*b1 - *b0 >= FIT_REUSE_SPAN)
+		*b1 = *b0 + FIT_REUSE_SPAN - 1;
+}
+
 /* The blocks B0..B1 of device DEV sampled at LIM (their hash at most LIM),
  * in order, their keys and hashes into K and H from M on: the new count.
  * K and H need room for B1 - B0 + 1 entries from M (every block is
@@ -564,7 +575,59 @@ struct fit_cols {
 	/* the records by device (model_devs_stretches; the driver fills it for
 	 * several devices), or NULL (one device) */
 	const struct dev_stretches *stretches;
+	/* pass 4's blocks of its first I/O, gathered on the main thread
+	 * (model_devs_pregather), or NULL */
+	const struct reuse_pre *gathered;
 };
+/* A chunk's blocks for pass 4's re-use pass, gathered on the main thread
+ * (disksim's 16 disks, no sample map: every block of every I/O hashed, a
+ * third of the second thread's pass, which ended 0.5 s after the main
+ * thread's at 10M I/O; HISTORY.md, branch fit10): its first N I/O's (the
+ * rest, past PRE_CAP blocks, the pass's own gather), I/O i's sampled
+ * blocks' keys and hashes [at[i], at[i + 1]) in order, its device's
+ * index, or -1 (a flush, a device done). */
+#define PRE_CAP (1u << 14) /* blocks a chunk: 256 KiB of keys and hashes */
+struct reuse_pre {
+	size_t n;
+	uint16_t at[FIT_CHUNK + 1];
+	int8_t dev[FIT_CHUNK];
+	uint64_t k[PRE_CAP], h[PRE_CAP];
+};
+_Static_assert(PRE_CAP >= FIT_REUSE_SPAN && PRE_CAP <= UINT16_MAX,
+	       "an I/O's blocks fit in a chunk's; their ends in at[]");
+
+/* The body of model_devs_pregather (here for test_model_pregather): C's
+ * I/O from the first on, device index SLOT[dev] whose blocks are gathered
+ * where LIVE[index] (not done) and the I/O is no flush, their blocks
+ * sampled at LIM (reuse_hashed, AVX2: reuse_hashed_avx2) into P, while
+ * they fit in PRE_CAP; P->n returned. */
+static inline __attribute__((always_inline)) size_t
+reuse_pregather_w(const struct fit_cols *c, const int8_t *slot, const uint8_t *live, uint64_t lim,
+		  int avx2, struct reuse_pre *p)
+{
+	uint32_t m = 0;
+	size_t i = 0;
+	const uint64_t *off = c->off;
+	const uint32_t *len = c->len;
+	const uint8_t *op = c->op;
+	const uint16_t *dv = c->dev;
+	p->at[0] = 0;
+	for (; i < c->n; i++) {
+		int8_t k = slot[dv[i]];
+		p->dev[i] = op[i] != REEL_OP_FLUSH && live[k] ? k : -1;
+		if (p->dev[i] >= 0) {
+			uint64_t b0, b1;
+			reuse_blocks(off[i], len[i], &b0, &b1);
+			if (m + (b1 - b0 + 1) > PRE_CAP) /* reuse_hashed's room */
+				break;
+			m = avx2 ? reuse_hashed_avx2(dv[i], b0, b1, lim, p->k, p->h, m)
+				 : reuse_hashed(dv[i], b0, b1, lim, p->k, p->h, m);
+		}
+		p->at[i + 1] = (uint16_t)m;
+	}
+	return p->n = i;
+}
+
 /* A trace in memory, or a .reel read chunk by chunk, pass after pass. */
 struct fit_src {
 	const struct model_trace *tr; /* in memory (then r is NULL) */
@@ -779,6 +842,14 @@ int model_devs_finish(struct devs_fit *df, uint64_t mine);
  * part is the longer on the second thread; the sample sizes of pass 3). */
 int model_devs_seq_init(struct devs_fit *df, const struct model *m, const int *wphase);
 int model_devs_seq(struct devs_fit *df, const struct fit_cols *c);
+/* Pass 4's blocks gathered on the main thread: whether the devices' re-use
+ * pass takes them (several devices, none with a sample map or a direct
+ * extent, ever: their gather has no state); then each chunk's, before its
+ * job is posted, into P (the chunk's c->gathered) at the map's shift as
+ * the pass last published it (or less: a block gathered but no longer
+ * sampled is looked at again by bmap_touch_h, the same sample). */
+int model_devs_pregathers(const struct devs_fit *df);
+void model_devs_pregather(const struct devs_fit *df, const struct fit_cols *c, struct reuse_pre *p);
 void model_devs_sizes(struct devs_fit *df, const struct fit_cols *c);
 int model_devs_seq_finish(struct devs_fit *df, struct model *m);
 void model_devs_free(struct devs_fit *df);
