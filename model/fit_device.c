@@ -2128,6 +2128,23 @@ static void device_own(struct model_devspace *d, struct own_fit *f)
 	}
 }
 
+/* I/O I of device K through reuse_step (its NB blocks' keys KB and
+ * hashes HB, gathered), its run's order kept per device: sequential where
+ * it starts at the device's last end.  Inline in both passes over the
+ * I/O: their locals OFF, LEN, WIN, WPHASE stay in registers. */
+static inline __attribute__((always_inline)) int
+reuse_io(struct devs_fit *df, const struct fit_cols *c, const uint64_t *off, const uint32_t *len,
+	 const uint16_t *win, const int *wphase, size_t i, int k, const uint64_t *kb,
+	 const uint64_t *hb, size_t nb)
+{
+	int seq = df->sq_seen[k] && off[i] == df->sq_end[k], first = !df->sq_seen[k];
+	uint64_t pend = df->sq_end[k];
+	df->sq_seen[k] = 1;
+	df->sq_end[k] = off[i] + len[i];
+	return reuse_step(df, kb, hb, nb, &df->f[k], c, i, seq, first, (size_t)wphase[win[i]],
+			  pend);
+}
+
 /* model_devs_seq's first G I/O of C, their blocks gathered on the main
  * thread (c->gathered): their slots prefetched a batch of RB_IO I/O ahead
  * of their touches, as the pass's own gather does; the map's shift
@@ -2149,16 +2166,9 @@ static int seq_gathered(struct devs_fit *df, const struct fit_cols *c, size_t g)
 			int k = pg->dev[i];
 			if (k < 0)
 				continue;
-			struct dev_fit *f = &df->f[k];
-			int seq = df->sq_seen[k] && off[i] == df->sq_end[k],
-			    first = !df->sq_seen[k];
-			uint64_t pend = df->sq_end[k];
-			df->sq_seen[k] = 1;
-			df->sq_end[k] = off[i] + len[i];
-			size_t p = (size_t)wphase[win[i]];
 			uint32_t x = pg->at[i];
-			if (reuse_step(df, pg->k + x, pg->h + x, pg->at[i + 1] - x, f, c, i, seq,
-				       first, p, pend))
+			if (reuse_io(df, c, off, len, win, wphase, i, k, pg->k + x, pg->h + x,
+				     pg->at[i + 1] - x))
 				return REEL_E_NOMEM;
 		}
 		__atomic_store_n(&df->shift_pub, df->bm.shift, __ATOMIC_RELAXED);
@@ -2192,16 +2202,9 @@ int model_devs_seq(struct devs_fit *df, const struct fit_cols *c)
 			int k = rb->dev[i - a]; /* the gather's: its device, or none */
 			if (k < 0)
 				continue;
-			struct dev_fit *f = &df->f[k];
-			int seq = df->sq_seen[k] && off[i] == df->sq_end[k],
-			    first = !df->sq_seen[k];
-			uint64_t pend = df->sq_end[k];
-			df->sq_seen[k] = 1;
-			df->sq_end[k] = off[i] + len[i];
-			size_t p = (size_t)wphase[win[i]];
 			uint32_t x = rb->at[i - a];
-			if (reuse_step(df, rb->k + x, rb->h + x, rb->at[i - a + 1] - x, f, c, i,
-				       seq, first, p, pend))
+			if (reuse_io(df, c, off, len, win, wphase, i, k, rb->k + x, rb->h + x,
+				     rb->at[i - a + 1] - x))
 				return REEL_E_NOMEM;
 		}
 	}
