@@ -931,6 +931,30 @@ static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t 
 	return k;
 }
 
+/* The spans of W blocks (1 <= W <= 64) at B0 + J SB, J = 1 to N (SB >= 1;
+ * T and NB as gen_touch_d_fit's): the first J whose span is untouched
+ * whole, less one; N if none is.  No span starts below the first stretch
+ * of W untouched blocks from B0 + SB on, so each search of it (a word of
+ * starts at a time) passes every span before it; the span at or after its
+ * start is the answer where it starts there, else the next search's first.
+ * gen_space.c's scan_steps passed the spans one by one: blktrace's model
+ * x88496 7.2 M of them in 1M I/O (5% of its placing thread). */
+static inline uint64_t gen_touch_d_steps(const uint64_t *t, uint64_t nb, uint64_t b0, uint64_t w,
+					 uint64_t sb, uint64_t n)
+{
+	uint64_t last = b0 + n * sb; /* the last span's first block */
+	for (uint64_t j = 1; j <= n;) {
+		uint64_t c = b0 + j * sb, p = c + gen_touch_d_fit(t, nb, c, last - c + 1, w);
+		if (p > last)
+			return n;
+		j = (p - b0) / sb;
+		if (b0 + j * sb == p)
+			return j - 1;
+		j++;
+	}
+	return n;
+}
+
 /* The touched set, zeroed (NULL without memory), a mapping of its own.
  * (On 2 MiB pages until round 20: its probes land anywhere in its 8 MiB;
  * on small pages gen's CPU measured the same, 4.04 s against 4.01 at 10M
