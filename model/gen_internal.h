@@ -1524,6 +1524,12 @@ int gen_scan_untouched(struct model_gen *g, const struct model_devspace *dv, str
  * a time, each asked of reserved).  gen_space.c. */
 uint64_t gen_steps_kept(const struct model_devspace *dv, const struct devstate *s, uint64_t *off,
 			uint64_t len, uint64_t span, uint64_t step, uint64_t left);
+/* scan_steps' steps from *OFF by STEP (whole blocks) whose spans of SPAN
+ * bytes hold a touched block in the direct set (gen_space.c's
+ * steps_touched, by gen_touch_d_steps), at most LEFT and those whose LEN
+ * fits the extent, passed: *OFF the last, and how many.  For the test. */
+uint64_t gen_steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off,
+			   uint64_t len, uint64_t span, uint64_t step, uint64_t left);
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {

@@ -2616,8 +2616,9 @@ uint64_t gen_steps_kept(const struct model_devspace *dv, const struct devstate *
  * and how many.  STEP is whole blocks, so each span's blocks are the
  * first's moved on (blktrace's model x88496: 832k such steps in 300k
  * I/O). */
-static uint64_t steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off,
-			      uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+static inline __attribute__((always_inline)) uint64_t
+steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off, uint64_t len,
+	      uint64_t span, uint64_t step, uint64_t left)
 {
 	uint64_t a = *off, sb = step >> 12, b0 = a >> 12, b1 = (a + (span ? span - 1 : 0)) >> 12;
 	if (!g->touch_d || !sb) /* moved to the hashed bits meanwhile; or no step */
@@ -2636,6 +2637,12 @@ static uint64_t steps_touched(const struct model_gen *g, const struct devstate *
 	uint64_t k = gen_touch_d_steps(g->touch_d, g->touch_nb, b0, b1 - b0 + 1, sb, n);
 	*off = a + k * step;
 	return k;
+}
+
+uint64_t gen_steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off,
+			   uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+{
+	return steps_touched(g, s, off, len, span, step, left);
 }
 
 /* The GEN_SCAN places a span's blocks apart up the device past *AT for
