@@ -2616,23 +2616,33 @@ uint64_t gen_steps_kept(const struct model_devspace *dv, const struct devstate *
  * and how many.  STEP is whole blocks, so each span's blocks are the
  * first's moved on (blktrace's model x88496: 832k such steps in 300k
  * I/O). */
-static uint64_t steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off,
-			      uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+static inline __attribute__((always_inline)) uint64_t
+steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off, uint64_t len,
+	      uint64_t span, uint64_t step, uint64_t left)
 {
-	uint64_t a = *off, k = 0, sb = step >> 12, b0 = a >> 12,
-		 b1 = (a + (span ? span - 1 : 0)) >> 12;
-	if (!g->touch_d) /* moved to the hashed bits meanwhile */
-		return 0;
-	for (; k < left; k++, a += step) {
-		if (a + step < a || a + step + len > s->extent)
-			break;
-		b0 += sb;
-		b1 += sb;
-		if (b1 >= TOUCH_D0 || !gen_touch_d_any(g->touch_d, g->touch_nb, b0, b1))
-			break;
-	}
-	*off = a;
+	uint64_t a = *off, sb = step >> 12, b0 = a >> 12, b1 = (a + (span ? span - 1 : 0)) >> 12;
+	if (!g->touch_d || !sb) /* moved to the hashed bits meanwhile; or no step */
+		return !g->touch_d || a + len > s->extent || b1 >= TOUCH_D0 ||
+			       !gen_touch_d_any(g->touch_d, g->touch_nb, b0, b1)
+			   ? 0
+			   : left;
+	/* the steps whose LEN fits the extent and whose span is in the
+	 * direct set: at most N */
+	uint64_t n = a <= s->extent && len <= s->extent - a ? (s->extent - a - len) / step : 0;
+	n = n < left ? n : left;
+	if (b1 >= TOUCH_D0)
+		n = 0;
+	else if ((TOUCH_D0 - 1 - b1) / sb < n)
+		n = (TOUCH_D0 - 1 - b1) / sb;
+	uint64_t k = gen_touch_d_steps(g->touch_d, g->touch_nb, b0, b1 - b0 + 1, sb, n);
+	*off = a + k * step;
 	return k;
+}
+
+uint64_t gen_steps_touched(const struct model_gen *g, const struct devstate *s, uint64_t *off,
+			   uint64_t len, uint64_t span, uint64_t step, uint64_t left)
+{
+	return steps_touched(g, s, off, len, span, step, left);
 }
 
 /* The GEN_SCAN places a span's blocks apart up the device past *AT for
