@@ -322,6 +322,7 @@ struct devstate {
 	float short_c[MODEL_MAX_REGIONS]; /* the regions' shortfalls, cumulated */
 	double short_tot;		  /* their sum */
 	uint64_t short_at;		  /* the device's I/O when last refreshed */
+	uint64_t short_due;		  /* and when due again (0: at once) */
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */

@@ -3411,8 +3411,9 @@ static int cycle_due(struct model_gen *g, const struct model_devspace *dv, struc
 	return best;
 }
 
-static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  int op, uint64_t len, uint64_t al, int local, int fresh);
+static inline __attribute__((always_inline)) uint64_t
+start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
+	  uint64_t len, uint64_t al, int local, int fresh);
 static uint64_t size_round(double sz, uint64_t al, uint64_t extent);
 
 /*
@@ -3594,8 +3595,9 @@ static int writ_steer(struct model_gen *g, const struct model_devspace *dv, stru
  * between writes of 15 hot ones) landed on one another, and its 15-block
  * writes on the hot blocks: half its working set written.
  */
-static uint64_t start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  int op, uint64_t len, uint64_t al, int local, int fresh)
+static inline __attribute__((always_inline)) uint64_t
+start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
+	  uint64_t len, uint64_t al, int local, int fresh)
 {
 	double p = reuse_odds(dv, op, len);
 	int sized = p < 0.5 && dv->fresh_share_fitted; /* a size mostly fresh: its regions */
@@ -3888,7 +3890,8 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
  * keeps exactly) keep their jumps as drawn: redrawing them bent the jump
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
-static uint64_t run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+static inline __attribute__((always_inline)) uint64_t
+run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
 			  int op, uint64_t *lenp, uint64_t al, double unit)
 {
 	uint64_t len = *lenp;
