@@ -204,13 +204,11 @@ static double shortfalls_sse2(const struct model_devspace *d, struct devstate *s
  * there: the same sums, the same floats.  boot-nspawn at rate 1: its 121
  * regions made again every 30 I/O, 45 M instructions of the placing
  * thread's 2,019 M a million I/O in the SSE2 loop. */
-__attribute__((target("avx2"))) static double shortfalls_avx2(const struct model_devspace *d,
-							      struct devstate *s,
-							      const double *pend, double n)
+__attribute__((target("avx2"))) static double
+shortfalls_avx2(const struct model_devspace *d, struct devstate *s, const double *pend, double n)
 {
-	const __m256d vn = _mm256_set1_pd(n), zero = _mm256_setzero_pd(),
-		      one = _mm256_set1_pd(1), two = _mm256_set1_pd(2),
-		      half = _mm256_set1_pd(2147483648.0);
+	const __m256d vn = _mm256_set1_pd(n), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1),
+		      two = _mm256_set1_pd(2), half = _mm256_set1_pd(2147483648.0);
 	const __m128i flip = _mm_set1_epi32(INT32_MIN);
 	double c = 0;
 	uint32_t r = 0;

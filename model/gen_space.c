@@ -3891,8 +3891,8 @@ static void start_early(struct model_gen *g, const struct model_devspace *dv, st
  * distribution (msr: KS 0.02 -> 0.05-0.3) while their re-use already held.
  */
 static inline __attribute__((always_inline)) uint64_t
-run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
-			  int op, uint64_t *lenp, uint64_t al, double unit)
+run_start(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
+	  uint64_t *lenp, uint64_t al, double unit)
 {
 	uint64_t len = *lenp;
 	double u = s->early ? s->early_u : sdraw_sp(g, &s->s_run);
