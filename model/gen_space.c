@@ -4396,8 +4396,10 @@ static uint64_t pinned_first(struct model_gen *g, const struct model_phase *ph, 
 
 /* An I/O of OP placed at OFF for LEN: counted in its region and the
  * offsets CDF's segments, remembered and its blocks marked touched. */
-static void placed(struct model_gen *g, const struct model_devspace *dv, struct devstate *s, int op,
-		   uint64_t off, uint64_t len)
+static inline __attribute__((always_inline)) void placed(struct model_gen *g,
+							 const struct model_devspace *dv,
+							 struct devstate *s, int op, uint64_t off,
+							 uint64_t len)
 {
 	uint32_t r = gen_region_memo(dv, s, off);
 	gen_offsets_count(dv, s, r, off);
