@@ -309,22 +309,6 @@ int64_t gen_offsets_region(struct model_gen *g, const struct model_devspace *d, 
 	return gen_short_search(s->short_c, s->short_16, d->nregions, u);
 }
 
-void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)
-{
-	uint64_t i = s->hn % GEN_HIST; /* the slot remember fills next */
-	s->rn[r]++;
-	s->rreg[i] = (uint8_t)r;
-	if (s->pinned) { /* a kept run's I/O: the quotas count the others */
-		s->rk[r]++;
-		s->hk++;
-	}
-	if (d->addr.nk >= 2) { /* seg_of's knot, remote's first (its last place's) */
-		s->kh = (uint32_t)gen_addr_knot_at(d, s, gen_unscale(s, off), s->kh);
-		s->kn[s->kh]++;
-	}
-	s->rkn[i] = s->kh;
-}
-
 static inline int over_in_at(const struct model_devspace *d, const struct devstate *s, uint32_t r,
 			     double n)
 {
