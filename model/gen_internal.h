@@ -322,6 +322,7 @@ struct devstate {
 	float short_c[MODEL_MAX_REGIONS]; /* the regions' shortfalls, cumulated */
 	double short_tot;		  /* their sum */
 	uint64_t short_at;		  /* the device's I/O when last refreshed */
+	uint64_t short_due;		  /* and when due again (0: at once) */
 	int short_pick;			  /* this run start drew a short region */
 	int reusing;			  /* and wants a re-use (local jumps as drawn) */
 	int op;				  /* the op of the run start being placed */
@@ -1863,9 +1864,6 @@ static inline uint32_t gen_short_search(const float *c, const float *c16, uint32
 	}
 	return lo;
 }
-/* The I/O at OFF (its region R) counted. */
-void gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r,
-		       uint64_t off);
 /* Whether the regions' shares are kept on the device yet: several
  * regions, and GEN_SHORT_MIN of its I/O (gen_offsets_over's guard, and
  * over_kept's in gen_space.c). */
@@ -1977,6 +1975,24 @@ static inline size_t gen_addr_knot_at(const struct model_devspace *dv, const str
 	if (k < h && d->v[k] <= x && (k + 1 == h || d->v[k + 1] > x))
 		return k;
 	return gen_addr_knot(dv, s, x);
+}
+/* The I/O at OFF (its region R) counted (gen_offsets.c's shares).  Inline
+ * in placed, at every I/O: its call's frame ~10 instructions an I/O. */
+static inline __attribute__((always_inline)) void
+gen_offsets_count(const struct model_devspace *d, struct devstate *s, uint32_t r, uint64_t off)
+{
+	uint64_t i = s->hn % GEN_HIST; /* the slot remember fills next */
+	s->rn[r]++;
+	s->rreg[i] = (uint8_t)r;
+	if (s->pinned) { /* a kept run's I/O: the quotas count the others */
+		s->rk[r]++;
+		s->hk++;
+	}
+	if (d->addr.nk >= 2) { /* seg_of's knot, remote's first (its last place's) */
+		s->kh = (uint32_t)gen_addr_knot_at(d, s, gen_unscale(s, off), s->kh);
+		s->kn[s->kh]++;
+	}
+	s->rkn[i] = s->kh;
 }
 /* Segment LO's share of the offsets (knot LO to the next), with a point
  * mass at its low knot. */

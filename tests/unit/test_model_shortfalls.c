@@ -1,7 +1,8 @@
 /*
  * test_model_shortfalls: the regions' shortfalls, cumulated, where the
  * wants are the weights times N (model/gen_offsets.c shortfalls_by_weight:
- * two regions at a time with SSE2 on x86-64) are the floats and the sum
+ * four regions at a time with AVX2, two with SSE2 on x86-64 without it or
+ * with reel_codec_plain, both asked) are the floats and the sum
  * the loop over shortfall gave (round 27's, copied below): on the fuzz
  * corpus' models of 1 to 16 devices, at scale 1 and at a --capacity's,
  * every device's state as placing left it every 97 I/O, its shortfalls
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/reel_internal.h"
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
 #include "tests/unit/unit_model.h"
@@ -54,6 +56,7 @@ static void check_made(struct model_gen *g, const struct model_devspace *dv, str
 	if (dv->nregions < 2 || t->hn < GEN_SHORT_MIN || (dv->seg_fitted && t->nper >= 1))
 		return;
 	t->short_at = 0;
+	t->short_due = 0; /* due at once */
 	t->short_pick = 0;
 	t->reusing = 0;
 	gen_offsets_region(g, dv, t);
@@ -62,6 +65,9 @@ static void check_made(struct model_gen *g, const struct model_devspace *dv, str
 	ref_shortfalls(dv, t, sc, &tot);
 	CHECK(memcmp(sc, t->short_c, dv->nregions * sizeof(float)) == 0);
 	CHECK(memcmp(&tot, &t->short_tot, sizeof(tot)) == 0);
+	/* due again every nregions / 4 I/O, at least GEN_SHORT_EVERY */
+	uint64_t every = dv->nregions / 4 > GEN_SHORT_EVERY ? dv->nregions / 4 : GEN_SHORT_EVERY;
+	CHECK(t->short_at == (t->hn ? t->hn : 1) && t->short_due == t->short_at + every);
 	for (uint32_t j = 0; j < (dv->nregions - 1) / 16; j++) /* the 16ths kept */
 		CHECK(memcmp(&t->short_16[j], &sc[16 * j + 15], sizeof(float)) == 0);
 	n_made++;
@@ -171,8 +177,13 @@ static void test_search(void)
 int main(void)
 {
 	test_search();
-	unit_model_gen_each(test_model);
+	unit_model_gen_each(test_model); /* AVX2's where the processor has it */
 	CHECK(n_made > 100 && n_short > 10);
+	uint64_t made = n_made;
+	reel_codec_plain(1); /* SSE2's (x86-64's base) */
+	unit_model_gen_each(test_model);
+	reel_codec_plain(0);
+	CHECK(n_made > 2 * made - 100);
 	printf("ok\n");
 	return 0;
 }
