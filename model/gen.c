@@ -7,6 +7,7 @@
  * duration; --capacity rescales the regions of the address space (local
  * jumps keep their size: they are the shape).
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -713,6 +714,48 @@ static double class_gamma(double m)
 {
 	m = m < 0.01 ? 0.01 : m > 0.99 ? 0.99 : m;
 	return m == 0.5 ? 1 : (1 - m) / m;
+}
+
+/* Why a stretch of knots of one value holds the inverse (gen_internal.h):
+ * the inverse at W in (0, 1) is the first stretch I (at most nk - 2) with
+ * c[I + 1] > W (model_dist_seek; c does not fall), so W in [c[I], c[I +
+ * 1]) is stretch I's, whose answer is v[I] + 0 x (W - c[I]) / (c[I + 1] -
+ * c[I]) = v[I] + 0 (v[I] + 0.0: -0 as +0, bit for bit).  W = (K + A) / 8
+ * for A = U^gamma: A in [8 c[I] - K, 8 c[I + 1] - K) (exact: Sterbenz),
+ * each end moved in by 1e-12 (K + A's rounding, 2^-51, and pow's, under
+ * 2^-52), then as U: the end's 1 / gamma-th power moved in by 1e-9 of
+ * itself (U^gamma then moves gamma x 1e-9 of itself, at least 1e-11:
+ * more than 1 / gamma's rounding moves it, 3e-13 at most), the low end
+ * at least DBL_MIN (U = 0: the inverse's end at W = 0). */
+int gen_gap_flats_make(const struct model_dist *d, int k, double gamma, struct gen_gap_flats *f)
+{
+	int n = 0;
+	for (int j = 0; j < GEN_GAP_FLATS; j++)
+		f->lo[j] = 2, f->hi[j] = -1, f->v[j] = 0;
+	if (d->nk < 2)
+		return 0;
+	for (uint32_t i = 1; i < d->nk; i++)
+		if (!(d->c[i] >= d->c[i - 1]))
+			return 0;
+	double a = (double)k / MODEL_CLASSES, b = (k + 1.0) / MODEL_CLASSES, ig = 1 / gamma;
+	const double eps = 1e-12, rel = 1e-9;
+	for (size_t i = model_dist_seek(d, a, 0); i + 2 <= d->nk && n < GEN_GAP_FLATS; i++) {
+		double c0 = d->c[i], c1 = d->c[i + 1], x = d->v[i];
+		if (c0 >= b)
+			break;
+		if (!(c1 > c0) || d->v[i + 1] != x || !isfinite(x))
+			continue;
+		double t0 = 8 * (c0 > a ? c0 : a) - k + eps, t1 = 8 * (c1 < b ? c1 : b) - k - eps;
+		if (!(t0 < t1))
+			continue;
+		double u0 = (gamma == 1 ? t0 : pow(t0, ig)) * (1 + rel);
+		double u1 = (gamma == 1 ? t1 : pow(t1, ig)) * (1 - rel);
+		u0 = u0 > DBL_MIN ? u0 : DBL_MIN;
+		if (!(u0 < u1))
+			continue;
+		f->lo[n] = u0, f->hi[n] = u1, f->v[n++] = x + 0.0;
+	}
+	return n;
 }
 
 /* The next gap class: the chain's row from the class before, restricted to
@@ -1662,6 +1705,10 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	double ce[MODEL_CLASSES]; /* pow(U, 1) is U: M = 0.5 as before */
 	for (int k = 0; k < MODEL_CLASSES; k++)
 		ce[k] = class_gamma(pos[k]);
+	/* each class's stretches of one gap (gen_gap_flats_make), made at
+	 * its first gap: a bit a class made */
+	struct gen_gap_flats fl[MODEL_CLASSES];
+	unsigned fl_made = 0;
 	struct class_rows cr;
 	cr.ok = 0;
 	/* A window the cascade orders: each gap's place longest first, but
@@ -1687,8 +1734,15 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		if (ph->gap.nk) {
 			int k = next_class_kept(g, ph->gap_next, g->gap_class[p], lp, cb, &cr);
 			g->gap_class[p] = k;
-			double u = rnd(g), at = ce[k] == 1 ? u : pow(u, ce[k]);
-			gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
+			double u = rnd(g);
+			if (!(fl_made >> k & 1)) {
+				gen_gap_flats_make(&ph->gap, k, ce[k], &fl[k]);
+				fl_made |= 1u << k;
+			}
+			if (!gen_gap_flat_at(&fl[k], u, &gap)) {
+				double at = ce[k] == 1 ? u : pow(u, ce[k]);
+				gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
+			}
 			if (!(gap >= 0))
 				gap = 0;
 			if (rank) {
