@@ -2142,6 +2142,14 @@ static inline int gen_gap_flat_at(const struct gen_gap_flats *f, double u, doubl
 	return 1;
 }
 
+/* gen.c: the squeezes' and fits' loops (each the scalar loop's doubles,
+ * two gaps at a time on x86-64): X[i] = BT[i + 1] - BT[i] for i < N; the
+ * largest of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD
+ * * y * y * y * y for y = X[i] / TOP. */
+void gen_gaps_of(const double *bt, double *x, size_t n);
+double gen_gaps_top(const double *x, size_t n);
+void gen_gaps_grow4(double *x, size_t n, double top, double add);
+
 /* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
