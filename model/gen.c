@@ -1943,10 +1943,12 @@ static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
 	__m128i kk = _mm_setzero_si128();
 	if (above)
 		for (; i + 2 <= n; i += 2)
-			kk = _mm_sub_epi64(kk, _mm_castpd_si128(_mm_cmpgt_pd(_mm_loadu_pd(x + i), vm)));
+			kk = _mm_sub_epi64(kk,
+					   _mm_castpd_si128(_mm_cmpgt_pd(_mm_loadu_pd(x + i), vm)));
 	else
 		for (; i + 2 <= n; i += 2)
-			kk = _mm_sub_epi64(kk, _mm_castpd_si128(_mm_cmplt_pd(_mm_loadu_pd(x + i), vm)));
+			kk = _mm_sub_epi64(kk,
+					   _mm_castpd_si128(_mm_cmplt_pd(_mm_loadu_pd(x + i), vm)));
 	k = (size_t)_mm_cvtsi128_si64(kk) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(kk, kk));
 #endif
 	for (; i < n; i++)
