@@ -7,6 +7,7 @@
  * duration; --capacity rescales the regions of the address space (local
  * jumps keep their size: they are the shape).
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -713,6 +714,48 @@ static double class_gamma(double m)
 {
 	m = m < 0.01 ? 0.01 : m > 0.99 ? 0.99 : m;
 	return m == 0.5 ? 1 : (1 - m) / m;
+}
+
+/* Why a stretch of knots of one value holds the inverse (gen_internal.h):
+ * the inverse at W in (0, 1) is the first stretch I (at most nk - 2) with
+ * c[I + 1] > W (model_dist_seek; c does not fall), so W in [c[I], c[I +
+ * 1]) is stretch I's, whose answer is v[I] + 0 x (W - c[I]) / (c[I + 1] -
+ * c[I]) = v[I] + 0 (v[I] + 0.0: -0 as +0, bit for bit).  W = (K + A) / 8
+ * for A = U^gamma: A in [8 c[I] - K, 8 c[I + 1] - K) (exact: Sterbenz),
+ * each end moved in by 1e-12 (K + A's rounding, 2^-51, and pow's, under
+ * 2^-52), then as U: the end's 1 / gamma-th power moved in by 1e-9 of
+ * itself (U^gamma then moves gamma x 1e-9 of itself, at least 1e-11:
+ * more than 1 / gamma's rounding moves it, 3e-13 at most), the low end
+ * at least DBL_MIN (U = 0: the inverse's end at W = 0). */
+int gen_gap_flats_make(const struct model_dist *d, int k, double gamma, struct gen_gap_flats *f)
+{
+	int n = 0;
+	for (int j = 0; j < GEN_GAP_FLATS; j++)
+		f->lo[j] = 2, f->hi[j] = -1, f->v[j] = 0;
+	if (d->nk < 2)
+		return 0;
+	for (uint32_t i = 1; i < d->nk; i++)
+		if (!(d->c[i] >= d->c[i - 1]))
+			return 0;
+	double a = (double)k / MODEL_CLASSES, b = (k + 1.0) / MODEL_CLASSES, ig = 1 / gamma;
+	const double eps = 1e-12, rel = 1e-9;
+	for (size_t i = model_dist_seek(d, a, 0); i + 2 <= d->nk && n < GEN_GAP_FLATS; i++) {
+		double c0 = d->c[i], c1 = d->c[i + 1], x = d->v[i];
+		if (c0 >= b)
+			break;
+		if (!(c1 > c0) || d->v[i + 1] != x || !isfinite(x))
+			continue;
+		double t0 = 8 * (c0 > a ? c0 : a) - k + eps, t1 = 8 * (c1 < b ? c1 : b) - k - eps;
+		if (!(t0 < t1))
+			continue;
+		double u0 = (gamma == 1 ? t0 : pow(t0, ig)) * (1 + rel);
+		double u1 = (gamma == 1 ? t1 : pow(t1, ig)) * (1 - rel);
+		u0 = u0 > DBL_MIN ? u0 : DBL_MIN;
+		if (!(u0 < u1))
+			continue;
+		f->lo[n] = u0, f->hi[n] = u1, f->v[n++] = x + 0.0;
+	}
+	return n;
 }
 
 /* The next gap class: the chain's row from the class before, restricted to
@@ -1638,6 +1681,19 @@ static int burst_layout(struct model_gen *g, const struct model_dist *d, uint64_
  * boot-nspawn.  Inside its class a gap falls where the class's gaps of
  * windows of that bucket do on average (class_gamma).
  */
+/* gen_gap_flats_make's F for class K, and whether draw_gaps should ask it:
+ * 1 where its stretches hold at least a tenth of U (a hit saves pow, ~125
+ * instructions, and the inverse, ~45 or more), three tenths where GAMMA is 1 (no
+ * pow to save). */
+static int gap_flats_pay(const struct model_dist *d, int k, double gamma, struct gen_gap_flats *f)
+{
+	int n = gen_gap_flats_make(d, k, gamma, f);
+	double held = 0;
+	for (int j = 0; j < n; j++)
+		held += f->hi[j] - f->lo[j];
+	return n > 0 && held >= (gamma == 1 ? 0.3 : 0.1);
+}
+
 static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_t p, uint64_t c)
 {
 	double sum = 0, inv_rate = 1 / g->o.rate;
@@ -1662,6 +1718,12 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	double ce[MODEL_CLASSES]; /* pow(U, 1) is U: M = 0.5 as before */
 	for (int k = 0; k < MODEL_CLASSES; k++)
 		ce[k] = class_gamma(pos[k]);
+	/* each class's stretches of one gap (gen_gap_flats_make), made at
+	 * its first gap: a bit a class made, a bit a class whose stretches
+	 * are asked (fl_use: they hold enough of U to pay for the ~25
+	 * instructions of an ask that misses; boot's hold ~6%) */
+	struct gen_gap_flats fl[MODEL_CLASSES];
+	unsigned fl_made = 0, fl_use = 0;
 	struct class_rows cr;
 	cr.ok = 0;
 	/* A window the cascade orders: each gap's place longest first, but
@@ -1687,8 +1749,21 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		if (ph->gap.nk) {
 			int k = next_class_kept(g, ph->gap_next, g->gap_class[p], lp, cb, &cr);
 			g->gap_class[p] = k;
-			double u = rnd(g), at = ce[k] == 1 ? u : pow(u, ce[k]);
-			gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
+			double u = rnd(g);
+			int hit = 0;
+			if (fl_use >> k & 1)
+				hit = gen_gap_flat_at(&fl[k], u, &gap);
+			else if (!(fl_made >> k & 1)) {
+				fl_made |= 1u << k;
+				if (gap_flats_pay(&ph->gap, k, ce[k], &fl[k])) {
+					fl_use |= 1u << k;
+					hit = gen_gap_flat_at(&fl[k], u, &gap);
+				}
+			}
+			if (!hit) {
+				double at = ce[k] == 1 ? u : pow(u, ce[k]);
+				gap = model_dist_inv(&ph->gap, (k + at) / MODEL_CLASSES);
+			}
 			if (!(gap >= 0))
 				gap = 0;
 			if (rank) {
@@ -1728,6 +1803,66 @@ static int buffer_room(struct model_gen *g, uint64_t c)
 	return 0;
 }
 
+/* The squeezes' and fits' loops over a window's gaps, two at a time with
+ * SSE2 where there is x86-64's: each gap's subtraction, compare, division
+ * and products the scalar loop's, in its order (no sum across gaps here:
+ * those stay one by one), so the same doubles (blkparse's kept windows:
+ * ~33 M instructions a million I/O one by one). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GEN_GAPS_SSE2 1
+#endif
+
+/* X[i] = BT[i + 1] - BT[i] for i < N: the gaps of running sums BT */
+void gen_gaps_of(const double *bt, double *x, size_t n)
+{
+	size_t i = 0;
+#ifdef GEN_GAPS_SSE2
+	for (; i + 2 <= n; i += 2)
+		_mm_storeu_pd(x + i, _mm_sub_pd(_mm_loadu_pd(bt + i + 1), _mm_loadu_pd(bt + i)));
+#endif
+	for (; i < n; i++)
+		x[i] = bt[i + 1] - bt[i];
+}
+
+/* The largest of X (N) and 0, as `top = x > top ? x : top` from 0 finds it
+ * (maxpd is that compare; equal values are the same bits but for zeros,
+ * and a lane starts at +0 and takes no zero) */
+double gen_gaps_top(const double *x, size_t n)
+{
+	double top = 0;
+	size_t i = 0;
+#ifdef GEN_GAPS_SSE2
+	__m128d t = _mm_setzero_pd();
+	for (; i + 2 <= n; i += 2)
+		t = _mm_max_pd(_mm_loadu_pd(x + i), t);
+	double t0 = _mm_cvtsd_f64(t), t1 = _mm_cvtsd_f64(_mm_unpackhi_pd(t, t));
+	top = t0 > top ? t0 : top;
+	top = t1 > top ? t1 : top;
+#endif
+	for (; i < n; i++)
+		top = x[i] > top ? x[i] : top;
+	return top;
+}
+
+/* X[i] += ADD * y * y * y * y for y = X[i] / TOP, i < N (C's order: ADD
+ * times y, then times y three times) */
+void gen_gaps_grow4(double *x, size_t n, double top, double add)
+{
+	size_t i = 0;
+#ifdef GEN_GAPS_SSE2
+	const __m128d vt = _mm_set1_pd(top), va = _mm_set1_pd(add);
+	for (; i + 2 <= n; i += 2) {
+		__m128d v = _mm_loadu_pd(x + i), y = _mm_div_pd(v, vt);
+		__m128d a = _mm_mul_pd(_mm_mul_pd(_mm_mul_pd(_mm_mul_pd(va, y), y), y), y);
+		_mm_storeu_pd(x + i, _mm_add_pd(v, a));
+	}
+#endif
+	for (; i < n; i++) {
+		double y = x[i] / top;
+		x[i] += add * y * y * y * y;
+	}
+}
+
 /* A cluster longer than its window: the longest gaps are cut to a common
  * cap (water filling) so that the gaps sum to ROOM; the short gaps, most
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
@@ -1754,10 +1889,8 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 		for (size_t i = 0; i < n; i++)
 			tmp[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
 		sorted = settle_gaps(tmp, n, 0);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			gp[i] = g->bt[i + 1] - g->bt[i];
-	}
+	} else
+		gen_gaps_of(g->bt, gp, n);
 	if (!sorted) {
 		memcpy(sg, gp, n * sizeof(*sg));
 		sort_gaps(g, sorted = sg, n, 0);
@@ -1820,11 +1953,33 @@ static inline uint64_t order_key(double v)
 	return u >> 63 ? ~u : u | 1ull << 63;
 }
 
+/* How many of X (N) are above M when ABOVE, else below (NaN neither way:
+ * cmpgt and cmplt are ordered), two at a time on x86-64 (7 instructions
+ * a gap one by one: blkparse's kept windows count ~1 M a million I/O). */
+static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
+{
+	size_t k = 0, i = 0;
+#ifdef GEN_GAPS_SSE2
+	const __m128d vm = _mm_set1_pd(m);
+	__m128i kk = _mm_setzero_si128();
+	if (above)
+		for (; i + 2 <= n; i += 2)
+			kk = _mm_sub_epi64(kk,
+					   _mm_castpd_si128(_mm_cmpgt_pd(_mm_loadu_pd(x + i), vm)));
+	else
+		for (; i + 2 <= n; i += 2)
+			kk = _mm_sub_epi64(kk,
+					   _mm_castpd_si128(_mm_cmplt_pd(_mm_loadu_pd(x + i), vm)));
+	k = (size_t)_mm_cvtsi128_si64(kk) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(kk, kk));
+#endif
+	for (; i < n; i++)
+		k += above ? x[i] > m : x[i] < m;
+	return k;
+}
+
 size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		k += above ? x[i] > m : x[i] < m;
+	size_t k = gaps_beyond_count(x, n, m, above);
 	*nb = k;
 	uint64_t *key = malloc((k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t)));
 	if (!key)
@@ -1903,14 +2058,13 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
 		     size_t n, double d)
 {
-	double sum = 0, top = 0;
+	double sum = 0, top;
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
 	if (!n || sum == d)
 		return;
 	sum = redraw_gaps(g, gd, x, n, sum, d);
-	for (size_t i = 0; i < n; i++)
-		top = x[i] > top ? x[i] : top;
+	top = gen_gaps_top(x, n);
 	if (sum == d)
 		return;
 	if (sum > d) {
@@ -1937,11 +2091,7 @@ static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x
 		double y = x[i] / top;
 		w += y * y * y * y;
 	}
-	double add = (d - sum) / w;
-	for (size_t i = 0; i < n; i++) {
-		double y = x[i] / top;
-		x[i] += add * y * y * y * y;
-	}
+	gen_gaps_grow4(x, n, top, (d - sum) / w);
 }
 
 /* A kept window's knots for its C I/O (C0 in the model): the I/O at each
@@ -2107,8 +2257,7 @@ static double kept_fit(struct model_gen *g, const struct model_dist *gd, uint64_
 			g->bt[i] = k > 0 ? g->bt[i] * k : hi[na - 1] * (double)i / (double)(c - 1);
 		return hi[na - 1];
 	}
-	for (uint64_t i = 1; i < c; i++)
-		x[i - 1] = g->bt[i] - g->bt[i - 1];
+	gen_gaps_of(g->bt, x, c - 1);
 	double sa[MODEL_KEPT_KNOTS + 1], ta[MODEL_KEPT_KNOTS + 2];
 	for (uint32_t a = 0; a + 1 < na; a++)
 		sa[a] = g->bt[at[a + 1]] - g->bt[at[a]];

@@ -2150,6 +2150,52 @@ static inline int gen_offsets_dense(const struct model_devspace *dv, const struc
 	return !gen_quiet_at(s, off, len) && gen_offsets_dense_cdf(dv, s, off, len);
 }
 
+/* A gap class's stretches of U where draw_gaps' gap is one value without
+ * its pow and inverse CDF (gen_gap_flats_make): the gap CDF's inverse at
+ * (K + U^gamma) / MODEL_CLASSES is V[J] for every U in [LO[J], HI[J]]
+ * (LO rising, the stretches apart; LO 2 past N: never at or below a U).
+ * The traces' gap CDFs are staircases (whole ns: blktrace's first 28
+ * knots are 14 steps of one value each), so most gaps fall in one. */
+#define GEN_GAP_FLATS 16
+struct gen_gap_flats {
+	double lo[GEN_GAP_FLATS], hi[GEN_GAP_FLATS], v[GEN_GAP_FLATS];
+};
+
+/* gen.c: F for gap class K of the gap CDF D with the class's exponent
+ * GAMMA (class_gamma's, in (0, 100)): its first GEN_GAP_FLATS stretches
+ * between two knots of one finite value, each cut by margins that cover
+ * pow's and the class's sum's roundings (an error of 1e-12 in U^gamma,
+ * 1e-9 of U: pow's is under 1 ulp), so that at every U inside it the
+ * inverse lands in that stretch; none where D's cumulatives fall
+ * somewhere (not a CDF).  How many. */
+int gen_gap_flats_make(const struct model_dist *d, int k, double gamma, struct gen_gap_flats *f);
+
+/* The gap for U by F (gen_gap_flats_make's), in *V: 1, else 0 (U in no
+ * stretch: the inverse asked).  The stretch is the last whose LO is at or
+ * below U (0 if none is), found by halves without a branch (16 LOs
+ * counted one by one were 35 instructions a gap). */
+static inline int gen_gap_flat_at(const struct gen_gap_flats *f, double u, double *v)
+{
+	_Static_assert(GEN_GAP_FLATS == 16, "four halvings");
+	size_t j = 0;
+	j += (size_t)(f->lo[j + 8] <= u) * 8;
+	j += (size_t)(f->lo[j + 4] <= u) * 4;
+	j += (size_t)(f->lo[j + 2] <= u) * 2;
+	j += (size_t)(f->lo[j + 1] <= u);
+	if (!(f->lo[j] <= u && u <= f->hi[j]))
+		return 0;
+	*v = f->v[j];
+	return 1;
+}
+
+/* gen.c: the squeezes' and fits' loops (each the scalar loop's doubles,
+ * two gaps at a time on x86-64): X[i] = BT[i + 1] - BT[i] for i < N; the
+ * largest of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD
+ * * y * y * y * y for y = X[i] / TOP. */
+void gen_gaps_of(const double *bt, double *x, size_t n);
+double gen_gaps_top(const double *x, size_t n);
+void gen_gaps_grow4(double *x, size_t n, double top, double add);
+
 /* gen.c: the places of gaps X (N) above M when ABOVE, else below, in the order
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
