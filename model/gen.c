@@ -876,6 +876,18 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
 	return x ? g->sk = x : NULL;
 }
 
+/* sk's first N keys, about to be written whole, made present (as
+ * gen_scratch_populate) */
+static void gen_keys_populate(struct model_gen *g, size_t n)
+{
+	if (n > g->sk_cap)
+		n = g->sk_cap;
+	if (n > g->sk_pop) {
+		gen_populate(g->sk, g->sk_pop * sizeof(*g->sk), n * sizeof(*g->sk));
+		g->sk_pop = n;
+	}
+}
+
 static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 {
 	uint32_t *x = grow_to(g->rk, &g->rk_cap, n, sizeof(*x));
@@ -969,6 +981,7 @@ static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
 		pos &= v[i] >= 0 && !signbit(v[i]);
 	uint64_t *k = pos ? gen_keys(g, 2 * n) : NULL;
 	if (k) {
+		gen_keys_populate(g, 2 * n); /* the keys, then the sort's scratch */
 		memcpy(k, v, n * sizeof(*v));
 		key_sort(k, k + n, n, desc);
 		memcpy(v, k, n * sizeof(*v));
@@ -1794,6 +1807,8 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	size_t n = c - 1;
 	const uint32_t *rank = g->rk + 2 * n + 2;
 	double *sorted = NULL;
+	/* written whole: the gaps, and unranked their sorted copy sg */
+	gen_scratch_populate(g, ranked ? n : c + n);
 	if (ranked) {
 		double *tmp = sg + c;
 		for (size_t i = 0; i < n; i++)
@@ -1879,12 +1894,16 @@ size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *
 		k += above ? x[i] > m : x[i] < m;
 	*nb = k;
 	/* written whole (keys and places, then each pass of the sort writes
-	 * its scratch), and for a stretch of 1.7 M gaps 47 MB: from 2 MiB up
-	 * its pages made with the mapping, not a fault each as first written
-	 * (blktrace's rate-1 gen: 16 K of its 41 K faults; see reel.h) */
-	uint64_t *key = reel_malloc_big_populated(gaps_beyond_bytes(k));
+	 * its scratch), and for a stretch of 1.7 M gaps 47 MB: its pages made
+	 * present at once, not a fault each as first written (blktrace's
+	 * rate-1 gen: 16 K of its 41 K faults).  malloc'd, as malloc's heap
+	 * hands a block freed before back with its pages (a mapping of its
+	 * own each time made blkparse's at x40323 make 14 K pages more) */
+	size_t bytes = gaps_beyond_bytes(k);
+	uint64_t *key = malloc(bytes);
 	if (!key)
 		return NULL;
+	gen_populate(key, 0, bytes);
 	size_t *at = (size_t *)(key + 2 * k), j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
@@ -1896,7 +1915,6 @@ size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *
 	return (size_t *)key;
 }
 
-void gen_gaps_free(size_t *o, size_t nb) { reel_free_big(o, gaps_beyond_bytes(nb)); }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
  * factor undone). */
@@ -1949,7 +1967,7 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 			x[o[k]] = v;
 		}
 	}
-	gen_gaps_free(o, nb);
+	free(o);
 	return sum;
 }
 

@@ -577,9 +577,9 @@ struct model_gen {
 	double *bt;   /* buffered arrival times of one window */
 	uint8_t *bop;
 	size_t nbuf, pos, cap;
-	/* bt's and bop's first this many, and sc's first sc_pop, made present
-	 * (gen_populate: written once, they stay) */
-	size_t bt_pop, sc_pop;
+	/* bt's and bop's first this many, sc's first sc_pop and sk's first
+	 * sk_pop made present (gen_populate: written once, they stay) */
+	size_t bt_pop, sc_pop, sk_pop;
 	int *gap_class;
 	int *last_op;
 	struct quota *s_size; /* per phase and op */
@@ -2112,9 +2112,8 @@ static inline int gen_offsets_dense(const struct model_devspace *dv, const struc
  * them from the low end (from the high end when ABOVE), as a qsort of
  * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
  * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
- * give to gen_gaps_free(o, *NB), NULL without memory. */
+ * free(), NULL without memory. */
 size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
-void gen_gaps_free(size_t *o, size_t nb);
 /* gen.c: bytes [FROM, TO) of P, about to be written whole, made present at
  * once (the pages wholly inside them, from GEN_POPULATE_MIN bytes up) in
  * place of a page fault each as first written; their contents unchanged.

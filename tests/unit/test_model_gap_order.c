@@ -55,7 +55,7 @@ static void check_one(const double *x, size_t n, double m, size_t *w)
 		CHECK_EQ(nb, k);
 		for (size_t j = 0; j < k; j++) /* the new reads the old's way round */
 			CHECK_EQ(o[above ? k - 1 - j : j], w[j]);
-		gen_gaps_free(o, nb);
+		free(o);
 	}
 }
 
