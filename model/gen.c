@@ -1915,7 +1915,6 @@ size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *
 	return (size_t *)key;
 }
 
-
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
  * factor undone). */
 static double gap_cdf_below(const struct model_gen *g, const struct model_dist *gd, double x)

@@ -2118,7 +2118,7 @@ size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *
  * once (the pages wholly inside them, from GEN_POPULATE_MIN bytes up) in
  * place of a page fault each as first written; their contents unchanged.
  * 1 when it did, else 0 (fewer bytes, or a kernel before 5.14). */
-#define GEN_POPULATE_MIN ((size_t)256 << 10)
+#define GEN_POPULATE_MIN ((size_t)64 << 10)
 int gen_populate(void *p, size_t from, size_t to);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase

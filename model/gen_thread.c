@@ -43,41 +43,6 @@ struct gen_batch {
 	struct gen_arr a[GT_BATCH];
 };
 
-/* Batches made this many at a time, in one block (2 MiB: from there up
- * reel_malloc_big_populated makes its pages with the mapping): a window's
- * batches are each written whole as soon as made, and on blktrace's rate-1
- * model (a window of 2.8 M arrivals, 684 batches) malloc'd one by one
- * their first writing was 11 K page faults, a trap to the hypervisor each
- * on the VMs measured.  At most GT_SLAB - 1 batches are made and not
- * used. */
-#define GT_SLAB 32
-
-struct gen_slab {
-	struct gen_slab *next; /* made before this one */
-	size_t n;	       /* its batches */
-	struct gen_batch b[];
-};
-
-static size_t gt_slab_bytes(size_t n) { return sizeof(struct gen_slab) + n * sizeof(struct gen_batch); }
-
-/* A block of N batches (their links not set); NULL without memory. */
-static struct gen_slab *gt_slab_new(size_t n)
-{
-	struct gen_slab *s = reel_malloc_big_populated(gt_slab_bytes(n));
-	if (s)
-		s->n = n;
-	return s;
-}
-
-static void gt_slabs_free(struct gen_slab *s)
-{
-	while (s) {
-		struct gen_slab *n = s->next;
-		reel_free_big(s, gt_slab_bytes(s->n));
-		s = n;
-	}
-}
-
 /*
  * The thread hands a window over whole, then draws the next one at once,
  * while the placing side places the last: pick_device's draws of a
@@ -106,25 +71,11 @@ struct gen_thread {
 	 * side, first to last, and those placed, for the thread to fill */
 	struct gen_batch *head, *tail, *spare;
 	struct gen_batch *cur; /* the placing side's batch (no lock to read it) */
-	struct gen_slab *slabs; /* every batch's block, last made first (under mu) */
 };
 
-/* Block S's batches but the first on T's spare list and S on its list of
- * blocks, with mu held; the first. */
-static struct gen_batch *gt_slab_add(struct gen_thread *t, struct gen_slab *s)
-{
-	s->next = t->slabs;
-	t->slabs = s;
-	for (size_t i = s->n; i-- > 1;) {
-		s->b[i].next = t->spare;
-		t->spare = &s->b[i];
-	}
-	return &s->b[0];
-}
-
 /* A batch for the thread to fill, with mu held (and held again when it
- * returns): a spare one, a new one (GT_SLAB more made), or (no memory)
- * one placed; NULL when stopped. */
+ * returns): a spare one, a new one, or (no memory) one placed; NULL when
+ * stopped. */
 static struct gen_batch *gt_batch(struct gen_thread *t)
 {
 	while (!t->stop) {
@@ -134,10 +85,18 @@ static struct gen_batch *gt_batch(struct gen_thread *t)
 			return b;
 		}
 		pthread_mutex_unlock(&t->mu);
-		struct gen_slab *s = gt_slab_new(GT_SLAB);
+		/* written whole as soon as made (a window's last in part): made
+		 * present at once, not 16 page faults (gen_populate: blktrace's
+		 * rate-1 gen made 684 for a window of 2.8 M arrivals, 11 K
+		 * faults; malloc'd one by one, not in blocks of their own, as the
+		 * heap gives them blocks the window's scratch freed: blkparse's
+		 * peak RSS 92 MB, 97-103 made 32 at a time) */
+		b = malloc(sizeof(*b));
+		if (b)
+			gen_populate(b, 0, sizeof(*b));
 		pthread_mutex_lock(&t->mu);
-		if (s)
-			return gt_slab_add(t, s);
+		if (b)
+			return b;
 		/* every batch is handed over (one at least, made with the
 		 * thread): the placing side gives one back, or stops */
 		while (!t->spare && !t->stop)
@@ -194,17 +153,15 @@ int model_gen_thread(struct model_gen *g)
 	if (g->thr || g->count || g->win)
 		return g->thr ? 0 : REEL_E_ARG;
 	struct gen_thread *t = calloc(1, sizeof(*t));
-	struct gen_slab *s = t ? gt_slab_new(1) : NULL; /* the first batch */
-	if (s) {
-		t->spare = gt_slab_add(t, s);
-		t->spare->next = NULL;
+	if (t) {
+		t->spare = calloc(1, sizeof(*t->spare));
 		t->ahead = GT_SLOTS;
 	}
 	/* the twin places nothing: none of the placement's state (disksim's
 	 * rate-1 fit: 56 M instructions to set it up, round 29) */
-	if (!s || gen_create_arrivals(&t->twin, g->m, &g->o)) {
+	if (!t || !t->spare || gen_create_arrivals(&t->twin, g->m, &g->o)) {
 		if (t)
-			gt_slabs_free(t->slabs);
+			free(t->spare);
 		free(t);
 		return REEL_E_NOMEM;
 	}
@@ -214,7 +171,7 @@ int model_gen_thread(struct model_gen *g)
 		pthread_mutex_destroy(&t->mu);
 		pthread_cond_destroy(&t->cv);
 		model_gen_destroy(t->twin);
-		gt_slabs_free(t->slabs);
+		free(t->spare);
 		free(t);
 		return 0;
 	}
@@ -256,6 +213,15 @@ int gen_thread_next(struct model_gen *g, double *tp, int *op, size_t *d)
 	}
 }
 
+static void gt_free(struct gen_batch *b)
+{
+	while (b) {
+		struct gen_batch *n = b->next;
+		free(b);
+		b = n;
+	}
+}
+
 void gen_thread_stop(struct model_gen *g)
 {
 	struct gen_thread *t = g->thr;
@@ -269,7 +235,9 @@ void gen_thread_stop(struct model_gen *g)
 	pthread_mutex_destroy(&t->mu);
 	pthread_cond_destroy(&t->cv);
 	model_gen_destroy(t->twin);
-	gt_slabs_free(t->slabs); /* every batch: placed, handed over or spare */
+	free(t->cur);
+	gt_free(t->head);
+	gt_free(t->spare);
 	free(t);
 	g->thr = NULL;
 	g->arr_at = g->arr_end = NULL;
