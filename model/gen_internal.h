@@ -578,6 +578,9 @@ struct model_gen {
 	double *bt;   /* buffered arrival times of one window */
 	uint8_t *bop;
 	size_t nbuf, pos, cap;
+	/* bt's and bop's first this many, sc's first sc_pop and sk's first
+	 * sk_pop made present (gen_populate: written once, they stay) */
+	size_t bt_pop, sc_pop, sk_pop;
 	int *gap_class;
 	int *last_op;
 	struct quota *s_size; /* per phase and op */
@@ -2203,6 +2206,12 @@ void gen_gaps_grow4(double *x, size_t n, double top, double add);
  * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
  * free(), NULL without memory. */
 size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
+/* gen.c: bytes [FROM, TO) of P, about to be written whole, made present at
+ * once (the pages wholly inside them, from GEN_POPULATE_MIN bytes up) in
+ * place of a page fault each as first written; their contents unchanged.
+ * 1 when it did, else 0 (fewer bytes, or a kernel before 5.14). */
+#define GEN_POPULATE_MIN ((size_t)64 << 10)
+int gen_populate(void *p, size_t from, size_t to);
 
 /* gen.c: the next arrival: its time *T (ns), op and device (index), g->phase
  * its phase; 1, 0 at the end or a REEL_E_ code. */
