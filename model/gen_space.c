@@ -3089,7 +3089,7 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 
 /* scan_run on the touched set as it is kept (the direct set: each touched
  * block found by its word, the stretches over it out). */
-static inline uint64_t direct_scan(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
+static uint64_t direct_scan(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
 				   uint64_t m)
 {
 	if (m >= 1 && m <= 64)
@@ -3107,12 +3107,35 @@ static inline uint64_t direct_scan(const uint64_t *t, uint64_t nb, uint64_t b, u
 	return k;
 }
 
+/* touch_scan's look on the exact set (its direct set's, the same code
+ * out of line: inlined there beside it, boot's placing thread took 0.13%
+ * more instructions at 1M I/O) */
+__attribute__((noinline)) static uint64_t touch_x_scan(const struct model_gen *g, uint16_t dev,
+						       uint64_t b, uint64_t k, uint64_t m)
+{
+	return direct_scan(g->touch_x[dev], g->touch_xn[dev], b, k, m);
+}
+
 static uint64_t touch_scan(struct model_gen *g, uint16_t dev, uint64_t b, uint64_t k, uint64_t m)
 {
-	if (g->touch_d && b + k + m - 1 <= TOUCH_D0)
-		return direct_scan(g->touch_d, g->touch_nb, b, k, m);
+	if (g->touch_d && b + k + m - 1 <= TOUCH_D0) {
+		if (m >= 1 && m <= 64)
+			return gen_touch_d_fit(g->touch_d, g->touch_nb, b, k, m);
+		for (uint64_t cs = 0; cs < k;) {
+			/* the next untouched block (a start on a touched one is out) */
+			uint64_t s =
+			    touch_d_next(g->touch_d, g->touch_nb, b + cs, b + k - 1, ~0ull);
+			if (s >= b + k)
+				return k;
+			uint64_t p = touch_d_next(g->touch_d, g->touch_nb, s, s + m - 1, 0);
+			if (p == s + m)
+				return s - b;
+			cs = p - b + 1;
+		}
+		return k;
+	}
 	if (g->touch_xon)
-		return direct_scan(g->touch_x[dev], g->touch_xn[dev], b, k, m);
+		return touch_x_scan(g, dev, b, k, m);
 	if (g->touch_d)
 		touch_hash(g);
 	return scan_run(g->touched, dev, b, k, m);

@@ -13,9 +13,9 @@
 #include "model/gen_internal.h"
 #include "tests/unit/unit.h"
 
-#define NB 2048	  /* blocks the set keeps (whole lines, as touch_exact_init makes) */
-#define PAST 300  /* blocks past NB that marks and looks reach */
-#define GUARD 8	  /* words after the set, never to be written */
+#define NB 2048	 /* blocks the set keeps (whole lines, as touch_exact_init makes) */
+#define PAST 300 /* blocks past NB that marks and looks reach */
+#define GUARD 8	 /* words after the set, never to be written */
 
 static uint8_t ref[NB + PAST];
 
