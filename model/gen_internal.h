@@ -918,8 +918,11 @@ void gen_touch_x_mark(uint64_t *t, uint64_t nb, uint64_t b0, uint64_t b1);
  * with none untouched from B on passed at once.  gen_space.c's touch_scan: two touch_d_next a hole
  * before, up to the first that fits (git: 11 holes a scan, its scans 7%
  * of the placing thread). */
-static inline uint64_t gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
-				       uint64_t m)
+/* Inlined always: called from two places (touch_scan's direct set and the
+ * exact set's), GCC kept it out of line and boot's placing thread took
+ * 0.36% more instructions at 300k I/O. */
+__attribute__((always_inline)) static inline uint64_t
+gen_touch_d_fit(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k, uint64_t m)
 {
 	uint64_t nw = nb / 64, end = b + k, w0 = b >> 6, we = (end - 1) >> 6;
 	for (uint64_t w = w0; w <= we && k; w++) {

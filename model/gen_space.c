@@ -3089,8 +3089,7 @@ static uint64_t scan_run(const uint64_t *t, uint16_t dev, uint64_t b, uint64_t k
 
 /* scan_run on the touched set as it is kept (the direct set: each touched
  * block found by its word, the stretches over it out). */
-static uint64_t direct_scan(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k,
-				   uint64_t m)
+static uint64_t direct_scan(const uint64_t *t, uint64_t nb, uint64_t b, uint64_t k, uint64_t m)
 {
 	if (m >= 1 && m <= 64)
 		return gen_touch_d_fit(t, nb, b, k, m);
