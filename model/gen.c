@@ -892,16 +892,23 @@ int gen_populate(void *p, size_t from, size_t to)
 	return b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0;
 }
 
-/* sc's first N doubles, about to be written whole, made present
- * (gen_populate; those written before are). */
+/* A kept array P's first N items of SIZE bytes (at most its capacity CAP),
+ * about to be written whole, made present past the *POP items made present
+ * (or written) before (gen_populate), *POP moved to N. */
+static void kept_populate(void *p, size_t cap, size_t *pop, size_t n, size_t size)
+{
+	if (n > cap)
+		n = cap;
+	if (n > *pop) {
+		gen_populate(p, *pop * size, n * size);
+		*pop = n;
+	}
+}
+
+/* sc's first N doubles, about to be written whole, made present */
 static void gen_scratch_populate(struct model_gen *g, size_t n)
 {
-	if (n > g->sc_cap)
-		n = g->sc_cap;
-	if (n > g->sc_pop) {
-		gen_populate(g->sc, g->sc_pop * sizeof(*g->sc), n * sizeof(*g->sc));
-		g->sc_pop = n;
-	}
+	kept_populate(g->sc, g->sc_cap, &g->sc_pop, n, sizeof(*g->sc));
 }
 
 /* Scratch of N doubles, N keys or N ranks, grown as windows need it and
@@ -923,12 +930,7 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
  * gen_scratch_populate) */
 static void gen_keys_populate(struct model_gen *g, size_t n)
 {
-	if (n > g->sk_cap)
-		n = g->sk_cap;
-	if (n > g->sk_pop) {
-		gen_populate(g->sk, g->sk_pop * sizeof(*g->sk), n * sizeof(*g->sk));
-		g->sk_pop = n;
-	}
+	kept_populate(g->sk, g->sk_cap, &g->sk_pop, n, sizeof(*g->sk));
 }
 
 static uint32_t *gen_ranks(struct model_gen *g, size_t n)
