@@ -4,6 +4,8 @@
 # TESTS=glob limits the run; TIMEOUT (seconds, default 600) bounds each test.
 BUILD=${BUILD:-build}
 TOP=$(pwd)
+# a BUILD given as an absolute path, made relative: the tests run $TOP/$BUILD/...
+case $BUILD in /*) BUILD=$(realpath -m --relative-to="$TOP" "$BUILD") ;; esac
 export TOP BUILD
 export IOREEL="$TOP/$BUILD/ioreel"
 export SHARED="${SHARED:-$TOP/../shared}"
