@@ -89,9 +89,13 @@ if len(o) != len(r):
 if len(k) < len(r):
     sys.exit(f"FAIL: the target's capture has {len(k)} I/Os, the replay issued {len(r)}")
 k = k[len(k) - len(r):]  # the safety probe's reads come first
-cuts = [0] + [i for i in range(1, len(o)) if o[i][0] - o[i - 1][0] > 100e6] + [len(o)]
-if len(cuts) != 4:
-    sys.exit(f"FAIL: {len(cuts) - 1} phases found in the trace, wanted 3")
+# The phases are cut at the trace's two longest gaps: each holds a 0.3 s
+# sleep and fio's start, where a busy host's stall inside a phase (over
+# 100 ms at load 23 in a CI run here) is shorter.
+gaps = sorted(range(1, len(o)), key=lambda i: o[i][0] - o[i - 1][0])[-2:]
+cuts = [0] + sorted(gaps) + [len(o)]
+if min(o[i][0] - o[i - 1][0] for i in gaps) < 250e6:
+    sys.exit("FAIL: the trace has fewer than two gaps of 250 ms or more, wanted 3 phases")
 bad = []
 for p in range(3):
     a, b = cuts[p], cuts[p + 1]
