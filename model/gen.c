@@ -1617,17 +1617,53 @@ static struct casc_stream *gap_lanes_open(struct model_gen *g, uint64_t c, int o
 	return NULL;
 }
 
-/* rnd(g), from CS where open: the same value (the draw's 53 bits times
- * 2^-53, exact) */
-static inline __attribute__((always_inline)) double gap_draw(struct model_gen *g,
-							     struct casc_stream *cs)
+/* A gap's two draws (rnd()'s values: a draw's 53 bits times 2^-53,
+ * exact) into U, where draw_gaps' run of the lanes' chunk [*Q, *QE) is
+ * used up: from CS's next chunk where open (a chunk holds whole pairs:
+ * the run starts at the lanes' first draw), the run moved there; else by
+ * rnd() (CS NULL: the run stays empty).  The run read in draw_gaps'
+ * loop, its place in locals (cs_next's loads and store of cs->pos at
+ * each draw, around pow's call, were ~10 instructions a draw). */
+static inline __attribute__((always_inline)) void
+gap_draws_next(struct model_gen *g, struct casc_stream *cs, const double **q, const double **qe,
+	       double *u)
+{
+#if CASCADE_VEX
+	if (cs) {
+		cs->pos = CS_N;
+		cs_refill(cs);
+		*q = cs->d + 2;
+		*qe = cs->d + CS_N;
+		u[0] = cs->d[0] * 0x1p-53;
+		u[1] = cs->d[1] * 0x1p-53;
+		return;
+	}
+#endif
+	(void)cs, (void)q, (void)qe;
+	u[0] = rnd(g);
+	u[1] = rnd(g);
+}
+
+/* the run [Q, ...) read up to Q: CS's place moved there (CS open) */
+static void gap_draws_done(struct casc_stream *cs, const double *q)
 {
 #if CASCADE_VEX
 	if (cs)
-		return cs_next(cs) * 0x1p-53;
+		cs->pos = (size_t)(q - cs->d);
 #endif
-	(void)cs;
-	return rnd(g);
+	(void)cs, (void)q;
+}
+
+/* the run of CS's chunk left to read (NULL, NULL where CS is NULL) */
+static void gap_draws_run(struct casc_stream *cs, const double **q, const double **qe)
+{
+	*q = *qe = NULL;
+#if CASCADE_VEX
+	if (cs) {
+		*q = cs->d + cs->pos;
+		*qe = cs->d + CS_N;
+	}
+#endif
 }
 
 /* CS (if open) closed, g->s where one-by-one draws would have left it */
@@ -1896,14 +1932,22 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		s += (int)left[k];
 	}
 	struct casc_stream *cs = ph->gap.nk ? gap_lanes_open(g, c, order) : NULL;
+	const double *q, *qe; /* the lanes' draws left in their chunk */
+	gap_draws_run(cs, &q, &qe);
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			double uc = gap_draw(g, cs);
-			int k = next_class_kept(uc, ph->gap_next, g->gap_class[p], lp, cb, &cr);
+			double ud[2]; /* the class's draw, U */
+			if (q != qe) {
+				ud[0] = q[0] * 0x1p-53, ud[1] = q[1] * 0x1p-53;
+				q += 2;
+			} else {
+				gap_draws_next(g, cs, &q, &qe, ud);
+			}
+			int k = next_class_kept(ud[0], ph->gap_next, g->gap_class[p], lp, cb, &cr);
 			g->gap_class[p] = k;
-			double u = gap_draw(g, cs);
+			double u = ud[1];
 			int hit = 0;
 			if (fl_use >> k & 1)
 				hit = gen_gap_flat_at(&fl[k], u, &gap);
@@ -1931,6 +1975,7 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	}
 	/* bursts of the phase's lengths (where fit keeps them) in place of
 	 * the cascade's order: fit kept them only where the IDC held */
+	gap_draws_done(cs, q);
 	int burst = lp && ph->burst.nk;
 	if (!order || burst) { /* the stream's next draws are not the cascade's */
 		gap_lanes_close(g, cs);
