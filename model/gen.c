@@ -807,8 +807,8 @@ struct class_rows {
  * in CR; a row whose weights sum to 0 (the chain never goes to what is
  * left: weights then of the counts left, which change at each draw) by
  * next_class. */
-static int next_class_kept(double u0, const double (*next)[MODEL_CLASSES], int prev,
-			   uint64_t *left, const double *cb, struct class_rows *cr)
+static int next_class_kept(double u0, const double (*next)[MODEL_CLASSES], int prev, uint64_t *left,
+			   const double *cb, struct class_rows *cr)
 {
 	double *cu = cr->cum[prev];
 	if (!(cr->ok >> prev & 1)) {
@@ -1637,9 +1637,10 @@ static struct casc_stream *gap_lanes_open(struct model_gen *g, uint64_t c, int o
  * rnd() (CS NULL: the run stays empty).  The run read in draw_gaps'
  * loop, its place in locals (cs_next's loads and store of cs->pos at
  * each draw, around pow's call, were ~10 instructions a draw). */
-static inline __attribute__((always_inline)) void
-gap_draws_next(struct model_gen *g, struct casc_stream *cs, const double **q, const double **qe,
-	       double *u)
+static inline __attribute__((always_inline)) void gap_draws_next(struct model_gen *g,
+								 struct casc_stream *cs,
+								 const double **q,
+								 const double **qe, double *u)
 {
 #if CASCADE_VEX
 	if (cs) {
