@@ -1603,12 +1603,12 @@ void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *ou
  * from the main stream (its class's, then U), nothing else drawing
  * between, and the cascade's draws follow from the same stream (burst
  * layouts draw apart: the lanes closed before them).  So one stream of
- * lanes serves both, opened at the loop's start: each draw ~6
- * instructions made and 3 read, rnd()'s ~30 with the state through g->s
- * (~60 of the ~255 a gap on chromium's rate-1 model), and the cascade's
+ * lanes serves both, opened at the loop's start: each draw ~7
+ * instructions made and ~4 read, rnd()'s ~22 with the state through g->s
+ * (~45 of the ~255 a gap on chromium's rate-1 model), and the cascade's
  * first chunk and end paid once.  Opened where the window has
- * gen_gap_lanes_min's gaps or more (a chunk of 2,048 made and up to 511
- * steps at its close: ~15,000 instructions).
+ * gen_gap_lanes_min's gaps or more (its cost: a chunk of 2,048 made at
+ * the open, up to 511 steps at its close).
  */
 static size_t gap_lanes_at[2] = {1024, 128}; /* gaps: not cascaded, cascaded */
 
