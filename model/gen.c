@@ -760,11 +760,11 @@ int gen_gap_flats_make(const struct model_dist *d, int k, double gamma, struct g
 	return n;
 }
 
-/* The next gap class: the chain's row from the class before, restricted to
- * the classes the window has left (any of them when the chain never goes
- * there); without a budget (LEFT NULL), the row weighted by the bucket's
- * shares CB (all 0: the row as it is). */
-static int next_class(struct model_gen *g, const double *row0, uint64_t *left, const double *cb)
+/* The next gap class for the draw U0 (a uniform): the chain's row from the
+ * class before, restricted to the classes the window has left (any of them
+ * when the chain never goes there); without a budget (LEFT NULL), the row
+ * weighted by the bucket's shares CB (all 0: the row as it is). */
+static int next_class(double u0, const double *row0, uint64_t *left, const double *cb)
 {
 	double row[MODEL_CLASSES], rt = 0, cbt = 0;
 	for (int j = 0; j < MODEL_CLASSES; j++)
@@ -777,7 +777,7 @@ static int next_class(struct model_gen *g, const double *row0, uint64_t *left, c
 	if (!(rt > 0))
 		for (int j = 0; j < MODEL_CLASSES; j++)
 			rt += row[j] = 1;
-	double u = rnd(g) * rt, cc = 0;
+	double u = u0 * rt, cc = 0;
 	int k = MODEL_CLASSES - 1;
 	for (int j = 0; j < MODEL_CLASSES; j++) {
 		cc += row[j];
@@ -803,11 +803,12 @@ struct class_rows {
 	unsigned ok; /* the rows worked out, a bit each */
 };
 
-/* next_class from the class PREV before, by the rows kept in CR; a row
- * whose weights sum to 0 (the chain never goes to what is left: weights
- * then of the counts left, which change at each draw) by next_class. */
-static int next_class_kept(struct model_gen *g, const double (*next)[MODEL_CLASSES], int prev,
-			   uint64_t *left, const double *cb, struct class_rows *cr)
+/* next_class for the draw U0 from the class PREV before, by the rows kept
+ * in CR; a row whose weights sum to 0 (the chain never goes to what is
+ * left: weights then of the counts left, which change at each draw) by
+ * next_class. */
+static int next_class_kept(double u0, const double (*next)[MODEL_CLASSES], int prev, uint64_t *left,
+			   const double *cb, struct class_rows *cr)
 {
 	double *cu = cr->cum[prev];
 	if (!(cr->ok >> prev & 1)) {
@@ -821,11 +822,11 @@ static int next_class_kept(struct model_gen *g, const double (*next)[MODEL_CLASS
 						: row0[j];
 		if (!(rt > 0)) { /* its draw may run a class out */
 			cr->ok = 0;
-			return next_class(g, row0, left, cb);
+			return next_class(u0, row0, left, cb);
 		}
 		cr->ok |= 1u << prev;
 	}
-	double u = rnd(g) * cu[MODEL_CLASSES - 1];
+	double u = u0 * cu[MODEL_CLASSES - 1];
 	/* the count two lanes at a time: a lane's compare is -1 where true
 	 * (GCC's vectors; its scalar compares, setcc and adds were 41
 	 * instructions a gap of the 10M gen_reel model's arrivals); unrolled
@@ -1079,6 +1080,8 @@ static inline __attribute__((always_inline)) void cascade_small(uint64_t *s, con
 		out[1 - L] = gp[1];
 	}
 }
+
+struct casc_stream; /* the lanes' draws (below), where CASCADE_VEX */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CASCADE_VEX 1
@@ -1481,6 +1484,19 @@ __attribute__((target("avx2,bmi2"))) static void cascade_arrange_cs(struct casc_
 			}
 			cs->gen[0] = g[0], cs->gen[1] = g[1], cs->gen[2] = g[2], cs->gen[3] = g[3];
 			cs->gm = gm;
+			/* the rest by 4 (a quarter of chromium's gap-levels are in
+			 * splits of under 17 gaps), then one by one */
+			for (; pe - p >= 4; p += 4, q += 4) {
+#pragma GCC unroll 4
+				for (int j = 0; j < 4; j++) {
+					int64_t at = (int64_t)(q[j] * (places - j * 0x1p-53));
+					uint32_t v = p[j + gd];
+					tl[-lr] = v;
+					p[j + lr] = v;
+					lr = cs_lr_step(lr, at);
+				}
+				places -= 4 * 0x1p-53;
+			}
 			for (; p < pe; p++, q++) {
 				int64_t at = (int64_t)(*q * places);
 				uint32_t v = p[gd];
@@ -1510,17 +1526,13 @@ __attribute__((target("avx2,bmi2"))) static void cascade_arrange_cs(struct casc_
 	}
 }
 
-/* the cascade with its draws from lanes (above); GS moved on as the loop
- * would have: the state after the last draw read, its lane's start
- * stepped on */
-static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
-			  double b)
+/* A stream of draws from lanes (above) from the state GS: NULL without
+ * memory */
+static struct casc_stream *cs_open(const uint64_t *gs)
 {
 	struct casc_stream *cs = aligned_alloc(32, sizeof(*cs));
-	if (!cs) {
-		cascade_arrange_vex(gs, gp, tmp, out, n, b);
-		return;
-	}
+	if (!cs)
+		return NULL;
 	pthread_once(&cs_once, cs_tables);
 	cs->d = cs->buf[0];
 	cs->nd = cs->buf[1];
@@ -1530,7 +1542,13 @@ static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *o
 	cs_lanes_in(cs->gen, cs->nls);
 	cs->gm = 0;
 	cs_refill(cs);
-	cascade_arrange_cs(cs, gp, tmp, out, n, b);
+	return cs;
+}
+
+/* CS's stream closed, GS moved on as one-by-one draws would have: the
+ * state after the last draw read, its lane's start stepped on */
+static void cs_close(struct casc_stream *cs, uint64_t *gs)
+{
 	size_t j = cs->pos / CS_K, m = cs->pos % CS_K;
 	uint64_t s[4];
 	memcpy(s, cs->ls[j], sizeof(s));
@@ -1539,13 +1557,37 @@ static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *o
 	memcpy(gs, s, sizeof(s));
 	free(cs);
 }
+
+/* the cascade with its draws from lanes (above) */
+static void cascade_lanes(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
+			  double b)
+{
+	struct casc_stream *cs = cs_open(gs);
+	if (!cs) {
+		cascade_arrange_vex(gs, gp, tmp, out, n, b);
+		return;
+	}
+	cascade_arrange_cs(cs, gp, tmp, out, n, b);
+	cs_close(cs, gs);
+}
 #endif
+
+/* the lanes and cascade_arrange_cs may run: AVX2 (reel_has_avx2: not
+ * under reel_codec_plain) and BMI2 */
+static int cs_can(void)
+{
+#if CASCADE_VEX
+	return reel_has_avx2() && __builtin_cpu_supports("bmi2");
+#else
+	return 0;
+#endif
+}
 
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain)
 {
 #if CASCADE_VEX
-	if (plain != 1 && reel_has_avx2() && __builtin_cpu_supports("bmi2")) {
+	if (plain != 1 && cs_can()) {
 		if (n >= CS_MIN || plain == 2)
 			cascade_lanes(gs, gp, tmp, out, n, b);
 		else
@@ -1554,6 +1596,114 @@ void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *ou
 	}
 #endif
 	cascade_arrange_plain(gs, gp, tmp, out, n, b);
+}
+
+/*
+ * draw_gaps' draws from the lanes too: a window's gap loop draws two a gap
+ * from the main stream (its class's, then U), nothing else drawing
+ * between, and the cascade's draws follow from the same stream (burst
+ * layouts draw apart: the lanes closed before them).  So one stream of
+ * lanes serves both, opened at the loop's start: each draw ~7
+ * instructions made and ~4 read, rnd()'s ~22 with the state through g->s
+ * (~45 of the ~255 a gap on chromium's rate-1 model), and the cascade's
+ * first chunk and end paid once.  Opened where the window has
+ * gen_gap_lanes_min's gaps or more (its cost: a chunk of 2,048 made at
+ * the open, up to 511 steps at its close).
+ */
+static size_t gap_lanes_at[2] = {1024, 128}; /* gaps: not cascaded, cascaded */
+
+void gen_gap_lanes_min(size_t apart, size_t cascaded)
+{
+	gap_lanes_at[0] = apart;
+	gap_lanes_at[1] = cascaded;
+}
+
+/* the lanes for a window of C - 1 gaps, cascaded where ORDER: NULL where
+ * they do not pay or cannot run (then rnd()) */
+static struct casc_stream *gap_lanes_open(struct model_gen *g, uint64_t c, int order)
+{
+#if CASCADE_VEX
+	if (c - 1 >= gap_lanes_at[order != 0] && cs_can())
+		return cs_open(g->s);
+#endif
+	(void)g, (void)c, (void)order;
+	return NULL;
+}
+
+/* A gap's two draws (rnd()'s values: a draw's 53 bits times 2^-53,
+ * exact) into U, where draw_gaps' run of the lanes' chunk [*Q, *QE) is
+ * used up: from CS's next chunk where open (a chunk holds whole pairs:
+ * the run starts at the lanes' first draw), the run moved there; else by
+ * rnd() (CS NULL: the run stays empty).  The run read in draw_gaps'
+ * loop, its place in locals (cs_next's loads and store of cs->pos at
+ * each draw, around pow's call, were ~10 instructions a draw). */
+static inline __attribute__((always_inline)) void gap_draws_next(struct model_gen *g,
+								 struct casc_stream *cs,
+								 const double **q,
+								 const double **qe, double *u)
+{
+#if CASCADE_VEX
+	if (cs) {
+		cs->pos = CS_N;
+		cs_refill(cs);
+		*q = cs->d + 2;
+		*qe = cs->d + CS_N;
+		u[0] = cs->d[0] * 0x1p-53;
+		u[1] = cs->d[1] * 0x1p-53;
+		return;
+	}
+#endif
+	(void)cs, (void)q, (void)qe;
+	u[0] = rnd(g);
+	u[1] = rnd(g);
+}
+
+/* the run [Q, ...) read up to Q: CS's place moved there (CS open) */
+static void gap_draws_done(struct casc_stream *cs, const double *q)
+{
+#if CASCADE_VEX
+	if (cs)
+		cs->pos = (size_t)(q - cs->d);
+#endif
+	(void)cs, (void)q;
+}
+
+/* the run of CS's chunk left to read (NULL, NULL where CS is NULL) */
+static void gap_draws_run(struct casc_stream *cs, const double **q, const double **qe)
+{
+	*q = *qe = NULL;
+#if CASCADE_VEX
+	if (cs) {
+		*q = cs->d + cs->pos;
+		*qe = cs->d + CS_N;
+	}
+#endif
+}
+
+/* CS (if open) closed, g->s where one-by-one draws would have left it */
+static void gap_lanes_close(struct model_gen *g, struct casc_stream *cs)
+{
+#if CASCADE_VEX
+	if (cs)
+		cs_close(cs, g->s);
+#endif
+	(void)g, (void)cs;
+}
+
+/* cascade()'s arrangement of N from CS where open (then closed), else
+ * from g->s */
+static void gap_lanes_arrange(struct model_gen *g, struct casc_stream *cs, uint32_t *gp,
+			      uint32_t *tmp, uint32_t *out, size_t n, double b)
+{
+#if CASCADE_VEX
+	if (cs) {
+		cascade_arrange_cs(cs, gp, tmp, out, n, b);
+		cs_close(cs, g->s);
+		return;
+	}
+#endif
+	(void)cs;
+	gen_cascade_arrange(g->s, gp, tmp, out, n, b, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1631,15 +1781,19 @@ static double *place_gaps(const double *v, const uint32_t *rank, double *tmp, ui
 
 /* The window's C - 1 gaps (running sums in g->bt) reordered by the
  * cascade of split B, sorted by their places RANK (place_gaps) when
- * given; 0 or -1 without memory (the order as drawn).  The cascade's
- * ranks are left for squeeze (g->ranked). */
-static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *rank)
+ * given, its draws from the lanes CS where open (closed here); 0 or -1
+ * without memory (the order as drawn).  The cascade's ranks are left for
+ * squeeze (g->ranked). */
+static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *rank,
+		   struct casc_stream *cs)
 {
 	size_t n = c - 1;
 	double *gp = gen_scratch(g, 2 * n);
 	uint32_t *rk = gen_ranks(g, 3 * n + 3); /* RANK, if given, is its first N */
-	if (!gp || !rk)
+	if (!gp || !rk) {
+		gap_lanes_close(g, cs);
 		return -1;
+	}
 	double *tmp = gp + n;
 	for (size_t i = 0; i < n; i++) { /* longest first */
 		double x = g->bt[i + 1] - g->bt[i];
@@ -1651,7 +1805,7 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 		sort_gaps(g, sorted = gp, n, 1);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
-	gen_cascade_arrange(g->s, rk, rk + n + 1, out, n, b, 0);
+	gap_lanes_arrange(g, cs, rk, rk + n + 1, out, n, b);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		g->bt[i + 1] = sum += sorted[out[i]];
@@ -1791,13 +1945,23 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 		first[k] = (uint64_t)s + w - 1; /* the class's last place: U = 0 */
 		s += (int)left[k];
 	}
+	struct casc_stream *cs = ph->gap.nk ? gap_lanes_open(g, c, order) : NULL;
+	const double *q, *qe; /* the lanes' draws left in their chunk */
+	gap_draws_run(cs, &q, &qe);
 	g->bt[0] = 0;
 	for (uint64_t i = 1; i < c; i++) {
 		double gap = 0;
 		if (ph->gap.nk) {
-			int k = next_class_kept(g, ph->gap_next, g->gap_class[p], lp, cb, &cr);
+			double ud[2]; /* the class's draw, U */
+			if (q != qe) {
+				ud[0] = q[0] * 0x1p-53, ud[1] = q[1] * 0x1p-53;
+				q += 2;
+			} else {
+				gap_draws_next(g, cs, &q, &qe, ud);
+			}
+			int k = next_class_kept(ud[0], ph->gap_next, g->gap_class[p], lp, cb, &cr);
 			g->gap_class[p] = k;
-			double u = rnd(g);
+			double u = ud[1];
 			int hit = 0;
 			if (fl_use >> k & 1)
 				hit = gen_gap_flat_at(&fl[k], u, &gap);
@@ -1825,12 +1989,18 @@ static double draw_gaps(struct model_gen *g, const struct model_phase *ph, size_
 	}
 	/* bursts of the phase's lengths (where fit keeps them) in place of
 	 * the cascade's order: fit kept them only where the IDC held */
-	if (lp && ph->burst.nk && burst_layout(g, &ph->burst, c)) {
+	gap_draws_done(cs, q);
+	int burst = lp && ph->burst.nk;
+	if (!order || burst) { /* the stream's next draws are not the cascade's */
+		gap_lanes_close(g, cs);
+		cs = NULL;
+	}
+	if (burst && burst_layout(g, &ph->burst, c)) {
 		g->ranked = 0;
 		return g->bt[c - 1];
 	}
 	if (order)
-		cascade(g, c, g->m->gap_cascade, rank);
+		cascade(g, c, g->m->gap_cascade, rank, cs);
 	return sum;
 }
 

@@ -1167,6 +1167,10 @@ void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, in
  * (test_model_cascade_arrange). */
 void gen_cascade_arrange(uint64_t *gs, uint32_t *gp, uint32_t *tmp, uint32_t *out, size_t n,
 			 double b, int plain);
+/* gen.c: draw_gaps' draws (and its cascade's) from the lanes in windows
+ * of APART gaps or more not cascaded, CASCADED or more cascaded (1024 and
+ * 128 unless set: tests ask for them at any size); the same draws */
+void gen_gap_lanes_min(size_t apart, size_t cascaded);
 /* the stratified draw from the stream S */
 static inline double sdraw_s(uint64_t *s, struct strat *st)
 {
