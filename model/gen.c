@@ -939,32 +939,48 @@ static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 	return x ? g->rk = x : NULL;
 }
 
-/* Keys A (N) in order, largest first when DESC: a radix sort of W-bit
- * digits (every digit counted in one pass; a digit all keys share is
- * skipped), stable; each key's tag in TA (N) moved with it when TA is not
- * NULL; B and TB: N of scratch.  W 8 or 11 (a constant where inlined);
- * the counts in 32 bits (N below 2^32: a window holds at most 2^26 I/O,
- * fill_window), 64 KiB of stack. */
+/* Key I of keys at P, and key I of P set to X: by memcpy, so keys may be
+ * kept in an array of doubles (sort_gaps sorts gaps >= 0 as their bits,
+ * in place) without reading a double as an integer; a load and a store */
+static inline uint64_t key_get(const void *p, size_t i)
+{
+	uint64_t x;
+	memcpy(&x, (const char *)p + i * sizeof(x), sizeof(x));
+	return x;
+}
+
+static inline void key_set(void *p, size_t i, uint64_t x)
+{
+	memcpy((char *)p + i * sizeof(x), &x, sizeof(x));
+}
+
+/* Keys A (N 64-bit keys) in order, largest first when DESC: a radix sort
+ * of W-bit digits (every digit counted in one pass; a digit all keys
+ * share is skipped), stable; each key's tag in TA (N) moved with it when
+ * TA is not NULL; B and TB: N of scratch.  Tags of 32 bits, places in a
+ * window (redraw_gaps' block: 24 bytes a gap, not 32).  W 8 or 11 (a
+ * constant where inlined); the counts in 32 bits (N below 2^32: a window
+ * holds at most 2^26 I/O, fill_window), 64 KiB of stack. */
 static inline __attribute__((always_inline)) void
-key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc, const int w)
+key_sort_w(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc, const int w)
 {
 	const int nd = (64 + w - 1) / w, nb = 1 << w;
 	uint32_t cnt[8][2048];
 	for (int d = 0; d < nd; d++)
 		memset(cnt[d], 0, (size_t)nb * sizeof(cnt[d][0]));
 	for (size_t i = 0; i < n; i++) {
-		uint64_t x = a[i];
+		uint64_t x = key_get(a, i);
 #pragma GCC unroll 8
 		for (int d = 0; d < nd; d++)
 			cnt[d][(x >> (w * d)) & (uint64_t)(nb - 1)]++;
 	}
-	uint64_t *src = a, *dst = b;
-	size_t *tsrc = ta, *tdst = tb;
+	void *src = a, *dst = b;
+	uint32_t *tsrc = ta, *tdst = tb;
 	for (int d = 0; d < nd && n; d++) {
 		uint32_t *c = cnt[d], sum = 0;
 		const int sh = w * d;
 		const uint64_t mk = (uint64_t)(nb - 1);
-		if (c[(src[0] >> sh) & mk] == n)
+		if (c[(key_get(src, 0) >> sh) & mk] == n)
 			continue;
 		for (int k = 0; k < nb; k++) {
 			uint32_t *e = &c[desc ? nb - 1 - k : k], t = *e;
@@ -972,20 +988,21 @@ key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc,
 			sum += t;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t at = c[(src[i] >> sh) & mk]++;
-			dst[at] = src[i];
+			uint64_t x = key_get(src, i);
+			size_t at = c[(x >> sh) & mk]++;
+			key_set(dst, at, x);
 			if (ta)
 				tdst[at] = tsrc[i];
 		}
-		uint64_t *t = src;
+		void *t = src;
 		src = dst;
 		dst = t;
-		size_t *tt = tsrc;
+		uint32_t *tt = tsrc;
 		tsrc = tdst;
 		tdst = tt;
 	}
 	if (src != a) {
-		memcpy(a, src, n * sizeof(*a));
+		memcpy(a, src, n * sizeof(uint64_t));
 		if (ta)
 			memcpy(ta, tsrc, n * sizeof(*ta));
 	}
@@ -998,7 +1015,7 @@ key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc,
 #define KEY_SORT_W11_MIN 4096
 
 static inline __attribute__((always_inline)) void
-key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+key_sort_tagged(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
 {
 	if (n >= KEY_SORT_W11_MIN)
 		key_sort_w(a, b, ta, tb, n, desc, 11);
@@ -1006,30 +1023,30 @@ key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int 
 		key_sort_w(a, b, ta, tb, n, desc, 8);
 }
 
-static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+static void key_sort(void *a, void *b, size_t n, int desc)
 {
 	key_sort_tagged(a, b, NULL, NULL, n, desc);
 }
 
-void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+void gen_key_sort(uint64_t *a, uint64_t *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
 {
 	key_sort_tagged(a, b, ta, tb, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
  * (the order of doubles >= 0, key_sort) when all are >= 0 and not -0,
- * else (or without memory) by qsort. */
+ * sorted in place with N keys of scratch (a copy of the keys beside it
+ * was 2N: 65 MB of blktrace's at x88496), else (or without memory) by
+ * qsort. */
 static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
 {
 	int pos = 1;
 	for (size_t i = 0; i < n; i++)
 		pos &= v[i] >= 0 && !signbit(v[i]);
-	uint64_t *k = pos ? gen_keys(g, 2 * n) : NULL;
+	uint64_t *k = pos ? gen_keys(g, n) : NULL;
 	if (k) {
-		gen_keys_populate(g, 2 * n); /* the keys, then the sort's scratch */
-		memcpy(k, v, n * sizeof(*v));
-		key_sort(k, k + n, n, desc);
-		memcpy(v, k, n * sizeof(*v));
+		gen_keys_populate(g, n); /* the sort's scratch */
+		key_sort(v, k, n, desc);
 		return;
 	}
 	qsort(v, n, sizeof(*v), desc ? dcmp_desc : dcmp);
@@ -2043,15 +2060,15 @@ static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
  * radix sort's scratch of each */
 static size_t gaps_beyond_bytes(size_t k)
 {
-	return (k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t));
+	return (k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
 }
 
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
 {
 	size_t k = gaps_beyond_count(x, n, m, above);
 	*nb = k;
 	/* written whole (keys and places, then each pass of the sort writes
-	 * its scratch), and for a stretch of 1.7 M gaps 47 MB: its pages made
+	 * its scratch), and for a stretch of 1.7 M gaps 35 MB: its pages made
 	 * present at once, not a fault each as first written (blktrace's
 	 * rate-1 gen: 16 K of its 41 K faults).  malloc'd, as malloc's heap
 	 * hands a block freed before back with its pages (a mapping of its
@@ -2061,15 +2078,16 @@ size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *
 	if (!key)
 		return NULL;
 	gen_populate(key, 0, bytes);
-	size_t *at = (size_t *)(key + 2 * k), j = 0;
+	uint32_t *at = (uint32_t *)(key + 2 * k);
+	size_t j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
 			key[j] = order_key(x[i]);
-			at[j++] = i;
+			at[j++] = (uint32_t)i;
 		}
 	key_sort_tagged(key, key + k, at, at + k, k, 0);
 	memmove(key, at, k * sizeof(*at));
-	return (size_t *)key;
+	return (uint32_t *)key;
 }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
@@ -2101,7 +2119,8 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
 	double m = d / (double)n;
-	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
+	size_t nb;
+	uint32_t *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
 	if (!o)
 		return sum;
 	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;

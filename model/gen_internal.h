@@ -1154,8 +1154,8 @@ void gen_strat_fill(uint64_t *s, struct strat *st);
 /* gen.c: keys A (N) in order, largest first when DESC, stable, each tag
  * of TA (or NULL) moved with its key; B, TB: N of scratch (sort_gaps' and
  * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N, N below 2^32:
- * its counts are 32-bit; for tests). */
-void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
+ * its counts and tags are 32-bit; for tests). */
+void gen_key_sort(uint64_t *a, uint64_t *b, uint32_t *ta, uint32_t *tb, size_t n, int desc);
 /* gen.c: N gaps' ranks GP (longest first) into OUT in the order of a
  * b-model cascade of split B, drawing from the stream GS (xoshiro256**'s
  * 4 words, moved on); GP and TMP: N + 1 each, in one array (TMP right
@@ -2221,9 +2221,10 @@ void gen_gaps_grow4(double *x, size_t n, double top, double add);
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
  * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
- * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
- * free(), NULL without memory. */
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
+ * when a gap is NaN, its sum then NaN); N below 2^32 (a window's gaps),
+ * so 32-bit places.  Their number in *NB; one block to free(), NULL
+ * without memory. */
+uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
 /* gen.c: bytes [FROM, TO) of P, about to be written whole, made present at
  * once (the pages wholly inside them, from GEN_POPULATE_MIN bytes up) in
  * place of a page fault each as first written; their contents unchanged.

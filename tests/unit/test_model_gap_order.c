@@ -50,7 +50,7 @@ static void check_one(const double *x, size_t n, double m, size_t *w)
 {
 	for (int above = 0; above < 2; above++) {
 		size_t k = old_order(x, n, m, above, w), nb = 0;
-		size_t *o = gen_gaps_beyond(x, n, m, above, &nb);
+		uint32_t *o = gen_gaps_beyond(x, n, m, above, &nb);
 		CHECK(o);
 		CHECK_EQ(nb, k);
 		for (size_t j = 0; j < k; j++) /* the new reads the old's way round */

@@ -17,7 +17,7 @@
 
 struct kt {
 	uint64_t k;
-	size_t t;
+	uint32_t t;
 };
 
 static int desc_order;
@@ -61,12 +61,12 @@ int main(void)
 			for (int desc = 0; desc < 2; desc++, runs++) {
 				size_t n = ns[ni];
 				uint64_t *a = malloc((2 * n + 1) * sizeof(*a));
-				size_t *ta = malloc((2 * n + 1) * sizeof(*ta));
+				uint32_t *ta = malloc((2 * n + 1) * sizeof(*ta));
 				struct kt *r = malloc((n + 1) * sizeof(*r));
 				CHECK(a && ta && r);
 				for (size_t i = 0; i < n; i++) {
 					a[i] = r[i].k = key(kind);
-					ta[i] = r[i].t = i;
+					ta[i] = r[i].t = (uint32_t)i;
 				}
 				desc_order = desc;
 				qsort(r, n, sizeof(*r), kt_cmp);
