@@ -926,14 +926,8 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
 	return x ? g->sk = x : NULL;
 }
 
-/* sk's first N keys, about to be written whole, made present (as
- * gen_scratch_populate) */
-static void gen_keys_populate(struct model_gen *g, size_t n)
-{
-	kept_populate(g->sk, g->sk_cap, &g->sk_pop, n, sizeof(*g->sk));
-}
-
-static uint32_t *gen_ranks(struct model_gen *g, size_t n)
+	/* written whole: the gaps, and unranked their sorted copy sg and the
+	 * sort's scratch after it (the ranked squeezes' tmp) */static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 {
 	uint32_t *x = grow_to(g->rk, &g->rk_cap, n, sizeof(*x));
 	return x ? g->rk = x : NULL;
@@ -1028,25 +1022,23 @@ static void key_sort(void *a, void *b, size_t n, int desc)
 	key_sort_tagged(a, b, NULL, NULL, n, desc);
 }
 
-void gen_key_sort(uint64_t *a, uint64_t *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
+void gen_key_sort(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
 {
 	key_sort_tagged(a, b, ta, tb, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
  * (the order of doubles >= 0, key_sort) when all are >= 0 and not -0,
- * sorted in place with N keys of scratch (a copy of the keys beside it
- * was 2N: 65 MB of blktrace's at x88496), else (or without memory) by
- * qsort. */
-static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
+ * sorted in place with TMP (N doubles the caller has free) as the sort's
+ * scratch (a copy of the keys and the scratch in keys of the generator's
+ * own were 65 MB more of blktrace's gen at x88496), else by qsort. */
+static void sort_gaps(double *v, size_t n, int desc, double *tmp)
 {
 	int pos = 1;
 	for (size_t i = 0; i < n; i++)
 		pos &= v[i] >= 0 && !signbit(v[i]);
-	uint64_t *k = pos ? gen_keys(g, n) : NULL;
-	if (k) {
-		gen_keys_populate(g, n); /* the sort's scratch */
-		key_sort(v, k, n, desc);
+	if (pos) {
+		key_sort(v, tmp, n, desc);
 		return;
 	}
 	qsort(v, n, sizeof(*v), desc ? dcmp_desc : dcmp);
@@ -1664,8 +1656,8 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 	}
 	uint32_t *out = rk + 2 * n + 2;
 	double *sorted = rank ? place_gaps(gp, rank, tmp, out, n, 1) : NULL;
-	if (!sorted)
-		sort_gaps(g, sorted = gp, n, 1);
+	if (!sorted) /* tmp free again: the sort's scratch */
+		sort_gaps(sorted = gp, n, 1, tmp);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
 	gen_cascade_arrange(g->s, rk, rk + n + 1, out, n, b, 0);
@@ -1961,8 +1953,9 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	size_t n = c - 1;
 	const uint32_t *rank = g->rk + 2 * n + 2;
 	double *sorted = NULL;
-	/* written whole: the gaps, and unranked their sorted copy sg */
-	gen_scratch_populate(g, ranked ? n : c + n);
+	/* written whole: the gaps, and unranked their sorted copy sg and the
+	 * sort's scratch after it (the ranked squeezes' tmp) */
+	gen_scratch_populate(g, ranked ? n : 2 * c + n);
 	if (ranked) {
 		double *tmp = sg + c;
 		for (size_t i = 0; i < n; i++)
@@ -1972,7 +1965,7 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 		gen_gaps_of(g->bt, gp, n);
 	if (!sorted) {
 		memcpy(sg, gp, n * sizeof(*sg));
-		sort_gaps(g, sorted = sg, n, 0);
+		sort_gaps(sorted = sg, n, 0, sg + c);
 	}
 	sg = sorted;
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
@@ -2056,38 +2049,38 @@ static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
 	return k;
 }
 
-/* gen_gaps_beyond's block for K gaps: their keys and places, and the
- * radix sort's scratch of each */
+/* gen_gaps_beyond's block for K gaps: their places, and the radix
+ * sort's scratch of them */
 static size_t gaps_beyond_bytes(size_t k)
 {
-	return (k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
+	return (k ? k : 1) * (2 * sizeof(uint32_t));
 }
 
-uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, void *keys, size_t *nb)
 {
 	size_t k = gaps_beyond_count(x, n, m, above);
 	*nb = k;
-	/* written whole (keys and places, then each pass of the sort writes
-	 * its scratch), and for a stretch of 1.7 M gaps 35 MB: its pages made
-	 * present at once, not a fault each as first written (blktrace's
-	 * rate-1 gen: 16 K of its 41 K faults).  malloc'd, as malloc's heap
-	 * hands a block freed before back with its pages (a mapping of its
-	 * own each time made blkparse's at x40323 make 14 K pages more) */
+	/* the places (and their scratch) written whole, made present at once
+	 * (blktrace's rate-1 gen: 16 K of its 41 K faults as first written).
+	 * malloc'd, as malloc's heap hands a block freed before back with its
+	 * pages (a mapping of its own each time made blkparse's at x40323
+	 * make 14 K pages more).  The keys and their scratch, 16 bytes a gap
+	 * (23.6 MB of a stretch of 1.47 M), in the caller's KEYS: a block of
+	 * its own for all four was the peak of blktrace's rate-1 gen (47 MB
+	 * on top of the window's arrays, freed after) */
 	size_t bytes = gaps_beyond_bytes(k);
-	uint64_t *key = malloc(bytes);
-	if (!key)
+	uint32_t *at = malloc(bytes);
+	if (!at)
 		return NULL;
-	gen_populate(key, 0, bytes);
-	uint32_t *at = (uint32_t *)(key + 2 * k);
+	gen_populate(at, 0, bytes);
 	size_t j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
-			key[j] = order_key(x[i]);
+			key_set(keys, j, order_key(x[i]));
 			at[j++] = (uint32_t)i;
 		}
-	key_sort_tagged(key, key + k, at, at + k, k, 0);
-	memmove(key, at, k * sizeof(*at));
-	return (uint32_t *)key;
+	key_sort_tagged(keys, (char *)keys + k * sizeof(uint64_t), at, at + k, k, 0);
+	return at;
 }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
@@ -2112,15 +2105,16 @@ static double gap_cdf_below(const struct model_gen *g, const struct model_dist *
  * window to a common cap made gaps the trace does not hold (2.5-8.5 us:
  * ~3,000 against 990, its gap KS out on 13 of seeds 1-128), stretching
  * a steady window drawn as a burst left the burst's short gaps in it.
- * The sum left over is fitted as before (fit_gaps).  The new sum. */
-static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, double *x, size_t n,
-			  double sum, double d)
+ * The sum left over is fitted as before (fit_gaps).  S: 2N of scratch
+ * (the order's keys).  The new sum. */
+static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
+			  size_t n, double sum, double d)
 {
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
 	double m = d / (double)n;
 	size_t nb;
-	uint32_t *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
+	uint32_t *o = gen_gaps_beyond(x, n, m, sum > d, s, &nb);
 	if (!o)
 		return sum;
 	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
@@ -2150,7 +2144,8 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
  * window's: redrawn on the side of their mean where the drawn class mix
  * misses D (redraw_gaps, from the phase's gap CDF GD), then cut to a
  * common cap (water filling) when longer, grown in proportion to their
- * 4th power when shorter; S: N of scratch. */
+ * 4th power when shorter; S: 2N of scratch (redraw_gaps' keys, then
+ * the gaps sorted and the sort's scratch). */
 static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
 		     size_t n, double d)
 {
@@ -2159,13 +2154,13 @@ static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x
 		sum += x[i];
 	if (!n || sum == d)
 		return;
-	sum = redraw_gaps(g, gd, x, n, sum, d);
+	sum = redraw_gaps(g, gd, x, s, n, sum, d);
 	top = gen_gaps_top(x, n);
 	if (sum == d)
 		return;
 	if (sum > d) {
 		memcpy(s, x, n * sizeof(*s));
-		sort_gaps(g, s, n, 0);
+		sort_gaps(s, n, 0, s + n);
 		double below = 0, cap = 0;
 		for (size_t k = 0; k < n; k++) {
 			cap = (d - below) / (double)(n - k);
@@ -2346,7 +2341,7 @@ static void kept_times(const double *sa, const double *lo, const double *hi, uin
 static double kept_fit(struct model_gen *g, const struct model_dist *gd, uint64_t c,
 		       const uint64_t *at, const double *lo, const double *hi, uint32_t na)
 {
-	double *x = gen_scratch(g, 2 * c);
+	double *x = gen_scratch(g, 3 * c); /* a stretch's scratch: 2N (fit_gaps) */
 	if (x) /* the gaps written whole (the rest: the stretches' scratch) */
 		gen_scratch_populate(g, c - 1);
 	if (!x) { /* no memory: the whole span scaled */
