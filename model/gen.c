@@ -1881,6 +1881,21 @@ void gen_gaps_of(const double *bt, double *x, size_t n)
 		x[i] = bt[i + 1] - bt[i];
 }
 
+/* BT[i + 1] = BT[i + 1] - BT[i] for i < N: the gaps of running sums BT
+ * (N + 1) in their place, BT[0] kept (gen_gaps_of into BT + 1, from the
+ * top down: each pair's sums read before they are written) */
+void gen_gaps_in(double *bt, size_t n)
+{
+	size_t i = n;
+#ifdef GEN_GAPS_SSE2
+	for (; i >= 2; i -= 2)
+		_mm_storeu_pd(bt + i - 1,
+			      _mm_sub_pd(_mm_loadu_pd(bt + i - 1), _mm_loadu_pd(bt + i - 2)));
+#endif
+	for (; i > 0; i--)
+		bt[i] -= bt[i - 1];
+}
+
 /* The largest of X (N) and 0, as `top = x > top ? x : top` from 0 finds it
  * (maxpd is that compare; equal values are the same bits but for zeros,
  * and a lane starts at +0 and takes no zero) */
@@ -2341,25 +2356,25 @@ static void kept_times(const double *sa, const double *lo, const double *hi, uin
 static double kept_fit(struct model_gen *g, const struct model_dist *gd, uint64_t c,
 		       const uint64_t *at, const double *lo, const double *hi, uint32_t na)
 {
-	double *x = gen_scratch(g, 3 * c); /* a stretch's scratch: 2N (fit_gaps) */
-	if (x) /* the gaps written whole (the rest: the stretches' scratch) */
-		gen_scratch_populate(g, c - 1);
-	if (!x) { /* no memory: the whole span scaled */
+	/* a stretch's scratch: 2N (fit_gaps); the gaps in bt itself (a copy
+	 * of them was 20 MB of blktrace's rate-1 gen at its peak) */
+	double *s = gen_scratch(g, 2 * c), *x = g->bt + 1;
+	if (!s) { /* no memory: the whole span scaled */
 		double k = g->bt[c - 1] > 0 ? hi[na - 1] / g->bt[c - 1] : 0;
 		for (uint64_t i = 1; i < c; i++)
 			g->bt[i] = k > 0 ? g->bt[i] * k : hi[na - 1] * (double)i / (double)(c - 1);
 		return hi[na - 1];
 	}
-	gen_gaps_of(g->bt, x, c - 1);
 	double sa[MODEL_KEPT_KNOTS + 1], ta[MODEL_KEPT_KNOTS + 2];
 	for (uint32_t a = 0; a + 1 < na; a++)
 		sa[a] = g->bt[at[a + 1]] - g->bt[at[a]];
+	gen_gaps_in(g->bt, c - 1);
 	kept_times(sa, lo, hi, na, ta);
 	for (uint32_t a = 0; a + 1 < na; a++)
 		if (ta[a + 1] - ta[a] != sa[a])
-			fit_gaps(g, gd, x + at[a], x + c, (size_t)(at[a + 1] - at[a]),
+			fit_gaps(g, gd, x + at[a], s, (size_t)(at[a + 1] - at[a]),
 				 ta[a + 1] - ta[a]);
-	double sum = 0;
+	double sum = 0; /* x[i - 1] is bt[i]: read, then the sum written */
 	for (uint64_t i = 1; i < c; i++) {
 		sum += x[i - 1];
 		g->bt[i] = sum;

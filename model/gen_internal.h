@@ -2217,6 +2217,9 @@ static inline int gen_gap_flat_at(const struct gen_gap_flats *f, double u, doubl
  * largest of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD
  * * y * y * y * y for y = X[i] / TOP. */
 void gen_gaps_of(const double *bt, double *x, size_t n);
+/* gen.c: BT[i + 1] - BT[i] for i < N into BT[i + 1] (gen_gaps_of in
+ * place: BT[0] kept) */
+void gen_gaps_in(double *bt, size_t n);
 double gen_gaps_top(const double *x, size_t n);
 void gen_gaps_grow4(double *x, size_t n, double top, double add);
 
