@@ -1952,10 +1952,13 @@ static void buffer_populate(struct model_gen *g, uint64_t c)
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
 static double squeeze(struct model_gen *g, uint64_t c, double room)
 {
-	double *gp = gen_scratch(g, 3 * c), *sg = gp + c;
+	/* the gaps in bt itself (gp[i - 1] is bt[i]; a copy of them was 32 MB
+	 * of blktrace's gen at x88496), their sorted copy and the sort's
+	 * scratch in sc */
+	double *sg = gen_scratch(g, 2 * c), *gp = g->bt + 1;
 	int ranked = g->ranked;
 	g->ranked = 0;
-	if (!gp) { /* no memory: scale them all */
+	if (!sg) { /* no memory: scale them all */
 		double k = room / g->bt[c - 1];
 		for (uint64_t i = 1; i < c; i++)
 			g->bt[i] *= k;
@@ -1968,16 +1971,15 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	size_t n = c - 1;
 	const uint32_t *rank = g->rk + 2 * n + 2;
 	double *sorted = NULL;
-	/* written whole: the gaps, and unranked their sorted copy sg and the
-	 * sort's scratch after it (the ranked squeezes' tmp) */
-	gen_scratch_populate(g, ranked ? n : 2 * c + n);
-	if (ranked) {
-		double *tmp = sg + c;
-		for (size_t i = 0; i < n; i++)
-			tmp[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
-		sorted = settle_gaps(tmp, n, 0);
+	/* written whole: ranked the gaps' places (in sg), unranked their
+	 * sorted copy sg and the sort's scratch after it */
+	gen_scratch_populate(g, ranked ? n : c + n);
+	if (ranked) { /* from the top down: bt[i] read before it is a gap */
+		for (size_t i = n; i-- > 0;)
+			sg[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
+		sorted = settle_gaps(sg, n, 0);
 	} else
-		gen_gaps_of(g->bt, gp, n);
+		gen_gaps_in(g->bt, n);
 	if (!sorted) {
 		memcpy(sg, gp, n * sizeof(*sg));
 		sort_gaps(sorted = sg, n, 0, sg + c);
@@ -1992,7 +1994,7 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 			break;
 		below += sg[k];
 	}
-	double sum = 0;
+	double sum = 0; /* gp[i - 1] (bt[i]) read, then the sum written */
 	for (uint64_t i = 1; i < c; i++) {
 		sum += gp[i - 1] < cap ? gp[i - 1] : cap;
 		g->bt[i] = sum;
