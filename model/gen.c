@@ -926,8 +926,7 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
 	return x ? g->sk = x : NULL;
 }
 
-	/* written whole: the gaps, and unranked their sorted copy sg and the
-	 * sort's scratch after it (the ranked squeezes' tmp) */static uint32_t *gen_ranks(struct model_gen *g, size_t n)
+static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 {
 	uint32_t *x = grow_to(g->rk, &g->rk_cap, n, sizeof(*x));
 	return x ? g->rk = x : NULL;
@@ -1008,8 +1007,8 @@ key_sort_w(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc, con
  * cost less to sum */
 #define KEY_SORT_W11_MIN 4096
 
-static inline __attribute__((always_inline)) void
-key_sort_tagged(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
+static inline __attribute__((always_inline)) void key_sort_tagged(void *a, void *b, uint32_t *ta,
+								  uint32_t *tb, size_t n, int desc)
 {
 	if (n >= KEY_SORT_W11_MIN)
 		key_sort_w(a, b, ta, tb, n, desc, 11);
@@ -2068,10 +2067,7 @@ static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
 
 /* gen_gaps_beyond's block for K gaps: their places, and the radix
  * sort's scratch of them */
-static size_t gaps_beyond_bytes(size_t k)
-{
-	return (k ? k : 1) * (2 * sizeof(uint32_t));
-}
+static size_t gaps_beyond_bytes(size_t k) { return (k ? k : 1) * (2 * sizeof(uint32_t)); }
 
 uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, void *keys, size_t *nb)
 {

@@ -67,7 +67,8 @@ static void test_doubles(void)
 	for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]); ni++)
 		for (int desc = 0; desc < 2; desc++) {
 			size_t n = ns[ni];
-			double *v = malloc((n + 1) * sizeof(*v)), *tmp = malloc((n + 1) * sizeof(*tmp));
+			double *v = malloc((n + 1) * sizeof(*v)),
+			       *tmp = malloc((n + 1) * sizeof(*tmp));
 			double *r = malloc((n + 1) * sizeof(*r));
 			CHECK(v && tmp && r);
 			for (size_t i = 0; i < n; i++) {
