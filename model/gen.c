@@ -950,10 +950,10 @@ static inline void key_set(void *p, size_t i, uint64_t x)
 /* Keys A (N 64-bit keys) in order, largest first when DESC: a radix sort
  * of W-bit digits (every digit counted in one pass; a digit all keys
  * share is skipped), stable; each key's tag in TA (N) moved with it when
- * TA is not NULL; B and TB: N of scratch.  Tags of 32 bits, places in a
- * window (redraw_gaps' block: 24 bytes a gap, not 32).  W 8 or 11 (a
- * constant where inlined); the counts in 32 bits (N below 2^32: a window
- * holds at most 2^26 I/O, fill_window), 64 KiB of stack. */
+ * TA is not NULL; B and TB: N of scratch.  Tags of 32 bits (places in a
+ * window: half the bytes of size_t's in redraw_gaps' block).  W 8 or 11
+ * (a constant where inlined); the counts in 32 bits (N below 2^32: a
+ * window holds at most 2^26 I/O, fill_window), 64 KiB of stack. */
 static inline __attribute__((always_inline)) void
 key_sort_w(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc, const int w)
 {
