@@ -927,45 +927,54 @@ static uint64_t *gen_keys(struct model_gen *g, size_t n)
 	return x ? g->sk = x : NULL;
 }
 
-/* sk's first N keys, about to be written whole, made present (as
- * gen_scratch_populate) */
-static void gen_keys_populate(struct model_gen *g, size_t n)
-{
-	kept_populate(g->sk, g->sk_cap, &g->sk_pop, n, sizeof(*g->sk));
-}
-
 static uint32_t *gen_ranks(struct model_gen *g, size_t n)
 {
 	uint32_t *x = grow_to(g->rk, &g->rk_cap, n, sizeof(*x));
 	return x ? g->rk = x : NULL;
 }
 
-/* Keys A (N) in order, largest first when DESC: a radix sort of W-bit
- * digits (every digit counted in one pass; a digit all keys share is
- * skipped), stable; each key's tag in TA (N) moved with it when TA is not
- * NULL; B and TB: N of scratch.  W 8 or 11 (a constant where inlined);
- * the counts in 32 bits (N below 2^32: a window holds at most 2^26 I/O,
- * fill_window), 64 KiB of stack. */
+/* Key I of keys at P, and key I of P set to X: by memcpy, so keys may be
+ * kept in an array of doubles (sort_gaps sorts gaps >= 0 as their bits,
+ * in place) without reading a double as an integer; a load and a store */
+static inline uint64_t key_get(const void *p, size_t i)
+{
+	uint64_t x;
+	memcpy(&x, (const char *)p + i * sizeof(x), sizeof(x));
+	return x;
+}
+
+static inline void key_set(void *p, size_t i, uint64_t x)
+{
+	memcpy((char *)p + i * sizeof(x), &x, sizeof(x));
+}
+
+/* Keys A (N 64-bit keys) in order, largest first when DESC: a radix sort
+ * of W-bit digits (every digit counted in one pass; a digit all keys
+ * share is skipped), stable; each key's tag in TA (N) moved with it when
+ * TA is not NULL; B and TB: N of scratch.  Tags of 32 bits (places in a
+ * window: half the bytes of size_t's in redraw_gaps' block).  W 8 or 11
+ * (a constant where inlined); the counts in 32 bits (N below 2^32: a
+ * window holds at most 2^26 I/O, fill_window), 64 KiB of stack. */
 static inline __attribute__((always_inline)) void
-key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc, const int w)
+key_sort_w(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc, const int w)
 {
 	const int nd = (64 + w - 1) / w, nb = 1 << w;
 	uint32_t cnt[8][2048];
 	for (int d = 0; d < nd; d++)
 		memset(cnt[d], 0, (size_t)nb * sizeof(cnt[d][0]));
 	for (size_t i = 0; i < n; i++) {
-		uint64_t x = a[i];
+		uint64_t x = key_get(a, i);
 #pragma GCC unroll 8
 		for (int d = 0; d < nd; d++)
 			cnt[d][(x >> (w * d)) & (uint64_t)(nb - 1)]++;
 	}
-	uint64_t *src = a, *dst = b;
-	size_t *tsrc = ta, *tdst = tb;
+	void *src = a, *dst = b;
+	uint32_t *tsrc = ta, *tdst = tb;
 	for (int d = 0; d < nd && n; d++) {
 		uint32_t *c = cnt[d], sum = 0;
 		const int sh = w * d;
 		const uint64_t mk = (uint64_t)(nb - 1);
-		if (c[(src[0] >> sh) & mk] == n)
+		if (c[(key_get(src, 0) >> sh) & mk] == n)
 			continue;
 		for (int k = 0; k < nb; k++) {
 			uint32_t *e = &c[desc ? nb - 1 - k : k], t = *e;
@@ -973,20 +982,21 @@ key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc,
 			sum += t;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t at = c[(src[i] >> sh) & mk]++;
-			dst[at] = src[i];
+			uint64_t x = key_get(src, i);
+			size_t at = c[(x >> sh) & mk]++;
+			key_set(dst, at, x);
 			if (ta)
 				tdst[at] = tsrc[i];
 		}
-		uint64_t *t = src;
+		void *t = src;
 		src = dst;
 		dst = t;
-		size_t *tt = tsrc;
+		uint32_t *tt = tsrc;
 		tsrc = tdst;
 		tdst = tt;
 	}
 	if (src != a) {
-		memcpy(a, src, n * sizeof(*a));
+		memcpy(a, src, n * sizeof(uint64_t));
 		if (ta)
 			memcpy(ta, tsrc, n * sizeof(*ta));
 	}
@@ -998,8 +1008,8 @@ key_sort_w(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc,
  * cost less to sum */
 #define KEY_SORT_W11_MIN 4096
 
-static inline __attribute__((always_inline)) void
-key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+static inline __attribute__((always_inline)) void key_sort_tagged(void *a, void *b, uint32_t *ta,
+								  uint32_t *tb, size_t n, int desc)
 {
 	if (n >= KEY_SORT_W11_MIN)
 		key_sort_w(a, b, ta, tb, n, desc, 11);
@@ -1007,30 +1017,28 @@ key_sort_tagged(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int 
 		key_sort_w(a, b, ta, tb, n, desc, 8);
 }
 
-static void key_sort(uint64_t *a, uint64_t *b, size_t n, int desc)
+static void key_sort(void *a, void *b, size_t n, int desc)
 {
 	key_sort_tagged(a, b, NULL, NULL, n, desc);
 }
 
-void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc)
+void gen_key_sort(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc)
 {
 	key_sort_tagged(a, b, ta, tb, n, desc);
 }
 
 /* Gaps V (N) in ascending order, or descending when DESC: as their bits
  * (the order of doubles >= 0, key_sort) when all are >= 0 and not -0,
- * else (or without memory) by qsort. */
-static void sort_gaps(struct model_gen *g, double *v, size_t n, int desc)
+ * sorted in place with TMP (N doubles the caller has free) as the sort's
+ * scratch (a copy of the keys and the scratch in keys of the generator's
+ * own were 65 MB more of blktrace's gen at x88496), else by qsort. */
+static void sort_gaps(double *v, size_t n, int desc, double *tmp)
 {
 	int pos = 1;
 	for (size_t i = 0; i < n; i++)
 		pos &= v[i] >= 0 && !signbit(v[i]);
-	uint64_t *k = pos ? gen_keys(g, 2 * n) : NULL;
-	if (k) {
-		gen_keys_populate(g, 2 * n); /* the keys, then the sort's scratch */
-		memcpy(k, v, n * sizeof(*v));
-		key_sort(k, k + n, n, desc);
-		memcpy(v, k, n * sizeof(*v));
+	if (pos) {
+		key_sort(v, tmp, n, desc);
 		return;
 	}
 	qsort(v, n, sizeof(*v), desc ? dcmp_desc : dcmp);
@@ -1801,8 +1809,8 @@ static int cascade(struct model_gen *g, uint64_t c, double b, const uint32_t *ra
 	}
 	uint32_t *out = rk + 2 * n + 2;
 	double *sorted = rank ? place_gaps(gp, rank, tmp, out, n, 1) : NULL;
-	if (!sorted)
-		sort_gaps(g, sorted = gp, n, 1);
+	if (!sorted) /* tmp free again: the sort's scratch */
+		sort_gaps(sorted = gp, n, 1, tmp);
 	for (size_t i = 0; i < n; i++)
 		rk[i] = (uint32_t)i;
 	gap_lanes_arrange(g, cs, rk, rk + n + 1, out, n, b);
@@ -2042,6 +2050,21 @@ void gen_gaps_of(const double *bt, double *x, size_t n)
 		x[i] = bt[i + 1] - bt[i];
 }
 
+/* BT[i + 1] = BT[i + 1] - BT[i] for i < N: the gaps of running sums BT
+ * (N + 1) in their place, BT[0] kept (gen_gaps_of into BT + 1, from the
+ * top down: each pair's sums read before they are written) */
+void gen_gaps_in(double *bt, size_t n)
+{
+	size_t i = n;
+#ifdef GEN_GAPS_SSE2
+	for (; i >= 2; i -= 2)
+		_mm_storeu_pd(bt + i - 1,
+			      _mm_sub_pd(_mm_loadu_pd(bt + i - 1), _mm_loadu_pd(bt + i - 2)));
+#endif
+	for (; i > 0; i--)
+		bt[i] -= bt[i - 1];
+}
+
 /* The largest of X (N) and 0, as `top = x > top ? x : top` from 0 finds it
  * (maxpd is that compare; equal values are the same bits but for zeros,
  * and a lane starts at +0 and takes no zero) */
@@ -2098,10 +2121,13 @@ static void buffer_populate(struct model_gen *g, uint64_t c)
  * of the distribution, stay as drawn.  bt[] holds the running sums. */
 static double squeeze(struct model_gen *g, uint64_t c, double room)
 {
-	double *gp = gen_scratch(g, 3 * c), *sg = gp + c;
+	/* the gaps in bt itself (gp[i - 1] is bt[i]; a copy of them was 32 MB
+	 * of blktrace's gen at x88496), their sorted copy and the sort's
+	 * scratch in sc */
+	double *sg = gen_scratch(g, 2 * c), *gp = g->bt + 1;
 	int ranked = g->ranked;
 	g->ranked = 0;
-	if (!gp) { /* no memory: scale them all */
+	if (!sg) { /* no memory: scale them all */
 		double k = room / g->bt[c - 1];
 		for (uint64_t i = 1; i < c; i++)
 			g->bt[i] *= k;
@@ -2114,18 +2140,18 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 	size_t n = c - 1;
 	const uint32_t *rank = g->rk + 2 * n + 2;
 	double *sorted = NULL;
-	/* written whole: the gaps, and unranked their sorted copy sg */
+	/* written whole: ranked the gaps' places (in sg), unranked their
+	 * sorted copy sg and the sort's scratch after it */
 	gen_scratch_populate(g, ranked ? n : c + n);
-	if (ranked) {
-		double *tmp = sg + c;
-		for (size_t i = 0; i < n; i++)
-			tmp[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
-		sorted = settle_gaps(tmp, n, 0);
+	if (ranked) { /* from the top down: bt[i] read before it is a gap */
+		for (size_t i = n; i-- > 0;)
+			sg[n - 1 - rank[i]] = gp[i] = g->bt[i + 1] - g->bt[i];
+		sorted = settle_gaps(sg, n, 0);
 	} else
-		gen_gaps_of(g->bt, gp, n);
+		gen_gaps_in(g->bt, n);
 	if (!sorted) {
 		memcpy(sg, gp, n * sizeof(*sg));
-		sort_gaps(g, sorted = sg, n, 0);
+		sort_gaps(sorted = sg, n, 0, sg + c);
 	}
 	sg = sorted;
 	/* the cap: below it the k smallest gaps as they are, the rest capped */
@@ -2137,7 +2163,7 @@ static double squeeze(struct model_gen *g, uint64_t c, double room)
 			break;
 		below += sg[k];
 	}
-	double sum = 0;
+	double sum = 0; /* gp[i - 1] (bt[i]) read, then the sum written */
 	for (uint64_t i = 1; i < c; i++) {
 		sum += gp[i - 1] < cap ? gp[i - 1] : cap;
 		g->bt[i] = sum;
@@ -2209,37 +2235,35 @@ static size_t gaps_beyond_count(const double *x, size_t n, double m, int above)
 	return k;
 }
 
-/* gen_gaps_beyond's block for K gaps: their keys and places, and the
- * radix sort's scratch of each */
-static size_t gaps_beyond_bytes(size_t k)
-{
-	return (k ? k : 1) * (2 * sizeof(uint64_t) + 2 * sizeof(size_t));
-}
+/* gen_gaps_beyond's block for K gaps: their places, and the radix
+ * sort's scratch of them */
+static size_t gaps_beyond_bytes(size_t k) { return (k ? k : 1) * (2 * sizeof(uint32_t)); }
 
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb)
+uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, void *keys, size_t *nb)
 {
 	size_t k = gaps_beyond_count(x, n, m, above);
 	*nb = k;
-	/* written whole (keys and places, then each pass of the sort writes
-	 * its scratch), and for a stretch of 1.7 M gaps 47 MB: its pages made
-	 * present at once, not a fault each as first written (blktrace's
-	 * rate-1 gen: 16 K of its 41 K faults).  malloc'd, as malloc's heap
-	 * hands a block freed before back with its pages (a mapping of its
-	 * own each time made blkparse's at x40323 make 14 K pages more) */
+	/* the places (and their scratch) written whole, made present at once
+	 * (blktrace's rate-1 gen: 16 K of its 41 K faults as first written).
+	 * malloc'd, as malloc's heap hands a block freed before back with its
+	 * pages (a mapping of its own each time made blkparse's at x40323
+	 * make 14 K pages more).  The keys and their scratch, 16 bytes a gap
+	 * (23.6 MB of a stretch of 1.47 M), in the caller's KEYS: a block of
+	 * its own for all four was the peak of blktrace's rate-1 gen (47 MB
+	 * on top of the window's arrays, freed after) */
 	size_t bytes = gaps_beyond_bytes(k);
-	uint64_t *key = malloc(bytes);
-	if (!key)
+	uint32_t *at = malloc(bytes);
+	if (!at)
 		return NULL;
-	gen_populate(key, 0, bytes);
-	size_t *at = (size_t *)(key + 2 * k), j = 0;
+	gen_populate(at, 0, bytes);
+	size_t j = 0;
 	for (size_t i = 0; i < n; i++)
 		if (above ? x[i] > m : x[i] < m) {
-			key[j] = order_key(x[i]);
-			at[j++] = i;
+			key_set(keys, j, order_key(x[i]));
+			at[j++] = (uint32_t)i;
 		}
-	key_sort_tagged(key, key + k, at, at + k, k, 0);
-	memmove(key, at, k * sizeof(*at));
-	return (size_t *)key;
+	key_sort_tagged(keys, (char *)keys + k * sizeof(uint64_t), at, at + k, k, 0);
+	return at;
 }
 
 /* The phase's gap CDF (GD) below gap X of the generated trace (the rate
@@ -2264,14 +2288,16 @@ static double gap_cdf_below(const struct model_gen *g, const struct model_dist *
  * window to a common cap made gaps the trace does not hold (2.5-8.5 us:
  * ~3,000 against 990, its gap KS out on 13 of seeds 1-128), stretching
  * a steady window drawn as a burst left the burst's short gaps in it.
- * The sum left over is fitted as before (fit_gaps).  The new sum. */
-static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, double *x, size_t n,
-			  double sum, double d)
+ * The sum left over is fitted as before (fit_gaps).  S: 2N of scratch
+ * (the order's keys).  The new sum. */
+static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
+			  size_t n, double sum, double d)
 {
 	if (!gd || gd->nk < 2 || n < 2 || sum == d)
 		return sum;
 	double m = d / (double)n;
-	size_t nb, *o = gen_gaps_beyond(x, n, m, sum > d, &nb);
+	size_t nb;
+	uint32_t *o = gen_gaps_beyond(x, n, m, sum > d, s, &nb);
 	if (!o)
 		return sum;
 	double fm = gap_cdf_below(g, gd, m), inv_rate = 1 / g->o.rate;
@@ -2301,7 +2327,8 @@ static double redraw_gaps(struct model_gen *g, const struct model_dist *gd, doub
  * window's: redrawn on the side of their mean where the drawn class mix
  * misses D (redraw_gaps, from the phase's gap CDF GD), then cut to a
  * common cap (water filling) when longer, grown in proportion to their
- * 4th power when shorter; S: N of scratch. */
+ * 4th power when shorter; S: 2N of scratch (redraw_gaps' keys, then
+ * the gaps sorted and the sort's scratch). */
 static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x, double *s,
 		     size_t n, double d)
 {
@@ -2310,13 +2337,13 @@ static void fit_gaps(struct model_gen *g, const struct model_dist *gd, double *x
 		sum += x[i];
 	if (!n || sum == d)
 		return;
-	sum = redraw_gaps(g, gd, x, n, sum, d);
+	sum = redraw_gaps(g, gd, x, s, n, sum, d);
 	top = gen_gaps_top(x, n);
 	if (sum == d)
 		return;
 	if (sum > d) {
 		memcpy(s, x, n * sizeof(*s));
-		sort_gaps(g, s, n, 0);
+		sort_gaps(s, n, 0, s + n);
 		double below = 0, cap = 0;
 		for (size_t k = 0; k < n; k++) {
 			cap = (d - below) / (double)(n - k);
@@ -2497,25 +2524,25 @@ static void kept_times(const double *sa, const double *lo, const double *hi, uin
 static double kept_fit(struct model_gen *g, const struct model_dist *gd, uint64_t c,
 		       const uint64_t *at, const double *lo, const double *hi, uint32_t na)
 {
-	double *x = gen_scratch(g, 2 * c);
-	if (x) /* the gaps written whole (the rest: the stretches' scratch) */
-		gen_scratch_populate(g, c - 1);
-	if (!x) { /* no memory: the whole span scaled */
+	/* a stretch's scratch: 2N (fit_gaps); the gaps in bt itself (a copy
+	 * of them was 20 MB of blktrace's rate-1 gen at its peak) */
+	double *s = gen_scratch(g, 2 * c), *x = g->bt + 1;
+	if (!s) { /* no memory: the whole span scaled */
 		double k = g->bt[c - 1] > 0 ? hi[na - 1] / g->bt[c - 1] : 0;
 		for (uint64_t i = 1; i < c; i++)
 			g->bt[i] = k > 0 ? g->bt[i] * k : hi[na - 1] * (double)i / (double)(c - 1);
 		return hi[na - 1];
 	}
-	gen_gaps_of(g->bt, x, c - 1);
 	double sa[MODEL_KEPT_KNOTS + 1], ta[MODEL_KEPT_KNOTS + 2];
 	for (uint32_t a = 0; a + 1 < na; a++)
 		sa[a] = g->bt[at[a + 1]] - g->bt[at[a]];
+	gen_gaps_in(g->bt, c - 1);
 	kept_times(sa, lo, hi, na, ta);
 	for (uint32_t a = 0; a + 1 < na; a++)
 		if (ta[a + 1] - ta[a] != sa[a])
-			fit_gaps(g, gd, x + at[a], x + c, (size_t)(at[a + 1] - at[a]),
+			fit_gaps(g, gd, x + at[a], s, (size_t)(at[a + 1] - at[a]),
 				 ta[a + 1] - ta[a]);
-	double sum = 0;
+	double sum = 0; /* x[i - 1] is bt[i]: read, then the sum written */
 	for (uint64_t i = 1; i < c; i++) {
 		sum += x[i - 1];
 		g->bt[i] = sum;

@@ -578,9 +578,9 @@ struct model_gen {
 	double *bt;   /* buffered arrival times of one window */
 	uint8_t *bop;
 	size_t nbuf, pos, cap;
-	/* bt's and bop's first this many, sc's first sc_pop and sk's first
-	 * sk_pop made present (gen_populate: written once, they stay) */
-	size_t bt_pop, sc_pop, sk_pop;
+	/* bt's and bop's first this many and sc's first sc_pop made present
+	 * (gen_populate: written once, they stay) */
+	size_t bt_pop, sc_pop;
 	int *gap_class;
 	int *last_op;
 	struct quota *s_size; /* per phase and op */
@@ -655,8 +655,9 @@ struct model_gen {
 	/* the placing side's batch from it: its next arrival and its end
 	 * (model_gen_next takes them here, gen_thread_next at the end) */
 	const struct gen_arr *arr_at, *arr_end;
-	/* scratch of a window's gaps (the cascade, squeeze) and of their sort's
-	 * keys, kept from window to window (gen_scratch) */
+	/* scratch of a window's gaps (the cascade, squeeze, kept_fit: their
+	 * sorts' and redraw_gaps' keys too) and burst_layout's lengths, kept
+	 * from window to window (gen_scratch, gen_keys) */
 	double *sc;
 	uint64_t *sk;
 	size_t sc_cap, sk_cap;
@@ -1151,11 +1152,13 @@ static inline double rnd(struct model_gen *g) { return unit(next64(g)); }
  * line and unrolled, each remainder by a constant: a 64-bit division each
  * before (63 a block, one a draw), the loop inlined at each draw. */
 void gen_strat_fill(uint64_t *s, struct strat *st);
-/* gen.c: keys A (N) in order, largest first when DESC, stable, each tag
- * of TA (or NULL) moved with its key; B, TB: N of scratch (sort_gaps' and
- * gen_gaps_beyond's radix sort, 8- or 11-bit digits by N, N below 2^32:
- * its counts are 32-bit; for tests). */
-void gen_key_sort(uint64_t *a, uint64_t *b, size_t *ta, size_t *tb, size_t n, int desc);
+/* gen.c: keys A (N 64-bit keys, read and written by memcpy: they may be
+ * doubles >= 0 as their bits, as sort_gaps sorts gaps in place) in order,
+ * largest first when DESC, stable, each tag of TA (or NULL) moved with
+ * its key; B, TB: N of scratch (sort_gaps' and gen_gaps_beyond's radix
+ * sort, 8- or 11-bit digits by N, N below 2^32: its counts and tags are
+ * 32-bit; for tests). */
+void gen_key_sort(void *a, void *b, uint32_t *ta, uint32_t *tb, size_t n, int desc);
 /* gen.c: N gaps' ranks GP (longest first) into OUT in the order of a
  * b-model cascade of split B, drawing from the stream GS (xoshiro256**'s
  * 4 words, moved on); GP and TMP: N + 1 each, in one array (TMP right
@@ -2218,6 +2221,9 @@ static inline int gen_gap_flat_at(const struct gen_gap_flats *f, double u, doubl
  * largest of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD
  * * y * y * y * y for y = X[i] / TOP. */
 void gen_gaps_of(const double *bt, double *x, size_t n);
+/* gen.c: BT[i + 1] - BT[i] for i < N into BT[i + 1] (gen_gaps_of in
+ * place: BT[0] kept) */
+void gen_gaps_in(double *bt, size_t n);
 double gen_gaps_top(const double *x, size_t n);
 void gen_gaps_grow4(double *x, size_t n, double top, double add);
 
@@ -2225,9 +2231,10 @@ void gen_gaps_grow4(double *x, size_t n, double top, double add);
  * of (gap, place): the gaps redraw_gaps may redraw, in the order it takes
  * them from the low end (from the high end when ABOVE), as a qsort of
  * all N by (gap, place) puts them (NaN not asked: redraw_gaps reads none
- * when a gap is NaN, its sum then NaN).  Their number in *NB; one block to
- * free(), NULL without memory. */
-size_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, size_t *nb);
+ * when a gap is NaN, its sum then NaN); N below 2^32 (a window's gaps),
+ * so 32-bit places.  KEYS: 2N 64-bit keys of scratch (the order's).
+ * Their number in *NB; one block to free(), NULL without memory. */
+uint32_t *gen_gaps_beyond(const double *x, size_t n, double m, int above, void *keys, size_t *nb);
 /* gen.c: bytes [FROM, TO) of P, about to be written whole, made present at
  * once (the pages wholly inside them, from GEN_POPULATE_MIN bytes up) in
  * place of a page fault each as first written; their contents unchanged.

@@ -48,15 +48,18 @@ static size_t old_order(const double *x, size_t n, double m, int above, size_t *
 
 static void check_one(const double *x, size_t n, double m, size_t *w)
 {
+	uint64_t *keys = malloc((2 * n + 1) * sizeof(*keys));
+	CHECK(keys);
 	for (int above = 0; above < 2; above++) {
 		size_t k = old_order(x, n, m, above, w), nb = 0;
-		size_t *o = gen_gaps_beyond(x, n, m, above, &nb);
+		uint32_t *o = gen_gaps_beyond(x, n, m, above, keys, &nb);
 		CHECK(o);
 		CHECK_EQ(nb, k);
 		for (size_t j = 0; j < k; j++) /* the new reads the old's way round */
 			CHECK_EQ(o[above ? k - 1 - j : j], w[j]);
 		free(o);
 	}
+	free(keys);
 }
 
 static double draw_gap(int kind, uint64_t *rs)

@@ -6,7 +6,8 @@
  * Keys random over all 64 bits, over few bits (most digits shared and
  * skipped), doubles' order keys over a few binades (gaps), many ties
  * (the tags say whether the sort kept their order); N from 0 to 300,000,
- * around the threshold.
+ * around the threshold.  Tags of 32 bits.  Gaps sorted in place in an
+ * array of doubles (sort_gaps' use: keys read and written by memcpy).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 
 struct kt {
 	uint64_t k;
-	size_t t;
+	uint32_t t;
 };
 
 static int desc_order;
@@ -51,6 +52,40 @@ static uint64_t key(int kind)
 	}
 }
 
+static int dbl_asc(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Gaps (doubles >= 0, as sort_gaps hands them over) sorted in place as
+ * their bits, the scratch an array of doubles too: the order of a qsort
+ * by value, both ways; the gaps' ties (and zeros) kept. */
+static void test_doubles(void)
+{
+	static const size_t ns[] = {0, 1, 2, 100, 4095, 4096, 100000};
+	for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]); ni++)
+		for (int desc = 0; desc < 2; desc++) {
+			size_t n = ns[ni];
+			double *v = malloc((n + 1) * sizeof(*v)),
+			       *tmp = malloc((n + 1) * sizeof(*tmp));
+			double *r = malloc((n + 1) * sizeof(*r));
+			CHECK(v && tmp && r);
+			for (size_t i = 0; i < n; i++) {
+				double u = unit_urand(&rs);
+				v[i] = r[i] = u < 0.1 ? 0 : u < 0.3 ? 2500 : 100 * pow(1e7, u);
+			}
+			qsort(r, n, sizeof(*r), dbl_asc);
+			gen_key_sort(v, tmp, NULL, NULL, n, desc);
+			for (size_t i = 0; i < n; i++)
+				CHECK(v[i] == r[desc ? n - 1 - i : i]);
+			free(v);
+			free(tmp);
+			free(r);
+		}
+	printf("gaps sorted in place as their bits: qsort's order\n");
+}
+
 int main(void)
 {
 	static const size_t ns[] = {0,	  1,	2,    3,     255,   256,   1000,
@@ -61,12 +96,12 @@ int main(void)
 			for (int desc = 0; desc < 2; desc++, runs++) {
 				size_t n = ns[ni];
 				uint64_t *a = malloc((2 * n + 1) * sizeof(*a));
-				size_t *ta = malloc((2 * n + 1) * sizeof(*ta));
+				uint32_t *ta = malloc((2 * n + 1) * sizeof(*ta));
 				struct kt *r = malloc((n + 1) * sizeof(*r));
 				CHECK(a && ta && r);
 				for (size_t i = 0; i < n; i++) {
 					a[i] = r[i].k = key(kind);
-					ta[i] = r[i].t = i;
+					ta[i] = r[i].t = (uint32_t)i;
 				}
 				desc_order = desc;
 				qsort(r, n, sizeof(*r), kt_cmp);
@@ -78,5 +113,6 @@ int main(void)
 				free(r);
 			}
 	printf("%zu sorts: the same keys and tags\n", runs);
+	test_doubles();
 	return 0;
 }
