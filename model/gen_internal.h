@@ -1433,7 +1433,7 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
  * instructions an ask (boot-nspawn's model x10846: 1.47 M asks in 1M
  * I/O). */
 _Static_assert(MODEL_MAX_LONG <= 32, "gen_lr_over's search: at most 32 runs");
-#define GEN_LR_W 64			     /* a row's starts' slots: the search reads up to 62 */
+#define GEN_LR_W 64 /* a row's starts' slots: the search reads up to 62 */
 #define GEN_LR_ROW (GEN_LR_W + MODEL_MAX_LONG) /* a row's doubles */
 /* ROWS' doubles for N runs. */
 static inline size_t gen_lr_size(uint32_t n) { return (size_t)n * GEN_LR_ROW; }
