@@ -279,8 +279,8 @@ struct devstate {
 	double lr_hi[MODEL_MAX_LONG];	   /* and their ends */
 	double lr_from_lo[MODEL_MAX_LONG]; /* the hull of runs I on: their least start */
 	double lr_from_hi[MODEL_MAX_LONG]; /* and greatest end (reserved) */
-	/* per run I, runs I on by start (gen_lr_rows; reserved): 2 n n
-	 * doubles made once from lr_lo and lr_hi at gen_space_init (which
+	/* per run I, runs I on by start (gen_lr_rows; reserved):
+	 * gen_lr_size(n) doubles made once from lr_lo and lr_hi at gen_space_init (which
 	 * never change after; made again if they ever do), freed by
 	 * gen_space_free */
 	double *lr_by;
@@ -1429,15 +1429,21 @@ static inline double gen_unscale(const struct devstate *s, uint64_t a)
 
 /* Kept runs over a stretch (gen_space.c, reserved): run J over [LO[J],
  * HI[J]), the stretch [X, E) over it where X < HI[J] and E > LO[J].  ROWS
- * (2 N N doubles) holds per run I the runs I to N - 1 by start: their
- * starts up, then the greatest end of those up to each; a stretch is over
- * a run I on where, of those starting before E, the greatest end is past
- * X.  A search of 6 steps (h = 32 down to 1: up to 63 runs), where the
- * runs' compares one by one (up to 32, git's and chromium's) were 17% of
- * git's placing thread; unrolled (the loop's own count and branch were a
- * third of its instructions: git asks it 1 M times in 300k I/O, nearly
- * every reserved, its runs' hull the whole device). */
-_Static_assert(MODEL_MAX_LONG < 64, "gen_lr_over's search: at most 63 runs");
+ * (gen_lr_size(N) doubles) holds per run I a row of GEN_LR_ROW: the runs
+ * I to N - 1 by start, their starts up, padded with +inf to GEN_LR_W
+ * slots, then from GEN_LR_W the greatest end of those up to each; a
+ * stretch is over a run I on where, of those starting before E, the
+ * greatest end is past X.  A search of 6 steps (h = 32 down to 1), where
+ * the runs' compares one by one (up to 32, git's and chromium's) were 17%
+ * of git's placing thread; unrolled, and with no bound on a step (the
+ * padding answers no past the row's runs): with the bound, 35
+ * instructions an ask (boot-nspawn's model x10846: 1.47 M asks in 1M
+ * I/O). */
+_Static_assert(MODEL_MAX_LONG <= 32, "gen_lr_over's search: at most 32 runs");
+#define GEN_LR_W 64 /* a row's starts' slots: the search reads up to 62 */
+#define GEN_LR_ROW (GEN_LR_W + MODEL_MAX_LONG) /* a row's doubles */
+/* ROWS' doubles for N runs. */
+static inline size_t gen_lr_size(uint32_t n) { return (size_t)n * GEN_LR_ROW; }
 #define GEN_BK_BUCKETS 8192 /* devstate's bk: buckets at most */
 int gen_bucket_init(const struct model_devspace *dv, struct devstate *s);
 
@@ -1562,12 +1568,12 @@ uint64_t gen_steps_touched(const struct model_gen *g, const struct devstate *s, 
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows);
 static inline int gen_lr_over(const double *rows, uint32_t n, uint32_t i, double x, double e)
 {
-	const double *lo = rows + (size_t)i * 2 * n, *pm = lo + n;
-	uint32_t m = n - i, c = 0; /* of runs I on, how many start before E */
+	/* P: past the runs of I on that start before E */
+	const double *lo = rows + (size_t)i * GEN_LR_ROW, *p = lo;
 #pragma GCC unroll 6
-	for (uint32_t h = 32; h; h >>= 1)
-		c += c + h <= m && lo[c + h - 1] < e ? h : 0;
-	return c && pm[c - 1] > x;
+	for (size_t h = 32; h; h >>= 1)
+		p += h & -(size_t)(p[h - 1] < e); /* no branch: as likely either way */
+	return p > lo && p[GEN_LR_W - 1] > x;
 }
 
 /* 1 / AL for AL a power of two, at least 1 (a device's grid: fit makes

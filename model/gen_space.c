@@ -942,7 +942,7 @@ int gen_space_init(struct model_gen *g)
 		}
 		if (m->devs[d].nlong) {
 			uint32_t n = m->devs[d].nlong;
-			if (!(g->ds[d].lr_by = malloc(2 * (size_t)n * n * sizeof(double))))
+			if (!(g->ds[d].lr_by = malloc(gen_lr_size(n) * sizeof(double))))
 				return REEL_E_NOMEM;
 			gen_lr_rows(g->ds[d].lr_lo, g->ds[d].lr_hi, n, g->ds[d].lr_by);
 		}
@@ -3918,7 +3918,7 @@ int gen_noroom_init(struct devstate *s)
 void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		double *rl = rows + (size_t)i * 2 * n, *pm = rl + n, rh[MODEL_MAX_LONG];
+		double *rl = rows + (size_t)i * GEN_LR_ROW, *pm = rl + GEN_LR_W, rh[MODEL_MAX_LONG];
 		uint32_t m = 0;
 		for (uint32_t j = i; j < n; j++, m++) { /* by start, an insertion */
 			uint32_t k = m;
@@ -3929,6 +3929,8 @@ void gen_lr_rows(const double *lo, const double *hi, uint32_t n, double *rows)
 			rl[k] = lo[j];
 			rh[k] = hi[j];
 		}
+		for (uint32_t k = m; k < GEN_LR_W; k++) /* no stretch's end is past +inf */
+			rl[k] = INFINITY;
 		for (uint32_t k = 0; k < m; k++)
 			pm[k] = k && pm[k - 1] > rh[k] ? pm[k - 1] : rh[k];
 	}
