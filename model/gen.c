@@ -2038,21 +2038,9 @@ static int buffer_room(struct model_gen *g, uint64_t c)
 #define GEN_GAPS_SSE2 1
 #endif
 
-/* X[i] = BT[i + 1] - BT[i] for i < N: the gaps of running sums BT */
-void gen_gaps_of(const double *bt, double *x, size_t n)
-{
-	size_t i = 0;
-#ifdef GEN_GAPS_SSE2
-	for (; i + 2 <= n; i += 2)
-		_mm_storeu_pd(x + i, _mm_sub_pd(_mm_loadu_pd(bt + i + 1), _mm_loadu_pd(bt + i)));
-#endif
-	for (; i < n; i++)
-		x[i] = bt[i + 1] - bt[i];
-}
-
 /* BT[i + 1] = BT[i + 1] - BT[i] for i < N: the gaps of running sums BT
- * (N + 1) in their place, BT[0] kept (gen_gaps_of into BT + 1, from the
- * top down: each pair's sums read before they are written) */
+ * (N + 1) in their place, BT[0] kept (from the top down: each pair's
+ * sums read before they are written) */
 void gen_gaps_in(double *bt, size_t n)
 {
 	size_t i = n;

@@ -356,13 +356,10 @@ struct devstate {
 	uint64_t cy_last[MODEL_MAX_CYCLE];
 	uint8_t cy_reg[MODEL_MAX_REGIONS];
 	uint32_t cy_pos; /* hot_order: the next start's place in it */
-	/* gen_region_lut's table: at each 1/GEN_RLUT of the model's extent
-	 * (offset >> rlut_sh), the first of the N regions its search looks
-	 * in, N the most regions an entry spans (the entry's first region,
-	 * moved down to leave N in the device); rlut_k: the least K with N <=
-	 * 2^K, rlut_f: N - 2^(K - 1) (0 where N is 1; gen_region_lut_init) */
+	/* the region at each 1/GEN_RLUT of the model's extent, from offset
+	 * >> rlut_sh (gen_space.c, region_of) */
 	uint8_t rlut[GEN_RLUT + 1];
-	uint8_t rlut_sh, rlut_k, rlut_f;
+	uint8_t rlut_sh;
 	/* the offsets below it take gen_region_of's table at once: the last
 	 * bound at scale 1 (no --capacity) under 2^53, else 0 (none) */
 	uint64_t rtop;
@@ -1294,53 +1291,17 @@ uint32_t gen_space_region(const struct model_devspace *d, const struct devstate 
  * About ten asks an I/O from a dozen places (the cursor's, each try's,
  * the placed I/O's): the call and the scale's tests were a third of
  * each. */
-/* S's table of D's regions for gen_region_lut (rlut, rlut_sh, rlut_k,
- * rlut_f) and rtop, by S's scale; D's bounds rise from 0. */
-void gen_region_lut_init(const struct model_devspace *d, struct devstate *s);
-/* The search: the last of the entry's N regions whose bound is at or
- * below XI, by rlut_k steps whatever the entry (Shar's: a step of rlut_f,
- * then halvings of the 2^(K - 1) left), entered by K, a constant of the
- * device.  The entry's own count (a loop of 0 to 8 steps) missed its
- * branches at 0.6-1.2 asks an I/O: chromium's hot entries span 8 or more
- * regions, its cold ones 1 or 2.  The N regions from the entry's first
- * hold XI's (from that of the entry's start to that of its end), and any
- * after XI's starts past XI: the answer is XI's region. */
-#define GEN_RLUT_STEP(h) /* by a mask: GCC made a ?: step a branch (the last, at some asks) */     \
-	(lo += (h) & -(uint32_t)(d->bound[lo + (h)] <= xi))
 static inline uint32_t gen_region_lut(const struct model_devspace *d, const struct devstate *s,
 				      uint64_t xi) /* XI (unscaled) under the last bound */
 {
-	uint32_t lo = s->rlut[xi >> s->rlut_sh]; /* xi >> rlut_sh < GEN_RLUT */
-	_Static_assert(MODEL_MAX_REGIONS <= 256, "gen_region_lut: at most 8 steps");
-	GEN_RLUT_STEP(s->rlut_f); /* 0 where N is 1: lo's own bound, at or below XI */
-	switch (s->rlut_k) {
-	case 8:
-		GEN_RLUT_STEP(64);
-		/* fall through */
-	case 7:
-		GEN_RLUT_STEP(32);
-		/* fall through */
-	case 6:
-		GEN_RLUT_STEP(16);
-		/* fall through */
-	case 5:
-		GEN_RLUT_STEP(8);
-		/* fall through */
-	case 4:
-		GEN_RLUT_STEP(4);
-		/* fall through */
-	case 3:
-		GEN_RLUT_STEP(2);
-		/* fall through */
-	case 2:
-		GEN_RLUT_STEP(1);
-		/* fall through */
-	default:
-		break;
+	uint64_t j = xi >> s->rlut_sh;				/* j < GEN_RLUT */
+	uint32_t lo = s->rlut[j], n = s->rlut[j + 1] - lo + 1u; /* the region is in there */
+	for (uint32_t h; n > 1; n -= h) {
+		h = n / 2;
+		lo = d->bound[lo + h] <= xi ? lo + h : lo;
 	}
 	return lo;
 }
-#undef GEN_RLUT_STEP
 static inline uint32_t gen_region_of(const struct model_devspace *d, const struct devstate *s,
 				     uint64_t a)
 {
@@ -2262,12 +2223,10 @@ static inline int gen_gap_flat_at(const struct gen_gap_flats *f, double u, doubl
 }
 
 /* gen.c: the squeezes' and fits' loops (each the scalar loop's doubles,
- * two gaps at a time on x86-64): X[i] = BT[i + 1] - BT[i] for i < N; the
- * largest of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD
- * * y * y * y * y for y = X[i] / TOP. */
-void gen_gaps_of(const double *bt, double *x, size_t n);
-/* gen.c: BT[i + 1] - BT[i] for i < N into BT[i + 1] (gen_gaps_of in
- * place: BT[0] kept) */
+ * two gaps at a time on x86-64): BT[i + 1] - BT[i] for i < N into BT[i +
+ * 1] (the gaps of running sums in their place, BT[0] kept); the largest
+ * of X (N) and 0 as `top = x > top ? x : top` from 0; X[i] += ADD * y * y
+ * * y * y for y = X[i] / TOP. */
 void gen_gaps_in(double *bt, size_t n);
 double gen_gaps_top(const double *x, size_t n);
 void gen_gaps_grow4(double *x, size_t n, double top, double add);

@@ -16,6 +16,7 @@
 
 static void run_tilt(const struct model_devspace *dv, struct devstate *s);
 static uint32_t region_search(const struct model_devspace *d, double scale, uint64_t a);
+static void region_lut_init(const struct model_devspace *d, struct devstate *s);
 static inline uint32_t cum_count(const double *w, uint32_t lo, uint32_t n, double u);
 static int chain_guide_init(const struct model_devspace *d, struct devstate *s);
 static int cold_init(const struct model_devspace *d, struct devstate *s);
@@ -948,7 +949,7 @@ int gen_space_init(struct model_gen *g)
 		g->ds[d].run_cap = run_cap(&m->devs[d]);
 		g->ds[d].recent = recent_of(&m->devs[d]);
 		reads_dist(&m->devs[d], &g->ds[d].rdist_r);
-		gen_region_lut_init(&m->devs[d], &g->ds[d]);
+		region_lut_init(&m->devs[d], &g->ds[d]);
 		/* the ring's slots as they start (offset 0, a read) in its bitmaps */
 		memset(g->ds[d].ropm[REEL_OP_READ], 0xff, sizeof(g->ds[d].ropm[0]));
 		if (region_hot(&m->devs[d], gen_region_of(&m->devs[d], &g->ds[d], 0)))
@@ -1077,7 +1078,7 @@ static uint32_t region_search(const struct model_devspace *d, double scale, uint
 /* The region at each 1/GEN_RLUT of the model's extent (bounds under 2^53:
  * then region_of searches between two neighbouring entries only; a
  * search over the bounds took 7 dependent loads, at every I/O). */
-void gen_region_lut_init(const struct model_devspace *d, struct devstate *s)
+static void region_lut_init(const struct model_devspace *d, struct devstate *s)
 {
 	uint64_t e = d->bound[d->nregions];
 	int sh = 0;
@@ -1086,14 +1087,6 @@ void gen_region_lut_init(const struct model_devspace *d, struct devstate *s)
 	s->rlut_sh = (uint8_t)sh;
 	for (uint64_t j = 0; j <= GEN_RLUT; j++)
 		s->rlut[j] = (uint8_t)region_search(d, 1.0, j << sh);
-	uint32_t n = 1, nr = d->nregions; /* the most regions an entry spans */
-	for (uint64_t j = 0; j < GEN_RLUT; j++)
-		n = s->rlut[j + 1] - s->rlut[j] + 1u > n ? s->rlut[j + 1] - s->rlut[j] + 1u : n;
-	for (s->rlut_k = 0; (1u << s->rlut_k) < n; s->rlut_k++)
-		;
-	s->rlut_f = (uint8_t)(s->rlut_k ? n - (1u << (s->rlut_k - 1)) : 0);
-	for (uint64_t j = 0; j <= GEN_RLUT; j++) /* N regions from it, N <= nr */
-		s->rlut[j] = (uint8_t)(s->rlut[j] < nr + 1 - n ? s->rlut[j] : nr + 1 - n);
 	s->rtop = s->scale == 1 && e < (1ull << 53) ? e : 0;
 }
 
@@ -3014,18 +3007,12 @@ static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv,
 {
 	double w = 0, c = 0;
 	int k = gen_offsets_seg(dv, s);
-	/* each weight loaded, then kept or not by the width: GCC's branch on
-	 * the width missed at a quarter of the regions (chromium) */
-	for (uint32_t r = 0; r < dv->nregions; r++) {
-		double wr = gen_weight_in(dv, k, r);
-		w += wide(dv, s, r, len) ? wr : 0;
-	}
+	for (uint32_t r = 0; r < dv->nregions; r++)
+		w += wide(dv, s, r, len) ? gen_weight_in(dv, k, r) : 0;
 	double u = rnd_sp(g) * w;
-	for (uint32_t r = 0; r < dv->nregions && w > 0; r++) {
-		double wr = gen_weight_in(dv, k, r);
-		if (u < (c += wide(dv, s, r, len) ? wr : 0))
+	for (uint32_t r = 0; r < dv->nregions && w > 0; r++)
+		if (u < (c += wide(dv, s, r, len) ? gen_weight_in(dv, k, r) : 0))
 			return r;
-	}
 	return -1;
 }
 
@@ -3798,8 +3785,8 @@ start_hot(struct model_gen *g, const struct model_devspace *dv, struct devstate 
 	 * share them): the I/O a reuse distance back re-used, where a jump
 	 * kept would land on any touched block (disk 8's reuse distance KS
 	 * 0.18-0.24 on 10 seeds of 32) */
-	uint64_t back; /* the model's tests first: chromium's align (4096) says no at every start */
-	if (!dv->ncycle && dv->align < 4096 && dv->reuse_dist.nk && hit && local && !fresh &&
+	uint64_t back;
+	if (hit && local && !fresh && !dv->ncycle && dv->align < 4096 && dv->reuse_dist.nk &&
 	    history_back(g, dv, s, op, len, al, 0, &back))
 		off = back;
 	if (!fresh) {

@@ -70,31 +70,6 @@ static size_t same_records(const struct model *m, const struct model_gen_opts *o
 	return n;
 }
 
-/* A hash of every record of M with O (FNV-1a over the records' bytes) and
- * their count, with the SIMD paths on or off. */
-static uint64_t records_hash(const struct model *m, const struct model_gen_opts *o, int plain,
-			     size_t *n)
-{
-	reel_codec_plain(plain);
-	struct model_gen *g;
-	CHECK(model_gen_create(&g, m, o) == 0);
-	uint64_t h = 1469598103934665603ull;
-	struct reel_rec r;
-	*n = 0;
-	for (;;) {
-		memset(&r, 0, sizeof(r));
-		if (model_gen_next(g, &r) != 1)
-			break;
-		const unsigned char *b = (const unsigned char *)&r;
-		for (size_t i = 0; i < sizeof(r); i++)
-			h = (h ^ b[i]) * 1099511628211ull;
-		++*n;
-	}
-	model_gen_destroy(g);
-	reel_codec_plain(0);
-	return h;
-}
-
 static void test_same(const char *name, double rate, uint64_t max, uint64_t seed)
 {
 	struct model m;
@@ -102,7 +77,8 @@ static void test_same(const char *name, double rate, uint64_t max, uint64_t seed
 	struct model_gen_opts o = {.rate = rate, .seed = seed, .max_records = max};
 	size_t n = same_records(&m, &o);
 	size_t n0, n1;
-	uint64_t h0 = records_hash(&m, &o, 0, &n0), h1 = records_hash(&m, &o, 1, &n1);
+	uint64_t h0 = unit_model_records_hash(&m, &o, 0, &n0),
+		 h1 = unit_model_records_hash(&m, &o, 1, &n1);
 	CHECK_EQ(n1, n0);
 	CHECK_EQ(n0, n);
 	CHECK(h1 == h0);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/reel_internal.h"
 #include "model/model.h"
 #include "tests/unit/unit.h"
 
@@ -18,6 +19,32 @@ static inline void unit_model_trace_one(struct model_trace *tr, const char *name
 	tr->ndev = 1;
 	snprintf(tr->devs[0].name, sizeof(tr->devs[0].name), "%s", name);
 	tr->devs[0].capacity = 1ull << 30;
+}
+
+/* A hash of every record M makes with O (FNV-1a over the records' bytes)
+ * and their count in *N, with gen's SIMD paths off when PLAIN
+ * (reel_codec_plain) and on again after. */
+static inline uint64_t unit_model_records_hash(const struct model *m,
+					       const struct model_gen_opts *o, int plain, size_t *n)
+{
+	reel_codec_plain(plain);
+	struct model_gen *g;
+	CHECK(model_gen_create(&g, m, o) == 0);
+	uint64_t h = 1469598103934665603ull;
+	struct reel_rec r;
+	*n = 0;
+	for (;;) {
+		memset(&r, 0, sizeof(r));
+		if (model_gen_next(g, &r) != 1)
+			break;
+		const unsigned char *b = (const unsigned char *)&r;
+		for (size_t i = 0; i < sizeof(r); i++)
+			h = (h ^ b[i]) * 1099511628211ull;
+		++*n;
+	}
+	model_gen_destroy(g);
+	reel_codec_plain(0);
+	return h;
 }
 
 /* Append a 4 KiB I/O of op queued at t ns at offset off of device dev. */
