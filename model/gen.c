@@ -893,23 +893,17 @@ int gen_populate(void *p, size_t from, size_t to)
 	return b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0;
 }
 
-/* A kept array P's first N items of SIZE bytes (at most its capacity CAP),
- * about to be written whole, made present past the *POP items made present
- * (or written) before (gen_populate), *POP moved to N. */
-static void kept_populate(void *p, size_t cap, size_t *pop, size_t n, size_t size)
-{
-	if (n > cap)
-		n = cap;
-	if (n > *pop) {
-		gen_populate(p, *pop * size, n * size);
-		*pop = n;
-	}
-}
-
-/* sc's first N doubles, about to be written whole, made present */
+/* sc's first N doubles (at most its capacity), about to be written
+ * whole, made present past the sc_pop made present (or written) before
+ * (gen_populate), sc_pop moved to N */
 static void gen_scratch_populate(struct model_gen *g, size_t n)
 {
-	kept_populate(g->sc, g->sc_cap, &g->sc_pop, n, sizeof(*g->sc));
+	if (n > g->sc_cap)
+		n = g->sc_cap;
+	if (n > g->sc_pop) {
+		gen_populate(g->sc, g->sc_pop * sizeof(*g->sc), n * sizeof(*g->sc));
+		g->sc_pop = n;
+	}
 }
 
 /* Scratch of N doubles, N keys or N ranks, grown as windows need it and
