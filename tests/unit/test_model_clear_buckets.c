@@ -16,7 +16,9 @@
  *   below it, past the knots) is the two CDFs' by their whole searches,
  *   on stretches inside a knot's segment, over several, from below the
  *   first knot, and from the state's random ones.  A hint above the start
- *   taken as its knot (addr_cdf's search left out there) fails it.
+ *   taken as its knot (addr_cdf's search left out there) fails it; so do
+ *   its answer by the segment's density (kd) over a stretch past the
+ *   segment's end, and a density a third of the segment's.
  * - gen_steps_kept (the GEN_SCAN steps over a kept run passed at once):
  *   from a stretch over a kept run still to come (one of them, from a
  *   random place in it), each step it passes is over one too (the runs
