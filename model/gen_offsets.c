@@ -28,11 +28,13 @@ void gen_offsets_init(const struct model_devspace *dv, struct devstate *s)
 	s->rm_r = gen_region_of(dv, s, 0);
 	s->klut_r = 0;
 	/* each segment's density of the trace's offsets (gen_offsets_dense_cdf;
-	 * NaN where two knots share a value: no stretch's knot) */
-	for (size_t k = 0; k + 1 < d->nk; k++)
-		s->kd[k] = d->v[k + 1] > d->v[k]
-			       ? (d->c[k + 1] - d->c[k]) * (double)d->n / (d->v[k + 1] - d->v[k])
-			       : NAN;
+	 * NaN where two knots share a value, no stretch's knot, or where it is
+	 * not finite: the CDFs answer there) */
+	for (size_t k = 0; k + 1 < d->nk; k++) {
+		double span = d->v[k + 1] - d->v[k];
+		double r = span > 0 ? (d->c[k + 1] - d->c[k]) * (double)d->n / span : NAN;
+		s->kd[k] = isfinite(r) ? r : NAN;
+	}
 	if (d->nk < 3 || !(d->v[d->nk - 1] > d->v[0]))
 		return;
 	double w = (d->v[d->nk - 1] - d->v[0]) / GEN_KLUT;
