@@ -433,6 +433,10 @@ struct devstate {
 	 * walk had at each region, made once (gen_op_weight_sums; NULL where
 	 * the weights move with the segment or the sums do not go up) */
 	double *op_wc;
+	/* the offsets CDF's segment K's density: the trace's I/O a unit of
+	 * offset, (c[K + 1] - c[K]) n / (v[K + 1] - v[K]) (gen_offsets_init;
+	 * gen_offsets_dense_cdf) */
+	double kd[MODEL_DIST_MAXK];
 };
 
 /*

@@ -10,6 +10,15 @@
  *   byte and of both buckets whole); the table made again from the state
  *   is the same.  A table made of each bucket's own offsets (not B + 1's
  *   too) fails it: stretches over two buckets.
+ * - gen_offsets_dense_cdf looks for the start's knot first at s->kh (a
+ *   hint: remote's last draw's, the last I/O's): its answer whatever kh
+ *   holds (the state's, 0, the last knot, a knot above the start, one
+ *   below it, past the knots) is the two CDFs' by their whole searches,
+ *   on stretches inside a knot's segment, over several, from below the
+ *   first knot, and from the state's random ones.  A hint above the start
+ *   taken as its knot (addr_cdf's search left out there) fails it; so do
+ *   its answer by the segment's density (kd) over a stretch past the
+ *   segment's end, and a density a third of the segment's.
  * - gen_steps_kept (the GEN_SCAN steps over a kept run passed at once):
  *   from a stretch over a kept run still to come (one of them, from a
  *   random place in it), each step it passes is over one too (the runs
@@ -34,6 +43,38 @@ static double ref_end(const struct model_devspace *dv, const struct devstate *s,
 		if (x < s->lr_hi[j] && e > s->lr_lo[j] && s->lr_hi[j] > end)
 			end = s->lr_hi[j];
 	return end;
+}
+
+/* gen_offsets_dense_cdf's answer by model_dist_cdf's whole searches. */
+static int ref_dense(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+		     uint64_t len)
+{
+	const struct model_dist *d = &dv->addr;
+	if (d->nk < 2 || !(d->n > GEN_DENSE))
+		return 0;
+	double a, at, e, et;
+	model_dist_cdf(d, gen_unscale(s, off), &a, &at);
+	model_dist_cdf(d, gen_unscale(s, off + len), &e, &et);
+	return (e - at) * (double)d->n > GEN_DENSE;
+}
+
+static uint64_t n_hinted, n_hint_dense;
+
+/* A stretch's answer the reference's with each hint in s->kh. */
+static void check_hints(const struct model_devspace *dv, const struct devstate *s, uint64_t off,
+			uint64_t len, uint64_t *rs)
+{
+	static struct devstate t;
+	t = *s;
+	size_t nk = dv->addr.nk, k = (size_t)(unit_urand(rs) * (double)nk) % nk;
+	uint32_t hint[] = {s->kh, 0, (uint32_t)(nk - 1), (uint32_t)k, (uint32_t)nk, UINT32_MAX};
+	int want = ref_dense(dv, s, off, len);
+	for (size_t i = 0; i < sizeof(hint) / sizeof(hint[0]); i++) {
+		t.kh = hint[i];
+		CHECK_EQ(gen_offsets_dense_cdf(dv, &t, off, len), want);
+	}
+	n_hinted++;
+	n_hint_dense += want;
 }
 
 static void check_quiet(const struct model_devspace *dv, const struct devstate *s, uint64_t *rs)
@@ -62,6 +103,7 @@ static void check_quiet(const struct model_devspace *dv, const struct devstate *
 			off = lo, len = hi - lo;
 		int dense = gen_offsets_dense_cdf(dv, s, off, len);
 		CHECK_EQ(gen_offsets_dense(dv, s, off, len), dense); /* its byte first */
+		check_hints(dv, s, off, len, rs);
 		n_asked++;
 		n_dense += dense;
 		if (s->bk[b]) {
@@ -70,6 +112,26 @@ static void check_quiet(const struct model_devspace *dv, const struct devstate *
 		} else {
 			n_loud++;
 		}
+	}
+}
+
+static void check_knots(const struct model_devspace *dv, const struct devstate *s, uint64_t *rs)
+{
+	const struct model_dist *d = &dv->addr;
+	if (d->nk < 2 || !s->extent)
+		return;
+	for (int q = 0; q < 48; q++) {
+		size_t k = (size_t)(unit_urand(rs) * (double)(d->nk - 1)) % (d->nk - 1);
+		double x = d->v[k] + unit_urand(rs) * (d->v[k + 1] - d->v[k]);
+		uint64_t off = (uint64_t)(x * s->scale), e = s->extent;
+		uint64_t len = 4096 * (1 + (uint64_t)(unit_urand(rs) * (q % 3 ? 8 : 4096)));
+		if (q % 8 == 7 && d->v[0] >= 1) { /* from below the first knot, past it */
+			uint64_t v0 = (uint64_t)(d->v[0] * s->scale);
+			off = (uint64_t)((double)v0 * unit_urand(rs));
+			len = v0 - off + 4096 * (1 + (uint64_t)(unit_urand(rs) * 8));
+		}
+		if (off < e && len <= e - off)
+			check_hints(dv, s, off, len, rs);
 	}
 }
 
@@ -104,6 +166,7 @@ static void check_steps(const struct model_devspace *dv, const struct devstate *
 static void check_dev(const struct model_devspace *dv, const struct devstate *s, uint64_t *rs)
 {
 	check_quiet(dv, s, rs);
+	check_knots(dv, s, rs);
 	check_steps(dv, s, rs);
 }
 
@@ -123,7 +186,10 @@ int main(void)
 	       (unsigned long long)n_asked, (unsigned long long)n_quiet, (unsigned long long)n_loud,
 	       (unsigned long long)n_dense, (unsigned long long)n_kept,
 	       (unsigned long long)n_passed);
+	printf("%llu stretches asked with each knot hint (%llu dense)\n",
+	       (unsigned long long)n_hinted, (unsigned long long)n_hint_dense);
 	CHECK(n_quiet > 1000 && n_dense > 10 && n_kept > 100 && n_passed > n_kept);
+	CHECK(n_hint_dense > 100 && n_hinted > 10 * n_hint_dense / 9);
 	printf("ok\n");
 	return 0;
 }
