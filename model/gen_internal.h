@@ -1386,16 +1386,27 @@ static inline int64_t gen_run_plain(const struct model_dist *run, double cap, do
 	int64_t left = (int64_t)(L + 0.5) - 1;
 	return left > 0 ? left : 0;
 }
+/* The edge of table E that U reaches: the first whose HI is above U, else
+ * the last (U >= 0).  The edges' HI do not fall (gen_run_edges ends the
+ * table where one would), so by halves without a branch: five compares,
+ * where the walk from edge 0 took ~30 on kernel-src's long runs (71 M
+ * instructions and 0.56 M missed branches of the placing thread's 2,279 M
+ * a million I/O at --rate 84). */
+static inline int gen_run_edge_at(const struct gen_run_edge *e, double u)
+{
+	int k = 0;
+	for (int h = GEN_RUN_EDGES / 2; h > 0; h /= 2)
+		k += e[k + h - 1].hi <= u ? h : 0;
+	return k;
+}
 static inline int64_t gen_run_left(const struct model_dist *run, double cap, double a,
 				   const struct gen_run_edge *e, double u)
 {
-	if (u >= 0)
-		for (int k = 0; k < GEN_RUN_EDGES; k++)
-			if (u < e[k].hi) {
-				if (u <= e[k].lo)
-					return k;
-				break;
-			}
+	if (u >= 0) {
+		int k = gen_run_edge_at(e, u);
+		if (u < e[k].hi && u <= e[k].lo)
+			return k;
+	}
 	return gen_run_plain(run, cap, a, u);
 }
 /* gen_run_left's answer, its first edge E0 (E[0]) asked first, from a

@@ -4235,6 +4235,10 @@ void gen_run_edges(const struct model_dist *run, double cap, double a, const dou
 			e[k].lo = -1;
 		else if (e[k].hi == 0) /* a small a: past y[k] from the least U > 0 on */
 			e[k].hi = 0x1p-1074;
+		/* the HI do not fall (gen_run_edge_at's search by halves): Y
+		 * rises with K, so this ends no table a model makes */
+		if (k > 0 && e[k].hi < e[k - 1].hi)
+			break;
 		/* asked of the formula itself: the table holds only what it
 		 * answers (monotone in U), else it ends here */
 		if (gen_run_plain(run, cap, a, e[k].hi) <= k ||
