@@ -397,6 +397,12 @@ struct devstate {
 	 * answered there, and run_e's tables are 512 bytes apart (gen_space.c,
 	 * run_length) */
 	struct gen_run_edge *run_e0;
+	/* wide_region's sums (gen_wide_sums, nregions) for the LEN and
+	 * segment (wide_k; -2: none yet) they were made for, and whether
+	 * they go up (gen_chain_pick's UP) */
+	double *wide_c;
+	uint64_t wide_len;
+	int wide_k, wide_up;
 	/* an offset and its region (gen_region_of's answer), kept by
 	 * gen_region_keep for gen_region_memo (set at gen_offsets_init): the
 	 * cursor's region asked by local_odds then remote, a start's by
@@ -1743,6 +1749,21 @@ static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, 
 	while (a < b && !(v < cw[a]))
 		a++;
 	return a;
+}
+/* wide_region's (gen_space.c) weights of the regions of S at least LEN
+ * wide, in segment K (gen_weight_in's), cumulated in C[0..nregions) in
+ * the regions' order: its walk's sums, C's last its total; 1 where they
+ * go up (no weight below 0: gen_chain_pick may search them). */
+int gen_wide_sums(const struct model_devspace *d, const struct devstate *s, int k, uint64_t len,
+		  double *c);
+/* wide_region's region at the draw U in [0, 1) from those sums (C, N
+ * regions, UP gen_wide_sums' answer): the first whose sum is above U times
+ * their total, -1 where none is (the total not above 0). */
+static inline int64_t gen_wide_pick(const double *c, uint32_t n, int up, double u)
+{
+	double w = n ? c[n - 1] : 0;
+	uint32_t r = w > 0 ? gen_chain_pick(c, 0, n, u * w, up) : n;
+	return r < n ? (int64_t)r : -1;
 }
 /* gen_chain_pick at U * W where the sums go up (U in [0, 1), W the row's
  * total CW[B - 1], > 0), by the row's table T (gen_chain_guide's at W):
