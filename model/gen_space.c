@@ -3024,8 +3024,8 @@ int gen_wide_sums(const struct model_devspace *d, const struct devstate *s, int 
  * a call, the width's branch at each) were 40 M instructions and 0.7 M
  * missed branches of chromium's placing thread a million I/O at rate 1
  * (~12k calls, 121 regions). */
-static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv,
-			   struct devstate *s, uint64_t len)
+static int64_t wide_region(struct model_gen *g, const struct model_devspace *dv, struct devstate *s,
+			   uint64_t len)
 {
 	int k = gen_offsets_seg(dv, s);
 	if (s->wide_k != k || s->wide_len != len) {

@@ -72,7 +72,8 @@ int main(void)
 		for (int q = 0; q < 12; q++) {
 			/* a LEN at a region's width, a byte above, or at random */
 			uint32_t r0 = (uint32_t)(unit_urand(&rs) * d.nregions);
-			uint64_t width = (uint64_t)((double)(d.bound[r0 + 1] - d.bound[r0]) * s.scale);
+			uint64_t width =
+			    (uint64_t)((double)(d.bound[r0 + 1] - d.bound[r0]) * s.scale);
 			uint64_t len = q % 3 == 0   ? width
 				       : q % 3 == 1 ? width + 1
 						    : (uint64_t)exp2(22 * unit_urand(&rs));
@@ -86,11 +87,15 @@ int main(void)
 					u = 0;
 				else if (t == 1)
 					u = nextafter(1.0, 0);
-				else if (t % 3 == 2) { /* a sum over the total, a double either side */
+				else if (t % 3 == 2) {
+					/* a sum over the total, a double either side */
 					double tot = c[d.nregions - 1];
-					u = tot > 0 ? c[(uint32_t)(unit_urand(&rs) * d.nregions)] / tot
-						    : u;
-					u = t % 2 ? nextafter(u, 0) : t % 5 == 0 ? nextafter(u, 1) : u;
+					u = tot > 0
+						? c[(uint32_t)(unit_urand(&rs) * d.nregions)] / tot
+						: u;
+					u = t % 2	 ? nextafter(u, 0)
+					    : t % 5 == 0 ? nextafter(u, 1)
+							 : u;
 					u = u >= 0 && u < 1 ? u : nextafter(1.0, 0);
 				}
 				int64_t want = ref_wide(&d, &s, k, len, u, &w);
