@@ -397,6 +397,12 @@ struct devstate {
 	 * answered there, and run_e's tables are 512 bytes apart (gen_space.c,
 	 * run_length) */
 	struct gen_run_edge *run_e0;
+	/* wide_region's sums (gen_wide_sums, nregions) for the LEN and
+	 * segment (wide_k; -2: none yet) they were made for, and whether
+	 * they go up (gen_chain_pick's UP) */
+	double *wide_c;
+	uint64_t wide_len;
+	int wide_k, wide_up;
 	/* an offset and its region (gen_region_of's answer), kept by
 	 * gen_region_keep for gen_region_memo (set at gen_offsets_init): the
 	 * cursor's region asked by local_odds then remote, a start's by
@@ -1390,16 +1396,31 @@ static inline int64_t gen_run_plain(const struct model_dist *run, double cap, do
 	int64_t left = (int64_t)(L + 0.5) - 1;
 	return left > 0 ? left : 0;
 }
+/* The edge of table E that U reaches: the first whose HI is above U, else
+ * the last (U >= 0).  The edges' HI do not fall (gen_run_edges ends the
+ * table where one would), so by halves without a branch: five compares,
+ * where the walk from edge 0 took ~30 on kernel-src's long runs (71 M
+ * instructions and 0.56 M missed branches of the placing thread's 2,279 M
+ * a million I/O at --rate 84). */
+static inline int gen_run_edge_at(const struct gen_run_edge *e, double u)
+{
+	_Static_assert(GEN_RUN_EDGES == 32, "gen_run_edge_at's five halvings");
+	/* the halvings written out: GCC kept the loop's count and its
+	 * branch (git x2986: 10.6 M instructions a million I/O) */
+	int k = e[15].hi <= u ? 16 : 0;
+	k += e[k + 7].hi <= u ? 8 : 0;
+	k += e[k + 3].hi <= u ? 4 : 0;
+	k += e[k + 1].hi <= u ? 2 : 0;
+	return k + (e[k].hi <= u);
+}
 static inline int64_t gen_run_left(const struct model_dist *run, double cap, double a,
 				   const struct gen_run_edge *e, double u)
 {
-	if (u >= 0)
-		for (int k = 0; k < GEN_RUN_EDGES; k++)
-			if (u < e[k].hi) {
-				if (u <= e[k].lo)
-					return k;
-				break;
-			}
+	if (u >= 0) {
+		int k = gen_run_edge_at(e, u);
+		if (u < e[k].hi && u <= e[k].lo)
+			return k;
+	}
 	return gen_run_plain(run, cap, a, u);
 }
 /* gen_run_left's answer, its first edge E0 (E[0]) asked first, from a
@@ -1736,6 +1757,21 @@ static inline uint32_t gen_chain_pick(const double *cw, uint32_t a, uint32_t b, 
 	while (a < b && !(v < cw[a]))
 		a++;
 	return a;
+}
+/* wide_region's (gen_space.c) weights of the regions of S at least LEN
+ * wide, in segment K (gen_weight_in's), cumulated in C[0..nregions) in
+ * the regions' order: its walk's sums, C's last its total; 1 where they
+ * go up (no weight below 0: gen_chain_pick may search them). */
+int gen_wide_sums(const struct model_devspace *d, const struct devstate *s, int k, uint64_t len,
+		  double *c);
+/* wide_region's region at the draw U in [0, 1) from those sums (C, N
+ * regions, UP gen_wide_sums' answer): the first whose sum is above U times
+ * their total, -1 where none is (the total not above 0). */
+static inline int64_t gen_wide_pick(const double *c, uint32_t n, int up, double u)
+{
+	double w = n ? c[n - 1] : 0;
+	uint32_t r = w > 0 ? gen_chain_pick(c, 0, n, u * w, up) : n;
+	return r < n ? (int64_t)r : -1;
 }
 /* gen_chain_pick at U * W where the sums go up (U in [0, 1), W the row's
  * total CW[B - 1], > 0), by the row's table T (gen_chain_guide's at W):

@@ -2,7 +2,8 @@
  * test_model_run_edges: run_length's tables (gen_run_ys, gen_run_edges,
  * gen_run_left, gen_run_left0: gen_internal.h) give the length the plain formula gives
  * (round(RUN^-1(U^a * cap)) - 1, at least 0: run_length's code before
- * them, kept here as the reference), at every U asked: random ones, the
+ * them, kept here as the reference), and gen_run_edge_at the edge the
+ * walk from edge 0 finds, at every U asked: random ones, the
  * draws' ends (0, the last double below 1, 1 itself: a stratified draw
  * can round up to it), and at and around every U where the length
  * changes (found by bisection of the reference over the doubles, then up
@@ -360,9 +361,24 @@ static int64_t ref_left(const struct model_dist *run, double cap, double a, doub
 static uint64_t rs = 0x2545f4914f6cdd1dull;
 static uint64_t nasked, nrand, nfast;
 
+/* gen_run_edge_at's edge, as the walk from edge 0 finds it: the first
+ * whose HI is above U, else the last */
+static int edge_walk(const struct gen_run_edge *e, double u)
+{
+	int k = 0;
+	while (k + 1 < GEN_RUN_EDGES && !(u < e[k].hi))
+		k++;
+	return k;
+}
+
 static void check_at(const struct model_dist *run, double cap, double a,
 		     const struct gen_run_edge *e, double u)
 {
+	if (u >= 0 && gen_run_edge_at(e, u) != edge_walk(e, u)) {
+		fprintf(stderr, "nk %u cap %a a %a u %a: edge %d, not %d\n", run->nk, cap, a, u,
+			gen_run_edge_at(e, u), edge_walk(e, u));
+		CHECK(0);
+	}
 	int64_t want = ref_left(run, cap, a, u), got = gen_run_left(run, cap, a, e, u);
 	/* the first edge asked from its own table (run_length's run_e0) */
 	int64_t got0 = gen_run_left0(run, cap, a, e, e[0], u);
@@ -415,6 +431,8 @@ static void check_table(const struct model_dist *run, double cap, double a, int 
 	struct gen_run_edge e[GEN_RUN_EDGES];
 	gen_run_ys(run, cap, y);
 	gen_run_edges(run, cap, a, y, e);
+	for (int k = 1; k < GEN_RUN_EDGES; k++) /* gen_run_edge_at's search asks it */
+		CHECK(e[k].hi >= e[k - 1].hi);
 	for (int i = 0; i < n; i++) {
 		double u = unit_urand(&rs);
 		check_at(run, cap, a, e, u);
