@@ -1847,29 +1847,24 @@ static uint32_t ring_kth(const uint32_t *fw, uint32_t k)
 
 /* The granules of [OFF, OFF + LEN) set (a write, at the device's I/O
  * count NOW: each joins the ring), or cleared (a read: its ring slots are
- * dropped when gen_unread_back comes to them).  The map a word at a time
- * (kernel-src: every I/O, ~50 instructions a granule one by one). */
+ * dropped when gen_unread_back comes to them). */
 void gen_unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint64_t now)
 {
-	uint64_t g0 = off >> u->shift, g1 = (off + (len ? len - 1 : 0)) >> u->shift;
-	if (g1 >> 6 >= u->nw) /* the map's end */
-		g1 = u->nw * 64 - 1;
-	for (uint64_t wi = g0 >> 6; g0 <= g1 && wi <= g1 >> 6; wi++) {
-		uint64_t *w = &u->bits[wi], m = ~0ull, *z = &u->nz[wi >> 6];
-		m &= wi == g0 >> 6 ? ~0ull << (g0 & 63) : ~0ull;
-		m &= wi == g1 >> 6 ? ~0ull >> (63 - (g1 & 63)) : ~0ull;
-		for (uint64_t c = set ? m & ~*w : m & *w; c; c &= c - 1) /* those that change */
-			u->n = set ? u->n + 1 : u->n - 1;
-		*w = set ? *w | m : *w & ~m;
-		*z = *w ? *z | 1ull << (wi & 63) : *z & ~(1ull << (wi & 63));
-	}
-	for (uint64_t g = g0; set && g <= g1; g++) {
-		uint32_t i = (uint32_t)(u->head++ % GEN_UNREAD_RING);
-		if (u->rg[i] == UINT32_MAX) /* else the oldest, overwritten: live still */
-			ring_add(u->fw, i, 1);
-		u->live[i >> 6] |= 1ull << (i & 63);
-		u->rg[i] = (uint32_t)g;
-		u->rt[i] = (uint32_t)now;
+	uint64_t g1 = (off + (len ? len - 1 : 0)) >> u->shift;
+	for (uint64_t g = off >> u->shift; g <= g1 && g >> 6 < u->nw; g++) {
+		uint64_t *w = &u->bits[g >> 6], b = 1ull << (g & 63), *z = &u->nz[g >> 12];
+		u->n += set && !(*w & b);
+		u->n -= !set && (*w & b);
+		*w = set ? *w | b : *w & ~b;
+		*z = *w ? *z | 1ull << (g >> 6 & 63) : *z & ~(1ull << (g >> 6 & 63));
+		if (set) {
+			uint32_t i = (uint32_t)(u->head++ % GEN_UNREAD_RING);
+			if (u->rg[i] == UINT32_MAX) /* else the oldest, overwritten: live still */
+				ring_add(u->fw, i, 1);
+			u->live[i >> 6] |= 1ull << (i & 63);
+			u->rg[i] = (uint32_t)g;
+			u->rt[i] = (uint32_t)now;
+		}
 	}
 }
 
