@@ -688,6 +688,11 @@ int gen_written(const struct devstate *s, uint64_t off, uint64_t len);
  * nearest set to a granule, a read start's by its reuse distance. */
 void gen_unread_mark(struct unread *u, uint64_t off, uint64_t len, int set, uint64_t now);
 int64_t gen_unread_near(const struct unread *u, uint64_t g);
+/* The ring's live slots (the Fenwick tree's root: all its leaves). */
+static inline uint32_t gen_unread_live(const struct unread *u)
+{
+	return u->fw[GEN_UNREAD_RING - 1];
+}
 int64_t gen_unread_back(struct unread *u, uint64_t now, double d, uint64_t want, uint32_t before,
 			uint32_t after, uint32_t *t);
 

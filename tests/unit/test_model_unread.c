@@ -242,8 +242,50 @@ static void run(uint64_t ng, uint64_t span, uint32_t nops, uint64_t seed)
 	ur_free(b);
 }
 
+/* The ring's live slots counted one by one (gen_unread_live's answer). */
+static uint32_t live_count(const struct unread *u)
+{
+	uint32_t c = 0;
+	for (uint32_t i = 0; i < GEN_UNREAD_RING; i++)
+		c += u->rg[i] != UINT32_MAX;
+	return c;
+}
+
+/*
+ * Marks a word at a time (gen_unread_mark) as the plain copy's one by one
+ * where they span many words (up to 300 granules) and run past the map's
+ * end (NG granules, a map of NG / 64 + 1 words), and gen_unread_live as
+ * the live slots counted, as writes fill the ring and reads drop slots.
+ */
+static void run_spans(uint64_t ng, uint32_t nops, uint64_t seed)
+{
+	struct unread *a = ur_new(ng), *b = ur_new(ng);
+	uint64_t rs = seed, end = a->nw * 64;
+	for (uint32_t now = 1; now <= nops; now++) {
+		uint64_t g = (uint64_t)(unit_urand(&rs) * (double)(end + 400));
+		uint64_t len = (1 + (uint64_t)(unit_urand(&rs) * 300)) << 12;
+		int set = unit_urand(&rs) < 0.6;
+		gen_unread_mark(a, g << 12, len, set, now);
+		ref_mark(b, g << 12, len, set, now);
+		if (now % 64 == 0) {
+			uint32_t ta = 0, tb = 0;
+			double d = unit_urand(&rs) * (double)now;
+			CHECK_EQ(gen_unread_back(a, now, d, g, GEN_UNREAD_FAR, 0, &ta),
+				 ref_back(b, now, d, g, GEN_UNREAD_FAR, 0, &tb));
+			CHECK_EQ(ta, tb);
+			CHECK_EQ(gen_unread_live(a), live_count(b));
+		}
+		if (now % 1024 == 0)
+			same_ring(a, b);
+	}
+	same_ring(a, b);
+	ur_free(a);
+	ur_free(b);
+}
+
 int main(void)
 {
+	run_spans(5000, 6000, 0x452821e638d01377ull);
 	run(1u << 14, 1u << 14, 400000, 0x9e3779b97f4a7c15ull); /* dense: all in reach */
 	run(1u << 23, 1u << 16, 400000, 0x243f6a8885a308d3ull); /* sparse: 1 MiB of map */
 	return 0;
